@@ -1,0 +1,59 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Imports run one way: executables → Headless / TerminalUI → FlowService → SDK surfaces (IdpSdk, MCSDK)
+// → simulators (IdentityProvider) → foundations (Secrets, Determinism, Crypto) → C libraries.
+// docs/architecture.md draws the graph.
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "idp-tui",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "idp-tui", targets: ["idp-tui"]),
+        .executable(name: "idp-bench", targets: ["idp-bench"]),
+    ],
+    targets: [
+        // C libraries from Debian, through module maps.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Foundations.
+        .target(name: "Crypto", dependencies: ["CLibCrypto"], swiftSettings: strict),
+        .target(name: "Secrets", dependencies: ["Crypto"], swiftSettings: strict),
+        .target(name: "Determinism", swiftSettings: strict),
+
+        // Simulators.
+        .target(
+            name: "IdentityProvider",
+            dependencies: ["Crypto", "Secrets", "Determinism"],
+            resources: [.copy("Resources/idp-chain.pem"), .copy("Resources/impostor-chain.pem")],
+            swiftSettings: strict),
+
+        // SDK surfaces.
+        .target(name: "MCSDK", dependencies: ["IdentityProvider", "Crypto", "Determinism"], swiftSettings: strict),
+        .target(name: "IdpSdk", dependencies: ["MCSDK", "IdentityProvider", "Secrets", "Crypto"], swiftSettings: strict),
+
+        // Service layer and front ends.
+        .target(
+            name: "FlowService",
+            dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism"],
+            swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowService", "Secrets", "Crypto"], swiftSettings: strict),
+        .executableTarget(name: "idp-tui", dependencies: ["Headless", "FlowService"], swiftSettings: strict),
+        .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Secrets"], swiftSettings: strict),
+
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
+        .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
+        .testTarget(name: "DeterminismTests", dependencies: ["Determinism"], swiftSettings: strict),
+        .testTarget(
+            name: "IdentityProviderTests", dependencies: ["IdentityProvider", "Secrets", "Determinism", "Crypto"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "SDKTests", dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "FlowServiceTests", dependencies: ["FlowService", "IdpSdk", "MCSDK", "Secrets", "Determinism"],
+            swiftSettings: strict),
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,34 @@
+import Dispatch
+
+/// The clock every simulator and timer reads, so that tests can replace real time with ``ManualClock``.
+public protocol SimulationClock: Sendable {
+    /// The current simulated time.
+    var now: SimulationInstant { get }
+
+    /// Runs `action` once, after `delay` has passed on this clock, unless the returned timer is cancelled first.
+    /// `action` runs on an arbitrary thread.
+    @discardableResult
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer
+}
+
+extension SimulationClock {
+    /// Blocks the calling thread until `delay` has passed on this clock.
+    public func sleep(for delay: Duration) {
+        guard delay > .zero else { return }
+        let woken = DispatchSemaphore(value: 0)
+        schedule(after: delay) { woken.signal() }
+        woken.wait()
+    }
+}
+
+/// A handle on a scheduled action.
+public final class ScheduledTimer: Sendable {
+    private let onCancel: @Sendable () -> Void
+
+    public init(onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = onCancel
+    }
+
+    /// Stops the action from running if it has not run yet. Cancelling twice does nothing.
+    public func cancel() { onCancel() }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A point in simulated time, in nanoseconds since the Unix epoch.
+public struct SimulationInstant: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var nanosecondsSinceEpoch: Int64
+
+    public init(nanosecondsSinceEpoch: Int64) {
+        self.nanosecondsSinceEpoch = nanosecondsSinceEpoch
+    }
+
+    public init(_ date: Date) {
+        nanosecondsSinceEpoch = Int64((date.timeIntervalSince1970 * 1e9).rounded())
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: Double(nanosecondsSinceEpoch) / 1e9) }
+
+    public func advanced(by duration: Duration) -> SimulationInstant {
+        SimulationInstant(nanosecondsSinceEpoch: nanosecondsSinceEpoch + duration.nanoseconds)
+    }
+
+    public func duration(to other: SimulationInstant) -> Duration {
+        .nanoseconds(other.nanosecondsSinceEpoch - nanosecondsSinceEpoch)
+    }
+
+    public static func < (lhs: SimulationInstant, rhs: SimulationInstant) -> Bool {
+        lhs.nanosecondsSinceEpoch < rhs.nanosecondsSinceEpoch
+    }
+
+    /// ISO 8601 in UTC with milliseconds, e.g. `2030-01-01T00:00:00.000Z`.
+    public var description: String { date.formatted(Self.format) }
+
+    private static let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+}
+
+extension Duration {
+    /// The whole duration in nanoseconds (saturating far beyond any simulated wait).
+    public var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    /// The duration in microseconds, for event records.
+    public var microseconds: Int64 { nanoseconds / 1000 }
+}

@@ -1,0 +1,84 @@
+import Determinism
+import IdpSdk
+import Secrets
+import Synchronization
+
+/// How a prompt was resolved.
+enum PromptResolution: Sendable {
+    case answered([String: Secret])
+    case cancelled
+    case timedOut
+}
+
+/// The synchronized channel between `provideCredentials` (on a background thread) and the front end.
+///
+/// The background side posts a prompt to the mailbox and blocks; the front end answers or cancels it, or the
+/// timeout (on the simulation clock) fires; whichever comes first wakes the background side.
+final class CredentialChannel: Sendable {
+    private let mailbox: ServiceMailbox
+    private let clock: any SimulationClock
+    private let state = Mutex(State())
+
+    private struct State {
+        var open: [Int: Open] = [:]
+        var cancelledFlows: Set<Int> = []
+        var nextID = 1
+    }
+
+    private struct Open {
+        let flowID: Int
+        let slot: OneShot<PromptResolution>
+    }
+
+    init(mailbox: ServiceMailbox, clock: any SimulationClock) {
+        self.mailbox = mailbox
+        self.clock = clock
+    }
+
+    /// Posts a prompt and blocks until it is answered, cancelled or times out.
+    /// `prompt` builds the prompt from its id.
+    func ask(flowID: Int, timeout: Duration?, prompt: (Int) -> CredentialPrompt) -> PromptResolution {
+        let slot = OneShot<PromptResolution>()
+        let id: Int? = state.withLock { state in
+            guard !state.cancelledFlows.contains(flowID) else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.open[id] = Open(flowID: flowID, slot: slot)
+            return id
+        }
+        guard let id else { return .cancelled }
+        let timer = timeout.map { timeout in clock.schedule(after: timeout) { slot.fulfil(.timedOut) } }
+        mailbox.post(.prompt(prompt(id)))
+        let resolution = slot.wait()
+        timer?.cancel()
+        state.withLock { _ = $0.open.removeValue(forKey: id) }
+        return resolution
+    }
+
+    /// Answers an open prompt. Returns false when it is no longer open (answered, cancelled or timed out).
+    @discardableResult
+    func answer(promptID: Int, with answer: PromptAnswer) -> Bool {
+        guard let open = state.withLock({ $0.open[promptID] }) else { return false }
+        switch answer {
+        case .credentials(let values): return open.slot.fulfil(.answered(values))
+        case .cancel: return open.slot.fulfil(.cancelled)
+        }
+    }
+
+    /// Cancels a flow's open prompts, and any it would post later. Returns whether a prompt was open.
+    @discardableResult
+    func cancel(flowID: Int) -> Bool {
+        let slots = state.withLock { state in
+            state.cancelledFlows.insert(flowID)
+            return state.open.values.filter { $0.flowID == flowID }.map(\.slot)
+        }
+        return slots.map { $0.fulfil(.cancelled) }.contains(true)
+    }
+
+    /// Forgets a finished flow's cancel mark.
+    func finish(flowID: Int) {
+        _ = state.withLock { $0.cancelledFlows.remove(flowID) }
+    }
+
+    var openPromptCount: Int { state.withLock { $0.open.count } }
+}

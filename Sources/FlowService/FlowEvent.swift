@@ -1,0 +1,47 @@
+import Determinism
+
+/// One thing that happened in a flow, in order. Never carries a secret: credential prompts list field
+/// ids, never values.
+public struct FlowEvent: Sendable, Equatable, Encodable {
+    public let flowID: Int
+    public let flow: FlowKind
+    /// Position in the service's single stream of events, from 1.
+    public let sequence: Int
+    public let step: FlowStep
+    public let from: Participant
+    public let to: Participant
+    /// The thread the event happened on: `main`, or the name of a background queue (`idp-tui.flow`,
+    /// `IdpSdk`, `MC-SDK`).
+    public let thread: String
+    public let mainThread: Bool
+    public let time: SimulationInstant
+    /// For a result: how long the call took, on the simulation clock.
+    public let duration: Duration?
+    /// For a result: `OK`, a status name, or an error code.
+    public let status: String?
+    /// A short, secret-free description.
+    public let detail: String
+
+    /// `App → MC-SDK`.
+    public var direction: String { "\(from.rawValue) → \(to.rawValue)" }
+
+    enum CodingKeys: String, CodingKey {
+        case flowID = "flowId", flow, sequence, step, from, to, thread, mainThread, time, duration, status, detail
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(flowID, forKey: .flowID)
+        try container.encode(flow, forKey: .flow)
+        try container.encode(sequence, forKey: .sequence)
+        try container.encode(step, forKey: .step)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(thread, forKey: .thread)
+        try container.encode(mainThread, forKey: .mainThread)
+        try container.encode(time.description, forKey: .time)
+        try container.encodeIfPresent(duration.map { $0.microseconds }, forKey: .duration)
+        try container.encodeIfPresent(status, forKey: .status)
+        try container.encode(detail, forKey: .detail)
+    }
+}

@@ -1,0 +1,11 @@
+/// The one protocol every front end implements: the headless runner and the terminal UI alike.
+///
+/// A front end waits until ``FlowService/wakeFileDescriptor`` is readable (with `poll`, beside its other
+/// inputs), then calls ``FlowService/deliverPendingMessages(to:)``, which calls these methods on that same
+/// thread, in order. A prompt stays open until the front end calls ``FlowService/answer(_:with:)`` (at once,
+/// or later when the user submits or cancels) or it times out.
+public protocol FlowFrontEnd: AnyObject {
+    func flowService(_ service: FlowService, didEmit event: FlowEvent)
+    func flowService(_ service: FlowService, needsAnswerTo prompt: CredentialPrompt)
+    func flowService(_ service: FlowService, didFinish result: FlowResult)
+}

@@ -1,0 +1,247 @@
+import Determinism
+import IdentityProvider
+import IdpSdk
+import MCSDK
+import Synchronization
+
+/// One run of one flow: the app's orchestration of the MC-SDK and the IdpSdk, as the migration guide's
+/// `IdpHandler` does it (getAstClientData → getAuthorizationCode → setAuthorizationCode), with every call
+/// recorded as a flow event and every wait open to cancel.
+final class FlowRun: Sendable {
+    let id: Int
+    let kind: FlowKind
+    private let service: FlowService
+    private let cancelled = Atomic(false)
+    private let gate = Mutex<OneShot<StepReply>?>(nil)
+    private let started: SimulationInstant
+
+    init(id: Int, kind: FlowKind, service: FlowService) {
+        self.id = id
+        self.kind = kind
+        self.service = service
+        started = service.environment.clock.now
+    }
+
+    private var environment: SimulationEnvironment { service.environment }
+    private var configuration: FlowConfiguration { service.configuration }
+
+    // MARK: Cancel
+
+    func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // At a prompt, the cancel goes to the SDK as the "User cancelled" error and the flow ends through it.
+        if service.channel.cancel(flowID: id) { return }
+        gate.withLock { $0 }?.fulfil(.cancelled)
+    }
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    // MARK: The flows
+
+    func run() -> FlowResult {
+        if isCancelled { return cancelledResult(at: nil, inFlight: false) }
+        switch kind {
+        case .activate: return signIn(clientId: configuration.enrollmentClientId)
+        case .login: return signIn(clientId: configuration.loginClientId)
+        case .logout: return logout()
+        }
+    }
+
+    private func signIn(clientId: String) -> FlowResult {
+        guard let startReply = send(.start, KSMStartEvent(), detail: "") else { return cancelledResult(at: .start) }
+        guard let start = startReply as? KSMStartResultEvent, start.status == .ok else {
+            return mcFailure(.start, startReply)
+        }
+        let userId = kind == .login ? start.userList.first?.userId : nil
+
+        guard let astReply = send(.getAstClientData, KSMGetAstClientDataEvent(), detail: "") else {
+            return cancelledResult(at: .getAstClientData)
+        }
+        guard let ast = astReply as? KSMGetAstClientDataResultEvent, ast.status == .ok else {
+            return mcFailure(.getAstClientData, astReply)
+        }
+
+        let sdkResult = getAuthorizationCode(AstClientDataInfo(astClientData: ast), clientId: clientId, userId: userId)
+        guard let sdkResult else { return cancelledResult(at: .getAuthorizationCode) }
+        if let error = sdkResult.idpSdkError {
+            let (outcome, status) = FlowResult.classify(error)
+            return result(outcome, status: status, step: .getAuthorizationCode, error: FlowError(error))
+        }
+        guard let code = sdkResult.authorizationCode else {
+            return result(.failure, status: StatusType.failed.rawValue, step: .getAuthorizationCode,
+                          error: FlowError(subsystem: nil, code: nil, message: "the IdpSdk returned neither a code nor an error"))
+        }
+        if isCancelled { return cancelledResult(at: .setAuthorisationCode, inFlight: false) }
+
+        let mode = configuration.authenticationMode
+        let event = KSMSetAuthorisationCodeEvent(
+            tenantId: environment.tenantId, authenticationMode: mode, authorisationCode: code, clientId: clientId)
+        let detail = "tenantId=\(environment.tenantId), clientId=\(clientId), authenticationMode=\(mode.rawValue)"
+        guard let setReply = send(.setAuthorisationCode, event, detail: detail) else {
+            return cancelledResult(at: .setAuthorisationCode)
+        }
+        guard let set = setReply as? KSMSetAuthorisationCodeResultEvent, set.status == .ok else {
+            return mcFailure(.setAuthorisationCode, setReply)
+        }
+        return result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
+    }
+
+    private func logout() -> FlowResult {
+        if !environment.masterController.snapshot.started {
+            guard let startReply = send(.start, KSMStartEvent(), detail: "") else { return cancelledResult(at: .start) }
+            guard (startReply as? KSMStartResultEvent)?.status == .ok else { return mcFailure(.start, startReply) }
+        }
+        guard let reply = send(.restart, KSMRestartEvent(), detail: "") else { return cancelledResult(at: .restart) }
+        guard (reply as? KSMRestartResultEvent)?.status == .ok else { return mcFailure(.restart, reply) }
+        return result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
+    }
+
+    // MARK: Calls
+
+    /// Sends an event to the master controller and waits for its result, or for a cancel (nil).
+    private func send(_ step: FlowStep, _ event: any KSMEvent, detail: String) -> (any KSMEvent)? {
+        if isCancelled { return nil }
+        emit(step, from: .app, to: .masterController, detail: detail.isEmpty ? event.eventName : "\(event.eventName): \(detail)")
+        let sent = environment.clock.now
+        let reply = waitForReply { gate in
+            environment.masterController.sendEvent2MasterController(event) { result in
+                gate.fulfil(.masterController(result, thread: QueueName.current))
+            }
+        }
+        guard case .masterController(let result, let thread)? = reply else { return nil }
+        let (status, summary) = Self.describe(result)
+        emit(step, from: .masterController, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now),
+             status: status, detail: summary)
+        return result
+    }
+
+    private func getAuthorizationCode(_ info: AstClientDataInfo, clientId: String, userId: String?) -> IdpSdkResult? {
+        if isCancelled { return nil }
+        let traceParent = "00-\(Hex.of(environment.random.bytes(16)))-\(Hex.of(environment.random.bytes(8)))-01"
+        emit(.getAuthorizationCode, from: .app, to: .idpSdk,
+             detail: "clientId=\(clientId), userId=\(userId ?? "nil"), traceParent=\(traceParent)")
+        let sent = environment.clock.now
+        let interaction = PromptingInteraction(
+            run: self, clientId: clientId, channel: service.channel, clock: environment.clock,
+            timeout: configuration.promptTimeout)
+        let reply = waitForReply { gate in
+            service.idpSdk.getAuthorizationCode(
+                withAstClientData: info, clientId: clientId, interactionInterface: interaction, userId: userId,
+                traceParent: traceParent
+            ) { result in gate.fulfil(.idpSdk(result, thread: QueueName.current)) }
+        }
+        guard case .idpSdk(let result, let thread)? = reply else { return nil }
+        let status = result.idpSdkError.map { "\($0.subsystem)/\($0.errorCode)" } ?? StatusType.ok.rawValue
+        let detail = result.idpSdkError?.message ?? "authorization code received"
+        emit(.getAuthorizationCode, from: .idpSdk, to: .app, thread: thread,
+             duration: sent.duration(to: environment.clock.now), status: status, detail: detail)
+        return result
+    }
+
+    /// Starts an asynchronous call and waits until it completes or the flow is cancelled (nil).
+    private func waitForReply(_ call: (OneShot<StepReply>) -> Void) -> StepReply? {
+        let shot = OneShot<StepReply>()
+        gate.withLock { $0 = shot }
+        defer { gate.withLock { $0 = nil } }
+        if isCancelled && !shot.isFulfilled { shot.fulfil(.cancelled) } else { call(shot) }
+        let reply = shot.wait()
+        if case .cancelled = reply { return nil }
+        return reply
+    }
+
+    // MARK: Events and results
+
+    func emit(
+        _ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
+        duration: Duration? = nil, status: String? = nil, detail: String
+    ) {
+        let time = environment.clock.now
+        service.mailbox.postEvent { sequence in
+            FlowEvent(
+                flowID: self.id, flow: self.kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
+                mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail)
+        }
+    }
+
+    private func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
+        let device = environment.masterController.snapshot
+        return FlowResult(
+            flowID: id, flow: kind, outcome: outcome, status: status, failedStep: step, error: error,
+            user: device.activatedUser?.userId, tenantId: environment.tenantId, astClientId: device.astClientId,
+            authenticationMode: device.authenticationMode, duration: started.duration(to: environment.clock.now))
+    }
+
+    private func cancelledResult(at step: FlowStep?, inFlight: Bool = true) -> FlowResult {
+        let message = switch (step, inFlight) {
+        case (let step?, true): "cancelled while \(step.rawValue) was in flight; its late result is discarded"
+        case (let step?, false): "cancelled before \(step.rawValue)"
+        case (nil, _): "cancelled before the flow started"
+        }
+        emit(.cancel, from: .app, to: .app, status: StatusType.userCancel.rawValue, detail: message)
+        return result(.cancelled, status: StatusType.userCancel.rawValue, step: step,
+                      error: FlowError(subsystem: nil, code: nil, message: message))
+    }
+
+    private func mcFailure(_ step: FlowStep, _ reply: any KSMEvent) -> FlowResult {
+        switch reply {
+        case let event as KSMSetAuthorisationCodeResultEvent:
+            let code = event.errorCode == 0 ? nil : event.errorCode
+            return result(.failure, status: event.status.rawValue, step: step, error: FlowError(
+                subsystem: code.map { _ in IdpFailure.subsystem }, code: code,
+                message: event.errorDescription ?? "SetAuthorisationCode failed"))
+        case let event as KSMGetAstClientDataResultEvent:
+            return result(.failure, status: event.status.rawValue, step: step, error: FlowError(
+                subsystem: nil, code: event.errorCode == 0 ? nil : event.errorCode,
+                message: event.errorDescription ?? "GetAstClientData failed"))
+        case let event as KSMInvalidStateEvent:
+            return result(.failure, status: StatusType.invalidState.rawValue, step: step,
+                          error: FlowError(subsystem: nil, code: nil, message: event.errorMessage))
+        default:
+            return result(.failure, status: StatusType.failed.rawValue, step: step,
+                          error: FlowError(subsystem: nil, code: nil, message: "unexpected \(reply.eventName)"))
+        }
+    }
+
+    /// A result event's status and a secret-free summary.
+    private static func describe(_ event: any KSMEvent) -> (String, String) {
+        switch event {
+        case let result as KSMStartResultEvent:
+            let users = result.userList.map(\.description).joined(separator: ",")
+            return (result.status.rawValue, "sdkState=\(result.sdkState.rawValue), users=[\(users)]")
+        case let result as KSMGetAstClientDataResultEvent where result.status == .ok:
+            return (result.status.rawValue, "astClientId=\(result.astClientId), codeChallangeMethod=\(result.codeChallangeMethod)")
+        case let result as KSMGetAstClientDataResultEvent:
+            return (result.status.rawValue, result.errorDescription ?? "")
+        case let result as KSMSetAuthorisationCodeResultEvent where result.status == .ok:
+            return (result.status.rawValue, "logged in as \(result.userIdentifier?.description ?? "?")")
+        case let result as KSMSetAuthorisationCodeResultEvent:
+            let code = result.errorCode == 0 ? "" : "\(IdpFailure.subsystem)/\(result.errorCode): "
+            return (result.status.rawValue, code + (result.errorDescription ?? ""))
+        case let result as KSMRestartResultEvent:
+            return (result.status.rawValue, "sdkState=\(result.sdkState.rawValue)")
+        case let result as KSMInvalidStateEvent:
+            return (StatusType.invalidState.rawValue, "\(result.eventName): \(result.errorMessage)")
+        default:
+            return ("?", event.eventName)
+        }
+    }
+}
+
+/// What a call waited for delivered, with the thread it was delivered on.
+enum StepReply: Sendable {
+    case masterController(any KSMEvent, thread: String)
+    case idpSdk(IdpSdkResult, thread: String)
+    case cancelled
+}
+
+private enum Hex {
+    static func of(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

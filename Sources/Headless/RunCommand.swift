@@ -1,0 +1,86 @@
+import FlowService
+import Foundation
+import IdentityProvider
+import Crypto
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `idp-tui run`: parses the command line and the answers, runs the flows headless, and returns the exit
+/// status. Output goes to standard output as JSON Lines; a usage error is thrown for the caller to print.
+public enum RunCommand {
+    public static func main(_ arguments: [String]) throws(UsageError) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(RunOptions.usage)
+            return 0
+        }
+        let options = try RunOptions.parse(arguments)
+        let answers = try readAnswers(options)
+        var configuration = FlowConfiguration(
+            shouldHashPin: options.shouldHashPin, authenticationMode: options.authenticationMode,
+            promptTimeout: options.promptTimeout)
+        if let path = options.certificateChainPath {
+            configuration.certificateChainPEM = try readText(path, what: "certificate chain")
+        }
+        let service = FlowService(environment: SimulationEnvironment(seed: options.seed), configuration: configuration)
+        let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers) { line in
+            writeFully(STDOUT_FILENO, Array((line + "\n").utf8))
+        }
+        return try runner.run()
+    }
+
+    /// Flows that never prompt need no answers, so `run logout` does not wait on standard input.
+    private static func readAnswers(_ options: RunOptions) throws(UsageError) -> [FlowAnswers] {
+        guard options.flows.contains(where: \.prompts) || options.answersPath != "-" else {
+            return options.flows.map { _ in FlowAnswers() }
+        }
+        var bytes: [UInt8]
+        if options.answersPath == "-" {
+            guard isatty(STDIN_FILENO) == 0 else {
+                throw UsageError("run: answers are read from standard input, which is a terminal; pipe them in (echo '{\"username\":…}' | idp-tui run …) or pass --answers FILE")
+            }
+            bytes = readAll(FileHandle.standardInput)
+        } else {
+            guard let handle = FileHandle(forReadingAtPath: options.answersPath) else {
+                throw UsageError("run: cannot read the answers file \(options.answersPath)")
+            }
+            bytes = readAll(handle)
+        }
+        defer { SecureMemory.wipe(&bytes) }
+        return try FlowAnswers.parse(bytes, flowCount: options.flows.count)
+    }
+
+    /// Reads at most one byte more than the answers limit, so an endless stream cannot exhaust memory.
+    private static func readAll(_ handle: FileHandle) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let limit = FlowAnswers.maximumDocumentSize + 1
+        while bytes.count < limit, let chunk = try? handle.read(upToCount: min(65_536, limit - bytes.count)), !chunk.isEmpty {
+            bytes.append(contentsOf: chunk)
+        }
+        return bytes
+    }
+
+    /// Writes every byte, unbuffered, so that each JSON line reaches a pipe as soon as it happens.
+    static func writeFully(_ fd: Int32, _ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno != EINTR {
+                return
+            }
+        }
+    }
+
+    private static func readText(_ path: String, what: String) throws(UsageError) -> String {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
+            throw UsageError("run: cannot read the \(what) file \(path)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw UsageError("run: the \(what) file \(path) is not UTF-8 text")
+        }
+        return text
+    }
+}

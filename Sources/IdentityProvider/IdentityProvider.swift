@@ -1,0 +1,366 @@
+import Crypto
+import Determinism
+import Secrets
+import Synchronization
+
+/// The simulated identity provider: an in-process OAuth authorization server with login forms, users,
+/// one-time activation codes, lockout, device binding and PKCE-bound authorization codes.
+///
+/// It is deterministic: every random value comes from the ``RandomSource`` and every expiry from the
+/// ``SimulationClock`` it was given.
+public final class IdentityProvider: Sendable {
+    public let baseURL: String
+    /// The key that seals `clientData`; the master controllers of this simulation hold it too.
+    public let clientDataKey: [UInt8]
+    public let genuineChain: CertificateChain
+    public let impostorChain: CertificateChain
+
+    private let configuration: IdentityProviderConfiguration
+    private let clock: any SimulationClock
+    private let random: RandomSource
+    private let state: Mutex<State>
+    private let presentsImpostor = Atomic(false)
+
+    public init(configuration: IdentityProviderConfiguration, clock: any SimulationClock, random: RandomSource) {
+        self.configuration = configuration
+        self.clock = clock
+        self.random = random
+        baseURL = configuration.baseURL
+        clientDataKey = random.bytes(32)
+        do {
+            genuineChain = try CertificateChain(pem: IdentityProviderCertificates.genuinePEM)
+            impostorChain = try CertificateChain(pem: IdentityProviderCertificates.impostorPEM)
+        } catch {
+            preconditionFailure("the bundled IdP certificate chains do not parse: \(error)")
+        }
+        let start = clock.now
+        var users: [UserKey: UserRecord] = [:]
+        var tenants: [String: Bool] = [:]
+        for tenant in configuration.tenants {
+            tenants[tenant.id] = tenant.expectsHashedPins
+            for user in tenant.users {
+                let sent = tenant.expectsHashedPins
+                    ? PinHashing.hash(user.password, tenantId: tenant.id, username: user.username) : user.password
+                let activation = user.activationCode.map { code in
+                    ActivationRecord(
+                        hash: StoredHash(of: code.code, iterations: configuration.passwordHashIterations, random: random),
+                        expiresAt: start.advanced(by: code.validFor))
+                }
+                users[UserKey(tenant: tenant.id, username: user.username)] = UserRecord(
+                    password: StoredHash(of: sent, iterations: configuration.passwordHashIterations, random: random),
+                    activation: activation)
+            }
+        }
+        state = Mutex(State(tenants: tenants, users: users))
+    }
+
+    /// The chain this IdP presents on connect: its own, or the impostor's while pinning is made to fail.
+    public var presentedChain: CertificateChain {
+        presentsImpostor.load(ordering: .relaxed) ? impostorChain : genuineChain
+    }
+
+    /// Makes the IdP present the impostor chain (the "certificate pinning fails" fault), or stop doing so.
+    public func presentImpostorChain(_ on: Bool) {
+        presentsImpostor.store(on, ordering: .relaxed)
+    }
+
+    // MARK: The authorization endpoint
+
+    /// Opens a login: checks the request and the device, then answers with the first form page.
+    public func authorize(_ request: AuthorizationRequest) -> AuthorizationPage {
+        guard state.withLock({ $0.tenants[request.tenantId] }) != nil else {
+            return .error(.unknownTenant(request.tenantId))
+        }
+        guard let client = KnownClient(rawValue: request.clientId) else { return .error(.unknownClient(request.clientId)) }
+        guard request.codeChallengeMethod == "S256" else {
+            return .error(.invalidRequest("code_challenge_method must be S256, not \"\(request.codeChallengeMethod)\""))
+        }
+        guard request.codeChallenge.count == 43, Base64URL.decode(request.codeChallenge)?.count == 32 else {
+            return .error(.invalidRequest("code_challenge is not a base64url SHA-256 value"))
+        }
+        guard let claims = ClientData.open(request.clientData, with: clientDataKey) else {
+            return .error(.invalidRequest("clientData is malformed or its seal does not verify"))
+        }
+        let unactivated = claims.astClientId == ClientData.unactivatedAstClientId
+        if client == .login && unactivated { return .error(.notActivated) }
+        if client == .enrollment && !unactivated { return .error(.alreadyActivated) }
+
+        let now = clock.now
+        let session = LoginSession(
+            id: Base64URL.encode(random.bytes(16)), tenant: request.tenantId, client: client,
+            codeChallenge: request.codeChallenge, claims: claims,
+            expiresAt: now.advanced(by: configuration.loginSessionLifetime))
+        state.withLock { state in
+            state.pruneExpired(at: now)
+            state.sessions[session.id] = session
+        }
+        return .form(session.form)
+    }
+
+    /// Submits one form page. Answers with the next page, the redirect with a code, or an error page.
+    public func submit(sessionID: String, values: [FormField: Secret]) -> AuthorizationPage {
+        let now = clock.now
+        guard let session = state.withLock({ $0.sessions[sessionID] }), session.expiresAt > now else {
+            abandon(sessionID: sessionID)
+            return .error(.loginSessionExpired)
+        }
+        let fields = session.client.pages[session.page]
+        if let missing = fields.first(where: { values[$0] == nil }) {
+            return .error(.invalidRequest("the form field \"\(missing.rawValue)\" is missing"))
+        }
+        if let long = fields.first(where: { (values[$0]?.byteCount ?? 0) > FormField.maximumLength }) {
+            return .error(.invalidRequest("the form field \"\(long.rawValue)\" is longer than \(FormField.maximumLength) bytes"))
+        }
+        let outcome: Result<String, IdpFailure>
+        if fields.contains(.password), let username = values[.username]?.reveal(), let password = values[.password] {
+            outcome = checkPassword(session: session, username: username, password: password, now: now)
+        } else if let code = values[.activationCode], let username = session.username {
+            outcome = checkActivationCode(session: session, username: username, code: code, now: now)
+        } else {
+            outcome = .failure(.invalidRequest("the form page cannot be checked"))
+        }
+        switch outcome {
+        case .failure(let failure):
+            abandon(sessionID: sessionID)
+            return .error(failure)
+        case .success(let username):
+            return advance(session, username: username, now: now)
+        }
+    }
+
+    /// Forgets a login whose app gave up (cancel). Does nothing for an unknown session.
+    public func abandon(sessionID: String) {
+        _ = state.withLock { $0.sessions.removeValue(forKey: sessionID) }
+    }
+
+    // MARK: The token endpoint
+
+    /// Exchanges an authorization code for tokens: the code must be unused, unexpired, issued to this client
+    /// and tenant, and `codeVerifier` must hash to its PKCE challenge.
+    public func exchange(_ request: TokenRequest) -> Result<TokenResponse, IdpFailure> {
+        let now = clock.now
+        let taken: Result<Grant, IdpFailure> = state.withLock { state in
+            guard var grant = state.grants[request.authorizationCode] else {
+                return .failure(.invalidGrant("the authorization code is unknown"))
+            }
+            guard !grant.used else { return .failure(.invalidGrant("the authorization code has already been used")) }
+            grant.used = true
+            state.grants[request.authorizationCode] = grant
+            return .success(grant)
+        }
+        let grant: Grant
+        switch taken {
+        case .failure(let failure): return .failure(failure)
+        case .success(let value): grant = value
+        }
+        guard grant.expiresAt > now else { return .failure(.invalidGrant("the authorization code has expired")) }
+        guard grant.client.rawValue == request.clientId else {
+            return .failure(.invalidGrant("the authorization code was issued to client \(grant.client.rawValue), not \(request.clientId)"))
+        }
+        guard grant.tenant == request.tenantId else {
+            return .failure(.invalidGrant("the authorization code was issued for tenant \(grant.tenant), not \(request.tenantId)"))
+        }
+        let verifierHash = request.codeVerifier.withUnsafeBytes { SHA256.digest(Array($0)) }
+        guard ConstantTime.equals(Array(Base64URL.encode(verifierHash).utf8), Array(grant.codeChallenge.utf8)) else {
+            return .failure(.invalidGrant("the PKCE code verifier does not match the code challenge"))
+        }
+        guard let claims = ClientData.open(request.clientData, with: clientDataKey), claims.deviceID == grant.deviceID
+        else {
+            return .failure(.invalidGrant("the client data does not belong to the device the code was issued to"))
+        }
+        return bindOrCheckDevice(grant)
+    }
+
+    // MARK: Inspection (for tests and for the terminal's status line)
+
+    /// The user a device's AST client id is bound to, if any.
+    public func boundUser(astClientId: String) -> String? {
+        state.withLock { $0.bindings[astClientId]?.username }
+    }
+
+    /// Wrong passwords or codes in a row for a user.
+    public func failedAttempts(tenantId: String, username: String) -> Int {
+        state.withLock { $0.users[UserKey(tenant: tenantId, username: username)]?.failures ?? 0 }
+    }
+
+    /// Login forms that are open and authorization codes that are not spent, for leak checks.
+    public var openSessionCount: Int { state.withLock { $0.sessions.count } }
+
+    // MARK: Steps
+
+    private func checkPassword(session: LoginSession, username: String, password: Secret, now: SimulationInstant)
+        -> Result<String, IdpFailure>
+    {
+        let key = UserKey(tenant: session.tenant, username: username)
+        let record: UserRecord? = state.withLock { state in
+            state.users[key]?.unlockIfDue(at: now)
+            return state.users[key]
+        }
+        guard let record else { return .failure(.wrongCredentials(attemptsLeft: configuration.lockout.maxFailures)) }
+        if let until = record.lockedUntil { return .failure(.userLocked(remaining: now.duration(to: until))) }
+        guard record.password.matches(password) else { return .failure(recordFailure(key, now: now, code: false)) }
+        state.withLock { $0.users[key]?.failures = 0 }
+        if session.client == .login, let bound = state.withLock({ $0.bindings[session.claims.astClientId] }),
+            bound.username != username || bound.tenant != session.tenant
+        {
+            return .failure(.activatedForDifferentAccount)
+        }
+        return .success(username)
+    }
+
+    private func checkActivationCode(session: LoginSession, username: String, code: Secret, now: SimulationInstant)
+        -> Result<String, IdpFailure>
+    {
+        let key = UserKey(tenant: session.tenant, username: username)
+        guard let record = state.withLock({ $0.users[key] }) else { return .failure(.invalidRequest("unknown user")) }
+        if let until = record.lockedUntil, until > now { return .failure(.userLocked(remaining: now.duration(to: until))) }
+        guard let activation = record.activation, activation.hash.matches(code) else {
+            return .failure(recordFailure(key, now: now, code: true))
+        }
+        guard !activation.used else { return .failure(.activationCodeUsed) }
+        guard activation.expiresAt > now else { return .failure(.activationCodeExpired) }
+        state.withLock { state in
+            state.users[key]?.activation?.used = true
+            state.users[key]?.failures = 0
+        }
+        return .success(username)
+    }
+
+    /// Counts a wrong password or code and locks the user when the policy says so.
+    private func recordFailure(_ key: UserKey, now: SimulationInstant, code: Bool) -> IdpFailure {
+        let policy = configuration.lockout
+        return state.withLock { state in
+            guard var record = state.users[key] else { return .wrongCredentials(attemptsLeft: policy.maxFailures) }
+            record.failures += 1
+            defer { state.users[key] = record }
+            if record.failures >= policy.maxFailures {
+                record.lockedUntil = now.advanced(by: policy.lockDuration)
+                return .userLocked(remaining: policy.lockDuration)
+            }
+            let left = policy.maxFailures - record.failures
+            return code ? .wrongActivationCode(attemptsLeft: left) : .wrongCredentials(attemptsLeft: left)
+        }
+    }
+
+    private func advance(_ session: LoginSession, username: String, now: SimulationInstant) -> AuthorizationPage {
+        var next = session
+        next.page += 1
+        next.username = username
+        guard next.page >= session.client.pages.count else {
+            state.withLock { $0.sessions[session.id] = next }
+            return .form(next.form)
+        }
+        let code = Base64URL.encode(random.bytes(32))
+        let grant = Grant(
+            client: session.client, tenant: session.tenant, username: username, codeChallenge: session.codeChallenge,
+            deviceID: session.claims.deviceID, astClientId: session.claims.astClientId,
+            expiresAt: now.advanced(by: configuration.authorizationCodeLifetime))
+        state.withLock { state in
+            state.sessions.removeValue(forKey: session.id)
+            state.grants[code] = grant
+        }
+        return .redirect(authorizationCode: code)
+    }
+
+    private func bindOrCheckDevice(_ grant: Grant) -> Result<TokenResponse, IdpFailure> {
+        let minted = random.string(length: 26, alphabet: "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+        let bound: Result<String, IdpFailure> = state.withLock { state in
+            switch grant.client {
+            case .enrollment:
+                state.bindings[minted] = DeviceBinding(
+                    username: grant.username, tenant: grant.tenant, deviceID: grant.deviceID)
+                return .success(minted)
+            case .login:
+                guard let binding = state.bindings[grant.astClientId], binding.deviceID == grant.deviceID,
+                    binding.username == grant.username
+                else { return .failure(.unactivatedClient) }
+                return .success(grant.astClientId)
+            }
+        }
+        return bound.map { astClientId in
+            TokenResponse(
+                username: grant.username, tenantId: grant.tenant, astClientId: astClientId,
+                activated: grant.client == .enrollment, accessToken: token(), refreshToken: token(),
+                offlineToken: token())
+        }
+    }
+
+    private func token() -> Secret {
+        var bytes = Array(Base64URL.encode(random.bytes(32)).utf8)
+        return Secret(consuming: &bytes)
+    }
+}
+
+// MARK: - State
+
+private struct UserKey: Hashable {
+    let tenant: String
+    let username: String
+}
+
+private struct UserRecord {
+    var password: StoredHash
+    var activation: ActivationRecord?
+    var failures = 0
+    var lockedUntil: SimulationInstant?
+
+    mutating func unlockIfDue(at now: SimulationInstant) {
+        if let until = lockedUntil, until <= now {
+            lockedUntil = nil
+            failures = 0
+        }
+    }
+}
+
+private struct ActivationRecord {
+    var hash: StoredHash
+    var expiresAt: SimulationInstant
+    var used = false
+}
+
+private struct DeviceBinding {
+    let username: String
+    let tenant: String
+    let deviceID: String
+}
+
+private struct LoginSession {
+    let id: String
+    let tenant: String
+    let client: KnownClient
+    let codeChallenge: String
+    let claims: ClientData
+    let expiresAt: SimulationInstant
+    var page = 0
+    var username: String?
+
+    var form: LoginForm {
+        LoginForm(sessionID: id, fields: client.pages[page], page: page + 1, pageCount: client.pages.count)
+    }
+}
+
+private struct Grant {
+    let client: KnownClient
+    let tenant: String
+    let username: String
+    let codeChallenge: String
+    let deviceID: String
+    let astClientId: String
+    let expiresAt: SimulationInstant
+    var used = false
+}
+
+private struct State {
+    var tenants: [String: Bool]
+    var users: [UserKey: UserRecord]
+    var sessions: [String: LoginSession] = [:]
+    var grants: [String: Grant] = [:]
+    var bindings: [String: DeviceBinding] = [:]
+
+    /// Drops expired login sessions and codes so that a long benchmark does not grow without bound.
+    /// Spent codes are kept until they expire, so that a replay is told "already used".
+    mutating func pruneExpired(at now: SimulationInstant) {
+        if sessions.count > 256 { sessions = sessions.filter { $0.value.expiresAt > now } }
+        if grants.count > 256 { grants = grants.filter { $0.value.expiresAt > now } }
+    }
+}

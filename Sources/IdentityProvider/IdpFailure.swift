@@ -1,0 +1,77 @@
+import Determinism
+
+/// Every error page or token error the simulated IdP can answer with.
+///
+/// Subsystem 513 and the codes 4036, 4041 and 4042 are the ones seen on real devices; the other codes are
+/// this simulator's own (docs/sdk-names.md lists them).
+public enum IdpFailure: Error, Sendable, Equatable {
+    case invalidRequest(String)
+    case unknownTenant(String)
+    case unknownClient(String)
+    case loginSessionExpired
+    case wrongCredentials(attemptsLeft: Int)
+    case wrongActivationCode(attemptsLeft: Int)
+    case activationCodeExpired
+    case activationCodeUsed
+    case userLocked(remaining: Duration)
+    case notActivated
+    case activatedForDifferentAccount
+    case alreadyActivated
+    case unactivatedClient
+    case invalidGrant(String)
+
+    /// The IdP's error-page subsystem.
+    public static let subsystem = 513
+
+    public var code: Int {
+        switch self {
+        case .invalidRequest: 4000
+        case .unknownTenant: 4004
+        case .unknownClient: 4005
+        case .loginSessionExpired: 4008
+        case .wrongCredentials: 4011
+        case .wrongActivationCode: 4012
+        case .activationCodeExpired: 4013
+        case .activationCodeUsed: 4014
+        case .userLocked: 4023
+        case .unactivatedClient: 4036
+        case .notActivated: 4041
+        case .activatedForDifferentAccount: 4042
+        case .alreadyActivated: 4043
+        case .invalidGrant: 4400
+        }
+    }
+
+    /// What went wrong and what to do, in plain words.
+    public var message: String {
+        switch self {
+        case .invalidRequest(let why): "the identity provider rejected the request: \(why)"
+        case .unknownTenant(let tenant): "tenant \"\(tenant)\" does not exist on this identity provider"
+        case .unknownClient(let client): "client id \"\(client)\" is not registered on this identity provider"
+        case .loginSessionExpired: "the login form expired before it was completed; start the flow again"
+        case .wrongCredentials(let left): "wrong username or password (\(Self.attempts(left)))"
+        case .wrongActivationCode(let left): "wrong activation code (\(Self.attempts(left)))"
+        case .activationCodeExpired: "the activation code has expired; ask for a new one"
+        case .activationCodeUsed: "the activation code has already been used; ask for a new one"
+        case .userLocked(let remaining):
+            "the account is temporarily locked after too many failed attempts; try again in \(Self.spell(remaining))"
+        case .notActivated: "this device is not activated; activate it before logging in"
+        case .activatedForDifferentAccount: "this device is activated for a different account"
+        case .alreadyActivated: "this device is already activated; log in instead, or reset the device"
+        case .unactivatedClient: "login with a client that the identity provider does not know as activated"
+        case .invalidGrant(let why): "the authorization code was refused: \(why)"
+        }
+    }
+
+    private static func attempts(_ left: Int) -> String {
+        left == 1 ? "1 attempt left before the account locks" : "\(left) attempts left before the account locks"
+    }
+
+    static func spell(_ duration: Duration) -> String {
+        let seconds = max(1, Int((Double(duration.nanoseconds) / 1e9).rounded(.up)))
+        if seconds < 60 { return "\(seconds) s" }
+        let minutes = seconds / 60
+        let rest = seconds % 60
+        return rest == 0 ? "\(minutes) min" : "\(minutes) min \(rest) s"
+    }
+}

@@ -1,0 +1,22 @@
+/// What `getAuthorizationCode` completes with: a code, or an error.
+public struct IdpSdkResult: Sendable, CustomStringConvertible {
+    public let authorizationCode: String?
+    public let idpSdkError: IdpSdkError?
+
+    public init(authorizationCode: String) {
+        self.authorizationCode = authorizationCode
+        idpSdkError = nil
+    }
+
+    public init(error: IdpSdkError) {
+        authorizationCode = nil
+        idpSdkError = error
+    }
+
+    public func hasError() -> Bool { idpSdkError != nil }
+
+    /// The code itself is never printed: it is a bearer credential until exchanged.
+    public var description: String {
+        idpSdkError.map { "IdpSdkResult(\($0))" } ?? "IdpSdkResult(authorizationCode: <redacted>)"
+    }
+}
