@@ -20,23 +20,24 @@ let package = Package(
         // Foundations.
         .target(name: "Crypto", dependencies: ["CLibCrypto"], swiftSettings: strict),
         .target(name: "Secrets", dependencies: ["Crypto"], swiftSettings: strict),
-        .target(name: "Determinism", swiftSettings: strict),
+        .target(name: "Threading", swiftSettings: strict),
+        .target(name: "Determinism", dependencies: ["Threading"], swiftSettings: strict),
 
         // Simulators.
         .target(
             name: "IdentityProvider",
-            dependencies: ["Crypto", "Secrets", "Determinism"],
+            dependencies: ["Crypto", "Secrets", "Determinism", "Threading"],
             resources: [.copy("Resources/idp-chain.pem"), .copy("Resources/impostor-chain.pem")],
             swiftSettings: strict),
 
         // SDK surfaces.
-        .target(name: "MCSDK", dependencies: ["IdentityProvider", "Crypto", "Determinism"], swiftSettings: strict),
-        .target(name: "IdpSdk", dependencies: ["MCSDK", "IdentityProvider", "Secrets", "Crypto"], swiftSettings: strict),
+        .target(name: "MCSDK", dependencies: ["IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
+        .target(name: "IdpSdk", dependencies: ["MCSDK", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
 
         // Service layer and front ends.
         .target(
             name: "FlowService",
-            dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism"],
+            dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .target(name: "Headless", dependencies: ["FlowService", "Secrets", "Crypto"], swiftSettings: strict),
         .executableTarget(name: "idp-tui", dependencies: ["Headless", "FlowService"], swiftSettings: strict),
@@ -44,15 +45,16 @@ let package = Package(
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
-        .testTarget(name: "DeterminismTests", dependencies: ["Determinism"], swiftSettings: strict),
+        .testTarget(name: "DeterminismTests", dependencies: ["Determinism", "Threading"], swiftSettings: strict),
         .testTarget(
             name: "IdentityProviderTests", dependencies: ["IdentityProvider", "Secrets", "Determinism", "Crypto"],
             swiftSettings: strict),
         .testTarget(
-            name: "SDKTests", dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism"],
+            name: "SDKTests", dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .testTarget(
-            name: "FlowServiceTests", dependencies: ["FlowService", "IdpSdk", "MCSDK", "Secrets", "Determinism"],
+            name: "FlowServiceTests",
+            dependencies: ["FlowService", "IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .testTarget(name: "HeadlessTests", dependencies: ["Headless"], swiftSettings: strict),
     ]

@@ -1,5 +1,5 @@
+import Threading
 import Foundation
-import Synchronization
 
 /// A clock that moves only when told to, so that a test of a ten-minute timeout takes milliseconds.
 ///
@@ -17,13 +17,13 @@ public final class ManualClock: SimulationClock {
         var nextID = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Signalled whenever a timer is scheduled, for ``waitForPendingTimers(atLeast:timeout:)``.
     private let scheduled = NSCondition()
 
     /// Starts at `start`, by default 2030-01-01T00:00:00Z.
     public init(start: SimulationInstant = SimulationInstant(nanosecondsSinceEpoch: 1_893_456_000_000_000_000)) {
-        state = Mutex(State(now: start))
+        state = Locked(State(now: start))
     }
 
     public var now: SimulationInstant { state.withLock { $0.now } }

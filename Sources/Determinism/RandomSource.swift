@@ -1,12 +1,12 @@
-import Synchronization
+import Threading
 
 /// The simulators' only source of randomness: seeded, so that the same seed replays the same codes,
 /// ids and tokens. It is not for cryptographic keys outside the simulation.
 public final class RandomSource: Sendable {
-    private let generator: Mutex<SeededGenerator>
+    private let generator: Locked<SeededGenerator>
 
     public init(seed: UInt64) {
-        generator = Mutex(SeededGenerator(seed: seed))
+        generator = Locked(SeededGenerator(seed: seed))
     }
 
     public func nextUInt64() -> UInt64 {

@@ -1,7 +1,7 @@
+import Threading
 import Determinism
 import IdpSdk
 import Secrets
-import Synchronization
 
 /// How a prompt was resolved.
 enum PromptResolution: Sendable {
@@ -17,11 +17,12 @@ enum PromptResolution: Sendable {
 final class CredentialChannel: Sendable {
     private let mailbox: ServiceMailbox
     private let clock: any SimulationClock
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var open: [Int: Open] = [:]
-        var cancelledFlows: Set<Int> = []
+        /// Flows that may still prompt: queued or running, and not cancelled.
+        var liveFlows: Set<Int> = []
         var nextID = 1
     }
 
@@ -40,7 +41,7 @@ final class CredentialChannel: Sendable {
     func ask(flowID: Int, timeout: Duration?, prompt: (Int) -> CredentialPrompt) -> PromptResolution {
         let slot = OneShot<PromptResolution>()
         let id: Int? = state.withLock { state in
-            guard !state.cancelledFlows.contains(flowID) else { return nil }
+            guard state.liveFlows.contains(flowID) else { return nil }
             let id = state.nextID
             state.nextID += 1
             state.open[id] = Open(flowID: flowID, slot: slot)
@@ -65,19 +66,21 @@ final class CredentialChannel: Sendable {
         }
     }
 
-    /// Cancels a flow's open prompts, and any it would post later. Returns whether a prompt was open.
+    /// Lets a flow prompt, from when it is queued.
+    func open(flowID: Int) {
+        _ = state.withLock { $0.liveFlows.insert(flowID) }
+    }
+
+    /// Cancels a flow's open prompts and refuses any it would post later: once a flow is cancelled or has
+    /// finished, abandoned work still running for it in an SDK can never reach the user.
+    /// Returns whether this call cancelled an open prompt.
     @discardableResult
     func cancel(flowID: Int) -> Bool {
         let slots = state.withLock { state in
-            state.cancelledFlows.insert(flowID)
+            state.liveFlows.remove(flowID)
             return state.open.values.filter { $0.flowID == flowID }.map(\.slot)
         }
         return slots.map { $0.fulfil(.cancelled) }.contains(true)
-    }
-
-    /// Forgets a finished flow's cancel mark.
-    func finish(flowID: Int) {
-        _ = state.withLock { $0.cancelledFlows.remove(flowID) }
     }
 
     var openPromptCount: Int { state.withLock { $0.open.count } }

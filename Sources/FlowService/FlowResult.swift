@@ -1,3 +1,4 @@
+import Threading
 import Determinism
 import IdentityProvider
 import IdpSdk

@@ -1,3 +1,4 @@
+import Threading
 import Determinism
 import IdentityProvider
 import IdpSdk
@@ -12,7 +13,7 @@ final class FlowRun: Sendable {
     let kind: FlowKind
     private let service: FlowService
     private let cancelled = Atomic(false)
-    private let gate = Mutex<OneShot<StepReply>?>(nil)
+    private let gate = Locked<OneShot<StepReply>?>(nil)
     private let started: SimulationInstant
 
     init(id: Int, kind: FlowKind, service: FlowService) {

@@ -1,3 +1,4 @@
+import Threading
 import Determinism
 import Dispatch
 import IdentityProvider
@@ -23,7 +24,7 @@ public final class FlowService: Sendable {
     let channel: CredentialChannel
     let idpSdk: IdpSdkService
     private let queue = QueueName.makeSerialQueue("idp-tui.flow")
-    private let runs = Mutex<[Int: FlowRun]>([:])
+    private let runs = Locked<[Int: FlowRun]>([:])
     private let nextFlowID = Atomic(1)
 
     public init(environment: SimulationEnvironment, configuration: FlowConfiguration = FlowConfiguration()) {
@@ -45,10 +46,11 @@ public final class FlowService: Sendable {
         let id = nextFlowID.wrappingAdd(1, ordering: .relaxed).oldValue
         let run = FlowRun(id: id, kind: kind, service: self)
         runs.withLock { $0[id] = run }
+        channel.open(flowID: id)
         queue.async { [self] in
             let result = run.run()
             runs.withLock { _ = $0.removeValue(forKey: id) }
-            channel.finish(flowID: id)
+            channel.cancel(flowID: id)
             mailbox.post(.finished(result))
         }
         return id

@@ -1,9 +1,9 @@
+import Threading
 import Dispatch
-import Synchronization
 
 /// A value that is set once, by whichever of several parties comes first, and waited for by one thread.
 final class OneShot<Value: Sendable>: Sendable {
-    private let value = Mutex<Value?>(nil)
+    private let value = Locked<Value?>(nil)
     private let ready = DispatchSemaphore(value: 0)
 
     /// Sets the value unless one is set already. Returns whether this call set it.

@@ -1,5 +1,5 @@
+import Threading
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +19,7 @@ public enum ServiceMessage: Sendable {
 public final class ServiceMailbox: Sendable {
     private let readEnd: Int32
     private let writeEnd: Int32
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var messages: [ServiceMessage] = []

@@ -28,5 +28,21 @@ public struct SimulationEnvironment: Sendable {
             clientDataKey: identityProvider.clientDataKey))
     }
 
+    private init(sharing other: SimulationEnvironment) {
+        clock = other.clock
+        random = other.random
+        network = other.network
+        identityProvider = other.identityProvider
+        tenantId = other.tenantId
+        masterController = MasterController(configuration: MasterControllerConfiguration(
+            idpUrl: other.identityProvider.baseURL, network: network, random: random,
+            clientDataKey: identityProvider.clientDataKey))
+    }
+
+    /// A second device (a fresh master controller) on the same IdP, clock and network.
+    public func anotherDevice() -> SimulationEnvironment {
+        SimulationEnvironment(sharing: self)
+    }
+
     public var idpUrl: String { identityProvider.baseURL }
 }

@@ -1,3 +1,4 @@
+import Threading
 import Crypto
 import Determinism
 import Secrets
@@ -18,7 +19,7 @@ public final class IdentityProvider: Sendable {
     private let configuration: IdentityProviderConfiguration
     private let clock: any SimulationClock
     private let random: RandomSource
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let presentsImpostor = Atomic(false)
 
     public init(configuration: IdentityProviderConfiguration, clock: any SimulationClock, random: RandomSource) {
@@ -51,7 +52,7 @@ public final class IdentityProvider: Sendable {
                     activation: activation)
             }
         }
-        state = Mutex(State(tenants: tenants, users: users))
+        state = Locked(State(tenants: tenants, users: users))
     }
 
     /// The chain this IdP presents on connect: its own, or the impostor's while pinning is made to fail.
@@ -199,7 +200,6 @@ public final class IdentityProvider: Sendable {
         guard let record else { return .failure(.wrongCredentials(attemptsLeft: configuration.lockout.maxFailures)) }
         if let until = record.lockedUntil { return .failure(.userLocked(remaining: now.duration(to: until))) }
         guard record.password.matches(password) else { return .failure(recordFailure(key, now: now, code: false)) }
-        state.withLock { $0.users[key]?.failures = 0 }
         if session.client == .login, let bound = state.withLock({ $0.bindings[session.claims.astClientId] }),
             bound.username != username || bound.tenant != session.tenant
         {
@@ -219,10 +219,7 @@ public final class IdentityProvider: Sendable {
         }
         guard !activation.used else { return .failure(.activationCodeUsed) }
         guard activation.expiresAt > now else { return .failure(.activationCodeExpired) }
-        state.withLock { state in
-            state.users[key]?.activation?.used = true
-            state.users[key]?.failures = 0
-        }
+        state.withLock { $0.users[key]?.activation?.used = true }
         return .success(username)
     }
 
@@ -255,9 +252,12 @@ public final class IdentityProvider: Sendable {
             client: session.client, tenant: session.tenant, username: username, codeChallenge: session.codeChallenge,
             deviceID: session.claims.deviceID, astClientId: session.claims.astClientId,
             expiresAt: now.advanced(by: configuration.authorizationCodeLifetime))
+        // Only a completed login resets the failure count: a right password followed by wrong activation
+        // codes must still lock the user.
         state.withLock { state in
             state.sessions.removeValue(forKey: session.id)
             state.grants[code] = grant
+            state.users[UserKey(tenant: session.tenant, username: username)]?.failures = 0
         }
         return .redirect(authorizationCode: code)
     }

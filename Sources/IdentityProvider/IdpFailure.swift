@@ -1,3 +1,4 @@
+import Threading
 import Determinism
 
 /// Every error page or token error the simulated IdP can answer with.

@@ -1,5 +1,5 @@
+import Threading
 import Determinism
-import Synchronization
 
 /// The simulated network between the SDKs and the IdP: which IdP answers at which URL, and how long a
 /// round trip takes on the simulation clock.
@@ -9,7 +9,7 @@ public final class SimulatedNetwork: Sendable {
     public static let shared = SimulatedNetwork(clock: SystemClock())
 
     public let clock: any SimulationClock
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var hosts: [String: IdentityProvider] = [:]

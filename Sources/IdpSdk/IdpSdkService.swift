@@ -1,3 +1,4 @@
+import Threading
 import Crypto
 import Determinism
 import Dispatch

@@ -1,9 +1,9 @@
+import Threading
 import Crypto
 import Determinism
 import Dispatch
 import IdentityProvider
 import Secrets
-import Synchronization
 
 /// Where a simulated master controller finds its IdP and what it shares with it.
 public struct MasterControllerConfiguration: Sendable {
@@ -42,7 +42,7 @@ public struct DeviceSnapshot: Sendable, Equatable {
 public final class MasterController: Sendable {
     private let configuration: MasterControllerConfiguration
     private let queue = QueueName.makeSerialQueue("MC-SDK")
-    private let state = Mutex(DeviceState())
+    private let state = Locked(DeviceState())
 
     public init(configuration: MasterControllerConfiguration) {
         self.configuration = configuration

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A value guarded by a pthread mutex, with the same `withLock` shape as `Synchronization.Mutex`.
+///
+/// Why not `Mutex`: on Linux, ThreadSanitizer does not see the standard library's futex-based lock and
+/// reports races inside its critical sections (seen here on Swift 6.3.1 in the mailbox and the credential
+/// channel). CI runs the channel and service tests under `--sanitize=thread`, so shared state uses a lock
+/// that the sanitizer intercepts.
+public final class Locked<Value> {
+    private var value: Value
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    public init(_ value: Value) {
+        self.value = value
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the value.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
+
+// `@unchecked Sendable` is safe: every access to `value` happens inside `withLock`, under the mutex, and a
+// `Sendable` value is all that can leave it.
+extension Locked: @unchecked Sendable where Value: Sendable {}

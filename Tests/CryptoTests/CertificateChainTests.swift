@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+import IdentityProvider
+import Testing
+
+@Suite struct CertificateChainTests {
+    let genuine = try! CertificateChain(pem: IdentityProviderCertificates.genuinePEM)
+    let impostor = try! CertificateChain(pem: IdentityProviderCertificates.impostorPEM)
+    let in2030 = Date(timeIntervalSince1970: 1_893_456_000)
+
+    @Test func parsesTheBundledChainLeafFirst() throws {
+        #expect(genuine.certificates.count == 2)
+        #expect(genuine.leaf?.commonName == "idp.demo.idp-tui.test")
+        #expect(genuine.root?.commonName == "idp-tui Simulated Root CA")
+        #expect(genuine.leaf?.issuer == genuine.root?.subject)
+    }
+
+    @Test func validatesSignaturesAndDates() throws {
+        try genuine.validate(at: in2030)
+        try impostor.validate(at: in2030)
+        #expect(throws: CertificateError.self) { try genuine.validate(at: Date(timeIntervalSince1970: 7_500_000_000)) }
+    }
+
+    @Test func aLeafUnderAnotherRootIsABrokenChain() throws {
+        let mixed = CertificateChain(certificates: [genuine.leaf!, impostor.root!])
+        #expect {
+            try mixed.validate(at: in2030)
+        } throws: { error in
+            guard case .brokenChain = error as? CertificateError else { return false }
+            return true
+        }
+    }
+
+    @Test func pinningAcceptsTheSameChainAndRejectsTheImpostor() {
+        #expect(genuine.isPinned(by: genuine))
+        #expect(CertificateChain(certificates: [genuine.leaf!]).isPinned(by: genuine))
+        #expect(!impostor.isPinned(by: genuine))
+        // Same names, different keys: pinning compares the certificates, not their names.
+        #expect(impostor.leaf?.subject == genuine.leaf?.subject)
+    }
+
+    @Test(arguments: [
+        "", "hello", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+    ])
+    func malformedPEMIsAnError(_ text: String) {
+        #expect(throws: CertificateError.self) { try CertificateChain(pem: text) }
+    }
+
+    @Test func aGoodBlockFollowedByABadOneIsAnError() {
+        let text = IdentityProviderCertificates.genuinePEM + "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"
+        #expect(throws: CertificateError.malformed("PEM certificate block 3 of 3 is not a valid certificate")) {
+            try CertificateChain(pem: text)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Crypto
+import Testing
+
+@Suite struct DigestTests {
+    @Test func sha256MatchesTheFIPSVector() {
+        #expect(Hex.encode(SHA256.digest("abc")) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
+    @Test func hmacMatchesRFC4231TestCase2() {
+        let mac = HMAC.sha256(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))
+        #expect(Hex.encode(mac) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    @Test func pbkdf2MatchesAPublishedVector() {
+        let key = PBKDF2.sha256(password: Array("password".utf8), salt: Array("salt".utf8), iterations: 1)
+        #expect(Hex.encode(key) == "120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b")
+        let slower = PBKDF2.sha256(password: Array("password".utf8), salt: Array("salt".utf8), iterations: 4096)
+        #expect(Hex.encode(slower) == "c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a")
+    }
+
+    @Test func constantTimeEqualsComparesContentAndLength() {
+        #expect(ConstantTime.equals([1, 2, 3], [1, 2, 3]))
+        #expect(!ConstantTime.equals([1, 2, 3], [1, 2, 4]))
+        #expect(!ConstantTime.equals([1, 2, 3], [1, 2]))
+        #expect(ConstantTime.equals([UInt8](), [UInt8]()))
+    }
+
+    @Test func base64URLRoundTripsWithoutPadding() {
+        let bytes: [UInt8] = [0xfb, 0xff, 0xfe, 0x00, 0x10]
+        let text = Base64URL.encode(bytes)
+        #expect(text == "-__-ABA")
+        #expect(Base64URL.decode(text) == bytes)
+        #expect(Base64URL.decode("not base64!") == nil)
+    }
+
+    @Test func wipeZeroesTheBytes() {
+        var bytes: [UInt8] = [1, 2, 3, 4]
+        SecureMemory.wipe(&bytes)
+        #expect(bytes == [0, 0, 0, 0])
+    }
+}

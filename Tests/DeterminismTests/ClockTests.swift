@@ -1,0 +1,64 @@
+import Threading
+import Determinism
+import Dispatch
+import Synchronization
+import Testing
+
+@Suite struct ManualClockTests {
+    @Test func runsActionsInDeadlineOrderWhenAdvanced() {
+        let clock = ManualClock()
+        let fired = Locked<[String]>([])
+        clock.schedule(after: .seconds(3)) { fired.withLock { $0.append("c") } }
+        clock.schedule(after: .seconds(1)) { fired.withLock { $0.append("a") } }
+        clock.schedule(after: .seconds(2)) { fired.withLock { $0.append("b") } }
+        clock.advance(by: .milliseconds(1500))
+        #expect(fired.withLock { $0 } == ["a"])
+        clock.advance(by: .seconds(10))
+        #expect(fired.withLock { $0 } == ["a", "b", "c"])
+        #expect(clock.pendingTimerCount == 0)
+    }
+
+    @Test func timeMovesOnlyWhenTold() {
+        let clock = ManualClock()
+        let start = clock.now
+        #expect(clock.now == start)
+        clock.advance(by: .seconds(600))
+        #expect(start.duration(to: clock.now) == .seconds(600))
+    }
+
+    @Test func aCancelledTimerNeverFires() {
+        let clock = ManualClock()
+        let fired = Atomic(false)
+        let timer = clock.schedule(after: .seconds(1)) { fired.store(true, ordering: .relaxed) }
+        timer.cancel()
+        clock.advance(by: .seconds(5))
+        let didFire = fired.load(ordering: .relaxed)
+        #expect(!didFire)
+    }
+
+    @Test func aSleepingThreadWakesWhenTheClockPassesItsDeadline() {
+        let clock = ManualClock()
+        let woke = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            clock.sleep(for: .seconds(600))
+            woke.signal()
+        }
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        #expect(woke.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+        clock.advance(by: .seconds(600))
+        #expect(woke.wait(timeout: .now() + .seconds(10)) == .success)
+    }
+}
+
+@Suite struct RandomSourceTests {
+    @Test func theSameSeedReplaysTheSameValues() {
+        let a = RandomSource(seed: 42)
+        let b = RandomSource(seed: 42)
+        #expect(a.bytes(32) == b.bytes(32))
+        #expect(a.string(length: 26, alphabet: "ABC") == b.string(length: 26, alphabet: "ABC"))
+    }
+
+    @Test func differentSeedsDiffer() {
+        #expect(RandomSource(seed: 1).bytes(32) != RandomSource(seed: 2).bytes(32))
+    }
+}

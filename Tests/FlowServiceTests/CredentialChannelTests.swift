@@ -1,0 +1,107 @@
+import Determinism
+import Dispatch
+@testable import FlowService
+import Foundation
+import IdpSdk
+import Secrets
+import Synchronization
+import Testing
+
+@Suite struct CredentialChannelTests {
+    @Test func everyBackgroundAskGetsItsOwnAnswerUnderLoad() {
+        let mailbox = ServiceMailbox()
+        let channel = CredentialChannel(mailbox: mailbox, clock: ManualClock())
+        let count = 64
+        let mismatches = Atomic(0)
+        let done = DispatchGroup()
+        for flow in 1...count {
+            channel.open(flowID: flow)
+            done.enter()
+            // A queue per asker: each blocks its thread, as provideCredentials does. (Foundation's Thread is
+            // avoided here: under ThreadSanitizer on Linux it produces reports inside Mutex-held sections.)
+            DispatchQueue(label: "asker-\(flow)").async {
+                let resolution = channel.ask(flowID: flow, timeout: nil) { id in
+                    CredentialPrompt(id: id, flowID: flow, flow: .login, fields: [.username], clientId: "c", page: 1, pageCount: 1)
+                }
+                if case .answered(let values) = resolution, values["username"]?.reveal() == "user-\(flow)" {
+                } else {
+                    mismatches.add(1, ordering: .relaxed)
+                }
+                done.leave()
+            }
+        }
+        var answered = 0
+        while answered < count {
+            guard mailbox.waitForMessages(timeout: .seconds(10)) else { break }
+            for case .prompt(let prompt) in mailbox.drain() {
+                #expect(channel.answer(promptID: prompt.id, with: .credentials(["username": Secret("user-\(prompt.flowID)")])))
+                answered += 1
+            }
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(answered == count)
+        #expect(mismatches.load(ordering: .relaxed) == 0)
+        #expect(channel.openPromptCount == 0)
+    }
+
+    @Test func firstResolutionWinsAndLaterOnesAreRefused() {
+        let mailbox = ServiceMailbox()
+        let clock = ManualClock()
+        let channel = CredentialChannel(mailbox: mailbox, clock: clock)
+        channel.open(flowID: 1)
+        let result = OneShot<PromptResolution>()
+        DispatchQueue(label: "asker").async {
+            result.fulfil(channel.ask(flowID: 1, timeout: .seconds(5)) { id in
+                CredentialPrompt(id: id, flowID: 1, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
+            })
+        }
+        #expect(mailbox.waitForMessages(timeout: .seconds(10)))
+        guard case .prompt(let prompt)? = mailbox.drain().first else { Issue.record("no prompt"); return }
+        #expect(channel.cancel(flowID: 1))
+        #expect(!channel.answer(promptID: prompt.id, with: .credentials([:])))
+        clock.advance(by: .seconds(10))
+        guard case .cancelled = result.wait() else { Issue.record("expected cancelled"); return }
+    }
+
+    @Test func aCancelledOrUnknownFlowNeverShowsAPrompt() {
+        let mailbox = ServiceMailbox()
+        let channel = CredentialChannel(mailbox: mailbox, clock: ManualClock())
+        channel.open(flowID: 9)
+        #expect(!channel.cancel(flowID: 9))
+        let resolution = channel.ask(flowID: 9, timeout: nil) { id in
+            CredentialPrompt(id: id, flowID: 9, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
+        }
+        guard case .cancelled = resolution else { Issue.record("expected cancelled"); return }
+        let unknown = channel.ask(flowID: 10, timeout: nil) { id in
+            CredentialPrompt(id: id, flowID: 10, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
+        }
+        guard case .cancelled = unknown else { Issue.record("expected cancelled"); return }
+        #expect(mailbox.drain().isEmpty)
+    }
+
+    @Test func theDescriptorIsReadableExactlyWhileMessagesWait() {
+        let mailbox = ServiceMailbox()
+        #expect(!mailbox.waitForMessages(timeout: .zero))
+        mailbox.post(.prompt(CredentialPrompt(id: 1, flowID: 1, flow: .login, fields: [], clientId: "c", page: 1, pageCount: 1)))
+        mailbox.post(.prompt(CredentialPrompt(id: 2, flowID: 1, flow: .login, fields: [], clientId: "c", page: 1, pageCount: 1)))
+        #expect(mailbox.waitForMessages(timeout: .zero))
+        #expect(mailbox.drain().count == 2)
+        #expect(!mailbox.waitForMessages(timeout: .zero))
+    }
+}
+
+@Suite struct ConcurrentFlowTests {
+    @Test func manyDevicesActivateAndLogInAtOnce() {
+        let devices = 16
+        let failures = Atomic(0)
+        DispatchQueue.concurrentPerform(iterations: devices) { index in
+            let service = FlowService(environment: SimulationEnvironment(clock: ManualClock(), seed: UInt64(index)))
+            let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice, [:]])
+            let outcomes = [FlowKind.activate, .login, .logout].map { service.run($0, with: frontEnd)?.outcome }
+            if outcomes != [.success, .success, .success] || frontEnd.events.contains(where: \.mainThread) {
+                failures.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+    }
+}

@@ -1,0 +1,287 @@
+import Determinism
+import FlowService
+import Foundation
+import IdentityProvider
+import IdpSdk
+import MCSDK
+import Testing
+
+@Suite struct FlowServiceFlowTests {
+    @Test func activationThenLoginThenLogout() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice, [:], Demo.alice])
+        #expect(service.deviceStatus == "not activated")
+
+        let activated = try #require(service.run(.activate, with: frontEnd))
+        #expect(activated.outcome == .success)
+        #expect(activated.status == "OK")
+        #expect(activated.user == "alice")
+        #expect(activated.astClientId.count == 26 && activated.astClientId != ClientData.unactivatedAstClientId)
+        #expect(activated.authenticationMode == KSMAuthenticationMode.no)
+        #expect(service.deviceStatus == "logged in as alice")
+
+        let login = try #require(service.run(.login, with: frontEnd))
+        #expect(login.outcome == .success)
+        #expect(login.astClientId == activated.astClientId)
+
+        let logout = try #require(service.run(.logout, with: frontEnd))
+        #expect(logout.outcome == .success)
+        #expect(service.deviceStatus == "activated as alice")
+        #expect(service.events(frontEnd, flow: logout.flowID) == ["App→MC-SDK Restart", "MC-SDK→App Restart"])
+
+        #expect(service.run(.login, with: frontEnd)?.outcome == .success)
+        #expect(service.deviceStatus == "logged in as alice")
+    }
+
+    @Test func activationRunsTheThreeStepsInOrderWithProvideCredentialsOnABackgroundThread() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        let result = try #require(service.run(.activate, with: frontEnd))
+        #expect(service.events(frontEnd, flow: result.flowID) == [
+            "App→MC-SDK Start", "MC-SDK→App Start",
+            "App→MC-SDK GetAstClientData", "MC-SDK→App GetAstClientData",
+            "App→IdpSdk getAuthorizationCode",
+            "IdpSdk→App provideCredentials", "App→IdpSdk provideCredentials",
+            "IdpSdk→App provideCredentials", "App→IdpSdk provideCredentials",
+            "IdpSdk→App getAuthorizationCode",
+            "App→MC-SDK SetAuthorisationCode", "MC-SDK→App SetAuthorisationCode",
+        ])
+        let events = frontEnd.events
+        #expect(events.map(\.sequence) == Array(1...events.count))
+        #expect(events.allSatisfy { !$0.mainThread })
+        let callbacks = events.filter { $0.step == .provideCredentials }
+        #expect(callbacks.allSatisfy { $0.thread == "IdpSdk" })
+        #expect(events.filter { $0.from == .app && $0.to == .masterController }.allSatisfy { $0.thread == "idp-tui.flow" })
+        #expect(events.filter { $0.from == .masterController }.allSatisfy { $0.thread == "MC-SDK" && $0.duration != nil })
+        #expect(frontEnd.prompts.map(\.fields) == [[.username, .password], [.activationCode]])
+        #expect(frontEnd.prompts.map(\.title) == ["Activate device — step 1 of 2", "Activate device — step 2 of 2"])
+    }
+
+    @Test func noEventOrResultCarriesASecret() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice, ["username": "alice", "password": "builder"]])
+        for kind in [FlowKind.activate, .login, .login] { _ = service.run(kind, with: frontEnd) }
+        let encoder = JSONEncoder()
+        var text = frontEnd.events.map { String(decoding: try! encoder.encode($0), as: UTF8.self) }.joined()
+        text += frontEnd.results.map { String(decoding: try! encoder.encode($0), as: UTF8.self) }.joined()
+        text += "\(frontEnd.events) \(frontEnd.results) \(frontEnd.prompts)"
+        #expect(frontEnd.results.map(\.outcome) == [.success, .success, .failure])
+        for secret in Demo.secrets { #expect(!text.contains(secret), "\(secret) leaked") }
+    }
+}
+
+@Suite struct FlowServiceErrorTests {
+    func service(_ clock: ManualClock = ManualClock(), _ configuration: FlowConfiguration = FlowConfiguration())
+        -> FlowService
+    {
+        FlowService(environment: SimulationEnvironment(clock: clock), configuration: configuration)
+    }
+
+    @Test func aWrongPasswordFailsWithWrongCredentials() throws {
+        let frontEnd = RecordingFrontEnd.answering([["username": "alice", "password": "nope", "activation-code": "123456"]])
+        let result = try #require(service().run(.activate, with: frontEnd))
+        #expect(result.outcome == .failure)
+        #expect(result.status == "WRONG_CREDENTIALS")
+        #expect(result.error == FlowError(subsystem: 513, code: 4011, message: IdpFailure.wrongCredentials(attemptsLeft: 2).message))
+        #expect(result.failedStep == .getAuthorizationCode)
+        #expect(result.advice?.contains("user name and password") == true)
+        #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode })
+    }
+
+    @Test func theThirdWrongPasswordLocksAndTheLockEnds() throws {
+        let clock = ManualClock()
+        let service = service(clock)
+        let wrong = ["username": "alice", "password": "nope", "activation-code": "123456"]
+        let frontEnd = RecordingFrontEnd.answering([wrong, wrong, wrong, Demo.aliceActivation, Demo.aliceActivation])
+        let statuses = (0..<4).compactMap { _ in service.run(.activate, with: frontEnd)?.status }
+        #expect(statuses == ["WRONG_CREDENTIALS", "WRONG_CREDENTIALS", "TEMPORARY_LOCKED", "TEMPORARY_LOCKED"])
+        clock.advance(by: .seconds(300))
+        #expect(service.run(.activate, with: frontEnd)?.outcome == .success)
+    }
+
+    @Test func aUsedActivationCodeFailsOnASecondDevice() throws {
+        let first = service()
+        #expect(first.run(.activate, with: .answering([Demo.aliceActivation]))?.outcome == .success)
+        let second = FlowService(environment: first.environment.anotherDevice())
+        let result = try #require(second.run(.activate, with: .answering([Demo.aliceActivation])))
+        #expect(result.status == "ACTIVATION_CODE_USED")
+        #expect(result.error?.code == 4014)
+    }
+
+    @Test func anExpiredActivationCodeFails() throws {
+        let clock = ManualClock()
+        let service = service(clock)
+        clock.advance(by: .seconds(31 * 24 * 3600))
+        let result = try #require(service.run(.activate, with: .answering([Demo.aliceActivation])))
+        #expect(result.status == "ACTIVATION_CODE_EXPIRED")
+        #expect(result.error?.code == 4013)
+    }
+
+    @Test func loginBeforeActivationFailsWithoutAPrompt() throws {
+        let frontEnd = RecordingFrontEnd.answering([Demo.alice])
+        let result = try #require(service().run(.login, with: frontEnd))
+        #expect(result.status == "ACTIVATION_REQUIRED")
+        #expect(result.error?.subsystem == 513 && result.error?.code == 4041)
+        #expect(frontEnd.prompts.isEmpty)
+    }
+
+    @Test func anotherAccountCannotLogInOnThisDevice() throws {
+        let service = service()
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.bob])
+        _ = service.run(.activate, with: frontEnd)
+        let result = try #require(service.run(.login, with: frontEnd))
+        #expect(result.status == "FAILED")
+        #expect(result.error?.code == 4042)
+        #expect(result.advice?.contains("activated for") == true)
+    }
+
+    @Test func activatingTwiceIsAnInvalidState() throws {
+        let service = service()
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.aliceActivation])
+        _ = service.run(.activate, with: frontEnd)
+        let result = try #require(service.run(.activate, with: frontEnd))
+        #expect(result.status == "INVALID_STATE")
+        #expect(result.error?.code == 4043)
+    }
+
+    @Test func aWrongCertificateChainFailsPinningBeforeAnyPrompt() throws {
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        let configuration = FlowConfiguration(certificateChainPEM: IdentityProviderCertificates.impostorPEM)
+        let result = try #require(service(ManualClock(), configuration).run(.activate, with: frontEnd))
+        #expect(result.status == "NOT_REACHABLE")
+        #expect(result.error?.subsystem == 511 && result.error?.code == 2)
+        #expect(result.error?.message.contains("certificate pinning failed") == true)
+        #expect(frontEnd.prompts.isEmpty)
+    }
+
+    @Test func hashingThePinAgainstAPlainTenantIsAWrongPassword() throws {
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        let result = try #require(service(ManualClock(), FlowConfiguration(shouldHashPin: true)).run(.activate, with: frontEnd))
+        #expect(result.status == "WRONG_CREDENTIALS")
+    }
+}
+
+@Suite struct FlowServiceCancelTests {
+    @Test func cancelAtThePromptSendsTheUserCancelledErrorToTheSdk() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd { _ in .cancel }
+        let result = try #require(service.run(.activate, with: frontEnd))
+        #expect(result.outcome == .cancelled)
+        #expect(result.status == "USER_CANCEL")
+        #expect(result.error == FlowError(subsystem: 1000, code: 1, message: "User cancelled"))
+        // The SDK itself completed with the app's error, and nothing went to the MC afterwards.
+        let sdkResult = try #require(frontEnd.events.last { $0.step == .getAuthorizationCode && $0.from == .idpSdk })
+        #expect(sdkResult.status == "1000/1")
+        #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode })
+        #expect(service.deviceStatus == "not activated")
+        #expect(service.environment.identityProvider.openSessionCount == 0)
+    }
+
+    @Test func cancellingTheFlowWhileAPromptIsOpenGoesThroughTheSdk() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd()
+        let id = service.start(.login)
+        _ = service.run(.logout, with: frontEnd)  // nothing: the login fails at once (not activated)
+        let activation = service.start(.activate)
+        #expect(service.drive(frontEnd) { !frontEnd.prompts.filter { $0.flowID == activation }.isEmpty })
+        service.cancel(flowID: activation)
+        #expect(service.drive(frontEnd) { frontEnd.results.contains { $0.flowID == activation } })
+        let result = try #require(frontEnd.results.first { $0.flowID == activation })
+        #expect(result.outcome == .cancelled)
+        #expect(result.error?.message == "User cancelled")
+        #expect(id != activation)
+    }
+
+    @Test func cancelWhileAStepIsInFlightEndsAtOnceAndSendsNothingMore() throws {
+        let clock = ManualClock()
+        let environment = SimulationEnvironment(clock: clock)
+        environment.network.latency = .seconds(2)
+        let service = FlowService(environment: environment)
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        let id = service.start(.activate)
+        // The IdpSdk is now waiting on the network (two simulated seconds that never pass by themselves).
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        service.cancel(flowID: id)
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.outcome == .cancelled)
+        #expect(result.failedStep == .getAuthorizationCode)
+        #expect(result.error?.message.contains("in flight") == true)
+
+        // Let the abandoned work finish: it must not prompt, and nothing is sent to the MC.
+        for _ in 0..<5 { clock.advance(by: .seconds(2)) }
+        #expect(service.activeFlowCount == 0)
+        service.drive(frontEnd, timeout: .milliseconds(300)) { false }
+        #expect(frontEnd.prompts.isEmpty)
+        #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode })
+        #expect(service.deviceStatus == "not activated")
+    }
+
+    @Test func cancelDuringSetAuthorisationCodeDiscardsTheLateResult() throws {
+        let clock = ManualClock()
+        let environment = SimulationEnvironment(clock: clock)
+        let service = FlowService(environment: environment)
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        // Latency only from the moment the code is in hand, so that the MC's token exchange is what waits.
+        frontEnd.answer = { prompt in
+            if prompt.fields == [.activationCode] { environment.network.latency = .seconds(1) }
+            return .credentials(["username": .init("alice"), "password": .init("wonderland"), "activation-code": .init("123456")])
+        }
+        let id = service.start(.activate)
+        #expect(service.drive(frontEnd) { frontEnd.prompts.count == 2 })
+        // The IdpSdk's last submit waits on the network; step the clock until the MC has the code.
+        var steps = 0
+        while !frontEnd.events.contains(where: { $0.step == .setAuthorisationCode }) && steps < 50 {
+            clock.waitForPendingTimers(atLeast: 1, timeout: .milliseconds(200))
+            clock.advance(by: .seconds(1))
+            service.drive(frontEnd, timeout: .milliseconds(200)) { frontEnd.events.contains { $0.step == .setAuthorisationCode } }
+            steps += 1
+        }
+        // Now the MC's token exchange is the one waiting on the network.
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        service.cancel(flowID: id)
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.outcome == .cancelled)
+        #expect(result.failedStep == .setAuthorisationCode)
+        clock.advance(by: .seconds(1))
+        service.drive(frontEnd, timeout: .milliseconds(300)) { false }
+        #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode && $0.from == .masterController })
+    }
+
+    @Test func aPromptNobodyAnswersTimesOutOnTheSimulationClock() throws {
+        let clock = ManualClock()
+        let service = FlowService(
+            environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: .seconds(300)))
+        let frontEnd = RecordingFrontEnd()
+        service.start(.activate)
+        #expect(service.drive(frontEnd) { !frontEnd.prompts.isEmpty })
+        clock.advance(by: .seconds(299))
+        service.drive(frontEnd, timeout: .milliseconds(100)) { false }
+        #expect(frontEnd.results.isEmpty)
+        clock.advance(by: .seconds(1))
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.outcome == .failure)
+        #expect(result.status == "PROMPT_TIMEOUT")
+        #expect(!service.answer(frontEnd.prompts[0], with: .cancel), "a timed-out prompt is closed")
+    }
+
+    @Test func aQueuedFlowCancelledBeforeItStartsSendsNothing() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd()
+        let first = service.start(.activate)
+        let second = service.start(.login)
+        service.cancel(flowID: second)
+        service.cancel(flowID: first)
+        #expect(service.drive(frontEnd) { frontEnd.results.count == 2 })
+        #expect(frontEnd.results.map(\.outcome) == [.cancelled, .cancelled])
+        #expect(frontEnd.events(of: second).map(\.step) == [.cancel])
+    }
+}
+
+extension FlowService {
+    func events(_ frontEnd: RecordingFrontEnd, flow: Int) -> [String] {
+        frontEnd.events(of: flow).map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" }
+    }
+}

@@ -1,0 +1,68 @@
+import Determinism
+import FlowService
+import Foundation
+import IdentityProvider
+import IdpSdk
+import Secrets
+
+/// A front end for tests: records everything and answers prompts with a script.
+final class RecordingFrontEnd: FlowFrontEnd {
+    var events: [FlowEvent] = []
+    var prompts: [CredentialPrompt] = []
+    var results: [FlowResult] = []
+    /// Answers each prompt; nil leaves it open.
+    var answer: (CredentialPrompt) -> PromptAnswer?
+
+    init(answer: @escaping (CredentialPrompt) -> PromptAnswer? = { _ in nil }) {
+        self.answer = answer
+    }
+
+    /// Answers from a list, one dictionary per flow in order of flow id.
+    static func answering(_ perFlow: [[String: String]]) -> RecordingFrontEnd {
+        RecordingFrontEnd { prompt in
+            let answers = perFlow[min(prompt.flowID - 1, perFlow.count - 1)]
+            var values: [String: Secret] = [:]
+            for field in prompt.fields { values[field.key] = answers[field.key].map { Secret($0) } }
+            return .credentials(values)
+        }
+    }
+
+    func flowService(_ service: FlowService, didEmit event: FlowEvent) { events.append(event) }
+
+    func flowService(_ service: FlowService, needsAnswerTo prompt: CredentialPrompt) {
+        prompts.append(prompt)
+        if let answer = answer(prompt) { service.answer(prompt, with: answer) }
+    }
+
+    func flowService(_ service: FlowService, didFinish result: FlowResult) { results.append(result) }
+
+    func events(of flowID: Int) -> [FlowEvent] { events.filter { $0.flowID == flowID } }
+}
+
+extension FlowService {
+    /// Delivers messages until `condition` holds; false if it does not within `timeout` of real time.
+    @discardableResult
+    func drive(_ frontEnd: RecordingFrontEnd, timeout: Duration = .seconds(20), until condition: () -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            if mailbox.waitForMessages(timeout: .milliseconds(100)) { deliverPendingMessages(to: frontEnd) }
+        }
+        return true
+    }
+
+    /// Runs one flow to its end and returns its result.
+    func run(_ kind: FlowKind, with frontEnd: RecordingFrontEnd) -> FlowResult? {
+        let before = frontEnd.results.count
+        start(kind)
+        guard drive(frontEnd, until: { frontEnd.results.count > before }) else { return nil }
+        return frontEnd.results.last
+    }
+}
+
+enum Demo {
+    static let aliceActivation = ["username": "alice", "password": "wonderland", "activation-code": "123456"]
+    static let alice = ["username": "alice", "password": "wonderland"]
+    static let bob = ["username": "bob", "password": "builder"]
+    static let secrets = ["wonderland", "123456", "builder", "654321"]
+}

@@ -1,0 +1,118 @@
+import Foundation
+import IdentityProvider
+import IdpSdk
+import MCSDK
+import Secrets
+import Testing
+
+@Suite struct IdpSdkServiceTests {
+    let activation = ["username": "alice", "password": "wonderland", "activation-code": "123456"]
+
+    @Test func provideCredentialsRunsOffTheMainThreadOncePerFormPage() async throws {
+        let harness = SDKHarness()
+        let interaction = ScriptedInteraction.answering(activation)
+        let result = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment, interaction)
+        #expect(!result.hasError())
+        #expect(result.authorizationCode != nil)
+        let calls = interaction.calls
+        #expect(calls.map(\.data.inputFieldIds) == [[.username, .password], [.activationCode]])
+        #expect(calls.map(\.data.page) == [1, 2])
+        #expect(calls.allSatisfy { !$0.onMainThread && $0.queue == "IdpSdk" })
+    }
+
+    @Test func theFieldIdsHaveThePublicNamesAndKeys() {
+        #expect(IdpSdkInputFieldId.allCases.map(\.rawValue)
+                == ["USERNAME", "PASSWORD", "ACTIVATION_CODE", "NEW_PASSWORD", "CURRENT_PASSWORD"])
+        #expect(IdpSdkInputFieldId.allCases.map(\.key)
+                == ["username", "password", "activation-code", "new-password", "current-password"])
+        #expect(IdpSdkInputFieldId.allCases.filter { !$0.isSecret } == [.username])
+    }
+
+    @Test func returningAnErrorCancelsWithThatSameError() async throws {
+        let harness = SDKHarness()
+        let cancel = IdpSdkError(subsystem: 42, errorCode: 7, message: "User cancelled")
+        let result = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
+            ScriptedInteraction { _ in IdpSdkProvideCredentialsResult(error: cancel) })
+        #expect(result.idpSdkError == cancel)
+        #expect(result.authorizationCode == nil)
+        #expect(harness.idp.openSessionCount == 0)
+    }
+
+    @Test func aMissingOrOversizedAnswerIsAnSdkError() async throws {
+        let harness = SDKHarness()
+        let missing = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
+            .answering(["username": "alice"]))
+        #expect(missing.idpSdkError == IdpSdkError(subsystem: 510, errorCode: 3, message: "provideCredentials returned no value for \"password\""))
+        let long = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
+            .answering(["username": "alice", "password": String(repeating: "p", count: 257)]))
+        #expect(long.idpSdkError?.errorCode == 4)
+        #expect(long.idpSdkError?.message.contains("ppp") == false)
+    }
+
+    @Test func aPinnedChainThatIsNotTheIdpsFailsWithAPinningError() async throws {
+        let harness = SDKHarness()
+        let interaction = ScriptedInteraction.answering(activation)
+        let result = await harness.authorizationCode(
+            harness.service(chain: IdentityProviderCertificates.impostorPEM), await harness.astClientData(),
+            clientId: KSMClientId.enrollment, interaction)
+        #expect(result.idpSdkError?.subsystem == 511)
+        #expect(result.idpSdkError?.errorCode == 2)
+        #expect(result.idpSdkError?.message.hasPrefix("certificate pinning failed") == true)
+        #expect(interaction.calls.isEmpty, "no credentials may be asked for over an untrusted connection")
+    }
+
+    @Test func anIdpPresentingAnotherChainFailsPinning() async throws {
+        let harness = SDKHarness()
+        harness.idp.presentImpostorChain(true)
+        let result = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment, .answering(activation))
+        #expect(result.idpSdkError?.errorCode == 2)
+    }
+
+    @Test func anUnparsableChainAndAnUnknownURLAreClearErrors() async throws {
+        let harness = SDKHarness()
+        let bad = await harness.authorizationCode(
+            harness.service(chain: "not a certificate"), await harness.astClientData(), clientId: KSMClientId.login,
+            .answering([:]))
+        #expect(bad.idpSdkError?.subsystem == 510)
+        #expect(bad.idpSdkError?.errorCode == 2)
+        let nowhere = await harness.authorizationCode(
+            harness.service(url: "https://nowhere.test"), await harness.astClientData(), clientId: KSMClientId.login,
+            .answering([:]))
+        #expect(nowhere.idpSdkError == IdpSdkError(subsystem: 511, errorCode: 1, message: "no identity provider answers at https://nowhere.test"))
+    }
+
+    @Test func idpErrorPagesArriveAsSubsystem513() async throws {
+        let harness = SDKHarness()
+        let result = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.login, .answering([:]))
+        #expect(result.idpSdkError == IdpSdkError(subsystem: 513, errorCode: 4041, message: IdpFailure.notActivated.message))
+    }
+
+    @Test func shouldHashPinWorksAgainstATenantThatExpectsIt() async throws {
+        let configuration = IdentityProviderConfiguration(tenants: [TenantConfiguration(
+            id: "demo",
+            users: [UserConfiguration(username: "alice", password: Secret("wonderland"),
+                                      activationCode: ActivationCodeConfiguration(code: Secret("123456")))],
+            expectsHashedPins: true)])
+        let hashing = SDKHarness(configuration)
+        let (ok, _) = await hashing.signIn(clientId: KSMClientId.enrollment, activation, service: hashing.service(hashPin: true))
+        #expect(!ok.hasError())
+
+        let plain = SDKHarness(configuration)
+        let (refused, _) = await plain.signIn(clientId: KSMClientId.enrollment, activation, service: plain.service(hashPin: false))
+        #expect(refused.idpSdkError?.errorCode == 4011)
+    }
+
+    @Test func resultsNeverPrintTheCode() async throws {
+        let harness = SDKHarness()
+        let result = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment, .answering(activation))
+        let code = try #require(result.authorizationCode)
+        #expect(!"\(result)".contains(code))
+    }
+}

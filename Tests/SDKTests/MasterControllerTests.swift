@@ -1,0 +1,125 @@
+import Crypto
+import IdentityProvider
+import MCSDK
+import Testing
+
+@Suite struct MasterControllerTests {
+    @Test func startReportsActivationRequiredOnAFreshDevice() async throws {
+        let harness = SDKHarness()
+        let start = try #require(await harness.controller.receive(KSMStartEvent()) as? KSMStartResultEvent)
+        #expect(start.status == .ok)
+        #expect(start.sdkState == .activationRequired)
+        #expect(start.userList.isEmpty)
+    }
+
+    @Test func getAstClientDataGivesZerosAndAFreshS256ChallengeEachTime() async throws {
+        let harness = SDKHarness()
+        let first = await harness.astClientData()
+        let second = try #require(await harness.controller.receive(KSMGetAstClientDataEvent()) as? KSMGetAstClientDataResultEvent)
+        #expect(first.status == .ok)
+        #expect(first.astClientId == "00000000000000000000000000")
+        #expect(first.codeChallangeMethod == "S256")
+        #expect(first.codeChallange.count == 43)
+        #expect(Base64URL.decode(first.codeChallange)?.count == 32)
+        #expect(first.codeChallange != second.codeChallange)
+        #expect(!first.hasErrorOccurred)
+    }
+
+    @Test func eventsBeforeStartGetInvalidState() async throws {
+        let harness = SDKHarness()
+        let ast = try #require(await harness.controller.receive(KSMGetAstClientDataEvent()) as? KSMGetAstClientDataResultEvent)
+        #expect(ast.status == .invalidState)
+        #expect(ast.hasErrorOccurred)
+        let set = try #require(await harness.controller.receive(KSMSetAuthorisationCodeEvent(
+            tenantId: "demo", authenticationMode: .no, authorisationCode: "x", clientId: "KssIdpLogin"))
+            as? KSMSetAuthorisationCodeResultEvent)
+        #expect(set.status == .invalidState)
+        let restart = try #require(await harness.controller.receive(KSMRestartEvent()) as? KSMInvalidStateEvent)
+        #expect(restart.errorMessage.contains("StartEvent"))
+    }
+
+    @Test func setAuthorisationCodeWithoutGetAstClientDataGetsInvalidState() async throws {
+        let harness = SDKHarness()
+        _ = await harness.controller.receive(KSMStartEvent())
+        let set = try #require(await harness.controller.receive(KSMSetAuthorisationCodeEvent(
+            tenantId: "demo", authenticationMode: .no, authorisationCode: "x", clientId: "KssIdpLogin"))
+            as? KSMSetAuthorisationCodeResultEvent)
+        #expect(set.status == .invalidState)
+        #expect(set.errorDescription == "send GetAstClientDataEvent before SetAuthorisationCodeEvent")
+    }
+
+    @Test func activationThenLoginThenRestart() async throws {
+        let harness = SDKHarness()
+        let (code, set) = await harness.signIn(
+            clientId: KSMClientId.enrollment, ["username": "alice", "password": "wonderland", "activation-code": "123456"])
+        #expect(!code.hasError())
+        let activated = try #require(set as? KSMSetAuthorisationCodeResultEvent)
+        #expect(activated.status == .ok)
+        #expect(activated.userIdentifier == KSMUserIdentifier(tenantId: "demo", userId: "alice"))
+        #expect(harness.controller.snapshot.loggedIn)
+        #expect(harness.controller.snapshot.authenticationMode == .pin)
+
+        let start = try #require(await harness.controller.receive(KSMStartEvent()) as? KSMStartResultEvent)
+        #expect(start.sdkState == .loginRequired)
+        #expect(start.userList == [KSMUserIdentifier(tenantId: "demo", userId: "alice")])
+        let data = try #require(await harness.controller.receive(KSMGetAstClientDataEvent()) as? KSMGetAstClientDataResultEvent)
+        #expect(data.astClientId == harness.controller.snapshot.astClientId)
+        #expect(data.astClientId != "00000000000000000000000000")
+        #expect(harness.idp.boundUser(astClientId: data.astClientId) == "alice")
+
+        let restart = try #require(await harness.controller.receive(KSMRestartEvent()) as? KSMRestartResultEvent)
+        #expect(restart.status == .ok)
+        #expect(!harness.controller.snapshot.loggedIn)
+        #expect(harness.controller.snapshot.activatedUser?.userId == "alice")
+
+        let (_, login) = await harness.signIn(clientId: KSMClientId.login, ["username": "alice", "password": "wonderland"])
+        #expect((login as? KSMSetAuthorisationCodeResultEvent)?.status == .ok)
+        #expect(harness.controller.snapshot.loggedIn)
+    }
+
+    @Test func aCodeFromAnEarlierChallengeFailsPKCE() async throws {
+        let harness = SDKHarness()
+        let stale = await harness.astClientData()
+        let result = await harness.authorizationCode(
+            harness.service(), stale, clientId: KSMClientId.enrollment,
+            .answering(["username": "alice", "password": "wonderland", "activation-code": "123456"]))
+        // A second GetAstClientData replaces the verifier the controller will send.
+        _ = await harness.controller.receive(KSMGetAstClientDataEvent())
+        let code = try #require(result.authorizationCode)
+        let set = try #require(await harness.controller.receive(KSMSetAuthorisationCodeEvent(
+            tenantId: "demo", authenticationMode: .no, authorisationCode: code,
+            clientId: KSMClientId.enrollment)) as? KSMSetAuthorisationCodeResultEvent)
+        #expect(set.status == .failed)
+        #expect(set.errorDescription?.contains("PKCE") == true)
+        #expect(!harness.controller.snapshot.loggedIn)
+    }
+
+    @Test func aCodeCannotBeSetTwice() async throws {
+        let harness = SDKHarness()
+        let data = await harness.astClientData()
+        let result = await harness.authorizationCode(
+            harness.service(), data, clientId: KSMClientId.enrollment,
+            .answering(["username": "alice", "password": "wonderland", "activation-code": "123456"]))
+        let code = try #require(result.authorizationCode)
+        let event = KSMSetAuthorisationCodeEvent(
+            tenantId: "demo", authenticationMode: .no, authorisationCode: code, clientId: KSMClientId.enrollment)
+        #expect((await harness.controller.receive(event) as? KSMSetAuthorisationCodeResultEvent)?.status == .ok)
+        _ = await harness.controller.receive(KSMGetAstClientDataEvent())
+        let again = try #require(await harness.controller.receive(event) as? KSMSetAuthorisationCodeResultEvent)
+        #expect(again.status == .failed)
+        #expect(again.errorDescription?.contains("already been used") == true)
+    }
+
+    @Test func anUnreachableIdpIsNotReachable() async throws {
+        let harness = SDKHarness()
+        let other = MasterController(configuration: MasterControllerConfiguration(
+            idpUrl: "https://nowhere.test", network: harness.network, random: harness.random,
+            clientDataKey: harness.idp.clientDataKey))
+        _ = await other.receive(KSMStartEvent())
+        _ = await other.receive(KSMGetAstClientDataEvent())
+        let set = try #require(await other.receive(KSMSetAuthorisationCodeEvent(
+            tenantId: "demo", authenticationMode: .no, authorisationCode: "x", clientId: KSMClientId.login))
+            as? KSMSetAuthorisationCodeResultEvent)
+        #expect(set.status == .notReachable)
+    }
+}
