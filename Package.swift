@@ -18,7 +18,7 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Foundations.
-        .target(name: "Crypto", dependencies: ["CLibCrypto"], swiftSettings: strict),
+        .target(name: "Crypto", dependencies: ["CLibCrypto", "Threading"], swiftSettings: strict),
         .target(name: "Secrets", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Threading", swiftSettings: strict),
         .target(name: "Determinism", dependencies: ["Threading"], swiftSettings: strict),
@@ -37,11 +37,11 @@ let package = Package(
         // Service layer and front ends.
         .target(
             name: "FlowService",
-            dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading"],
+            dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
         .target(name: "Headless", dependencies: ["FlowService", "Secrets", "Crypto"], swiftSettings: strict),
         .executableTarget(name: "idp-tui", dependencies: ["Headless", "FlowService"], swiftSettings: strict),
-        .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Secrets"], swiftSettings: strict),
+        .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
@@ -50,12 +50,13 @@ let package = Package(
             name: "IdentityProviderTests", dependencies: ["IdentityProvider", "Secrets", "Determinism", "Crypto"],
             swiftSettings: strict),
         .testTarget(
-            name: "SDKTests", dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading"],
+            name: "SDKTests", dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
         .testTarget(
             name: "FlowServiceTests",
             dependencies: ["FlowService", "IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
-        .testTarget(name: "HeadlessTests", dependencies: ["Headless"], swiftSettings: strict),
+        // Depends on the executable so that `swift test` builds the binary these tests run.
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "idp-tui"], swiftSettings: strict),
     ]
 )

@@ -2,18 +2,48 @@ import Foundation
 
 /// Base64url without padding (RFC 4648 §5), the encoding of PKCE values and of tokens.
 public enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xff, count: 256)
+        for (index, character) in alphabet.enumerated() { table[Int(character)] = UInt8(index) }
+        return table
+    }()
+
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let input = Array(bytes)
+        var output = [UInt8]()
+        output.reserveCapacity((input.count * 4 + 2) / 3)
+        var index = 0
+        while index < input.count {
+            let chunk = input[index..<min(index + 3, input.count)]
+            var group = 0
+            for (offset, byte) in chunk.enumerated() { group |= Int(byte) << (16 - 8 * offset) }
+            for position in 0...chunk.count { output.append(alphabet[(group >> (18 - 6 * position)) & 0x3f]) }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
+    /// The bytes, or nil when `text` is not unpadded base64url.
     public static func decode(_ text: String) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        if base64.contains("=") { return nil }
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
+        let input = Array(text.utf8)
+        guard input.count % 4 != 1 else { return nil }
+        var output = [UInt8]()
+        output.reserveCapacity(input.count * 3 / 4)
+        var group = 0
+        var bits = 0
+        for character in input {
+            let value = values[Int(character)]
+            guard value != 0xff else { return nil }
+            group = (group << 6) | Int(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8((group >> bits) & 0xff))
+            }
+        }
+        guard group & ((1 << bits) - 1) == 0 else { return nil }
+        return output
     }
 }
 

@@ -9,6 +9,8 @@ public struct Certificate: Sendable, Equatable, CustomStringConvertible {
     public let issuer: String
     public let notBefore: Date
     public let notAfter: Date
+    /// The SHA-256 fingerprint of the DER encoding.
+    public let fingerprint: [UInt8]
 
     /// Parses DER bytes.
     public init(der: [UInt8]) throws(CertificateError) {
@@ -26,6 +28,7 @@ public struct Certificate: Sendable, Equatable, CustomStringConvertible {
             return i2d_X509(x509, &cursor)
         }
         der = bytes
+        fingerprint = SHA256.digest(bytes)
         subject = Self.oneLine(X509_get_subject_name(x509))
         issuer = Self.oneLine(X509_get_issuer_name(x509))
         guard let start = Self.date(X509_get0_notBefore(x509)), let end = Self.date(X509_get0_notAfter(x509)) else {
@@ -34,9 +37,6 @@ public struct Certificate: Sendable, Equatable, CustomStringConvertible {
         notBefore = start
         notAfter = end
     }
-
-    /// The SHA-256 fingerprint of the DER encoding.
-    public var fingerprint: [UInt8] { SHA256.digest(der) }
 
     /// The common name of the subject, or the whole subject when it has none.
     public var commonName: String {

@@ -1,32 +1,67 @@
 import CLibCrypto
 import Foundation
+import Threading
 
 /// A certificate chain, leaf first, as a TLS server presents it and as an app pins it.
 public struct CertificateChain: Sendable, Equatable {
     public let certificates: [Certificate]
+    /// Why the signatures do not chain up, if they do not. Signatures never change, so they are checked
+    /// once here; ``validate(at:)`` then only has the dates left to check.
+    private let brokenLink: CertificateError?
 
     public init(certificates: [Certificate]) {
         self.certificates = certificates
+        brokenLink = Self.checkSignatures(certificates)
     }
+
+    /// Parses a PEM text, reusing the result for a text parsed before: OpenSSL 3's PEM decoder is slow, and
+    /// every new `IdpSdkService` parses the same pinned chain.
+    public static func parsed(pem: String) throws(CertificateError) -> CertificateChain {
+        if let cached = cache.withLock({ $0[pem] }) { return try cached.get() }
+        let result: Result<CertificateChain, CertificateError>
+        do throws(CertificateError) {
+            result = .success(try CertificateChain(pem: pem))
+        } catch {
+            result = .failure(error)
+        }
+        cache.withLock { cache in
+            if cache.count >= 16 { cache.removeAll() }
+            cache[pem] = result
+        }
+        return try result.get()
+    }
+
+    private static let cache = Locked<[String: Result<CertificateChain, CertificateError>]>([:])
 
     /// Parses every `CERTIFICATE` block of a PEM text, in order.
     public init(pem: String) throws(CertificateError) {
         let expected = pem.components(separatedBy: "-----BEGIN CERTIFICATE-----").count - 1
         guard expected > 0 else { throw .malformed("no PEM certificate block found") }
-        var parsed: [Certificate] = []
+        // BIO_new_mem_buf reads the caller's memory without copying it, so every read stays inside the
+        // closure that lends the bytes.
         let bytes = Array(pem.utf8)
-        let bio = bytes.withUnsafeBytes { BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }
-        guard let bio else { throw .malformed("cannot read PEM text") }
-        defer { BIO_free(bio) }
-        while let x509 = PEM_read_bio_X509(bio, nil, nil, nil) {
-            defer { X509_free(x509) }
-            parsed.append(try Certificate(x509: x509))
+        let outcome = bytes.withUnsafeBytes { buffer -> Result<[Certificate], CertificateError> in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else {
+                return .failure(.malformed("cannot read PEM text"))
+            }
+            defer { BIO_free(bio) }
+            var certificates: [Certificate] = []
+            while let x509 = PEM_read_bio_X509(bio, nil, nil, nil) {
+                defer { X509_free(x509) }
+                do throws(CertificateError) {
+                    certificates.append(try Certificate(x509: x509))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            return .success(certificates)
         }
+        let parsed = try outcome.get()
         ERR_clear_error()
         guard parsed.count == expected else {
             throw .malformed("PEM certificate block \(parsed.count + 1) of \(expected) is not a valid certificate")
         }
-        certificates = parsed
+        self.init(certificates: parsed)
     }
 
     public var leaf: Certificate? { certificates.first }
@@ -35,14 +70,23 @@ public struct CertificateChain: Sendable, Equatable {
     /// Checks that each certificate is signed by the next, that the last signs itself, and that every
     /// certificate is valid at `date`.
     public func validate(at date: Date) throws(CertificateError) {
-        guard let root else { throw .malformed("the chain is empty") }
+        if let brokenLink { throw brokenLink }
         for certificate in certificates where date < certificate.notBefore || date > certificate.notAfter {
             throw .expired(certificate.description)
         }
+    }
+
+    private static func checkSignatures(_ certificates: [Certificate]) -> CertificateError? {
+        guard let root = certificates.last else { return .malformed("the chain is empty") }
         for (child, parent) in zip(certificates, certificates.dropFirst()) where !child.isSigned(by: parent) {
-            throw .brokenChain("\(child.description) is not signed by \(parent.description)")
+            return .brokenChain("\(child.description) is not signed by \(parent.description)")
         }
-        guard root.isSigned(by: root) else { throw .brokenChain("\(root.description) is not self-signed") }
+        guard root.isSigned(by: root) else { return .brokenChain("\(root.description) is not self-signed") }
+        return nil
+    }
+
+    public static func == (lhs: CertificateChain, rhs: CertificateChain) -> Bool {
+        lhs.certificates == rhs.certificates
     }
 
     /// True when this chain (as presented by a server) contains a certificate that `pins` trusts:

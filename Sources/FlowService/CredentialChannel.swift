@@ -4,7 +4,7 @@ import IdpSdk
 import Secrets
 
 /// How a prompt was resolved.
-enum PromptResolution: Sendable {
+public enum PromptResolution: Sendable {
     case answered([String: Secret])
     case cancelled
     case timedOut
@@ -14,7 +14,7 @@ enum PromptResolution: Sendable {
 ///
 /// The background side posts a prompt to the mailbox and blocks; the front end answers or cancels it, or the
 /// timeout (on the simulation clock) fires; whichever comes first wakes the background side.
-final class CredentialChannel: Sendable {
+public final class CredentialChannel: Sendable {
     private let mailbox: ServiceMailbox
     private let clock: any SimulationClock
     private let state = Locked(State())
@@ -31,14 +31,14 @@ final class CredentialChannel: Sendable {
         let slot: OneShot<PromptResolution>
     }
 
-    init(mailbox: ServiceMailbox, clock: any SimulationClock) {
+    public init(mailbox: ServiceMailbox, clock: any SimulationClock) {
         self.mailbox = mailbox
         self.clock = clock
     }
 
     /// Posts a prompt and blocks until it is answered, cancelled or times out.
     /// `prompt` builds the prompt from its id.
-    func ask(flowID: Int, timeout: Duration?, prompt: (Int) -> CredentialPrompt) -> PromptResolution {
+    public func ask(flowID: Int, timeout: Duration?, prompt: (Int) -> CredentialPrompt) -> PromptResolution {
         let slot = OneShot<PromptResolution>()
         let id: Int? = state.withLock { state in
             guard state.liveFlows.contains(flowID) else { return nil }
@@ -58,7 +58,7 @@ final class CredentialChannel: Sendable {
 
     /// Answers an open prompt. Returns false when it is no longer open (answered, cancelled or timed out).
     @discardableResult
-    func answer(promptID: Int, with answer: PromptAnswer) -> Bool {
+    public func answer(promptID: Int, with answer: PromptAnswer) -> Bool {
         guard let open = state.withLock({ $0.open[promptID] }) else { return false }
         switch answer {
         case .credentials(let values): return open.slot.fulfil(.answered(values))
@@ -67,7 +67,7 @@ final class CredentialChannel: Sendable {
     }
 
     /// Lets a flow prompt, from when it is queued.
-    func open(flowID: Int) {
+    public func open(flowID: Int) {
         _ = state.withLock { $0.liveFlows.insert(flowID) }
     }
 
@@ -75,7 +75,7 @@ final class CredentialChannel: Sendable {
     /// finished, abandoned work still running for it in an SDK can never reach the user.
     /// Returns whether this call cancelled an open prompt.
     @discardableResult
-    func cancel(flowID: Int) -> Bool {
+    public func cancel(flowID: Int) -> Bool {
         let slots = state.withLock { state in
             state.liveFlows.remove(flowID)
             return state.open.values.filter { $0.flowID == flowID }.map(\.slot)
@@ -83,5 +83,5 @@ final class CredentialChannel: Sendable {
         return slots.map { $0.fulfil(.cancelled) }.contains(true)
     }
 
-    var openPromptCount: Int { state.withLock { $0.open.count } }
+    public var openPromptCount: Int { state.withLock { $0.open.count } }
 }

@@ -12,6 +12,19 @@ public struct CredentialPrompt: Sendable, Equatable, Identifiable {
     public let page: Int
     public let pageCount: Int
 
+    public init(
+        id: Int, flowID: Int, flow: FlowKind, fields: [IdpSdkInputFieldId], clientId: String, page: Int = 1,
+        pageCount: Int = 1
+    ) {
+        self.id = id
+        self.flowID = flowID
+        self.flow = flow
+        self.fields = fields
+        self.clientId = clientId
+        self.page = page
+        self.pageCount = pageCount
+    }
+
     /// Which flow and which step asked, e.g. "Activate device — step 2 of 2".
     public var title: String {
         pageCount > 1 ? "\(flow.title) — step \(page) of \(pageCount)" : flow.title

@@ -1,4 +1,5 @@
 import Threading
+import Crypto
 import Determinism
 import IdentityProvider
 import IdpSdk
@@ -118,7 +119,7 @@ final class FlowRun: Sendable {
 
     private func getAuthorizationCode(_ info: AstClientDataInfo, clientId: String, userId: String?) -> IdpSdkResult? {
         if isCancelled { return nil }
-        let traceParent = "00-\(Hex.of(environment.random.bytes(16)))-\(Hex.of(environment.random.bytes(8)))-01"
+        let traceParent = "00-\(Hex.encode(environment.random.bytes(16)))-\(Hex.encode(environment.random.bytes(8)))-01"
         emit(.getAuthorizationCode, from: .app, to: .idpSdk,
              detail: "clientId=\(clientId), userId=\(userId ?? "nil"), traceParent=\(traceParent)")
         let sent = environment.clock.now
@@ -235,14 +236,3 @@ enum StepReply: Sendable {
     case cancelled
 }
 
-private enum Hex {
-    static func of(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

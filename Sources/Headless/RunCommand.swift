@@ -21,7 +21,13 @@ public enum RunCommand {
             shouldHashPin: options.shouldHashPin, authenticationMode: options.authenticationMode,
             promptTimeout: options.promptTimeout)
         if let path = options.certificateChainPath {
-            configuration.certificateChainPEM = try readText(path, what: "certificate chain")
+            let pem = try readText(path, what: "certificate chain")
+            do {
+                _ = try CertificateChain(pem: pem)
+            } catch {
+                throw UsageError("run: the certificate chain file \(path) is unusable: \(error.description)")
+            }
+            configuration.certificateChainPEM = pem
         }
         let service = FlowService(environment: SimulationEnvironment(seed: options.seed), configuration: configuration)
         let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers) { line in

@@ -29,8 +29,8 @@ public final class IdentityProvider: Sendable {
         baseURL = configuration.baseURL
         clientDataKey = random.bytes(32)
         do {
-            genuineChain = try CertificateChain(pem: IdentityProviderCertificates.genuinePEM)
-            impostorChain = try CertificateChain(pem: IdentityProviderCertificates.impostorPEM)
+            genuineChain = try CertificateChain.parsed(pem: IdentityProviderCertificates.genuinePEM)
+            impostorChain = try CertificateChain.parsed(pem: IdentityProviderCertificates.impostorPEM)
         } catch {
             preconditionFailure("the bundled IdP certificate chains do not parse: \(error)")
         }
@@ -357,10 +357,21 @@ private struct State {
     var grants: [String: Grant] = [:]
     var bindings: [String: DeviceBinding] = [:]
 
-    /// Drops expired login sessions and codes so that a long benchmark does not grow without bound.
+    /// Sizes above which the next prune runs; doubled after each prune so that pruning stays amortised
+    /// O(1) per request however many codes are alive.
+    var sessionPruneThreshold = 256
+    var grantPruneThreshold = 256
+
+    /// Drops expired login sessions and codes so that a long run does not grow without bound.
     /// Spent codes are kept until they expire, so that a replay is told "already used".
     mutating func pruneExpired(at now: SimulationInstant) {
-        if sessions.count > 256 { sessions = sessions.filter { $0.value.expiresAt > now } }
-        if grants.count > 256 { grants = grants.filter { $0.value.expiresAt > now } }
+        if sessions.count > sessionPruneThreshold {
+            sessions = sessions.filter { $0.value.expiresAt > now }
+            sessionPruneThreshold = max(256, sessions.count * 2)
+        }
+        if grants.count > grantPruneThreshold {
+            grants = grants.filter { $0.value.expiresAt > now }
+            grantPruneThreshold = max(256, grants.count * 2)
+        }
     }
 }

@@ -37,7 +37,7 @@ public final class IdpSdkService: Sendable {
         self.shouldHashPin = shouldHashPin
         self.network = network
         do {
-            pinnedChain = .success(try CertificateChain(pem: certificateChain))
+            pinnedChain = .success(try CertificateChain.parsed(pem: certificateChain))
         } catch {
             pinnedChain = .failure(error)
         }

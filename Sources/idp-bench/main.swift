@@ -1,1 +1,155 @@
-print("x")
+// idp-bench: the engine's speed, for docs/performance.md. Not a test: it measures, it does not judge.
+//
+//   swift build -c release && .build/release/idp-bench [--round-trips N] [--pairs N]
+import Crypto
+import Determinism
+import FlowService
+import Foundation
+import IdentityProvider
+import Secrets
+import Threading
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+func argument(_ name: String, default value: Int) -> Int {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]),
+        number > 0
+    else { return value }
+    return number
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
+}
+
+/// Background → front end → background through the credential channel, with the front end on the main
+/// thread waiting on the mailbox descriptor as a curses loop would.
+func channelRoundTrips(_ count: Int) -> [Double] {
+    let mailbox = ServiceMailbox()
+    let channel = CredentialChannel(mailbox: mailbox, clock: SystemClock())
+    channel.open(flowID: 1)
+    let samples = Locked<[Double]>([])
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue(label: "bench.background").async {
+        var local: [Double] = []
+        local.reserveCapacity(count)
+        for _ in 0..<count {
+            let start = ContinuousClock.now
+            _ = channel.ask(flowID: 1, timeout: nil) { id in
+                CredentialPrompt(id: id, flowID: 1, flow: .login, fields: [.username, .password], clientId: "KssIdpLogin")
+            }
+            let elapsed = ContinuousClock.now - start
+            local.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+        }
+        samples.withLock { $0 = local }
+        finished.signal()
+    }
+    let answer: [String: Secret] = ["username": Secret("alice"), "password": Secret("wonderland")]
+    var answered = 0
+    while answered < count {
+        _ = mailbox.waitForMessages()
+        for case .prompt(let prompt) in mailbox.drain() {
+            channel.answer(promptID: prompt.id, with: .credentials(answer))
+            answered += 1
+        }
+    }
+    finished.wait()
+    return samples.withLock { $0 }.sorted()
+}
+
+/// A front end that answers every prompt at once from a table.
+final class Answering: FlowFrontEnd {
+    var answers: [String: Secret] = [:]
+    var finished: [FlowResult] = []
+    func flowService(_ service: FlowService, didEmit event: FlowEvent) {}
+    func flowService(_ service: FlowService, needsAnswerTo prompt: CredentialPrompt) {
+        service.answer(prompt, with: .credentials(answers))
+    }
+    func flowService(_ service: FlowService, didFinish result: FlowResult) { finished.append(result) }
+}
+
+/// Activation then login for `pairs` users, each on a fresh device of one IdP. Returns pairs per second.
+func flowThroughput(pairs: Int, iterations: Int, hashPin: Bool, drivers: Int) -> (Double, Int) {
+    let users = (0..<pairs).map { index in
+        UserConfiguration(
+            username: "user\(index)", password: Secret("password-\(index)"),
+            activationCode: ActivationCodeConfiguration(code: Secret(String(format: "%06d", index))))
+    }
+    let configuration = IdentityProviderConfiguration(
+        tenants: [TenantConfiguration(id: "demo", users: users, expectsHashedPins: hashPin)],
+        passwordHashIterations: iterations)
+    let world = SimulationEnvironment(identityProvider: configuration, seed: 1)
+    let failures = Locked(0)
+    let start = ContinuousClock.now
+    DispatchQueue.concurrentPerform(iterations: drivers) { driver in
+        for index in stride(from: driver, to: pairs, by: drivers) {
+            let service = FlowService(environment: world.anotherDevice(), configuration: FlowConfiguration(shouldHashPin: hashPin))
+            let frontEnd = Answering()
+            frontEnd.answers = [
+                "username": Secret("user\(index)"), "password": Secret("password-\(index)"),
+                "activation-code": Secret(String(format: "%06d", index)),
+            ]
+            service.start(.activate)
+            service.start(.login)
+            while frontEnd.finished.count < 2 {
+                _ = service.mailbox.waitForMessages()
+                service.deliverPendingMessages(to: frontEnd)
+            }
+            let bad = frontEnd.finished.filter { $0.outcome != .success }.count
+            if bad > 0 { failures.withLock { $0 += bad } }
+        }
+    }
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return (Double(pairs) / seconds, failures.withLock { $0 })
+}
+
+let roundTrips = argument("--round-trips", default: 100_000)
+let pairs = argument("--pairs", default: 20_000)
+
+var info = utsname()
+uname(&info)
+let machine = withUnsafeBytes(of: &info.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+print("idp-bench on \(machine), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+
+/// The cost of one call of each crypto primitive the flows use, in µs.
+func primitiveCost(_ label: String, _ count: Int = 20_000, _ body: () -> Void) {
+    let start = ContinuousClock.now
+    for _ in 0..<count { body() }
+    let elapsed = ContinuousClock.now - start
+    let micros = (Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12) / Double(count)
+    print(String(format: "  %@: %.2f µs", label, micros))
+}
+
+if CommandLine.arguments.contains("--primitives") {
+    let key = [UInt8](repeating: 7, count: 32)
+    let message = [UInt8](repeating: 1, count: 64)
+    print("crypto primitives (per call):")
+    primitiveCost("SHA-256 of 64 bytes") { _ = SHA256.digest(message) }
+    primitiveCost("HMAC-SHA-256 of 64 bytes") { _ = HMAC.sha256(key: key, message: message) }
+    primitiveCost("PBKDF2-SHA-256, 1 round") { _ = PBKDF2.sha256(password: message, salt: key, iterations: 1) }
+    primitiveCost("PBKDF2-SHA-256, 1000 rounds", 500) { _ = PBKDF2.sha256(password: message, salt: key, iterations: 1000) }
+    primitiveCost("base64url of 32 bytes") { _ = Base64URL.encode(key) }
+    let sealed = ClientData(deviceID: "device", astClientId: ClientData.unactivatedAstClientId, nonce: "nonce").sealed(with: key)
+    primitiveCost("ClientData seal") { _ = ClientData(deviceID: "d", astClientId: "a", nonce: "n").sealed(with: key) }
+    primitiveCost("ClientData open") { _ = ClientData.open(sealed, with: key) }
+}
+
+let samples = channelRoundTrips(roundTrips)
+print(String(format: "channel round trip (%d): p50 %.1f µs, p99 %.1f µs, max %.1f µs",
+             roundTrips, percentile(samples, 0.5), percentile(samples, 0.99), samples.last ?? 0))
+
+for (label, iterations, hashPin, drivers, count) in [
+    ("hashing off (IdP hash 1 round, shouldHashPin off), 1 driver", 1, false, 1, pairs),
+    ("hashing off (IdP hash 1 round, shouldHashPin off), 2 drivers", 1, false, 2, pairs),
+    ("hashing off (IdP hash 1 round, shouldHashPin off), 4 drivers", 1, false, 4, pairs),
+    ("default scenario hashing (IdP PBKDF2 1000 rounds), 2 drivers", 1000, false, 2, max(1, pairs / 10)),
+    ("shouldHashPin on (client PBKDF2 10000 rounds), 2 drivers", 1000, true, 2, max(1, pairs / 100)),
+] {
+    let (rate, failures) = flowThroughput(pairs: count, iterations: iterations, hashPin: hashPin, drivers: drivers)
+    print(String(format: "%@: %.0f activation+login pairs/s (%.0f flows/s) over %d pairs, %d failed",
+                 label, rate, rate * 2, count, failures))
+}

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import Testing
 
 @Suite struct DigestTests {
@@ -31,6 +32,22 @@ import Testing
         #expect(text == "-__-ABA")
         #expect(Base64URL.decode(text) == bytes)
         #expect(Base64URL.decode("not base64!") == nil)
+    }
+
+    @Test func base64URLRoundTripsEveryLengthAndMatchesFoundation() {
+        for length in 0...40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            let text = Base64URL.encode(bytes)
+            let foundation = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(text == foundation)
+            #expect(Base64URL.decode(text) == bytes)
+        }
+        #expect(Base64URL.decode("A") == nil)
+        #expect(Base64URL.decode("AB=") == nil)
+        #expect(Base64URL.decode("AA") == [0])
+        #expect(Base64URL.decode("AB") == nil, "non-canonical trailing bits")
     }
 
     @Test func wipeZeroesTheBytes() {

@@ -1,0 +1,60 @@
+import Foundation
+
+/// Runs the built `idp-tui` binary and captures what it prints.
+struct BinaryRun {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    /// The executable sits beside the test bundle in the build directory.
+    static let executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
+        .deletingLastPathComponent().appendingPathComponent("idp-tui")
+
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> BinaryRun {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+        // Read both pipes to the end before waiting, so that a full pipe cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errorData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = errors.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return BinaryRun(
+            status: process.terminationStatus, stdout: String(decoding: outputData, as: UTF8.self),
+            stderr: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Each stdout line as a JSON object.
+    var lines: [[String: Any]] {
+        stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    var results: [[String: Any]] { lines.filter { $0["type"] as? String == "result" } }
+    var events: [[String: Any]] { lines.filter { $0["type"] as? String == "event" } }
+}
+
+enum Answers {
+    static let aliceActivation = #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#
+    static let alice = #"{"username":"alice","password":"wonderland"}"#
+    static let secrets = ["wonderland", "123456", "builder", "654321", "s3cr3t-typo"]
+}

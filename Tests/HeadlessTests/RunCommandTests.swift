@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+@Suite struct RunCommandFlowTests {
+    @Test func activateThenLoginSucceedsWithExitZeroAndJSONLines() throws {
+        let run = try BinaryRun.run(["run", "activate", "login"], stdin: "[\(Answers.aliceActivation),\(Answers.alice)]")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty)
+        #expect(run.lines.count == run.stdout.split(separator: "\n").count, "every line is JSON")
+        #expect(run.results.map { $0["flow"] as? String } == ["activate", "login"])
+        #expect(run.results.allSatisfy { $0["outcome"] as? String == "success" && $0["status"] as? String == "OK" })
+        #expect(run.results.first?["user"] as? String == "alice")
+        let callbacks = run.events.filter { $0["step"] as? String == "provideCredentials" }
+        #expect(callbacks.count == 6)
+        #expect(callbacks.allSatisfy { $0["thread"] as? String == "IdpSdk" && $0["mainThread"] as? Bool == false })
+        #expect(run.events.map { $0["sequence"] as? Int } == Array(1...run.events.count).map { $0 })
+    }
+
+    @Test func theSameSeedGivesTheSameAstClientId() throws {
+        let first = try BinaryRun.run(["run", "activate", "--seed", "9"], stdin: Answers.aliceActivation)
+        let second = try BinaryRun.run(["run", "activate", "--seed=9"], stdin: Answers.aliceActivation)
+        let other = try BinaryRun.run(["run", "activate", "--seed", "10"], stdin: Answers.aliceActivation)
+        let id = first.results.first?["astClientId"] as? String
+        #expect(id != nil && id == second.results.first?["astClientId"] as? String)
+        #expect(id != other.results.first?["astClientId"] as? String)
+    }
+
+    @Test func aWrongPasswordExitsOneWithTheStatusAndError() throws {
+        let run = try BinaryRun.run(["run", "activate"], stdin: #"{"username":"alice","password":"nope","activation-code":"123456"}"#)
+        #expect(run.status == 1)
+        let result = try #require(run.results.first)
+        #expect(result["outcome"] as? String == "failure")
+        #expect(result["status"] as? String == "WRONG_CREDENTIALS")
+        let error = try #require(result["error"] as? [String: Any])
+        #expect(error["subsystem"] as? Int == 513 && error["code"] as? Int == 4011)
+        #expect((result["advice"] as? String)?.isEmpty == false)
+    }
+
+    @Test func cancelExitsThreeAndSendsNoSetAuthorisationCode() throws {
+        let run = try BinaryRun.run(["run", "activate"], stdin: #"{"cancel":true}"#)
+        #expect(run.status == 3)
+        #expect(run.results.first?["outcome"] as? String == "cancelled")
+        #expect(run.results.first?["status"] as? String == "USER_CANCEL")
+        #expect(!run.events.contains { $0["step"] as? String == "SetAuthorisationCode" })
+    }
+
+    @Test func everyFlowRunsAndAFailureOutranksACancel() throws {
+        let cancelThenActivate = try BinaryRun.run(
+            ["run", "activate", "activate"], stdin: #"[{"cancel":true},"# + Answers.aliceActivation + "]")
+        #expect(cancelThenActivate.status == 3)
+        #expect(cancelThenActivate.results.map { $0["outcome"] as? String } == ["cancelled", "success"])
+        let failThenCancel = try BinaryRun.run(
+            ["run", "login", "activate"], stdin: "[\(Answers.alice),{\"cancel\":true}]")
+        #expect(failThenCancel.status == 1)
+        #expect(failThenCancel.results.first?["status"] as? String == "ACTIVATION_REQUIRED")
+    }
+
+    @Test func logoutNeedsNoAnswers() throws {
+        let run = try BinaryRun.run(["run", "logout"])
+        #expect(run.status == 0)
+        #expect(run.results.first?["outcome"] as? String == "success")
+    }
+
+    @Test func answersCanComeFromAFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("answers-\(UUID()).json")
+        try Data(Answers.aliceActivation.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try BinaryRun.run(["run", "activate", "--answers", file.path])
+        #expect(run.status == 0)
+    }
+
+    @Test func aForeignCertificateChainFailsWithAPinningError() throws {
+        let chain = FileManager.default.temporaryDirectory.appendingPathComponent("chain-\(UUID()).pem")
+        let impostor = BinaryRun.executable.deletingLastPathComponent()
+            .appendingPathComponent("idp-tui_IdentityProvider.resources/impostor-chain.pem")
+        try FileManager.default.copyItem(at: impostor, to: chain)
+        defer { try? FileManager.default.removeItem(at: chain) }
+        let run = try BinaryRun.run(["run", "activate", "--certificate-chain", chain.path], stdin: Answers.aliceActivation)
+        #expect(run.status == 1)
+        #expect(run.results.first?["status"] as? String == "NOT_REACHABLE")
+        #expect(((run.results.first?["error"] as? [String: Any])?["message"] as? String)?.contains("pinning") == true)
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try BinaryRun.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("idp-tui run FLOW"))
+        #expect(help.stdout.contains("exit status"))
+        let version = try BinaryRun.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("idp-tui "))
+        #expect(try BinaryRun.run(["run", "--help"]).stdout.contains("--answers"))
+    }
+}
+
+@Suite struct RunCommandBadInputTests {
+    static let cases: [(arguments: [String], stdin: String, message: String)] = [
+        (["run", "activat"], "{}", #"unknown flow "activat""#),
+        (["run"], "", "name at least one flow"),
+        (["run", "activate", "--frobnicate"], "{}", "unknown option --frobnicate"),
+        (["run", "activate", "--seed", "minus-one"], "{}", "--seed takes a whole number"),
+        (["run", "activate", "--seed"], "{}", "--seed needs a value"),
+        (["run", "activate", "--prompt-timeout", "0"], "{}", "--prompt-timeout takes a number of seconds"),
+        (["run", "activate", "--auth-mode", "face"], "{}", "--auth-mode takes no, biometric, password or pin"),
+        (["run", "activate", "--answers", "/nonexistent/answers.json"], "", "cannot read the answers file"),
+        (["run", "activate", "--certificate-chain", "/etc/hostname"], "{}", "certificate chain file /etc/hostname is unusable"),
+        (["run", "activate"], "{\"username\": \"alice\",, }", "answers are not valid JSON: invalid value at line 1, column"),
+        (["run", "activate"], "", "answers are not valid JSON"),
+        (["run", "activate"], "42", "answers must be a JSON object"),
+        (["run", "activate", "login"], Answers.aliceActivation, "one object for 2 flows"),
+        (["run", "activate"], "[{},{}]", "2 objects for 1 flow"),
+        (["run", "activate", "login"], "[{}, 7]", "answers[1] must be an object"),
+        (["run", "activate"], #"{"pasword":"s3cr3t-typo"}"#, #"answers has unknown key "pasword""#),
+        (["run", "activate"], #"{"password":123456}"#, "answers.password must be a string"),
+        (["run", "activate"], #"{"cancel":"yes"}"#, "answers.cancel must be true or false"),
+        (["run", "activate"], #"{"cancel":1}"#, "answers.cancel must be true or false"),
+        (["run", "activate"], "{\"password\":\"" + String(repeating: "w", count: 300) + "\"}", "answers.password is longer than 256 bytes"),
+        (["run", "activate"], #"{"password":"wonder\nland"}"#, "answers.password contains a control character"),
+        (["run", "activate"], #"{"username":"alice","password":"wonderland"}"#, #"has no "activation-code""#),
+        (["frobnicate"], "", #"unknown command or option "frobnicate""#),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func badInputIsOneLineOnStderrAndExitTwo(_ index: Int) throws {
+        let (arguments, stdin, message) = Self.cases[index]
+        let run = try BinaryRun.run(arguments, stdin: stdin)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("idp-tui: "))
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        for secret in Answers.secrets { #expect(!run.stderr.contains(secret)) }
+    }
+
+    @Test func oversizedAnswersAreRefused() throws {
+        let run = try BinaryRun.run(["run", "activate"], stdin: String(repeating: " ", count: (1 << 20) + 10))
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("larger than 1024 KiB"))
+    }
+}
+
+@Suite struct RunCommandSecretTests {
+    /// Everything a full set of runs prints, successes, failures, cancels and usage errors alike.
+    @Test func noSecretReachesStdoutOrStderr() throws {
+        let runs = try [
+            BinaryRun.run(["run", "activate", "logout", "login"], stdin: "[\(Answers.aliceActivation),{},\(Answers.alice)]"),
+            BinaryRun.run(["run", "activate", "login", "login"], stdin: "[\(Answers.aliceActivation),"
+                          + #"{"username":"bob","password":"builder"},{"username":"alice","password":"654321"}]"#),
+            BinaryRun.run(["run", "activate"], stdin: #"{"username":"bob","password":"builder","activation-code":"654321"}"#),
+            BinaryRun.run(["run", "activate"], stdin: #"{"username":"bob","password":"builder","cancel":true}"#),
+            BinaryRun.run(["run", "activate", "--hash-pin"], stdin: Answers.aliceActivation),
+            BinaryRun.run(["run", "activate"], stdin: #"{"username":"alice","password":"wonderland"}"#),
+            BinaryRun.run(["run", "activate"], stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456","pin":"s3cr3t-typo"}"#),
+        ]
+        #expect(runs.map(\.status) == [0, 1, 0, 3, 1, 2, 2])
+        for run in runs {
+            for secret in Answers.secrets {
+                #expect(!run.stdout.contains(secret), "\(secret) on stdout")
+                #expect(!run.stderr.contains(secret), "\(secret) on stderr")
+            }
+        }
+    }
+}
