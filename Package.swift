@@ -40,7 +40,12 @@ let package = Package(
             dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
         .target(name: "Headless", dependencies: ["FlowService", "Secrets", "Crypto"], swiftSettings: strict),
-        .executableTarget(name: "idp-tui", dependencies: ["Headless", "FlowService"], swiftSettings: strict),
+        .target(name: "CTextWidth"),
+        .target(name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "MCSDK", "Secrets", "CTextWidth"], swiftSettings: strict),
+        .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
+        .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowService"], swiftSettings: strict),
+        .executableTarget(
+            name: "idp-tui", dependencies: ["Headless", "CursesBackend", "TerminalUI", "FlowService"], swiftSettings: strict),
         .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
@@ -57,6 +62,11 @@ let package = Package(
             dependencies: ["FlowService", "IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         // Depends on the executable so that `swift test` builds the binary these tests run.
+        .testTarget(
+            name: "TerminalUITests", dependencies: ["TerminalUI", "FlowService", "Determinism", "IdpSdk", "Secrets"],
+            exclude: ["Snapshots"], swiftSettings: strict),
+        // Drive the real binary in tmux.
+        .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),
         .testTarget(name: "HeadlessTests", dependencies: ["Headless", "idp-tui"], swiftSettings: strict),
     ]
 )

@@ -17,19 +17,7 @@ public enum RunCommand {
         }
         let options = try RunOptions.parse(arguments)
         let answers = try readAnswers(options)
-        var configuration = FlowConfiguration(
-            shouldHashPin: options.shouldHashPin, authenticationMode: options.authenticationMode,
-            promptTimeout: options.promptTimeout)
-        if let path = options.certificateChainPath {
-            let pem = try readText(path, what: "certificate chain")
-            do {
-                _ = try CertificateChain(pem: pem)
-            } catch {
-                throw UsageError("run: the certificate chain file \(path) is unusable: \(error.description)")
-            }
-            configuration.certificateChainPEM = pem
-        }
-        let service = FlowService(environment: SimulationEnvironment(seed: options.seed), configuration: configuration)
+        let service = try options.makeService()
         let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers) { line in
             writeFully(STDOUT_FILENO, Array((line + "\n").utf8))
         }
@@ -80,12 +68,12 @@ public enum RunCommand {
         }
     }
 
-    private static func readText(_ path: String, what: String) throws(UsageError) -> String {
+    static func readText(_ path: String, what: String, command: String) throws(UsageError) -> String {
         guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
-            throw UsageError("run: cannot read the \(what) file \(path)")
+            throw UsageError("\(command)cannot read the \(what) file \(path)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw UsageError("run: the \(what) file \(path) is not UTF-8 text")
+            throw UsageError("\(command)the \(what) file \(path) is not UTF-8 text")
         }
         return text
     }

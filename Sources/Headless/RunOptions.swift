@@ -1,10 +1,19 @@
+import Crypto
 import FlowService
 import Foundation
 import MCSDK
 
-/// The command line of `idp-tui run FLOW [FLOW…] [options]`.
+/// The command line of `idp-tui run FLOW [FLOW…] [options]`, and of `idp-tui [options]` (the terminal UI),
+/// which shares the engine options.
 public struct RunOptions: Sendable {
+    public enum Mode: Sendable {
+        case headless
+        case terminal
+    }
+
     public var flows: [FlowKind] = []
+    /// `--theme NAME|FILE`, terminal only.
+    public var theme: String?
     /// `-` for standard input.
     public var answersPath = "-"
     public var seed: UInt64 = 1
@@ -21,42 +30,53 @@ public struct RunOptions: Sendable {
         flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))
         """
 
-    /// Parses the arguments after `run`.
-    public static func parse(_ arguments: [String]) throws(UsageError) -> RunOptions {
+    public static let terminalUsage = """
+        usage: idp-tui [--theme NAME|FILE] [--seed N] [--prompt-timeout SECONDS]
+                       [--auth-mode no|biometric|password|pin] [--hash-pin] [--certificate-chain FILE]
+        themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)
+        """
+
+    /// Parses the arguments after `run` (headless), or all arguments (terminal).
+    public static func parse(_ arguments: [String], mode: Mode = .headless) throws(UsageError) -> RunOptions {
+        let command = mode == .headless ? "run: " : ""
         var options = RunOptions()
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             let (flag, inline) = split(argument)
             func value() throws(UsageError) -> String {
                 if let inline { return inline }
-                guard let next = rest.popFirst() else { throw UsageError("run: \(flag) needs a value") }
+                guard let next = rest.popFirst() else { throw UsageError("\(command)\(flag) needs a value") }
                 return next
             }
             switch flag {
-            case "--answers": options.answersPath = try value()
+            case "--answers" where mode == .headless: options.answersPath = try value()
+            case "--theme" where mode == .terminal: options.theme = try value()
             case "--seed":
                 let text = try value()
-                guard let seed = UInt64(text) else { throw UsageError("run: --seed takes a whole number from 0 to \(UInt64.max), not \"\(text)\"") }
+                guard let seed = UInt64(text) else { throw UsageError("\(command)--seed takes a whole number from 0 to \(UInt64.max), not \"\(text)\"") }
                 options.seed = seed
             case "--prompt-timeout":
                 let text = try value()
                 guard let seconds = Double(text), seconds > 0, seconds <= 86_400 else {
-                    throw UsageError("run: --prompt-timeout takes a number of seconds above 0 and at most 86400, not \"\(text)\"")
+                    throw UsageError("\(command)--prompt-timeout takes a number of seconds above 0 and at most 86400, not \"\(text)\"")
                 }
                 options.promptTimeout = .milliseconds(Int64(seconds * 1000))
             case "--auth-mode":
                 let text = try value()
                 guard let mode = KSMAuthenticationMode(rawValue: text) else {
-                    throw UsageError("run: --auth-mode takes no, biometric, password or pin, not \"\(text)\"")
+                    throw UsageError("\(command)--auth-mode takes no, biometric, password or pin, not \"\(text)\"")
                 }
                 options.authenticationMode = mode
             case "--hash-pin":
-                if inline != nil { throw UsageError("run: --hash-pin takes no value") }
+                if inline != nil { throw UsageError("\(command)--hash-pin takes no value") }
                 options.shouldHashPin = true
             case "--certificate-chain": options.certificateChainPath = try value()
             default:
                 if argument.hasPrefix("-") && argument != "-" {
-                    throw UsageError("run: unknown option \(flag); see idp-tui run --help")
+                    throw UsageError("\(command)unknown option \(flag); see idp-tui \(mode == .headless ? "run " : "")--help")
+                }
+                guard mode == .headless else {
+                    throw UsageError("unknown command or option \"\(argument)\"; see idp-tui --help")
                 }
                 guard let flow = FlowKind(rawValue: argument) else {
                     throw UsageError("run: unknown flow \"\(argument)\"; flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -64,7 +84,7 @@ public struct RunOptions: Sendable {
                 options.flows.append(flow)
             }
         }
-        guard !options.flows.isEmpty else {
+        guard mode == .terminal || !options.flows.isEmpty else {
             throw UsageError("run: name at least one flow (\(FlowKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         return options
@@ -73,5 +93,24 @@ public struct RunOptions: Sendable {
     private static func split(_ argument: String) -> (String, String?) {
         guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+}
+
+extension RunOptions {
+    /// The flow service these options describe, on the embedded default scenario.
+    public func makeService(mode: Mode = .headless) throws(UsageError) -> FlowService {
+        let command = mode == .headless ? "run: " : ""
+        var configuration = FlowConfiguration(
+            shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout)
+        if let path = certificateChainPath {
+            let pem = try RunCommand.readText(path, what: "certificate chain", command: command)
+            do {
+                _ = try CertificateChain(pem: pem)
+            } catch {
+                throw UsageError("\(command)the certificate chain file \(path) is unusable: \(error.description)")
+            }
+            configuration.certificateChainPEM = pem
+        }
+        return FlowService(environment: SimulationEnvironment(seed: seed), configuration: configuration)
     }
 }

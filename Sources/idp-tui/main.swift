@@ -1,23 +1,29 @@
+import CursesBackend
+import FlowService
 import Foundation
 import Headless
+import TerminalUI
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-let version = "0.1.0"
+let version = "0.2.0"
 
 let help = """
     idp-tui \(version) — simulate IdpSdk / MC-SDK login flows in a terminal and headless
 
     usage:
-      idp-tui                      the terminal UI on the embedded default scenario
+      idp-tui [options]            the terminal UI on the embedded default scenario
       idp-tui run FLOW [FLOW…]     run flows headless; answers as JSON on stdin; JSON Lines out
       idp-tui --help | --version
 
+    \(RunOptions.terminalUsage)
+
     \(RunOptions.usage)
 
-    exit status: 0 every flow succeeded · 1 a flow failed · 3 a flow was cancelled · 2 bad input
+    exit status: 0 every flow succeeded (or quit) · 1 a flow failed · 3 a flow was cancelled · 2 bad input
+                 · 130 Ctrl-C in the terminal UI
     demo users (tenant demo): alice / wonderland, activation code 123456; bob / builder, 654321
     """
 
@@ -26,7 +32,7 @@ func fail(_ message: String) -> Never {
     exit(UsageError.exitStatus)
 }
 
-var arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "--help", "-h", "help":
     print(help)
@@ -38,13 +44,22 @@ case "run":
     } catch {
         fail(error.message)
     }
-case nil:
-    print("""
-        idp-tui \(version): the terminal UI is not built yet.
-        Run the flows headless instead, for example:
-          echo '[{"username":"alice","password":"wonderland","activation-code":"123456"},{"username":"alice","password":"wonderland"}]' | swift run idp-tui run activate login
-        See idp-tui --help.
-        """)
-case let other?:
-    fail("unknown command or option \"\(other)\"; see idp-tui --help")
+default:
+    do {
+        let options = try RunOptions.parse(arguments, mode: .terminal)
+        let theme: Theme
+        do {
+            theme = try Theme.resolve(options.theme, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            fail(error.description)
+        }
+        let service = try options.makeService(mode: .terminal)
+        exit(try TerminalSession.run(service: service, theme: theme))
+    } catch let error as UsageError {
+        fail(error.message)
+    } catch let error as TerminalSession.StartError {
+        fail(error.description)
+    } catch {
+        fail("\(error)")
+    }
 }

@@ -1,0 +1,172 @@
+#define _XOPEN_SOURCE_EXTENDED 1
+#define NCURSES_WIDECHAR 1
+#include "CNcurses.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <signal.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+static int paste_begin_code = 0;
+static int paste_end_code = 0;
+static volatile sig_atomic_t curses_active = 0;
+static struct termios saved_termios;
+static int saved_termios_valid = 0;
+static int signal_fd = -1;
+
+// Bracketed paste on, and its start/end sequences as key codes.
+static const char *PASTE_ON = "\033[?2004h";
+static const char *PASTE_OFF = "\033[?2004l";
+
+static void write_all(const char *text) {
+    size_t length = strlen(text);
+    while (length > 0) {
+        ssize_t written = write(STDOUT_FILENO, text, length);
+        if (written <= 0) return;
+        text += written;
+        length -= (size_t)written;
+    }
+}
+
+int idp_curses_start(int escapeDelayMs) {
+    setlocale(LC_ALL, "");
+    if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) saved_termios_valid = 1;
+    set_escdelay(escapeDelayMs);
+    if (initscr() == NULL) return -1;
+    curses_active = 1;
+    raw();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    nodelay(stdscr, TRUE);
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+    }
+    paste_begin_code = KEY_MAX + 1;
+    paste_end_code = KEY_MAX + 2;
+    define_key("\033[200~", paste_begin_code);
+    define_key("\033[201~", paste_end_code);
+    fflush(stdout);
+    write_all(PASTE_ON);
+    return 0;
+}
+
+void idp_curses_stop(void) {
+    if (!curses_active) return;
+    curses_active = 0;
+    write_all(PASTE_OFF);
+    endwin();
+}
+
+int idp_curses_has_colors(void) { return has_colors() ? 1 : 0; }
+int idp_curses_colors(void) { return COLORS; }
+void idp_curses_init_pair(short pair, short fg, short bg) { init_pair(pair, fg, bg); }
+int idp_curses_lines(void) { return LINES; }
+int idp_curses_cols(void) { return COLS; }
+
+idp_key idp_curses_read(void) {
+    wint_t value = 0;
+    int status = wget_wch(stdscr, &value);
+    idp_key key;
+    key.status = status == ERR ? ERR : OK;
+    key.isKeyCode = status == KEY_CODE_YES;
+    key.value = (uint32_t)value;
+    return key;
+}
+
+int idp_key_code(const char *name) {
+    if (strcmp(name, "up") == 0) return KEY_UP;
+    if (strcmp(name, "down") == 0) return KEY_DOWN;
+    if (strcmp(name, "left") == 0) return KEY_LEFT;
+    if (strcmp(name, "right") == 0) return KEY_RIGHT;
+    if (strcmp(name, "home") == 0) return KEY_HOME;
+    if (strcmp(name, "end") == 0) return KEY_END;
+    if (strcmp(name, "backspace") == 0) return KEY_BACKSPACE;
+    if (strcmp(name, "delete") == 0) return KEY_DC;
+    if (strcmp(name, "backtab") == 0) return KEY_BTAB;
+    if (strcmp(name, "enter") == 0) return KEY_ENTER;
+    if (strcmp(name, "resize") == 0) return KEY_RESIZE;
+    if (strcmp(name, "pageup") == 0) return KEY_PPAGE;
+    if (strcmp(name, "pagedown") == 0) return KEY_NPAGE;
+    if (strcmp(name, "f1") == 0) return KEY_F(1);
+    return -1;
+}
+
+int idp_key_paste_begin(void) { return paste_begin_code; }
+int idp_key_paste_end(void) { return paste_end_code; }
+
+uint32_t idp_attr_bold(void) { return (uint32_t)A_BOLD; }
+uint32_t idp_attr_underline(void) { return (uint32_t)A_UNDERLINE; }
+uint32_t idp_attr_reverse(void) { return (uint32_t)A_REVERSE; }
+uint32_t idp_attr_dim(void) { return (uint32_t)A_DIM; }
+uint32_t idp_attr_standout(void) { return (uint32_t)A_STANDOUT; }
+uint32_t idp_attr_italic(void) { return (uint32_t)A_ITALIC; }
+
+void idp_curses_put(int y, int x, const wchar_t *text, int length, uint32_t attributes, short pair) {
+    attr_set((attr_t)attributes, pair, NULL);
+    mvaddnwstr(y, x, text, length);
+}
+
+void idp_curses_move(int y, int x) { move(y, x); }
+void idp_curses_cursor(int visible) { curs_set(visible ? 1 : 0); }
+void idp_curses_refresh(void) { refresh(); }
+void idp_curses_clear(void) { clearok(stdscr, TRUE); }
+void idp_curses_resize(void) {
+    // After a SIGWINCH ncurses already knows the new size (KEY_RESIZE); this only makes the next refresh
+    // repaint everything.
+    clearok(stdscr, TRUE);
+}
+
+static void forward_signal(int signal_number) {
+    if (signal_fd >= 0) {
+        unsigned char byte = (unsigned char)signal_number;
+        ssize_t ignored = write(signal_fd, &byte, 1);
+        (void)ignored;
+    }
+}
+
+static struct sigaction previous_actions[NSIG];
+
+// Runs on a crash: put the terminal back (async-signal-safe calls only), then hand the signal to whoever
+// handled it before (the Swift runtime's backtracer, or the default action), so the crash is still reported.
+static void restore_and_die(int signal_number) {
+    if (curses_active) {
+        curses_active = 0;
+        write_all("\033[?2004l\033[0m\033[?25h\033[?1049l\r\n");
+        if (saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
+    }
+    sigaction(signal_number, &previous_actions[signal_number], NULL);
+    raise(signal_number);
+}
+
+void idp_signals_install(int fd) {
+    signal_fd = fd;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = forward_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+    sigaction(SIGINT, &action, NULL);
+    struct sigaction crash;
+    memset(&crash, 0, sizeof crash);
+    crash.sa_handler = restore_and_die;
+    sigemptyset(&crash.sa_mask);
+    int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+    for (unsigned i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+        sigaction(fatal[i], &crash, &previous_actions[fatal[i]]);
+    }
+}
+
+void idp_curses_suspend(void) {
+    write_all(PASTE_OFF);
+    endwin();
+    kill(0, SIGTSTP);
+    // Back after SIGCONT (`fg`): curses state is intact; repaint everything.
+    write_all(PASTE_ON);
+    refresh();
+    clearok(stdscr, TRUE);
+}

@@ -1,0 +1,101 @@
+import CNcurses
+import TerminalUI
+
+/// Puts a ``ScreenBuffer`` on the terminal through ncurses, writing only the cells that changed since the
+/// last frame (curses then sends only what differs from the terminal).
+final class CursesScreen {
+    private var previous: ScreenBuffer?
+    private var cursorVisible: Bool?
+    private var looks: [Role: (attributes: UInt32, pair: Int16)] = [:]
+
+    init(theme: Theme) {
+        let colors = idp_curses_has_colors() != 0 && theme.usesColor
+        let palette = Int(idp_curses_colors())
+        var pairs: [String: Int16] = [:]
+        for role in Role.allCases {
+            let style = theme.style(role)
+            var pair: Int16 = 0
+            if colors, style.foreground != nil || style.background != nil {
+                let foreground = Self.colorIndex(style.foreground, palette: palette)
+                let background = Self.colorIndex(style.background, palette: palette)
+                let key = "\(foreground)/\(background)"
+                if let existing = pairs[key] {
+                    pair = existing
+                } else {
+                    pair = Int16(pairs.count + 1)
+                    pairs[key] = pair
+                    idp_curses_init_pair(pair, foreground, background)
+                }
+            }
+            looks[role] = (Self.attributes(style.attributes), pair)
+        }
+    }
+
+    private static func colorIndex(_ color: ThemeColor?, palette: Int) -> Int16 {
+        switch color {
+        case nil, .terminalDefault?: -1
+        case .index(let index)?: Int16(index < palette ? index : index % 8)
+        }
+    }
+
+    private static func attributes(_ set: Set<TextAttribute>) -> UInt32 {
+        var value: UInt32 = 0
+        for attribute in set {
+            switch attribute {
+            case .bold: value |= idp_attr_bold()
+            case .dim: value |= idp_attr_dim()
+            case .underline: value |= idp_attr_underline()
+            case .reverse: value |= idp_attr_reverse()
+            case .standout: value |= idp_attr_standout()
+            case .italic: value |= idp_attr_italic()
+            }
+        }
+        return value
+    }
+
+    /// Forgets the last frame so that the next draw repaints everything (after a resize or a resume).
+    func invalidate() {
+        previous = nil
+        idp_curses_clear()
+    }
+
+    func draw(_ buffer: ScreenBuffer) {
+        let old = previous.flatMap { $0.width == buffer.width && $0.height == buffer.height ? $0 : nil }
+        if old == nil { idp_curses_clear() }
+        for row in 0..<buffer.height {
+            var column = 0
+            while column < buffer.width {
+                guard old.map({ $0[row, column] != buffer[row, column] }) ?? true else {
+                    column += 1
+                    continue
+                }
+                // A run of changed cells with one role, starting on a whole character.
+                var start = column
+                while start > 0, buffer[row, start].character == nil { start -= 1 }
+                let role = buffer[row, start].role
+                var end = start
+                var scalars: [wchar_t] = []
+                while end < buffer.width, buffer[row, end].role == role,
+                    end == start || (old.map { $0[row, end] != buffer[row, end] } ?? true)
+                        || buffer[row, end].character == nil
+                {
+                    if let character = buffer[row, end].character {
+                        scalars.append(contentsOf: character.unicodeScalars.map { wchar_t(bitPattern: $0.value) })
+                    }
+                    end += 1
+                }
+                let look = looks[role] ?? (0, 0)
+                idp_curses_put(Int32(row), Int32(start), scalars, Int32(scalars.count), look.attributes, look.pair)
+                column = end
+            }
+        }
+        let visible = buffer.cursor != nil
+        if cursorVisible != visible {
+            idp_curses_cursor(visible ? 1 : 0)
+            cursorVisible = visible
+        }
+        if let cursor = buffer.cursor { idp_curses_move(Int32(cursor.row), Int32(cursor.column)) }
+        idp_curses_refresh()
+        previous = buffer
+    }
+}

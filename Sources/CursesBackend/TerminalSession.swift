@@ -1,0 +1,86 @@
+import CNcurses
+import FlowService
+import Foundation
+import TerminalUI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs the terminal UI: one thread (this one, the main thread) owns curses and waits with `poll` on the
+/// keyboard, the service's mailbox and a signal pipe together. Nothing is drawn unless one of them woke it.
+public enum TerminalSession {
+    /// Why the UI could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Escape is a key of its own after this long without the rest of a sequence (ESCDELAY).
+    static let escapeDelayMilliseconds: Int32 = 25
+
+    /// Runs until the user quits; returns the exit status. The terminal is restored on every way out.
+    public static func run(service: FlowService, theme: Theme) throws(StartError) -> Int32 {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
+            throw StartError(description: "the terminal UI needs a terminal on stdin and stdout; for scripts use idp-tui run")
+        }
+        var signalPipe: [Int32] = [-1, -1]
+        guard pipe(&signalPipe) == 0 else { throw StartError(description: "cannot create the signal pipe") }
+        _ = fcntl(signalPipe[0], F_SETFL, fcntl(signalPipe[0], F_GETFL) | O_NONBLOCK)
+        defer {
+            close(signalPipe[0])
+            close(signalPipe[1])
+        }
+        idp_signals_install(signalPipe[1])
+        guard idp_curses_start(escapeDelayMilliseconds) == 0 else {
+            throw StartError(description: "cannot start curses (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset"))")
+        }
+        defer { idp_curses_stop() }
+
+        let app = TerminalApp(service: service, width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
+        let screen = CursesScreen(theme: theme)
+        var reader = KeyReader()
+        var dirty = true
+        while app.exitStatus == nil {
+            if dirty {
+                screen.draw(app.render())
+                dirty = false
+            }
+            var fds = [
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: service.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 3, -1)
+            if ready < 0 && errno != EINTR { app.quit(1) }
+            if fds[2].revents != 0 {
+                var number: UInt8 = 0
+                if read(signalPipe[0], &number, 1) == 1 { app.quit(128 + Int32(number)) }
+                continue
+            }
+            if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
+                app.quit(129)
+                continue
+            }
+            // A signal (SIGWINCH) interrupts poll; ncurses then has a KEY_RESIZE waiting.
+            if fds[0].revents != 0 || ready < 0 {
+                for input in reader.readAvailable() {
+                    dirty = true
+                    switch input {
+                    case .key(let key): app.handle(key)
+                    case .paste(let text): app.handlePaste(text)
+                    case .resize:
+                        app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
+                        screen.invalidate()
+                    case .suspend:
+                        idp_curses_suspend()
+                        app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
+                        screen.invalidate()
+                    }
+                    if app.exitStatus != nil { break }
+                }
+            }
+            if fds[1].revents != 0, service.deliverPendingMessages(to: app) > 0 { dirty = true }
+        }
+        return app.exitStatus ?? 0
+    }
+}

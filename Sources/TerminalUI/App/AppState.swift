@@ -1,0 +1,83 @@
+import FlowService
+import IdpSdk
+
+/// An entry of the home menu.
+public enum MenuItem: CaseIterable, Sendable {
+    case activate, login, logout, payWithCard, q2Login, kssidpComparison, quit
+
+    public var title: String {
+        switch self {
+        case .activate: "Activate device"
+        case .login: "Log in"
+        case .logout: "Log out"
+        case .payWithCard: "Pay with card (3-D Secure)"
+        case .q2Login: "Q2 login"
+        case .kssidpComparison: "KSSIDP comparison"
+        case .quit: "Quit"
+        }
+    }
+
+    /// The flows that come later are listed, dimmed, and skipped by focus.
+    public var isAvailable: Bool {
+        switch self {
+        case .payWithCard, .q2Login, .kssidpComparison: false
+        default: true
+        }
+    }
+
+    var flow: FlowKind? {
+        switch self {
+        case .activate: .activate
+        case .login: .login
+        case .logout: .logout
+        default: nil
+        }
+    }
+}
+
+/// The credential form of one prompt: a field per requested id, then Submit and Cancel.
+public struct FormState: Sendable {
+    public let prompt: CredentialPrompt
+    public var inputs: [TextInput]
+    /// 0..<fields: a field; fields: Submit; fields + 1: Cancel.
+    public var focus = 0
+    public var error: String?
+
+    init(prompt: CredentialPrompt) {
+        self.prompt = prompt
+        inputs = prompt.fields.map { _ in TextInput() }
+    }
+
+    var fieldCount: Int { prompt.fields.count }
+    var submitIndex: Int { fieldCount }
+    var cancelIndex: Int { fieldCount + 1 }
+    var focusedField: Int? { focus < fieldCount ? focus : nil }
+}
+
+/// What the main panel shows.
+public enum ScreenState: Sendable {
+    case home
+    case form(FormState)
+    case working(flowID: Int, flow: FlowKind, step: String)
+    case result(FlowResult)
+}
+
+/// Everything the view draws.
+public struct AppState: Sendable {
+    public var screen: ScreenState = .home
+    public var menuSelection = 0
+    public var log: [FlowEvent] = []
+    /// How many log lines the pane is scrolled up from the newest.
+    public var logScroll = 0
+    public var showHelp = false
+    public var width: Int
+    public var height: Int
+    public var tenant: String
+    public var idpHost: String
+    public var deviceStatus: String
+    /// A one-off message for the status line, cleared by the next key.
+    public var notice: String?
+    public var runningFlow: Int?
+
+    public static let logLimit = 2000
+}

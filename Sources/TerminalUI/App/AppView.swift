@@ -1,0 +1,208 @@
+import FlowService
+import IdpSdk
+import MCSDK
+
+/// Draws the app's state: title row, the main panel, the SDK event log, the status line and the help bar.
+public enum AppView {
+    public static let minimumWidth = 60
+    public static let minimumHeight = 18
+    /// Rows of the main panel, border included; the log pane takes the rest.
+    static let mainHeight = 11
+
+    public static func render(_ state: AppState) -> ScreenBuffer {
+        var buffer = ScreenBuffer(width: state.width, height: state.height)
+        guard state.width >= minimumWidth, state.height >= minimumHeight else {
+            drawTooSmall(&buffer, state)
+            return buffer
+        }
+        let width = state.width
+        buffer.put(" idp-tui · IdpSdk on MC-SDK", row: 0, column: 0, role: .title)
+        let mainHeight = max(mainHeight, (state.height - 3) / 2)
+        Frame.draw(&buffer, top: 1, left: 0, width: width, height: mainHeight, title: panelTitle(state))
+        let inner = (top: 2, left: 2, width: width - 4, height: mainHeight - 2)
+        switch state.screen {
+        case .home: drawHome(&buffer, state, inner)
+        case .form(let form): drawForm(&buffer, form, inner)
+        case .working(_, let flow, let step): drawWorking(&buffer, flow, step, inner)
+        case .result(let result): drawResult(&buffer, result, inner)
+        }
+        let logTop = 1 + mainHeight
+        LogPane.draw(&buffer, events: state.log, scroll: state.logScroll, top: logTop, left: 0, width: width,
+                     height: state.height - 2 - logTop)
+        drawStatus(&buffer, state, row: state.height - 2)
+        HelpBar.draw(&buffer, row: state.height - 1, keys: helpKeys(state))
+        if state.showHelp {
+            HelpBar.drawOverlay(&buffer)
+            buffer.cursor = nil
+        }
+        return buffer
+    }
+
+    private typealias Area = (top: Int, left: Int, width: Int, height: Int)
+
+    private static func panelTitle(_ state: AppState) -> String {
+        switch state.screen {
+        case .home: "Home"
+        case .form(let form): form.prompt.title
+        case .working(_, let flow, _): flow.title
+        case .result(let result): result.flow.title
+        }
+    }
+
+    // MARK: Home
+
+    private static func drawHome(_ buffer: inout ScreenBuffer, _ state: AppState, _ area: Area) {
+        buffer.put("What would you like to do?", row: area.top, column: area.left, role: .hint)
+        for (index, item) in MenuItem.allCases.enumerated() where index + 2 < area.height {
+            let row = area.top + 2 + index
+            if !item.isAvailable {
+                buffer.put("  \(item.title) — coming later", row: row, column: area.left, role: .menuDisabled)
+            } else if index == state.menuSelection {
+                let text = "▸ \(item.title)"
+                buffer.fill(row: row, column: area.left, count: 30, role: .menuFocused)
+                buffer.put(text, row: row, column: area.left, role: .menuFocused)
+            } else {
+                buffer.put("  \(item.title)", row: row, column: area.left, role: .text)
+            }
+        }
+    }
+
+    // MARK: Form
+
+    private static func drawForm(_ buffer: inout ScreenBuffer, _ form: FormState, _ area: Area) {
+        let asked = form.prompt.fields.map(\.rawValue).joined(separator: ", ")
+        buffer.put("The IdpSdk asks for \(asked) (client \(form.prompt.clientId))", row: area.top, column: area.left,
+                   role: .hint, limit: area.width)
+        let labelWidth = form.prompt.fields.map { CharacterWidth.of(TerminalApp.label($0)) }.max() ?? 0
+        let boxLeft = area.left + labelWidth + 3
+        let boxWidth = max(8, min(40, area.width - labelWidth - 5))
+        for (index, field) in form.prompt.fields.enumerated() {
+            let row = area.top + 2 + index
+            let focused = form.focus == index
+            buffer.put(TerminalApp.label(field), row: row, column: area.left, role: focused ? .title : .label)
+            drawInput(&buffer, form.inputs[index], secret: field.isSecret, focused: focused, row: row, left: boxLeft,
+                      width: boxWidth)
+        }
+        let buttonRow = area.top + 3 + form.fieldCount
+        var column = boxLeft
+        for (index, title) in [(form.submitIndex, "Submit"), (form.cancelIndex, "Cancel")] {
+            let role: Role = form.focus == index ? .buttonFocused : .buttonBlurred
+            column += buffer.put("[ \(title) ]", row: buttonRow, column: column, role: role) + 2
+        }
+        if let error = form.error {
+            buffer.put(error, row: buttonRow + 1, column: boxLeft, role: .error, limit: area.width - boxLeft)
+        }
+    }
+
+    /// One field: its characters (• for a secret, one per character), then blanks to the box's width. The
+    /// terminal cursor sits at the insertion point of the focused field.
+    private static func drawInput(_ buffer: inout ScreenBuffer, _ input: TextInput, secret: Bool, focused: Bool,
+                                  row: Int, left: Int, width: Int) {
+        let base: Role = focused ? .fieldFocused : .fieldBlurred
+        buffer.fill(row: row, column: left, count: width, role: base)
+        let shown: [Character] = secret ? Array(repeating: "•", count: input.characters.count) : input.characters
+        // Scroll so that the cursor stays in the box.
+        var start = 0
+        while CharacterWidth.of(String(shown[start..<input.cursor])) > width - 1 { start += 1 }
+        let text = String(shown[start...])
+        buffer.put(text, row: row, column: left, role: secret ? (focused ? .mask : .fieldBlurred) : base, limit: width)
+        if focused {
+            buffer.cursor = (row, left + CharacterWidth.of(String(shown[start..<input.cursor])))
+        }
+    }
+
+    // MARK: Working and result
+
+    private static func drawWorking(_ buffer: inout ScreenBuffer, _ flow: FlowKind, _ step: String, _ area: Area) {
+        buffer.put("Working…", row: area.top, column: area.left, role: .title)
+        buffer.put(step, row: area.top + 2, column: area.left, role: .text, limit: area.width)
+        buffer.put("Esc cancels the flow.", row: area.top + 4, column: area.left, role: .hint)
+    }
+
+    private static func drawResult(_ buffer: inout ScreenBuffer, _ result: FlowResult, _ area: Area) {
+        var rows: [(String, String, Role)] = []
+        let headline: String
+        let headlineRole: Role
+        switch result.outcome {
+        case .success:
+            headline = "✓ \(successTitle(result.flow))"
+            headlineRole = .success
+            if result.flow != .logout {
+                rows.append(("user", "\(result.user ?? "?")@\(result.tenantId)", .text))
+                rows.append(("astClientId", result.astClientId, .text))
+                rows.append(("auth mode", result.authenticationMode?.rawValue ?? "—", .text))
+            }
+        case .failure:
+            headline = "✗ \(result.flow.title) failed — \(result.status)"
+            headlineRole = .error
+            if let error = result.error {
+                let code = [error.subsystem, error.code].compactMap { $0.map(String.init) }.joined(separator: "/")
+                if !code.isEmpty { rows.append(("error", code, .error)) }
+                rows.append(("what happened", error.message, .text))
+            }
+            if let step = result.failedStep { rows.append(("failed at", step.rawValue, .text)) }
+            if let advice = result.advice { rows.append(("what to try", advice, .text)) }
+        case .cancelled:
+            headline = "⊘ \(result.flow.title) cancelled"
+            headlineRole = .title
+            rows.append(("what happened", cancelText(result), .text))
+        }
+        buffer.put(headline, row: area.top, column: area.left, role: headlineRole, limit: area.width)
+        var row = area.top + 2
+        let labelWidth = 14
+        for (label, value, role) in rows {
+            for (index, line) in Wrap.lines(value, width: area.width - labelWidth).enumerated() {
+                guard row < area.top + area.height - 1 else { break }
+                if index == 0 { buffer.put(label, row: row, column: area.left, role: .label) }
+                buffer.put(line, row: row, column: area.left + labelWidth, role: role)
+                row += 1
+            }
+        }
+        buffer.put("[ Back ]", row: area.top + area.height - 1, column: area.left, role: .buttonFocused)
+    }
+
+    private static func successTitle(_ flow: FlowKind) -> String {
+        switch flow {
+        case .activate: "Device activated and logged in"
+        case .login: "Logged in"
+        case .logout: "Logged out"
+        }
+    }
+
+    private static func cancelText(_ result: FlowResult) -> String {
+        if result.error?.message == IdpSdkError.userCancelled.message {
+            return "Cancelled at the credential prompt: the IdpSdk received \"User cancelled\" and nothing was sent to the MC-SDK afterwards."
+        }
+        return "Cancelled: \(result.error?.message ?? "the flow stopped"). Nothing more was sent to the MC-SDK."
+    }
+
+    // MARK: Status, help, too small
+
+    private static func drawStatus(_ buffer: inout ScreenBuffer, _ state: AppState, row: Int) {
+        buffer.fill(row: row, column: 0, count: buffer.width, role: .status)
+        let left = state.notice ?? "tenant \(state.tenant) · \(state.idpHost)"
+        let right = "device: \(state.deviceStatus) "
+        buffer.put(" " + left, row: row, column: 0, role: .status, limit: buffer.width - CharacterWidth.of(right) - 1)
+        buffer.put(right, row: row, column: buffer.width - CharacterWidth.of(right), role: .status)
+    }
+
+    private static func helpKeys(_ state: AppState) -> [(String, String)] {
+        if state.showHelp { return [("?", "close help")] }
+        switch state.screen {
+        case .home: return [("↑↓", "move"), ("enter", "select"), ("q", "quit"), ("?", "help")]
+        case .form: return [("tab ↓", "next"), ("shift-tab ↑", "back"), ("enter", "next/submit"), ("esc", "cancel"), ("F1", "help")]
+        case .working: return [("esc", "cancel flow"), ("pgup pgdn", "log"), ("?", "help")]
+        case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("?", "help")]
+        }
+    }
+
+    private static func drawTooSmall(_ buffer: inout ScreenBuffer, _ state: AppState) {
+        let message = "terminal too small (need \(minimumWidth)×\(minimumHeight), have \(state.width)×\(state.height))"
+        let lines = Wrap.lines(message, width: max(1, state.width))
+        let top = max(0, (state.height - lines.count) / 2)
+        for (index, line) in lines.enumerated() {
+            let left = max(0, (state.width - CharacterWidth.of(line)) / 2)
+            buffer.put(line, row: top + index, column: left, role: .error)
+        }
+    }
+}

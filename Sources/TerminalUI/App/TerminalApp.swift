@@ -1,0 +1,211 @@
+import FlowService
+import Foundation
+import IdpSdk
+import Secrets
+
+/// The terminal front end's logic, with no terminal: keys and service messages in, state out; the view draws
+/// the state into a ``ScreenBuffer``. The curses backend drives it on the main thread.
+public final class TerminalApp: FlowFrontEnd {
+    public private(set) var state: AppState
+    public let service: FlowService
+    /// Set when the app wants to exit, with the exit status.
+    public private(set) var exitStatus: Int32?
+
+    public init(service: FlowService, width: Int, height: Int) {
+        self.service = service
+        let host = URL(string: service.environment.idpUrl)?.host ?? service.environment.idpUrl
+        state = AppState(
+            width: width, height: height, tenant: service.environment.tenantId, idpHost: host,
+            deviceStatus: service.deviceStatus)
+    }
+
+    // MARK: Input
+
+    public func resize(width: Int, height: Int) {
+        state.width = width
+        state.height = height
+    }
+
+    public func handle(_ key: Key) {
+        state.notice = nil
+        if key == .control("c") {
+            quit(130)
+            return
+        }
+        if state.showHelp {
+            if key == .character("?") || key == .f1 || key == .escape || key == .enter { state.showHelp = false }
+            return
+        }
+        if key == .f1 || (key == .character("?") && !isEditing) {
+            state.showHelp = true
+            return
+        }
+        switch key {
+        case .pageUp:
+            state.logScroll = min(state.logScroll + 5, max(0, state.log.count - 1))
+            return
+        case .pageDown:
+            state.logScroll = max(0, state.logScroll - 5)
+            return
+        default: break
+        }
+        switch state.screen {
+        case .home: handleHome(key)
+        case .form(var form):
+            handleForm(key, &form)
+        case .working(let flowID, let flow, _):
+            if key == .escape {
+                service.cancel(flowID: flowID)
+                state.screen = .working(flowID: flowID, flow: flow, step: "cancelling…")
+            }
+        case .result:
+            if key == .enter || key == .escape { state.screen = .home }
+        }
+    }
+
+    /// Bracketed paste: the text goes into the focused field as text. It never submits, and line breaks in
+    /// it are dropped.
+    public func handlePaste(_ text: String) {
+        state.notice = nil
+        guard case .form(var form) = state.screen, let field = form.focusedField else {
+            state.notice = "paste ignored: no text field has focus"
+            return
+        }
+        let flat = text.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
+        if !form.inputs[field].insert(flat) {
+            state.notice = "pasted text was cut at \(form.inputs[field].maximumBytes) bytes or had control characters"
+        }
+        state.screen = .form(form)
+    }
+
+    private var isEditing: Bool {
+        if case .form(let form) = state.screen { return form.focusedField != nil }
+        return false
+    }
+
+    private func handleHome(_ key: Key) {
+        let items = MenuItem.allCases
+        switch key {
+        case .up, .backTab: state.menuSelection = nextAvailable(from: state.menuSelection, step: -1)
+        case .down, .tab: state.menuSelection = nextAvailable(from: state.menuSelection, step: 1)
+        case .character("q"): quit(0)
+        case .enter:
+            let item = items[state.menuSelection]
+            if item == .quit { quit(0) } else if let flow = item.flow { start(flow) }
+        default: break
+        }
+    }
+
+    private func nextAvailable(from index: Int, step: Int) -> Int {
+        let items = MenuItem.allCases
+        var next = index
+        repeat {
+            next = (next + step + items.count) % items.count
+        } while !items[next].isAvailable
+        return next
+    }
+
+    private func handleForm(_ key: Key, _ form: inout FormState) {
+        let stops = form.fieldCount + 2
+        switch key {
+        case .escape:
+            cancel(form)
+            return
+        case .tab, .down: form.focus = (form.focus + 1) % stops
+        case .backTab, .up: form.focus = (form.focus - 1 + stops) % stops
+        case .enter:
+            if form.focus == form.cancelIndex {
+                cancel(form)
+                return
+            }
+            if form.focus < form.fieldCount - 1 {
+                form.focus += 1
+            } else {
+                submit(&form)
+                return
+            }
+        default:
+            if let field = form.focusedField {
+                _ = form.inputs[field].apply(key)
+                form.error = nil
+            }
+        }
+        state.screen = .form(form)
+    }
+
+    private func submit(_ form: inout FormState) {
+        if let empty = form.inputs.firstIndex(where: \.isEmpty) {
+            form.error = "Fill in \(Self.label(form.prompt.fields[empty]))."
+            form.focus = empty
+            state.screen = .form(form)
+            return
+        }
+        var values: [String: Secret] = [:]
+        for (index, field) in form.prompt.fields.enumerated() { values[field.key] = form.inputs[index].take() }
+        let prompt = form.prompt
+        if !service.answer(prompt, with: .credentials(values)) { state.notice = "that prompt had already closed" }
+        state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: "IdpSdk: submitting page \(prompt.page) of \(prompt.pageCount)…")
+    }
+
+    private func cancel(_ form: FormState) {
+        var form = form
+        for index in form.inputs.indices { form.inputs[index].clear() }
+        service.answer(form.prompt, with: .cancel)
+        state.screen = .working(flowID: form.prompt.flowID, flow: form.prompt.flow, step: "cancelling…")
+    }
+
+    private func start(_ flow: FlowKind) {
+        let id = service.start(flow)
+        state.runningFlow = id
+        state.screen = .working(flowID: id, flow: flow, step: "starting…")
+    }
+
+    /// Ends the app with `status`, cancelling any flow (SIGTERM, SIGHUP and quit keys all come here).
+    public func quit(_ status: Int32) {
+        service.cancelAll()
+        exitStatus = status
+    }
+
+    /// A field's label on screen.
+    static func label(_ field: IdpSdkInputFieldId) -> String {
+        switch field {
+        case .username: "Username"
+        case .password: "Password"
+        case .activationCode: "Activation code"
+        case .newPassword: "New password"
+        case .currentPassword: "Current password"
+        }
+    }
+
+    // MARK: FlowFrontEnd
+
+    public func flowService(_ service: FlowService, didEmit event: FlowEvent) {
+        state.log.append(event)
+        if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
+        if state.logScroll > 0 { state.logScroll += 1 }
+        if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel {
+            let step = event.from == .app
+                ? "waiting for \(event.to.rawValue): \(event.step.rawValue)…"
+                : "\(event.from.rawValue) answered \(event.step.rawValue): \(event.status ?? "")"
+            state.screen = .working(flowID: flowID, flow: flow, step: step)
+        }
+        state.deviceStatus = service.deviceStatus
+    }
+
+    public func flowService(_ service: FlowService, needsAnswerTo prompt: CredentialPrompt) {
+        state.screen = .form(FormState(prompt: prompt))
+    }
+
+    public func flowService(_ service: FlowService, didFinish result: FlowResult) {
+        if state.runningFlow == result.flowID { state.runningFlow = nil }
+        state.deviceStatus = service.deviceStatus
+        guard exitStatus == nil else { return }
+        state.screen = .result(result)
+    }
+
+    // MARK: View
+
+    public func render() -> ScreenBuffer {
+        AppView.render(state)
+    }
+}

@@ -1,0 +1,21 @@
+/// A key press, as the app sees it, whichever backend read it.
+public enum Key: Equatable, Sendable {
+    case character(Character)
+    case enter
+    case tab
+    case backTab
+    case up
+    case down
+    case left
+    case right
+    case home
+    case end
+    case backspace
+    case delete
+    case escape
+    case pageUp
+    case pageDown
+    case f1
+    /// Ctrl and a letter, lower case: `.control("a")` is Ctrl-A.
+    case control(Character)
+}

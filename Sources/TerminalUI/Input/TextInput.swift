@@ -1,0 +1,85 @@
+import Secrets
+
+/// The contents of one text field and its cursor, with the editing keys of readline and of gum/huh inputs.
+public struct TextInput: Equatable, Sendable {
+    public private(set) var characters: [Character] = []
+    /// Cursor position, 0…characters.count.
+    public private(set) var cursor = 0
+    /// The longest value accepted, in UTF-8 bytes.
+    public let maximumBytes: Int
+
+    public init(_ text: String = "", maximumBytes: Int = 256) {
+        self.maximumBytes = maximumBytes
+        characters = Array(text)
+        cursor = characters.count
+    }
+
+    public var text: String { String(characters) }
+    public var isEmpty: Bool { characters.isEmpty }
+    private var byteCount: Int { characters.reduce(0) { $0 + $1.utf8.count } }
+
+    /// Inserts text at the cursor, leaving out control characters and whatever would pass the limit.
+    /// Returns false when something was left out.
+    @discardableResult
+    public mutating func insert(_ text: some StringProtocol) -> Bool {
+        var complete = true
+        var bytes = byteCount
+        for character in text {
+            if character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+                complete = false
+                continue
+            }
+            guard bytes + character.utf8.count <= maximumBytes else { return false }
+            bytes += character.utf8.count
+            characters.insert(character, at: cursor)
+            cursor += 1
+        }
+        return complete
+    }
+
+    /// Applies an editing key. Returns whether the key was an editing key.
+    public mutating func apply(_ key: Key) -> Bool {
+        switch key {
+        case .backspace, .control("h"):
+            if cursor > 0 {
+                characters.remove(at: cursor - 1)
+                cursor -= 1
+            }
+        case .delete, .control("d"):
+            if cursor < characters.count { characters.remove(at: cursor) }
+        case .left, .control("b"): cursor = max(0, cursor - 1)
+        case .right, .control("f"): cursor = min(characters.count, cursor + 1)
+        case .home, .control("a"): cursor = 0
+        case .end, .control("e"): cursor = characters.count
+        case .control("u"):
+            characters.removeFirst(cursor)
+            cursor = 0
+        case .control("k"): characters.removeLast(characters.count - cursor)
+        case .control("w"): deleteWordBackwards()
+        case .character(let character): insert(String(character))
+        default: return false
+        }
+        return true
+    }
+
+    /// Ctrl-W: deletes back to the start of the word before the cursor (spaces first, then the word).
+    private mutating func deleteWordBackwards() {
+        var start = cursor
+        while start > 0, characters[start - 1] == " " { start -= 1 }
+        while start > 0, characters[start - 1] != " " { start -= 1 }
+        characters.removeSubrange(start..<cursor)
+        cursor = start
+    }
+
+    /// The value as a secret; the field is emptied.
+    public mutating func take() -> Secret {
+        let secret = Secret(String(characters))
+        clear()
+        return secret
+    }
+
+    public mutating func clear() {
+        characters.removeAll()
+        cursor = 0
+    }
+}

@@ -1,0 +1,39 @@
+import CTextWidth
+
+/// How many terminal columns a character takes: 2 for wide East Asian characters and most emoji, 0 for
+/// combining marks, else 1. It asks the C library (`wcwidth`) under a UTF-8 locale.
+public enum CharacterWidth {
+    public static func of(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        if first.isASCII { return first.value < 0x20 || first.value == 0x7f ? 0 : 1 }
+        let width = Int(idp_wcwidth(first.value))
+        if width < 0 { return 1 }
+        // An emoji presentation selector widens the whole cluster.
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+        return width
+    }
+
+    public static func of(_ text: some StringProtocol) -> Int {
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    /// The longest prefix of `text` that fits in `columns`.
+    public static func prefix(_ text: some StringProtocol, fitting columns: Int) -> String {
+        var used = 0
+        var result = ""
+        for character in text {
+            let width = of(character)
+            if used + width > columns { break }
+            used += width
+            result.append(character)
+        }
+        return result
+    }
+
+    /// `text` cut to `columns`, ending in … when it was longer.
+    public static func truncate(_ text: some StringProtocol, to columns: Int) -> String {
+        guard columns > 0 else { return "" }
+        if of(text) <= columns { return String(text) }
+        return prefix(text, fitting: columns - 1) + "…"
+    }
+}

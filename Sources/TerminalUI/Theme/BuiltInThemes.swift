@@ -1,0 +1,80 @@
+// The built-in themes. Themes/*.theme hold the same text for users to copy; a test keeps them equal.
+public enum BuiltInThemes {
+    public static let names = ["default", "high-contrast", "monochrome"]
+
+    static let text: [String: String] = [
+        "default": """
+            # idp-tui theme: default
+            # role = [attributes…] [foreground] [on background]
+            # attributes: bold dim underline reverse standout italic
+            # colours: default black red green yellow blue magenta cyan white, bright-black … bright-white, 0–255
+            text = default
+            title = bold cyan
+            hint = dim
+            label = default
+            field.focused = black on cyan
+            field.blurred = underline
+            mask = bold black on cyan
+            error = bold red
+            success = bold green
+            button.focused = bold black on cyan
+            button.blurred = default
+            menu.focused = bold black on cyan
+            menu.disabled = dim
+            help.key = bold cyan
+            help.description = dim
+            border = blue
+            log.info = default
+            log.warn = yellow
+            log.error = red
+            status = black on white
+            """,
+        "high-contrast": """
+            # idp-tui theme: high contrast — bright colours on black, bold focus
+            text = bright-white on black
+            title = bold bright-yellow on black
+            hint = bright-white on black
+            label = bold bright-white on black
+            field.focused = bold black on bright-yellow
+            field.blurred = underline bright-white on black
+            mask = bold black on bright-yellow
+            error = bold bright-white on red
+            success = bold black on bright-green
+            button.focused = bold black on bright-yellow
+            button.blurred = bold bright-white on black
+            menu.focused = bold black on bright-yellow
+            menu.disabled = white on black
+            help.key = bold bright-yellow on black
+            help.description = bright-white on black
+            border = bold bright-white on black
+            log.info = bright-white on black
+            log.warn = bold bright-yellow on black
+            log.error = bold bright-red on black
+            status = bold black on bright-white
+            """,
+        "monochrome": """
+            # idp-tui theme: monochrome — attributes only, no colour (NO_COLOR selects it).
+            # Focus stays visible without colour: the focused field, button and menu entry are in reverse video.
+            text = none
+            title = bold
+            hint = dim
+            label = none
+            field.focused = reverse
+            field.blurred = underline
+            mask = reverse bold
+            error = bold underline
+            success = bold
+            button.focused = reverse bold
+            button.blurred = none
+            menu.focused = reverse bold
+            menu.disabled = dim
+            help.key = bold
+            help.description = none
+            border = none
+            log.info = none
+            log.warn = bold
+            log.error = bold underline
+            status = reverse
+            """,
+    ]
+}

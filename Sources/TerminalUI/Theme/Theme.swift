@@ -1,0 +1,162 @@
+import Foundation
+
+/// A text attribute a theme can ask for.
+public enum TextAttribute: String, Sendable, CaseIterable, Hashable {
+    case bold, dim, underline, reverse, standout, italic
+}
+
+/// A terminal colour: the terminal's default, or a palette index (0–7 the basic colours, 8–15 the bright
+/// ones, up to 255 where the terminal has them).
+public enum ThemeColor: Sendable, Hashable {
+    case terminalDefault
+    case index(Int)
+
+    static let names = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+
+    init?(_ word: String) {
+        if word == "default" {
+            self = .terminalDefault
+        } else if let index = Self.names.firstIndex(of: word) {
+            self = .index(index)
+        } else if word.hasPrefix("bright-"), let index = Self.names.firstIndex(of: String(word.dropFirst(7))) {
+            self = .index(index + 8)
+        } else if let number = Int(word), (0...255).contains(number) {
+            self = .index(number)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// How one role looks.
+public struct Style: Sendable, Hashable {
+    public var foreground: ThemeColor?
+    public var background: ThemeColor?
+    public var attributes: Set<TextAttribute>
+
+    public init(foreground: ThemeColor? = nil, background: ThemeColor? = nil, attributes: Set<TextAttribute> = []) {
+        self.foreground = foreground
+        self.background = background
+        self.attributes = attributes
+    }
+}
+
+/// A theme: a style for every role.
+public struct Theme: Sendable {
+    public let name: String
+    public let styles: [Role: Style]
+
+    public func style(_ role: Role) -> Style { styles[role] ?? Style() }
+
+    /// Whether any role uses a colour (a monochrome theme uses attributes only).
+    public var usesColor: Bool {
+        styles.values.contains { $0.foreground != nil || $0.background != nil }
+    }
+
+    /// Parses a theme file. Roles it leaves out take the default theme's style.
+    ///
+    /// ```
+    /// # role = [attributes…] [foreground] [on background]
+    /// title = bold white on blue
+    /// field.focused = reverse
+    /// ```
+    public static func parse(_ text: String, source: String, base: Theme? = nil) throws(ThemeError) -> Theme {
+        var styles = base?.styles ?? [:]
+        var seen: Set<Role> = []
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            let number = offset + 1
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                throw ThemeError(file: source, line: number, key: nil, message: "expected \"role = style\"")
+            }
+            let key = trimmed[..<equals].trimmingCharacters(in: .whitespaces)
+            guard let role = Role(rawValue: key) else {
+                throw ThemeError(file: source, line: number, key: key,
+                                 message: "unknown key; keys: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard seen.insert(role).inserted else {
+                throw ThemeError(file: source, line: number, key: key, message: "set twice")
+            }
+            let value = trimmed[trimmed.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            styles[role] = try parseStyle(value, file: source, line: number, key: key)
+        }
+        return Theme(name: source, styles: styles)
+    }
+
+    private static func parseStyle(_ value: String, file: String, line: Int, key: String) throws(ThemeError) -> Style {
+        var style = Style()
+        var words = value.split(separator: " ", omittingEmptySubsequences: true).map(String.init)[...]
+        guard !words.isEmpty else { throw ThemeError(file: file, line: line, key: key, message: "no style given") }
+        if words == ["none"] { return style }
+        while let word = words.first, let attribute = TextAttribute(rawValue: word) {
+            style.attributes.insert(attribute)
+            words.removeFirst()
+        }
+        if let word = words.first, word != "on" {
+            guard let color = ThemeColor(word) else {
+                throw ThemeError(file: file, line: line, key: key, message: "unknown colour or attribute \"\(word)\"")
+            }
+            style.foreground = color
+            words.removeFirst()
+        }
+        if words.first == "on" {
+            words.removeFirst()
+            guard let word = words.first else {
+                throw ThemeError(file: file, line: line, key: key, message: "\"on\" needs a background colour")
+            }
+            guard let color = ThemeColor(word) else {
+                throw ThemeError(file: file, line: line, key: key, message: "unknown colour \"\(word)\"")
+            }
+            style.background = color
+            words.removeFirst()
+        }
+        if let extra = words.first {
+            throw ThemeError(file: file, line: line, key: key, message: "unexpected \"\(extra)\"")
+        }
+        return style
+    }
+
+    /// The theme `--theme` names, or the one the environment implies: NO_COLOR (set and not empty) selects
+    /// monochrome unless a theme is named.
+    public static func resolve(_ argument: String?, environment: [String: String]) throws(ThemeError) -> Theme {
+        guard let argument else {
+            let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            return noColor ? builtIn("monochrome")! : builtIn("default")!
+        }
+        if let theme = builtIn(argument) { return theme }
+        guard FileManager.default.fileExists(atPath: argument) else {
+            throw ThemeError(file: argument, line: nil, key: nil, message: "is neither a built-in theme (\(BuiltInThemes.names.joined(separator: ", "))) nor a readable file")
+        }
+        guard let data = FileManager.default.contents(atPath: argument), data.count <= 65_536,
+            let text = String(data: data, encoding: .utf8)
+        else {
+            throw ThemeError(file: argument, line: nil, key: nil, message: "cannot be read as UTF-8 text of at most 64 KiB")
+        }
+        return try parse(text, source: argument, base: builtIn("default"))
+    }
+
+    /// A built-in theme by name: default, high-contrast, monochrome.
+    public static func builtIn(_ name: String) -> Theme? {
+        guard let text = BuiltInThemes.text[name] else { return nil }
+        // The built-in texts are checked by tests; a parse failure here is a programming error.
+        guard let theme = try? parse(text, source: name) else { preconditionFailure("built-in theme \(name) does not parse") }
+        return theme
+    }
+}
+
+/// A theme file that cannot be used: which file, line and key, and why.
+public struct ThemeError: Error, Equatable, CustomStringConvertible {
+    public let file: String
+    public let line: Int?
+    public let key: String?
+    public let message: String
+
+    public var description: String {
+        var place = "theme \(file)"
+        if let line { place += " line \(line)" }
+        if let key { place += ", key \"\(key)\"" }
+        return "\(place): \(message)"
+    }
+}

@@ -1,0 +1,48 @@
+/// A box with an optional title in its top border.
+enum Frame {
+    static func draw(_ buffer: inout ScreenBuffer, top: Int, left: Int, width: Int, height: Int, title: String?,
+                     titleRole: Role = .title) {
+        guard width >= 2, height >= 2 else { return }
+        let bottom = top + height - 1
+        let right = left + width - 1
+        buffer.put("┌", row: top, column: left, role: .border)
+        buffer.fill(row: top, column: left + 1, count: width - 2, character: "─", role: .border)
+        buffer.put("┐", row: top, column: right, role: .border)
+        for row in (top + 1)..<bottom {
+            buffer.put("│", row: row, column: left, role: .border)
+            buffer.put("│", row: row, column: right, role: .border)
+        }
+        buffer.put("└", row: bottom, column: left, role: .border)
+        buffer.fill(row: bottom, column: left + 1, count: width - 2, character: "─", role: .border)
+        buffer.put("┘", row: bottom, column: right, role: .border)
+        if let title, width > 6 {
+            buffer.put(" \(CharacterWidth.truncate(title, to: width - 6)) ", row: top, column: left + 2, role: titleRole)
+        }
+    }
+}
+
+/// Wraps text to a width, at spaces where it can.
+enum Wrap {
+    static func lines(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if CharacterWidth.of(candidate) <= width {
+                current = candidate
+                continue
+            }
+            if !current.isEmpty { lines.append(current) }
+            var rest = String(word)
+            while CharacterWidth.of(rest) > width {
+                let head = CharacterWidth.prefix(rest, fitting: width)
+                lines.append(head)
+                rest = String(rest.dropFirst(head.count))
+            }
+            current = rest
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+}

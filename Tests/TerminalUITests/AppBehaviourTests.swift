@@ -1,0 +1,197 @@
+import FlowService
+import Secrets
+import TerminalUI
+import Testing
+
+@Suite struct AppBehaviourTests {
+    @Test func escAtThePromptCancelsAndTheLogShowsNoSetAuthorisationCode() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.outcome == .cancelled)
+        #expect(driver.app.render().text.contains("cancelled"))
+        #expect(!driver.app.render().text.contains("failed"))
+        #expect(!driver.app.state.log.contains { $0.step == .setAuthorisationCode })
+    }
+
+    @Test func escWhileWorkingCancelsTheFlowAndEscOnAResultGoesHome() {
+        let driver = AppDriver(latency: .seconds(1))
+        driver.press(.enter)
+        #expect(driver.clock.waitForPendingTimers(atLeast: 1))
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.failedStep == .getAuthorizationCode)
+        driver.press(.escape)
+        if case .home = driver.screen {} else { Issue.record("expected home") }
+        driver.clock.advance(by: .seconds(10))
+    }
+
+    @Test func enterMovesToTheNextFieldAndSubmitsOnTheLast() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.type("alice")
+        driver.press(.enter)
+        guard case .form(let form) = driver.screen else { Issue.record("no form"); return }
+        #expect(form.focus == 1)
+        driver.type("wonderland")
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.formPage == 2 })
+    }
+
+    @Test func focusCyclesThroughFieldsAndButtons() {
+        let driver = AppDriver()
+        driver.openActivation()
+        var focuses: [Int] = []
+        for key in [Key.tab, .tab, .tab, .down, .backTab, .up] {
+            driver.press(key)
+            if case .form(let form) = driver.screen { focuses.append(form.focus) }
+        }
+        #expect(focuses == [1, 2, 3, 0, 3, 2])
+    }
+
+    @Test func pastedTextGoesIntoTheFieldOnceAndNeverSubmits() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.app.handlePaste("ali\nce\r\n")
+        guard case .form(let form) = driver.screen else { Issue.record("the paste submitted the form"); return }
+        #expect(form.inputs[0].text == "alice")
+        #expect(driver.service.activeFlowCount == 1)
+        driver.app.handlePaste(String(repeating: "x", count: 300))
+        guard case .form(let after) = driver.screen else { return }
+        #expect(after.inputs[0].text.utf8.count == 256)
+        #expect(driver.app.state.notice?.contains("cut") == true)
+    }
+
+    @Test func questionMarkTypesInATextFieldButOpensHelpElsewhere() {
+        let driver = AppDriver()
+        driver.press(.character("?"))
+        #expect(driver.app.state.showHelp)
+        driver.press(.character("?"))
+        #expect(!driver.app.state.showHelp)
+        driver.openActivation()
+        driver.type("a?b")
+        guard case .form(let form) = driver.screen else { return }
+        #expect(form.inputs[0].text == "a?b")
+        driver.press(.f1)
+        #expect(driver.app.state.showHelp)
+    }
+
+    @Test func aResizeKeepsWhatWasTyped() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.type("alice")
+        driver.app.resize(width: 50, height: 12)
+        #expect(driver.app.render().text.contains("terminal too small"))
+        driver.app.resize(width: 100, height: 30)
+        let screen = driver.app.render()
+        #expect(screen.width == 100)
+        #expect(screen.text.contains("alice"))
+    }
+
+    @Test func qQuitsFromHomeOnlyAndCtrlCQuitsWith130() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.character("q"))
+        #expect(driver.app.exitStatus == nil)
+        driver.press(.control("c"))
+        #expect(driver.app.exitStatus == 130)
+        let home = AppDriver()
+        home.press(.character("q"))
+        #expect(home.app.exitStatus == 0)
+    }
+
+    @Test func theStatusLineFollowsTheDevice() {
+        let driver = AppDriver()
+        #expect(driver.app.render().text.contains("device: not activated"))
+        driver.activate()
+        #expect(driver.app.render().text.contains("device: logged in as alice"))
+        driver.press(.enter)  // back home
+        driver.press(.down, .down, .enter)  // Log out
+        driver.pump { _ in driver.isResult }
+        #expect(driver.app.render().text.contains("device: activated as alice"))
+    }
+
+    @Test func theLogShowsProvideCredentialsOnTheIdpSdkThreadAndScrolls() {
+        let driver = AppDriver()
+        driver.activate()
+        let text = driver.app.render().text
+        #expect(text.contains("provideCredentials"))
+        #expect(text.contains("IdpSdk "))
+        #expect(driver.app.state.log.filter { $0.step == .provideCredentials }.allSatisfy { $0.thread == "IdpSdk" })
+        driver.press(.pageUp)
+        #expect(driver.app.state.logScroll == 5)
+        #expect(driver.app.render().text.contains("newer below"))
+        driver.press(.pageDown)
+        #expect(driver.app.state.logScroll == 0)
+    }
+
+    @Test func comingLaterEntriesAreSkipped() {
+        let driver = AppDriver()
+        driver.press(.down, .down, .down)
+        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .quit)
+        driver.press(.down)
+        #expect(driver.app.state.menuSelection == 0)
+    }
+}
+
+@Suite struct TextInputTests {
+    @Test func editingKeys() {
+        var input = TextInput()
+        input.insert("hello world")
+        _ = input.apply(.control("w"))
+        #expect(input.text == "hello ")
+        _ = input.apply(.home)
+        _ = input.apply(.delete)
+        #expect(input.text == "ello ")
+        _ = input.apply(.end)
+        _ = input.apply(.left)
+        _ = input.apply(.backspace)
+        #expect(input.text == "ell ")
+        _ = input.apply(.control("a"))
+        _ = input.apply(.right)
+        _ = input.apply(.control("k"))
+        #expect(input.text == "e")
+        _ = input.apply(.control("e"))
+        input.insert("xyz")
+        _ = input.apply(.left)
+        _ = input.apply(.control("u"))
+        #expect(input.text == "z")
+        #expect(input.cursor == 0)
+    }
+
+    @Test func wideCharactersAndTheByteLimit() {
+        var input = TextInput(maximumBytes: 8)
+        let fitted = input.insert("日本")
+        let overflowed = input.insert("語x")
+        #expect(fitted && !overflowed)
+        #expect(input.text == "日本")
+        let control = input.insert("\u{7}")
+        #expect(!control)
+        #expect(input.text == "日本")
+    }
+
+    @Test func takeReturnsASecretAndEmptiesTheField() {
+        var input = TextInput("wonderland")
+        let secret = input.take()
+        #expect(secret == Secret("wonderland"))
+        #expect(input.isEmpty)
+    }
+}
+
+@Suite struct ScreenBufferTests {
+    @Test func wideCharactersTakeTwoCellsAndClip() {
+        var buffer = ScreenBuffer(width: 5, height: 1)
+        #expect(buffer.put("日本語", row: 0, column: 0, role: .text) == 4)
+        #expect(buffer.text == "日本 ")
+        #expect(buffer.roles == ".>.>.")
+        buffer.put("x", row: 0, column: 1, role: .error)
+        #expect(buffer.text == " x本 ")
+    }
+
+    @Test func truncation() {
+        #expect(CharacterWidth.truncate("SetAuthorisationCode", to: 8) == "SetAuth…")
+        #expect(CharacterWidth.of("•••") == 3)
+        #expect(CharacterWidth.of("日本") == 4)
+    }
+}

@@ -1,0 +1,81 @@
+import Determinism
+import FlowService
+import Foundation
+import TerminalUI
+
+/// A ``TerminalApp`` on a simulated device with a manual clock, driven the way the curses loop drives it.
+final class AppDriver {
+    let clock = ManualClock()
+    let environment: SimulationEnvironment
+    let service: FlowService
+    let app: TerminalApp
+
+    init(width: Int = 80, height: Int = 24, latency: Duration = .zero) {
+        environment = SimulationEnvironment(clock: clock)
+        environment.network.latency = latency
+        service = FlowService(environment: environment)
+        app = TerminalApp(service: service, width: width, height: height)
+    }
+
+    func press(_ keys: Key...) {
+        for key in keys { app.handle(key) }
+    }
+
+    func type(_ text: String) {
+        for character in text { app.handle(.character(character)) }
+    }
+
+    /// Delivers service messages until `condition` holds (or 10 s of real time pass).
+    @discardableResult
+    func pump(until condition: (TerminalApp) -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition(app) {
+            guard ContinuousClock.now < deadline else { return false }
+            if service.mailbox.waitForMessages(timeout: .milliseconds(50)) { service.deliverPendingMessages(to: app) }
+        }
+        return true
+    }
+
+    var screen: ScreenState { app.state.screen }
+
+    var isForm: Bool {
+        if case .form = app.state.screen { return true }
+        return false
+    }
+
+    var isResult: Bool {
+        if case .result = app.state.screen { return true }
+        return false
+    }
+
+    var result: FlowResult? {
+        if case .result(let result) = app.state.screen { return result }
+        return nil
+    }
+
+    var formPage: Int? {
+        if case .form(let form) = app.state.screen { return form.prompt.page }
+        return nil
+    }
+
+    /// Home → Activate device → the first prompt.
+    func openActivation() {
+        press(.enter)
+        pump { _ in self.isForm }
+    }
+
+    /// Runs a whole activation as alice.
+    func activate(password: String = "wonderland") {
+        openActivation()
+        type("alice")
+        press(.tab)
+        type(password)
+        press(.enter)
+        pump { _ in self.formPage == 2 || self.isResult }
+        if formPage == 2 {
+            type("123456")
+            press(.enter)
+        }
+        pump { _ in self.isResult }
+    }
+}

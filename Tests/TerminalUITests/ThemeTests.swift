@@ -1,0 +1,65 @@
+import Foundation
+import TerminalUI
+import Testing
+
+@Suite struct ThemeTests {
+    static let themesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Themes")
+
+    @Test(arguments: BuiltInThemes.names)
+    func builtInThemesMatchTheFilesInThemes(_ name: String) throws {
+        let file = try String(contentsOf: Self.themesDirectory.appendingPathComponent("\(name).theme"), encoding: .utf8)
+        let fromFile = try Theme.parse(file, source: name)
+        let builtIn = try #require(Theme.builtIn(name))
+        #expect(fromFile.styles == builtIn.styles)
+        #expect(Set(builtIn.styles.keys) == Set(Role.allCases), "a built-in theme sets every role")
+    }
+
+    @Test func aThemeFileParses() throws {
+        let theme = try Theme.parse("""
+            # comment
+            title = bold underline bright-yellow on 17
+            error = red   # trailing comment
+            text = none
+            """, source: "mine.theme")
+        #expect(theme.style(.title) == Style(foreground: .index(11), background: .index(17), attributes: [.bold, .underline]))
+        #expect(theme.style(.error) == Style(foreground: .index(1)))
+        #expect(theme.style(.text) == Style())
+    }
+
+    @Test(arguments: [
+        ("title bold", "theme t.theme line 1: expected \"role = style\""),
+        ("tittle = bold", "theme t.theme line 1, key \"tittle\": unknown key"),
+        ("title = bold purple", "theme t.theme line 1, key \"title\": unknown colour or attribute \"purple\""),
+        ("title = red on", "theme t.theme line 1, key \"title\": \"on\" needs a background colour"),
+        ("title = red on mauve", "theme t.theme line 1, key \"title\": unknown colour \"mauve\""),
+        ("title = red blue", "theme t.theme line 1, key \"title\": unexpected \"blue\""),
+        ("title =", "theme t.theme line 1, key \"title\": no style given"),
+        ("\n\ntitle = bold\ntitle = dim", "theme t.theme line 4, key \"title\": set twice"),
+        ("title = 256", "theme t.theme line 1, key \"title\": unknown colour or attribute \"256\""),
+    ])
+    func badThemeFilesNameTheLineAndTheKey(_ text: String, _ message: String) {
+        #expect {
+            _ = try Theme.parse(text, source: "t.theme")
+        } throws: { error in
+            (error as? ThemeError)?.description.hasPrefix(message) == true
+        }
+    }
+
+    @Test func noColorSelectsMonochromeUnlessAThemeIsNamed() throws {
+        #expect(try Theme.resolve(nil, environment: ["NO_COLOR": "1"]).name == "monochrome")
+        #expect(try Theme.resolve(nil, environment: ["NO_COLOR": ""]).name == "default")
+        #expect(try Theme.resolve(nil, environment: [:]).name == "default")
+        #expect(try Theme.resolve("high-contrast", environment: ["NO_COLOR": "1"]).name == "high-contrast")
+        #expect(throws: ThemeError.self) { try Theme.resolve("/nonexistent.theme", environment: [:]) }
+    }
+
+    @Test func aUserThemeInheritsWhatItLeavesOut() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("partial-\(UUID()).theme")
+        try "title = bold magenta\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let theme = try Theme.resolve(file.path, environment: [:])
+        #expect(theme.style(.title) == Style(foreground: .index(5), attributes: [.bold]))
+        #expect(theme.style(.fieldFocused) == Theme.builtIn("default")?.style(.fieldFocused))
+    }
+}
