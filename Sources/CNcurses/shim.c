@@ -4,6 +4,7 @@
 
 #include <curses.h>
 #include <locale.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -57,8 +58,10 @@ int idp_curses_start(int escapeDelayMs) {
 void idp_curses_stop(void) {
     if (!curses_active) return;
     curses_active = 0;
+    curs_set(1);
     write_all(PASTE_OFF);
     endwin();
+    write_all("\033[?25h");
 }
 
 int idp_curses_has_colors(void) { return has_colors() ? 1 : 0; }
@@ -144,6 +147,16 @@ static void restore_and_die(int signal_number) {
 
 void idp_signals_install(int fd) {
     signal_fd = fd;
+    // A parent may hand us a blocked signal mask (threads of test runners and supervisors often block
+    // everything); the UI depends on these arriving.
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    int needed[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT};
+    for (unsigned i = 0; i < sizeof needed / sizeof needed[0]; i++) {
+        sigaddset(&wanted, needed[i]);
+        signal(needed[i], SIG_DFL);
+    }
+    pthread_sigmask(SIG_UNBLOCK, &wanted, NULL);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = forward_signal;

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+/// The real binary in tmux. Serialised: each test has its own tmux server, but they share two cores.
+@Suite(.serialized) struct TerminalEndToEndTests {
+    /// Home → the given menu entry (by the number of Down presses) → its first prompt.
+    func open(_ session: TmuxSession, downs: Int) {
+        #expect(session.waitFor("What would you like to do?"))
+        for _ in 0..<downs { session.press("Down") }
+        session.press("Enter")
+    }
+
+    func activate(_ session: TmuxSession, password: String = "wonderland") {
+        open(session, downs: 0)
+        #expect(session.waitFor("Activate device — step 1 of 2"))
+        session.type("alice")
+        session.press("Tab")
+        session.type(password)
+        session.press("Enter")
+    }
+
+    @Test func activationThenLoginWithTheDemoUser() throws {
+        let session = try TmuxSession()
+        activate(session)
+        #expect(session.waitFor("Activate device — step 2 of 2"))
+        session.type("123456")
+        session.press("Enter")
+        #expect(session.waitUntil { $0.contains("✓ Device activated and logged in") && $0.contains("device: logged in as alice") }.0)
+        session.press("Enter")
+        open(session, downs: 1)
+        #expect(session.waitFor("The IdpSdk asks for USERNAME, PASSWORD (client KssIdpLogin)"))
+        session.type("alice")
+        session.press("Tab")
+        session.type("wonderland")
+        session.press("Enter")
+        let (done, screen) = session.waitUntil { $0.contains("✓ Logged in") && $0.contains("help") }
+        #expect(done, "\(screen)")
+        #expect(screen.contains("astClientId"))
+        #expect(screen.contains("IdpSdk       inputFieldIds=USERNAME,PASSWORD"), "provideCredentials shows the IdpSdk thread")
+    }
+
+    @Test func escAtTheCredentialPromptCancels() throws {
+        let session = try TmuxSession()
+        activate(session)
+        #expect(session.waitFor("Activate device — step 2 of 2"))
+        session.press("Escape")
+        let (done, screen) = session.waitUntil { $0.contains("cancelled") && $0.contains("device: not activated") }
+        #expect(done, "\(screen)")
+        #expect(screen.contains("⊘ Activate device cancelled"))
+        #expect(!screen.contains("failed"))
+        #expect(!screen.contains("SetAuthorisationCode"))
+    }
+
+    @Test func aWrongPasswordShowsTheFailureScreen() throws {
+        let session = try TmuxSession()
+        activate(session, password: "not-the-password")
+        let (done, screen) = session.waitUntil { $0.contains("failed — WRONG_CREDENTIALS") && $0.contains("help") }
+        #expect(done, "\(screen)")
+        #expect(screen.contains("513/4011"))
+        #expect(screen.contains("what to try"))
+    }
+
+    @Test func theTypedPasswordIsNeverOnScreenNorInTheScrollbackAfterExit() throws {
+        let session = try TmuxSession()
+        open(session, downs: 0)
+        #expect(session.waitFor("step 1 of 2"))
+        session.type("alice")
+        session.press("Tab")
+        session.type("wonderland")
+        #expect(session.waitFor("••••••••••"))
+        #expect(!session.screen().contains("wonderland"))
+        session.press("Enter")
+        #expect(session.waitFor("step 2 of 2"))
+        session.type("123456")
+        #expect(session.waitFor("••••••"))
+        #expect(!session.screen().contains("123456"))
+        session.press("Enter")
+        #expect(session.waitFor("✓ Device activated"))
+        session.press("Enter")
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("q")
+        #expect(session.waitForExit() == 0)
+        let after = session.scrollback()
+        #expect(!after.contains("wonderland"))
+        #expect(!after.contains("123456"))
+        #expect(session.format("#{alternate_on}") == "0")
+    }
+
+    @Test func aResizeKeepsTheTypedUsername() throws {
+        let session = try TmuxSession()
+        open(session, downs: 0)
+        #expect(session.waitFor("step 1 of 2"))
+        session.type("alice")
+        #expect(session.waitFor("Username   alice"))
+        session.resize(width: 100, height: 30)
+        // One capture must show both: a frame may be caught half drawn.
+        let (wide, screen) = session.waitUntil { text in
+            text.split(separator: "\n").first { $0.hasPrefix("┌─ Activate") }?.count == 100 && text.contains("Username   alice")
+        }
+        #expect(wide, "\(screen)")
+        session.resize(width: 50, height: 12)
+        #expect(session.waitFor("terminal too small (need 60×18"))
+        session.resize(width: 80, height: 24)
+        #expect(session.waitFor("Username   alice"))
+    }
+
+    @Test func ctrlCExitsWith130AndLeavesThePaneInNormalMode() throws {
+        let session = try TmuxSession()
+        open(session, downs: 0)
+        #expect(session.waitFor("step 1 of 2"))
+        session.press("C-c")
+        #expect(session.waitForExit() == 130)
+        #expect(session.format("#{alternate_on}") == "0")
+        #expect(session.format("#{cursor_flag}") == "1")
+    }
+
+    @Test(arguments: [("TERM", Int32(143)), ("HUP", 129)])
+    func signalsRestoreTheTerminal(_ signal: String, _ status: Int32) throws {
+        let session = try TmuxSession()
+        #expect(session.waitFor("What would you like to do?"))
+        let pid = session.binaryPID()
+        #expect(!pid.isEmpty)
+        _ = try Spawn.run(["kill", "-\(signal)", pid], capture: false)
+        #expect(session.waitForExit() == status)
+        #expect(session.format("#{alternate_on}") == "0")
+    }
+
+    @Test func pastedTextGoesIntoTheFieldOnceAndDoesNotSubmit() throws {
+        let session = try TmuxSession()
+        open(session, downs: 0)
+        #expect(session.waitFor("step 1 of 2"))
+        session.paste("alice\n")
+        let (pasted, screen) = session.waitUntil { $0.contains("Username   alice") && $0.contains("F1 help") }
+        #expect(pasted)
+        #expect(!screen.contains("alicealice"))
+        #expect(screen.contains("step 1 of 2"), "the paste must not submit")
+    }
+
+    @Test func helpOpensAndClosesWithTheSameKey() throws {
+        let session = try TmuxSession()
+        #expect(session.waitFor("What would you like to do?"))
+        session.type("?")
+        #expect(session.waitFor("Keys — ? closes"))
+        session.type("?")
+        let (closed, _) = session.waitUntil { !$0.contains("Keys — ? closes") }
+        #expect(closed)
+    }
+
+    @Test func ctrlZSuspendsAndFgRedraws() throws {
+        let shell = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
+        #expect(shell.waitFor("shell$"))
+        shell.type("\(TmuxSession.binary)")
+        shell.press("Enter")
+        #expect(shell.waitFor("What would you like to do?"))
+        shell.press("C-z")
+        #expect(shell.waitFor("Stopped"))
+        #expect(shell.format("#{alternate_on}") == "0")
+        shell.type("fg")
+        shell.press("Enter")
+        #expect(shell.waitFor("What would you like to do?"))
+        #expect(shell.waitFor("device: not activated"))
+        shell.press("q")
+        #expect(shell.waitUntil { $0.filter { $0 == "$" }.count >= 3 }.0)
+    }
+
+    @Test func monochromeThemeAndNoColorStart() throws {
+        let session = try TmuxSession(environment: ["NO_COLOR": "1"])
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("q")
+        #expect(session.waitForExit() == 0)
+    }
+}
