@@ -43,9 +43,11 @@ let package = Package(
         .target(name: "CTextWidth"),
         .target(name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "MCSDK", "Secrets", "CTextWidth"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
-        .target(name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowService"], swiftSettings: strict),
+        .target(
+            name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowService", "Threading"], swiftSettings: strict),
         .executableTarget(
-            name: "idp-tui", dependencies: ["Headless", "CursesBackend", "TerminalUI", "FlowService"], swiftSettings: strict),
+            name: "idp-tui", dependencies: ["Headless", "CursesBackend", "TerminalUI", "FlowService", "IdentityProvider"],
+            swiftSettings: strict),
         .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),

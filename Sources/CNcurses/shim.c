@@ -3,6 +3,7 @@
 #include "CNcurses.h"
 
 #include <curses.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
@@ -32,7 +33,11 @@ static void write_all(const char *text) {
 }
 
 int idp_curses_start(int escapeDelayMs) {
-    setlocale(LC_ALL, "");
+    // Only the character type matters to curses (UTF-8 in and out); loading every category costs start-up
+    // time. A non-UTF-8 environment falls back to C.UTF-8 so that wide characters still work.
+    setlocale(LC_CTYPE, "");
+    const char *codeset = nl_langinfo(CODESET);
+    if (codeset == NULL || strcmp(codeset, "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
     if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) saved_termios_valid = 1;
     set_escdelay(escapeDelayMs);
     if (initscr() == NULL) return -1;

@@ -15,9 +15,10 @@ final class CursesScreen {
         for role in Role.allCases {
             let style = theme.style(role)
             var pair: Int16 = 0
-            if colors, style.foreground != nil || style.background != nil {
-                let foreground = Self.colorIndex(style.foreground, palette: palette)
-                let background = Self.colorIndex(style.background, palette: palette)
+            let foreground = Self.colorIndex(style.foreground, palette: palette)
+            let background = Self.colorIndex(style.background, palette: palette)
+            // The terminal's own colours are pair 0: a pair for them would cost an SGR on every write.
+            if colors, foreground != -1 || background != -1 {
                 let key = "\(foreground)/\(background)"
                 if let existing = pairs[key] {
                     pair = existing

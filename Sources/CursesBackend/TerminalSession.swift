@@ -2,6 +2,7 @@ import CNcurses
 import FlowService
 import Foundation
 import TerminalUI
+import Threading
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +20,13 @@ public enum TerminalSession {
     static let escapeDelayMilliseconds: Int32 = 25
 
     /// Runs until the user quits; returns the exit status. The terminal is restored on every way out.
-    public static func run(service: FlowService, theme: Theme) throws(StartError) -> Int32 {
+    ///
+    /// `makeService` runs on a background thread once the first frame is drawn, so that the simulated world
+    /// (password hashing, certificate parsing) neither delays nor competes with the first frame; keys typed
+    /// meanwhile wait for it.
+    public static func run(
+        theme: Theme, tenant: String, idpUrl: String, makeService: @escaping @Sendable () -> FlowService
+    ) throws(StartError) -> Int32 {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw StartError(description: "the terminal UI needs a terminal on stdin and stdout; for scripts use idp-tui run")
         }
@@ -31,12 +38,14 @@ public enum TerminalSession {
             close(signalPipe[1])
         }
         idp_signals_install(signalPipe[1])
+        let built = ServiceBuilder()
+        defer { built.close() }
         guard idp_curses_start(escapeDelayMilliseconds) == 0 else {
             throw StartError(description: "cannot start curses (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset"))")
         }
         defer { idp_curses_stop() }
 
-        let app = TerminalApp(service: service, width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
+        let app = TerminalApp(tenant: tenant, idpUrl: idpUrl, width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
         let screen = CursesScreen(theme: theme)
         var reader = KeyReader()
         var dirty = true
@@ -44,10 +53,14 @@ public enum TerminalSession {
             if dirty {
                 screen.draw(app.render())
                 dirty = false
+                // The first frame is out: now build the simulated world, off this thread.
+                built.start(makeService)
             }
+            // Until the service is built, its slot waits on the builder's pipe instead.
+            let service = app.serviceIfReady
             var fds = [
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: service.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: service?.wakeFileDescriptor ?? built.readyFileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&fds, 3, -1)
@@ -79,8 +92,55 @@ public enum TerminalSession {
                     if app.exitStatus != nil { break }
                 }
             }
-            if fds[1].revents != 0, service.deliverPendingMessages(to: app) > 0 { dirty = true }
+            if fds[1].revents != 0 {
+                if let service {
+                    if service.deliverPendingMessages(to: app) > 0 { dirty = true }
+                } else if let ready = built.take() {
+                    app.attach(ready)
+                    dirty = true
+                }
+            }
         }
         return app.exitStatus ?? 0
     }
 }
+
+/// Builds the service on a background thread and says so on a pipe the main loop can poll.
+private final class ServiceBuilder: Sendable {
+    private let pipeEnds: [Int32]
+    private let result = Locked<FlowService?>(nil)
+    private let started = Locked(false)
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        _ = pipe(&ends)
+        pipeEnds = ends
+    }
+
+    /// Starts building, once; later calls do nothing.
+    func start(_ make: @escaping @Sendable () -> FlowService) {
+        guard started.withLock({ started in defer { started = true }; return !started }) else { return }
+        let writeEnd = pipeEnds[1]
+        let result = result
+        DispatchQueue.global(qos: .userInteractive).async {
+            let service = make()
+            result.withLock { $0 = service }
+            var byte: UInt8 = 1
+            _ = write(writeEnd, &byte, 1)
+        }
+    }
+
+    var readyFileDescriptor: Int32 { pipeEnds[0] }
+
+    func take() -> FlowService? {
+        var byte: UInt8 = 0
+        _ = read(pipeEnds[0], &byte, 1)
+        return result.withLock { $0 }
+    }
+
+    func close() {
+        // The write end stays open: a build still running may yet write to it; the process is ending.
+        Glibc.close(pipeEnds[0])
+    }
+}
+

@@ -33,7 +33,8 @@ public final class FlowService: Sendable {
         channel = CredentialChannel(mailbox: mailbox, clock: environment.clock)
         idpSdk = IdpSdkService(
             tenantId: environment.tenantId, idpUrl: environment.idpUrl,
-            certificateChain: configuration.certificateChainPEM, shouldHashPin: configuration.shouldHashPin,
+            certificateChain: configuration.certificateChainPEM ?? IdentityProviderCertificates.genuinePEM,
+            shouldHashPin: configuration.shouldHashPin,
             network: environment.network)
     }
 

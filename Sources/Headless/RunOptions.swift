@@ -99,6 +99,11 @@ public struct RunOptions: Sendable {
 extension RunOptions {
     /// The flow service these options describe, on the embedded default scenario.
     public func makeService(mode: Mode = .headless) throws(UsageError) -> FlowService {
+        FlowService(environment: SimulationEnvironment(seed: seed), configuration: try flowConfiguration(mode: mode))
+    }
+
+    /// The app side's configuration; reads and checks the certificate chain file if one is named.
+    public func flowConfiguration(mode: Mode = .headless) throws(UsageError) -> FlowConfiguration {
         let command = mode == .headless ? "run: " : ""
         var configuration = FlowConfiguration(
             shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout)
@@ -111,6 +116,6 @@ extension RunOptions {
             }
             configuration.certificateChainPEM = pem
         }
-        return FlowService(environment: SimulationEnvironment(seed: seed), configuration: configuration)
+        return configuration
     }
 }

@@ -153,3 +153,17 @@ for (label, iterations, hashPin, drivers, count) in [
     print(String(format: "%@: %.0f activation+login pairs/s (%.0f flows/s) over %d pairs, %d failed",
                  label, rate, rate * 2, count, failures))
 }
+
+if CommandLine.arguments.contains("--startup") {
+    func time(_ label: String, _ body: () -> Void) {
+        let start = ContinuousClock.now
+        body()
+        let elapsed = ContinuousClock.now - start
+        print(String(format: "  %@: %.2f ms", label, Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))
+    }
+    print("start-up pieces (first call in this process):")
+    time("parse the genuine PEM chain") { _ = try? CertificateChain(pem: IdentityProviderCertificates.genuinePEM) }
+    time("parse it again") { _ = try? CertificateChain(pem: IdentityProviderCertificates.genuinePEM) }
+    time("SimulationEnvironment (IdP, MC)") { _ = SimulationEnvironment(seed: 1) }
+    time("FlowService") { _ = FlowService(environment: SimulationEnvironment(seed: 2)) }
+}

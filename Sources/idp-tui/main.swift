@@ -2,6 +2,7 @@ import CursesBackend
 import FlowService
 import Foundation
 import Headless
+import IdentityProvider
 import TerminalUI
 
 #if canImport(Glibc)
@@ -10,7 +11,9 @@ import TerminalUI
 
 let version = "0.2.0"
 
-let help = """
+/// Built only when asked for: start-up should not pay for it.
+func help() -> String {
+    """
     idp-tui \(version) — simulate IdpSdk / MC-SDK login flows in a terminal and headless
 
     usage:
@@ -26,6 +29,7 @@ let help = """
                  · 130 Ctrl-C in the terminal UI
     demo users (tenant demo): alice / wonderland, activation code 123456; bob / builder, 654321
     """
+}
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("idp-tui: \(message)\n".utf8))
@@ -35,7 +39,7 @@ func fail(_ message: String) -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "--help", "-h", "help":
-    print(help)
+    print(help())
 case "--version", "-V":
     print("idp-tui \(version)")
 case "run":
@@ -53,8 +57,14 @@ default:
         } catch {
             fail(error.description)
         }
-        let service = try options.makeService(mode: .terminal)
-        exit(try TerminalSession.run(service: service, theme: theme))
+        let configuration = try options.flowConfiguration(mode: .terminal)
+        let seed = options.seed
+        let status = try TerminalSession.run(
+            theme: theme, tenant: "demo", idpUrl: IdentityProviderConfiguration.defaultBaseURL
+        ) {
+            FlowService(environment: SimulationEnvironment(seed: seed), configuration: configuration)
+        }
+        exit(status)
     } catch let error as UsageError {
         fail(error.message)
     } catch let error as TerminalSession.StartError {

@@ -91,17 +91,17 @@ import Testing
         open(session, downs: 0)
         #expect(session.waitFor("step 1 of 2"))
         session.type("alice")
-        #expect(session.waitFor("Username   alice"))
+        #expect(session.waitFor("[alice"))
         session.resize(width: 100, height: 30)
         // One capture must show both: a frame may be caught half drawn.
         let (wide, screen) = session.waitUntil { text in
-            text.split(separator: "\n").first { $0.hasPrefix("┌─ Activate") }?.count == 100 && text.contains("Username   alice")
+            text.split(separator: "\n").first { $0.hasPrefix("┌─ Activate") }?.count == 100 && text.contains("[alice")
         }
         #expect(wide, "\(screen)")
         session.resize(width: 50, height: 12)
         #expect(session.waitFor("terminal too small (need 60×18"))
         session.resize(width: 80, height: 24)
-        #expect(session.waitFor("Username   alice"))
+        #expect(session.waitFor("[alice"))
     }
 
     @Test func ctrlCExitsWith130AndLeavesThePaneInNormalMode() throws {
@@ -130,7 +130,7 @@ import Testing
         open(session, downs: 0)
         #expect(session.waitFor("step 1 of 2"))
         session.paste("alice\n")
-        let (pasted, screen) = session.waitUntil { $0.contains("Username   alice") && $0.contains("F1 help") }
+        let (pasted, screen) = session.waitUntil { $0.contains("[alice") && $0.contains("F1 help") }
         #expect(pasted)
         #expect(!screen.contains("alicealice"))
         #expect(screen.contains("step 1 of 2"), "the paste must not submit")

@@ -138,6 +138,41 @@ import Testing
     }
 }
 
+@Suite struct TerminalCommandLineTests {
+    @Test func aBadThemeFileNamesTheFileLineAndKeyAndExitsTwo() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).theme")
+        try "# mine\ntitle = bold\nfield.focussed = reverse\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try BinaryRun.run(["--theme", file.path])
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("idp-tui: theme \(file.path) line 3, key \"field.focussed\": unknown key"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func anUnknownThemeNameIsAnError() throws {
+        let run = try BinaryRun.run(["--theme", "solarized"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("neither a built-in theme (default, high-contrast, monochrome) nor a readable file"))
+    }
+
+    @Test func withoutATerminalTheUIRefusesAndPointsAtRun() throws {
+        let run = try BinaryRun.run([])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("needs a terminal"))
+        #expect(run.stderr.contains("idp-tui run"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func runOnlyOptionsAreRefusedForTheUI() throws {
+        let answers = try BinaryRun.run(["--answers", "x.json"])
+        #expect(answers.status == 2)
+        #expect(answers.stderr.contains("unknown option --answers"))
+        let flow = try BinaryRun.run(["activate"])
+        #expect(flow.status == 2)
+        #expect(flow.stderr.contains("unknown command or option \"activate\""))
+    }
+}
+
 @Suite struct RunCommandSecretTests {
     /// Everything a full set of runs prints, successes, failures, cancels and usage errors alike.
     @Test func noSecretReachesStdoutOrStderr() throws {

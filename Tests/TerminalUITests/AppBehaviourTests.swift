@@ -126,6 +126,17 @@ import Testing
         #expect(driver.app.state.logScroll == 0)
     }
 
+    @Test func keysTypedBeforeTheServiceIsReadyWaitForIt() throws {
+        let app = TerminalApp(tenant: "demo", idpUrl: "https://idp.demo.idp-tui.test/auth", width: 80, height: 24)
+        #expect(app.render().text.contains("device: starting…"))
+        app.handle(.enter)  // Activate device, typed during start-up
+        #expect(app.serviceIfReady == nil)
+        let driver = AppDriver()
+        app.attach(driver.service)
+        #expect(app.render().text.contains("device: not activated"))
+        #expect(driver.service.activeFlowCount == 1)
+    }
+
     @Test func comingLaterEntriesAreSkipped() {
         let driver = AppDriver()
         driver.press(.down, .down, .down)

@@ -74,7 +74,7 @@ public enum AppView {
         buffer.put("The IdpSdk asks for \(asked) (client \(form.prompt.clientId))", row: area.top, column: area.left,
                    role: .hint, limit: area.width)
         let labelWidth = form.prompt.fields.map { CharacterWidth.of(TerminalApp.label($0)) }.max() ?? 0
-        let boxLeft = area.left + labelWidth + 3
+        let boxLeft = area.left + labelWidth + 4
         let boxWidth = max(8, min(40, area.width - labelWidth - 5))
         for (index, field) in form.prompt.fields.enumerated() {
             let row = area.top + 2 + index
@@ -94,18 +94,21 @@ public enum AppView {
         }
     }
 
-    /// One field: its characters (• for a secret, one per character), then blanks to the box's width. The
-    /// terminal cursor sits at the insertion point of the focused field.
+    /// One field: `› [characters…    ]`. Focus shows on the marker and the brackets; the characters
+    /// themselves (• for a secret, one per character) are drawn plain, so that typing one costs the terminal
+    /// only the character: the bytes of an attribute change would dwarf it. The terminal cursor sits at the
+    /// insertion point of the focused field.
     private static func drawInput(_ buffer: inout ScreenBuffer, _ input: TextInput, secret: Bool, focused: Bool,
                                   row: Int, left: Int, width: Int) {
-        let base: Role = focused ? .fieldFocused : .fieldBlurred
-        buffer.fill(row: row, column: left, count: width, role: base)
+        let frame: Role = focused ? .fieldFocused : .fieldBlurred
+        buffer.put(focused ? "›" : " ", row: row, column: left - 2, role: frame)
+        buffer.put("[", row: row, column: left - 1, role: frame)
+        buffer.put("]", row: row, column: left + width, role: frame)
         let shown: [Character] = secret ? Array(repeating: "•", count: input.characters.count) : input.characters
         // Scroll so that the cursor stays in the box.
         var start = 0
         while CharacterWidth.of(String(shown[start..<input.cursor])) > width - 1 { start += 1 }
-        let text = String(shown[start...])
-        buffer.put(text, row: row, column: left, role: secret ? (focused ? .mask : .fieldBlurred) : base, limit: width)
+        buffer.put(String(shown[start...]), row: row, column: left, role: secret ? .mask : .text, limit: width)
         if focused {
             buffer.cursor = (row, left + CharacterWidth.of(String(shown[start..<input.cursor])))
         }

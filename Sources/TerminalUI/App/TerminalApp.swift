@@ -7,16 +7,37 @@ import Secrets
 /// the state into a ``ScreenBuffer``. The curses backend drives it on the main thread.
 public final class TerminalApp: FlowFrontEnd {
     public private(set) var state: AppState
-    public let service: FlowService
+    /// The service, once it is built: the first frame is drawn before it is ready, and keys typed in the
+    /// meantime wait for it.
+    public private(set) var serviceIfReady: FlowService?
+    private var waitingKeys: [Key] = []
     /// Set when the app wants to exit, with the exit status.
     public private(set) var exitStatus: Int32?
 
-    public init(service: FlowService, width: Int, height: Int) {
-        self.service = service
-        let host = URL(string: service.environment.idpUrl)?.host ?? service.environment.idpUrl
-        state = AppState(
-            width: width, height: height, tenant: service.environment.tenantId, idpHost: host,
-            deviceStatus: service.deviceStatus)
+    /// An app whose service is still being built; ``attach(_:)`` completes it.
+    public init(tenant: String, idpUrl: String, width: Int, height: Int) {
+        let host = URL(string: idpUrl)?.host ?? idpUrl
+        state = AppState(width: width, height: height, tenant: tenant, idpHost: host, deviceStatus: "starting…")
+    }
+
+    public convenience init(service: FlowService, width: Int, height: Int) {
+        self.init(tenant: service.environment.tenantId, idpUrl: service.environment.idpUrl, width: width, height: height)
+        attach(service)
+    }
+
+    /// Hands the app its service, and the keys typed while it was being built.
+    public func attach(_ service: FlowService) {
+        serviceIfReady = service
+        state.deviceStatus = service.deviceStatus
+        let keys = waitingKeys
+        waitingKeys = []
+        for key in keys where exitStatus == nil { handle(key) }
+    }
+
+    /// The service; only reached once attached (input waits until then).
+    private var service: FlowService {
+        guard let serviceIfReady else { preconditionFailure("TerminalApp used its service before attach(_:)") }
+        return serviceIfReady
     }
 
     // MARK: Input
@@ -30,6 +51,10 @@ public final class TerminalApp: FlowFrontEnd {
         state.notice = nil
         if key == .control("c") {
             quit(130)
+            return
+        }
+        guard serviceIfReady != nil else {
+            waitingKeys.append(key)
             return
         }
         if state.showHelp {
@@ -67,6 +92,7 @@ public final class TerminalApp: FlowFrontEnd {
     /// it are dropped.
     public func handlePaste(_ text: String) {
         state.notice = nil
+        guard serviceIfReady != nil else { return }
         guard case .form(var form) = state.screen, let field = form.focusedField else {
             state.notice = "paste ignored: no text field has focus"
             return
@@ -162,7 +188,7 @@ public final class TerminalApp: FlowFrontEnd {
 
     /// Ends the app with `status`, cancelling any flow (SIGTERM, SIGHUP and quit keys all come here).
     public func quit(_ status: Int32) {
-        service.cancelAll()
+        serviceIfReady?.cancelAll()
         exitStatus = status
     }
 

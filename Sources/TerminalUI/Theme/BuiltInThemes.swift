@@ -12,9 +12,11 @@ public enum BuiltInThemes {
             title = bold cyan
             hint = dim
             label = default
-            field.focused = black on cyan
-            field.blurred = underline
-            mask = bold black on cyan
+            # field.focused/blurred style the › marker and the [ ] brackets. The typed characters and the
+            # mask are plain (mask = none) so that a keystroke costs only its own bytes.
+            field.focused = bold cyan
+            field.blurred = dim
+            mask = none
             error = bold red
             success = bold green
             button.focused = bold black on cyan
@@ -35,9 +37,11 @@ public enum BuiltInThemes {
             title = bold bright-yellow on black
             hint = bright-white on black
             label = bold bright-white on black
-            field.focused = bold black on bright-yellow
-            field.blurred = underline bright-white on black
-            mask = bold black on bright-yellow
+            # field.focused/blurred style the › marker and the [ ] brackets. The typed characters and the
+            # mask are plain (mask = none) so that a keystroke costs only its own bytes.
+            field.focused = bold bright-yellow on black
+            field.blurred = bright-white on black
+            mask = none
             error = bold bright-white on red
             success = bold black on bright-green
             button.focused = bold black on bright-yellow
@@ -59,9 +63,11 @@ public enum BuiltInThemes {
             title = bold
             hint = dim
             label = none
-            field.focused = reverse
-            field.blurred = underline
-            mask = reverse bold
+            # field.focused/blurred style the › marker and the [ ] brackets. The typed characters and the
+            # mask are plain (mask = none) so that a keystroke costs only its own bytes.
+            field.focused = reverse bold
+            field.blurred = none
+            mask = none
             error = bold underline
             success = bold
             button.focused = reverse bold
