@@ -10,9 +10,14 @@ import Testing
         session.press("Enter")
     }
 
-    func activate(_ session: TmuxSession, password: String = "wonderland") {
+    /// Home → Activate device, and wait for its first form page.
+    func openActivation(_ session: TmuxSession) {
         open(session, downs: 0)
         #expect(session.waitFor("Activate device — step 1 of 2"))
+    }
+
+    func activate(_ session: TmuxSession, password: String = "wonderland") {
+        openActivation(session)
         session.type("alice")
         session.press("Tab")
         session.type(password)
@@ -62,8 +67,7 @@ import Testing
 
     @Test func theTypedPasswordIsNeverOnScreenNorInTheScrollbackAfterExit() throws {
         let session = try TmuxSession()
-        open(session, downs: 0)
-        #expect(session.waitFor("step 1 of 2"))
+        openActivation(session)
         session.type("alice")
         session.press("Tab")
         session.type("wonderland")
@@ -88,8 +92,7 @@ import Testing
 
     @Test func aResizeKeepsTheTypedUsername() throws {
         let session = try TmuxSession()
-        open(session, downs: 0)
-        #expect(session.waitFor("step 1 of 2"))
+        openActivation(session)
         session.type("alice")
         #expect(session.waitFor("[alice"))
         session.resize(width: 100, height: 30)
@@ -106,8 +109,7 @@ import Testing
 
     @Test func ctrlCExitsWith130AndLeavesThePaneInNormalMode() throws {
         let session = try TmuxSession()
-        open(session, downs: 0)
-        #expect(session.waitFor("step 1 of 2"))
+        openActivation(session)
         session.press("C-c")
         #expect(session.waitForExit() == 130)
         #expect(session.format("#{alternate_on}") == "0")
@@ -127,8 +129,7 @@ import Testing
 
     @Test func pastedTextGoesIntoTheFieldOnceAndDoesNotSubmit() throws {
         let session = try TmuxSession()
-        open(session, downs: 0)
-        #expect(session.waitFor("step 1 of 2"))
+        openActivation(session)
         session.paste("alice\n")
         let (pasted, screen) = session.waitUntil { $0.contains("[alice") && $0.contains("F1 help") }
         #expect(pasted)

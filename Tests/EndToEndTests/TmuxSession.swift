@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -89,9 +90,12 @@ final class TmuxSession {
         return (true, text)
     }
 
+    /// Polls until `text` is on screen. On a timeout it records what the screen showed instead.
     @discardableResult
-    func waitFor(_ text: String, timeout: Duration = .seconds(15)) -> Bool {
-        waitUntil(timeout: timeout) { $0.contains(text) }.0
+    func waitFor(_ text: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let (found, screen) = waitUntil(timeout: timeout) { $0.contains(text) }
+        if !found { Issue.record("\"\(text)\" did not appear; the screen was:\n\(screen)", sourceLocation: sourceLocation) }
+        return found
     }
 
     /// Waits for the binary to exit and returns its status, as the wrapper printed it.

@@ -64,12 +64,17 @@ final class AppDriver {
         pump { _ in self.isForm }
     }
 
+    /// Types a user name, moves to the password field, types a password.
+    func fill(username: String = "alice", password: String = "wonderland") {
+        type(username)
+        press(.tab)
+        type(password)
+    }
+
     /// Runs a whole activation as alice.
     func activate(password: String = "wonderland") {
         openActivation()
-        type("alice")
-        press(.tab)
-        type(password)
+        fill(password: password)
         press(.enter)
         pump { _ in self.formPage == 2 || self.isResult }
         if formPage == 2 {

@@ -11,9 +11,7 @@ import Testing
     @Test func credentialFormWithAMaskedPassword() {
         let driver = AppDriver()
         driver.openActivation()
-        driver.type("alice")
-        driver.press(.tab)
-        driver.type("wonderland")
+        driver.fill(password: "wonderland")
         let screen = driver.app.render()
         #expect(!screen.text.contains("wonderland"))
         #expect(screen.text.contains("••••••••••"))
@@ -23,9 +21,7 @@ import Testing
     @Test func activationCodePageWithAnEmptyFieldError() {
         let driver = AppDriver()
         driver.openActivation()
-        driver.type("alice")
-        driver.press(.tab)
-        driver.type("wonderland")
+        driver.fill(password: "wonderland")
         driver.press(.enter)
         driver.pump { _ in driver.formPage == 2 }
         driver.press(.enter)
@@ -101,9 +97,7 @@ import Testing
         #expect(!theme.usesColor)
         let driver = AppDriver()
         driver.openActivation()
-        driver.type("alice")
-        driver.press(.tab)
-        driver.type("pw")
+        driver.fill(password: "pw")
         let screen = driver.app.render()
         Snapshot.check(screen, "form-monochrome-80x24", extra: "# monochrome styles\n\(Snapshot.styleLayer(screen, theme))\n")
         for (focused, blurred) in [(Role.fieldFocused, Role.fieldBlurred), (.buttonFocused, .buttonBlurred), (.menuFocused, .text)] {
