@@ -1,4 +1,5 @@
 import FlowService
+import Foundation
 
 /// The pane of flow events, newest at the bottom, scrollable.
 enum LogPane {
@@ -66,8 +67,3 @@ enum LogPane {
         return fitted + String(repeating: " ", count: max(0, width - CharacterWidth.of(fitted)))
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#endif
-import Foundation
