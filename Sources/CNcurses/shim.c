@@ -113,9 +113,27 @@ uint32_t idp_attr_dim(void) { return (uint32_t)A_DIM; }
 uint32_t idp_attr_standout(void) { return (uint32_t)A_STANDOUT; }
 uint32_t idp_attr_italic(void) { return (uint32_t)A_ITALIC; }
 
+// Horizontal lines as curses' (narrow) line-drawing character: ncurses then sends the terminal's 1-byte
+// VT100 line set where the terminal has one, and the Unicode ─ where it has not (the Linux console,
+// screen; NCURSES_NO_UTF8_ACS=1 forces Unicode). A run of them costs 1 byte a cell plus 6 for the switch,
+// against 3 a cell in UTF-8; a lone corner or vertical bar is cheaper as UTF-8, so those stay Unicode.
+// (The wide WACS_ characters would always be Unicode in a UTF-8 locale.)
+static chtype line_drawing(wchar_t character) {
+    return character == 0x2500 ? ACS_HLINE : 0;
+}
+
 void idp_curses_put(int y, int x, const wchar_t *text, int length, uint32_t attributes, short pair) {
     attr_set((attr_t)attributes, pair, NULL);
-    mvaddnwstr(y, x, text, length);
+    move(y, x);
+    int start = 0;
+    for (int i = 0; i < length; i++) {
+        chtype line = line_drawing(text[i]);
+        if (line == 0) continue;
+        if (i > start) addnwstr(text + start, i - start);
+        addch(line);
+        start = i + 1;
+    }
+    if (length > start) addnwstr(text + start, length - start);
 }
 
 void idp_curses_move(int y, int x) { move(y, x); }
