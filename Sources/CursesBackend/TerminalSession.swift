@@ -55,6 +55,7 @@ public enum TerminalSession {
                 dirty = false
                 // The first frame is out: now build the simulated world, off this thread.
                 built.start(makeService)
+                injectCrashIfAsked()
             }
             // Until the service is built, its slot waits on the builder's pipe instead.
             let service = app.serviceIfReady
@@ -103,6 +104,13 @@ public enum TerminalSession {
         }
         return app.exitStatus ?? 0
     }
+}
+
+/// `IDP_TUI_FAULT=crash-after-first-frame` crashes on purpose once curses is up, so that tests can check that
+/// a fatal error still gives the terminal back.
+private func injectCrashIfAsked() {
+    guard let fault = getenv("IDP_TUI_FAULT"), String(cString: fault) == "crash-after-first-frame" else { return }
+    fatalError("crash injected by IDP_TUI_FAULT=crash-after-first-frame")
 }
 
 /// Builds the service on a background thread and says so on a pipe the main loop can poll.

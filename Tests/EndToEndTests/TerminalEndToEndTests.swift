@@ -164,6 +164,27 @@ import Testing
         #expect(shell.waitUntil { $0.filter { $0 == "$" }.count >= 3 }.0)
     }
 
+    @Test func aFatalErrorStillRestoresTheTerminal() throws {
+        // Without a prompt from the Swift backtracer, which would otherwise wait for a key on the terminal.
+        let session = try TmuxSession(
+            environment: ["IDP_TUI_FAULT": "crash-after-first-frame", "SWIFT_BACKTRACE": "interactive=no"])
+        let status = session.waitForExit()
+        #expect(status.map { $0 > 128 } == true, "died of a signal, got \(String(describing: status))")
+        #expect(session.format("#{alternate_on}") == "0")
+        #expect(session.format("#{cursor_flag}") == "1")
+        #expect(session.scrollback().contains("Program crashed"), "the crash report reaches the normal screen")
+    }
+
+    @Test func wideCharactersAreTypedAndShownWhole() throws {
+        let session = try TmuxSession()
+        openActivation(session)
+        session.type("日本語")
+        let (shown, screen) = session.waitUntil { $0.contains("[日本語") && $0.contains("F1 help") }
+        #expect(shown, "\(screen)")
+        session.press("BSpace")
+        #expect(session.waitUntil { $0.contains("[日本 ") || $0.contains("[日本]") }.0)
+    }
+
     @Test func monochromeThemeAndNoColorStart() throws {
         let session = try TmuxSession(environment: ["NO_COLOR": "1"])
         #expect(session.waitFor("What would you like to do?"))
