@@ -30,6 +30,9 @@ let package = Package(
             resources: [.copy("Resources/idp-chain.pem"), .copy("Resources/impostor-chain.pem")],
             swiftSettings: strict),
 
+        .target(
+            name: "ThreeDSecure", dependencies: ["Crypto", "Secrets", "Determinism", "Threading"], swiftSettings: strict),
+
         // SDK surfaces.
         .target(name: "MCSDK", dependencies: ["IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
         .target(name: "IdpSdk", dependencies: ["MCSDK", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
@@ -51,6 +54,8 @@ let package = Package(
         .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
+        .testTarget(
+            name: "ThreeDSecureTests", dependencies: ["ThreeDSecure", "Secrets", "Determinism"], swiftSettings: strict),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism", "Threading"], swiftSettings: strict),
         .testTarget(

@@ -1,0 +1,209 @@
+import Crypto
+import Determinism
+import Foundation
+import Secrets
+import Threading
+
+/// The simulated directory server and issuer ACS: answers AReqs from the card catalogue and runs challenge
+/// rounds (CReq/CRes) to a final result, with every wait on the simulation clock.
+public final class AccessControlServer: Sendable {
+    public static let messageVersion = "2.2.0"
+
+    private let cards: [String: TestCard]
+    private let policy: ChallengePolicy
+    private let clock: any SimulationClock
+    private let random: RandomSource
+    private let state = Locked([String: Challenge]())
+
+    public init(cards: [TestCard] = CardCatalog.defaults, policy: ChallengePolicy = ChallengePolicy(),
+                clock: any SimulationClock, random: RandomSource) {
+        self.cards = Dictionary(cards.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        self.policy = policy
+        self.clock = clock
+        self.random = random
+    }
+
+    /// The card the issuer knows under this number, if any.
+    public func card(_ number: CardNumber) -> TestCard? { cards[number.digits] }
+
+    // MARK: AReq → ARes
+
+    public func authenticate(_ request: AuthenticationRequest) throws(DirectoryServerError) -> AuthenticationResponse {
+        guard request.amountMinorUnits > 0 else { throw .invalidAmount }
+        guard request.currency.count == 3, request.currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            throw .invalidCurrency(request.currency)
+        }
+        guard (1...12).contains(request.expiryMonth) else { throw .invalidExpiry }
+        let dsTransID = identifier()
+        let acsTransID = identifier()
+        let brand = request.card.brand
+        func final(_ status: TransStatus, _ reason: TransStatusReason?) -> AuthenticationResponse {
+            AuthenticationResponse(
+                threeDSServerTransID: request.threeDSServerTransID, dsTransID: dsTransID, acsTransID: acsTransID,
+                messageVersion: Self.messageVersion, transStatus: status, transStatusReason: reason,
+                eci: brand.eci(for: status), authenticationValue: proof(for: status), challenge: nil)
+        }
+        if isExpired(month: request.expiryMonth, year: request.expiryYear) { return final(.notAuthenticated, .expiredCard) }
+        guard let card = cards[request.card.digits] else {
+            return final(.couldNotBePerformed, .cardholderNotEnrolledInService)
+        }
+        switch card.scenario {
+        case .frictionless(let status, let reason):
+            return final(status, reason)
+        case .challenge(let design):
+            let challenge = Challenge(
+                acsTransID: acsTransID, card: request.card, design: design, merchant: request.merchantName,
+                amount: Self.format(request.amountMinorUnits, request.currency), attemptsLeft: policy.attempts,
+                resendsLeft: policy.resends)
+            state.withLock { $0[acsTransID] = challenge }
+            let timer = clock.schedule(after: policy.timeout) { [weak self] in self?.timeOut(acsTransID) }
+            state.withLock { $0[acsTransID]?.timer = timer }
+            return AuthenticationResponse(
+                threeDSServerTransID: request.threeDSServerTransID, dsTransID: dsTransID, acsTransID: acsTransID,
+                messageVersion: Self.messageVersion, transStatus: .challengeRequired, transStatusReason: nil,
+                eci: nil, authenticationValue: nil, challenge: challenge.screen(message: nil))
+        }
+    }
+
+    // MARK: CReq → CRes
+
+    public func challenge(_ acsTransID: String, _ answer: ChallengeAnswer) throws(DirectoryServerError) -> ChallengeResponse {
+        let response: ChallengeResponse? = state.withLock { challenges in
+            guard var challenge = challenges[acsTransID] else { return nil }
+            defer { challenges[acsTransID] = challenge }
+            if let result = challenge.result { return .completed(result) }
+            challenge.interactions += 1
+            return respond(&challenge, to: answer)
+        }
+        guard let response else { throw .unknownTransaction(acsTransID) }
+        if case .completed = response { state.withLock { $0[acsTransID]?.timer?.cancel() } }
+        return response
+    }
+
+    /// The cardholder approves (or refuses) the payment on their other device, for an out-of-band challenge.
+    public func decideOutOfBand(_ acsTransID: String, approve: Bool) {
+        state.withLock { $0[acsTransID]?.outOfBandDecision = approve }
+    }
+
+    /// The final result of a challenge (the RReq), once it has one.
+    public func result(_ acsTransID: String) -> AuthenticationResult? {
+        state.withLock { $0[acsTransID]?.result }
+    }
+
+    /// Challenges still open, for leak checks.
+    public var openChallengeCount: Int { state.withLock { $0.values.filter { $0.result == nil }.count } }
+
+    // MARK: Rules
+
+    private func respond(_ challenge: inout Challenge, to answer: ChallengeAnswer) -> ChallengeResponse {
+        switch answer {
+        case .cancel:
+            return finish(&challenge, .notAuthenticated, nil, cancel: .cardholderSelectedCancel)
+        case .unsupportedInterface:
+            return finish(&challenge, .couldNotBePerformed, .unsupportedDevice, cancel: .transactionError)
+        case .resend:
+            guard challenge.design.uiType == .text else { return .screen(challenge.screen(message: "this challenge has no code to resend")) }
+            guard challenge.resendsLeft > 0 else {
+                return .screen(challenge.screen(message: "no more codes can be sent; enter the last one or cancel"))
+            }
+            challenge.resendsLeft -= 1
+            return .screen(challenge.screen(message: "a new code was sent"))
+        case .code(let code):
+            guard challenge.design.uiType == .text else { return .screen(challenge.screen(message: "this challenge takes no code")) }
+            return judge(&challenge, correct: code == policy.oneTimeCode, wrong: "wrong code")
+        case .select(let chosen):
+            guard challenge.design.uiType == .singleSelect || challenge.design.uiType == .multiSelect else {
+                return .screen(challenge.screen(message: "this challenge has nothing to select"))
+            }
+            if challenge.design.uiType == .singleSelect && chosen.count != 1 {
+                return .screen(challenge.screen(message: "choose exactly one"))
+            }
+            return judge(&challenge, correct: chosen == challenge.design.correctOptions, wrong: "that is not the right choice")
+        case .continueOutOfBand:
+            guard challenge.design.uiType == .outOfBand else { return .screen(challenge.screen(message: "this challenge is not out-of-band")) }
+            switch challenge.outOfBandDecision {
+            case true?: return finish(&challenge, challenge.design.outcome, challenge.design.outcomeReason, cancel: nil)
+            case false?: return finish(&challenge, .notAuthenticated, .cardAuthenticationFailed, cancel: nil)
+            case nil: return .screen(challenge.screen(message: "the payment is not approved on the other device yet"))
+            }
+        }
+    }
+
+    private func judge(_ challenge: inout Challenge, correct: Bool, wrong: String) -> ChallengeResponse {
+        if correct { return finish(&challenge, challenge.design.outcome, challenge.design.outcomeReason, cancel: nil) }
+        challenge.attemptsLeft -= 1
+        guard challenge.attemptsLeft > 0 else {
+            return finish(&challenge, .notAuthenticated, .exceedsACSMaximumChallenges, cancel: nil)
+        }
+        let left = challenge.attemptsLeft == 1 ? "1 attempt left" : "\(challenge.attemptsLeft) attempts left"
+        return .screen(challenge.screen(message: "\(wrong); \(left)"))
+    }
+
+    private func finish(_ challenge: inout Challenge, _ status: TransStatus, _ reason: TransStatusReason?,
+                        cancel: ChallengeCancel?) -> ChallengeResponse {
+        let result = AuthenticationResult(
+            acsTransID: challenge.acsTransID, transStatus: status, transStatusReason: reason,
+            eci: challenge.card.brand.eci(for: status), authenticationValue: proof(for: status),
+            challengeCancel: cancel, interactionCounter: challenge.interactions)
+        challenge.result = result
+        return .completed(result)
+    }
+
+    private func timeOut(_ acsTransID: String) {
+        state.withLock { challenges in
+            guard var challenge = challenges[acsTransID], challenge.result == nil else { return }
+            _ = finish(&challenge, .notAuthenticated, .transactionTimedOutAtACS, cancel: .timedOutAtACS)
+            challenges[acsTransID] = challenge
+        }
+    }
+
+    // MARK: Values
+
+    private func isExpired(month: Int, year: Int) -> Bool {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let now = calendar.dateComponents([.year, .month], from: clock.now.date)
+        let fullYear = year < 100 ? 2000 + year : year
+        guard let currentYear = now.year, let currentMonth = now.month else { return false }
+        return fullYear < currentYear || (fullYear == currentYear && month < currentMonth)
+    }
+
+    /// A CAVV stand-in: 20 random bytes, base64, for Y and A only.
+    private func proof(for status: TransStatus) -> String? {
+        guard status == .authenticated || status == .attempted else { return nil }
+        return Data(random.bytes(20)).base64EncodedString()
+    }
+
+    /// A UUID-shaped id from the seeded source.
+    private func identifier() -> String {
+        let hex = Hex.encode(random.bytes(16))
+        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
+        return parts.joined(separator: "-")
+    }
+
+    static func format(_ minorUnits: Int, _ currency: String) -> String {
+        "\(currency) \(minorUnits / 100).\(String(format: "%02d", minorUnits % 100))"
+    }
+}
+
+/// One open (or finished) challenge.
+private struct Challenge: Sendable {
+    let acsTransID: String
+    let card: CardNumber
+    let design: ChallengeDesign
+    let merchant: String
+    let amount: String
+    var attemptsLeft: Int
+    var resendsLeft: Int
+    var interactions = 0
+    var outOfBandDecision: Bool?
+    var result: AuthenticationResult?
+    var timer: ScheduledTimer?
+
+    func screen(message: String?) -> ChallengeScreen {
+        ChallengeScreen(
+            uiType: design.uiType, issuerName: "Simulated \(card.brand.rawValue) Issuer", merchantName: merchant,
+            amount: amount, maskedCard: card.description, prompt: design.prompt, options: design.options,
+            attemptsLeft: attemptsLeft, resendsLeft: resendsLeft, message: message)
+    }
+}

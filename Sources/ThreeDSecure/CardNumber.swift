@@ -1,0 +1,51 @@
+/// A primary account number: digits only, of the brand's length, passing the Luhn check. It prints masked
+/// (`•••• 2701`): logs and screens show the last four digits only.
+public struct CardNumber: Sendable, Hashable, CustomStringConvertible {
+    public let digits: String
+    public let brand: CardBrand
+
+    /// Why a card number is not accepted.
+    public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        case notDigits
+        case unknownBrand
+        case wrongLength(brand: CardBrand, expected: Int)
+        case failsLuhnCheck
+
+        public var description: String {
+            switch self {
+            case .notDigits: "the card number must be digits (spaces are allowed)"
+            case .unknownBrand: "the card number is not a Visa, Mastercard or American Express number"
+            case .wrongLength(let brand, let expected): "a \(brand.rawValue) card number has \(expected) digits"
+            case .failsLuhnCheck: "the card number fails the Luhn check; check for a mistyped digit"
+            }
+        }
+    }
+
+    /// Accepts digits with spaces or dashes between them.
+    public init(_ text: String) throws(Problem) {
+        let digits = text.filter { $0 != " " && $0 != "-" }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notDigits }
+        guard let brand = CardBrand.detect(digits) else { throw .unknownBrand }
+        guard digits.count == brand.panLength else { throw .wrongLength(brand: brand, expected: brand.panLength) }
+        guard Self.passesLuhn(digits) else { throw .failsLuhnCheck }
+        self.digits = digits
+        self.brand = brand
+    }
+
+    /// The Luhn (mod 10) check digit test.
+    public static func passesLuhn(_ digits: String) -> Bool {
+        var sum = 0
+        for (index, character) in digits.reversed().enumerated() {
+            guard var digit = character.wholeNumberValue else { return false }
+            if index % 2 == 1 {
+                digit *= 2
+                if digit > 9 { digit -= 9 }
+            }
+            sum += digit
+        }
+        return sum % 10 == 0
+    }
+
+    public var lastFour: String { String(digits.suffix(4)) }
+    public var description: String { "•••• \(lastFour)" }
+}

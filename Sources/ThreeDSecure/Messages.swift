@@ -1,0 +1,112 @@
+import Secrets
+
+/// The AReq: what the 3DS Server asks the directory server to authenticate.
+public struct AuthenticationRequest: Sendable {
+    public var threeDSServerTransID: String
+    public var card: CardNumber
+    public var expiryMonth: Int
+    public var expiryYear: Int
+    /// In minor units (cents).
+    public var amountMinorUnits: Int
+    /// ISO 4217 alphabetic code.
+    public var currency: String
+    public var merchantName: String
+    /// `threeDSCompInd`: whether the 3DS Method (device data collection) completed: Y, N or U.
+    public var methodCompletion: String
+
+    public init(
+        threeDSServerTransID: String, card: CardNumber, expiryMonth: Int, expiryYear: Int, amountMinorUnits: Int,
+        currency: String, merchantName: String, methodCompletion: String = "Y"
+    ) {
+        self.threeDSServerTransID = threeDSServerTransID
+        self.card = card
+        self.expiryMonth = expiryMonth
+        self.expiryYear = expiryYear
+        self.amountMinorUnits = amountMinorUnits
+        self.currency = currency
+        self.merchantName = merchantName
+        self.methodCompletion = methodCompletion
+    }
+}
+
+/// The ARes: the ACS's answer. Final unless `transStatus` is C, when `challenge` holds the first screen.
+public struct AuthenticationResponse: Sendable, Equatable {
+    public let threeDSServerTransID: String
+    public let dsTransID: String
+    public let acsTransID: String
+    public let messageVersion: String
+    public let transStatus: TransStatus
+    public let transStatusReason: TransStatusReason?
+    public let eci: String?
+    /// The CAVV (or AAV) for Y and A, base64.
+    public let authenticationValue: String?
+    public let challenge: ChallengeScreen?
+}
+
+/// What a challenge screen shows.
+public struct ChallengeScreen: Sendable, Equatable {
+    public let uiType: AcsUiType
+    public let issuerName: String
+    public let merchantName: String
+    /// e.g. "EUR 49.99".
+    public let amount: String
+    /// e.g. "•••• 2503".
+    public let maskedCard: String
+    public let prompt: String
+    public let options: [String]
+    public let attemptsLeft: Int
+    public let resendsLeft: Int
+    /// Why the previous answer did not complete the challenge, if it did not.
+    public let message: String?
+}
+
+/// The cardholder's side of a CReq.
+public enum ChallengeAnswer: Sendable {
+    /// A one-time code (text challenge).
+    case code(Secret)
+    /// The chosen options (single- or multi-select), by index.
+    case select(Set<Int>)
+    /// Continue after approving (or not) on the other device (out-of-band).
+    case continueOutOfBand
+    /// Ask for a new one-time code.
+    case resend
+    /// The cardholder cancelled.
+    case cancel
+    /// The device cannot show this challenge (HTML in a terminal).
+    case unsupportedInterface
+}
+
+/// The CRes: another screen, or the end of the challenge.
+public enum ChallengeResponse: Sendable, Equatable {
+    case screen(ChallengeScreen)
+    case completed(AuthenticationResult)
+}
+
+/// The final result of a challenge, as the ACS reports it in the RReq.
+public struct AuthenticationResult: Sendable, Equatable {
+    public let acsTransID: String
+    public let transStatus: TransStatus
+    public let transStatusReason: TransStatusReason?
+    public let eci: String
+    public let authenticationValue: String?
+    public let challengeCancel: ChallengeCancel?
+    /// How many CReqs the challenge took.
+    public let interactionCounter: Int
+}
+
+/// Why the directory server refused an AReq outright (the protocol's Erro message).
+public enum DirectoryServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    case invalidAmount
+    case invalidCurrency(String)
+    case invalidExpiry
+    case unknownTransaction(String)
+
+    public var description: String {
+        switch self {
+        case .invalidAmount: "the amount must be above zero"
+        case .invalidCurrency(let code): "\"\(code)\" is not a three-letter ISO 4217 currency code"
+        case .invalidExpiry: "the expiry month must be 1 to 12"
+        case .unknownTransaction(let id): "no challenge with acsTransID \(id) is open"
+        }
+    }
+}

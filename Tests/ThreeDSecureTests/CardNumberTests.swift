@@ -1,0 +1,37 @@
+import Testing
+import ThreeDSecure
+
+@Suite struct CardNumberTests {
+    @Test(arguments: [
+        ("4000 0000 0000 2701", CardBrand.visa), ("5200-0000-0000-2235", .mastercard), ("340000000002708", .amex),
+        ("2221000000000009", .mastercard),
+    ])
+    func brandsAreDetected(_ text: String, _ brand: CardBrand) throws {
+        #expect(try CardNumber(text).brand == brand)
+    }
+
+    @Test(arguments: [
+        ("4000000000002702", CardNumber.Problem.failsLuhnCheck),
+        ("400000000000270", .wrongLength(brand: .visa, expected: 16)),
+        ("6011000000002117", .unknownBrand),
+        ("4000x00000002701", .notDigits),
+        ("", .notDigits),
+    ])
+    func badNumbersSayWhy(_ text: String, _ problem: CardNumber.Problem) {
+        #expect(throws: problem) { try CardNumber(text) }
+    }
+
+    @Test func aCardNumberPrintsMasked() throws {
+        let card = try CardNumber("4000000000002701")
+        #expect("\(card)" == "•••• 2701")
+        #expect(!String(describing: card).contains("400000000000"))
+    }
+
+    @Test func everyDefaultCardIsAValidNumberOfItsBrand() throws {
+        for card in CardCatalog.defaults {
+            let number = try CardNumber(card.number)
+            #expect(number.brand == card.brand, "\(card.number)")
+        }
+        #expect(Set(CardCatalog.defaults.map(\.number)).count == CardCatalog.defaults.count)
+    }
+}
