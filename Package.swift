@@ -34,6 +34,9 @@ let package = Package(
             name: "ThreeDSecure", dependencies: ["Crypto", "Secrets", "Determinism", "Threading"], swiftSettings: strict),
 
         // SDK surfaces.
+        .target(
+            name: "SafepayDrops", dependencies: ["ThreeDSecure", "Secrets", "Determinism", "Threading", "Crypto"],
+            swiftSettings: strict),
         .target(name: "MCSDK", dependencies: ["IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
         .target(name: "IdpSdk", dependencies: ["MCSDK", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
 
@@ -56,6 +59,9 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
         .testTarget(
             name: "ThreeDSecureTests", dependencies: ["ThreeDSecure", "Secrets", "Determinism"], swiftSettings: strict),
+        .testTarget(
+            name: "SafepayDropsTests", dependencies: ["SafepayDrops", "ThreeDSecure", "Secrets", "Determinism", "Threading"],
+            swiftSettings: strict),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism", "Threading"], swiftSettings: strict),
         .testTarget(

@@ -181,7 +181,8 @@ public final class AccessControlServer: Sendable {
         return parts.joined(separator: "-")
     }
 
-    static func format(_ minorUnits: Int, _ currency: String) -> String {
+    /// An amount as screens show it, e.g. "EUR 49.99".
+    public static func format(_ minorUnits: Int, _ currency: String) -> String {
         "\(currency) \(minorUnits / 100).\(String(format: "%02d", minorUnits % 100))"
     }
 }

@@ -1,0 +1,101 @@
+import Determinism
+import ThreeDSecure
+
+/// The card details the Drops page's form collects.
+public struct PaymentDetails: Sendable {
+    public var card: CardNumber
+    public var expiryMonth: Int
+    public var expiryYear: Int
+    public var amountMinorUnits: Int
+    public var currency: String
+    public var merchantName: String
+
+    public init(card: CardNumber, expiryMonth: Int, expiryYear: Int, amountMinorUnits: Int, currency: String, merchantName: String) {
+        self.card = card
+        self.expiryMonth = expiryMonth
+        self.expiryYear = expiryYear
+        self.amountMinorUnits = amountMinorUnits
+        self.currency = currency
+        self.merchantName = merchantName
+    }
+}
+
+/// What the cardholder does on a challenge screen.
+public enum CardholderAction: Sendable {
+    case answer(ChallengeAnswer)
+    /// Out-of-band: approve (or refuse) on the other device, then continue on this one.
+    case decideOnOtherDevice(approve: Bool)
+}
+
+/// The person at the Drops page. In a browser they type into the page; in the simulation a front end answers
+/// for them. Both methods are called on the page's own thread and may block until answered.
+public protocol DropsCardholder: AnyObject, Sendable {
+    /// The card form; nil when the cardholder closes it.
+    func enterPaymentDetails() -> PaymentDetails?
+    func respond(to screen: ChallengeScreen) -> CardholderAction
+}
+
+/// Faults the simulated page can show, for the bridge's error paths.
+public struct BridgeFaults: Sendable, Equatable {
+    /// The first this many acks are lost.
+    public var lostAcks: Int
+    public var loseEveryAck: Bool
+    public var readyNeverComes: Bool
+    /// The page sends one malformed message first.
+    public var malformedMessage: Bool
+    /// The page sends one event with a name the host does not know first.
+    public var unknownEvent: Bool
+    /// The page posts from an origin that is not the Drops origin.
+    public var wrongOrigin: Bool
+
+    public init(lostAcks: Int = 0, loseEveryAck: Bool = false, readyNeverComes: Bool = false, malformedMessage: Bool = false,
+                unknownEvent: Bool = false, wrongOrigin: Bool = false) {
+        self.lostAcks = lostAcks
+        self.loseEveryAck = loseEveryAck
+        self.readyNeverComes = readyNeverComes
+        self.malformedMessage = malformedMessage
+        self.unknownEvent = unknownEvent
+        self.wrongOrigin = wrongOrigin
+    }
+
+    public static let none = BridgeFaults()
+}
+
+/// One thing that crossed the bridge or the 3-D Secure network, for the log. Never carries a code or a
+/// full card number.
+public struct DropsLogEntry: Sendable, Equatable {
+    public let from: String
+    public let to: String
+    public let name: String
+    public let detail: String
+    /// The thread it happened on.
+    public let thread: String
+}
+
+/// Everything the simulated Drops needs that the real SDK gets from a browser and the network.
+public struct DropsSimulation: Sendable {
+    public var clock: any SimulationClock
+    public var random: RandomSource
+    public var acs: AccessControlServer
+    public var cardholder: any DropsCardholder
+    public var faults: BridgeFaults
+    public var timing: BridgeTiming
+    /// The native app's origin, passed to the page as `parentOrigin`.
+    public var parentOrigin: String
+    public var log: @Sendable (DropsLogEntry) -> Void
+
+    public init(
+        clock: any SimulationClock, random: RandomSource, acs: AccessControlServer, cardholder: any DropsCardholder,
+        faults: BridgeFaults = .none, timing: BridgeTiming = .swiftHost, parentOrigin: String = "app://idp-tui",
+        log: @escaping @Sendable (DropsLogEntry) -> Void = { _ in }
+    ) {
+        self.clock = clock
+        self.random = random
+        self.acs = acs
+        self.cardholder = cardholder
+        self.faults = faults
+        self.timing = timing
+        self.parentOrigin = parentOrigin
+        self.log = log
+    }
+}

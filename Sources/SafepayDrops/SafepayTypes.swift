@@ -1,0 +1,171 @@
+import Foundation
+
+/// Where the Drops page comes from. The public SDK does not publish the hosts; these are the simulator's.
+public enum SafepayEnvironment: String, Sendable, CaseIterable, Codable {
+    case local, development, sandbox, production
+
+    /// The base of the Drops page; its origin is the only one the bridge accepts messages from.
+    public var baseURL: String {
+        switch self {
+        case .local: "http://localhost:4200"
+        default: "https://drops.\(rawValue).safepay.idp-tui.test"
+        }
+    }
+
+    /// The page the view loads: `<base>/authlink?parentOrigin=<origin>`.
+    public func pageURL(parentOrigin: String) -> String {
+        let encoded = parentOrigin.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? parentOrigin
+        return "\(baseURL)/authlink?parentOrigin=\(encoded)"
+    }
+}
+
+public struct BillingAddress: Sendable, Equatable {
+    public var street1: String
+    public var street2: String?
+    public var city: String
+    public var state: String?
+    public var postalCode: String?
+    public var country: String
+
+    public init(street1: String, street2: String? = nil, city: String, state: String? = nil, postalCode: String? = nil,
+                country: String) {
+        self.street1 = street1
+        self.street2 = street2
+        self.city = city
+        self.state = state
+        self.postalCode = postalCode
+        self.country = country
+    }
+}
+
+public struct AuthorizationOptions: Sendable, Equatable {
+    public var doCapture: Bool
+    public var doCardOnFile: Bool
+
+    public init(doCapture: Bool, doCardOnFile: Bool) {
+        self.doCapture = doCapture
+        self.doCardOnFile = doCardOnFile
+    }
+}
+
+public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable {
+    public var environment: SafepayEnvironment
+    public var authToken: String
+    public var tracker: String
+    public var deviceDataCollectionJWT: String
+    public var deviceDataCollectionURL: String
+    public var billing: BillingAddress
+    public var authorizationOptions: AuthorizationOptions
+
+    public init(
+        environment: SafepayEnvironment, authToken: String, tracker: String, deviceDataCollectionJWT: String,
+        deviceDataCollectionURL: String, billing: BillingAddress, authorizationOptions: AuthorizationOptions
+    ) {
+        self.environment = environment
+        self.authToken = authToken
+        self.tracker = tracker
+        self.deviceDataCollectionJWT = deviceDataCollectionJWT
+        self.deviceDataCollectionURL = deviceDataCollectionURL
+        self.billing = billing
+        self.authorizationOptions = authorizationOptions
+    }
+
+    /// What is wrong with the configuration, in plain words, or nil.
+    public var problem: String? {
+        if authToken.trimmingCharacters(in: .whitespaces).isEmpty { return "authToken is empty" }
+        if tracker.trimmingCharacters(in: .whitespaces).isEmpty { return "tracker is empty" }
+        if deviceDataCollectionJWT.isEmpty { return "deviceDataCollectionJWT is empty" }
+        guard let url = URL(string: deviceDataCollectionURL), let scheme = url.scheme, ["https", "http"].contains(scheme),
+            url.host?.isEmpty == false
+        else { return "deviceDataCollectionURL \"\(deviceDataCollectionURL)\" is not an http(s) URL" }
+        return nil
+    }
+
+    /// The `properties` of the `safepay-property-update` message.
+    var properties: [String: any Sendable] {
+        var billingObject: [String: String] = ["street_1": billing.street1, "city": billing.city, "country": billing.country]
+        billingObject["street_2"] = billing.street2
+        billingObject["state"] = billing.state
+        billingObject["postal_code"] = billing.postalCode
+        return [
+            "environment": environment.rawValue, "authToken": authToken, "tracker": tracker,
+            "deviceDataCollectionJWT": deviceDataCollectionJWT, "deviceDataCollectionURL": deviceDataCollectionURL,
+            "billing": billingObject,
+            "authorizationOptions": ["do_capture": authorizationOptions.doCapture, "do_card_on_file": authorizationOptions.doCardOnFile],
+        ]
+    }
+}
+
+/// `{tracker, request_id, payment_method?, authorization?}`, plus the 3-D Secure outcome (idp-tui's addition).
+public struct PayerAuthenticationSuccessData: Sendable, Equatable {
+    public let tracker: String
+    public let requestId: String
+    public let paymentMethod: String?
+    public let authorization: String?
+    public let threeDSecure: ThreeDSecureOutcome?
+}
+
+/// `{tracker, request_id, error}`, plus the 3-D Secure outcome (idp-tui's addition).
+public struct PayerAuthenticationErrorData: Sendable, Equatable {
+    public let tracker: String
+    public let requestId: String
+    public let error: String
+    public let threeDSecure: ThreeDSecureOutcome?
+}
+
+/// `{tracker, request_id?, errorMessage?}`, plus the 3-D Secure outcome (idp-tui's addition).
+public struct PayerAuthenticationData: Sendable, Equatable {
+    public let tracker: String
+    public let requestId: String?
+    public let errorMessage: String?
+    public let threeDSecure: ThreeDSecureOutcome?
+}
+
+/// `{error: {message, status}}`.
+public struct SafepayErrorData: Sendable, Equatable {
+    public struct Detail: Sendable, Equatable {
+        public let message: String
+        public let status: Int?
+    }
+
+    public let error: Detail
+
+    public init(message: String, status: Int?) {
+        error = Detail(message: message, status: status)
+    }
+}
+
+/// What the 3-D Secure exchange ended in, for screens and result lines.
+public struct ThreeDSecureOutcome: Sendable, Equatable {
+    public let transStatus: String
+    public let transStatusReason: String?
+    public let eci: String?
+    public let challengeCancel: String?
+
+    public init(transStatus: String, transStatusReason: String?, eci: String?, challengeCancel: String?) {
+        self.transStatus = transStatus
+        self.transStatusReason = transStatusReason
+        self.eci = eci
+        self.challengeCancel = challengeCancel
+    }
+}
+
+/// The delegate. Every method has a default that does nothing. Calls arrive on the view's queue
+/// (`SafepayDrops`), never the page's.
+public protocol SafepayPayerAuthenticationDelegate: AnyObject, Sendable {
+    func onPayerAuthenticationSuccess(data: PayerAuthenticationSuccessData)
+    func onPayerAuthenticationFailure(data: PayerAuthenticationErrorData)
+    func onPayerAuthenticationRequired(data: PayerAuthenticationData)
+    func onPayerAuthenticationFrictionless(data: PayerAuthenticationData)
+    func onPayerAuthenticationUnavailable(data: PayerAuthenticationData)
+    func onSafepayError(error: SafepayErrorData)
+}
+
+extension SafepayPayerAuthenticationDelegate {
+    public func onPayerAuthenticationSuccess(data: PayerAuthenticationSuccessData) {}
+    public func onPayerAuthenticationFailure(data: PayerAuthenticationErrorData) {}
+    public func onPayerAuthenticationRequired(data: PayerAuthenticationData) {}
+    public func onPayerAuthenticationFrictionless(data: PayerAuthenticationData) {}
+    public func onPayerAuthenticationUnavailable(data: PayerAuthenticationData) {}
+    public func onSafepayError(error: SafepayErrorData) {}
+}

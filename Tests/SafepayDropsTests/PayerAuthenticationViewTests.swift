@@ -1,0 +1,205 @@
+import SafepayDrops
+import Secrets
+import Testing
+import ThreeDSecure
+
+@Suite struct CallbackPathTests {
+    @Test func frictionlessSuccessCallsFrictionlessOnly() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
+        harness.start()
+        #expect(harness.delegate.wait(for: 1))
+        guard case .frictionless(let data)? = harness.delegate.calls.withLock({ $0.first }) else {
+            Issue.record("expected frictionless, got \(harness.delegate.names)"); return
+        }
+        #expect(data.tracker == "trk_42")
+        #expect(data.threeDSecure == ThreeDSecureOutcome(transStatus: "Y", transStatusReason: nil, eci: "05", challengeCancel: nil))
+        #expect(harness.view.isVisible)
+    }
+
+    @Test func attemptsProcessingIsFrictionlessWithECI06() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002719"))
+        harness.start()
+        #expect(harness.delegate.wait(for: 1))
+        guard case .frictionless(let data)? = harness.delegate.calls.withLock({ $0.first }) else { Issue.record("\(harness.delegate.names)"); return }
+        #expect(data.threeDSecure?.transStatus == "A")
+        #expect(data.threeDSecure?.eci == "06")
+    }
+
+    @Test(arguments: [("4000000000002925", "N", "01"), ("4000000000002537", "R", "11"), ("4000000000002313", "U", "22")])
+    func failuresBeforeAnyChallengeAreUnavailableWithAMessage(_ card: String, _ status: String, _ reason: String) throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: card))
+        harness.start()
+        #expect(harness.delegate.wait(for: 1))
+        guard case .unavailable(let data)? = harness.delegate.calls.withLock({ $0.first }) else { Issue.record("\(harness.delegate.names)"); return }
+        #expect(data.errorMessage?.hasPrefix("transStatus \(status):") == true)
+        #expect(data.errorMessage?.contains("reason \(reason)") == true)
+        #expect(data.threeDSecure?.transStatus == status)
+    }
+
+    @Test func aChallengeCallsRequiredThenSuccess() throws {
+        let cardholder = ScriptedCardholder(card: "4000000000002503", actions: [.answer(.code(Secret("1234")))])
+        let harness = DropsHarness(cardholder: cardholder)
+        harness.start()
+        #expect(harness.delegate.wait(for: 2))
+        #expect(harness.delegate.names == ["required", "success"])
+        guard case .success(let data)? = harness.delegate.calls.withLock({ $0.last }) else { return }
+        #expect(data.paymentMethod?.hasPrefix("pm_") == true)
+        #expect(data.threeDSecure?.transStatus == "Y")
+        #expect(data.threeDSecure?.eci == "05")
+        let screen = try #require(cardholder.screens.withLock { $0.first })
+        #expect(screen.maskedCard == "•••• 2503")
+        #expect(screen.amount == "EUR 49.99")
+    }
+
+    @Test func wrongCodesUntilTheLimitCallFailure() throws {
+        let wrong = CardholderAction.answer(.code(Secret("9999")))
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "5200000000002151", actions: [wrong, wrong, wrong]))
+        harness.start()
+        #expect(harness.delegate.wait(for: 2))
+        #expect(harness.delegate.names == ["required", "failure"])
+        guard case .failure(let data)? = harness.delegate.calls.withLock({ $0.last }) else { return }
+        #expect(data.threeDSecure?.transStatusReason == "19")
+        #expect(data.threeDSecure?.eci == "00", "Mastercard's not-authenticated ECI")
+        #expect(harness.cardholder.screens.withLock { $0.map(\.attemptsLeft) } == [3, 2, 1])
+    }
+
+    @Test func cancelOnTheChallengeIsAFailureWithChallengeCancel01() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "340000000002534", actions: [.answer(.cancel)]))
+        harness.start()
+        #expect(harness.delegate.wait(for: 2))
+        guard case .failure(let data)? = harness.delegate.calls.withLock({ $0.last }) else { Issue.record("\(harness.delegate.names)"); return }
+        #expect(data.threeDSecure?.challengeCancel == "01")
+        #expect(data.error.contains("the cardholder selected Cancel"))
+    }
+
+    @Test func everyChallengeTypeCompletes() throws {
+        let cases: [(String, [CardholderAction], String)] = [
+            ("4000009900000012", [.answer(.select([2]))], "success"),
+            ("4000009900000020", [.answer(.select([0, 2]))], "success"),
+            ("4000009900000038", [.answer(.continueOutOfBand), .decideOnOtherDevice(approve: true)], "success"),
+            ("4000009900000046", [.answer(.unsupportedInterface)], "failure"),
+        ]
+        for (card, actions, outcome) in cases {
+            let harness = DropsHarness(cardholder: ScriptedCardholder(card: card, actions: actions))
+            harness.start()
+            #expect(harness.delegate.wait(for: 2), "\(card)")
+            #expect(harness.delegate.names == ["required", outcome], "\(card)")
+        }
+    }
+
+    @Test(arguments: [
+        ("authToken", "bad configuration: authToken is empty"),
+        ("tracker", "bad configuration: tracker is empty"),
+        ("url", "bad configuration: deviceDataCollectionURL \"not a url\" is not an http(s) URL"),
+    ])
+    func aBadConfigurationReachesOnSafepayError(_ field: String, _ message: String) throws {
+        var configuration = DropsHarness.configuration
+        switch field {
+        case "authToken": configuration.authToken = " "
+        case "tracker": configuration.tracker = ""
+        default: configuration.deviceDataCollectionURL = "not a url"
+        }
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
+        harness.start(configuration)
+        #expect(harness.delegate.wait(for: 1))
+        #expect(harness.delegate.calls.withLock { $0 } == [.error(SafepayErrorData(message: message, status: 400))])
+    }
+}
+
+@Suite struct BridgeFaultTests {
+    @Test func aLostAckIsRecoveredByARetry() throws {
+        let cardholder = ScriptedCardholder(card: "4000000000002701", gated: true)
+        let harness = DropsHarness(cardholder: cardholder, faults: BridgeFaults(lostAcks: 1))
+        harness.start()
+        #expect(harness.waitForLog { $0.contains { $0.name == "safepay-property-update" } })
+        harness.clock.advance(by: .milliseconds(1500))
+        #expect(harness.waitForLog { $0.contains { $0.name == "ack" } })
+        #expect(harness.logged("safepay-property-update").map(\.detail).last?.contains("resent (attempt 2)") == true)
+        cardholder.open()
+        #expect(harness.delegate.wait(for: 1))
+        harness.clock.advance(by: .seconds(60))
+        #expect(harness.delegate.names == ["frictionless"])
+    }
+
+    @Test func whenEveryAckIsLostTheRetriesRunOutIntoOnSafepayError() throws {
+        let cardholder = ScriptedCardholder(card: "4000000000002701", gated: true)
+        let harness = DropsHarness(cardholder: cardholder, faults: BridgeFaults(loseEveryAck: true))
+        harness.start()
+        for attempt in 1...4 {
+            #expect(harness.waitForLog { $0.filter { $0.name == "safepay-property-update" }.count >= attempt })
+            harness.clock.advance(by: .milliseconds(1500))
+        }
+        #expect(harness.delegate.wait(for: 1))
+        guard case .error(let error)? = harness.delegate.calls.withLock({ $0.first }) else { Issue.record("\(harness.delegate.names)"); return }
+        #expect(error.error.message.contains("did not acknowledge"))
+        #expect(error.error.message.contains("after 4 attempts"))
+        cardholder.open()
+        harness.view.dispose()
+    }
+
+    @Test func aPageThatNeverGetsReadyEndsInOnSafepayError() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"), faults: BridgeFaults(readyNeverComes: true))
+        harness.start()
+        harness.clock.advance(by: .seconds(10))
+        #expect(harness.delegate.wait(for: 1))
+        #expect(harness.delegate.calls.withLock { $0 } == [.error(SafepayErrorData(message: "the Drops page did not become ready within 10 s", status: nil))])
+    }
+
+    @Test func aMalformedMessageAndAnUnknownEventAreLoggedAndTheFlowGoesOn() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"),
+                                   faults: BridgeFaults(malformedMessage: true, unknownEvent: true))
+        harness.start()
+        #expect(harness.delegate.wait(for: 1))
+        #expect(harness.delegate.names == ["frictionless"])
+        let rejected = harness.logged("rejected").map(\.detail)
+        #expect(rejected.contains { $0.hasPrefix("malformed message ignored") })
+        #expect(rejected.contains("unknown event \"safepay-inframe__mystery\" logged and ignored"))
+    }
+
+    @Test func messagesFromTheWrongOriginAreIgnoredSoThePageNeverBecomesReady() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"), faults: BridgeFaults(wrongOrigin: true))
+        harness.start()
+        #expect(harness.waitForLog { $0.contains { $0.name == "rejected" } })
+        harness.clock.advance(by: .seconds(10))
+        #expect(harness.delegate.wait(for: 1))
+        #expect(harness.delegate.names == ["error"])
+        #expect(harness.logged("rejected").first?.detail == "message from https://elsewhere.example ignored: it is not the Drops origin")
+    }
+
+    @Test func disposeMidFlowLeavesNoTimerAndNoCallback() throws {
+        let cardholder = ScriptedCardholder(card: "4000000000002701", gated: true)
+        let harness = DropsHarness(cardholder: cardholder, faults: BridgeFaults(loseEveryAck: true))
+        harness.start()
+        #expect(harness.waitForLog { $0.contains { $0.name == "safepay-property-update" } })
+        #expect(harness.clock.pendingTimerCount >= 1)
+        harness.view.dispose()
+        #expect(harness.clock.pendingTimerCount == 0)
+        #expect(harness.view.bridgePending == (0, 0))
+        cardholder.open()
+        harness.clock.advance(by: .seconds(60))
+        // Nothing may arrive: give it a moment to prove it.
+        #expect(!harness.delegate.wait(for: 1, seconds: 0.3))
+    }
+
+    @Test func theControllerIsAThinProxy() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
+        let controller = SafepayPayerAuthenticationController(view: harness.view)
+        controller.configure(DropsHarness.configuration)
+        #expect(harness.delegate.wait(for: 1))
+        controller.destroy()
+        #expect(harness.view.bridgePending == (0, 0))
+    }
+
+    @Test func theLogNeverShowsTheCodeOrTheFullCardNumber() throws {
+        let cardholder = ScriptedCardholder(card: "4000000000002503", actions: [.answer(.code(Secret("0000"))), .answer(.code(Secret("1234")))])
+        let harness = DropsHarness(cardholder: cardholder)
+        harness.start()
+        #expect(harness.delegate.wait(for: 2))
+        let text = harness.log.withLock { $0.map { "\($0.name) \($0.detail)" }.joined(separator: "\n") }
+        #expect(!text.contains("1234"))
+        #expect(!text.contains("4000000000002503"))
+        #expect(text.contains("AReq"))
+        #expect(text.contains("CReq"))
+        #expect(text.contains("RReq"))
+    }
+}
