@@ -49,6 +49,14 @@ public enum Base64URL {
 
 /// Lower-case hexadecimal.
 public enum Hex {
+    /// 16 bytes as a UUID-shaped string (8-4-4-4-12 hex digits), for protocol ids drawn from a seeded source.
+    public static func uuid(_ bytes: [UInt8]) -> String {
+        precondition(bytes.count == 16, "a UUID takes 16 bytes")
+        let hex = encode(bytes)
+        return [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4),
+                hex.dropFirst(20)].joined(separator: "-")
+    }
+
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()

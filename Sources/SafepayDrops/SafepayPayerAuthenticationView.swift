@@ -55,7 +55,7 @@ public final class SafepayPayerAuthenticationView: Sendable {
         let holder = Locked<DropsPage?>(nil)
         let bridge = MessageBridge(
             origin: origin, timing: simulation.timing, clock: clock,
-            makeID: { Self.uuid(random.bytes(16)) },
+            makeID: { Hex.uuid(random.bytes(16)) },
             deliver: { json in holder.withLock { $0 }?.receive(json) },
             notify: { [weak self] notice in self?.handle(notice) })
         let page = DropsPage(simulation: simulation, origin: origin) { [weak bridge] json, from in
@@ -166,12 +166,6 @@ public final class SafepayPayerAuthenticationView: Sendable {
             return url
         }
         return components.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
-    }
-
-    static func uuid(_ bytes: [UInt8]) -> String {
-        let hex = Hex.encode(bytes)
-        return [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4),
-                hex.dropFirst(20)].joined(separator: "-")
     }
 }
 

@@ -175,11 +175,7 @@ public final class AccessControlServer: Sendable {
     }
 
     /// A UUID-shaped id from the seeded source.
-    private func identifier() -> String {
-        let hex = Hex.encode(random.bytes(16))
-        let parts = [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4), hex.dropFirst(20)]
-        return parts.joined(separator: "-")
-    }
+    private func identifier() -> String { Hex.uuid(random.bytes(16)) }
 
     /// An amount as screens show it, e.g. "EUR 49.99".
     public static func format(_ minorUnits: Int, _ currency: String) -> String {

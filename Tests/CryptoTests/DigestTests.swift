@@ -50,6 +50,10 @@ import Testing
         #expect(Base64URL.decode("AB") == nil, "non-canonical trailing bits")
     }
 
+    @Test func uuidShapedIdentifiers() {
+        #expect(Hex.uuid(Array(0..<16)) == "00010203-0405-0607-0809-0a0b0c0d0e0f")
+    }
+
     @Test func wipeZeroesTheBytes() {
         var bytes: [UInt8] = [1, 2, 3, 4]
         SecureMemory.wipe(&bytes)
