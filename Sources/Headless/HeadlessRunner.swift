@@ -1,6 +1,5 @@
 import FlowService
 import Foundation
-import IdentityProvider
 import Secrets
 
 #if canImport(Glibc)
