@@ -1,8 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Imports run one way: executables → Headless / TerminalUI → FlowService → SDK surfaces (IdpSdk, MCSDK)
-// → simulators (IdentityProvider) → foundations (Secrets, Determinism, Crypto) → C libraries.
+// Imports run one way: executables → Headless / TerminalUI → FlowService → SDK surfaces (IdpSdk, MCSDK, SafepayDrops)
+// → simulators (IdentityProvider, ThreeDSecure) → foundations (Secrets, Determinism, Crypto) → C libraries.
 // docs/architecture.md draws the graph.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
@@ -43,11 +43,15 @@ let package = Package(
         // Service layer and front ends.
         .target(
             name: "FlowService",
-            dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading", "Crypto"],
+            dependencies: [
+                "IdpSdk", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Secrets", "Determinism", "Threading",
+                "Crypto",
+            ],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowService", "Secrets", "Crypto"], swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowService", "SafepayDrops", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
         .target(name: "CTextWidth"),
-        .target(name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "MCSDK", "Secrets", "CTextWidth"], swiftSettings: strict),
+        .target(
+            name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "MCSDK", "SafepayDrops", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(
             name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowService", "Threading"], swiftSettings: strict),
@@ -72,11 +76,15 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "FlowServiceTests",
-            dependencies: ["FlowService", "IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading"],
+            dependencies: [
+                "FlowService", "IdpSdk", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Secrets", "Determinism",
+                "Threading",
+            ],
             swiftSettings: strict),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(
-            name: "TerminalUITests", dependencies: ["TerminalUI", "FlowService", "Determinism", "IdpSdk", "Secrets"],
+            name: "TerminalUITests",
+            dependencies: ["TerminalUI", "FlowService", "Determinism", "IdpSdk", "SafepayDrops", "ThreeDSecure", "Secrets"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),

@@ -5,12 +5,14 @@ import Secrets
 
 /// How a prompt was resolved.
 public enum PromptResolution: Sendable {
-    case answered([String: Secret])
+    /// Answered with an answer that fits the prompt (never `.cancel`).
+    case answered(PromptAnswer)
     case cancelled
     case timedOut
 }
 
-/// The synchronized channel between `provideCredentials` (on a background thread) and the front end.
+/// The synchronized channel between a flow's background threads (`provideCredentials`, the Drops page's card
+/// form and challenge screens) and the front end.
 ///
 /// The background side posts a prompt to the mailbox and blocks; the front end answers or cancels it, or the
 /// timeout (on the simulation clock) fires; whichever comes first wakes the background side.
@@ -28,6 +30,7 @@ public final class CredentialChannel: Sendable {
 
     private struct Open {
         let flowID: Int
+        let request: PromptRequest
         let slot: OneShot<PromptResolution>
     }
 
@@ -38,32 +41,32 @@ public final class CredentialChannel: Sendable {
 
     /// Posts a prompt and blocks until it is answered, cancelled or times out.
     /// `prompt` builds the prompt from its id.
-    public func ask(flowID: Int, timeout: Duration?, prompt: (Int) -> CredentialPrompt) -> PromptResolution {
+    public func ask(flowID: Int, timeout: Duration?, prompt make: (Int) -> FlowPrompt) -> PromptResolution {
         let slot = OneShot<PromptResolution>()
-        let id: Int? = state.withLock { state in
+        let prompt: FlowPrompt? = state.withLock { state in
             guard state.liveFlows.contains(flowID) else { return nil }
-            let id = state.nextID
+            let prompt = make(state.nextID)
             state.nextID += 1
-            state.open[id] = Open(flowID: flowID, slot: slot)
-            return id
+            state.open[prompt.id] = Open(flowID: flowID, request: prompt.request, slot: slot)
+            return prompt
         }
-        guard let id else { return .cancelled }
+        guard let prompt else { return .cancelled }
+        let id = prompt.id
         let timer = timeout.map { timeout in clock.schedule(after: timeout) { slot.fulfil(.timedOut) } }
-        mailbox.post(.prompt(prompt(id)))
+        mailbox.post(.prompt(prompt))
         let resolution = slot.wait()
         timer?.cancel()
         state.withLock { _ = $0.open.removeValue(forKey: id) }
         return resolution
     }
 
-    /// Answers an open prompt. Returns false when it is no longer open (answered, cancelled or timed out).
+    /// Answers an open prompt. Returns false when it is no longer open (answered, cancelled or timed out), or
+    /// when the answer does not fit the prompt (card details for a credential prompt): the prompt stays open.
     @discardableResult
     public func answer(promptID: Int, with answer: PromptAnswer) -> Bool {
-        guard let open = state.withLock({ $0.open[promptID] }) else { return false }
-        switch answer {
-        case .credentials(let values): return open.slot.fulfil(.answered(values))
-        case .cancel: return open.slot.fulfil(.cancelled)
-        }
+        guard let open = state.withLock({ $0.open[promptID] }), answer.fits(open.request) else { return false }
+        if case .cancel = answer { return open.slot.fulfil(.cancelled) }
+        return open.slot.fulfil(.answered(answer))
     }
 
     /// Lets a flow prompt, from when it is queued.

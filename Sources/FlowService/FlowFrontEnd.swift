@@ -6,6 +6,6 @@
 /// or later when the user submits or cancels) or it times out.
 public protocol FlowFrontEnd: AnyObject {
     func flowService(_ service: FlowService, didEmit event: FlowEvent)
-    func flowService(_ service: FlowService, needsAnswerTo prompt: CredentialPrompt)
+    func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt)
     func flowService(_ service: FlowService, didFinish result: FlowResult)
 }

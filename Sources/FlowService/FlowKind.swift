@@ -3,6 +3,8 @@ public enum FlowKind: String, Sendable, CaseIterable, Codable {
     case activate
     case login
     case logout
+    /// Card payer authentication: Safepay Drops and EMV 3-D Secure.
+    case payerAuth = "payer-auth"
 
     /// A title for screens, e.g. "Activate device".
     public var title: String {
@@ -10,9 +12,13 @@ public enum FlowKind: String, Sendable, CaseIterable, Codable {
         case .activate: "Activate device"
         case .login: "Log in"
         case .logout: "Log out"
+        case .payerAuth: "Pay with card (3-D Secure)"
         }
     }
 
-    /// Whether the flow asks the user for credentials.
+    /// Whether the flow asks the user for anything.
     public var prompts: Bool { self != .logout }
+
+    /// Whether the flow runs on the IdpSdk and the MC-SDK (the others are payments).
+    public var usesIdentityProvider: Bool { self != .payerAuth }
 }

@@ -43,12 +43,14 @@ public struct FlowResult: Sendable, Equatable, Encodable {
     public let astClientId: String
     public let authenticationMode: KSMAuthenticationMode?
     public let duration: Duration
+    /// For a payment: the 3-D Secure outcome and the delegate callback that reported it.
+    public internal(set) var payment: PaymentOutcome? = nil
     /// What to try next, in plain words, when the flow did not succeed.
     public var advice: String? { Self.advice(status: status, code: error?.code) }
 
     enum CodingKeys: String, CodingKey {
         case flowID = "flowId", flow, outcome, status, failedStep, error, user, tenantId, astClientId
-        case authenticationMode = "authMode", duration, advice
+        case authenticationMode = "authMode", duration, payment, advice
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -59,11 +61,14 @@ public struct FlowResult: Sendable, Equatable, Encodable {
         try container.encode(status, forKey: .status)
         try container.encodeIfPresent(failedStep, forKey: .failedStep)
         try container.encodeIfPresent(error, forKey: .error)
-        try container.encodeIfPresent(user, forKey: .user)
-        try container.encode(tenantId, forKey: .tenantId)
-        try container.encode(astClientId, forKey: .astClientId)
-        try container.encodeIfPresent(authenticationMode, forKey: .authenticationMode)
+        if flow.usesIdentityProvider {
+            try container.encodeIfPresent(user, forKey: .user)
+            try container.encode(tenantId, forKey: .tenantId)
+            try container.encode(astClientId, forKey: .astClientId)
+            try container.encodeIfPresent(authenticationMode, forKey: .authenticationMode)
+        }
         try container.encode(duration.microseconds, forKey: .duration)
+        try container.encodeIfPresent(payment, forKey: .payment)
         try container.encodeIfPresent(advice, forKey: .advice)
     }
 }
@@ -76,6 +81,49 @@ public enum SimulatorStatus {
     public static let promptTimeout = "PROMPT_TIMEOUT"
     /// A login on a device that is not activated (the `sdkState` name).
     public static let activationRequired = KSMSdkState.activationRequired.rawValue
+}
+
+/// The statuses of a payment's result, after the delegate callback that ended it (docs/payer-authentication.md).
+public enum PaymentStatus {
+    /// `onPayerAuthenticationFrictionless`: Y or A without a challenge.
+    public static let frictionless = "FRICTIONLESS"
+    /// `onPayerAuthenticationSuccess`: the challenge ended Y.
+    public static let authenticated = "AUTHENTICATED"
+    /// `onPayerAuthenticationFailure`: the challenge ended N or U (but not by a cancel).
+    public static let authenticationFailed = "AUTHENTICATION_FAILED"
+    /// `onPayerAuthenticationUnavailable`: N, R or U before any challenge.
+    public static let authenticationUnavailable = "AUTHENTICATION_UNAVAILABLE"
+    /// `onSafepayError`: a bad configuration, the bridge, or the directory server refused the AReq.
+    public static let safepayError = "SAFEPAY_ERROR"
+}
+
+/// What a payment ended in: the callback that fired and the 3-D Secure values it carried.
+public struct PaymentOutcome: Sendable, Equatable, Encodable {
+    /// The delegate method, e.g. `onPayerAuthenticationSuccess`; nil when the payment stopped before any.
+    public let callback: String?
+    public let transStatus: String?
+    public let transStatusReason: String?
+    public let eci: String?
+    public let challengeCancel: String?
+    /// The card as screens show it (`•••• 2503`), and its brand.
+    public let card: String?
+    public let brand: String?
+    /// e.g. "EUR 49.99".
+    public let amount: String?
+    public let merchant: String?
+
+    public init(callback: String?, transStatus: String?, transStatusReason: String?, eci: String?, challengeCancel: String?,
+                card: String?, brand: String?, amount: String?, merchant: String?) {
+        self.callback = callback
+        self.transStatus = transStatus
+        self.transStatusReason = transStatusReason
+        self.eci = eci
+        self.challengeCancel = challengeCancel
+        self.card = card
+        self.brand = brand
+        self.amount = amount
+        self.merchant = merchant
+    }
 }
 
 extension FlowResult {
@@ -107,7 +155,7 @@ extension FlowResult {
 
     static func advice(status: String, code: Int?) -> String? {
         switch (status, code) {
-        case ("OK", _), (StatusType.userCancel.rawValue, _): nil
+        case ("OK", _), (StatusType.userCancel.rawValue, _), (PaymentStatus.frictionless, _), (PaymentStatus.authenticated, _): nil
         case (StatusType.wrongCredentials.rawValue, IdpFailure.wrongActivationCode(attemptsLeft: 0).code):
             "Check the activation code; wrong codes count towards the lock."
         case (StatusType.wrongCredentials.rawValue, _):
@@ -127,7 +175,13 @@ extension FlowResult {
         case (StatusType.notReachable.rawValue, 2):
             "Pin the identity provider's own certificate chain (the default), or turn the pinning fault off."
         case (StatusType.notReachable.rawValue, _): "Check the identity provider's URL and the network."
-        case (SimulatorStatus.promptTimeout, _): "Answer the credential prompt sooner, or allow more time with --prompt-timeout."
+        case (SimulatorStatus.promptTimeout, _): "Answer the prompt sooner, or allow more time with --prompt-timeout."
+        case (PaymentStatus.authenticationFailed, _):
+            "The issuer did not authenticate the cardholder: do not authorise this payment. For a wrong one-time code, the simulated issuer's code is 1234."
+        case (PaymentStatus.authenticationUnavailable, _):
+            "No 3-D Secure authentication: authorise only if your liability rules allow it, or ask for another card."
+        case (PaymentStatus.safepayError, _):
+            "The Drops page or its configuration failed: check the configuration and any bridge fault, then start the payment again."
         default: "See the error message for what the SDK reported."
         }
     }

@@ -12,7 +12,7 @@ import Synchronization
 final class FlowRun: Sendable {
     let id: Int
     let kind: FlowKind
-    private let service: FlowService
+    let service: FlowService
     private let cancelled = Atomic(false)
     private let gate = Locked<OneShot<StepReply>?>(nil)
     private let started: SimulationInstant
@@ -24,8 +24,8 @@ final class FlowRun: Sendable {
         started = service.environment.clock.now
     }
 
-    private var environment: SimulationEnvironment { service.environment }
-    private var configuration: FlowConfiguration { service.configuration }
+    var environment: SimulationEnvironment { service.environment }
+    var configuration: FlowConfiguration { service.configuration }
 
     // MARK: Cancel
 
@@ -46,6 +46,7 @@ final class FlowRun: Sendable {
         case .activate: return signIn(clientId: configuration.enrollmentClientId)
         case .login: return signIn(clientId: configuration.loginClientId)
         case .logout: return logout()
+        case .payerAuth: return payerAuthentication()
         }
     }
 
@@ -141,7 +142,7 @@ final class FlowRun: Sendable {
     }
 
     /// Starts an asynchronous call and waits until it completes or the flow is cancelled (nil).
-    private func waitForReply(_ call: (OneShot<StepReply>) -> Void) -> StepReply? {
+    func waitForReply(_ call: (OneShot<StepReply>) -> Void) -> StepReply? {
         let shot = OneShot<StepReply>()
         gate.withLock { $0 = shot }
         defer { gate.withLock { $0 = nil } }
@@ -165,7 +166,7 @@ final class FlowRun: Sendable {
         }
     }
 
-    private func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
+    func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
         let device = environment.masterController.snapshot
         return FlowResult(
             flowID: id, flow: kind, outcome: outcome, status: status, failedStep: step, error: error,
@@ -173,7 +174,7 @@ final class FlowRun: Sendable {
             authenticationMode: device.authenticationMode, duration: started.duration(to: environment.clock.now))
     }
 
-    private func cancelledResult(at step: FlowStep?, inFlight: Bool = true) -> FlowResult {
+    func cancelledResult(at step: FlowStep?, inFlight: Bool = true) -> FlowResult {
         let message = switch (step, inFlight) {
         case (let step?, true): "cancelled while \(step.rawValue) was in flight; its late result is discarded"
         case (let step?, false): "cancelled before \(step.rawValue)"
@@ -233,6 +234,7 @@ final class FlowRun: Sendable {
 enum StepReply: Sendable {
     case masterController(any KSMEvent, thread: String)
     case idpSdk(IdpSdkResult, thread: String)
+    case payment(PaymentEnd)
     case cancelled
 }
 

@@ -70,7 +70,7 @@ public final class FlowService: Sendable {
 
     /// Answers a prompt. Returns false when it is no longer open (it timed out or its flow was cancelled).
     @discardableResult
-    public func answer(_ prompt: CredentialPrompt, with answer: PromptAnswer) -> Bool {
+    public func answer(_ prompt: FlowPrompt, with answer: PromptAnswer) -> Bool {
         channel.answer(promptID: prompt.id, with: answer)
     }
 

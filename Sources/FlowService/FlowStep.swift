@@ -1,22 +1,43 @@
-/// A step of a flow, by the name of the SDK call or event it makes.
-public enum FlowStep: String, Sendable, Codable, CaseIterable {
-    case start = "Start"
-    case getAstClientData = "GetAstClientData"
-    case getAuthorizationCode = "getAuthorizationCode"
-    case provideCredentials = "provideCredentials"
-    case setAuthorisationCode = "SetAuthorisationCode"
-    case restart = "Restart"
-    /// Not a call: the flow was cancelled.
-    case cancel = "cancel"
+/// A step of a flow, by the name of the SDK call, event or message it makes: `Start`, `provideCredentials`,
+/// `safepay-property-update`, `AReq`, `onPayerAuthenticationSuccess` …
+///
+/// A name rather than a closed enum: the payment flow's steps are the bridge's and the 3-D Secure protocol's
+/// own message names, and the log shows them as they are.
+public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
 
-    /// The component the app talks to in this step.
-    public var peer: Participant {
-        switch self {
-        case .getAuthorizationCode, .provideCredentials: .idpSdk
-        case .start, .getAstClientData, .setAuthorisationCode, .restart: .masterController
-        case .cancel: .app
-        }
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ name: String) { rawValue = name }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
     }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    // IdpSdk on the MC-SDK.
+    public static let start = FlowStep("Start")
+    public static let getAstClientData = FlowStep("GetAstClientData")
+    public static let getAuthorizationCode = FlowStep("getAuthorizationCode")
+    public static let provideCredentials = FlowStep("provideCredentials")
+    public static let setAuthorisationCode = FlowStep("SetAuthorisationCode")
+    public static let restart = FlowStep("Restart")
+
+    // Safepay Drops payer authentication (the bridge and 3-D Secure steps take their message names).
+    /// The app configures the SafepayPayerAuthenticationView.
+    public static let configure = FlowStep("configure")
+    /// The Drops page's card form.
+    public static let paymentDetails = FlowStep("card form")
+    /// A challenge screen (CRes) shown to the cardholder.
+    public static let challengeScreen = FlowStep("challenge screen")
+
+    /// Not a call: the flow was cancelled.
+    public static let cancel = FlowStep("cancel")
 }
 
 /// Who sends or receives a flow event, as in a sequence diagram.
@@ -25,4 +46,14 @@ public enum Participant: String, Sendable, Codable {
     case idpSdk = "IdpSdk"
     case masterController = "MC-SDK"
     case identityProvider = "IdP"
+    /// The native Safepay Drops SDK: the payer-authentication view and its side of the bridge.
+    case safepayDrops = "SafepayDrops"
+    /// The Drops web page (in the WKWebView).
+    case drops = "Drops"
+    /// The 3-D Secure directory server.
+    case directoryServer = "DS"
+    /// The card issuer's access control server.
+    case acs = "ACS"
+    /// The cardholder's other device (an out-of-band challenge's banking app).
+    case otherDevice = "other device"
 }

@@ -25,13 +25,14 @@ final class PromptingInteraction: IdpSdkInteractionInterface {
                  detail: "inputFieldIds=\(fields.map(\.rawValue).joined(separator: ","))\(page)")
         let asked = clock.now
         let resolution = channel.ask(flowID: run.id, timeout: timeout) { id in
-            CredentialPrompt(
+            FlowPrompt(
                 id: id, flowID: run.id, flow: run.kind, fields: fields, clientId: clientId, page: interactionData.page,
                 pageCount: interactionData.pageCount)
         }
         let waited = asked.duration(to: clock.now)
         switch resolution {
-        case .answered(let values):
+        case .answered(let answer):
+            guard case .credentials(let values) = answer else { preconditionFailure("the channel checks that answers fit") }
             let keys = fields.map(\.key).filter { values[$0] != nil }
             run.emit(.provideCredentials, from: .app, to: .idpSdk, duration: waited, status: "answered",
                      detail: "credentials for \(keys.joined(separator: ", "))")

@@ -8,7 +8,7 @@ import Foundation
 /// What the service hands to the front end.
 public enum ServiceMessage: Sendable {
     case event(FlowEvent)
-    case prompt(CredentialPrompt)
+    case prompt(FlowPrompt)
     case finished(FlowResult)
 }
 

@@ -1,9 +1,10 @@
 import Determinism
 import IdentityProvider
 import MCSDK
+import ThreeDSecure
 
-/// One simulated world: a clock, a seeded random source, the network, the IdP and one device's master
-/// controller.
+/// One simulated world: a clock, a seeded random source, the network, the IdP, one device's master
+/// controller, and the 3-D Secure directory server and issuer ACS.
 public struct SimulationEnvironment: Sendable {
     public let clock: any SimulationClock
     public let random: RandomSource
@@ -11,15 +12,18 @@ public struct SimulationEnvironment: Sendable {
     public let identityProvider: IdentityProvider
     public let masterController: MasterController
     public let tenantId: String
+    public let accessControlServer: AccessControlServer
 
     /// The same seed and the same inputs replay the same codes, ids and tokens.
     public init(
         identityProvider configuration: IdentityProviderConfiguration = .demo(), tenantId: String = "demo",
-        clock: any SimulationClock = SystemClock(), seed: UInt64 = 1
+        clock: any SimulationClock = SystemClock(), seed: UInt64 = 1, cards: [TestCard] = CardCatalog.defaults,
+        challengePolicy: ChallengePolicy = ChallengePolicy()
     ) {
         self.clock = clock
         self.tenantId = tenantId
         random = RandomSource(seed: seed)
+        accessControlServer = AccessControlServer(cards: cards, policy: challengePolicy, clock: clock, random: random)
         network = SimulatedNetwork(clock: clock)
         identityProvider = IdentityProvider(configuration: configuration, clock: clock, random: random)
         network.register(identityProvider)
@@ -34,6 +38,7 @@ public struct SimulationEnvironment: Sendable {
         network = other.network
         identityProvider = other.identityProvider
         tenantId = other.tenantId
+        accessControlServer = other.accessControlServer
         masterController = MasterController(configuration: MasterControllerConfiguration(
             idpUrl: other.identityProvider.baseURL, network: network, random: random,
             clientDataKey: identityProvider.clientDataKey))

@@ -1,14 +1,18 @@
+import FlowService
 import Foundation
 import Secrets
 
-/// The answers for one flow: credential values by key, or a cancel at the first prompt.
+/// The answers for one flow: credential values by key, or the card and challenge answers of a payment; or a
+/// cancel at the first prompt (or, for a payment, at the first challenge screen).
 public struct FlowAnswers: Sendable {
     public var values: [String: Secret]
     public var cancel: Bool
+    public var payment: PaymentAnswers
 
-    public init(values: [String: Secret] = [:], cancel: Bool = false) {
+    public init(values: [String: Secret] = [:], cancel: Bool = false, payment: PaymentAnswers = PaymentAnswers()) {
         self.values = values
         self.cancel = cancel
+        self.payment = payment
     }
 
     /// The keys an answers object may hold.
@@ -19,7 +23,8 @@ public struct FlowAnswers: Sendable {
 
     /// Parses the answers document: one object for one flow, or an array with one object per flow.
     /// Errors name the place at fault and never the value.
-    public static func parse(_ bytes: [UInt8], flowCount: Int) throws(UsageError) -> [FlowAnswers] {
+    public static func parse(_ bytes: [UInt8], flows: [FlowKind]) throws(UsageError) -> [FlowAnswers] {
+        let flowCount = flows.count
         guard bytes.count <= maximumDocumentSize else {
             throw UsageError("answers: larger than \(maximumDocumentSize / 1024) KiB")
         }
@@ -46,7 +51,10 @@ public struct FlowAnswers: Sendable {
         }
         var parsed: [FlowAnswers] = []
         for (index, element) in objects.enumerated() {
-            parsed.append(try parseObject(element, at: flowCount == 1 && !(document is [Any]) ? "answers" : "answers[\(index)]"))
+            let place = flowCount == 1 && !(document is [Any]) ? "answers" : "answers[\(index)]"
+            parsed.append(flows[index] == .payerAuth
+                ? try PaymentAnswers.parseObject(element, at: place)
+                : try parseObject(element, at: place))
         }
         return parsed
     }
@@ -79,7 +87,7 @@ public struct FlowAnswers: Sendable {
     }
 
     /// NSNumber bridges booleans and numbers (`1 as? Bool` succeeds); only a JSON true or false counts.
-    private static func isBoolean(_ value: Any?) -> Bool {
+    static func isBoolean(_ value: Any?) -> Bool {
         guard let value else { return false }
         return type(of: value) == booleanType
     }
@@ -87,7 +95,7 @@ public struct FlowAnswers: Sendable {
     private static let booleanType: Any.Type = type(of: NSNumber(value: true))
 
     /// A key as it may be shown: truncated and without control characters.
-    private static func printable(_ key: String) -> String {
+    static func printable(_ key: String) -> String {
         let cleaned = String(key.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) })
         return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
     }

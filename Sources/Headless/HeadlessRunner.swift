@@ -1,6 +1,8 @@
 import FlowService
 import Foundation
+import SafepayDrops
 import Secrets
+import ThreeDSecure
 
 #if canImport(Glibc)
     import Glibc
@@ -24,6 +26,9 @@ public final class HeadlessRunner: FlowFrontEnd {
     private var currentFlowID: Int?
     private var outcomes: [FlowOutcome] = []
     private var usageError: UsageError?
+    /// This flow's progress through its payment answers.
+    private var codesUsed = 0
+    private var resendsAsked = 0
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -58,7 +63,17 @@ public final class HeadlessRunner: FlowFrontEnd {
             currentFlowID = nil
             return
         }
+        codesUsed = 0
+        resendsAsked = 0
         currentFlowID = service.start(flows[index])
+    }
+
+    private var place: String { flows.count == 1 ? "answers" : "answers[\(index)]" }
+
+    /// Stops the run with a usage error, and cancels the prompt so that the flow ends.
+    private func refuse(_ prompt: FlowPrompt, _ message: String) {
+        usageError = UsageError(message)
+        service.answer(prompt, with: .cancel)
     }
 
     // MARK: FlowFrontEnd
@@ -67,24 +82,95 @@ public final class HeadlessRunner: FlowFrontEnd {
         emit("event", event)
     }
 
-    public func flowService(_ service: FlowService, needsAnswerTo prompt: CredentialPrompt) {
+    public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
         let given = answers[index]
         if given.cancel {
             service.answer(prompt, with: .cancel)
             return
         }
+        switch prompt.request {
+        case .credentials: answerCredentials(prompt, given)
+        case .paymentDetails(let defaults): answerCardForm(prompt, given.payment, defaults)
+        case .challenge(let screen): answerChallenge(prompt, screen, given.payment)
+        }
+    }
+
+    private func answerCredentials(_ prompt: FlowPrompt, _ given: FlowAnswers) {
         var values: [String: Secret] = [:]
         for field in prompt.fields {
             guard let value = given.values[field.key] else {
-                let place = flows.count == 1 ? "answers" : "answers[\(index)]"
-                usageError = UsageError(
-                    "\(place) (\(prompt.flow.rawValue)) has no \"\(field.key)\", which the identity provider asks for on page \(prompt.page) of \(prompt.pageCount)")
-                service.answer(prompt, with: .cancel)
+                refuse(prompt, "\(place) (\(prompt.flow.rawValue)) has no \"\(field.key)\", which the identity provider asks for on page \(prompt.page) of \(prompt.pageCount)")
                 return
             }
             values[field.key] = value
         }
         service.answer(prompt, with: .credentials(values))
+    }
+
+    private func answerCardForm(_ prompt: FlowPrompt, _ given: PaymentAnswers, _ defaults: PaymentDefaults) {
+        guard let card = given.card, let expiry = given.expiry else {
+            refuse(prompt, "\(place) (payer-auth) needs \"card\" and \"expiry\" for the card form")
+            return
+        }
+        do {
+            let details = try PaymentForm.details(
+                card: card, expiry: expiry, amount: given.amount ?? defaults.amount, currency: given.currency ?? defaults.currency,
+                merchant: given.merchant ?? defaults.merchant)
+            service.answer(prompt, with: .payment(details))
+        } catch {
+            refuse(prompt, "\(place).\(error.field.rawValue): \(error.message)")
+        }
+    }
+
+    private func answerChallenge(_ prompt: FlowPrompt, _ screen: ChallengeScreen, _ given: PaymentAnswers) {
+        if given.cancelChallenge {
+            service.answer(prompt, with: .cancel)
+            return
+        }
+        let action: CardholderAction
+        switch screen.uiType {
+        case .text:
+            if resendsAsked < given.resend {
+                resendsAsked += 1
+                action = .answer(.resend)
+            } else if codesUsed < given.otp.count || (given.otpRepeats && !given.otp.isEmpty) {
+                action = .answer(.code(given.otp[min(codesUsed, given.otp.count - 1)]))
+                codesUsed += 1
+            } else if given.otp.isEmpty {
+                refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for")
+                return
+            } else {
+                refuse(prompt, "\(place).otp has \(given.otp.count) codes, but the challenge asked for another")
+                return
+            }
+        case .singleSelect, .multiSelect:
+            guard !given.choices.isEmpty else {
+                refuse(prompt, "\(place) (payer-auth) has no \"choices\", which the \(screen.uiType.name) challenge asks for (options: \(screen.options.joined(separator: ", ")))")
+                return
+            }
+            var chosen = Set<Int>()
+            for choice in given.choices {
+                switch choice {
+                case .number(let number) where number <= screen.options.count: chosen.insert(number - 1)
+                case .text(let text):
+                    guard let found = screen.options.firstIndex(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else { fallthrough }
+                    chosen.insert(found)
+                default:
+                    refuse(prompt, "\(place).choices: the challenge's options are \(screen.options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", "))")
+                    return
+                }
+            }
+            action = .answer(.select(chosen))
+        case .outOfBand:
+            guard let approve = given.approve else {
+                refuse(prompt, "\(place) (payer-auth) has no \"approve\" (true or false), which the out-of-band challenge asks for")
+                return
+            }
+            action = .decideOnOtherDevice(approve: approve)
+        case .htmlOther:
+            action = .answer(.unsupportedInterface)
+        }
+        service.answer(prompt, with: .challenge(action))
     }
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {

@@ -41,7 +41,7 @@ public enum RunCommand {
             bytes = readAll(handle)
         }
         defer { SecureMemory.wipe(&bytes) }
-        return try FlowAnswers.parse(bytes, flowCount: options.flows.count)
+        return try FlowAnswers.parse(bytes, flows: options.flows)
     }
 
     /// Reads at most one byte more than the answers limit, so an endless stream cannot exhaust memory.

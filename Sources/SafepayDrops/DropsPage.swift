@@ -129,7 +129,7 @@ final class DropsPage: Sendable {
                 simulation.acs.decideOutOfBand(response.acsTransID, approve: approve)
                 answer = .continueOutOfBand
             }
-            log("Drops", "ACS", "CReq", Self.describe(answer))
+            log("Drops", "ACS", "CReq", answer.summary)
             let reply: ChallengeResponse
             do {
                 reply = try simulation.acs.challenge(response.acsTransID, answer)
@@ -196,17 +196,5 @@ final class DropsPage: Sendable {
         if let reason { text += ", transStatusReason \(reason.rawValue)" }
         if let eci { text += ", ECI \(eci)" }
         return text
-    }
-
-    /// A CReq in words; a code is never shown.
-    static func describe(_ answer: ChallengeAnswer) -> String {
-        switch answer {
-        case .code: "one-time code entered"
-        case .select(let chosen): "options \(chosen.sorted().map { String($0 + 1) }.joined(separator: ", ")) chosen"
-        case .continueOutOfBand: "continue after the other device"
-        case .resend: "resend the code"
-        case .cancel: "cardholder cancelled"
-        case .unsupportedInterface: "this device cannot show an HTML challenge"
-        }
     }
 }

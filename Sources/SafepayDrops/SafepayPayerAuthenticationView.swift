@@ -99,7 +99,10 @@ public final class SafepayPayerAuthenticationView: Sendable {
         let log = simulation.log
         switch notice {
         case .received(let event):
-            log(DropsLogEntry(from: "Drops", to: "App", name: event.name.rawValue, detail: event.detailJSON, thread: QueueName.current))
+            // An ack is logged once, as the bridge matched it (`.acknowledged`).
+            if event.name != .ack {
+                log(DropsLogEntry(from: "Drops", to: "App", name: event.name.rawValue, detail: event.detailJSON, thread: QueueName.current))
+            }
             deliver(event)
         case .sent(let id, let attempt):
             log(DropsLogEntry(from: "App", to: "Drops", name: BridgeProtocol.propertyUpdateType,

@@ -101,6 +101,8 @@ public final class AccessControlServer: Sendable {
             return finish(&challenge, .notAuthenticated, nil, cancel: .cardholderSelectedCancel)
         case .unsupportedInterface:
             return finish(&challenge, .couldNotBePerformed, .unsupportedDevice, cancel: .transactionError)
+        case .timedOutAtSDK:
+            return finish(&challenge, .notAuthenticated, nil, cancel: .timedOutAtSDK)
         case .resend:
             guard challenge.design.uiType == .text else { return .screen(challenge.screen(message: "this challenge has no code to resend")) }
             guard challenge.resendsLeft > 0 else {

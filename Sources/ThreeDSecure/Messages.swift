@@ -74,6 +74,23 @@ public enum ChallengeAnswer: Sendable {
     case cancel
     /// The device cannot show this challenge (HTML in a terminal).
     case unsupportedInterface
+    /// Nobody answered the screen before the 3DS SDK's own challenge timer ran out.
+    case timedOutAtSDK
+}
+
+extension ChallengeAnswer {
+    /// The answer in words, for logs; a code is never shown.
+    public var summary: String {
+        switch self {
+        case .code: "one-time code entered"
+        case .select(let chosen): "options \(chosen.sorted().map { String($0 + 1) }.joined(separator: ", ")) chosen"
+        case .continueOutOfBand: "continue after the other device"
+        case .resend: "resend the code"
+        case .cancel: "cardholder cancelled"
+        case .unsupportedInterface: "this device cannot show an HTML challenge"
+        case .timedOutAtSDK: "the challenge timed out on this device"
+        }
+    }
 }
 
 /// The CRes: another screen, or the end of the challenge.

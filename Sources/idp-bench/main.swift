@@ -39,7 +39,7 @@ func channelRoundTrips(_ count: Int) -> [Double] {
         for _ in 0..<count {
             let start = ContinuousClock.now
             _ = channel.ask(flowID: 1, timeout: nil) { id in
-                CredentialPrompt(id: id, flowID: 1, flow: .login, fields: [.username, .password], clientId: "KssIdpLogin")
+                FlowPrompt(id: id, flowID: 1, flow: .login, fields: [.username, .password], clientId: "KssIdpLogin")
             }
             let elapsed = ContinuousClock.now - start
             local.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
@@ -65,7 +65,7 @@ final class Answering: FlowFrontEnd {
     var answers: [String: Secret] = [:]
     var finished: [FlowResult] = []
     func flowService(_ service: FlowService, didEmit event: FlowEvent) {}
-    func flowService(_ service: FlowService, needsAnswerTo prompt: CredentialPrompt) {
+    func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
         service.answer(prompt, with: .credentials(answers))
     }
     func flowService(_ service: FlowService, didFinish result: FlowResult) { finished.append(result) }

@@ -44,7 +44,7 @@ import Testing
         #expect(screen.contains("IdpSdk       inputFieldIds=USERNAME,PASSWORD"), "provideCredentials shows the IdpSdk thread")
     }
 
-    @Test func escAtTheCredentialPromptCancels() throws {
+    @Test func escAtTheFlowPromptCancels() throws {
         let session = try TmuxSession()
         activate(session)
         #expect(session.waitFor("Activate device — step 2 of 2"))

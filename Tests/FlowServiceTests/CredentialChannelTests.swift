@@ -21,9 +21,9 @@ import Testing
             // avoided here: under ThreadSanitizer on Linux it produces reports inside Mutex-held sections.)
             DispatchQueue(label: "asker-\(flow)").async {
                 let resolution = channel.ask(flowID: flow, timeout: nil) { id in
-                    CredentialPrompt(id: id, flowID: flow, flow: .login, fields: [.username], clientId: "c", page: 1, pageCount: 1)
+                    FlowPrompt(id: id, flowID: flow, flow: .login, fields: [.username], clientId: "c", page: 1, pageCount: 1)
                 }
-                if case .answered(let values) = resolution, values["username"]?.reveal() == "user-\(flow)" {
+                if case .answered(.credentials(let values)) = resolution, values["username"]?.reveal() == "user-\(flow)" {
                 } else {
                     mismatches.add(1, ordering: .relaxed)
                 }
@@ -52,7 +52,7 @@ import Testing
         let result = OneShot<PromptResolution>()
         DispatchQueue(label: "asker").async {
             result.fulfil(channel.ask(flowID: 1, timeout: .seconds(5)) { id in
-                CredentialPrompt(id: id, flowID: 1, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
+                FlowPrompt(id: id, flowID: 1, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
             })
         }
         #expect(mailbox.waitForMessages(timeout: .seconds(10)))
@@ -69,11 +69,11 @@ import Testing
         channel.open(flowID: 9)
         #expect(!channel.cancel(flowID: 9))
         let resolution = channel.ask(flowID: 9, timeout: nil) { id in
-            CredentialPrompt(id: id, flowID: 9, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
+            FlowPrompt(id: id, flowID: 9, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
         }
         guard case .cancelled = resolution else { Issue.record("expected cancelled"); return }
         let unknown = channel.ask(flowID: 10, timeout: nil) { id in
-            CredentialPrompt(id: id, flowID: 10, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
+            FlowPrompt(id: id, flowID: 10, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
         }
         guard case .cancelled = unknown else { Issue.record("expected cancelled"); return }
         #expect(mailbox.drain().isEmpty)
@@ -82,8 +82,8 @@ import Testing
     @Test func theDescriptorIsReadableExactlyWhileMessagesWait() {
         let mailbox = ServiceMailbox()
         #expect(!mailbox.waitForMessages(timeout: .zero))
-        mailbox.post(.prompt(CredentialPrompt(id: 1, flowID: 1, flow: .login, fields: [], clientId: "c", page: 1, pageCount: 1)))
-        mailbox.post(.prompt(CredentialPrompt(id: 2, flowID: 1, flow: .login, fields: [], clientId: "c", page: 1, pageCount: 1)))
+        mailbox.post(.prompt(FlowPrompt(id: 1, flowID: 1, flow: .login, fields: [], clientId: "c", page: 1, pageCount: 1)))
+        mailbox.post(.prompt(FlowPrompt(id: 2, flowID: 1, flow: .login, fields: [], clientId: "c", page: 1, pageCount: 1)))
         #expect(mailbox.waitForMessages(timeout: .zero))
         #expect(mailbox.drain().count == 2)
         #expect(!mailbox.waitForMessages(timeout: .zero))

@@ -8,12 +8,12 @@ import Secrets
 /// A front end for tests: records everything and answers prompts with a script.
 final class RecordingFrontEnd: FlowFrontEnd {
     var events: [FlowEvent] = []
-    var prompts: [CredentialPrompt] = []
+    var prompts: [FlowPrompt] = []
     var results: [FlowResult] = []
     /// Answers each prompt; nil leaves it open.
-    var answer: (CredentialPrompt) -> PromptAnswer?
+    var answer: (FlowPrompt) -> PromptAnswer?
 
-    init(answer: @escaping (CredentialPrompt) -> PromptAnswer? = { _ in nil }) {
+    init(answer: @escaping (FlowPrompt) -> PromptAnswer? = { _ in nil }) {
         self.answer = answer
     }
 
@@ -29,7 +29,7 @@ final class RecordingFrontEnd: FlowFrontEnd {
 
     func flowService(_ service: FlowService, didEmit event: FlowEvent) { events.append(event) }
 
-    func flowService(_ service: FlowService, needsAnswerTo prompt: CredentialPrompt) {
+    func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
         prompts.append(prompt)
         if let answer = answer(prompt) { service.answer(prompt, with: answer) }
     }

@@ -140,6 +140,8 @@ import Testing
     @Test func comingLaterEntriesAreSkipped() {
         let driver = AppDriver()
         driver.press(.down, .down, .down)
+        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .payWithCard)
+        driver.press(.down)
         #expect(MenuItem.allCases[driver.app.state.menuSelection] == .quit)
         driver.press(.down)
         #expect(driver.app.state.menuSelection == 0)

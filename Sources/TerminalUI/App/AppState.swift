@@ -20,7 +20,7 @@ public enum MenuItem: CaseIterable, Sendable {
     /// The flows that come later are listed, dimmed, and skipped by focus.
     public var isAvailable: Bool {
         switch self {
-        case .payWithCard, .q2Login, .kssidpComparison: false
+        case .q2Login, .kssidpComparison: false
         default: true
         }
     }
@@ -30,6 +30,7 @@ public enum MenuItem: CaseIterable, Sendable {
         case .activate: .activate
         case .login: .login
         case .logout: .logout
+        case .payWithCard: .payerAuth
         default: nil
         }
     }
@@ -37,13 +38,13 @@ public enum MenuItem: CaseIterable, Sendable {
 
 /// The credential form of one prompt: a field per requested id, then Submit and Cancel.
 public struct FormState: Sendable {
-    public let prompt: CredentialPrompt
+    public let prompt: FlowPrompt
     public var inputs: [TextInput]
     /// 0..<fields: a field; fields: Submit; fields + 1: Cancel.
     public var focus = 0
     public var error: String?
 
-    init(prompt: CredentialPrompt) {
+    init(prompt: FlowPrompt) {
         self.prompt = prompt
         inputs = prompt.fields.map { _ in TextInput() }
     }
@@ -58,6 +59,8 @@ public struct FormState: Sendable {
 public enum ScreenState: Sendable {
     case home
     case form(FormState)
+    case payment(PaymentFormState)
+    case challenge(ChallengeState)
     case working(flowID: Int, flow: FlowKind, step: String)
     case result(FlowResult)
 }

@@ -16,13 +16,15 @@ public enum AppView {
             return buffer
         }
         let width = state.width
-        buffer.put(" idp-tui · IdpSdk on MC-SDK", row: 0, column: 0, role: .title)
+        buffer.put(" idp-tui · \(family(state))", row: 0, column: 0, role: .title)
         let mainHeight = max(mainHeight, (state.height - 3) / 2)
         Frame.draw(&buffer, top: 1, left: 0, width: width, height: mainHeight, title: panelTitle(state))
         let inner = (top: 2, left: 2, width: width - 4, height: mainHeight - 2)
         switch state.screen {
         case .home: drawHome(&buffer, state, inner)
         case .form(let form): drawForm(&buffer, form, inner)
+        case .payment(let form): drawPayment(&buffer, form, inner)
+        case .challenge(let challenge): drawChallenge(&buffer, challenge, inner)
         case .working(_, let flow, let step): drawWorking(&buffer, flow, step, inner)
         case .result(let result): drawResult(&buffer, result, inner)
         }
@@ -40,10 +42,25 @@ public enum AppView {
 
     private typealias Area = (top: Int, left: Int, width: Int, height: Int)
 
+    /// The SDK family of the flow on screen.
+    private static func family(_ state: AppState) -> String {
+        let flow: FlowKind? = switch state.screen {
+        case .home: nil
+        case .form(let form): form.prompt.flow
+        case .payment(let form): form.prompt.flow
+        case .challenge(let challenge): challenge.prompt.flow
+        case .working(_, let flow, _): flow
+        case .result(let result): result.flow
+        }
+        return flow == .payerAuth ? "Safepay Drops · EMV 3-D Secure 2.2" : "IdpSdk on MC-SDK"
+    }
+
     private static func panelTitle(_ state: AppState) -> String {
         switch state.screen {
         case .home: "Home"
         case .form(let form): form.prompt.title
+        case .payment(let form): form.prompt.title
+        case .challenge(let challenge): challenge.prompt.title
         case .working(_, let flow, _): flow.title
         case .result(let result): result.flow.title
         }
@@ -98,7 +115,7 @@ public enum AppView {
     /// themselves (• for a secret, one per character) are drawn plain, so that typing one costs the terminal
     /// only the character: the bytes of an attribute change would dwarf it. The terminal cursor sits at the
     /// insertion point of the focused field.
-    private static func drawInput(_ buffer: inout ScreenBuffer, _ input: TextInput, secret: Bool, focused: Bool,
+    static func drawInput(_ buffer: inout ScreenBuffer, _ input: TextInput, secret: Bool, focused: Bool,
                                   row: Int, left: Int, width: Int) {
         let frame: Role = focused ? .fieldFocused : .fieldBlurred
         buffer.put(focused ? "›" : " ", row: row, column: left - 2, role: frame)
@@ -128,9 +145,9 @@ public enum AppView {
         let headlineRole: Role
         switch result.outcome {
         case .success:
-            headline = "✓ \(successTitle(result.flow))"
+            headline = "✓ \(successTitle(result))"
             headlineRole = .success
-            if result.flow != .logout {
+            if result.flow.usesIdentityProvider && result.flow != .logout {
                 rows.append(("user", "\(result.user ?? "?")@\(result.tenantId)", .text))
                 rows.append(("astClientId", result.astClientId, .text))
                 rows.append(("auth mode", result.authenticationMode?.rawValue ?? "—", .text))
@@ -138,21 +155,28 @@ public enum AppView {
         case .failure:
             headline = "✗ \(result.flow.title) failed — \(result.status)"
             headlineRole = .error
-            if let error = result.error {
+            rows += paymentRows(result).filter { $0.0 != "card" }
+            if result.payment?.transStatus != nil {
+                // The 3-D Secure rows say what happened.
+            } else if let error = result.error, result.flow == .payerAuth {
+                rows.append(("what happened", error.message, .text))
+            } else if let error = result.error {
                 let code = [error.subsystem, error.code].compactMap { $0.map(String.init) }.joined(separator: "/")
                 if !code.isEmpty { rows.append(("error", code, .error)) }
                 rows.append(("what happened", error.message, .text))
             }
-            if let step = result.failedStep { rows.append(("failed at", step.rawValue, .text)) }
+            if let step = result.failedStep, result.flow.usesIdentityProvider { rows.append(("failed at", step.rawValue, .text)) }
             if let advice = result.advice { rows.append(("what to try", advice, .text)) }
         case .cancelled:
             headline = "⊘ \(result.flow.title) cancelled"
             headlineRole = .title
             rows.append(("what happened", cancelText(result), .text))
+            rows += paymentRows(result).filter { $0.0 != "card" }
         }
+        if result.outcome == .success { rows += paymentRows(result) }
         buffer.put(headline, row: area.top, column: area.left, role: headlineRole, limit: area.width)
         var row = area.top + 2
-        let labelWidth = 14
+        let labelWidth = max(14, (rows.map { CharacterWidth.of($0.0) }.max() ?? 0) + 2)
         for (label, value, role) in rows {
             for (index, line) in Wrap.lines(value, width: area.width - labelWidth).enumerated() {
                 guard row < area.top + area.height - 1 else { break }
@@ -164,15 +188,21 @@ public enum AppView {
         buffer.put("[ Back ]", row: area.top + area.height - 1, column: area.left, role: .buttonFocused)
     }
 
-    private static func successTitle(_ flow: FlowKind) -> String {
-        switch flow {
+    private static func successTitle(_ result: FlowResult) -> String {
+        switch result.flow {
         case .activate: "Device activated and logged in"
         case .login: "Logged in"
         case .logout: "Logged out"
+        case .payerAuth where result.status == PaymentStatus.frictionless: "Payment authenticated without a challenge"
+        case .payerAuth: "Payment authenticated after a challenge"
         }
     }
 
     private static func cancelText(_ result: FlowResult) -> String {
+        if result.flow == .payerAuth {
+            let message = result.error?.message ?? "the payment stopped"
+            return message.prefix(1).uppercased() + message.dropFirst() + ". No payment was authenticated."
+        }
         if result.error?.message == IdpSdkError.userCancelled.message {
             return "Cancelled at the credential prompt: the IdpSdk received \"User cancelled\" and nothing was sent to the MC-SDK afterwards."
         }
@@ -193,7 +223,14 @@ public enum AppView {
         if state.showHelp { return [("?", "close help")] }
         switch state.screen {
         case .home: return [("↑↓", "move"), ("enter", "select"), ("q", "quit"), ("?", "help")]
-        case .form: return [("tab ↓", "next"), ("shift-tab ↑", "back"), ("enter", "next/submit"), ("esc", "cancel"), ("F1", "help")]
+        case .form, .payment: return [("tab ↓", "next"), ("shift-tab ↑", "back"), ("enter", "next/submit"), ("esc", "cancel"), ("F1", "help")]
+        case .challenge(let challenge):
+            switch challenge.screen.uiType {
+            case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F1", "help")]
+            case .singleSelect, .multiSelect: return [("↑↓", "move"), ("space", "choose"), ("enter", "submit"), ("esc", "cancel"), ("?", "help")]
+            case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel")]
+            case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("?", "help")]
+            }
         case .working: return [("esc", "cancel flow"), ("pgup pgdn", "log"), ("?", "help")]
         case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("?", "help")]
         }

@@ -6,7 +6,7 @@ import Secrets
 /// The terminal front end's logic, with no terminal: keys and service messages in, state out; the view draws
 /// the state into a ``ScreenBuffer``. The curses backend drives it on the main thread.
 public final class TerminalApp: FlowFrontEnd {
-    public private(set) var state: AppState
+    public internal(set) var state: AppState
     /// The service, once it is built: the first frame is drawn before it is ready, and keys typed in the
     /// meantime wait for it.
     public private(set) var serviceIfReady: FlowService?
@@ -35,7 +35,7 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     /// The service; only reached once attached (input waits until then).
-    private var service: FlowService {
+    var service: FlowService {
         guard let serviceIfReady else { preconditionFailure("TerminalApp used its service before attach(_:)") }
         return serviceIfReady
     }
@@ -78,6 +78,10 @@ public final class TerminalApp: FlowFrontEnd {
         case .home: handleHome(key)
         case .form(var form):
             handleForm(key, &form)
+        case .payment(var form):
+            handlePayment(key, &form)
+        case .challenge(var challenge):
+            handleChallenge(key, &challenge)
         case .working(let flowID, let flow, _):
             if key == .escape {
                 service.cancel(flowID: flowID)
@@ -93,20 +97,34 @@ public final class TerminalApp: FlowFrontEnd {
     public func handlePaste(_ text: String) {
         state.notice = nil
         guard serviceIfReady != nil else { return }
-        guard case .form(var form) = state.screen, let field = form.focusedField else {
-            state.notice = "paste ignored: no text field has focus"
-            return
-        }
         let flat = text.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
-        if !form.inputs[field].insert(flat) {
-            state.notice = "pasted text was cut at \(form.inputs[field].maximumBytes) bytes or had control characters"
+        func paste(into input: inout TextInput) {
+            if !input.insert(flat) {
+                state.notice = "pasted text was cut at \(input.maximumBytes) bytes or had control characters"
+            }
         }
-        state.screen = .form(form)
+        switch state.screen {
+        case .form(var form) where form.focusedField != nil:
+            paste(into: &form.inputs[form.focus])
+            state.screen = .form(form)
+        case .payment(var form) where form.focusedField != nil:
+            paste(into: &form.inputs[form.focus])
+            state.screen = .payment(form)
+        case .challenge(var challenge) where challenge.focusedStop == .code:
+            paste(into: &challenge.code)
+            state.screen = .challenge(challenge)
+        default:
+            state.notice = "paste ignored: no text field has focus"
+        }
     }
 
     private var isEditing: Bool {
-        if case .form(let form) = state.screen { return form.focusedField != nil }
-        return false
+        switch state.screen {
+        case .form(let form): form.focusedField != nil
+        case .payment(let form): form.focusedField != nil
+        case .challenge(let challenge): challenge.focusedStop == .code
+        default: false
+        }
     }
 
     private func handleHome(_ key: Key) {
@@ -218,8 +236,12 @@ public final class TerminalApp: FlowFrontEnd {
         state.deviceStatus = service.deviceStatus
     }
 
-    public func flowService(_ service: FlowService, needsAnswerTo prompt: CredentialPrompt) {
-        state.screen = .form(FormState(prompt: prompt))
+    public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
+        switch prompt.request {
+        case .credentials: state.screen = .form(FormState(prompt: prompt))
+        case .paymentDetails(let defaults): state.screen = .payment(PaymentFormState(prompt: prompt, defaults: defaults))
+        case .challenge(let screen): state.screen = .challenge(ChallengeState(prompt: prompt, screen: screen))
+        }
     }
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {

@@ -19,6 +19,8 @@ enum HelpBar {
         ("backspace delete", "delete"),
         ("ctrl-a ctrl-e", "start / end of the field"),
         ("ctrl-u ctrl-k ctrl-w", "clear before / after / delete word"),
+        ("space", "choose an option (select challenges)"),
+        ("a r", "approve / refuse on the other device"),
         ("pgup pgdn", "scroll the SDK event log"),
         ("? or F1", "this help (in a text field ? types itself)"),
         ("q", "quit, from the home screen"),

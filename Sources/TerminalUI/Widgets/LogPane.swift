@@ -18,21 +18,13 @@ enum LogPane {
         }
     }
 
-    /// `→ MC-SDK Start                idp-tui.flow StartEvent` and `← MC-SDK Start MC-SDK OK 0µs sdkState=…`:
+    /// `→ MC-SDK  Start                idp-tui.flow StartEvent` and `← MC-SDK  Start MC-SDK OK 0µs sdkState=…`:
     /// fixed columns for who, what and which thread, then status, duration and detail as they come. Wider
     /// terminals add the time.
     static func line(_ event: FlowEvent, width: Int) -> String {
-        let arrow: String
-        let peer: Participant
-        switch (event.from, event.to) {
-        case (.app, .app): (arrow, peer) = ("✕", .app)
-        case (.app, let to): (arrow, peer) = ("→", to)
-        case (let from, _): (arrow, peer) = ("←", from)
-        }
         var parts: [String] = []
         if width >= 110 { parts.append(time(event)) }
-        parts.append(arrow)
-        parts.append(pad(peer.rawValue, 6))
+        parts.append(pad(who(event), 9))
         parts.append(pad(event.step.rawValue, 20))
         parts.append(pad(event.thread, 12))
         if let status = event.status { parts.append(status) }
@@ -41,9 +33,30 @@ enum LogPane {
         return parts.joined(separator: " ")
     }
 
+    /// Seen from the app (the Safepay Drops SDK counts as the app's side of the bridge): `→ MC-SDK` for a call
+    /// out, `← Drops` for what comes back, and `Drops→DS` between two others.
+    static func who(_ event: FlowEvent) -> String {
+        switch (event.from, event.to) {
+        case (.app, .app): "✕"
+        case (.app, let to): "→ \(short(to))"
+        case (let from, .app): "← \(short(from))"
+        case (.safepayDrops, let to): "→ \(short(to))"
+        case (let from, .safepayDrops): "← \(short(from))"
+        case (let from, let to): "\(short(from))→\(short(to))"
+        }
+    }
+
+    private static func short(_ participant: Participant) -> String {
+        switch participant {
+        case .safepayDrops: "Safepay"
+        case .otherDevice: "Phone"
+        default: participant.rawValue
+        }
+    }
+
     static func role(_ event: FlowEvent) -> Role {
         switch event.status {
-        case nil, "OK", "answered": event.step == .cancel ? .logWarn : .logInfo
+        case nil, "OK", "answered", "entered", "ack", "Y", "A", "C": event.step == .cancel ? .logWarn : .logInfo
         case "USER_CANCEL": .logWarn
         default: .logError
         }

@@ -1,0 +1,119 @@
+import IdpSdk
+import SafepayDrops
+import Secrets
+import ThreeDSecure
+
+/// What a prompt asks for.
+public enum PromptRequest: Sendable, Equatable {
+    /// `provideCredentials`: the fields the IdP's form page asks for.
+    case credentials(fields: [IdpSdkInputFieldId], clientId: String, page: Int, pageCount: Int)
+    /// The Drops page's card form.
+    case paymentDetails(PaymentDefaults)
+    /// A 3-D Secure challenge screen (the content of a CRes).
+    case challenge(ChallengeScreen)
+}
+
+/// What the card form starts with: the payment the merchant asks for.
+public struct PaymentDefaults: Sendable, Equatable {
+    public var amount: String
+    public var currency: String
+    public var merchant: String
+
+    public init(amount: String = "49.99", currency: String = "EUR", merchant: String = "Demo Shop") {
+        self.amount = amount
+        self.currency = currency
+        self.merchant = merchant
+    }
+}
+
+/// A request from a flow's background thread to the front end: credentials for `provideCredentials`, card
+/// details for the Drops page, or a challenge screen's answer.
+public struct FlowPrompt: Sendable, Equatable, Identifiable {
+    public let id: Int
+    public let flowID: Int
+    public let flow: FlowKind
+    public let request: PromptRequest
+
+    public init(id: Int, flowID: Int, flow: FlowKind, request: PromptRequest) {
+        self.id = id
+        self.flowID = flowID
+        self.flow = flow
+        self.request = request
+    }
+
+    /// A credential prompt.
+    public init(
+        id: Int, flowID: Int, flow: FlowKind, fields: [IdpSdkInputFieldId], clientId: String, page: Int = 1,
+        pageCount: Int = 1
+    ) {
+        self.init(id: id, flowID: flowID, flow: flow,
+                  request: .credentials(fields: fields, clientId: clientId, page: page, pageCount: pageCount))
+    }
+
+    /// The credential fields asked for; empty for the other kinds of prompt.
+    public var fields: [IdpSdkInputFieldId] {
+        if case .credentials(let fields, _, _, _) = request { return fields }
+        return []
+    }
+
+    public var clientId: String {
+        if case .credentials(_, let clientId, _, _) = request { return clientId }
+        return ""
+    }
+
+    /// 1-based page of the IdP's form, and how many pages it has (1 of 1 for other prompts).
+    public var page: Int {
+        if case .credentials(_, _, let page, _) = request { return page }
+        return 1
+    }
+
+    public var pageCount: Int {
+        if case .credentials(_, _, _, let count) = request { return count }
+        return 1
+    }
+
+    /// Which flow and which step asked, e.g. "Activate device — step 2 of 2".
+    public var title: String {
+        switch request {
+        case .credentials: pageCount > 1 ? "\(flow.title) — step \(page) of \(pageCount)" : flow.title
+        case .paymentDetails: "\(flow.title) — card details"
+        case .challenge(let screen): "\(flow.title) — \(screen.issuerName)"
+        }
+    }
+}
+
+/// How a front end answers a prompt. The answer must fit the prompt: credentials for a credential prompt,
+/// payment details for the card form, a cardholder action for a challenge.
+public enum PromptAnswer: Sendable {
+    /// Values keyed by `IdpSdkInputFieldId.key`.
+    case credentials([String: Secret])
+    /// The card form, filled in.
+    case payment(PaymentDetails)
+    /// What the cardholder does on a challenge screen.
+    case challenge(CardholderAction)
+    /// The user cancelled: the IdpSdk receives the "User cancelled" error; a closed card form ends the payment
+    /// before it starts; a cancelled challenge sends the ACS a cancel (challengeCancel 01).
+    case cancel
+
+    func fits(_ request: PromptRequest) -> Bool {
+        switch (self, request) {
+        case (.cancel, _), (.credentials, .credentials), (.payment, .paymentDetails), (.challenge, .challenge): true
+        default: false
+        }
+    }
+}
+
+extension IdpSdkError {
+    /// Subsystem of the errors the app itself returns from `provideCredentials` (the simulator's choice).
+    public static let appSubsystem = 1000
+
+    /// What the app returns from `provideCredentials` to cancel, as the migration guide shows.
+    public static let userCancelled = IdpSdkError(subsystem: appSubsystem, errorCode: 1, message: "User cancelled")
+
+    /// What the app returns when nobody answered the prompt in time.
+    public static func promptTimedOut(after timeout: Duration) -> IdpSdkError {
+        IdpSdkError(
+            subsystem: appSubsystem, errorCode: 2,
+            message: "nobody answered the credential prompt within \(timeout.components.seconds) s")
+    }
+}

@@ -1,0 +1,100 @@
+import SafepayDrops
+import ThreeDSecure
+
+/// A field of the card form.
+public enum PaymentField: String, Sendable, CaseIterable {
+    case card, expiry, amount, currency, merchant
+
+    /// The label on screen.
+    public var label: String {
+        switch self {
+        case .card: "Card number"
+        case .expiry: "Expiry (MM/YY)"
+        case .amount: "Amount"
+        case .currency: "Currency"
+        case .merchant: "Merchant"
+        }
+    }
+}
+
+/// Why the card form cannot be submitted: the field and what is wrong, in plain words (never the value).
+public struct PaymentFormProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public let field: PaymentField
+    public let message: String
+
+    public var description: String { "\(field.rawValue): \(message)" }
+}
+
+/// Reads the card form's text fields into ``PaymentDetails``: the terminal's form and the headless answers
+/// both come here, so they accept and refuse the same input.
+public enum PaymentForm {
+    public static let maximumMerchantLength = 40
+    /// The largest amount, in minor units (9,999,999.99).
+    public static let maximumAmount = 999_999_999
+
+    public static func details(card: String, expiry: String, amount: String, currency: String, merchant: String)
+        throws(PaymentFormProblem) -> PaymentDetails
+    {
+        let number: CardNumber
+        do {
+            number = try CardNumber(card)
+        } catch {
+            throw PaymentFormProblem(field: .card, message: error.description)
+        }
+        let (month, year) = try parseExpiry(expiry)
+        let minorUnits = try parseAmount(amount)
+        let code = currency.trimmingCharacters(in: .whitespaces).uppercased()
+        guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+            throw PaymentFormProblem(field: .currency, message: "give a three-letter ISO 4217 code such as EUR or USD")
+        }
+        let name = merchant.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { throw PaymentFormProblem(field: .merchant, message: "give the merchant's name") }
+        guard name.count <= maximumMerchantLength else {
+            throw PaymentFormProblem(field: .merchant, message: "at most \(maximumMerchantLength) characters")
+        }
+        guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+            throw PaymentFormProblem(field: .merchant, message: "contains a control character")
+        }
+        return PaymentDetails(card: number, expiryMonth: month, expiryYear: year, amountMinorUnits: minorUnits,
+                              currency: code, merchantName: name)
+    }
+
+    /// `MM/YY` or `MM/YYYY`. A date in the past is accepted: the issuer answers it (N, reason 05), as a real
+    /// one would.
+    static func parseExpiry(_ text: String) throws(PaymentFormProblem) -> (month: Int, year: Int) {
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let month = Int(parts[0]), parts[0].count <= 2, let year = Int(parts[1]),
+            parts[1].count == 2 || parts[1].count == 4, parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
+        else { throw PaymentFormProblem(field: .expiry, message: "write it as MM/YY, e.g. 12/30") }
+        guard (1...12).contains(month) else { throw PaymentFormProblem(field: .expiry, message: "the month must be 01 to 12") }
+        return (month, year < 100 ? 2000 + year : year)
+    }
+
+    /// A decimal amount with at most two decimals, e.g. `49.99`, in minor units.
+    static func parseAmount(_ text: String) throws(PaymentFormProblem) -> Int {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
+        let digitsOnly = parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
+        guard (1...2).contains(parts.count), digitsOnly, !parts[0].isEmpty, parts[0].count <= 9,
+            parts.count == 1 || (1...2).contains(parts[1].count), let whole = Int(parts[0])
+        else { throw PaymentFormProblem(field: .amount, message: "write it as a number with at most two decimals, e.g. 49.99") }
+        var cents = 0
+        if parts.count == 2, let fraction = Int(parts[1]) { cents = parts[1].count == 1 ? fraction * 10 : fraction }
+        let minorUnits = whole * 100 + cents
+        guard minorUnits > 0 else { throw PaymentFormProblem(field: .amount, message: "the amount must be above zero") }
+        guard minorUnits <= maximumAmount else { throw PaymentFormProblem(field: .amount, message: "at most 9999999.99") }
+        return minorUnits
+    }
+
+    /// What the form says beside a card number as it is typed: the brand, and whether the number is complete
+    /// and passes the Luhn check.
+    public static func cardHint(_ text: String) -> (text: String, valid: Bool?) {
+        let digits = text.filter { $0 != " " && $0 != "-" }
+        guard !digits.isEmpty else { return ("Visa, Mastercard or Amex", nil) }
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return ("digits only", false) }
+        guard let brand = CardBrand.detect(digits) else { return ("unknown brand", digits.count < 2 ? nil : false) }
+        if digits.count < brand.panLength { return ("\(brand.rawValue) · \(digits.count)/\(brand.panLength)", nil) }
+        if digits.count > brand.panLength { return ("\(brand.rawValue) · too long", false) }
+        return CardNumber.passesLuhn(digits) ? ("\(brand.rawValue) · Luhn ✓", true) : ("\(brand.rawValue) · fails Luhn", false)
+    }
+}

@@ -1,0 +1,289 @@
+import Crypto
+import Dispatch
+import Determinism
+import MCSDK
+import SafepayDrops
+import Synchronization
+import Threading
+import ThreeDSecure
+
+/// How a payment ended, as the flow waits for it: a final delegate callback, or the card form closed.
+enum PaymentEnd: Sendable {
+    case frictionless(PayerAuthenticationData)
+    case success(PayerAuthenticationSuccessData)
+    case failure(PayerAuthenticationErrorData)
+    case unavailable(PayerAuthenticationData)
+    case safepayError(SafepayErrorData)
+    case formClosed
+    case formTimedOut
+}
+
+extension FlowRun {
+    /// The app's side of a Safepay Drops payment: configure the view, let the page ask the cardholder through
+    /// the prompt channel, and wait for the final delegate callback.
+    func payerAuthentication() -> FlowResult {
+        let payment = PaymentRun(run: self)
+        let view = SafepayPayerAuthenticationView(simulation: DropsSimulation(
+            clock: environment.clock, random: environment.random, acs: environment.accessControlServer, cardholder: payment,
+            faults: configuration.bridgeFaults, timing: configuration.bridgeTiming,
+            log: { [weak payment] entry in payment?.log(entry) }))
+        view.delegate = payment
+        let settings = Self.configuration(configuration.safepayEnvironment, random: environment.random)
+        emit(.configure, from: .app, to: .safepayDrops,
+             detail: "environment=\(settings.environment.rawValue), tracker=\(settings.tracker), doCapture=\(settings.authorizationOptions.doCapture)")
+        let reply = waitForReply { gate in
+            payment.start(gate)
+            view.configure(settings)
+        }
+        // The flow's end: every timer and queued message of the bridge goes, and the page stops.
+        payment.close()
+        view.dispose()
+        guard case .payment(let end)? = reply else {
+            return cancelledResult(at: payment.stage, inFlight: true)
+        }
+        return payment.result(of: end)
+    }
+
+    /// What the app passes to `configure`: the merchant backend's token and tracker (seeded, so runs replay)
+    /// and Cardinal's device data collection.
+    static func configuration(_ environment: SafepayEnvironment, random: RandomSource) -> SafepayPayerAuthenticationConfiguration {
+        SafepayPayerAuthenticationConfiguration(
+            environment: environment, authToken: "sp_test_\(Hex.encode(random.bytes(12)))",
+            tracker: "track_\(Hex.encode(random.bytes(6)))",
+            deviceDataCollectionJWT: "eyJhbGciOiJIUzI1NiJ9.\(Base64URL.encode(random.bytes(24))).\(Base64URL.encode(random.bytes(32)))",
+            deviceDataCollectionURL: "https://centinelapistag.cardinalcommerce.com/V1/Cruise/Collect",
+            billing: BillingAddress(street1: "1 Main St", city: "Springfield", state: "IL", postalCode: "62701", country: "US"),
+            authorizationOptions: AuthorizationOptions(doCapture: true, doCardOnFile: false))
+    }
+}
+
+/// One payment's delegate and cardholder: delegate callbacks and the page's questions become flow events and
+/// prompts; the final callback ends the flow.
+final class PaymentRun: SafepayPayerAuthenticationDelegate, DropsCardholder {
+    private let run: FlowRun
+    private let gate = Locked<OneShot<StepReply>?>(nil)
+    private let state = Locked(State())
+    private let closed = Atomic(false)
+    /// Signalled once `onPayerAuthenticationRequired` has reached the app.
+    private let required = DispatchSemaphore(value: 0)
+    private let requiredSeen = Atomic(false)
+
+    private struct State {
+        var stage: FlowStep = .configure
+        var details: PaymentDetails?
+    }
+
+    init(run: FlowRun) {
+        self.run = run
+    }
+
+    func start(_ gate: OneShot<StepReply>) {
+        self.gate.withLock { $0 = gate }
+    }
+
+    /// After this, nothing the page or the view still does reaches the log.
+    func close() {
+        closed.store(true, ordering: .releasing)
+    }
+
+    private var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    /// Where the payment is, for a cancel.
+    var stage: FlowStep { state.withLock { $0.stage } }
+
+    private func end(_ end: PaymentEnd) {
+        gate.withLock { $0 }?.fulfil(.payment(end))
+    }
+
+    private func emit(_ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
+                      duration: Duration? = nil, status: String? = nil, detail: String) {
+        guard !isClosed else { return }
+        run.emit(step, from: from, to: to, thread: thread, duration: duration, status: status, detail: detail)
+    }
+
+    // MARK: The Drops log
+
+    /// A bridge message or a 3-D Secure message, as the simulation reports it.
+    func log(_ entry: DropsLogEntry) {
+        let status: String? = switch entry.name {
+        case "ARes", "RReq": entry.detail.split(separator: ",").first.map { String($0.dropFirst("transStatus ".count)) }
+        case "ack": "ack"
+        default: nil
+        }
+        emit(FlowStep(entry.name), from: Self.participant(entry.from), to: Self.participant(entry.to), thread: entry.thread,
+             status: status, detail: entry.detail)
+        let stage: FlowStep? = switch entry.name {
+        case "AReq", "ARes", "3DS Method", "CReq", "CRes", "RReq": FlowStep(entry.name)
+        default: nil
+        }
+        if let stage { state.withLock { $0.stage = stage } }
+    }
+
+    static func participant(_ name: String) -> Participant {
+        switch name {
+        case "App": .safepayDrops
+        case "Drops": .drops
+        case "DS": .directoryServer
+        case "ACS": .acs
+        default: .otherDevice
+        }
+    }
+
+    // MARK: DropsCardholder
+
+    func enterPaymentDetails() -> PaymentDetails? {
+        state.withLock { $0.stage = .paymentDetails }
+        let defaults = run.configuration.paymentDefaults
+        emit(.paymentDetails, from: .drops, to: .app,
+             detail: "card form shown: card number, expiry; \(defaults.currency) \(defaults.amount) to \(defaults.merchant)")
+        switch ask(.paymentDetails(defaults)) {
+        case (.answered(.payment(let details)), let waited):
+            state.withLock { $0.details = details }
+            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: "entered",
+                 detail: "card \(details.card) (\(details.card.brand.rawValue)), expiry \(String(format: "%02d", details.expiryMonth))/\(details.expiryYear % 100), \(AccessControlServer.format(details.amountMinorUnits, details.currency)), \(details.merchantName)")
+            return details
+        case (.timedOut, let waited):
+            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: SimulatorStatus.promptTimeout,
+                 detail: "nobody filled in the card form within \(timeoutSeconds) s")
+            end(.formTimedOut)
+            return nil
+        case (_, let waited):
+            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: StatusType.userCancel.rawValue,
+                 detail: "card form closed; no payment was started")
+            end(.formClosed)
+            return nil
+        }
+    }
+
+    func respond(to screen: ChallengeScreen) -> CardholderAction {
+        // The app hears onPayerAuthenticationRequired before the cardholder sees the challenge, as when the app
+        // shows the view on that callback: the log then reads in the same order on every run. The callback is
+        // microseconds away; the bound only keeps a lost one from stopping the payment.
+        if !requiredSeen.load(ordering: .acquiring) { _ = required.wait(timeout: .now() + .seconds(2)) }
+        state.withLock { $0.stage = .challengeScreen }
+        var detail = "\(screen.uiType.name): \"\(screen.prompt)\"; \(screen.attemptsLeft) attempts left"
+        if screen.uiType == .text { detail += ", \(screen.resendsLeft) resends left" }
+        if let message = screen.message { detail += "; \(message)" }
+        emit(.challengeScreen, from: .drops, to: .app, detail: detail)
+        switch ask(.challenge(screen)) {
+        case (.answered(.challenge(let action)), let waited):
+            let summary = switch action {
+            case .answer(let answer): answer.summary
+            case .decideOnOtherDevice(let approve): approve ? "approved on the other device" : "refused on the other device"
+            }
+            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: "answered", detail: summary)
+            return action
+        case (.timedOut, let waited):
+            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: SimulatorStatus.promptTimeout,
+                 detail: "nobody answered the challenge within \(timeoutSeconds) s; the 3DS SDK ends it (challengeCancel 08)")
+            return .answer(.timedOutAtSDK)
+        case (_, let waited):
+            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: StatusType.userCancel.rawValue,
+                 detail: "cancelled by the cardholder")
+            return .answer(.cancel)
+        }
+    }
+
+    private var timeoutSeconds: Int64 { run.configuration.promptTimeout?.components.seconds ?? 0 }
+
+    private func ask(_ request: PromptRequest) -> (PromptResolution, Duration) {
+        let clock = run.environment.clock
+        let asked = clock.now
+        let resolution = run.service.channel.ask(flowID: run.id, timeout: run.configuration.promptTimeout) { id in
+            FlowPrompt(id: id, flowID: run.id, flow: run.kind, request: request)
+        }
+        return (resolution, asked.duration(to: clock.now))
+    }
+
+    // MARK: SafepayPayerAuthenticationDelegate (on the view's queue)
+
+    func onPayerAuthenticationRequired(data: PayerAuthenticationData) {
+        report("onPayerAuthenticationRequired", data.threeDSecure, detail: "a challenge follows (request_id \(data.requestId ?? "?"))")
+        requiredSeen.store(true, ordering: .releasing)
+        required.signal()
+    }
+
+    func onPayerAuthenticationFrictionless(data: PayerAuthenticationData) {
+        report("onPayerAuthenticationFrictionless", data.threeDSecure, detail: "authenticated without a challenge")
+        end(.frictionless(data))
+    }
+
+    func onPayerAuthenticationSuccess(data: PayerAuthenticationSuccessData) {
+        report("onPayerAuthenticationSuccess", data.threeDSecure,
+               detail: "payment_method \(data.paymentMethod ?? "—"), authorization \(data.authorization ?? "—")")
+        end(.success(data))
+    }
+
+    func onPayerAuthenticationFailure(data: PayerAuthenticationErrorData) {
+        report("onPayerAuthenticationFailure", data.threeDSecure, detail: data.error)
+        end(.failure(data))
+    }
+
+    func onPayerAuthenticationUnavailable(data: PayerAuthenticationData) {
+        report("onPayerAuthenticationUnavailable", data.threeDSecure, detail: data.errorMessage ?? "")
+        end(.unavailable(data))
+    }
+
+    func onSafepayError(error: SafepayErrorData) {
+        emit(FlowStep(Callback.safepayError), from: .safepayDrops, to: .app,
+             status: error.error.status.map(String.init) ?? "error", detail: error.error.message)
+        end(.safepayError(error))
+    }
+
+    private func report(_ callback: String, _ outcome: ThreeDSecureOutcome?, detail: String) {
+        emit(FlowStep(callback), from: .safepayDrops, to: .app, status: outcome?.transStatus, detail: detail)
+    }
+
+    private enum Callback {
+        static let safepayError = "onSafepayError"
+    }
+
+    // MARK: The result
+
+    func result(of end: PaymentEnd) -> FlowResult {
+        let details = state.withLock { $0.details }
+        func outcome(_ callback: String?, _ values: ThreeDSecureOutcome?) -> PaymentOutcome {
+            PaymentOutcome(
+                callback: callback, transStatus: values?.transStatus, transStatusReason: values?.transStatusReason,
+                eci: values?.eci, challengeCancel: values?.challengeCancel, card: details?.card.description,
+                brand: details?.card.brand.rawValue,
+                amount: details.map { AccessControlServer.format($0.amountMinorUnits, $0.currency) }, merchant: details?.merchantName)
+        }
+        func error(_ message: String, code: Int? = nil) -> FlowError { FlowError(subsystem: nil, code: code, message: message) }
+        var result: FlowResult
+        switch end {
+        case .frictionless(let data):
+            result = run.result(.success, status: PaymentStatus.frictionless, step: nil, error: nil)
+            result.payment = outcome("onPayerAuthenticationFrictionless", data.threeDSecure)
+        case .success(let data):
+            result = run.result(.success, status: PaymentStatus.authenticated, step: nil, error: nil)
+            result.payment = outcome("onPayerAuthenticationSuccess", data.threeDSecure)
+        case .failure(let data):
+            switch data.threeDSecure?.challengeCancel {
+            case ChallengeCancel.cardholderSelectedCancel.rawValue?:
+                result = run.result(.cancelled, status: StatusType.userCancel.rawValue, step: .challengeScreen,
+                                    error: error("cancelled on the challenge screen: the ACS ended it with challengeCancel 01"))
+            case ChallengeCancel.timedOutAtSDK.rawValue?:
+                result = run.result(.failure, status: SimulatorStatus.promptTimeout, step: .challengeScreen, error: error(data.error))
+            default:
+                result = run.result(.failure, status: PaymentStatus.authenticationFailed, step: .challengeScreen, error: error(data.error))
+            }
+            result.payment = outcome("onPayerAuthenticationFailure", data.threeDSecure)
+        case .unavailable(let data):
+            result = run.result(.failure, status: PaymentStatus.authenticationUnavailable, step: FlowStep("ARes"),
+                                error: error(data.errorMessage ?? "authentication unavailable"))
+            result.payment = outcome("onPayerAuthenticationUnavailable", data.threeDSecure)
+        case .safepayError(let data):
+            result = run.result(.failure, status: PaymentStatus.safepayError, step: stage,
+                                error: error(data.error.message, code: data.error.status))
+            result.payment = outcome(Callback.safepayError, nil)
+        case .formClosed:
+            result = run.result(.cancelled, status: StatusType.userCancel.rawValue, step: .paymentDetails,
+                                error: error("cancelled at the card form, before any 3-D Secure message was sent"))
+        case .formTimedOut:
+            result = run.result(.failure, status: SimulatorStatus.promptTimeout, step: .paymentDetails,
+                                error: error("nobody filled in the card form within \(timeoutSeconds) s"))
+        }
+        return result
+    }
+}

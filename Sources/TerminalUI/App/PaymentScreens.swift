@@ -1,0 +1,229 @@
+import FlowService
+import SafepayDrops
+import Secrets
+import ThreeDSecure
+
+/// The Drops page's card form: card number, expiry, amount, currency and merchant, then Pay and Cancel.
+public struct PaymentFormState: Sendable {
+    public let prompt: FlowPrompt
+    /// One input per ``PaymentField``, in order.
+    public var inputs: [TextInput]
+    /// 0..<fields: a field; fields: Pay; fields + 1: Cancel.
+    public var focus = 0
+    public var error: String?
+
+    init(prompt: FlowPrompt, defaults: PaymentDefaults) {
+        self.prompt = prompt
+        inputs = PaymentField.allCases.map { field in
+            switch field {
+            case .card: TextInput(maximumBytes: 23)
+            case .expiry: TextInput(maximumBytes: 7)
+            case .amount: TextInput(defaults.amount, maximumBytes: 13)
+            case .currency: TextInput(defaults.currency, maximumBytes: 3)
+            case .merchant: TextInput(defaults.merchant, maximumBytes: PaymentForm.maximumMerchantLength * 4)
+            }
+        }
+    }
+
+    static let fields = PaymentField.allCases
+    var fieldCount: Int { Self.fields.count }
+    var submitIndex: Int { fieldCount }
+    var cancelIndex: Int { fieldCount + 1 }
+    var focusedField: Int? { focus < fieldCount ? focus : nil }
+
+    func text(_ field: PaymentField) -> String { inputs[Self.fields.firstIndex(of: field) ?? 0].text }
+}
+
+/// A challenge screen: what the ACS asks, and the cardholder's answer in progress.
+public struct ChallengeState: Sendable {
+    public let prompt: FlowPrompt
+    public let screen: ChallengeScreen
+    /// The one-time code (text challenges); masked on screen.
+    public var code = TextInput(maximumBytes: 16)
+    /// The chosen options (select challenges).
+    public var selected: Set<Int> = []
+    /// Out-of-band: what the cardholder did on the other device, if anything yet.
+    public var decision: Bool?
+    public var focus = 0
+    public var error: String?
+
+    init(prompt: FlowPrompt, screen: ChallengeScreen) {
+        self.prompt = prompt
+        self.screen = screen
+    }
+
+    /// The focus stops, in order.
+    enum Stop: Equatable {
+        case code, option(Int), submit, resend, approve, refuse, proceed, cancel
+    }
+
+    var stops: [Stop] {
+        switch screen.uiType {
+        case .text: [.code, .submit, .resend, .cancel]
+        case .singleSelect, .multiSelect: screen.options.indices.map { .option($0) } + [.submit, .cancel]
+        case .outOfBand: [.approve, .refuse, .proceed, .cancel]
+        case .htmlOther: [.proceed, .cancel]
+        }
+    }
+
+    var focusedStop: Stop { stops[min(focus, stops.count - 1)] }
+
+    mutating func focus(on stop: Stop) {
+        if let index = stops.firstIndex(of: stop) { focus = index }
+    }
+}
+
+extension TerminalApp {
+    // MARK: The card form
+
+    func handlePayment(_ key: Key, _ form: inout PaymentFormState) {
+        let stops = form.fieldCount + 2
+        switch key {
+        case .escape:
+            cancelPrompt(form.prompt)
+            return
+        case .tab, .down: form.focus = (form.focus + 1) % stops
+        case .backTab, .up: form.focus = (form.focus - 1 + stops) % stops
+        case .enter:
+            if form.focus == form.cancelIndex {
+                cancelPrompt(form.prompt)
+                return
+            }
+            if form.focus < form.fieldCount - 1 {
+                form.focus += 1
+            } else {
+                submitPayment(&form)
+                return
+            }
+        default:
+            if let field = form.focusedField {
+                _ = form.inputs[field].apply(key)
+                form.error = nil
+            }
+        }
+        state.screen = .payment(form)
+    }
+
+    private func submitPayment(_ form: inout PaymentFormState) {
+        let details: PaymentDetails
+        do {
+            details = try PaymentForm.details(
+                card: form.text(.card), expiry: form.text(.expiry), amount: form.text(.amount),
+                currency: form.text(.currency), merchant: form.text(.merchant))
+        } catch {
+            form.error = "\(error.field.label): \(error.message)."
+            form.focus = PaymentFormState.fields.firstIndex(of: error.field) ?? 0
+            state.screen = .payment(form)
+            return
+        }
+        answer(form.prompt, .payment(details), working: "Drops: device data collection and authentication…")
+    }
+
+    // MARK: Challenge screens
+
+    func handleChallenge(_ key: Key, _ challenge: inout ChallengeState) {
+        let stops = challenge.stops.count
+        switch key {
+        case .escape:
+            cancelPrompt(challenge.prompt)
+            return
+        case .tab, .down: challenge.focus = (challenge.focus + 1) % stops
+        case .backTab, .up: challenge.focus = (challenge.focus - 1 + stops) % stops
+        case .character(" ") where challenge.focusedStop != .code:
+            if case .option(let index) = challenge.focusedStop { choose(index, in: &challenge) }
+        case .character("a") where challenge.screen.uiType == .outOfBand: decide(true, in: &challenge)
+        case .character("r") where challenge.screen.uiType == .outOfBand: decide(false, in: &challenge)
+        case .enter:
+            if activate(&challenge) { return }
+        default:
+            if challenge.focusedStop == .code {
+                _ = challenge.code.apply(key)
+                challenge.error = nil
+            }
+        }
+        state.screen = .challenge(challenge)
+    }
+
+    private func choose(_ index: Int, in challenge: inout ChallengeState) {
+        if challenge.screen.uiType == .singleSelect {
+            challenge.selected = [index]
+        } else if challenge.selected.contains(index) {
+            challenge.selected.remove(index)
+        } else {
+            challenge.selected.insert(index)
+        }
+        challenge.error = nil
+    }
+
+    private func decide(_ approve: Bool, in challenge: inout ChallengeState) {
+        challenge.decision = approve
+        challenge.error = nil
+        challenge.focus(on: .proceed)
+    }
+
+    /// Enter on the focused stop. Returns true when the screen was answered (or cancelled).
+    private func activate(_ challenge: inout ChallengeState) -> Bool {
+        let prompt = challenge.prompt
+        switch challenge.focusedStop {
+        case .cancel:
+            cancelPrompt(prompt)
+            return true
+        case .resend:
+            answer(prompt, .challenge(.answer(.resend)), working: "ACS: sending a new code…")
+            return true
+        case .approve:
+            decide(true, in: &challenge)
+            return false
+        case .refuse:
+            decide(false, in: &challenge)
+            return false
+        case .proceed where challenge.screen.uiType == .htmlOther:
+            answer(prompt, .challenge(.answer(.unsupportedInterface)), working: "ACS: reporting that the challenge cannot be shown…")
+            return true
+        case .proceed:
+            let action: CardholderAction = challenge.decision.map { .decideOnOtherDevice(approve: $0) } ?? .answer(.continueOutOfBand)
+            answer(prompt, .challenge(action), working: "ACS: checking the other device…")
+            return true
+        case .option(let index) where challenge.screen.uiType == .singleSelect:
+            challenge.selected = [index]
+            return submitChallenge(&challenge)
+        case .code, .submit, .option:
+            return submitChallenge(&challenge)
+        }
+    }
+
+    private func submitChallenge(_ challenge: inout ChallengeState) -> Bool {
+        let answer: ChallengeAnswer
+        switch challenge.screen.uiType {
+        case .text:
+            guard !challenge.code.isEmpty else {
+                challenge.error = "Type the one-time code, or choose Resend."
+                challenge.focus(on: .code)
+                return false
+            }
+            answer = .code(challenge.code.take())
+        case .singleSelect, .multiSelect:
+            guard !challenge.selected.isEmpty else {
+                challenge.error = challenge.screen.uiType == .singleSelect ? "Choose one option (space or enter)." : "Choose at least one option with space."
+                return false
+            }
+            answer = .select(challenge.selected)
+        case .outOfBand, .htmlOther:
+            return false
+        }
+        self.answer(challenge.prompt, .challenge(.answer(answer)), working: "ACS: checking the answer…")
+        return true
+    }
+
+    // MARK: Answering
+
+    func answer(_ prompt: FlowPrompt, _ answer: PromptAnswer, working step: String) {
+        if !service.answer(prompt, with: answer) { state.notice = "that prompt had already closed" }
+        state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: step)
+    }
+
+    func cancelPrompt(_ prompt: FlowPrompt) {
+        service.answer(prompt, with: .cancel)
+        state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: "cancelling…")
+    }
+}

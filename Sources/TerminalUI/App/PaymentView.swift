@@ -1,0 +1,135 @@
+import FlowService
+import ThreeDSecure
+
+/// The payment flow's panels: the card form, the challenge screens, and the 3-D Secure rows of a result.
+extension AppView {
+    typealias Panel = (top: Int, left: Int, width: Int, height: Int)
+
+    // MARK: The card form
+
+    static func drawPayment(_ buffer: inout ScreenBuffer, _ form: PaymentFormState, _ area: Panel) {
+        buffer.put("The Drops page asks for the card. Test cards: docs/payer-authentication.md", row: area.top,
+                   column: area.left, role: .hint, limit: area.width)
+        let labelWidth = PaymentFormState.fields.map { CharacterWidth.of($0.label) }.max() ?? 0
+        let boxLeft = area.left + labelWidth + 4
+        for (index, field) in PaymentFormState.fields.enumerated() {
+            let row = area.top + 1 + index
+            let focused = form.focus == index
+            let boxWidth = field == .card || field == .merchant ? 24 : 10
+            buffer.put(field.label, row: row, column: area.left, role: focused ? .title : .label)
+            drawInput(&buffer, form.inputs[index], secret: false, focused: focused, row: row, left: boxLeft, width: boxWidth)
+            if field == .card {
+                let hint = PaymentForm.cardHint(form.inputs[index].text)
+                let role: Role = hint.valid == true ? .success : hint.valid == false ? .error : .hint
+                let column = boxLeft + boxWidth + 2
+                buffer.put(hint.text, row: row, column: column, role: role, limit: max(0, area.left + area.width - column))
+            }
+        }
+        let buttonRow = area.top + 2 + form.fieldCount
+        drawButtons(&buffer, [("Pay", form.focus == form.submitIndex), ("Cancel", form.focus == form.cancelIndex)],
+                    row: buttonRow, left: boxLeft)
+        if let error = form.error {
+            buffer.put(error, row: buttonRow + 1, column: area.left, role: .error, limit: area.width)
+        }
+    }
+
+    // MARK: Challenge screens
+
+    static func drawChallenge(_ buffer: inout ScreenBuffer, _ challenge: ChallengeState, _ area: Panel) {
+        let screen = challenge.screen
+        var row = area.top
+        buffer.put("\(screen.amount) at \(screen.merchantName) · card \(screen.maskedCard) · \(screen.uiType.name)",
+                   row: row, column: area.left, role: .hint, limit: area.width)
+        row += 1
+        for line in Wrap.lines(screen.prompt, width: area.width).prefix(2) {
+            buffer.put(line, row: row, column: area.left, role: .text)
+            row += 1
+        }
+        let bottom = area.top + area.height - 1
+        switch screen.uiType {
+        case .text:
+            row += 1
+            let focused = challenge.focusedStop == .code
+            buffer.put("Code", row: row, column: area.left, role: focused ? .title : .label)
+            drawInput(&buffer, challenge.code, secret: true, focused: focused, row: row, left: area.left + 8, width: 16)
+            buffer.put("the simulated issuer's code is 1234", row: row, column: area.left + 27, role: .hint,
+                       limit: max(0, area.width - 27))
+        case .singleSelect, .multiSelect:
+            let single = screen.uiType == .singleSelect
+            for (index, option) in screen.options.enumerated() where row + 1 < bottom - 1 {
+                row += 1
+                let focused = challenge.focusedStop == .option(index)
+                let mark = challenge.selected.contains(index) ? (single ? "(•)" : "[x]") : (single ? "( )" : "[ ]")
+                buffer.put(focused ? "›" : " ", row: row, column: area.left, role: focused ? .fieldFocused : .fieldBlurred)
+                buffer.put("\(mark) \(option)", row: row, column: area.left + 2, role: focused ? .menuFocused : .text,
+                           limit: area.width - 2)
+            }
+        case .outOfBand:
+            row += 1
+            let status = switch challenge.decision {
+            case true?: "✓ approved on the other device: press enter to continue"
+            case false?: "✗ refused on the other device: press enter to continue"
+            case nil: "press a to approve (r to refuse) on the simulated other device, then continue"
+            }
+            buffer.put(status, row: row, column: area.left, role: challenge.decision == nil ? .hint : .text, limit: area.width)
+        case .htmlOther:
+            row += 1
+            buffer.put("This challenge is an HTML page, which a terminal cannot show.", row: row, column: area.left,
+                       role: .error, limit: area.width)
+            buffer.put("Continue tells the ACS so (transStatus U, challengeCancel 06).", row: row + 1, column: area.left,
+                       role: .hint, limit: area.width)
+        }
+        var status = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
+        if screen.uiType == .text { status += " · \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" }
+        let message = challenge.error ?? screen.message
+        buffer.put(status, row: bottom - 1, column: area.left, role: .hint)
+        if let message {
+            let column = area.left + CharacterWidth.of(status) + 3
+            buffer.put(message, row: bottom - 1, column: column, role: .error, limit: max(0, area.left + area.width - column))
+        }
+        let titles: [(ChallengeState.Stop, String)] = challenge.stops.compactMap { stop in
+            switch stop {
+            case .code, .option: nil
+            case .submit: (stop, "Submit")
+            case .resend: (stop, "Resend code")
+            case .approve: (stop, "Approve on phone")
+            case .refuse: (stop, "Refuse on phone")
+            case .proceed: (stop, screen.uiType == .htmlOther ? "Continue without it" : "Continue")
+            case .cancel: (stop, "Cancel")
+            }
+        }
+        drawButtons(&buffer, titles.map { ($0.1, challenge.focusedStop == $0.0) }, row: bottom, left: area.left)
+        if challenge.focusedStop != .code { buffer.cursor = nil }
+    }
+
+    static func drawButtons(_ buffer: inout ScreenBuffer, _ buttons: [(String, Bool)], row: Int, left: Int) {
+        var column = left
+        for (title, focused) in buttons {
+            column += buffer.put("[ \(title) ]", row: row, column: column, role: focused ? .buttonFocused : .buttonBlurred) + 2
+        }
+    }
+
+    // MARK: Results
+
+    /// The rows a payment result adds: the 3-D Secure values and the callback that fired.
+    static func paymentRows(_ result: FlowResult) -> [(String, String, Role)] {
+        guard let payment = result.payment else { return [] }
+        var rows: [(String, String, Role)] = []
+        if let status = payment.transStatus {
+            let meaning = TransStatus(rawValue: status)?.meaning ?? ""
+            let eci = payment.eci.map { " · ECI \($0)" } ?? ""
+            rows.append(("transStatus", "\(status)\(eci) — \(meaning)", result.outcome == .success ? .success : .text))
+        }
+        if let callback = payment.callback { rows.append(("callback", callback, .text)) }
+        if let reason = payment.transStatusReason {
+            rows.append(("reason", "\(reason) \(TransStatusReason(rawValue: reason)?.meaning ?? "")", .text))
+        }
+        if let cancel = payment.challengeCancel {
+            rows.append(("challengeCancel", "\(cancel) \(ChallengeCancel(rawValue: cancel)?.meaning ?? "")", .text))
+        }
+        if let card = payment.card {
+            rows.append(("card", [card, payment.brand, payment.amount, payment.merchant].compactMap { $0 }.joined(separator: " · "), .text))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,266 @@
+import Determinism
+import FlowService
+import Foundation
+import SafepayDrops
+import Secrets
+import Testing
+import ThreeDSecure
+
+/// A front end that fills the card form with `card` and answers each challenge screen with the next action.
+/// Screens beyond the script stay open.
+func paying(_ card: String, expiry: String = "12/30", actions: [PromptAnswer] = []) -> RecordingFrontEnd {
+    var remaining = actions
+    return RecordingFrontEnd { prompt in
+        switch prompt.request {
+        case .credentials: return .cancel
+        case .paymentDetails(let defaults):
+            return (try? PaymentForm.details(card: card, expiry: expiry, amount: defaults.amount, currency: defaults.currency,
+                                            merchant: defaults.merchant)).map { .payment($0) } ?? .cancel
+        case .challenge: return remaining.isEmpty ? nil : remaining.removeFirst()
+        }
+    }
+}
+
+func code(_ text: String) -> PromptAnswer { .challenge(.answer(.code(Secret(text)))) }
+
+extension RecordingFrontEnd {
+    var challengeScreens: [ChallengeScreen] {
+        prompts.compactMap { if case .challenge(let screen) = $0.request { screen } else { nil } }
+    }
+
+    func steps(of flowID: Int) -> [String] { events(of: flowID).map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" } }
+}
+
+@Suite struct PaymentFlowTests {
+    let clock = ManualClock()
+
+    func service(_ configuration: FlowConfiguration = FlowConfiguration()) -> FlowService {
+        FlowService(environment: SimulationEnvironment(clock: clock), configuration: configuration)
+    }
+
+    @Test func aFrictionlessCardEndsInFrictionlessWithItsECI() throws {
+        let service = service()
+        let frontEnd = paying("5200000000002235")
+        let result = try #require(service.run(.payerAuth, with: frontEnd))
+        #expect(result.outcome == .success)
+        #expect(result.status == PaymentStatus.frictionless)
+        #expect(result.payment?.callback == "onPayerAuthenticationFrictionless")
+        #expect(result.payment?.transStatus == "Y")
+        #expect(result.payment?.eci == "02")
+        #expect(result.payment?.card == "•••• 2235")
+        #expect(result.payment?.brand == "Mastercard")
+        #expect(result.advice == nil)
+        let steps = frontEnd.steps(of: result.flowID)
+        for expected in ["App→SafepayDrops configure", "SafepayDrops→Drops load", "SafepayDrops→Drops safepay-property-update",
+                         "Drops→SafepayDrops ack", "Drops→App card form", "App→Drops card form", "Drops→ACS 3DS Method",
+                         "Drops→DS AReq", "DS→Drops ARes", "SafepayDrops→App onPayerAuthenticationFrictionless"] {
+            #expect(steps.contains(expected), "missing \(expected) in \(steps)")
+        }
+        #expect(steps.firstIndex(of: "Drops→DS AReq")! < steps.firstIndex(of: "DS→Drops ARes")!)
+        #expect(frontEnd.events.allSatisfy { !$0.mainThread })
+        #expect(frontEnd.events(of: result.flowID).first { $0.step.rawValue.hasPrefix("onPayer") }?.thread == "SafepayDrops")
+        #expect(frontEnd.events(of: result.flowID).first { $0.step.rawValue == "AReq" }?.thread == "DropsPage.payment")
+        // The flow disposes of the view: no bridge timer is left.
+        #expect(clock.pendingTimerCount == 0)
+    }
+
+    @Test(arguments: [
+        ("4000000000002925", "N", "01", "07"), ("4000000000002537", "R", "11", "07"), ("5200000000002268", "U", "22", "00"),
+    ])
+    func failureBeforeAnyChallengeIsUnavailable(card: String, status: String, reason: String, eci: String) throws {
+        let result = try #require(service().run(.payerAuth, with: paying(card)))
+        #expect(result.outcome == .failure)
+        #expect(result.status == PaymentStatus.authenticationUnavailable)
+        #expect(result.payment?.callback == "onPayerAuthenticationUnavailable")
+        #expect(result.payment?.transStatus == status)
+        #expect(result.payment?.transStatusReason == reason)
+        #expect(result.payment?.eci == eci)
+        #expect(result.error?.message.hasPrefix("transStatus \(status)") == true)
+        #expect(result.advice != nil)
+    }
+
+    @Test func aChallengeAsksThroughThePromptsAndSucceedsAfterAWrongCode() throws {
+        let service = service()
+        let frontEnd = paying("4000000000002503", actions: [code("9876"), code("1234")])
+        let result = try #require(service.run(.payerAuth, with: frontEnd))
+        #expect(result.outcome == .success)
+        #expect(result.status == PaymentStatus.authenticated)
+        #expect(result.payment?.callback == "onPayerAuthenticationSuccess")
+        #expect(result.payment?.transStatus == "Y")
+        #expect(result.payment?.eci == "05")
+        let screens = frontEnd.challengeScreens
+        #expect(screens.map(\.attemptsLeft) == [3, 2])
+        #expect(screens.map(\.uiType) == [.text, .text])
+        #expect(screens.last?.message == "wrong code; 2 attempts left")
+        #expect(screens.first?.maskedCard == "•••• 2503")
+        #expect(frontEnd.prompts.first?.title == "Pay with card (3-D Secure) — card details")
+        let steps = frontEnd.steps(of: result.flowID)
+        #expect(steps.filter { $0 == "Drops→ACS CReq" }.count == 2)
+        #expect(steps.contains("SafepayDrops→App onPayerAuthenticationRequired"))
+        #expect(steps.contains("ACS→DS RReq"))
+        // The codes never reach an event or the result.
+        let encoder = JSONEncoder()
+        let text = try frontEnd.events.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.joined()
+            + String(decoding: try encoder.encode(result), as: UTF8.self)
+        #expect(!text.contains("9876") && !text.contains("1234") && !text.contains("4000000000002503"))
+    }
+
+    @Test func wrongCodesUntilTheLimitFailWithReason19() throws {
+        let frontEnd = paying("4000000000002503", actions: [code("1111"), code("2222"), code("3333")])
+        let result = try #require(service().run(.payerAuth, with: frontEnd))
+        #expect(result.outcome == .failure)
+        #expect(result.status == PaymentStatus.authenticationFailed)
+        #expect(result.payment?.callback == "onPayerAuthenticationFailure")
+        #expect(result.payment?.transStatus == "N")
+        #expect(result.payment?.transStatusReason == "19")
+        #expect(result.payment?.eci == "07")
+        #expect(result.payment?.challengeCancel == nil)
+    }
+
+    @Test func theResendLimitIsShownAndCostsNothing() throws {
+        let resend = PromptAnswer.challenge(.answer(.resend))
+        let frontEnd = paying("4000000000002503", actions: [resend, resend, resend, resend, code("1234")])
+        let result = try #require(service().run(.payerAuth, with: frontEnd))
+        #expect(result.status == PaymentStatus.authenticated)
+        let screens = frontEnd.challengeScreens
+        #expect(screens.map(\.resendsLeft) == [3, 2, 1, 0, 0])
+        #expect(screens.last?.message == "no more codes can be sent; enter the last one or cancel")
+        #expect(screens.allSatisfy { $0.attemptsLeft == 3 })
+    }
+
+    @Test func cancelOnTheChallengeIsCancelledNotFailed() throws {
+        let frontEnd = paying("4000000000002503", actions: [.cancel])
+        let result = try #require(service().run(.payerAuth, with: frontEnd))
+        #expect(result.outcome == .cancelled)
+        #expect(result.status == "USER_CANCEL")
+        #expect(result.payment?.callback == "onPayerAuthenticationFailure")
+        #expect(result.payment?.challengeCancel == "01")
+        #expect(result.payment?.transStatus == "N")
+        #expect(result.failedStep == .challengeScreen)
+    }
+
+    @Test func cancellingTheFlowAtAChallengeSendsTheACSACancel() throws {
+        let service = service()
+        let frontEnd = paying("4000000000002503")
+        let id = service.start(.payerAuth)
+        #expect(service.drive(frontEnd) { !frontEnd.challengeScreens.isEmpty })
+        service.cancel(flowID: id)
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        #expect(frontEnd.results.first?.outcome == .cancelled)
+        #expect(frontEnd.results.first?.payment?.challengeCancel == "01")
+    }
+
+    @Test func cancelAtTheCardFormSendsNo3DSMessage() throws {
+        let frontEnd = RecordingFrontEnd { _ in .cancel }
+        let result = try #require(service().run(.payerAuth, with: frontEnd))
+        #expect(result.outcome == .cancelled)
+        #expect(result.failedStep == .paymentDetails)
+        #expect(result.payment == nil)
+        #expect(!frontEnd.steps(of: result.flowID).contains { $0.hasSuffix("AReq") })
+    }
+
+    @Test func cancelWhileThePageIsLoadingDisposesTheViewAndLeavesNoTimer() throws {
+        let service = service(FlowConfiguration(bridgeFaults: BridgeFaults(readyNeverComes: true)))
+        let frontEnd = RecordingFrontEnd()
+        let id = service.start(.payerAuth)
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        service.cancel(flowID: id)
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        #expect(frontEnd.results.first?.outcome == .cancelled)
+        #expect(frontEnd.prompts.isEmpty)
+        #expect(clock.pendingTimerCount == 0)
+    }
+
+    @Test func whenEveryAckIsLostTheFlowEndsInASafepayError() throws {
+        let service = service(FlowConfiguration(bridgeFaults: BridgeFaults(loseEveryAck: true)))
+        let frontEnd = RecordingFrontEnd()  // leaves the card form open
+        let id = service.start(.payerAuth)
+        for attempt in 1...4 {
+            #expect(service.drive(frontEnd) {
+                frontEnd.steps(of: id).filter { $0 == "SafepayDrops→Drops safepay-property-update" }.count >= attempt
+            })
+            clock.advance(by: .milliseconds(1500))
+        }
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.outcome == .failure)
+        #expect(result.status == PaymentStatus.safepayError)
+        #expect(result.payment?.callback == "onSafepayError")
+        #expect(result.error?.message.contains("did not acknowledge") == true)
+        #expect(frontEnd.steps(of: result.flowID).filter { $0 == "SafepayDrops→Drops safepay-property-update" }.count == 4)
+    }
+
+    @Test(arguments: [
+        ("4000009900000012", PromptAnswer.challenge(.answer(.select([2]))), "Y", nil as String?),
+        ("4000009900000020", .challenge(.answer(.select([0, 2]))), "Y", nil),
+        ("4000009900000038", .challenge(.decideOnOtherDevice(approve: true)), "Y", nil),
+        ("4000009900000038", .challenge(.decideOnOtherDevice(approve: false)), "N", nil),
+        ("4000009900000046", .challenge(.answer(.unsupportedInterface)), "U", "06"),
+    ])
+    func everyChallengeTypeRunsThroughTheService(card: String, answer: PromptAnswer, status: String, cancel: String?) throws {
+        let frontEnd = paying(card, actions: [answer])
+        let result = try #require(service().run(.payerAuth, with: frontEnd))
+        #expect(result.payment?.transStatus == status)
+        #expect(result.payment?.challengeCancel == cancel)
+        #expect(result.outcome == (status == "Y" ? .success : .failure))
+    }
+
+    @Test func anUnansweredChallengeTimesOutAtTheSDK() throws {
+        let service = service(FlowConfiguration(promptTimeout: .seconds(300)))
+        let frontEnd = paying("4000000000002503")
+        service.start(.payerAuth)
+        #expect(service.drive(frontEnd) { !frontEnd.challengeScreens.isEmpty })
+        clock.advance(by: .seconds(300))
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.outcome == .failure)
+        #expect(result.status == "PROMPT_TIMEOUT")
+        #expect(result.payment?.challengeCancel == "08")
+    }
+
+    @Test func anAnswerOfTheWrongKindLeavesThePromptOpen() throws {
+        let service = service()
+        let frontEnd = RecordingFrontEnd()
+        service.start(.payerAuth)
+        #expect(service.drive(frontEnd) { !frontEnd.prompts.isEmpty })
+        let prompt = try #require(frontEnd.prompts.first)
+        #expect(!service.answer(prompt, with: .credentials(["username": Secret("alice")])))
+        #expect(!service.answer(prompt, with: .challenge(.answer(.resend))))
+        #expect(service.answer(prompt, with: .cancel))
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+    }
+
+    @Test func theCardFormAcceptsWhatAPaymentFormShould() throws {
+        let details = try PaymentForm.details(card: "4000 0000 0000 2503", expiry: "1/2031", amount: "5.5", currency: "usd", merchant: " Shop ")
+        #expect(details.card.digits == "4000000000002503")
+        #expect(details.expiryMonth == 1 && details.expiryYear == 2031)
+        #expect(details.amountMinorUnits == 550)
+        #expect(details.currency == "USD")
+        #expect(details.merchantName == "Shop")
+        let bad: [(String, String, String, String, String, PaymentField)] = [
+            ("4000000000002502", "12/30", "1", "EUR", "m", .card),
+            ("1234", "12/30", "1", "EUR", "m", .card),
+            ("4000000000002503", "13/30", "1", "EUR", "m", .expiry),
+            ("4000000000002503", "1230", "1", "EUR", "m", .expiry),
+            ("4000000000002503", "12/30", "0", "EUR", "m", .amount),
+            ("4000000000002503", "12/30", "1.234", "EUR", "m", .amount),
+            ("4000000000002503", "12/30", "-1", "EUR", "m", .amount),
+            ("4000000000002503", "12/30", "1", "EURO", "m", .currency),
+            ("4000000000002503", "12/30", "1", "EUR", " ", .merchant),
+        ]
+        for (card, expiry, amount, currency, merchant, field) in bad {
+            #expect(throws: PaymentFormProblem.self) {
+                try PaymentForm.details(card: card, expiry: expiry, amount: amount, currency: currency, merchant: merchant)
+            }
+            do {
+                _ = try PaymentForm.details(card: card, expiry: expiry, amount: amount, currency: currency, merchant: merchant)
+            } catch {
+                #expect(error.field == field)
+                #expect(!error.message.contains(card))
+            }
+        }
+        #expect(PaymentForm.cardHint("4000 0000 0000 2503") == ("Visa · Luhn ✓", true))
+        #expect(PaymentForm.cardHint("4000000000002502").valid == false)
+        #expect(PaymentForm.cardHint("3400").text == "American Express · 4/15")
+    }
+}

@@ -1,0 +1,194 @@
+import FlowService
+import TerminalUI
+import Testing
+import ThreeDSecure
+
+extension AppDriver {
+    var isPaymentForm: Bool {
+        if case .payment = app.state.screen { return true }
+        return false
+    }
+
+    var challenge: ChallengeState? {
+        if case .challenge(let challenge) = app.state.screen { return challenge }
+        return nil
+    }
+
+    /// Home → Pay with card → the card form.
+    func openPayment() {
+        press(.down, .down, .down, .enter)
+        pump { _ in self.isPaymentForm }
+    }
+
+    /// Fills in the card form (amount, currency and merchant keep their defaults) and pays.
+    func pay(card: String, expiry: String = "12/30") {
+        openPayment()
+        type(card)
+        press(.tab)
+        type(expiry)
+        press(.enter, .enter, .enter, .enter)
+        pump { _ in self.challenge != nil || self.isResult }
+    }
+
+    /// Waits for the next challenge screen (one with fewer attempts or resends than `after`, or a result).
+    func nextScreen(after previous: ChallengeState?) {
+        pump { _ in
+            self.isResult || (self.challenge.map { $0.prompt.id != previous?.prompt.id } ?? false)
+        }
+    }
+}
+
+@Suite struct PaymentScreenTests {
+    @Test func homeOffersThePayment() {
+        let screen = AppDriver().app.render()
+        #expect(screen.text.contains("Pay with card (3-D Secure)"))
+        #expect(!screen.text.contains("Pay with card (3-D Secure) — coming later"))
+    }
+
+    @Test func theCardFormDetectsTheBrandAndChecksLuhn() {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("4000 0000 0000 2503")
+        var screen = driver.app.render()
+        #expect(screen.text.contains("Visa · Luhn ✓"))
+        Snapshot.check(screen, "payment-form-80x24")
+        driver.press(.backspace)
+        driver.type("2")
+        screen = driver.app.render()
+        #expect(screen.text.contains("Visa · fails Luhn"))
+        driver.press(.tab)
+        driver.type("12/30")
+        driver.press(.enter, .enter, .enter, .enter)
+        #expect(driver.isPaymentForm)
+        #expect(driver.app.render().text.contains("Card number: the card number fails the Luhn check"))
+    }
+
+    @Test func aOneTimeCodeChallengeMasksTheCodeAndCountsAttempts() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        let first = try #require(driver.challenge)
+        driver.type("9876")
+        var screen = driver.app.render()
+        #expect(!screen.text.contains("9876"))
+        #expect(screen.text.contains("••••"))
+        #expect(screen.text.contains("3 attempts left · 3 resends left"))
+        #expect(screen.text.contains("EUR 49.99 at Demo Shop · card •••• 2503"))
+        Snapshot.check(screen, "challenge-code-80x24")
+        driver.press(.enter)
+        driver.nextScreen(after: first)
+        screen = driver.app.render()
+        #expect(screen.text.contains("2 attempts left"))
+        #expect(screen.text.contains("wrong code; 2 attempts left"))
+        driver.type("1234")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        let result = try #require(driver.result)
+        #expect(result.status == PaymentStatus.authenticated)
+        screen = driver.app.render()
+        #expect(screen.text.contains("onPayerAuthenticationSuccess"))
+        #expect(screen.text.contains("Y · ECI 05 — authentication successful"))
+        #expect(!screen.text.contains("9876"))
+        Snapshot.check(screen, "result-payment-success-80x24")
+    }
+
+    @Test func resendIsAButton() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        let first = try #require(driver.challenge)
+        driver.press(.tab, .tab, .enter)  // code → Submit → Resend code
+        driver.nextScreen(after: first)
+        #expect(driver.challenge?.screen.resendsLeft == 2)
+        #expect(driver.app.render().text.contains("a new code was sent"))
+    }
+
+    @Test func escOnTheChallengeIsReportedAsCancelled() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        #expect(driver.challenge != nil)
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .cancelled)
+        let screen = driver.app.render()
+        #expect(screen.text.contains("⊘ Pay with card (3-D Secure) cancelled"))
+        #expect(screen.text.contains("01 the cardholder selected Cancel"))
+        Snapshot.check(screen, "result-payment-cancelled-80x24")
+    }
+
+    @Test func escOnTheCardFormCancelsBeforeAnyChallenge() {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .cancelled)
+        #expect(!driver.app.state.log.contains { $0.step.rawValue == "AReq" })
+    }
+
+    @Test func singleSelectChoosesWithEnter() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000009900000012")
+        driver.press(.down, .down)
+        Snapshot.check(driver.app.render(), "challenge-single-select-80x24")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.payment?.transStatus == "Y")
+    }
+
+    @Test func multiSelectTogglesWithSpace() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000009900000020")
+        driver.press(.enter)
+        #expect(driver.app.render().text.contains("Choose at least one option with space."))
+        driver.press(.character(" "), .down, .down, .character(" "))
+        let screen = driver.app.render()
+        #expect(screen.text.contains("[x] Bookshop"))
+        #expect(screen.text.contains("[x] Bakery"))
+        Snapshot.check(screen, "challenge-multi-select-80x24")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.payment?.transStatus == "Y")
+    }
+
+    @Test func outOfBandApprovesOnTheOtherDeviceThenContinues() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000009900000038")
+        let first = try #require(driver.challenge)
+        driver.press(.tab, .tab, .enter)  // Continue before approving
+        driver.nextScreen(after: first)
+        #expect(driver.app.render().text.contains("the payment is not approved on the other device yet"))
+        driver.press(.character("a"))
+        Snapshot.check(driver.app.render(), "challenge-out-of-band-80x24")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.payment?.transStatus == "Y")
+    }
+
+    @Test func htmlIsShownAsNotSupportedInATerminal() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000009900000046")
+        let screen = driver.app.render()
+        #expect(screen.text.contains("This challenge is an HTML page, which a terminal cannot show."))
+        Snapshot.check(screen, "challenge-html-80x24")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.payment?.transStatus == "U")
+        #expect(driver.result?.payment?.challengeCancel == "06")
+    }
+
+    @Test func aFailureBeforeAnyChallengeShowsTheReasonAndWhatToTry() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002537")
+        let screen = driver.app.render()
+        #expect(screen.text.contains("AUTHENTICATION_UNAVAILABLE"))
+        #expect(screen.text.contains("onPayerAuthenticationUnavailable"))
+        #expect(screen.text.contains("11 suspected fraud"))
+        Snapshot.check(screen, "result-payment-unavailable-80x24")
+    }
+
+    @Test func pasteGoesIntoTheCodeField() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        driver.app.handlePaste("98\n76")
+        #expect(driver.challenge?.code.text == "9876")
+        #expect(!driver.app.render().text.contains("9876"))
+    }
+}
