@@ -44,6 +44,52 @@ import Testing
         #expect(screen.contains("IdpSdk       inputFieldIds=USERNAME,PASSWORD"), "provideCredentials shows the IdpSdk thread")
     }
 
+    @Test func aCardPaymentWithAOneTimeCodeChallenge() throws {
+        let session = try TmuxSession()
+        open(session, downs: 3)
+        #expect(session.waitFor("Pay with card (3-D Secure) — card details"))
+        session.type("4000 0000 0000 2503")
+        #expect(session.waitFor("Visa · Luhn ✓"))
+        session.press("Tab")
+        session.type("12/30")
+        session.press("Enter", "Enter", "Enter", "Enter")
+        #expect(session.waitFor("Enter the one-time code we sent to your phone"))
+        #expect(session.screen().contains("3 attempts left · 3 resends left"))
+        session.type("9876")
+        #expect(session.waitFor("Code  ›[••••"))
+        #expect(!session.screen().contains("9876"))
+        session.press("Enter")
+        #expect(session.waitFor("wrong code; 2 attempts left"))
+        session.type("1234")
+        session.press("Enter")
+        let (done, screen) = session.waitUntil { $0.contains("✓ Payment authenticated after a challenge") && $0.contains("help") }
+        #expect(done, "\(screen)")
+        #expect(screen.contains("Y · ECI 05 — authentication successful"))
+        #expect(screen.contains("onPayerAuthenticationSuccess"))
+        #expect(screen.contains("ACS→DS    RReq"), "the log shows the 3-D Secure messages")
+        session.press("Enter")
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("q")
+        #expect(session.waitForExit() == 0)
+        #expect(!session.scrollback().contains("9876"))
+    }
+
+    @Test func escOnTheChallengeIsACancelNotAFailure() throws {
+        let session = try TmuxSession()
+        open(session, downs: 3)
+        #expect(session.waitFor("card details"))
+        session.type("4000000000002503")
+        session.press("Tab")
+        session.type("12/30")
+        session.press("Enter", "Enter", "Enter", "Enter")
+        #expect(session.waitFor("Enter the one-time code"))
+        session.press("Escape")
+        let (done, screen) = session.waitUntil { $0.contains("⊘ Pay with card (3-D Secure) cancelled") && $0.contains("help") }
+        #expect(done, "\(screen)")
+        #expect(screen.contains("01 the cardholder selected Cancel"))
+        #expect(!screen.contains("failed"))
+    }
+
     @Test func escAtTheFlowPromptCancels() throws {
         let session = try TmuxSession()
         activate(session)

@@ -228,9 +228,13 @@ public final class TerminalApp: FlowFrontEnd {
         if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
         if state.logScroll > 0 { state.logScroll += 1 }
         if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel {
-            let step = event.from == .app
-                ? "waiting for \(event.to.rawValue): \(event.step.rawValue)…"
-                : "\(event.from.rawValue) answered \(event.step.rawValue): \(event.status ?? "")"
+            let step = if event.flow == .payerAuth {
+                "\(LogPane.who(event)) \(event.step.rawValue)" + (event.status.map { ": \($0)" } ?? "")
+            } else if event.from == .app {
+                "waiting for \(event.to.rawValue): \(event.step.rawValue)…"
+            } else {
+                "\(event.from.rawValue) answered \(event.step.rawValue): \(event.status ?? "")"
+            }
             state.screen = .working(flowID: flowID, flow: flow, step: step)
         }
         state.deviceStatus = service.deviceStatus

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@Suite struct PayerAuthRunTests {
+    func payment(_ result: [String: Any]?) -> [String: Any] { result?["payment"] as? [String: Any] ?? [:] }
+
+    @Test func aChallengePaymentSucceedsAndTheCodesNeverShow() throws {
+        let run = try BinaryRun.run(["run", "payer-auth"],
+                                    stdin: #"{"card":"4000 0000 0000 2503","expiry":"12/30","amount":"12.50","currency":"usd","otp":["9876","1234"]}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        let result = try #require(run.results.first)
+        #expect(result["flow"] as? String == "payer-auth")
+        #expect(result["outcome"] as? String == "success")
+        #expect(result["status"] as? String == "AUTHENTICATED")
+        let payment = payment(result)
+        #expect(payment["callback"] as? String == "onPayerAuthenticationSuccess")
+        #expect(payment["transStatus"] as? String == "Y")
+        #expect(payment["eci"] as? String == "05")
+        #expect(payment["amount"] as? String == "USD 12.50")
+        #expect(payment["card"] as? String == "•••• 2503")
+        let steps = run.events.compactMap { $0["step"] as? String }
+        for step in ["configure", "safepay-property-update", "ack", "3DS Method", "AReq", "ARes", "CReq", "CRes", "RReq",
+                     "onPayerAuthenticationRequired", "onPayerAuthenticationSuccess"] {
+            #expect(steps.contains(step), "no \(step) event")
+        }
+        for text in ["9876", "1234", "4000000000002503", "4000 0000 0000 2503"] {
+            #expect(!run.stdout.contains(text) && !run.stderr.contains(text), "\(text) was printed")
+        }
+    }
+
+    @Test(arguments: [
+        ("4000000000002701", "FRICTIONLESS", "Y", "05", Int32(0)), ("5200000000002482", "FRICTIONLESS", "A", "01", 0),
+        ("340000000002708", "FRICTIONLESS", "Y", "05", 0), ("4000000000002313", "AUTHENTICATION_UNAVAILABLE", "U", "07", 1),
+        ("5200000000002185", "AUTHENTICATION_UNAVAILABLE", "R", "00", 1),
+    ])
+    func withoutAChallengeTheResultCarriesStatusAndECI(card: String, status: String, trans: String, eci: String, exit: Int32) throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"card":"\#(card)","expiry":"01/31"}"#)
+        #expect(run.status == exit)
+        #expect(run.results.first?["status"] as? String == status)
+        #expect(payment(run.results.first)["transStatus"] as? String == trans)
+        #expect(payment(run.results.first)["eci"] as? String == eci)
+    }
+
+    @Test func wrongCodesUntilTheLimitExitOne() throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":"0000"}"#)
+        #expect(run.status == 1)
+        #expect(run.results.first?["status"] as? String == "AUTHENTICATION_FAILED")
+        #expect(payment(run.results.first)["transStatusReason"] as? String == "19")
+        #expect(run.events.filter { $0["step"] as? String == "CReq" }.count == 3)
+    }
+
+    @Test func resendsUpToTheLimitThenTheCode() throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"card":"4000000000002503","expiry":"12/30","resend":4,"otp":"1234"}"#)
+        #expect(run.status == 0)
+        #expect(run.events.contains { ($0["detail"] as? String)?.contains("no more codes can be sent") == true })
+    }
+
+    @Test func cancelOnTheChallengeExitsThreeWithChallengeCancel01() throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"card":"4000000000002503","expiry":"12/30","cancel":"challenge"}"#)
+        #expect(run.status == 3)
+        #expect(run.results.first?["outcome"] as? String == "cancelled")
+        #expect(payment(run.results.first)["challengeCancel"] as? String == "01")
+    }
+
+    @Test func cancelAtTheCardFormSendsNoAReq() throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"cancel":true}"#)
+        #expect(run.status == 3)
+        #expect(!run.events.contains { $0["step"] as? String == "AReq" })
+    }
+
+    @Test(arguments: [
+        (#""card":"4000009900000012","choices":["lisbon"]"#, "Y", Int32(0)),
+        (#""card":"4000009900000012","choices":[1]"#, "N", 1),
+        (#""card":"4000009900000020","choices":[1,3]"#, "Y", 0),
+        (#""card":"4000009900000038","approve":true"#, "Y", 0),
+        (#""card":"4000009900000038","approve":false"#, "N", 1),
+        (#""card":"4000009900000046""#, "U", 1),
+    ])
+    func everyChallengeTypeCanBeAnswered(answers: String, trans: String, exit: Int32) throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: "{\(answers),\"expiry\":\"12/30\"}")
+        #expect(run.status == exit, "\(run.stderr)")
+        #expect(payment(run.results.first)["transStatus"] as? String == trans)
+    }
+
+    @Test func aPaymentFollowsALoginInOneRun() throws {
+        let run = try BinaryRun.run(["run", "activate", "payer-auth"],
+                                    stdin: "[\(Answers.aliceActivation),{\"card\":\"4000000000002701\",\"expiry\":\"12/30\"}]")
+        #expect(run.status == 0)
+        #expect(run.results.map { $0["flow"] as? String } == ["activate", "payer-auth"])
+    }
+
+    static let badAnswers: [(String, String)] = [
+        (#"{"expiry":"12/30"}"#, #"answers (payer-auth) needs "card" and "expiry""#),
+        (#"{"card":"4000000000002502","expiry":"12/30"}"#, "answers.card: the card number fails the Luhn check"),
+        (#"{"card":"4000000000002503","expiry":"13/30"}"#, "answers.expiry: the month must be 01 to 12"),
+        (#"{"card":"4000000000002503","expiry":"12/30","amount":"free"}"#, "answers.amount: write it as a number"),
+        (#"{"card":"4000000000002503","expiry":"12/30","otp":7}"#, "answers.otp must be a string, or an array"),
+        (#"{"card":"4000000000002503","expiry":"12/30"}"#, #"has no "otp", which the one-time-code challenge asks for"#),
+        (#"{"card":"4000000000002503","expiry":"12/30","otp":["0000"]}"#, "answers.otp has 1 codes, but the challenge asked for another"),
+        (#"{"card":"4000009900000012","expiry":"12/30","choices":["Paris"]}"#, "answers.choices: the challenge's options are 1 Amsterdam"),
+        (#"{"card":"4000009900000012","expiry":"12/30","choices":[true]}"#, "answers.choices[0] must be an option number"),
+        (#"{"card":"4000009900000038","expiry":"12/30"}"#, #"has no "approve""#),
+        (#"{"card":"4000000000002503","expiry":"12/30","cancel":"later"}"#, #"answers.cancel must be true (cancel at the card form) or "challenge""#),
+        (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has unknown key "username""#),
+        (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be a whole number from 0 to 10"),
+    ]
+
+    @Test(arguments: 0..<badAnswers.count)
+    func badAnswersAreOneLineAndExitTwo(_ index: Int) throws {
+        let (stdin, message) = Self.badAnswers[index]
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: stdin)
+        #expect(run.status == 2, "\(stdin): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("idp-tui: "))
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(!run.stderr.contains("4000000000002502") && !run.stderr.contains("0000\""))
+    }
+}
