@@ -29,6 +29,8 @@ public final class HeadlessRunner: FlowFrontEnd {
     /// This flow's progress through its payment answers.
     private var codesUsed = 0
     private var resendsAsked = 0
+    /// A card form answer held back for the answers' `delay`.
+    private var delayed: (prompt: FlowPrompt, answer: PromptAnswer, due: ContinuousClock.Instant)?
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -49,8 +51,12 @@ public final class HeadlessRunner: FlowFrontEnd {
     public func run() throws(UsageError) -> Int32 {
         startNext()
         while currentFlowID != nil {
-            _ = service.mailbox.waitForMessages()
+            _ = service.mailbox.waitForMessages(timeout: delayed.map { max(.zero, $0.due - .now) })
             service.deliverPendingMessages(to: self)
+            if let held = delayed, ContinuousClock.now >= held.due {
+                delayed = nil
+                service.answer(held.prompt, with: held.answer)
+            }
         }
         if let usageError { throw usageError }
         if outcomes.contains(.failure) { return Exit.failure }
@@ -116,7 +122,11 @@ public final class HeadlessRunner: FlowFrontEnd {
             let details = try PaymentForm.details(
                 card: card, expiry: expiry, amount: given.amount ?? defaults.amount, currency: given.currency ?? defaults.currency,
                 merchant: given.merchant ?? defaults.merchant)
-            service.answer(prompt, with: .payment(details))
+            if given.delay > .zero {
+                delayed = (prompt, .payment(details), .now + given.delay)
+            } else {
+                service.answer(prompt, with: .payment(details))
+            }
         } catch {
             refuse(prompt, "\(place).\(error.field.rawValue): \(error.message)")
         }
@@ -174,6 +184,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     }
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {
+        delayed = nil
         emit("result", result)
         outcomes.append(result.outcome)
         index += 1

@@ -24,6 +24,9 @@ public struct PaymentAnswers: Sendable {
     public var approve: Bool?
     /// Cancel at the first challenge screen (`"cancel": "challenge"`).
     public var cancelChallenge = false
+    /// How long the cardholder takes over the card form, in real time: long enough, and a bridge fault
+    /// (lost acks, resends) shows before the payment goes on.
+    public var delay: Duration = .zero
 
     public enum Choice: Sendable, Equatable {
         case number(Int)
@@ -32,7 +35,7 @@ public struct PaymentAnswers: Sendable {
 
     public init() {}
 
-    public static let keys = ["card", "expiry", "amount", "currency", "merchant", "otp", "resend", "choices", "approve", "cancel"]
+    public static let keys = ["card", "expiry", "amount", "currency", "merchant", "otp", "resend", "choices", "approve", "cancel", "delay"]
 
     static func parseObject(_ element: Any, at place: String) throws(UsageError) -> FlowAnswers {
         guard let object = element as? [String: Any] else { throw UsageError("\(place) must be an object") }
@@ -86,6 +89,11 @@ public struct PaymentAnswers: Sendable {
                         throw UsageError("\(place).choices[\(index)] must be an option number from 1 or an option's text")
                     }
                 }
+            case "delay":
+                guard let seconds = value as? Double, !FlowAnswers.isBoolean(value), (0...60).contains(seconds) else {
+                    throw UsageError("\(place).delay must be a number of seconds from 0 to 60")
+                }
+                payment.delay = .milliseconds(Int64(seconds * 1000))
             case "approve":
                 guard let flag = value as? Bool, FlowAnswers.isBoolean(value) else {
                     throw UsageError("\(place).approve must be true or false")

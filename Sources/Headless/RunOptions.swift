@@ -2,6 +2,7 @@ import Crypto
 import FlowService
 import Foundation
 import MCSDK
+import SafepayDrops
 
 /// The command line of `idp-tui run FLOW [FLOW…] [options]`, and of `idp-tui [options]` (the terminal UI),
 /// which shares the engine options.
@@ -21,19 +22,29 @@ public struct RunOptions: Sendable {
     public var authenticationMode: KSMAuthenticationMode = .no
     public var shouldHashPin = false
     public var certificateChainPath: String?
+    /// `--bridge-fault`, repeatable: faults the simulated Drops page shows in every payment.
+    public var bridgeFaults = BridgeFaults.none
+    /// `--bridge-timing swift|web`.
+    public var bridgeTiming = BridgeTiming.swiftHost
 
     public init() {}
+
+    static let bridgeFaultNames = ["lose-acks:N", "lose-every-ack", "ready-never-comes", "malformed-message", "unknown-event", "wrong-origin"]
 
     public static let usage = """
         usage: idp-tui run FLOW [FLOW…] [--answers FILE|-] [--seed N] [--prompt-timeout SECONDS]
                            [--auth-mode no|biometric|password|pin] [--hash-pin] [--certificate-chain FILE]
+                           [--bridge-fault FAULT]… [--bridge-timing swift|web]
         flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))
+        bridge faults (payer-auth): \(bridgeFaultNames.joined(separator: ", "))
         """
 
     public static let terminalUsage = """
         usage: idp-tui [--theme NAME|FILE] [--seed N] [--prompt-timeout SECONDS]
                        [--auth-mode no|biometric|password|pin] [--hash-pin] [--certificate-chain FILE]
+                       [--bridge-fault FAULT]… [--bridge-timing swift|web]
         themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)
+        bridge faults (Pay with card): \(bridgeFaultNames.joined(separator: ", "))
         """
 
     /// Parses the arguments after `run` (headless), or all arguments (terminal).
@@ -71,6 +82,27 @@ public struct RunOptions: Sendable {
                 if inline != nil { throw UsageError("\(command)--hash-pin takes no value") }
                 options.shouldHashPin = true
             case "--certificate-chain": options.certificateChainPath = try value()
+            case "--bridge-fault":
+                let text = try value()
+                switch text {
+                case "lose-every-ack": options.bridgeFaults.loseEveryAck = true
+                case "ready-never-comes": options.bridgeFaults.readyNeverComes = true
+                case "malformed-message": options.bridgeFaults.malformedMessage = true
+                case "unknown-event": options.bridgeFaults.unknownEvent = true
+                case "wrong-origin": options.bridgeFaults.wrongOrigin = true
+                default:
+                    guard text.hasPrefix("lose-acks:"), let count = Int(text.dropFirst("lose-acks:".count)), (1...100).contains(count) else {
+                        throw UsageError("\(command)--bridge-fault takes \(bridgeFaultNames.joined(separator: ", ")) (N from 1 to 100), not \"\(text)\"")
+                    }
+                    options.bridgeFaults.lostAcks = count
+                }
+            case "--bridge-timing":
+                let text = try value()
+                switch text {
+                case "swift": options.bridgeTiming = .swiftHost
+                case "web": options.bridgeTiming = .webHosts
+                default: throw UsageError("\(command)--bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not \"\(text)\"")
+                }
             default:
                 if argument.hasPrefix("-") && argument != "-" {
                     throw UsageError("\(command)unknown option \(flag); see idp-tui \(mode == .headless ? "run " : "")--help")
@@ -106,7 +138,8 @@ extension RunOptions {
     public func flowConfiguration(mode: Mode = .headless) throws(UsageError) -> FlowConfiguration {
         let command = mode == .headless ? "run: " : ""
         var configuration = FlowConfiguration(
-            shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout)
+            shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout,
+            bridgeTiming: bridgeTiming, bridgeFaults: bridgeFaults)
         if let path = certificateChainPath {
             let pem = try RunCommand.readText(path, what: "certificate chain", command: command)
             do {

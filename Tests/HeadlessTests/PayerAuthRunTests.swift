@@ -89,6 +89,33 @@ import Testing
         #expect(run.results.map { $0["flow"] as? String } == ["activate", "payer-auth"])
     }
 
+    @Test func aLostAckIsResentAndThePaymentGoesOn() throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--bridge-fault", "lose-acks:1", "--bridge-timing", "web"],
+                                    stdin: #"{"card":"4000000000002701","expiry":"12/30","delay":1.5}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.events.contains { ($0["detail"] as? String)?.hasSuffix("resent (attempt 2)") == true })
+        #expect(run.results.first?["status"] as? String == "FRICTIONLESS")
+    }
+
+    @Test func whenEveryAckIsLostTheRetriesRunOutIntoASafepayError() throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--bridge-fault=lose-every-ack", "--bridge-timing=web"],
+                                    stdin: #"{"card":"4000000000002701","expiry":"12/30","delay":10}"#)
+        #expect(run.status == 1)
+        let result = try #require(run.results.first)
+        #expect(result["status"] as? String == "SAFEPAY_ERROR")
+        #expect(payment(result)["callback"] as? String == "onSafepayError")
+        let message = try #require((result["error"] as? [String: Any])?["message"] as? String)
+        #expect(message.contains("did not acknowledge") && message.contains("after 3 attempts"))
+        #expect(!run.events.contains { $0["step"] as? String == "AReq" })
+    }
+
+    @Test func aMalformedMessageAndAnUnknownEventAreLoggedAndIgnored() throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--bridge-fault", "malformed-message", "--bridge-fault", "unknown-event"],
+                                    stdin: #"{"card":"4000000000002701","expiry":"12/30"}"#)
+        #expect(run.status == 0)
+        #expect(run.events.filter { $0["step"] as? String == "rejected" }.count == 2)
+    }
+
     static let badAnswers: [(String, String)] = [
         (#"{"expiry":"12/30"}"#, #"answers (payer-auth) needs "card" and "expiry""#),
         (#"{"card":"4000000000002502","expiry":"12/30"}"#, "answers.card: the card number fails the Luhn check"),
@@ -103,7 +130,21 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","cancel":"later"}"#, #"answers.cancel must be true (cancel at the card form) or "challenge""#),
         (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has unknown key "username""#),
         (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be a whole number from 0 to 10"),
+        (#"{"card":"4000000000002503","expiry":"12/30","delay":"soon"}"#, "answers.delay must be a number of seconds from 0 to 60"),
     ]
+
+    @Test(arguments: [
+        (["--bridge-fault", "lose-acks:0"], "--bridge-fault takes lose-acks:N"),
+        (["--bridge-fault", "gremlins"], #"not "gremlins""#),
+        (["--bridge-timing", "slow"], "--bridge-timing takes swift (1.5 s, 3 retries) or web"),
+        (["--bridge-fault"], "--bridge-fault needs a value"),
+    ])
+    func badBridgeOptionsExitTwo(options: [String], message: String) throws {
+        let run = try BinaryRun.run(["run", "payer-auth"] + options, stdin: #"{"card":"4000000000002701","expiry":"12/30"}"#)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
 
     @Test(arguments: 0..<badAnswers.count)
     func badAnswersAreOneLineAndExitTwo(_ index: Int) throws {
