@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "Secrets", dependencies: ["Crypto"], swiftSettings: strict),
         .target(name: "Threading", swiftSettings: strict),
         .target(name: "Determinism", dependencies: ["Threading"], swiftSettings: strict),
+        .target(name: "JSONText", swiftSettings: strict),
 
         // Simulators.
         .target(
@@ -40,15 +41,21 @@ let package = Package(
         .target(name: "MCSDK", dependencies: ["IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
         .target(name: "IdpSdk", dependencies: ["MCSDK", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
 
+        // Scenarios: what a simulation starts from.
+        .target(
+            name: "Scenario",
+            dependencies: ["IdentityProvider", "ThreeDSecure", "SafepayDrops", "JSONText", "Secrets", "Determinism"],
+            swiftSettings: strict),
+
         // Service layer and front ends.
         .target(
             name: "FlowService",
             dependencies: [
-                "IdpSdk", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Secrets", "Determinism", "Threading",
-                "Crypto",
+                "IdpSdk", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Scenario", "Secrets", "Determinism",
+                "Threading", "Crypto",
             ],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowService", "SafepayDrops", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowService", "Scenario", "JSONText", "SafepayDrops", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         .target(
             name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "MCSDK", "SafepayDrops", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
@@ -56,7 +63,7 @@ let package = Package(
         .target(
             name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowService", "Threading"], swiftSettings: strict),
         .executableTarget(
-            name: "idp-tui", dependencies: ["Headless", "CursesBackend", "TerminalUI", "FlowService", "IdentityProvider"],
+            name: "idp-tui", dependencies: ["Headless", "CursesBackend", "TerminalUI", "FlowService", "IdentityProvider", "Scenario"],
             swiftSettings: strict),
         .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
@@ -67,6 +74,8 @@ let package = Package(
             name: "SafepayDropsTests", dependencies: ["SafepayDrops", "ThreeDSecure", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
+        .testTarget(
+            name: "ScenarioTests", dependencies: ["Scenario", "JSONText", "IdentityProvider", "ThreeDSecure"], swiftSettings: strict),
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism", "Threading"], swiftSettings: strict),
         .testTarget(
             name: "IdentityProviderTests", dependencies: ["IdentityProvider", "Secrets", "Determinism", "Crypto"],

@@ -1,6 +1,7 @@
 import Determinism
 import IdentityProvider
 import MCSDK
+import Scenario
 import ThreeDSecure
 
 /// One simulated world: a clock, a seeded random source, the network, the IdP, one device's master
@@ -13,18 +14,22 @@ public struct SimulationEnvironment: Sendable {
     public let masterController: MasterController
     public let tenantId: String
     public let accessControlServer: AccessControlServer
+    /// The identity faults that are on; the terminal's faults panel and headless answers switch them live.
+    public let faults: FaultSwitchboard
 
     /// The same seed and the same inputs replay the same codes, ids and tokens.
     public init(
         identityProvider configuration: IdentityProviderConfiguration = .demo(), tenantId: String = "demo",
         clock: any SimulationClock = SystemClock(), seed: UInt64 = 1, cards: [TestCard] = CardCatalog.defaults,
-        challengePolicy: ChallengePolicy = ChallengePolicy()
+        challengePolicy: ChallengePolicy = ChallengePolicy(), latency: Duration = .zero, faults: IdentityFaults = .none
     ) {
         self.clock = clock
         self.tenantId = tenantId
+        self.faults = FaultSwitchboard(faults)
         random = RandomSource(seed: seed)
         accessControlServer = AccessControlServer(cards: cards, policy: challengePolicy, clock: clock, random: random)
         network = SimulatedNetwork(clock: clock)
+        network.latency = latency
         identityProvider = IdentityProvider(configuration: configuration, clock: clock, random: random)
         network.register(identityProvider)
         masterController = MasterController(configuration: MasterControllerConfiguration(
@@ -32,8 +37,17 @@ public struct SimulationEnvironment: Sendable {
             clientDataKey: identityProvider.clientDataKey))
     }
 
+    /// The world a scenario describes.
+    public init(scenario: Scenario, clock: any SimulationClock = SystemClock(), seed: UInt64 = 1) {
+        self.init(
+            identityProvider: scenario.identityProvider, tenantId: scenario.appTenant, clock: clock, seed: seed,
+            cards: scenario.cards, challengePolicy: scenario.challengePolicy, latency: scenario.networkLatency,
+            faults: scenario.identityFaults)
+    }
+
     private init(sharing other: SimulationEnvironment) {
         clock = other.clock
+        faults = other.faults
         random = other.random
         network = other.network
         identityProvider = other.identityProvider

@@ -3,6 +3,7 @@ import FlowService
 import Foundation
 import MCSDK
 import SafepayDrops
+import Scenario
 
 /// The command line of `idp-tui run FLOW [FLOW…] [options]`, and of `idp-tui [options]` (the terminal UI),
 /// which shares the engine options.
@@ -26,6 +27,8 @@ public struct RunOptions: Sendable {
     public var bridgeFaults = BridgeFaults.none
     /// `--bridge-timing swift|web`.
     public var bridgeTiming = BridgeTiming.swiftHost
+    /// `--scenario FILE`; nil runs the embedded default.
+    public var scenarioPath: String?
 
     public init() {}
 
@@ -34,7 +37,7 @@ public struct RunOptions: Sendable {
     public static let usage = """
         usage: idp-tui run FLOW [FLOW…] [--answers FILE|-] [--seed N] [--prompt-timeout SECONDS]
                            [--auth-mode no|biometric|password|pin] [--hash-pin] [--certificate-chain FILE]
-                           [--bridge-fault FAULT]… [--bridge-timing swift|web]
+                           [--bridge-fault FAULT]… [--bridge-timing swift|web] [--scenario FILE]
         flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))
         bridge faults (payer-auth): \(bridgeFaultNames.joined(separator: ", "))
         """
@@ -42,7 +45,7 @@ public struct RunOptions: Sendable {
     public static let terminalUsage = """
         usage: idp-tui [--theme NAME|FILE] [--seed N] [--prompt-timeout SECONDS]
                        [--auth-mode no|biometric|password|pin] [--hash-pin] [--certificate-chain FILE]
-                       [--bridge-fault FAULT]… [--bridge-timing swift|web]
+                       [--bridge-fault FAULT]… [--bridge-timing swift|web] [--scenario FILE]
         themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)
         bridge faults (Pay with card): \(bridgeFaultNames.joined(separator: ", "))
         """
@@ -82,6 +85,7 @@ public struct RunOptions: Sendable {
                 if inline != nil { throw UsageError("\(command)--hash-pin takes no value") }
                 options.shouldHashPin = true
             case "--certificate-chain": options.certificateChainPath = try value()
+            case "--scenario": options.scenarioPath = try value()
             case "--bridge-fault":
                 let text = try value()
                 switch text {
@@ -131,15 +135,38 @@ public struct RunOptions: Sendable {
 extension RunOptions {
     /// The flow service these options describe, on the embedded default scenario.
     public func makeService(mode: Mode = .headless) throws(UsageError) -> FlowService {
-        FlowService(environment: SimulationEnvironment(seed: seed), configuration: try flowConfiguration(mode: mode))
+        let scenario = try loadScenario(mode: mode)
+        return FlowService(environment: SimulationEnvironment(scenario: scenario, seed: seed),
+                           configuration: try flowConfiguration(mode: mode, scenario: scenario))
+    }
+
+    /// The scenario named by `--scenario`, or the embedded default. A file with problems is a usage error that
+    /// gives the first problem and the command that lists them all.
+    public func loadScenario(mode: Mode = .headless) throws(UsageError) -> Scenario {
+        guard let path = scenarioPath else { return .embeddedDefault }
+        switch ScenarioFile.read(path: path) {
+        case .success(let scenario): return scenario
+        case .failure(let failure):
+            let command = mode == .headless ? "run: " : ""
+            let count = failure.problems.count
+            let more = count > 1 ? " (and \(count - 1) more: idp-tui scenario check \(path))" : ""
+            throw UsageError("\(command)scenario \(path): \(failure.problems.first?.description ?? "unreadable")\(more)")
+        }
     }
 
     /// The app side's configuration; reads and checks the certificate chain file if one is named.
-    public func flowConfiguration(mode: Mode = .headless) throws(UsageError) -> FlowConfiguration {
+    public func flowConfiguration(mode: Mode = .headless, scenario: Scenario? = nil) throws(UsageError) -> FlowConfiguration {
         let command = mode == .headless ? "run: " : ""
+        var faults = scenario?.bridgeFaults ?? .none
+        faults.lostAcks = max(faults.lostAcks, bridgeFaults.lostAcks)
+        faults.loseEveryAck = faults.loseEveryAck || bridgeFaults.loseEveryAck
+        faults.readyNeverComes = faults.readyNeverComes || bridgeFaults.readyNeverComes
+        faults.malformedMessage = faults.malformedMessage || bridgeFaults.malformedMessage
+        faults.unknownEvent = faults.unknownEvent || bridgeFaults.unknownEvent
+        faults.wrongOrigin = faults.wrongOrigin || bridgeFaults.wrongOrigin
         var configuration = FlowConfiguration(
             shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout,
-            bridgeTiming: bridgeTiming, bridgeFaults: bridgeFaults)
+            bridgeTiming: bridgeTiming, bridgeFaults: faults)
         if let path = certificateChainPath {
             let pem = try RunCommand.readText(path, what: "certificate chain", command: command)
             do {

@@ -19,6 +19,8 @@ func help() -> String {
     usage:
       idp-tui [options]            the terminal UI on the embedded default scenario
       idp-tui run FLOW [FLOW…]     run flows headless; answers as JSON on stdin; JSON Lines out
+      idp-tui scenario check FILE  report every problem of a scenario file
+      idp-tui scenario show [FILE] print the effective scenario
       idp-tui --help | --version
 
     \(RunOptions.terminalUsage)
@@ -48,6 +50,14 @@ case "run":
     } catch {
         fail(error.message)
     }
+case "scenario":
+    do {
+        exit(try ScenarioCommand.main(
+            Array(arguments.dropFirst()), write: { print($0) },
+            fail: { FileHandle.standardError.write(Data("idp-tui: \($0)\n".utf8)) }))
+    } catch {
+        fail(error.message)
+    }
 default:
     do {
         let options = try RunOptions.parse(arguments, mode: .terminal)
@@ -57,12 +67,15 @@ default:
         } catch {
             fail(error.description)
         }
-        let configuration = try options.flowConfiguration(mode: .terminal)
+        // The embedded scenario is built after the first frame, with the rest of the simulated world.
+        let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(mode: .terminal)
+        let configuration = try options.flowConfiguration(mode: .terminal, scenario: fromFile)
         let seed = options.seed
         let status = try TerminalSession.run(
-            theme: theme, tenant: "demo", idpUrl: IdentityProviderConfiguration.defaultBaseURL
+            theme: theme, tenant: fromFile?.appTenant ?? "demo",
+            idpUrl: fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL
         ) {
-            FlowService(environment: SimulationEnvironment(seed: seed), configuration: configuration)
+            FlowService(environment: SimulationEnvironment(scenario: fromFile ?? .embeddedDefault, seed: seed), configuration: configuration)
         }
         exit(status)
     } catch let error as UsageError {

@@ -90,6 +90,22 @@ import Testing
         #expect(!screen.contains("failed"))
     }
 
+    @Test func aScenarioFileSetsTheTenantUsersAndIdP() throws {
+        let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/scenarios/bank-qa.json").path
+        let session = try TmuxSession(arguments: ["--scenario", scenario])
+        #expect(session.waitFor("tenant retail · idp.bank.example"))
+        openActivation(session)
+        session.type("carol")
+        session.press("Tab")
+        session.type("correct horse")
+        session.press("Enter")
+        #expect(session.waitFor("Activate device — step 2 of 2"))
+        session.type("900100")
+        session.press("Enter")
+        #expect(session.waitUntil { $0.contains("✓ Device activated and logged in") && $0.contains("carol@retail") }.0)
+    }
+
     @Test func escAtTheFlowPromptCancels() throws {
         let session = try TmuxSession()
         activate(session)

@@ -1,0 +1,98 @@
+import Threading
+
+/// Faults of the identity side that a scenario, the terminal's faults panel or a headless answer can switch
+/// on, each surfacing as the error the real SDK would report.
+public struct IdentityFaults: Sendable, Equatable {
+    /// Every request fails as if the device had no network.
+    public var networkUnavailable = false
+    /// Added to every round trip.
+    public var addedLatency: Duration = .zero
+    /// The IdP never answers; the request gives up after ``FaultSwitchboard/requestTimeout``.
+    public var requestTimeout = false
+    /// The IdP answers HTTP 500.
+    public var serverError = false
+    /// The IdP answers a login page the SDK cannot read.
+    public var malformedPage = false
+    /// The IdP presents a certificate chain that is not the pinned one.
+    public var pinningFails = false
+    /// The device is rooted or jailbroken: the MC-SDK refuses to start.
+    public var insecureDevice = false
+    /// The MC-SDK hits a runtime error on the next SetAuthorisationCode and restarts itself.
+    public var runtimeError = false
+    /// The IdP's clock runs ahead by this much (activation codes look expired).
+    public var clockSkew: Duration = .zero
+
+    public init() {}
+
+    public static let none = IdentityFaults()
+
+    /// The faults that are on, in words, for logs: "network unavailable", "latency +200 ms" …
+    public var activeNames: [String] {
+        var names: [String] = []
+        if networkUnavailable { names.append("network unavailable") }
+        if addedLatency > .zero { names.append("latency +\(addedLatency.milliseconds) ms") }
+        if requestTimeout { names.append("request timeout") }
+        if serverError { names.append("server error") }
+        if malformedPage { names.append("malformed page") }
+        if pinningFails { names.append("certificate pinning fails") }
+        if insecureDevice { names.append("insecure device") }
+        if runtimeError { names.append("MC runtime error") }
+        if clockSkew != .zero { names.append("clock skew \(clockSkew.components.seconds / 86_400) days") }
+        return names
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    public var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
+
+/// The live switches of the identity faults, shared by the network, the IdP and the master controller of one
+/// simulation. Whoever a fault bites reports it through ``onTrigger``, so that the flow's log can say that a
+/// fault was injected.
+public final class FaultSwitchboard: Sendable {
+    /// How long a request waits for an IdP that never answers before it gives up (the SDK's request timeout).
+    public static let requestTimeout: Duration = .seconds(30)
+
+    private let state = Locked(State())
+
+    private struct State {
+        var faults = IdentityFaults()
+        var listener: (@Sendable (String) -> Void)?
+        /// The runtime error fires once per switch-on.
+        var runtimeErrorSpent = false
+    }
+
+    public init(_ faults: IdentityFaults = .none) {
+        state.withLock { $0.faults = faults }
+    }
+
+    public var faults: IdentityFaults {
+        get { state.withLock { $0.faults } }
+        set {
+            state.withLock { state in
+                if newValue.runtimeError && !state.faults.runtimeError { state.runtimeErrorSpent = false }
+                state.faults = newValue
+            }
+        }
+    }
+
+    /// Called with a fault's name each time it bites.
+    public func onTrigger(_ listener: @escaping @Sendable (String) -> Void) {
+        state.withLock { $0.listener = listener }
+    }
+
+    /// Reports that `name` bit.
+    public func triggered(_ name: String) {
+        state.withLock { $0.listener }?(name)
+    }
+
+    /// Whether the runtime error should fire now; it fires once until switched off and on again.
+    public func takeRuntimeError() -> Bool {
+        state.withLock { state in
+            guard state.faults.runtimeError, !state.runtimeErrorSpent else { return false }
+            state.runtimeErrorSpent = true
+            return true
+        }
+    }
+}

@@ -1,0 +1,97 @@
+/// Where a JSON value starts in its text: 1-based line and column (in characters).
+public struct TextPosition: Sendable, Equatable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "line \(line), column \(column)" }
+}
+
+/// A parsed JSON value that remembers where it came from, so that a file's checks can say "line 12,
+/// column 9" for a value that parses but does not make sense.
+public struct JSONNode: Sendable, Equatable {
+    public enum Value: Sendable, Equatable {
+        case null
+        case bool(Bool)
+        /// The number as written, and as a Double.
+        case number(String, Double)
+        case string(String)
+        case array([JSONNode])
+        /// Members in the order written (duplicates are refused by the parser).
+        case object([(key: String, value: JSONNode)])
+
+        public static func == (lhs: Value, rhs: Value) -> Bool {
+            switch (lhs, rhs) {
+            case (.null, .null): true
+            case (.bool(let a), .bool(let b)): a == b
+            case (.number(_, let a), .number(_, let b)): a == b
+            case (.string(let a), .string(let b)): a == b
+            case (.array(let a), .array(let b)): a == b
+            case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+            default: false
+            }
+        }
+    }
+
+    public let value: Value
+    public let position: TextPosition
+
+    public init(_ value: Value, at position: TextPosition) {
+        self.value = value
+        self.position = position
+    }
+
+    /// What kind of value this is, for messages: "a string", "an object" …
+    public var kind: String {
+        switch value {
+        case .null: "null"
+        case .bool: "true or false"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    public var string: String? {
+        if case .string(let text) = value { return text }
+        return nil
+    }
+
+    public var bool: Bool? {
+        if case .bool(let flag) = value { return flag }
+        return nil
+    }
+
+    public var number: Double? {
+        if case .number(_, let number) = value { return number }
+        return nil
+    }
+
+    /// The number when it is a whole number that fits an Int.
+    public var integer: Int? {
+        guard case .number(let text, let number) = value, !text.contains("."), !text.lowercased().contains("e"),
+            let whole = Int(text)
+        else { return nil }
+        _ = number
+        return whole
+    }
+
+    public var array: [JSONNode]? {
+        if case .array(let items) = value { return items }
+        return nil
+    }
+
+    public var members: [(key: String, value: JSONNode)]? {
+        if case .object(let members) = value { return members }
+        return nil
+    }
+
+    public subscript(key: String) -> JSONNode? {
+        members?.first { $0.key == key }?.value
+    }
+}

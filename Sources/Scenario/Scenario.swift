@@ -1,0 +1,38 @@
+import Determinism
+import IdentityProvider
+import SafepayDrops
+import Secrets
+import ThreeDSecure
+
+/// Everything a simulation starts from: the IdP's tenants, users and policies, the app's tenant, the cards the
+/// issuer knows, the challenge rules, the network and the faults that are on from the start.
+public struct Scenario: Sendable {
+    public var name: String
+    public var identityProvider: IdentityProviderConfiguration
+    /// The tenant the app's IdpSdk and MC-SDK are configured for.
+    public var appTenant: String
+    public var cards: [TestCard]
+    public var challengePolicy: ChallengePolicy
+    public var networkLatency: Duration
+    public var identityFaults: IdentityFaults
+    public var bridgeFaults: BridgeFaults
+
+    public init(
+        name: String, identityProvider: IdentityProviderConfiguration, appTenant: String, cards: [TestCard] = CardCatalog.defaults,
+        challengePolicy: ChallengePolicy = ChallengePolicy(), networkLatency: Duration = .zero,
+        identityFaults: IdentityFaults = .none, bridgeFaults: BridgeFaults = .none
+    ) {
+        self.name = name
+        self.identityProvider = identityProvider
+        self.appTenant = appTenant
+        self.cards = cards
+        self.challengePolicy = challengePolicy
+        self.networkLatency = networkLatency
+        self.identityFaults = identityFaults
+        self.bridgeFaults = bridgeFaults
+    }
+
+    /// The embedded default: tenant `demo` with alice and bob, the default cards, no latency, no faults.
+    /// docs/scenarios/default.json is the same scenario as a file.
+    public static let embeddedDefault = Scenario(name: "demo", identityProvider: .demo(), appTenant: "demo")
+}

@@ -1,0 +1,459 @@
+import Determinism
+import Foundation
+import IdentityProvider
+import JSONText
+import SafepayDrops
+import Secrets
+import ThreeDSecure
+
+/// One thing wrong with a scenario file: where (JSON path, and line and column when known) and what.
+public struct ScenarioProblem: Sendable, Equatable, CustomStringConvertible {
+    /// e.g. `$.identityProvider.tenants[0].users[1].password`.
+    public let path: String
+    public let position: TextPosition?
+    public let message: String
+
+    public var description: String {
+        (position.map { "line \($0.line), column \($0.column): " } ?? "") + "\(path): \(message)"
+    }
+}
+
+/// The scenario file format (docs/scenarios.md, docs/scenario.schema.json): reading with every problem
+/// reported, and writing the effective scenario back out.
+public enum ScenarioFile {
+    public static let formatVersion = 1
+    public static let maximumSize = 1 << 20
+    /// What `scenario show` prints in place of a secret; a file that still holds it is refused.
+    public static let secretPlaceholder = "<secret>"
+
+    /// Reads a scenario. Returns it, or every problem found (never both).
+    public static func read(_ bytes: [UInt8]) -> Result<Scenario, ScenarioProblems> {
+        guard bytes.count <= maximumSize else {
+            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: nil, message: "the file is larger than 1 MiB")]))
+        }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: error.position, message: "not valid JSON: \(error.message)")]))
+        }
+        var reader = Reader()
+        let scenario = reader.scenario(root)
+        if let scenario, reader.problems.isEmpty { return .success(scenario) }
+        return .failure(ScenarioProblems(reader.problems))
+    }
+
+    public static func read(path: String) -> Result<Scenario, ScenarioProblems> {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: nil, message: "cannot read the file")]))
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: maximumSize + 1)) ?? Data()
+        return read(Array(data))
+    }
+}
+
+/// Every problem of one file, in the order found.
+public struct ScenarioProblems: Error, Sendable {
+    public let problems: [ScenarioProblem]
+
+    public init(_ problems: [ScenarioProblem]) {
+        self.problems = problems
+    }
+}
+
+// MARK: - Reading
+
+struct Reader {
+    var problems: [ScenarioProblem] = []
+
+    mutating func problem(_ path: String, _ node: JSONNode?, _ message: String) {
+        problems.append(ScenarioProblem(path: path, position: node?.position, message: message))
+    }
+
+    /// The members of an object, reporting unknown keys and missing required ones.
+    mutating func object(_ node: JSONNode, _ path: String, known: [String], required: [String] = []) -> [String: JSONNode]? {
+        guard let members = node.members else {
+            problem(path, node, "must be an object, not \(node.kind)")
+            return nil
+        }
+        var result: [String: JSONNode] = [:]
+        for (key, value) in members {
+            if known.contains(key) {
+                result[key] = value
+            } else {
+                let shown = key.count > 40 ? String(key.prefix(40)) + "…" : key
+                problem("\(path).\(shown)", value, "unknown key; known keys here: \(known.joined(separator: ", "))")
+            }
+        }
+        for key in required where result[key] == nil {
+            problem("\(path).\(key)", node, "is required")
+        }
+        return result
+    }
+
+    mutating func string(_ node: JSONNode?, _ path: String, maxLength: Int = 200, allowEmpty: Bool = false) -> String? {
+        guard let node else { return nil }
+        guard let text = node.string else {
+            problem(path, node, "must be a string, not \(node.kind)")
+            return nil
+        }
+        if !allowEmpty && text.trimmingCharacters(in: .whitespaces).isEmpty {
+            problem(path, node, "must not be empty")
+            return nil
+        }
+        if text.count > maxLength {
+            problem(path, node, "is longer than \(maxLength) characters")
+            return nil
+        }
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            problem(path, node, "contains a control character")
+            return nil
+        }
+        return text
+    }
+
+    /// A secret: never quoted back in a message.
+    mutating func secret(_ node: JSONNode?, _ path: String) -> Secret? {
+        guard let node else { return nil }
+        guard let text = node.string else {
+            problem(path, node, "must be a string, not \(node.kind)")
+            return nil
+        }
+        if text.isEmpty {
+            problem(path, node, "must not be empty")
+            return nil
+        }
+        if text == ScenarioFile.secretPlaceholder {
+            problem(path, node, "is the \(ScenarioFile.secretPlaceholder) placeholder that `scenario show` prints; put the real value")
+            return nil
+        }
+        if text.utf8.count > 256 || text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            problem(path, node, "must be at most 256 bytes, without control characters")
+            return nil
+        }
+        return Secret(text)
+    }
+
+    mutating func bool(_ node: JSONNode?, _ path: String) -> Bool? {
+        guard let node else { return nil }
+        guard let flag = node.bool else {
+            problem(path, node, "must be true or false, not \(node.kind)")
+            return nil
+        }
+        return flag
+    }
+
+    mutating func integer(_ node: JSONNode?, _ path: String, _ range: ClosedRange<Int>) -> Int? {
+        guard let node else { return nil }
+        guard let number = node.integer else {
+            problem(path, node, "must be a whole number, not \(node.kind == "a number" ? "a fraction" : node.kind)")
+            return nil
+        }
+        guard range.contains(number) else {
+            problem(path, node, "must be from \(range.lowerBound) to \(range.upperBound)")
+            return nil
+        }
+        return number
+    }
+
+    mutating func number(_ node: JSONNode?, _ path: String, _ range: ClosedRange<Double>) -> Double? {
+        guard let node else { return nil }
+        guard let number = node.number else {
+            problem(path, node, "must be a number, not \(node.kind)")
+            return nil
+        }
+        guard range.contains(number) else {
+            problem(path, node, "must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound))")
+            return nil
+        }
+        return number
+    }
+
+    static func show(_ number: Double) -> String {
+        number == number.rounded() ? String(Int(number)) : String(number)
+    }
+
+    mutating func array(_ node: JSONNode?, _ path: String, maxCount: Int) -> [JSONNode]? {
+        guard let node else { return nil }
+        guard let items = node.array else {
+            problem(path, node, "must be an array, not \(node.kind)")
+            return nil
+        }
+        guard items.count <= maxCount else {
+            problem(path, node, "has more than \(maxCount) entries")
+            return nil
+        }
+        return items
+    }
+
+    // MARK: The scenario
+
+    mutating func scenario(_ root: JSONNode) -> Scenario? {
+        guard let top = object(root, "$", known: ["$schema", "scenario", "name", "identityProvider", "app", "payments", "network", "faults"],
+                               required: ["scenario", "identityProvider"]) else { return nil }
+        if let version = top["scenario"] {
+            if version.integer != ScenarioFile.formatVersion {
+                problem("$.scenario", version, "must be \(ScenarioFile.formatVersion) (the format version this idp-tui reads)")
+            }
+        }
+        _ = string(top["$schema"], "$.$schema", maxLength: 500)
+        let name = string(top["name"], "$.name", maxLength: 80) ?? "scenario"
+        let idp = top["identityProvider"].flatMap { identityProvider($0) }
+        var appTenant = idp?.tenants.first?.id
+        if let app = top["app"], let members = object(app, "$.app", known: ["tenant"]) {
+            if let tenant = string(members["tenant"], "$.app.tenant", maxLength: 64) {
+                if let idp, !idp.tenants.contains(where: { $0.id == tenant }) {
+                    problem("$.app.tenant", members["tenant"], "names no tenant of the identity provider (tenants: \(idp.tenants.map(\.id).joined(separator: ", ")))")
+                }
+                appTenant = tenant
+            }
+        }
+        var cards = CardCatalog.defaults
+        var policy = ChallengePolicy()
+        if let payments = top["payments"] { (cards, policy) = self.payments(payments) }
+        var latency = Duration.zero
+        if let network = top["network"], let members = object(network, "$.network", known: ["latencyMs"]) {
+            if let ms = integer(members["latencyMs"], "$.network.latencyMs", 0...60_000) { latency = .milliseconds(ms) }
+        }
+        var identityFaults = IdentityFaults()
+        var bridgeFaults = BridgeFaults()
+        if let faults = top["faults"] { (identityFaults, bridgeFaults) = self.faults(faults, "$.faults") }
+        guard let idp, let appTenant else { return nil }
+        return Scenario(name: name, identityProvider: idp, appTenant: appTenant, cards: cards, challengePolicy: policy,
+                        networkLatency: latency, identityFaults: identityFaults, bridgeFaults: bridgeFaults)
+    }
+
+    mutating func identityProvider(_ node: JSONNode) -> IdentityProviderConfiguration? {
+        let path = "$.identityProvider"
+        guard let members = object(node, path, known: ["url", "tenants", "lockout"], required: ["tenants"]) else { return nil }
+        var url = IdentityProviderConfiguration.defaultBaseURL
+        if let text = string(members["url"], "\(path).url", maxLength: 300) {
+            if let parsed = URL(string: text), ["https", "http"].contains(parsed.scheme ?? ""), parsed.host?.isEmpty == false {
+                url = text
+            } else {
+                problem("\(path).url", members["url"], "must be an http(s) URL")
+            }
+        }
+        var lockout = LockoutPolicy()
+        if let node = members["lockout"], let policy = object(node, "\(path).lockout", known: ["maxFailures", "lockSeconds"]) {
+            if let max = integer(policy["maxFailures"], "\(path).lockout.maxFailures", 1...100) { lockout.maxFailures = max }
+            if let seconds = integer(policy["lockSeconds"], "\(path).lockout.lockSeconds", 1...31_536_000) {
+                lockout.lockDuration = .seconds(seconds)
+            }
+        }
+        var tenants: [TenantConfiguration] = []
+        if let list = array(members["tenants"], "\(path).tenants", maxCount: 100) {
+            if list.isEmpty { problem("\(path).tenants", members["tenants"], "needs at least one tenant") }
+            var ids: Set<String> = []
+            for (index, item) in list.enumerated() {
+                let tenantPath = "\(path).tenants[\(index)]"
+                guard let tenant = tenant(item, tenantPath) else { continue }
+                if !ids.insert(tenant.id).inserted {
+                    problem("\(tenantPath).id", item["id"], "the tenant \"\(tenant.id)\" is listed twice")
+                }
+                tenants.append(tenant)
+            }
+        }
+        return IdentityProviderConfiguration(baseURL: url, tenants: tenants, lockout: lockout)
+    }
+
+    mutating func tenant(_ node: JSONNode, _ path: String) -> TenantConfiguration? {
+        guard let members = object(node, path, known: ["id", "hashedPins", "users"], required: ["id", "users"]) else { return nil }
+        let id = string(members["id"], "\(path).id", maxLength: 64)
+        if let id, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
+            problem("\(path).id", members["id"], "may hold only letters, digits, - _ and .")
+        }
+        let hashed = bool(members["hashedPins"], "\(path).hashedPins") ?? false
+        var users: [UserConfiguration] = []
+        if let list = array(members["users"], "\(path).users", maxCount: 1000) {
+            var names: Set<String> = []
+            for (index, item) in list.enumerated() {
+                let userPath = "\(path).users[\(index)]"
+                guard let user = user(item, userPath) else { continue }
+                if !names.insert(user.username).inserted {
+                    problem("\(userPath).username", item["username"], "the user \"\(user.username)\" is listed twice in this tenant")
+                }
+                users.append(user)
+            }
+        }
+        guard let id else { return nil }
+        return TenantConfiguration(id: id, users: users, expectsHashedPins: hashed)
+    }
+
+    mutating func user(_ node: JSONNode, _ path: String) -> UserConfiguration? {
+        guard let members = object(node, path, known: ["username", "password", "activationCode", "activationCodeValidDays"],
+                                   required: ["username", "password"]) else { return nil }
+        let username = string(members["username"], "\(path).username", maxLength: 64)
+        let password = secret(members["password"], "\(path).password")
+        let code = secret(members["activationCode"], "\(path).activationCode")
+        let days = number(members["activationCodeValidDays"], "\(path).activationCodeValidDays", -3650...3650)
+        if days != nil && members["activationCode"] == nil {
+            problem("\(path).activationCodeValidDays", members["activationCodeValidDays"], "applies only with an activationCode")
+        }
+        guard let username, let password else { return nil }
+        let activation = code.map { code in
+            ActivationCodeConfiguration(code: code, validFor: .milliseconds(Int64((days ?? 30) * 86_400_000)))
+        }
+        return UserConfiguration(username: username, password: password, activationCode: activation)
+    }
+
+    // MARK: Payments
+
+    mutating func payments(_ node: JSONNode) -> ([TestCard], ChallengePolicy) {
+        let path = "$.payments"
+        var policy = ChallengePolicy()
+        guard let members = object(node, path, known: ["includeDefaultCards", "cards", "challenge"]) else {
+            return (CardCatalog.defaults, policy)
+        }
+        if let node = members["challenge"],
+            let rules = object(node, "\(path).challenge", known: ["attempts", "resends", "timeoutSeconds", "oneTimeCode"])
+        {
+            if let attempts = integer(rules["attempts"], "\(path).challenge.attempts", 1...10) { policy.attempts = attempts }
+            if let resends = integer(rules["resends"], "\(path).challenge.resends", 0...10) { policy.resends = resends }
+            if let seconds = integer(rules["timeoutSeconds"], "\(path).challenge.timeoutSeconds", 1...3600) {
+                policy.timeout = .seconds(seconds)
+            }
+            if let code = secret(rules["oneTimeCode"], "\(path).challenge.oneTimeCode") { policy.oneTimeCode = code }
+        }
+        let includeDefaults = bool(members["includeDefaultCards"], "\(path).includeDefaultCards") ?? true
+        var cards: [TestCard] = []
+        var numbers: Set<String> = []
+        if let list = array(members["cards"], "\(path).cards", maxCount: 1000) {
+            for (index, item) in list.enumerated() {
+                let cardPath = "\(path).cards[\(index)]"
+                guard let card = card(item, cardPath) else { continue }
+                if !numbers.insert(card.number).inserted {
+                    problem("\(cardPath).number", item["number"], "this card number is listed twice")
+                }
+                cards.append(card)
+            }
+        }
+        // A scenario's own card replaces a default card with the same number.
+        let defaults = includeDefaults ? CardCatalog.defaults.filter { !numbers.contains($0.number) } : []
+        return (cards + defaults, policy)
+    }
+
+    static let uiTypes: [String: AcsUiType] = [
+        "text": .text, "single-select": .singleSelect, "multi-select": .multiSelect, "out-of-band": .outOfBand, "html": .htmlOther,
+    ]
+
+    mutating func card(_ node: JSONNode, _ path: String) -> TestCard? {
+        guard let members = object(node, path, known: ["number", "title", "frictionless", "challenge", "final", "reason", "prompt", "options", "correct"],
+                                   required: ["number"]) else { return nil }
+        var number: CardNumber?
+        if let text = string(members["number"], "\(path).number", maxLength: 40) {
+            do {
+                number = try CardNumber(text)
+            } catch {
+                problem("\(path).number", members["number"], error.description)
+            }
+        }
+        let title = string(members["title"], "\(path).title", maxLength: 80) ?? "Scenario card"
+        let reason: TransStatusReason? = string(members["reason"], "\(path).reason", maxLength: 2).flatMap { code in
+            guard let reason = TransStatusReason(rawValue: code) else {
+                problem("\(path).reason", members["reason"], "must be a transStatusReason code from 01 to 26 (two digits)")
+                return nil
+            }
+            return reason
+        }
+        var scenario: CardScenario?
+        switch (members["frictionless"], members["challenge"]) {
+        case (nil, nil):
+            problem(path, node, "needs \"frictionless\" (the ARes transStatus) or \"challenge\" (its UI type)")
+        case (.some, .some):
+            problem("\(path).challenge", members["challenge"], "a card is either frictionless or challenged, not both")
+        case (let frictionless?, nil):
+            for key in ["final", "prompt", "options", "correct"] where members[key] != nil {
+                problem("\(path).\(key)", members[key], "applies only to a challenge card")
+            }
+            if let text = string(frictionless, "\(path).frictionless", maxLength: 1) {
+                if let status = TransStatus(rawValue: text), [.authenticated, .attempted, .notAuthenticated, .couldNotBePerformed, .rejected].contains(status) {
+                    scenario = .frictionless(status, reason: reason)
+                } else {
+                    problem("\(path).frictionless", frictionless, "must be Y, A, N, U or R")
+                }
+            }
+        case (nil, let challenge?):
+            scenario = self.challenge(challenge, members, path, reason: reason)
+        }
+        guard let number, let scenario else { return nil }
+        return TestCard(number: number.digits, brand: number.brand, title: title, source: nil, scenario: scenario)
+    }
+
+    mutating func challenge(_ node: JSONNode, _ members: [String: JSONNode], _ path: String, reason: TransStatusReason?) -> CardScenario? {
+        guard let name = string(node, "\(path).challenge", maxLength: 20) else { return nil }
+        guard let uiType = Self.uiTypes[name] else {
+            problem("\(path).challenge", node, "must be one of \(Self.uiTypes.keys.sorted().joined(separator: ", "))")
+            return nil
+        }
+        var outcome = TransStatus.authenticated
+        if let text = string(members["final"], "\(path).final", maxLength: 1) {
+            if let status = TransStatus(rawValue: text), [.authenticated, .notAuthenticated, .couldNotBePerformed].contains(status) {
+                outcome = status
+            } else {
+                problem("\(path).final", members["final"], "must be Y, N or U (the result of a challenge answered right)")
+            }
+        }
+        let prompt = string(members["prompt"], "\(path).prompt", maxLength: 200) ?? ChallengeDesign.oneTimeCode().prompt
+        var options: [String] = []
+        if let list = array(members["options"], "\(path).options", maxCount: 8) {
+            options = list.enumerated().compactMap { string($1, "\(path).options[\($0)]", maxLength: 60) }
+        }
+        var correct: Set<Int> = []
+        if let list = array(members["correct"], "\(path).correct", maxCount: 8) {
+            for (index, item) in list.enumerated() {
+                if let number = integer(item, "\(path).correct[\(index)]", 1...max(1, options.count)) { correct.insert(number - 1) }
+            }
+        }
+        let selects = uiType == .singleSelect || uiType == .multiSelect
+        if selects {
+            if options.count < 2 { problem("\(path).options", members["options"] ?? node, "a select challenge needs at least two options") }
+            if correct.isEmpty { problem("\(path).correct", members["correct"] ?? node, "name the right option numbers (from 1)") }
+            if uiType == .singleSelect && correct.count > 1 {
+                problem("\(path).correct", members["correct"], "a single-select challenge has exactly one right option")
+            }
+        } else {
+            for key in ["options", "correct"] where members[key] != nil {
+                problem("\(path).\(key)", members[key], "applies only to a select challenge")
+            }
+        }
+        return .challenge(ChallengeDesign(uiType: uiType, outcome: outcome, outcomeReason: reason, prompt: prompt, options: options,
+                                          correctOptions: correct))
+    }
+
+    // MARK: Faults
+
+    mutating func faults(_ node: JSONNode, _ path: String) -> (IdentityFaults, BridgeFaults) {
+        var identity = IdentityFaults()
+        var bridge = BridgeFaults()
+        let flags: [(String, WritableKeyPath<IdentityFaults, Bool>)] = [
+            ("networkUnavailable", \.networkUnavailable), ("requestTimeout", \.requestTimeout), ("serverError", \.serverError),
+            ("malformedPage", \.malformedPage), ("pinningFails", \.pinningFails), ("insecureDevice", \.insecureDevice),
+            ("runtimeError", \.runtimeError),
+        ]
+        guard let members = object(node, path, known: flags.map(\.0) + ["addedLatencyMs", "clockSkewDays", "bridge"]) else {
+            return (identity, bridge)
+        }
+        for (key, keyPath) in flags {
+            if let flag = bool(members[key], "\(path).\(key)") { identity[keyPath: keyPath] = flag }
+        }
+        if let ms = integer(members["addedLatencyMs"], "\(path).addedLatencyMs", 0...60_000) { identity.addedLatency = .milliseconds(ms) }
+        if let days = integer(members["clockSkewDays"], "\(path).clockSkewDays", -3650...3650) {
+            identity.clockSkew = .seconds(days * 86_400)
+        }
+        if let node = members["bridge"] {
+            let bridgeFlags: [(String, WritableKeyPath<BridgeFaults, Bool>)] = [
+                ("loseEveryAck", \.loseEveryAck), ("readyNeverComes", \.readyNeverComes), ("malformedMessage", \.malformedMessage),
+                ("unknownEvent", \.unknownEvent), ("wrongOrigin", \.wrongOrigin),
+            ]
+            if let fields = object(node, "\(path).bridge", known: ["loseAcks"] + bridgeFlags.map(\.0)) {
+                if let count = integer(fields["loseAcks"], "\(path).bridge.loseAcks", 0...100) { bridge.lostAcks = count }
+                for (key, keyPath) in bridgeFlags {
+                    if let flag = bool(fields[key], "\(path).bridge.\(key)") { bridge[keyPath: keyPath] = flag }
+                }
+            }
+        }
+        return (identity, bridge)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+let docsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("docs")
+
+func scenarioPath(_ name: String) -> String { docsFolder.appendingPathComponent("scenarios/\(name).json").path }
+
+func temporaryFile(_ text: String) throws -> String {
+    let path = NSTemporaryDirectory() + "idp-tui-\(UUID().uuidString).json"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+}
+
+@Suite struct ScenarioCommandTests {
+    @Test func checkAcceptsEveryExample() throws {
+        for name in ["default", "bank-qa", "faults"] {
+            let run = try BinaryRun.run(["scenario", "check", scenarioPath(name)])
+            #expect(run.status == 0, "\(run.stdout)")
+            #expect(run.stdout.contains(": ok — scenario"))
+        }
+    }
+
+    @Test func checkListsEveryProblemWithLineAndColumnAndExitsTwo() throws {
+        let path = try temporaryFile("""
+            {
+              "scenario": 1,
+              "identityProvider": {"tenants": [{"id": "demo", "users": [
+                {"username": "alice", "password": "hunter2"},
+                {"username": "alice", "password": "x"},
+                {"username": "bob", "password": 42}
+              ]}]},
+              "payments": {"cards": [{"number": "4000000000002502", "frictionless": "Y"}]}
+            }
+            """)
+        let run = try BinaryRun.run(["scenario", "check", path])
+        #expect(run.status == 2)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines == [
+            "\(path):5:18: $.identityProvider.tenants[0].users[1].username: the user \"alice\" is listed twice in this tenant",
+            "\(path):6:37: $.identityProvider.tenants[0].users[2].password: must be a string, not a number",
+            "\(path):8:37: $.payments.cards[0].number: the card number fails the Luhn check; check for a mistyped digit",
+        ])
+        #expect(run.stderr == "idp-tui: \(path): 3 problems\n")
+        #expect(!run.stdout.contains("hunter2"))
+    }
+
+    @Test func showPrintsTheEmbeddedDefaultWithoutSecrets() throws {
+        let run = try BinaryRun.run(["scenario", "show"])
+        #expect(run.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(object["name"] as? String == "demo")
+        #expect(run.stdout.contains("\"password\": \"<secret>\""))
+        for secret in Answers.secrets + ["1234\""] { #expect(!run.stdout.contains(secret)) }
+        let file = try BinaryRun.run(["scenario", "show", "--scenario", scenarioPath("bank-qa")])
+        #expect(file.stdout.contains("\"tenant\": \"retail\""))
+        #expect(!file.stdout.contains("correct horse"))
+    }
+
+    @Test func runUsesTheScenariosUsersAndCards() throws {
+        let scenario = scenarioPath("bank-qa")
+        let carol = try BinaryRun.run(["run", "activate", "--scenario", scenario],
+                                      stdin: #"{"username":"carol","password":"correct horse","activation-code":"900100"}"#)
+        #expect(carol.status == 0, "\(carol.stderr)")
+        #expect(carol.results.first?["tenantId"] as? String == "retail")
+        let dave = try BinaryRun.run(["run", "activate", "--scenario=\(scenario)"],
+                                     stdin: #"{"username":"dave","password":"battery staple","activation-code":"900200"}"#)
+        #expect(dave.results.first?["status"] as? String == "ACTIVATION_CODE_EXPIRED")
+        let alice = try BinaryRun.run(["run", "activate", "--scenario", scenario], stdin: Answers.aliceActivation)
+        #expect(alice.results.first?["status"] as? String == "WRONG_CREDENTIALS")
+        let stolen = try BinaryRun.run(["run", "payer-auth", "--scenario", scenario], stdin: #"{"card":"5555555555554444","expiry":"12/30"}"#)
+        #expect((stolen.results.first?["payment"] as? [String: Any])?["transStatusReason"] as? String == "10")
+        let code = try BinaryRun.run(["run", "payer-auth", "--scenario", scenario], stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":"777777"}"#)
+        #expect(code.results.first?["status"] as? String == "AUTHENTICATED")
+    }
+
+    @Test func aBadScenarioStopsRunAndTheUIWithOneLine() throws {
+        let path = try temporaryFile(#"{"scenario": 1, "identityProvider": {"tenants": []}, "name": 3}"#)
+        for arguments in [["run", "activate", "--scenario", path], ["--scenario", path]] {
+            let run = try BinaryRun.run(arguments, stdin: Answers.aliceActivation)
+            #expect(run.status == 2)
+            #expect(run.stderr.split(separator: "\n").count == 1)
+            #expect(run.stderr.contains("scenario \(path): line 1, column"))
+            #expect(run.stderr.contains("(and 1 more: idp-tui scenario check \(path))"))
+        }
+        let missing = try BinaryRun.run(["run", "activate", "--scenario", "/nonexistent.json"], stdin: "{}")
+        #expect(missing.status == 2 && missing.stderr.contains("cannot read the file"))
+    }
+
+    @Test(arguments: [
+        (["scenario"], "scenario: name check or show"),
+        (["scenario", "check"], "scenario check: name the file to check"),
+        (["scenario", "lint", "x.json"], #"scenario: unknown command "lint""#),
+        (["scenario", "check", "a.json", "b.json"], "one file at a time"),
+        (["scenario", "show", "--frob"], "unknown option --frob"),
+    ])
+    func badScenarioCommandsExitTwo(arguments: [String], message: String) throws {
+        let run = try BinaryRun.run(arguments)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+}

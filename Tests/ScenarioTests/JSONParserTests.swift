@@ -1,0 +1,62 @@
+import JSONText
+import Testing
+
+@Suite struct JSONParserTests {
+    @Test func valuesKeepTheirPositions() throws {
+        let root = try JSONParser.parse("{\n  \"a\": [1, 2.5e1, -0],\n  \"b\": {\"c\": \"x\\u00e9\\ud83d\\ude00\"},\n  \"d\": null, \"e\": true\n}")
+        #expect(root.position == TextPosition(line: 1, column: 1))
+        #expect(root["a"]?.position == TextPosition(line: 2, column: 8))
+        #expect(root["a"]?.array?.map(\.number) == [1, 25, 0])
+        #expect(root["a"]?.array?.first?.integer == 1)
+        #expect(root["a"]?.array?[1].integer == nil, "2.5e1 is not written as a whole number")
+        #expect(root["b"]?["c"]?.string == "xé😀")
+        #expect(root["b"]?["c"]?.position == TextPosition(line: 3, column: 14))
+        #expect(root["d"]?.value == .null)
+        #expect(root["e"]?.bool == true)
+        #expect(root.members?.map(\.key) == ["a", "b", "d", "e"])
+    }
+
+    @Test(arguments: [
+        ("{\"a\": 1,}", "expected a key in double quotes", 1, 9),
+        ("{\"a\": 1, \"a\": 2}", "the key \"a\" appears twice in one object", 1, 10),
+        ("[1 2]", "expected , or ] after an array element", 1, 4),
+        ("{\n  \"a\": tru\n}", "expected true", 2, 11),
+        ("\"abc", "the text ends inside a string", 1, 5),
+        ("01", "a number may not start with 0", 1, 2),
+        ("[1.]", "expected digits after the decimal point", 1, 4),
+        ("\"a\tb\"", "a control character inside a string (escape it)", 1, 3),
+        ("\"\\ud800\"", "a lone UTF-16 surrogate in a \\u escape", 1, 8),
+        ("{} x", "unexpected text after the JSON value", 1, 4),
+        ("", "the text ends where a value should be", 1, 1),
+        ("1e999", "the number 1e999 is out of range", 1, 6),
+    ])
+    func syntaxErrorsSayWhatAndWhere(text: String, message: String, line: Int, column: Int) {
+        #expect(throws: JSONSyntaxError(message: message, position: TextPosition(line: line, column: column))) {
+            try JSONParser.parse(text)
+        }
+    }
+
+    @Test func deepNestingIsRefusedNotACrash() {
+        let deep = String(repeating: "[", count: 100_000)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+    }
+
+    @Test func invalidUTF8IsRefused() {
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xff, 0x22]) }
+    }
+
+    @Test func theWriterRoundTripsThroughTheParser() throws {
+        let output = JSONOutput.object([
+            ("name", .string("quote \" backslash \\ newline \n tab \t bell \u{07}")), ("n", .int(-3)), ("x", .number(0.5)),
+            ("list", .array([.bool(true), .null])), ("nested", .object([("empty", .array([])), ("o", .object([]))])),
+        ])
+        for pretty in [true, false] {
+            let parsed = try JSONParser.parse(output.text(pretty: pretty))
+            #expect(parsed["name"]?.string == "quote \" backslash \\ newline \n tab \t bell \u{07}")
+            #expect(parsed["n"]?.integer == -3)
+            #expect(parsed["x"]?.number == 0.5)
+            #expect(parsed["list"]?.array?.count == 2)
+            #expect(parsed["nested"]?["empty"]?.array?.isEmpty == true)
+        }
+    }
+}

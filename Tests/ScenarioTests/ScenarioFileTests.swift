@@ -1,0 +1,128 @@
+import Foundation
+import IdentityProvider
+import JSONText
+import Scenario
+import ThreeDSecure
+import Testing
+
+/// The repository's docs folder.
+let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("docs")
+
+func read(_ text: String) -> Result<Scenario, ScenarioProblems> { ScenarioFile.read(Array(text.utf8)) }
+
+func problems(_ text: String) -> [String] {
+    if case .failure(let failure) = read(text) { return failure.problems.map(\.description) }
+    return []
+}
+
+/// A minimal valid scenario with `extra` members added at the top level.
+func minimal(_ extra: String = "", users: String = #"{"username": "alice", "password": "pw"}"#) -> String {
+    """
+    {"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [\(users)]}]}\(extra.isEmpty ? "" : ", " + extra)}
+    """
+}
+
+@Suite struct ScenarioFileTests {
+    @Test func theDefaultFileIsTheEmbeddedDefault() throws {
+        let result = ScenarioFile.read(path: docs.appendingPathComponent("scenarios/default.json").path)
+        let scenario = try result.get()
+        #expect(ScenarioFile.json(scenario) == ScenarioFile.json(.embeddedDefault))
+        let users = scenario.identityProvider.tenants[0].users
+        #expect(users.map(\.username) == ["alice", "bob"])
+        #expect(users[0].password.reveal() == "wonderland" && users[0].activationCode?.code.reveal() == "123456")
+        #expect(users[1].password.reveal() == "builder" && users[1].activationCode?.code.reveal() == "654321")
+        #expect(scenario.challengePolicy.oneTimeCode.reveal() == "1234")
+        #expect(scenario.cards == CardCatalog.defaults)
+    }
+
+    @Test(arguments: ["default", "bank-qa", "faults"])
+    func everyExampleIsValidAndShowsBackTheSame(_ name: String) throws {
+        let scenario = try ScenarioFile.read(path: docs.appendingPathComponent("scenarios/\(name).json").path).get()
+        let shown = ScenarioFile.json(scenario).text()
+        // What show prints reads back to the same scenario, once its secrets are put back in.
+        let placeholders = problems(shown)
+        #expect(placeholders.allSatisfy { $0.contains("placeholder") })
+        #expect(!shown.contains("wonderland") && !shown.contains("123456") && !shown.contains("correct horse"))
+    }
+
+    @Test func theSchemaFileParsesAndNamesTheSameTopLevelKeys() throws {
+        let bytes = try Array(Data(contentsOf: docs.appendingPathComponent("scenario.schema.json")))
+        let schema = try JSONParser.parse(bytes)
+        let keys = schema["properties"]?.members?.map(\.key) ?? []
+        #expect(keys == ["$schema", "scenario", "name", "identityProvider", "app", "payments", "network", "faults"])
+        #expect(problems(minimal(#""frobnicate": 1"#)).first?.contains("known keys here: " + keys.joined(separator: ", ")) == true)
+    }
+
+    @Test func aScenarioSetsUsersCardsPolicyLatencyAndFaults() throws {
+        let scenario = try ScenarioFile.read(path: docs.appendingPathComponent("scenarios/bank-qa.json").path).get()
+        #expect(scenario.appTenant == "retail")
+        #expect(scenario.identityProvider.lockout == LockoutPolicy(maxFailures: 5, lockDuration: .seconds(900)))
+        #expect(scenario.identityProvider.tenants[1].expectsHashedPins)
+        #expect(scenario.identityProvider.tenants[0].users[1].activationCode?.validFor == .seconds(-86_400))
+        #expect(scenario.challengePolicy.attempts == 2 && scenario.challengePolicy.resends == 1)
+        #expect(scenario.challengePolicy.timeout == .seconds(120))
+        #expect(scenario.networkLatency == .milliseconds(150))
+        #expect(scenario.cards.count == CardCatalog.defaults.count + 4)
+        let rejected = try #require(scenario.cards.first { $0.number == "5555555555554444" })
+        #expect(rejected.scenario == .frictionless(.rejected, reason: .stolenCard))
+        let faults = try ScenarioFile.read(path: docs.appendingPathComponent("scenarios/faults.json").path).get()
+        #expect(faults.identityFaults.serverError && faults.identityFaults.addedLatency == .milliseconds(800))
+        #expect(faults.bridgeFaults.lostAcks == 2)
+    }
+
+    static let badFiles: [(String, String)] = [
+        ("{", "line 1, column 2: $: not valid JSON: expected a key in double quotes"),
+        ("[]", "line 1, column 1: $: must be an object, not an array"),
+        (#"{"identityProvider": {"tenants": []}}"#, "$.scenario: is required"),
+        (minimal().replacingOccurrences(of: #""scenario": 1"#, with: #""scenario": 2"#), "$.scenario: must be 1"),
+        (minimal(#""name": 7"#), "$.name: must be a string, not a number"),
+        (minimal(users: #"{"username": "alice", "password": 123456}"#),
+         "line 1, column 109: $.identityProvider.tenants[0].users[0].password: must be a string, not a number"),
+        (minimal(users: #"{"username": "alice"}"#), "$.identityProvider.tenants[0].users[0].password: is required"),
+        (minimal(users: #"{"username": "alice", "password": "pw"}, {"username": "alice", "password": "x"}"#),
+         #"$.identityProvider.tenants[0].users[1].username: the user "alice" is listed twice in this tenant"#),
+        (minimal(users: #"{"username": "alice", "password": "<secret>"}"#), "the <secret> placeholder"),
+        (minimal(users: #"{"username": "alice", "password": "pw", "activationCodeValidDays": 3}"#), "applies only with an activationCode"),
+        (minimal(#""app": {"tenant": "retail"}"#), #"$.app.tenant: names no tenant of the identity provider (tenants: demo)"#),
+        (#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "a b", "users": []}]}}"#, "may hold only letters, digits"),
+        (#"{"scenario": 1, "identityProvider": {"url": "ftp://x", "tenants": [{"id": "a", "users": []}]}}"#, "$.identityProvider.url: must be an http(s) URL"),
+        (#"{"scenario": 1, "identityProvider": {"lockout": {"maxFailures": 0}, "tenants": [{"id": "a", "users": []}]}}"#,
+         "$.identityProvider.lockout.maxFailures: must be from 1 to 100"),
+        (minimal(#""payments": {"cards": [{"number": "4000000000002502", "frictionless": "Y"}]}"#), "$.payments.cards[0].number: the card number fails the Luhn check"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111"}]}"#), "needs \"frictionless\" (the ARes transStatus) or \"challenge\""),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "C"}]}"#), "must be Y, A, N, U or R"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "Y", "challenge": "text"}]}"#), "either frictionless or challenged"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "challenge": "voice"}]}"#), "must be one of html, multi-select"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "challenge": "single-select", "options": ["a", "b"], "correct": [3]}]}"#),
+         "$.payments.cards[0].correct[0]: must be from 1 to 2"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "challenge": "single-select", "options": ["a"]}]}"#), "needs at least two options"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "N", "reason": "99"}]}"#), "transStatusReason code from 01 to 26"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "Y"}, {"number": "4111 1111 1111 1111", "frictionless": "A"}]}"#),
+         "$.payments.cards[1].number: this card number is listed twice"),
+        (minimal(#""payments": {"challenge": {"attempts": 2.5}}"#), "$.payments.challenge.attempts: must be a whole number, not a fraction"),
+        (minimal(#""network": {"latencyMs": -1}"#), "$.network.latencyMs: must be from 0 to 60000"),
+        (minimal(#""faults": {"serverError": "yes"}"#), "$.faults.serverError: must be true or false, not a string"),
+        (minimal(#""faults": {"bridge": {"loseAcks": 1000}}"#), "$.faults.bridge.loseAcks: must be from 0 to 100"),
+        (minimal(#""faults": {"gremlins": true}"#), "$.faults.gremlins: unknown key"),
+    ]
+
+    @Test(arguments: 0..<badFiles.count)
+    func badFilesAreReportedWithTheirPath(_ index: Int) {
+        let (text, expected) = Self.badFiles[index]
+        let found = problems(text)
+        #expect(found.contains { $0.contains(expected) }, "\(found)")
+    }
+
+    @Test func everyProblemIsReportedNotOnlyTheFirst() {
+        let found = problems(minimal(#""name": 1, "network": {"latencyMs": "x"}, "faults": {"serverError": 1}"#,
+                                     users: #"{"username": "", "password": 5}"#))
+        #expect(found.count == 5, "\(found)")
+    }
+
+    @Test func secretsNeverAppearInProblems() {
+        let found = problems(minimal(users: #"{"username": "alice", "password": "hunter2-secret", "activationCode": "\u0007bell"}"#))
+        #expect(!found.isEmpty)
+        #expect(!found.joined().contains("hunter2") && !found.joined().contains("bell"))
+    }
+}
