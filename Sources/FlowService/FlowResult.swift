@@ -45,12 +45,14 @@ public struct FlowResult: Sendable, Equatable, Encodable {
     public let duration: Duration
     /// For a payment: the 3-D Secure outcome and the delegate callback that reported it.
     public internal(set) var payment: PaymentOutcome? = nil
+    /// A login that OfflineLogin completed, without the IdP.
+    public internal(set) var offline: Bool = false
     /// What to try next, in plain words, when the flow did not succeed.
     public var advice: String? { Self.advice(status: status, code: error?.code) }
 
     enum CodingKeys: String, CodingKey {
         case flowID = "flowId", flow, outcome, status, failedStep, error, user, tenantId, astClientId
-        case authenticationMode = "authMode", duration, payment, advice
+        case authenticationMode = "authMode", duration, payment, offline, advice
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -69,6 +71,7 @@ public struct FlowResult: Sendable, Equatable, Encodable {
         }
         try container.encode(duration.microseconds, forKey: .duration)
         try container.encodeIfPresent(payment, forKey: .payment)
+        if offline { try container.encode(offline, forKey: .offline) }
         try container.encodeIfPresent(advice, forKey: .advice)
     }
 }
@@ -81,6 +84,8 @@ public enum SimulatorStatus {
     public static let promptTimeout = "PROMPT_TIMEOUT"
     /// A login on a device that is not activated (the `sdkState` name).
     public static let activationRequired = KSMSdkState.activationRequired.rawValue
+    /// The MC-SDK refused to start on a rooted or jailbroken device.
+    public static let insecureDevice = "INSECURE_DEVICE"
 }
 
 /// The statuses of a payment's result, after the delegate callback that ended it (docs/payer-authentication.md).
@@ -174,6 +179,16 @@ extension FlowResult {
             "The identity provider does not know this device as activated: reset the device and activate again."
         case (StatusType.notReachable.rawValue, 2):
             "Pin the identity provider's own certificate chain (the default), or turn the pinning fault off."
+        case (StatusType.notReachable.rawValue, 4): "The device is offline: bring the network back (the network-unavailable fault)."
+        case (StatusType.notReachable.rawValue, 5):
+            "The identity provider did not answer in time: try again, or turn the request-timeout fault off."
+        case (StatusType.failed.rawValue, IdpFailure.serverError("").code):
+            "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
+        case (StatusType.failed.rawValue, 5): "The identity provider's page could not be read: turn the malformed-page fault off."
+        case (StatusType.internalError.rawValue, _):
+            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
+        case (SimulatorStatus.insecureDevice, _):
+            "The MC-SDK does not run on a rooted or jailbroken device: use a secure device, or turn the insecure-device fault off."
         case (StatusType.notReachable.rawValue, _): "Check the identity provider's URL and the network."
         case (SimulatorStatus.promptTimeout, _): "Answer the prompt sooner, or allow more time with --prompt-timeout."
         case (PaymentStatus.authenticationFailed, _):

@@ -15,7 +15,11 @@ final class FlowRun: Sendable {
     let service: FlowService
     private let cancelled = Atomic(false)
     private let gate = Locked<OneShot<StepReply>?>(nil)
-    private let started: SimulationInstant
+    let started: SimulationInstant
+    /// Every event of this run, for history (kept only when the service has a history).
+    private let transcript = Locked<[FlowEvent]>([])
+    /// Set once the result is made: what abandoned work emits later is not part of the transcript.
+    private let finished = Atomic(false)
 
     init(id: Int, kind: FlowKind, service: FlowService) {
         self.id = id
@@ -56,6 +60,18 @@ final class FlowRun: Sendable {
             return mcFailure(.start, startReply)
         }
         let userId = kind == .login ? start.userList.first?.userId : nil
+
+        // After a restart (logout) the app tries OfflineLogin first, and logs in at the IdP when it is not OK.
+        if kind == .login && start.sdkState == .loginRequired && !environment.masterController.snapshot.loggedIn {
+            guard let offlineReply = send(.offlineLogin, KSMOfflineLoginEvent(), detail: "") else {
+                return cancelledResult(at: .offlineLogin)
+            }
+            if let offline = offlineReply as? KSMOfflineLoginResultEvent, offline.status == .ok {
+                var done = result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
+                done.offline = true
+                return done
+            }
+        }
 
         guard let astReply = send(.getAstClientData, KSMGetAstClientDataEvent(), detail: "") else {
             return cancelledResult(at: .getAstClientData)
@@ -159,11 +175,18 @@ final class FlowRun: Sendable {
         duration: Duration? = nil, status: String? = nil, detail: String
     ) {
         let time = environment.clock.now
-        service.mailbox.postEvent { sequence in
+        let event = service.mailbox.postEvent { sequence in
             FlowEvent(
                 flowID: self.id, flow: self.kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
                 mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail)
         }
+        if service.history != nil && !finished.load(ordering: .acquiring) { transcript.withLock { $0.append(event) } }
+    }
+
+    /// The events of this run, in order; nothing emitted after this call is added.
+    func closeTranscript() -> [FlowEvent] {
+        finished.store(true, ordering: .releasing)
+        return transcript.withLock { $0.sorted { $0.sequence < $1.sequence } }
     }
 
     func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
@@ -187,6 +210,19 @@ final class FlowRun: Sendable {
 
     private func mcFailure(_ step: FlowStep, _ reply: any KSMEvent) -> FlowResult {
         switch reply {
+        case let event as KSMStartResultEvent:
+            // The MC-SDK fails Start with UNINITIALISED only when its integrity check fails.
+            let insecure = event.status == .failed && event.sdkState == .uninitialised
+            return result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.rawValue, step: step,
+                          error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "StartEvent failed"))
+        case let event as KSMRuntimeErrorEvent:
+            emit(.runtimeError, from: .masterController, to: .app, thread: "MC-SDK", status: StatusType.internalError.rawValue,
+                 detail: "the MC-SDK restarted itself; send StartEvent before anything else")
+            return result(.failure, status: StatusType.internalError.rawValue, step: step,
+                          error: FlowError(subsystem: nil, code: nil, message: event.errorMessage))
+        case let event as KSMOfflineLoginResultEvent:
+            return result(.failure, status: event.status.rawValue, step: step,
+                          error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "OfflineLogin failed"))
         case let event as KSMSetAuthorisationCodeResultEvent:
             let code = event.errorCode == 0 ? nil : event.errorCode
             return result(.failure, status: event.status.rawValue, step: step, error: FlowError(
@@ -208,9 +244,17 @@ final class FlowRun: Sendable {
     /// A result event's status and a secret-free summary.
     private static func describe(_ event: any KSMEvent) -> (String, String) {
         switch event {
+        case let result as KSMStartResultEvent where result.status != .ok:
+            return (result.status.rawValue, result.errorDescription ?? "sdkState=\(result.sdkState.rawValue)")
         case let result as KSMStartResultEvent:
             let users = result.userList.map(\.description).joined(separator: ",")
             return (result.status.rawValue, "sdkState=\(result.sdkState.rawValue), users=[\(users)]")
+        case let result as KSMOfflineLoginResultEvent where result.status == .ok:
+            return (result.status.rawValue, "logged in offline as \(result.userIdentifier?.description ?? "?") (local authentication passed)")
+        case let result as KSMOfflineLoginResultEvent:
+            return (result.status.rawValue, (result.errorDescription ?? "") + "; logging in at the IdP instead")
+        case let result as KSMRuntimeErrorEvent:
+            return (StatusType.internalError.rawValue, "RuntimeErrorEvent: \(result.errorMessage)")
         case let result as KSMGetAstClientDataResultEvent where result.status == .ok:
             return (result.status.rawValue, "astClientId=\(result.astClientId), codeChallangeMethod=\(result.codeChallangeMethod)")
         case let result as KSMGetAstClientDataResultEvent:

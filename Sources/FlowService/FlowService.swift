@@ -21,21 +21,35 @@ public final class FlowService: Sendable {
     public let environment: SimulationEnvironment
     public let configuration: FlowConfiguration
     public let mailbox = ServiceMailbox()
+    /// Where finished flows are kept, or nil to keep none (benchmarks).
+    public let history: (any FlowHistory)?
     let channel: CredentialChannel
     let idpSdk: IdpSdkService
     private let queue = QueueName.makeSerialQueue("idp-tui.flow")
     private let runs = Locked<[Int: FlowRun]>([:])
     private let nextFlowID = Atomic(1)
+    /// The run on the flow queue now: faults that bite are reported in its log.
+    private let current = Locked<FlowRun?>(nil)
 
-    public init(environment: SimulationEnvironment, configuration: FlowConfiguration = FlowConfiguration()) {
+    public init(
+        environment: SimulationEnvironment, configuration: FlowConfiguration = FlowConfiguration(),
+        history: (any FlowHistory)? = MemoryFlowHistory()
+    ) {
         self.environment = environment
         self.configuration = configuration
+        self.history = history
         channel = CredentialChannel(mailbox: mailbox, clock: environment.clock)
         idpSdk = IdpSdkService(
             tenantId: environment.tenantId, idpUrl: environment.idpUrl,
             certificateChain: configuration.certificateChainPEM ?? IdentityProviderCertificates.genuinePEM,
             shouldHashPin: configuration.shouldHashPin,
             network: environment.network)
+        // One listener per environment: a second service on the same environment takes the fault reports over.
+        environment.faults.onTrigger { [weak self] name in self?.faultBit(name) }
+    }
+
+    private func faultBit(_ name: String) {
+        current.withLock { $0 }?.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: name)
     }
 
     /// The descriptor to poll: readable while messages wait for ``deliverPendingMessages(to:)``.
@@ -49,9 +63,20 @@ public final class FlowService: Sendable {
         runs.withLock { $0[id] = run }
         channel.open(flowID: id)
         queue.async { [self] in
+            current.withLock { $0 = run }
+            if !run.isCancelled { announceFaults(run) }
             let result = run.run()
+            current.withLock { $0 = nil }
             runs.withLock { _ = $0.removeValue(forKey: id) }
             channel.cancel(flowID: id)
+            if let history {
+                let record = HistoryRecord(result: result, events: run.closeTranscript(), startedAt: run.started)
+                do {
+                    _ = try history.record(record)
+                } catch {
+                    run.emit(.fault, from: .simulator, to: .app, status: "HISTORY", detail: "this flow was not saved to history: \(error)")
+                }
+            }
             mailbox.post(.finished(result))
         }
         return id
@@ -86,6 +111,14 @@ public final class FlowService: Sendable {
             }
         }
         return messages.count
+    }
+
+    /// Says which faults are on as a flow starts, so that its log shows them before they bite.
+    private func announceFaults(_ run: FlowRun) {
+        var names = environment.faults.faults.activeNames
+        if run.kind == .payerAuth { names += configuration.bridgeFaults.activeNames }
+        guard !names.isEmpty else { return }
+        run.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: "faults on: \(names.joined(separator: ", "))")
     }
 
     /// Flows queued or running.

@@ -27,6 +27,11 @@ public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStr
     public static let provideCredentials = FlowStep("provideCredentials")
     public static let setAuthorisationCode = FlowStep("SetAuthorisationCode")
     public static let restart = FlowStep("Restart")
+    public static let offlineLogin = FlowStep("OfflineLogin")
+    /// The MC-SDK reported a runtime error and restarted itself.
+    public static let runtimeError = FlowStep("RuntimeError")
+    /// A fault of the simulation bit (network unavailable, server error …).
+    public static let fault = FlowStep("fault injected")
 
     // Safepay Drops payer authentication (the bridge and 3-D Secure steps take their message names).
     /// The app configures the SafepayPayerAuthenticationView.
@@ -56,4 +61,6 @@ public enum Participant: String, Sendable, Codable {
     case acs = "ACS"
     /// The cardholder's other device (an out-of-band challenge's banking app).
     case otherDevice = "other device"
+    /// The simulation itself, injecting a fault.
+    case simulator = "simulator"
 }

@@ -47,11 +47,17 @@ public final class ServiceMailbox: Sendable {
     public var fileDescriptor: Int32 { readEnd }
 
     /// Posts an event built with the next event sequence number, so that events have one total order.
-    func postEvent(_ make: (Int) -> FlowEvent) {
+    @discardableResult
+    func postEvent(_ make: (Int) -> FlowEvent) -> FlowEvent {
+        var made: FlowEvent?
         append { state in
             defer { state.nextSequence += 1 }
-            return .event(make(state.nextSequence))
+            let event = make(state.nextSequence)
+            made = event
+            return .event(event)
         }
+        guard let made else { preconditionFailure("append always makes its message") }
+        return made
     }
 
     func post(_ message: ServiceMessage) {

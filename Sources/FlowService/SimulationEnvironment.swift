@@ -4,6 +4,22 @@ import MCSDK
 import Scenario
 import ThreeDSecure
 
+/// Where a simulation keeps what outlives a process: the IdP's counters and bindings, and the device.
+public struct SimulationStores: Sendable {
+    public var identityProvider: any IdentityProviderStore
+    public var device: any DeviceStore
+
+    public init(identityProvider: any IdentityProviderStore, device: any DeviceStore) {
+        self.identityProvider = identityProvider
+        self.device = device
+    }
+
+    /// Stores that last as long as the process.
+    public static func memory() -> SimulationStores {
+        SimulationStores(identityProvider: MemoryIdentityProviderStore(), device: MemoryDeviceStore())
+    }
+}
+
 /// One simulated world: a clock, a seeded random source, the network, the IdP, one device's master
 /// controller, and the 3-D Secure directory server and issuer ACS.
 public struct SimulationEnvironment: Sendable {
@@ -21,28 +37,31 @@ public struct SimulationEnvironment: Sendable {
     public init(
         identityProvider configuration: IdentityProviderConfiguration = .demo(), tenantId: String = "demo",
         clock: any SimulationClock = SystemClock(), seed: UInt64 = 1, cards: [TestCard] = CardCatalog.defaults,
-        challengePolicy: ChallengePolicy = ChallengePolicy(), latency: Duration = .zero, faults: IdentityFaults = .none
+        challengePolicy: ChallengePolicy = ChallengePolicy(), latency: Duration = .zero, faults: IdentityFaults = .none,
+        stores: SimulationStores = .memory()
     ) {
         self.clock = clock
         self.tenantId = tenantId
         self.faults = FaultSwitchboard(faults)
         random = RandomSource(seed: seed)
         accessControlServer = AccessControlServer(cards: cards, policy: challengePolicy, clock: clock, random: random)
-        network = SimulatedNetwork(clock: clock)
+        network = SimulatedNetwork(clock: clock, faults: self.faults)
         network.latency = latency
-        identityProvider = IdentityProvider(configuration: configuration, clock: clock, random: random)
+        identityProvider = IdentityProvider(
+            configuration: configuration, clock: clock, random: random, store: stores.identityProvider, faults: self.faults)
         network.register(identityProvider)
         masterController = MasterController(configuration: MasterControllerConfiguration(
             idpUrl: configuration.baseURL, network: network, random: random,
-            clientDataKey: identityProvider.clientDataKey))
+            clientDataKey: identityProvider.clientDataKey, store: stores.device, faults: self.faults))
+        masterController.loadStoredDevice()
     }
 
     /// The world a scenario describes.
-    public init(scenario: Scenario, clock: any SimulationClock = SystemClock(), seed: UInt64 = 1) {
+    public init(scenario: Scenario, clock: any SimulationClock = SystemClock(), seed: UInt64 = 1, stores: SimulationStores = .memory()) {
         self.init(
             identityProvider: scenario.identityProvider, tenantId: scenario.appTenant, clock: clock, seed: seed,
             cards: scenario.cards, challengePolicy: scenario.challengePolicy, latency: scenario.networkLatency,
-            faults: scenario.identityFaults)
+            faults: scenario.identityFaults, stores: stores)
     }
 
     private init(sharing other: SimulationEnvironment) {
@@ -55,7 +74,7 @@ public struct SimulationEnvironment: Sendable {
         accessControlServer = other.accessControlServer
         masterController = MasterController(configuration: MasterControllerConfiguration(
             idpUrl: other.identityProvider.baseURL, network: network, random: random,
-            clientDataKey: identityProvider.clientDataKey))
+            clientDataKey: identityProvider.clientDataKey, faults: faults))
     }
 
     /// A second device (a fresh master controller) on the same IdP, clock and network.

@@ -34,6 +34,8 @@ public enum AuthorizationPage: Sendable, Equatable {
     case redirect(authorizationCode: String)
     /// An error page.
     case error(IdpFailure)
+    /// A page that is not a login form at all (the malformed-page fault): what it holds, in words.
+    case malformed(String)
 }
 
 /// A page of the IdP's login form.

@@ -21,11 +21,19 @@ public final class IdentityProvider: Sendable {
     private let random: RandomSource
     private let state: Locked<State>
     private let presentsImpostor = Atomic(false)
+    private let store: any IdentityProviderStore
+    /// The faults that bite here: server error, malformed page, clock skew.
+    public let faults: FaultSwitchboard
 
-    public init(configuration: IdentityProviderConfiguration, clock: any SimulationClock, random: RandomSource) {
+    public init(
+        configuration: IdentityProviderConfiguration, clock: any SimulationClock, random: RandomSource,
+        store: any IdentityProviderStore = MemoryIdentityProviderStore(), faults: FaultSwitchboard = FaultSwitchboard()
+    ) {
         self.configuration = configuration
         self.clock = clock
         self.random = random
+        self.store = store
+        self.faults = faults
         baseURL = configuration.baseURL
         clientDataKey = random.bytes(32)
         do {
@@ -34,7 +42,6 @@ public final class IdentityProvider: Sendable {
         } catch {
             preconditionFailure("the bundled IdP certificate chains do not parse: \(error)")
         }
-        let start = clock.now
         var users: [UserKey: UserRecord] = [:]
         var tenants: [String: Bool] = [:]
         for tenant in configuration.tenants {
@@ -45,7 +52,7 @@ public final class IdentityProvider: Sendable {
                 let activation = user.activationCode.map { code in
                     ActivationRecord(
                         hash: StoredHash(of: code.code, iterations: configuration.passwordHashIterations, random: random),
-                        expiresAt: start.advanced(by: code.validFor))
+                        validFor: code.validFor)
                 }
                 users[UserKey(tenant: tenant.id, username: user.username)] = UserRecord(
                     password: StoredHash(of: sent, iterations: configuration.passwordHashIterations, random: random),
@@ -53,11 +60,23 @@ public final class IdentityProvider: Sendable {
             }
         }
         state = Locked(State(tenants: tenants, users: users))
+        // Activation codes count their validity from the first start on this store.
+        _ = try? store.epoch(orStartAt: clock.now)
     }
 
     /// The chain this IdP presents on connect: its own, or the impostor's while pinning is made to fail.
     public var presentedChain: CertificateChain {
-        presentsImpostor.load(ordering: .relaxed) ? impostorChain : genuineChain
+        if faults.faults.pinningFails {
+            faults.triggered("certificate pinning fails: the IdP presents an impostor chain")
+            return impostorChain
+        }
+        return presentsImpostor.load(ordering: .relaxed) ? impostorChain : genuineChain
+    }
+
+    /// The IdP's own clock: the simulation clock, plus the clock-skew fault.
+    private var now: SimulationInstant {
+        let skew = faults.faults.clockSkew
+        return skew == .zero ? clock.now : clock.now.advanced(by: skew)
     }
 
     /// Makes the IdP present the impostor chain (the "certificate pinning fails" fault), or stop doing so.
@@ -69,6 +88,7 @@ public final class IdentityProvider: Sendable {
 
     /// Opens a login: checks the request and the device, then answers with the first form page.
     public func authorize(_ request: AuthorizationRequest) -> AuthorizationPage {
+        if let fault = pageFault() { return fault }
         guard state.withLock({ $0.tenants[request.tenantId] }) != nil else {
             return .error(.unknownTenant(request.tenantId))
         }
@@ -86,7 +106,7 @@ public final class IdentityProvider: Sendable {
         if client == .login && unactivated { return .error(.notActivated) }
         if client == .enrollment && !unactivated { return .error(.alreadyActivated) }
 
-        let now = clock.now
+        let now = self.now
         let session = LoginSession(
             id: Base64URL.encode(random.bytes(16)), tenant: request.tenantId, client: client,
             codeChallenge: request.codeChallenge, claims: claims,
@@ -100,7 +120,11 @@ public final class IdentityProvider: Sendable {
 
     /// Submits one form page. Answers with the next page, the redirect with a code, or an error page.
     public func submit(sessionID: String, values: [FormField: Secret]) -> AuthorizationPage {
-        let now = clock.now
+        if let fault = pageFault() {
+            abandon(sessionID: sessionID)
+            return fault
+        }
+        let now = self.now
         guard let session = state.withLock({ $0.sessions[sessionID] }), session.expiresAt > now else {
             abandon(sessionID: sessionID)
             return .error(.loginSessionExpired)
@@ -129,6 +153,20 @@ public final class IdentityProvider: Sendable {
         }
     }
 
+    /// The server-error and malformed-page faults, when on.
+    private func pageFault() -> AuthorizationPage? {
+        let faults = faults.faults
+        if faults.serverError {
+            self.faults.triggered("server error: the IdP answers HTTP 500")
+            return .error(.serverError("the server error fault is on"))
+        }
+        if faults.malformedPage {
+            self.faults.triggered("malformed page: the IdP answers a page that is not a login form")
+            return .malformed("an HTML page with no login form and no error code")
+        }
+        return nil
+    }
+
     /// Forgets a login whose app gave up (cancel). Does nothing for an unknown session.
     public func abandon(sessionID: String) {
         _ = state.withLock { $0.sessions.removeValue(forKey: sessionID) }
@@ -139,7 +177,7 @@ public final class IdentityProvider: Sendable {
     /// Exchanges an authorization code for tokens: the code must be unused, unexpired, issued to this client
     /// and tenant, and `codeVerifier` must hash to its PKCE challenge.
     public func exchange(_ request: TokenRequest) -> Result<TokenResponse, IdpFailure> {
-        let now = clock.now
+        let now = self.now
         let taken: Result<Grant, IdpFailure> = state.withLock { state in
             guard var grant = state.grants[request.authorizationCode] else {
                 return .failure(.invalidGrant("the authorization code is unknown"))
@@ -176,12 +214,12 @@ public final class IdentityProvider: Sendable {
 
     /// The user a device's AST client id is bound to, if any.
     public func boundUser(astClientId: String) -> String? {
-        state.withLock { $0.bindings[astClientId]?.username }
+        (try? store.binding(astClientId: astClientId))?.username
     }
 
     /// Wrong passwords or codes in a row for a user.
     public func failedAttempts(tenantId: String, username: String) -> Int {
-        state.withLock { $0.users[UserKey(tenant: tenantId, username: username)]?.failures ?? 0 }
+        (try? store.user(tenant: tenantId, username: username))?.failures ?? 0
     }
 
     /// Login forms that are open and authorization codes that are not spent, for leak checks.
@@ -193,19 +231,25 @@ public final class IdentityProvider: Sendable {
         -> Result<String, IdpFailure>
     {
         let key = UserKey(tenant: session.tenant, username: username)
-        let record: UserRecord? = state.withLock { state in
-            state.users[key]?.unlockIfDue(at: now)
-            return state.users[key]
+        guard let record = state.withLock({ $0.users[key] }) else {
+            return .failure(.wrongCredentials(attemptsLeft: configuration.lockout.maxFailures))
         }
-        guard let record else { return .failure(.wrongCredentials(attemptsLeft: configuration.lockout.maxFailures)) }
-        if let until = record.lockedUntil { return .failure(.userLocked(remaining: now.duration(to: until))) }
-        guard record.password.matches(password) else { return .failure(recordFailure(key, now: now, code: false)) }
-        if session.client == .login, let bound = state.withLock({ $0.bindings[session.claims.astClientId] }),
-            bound.username != username || bound.tenant != session.tenant
-        {
-            return .failure(.activatedForDifferentAccount)
+        do {
+            let counters = try store.updateUser(tenant: key.tenant, username: key.username) { counters in
+                counters.unlockIfDue(at: now)
+                return counters
+            }
+            if let until = counters.lockedUntil { return .failure(.userLocked(remaining: now.duration(to: until))) }
+            guard record.password.matches(password) else { return .failure(try recordFailure(key, now: now, code: false)) }
+            if session.client == .login, let bound = try store.binding(astClientId: session.claims.astClientId),
+                bound.username != username || bound.tenant != session.tenant
+            {
+                return .failure(.activatedForDifferentAccount)
+            }
+            return .success(username)
+        } catch {
+            return .failure(.serverError("its store failed: \(error.description)"))
         }
-        return .success(username)
     }
 
     private func checkActivationCode(session: LoginSession, username: String, code: Secret, now: SimulationInstant)
@@ -213,23 +257,30 @@ public final class IdentityProvider: Sendable {
     {
         let key = UserKey(tenant: session.tenant, username: username)
         guard let record = state.withLock({ $0.users[key] }) else { return .failure(.invalidRequest("unknown user")) }
-        if let until = record.lockedUntil, until > now { return .failure(.userLocked(remaining: now.duration(to: until))) }
-        guard let activation = record.activation, activation.hash.matches(code) else {
-            return .failure(recordFailure(key, now: now, code: true))
+        do {
+            let counters = try store.user(tenant: key.tenant, username: key.username)
+            if let until = counters.lockedUntil, until > now { return .failure(.userLocked(remaining: now.duration(to: until))) }
+            guard let activation = record.activation, activation.hash.matches(code) else {
+                return .failure(try recordFailure(key, now: now, code: true))
+            }
+            let expiresAt = try store.epoch(orStartAt: clock.now).advanced(by: activation.validFor)
+            // One transaction: two processes presenting the same code cannot both use it.
+            return try store.updateUser(tenant: key.tenant, username: key.username) { counters -> Result<String, IdpFailure> in
+                guard !counters.activationUsed else { return .failure(.activationCodeUsed) }
+                guard expiresAt > now else { return .failure(.activationCodeExpired) }
+                counters.activationUsed = true
+                return .success(username)
+            }
+        } catch {
+            return .failure(.serverError("its store failed: \(error.description)"))
         }
-        guard !activation.used else { return .failure(.activationCodeUsed) }
-        guard activation.expiresAt > now else { return .failure(.activationCodeExpired) }
-        state.withLock { $0.users[key]?.activation?.used = true }
-        return .success(username)
     }
 
     /// Counts a wrong password or code and locks the user when the policy says so.
-    private func recordFailure(_ key: UserKey, now: SimulationInstant, code: Bool) -> IdpFailure {
+    private func recordFailure(_ key: UserKey, now: SimulationInstant, code: Bool) throws(StoreFailure) -> IdpFailure {
         let policy = configuration.lockout
-        return state.withLock { state in
-            guard var record = state.users[key] else { return .wrongCredentials(attemptsLeft: policy.maxFailures) }
+        return try store.updateUser(tenant: key.tenant, username: key.username) { record in
             record.failures += 1
-            defer { state.users[key] = record }
             if record.failures >= policy.maxFailures {
                 record.lockedUntil = now.advanced(by: policy.lockDuration)
                 return .userLocked(remaining: policy.lockDuration)
@@ -257,25 +308,34 @@ public final class IdentityProvider: Sendable {
         state.withLock { state in
             state.sessions.removeValue(forKey: session.id)
             state.grants[code] = grant
-            state.users[UserKey(tenant: session.tenant, username: username)]?.failures = 0
+        }
+        do {
+            try store.updateUser(tenant: session.tenant, username: username) { $0.failures = 0 }
+        } catch {
+            return .error(.serverError("its store failed: \(error.description)"))
         }
         return .redirect(authorizationCode: code)
     }
 
     private func bindOrCheckDevice(_ grant: Grant) -> Result<TokenResponse, IdpFailure> {
         let minted = random.string(length: 26, alphabet: "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
-        let bound: Result<String, IdpFailure> = state.withLock { state in
+        let bound: Result<String, IdpFailure>
+        do {
             switch grant.client {
             case .enrollment:
-                state.bindings[minted] = DeviceBinding(
-                    username: grant.username, tenant: grant.tenant, deviceID: grant.deviceID)
-                return .success(minted)
+                try store.bind(astClientId: minted, to: DeviceBinding(username: grant.username, tenant: grant.tenant, deviceID: grant.deviceID))
+                bound = .success(minted)
             case .login:
-                guard let binding = state.bindings[grant.astClientId], binding.deviceID == grant.deviceID,
+                if let binding = try store.binding(astClientId: grant.astClientId), binding.deviceID == grant.deviceID,
                     binding.username == grant.username
-                else { return .failure(.unactivatedClient) }
-                return .success(grant.astClientId)
+                {
+                    bound = .success(grant.astClientId)
+                } else {
+                    bound = .failure(.unactivatedClient)
+                }
             }
+        } catch {
+            bound = .failure(.serverError("its store failed: \(error.description)"))
         }
         return bound.map { astClientId in
             TokenResponse(
@@ -298,30 +358,16 @@ private struct UserKey: Hashable {
     let username: String
 }
 
+/// A user as the scenario gives it: hashes only. What changes (counters, locks) is in the store.
 private struct UserRecord {
     var password: StoredHash
     var activation: ActivationRecord?
-    var failures = 0
-    var lockedUntil: SimulationInstant?
-
-    mutating func unlockIfDue(at now: SimulationInstant) {
-        if let until = lockedUntil, until <= now {
-            lockedUntil = nil
-            failures = 0
-        }
-    }
 }
 
 private struct ActivationRecord {
     var hash: StoredHash
-    var expiresAt: SimulationInstant
-    var used = false
-}
-
-private struct DeviceBinding {
-    let username: String
-    let tenant: String
-    let deviceID: String
+    /// From the store's epoch: the first start of the IdP on this state.
+    var validFor: Duration
 }
 
 private struct LoginSession {
@@ -355,7 +401,6 @@ private struct State {
     var users: [UserKey: UserRecord]
     var sessions: [String: LoginSession] = [:]
     var grants: [String: Grant] = [:]
-    var bindings: [String: DeviceBinding] = [:]
 
     /// Sizes above which the next prune runs; doubled after each prune so that pruning stays amortised
     /// O(1) per request however many codes are alive.

@@ -20,6 +20,8 @@ public enum IdpFailure: Error, Sendable, Equatable {
     case alreadyActivated
     case unactivatedClient
     case invalidGrant(String)
+    /// The IdP failed (HTTP 500): the server-error fault, or its own store.
+    case serverError(String)
 
     /// The IdP's error-page subsystem.
     public static let subsystem = 513
@@ -40,6 +42,7 @@ public enum IdpFailure: Error, Sendable, Equatable {
         case .activatedForDifferentAccount: 4042
         case .alreadyActivated: 4043
         case .invalidGrant: 4400
+        case .serverError: 5000
         }
     }
 
@@ -61,6 +64,7 @@ public enum IdpFailure: Error, Sendable, Equatable {
         case .alreadyActivated: "this device is already activated; log in instead, or reset the device"
         case .unactivatedClient: "login with a client that the identity provider does not know as activated"
         case .invalidGrant(let why): "the authorization code was refused: \(why)"
+        case .serverError(let why): "the identity provider failed (HTTP 500): \(why)"
         }
     }
 

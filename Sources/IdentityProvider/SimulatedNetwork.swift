@@ -9,6 +9,8 @@ public final class SimulatedNetwork: Sendable {
     public static let shared = SimulatedNetwork(clock: SystemClock())
 
     public let clock: any SimulationClock
+    /// Network faults: unavailable, added latency, a request that times out.
+    public let faults: FaultSwitchboard
     private let state = Locked(State())
 
     private struct State {
@@ -16,8 +18,9 @@ public final class SimulatedNetwork: Sendable {
         var latency: Duration = .zero
     }
 
-    public init(clock: any SimulationClock) {
+    public init(clock: any SimulationClock, faults: FaultSwitchboard = FaultSwitchboard()) {
         self.clock = clock
+        self.faults = faults
     }
 
     /// Makes `provider` answer at its base URL.
@@ -33,25 +36,45 @@ public final class SimulatedNetwork: Sendable {
 
     /// Connects to the IdP at `url`, taking one round trip of latency.
     public func connect(to url: String) throws(NetworkError) -> IdentityProvider {
-        let (host, latency) = state.withLock { ($0.hosts[url], $0.latency) }
-        clock.sleep(for: latency)
+        let host = state.withLock { $0.hosts[url] }
+        try roundTrip()
         guard let host else { throw .unreachable(url) }
         return host
     }
 
-    /// One more round trip to an IdP already connected.
-    public func roundTrip() {
-        clock.sleep(for: latency)
+    /// One more round trip to an IdP already connected: latency, or a fault.
+    public func roundTrip() throws(NetworkError) {
+        let faults = faults.faults
+        if faults.networkUnavailable {
+            self.faults.triggered("network unavailable: the request never leaves the device")
+            throw .offline
+        }
+        if faults.requestTimeout {
+            self.faults.triggered("request timeout: the IdP does not answer within \(FaultSwitchboard.requestTimeout.components.seconds) s")
+            clock.sleep(for: FaultSwitchboard.requestTimeout)
+            throw .timedOut(FaultSwitchboard.requestTimeout)
+        }
+        var delay = latency
+        if faults.addedLatency > .zero {
+            self.faults.triggered("added latency: +\(faults.addedLatency.milliseconds) ms on this round trip")
+            delay += faults.addedLatency
+        }
+        clock.sleep(for: delay)
     }
 }
 
 /// Why the network could not reach a host.
 public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreachable(String)
+    /// The device has no network.
+    case offline
+    case timedOut(Duration)
 
     public var description: String {
         switch self {
         case .unreachable(let url): "no identity provider answers at \(url)"
+        case .offline: "the network is unavailable: the device is offline"
+        case .timedOut(let after): "the request timed out after \(after.components.seconds) s without an answer"
         }
     }
 }

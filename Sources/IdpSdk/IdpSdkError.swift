@@ -1,3 +1,4 @@
+import IdentityProvider
 /// An error of the IdpSdk: a subsystem, a code and a message.
 ///
 /// Subsystem 513 carries the IdP's error pages (codes 4036, 4041, 4042 as on real devices; the rest are the
@@ -41,6 +42,18 @@ extension IdpSdkError {
 
     static func unreachable(_ why: String) -> IdpSdkError {
         IdpSdkError(subsystem: transportSubsystem, errorCode: 1, message: why)
+    }
+
+    static func network(_ error: NetworkError) -> IdpSdkError {
+        switch error {
+        case .unreachable: unreachable(error.description)
+        case .offline: IdpSdkError(subsystem: transportSubsystem, errorCode: 4, message: error.description)
+        case .timedOut: IdpSdkError(subsystem: transportSubsystem, errorCode: 5, message: error.description)
+        }
+    }
+
+    static func unreadablePage(_ what: String) -> IdpSdkError {
+        IdpSdkError(subsystem: sdkSubsystem, errorCode: 5, message: "the identity provider's login page could not be read: \(what)")
     }
 
     static func pinningFailed(presented: String, pinned: String) -> IdpSdkError {

@@ -76,13 +76,20 @@ public final class IdpSdkService: Sendable {
                 return IdpSdkResult(error: IdpSdkError(subsystem: IdpFailure.subsystem, errorCode: failure.code, message: failure.message))
             case .redirect(let code):
                 return IdpSdkResult(authorizationCode: code)
+            case .malformed(let what):
+                return IdpSdkResult(error: .unreadablePage(what))
             case .form(let form):
                 switch answer(form, clientId: request.clientId, interaction: interaction) {
                 case .failure(let error):
                     provider.abandon(sessionID: form.sessionID)
                     return IdpSdkResult(error: error)
                 case .success(let values):
-                    network.roundTrip()
+                    do {
+                        try network.roundTrip()
+                    } catch {
+                        provider.abandon(sessionID: form.sessionID)
+                        return IdpSdkResult(error: .network(error))
+                    }
                     page = provider.submit(sessionID: form.sessionID, values: values)
                 }
             }
@@ -100,7 +107,7 @@ public final class IdpSdkService: Sendable {
         do {
             provider = try network.connect(to: idpUrl)
         } catch {
-            return .failure(.unreachable(error.description))
+            return .failure(.network(error))
         }
         let presented = provider.presentedChain
         do {

@@ -16,6 +16,8 @@ public struct KSMStartResultEvent: KSMEvent {
     public let sdkState: KSMSdkState
     /// The enrolled users: empty until activation, one user afterwards.
     public let userList: [KSMUserIdentifier]
+    /// Why Start failed (idp-tui's addition: the real event's error details are not public).
+    public var errorDescription: String? = nil
     public var eventName: String { "StartResultEvent" }
 }
 
@@ -90,4 +92,26 @@ public struct KSMRestartResultEvent: KSMEvent {
 public struct KSMInvalidStateEvent: KSMEvent {
     public let errorMessage: String
     public var eventName: String { "InvalidStateEvent" }
+}
+
+/// After a restart: log in again with the offline token the last online login left, without the IdP.
+public struct KSMOfflineLoginEvent: KSMEvent {
+    public init() {}
+    public var eventName: String { "OfflineLoginEvent" }
+}
+
+public struct KSMOfflineLoginResultEvent: KSMEvent {
+    /// OK, or NO_TOKEN_DATA_AVAILABLE (no offline token on the device), LOGIN_REQUIRED (it expired),
+    /// INVALID_STATE (not started, not activated).
+    public let status: StatusType
+    public let userIdentifier: KSMUserIdentifier?
+    public let errorDescription: String?
+    public var eventName: String { "OfflineLoginResultEvent" }
+}
+
+/// The master controller hit an error it cannot recover from in place; it restarts itself after sending this
+/// (the app must send StartEvent again).
+public struct KSMRuntimeErrorEvent: KSMEvent {
+    public let errorMessage: String
+    public var eventName: String { "RuntimeErrorEvent" }
 }

@@ -12,17 +12,28 @@ public struct MasterControllerConfiguration: Sendable {
     public var random: RandomSource
     /// The key that seals `clientData` for the IdP (``IdentityProvider/clientDataKey``).
     public var clientDataKey: [UInt8]
-    /// This device's identity, fixed for its life.
+    /// This device's identity, fixed for its life (a stored device keeps the one it was given first).
     public var deviceID: String
+    /// Where the device is kept between runs.
+    public var store: any DeviceStore
+    /// The faults that bite here: an insecure device, a runtime error.
+    public var faults: FaultSwitchboard
+    /// How long an offline token lets OfflineLogin work (idp-tui's choice).
+    public var offlineTokenLifetime: Duration
 
     public init(
-        idpUrl: String, network: SimulatedNetwork, random: RandomSource, clientDataKey: [UInt8], deviceID: String? = nil
+        idpUrl: String, network: SimulatedNetwork, random: RandomSource, clientDataKey: [UInt8], deviceID: String? = nil,
+        store: any DeviceStore = MemoryDeviceStore(), faults: FaultSwitchboard = FaultSwitchboard(),
+        offlineTokenLifetime: Duration = .seconds(30 * 86_400)
     ) {
         self.idpUrl = idpUrl
         self.network = network
         self.random = random
         self.clientDataKey = clientDataKey
         self.deviceID = deviceID ?? Base64URL.encode(random.bytes(12))
+        self.store = store
+        self.faults = faults
+        self.offlineTokenLifetime = offlineTokenLifetime
     }
 }
 
@@ -33,19 +44,32 @@ public struct DeviceSnapshot: Sendable, Equatable {
     public var astClientId: String
     public var loggedIn: Bool
     public var authenticationMode: KSMAuthenticationMode?
+    public var hasOfflineToken: Bool = false
 }
 
 /// The simulated MC-SDK master controller of one device.
 ///
 /// Events are handled one at a time, in order, on the controller's own serial queue (named `MC-SDK`), as the
 /// real controller's event loop does. An event that does not fit the state gets an invalid-state result.
+/// The device (its id, activation, session and offline token) lives in the configuration's ``DeviceStore``:
+/// read again at every Start, written in one transaction at every change.
 public final class MasterController: Sendable {
     private let configuration: MasterControllerConfiguration
     private let queue = QueueName.makeSerialQueue("MC-SDK")
-    private let state = Locked(DeviceState())
+    private let state: Locked<DeviceState>
 
+    /// The store is read at the first Start (and at every Start after): a store that fails makes Start fail,
+    /// never this.
     public init(configuration: MasterControllerConfiguration) {
         self.configuration = configuration
+        state = Locked(DeviceState(deviceID: configuration.deviceID))
+    }
+
+    /// Reads the stored device now, so that ``snapshot`` shows it before the first Start. A store that fails
+    /// is left for Start to report.
+    public func loadStoredDevice() {
+        guard let device = try? configuration.store.load() else { return }
+        state.withLock { $0.load(device) }
     }
 
     /// Sends an event and returns its result event.
@@ -65,7 +89,8 @@ public final class MasterController: Sendable {
             DeviceSnapshot(
                 started: state.started, activatedUser: state.activation?.user,
                 astClientId: state.activation?.astClientId ?? ClientData.unactivatedAstClientId,
-                loggedIn: state.session != nil, authenticationMode: state.activation?.authenticationMode)
+                loggedIn: state.loggedIn, authenticationMode: state.activation?.authenticationMode,
+                hasOfflineToken: state.offlineToken != nil)
         }
     }
 
@@ -77,12 +102,34 @@ public final class MasterController: Sendable {
         case is KSMGetAstClientDataEvent: return getAstClientData()
         case let event as KSMSetAuthorisationCodeEvent: return setAuthorisationCode(event)
         case is KSMRestartEvent: return restart()
+        case is KSMOfflineLoginEvent: return offlineLogin()
         default: return KSMInvalidStateEvent(errorMessage: "\(event.eventName) is not handled by this master controller")
         }
     }
 
     private func start() -> KSMStartResultEvent {
-        state.withLock { state in
+        if configuration.faults.faults.insecureDevice {
+            configuration.faults.triggered("insecure device: the MC-SDK's integrity check finds it rooted or jailbroken")
+            var result = KSMStartResultEvent(status: .failed, sdkState: .uninitialised, userList: [])
+            result.errorDescription = "the device is rooted or jailbroken; the MC-SDK does not run on an insecure device"
+            return result
+        }
+        // Another process on the same state file may have activated or logged out this device. The first
+        // Start on a new store stores the device.
+        let given = configuration.deviceID
+        let stored: PersistedDevice
+        do {
+            stored = try configuration.store.update { device -> PersistedDevice in
+                if device == nil { device = PersistedDevice(deviceID: given) }
+                return device ?? PersistedDevice(deviceID: given)
+            }
+        } catch {
+            var result = KSMStartResultEvent(status: .internalError, sdkState: .uninitialised, userList: [])
+            result.errorDescription = "the device's store failed: \(error.description)"
+            return result
+        }
+        return state.withLock { state in
+            state.load(stored)
             state.started = true
             return KSMStartResultEvent(status: .ok, sdkState: state.sdkState, userList: state.userList)
         }
@@ -96,7 +143,7 @@ public final class MasterController: Sendable {
         return state.withLock { state in
             guard state.started else { return .failure(.invalidState, "send StartEvent before GetAstClientDataEvent") }
             let astClientId = state.activation?.astClientId ?? ClientData.unactivatedAstClientId
-            let clientData = ClientData(deviceID: configuration.deviceID, astClientId: astClientId, nonce: nonce)
+            let clientData = ClientData(deviceID: state.deviceID, astClientId: astClientId, nonce: nonce)
                 .sealed(with: configuration.clientDataKey)
             state.pending = PendingLogin(verifier: verifier, clientData: clientData)
             return KSMGetAstClientDataResultEvent(
@@ -106,7 +153,7 @@ public final class MasterController: Sendable {
         }
     }
 
-    private func setAuthorisationCode(_ event: KSMSetAuthorisationCodeEvent) -> KSMSetAuthorisationCodeResultEvent {
+    private func setAuthorisationCode(_ event: KSMSetAuthorisationCodeEvent) -> any KSMEvent {
         let taken: Taken = state.withLock { state in
             guard state.started else {
                 return .refused(.failure(.invalidState, 0, "send StartEvent before SetAuthorisationCodeEvent"))
@@ -122,46 +169,111 @@ public final class MasterController: Sendable {
         case .refused(let result): return result
         case .pending(let value): login = value
         }
-        guard !event.authorisationCode.isEmpty else { return .failure(.failed, 0, "the authorisation code is empty") }
+        guard !event.authorisationCode.isEmpty else {
+            return KSMSetAuthorisationCodeResultEvent.failure(.failed, 0, "the authorisation code is empty")
+        }
         let provider: IdentityProvider
         do {
             provider = try configuration.network.connect(to: configuration.idpUrl)
         } catch {
-            return .failure(.notReachable, 0, error.description)
+            return KSMSetAuthorisationCodeResultEvent.failure(.notReachable, 0, error.description)
         }
         let request = TokenRequest(
             tenantId: event.tenantId, clientId: event.clientId, authorizationCode: event.authorisationCode,
             codeVerifier: login.verifier, clientData: login.clientData)
-        switch provider.exchange(request) {
+        let exchanged = provider.exchange(request)
+        if configuration.faults.takeRuntimeError() {
+            configuration.faults.triggered("MC runtime error: the MC-SDK fails while storing the tokens and restarts itself")
+            state.withLock { state in
+                state.started = false
+                state.pending = nil
+            }
+            return KSMRuntimeErrorEvent(errorMessage: "internal error while storing the token data; the MC-SDK restarted itself")
+        }
+        switch exchanged {
         case .failure(let failure):
             let status: StatusType = failure == .unactivatedClient ? .cannotAcquireTokenData : .failed
-            return .failure(status, failure.code, failure.message)
+            return KSMSetAuthorisationCodeResultEvent.failure(status, failure.code, failure.message)
         case .success(let tokens):
             return store(tokens, mode: event.authenticationMode)
         }
     }
 
-    private func store(_ tokens: TokenResponse, mode: KSMAuthenticationMode) -> KSMSetAuthorisationCodeResultEvent {
+    private func store(_ tokens: TokenResponse, mode: KSMAuthenticationMode) -> any KSMEvent {
         let user = KSMUserIdentifier(tenantId: tokens.tenantId, userId: tokens.username)
-        state.withLock { state in
-            if tokens.activated || state.activation == nil {
-                state.activation = Activation(user: user, astClientId: tokens.astClientId, authenticationMode: mode)
+        let accessHash = tokens.accessToken.withUnsafeBytes { SHA256.digest(Array($0)) }
+        // With no local authentication there is nothing to protect an offline token with: none is kept.
+        let offline = mode == .no ? nil : PersistedDevice.OfflineToken(
+            hash: tokens.offlineToken.withUnsafeBytes { SHA256.digest(Array($0)) },
+            expiresAt: configuration.network.clock.now.advanced(by: configuration.offlineTokenLifetime))
+        let deviceID = state.withLock { $0.deviceID }
+        do {
+            let device = try configuration.store.update { device -> PersistedDevice in
+                var updated = device ?? PersistedDevice(deviceID: deviceID)
+                if tokens.activated || updated.activation == nil {
+                    updated.activation = PersistedDevice.Activation(user: user, astClientId: tokens.astClientId, authenticationMode: mode)
+                }
+                updated.activation?.authenticationMode = mode
+                updated.accessTokenHash = accessHash
+                updated.offlineToken = offline
+                device = updated
+                return updated
             }
-            state.activation?.authenticationMode = mode
-            state.session = Session(
-                accessTokenHash: tokens.accessToken.withUnsafeBytes { SHA256.digest(Array($0)) },
-                offlineTokenHash: tokens.offlineToken.withUnsafeBytes { SHA256.digest(Array($0)) })
+            state.withLock { $0.load(device) }
+        } catch {
+            return KSMSetAuthorisationCodeResultEvent.failure(.internalError, 0, "the device's store failed: \(error.description)")
         }
         return KSMSetAuthorisationCodeResultEvent(status: .ok, userIdentifier: user, errorCode: 0, errorDescription: nil)
     }
 
     private func restart() -> any KSMEvent {
-        state.withLock { state -> any KSMEvent in
-            guard state.started else { return KSMInvalidStateEvent(errorMessage: "send StartEvent before RestartEvent") }
-            state.session = nil
-            state.pending = nil
-            return KSMRestartResultEvent(status: .ok, sdkState: state.sdkState)
+        guard state.withLock({ $0.started }) else { return KSMInvalidStateEvent(errorMessage: "send StartEvent before RestartEvent") }
+        do {
+            let device = try configuration.store.update { device -> PersistedDevice? in
+                device?.accessTokenHash = nil
+                return device
+            }
+            return state.withLock { state -> any KSMEvent in
+                if let device { state.load(device) }
+                state.pending = nil
+                return KSMRestartResultEvent(status: .ok, sdkState: state.sdkState)
+            }
+        } catch {
+            return KSMRestartResultEvent(status: .internalError, sdkState: state.withLock { $0.sdkState })
         }
+    }
+
+    private func offlineLogin() -> KSMOfflineLoginResultEvent {
+        let now = configuration.network.clock.now
+        let (started, activation, token, loggedIn) = state.withLock { ($0.started, $0.activation, $0.offlineToken, $0.loggedIn) }
+        guard started else {
+            return KSMOfflineLoginResultEvent(status: .invalidState, userIdentifier: nil, errorDescription: "send StartEvent before OfflineLoginEvent")
+        }
+        guard let activation else {
+            return KSMOfflineLoginResultEvent(status: .invalidState, userIdentifier: nil, errorDescription: "the device is not activated")
+        }
+        if loggedIn { return KSMOfflineLoginResultEvent(status: .ok, userIdentifier: activation.user, errorDescription: nil) }
+        guard let token else {
+            let why = activation.authenticationMode == .no
+                ? "no offline token: the last login used authentication mode no, which keeps none"
+                : "no offline token on this device"
+            return KSMOfflineLoginResultEvent(status: .noTokenDataAvailable, userIdentifier: nil, errorDescription: why)
+        }
+        guard token.expiresAt > now else {
+            return KSMOfflineLoginResultEvent(status: .loginRequired, userIdentifier: nil, errorDescription: "the offline token has expired")
+        }
+        // The simulated local authentication (biometric, PIN or password) always passes.
+        let session = token.hash
+        do {
+            let device = try configuration.store.update { device -> PersistedDevice? in
+                device?.accessTokenHash = SHA256.digest(session + Array("offline".utf8))
+                return device
+            }
+            state.withLock { state in if let device { state.load(device) } }
+        } catch {
+            return KSMOfflineLoginResultEvent(status: .internalError, userIdentifier: nil, errorDescription: "the device's store failed: \(error.description)")
+        }
+        return KSMOfflineLoginResultEvent(status: .ok, userIdentifier: activation.user, errorDescription: nil)
     }
 }
 
@@ -174,25 +286,23 @@ extension KSMSetAuthorisationCodeResultEvent {
 // MARK: - State
 
 private struct DeviceState {
+    var deviceID: String
     var started = false
-    var activation: Activation?
-    var session: Session?
+    var activation: PersistedDevice.Activation?
+    var loggedIn = false
+    var offlineToken: PersistedDevice.OfflineToken?
     var pending: PendingLogin?
 
     var sdkState: KSMSdkState { activation == nil ? .activationRequired : .loginRequired }
     var userList: [KSMUserIdentifier] { activation.map { [$0.user] } ?? [] }
-}
 
-private struct Activation {
-    let user: KSMUserIdentifier
-    let astClientId: String
-    var authenticationMode: KSMAuthenticationMode
-}
-
-/// Tokens are kept only as SHA-256 hashes.
-private struct Session {
-    let accessTokenHash: [UInt8]
-    let offlineTokenHash: [UInt8]
+    /// Takes what the store holds (the process's own `started` and `pending` stay).
+    mutating func load(_ device: PersistedDevice) {
+        deviceID = device.deviceID
+        activation = device.activation
+        loggedIn = device.accessTokenHash != nil
+        offlineToken = device.offlineToken
+    }
 }
 
 private enum Taken {

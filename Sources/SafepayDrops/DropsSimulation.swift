@@ -59,6 +59,18 @@ public struct BridgeFaults: Sendable, Equatable {
     }
 
     public static let none = BridgeFaults()
+
+    /// The faults that are on, in words.
+    public var activeNames: [String] {
+        var names: [String] = []
+        if lostAcks > 0 { names.append("the first \(lostAcks) bridge acks lost") }
+        if loseEveryAck { names.append("every bridge ack lost") }
+        if readyNeverComes { names.append("the Drops page never gets ready") }
+        if malformedMessage { names.append("a malformed bridge message") }
+        if unknownEvent { names.append("an unknown bridge event") }
+        if wrongOrigin { names.append("messages from the wrong origin") }
+        return names
+    }
 }
 
 /// One thing that crossed the bridge or the 3-D Secure network, for the log. Never carries a code or a

@@ -1,0 +1,138 @@
+import Determinism
+import Foundation
+import IdentityProvider
+import Threading
+
+/// One line of a history list.
+public struct HistorySummary: Sendable, Equatable, Codable {
+    public let id: Int
+    /// When the flow started, ISO 8601.
+    public let time: String
+    public let flow: FlowKind
+    public let user: String?
+    public let outcome: FlowOutcome
+    public let status: String
+    /// Microseconds.
+    public let duration: Int64
+
+    public init(id: Int, time: String, flow: FlowKind, user: String?, outcome: FlowOutcome, status: String, duration: Int64) {
+        self.id = id
+        self.time = time
+        self.flow = flow
+        self.user = user
+        self.outcome = outcome
+        self.status = status
+        self.duration = duration
+    }
+}
+
+/// An event as history keeps it (the fields of ``FlowEvent`` that a transcript shows).
+public struct RecordedEvent: Sendable, Equatable, Codable {
+    public let sequence: Int
+    public let step: String
+    public let from: String
+    public let to: String
+    public let thread: String
+    public let time: String
+    public let duration: Int64?
+    public let status: String?
+    public let detail: String
+
+    public init(_ event: FlowEvent, sequence: Int) {
+        self.sequence = sequence
+        step = event.step.rawValue
+        from = event.from.rawValue
+        to = event.to.rawValue
+        thread = event.thread
+        time = event.time.description
+        duration = event.duration?.microseconds
+        status = event.status
+        detail = event.detail
+    }
+
+    public init(sequence: Int, step: String, from: String, to: String, thread: String, time: String, duration: Int64?,
+                status: String?, detail: String) {
+        self.sequence = sequence
+        self.step = step
+        self.from = from
+        self.to = to
+        self.thread = thread
+        self.time = time
+        self.duration = duration
+        self.status = status
+        self.detail = detail
+    }
+}
+
+/// A past flow: its summary, its result as the `run` command prints it, and its transcript.
+public struct HistoryRecord: Sendable, Equatable {
+    public let summary: HistorySummary
+    /// The result line's JSON.
+    public let resultJSON: String
+    public let events: [RecordedEvent]
+
+    public init(summary: HistorySummary, resultJSON: String, events: [RecordedEvent]) {
+        self.summary = summary
+        self.resultJSON = resultJSON
+        self.events = events
+    }
+}
+
+/// Where finished flows are kept. Every flow is written in one transaction, with its transcript; a flow that
+/// is interrupted (kill -9) leaves no half-written entry. Transcripts never hold a secret: events never do.
+public protocol FlowHistory: Sendable {
+    /// Stores a finished flow and returns its id.
+    func record(_ record: HistoryRecord) throws(StoreFailure) -> Int
+    /// The newest first.
+    func list(limit: Int) throws(StoreFailure) -> [HistorySummary]
+    func record(id: Int) throws(StoreFailure) -> HistoryRecord?
+}
+
+/// History for one process (`--ephemeral`): the newest 500 flows.
+public final class MemoryFlowHistory: FlowHistory {
+    public static let capacity = 500
+    private let state = Locked<(next: Int, records: [HistoryRecord])>((1, []))
+
+    public init() {}
+
+    public func record(_ record: HistoryRecord) throws(StoreFailure) -> Int {
+        state.withLock { state in
+            let id = state.next
+            state.next += 1
+            let s = record.summary
+            state.records.append(HistoryRecord(
+                summary: HistorySummary(id: id, time: s.time, flow: s.flow, user: s.user, outcome: s.outcome, status: s.status,
+                                        duration: s.duration),
+                resultJSON: record.resultJSON, events: record.events))
+            if state.records.count > Self.capacity { state.records.removeFirst(state.records.count - Self.capacity) }
+            return id
+        }
+    }
+
+    public func list(limit: Int) throws(StoreFailure) -> [HistorySummary] {
+        state.withLock { Array($0.records.suffix(limit).reversed().map(\.summary)) }
+    }
+
+    public func record(id: Int) throws(StoreFailure) -> HistoryRecord? {
+        state.withLock { $0.records.first { $0.summary.id == id } }
+    }
+}
+
+extension HistoryRecord {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// A finished flow's record.
+    init(result: FlowResult, events: [FlowEvent], startedAt: SimulationInstant) {
+        let resultJSON = (try? Self.encoder.encode(result)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        self.init(
+            summary: HistorySummary(
+                id: 0, time: startedAt.description, flow: result.flow, user: result.flow.usesIdentityProvider ? result.user : nil,
+                outcome: result.outcome, status: result.status, duration: result.duration.microseconds),
+            resultJSON: resultJSON,
+            events: events.enumerated().map { RecordedEvent($1, sequence: $0 + 1) })
+    }
+}
