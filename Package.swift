@@ -16,6 +16,7 @@ let package = Package(
     targets: [
         // C libraries from Debian, through module maps.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Foundations.
         .target(name: "Crypto", dependencies: ["CLibCrypto", "Threading"], swiftSettings: strict),
@@ -55,7 +56,12 @@ let package = Package(
                 "Threading", "Crypto",
             ],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowService", "Scenario", "JSONText", "SafepayDrops", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
+        // The state file (SQLite): the stores of the IdP and the device, and the history of flows.
+        .target(
+            name: "StateStore",
+            dependencies: ["CSQLite", "FlowService", "IdentityProvider", "MCSDK", "Determinism", "Threading"],
+            swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowService", "StateStore", "Scenario", "JSONText", "SafepayDrops", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         .target(
             name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "MCSDK", "SafepayDrops", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),

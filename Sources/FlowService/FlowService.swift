@@ -46,6 +46,20 @@ public final class FlowService: Sendable {
             network: environment.network)
         // One listener per environment: a second service on the same environment takes the fault reports over.
         environment.faults.onTrigger { [weak self] name in self?.faultBit(name) }
+        environment.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
+    }
+
+    /// The IdP's requests and answers appear in the log between the SDK that made them and the IdP.
+    private func idpAnswered(_ traffic: IdpTraffic) {
+        guard let run = current.withLock({ $0 }) else { return }
+        let caller: Participant = switch QueueName.current {
+        case "IdpSdk": .idpSdk
+        case "MC-SDK": .masterController
+        default: .app
+        }
+        let step = FlowStep(traffic.request)
+        run.emit(step, from: caller, to: .identityProvider, detail: traffic.detail)
+        run.emit(step, from: .identityProvider, to: caller, status: traffic.status, detail: traffic.response)
     }
 
     private func faultBit(_ name: String) {

@@ -88,6 +88,12 @@ public final class IdentityProvider: Sendable {
 
     /// Opens a login: checks the request and the device, then answers with the first form page.
     public func authorize(_ request: AuthorizationRequest) -> AuthorizationPage {
+        let page = openLogin(request)
+        report(IdpTraffic(request: "GET /authorize", detail: "client_id=\(request.clientId), tenant=\(request.tenantId)", response: page))
+        return page
+    }
+
+    private func openLogin(_ request: AuthorizationRequest) -> AuthorizationPage {
         if let fault = pageFault() { return fault }
         guard state.withLock({ $0.tenants[request.tenantId] }) != nil else {
             return .error(.unknownTenant(request.tenantId))
@@ -120,6 +126,13 @@ public final class IdentityProvider: Sendable {
 
     /// Submits one form page. Answers with the next page, the redirect with a code, or an error page.
     public func submit(sessionID: String, values: [FormField: Secret]) -> AuthorizationPage {
+        let page = submitPage(sessionID: sessionID, values: values)
+        let fields = values.keys.map(\.rawValue).sorted().joined(separator: ", ")
+        report(IdpTraffic(request: "POST /authorize", detail: "form fields \(fields)", response: page))
+        return page
+    }
+
+    private func submitPage(sessionID: String, values: [FormField: Secret]) -> AuthorizationPage {
         if let fault = pageFault() {
             abandon(sessionID: sessionID)
             return fault
@@ -153,6 +166,15 @@ public final class IdentityProvider: Sendable {
         }
     }
 
+    /// Calls `observer` with every request the IdP answers, on the caller's thread.
+    public func observe(_ observer: @escaping @Sendable (IdpTraffic) -> Void) {
+        state.withLock { $0.observer = observer }
+    }
+
+    private func report(_ traffic: IdpTraffic) {
+        state.withLock { $0.observer }?(traffic)
+    }
+
     /// The server-error and malformed-page faults, when on.
     private func pageFault() -> AuthorizationPage? {
         let faults = faults.faults
@@ -177,6 +199,23 @@ public final class IdentityProvider: Sendable {
     /// Exchanges an authorization code for tokens: the code must be unused, unexpired, issued to this client
     /// and tenant, and `codeVerifier` must hash to its PKCE challenge.
     public func exchange(_ request: TokenRequest) -> Result<TokenResponse, IdpFailure> {
+        let result = exchangeCode(request)
+        let response: String
+        let status: String
+        switch result {
+        case .success(let tokens):
+            response = tokens.activated ? "tokens issued; device activated as \(tokens.astClientId)" : "tokens issued"
+            status = "200"
+        case .failure(let failure):
+            response = "\(IdpFailure.subsystem)/\(failure.code): \(failure.message)"
+            status = failure == .serverError("") ? "500" : "400"
+        }
+        report(IdpTraffic(request: "POST /token", detail: "grant_type=authorization_code, client_id=\(request.clientId)",
+                          response: response, status: status))
+        return result
+    }
+
+    private func exchangeCode(_ request: TokenRequest) -> Result<TokenResponse, IdpFailure> {
         let now = self.now
         let taken: Result<Grant, IdpFailure> = state.withLock { state in
             guard var grant = state.grants[request.authorizationCode] else {
@@ -397,6 +436,7 @@ private struct Grant {
 }
 
 private struct State {
+    var observer: (@Sendable (IdpTraffic) -> Void)?
     var tenants: [String: Bool]
     var users: [UserKey: UserRecord]
     var sessions: [String: LoginSession] = [:]
@@ -418,5 +458,31 @@ private struct State {
             grants = grants.filter { $0.value.expiresAt > now }
             grantPruneThreshold = max(256, grants.count * 2)
         }
+    }
+}
+
+/// One request the IdP answered, for logs: never a value of a form field or a token.
+public struct IdpTraffic: Sendable, Equatable {
+    public let request: String
+    public let detail: String
+    public let response: String
+    /// The HTTP status.
+    public let status: String
+
+    public init(request: String, detail: String, response: String, status: String) {
+        self.request = request
+        self.detail = detail
+        self.response = response
+        self.status = status
+    }
+
+    init(request: String, detail: String, response page: AuthorizationPage) {
+        let (response, status): (String, String) = switch page {
+        case .form(let form): ("login form page \(form.page) of \(form.pageCount): \(form.fields.map(\.rawValue).joined(separator: ", "))", "200")
+        case .redirect: ("redirect to the app with an authorization code", "302")
+        case .error(let failure): ("\(IdpFailure.subsystem)/\(failure.code): \(failure.message)", failure.code == 5000 ? "500" : "400")
+        case .malformed(let what): (what, "200")
+        }
+        self.init(request: request, detail: detail, response: response, status: status)
     }
 }

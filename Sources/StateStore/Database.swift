@@ -128,7 +128,7 @@ final class Database: @unchecked Sendable {
     func write<T>(_ body: (Transaction) throws(StateError) -> T) throws(StateError) -> T {
         try lock.withLock { _ throws(StateError) -> T in
             try executeLocked("BEGIN IMMEDIATE")
-            do {
+            do throws(StateError) {
                 let value = try body(Transaction(database: self))
                 try executeLocked("COMMIT")
                 return value

@@ -34,6 +34,7 @@ import Testing
         session.press("Enter")
         open(session, downs: 1)
         #expect(session.waitFor("The IdpSdk asks for USERNAME, PASSWORD (client KssIdpLogin)"))
+        #expect(session.waitFor("IdpSdk       inputFieldIds=USERNAME,PASSWORD"), "provideCredentials shows the IdpSdk thread")
         session.type("alice")
         session.press("Tab")
         session.type("wonderland")
@@ -41,7 +42,7 @@ import Testing
         let (done, screen) = session.waitUntil { $0.contains("✓ Logged in") && $0.contains("help") }
         #expect(done, "\(screen)")
         #expect(screen.contains("astClientId"))
-        #expect(screen.contains("IdpSdk       inputFieldIds=USERNAME,PASSWORD"), "provideCredentials shows the IdpSdk thread")
+        #expect(screen.contains("⇠ IdP"), "the IdP's answers are in the log")
     }
 
     @Test func aCardPaymentWithAOneTimeCodeChallenge() throws {

@@ -41,10 +41,15 @@ import Testing
             "App→MC-SDK Start", "MC-SDK→App Start",
             "App→MC-SDK GetAstClientData", "MC-SDK→App GetAstClientData",
             "App→IdpSdk getAuthorizationCode",
+            "IdpSdk→IdP GET /authorize", "IdP→IdpSdk GET /authorize",
             "IdpSdk→App provideCredentials", "App→IdpSdk provideCredentials",
+            "IdpSdk→IdP POST /authorize", "IdP→IdpSdk POST /authorize",
             "IdpSdk→App provideCredentials", "App→IdpSdk provideCredentials",
+            "IdpSdk→IdP POST /authorize", "IdP→IdpSdk POST /authorize",
             "IdpSdk→App getAuthorizationCode",
-            "App→MC-SDK SetAuthorisationCode", "MC-SDK→App SetAuthorisationCode",
+            "App→MC-SDK SetAuthorisationCode",
+            "MC-SDK→IdP POST /token", "IdP→MC-SDK POST /token",
+            "MC-SDK→App SetAuthorisationCode",
         ])
         let events = frontEnd.events
         #expect(events.map(\.sequence) == Array(1...events.count))
@@ -52,7 +57,8 @@ import Testing
         let callbacks = events.filter { $0.step == .provideCredentials }
         #expect(callbacks.allSatisfy { $0.thread == "IdpSdk" })
         #expect(events.filter { $0.from == .app && $0.to == .masterController }.allSatisfy { $0.thread == "idp-tui.flow" })
-        #expect(events.filter { $0.from == .masterController }.allSatisfy { $0.thread == "MC-SDK" && $0.duration != nil })
+        #expect(events.filter { $0.from == .masterController && $0.to == .app }.allSatisfy { $0.thread == "MC-SDK" && $0.duration != nil })
+        #expect(events.filter { $0.to == .identityProvider }.map(\.thread) == ["IdpSdk", "IdpSdk", "IdpSdk", "MC-SDK"])
         #expect(frontEnd.prompts.map(\.fields) == [[.username, .password], [.activationCode]])
         #expect(frontEnd.prompts.map(\.title) == ["Activate device — step 1 of 2", "Activate device — step 2 of 2"])
     }

@@ -230,6 +230,8 @@ public final class TerminalApp: FlowFrontEnd {
         if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel {
             let step = if event.flow == .payerAuth {
                 "\(LogPane.who(event)) \(event.step.rawValue)" + (event.status.map { ": \($0)" } ?? "")
+            } else if event.from != .app && event.to != .app {
+                "\(event.from.rawValue) → \(event.to.rawValue): \(event.step.rawValue)" + (event.status.map { " \($0)" } ?? "…")
             } else if event.from == .app {
                 "waiting for \(event.to.rawValue): \(event.step.rawValue)…"
             } else {

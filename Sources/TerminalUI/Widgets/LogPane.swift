@@ -34,10 +34,14 @@ enum LogPane {
     }
 
     /// Seen from the app (the Safepay Drops SDK counts as the app's side of the bridge): `→ MC-SDK` for a call
-    /// out, `← Drops` for what comes back, and `Drops→DS` between two others.
+    /// out, `← Drops` for what comes back, and `Drops→DS` between two others. An SDK's requests to the IdP are
+    /// `⇢ IdP` and its answers `⇠ IdP` (the thread column says which SDK); an injected fault is `⚡ fault`.
     static func who(_ event: FlowEvent) -> String {
         switch (event.from, event.to) {
         case (.app, .app): "✕"
+        case (_, .identityProvider): "⇢ IdP"
+        case (.identityProvider, _): "⇠ IdP"
+        case (.simulator, _): "⚡ fault"
         case (.app, let to): "→ \(short(to))"
         case (let from, .app): "← \(short(from))"
         case (.safepayDrops, let to): "→ \(short(to))"
@@ -56,8 +60,8 @@ enum LogPane {
 
     static func role(_ event: FlowEvent) -> Role {
         switch event.status {
-        case nil, "OK", "answered", "entered", "ack", "Y", "A", "C": event.step == .cancel ? .logWarn : .logInfo
-        case "USER_CANCEL": .logWarn
+        case nil, "OK", "answered", "entered", "ack", "Y", "A", "C", "200", "302": event.step == .cancel ? .logWarn : .logInfo
+        case "USER_CANCEL", "FAULT": .logWarn
         default: .logError
         }
     }

@@ -1,0 +1,384 @@
+import Determinism
+import FlowService
+import Foundation
+import IdentityProvider
+import MCSDK
+
+/// The state file: one SQLite database in WAL mode that the IdP, the device and the history of flows share, so
+/// that runs build on each other and two idp-tui processes can use one file at once.
+///
+/// ```swift
+/// let state = try StateFile(path: StateFile.defaultPath())
+/// let environment = SimulationEnvironment(scenario: scenario, stores: state.stores)
+/// let service = FlowService(environment: environment, history: state.history)
+/// ```
+public final class StateFile: Sendable {
+    /// The schema this idp-tui writes; older files are migrated when opened.
+    public static let schemaVersion = 2
+    /// `PRAGMA application_id`: "idpt".
+    static let applicationID: Int64 = 0x6964_7074
+
+    let database: Database
+    public let path: String
+
+    /// Opens (creating it and its folder if needed) and migrates a state file. Throws a message that names the
+    /// file and what to do for a file that is damaged, not ours, or from a newer idp-tui.
+    public init(path: String) throws(StateError) {
+        self.path = path
+        if path != ":memory:" { try Self.makeFolder(for: path) }
+        database = try Database(path: path)
+        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        try migrate()
+    }
+
+    /// The stores for a ``SimulationEnvironment``.
+    public var stores: SimulationStores {
+        SimulationStores(identityProvider: SQLiteIdentityProviderStore(database: database), device: SQLiteDeviceStore(database: database))
+    }
+
+    public var history: any FlowHistory { SQLiteFlowHistory(database: database) }
+
+    /// The default file: `$XDG_STATE_HOME/idp-tui/state.sqlite`, else `~/.local/state/idp-tui/state.sqlite`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/idp-tui/state.sqlite" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/state/idp-tui/state.sqlite"
+    }
+
+    /// Starts over: forgets the device, the IdP's counters, locks and bindings, and the history, in one
+    /// transaction (another process on the file sees all of it or none).
+    public func reset() throws(StateError) {
+        try database.write { transaction throws(StateError) in
+            for table in ["flow_events", "flows", "device", "idp_bindings", "idp_users", "meta"] {
+                _ = try transaction.query("DELETE FROM \(table)")
+            }
+        }
+    }
+
+    /// `PRAGMA integrity_check`: "ok", or what is wrong.
+    public func integrityCheck() throws(StateError) -> String {
+        try database.query("PRAGMA integrity_check").compactMap { $0.first?.text }.joined(separator: "; ")
+    }
+
+    /// The schema version of the file as it is now.
+    public func version() throws(StateError) -> Int {
+        Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
+    }
+
+    private static func makeFolder(for path: String) throws(StateError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StateError("cannot create the folder \(folder) for the state file: \(error.localizedDescription)")
+        }
+    }
+
+    // MARK: Schema
+
+    /// `migrations[n]` takes a file from version n to n + 1.
+    static let migrations: [String] = [
+        // 0 → 1: the first schema.
+        """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE idp_users (
+            tenant TEXT NOT NULL, username TEXT NOT NULL,
+            failures INTEGER NOT NULL DEFAULT 0, locked_until INTEGER, activation_used INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (tenant, username));
+        CREATE TABLE idp_bindings (
+            ast_client_id TEXT PRIMARY KEY, tenant TEXT NOT NULL, username TEXT NOT NULL, device_id TEXT NOT NULL);
+        CREATE TABLE device (
+            id INTEGER PRIMARY KEY CHECK (id = 1), device_id TEXT NOT NULL,
+            tenant TEXT, user_id TEXT, ast_client_id TEXT, auth_mode TEXT,
+            access_token_hash BLOB, offline_token_hash BLOB, offline_expires_at INTEGER);
+        CREATE TABLE flows (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, started_at TEXT NOT NULL, flow TEXT NOT NULL, user TEXT,
+            outcome TEXT NOT NULL, status TEXT NOT NULL, duration_us INTEGER NOT NULL, result_json TEXT NOT NULL);
+        CREATE TABLE flow_events (
+            flow_id INTEGER NOT NULL REFERENCES flows(id) ON DELETE CASCADE, sequence INTEGER NOT NULL,
+            event_json TEXT NOT NULL, PRIMARY KEY (flow_id, sequence));
+        """,
+        // 1 → 2: the step of each event as a column (filled from the JSON), to find flows by step.
+        """
+        ALTER TABLE flow_events ADD COLUMN step TEXT;
+        UPDATE flow_events SET step = json_extract(event_json, '$.step');
+        CREATE INDEX flow_events_step ON flow_events(step);
+        """,
+    ]
+
+    private func migrate() throws(StateError) {
+        let path = path
+        try database.write { transaction throws(StateError) in
+            let version = Int(try transaction.query("PRAGMA user_version").first?.first?.integer ?? 0)
+            let application = try transaction.query("PRAGMA application_id").first?.first?.integer ?? 0
+            if version > Self.schemaVersion {
+                throw StateError("the state file \(path) was written by a newer idp-tui (schema \(version); this one reads up to \(Self.schemaVersion)); use that idp-tui, or another file with --state")
+            }
+            if application != Self.applicationID {
+                let tables = try transaction.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0
+                guard application == 0 && tables == 0 else {
+                    throw StateError("\(path) is an SQLite database, but not an idp-tui state file; name another file with --state")
+                }
+                try transaction.execute("PRAGMA application_id = \(Self.applicationID)")
+            }
+            for step in version..<Self.schemaVersion {
+                try transaction.execute(Self.migrations[step])
+            }
+            if version != Self.schemaVersion { try transaction.execute("PRAGMA user_version = \(Self.schemaVersion)") }
+        }
+    }
+
+    /// Creates a file at an older schema version, for the migration tests.
+    public static func createForTesting(path: String, version: Int) throws(StateError) {
+        let database = try Database(path: path)
+        try database.write { transaction throws(StateError) in
+            try transaction.execute("PRAGMA application_id = \(applicationID)")
+            for step in 0..<version { try transaction.execute(migrations[step]) }
+            try transaction.execute("PRAGMA user_version = \(version)")
+        }
+    }
+
+    /// Runs SQL on the file (tests: to write rows of an older schema, or to make a file from the future).
+    public func executeForTesting(_ sql: String) throws(StateError) {
+        try database.execute(sql)
+    }
+
+    public func queryForTesting(_ sql: String) throws(StateError) -> [[String]] {
+        try database.query(sql).map { row in
+            row.map { value in
+                switch value {
+                case .null: "NULL"
+                case .integer(let number): String(number)
+                case .text(let text): text
+                case .blob(let bytes): "<\(bytes.count) bytes>"
+                }
+            }
+        }
+    }
+}
+
+// MARK: - The IdP's store
+
+final class SQLiteIdentityProviderStore: IdentityProviderStore {
+    let database: Database
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    private static func counters(_ row: [SQLValue]?) -> UserCounters {
+        guard let row else { return UserCounters() }
+        return UserCounters(
+            failures: Int(row[0].integer ?? 0),
+            lockedUntil: row[1].integer.map { SimulationInstant(nanosecondsSinceEpoch: $0) },
+            activationUsed: (row[2].integer ?? 0) != 0)
+    }
+
+    private static let selectUser = "SELECT failures, locked_until, activation_used FROM idp_users WHERE tenant = ? AND username = ?"
+
+    func user(tenant: String, username: String) throws(StoreFailure) -> UserCounters {
+        do {
+            return Self.counters(try database.query(Self.selectUser, [.text(tenant), .text(username)]).first)
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
+    func updateUser<T>(tenant: String, username: String, _ body: (inout UserCounters) -> T) throws(StoreFailure) -> T {
+        do {
+            return try database.write { transaction throws(StateError) -> T in
+                var counters = Self.counters(try transaction.query(Self.selectUser, [.text(tenant), .text(username)]).first)
+                let value = body(&counters)
+                _ = try transaction.query(
+                    """
+                    INSERT INTO idp_users (tenant, username, failures, locked_until, activation_used) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (tenant, username) DO UPDATE SET
+                        failures = excluded.failures, locked_until = excluded.locked_until, activation_used = excluded.activation_used
+                    """,
+                    [.text(tenant), .text(username), .integer(Int64(counters.failures)),
+                     counters.lockedUntil.map { .integer($0.nanosecondsSinceEpoch) } ?? .null, .integer(counters.activationUsed ? 1 : 0)])
+                return value
+            }
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
+    func binding(astClientId: String) throws(StoreFailure) -> DeviceBinding? {
+        do {
+            let row = try database.query("SELECT username, tenant, device_id FROM idp_bindings WHERE ast_client_id = ?", [.text(astClientId)]).first
+            guard let row, let username = row[0].text, let tenant = row[1].text, let device = row[2].text else { return nil }
+            return DeviceBinding(username: username, tenant: tenant, deviceID: device)
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
+    func bind(astClientId: String, to binding: DeviceBinding) throws(StoreFailure) {
+        do {
+            try database.write { transaction throws(StateError) in
+                _ = try transaction.query(
+                    "INSERT OR REPLACE INTO idp_bindings (ast_client_id, tenant, username, device_id) VALUES (?, ?, ?, ?)",
+                    [.text(astClientId), .text(binding.tenant), .text(binding.username), .text(binding.deviceID)])
+            }
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
+    func epoch(orStartAt now: SimulationInstant) throws(StoreFailure) -> SimulationInstant {
+        do {
+            return try database.write { transaction throws(StateError) -> SimulationInstant in
+                if let stored = try transaction.query("SELECT value FROM meta WHERE key = 'idp_epoch'").first?.first?.text,
+                    let nanoseconds = Int64(stored)
+                {
+                    return SimulationInstant(nanosecondsSinceEpoch: nanoseconds)
+                }
+                _ = try transaction.query("INSERT INTO meta (key, value) VALUES ('idp_epoch', ?)", [.text(String(now.nanosecondsSinceEpoch))])
+                return now
+            }
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+}
+
+// MARK: - The device's store
+
+final class SQLiteDeviceStore: DeviceStore {
+    let database: Database
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    private static let select = """
+        SELECT device_id, tenant, user_id, ast_client_id, auth_mode, access_token_hash, offline_token_hash, offline_expires_at
+        FROM device WHERE id = 1
+        """
+
+    private static func device(_ row: [SQLValue]?) -> PersistedDevice? {
+        guard let row, let deviceID = row[0].text else { return nil }
+        var device = PersistedDevice(deviceID: deviceID)
+        if let tenant = row[1].text, let user = row[2].text, let ast = row[3].text,
+            let mode = row[4].text.flatMap(KSMAuthenticationMode.init(rawValue:))
+        {
+            device.activation = PersistedDevice.Activation(
+                user: KSMUserIdentifier(tenantId: tenant, userId: user), astClientId: ast, authenticationMode: mode)
+        }
+        device.accessTokenHash = row[5].blob
+        if let hash = row[6].blob, let expires = row[7].integer {
+            device.offlineToken = PersistedDevice.OfflineToken(hash: hash, expiresAt: SimulationInstant(nanosecondsSinceEpoch: expires))
+        }
+        return device
+    }
+
+    func load() throws(StoreFailure) -> PersistedDevice? {
+        do {
+            return Self.device(try database.query(Self.select).first)
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
+    func update<T>(_ body: (inout PersistedDevice?) -> T) throws(StoreFailure) -> T {
+        do {
+            return try database.write { transaction throws(StateError) -> T in
+                var device = Self.device(try transaction.query(Self.select).first)
+                let value = body(&device)
+                if let device {
+                    let activation = device.activation
+                    _ = try transaction.query(
+                        """
+                        INSERT OR REPLACE INTO device (id, device_id, tenant, user_id, ast_client_id, auth_mode, access_token_hash,
+                            offline_token_hash, offline_expires_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                        [.text(device.deviceID), activation.map { .text($0.user.tenantId) } ?? .null,
+                         activation.map { .text($0.user.userId) } ?? .null, activation.map { .text($0.astClientId) } ?? .null,
+                         activation.map { .text($0.authenticationMode.rawValue) } ?? .null,
+                         device.accessTokenHash.map { .blob($0) } ?? .null, device.offlineToken.map { .blob($0.hash) } ?? .null,
+                         device.offlineToken.map { .integer($0.expiresAt.nanosecondsSinceEpoch) } ?? .null])
+                } else {
+                    _ = try transaction.query("DELETE FROM device")
+                }
+                return value
+            }
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+}
+
+// MARK: - History
+
+final class SQLiteFlowHistory: FlowHistory {
+    let database: Database
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    func record(_ record: HistoryRecord) throws(StoreFailure) -> Int {
+        let summary = record.summary
+        do {
+            let events = try record.events.map { event throws(StateError) -> (Int, String, String) in
+                guard let data = try? Self.encoder.encode(event) else { throw StateError("an event could not be encoded") }
+                return (event.sequence, String(decoding: data, as: UTF8.self), event.step)
+            }
+            return try database.write { transaction throws(StateError) -> Int in
+                _ = try transaction.query(
+                    "INSERT INTO flows (started_at, flow, user, outcome, status, duration_us, result_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [.text(summary.time), .text(summary.flow.rawValue), summary.user.map { .text($0) } ?? .null,
+                     .text(summary.outcome.rawValue), .text(summary.status), .integer(summary.duration), .text(record.resultJSON)])
+                let id = try transaction.query("SELECT last_insert_rowid()").first?.first?.integer ?? 0
+                for (sequence, json, step) in events {
+                    _ = try transaction.query("INSERT INTO flow_events (flow_id, sequence, event_json, step) VALUES (?, ?, ?, ?)",
+                                              [.integer(id), .integer(Int64(sequence)), .text(json), .text(step)])
+                }
+                return Int(id)
+            }
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
+    private static func summary(_ row: [SQLValue]) -> HistorySummary? {
+        guard let id = row[0].integer, let time = row[1].text, let flow = row[2].text.flatMap(FlowKind.init(rawValue:)),
+            let outcome = row[4].text.flatMap(FlowOutcome.init(rawValue:)), let status = row[5].text, let duration = row[6].integer
+        else { return nil }
+        return HistorySummary(id: Int(id), time: time, flow: flow, user: row[3].text, outcome: outcome, status: status, duration: duration)
+    }
+
+    private static let columns = "id, started_at, flow, user, outcome, status, duration_us"
+
+    func list(limit: Int) throws(StoreFailure) -> [HistorySummary] {
+        do {
+            return try database.query("SELECT \(Self.columns) FROM flows ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
+                .compactMap(Self.summary)
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
+    func record(id: Int) throws(StoreFailure) -> HistoryRecord? {
+        do {
+            return try database.read { transaction throws(StateError) -> HistoryRecord? in
+                guard let row = try transaction.query("SELECT \(Self.columns), result_json FROM flows WHERE id = ?", [.integer(Int64(id))]).first,
+                    let summary = Self.summary(row), let result = row[7].text
+                else { return nil }
+                let events = try transaction.query("SELECT event_json FROM flow_events WHERE flow_id = ? ORDER BY sequence", [.integer(Int64(id))])
+                    .compactMap { $0.first?.text }
+                    .compactMap { try? JSONDecoder().decode(RecordedEvent.self, from: Data($0.utf8)) }
+                return HistoryRecord(summary: summary, resultJSON: result, events: events)
+            }
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+}
