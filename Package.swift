@@ -69,7 +69,8 @@ let package = Package(
         .target(
             name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowService", "Threading"], swiftSettings: strict),
         .executableTarget(
-            name: "idp-tui", dependencies: ["Headless", "CursesBackend", "TerminalUI", "FlowService", "IdentityProvider", "Scenario"],
+            name: "idp-tui",
+            dependencies: ["Headless", "CursesBackend", "TerminalUI", "FlowService", "IdentityProvider", "Scenario", "StateStore"],
             swiftSettings: strict),
         .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
@@ -103,6 +104,6 @@ let package = Package(
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),
-        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "idp-tui"], swiftSettings: strict),
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "StateStore", "idp-tui"], swiftSettings: strict),
     ]
 )

@@ -4,6 +4,7 @@ import Dispatch
 import IdentityProvider
 import IdpSdk
 import MCSDK
+import SafepayDrops
 import Synchronization
 
 /// Runs flows against one simulated device, one at a time and in order, on a background queue
@@ -30,6 +31,7 @@ public final class FlowService: Sendable {
     private let nextFlowID = Atomic(1)
     /// The run on the flow queue now: faults that bite are reported in its log.
     private let current = Locked<FlowRun?>(nil)
+    private let liveBridgeFaults: Locked<BridgeFaults>
 
     public init(
         environment: SimulationEnvironment, configuration: FlowConfiguration = FlowConfiguration(),
@@ -38,6 +40,7 @@ public final class FlowService: Sendable {
         self.environment = environment
         self.configuration = configuration
         self.history = history
+        liveBridgeFaults = Locked(configuration.bridgeFaults)
         channel = CredentialChannel(mailbox: mailbox, clock: environment.clock)
         idpSdk = IdpSdkService(
             tenantId: environment.tenantId, idpUrl: environment.idpUrl,
@@ -127,10 +130,17 @@ public final class FlowService: Sendable {
         return messages.count
     }
 
+    /// The bridge faults the next payment's Drops page shows; switched live by the faults panel and per flow by
+    /// headless answers. The identity faults are ``SimulationEnvironment/faults``.
+    public var bridgeFaults: BridgeFaults {
+        get { liveBridgeFaults.withLock { $0 } }
+        set { liveBridgeFaults.withLock { $0 = newValue } }
+    }
+
     /// Says which faults are on as a flow starts, so that its log shows them before they bite.
     private func announceFaults(_ run: FlowRun) {
         var names = environment.faults.faults.activeNames
-        if run.kind == .payerAuth { names += configuration.bridgeFaults.activeNames }
+        if run.kind == .payerAuth { names += bridgeFaults.activeNames }
         guard !names.isEmpty else { return }
         run.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: "faults on: \(names.joined(separator: ", "))")
     }

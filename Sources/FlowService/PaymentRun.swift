@@ -25,7 +25,7 @@ extension FlowRun {
         let payment = PaymentRun(run: self)
         let view = SafepayPayerAuthenticationView(simulation: DropsSimulation(
             clock: environment.clock, random: environment.random, acs: environment.accessControlServer, cardholder: payment,
-            faults: configuration.bridgeFaults, timing: configuration.bridgeTiming,
+            faults: service.bridgeFaults, timing: configuration.bridgeTiming,
             log: { [weak payment] entry in payment?.log(entry) }))
         view.delegate = payment
         let settings = Self.configuration(configuration.safepayEnvironment, random: environment.random)

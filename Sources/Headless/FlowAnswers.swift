@@ -1,5 +1,9 @@
 import FlowService
 import Foundation
+import IdentityProvider
+import JSONText
+import SafepayDrops
+import Scenario
 import Secrets
 
 /// The answers for one flow: credential values by key, or the card and challenge answers of a payment; or a
@@ -8,11 +12,26 @@ public struct FlowAnswers: Sendable {
     public var values: [String: Secret]
     public var cancel: Bool
     public var payment: PaymentAnswers
+    /// Faults switched on for this flow only (`"faults": {…}`, as in a scenario file).
+    public var faults: (identity: IdentityFaults, bridge: BridgeFaults)?
 
     public init(values: [String: Secret] = [:], cancel: Bool = false, payment: PaymentAnswers = PaymentAnswers()) {
         self.values = values
         self.cancel = cancel
         self.payment = payment
+    }
+
+    /// The `faults` member of an answers object.
+    static func parseFaults(_ value: Any?, at place: String) throws(UsageError) -> (IdentityFaults, BridgeFaults) {
+        guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]),
+            let node = try? JSONParser.parse(Array(data))
+        else { throw UsageError("\(place).faults must be an object") }
+        switch ScenarioFile.faults(node, at: "\(place).faults") {
+        case .success(let faults): return faults
+        case .failure(let failure):
+            let problem = failure.problems.first.map { "\($0.path): \($0.message)" } ?? "\(place).faults is not valid"
+            throw UsageError(problem.replacingOccurrences(of: "known keys here", with: "known keys"))
+        }
     }
 
     /// The keys an answers object may hold.
@@ -64,6 +83,10 @@ public struct FlowAnswers: Sendable {
         var answers = FlowAnswers()
         for key in object.keys.sorted() {
             let value = object[key]
+            if key == "faults" {
+                answers.faults = try parseFaults(value, at: place)
+                continue
+            }
             if key == "cancel" {
                 guard let flag = value as? Bool, isBoolean(value) else {
                     throw UsageError("\(place).cancel must be true or false")
@@ -72,7 +95,7 @@ public struct FlowAnswers: Sendable {
                 continue
             }
             guard credentialKeys.contains(key) else {
-                throw UsageError("\(place) has unknown key \"\(printable(key))\"; known keys: \((credentialKeys + ["cancel"]).joined(separator: ", "))")
+                throw UsageError("\(place) has unknown key \"\(printable(key))\"; known keys: \((credentialKeys + ["cancel", "faults"]).joined(separator: ", "))")
             }
             guard let text = value as? String else { throw UsageError("\(place).\(key) must be a string") }
             guard text.utf8.count <= maximumLength else {

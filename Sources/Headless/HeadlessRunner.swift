@@ -29,6 +29,8 @@ public final class HeadlessRunner: FlowFrontEnd {
     /// This flow's progress through its payment answers.
     private var codesUsed = 0
     private var resendsAsked = 0
+    /// The faults of the scenario and the command line, which every flow starts from.
+    private lazy var baseFaults = (identity: service.environment.faults.faults, bridge: service.bridgeFaults)
     /// A card form answer held back for the answers' `delay`.
     private var delayed: (prompt: FlowPrompt, answer: PromptAnswer, due: ContinuousClock.Instant)?
     private let encoder: JSONEncoder = {
@@ -71,6 +73,9 @@ public final class HeadlessRunner: FlowFrontEnd {
         }
         codesUsed = 0
         resendsAsked = 0
+        // Faults an answer switches on hold for its flow only.
+        service.environment.faults.faults = baseFaults.identity.merged(with: answers[index].faults?.identity ?? .none)
+        service.bridgeFaults = baseFaults.bridge.merged(with: answers[index].faults?.bridge ?? .none)
         currentFlowID = service.start(flows[index])
     }
 

@@ -35,7 +35,7 @@ public struct PaymentAnswers: Sendable {
 
     public init() {}
 
-    public static let keys = ["card", "expiry", "amount", "currency", "merchant", "otp", "resend", "choices", "approve", "cancel", "delay"]
+    public static let keys = ["card", "expiry", "amount", "currency", "merchant", "otp", "resend", "choices", "approve", "cancel", "delay", "faults"]
 
     static func parseObject(_ element: Any, at place: String) throws(UsageError) -> FlowAnswers {
         guard let object = element as? [String: Any] else { throw UsageError("\(place) must be an object") }
@@ -89,6 +89,8 @@ public struct PaymentAnswers: Sendable {
                         throw UsageError("\(place).choices[\(index)] must be an option number from 1 or an option's text")
                     }
                 }
+            case "faults":
+                answers.faults = try FlowAnswers.parseFaults(value, at: place)
             case "delay":
                 guard let seconds = value as? Double, !FlowAnswers.isBoolean(value), (0...60).contains(seconds) else {
                     throw UsageError("\(place).delay must be a number of seconds from 0 to 60")

@@ -4,6 +4,7 @@ import Foundation
 import MCSDK
 import SafepayDrops
 import Scenario
+import StateStore
 
 /// The command line of `idp-tui run FLOW [FLOW…] [options]`, and of `idp-tui [options]` (the terminal UI),
 /// which shares the engine options.
@@ -29,6 +30,10 @@ public struct RunOptions: Sendable {
     public var bridgeTiming = BridgeTiming.swiftHost
     /// `--scenario FILE`; nil runs the embedded default.
     public var scenarioPath: String?
+    /// `--state FILE`; nil is the default file.
+    public var statePath: String?
+    /// `--ephemeral`: keep state in memory only.
+    public var ephemeral = false
 
     public init() {}
 
@@ -38,6 +43,7 @@ public struct RunOptions: Sendable {
         usage: idp-tui run FLOW [FLOW…] [--answers FILE|-] [--seed N] [--prompt-timeout SECONDS]
                            [--auth-mode no|biometric|password|pin] [--hash-pin] [--certificate-chain FILE]
                            [--bridge-fault FAULT]… [--bridge-timing swift|web] [--scenario FILE]
+                           [--state FILE | --ephemeral]
         flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))
         bridge faults (payer-auth): \(bridgeFaultNames.joined(separator: ", "))
         """
@@ -46,6 +52,7 @@ public struct RunOptions: Sendable {
         usage: idp-tui [--theme NAME|FILE] [--seed N] [--prompt-timeout SECONDS]
                        [--auth-mode no|biometric|password|pin] [--hash-pin] [--certificate-chain FILE]
                        [--bridge-fault FAULT]… [--bridge-timing swift|web] [--scenario FILE]
+                       [--state FILE | --ephemeral]
         themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)
         bridge faults (Pay with card): \(bridgeFaultNames.joined(separator: ", "))
         """
@@ -86,6 +93,10 @@ public struct RunOptions: Sendable {
                 options.shouldHashPin = true
             case "--certificate-chain": options.certificateChainPath = try value()
             case "--scenario": options.scenarioPath = try value()
+            case "--state": options.statePath = try value()
+            case "--ephemeral":
+                if inline != nil { throw UsageError("\(command)--ephemeral takes no value") }
+                options.ephemeral = true
             case "--bridge-fault":
                 let text = try value()
                 switch text {
@@ -120,6 +131,9 @@ public struct RunOptions: Sendable {
                 options.flows.append(flow)
             }
         }
+        if options.ephemeral && options.statePath != nil {
+            throw UsageError("\(command)--state and --ephemeral exclude each other: keep state in FILE, or in memory only")
+        }
         guard mode == .terminal || !options.flows.isEmpty else {
             throw UsageError("run: name at least one flow (\(FlowKind.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
@@ -136,8 +150,20 @@ extension RunOptions {
     /// The flow service these options describe, on the embedded default scenario.
     public func makeService(mode: Mode = .headless) throws(UsageError) -> FlowService {
         let scenario = try loadScenario(mode: mode)
-        return FlowService(environment: SimulationEnvironment(scenario: scenario, seed: seed),
-                           configuration: try flowConfiguration(mode: mode, scenario: scenario))
+        let state = try openState(mode: mode)
+        return FlowService(
+            environment: SimulationEnvironment(scenario: scenario, seed: seed, stores: state?.stores ?? .memory()),
+            configuration: try flowConfiguration(mode: mode, scenario: scenario), history: state?.history ?? MemoryFlowHistory())
+    }
+
+    /// The state file these options name (nil with `--ephemeral`), opened and migrated.
+    public func openState(mode: Mode = .headless) throws(UsageError) -> StateFile? {
+        guard !ephemeral else { return nil }
+        do {
+            return try StateFile(path: statePath ?? StateFile.defaultPath())
+        } catch {
+            throw UsageError((mode == .headless ? "run: " : "") + error.description)
+        }
     }
 
     /// The scenario named by `--scenario`, or the embedded default. A file with problems is a usage error that
@@ -157,13 +183,7 @@ extension RunOptions {
     /// The app side's configuration; reads and checks the certificate chain file if one is named.
     public func flowConfiguration(mode: Mode = .headless, scenario: Scenario? = nil) throws(UsageError) -> FlowConfiguration {
         let command = mode == .headless ? "run: " : ""
-        var faults = scenario?.bridgeFaults ?? .none
-        faults.lostAcks = max(faults.lostAcks, bridgeFaults.lostAcks)
-        faults.loseEveryAck = faults.loseEveryAck || bridgeFaults.loseEveryAck
-        faults.readyNeverComes = faults.readyNeverComes || bridgeFaults.readyNeverComes
-        faults.malformedMessage = faults.malformedMessage || bridgeFaults.malformedMessage
-        faults.unknownEvent = faults.unknownEvent || bridgeFaults.unknownEvent
-        faults.wrongOrigin = faults.wrongOrigin || bridgeFaults.wrongOrigin
+        let faults = (scenario?.bridgeFaults ?? .none).merged(with: bridgeFaults)
         var configuration = FlowConfiguration(
             shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout,
             bridgeTiming: bridgeTiming, bridgeFaults: faults)

@@ -60,6 +60,14 @@ public struct BridgeFaults: Sendable, Equatable {
 
     public static let none = BridgeFaults()
 
+    /// Every fault that is on in either.
+    public func merged(with other: BridgeFaults) -> BridgeFaults {
+        BridgeFaults(
+            lostAcks: max(lostAcks, other.lostAcks), loseEveryAck: loseEveryAck || other.loseEveryAck,
+            readyNeverComes: readyNeverComes || other.readyNeverComes, malformedMessage: malformedMessage || other.malformedMessage,
+            unknownEvent: unknownEvent || other.unknownEvent, wrongOrigin: wrongOrigin || other.wrongOrigin)
+    }
+
     /// The faults that are on, in words.
     public var activeNames: [String] {
         var names: [String] = []

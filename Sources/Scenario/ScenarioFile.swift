@@ -43,6 +43,13 @@ public enum ScenarioFile {
         return .failure(ScenarioProblems(reader.problems))
     }
 
+    /// Reads a faults object (the scenario's `faults`, or a headless answer's), with its problems.
+    public static func faults(_ node: JSONNode, at path: String) -> Result<(IdentityFaults, BridgeFaults), ScenarioProblems> {
+        var reader = Reader()
+        let faults = reader.faults(node, path)
+        return reader.problems.isEmpty ? .success(faults) : .failure(ScenarioProblems(reader.problems))
+    }
+
     public static func read(path: String) -> Result<Scenario, ScenarioProblems> {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: nil, message: "cannot read the file")]))

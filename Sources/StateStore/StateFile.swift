@@ -139,7 +139,12 @@ public final class StateFile: Sendable {
         }
     }
 
-    /// Runs SQL on the file (tests: to write rows of an older schema, or to make a file from the future).
+    /// Runs SQL on a file without opening it as a state file (tests: rows of an older schema).
+    public static func executeWithoutMigratingForTesting(path: String, _ sql: String) throws(StateError) {
+        try Database(path: path).execute(sql)
+    }
+
+    /// Runs SQL on the file (tests: to make a file from the future).
     public func executeForTesting(_ sql: String) throws(StateError) {
         try database.execute(sql)
     }

@@ -21,6 +21,8 @@ func help() -> String {
       idp-tui run FLOW [FLOW…]     run flows headless; answers as JSON on stdin; JSON Lines out
       idp-tui scenario check FILE  report every problem of a scenario file
       idp-tui scenario show [FILE] print the effective scenario
+      idp-tui history [--json]     past flows; history show ID; history export ID --format mermaid|json
+      idp-tui reset                forget the device, the IdP's counters and locks, and the history
       idp-tui --help | --version
 
     \(RunOptions.terminalUsage)
@@ -50,6 +52,18 @@ case "run":
     } catch {
         fail(error.message)
     }
+case "history":
+    do {
+        exit(try StateCommands.history(Array(arguments.dropFirst()), write: { print($0) }))
+    } catch {
+        fail(error.message)
+    }
+case "reset":
+    do {
+        exit(try StateCommands.reset(Array(arguments.dropFirst()), write: { print($0) }))
+    } catch {
+        fail(error.message)
+    }
 case "scenario":
     do {
         exit(try ScenarioCommand.main(
@@ -70,12 +84,15 @@ default:
         // The embedded scenario is built after the first frame, with the rest of the simulated world.
         let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(mode: .terminal)
         let configuration = try options.flowConfiguration(mode: .terminal, scenario: fromFile)
+        let state = try options.openState(mode: .terminal)
         let seed = options.seed
         let status = try TerminalSession.run(
             theme: theme, tenant: fromFile?.appTenant ?? "demo",
             idpUrl: fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL
         ) {
-            FlowService(environment: SimulationEnvironment(scenario: fromFile ?? .embeddedDefault, seed: seed), configuration: configuration)
+            FlowService(
+                environment: SimulationEnvironment(scenario: fromFile ?? .embeddedDefault, seed: seed, stores: state?.stores ?? .memory()),
+                configuration: configuration, history: state?.history ?? MemoryFlowHistory())
         }
         exit(status)
     } catch let error as UsageError {

@@ -23,8 +23,9 @@ final class TmuxSession {
     /// output.)
     init(width: Int = 80, height: Int = 24, arguments: [String] = [], command: [String]? = nil,
          environment: [String: String] = [:]) throws {
+        // A state folder of its own, so that sessions never see each other's device.
         var tmuxArguments = ["-f", "/dev/null", "new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)",
-                             "-e", "LANG=C.UTF-8"]
+                             "-e", "LANG=C.UTF-8", "-e", "XDG_STATE_HOME=\(NSTemporaryDirectory())idp-tui-state-\(UUID().uuidString)"]
         for (key, value) in environment { tmuxArguments += ["-e", "\(key)=\(value)"] }
         tmuxArguments += command
             ?? (["sh", "-c", "\"$0\" \"$@\"; echo \"\(Self.exitMarker)$?]\"; read -r _", Self.binary] + arguments)

@@ -10,11 +10,14 @@ struct BinaryRun {
     static let executable: URL = URL(fileURLWithPath: CommandLine.arguments[0])
         .deletingLastPathComponent().appendingPathComponent("idp-tui")
 
+    /// Each run gets a state folder of its own (`XDG_STATE_HOME`) unless `environment` names one, so that runs
+    /// build on each other only when a test says so (with `--state FILE`).
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> BinaryRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
+        env["XDG_STATE_HOME"] = NSTemporaryDirectory() + "idp-tui-state-\(UUID().uuidString)"
         env.merge(environment) { $1 }
         process.environment = env
         let input = Pipe()

@@ -1,0 +1,94 @@
+import FlowService
+import Foundation
+
+/// History as text: the list, a transcript, a Mermaid sequence diagram, or JSON.
+public enum HistoryExport {
+    public static func table(_ entries: [HistorySummary]) -> String {
+        guard !entries.isEmpty else { return "no flows yet" }
+        let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS", "DURATION"]
+        let rows = entries.map { entry in
+            [String(entry.id), entry.time, entry.flow.rawValue, entry.user ?? "—", entry.outcome.rawValue, entry.status,
+             duration(entry.duration)]
+        }
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { column, text in
+                column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    public static func duration(_ microseconds: Int64) -> String {
+        if microseconds < 1000 { return "\(microseconds) µs" }
+        if microseconds < 1_000_000 { return String(format: "%.1f ms", Double(microseconds) / 1000) }
+        return String(format: "%.2f s", Double(microseconds) / 1_000_000)
+    }
+
+    public static func transcript(_ record: HistoryRecord) -> String {
+        let s = record.summary
+        var lines = ["flow \(s.id): \(s.flow.rawValue) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(duration(s.duration)) · \(s.time)"]
+        for event in record.events {
+            var line = "\(event.sequence). \(event.from) → \(event.to)  \(event.step)  [\(event.thread)]"
+            if let status = event.status { line += "  \(status)" }
+            if let micros = event.duration { line += "  \(duration(micros))" }
+            lines.append(line + "  \(event.detail)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A Mermaid `sequenceDiagram`. IdP flows always show App, IdpSdk, MC-SDK and IdP; payments App,
+    /// SafepayDrops, Drops, DS and ACS; others join as they appear.
+    public static func mermaid(_ record: HistoryRecord) -> String {
+        let s = record.summary
+        var order = s.flow.usesIdentityProvider
+            ? ["App", "IdpSdk", "MC-SDK", "IdP"] : ["App", "SafepayDrops", "Drops", "DS", "ACS"]
+        for event in record.events {
+            for name in [event.from, event.to] where !order.contains(name) { order.append(name) }
+        }
+        var lines = ["sequenceDiagram", "    title \(escape("\(s.flow.rawValue) #\(s.id): \(s.outcome.rawValue) \(s.status)"))"]
+        for name in order { lines.append("    participant \(id(name)) as \(escape(name))") }
+        for event in record.events {
+            let text = [event.step, event.status, shorten(event.detail)].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+            if event.from == event.to {
+                lines.append("    Note over \(id(event.from)): \(escape(text))")
+            } else {
+                let arrow = event.status == nil ? "->>" : "-->>"
+                lines.append("    \(id(event.from))\(arrow)\(id(event.to)): \(escape(text))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The flow as one JSON document: its summary, its result (as `run` prints it) and its events.
+    public static func json(_ record: HistoryRecord) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let events = (try? encoder.encode(record.events)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        let summary = (try? encoder.encode(record.summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let body = summary.dropLast()
+        return "\(body),\"result\":\(record.resultJSON),\"events\":\(events)}"
+    }
+
+    private static func id(_ participant: String) -> String {
+        let cleaned = participant.filter { $0.isLetter || $0.isNumber }
+        return cleaned.isEmpty ? "P" : cleaned
+    }
+
+    private static func shorten(_ text: String) -> String {
+        text.count > 90 ? String(text.prefix(89)) + "…" : text
+    }
+
+    /// Mermaid reads `;` and `#` in message text as syntax: write them as entity codes.
+    private static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "#": out += "#35;"
+            case ";": out += "#59;"
+            case "\n", "\r": out += " "
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

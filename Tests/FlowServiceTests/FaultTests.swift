@@ -1,0 +1,178 @@
+import Determinism
+import FlowService
+import Foundation
+import IdentityProvider
+import IdpSdk
+import MCSDK
+import Secrets
+import Testing
+
+/// Each fault surfaces as the error the real SDK would, and the log says a fault was injected.
+@Suite struct FaultTests {
+    func run(_ kind: FlowKind, faults: IdentityFaults, answers: [[String: String]] = [Demo.aliceActivation],
+             clock: ManualClock = ManualClock(), prepare: (FlowService, RecordingFrontEnd) -> Void = { _, _ in })
+        throws -> (FlowResult, [FlowEvent])
+    {
+        let service = FlowService(environment: SimulationEnvironment(clock: clock))
+        let frontEnd = RecordingFrontEnd.answering(answers)
+        prepare(service, frontEnd)
+        service.environment.faults.faults = faults
+        let result = try #require(service.run(kind, with: frontEnd))
+        return (result, frontEnd.events(of: result.flowID))
+    }
+
+    func faultsLogged(_ events: [FlowEvent]) -> [String] {
+        events.filter { $0.step == .fault }.map(\.detail)
+    }
+
+    @Test(arguments: [
+        ("networkUnavailable", "NOT_REACHABLE", 511, 4, "network unavailable"),
+        ("serverError", "FAILED", 513, 5000, "server error"),
+        ("malformedPage", "FAILED", 510, 5, "malformed page"),
+        ("pinningFails", "NOT_REACHABLE", 511, 2, "certificate pinning fails"),
+    ])
+    func identityFaultsFailTheLogin(fault: String, status: String, subsystem: Int, code: Int, logged: String) throws {
+        var faults = IdentityFaults()
+        switch fault {
+        case "networkUnavailable": faults.networkUnavailable = true
+        case "serverError": faults.serverError = true
+        case "malformedPage": faults.malformedPage = true
+        default: faults.pinningFails = true
+        }
+        let (result, events) = try run(.activate, faults: faults)
+        #expect(result.outcome == .failure)
+        #expect(result.status == status)
+        #expect(result.error?.subsystem == subsystem && result.error?.code == code, "\(String(describing: result.error))")
+        #expect(result.advice?.contains("fault") == true)
+        #expect(faultsLogged(events).first?.hasPrefix("faults on: ") == true)
+        #expect(faultsLogged(events).dropFirst().contains { $0.hasPrefix(logged) }, "\(faultsLogged(events))")
+    }
+
+    @Test func aRequestTimeoutWaitsThirtySecondsThenFails() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.environment.faults.faults.requestTimeout = true
+        service.start(.activate)
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        clock.advance(by: .seconds(30))
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.status == "NOT_REACHABLE" && result.error?.code == 5)
+        #expect(result.duration == .seconds(30))
+        #expect(result.error?.message.contains("timed out after 30 s") == true)
+    }
+
+    @Test func addedLatencyIsOnEveryRoundTrip() throws {
+        let clock = ManualClock()
+        // No prompt timeout: the only timers are the network's sleeps.
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.environment.faults.faults.addedLatency = .milliseconds(250)
+        service.start(.activate)
+        var roundTrips = 0
+        while frontEnd.results.isEmpty && roundTrips < 10 {
+            #expect(service.drive(frontEnd) { clock.pendingTimerCount > 0 || !frontEnd.results.isEmpty })
+            if clock.pendingTimerCount > 0 {
+                clock.advance(by: .milliseconds(250))
+                roundTrips += 1
+            }
+        }
+        // connect, two form submits, the token exchange.
+        #expect(roundTrips == 4)
+        let result = try #require(frontEnd.results.first)
+        #expect(result.outcome == .success)
+        #expect(result.duration == .milliseconds(1000))
+        #expect(frontEnd.events.filter { $0.step == .fault && $0.detail.hasPrefix("added latency") }.count == 4)
+    }
+
+    @Test func anInsecureDeviceStopsAtStart() throws {
+        var faults = IdentityFaults()
+        faults.insecureDevice = true
+        let (result, events) = try run(.activate, faults: faults)
+        #expect(result.status == "INSECURE_DEVICE")
+        #expect(result.failedStep == .start)
+        #expect(result.error?.message.contains("rooted or jailbroken") == true)
+        #expect(!events.contains { $0.step == .getAstClientData })
+    }
+
+    @Test func aRuntimeErrorRestartsTheMasterControllerAndTheNextFlowWorks() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.aliceActivation])
+        service.environment.faults.faults.runtimeError = true
+        let failed = try #require(service.run(.activate, with: frontEnd))
+        #expect(failed.status == "INTERNAL_ERROR")
+        #expect(frontEnd.events(of: failed.flowID).contains { $0.step == .runtimeError })
+        #expect(frontEnd.events(of: failed.flowID).contains { $0.detail.contains("RuntimeErrorEvent") })
+        #expect(!service.device.started, "the MC-SDK restarted itself")
+        // Once a switch-on: the code was exchanged, so activating again is refused by the IdP (the device was
+        // bound before the error), which is what a real device would see.
+        service.environment.faults.faults.runtimeError = false
+        let next = try #require(service.run(.activate, with: frontEnd))
+        #expect(next.status != "INTERNAL_ERROR")
+    }
+
+    @Test func clockSkewMakesTheActivationCodeExpired() throws {
+        var faults = IdentityFaults()
+        faults.clockSkew = .seconds(31 * 86_400)
+        let (result, events) = try run(.activate, faults: faults)
+        #expect(result.status == "ACTIVATION_CODE_EXPIRED")
+        #expect(faultsLogged(events).first?.contains("clock skew 31 days") == true)
+    }
+
+    @Test func faultsSwitchedOffMidFlowStopBiting() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        service.environment.faults.faults.serverError = true
+        let frontEnd = RecordingFrontEnd { prompt in
+            var values: [String: Secret] = [:]
+            for field in prompt.fields { values[field.key] = Demo.aliceActivation[field.key].map { Secret($0) } }
+            return .credentials(values)
+        }
+        let failed = try #require(service.run(.activate, with: frontEnd))
+        #expect(failed.status == "FAILED")
+        service.environment.faults.faults.serverError = false
+        let worked = try #require(service.run(.activate, with: frontEnd))
+        #expect(worked.outcome == .success)
+    }
+}
+
+@Suite struct OfflineLoginTests {
+    @Test func afterALogoutALoginWithALocalAuthenticationModeIsOffline() throws {
+        let service = FlowService(
+            environment: SimulationEnvironment(clock: ManualClock()), configuration: FlowConfiguration(authenticationMode: .biometric))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, [:], Demo.alice])
+        #expect(service.run(.activate, with: frontEnd)?.outcome == .success)
+        #expect(service.run(.logout, with: frontEnd)?.outcome == .success)
+        let login = try #require(service.run(.login, with: frontEnd))
+        #expect(login.outcome == .success && login.offline)
+        let steps = frontEnd.events(of: login.flowID).map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" }
+        #expect(steps == ["App→MC-SDK Start", "MC-SDK→App Start", "App→MC-SDK OfflineLogin", "MC-SDK→App OfflineLogin"])
+        #expect(frontEnd.prompts.count == 2, "no credentials asked for the offline login")
+        #expect(service.deviceStatus == "logged in as alice")
+    }
+
+    @Test func withAuthenticationModeNoTheOfflineLoginFailsAndTheIdPLoginFollows() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, [:], Demo.alice])
+        _ = service.run(.activate, with: frontEnd)
+        _ = service.run(.logout, with: frontEnd)
+        let login = try #require(service.run(.login, with: frontEnd))
+        #expect(login.outcome == .success && !login.offline)
+        let offline = try #require(frontEnd.events(of: login.flowID).first { $0.step == .offlineLogin && $0.from == .masterController })
+        #expect(offline.status == "NO_TOKEN_DATA_AVAILABLE")
+        #expect(offline.detail.contains("logging in at the IdP instead"))
+        #expect(frontEnd.events(of: login.flowID).contains { $0.step == .provideCredentials })
+    }
+
+    @Test func anExpiredOfflineTokenNeedsTheIdP() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(authenticationMode: .pin))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, [:], Demo.alice])
+        _ = service.run(.activate, with: frontEnd)
+        _ = service.run(.logout, with: frontEnd)
+        clock.advance(by: .seconds(31 * 86_400))
+        let login = try #require(service.run(.login, with: frontEnd))
+        #expect(!login.offline)
+        #expect(frontEnd.events(of: login.flowID).first { $0.step == .offlineLogin && $0.from == .masterController }?.status == "LOGIN_REQUIRED")
+    }
+}

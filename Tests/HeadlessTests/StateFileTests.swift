@@ -1,0 +1,203 @@
+import Foundation
+import StateStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A fresh state file path in a folder of its own.
+func freshStatePath() -> String {
+    NSTemporaryDirectory() + "idp-tui-state-\(UUID().uuidString)/state.sqlite"
+}
+
+@Suite struct StateFileTests {
+    @Test func aDeviceActivatedInOneRunLogsInWithTheNext() throws {
+        let state = freshStatePath()
+        let activate = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
+        #expect(activate.status == 0)
+        let login = try BinaryRun.run(["run", "login", "--state", state], stdin: Answers.alice)
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.results.first?["astClientId"] as? String == activate.results.first?["astClientId"] as? String)
+        // The activation code was spent in the first run.
+        let again = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
+        #expect(again.results.first?["status"] as? String == "INVALID_STATE")
+    }
+
+    @Test func theDefaultFileIsUnderXDGStateHome() throws {
+        let home = NSTemporaryDirectory() + "idp-tui-xdg-\(UUID().uuidString)"
+        _ = try BinaryRun.run(["run", "activate"], stdin: Answers.aliceActivation, environment: ["XDG_STATE_HOME": home])
+        #expect(FileManager.default.fileExists(atPath: home + "/idp-tui/state.sqlite"))
+        let login = try BinaryRun.run(["run", "login"], stdin: Answers.alice, environment: ["XDG_STATE_HOME": home])
+        #expect(login.status == 0)
+        let ephemeral = try BinaryRun.run(["run", "login", "--ephemeral"], stdin: Answers.alice, environment: ["XDG_STATE_HOME": home + "/other"])
+        #expect(ephemeral.results.first?["status"] as? String == "ACTIVATION_REQUIRED")
+        #expect(!FileManager.default.fileExists(atPath: home + "/other"))
+    }
+
+    @Test func aLockoutSurvivesARestart() throws {
+        let state = freshStatePath()
+        let wrong = #"{"username":"alice","password":"nope","activation-code":"123456"}"#
+        let statuses = try (0..<4).map { attempt in
+            try BinaryRun.run(["run", "activate", "--state", state], stdin: attempt == 3 ? Answers.aliceActivation : wrong)
+                .results.first?["status"] as? String
+        }
+        #expect(statuses == ["WRONG_CREDENTIALS", "WRONG_CREDENTIALS", "TEMPORARY_LOCKED", "TEMPORARY_LOCKED"])
+    }
+
+    @Test func twoProcessesShareOneFile() throws {
+        let state = freshStatePath()
+        _ = try StateFile(path: state)
+        let wrong = #"{"username":"bob","password":"nope","activation-code":"654321"}"#
+        let runs = Locked2<[BinaryRun]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            if let run = try? BinaryRun.run(["run", "activate", "activate", "--state", state], stdin: "[\(wrong),\(wrong)]") {
+                runs.append(run)
+            }
+        }
+        let finished = runs.value
+        #expect(finished.count == 2)
+        #expect(finished.allSatisfy { $0.status == 1 && $0.stderr.isEmpty })
+        // Four wrong passwords in all: the counter saw every one of them, so bob is locked.
+        let statuses = finished.flatMap { $0.results.compactMap { $0["status"] as? String } }
+        #expect(statuses.filter { $0 == "WRONG_CREDENTIALS" }.count == 2)
+        #expect(statuses.filter { $0 == "TEMPORARY_LOCKED" }.count == 2)
+        let file = try StateFile(path: state)
+        #expect(try file.queryForTesting("SELECT failures FROM idp_users WHERE username = 'bob'") == [["3"]])
+        #expect(try file.queryForTesting("SELECT count(*) FROM flows") == [["4"]])
+        #expect(try file.integrityCheck() == "ok")
+    }
+
+    @Test func killingARunMidFlowLeavesTheFileConsistent() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let answers = "[" + Array(repeating: "\(Answers.alice),{}", count: 300).joined(separator: ",") + "]"
+        let flows = Array(repeating: ["login", "logout"], count: 300).flatMap { $0 }
+        for round in 1...3 {
+            let process = Process()
+            process.executableURL = BinaryRun.executable
+            process.arguments = ["run"] + flows + ["--state", state]
+            let input = Pipe()
+            let output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try input.fileHandleForWriting.write(contentsOf: Data(answers.utf8))
+            try input.fileHandleForWriting.close()
+            // Wait until `round` results are out, then kill it in the middle of what follows.
+            var seen = Data()
+            while seen.split(separator: UInt8(ascii: "\n")).filter({ $0.starts(with: Array(#"{"type":"result""#.utf8)) }).count < round * 5 {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                seen.append(chunk)
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+        }
+        let file = try StateFile(path: state)
+        #expect(try file.integrityCheck() == "ok")
+        // Every flow in the history is whole: a result and its events.
+        let orphans = try file.queryForTesting("SELECT count(*) FROM flows WHERE id NOT IN (SELECT flow_id FROM flow_events)")
+        #expect(orphans == [["0"]])
+        #expect(try BinaryRun.run(["run", "logout", "login", "--state", state], stdin: "[{},\(Answers.alice)]").status == 0)
+    }
+
+    @Test func aDamagedFileIsAClearErrorAndIsNeverThrownAway() throws {
+        let state = freshStatePath()
+        try FileManager.default.createDirectory(atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: state))
+        for arguments in [["run", "login", "--state", state], ["history", "--state", state], ["--state", state]] {
+            let run = try BinaryRun.run(arguments, stdin: Answers.alice)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains("\(state) is damaged or not an idp-tui state file"), "\(run.stderr)")
+            #expect(run.stderr.contains("idp-tui reset"))
+            #expect(run.stderr.split(separator: "\n").count == 1)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)
+        let reset = try BinaryRun.run(["reset", "--state", state])
+        #expect(reset.status == 0)
+        #expect(reset.stdout.contains("it was moved to \(state).unreadable-"))
+        let folder = (state as NSString).deletingLastPathComponent
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.sqlite.unreadable-") }
+        #expect(aside.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + aside[0])) == garbage)
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+    }
+
+    @Test func aFileFromANewerVersionOrAnotherProgramIsRefused() throws {
+        let newer = freshStatePath()
+        try StateFile(path: newer).executeForTesting("PRAGMA user_version = 99")
+        let run = try BinaryRun.run(["run", "login", "--state", newer], stdin: Answers.alice)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("was written by a newer idp-tui (schema 99; this one reads up to \(StateFile.schemaVersion))"))
+
+        let foreign = freshStatePath()
+        try FileManager.default.createDirectory(atPath: (foreign as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try StateFile.createForTesting(path: foreign, version: 0)
+        try StateFile(path: foreign).executeForTesting("PRAGMA application_id = 1; CREATE TABLE recipes (name TEXT)")
+        let other = try BinaryRun.run(["run", "login", "--state", foreign], stdin: Answers.alice)
+        #expect(other.status == 2)
+        #expect(other.stderr.contains("is an SQLite database, but not an idp-tui state file"))
+    }
+
+    @Test func anOlderFileIsMigrated() throws {
+        let v1 = freshStatePath()
+        try FileManager.default.createDirectory(atPath: (v1 as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try StateFile.createForTesting(path: v1, version: 1)
+        // Rows as schema 1 wrote them: no step column.
+        try StateFile.executeWithoutMigratingForTesting(path: v1, """
+            INSERT INTO flows (id, started_at, flow, user, outcome, status, duration_us, result_json)
+                VALUES (1, '2026-01-01T00:00:00.000Z', 'login', 'alice', 'success', 'OK', 10, '{}');
+            INSERT INTO flow_events (flow_id, sequence, event_json) VALUES (1, 1, '{"step":"Start","from":"App"}');
+            """)
+        let migrated = try StateFile(path: v1)
+        #expect(try migrated.version() == 2)
+        #expect(try migrated.queryForTesting("SELECT step FROM flow_events") == [["Start"]])
+        let history = try BinaryRun.run(["history", "--json", "--state", v1])
+        #expect(history.stdout.contains("\"flow\":\"login\""))
+    }
+
+    @Test func resetStartsOver() throws {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
+        let reset = try BinaryRun.run(["reset", "--state", state])
+        #expect(reset.status == 0 && reset.stdout.contains("are reset"))
+        #expect(try BinaryRun.run(["run", "login", "--state", state], stdin: Answers.alice).results.first?["status"] as? String == "ACTIVATION_REQUIRED")
+        let history = try BinaryRun.run(["history", "--json", "--state", state])
+        #expect(history.stdout.split(separator: "\n").count == 1, "only the login after the reset")
+        #expect(try BinaryRun.run(["reset", "--state", freshStatePath()]).stdout.contains("nothing to reset"))
+    }
+
+    @Test func theStateFileHoldsNoSecret() throws {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "activate", "logout", "login", "--state", state, "--auth-mode", "pin"],
+                              stdin: "[\(Answers.aliceActivation),{},\(Answers.alice)]")
+        _ = try BinaryRun.run(["run", "payer-auth", "--state", state], stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":["9876","1234"]}"#)
+        let folder = (state as NSString).deletingLastPathComponent
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            for secret in ["wonderland", "123456", "9876", "4000000000002503"] {
+                #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in \(name)")
+            }
+        }
+    }
+}
+
+/// A lock around a value, for the concurrent test.
+final class Locked2<Value>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) {
+        stored = value
+    }
+
+    var value: Value { lock.withLock { stored } }
+
+    func append<Element>(_ element: Element) where Value == [Element] {
+        lock.withLock { stored.append(element) }
+    }
+}
