@@ -154,7 +154,8 @@ public final class MessageBridge: Sendable {
             return true
         }
         guard alive else { return }
-        notify(.sent(messageId: id, attempt: attempt))
+        // The ack timer runs from before the message is reported sent: whoever reads the report and moves the
+        // clock on finds the timer already there.
         let timer = clock.schedule(after: timing.ackTimeout) { [weak self] in self?.ackTimedOut(id) }
         let kept = state.withLock { state -> Bool in
             guard state.inFlight[id] != nil else { return false }
@@ -162,6 +163,7 @@ public final class MessageBridge: Sendable {
             return true
         }
         if !kept { timer.cancel() }
+        notify(.sent(messageId: id, attempt: attempt))
         deliver(json)
     }
 
