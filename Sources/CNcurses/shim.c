@@ -100,6 +100,8 @@ int idp_key_code(const char *name) {
     if (strcmp(name, "pageup") == 0) return KEY_PPAGE;
     if (strcmp(name, "pagedown") == 0) return KEY_NPAGE;
     if (strcmp(name, "f1") == 0) return KEY_F(1);
+    if (strcmp(name, "f2") == 0) return KEY_F(2);
+    if (strcmp(name, "f3") == 0) return KEY_F(3);
     return -1;
 }
 

@@ -22,7 +22,7 @@ struct KeyReader {
         for (name, key) in [
             ("up", Key.up), ("down", .down), ("left", .left), ("right", .right), ("home", .home), ("end", .end),
             ("backspace", .backspace), ("delete", .delete), ("backtab", .backTab), ("enter", .enter),
-            ("pageup", .pageUp), ("pagedown", .pageDown), ("f1", .f1),
+            ("pageup", .pageUp), ("pagedown", .pageDown), ("f1", .f1), ("f2", .f2), ("f3", .f3),
         ] {
             codes[idp_key_code(name)] = key
         }

@@ -107,6 +107,25 @@ import Testing
         #expect(session.waitUntil { $0.contains("✓ Device activated and logged in") && $0.contains("carol@retail") }.0)
     }
 
+    @Test func aFaultSwitchedOnInThePanelAndTheHistoryOfFlows() throws {
+        let session = try TmuxSession()
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("F2")
+        #expect(session.waitFor("Faults — space switches, esc closes"))
+        session.press("Space")
+        #expect(session.waitFor("[x] network unavailable"))
+        session.press("Escape")
+        #expect(session.waitFor("⚡ 1 fault on"))
+        session.press("Enter")
+        let (failed, screen) = session.waitUntil { $0.contains("failed — NOT_REACHABLE") && $0.contains("help") }
+        #expect(failed, "\(screen)")
+        #expect(screen.contains("⚡ fault"), "the log shows the fault")
+        session.press("h")
+        #expect(session.waitFor("History — 1 flow"))
+        session.press("Enter")
+        #expect(session.waitFor("fault injected [IdpSdk] FAULT network unavailable"))
+    }
+
     @Test func escAtTheFlowPromptCancels() throws {
         let session = try TmuxSession()
         activate(session)

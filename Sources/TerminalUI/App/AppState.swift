@@ -1,5 +1,7 @@
 import FlowService
+import IdentityProvider
 import IdpSdk
+import SafepayDrops
 
 /// An entry of the home menu.
 public enum MenuItem: CaseIterable, Sendable {
@@ -63,6 +65,8 @@ public enum ScreenState: Sendable {
     case challenge(ChallengeState)
     case working(flowID: Int, flow: FlowKind, step: String)
     case result(FlowResult)
+    case history(HistoryState)
+    case transcript(TranscriptState, returnTo: HistoryState)
 }
 
 /// Everything the view draws.
@@ -81,6 +85,11 @@ public struct AppState: Sendable {
     /// A one-off message for the status line, cleared by the next key.
     public var notice: String?
     public var runningFlow: Int?
+    /// The faults panel, when open.
+    public var faultsPanel: FaultsPanelState?
+    /// The faults that are on (a copy, for drawing).
+    public var identityFaults = IdentityFaults()
+    public var bridgeFaults = BridgeFaults()
 
     public static let logLimit = 2000
 }

@@ -27,12 +27,15 @@ public enum AppView {
         case .challenge(let challenge): drawChallenge(&buffer, challenge, inner)
         case .working(_, let flow, let step): drawWorking(&buffer, flow, step, inner)
         case .result(let result): drawResult(&buffer, result, inner)
+        case .history(let history): drawHistory(&buffer, history, inner)
+        case .transcript(let transcript, _): drawTranscript(&buffer, transcript, inner)
         }
         let logTop = 1 + mainHeight
         LogPane.draw(&buffer, events: state.log, scroll: state.logScroll, top: logTop, left: 0, width: width,
                      height: state.height - 2 - logTop)
         drawStatus(&buffer, state, row: state.height - 2)
         HelpBar.draw(&buffer, row: state.height - 1, keys: helpKeys(state))
+        if let panel = state.faultsPanel { drawFaultsPanel(&buffer, state, panel) }
         if state.showHelp {
             HelpBar.drawOverlay(&buffer)
             buffer.cursor = nil
@@ -51,6 +54,7 @@ public enum AppView {
         case .challenge(let challenge): challenge.prompt.flow
         case .working(_, let flow, _): flow
         case .result(let result): result.flow
+        case .history, .transcript: nil
         }
         return flow == .payerAuth ? "Safepay Drops · EMV 3-D Secure 2.2" : "IdpSdk on MC-SDK"
     }
@@ -63,6 +67,8 @@ public enum AppView {
         case .challenge(let challenge): challenge.prompt.title
         case .working(_, let flow, _): flow.title
         case .result(let result): result.flow.title
+        case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
+        case .transcript(let transcript, _): "Flow \(transcript.record.summary.id)"
         }
     }
 
@@ -213,7 +219,8 @@ public enum AppView {
 
     private static func drawStatus(_ buffer: inout ScreenBuffer, _ state: AppState, row: Int) {
         buffer.fill(row: row, column: 0, count: buffer.width, role: .status)
-        let left = state.notice ?? "tenant \(state.tenant) · \(state.idpHost)"
+        let faults = FaultSwitch.allCases.filter { $0.isOn(state.identityFaults, state.bridgeFaults) }.count
+        let left = state.notice ?? "tenant \(state.tenant) · \(state.idpHost)" + (faults > 0 ? " · ⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : "")
         let right = "device: \(state.deviceStatus) "
         buffer.put(" " + left, row: row, column: 0, role: .status, limit: buffer.width - CharacterWidth.of(right) - 1)
         buffer.put(right, row: row, column: buffer.width - CharacterWidth.of(right), role: .status)
@@ -221,8 +228,11 @@ public enum AppView {
 
     private static func helpKeys(_ state: AppState) -> [(String, String)] {
         if state.showHelp { return [("?", "close help")] }
+        if state.faultsPanel != nil { return [("↑↓", "move"), ("space", "switch"), ("esc", "close")] }
         switch state.screen {
-        case .home: return [("↑↓", "move"), ("enter", "select"), ("q", "quit"), ("?", "help")]
+        case .home: return [("↑↓", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
+        case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]
+        case .transcript: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
         case .form, .payment: return [("tab ↓", "next"), ("shift-tab ↑", "back"), ("enter", "next/submit"), ("esc", "cancel"), ("F1", "help")]
         case .challenge(let challenge):
             switch challenge.screen.uiType {
@@ -231,8 +241,8 @@ public enum AppView {
             case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel")]
             case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("?", "help")]
             }
-        case .working: return [("esc", "cancel flow"), ("pgup pgdn", "log"), ("?", "help")]
-        case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("?", "help")]
+        case .working: return [("esc", "cancel flow"), ("pgup pgdn", "log"), ("f", "faults"), ("?", "help")]
+        case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("h", "history"), ("f", "faults"), ("?", "help")]
         }
     }
 

@@ -29,6 +29,7 @@ public final class TerminalApp: FlowFrontEnd {
     public func attach(_ service: FlowService) {
         serviceIfReady = service
         state.deviceStatus = service.deviceStatus
+        refreshFaults()
         let keys = waitingKeys
         waitingKeys = []
         for key in keys where exitStatus == nil { handle(key) }
@@ -61,15 +62,29 @@ public final class TerminalApp: FlowFrontEnd {
             if key == .character("?") || key == .f1 || key == .escape || key == .enter { state.showHelp = false }
             return
         }
+        if var panel = state.faultsPanel {
+            handleFaultsPanel(key, &panel)
+            return
+        }
+        if key == .f2 || (key == .character("f") && !isEditing && acceptsShortcuts) {
+            openFaults()
+            return
+        }
+        if key == .f3 || (key == .character("h") && !isEditing && isHome) {
+            if case .home = state.screen { openHistory() } else if case .result = state.screen { openHistory() } else {
+                state.notice = "the history opens from the home screen or a result"
+            }
+            return
+        }
         if key == .f1 || (key == .character("?") && !isEditing) {
             state.showHelp = true
             return
         }
         switch key {
-        case .pageUp:
+        case .pageUp where !isHistoryScreen:
             state.logScroll = min(state.logScroll + 5, max(0, state.log.count - 1))
             return
-        case .pageDown:
+        case .pageDown where !isHistoryScreen:
             state.logScroll = max(0, state.logScroll - 5)
             return
         default: break
@@ -89,6 +104,25 @@ public final class TerminalApp: FlowFrontEnd {
             }
         case .result:
             if key == .enter || key == .escape { state.screen = .home }
+        case .history(var history):
+            handleHistory(key, &history)
+        case .transcript(var transcript, let history):
+            handleTranscript(key, &transcript, returnTo: history)
+        }
+    }
+
+    private var isHome: Bool {
+        if case .home = state.screen { return true }
+        if case .result = state.screen { return true }
+        return false
+    }
+
+    /// Screens where a plain letter is not typed into anything (and `f` opens the faults panel).
+    private var acceptsShortcuts: Bool {
+        switch state.screen {
+        case .home, .working, .result, .history, .transcript: true
+        case .challenge(let challenge): challenge.focusedStop != .code && challenge.screen.uiType != .outOfBand
+        case .form, .payment: false
         }
     }
 
@@ -116,6 +150,11 @@ public final class TerminalApp: FlowFrontEnd {
         default:
             state.notice = "paste ignored: no text field has focus"
         }
+    }
+
+    private var isHistoryScreen: Bool {
+        if case .transcript = state.screen { return true }
+        return false
     }
 
     private var isEditing: Bool {
@@ -240,6 +279,7 @@ public final class TerminalApp: FlowFrontEnd {
             state.screen = .working(flowID: flowID, flow: flow, step: step)
         }
         state.deviceStatus = service.deviceStatus
+        refreshFaults()
     }
 
     public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {

@@ -16,6 +16,10 @@ public enum Key: Equatable, Sendable {
     case pageUp
     case pageDown
     case f1
+    /// Opens the faults panel.
+    case f2
+    /// Opens the history.
+    case f3
     /// Ctrl and a letter, lower case: `.control("a")` is Ctrl-A.
     case control(Character)
 }

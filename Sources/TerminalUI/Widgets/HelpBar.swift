@@ -22,6 +22,8 @@ enum HelpBar {
         ("space", "choose an option (select challenges)"),
         ("a r", "approve / refuse on the other device"),
         ("pgup pgdn", "scroll the SDK event log"),
+        ("f or F2", "faults panel: switch faults on and off, live"),
+        ("h or F3", "history of flows, with transcripts"),
         ("? or F1", "this help (in a text field ? types itself)"),
         ("q", "quit, from the home screen"),
         ("ctrl-c", "quit from anywhere (exit 130)"),

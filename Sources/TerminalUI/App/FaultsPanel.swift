@@ -1,0 +1,137 @@
+import FlowService
+import IdentityProvider
+import SafepayDrops
+
+/// One switch of the faults panel.
+public enum FaultSwitch: CaseIterable, Sendable {
+    case networkUnavailable, addedLatency, requestTimeout, serverError, malformedPage, pinningFails, insecureDevice,
+        runtimeError, clockSkew, loseAcks, loseEveryAck, readyNeverComes, malformedMessage, unknownEvent, wrongOrigin
+
+    /// What switching it on does; values that are not on/off switch between off and the value shown.
+    public var label: String {
+        switch self {
+        case .networkUnavailable: "network unavailable"
+        case .addedLatency: "added latency: +1000 ms a round trip"
+        case .requestTimeout: "request timeout: the IdP never answers (30 s)"
+        case .serverError: "server error: the IdP answers HTTP 500"
+        case .malformedPage: "malformed page from the IdP"
+        case .pinningFails: "certificate pinning fails"
+        case .insecureDevice: "insecure device (rooted or jailbroken)"
+        case .runtimeError: "MC runtime error, then the automatic restart"
+        case .clockSkew: "clock skew: the IdP is 31 days ahead"
+        case .loseAcks: "bridge: the first 2 acks are lost"
+        case .loseEveryAck: "bridge: every ack is lost"
+        case .readyNeverComes: "bridge: the Drops page never gets ready"
+        case .malformedMessage: "bridge: a malformed message"
+        case .unknownEvent: "bridge: an unknown event"
+        case .wrongOrigin: "bridge: messages from the wrong origin"
+        }
+    }
+
+    public func isOn(_ identity: IdentityFaults, _ bridge: BridgeFaults) -> Bool {
+        switch self {
+        case .networkUnavailable: identity.networkUnavailable
+        case .addedLatency: identity.addedLatency > .zero
+        case .requestTimeout: identity.requestTimeout
+        case .serverError: identity.serverError
+        case .malformedPage: identity.malformedPage
+        case .pinningFails: identity.pinningFails
+        case .insecureDevice: identity.insecureDevice
+        case .runtimeError: identity.runtimeError
+        case .clockSkew: identity.clockSkew != .zero
+        case .loseAcks: bridge.lostAcks > 0
+        case .loseEveryAck: bridge.loseEveryAck
+        case .readyNeverComes: bridge.readyNeverComes
+        case .malformedMessage: bridge.malformedMessage
+        case .unknownEvent: bridge.unknownEvent
+        case .wrongOrigin: bridge.wrongOrigin
+        }
+    }
+
+    public func toggle(_ identity: inout IdentityFaults, _ bridge: inout BridgeFaults) {
+        let on = !isOn(identity, bridge)
+        switch self {
+        case .networkUnavailable: identity.networkUnavailable = on
+        case .addedLatency: identity.addedLatency = on ? .milliseconds(1000) : .zero
+        case .requestTimeout: identity.requestTimeout = on
+        case .serverError: identity.serverError = on
+        case .malformedPage: identity.malformedPage = on
+        case .pinningFails: identity.pinningFails = on
+        case .insecureDevice: identity.insecureDevice = on
+        case .runtimeError: identity.runtimeError = on
+        case .clockSkew: identity.clockSkew = on ? .seconds(31 * 86_400) : .zero
+        case .loseAcks: bridge.lostAcks = on ? 2 : 0
+        case .loseEveryAck: bridge.loseEveryAck = on
+        case .readyNeverComes: bridge.readyNeverComes = on
+        case .malformedMessage: bridge.malformedMessage = on
+        case .unknownEvent: bridge.unknownEvent = on
+        case .wrongOrigin: bridge.wrongOrigin = on
+        }
+    }
+}
+
+/// The faults panel: which switch has focus.
+public struct FaultsPanelState: Sendable, Equatable {
+    public var focus = 0
+}
+
+extension TerminalApp {
+    func openFaults() {
+        state.faultsPanel = FaultsPanelState()
+        refreshFaults()
+    }
+
+    func refreshFaults() {
+        guard let service = serviceIfReady else { return }
+        state.identityFaults = service.environment.faults.faults
+        state.bridgeFaults = service.bridgeFaults
+    }
+
+    func handleFaultsPanel(_ key: Key, _ panel: inout FaultsPanelState) {
+        let switches = FaultSwitch.allCases
+        switch key {
+        case .escape, .f2, .character("f"), .character("q"):
+            state.faultsPanel = nil
+            return
+        case .up, .backTab: panel.focus = (panel.focus - 1 + switches.count) % switches.count
+        case .down, .tab: panel.focus = (panel.focus + 1) % switches.count
+        case .character(" "), .enter:
+            var identity = service.environment.faults.faults
+            var bridge = service.bridgeFaults
+            let chosen = switches[panel.focus]
+            chosen.toggle(&identity, &bridge)
+            // Live: a flow in flight meets the fault at its next step.
+            service.environment.faults.faults = identity
+            service.bridgeFaults = bridge
+            refreshFaults()
+            state.notice = "fault \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label)"
+        default: break
+        }
+        state.faultsPanel = panel
+    }
+}
+
+extension AppView {
+    static func drawFaultsPanel(_ buffer: inout ScreenBuffer, _ state: AppState, _ panel: FaultsPanelState) {
+        let switches = FaultSwitch.allCases
+        let width = min(buffer.width - 4, 56)
+        let height = min(buffer.height - 2, switches.count + 4)
+        let top = max(1, (buffer.height - height) / 2)
+        let left = max(2, (buffer.width - width) / 2)
+        buffer.fill(top: top, left: left, width: width, height: height, role: .text)
+        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Faults — space switches, esc closes")
+        let rows = height - 4
+        let first = min(max(0, panel.focus - rows + 1), max(0, switches.count - rows))
+        buffer.put("Live: a flow meets a fault at its next step.", row: top + 1, column: left + 2,
+                   role: .hint, limit: width - 4)
+        for (offset, fault) in switches.enumerated().dropFirst(first).prefix(rows) {
+            let row = top + 2 + offset - first
+            let focused = offset == panel.focus
+            let on = fault.isOn(state.identityFaults, state.bridgeFaults)
+            buffer.put(focused ? "›" : " ", row: row, column: left + 2, role: focused ? .fieldFocused : .fieldBlurred)
+            buffer.put("[\(on ? "x" : " ")] \(fault.label)", row: row, column: left + 4, role: focused ? .menuFocused : on ? .error : .text,
+                       limit: width - 6)
+        }
+        buffer.cursor = nil
+    }
+}

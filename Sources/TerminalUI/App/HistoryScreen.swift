@@ -1,0 +1,117 @@
+import FlowService
+import Foundation
+
+/// The history screen: past flows, newest first.
+public struct HistoryState: Sendable, Equatable {
+    public var entries: [HistorySummary]
+    public var selection = 0
+    /// Why the history could not be read, if it could not.
+    public var error: String?
+}
+
+/// One past flow's transcript.
+public struct TranscriptState: Sendable, Equatable {
+    public let record: HistoryRecord
+    /// The first event shown.
+    public var scroll = 0
+}
+
+extension TerminalApp {
+    static let historyLimit = 200
+
+    func openHistory() {
+        guard let history = service.history else {
+            state.notice = "this run keeps no history"
+            return
+        }
+        do {
+            state.screen = .history(HistoryState(entries: try history.list(limit: Self.historyLimit)))
+        } catch {
+            state.screen = .history(HistoryState(entries: [], error: "the history cannot be read: \(error)"))
+        }
+    }
+
+    func handleHistory(_ key: Key, _ history: inout HistoryState) {
+        switch key {
+        case .escape, .character("q"), .f3:
+            state.screen = .home
+            return
+        case .up, .backTab: history.selection = max(0, history.selection - 1)
+        case .down, .tab: history.selection = min(max(0, history.entries.count - 1), history.selection + 1)
+        case .enter:
+            guard history.entries.indices.contains(history.selection) else { break }
+            let id = history.entries[history.selection].id
+            do {
+                if let record = try service.history?.record(id: id) {
+                    state.screen = .transcript(TranscriptState(record: record), returnTo: history)
+                    return
+                }
+                history.error = "flow \(id) is no longer in the history"
+            } catch {
+                history.error = "flow \(id) cannot be read: \(error)"
+            }
+        default: break
+        }
+        state.screen = .history(history)
+    }
+
+    func handleTranscript(_ key: Key, _ transcript: inout TranscriptState, returnTo history: HistoryState) {
+        let count = transcript.record.events.count
+        switch key {
+        case .escape, .character("q"), .enter:
+            state.screen = .history(history)
+            return
+        case .up: transcript.scroll = max(0, transcript.scroll - 1)
+        case .down: transcript.scroll = min(max(0, count - 1), transcript.scroll + 1)
+        case .pageUp: transcript.scroll = max(0, transcript.scroll - 10)
+        case .pageDown: transcript.scroll = min(max(0, count - 1), transcript.scroll + 10)
+        case .home: transcript.scroll = 0
+        case .end: transcript.scroll = max(0, count - 1)
+        default: break
+        }
+        state.screen = .transcript(transcript, returnTo: history)
+    }
+}
+
+extension AppView {
+    static func drawHistory(_ buffer: inout ScreenBuffer, _ history: HistoryState, _ area: Panel) {
+        if let error = history.error {
+            buffer.put(error, row: area.top, column: area.left, role: .error, limit: area.width)
+        }
+        guard !history.entries.isEmpty else {
+            buffer.put("No flows yet: the flows you run are kept here, with their transcripts.", row: area.top + 1, column: area.left,
+                       role: .hint, limit: area.width)
+            return
+        }
+        let top = area.top + (history.error == nil ? 0 : 1)
+        buffer.put(row("ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"), row: top, column: area.left, role: .label, limit: area.width)
+        let rows = area.height - 1 - (history.error == nil ? 0 : 1)
+        let first = min(max(0, history.selection - rows + 1), max(0, history.entries.count - rows))
+        for (offset, entry) in history.entries.enumerated().dropFirst(first).prefix(rows) {
+            let line = row(String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow.rawValue,
+                           entry.user ?? "—", entry.outcome.rawValue, entry.status)
+            let selected = offset == history.selection
+            let at = top + 1 + offset - first
+            if selected { buffer.fill(row: at, column: area.left, count: area.width, role: .menuFocused) }
+            buffer.put(line, row: at, column: area.left, role: selected ? .menuFocused : entry.outcome == .failure ? .error : .text,
+                       limit: area.width)
+        }
+    }
+
+    private static func row(_ id: String, _ time: String, _ flow: String, _ user: String, _ outcome: String, _ status: String) -> String {
+        func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
+        return [pad(id, 5), pad(time, 20), pad(flow, 11), pad(user, 8), pad(outcome, 10), status].joined(separator: " ")
+    }
+
+    static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel) {
+        let s = transcript.record.summary
+        buffer.put("\(s.flow.rawValue) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(s.time) · \(transcript.record.events.count) events",
+                   row: area.top, column: area.left, role: .title, limit: area.width)
+        for (offset, event) in transcript.record.events.dropFirst(transcript.scroll).prefix(area.height - 1).enumerated() {
+            var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"
+            if let status = event.status { line += " \(status)" }
+            line += " \(event.detail)"
+            buffer.put(line, row: area.top + 1 + offset, column: area.left, role: .text, limit: area.width)
+        }
+    }
+}

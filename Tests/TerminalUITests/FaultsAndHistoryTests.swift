@@ -1,0 +1,79 @@
+import FlowService
+import TerminalUI
+import Testing
+
+@Suite struct FaultsAndHistoryTests {
+    @Test func theFaultsPanelSwitchesAFaultLiveAndTheLogShowsIt() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"))
+        var screen = driver.app.render()
+        #expect(screen.text.contains("Faults — space switches, esc closes"))
+        #expect(screen.text.contains("[ ] network unavailable"))
+        driver.press(.character(" "))
+        screen = driver.app.render()
+        #expect(screen.text.contains("[x] network unavailable"))
+        #expect(screen.text.contains("fault on: network unavailable"))
+        Snapshot.check(screen, "faults-panel-80x24")
+        driver.press(.escape)
+        #expect(driver.app.render().text.contains("⚡ 1 fault on"))
+        driver.press(.enter)  // Activate device: the IdpSdk cannot reach the IdP
+        driver.pump { _ in driver.isResult }
+        let result = try #require(driver.result)
+        #expect(result.status == "NOT_REACHABLE")
+        #expect(driver.app.state.log.contains { $0.step == .fault && $0.detail.hasPrefix("network unavailable") })
+        #expect(driver.app.render().text.contains("⚡ fault"))
+        // Switched off again, the next activation works.
+        driver.press(.enter, .character("f"), .character(" "), .escape)
+        #expect(!driver.service.environment.faults.faults.networkUnavailable)
+        driver.activate()
+        #expect(driver.result?.outcome == .success)
+    }
+
+    @Test func faultsSwitchedDuringAPromptBiteAtTheNextStep() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.fill()
+        driver.press(.f2)
+        for _ in 0..<3 { driver.press(.down) }  // server error
+        driver.press(.character(" "), .escape)
+        #expect(driver.service.environment.faults.faults.serverError)
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.status == "FAILED")
+        #expect(driver.result?.error?.code == 5000)
+    }
+
+    @Test func theBridgeFaultsAreOnThePanelToo() {
+        let driver = AppDriver()
+        driver.press(.f2)
+        for _ in 0..<10 { driver.press(.down) }  // every ack lost
+        driver.press(.character(" "))
+        #expect(driver.service.bridgeFaults.loseEveryAck)
+        #expect(driver.app.render().text.contains("[x] bridge: every ack is lost"))
+    }
+
+    @Test func theHistoryListsFlowsAndShowsTheirTranscripts() throws {
+        let driver = AppDriver()
+        driver.press(.character("h"))
+        #expect(driver.app.render().text.contains("No flows yet"))
+        driver.press(.escape)
+        driver.activate(password: "wrong")
+        driver.press(.enter)
+        driver.activate()
+        driver.press(.enter, .character("h"))
+        var screen = driver.app.render()
+        #expect(screen.text.contains("History — 2 flows"))
+        #expect(screen.text.contains("activate    —        failure    WRONG_CREDENTIALS"))
+        #expect(screen.text.contains("activate    alice    success    OK"))
+        Snapshot.check(screen, "history-80x24")
+        driver.press(.down, .enter)
+        screen = driver.app.render()
+        #expect(screen.text.contains("Flow 1"))
+        #expect(screen.text.contains("1. App→MC-SDK Start [idp-tui.flow]"))
+        #expect(!screen.text.contains("wonderland"))
+        driver.press(.escape)
+        #expect(driver.app.render().text.contains("History — 2 flows"))
+        driver.press(.escape)
+        #expect(driver.app.render().text.contains("What would you like to do?"))
+    }
+}
