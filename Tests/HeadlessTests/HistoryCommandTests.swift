@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+@Suite struct HistoryCommandTests {
+    /// A state file with an activation, a failed login, a logout and a payment in it.
+    func populated() throws -> String {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "activate", "login", "logout", "--state", state],
+                              stdin: "[\(Answers.aliceActivation),{\"username\":\"alice\",\"password\":\"s3cr3t-typo\"},{}]")
+        _ = try BinaryRun.run(["run", "payer-auth", "--state", state], stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":["9876","1234"]}"#)
+        return state
+    }
+
+    @Test func theListIsNewestFirstAsATableOrJSONLines() throws {
+        let state = try populated()
+        let table = try BinaryRun.run(["history", "--state", state])
+        #expect(table.status == 0)
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("ID  TIME") == true)
+        #expect(lines.count == 5)
+        #expect(lines[1].contains("payer-auth") && lines[1].contains("AUTHENTICATED"))
+        #expect(lines[3].contains("login") && lines[3].contains("failure") && lines[3].contains("WRONG_CREDENTIALS"))
+        let json = try BinaryRun.run(["history", "--json", "--limit", "2", "--state", state])
+        let objects = json.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        #expect(objects.count == 2)
+        #expect(objects.map { $0["flow"] as? String } == ["payer-auth", "logout"])
+        #expect(objects.first?["id"] as? Int == 4)
+        #expect(objects.allSatisfy { $0["time"] is String && $0["duration"] is Int && $0["outcome"] is String })
+    }
+
+    @Test func exportAsMermaidHasTheParticipantsAndEveryMessage() throws {
+        let state = try populated()
+        let login = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state])
+        #expect(login.status == 0)
+        let lines = login.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "sequenceDiagram")
+        #expect(lines.contains("    participant App as App"))
+        #expect(lines.contains("    participant IdpSdk as IdpSdk"))
+        #expect(lines.contains("    participant MCSDK as MC-SDK"))
+        #expect(lines.contains("    participant IdP as IdP"))
+        #expect(lines.contains { $0.hasPrefix("    App->>MCSDK: Start") })
+        #expect(lines.contains { $0.hasPrefix("    IdpSdk->>App: provideCredentials") })
+        #expect(lines.contains { $0.hasPrefix("    MCSDK->>IdP: POST /token") })
+        #expect(lines.contains { $0.hasPrefix("    IdP-->>MCSDK: POST /token · 200") })
+        #expect(!login.stdout.contains(";") || login.stdout.contains("#59;"))
+
+        let payment = try BinaryRun.run(["history", "export", "4", "--format=mermaid", "--state", state])
+        for participant in ["App as App", "SafepayDrops as SafepayDrops", "Drops as Drops", "DS as DS", "ACS as ACS"] {
+            #expect(payment.stdout.contains("    participant \(participant)"))
+        }
+        #expect(payment.stdout.contains("    Drops->>ACS: CReq"))
+        #expect(payment.stdout.contains("    ACS-->>DS: RReq · Y"))
+        #expect(payment.stdout.contains("    SafepayDrops-->>App: onPayerAuthenticationSuccess · Y"))
+    }
+
+    @Test func exportAsJSONHoldsTheResultAndTheEvents() throws {
+        let state = try populated()
+        let run = try BinaryRun.run(["history", "export", "2", "--format", "json", "--state", state])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(object["flow"] as? String == "login")
+        #expect((object["result"] as? [String: Any])?["status"] as? String == "WRONG_CREDENTIALS")
+        let events = try #require(object["events"] as? [[String: Any]])
+        #expect(events.first?["step"] as? String == "Start")
+        #expect(events.map { $0["sequence"] as? Int } == Array(1...events.count).map { $0 })
+    }
+
+    @Test func noHistoryOutputHoldsASecret() throws {
+        let state = try populated()
+        var outputs = [try BinaryRun.run(["history", "--state", state]), try BinaryRun.run(["history", "--json", "--state", state])]
+        for id in 1...4 {
+            for arguments in [["show", "\(id)"], ["export", "\(id)", "--format", "json"], ["export", "\(id)", "--format", "mermaid"]] {
+                outputs.append(try BinaryRun.run(["history"] + arguments + ["--state", state]))
+            }
+        }
+        #expect(outputs.allSatisfy { $0.status == 0 })
+        for output in outputs {
+            for secret in Answers.secrets + ["9876", "1234\"", "4000000000002503"] {
+                #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret), "\(secret)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (["history", "export", "1"], "history export: choose --format mermaid or --format json"),
+        (["history", "export", "1", "--format", "svg"], #"--format takes mermaid or json, not "svg""#),
+        (["history", "export", "99", "--format", "json"], "there is no flow 99 in"),
+        (["history", "show", "x"], "history show: give the id of a flow"),
+        (["history", "--limit", "0"], "--limit takes a whole number"),
+        (["history", "--frob"], #"history: unknown argument "--frob""#),
+        (["reset", "now"], #"reset: unknown argument "now""#),
+    ])
+    func badHistoryCommandsExitTwo(arguments: [String], message: String) throws {
+        let state = try populated()
+        let run = try BinaryRun.run(arguments + ["--state", state])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func historyOfAFileThatDoesNotExistSaysSo() throws {
+        let run = try BinaryRun.run(["history", "--state", freshStatePath()])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("does not exist yet; run a flow first"))
+    }
+}
+
+@Suite struct AnswerFaultsAndOfflineTests {
+    @Test func faultsInAnAnswerHoldForThatFlowOnly() throws {
+        let answers = "[{\"username\":\"alice\",\"password\":\"wonderland\",\"activation-code\":\"123456\",\"faults\":{\"serverError\":true}},\(Answers.aliceActivation)]"
+        let run = try BinaryRun.run(["run", "activate", "activate", "--ephemeral"], stdin: answers)
+        #expect(run.results.map { $0["status"] as? String } == ["FAILED", "OK"])
+        #expect(run.events.contains { $0["step"] as? String == "fault injected" && ($0["detail"] as? String)?.hasPrefix("server error") == true })
+    }
+
+    @Test func aScenarioFaultIsOnForEveryFlow() throws {
+        let run = try BinaryRun.run(["run", "activate", "--scenario", scenarioPath("faults"), "--ephemeral"], stdin: Answers.aliceActivation)
+        #expect(run.results.first?["status"] as? String == "FAILED")
+        #expect((run.results.first?["error"] as? [String: Any])?["code"] as? Int == 5000)
+        #expect(run.events.first?["detail"] as? String == "faults on: latency +800 ms, server error")
+    }
+
+    @Test func afterALogoutTheNextRunLogsInOffline() throws {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "activate", "logout", "--state", state, "--auth-mode", "biometric"], stdin: "[\(Answers.aliceActivation),{}]")
+        // No credentials in the answers: the offline login needs none.
+        let login = try BinaryRun.run(["run", "login", "--state", state, "--auth-mode", "biometric"], stdin: "{}")
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.results.first?["offline"] as? Bool == true)
+        #expect(!login.events.contains { $0["step"] as? String == "provideCredentials" })
+    }
+
+    @Test func badFaultsInAnswersAreUsageErrors() throws {
+        let run = try BinaryRun.run(["run", "activate", "--ephemeral"], stdin: #"{"faults":{"addedLatencyMs":-5}}"#)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("answers.faults.addedLatencyMs: must be from 0 to 60000"))
+    }
+}
