@@ -14,6 +14,10 @@ public enum TerminalSession {
     /// Why the UI could not start.
     public struct StartError: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     /// Escape is a key of its own after this long without the rest of a sequence (ESCDELAY).
@@ -25,7 +29,7 @@ public enum TerminalSession {
     /// (password hashing, certificate parsing) neither delays nor competes with the first frame; keys typed
     /// meanwhile wait for it.
     public static func run(
-        theme: Theme, tenant: String, idpUrl: String, makeService: @escaping @Sendable () -> FlowService
+        theme: Theme, tenant: String, idpUrl: String, makeService: @escaping @Sendable () -> Result<FlowService, StartError>
     ) throws(StartError) -> Int32 {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw StartError(description: "the terminal UI needs a terminal on stdin and stdout; for scripts use idp-tui run")
@@ -49,7 +53,8 @@ public enum TerminalSession {
         let screen = CursesScreen(theme: theme)
         var reader = KeyReader()
         var dirty = true
-        while app.exitStatus == nil {
+        var buildFailure: StartError?
+        while app.exitStatus == nil && buildFailure == nil {
             if dirty {
                 screen.draw(app.render())
                 dirty = false
@@ -97,10 +102,20 @@ public enum TerminalSession {
                 if let service {
                     if service.deliverPendingMessages(to: app) > 0 { dirty = true }
                 } else if let ready = built.take() {
-                    app.attach(ready)
-                    dirty = true
+                    switch ready {
+                    case .success(let service):
+                        app.attach(service)
+                        dirty = true
+                    case .failure(let failure):
+                        // The state file could not be opened: the terminal is given back, then the error is printed.
+                        buildFailure = failure
+                    }
                 }
             }
+        }
+        if let buildFailure {
+            idp_curses_stop()
+            throw buildFailure
         }
         return app.exitStatus ?? 0
     }
@@ -116,7 +131,7 @@ private func injectCrashIfAsked() {
 /// Builds the service on a background thread and says so on a pipe the main loop can poll.
 private final class ServiceBuilder: Sendable {
     private let pipeEnds: [Int32]
-    private let result = Locked<FlowService?>(nil)
+    private let result = Locked<Result<FlowService, TerminalSession.StartError>?>(nil)
     private let started = Locked(false)
 
     init() {
@@ -126,7 +141,7 @@ private final class ServiceBuilder: Sendable {
     }
 
     /// Starts building, once; later calls do nothing.
-    func start(_ make: @escaping @Sendable () -> FlowService) {
+    func start(_ make: @escaping @Sendable () -> Result<FlowService, TerminalSession.StartError>) {
         guard started.withLock({ started in defer { started = true }; return !started }) else { return }
         let writeEnd = pipeEnds[1]
         let result = result
@@ -140,7 +155,7 @@ private final class ServiceBuilder: Sendable {
 
     var readyFileDescriptor: Int32 { pipeEnds[0] }
 
-    func take() -> FlowService? {
+    func take() -> Result<FlowService, TerminalSession.StartError>? {
         var byte: UInt8 = 0
         _ = read(pipeEnds[0], &byte, 1)
         return result.withLock { $0 }

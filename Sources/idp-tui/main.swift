@@ -2,6 +2,7 @@ import CursesBackend
 import FlowService
 import Foundation
 import Headless
+import StateStore
 import IdentityProvider
 import TerminalUI
 
@@ -84,15 +85,21 @@ default:
         // The embedded scenario is built after the first frame, with the rest of the simulated world.
         let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(mode: .terminal)
         let configuration = try options.flowConfiguration(mode: .terminal, scenario: fromFile)
-        let state = try options.openState(mode: .terminal)
         let seed = options.seed
         let status = try TerminalSession.run(
             theme: theme, tenant: fromFile?.appTenant ?? "demo",
             idpUrl: fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL
         ) {
-            FlowService(
+            // The state file is opened after the first frame too; one it cannot use ends the UI with its error.
+            let state: StateFile?
+            do throws(UsageError) {
+                state = try options.openState(mode: .terminal)
+            } catch {
+                return .failure(TerminalSession.StartError(description: error.message))
+            }
+            return .success(FlowService(
                 environment: SimulationEnvironment(scenario: fromFile ?? .embeddedDefault, seed: seed, stores: state?.stores ?? .memory()),
-                configuration: configuration, history: state?.history ?? MemoryFlowHistory())
+                configuration: configuration, history: state?.history ?? MemoryFlowHistory()))
         }
         exit(status)
     } catch let error as UsageError {

@@ -126,6 +126,21 @@ import Testing
         #expect(session.waitFor("fault injected [IdpSdk] FAULT network unavailable"))
     }
 
+    @Test func aDamagedStateFileEndsTheUIWithItsErrorAndTheTerminalBack() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-damaged-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let state = folder + "/state.sqlite"
+        try Data(repeating: 0x5a, count: 4096).write(to: URL(fileURLWithPath: state))
+        let session = try TmuxSession(arguments: ["--state", state])
+        let (exited, screen) = session.waitUntil { $0.contains(TmuxSession.exitMarker) }
+        #expect(exited, "\(screen)")
+        // The line wraps in the 80-column pane.
+        let joined = screen.replacingOccurrences(of: "\n", with: "")
+        #expect(joined.contains("idp-tui: the state file \(state) is damaged or not an idp-tui state file"), "\(screen)")
+        #expect(screen.contains(TmuxSession.exitMarker + "2]"))
+        #expect(session.format("#{alternate_on}") == "0", "the terminal left curses mode")
+    }
+
     @Test func escAtTheFlowPromptCancels() throws {
         let session = try TmuxSession()
         activate(session)

@@ -109,7 +109,7 @@ func freshStatePath() -> String {
         try FileManager.default.createDirectory(atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
         try garbage.write(to: URL(fileURLWithPath: state))
-        for arguments in [["run", "login", "--state", state], ["history", "--state", state], ["--state", state]] {
+        for arguments in [["run", "login", "--state", state], ["history", "--state", state]] {
             let run = try BinaryRun.run(arguments, stdin: Answers.alice)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.stderr.contains("\(state) is damaged or not an idp-tui state file"), "\(run.stderr)")
