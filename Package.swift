@@ -39,6 +39,10 @@ let package = Package(
         .target(
             name: "SafepayDrops", dependencies: ["ThreeDSecure", "Secrets", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
+        .target(
+            name: "Q2Core", dependencies: ["IdentityProvider", "JSONText", "Crypto", "Secrets", "Determinism", "Threading"],
+            swiftSettings: strict),
+        .target(name: "Q2Authentication", dependencies: ["Q2Core", "IdentityProvider", "JSONText", "Secrets"], swiftSettings: strict),
         .target(name: "MCSDK", dependencies: ["IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
         .target(name: "IdpSdk", dependencies: ["MCSDK", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
 
@@ -52,8 +56,8 @@ let package = Package(
         .target(
             name: "FlowService",
             dependencies: [
-                "IdpSdk", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Scenario", "Secrets", "Determinism",
-                "Threading", "Crypto",
+                "IdpSdk", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Scenario", "Q2Authentication", "Q2Core",
+                "JSONText", "Secrets", "Determinism", "Threading", "Crypto",
             ],
             swiftSettings: strict),
         // The state file (SQLite): the stores of the IdP and the device, and the history of flows.
@@ -81,6 +85,9 @@ let package = Package(
             name: "SafepayDropsTests", dependencies: ["SafepayDrops", "ThreeDSecure", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
+        .testTarget(
+            name: "Q2Tests", dependencies: ["Q2Authentication", "Q2Core", "IdentityProvider", "JSONText", "Secrets", "Determinism"],
+            swiftSettings: strict),
         .testTarget(
             name: "ScenarioTests", dependencies: ["Scenario", "JSONText", "IdentityProvider", "ThreeDSecure"], swiftSettings: strict),
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism", "Threading"], swiftSettings: strict),

@@ -22,6 +22,11 @@ public struct FlowConfiguration: Sendable {
     public var bridgeFaults: BridgeFaults
     /// What the card form starts with.
     public var paymentDefaults: PaymentDefaults
+    /// How the app was opened, for the Q2 module: `normal`, `deep-link` (a banner asks to sign in) or `push`
+    /// (no auto-login).
+    public var q2Launch: Q2Launch = .normal
+    /// `--insecure-device REASON`: the security module denies every Q2 login with this reason.
+    public var insecureDeviceReason: String?
 
     public init(
         certificateChainPEM: String? = nil, shouldHashPin: Bool = false,
@@ -41,4 +46,14 @@ public struct FlowConfiguration: Sendable {
         self.enrollmentClientId = enrollmentClientId
         self.loginClientId = loginClientId
     }
+}
+
+/// How the app was opened (`--launch`).
+public enum Q2Launch: String, Sendable, CaseIterable {
+    case normal
+    case deepLink = "deep-link"
+    case push
+
+    /// The banner the platform asks the module to show.
+    public var banner: String? { self == .deepLink ? "Please sign in to continue" : nil }
 }

@@ -5,6 +5,8 @@ public enum FlowKind: String, Sendable, CaseIterable, Codable {
     case logout
     /// Card payer authentication: Safepay Drops and EMV 3-D Secure.
     case payerAuth = "payer-auth"
+    /// The Q2 authentication module's password login against Core.
+    case q2Login = "q2-login"
 
     /// A title for screens, e.g. "Activate device".
     public var title: String {
@@ -13,6 +15,7 @@ public enum FlowKind: String, Sendable, CaseIterable, Codable {
         case .login: "Log in"
         case .logout: "Log out"
         case .payerAuth: "Pay with card (3-D Secure)"
+        case .q2Login: "Q2 login"
         }
     }
 
@@ -20,5 +23,5 @@ public enum FlowKind: String, Sendable, CaseIterable, Codable {
     public var prompts: Bool { self != .logout }
 
     /// Whether the flow runs on the IdpSdk and the MC-SDK (the others are payments).
-    public var usesIdentityProvider: Bool { self != .payerAuth }
+    public var usesIdentityProvider: Bool { self != .payerAuth && self != .q2Login }
 }

@@ -11,6 +11,24 @@ public enum PromptRequest: Sendable, Equatable {
     case paymentDetails(PaymentDefaults)
     /// A 3-D Secure challenge screen (the content of a CRes).
     case challenge(ChallengeScreen)
+    /// The Q2 module's sign-in screen: a username and a password, or the saved credential (auto-login).
+    case q2SignIn(Q2SignIn)
+}
+
+/// What the Q2 sign-in screen shows.
+public struct Q2SignIn: Sendable, Equatable {
+    /// `presentWithLocalizedErrorMessage`, when set.
+    public let banner: String?
+    /// The user of the credential saved by the last successful Q2 login in this process, if any.
+    public let savedUsername: String?
+    /// How the app was opened: `normal`, `deep-link` or `push`.
+    public let launch: String
+
+    public init(banner: String?, savedUsername: String?, launch: String) {
+        self.banner = banner
+        self.savedUsername = savedUsername
+        self.launch = launch
+    }
 }
 
 /// What the card form starts with: the payment the merchant asks for.
@@ -52,8 +70,11 @@ public struct FlowPrompt: Sendable, Equatable, Identifiable {
 
     /// The credential fields asked for; empty for the other kinds of prompt.
     public var fields: [IdpSdkInputFieldId] {
-        if case .credentials(let fields, _, _, _) = request { return fields }
-        return []
+        switch request {
+        case .credentials(let fields, _, _, _): fields
+        case .q2SignIn: [.username, .password]
+        default: []
+        }
     }
 
     public var clientId: String {
@@ -78,6 +99,7 @@ public struct FlowPrompt: Sendable, Equatable, Identifiable {
         case .credentials: pageCount > 1 ? "\(flow.title) — step \(page) of \(pageCount)" : flow.title
         case .paymentDetails: "\(flow.title) — card details"
         case .challenge(let screen): "\(flow.title) — \(screen.issuerName)"
+        case .q2SignIn: "\(flow.title) — sign in"
         }
     }
 }
@@ -91,13 +113,16 @@ public enum PromptAnswer: Sendable {
     case payment(PaymentDetails)
     /// What the cardholder does on a challenge screen.
     case challenge(CardholderAction)
+    /// Q2: sign in with the saved credential (only when `shouldAllowAutoLogin()` said yes).
+    case q2AutoLogin
     /// The user cancelled: the IdpSdk receives the "User cancelled" error; a closed card form ends the payment
     /// before it starts; a cancelled challenge sends the ACS a cancel (challengeCancel 01).
     case cancel
 
     func fits(_ request: PromptRequest) -> Bool {
         switch (self, request) {
-        case (.cancel, _), (.credentials, .credentials), (.payment, .paymentDetails), (.challenge, .challenge): true
+        case (.cancel, _), (.credentials, .credentials), (.payment, .paymentDetails), (.challenge, .challenge),
+            (.credentials, .q2SignIn), (.q2AutoLogin, .q2SignIn): true
         default: false
         }
     }

@@ -47,12 +47,14 @@ public struct FlowResult: Sendable, Equatable, Encodable {
     public internal(set) var payment: PaymentOutcome? = nil
     /// A login that OfflineLogin completed, without the IdP.
     public internal(set) var offline: Bool = false
+    /// For a Q2 login: the module's outcome.
+    public internal(set) var q2: Q2Outcome? = nil
     /// What to try next, in plain words, when the flow did not succeed.
     public var advice: String? { Self.advice(status: status, code: error?.code) }
 
     enum CodingKeys: String, CodingKey {
         case flowID = "flowId", flow, outcome, status, failedStep, error, user, tenantId, astClientId
-        case authenticationMode = "authMode", duration, payment, offline, advice
+        case authenticationMode = "authMode", duration, payment, offline, q2, advice
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,6 +74,7 @@ public struct FlowResult: Sendable, Equatable, Encodable {
         try container.encode(duration.microseconds, forKey: .duration)
         try container.encodeIfPresent(payment, forKey: .payment)
         if offline { try container.encode(offline, forKey: .offline) }
+        try container.encodeIfPresent(q2, forKey: .q2)
         try container.encodeIfPresent(advice, forKey: .advice)
     }
 }
@@ -195,6 +198,12 @@ extension FlowResult {
             "The issuer did not authenticate the cardholder: do not authorise this payment. For a wrong one-time code, the simulated issuer's code is 1234."
         case (PaymentStatus.authenticationUnavailable, _):
             "No 3-D Secure authentication: authorise only if your liability rules allow it, or ask for another card."
+        case (Q2Status.invalidCredentials, _):
+            "Check the user id and password; Core locks the user after too many wrong attempts in a row."
+        case (Q2Status.networkUnavailable, _): "The device could not reach Core: check the network (or turn the network fault off)."
+        case (Q2Status.genericError, _): "Core failed: try again later (or turn the server-error fault off)."
+        case (Q2Status.insecure, _): "The security module blocks logins on this device: use a secure device."
+        case (Q2Status.noSavedCredential, _): "Sign in with a username and password first; a successful login saves the credential."
         case (PaymentStatus.safepayError, _):
             "The Drops page or its configuration failed: check the configuration and any bridge fault, then start the payment again."
         default: "See the error message for what the SDK reported."

@@ -4,6 +4,7 @@ import Determinism
 import IdentityProvider
 import IdpSdk
 import MCSDK
+import Q2Authentication
 import Synchronization
 
 /// One run of one flow: the app's orchestration of the MC-SDK and the IdpSdk, as the migration guide's
@@ -51,6 +52,7 @@ final class FlowRun: Sendable {
         case .login: return signIn(clientId: configuration.loginClientId)
         case .logout: return logout()
         case .payerAuth: return payerAuthentication()
+        case .q2Login: return q2Login()
         }
     }
 
@@ -279,6 +281,7 @@ enum StepReply: Sendable {
     case masterController(any KSMEvent, thread: String)
     case idpSdk(IdpSdkResult, thread: String)
     case payment(PaymentEnd)
+    case q2(Result<PasswordAuthenticationResult, MobileCoreLoginFailure>)
     case cancelled
 }
 

@@ -4,6 +4,8 @@ import Dispatch
 import IdentityProvider
 import IdpSdk
 import MCSDK
+import Q2Authentication
+import Q2Core
 import SafepayDrops
 import Synchronization
 
@@ -32,6 +34,7 @@ public final class FlowService: Sendable {
     /// The run on the flow queue now: faults that bite are reported in its log.
     private let current = Locked<FlowRun?>(nil)
     private let liveBridgeFaults: Locked<BridgeFaults>
+    private let savedCredential = Locked<PasswordCredential?>(nil)
 
     public init(
         environment: SimulationEnvironment, configuration: FlowConfiguration = FlowConfiguration(),
@@ -50,6 +53,38 @@ public final class FlowService: Sendable {
         // One listener per environment: a second service on the same environment takes the fault reports over.
         environment.faults.onTrigger { [weak self] name in self?.faultBit(name) }
         environment.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
+        environment.q2Core.observe { [weak self] userId, response in self?.coreAnswered(userId, response) }
+    }
+
+    /// The Q2 credential the last successful Q2 login saved: in this process's memory only, never on disk.
+    public internal(set) var savedQ2Credential: PasswordCredential? {
+        get { savedCredential.withLock { $0 } }
+        set { savedCredential.withLock { $0 = newValue } }
+    }
+
+    /// The module's context, as the app gives it (`--launch`).
+    public var q2Context: AuthenticationModuleContext {
+        let launch = configuration.q2Launch
+        return AuthenticationModuleContext(
+            presentWithLocalizedErrorMessage: launch.banner, shouldAllowAutoLogin: { launch != .push },
+            passwordAuthentication: CorePasswordAuthentication(
+                core: environment.q2Core, security: SimulatedSecurityModule(faults: environment.faults, reason: configuration.insecureDeviceReason)))
+    }
+
+    /// `shouldAllowAutoLogin()`, called as the module calls it: on the main actor. Front ends call this from
+    /// their main thread when the sign-in screen comes up.
+    @MainActor
+    public func allowsQ2AutoLogin() -> Bool {
+        q2Context.shouldAllowAutoLogin()
+    }
+
+    private func coreAnswered(_ userId: String, _ response: LogonResponse) {
+        guard let run = current.withLock({ $0 }) else { return }
+        let step = FlowStep("POST \(Q2CoreServer.path)")
+        run.emit(step, from: .q2Module, to: .q2Core, detail: "userId=\(userId), password")
+        let hydra = response.hydraCode.map { ", hydraCode \($0)" } ?? ""
+        let token = response.q2token == nil ? "" : ", q2token header"
+        run.emit(step, from: .q2Core, to: .q2Module, status: String(response.status), detail: "\(response.message)\(hydra)\(token)")
     }
 
     /// The IdP's requests and answers appear in the log between the SDK that made them and the IdP.

@@ -41,6 +41,12 @@ public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStr
     /// A challenge screen (CRes) shown to the cardholder.
     public static let challengeScreen = FlowStep("challenge screen")
 
+    // The Q2 authentication module.
+    public static let signInScreen = FlowStep("sign-in screen")
+    public static let allowLogin = FlowStep("allowLogin")
+    public static let authenticate = FlowStep("authenticate(using:)")
+    public static let completePlatformAuthentication = FlowStep("completePlatformAuthentication(with:)")
+
     /// Not a call: the flow was cancelled.
     public static let cancel = FlowStep("cancel")
 }
@@ -63,4 +69,10 @@ public enum Participant: String, Sendable, Codable {
     case otherDevice = "other device"
     /// The simulation itself, injecting a fault.
     case simulator = "simulator"
+    /// The Q2 Mobile SDK's authentication module.
+    case q2Module = "Q2 SDK"
+    /// The institution's Q2 Core (its logon endpoint).
+    case q2Core = "Q2 Core"
+    /// The app's security module, asked before a password login.
+    case securityModule = "SecurityModule"
 }

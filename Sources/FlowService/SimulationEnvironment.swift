@@ -1,6 +1,7 @@
 import Determinism
 import IdentityProvider
 import MCSDK
+import Q2Core
 import Scenario
 import ThreeDSecure
 
@@ -32,6 +33,8 @@ public struct SimulationEnvironment: Sendable {
     public let accessControlServer: AccessControlServer
     /// The identity faults that are on; the terminal's faults panel and headless answers switch them live.
     public let faults: FaultSwitchboard
+    /// The institution's Q2 Core (its users are the app tenant's users).
+    public let q2Core: Q2CoreServer
 
     /// The same seed and the same inputs replay the same codes, ids and tokens.
     public init(
@@ -50,6 +53,9 @@ public struct SimulationEnvironment: Sendable {
         identityProvider = IdentityProvider(
             configuration: configuration, clock: clock, random: random, store: stores.identityProvider, faults: self.faults)
         network.register(identityProvider)
+        q2Core = Q2CoreServer(
+            tenant: tenantId, users: configuration.tenants.first { $0.id == tenantId }?.users ?? [], lockout: configuration.lockout,
+            store: stores.identityProvider, network: network, random: random, clock: clock, faults: self.faults)
         masterController = MasterController(configuration: MasterControllerConfiguration(
             idpUrl: configuration.baseURL, network: network, random: random,
             clientDataKey: identityProvider.clientDataKey, store: stores.device, faults: self.faults))
@@ -72,6 +78,7 @@ public struct SimulationEnvironment: Sendable {
         identityProvider = other.identityProvider
         tenantId = other.tenantId
         accessControlServer = other.accessControlServer
+        q2Core = other.q2Core
         masterController = MasterController(configuration: MasterControllerConfiguration(
             idpUrl: other.identityProvider.baseURL, network: network, random: random,
             clientDataKey: identityProvider.clientDataKey, faults: faults))

@@ -11,6 +11,8 @@ import Secrets
 public struct FlowAnswers: Sendable {
     public var values: [String: Secret]
     public var cancel: Bool
+    /// Q2: sign in with the saved credential when the module allows auto-login.
+    public var autoLogin = false
     public var payment: PaymentAnswers
     /// Faults switched on for this flow only (`"faults": {…}`, as in a scenario file).
     public var faults: (identity: IdentityFaults, bridge: BridgeFaults)?
@@ -87,15 +89,15 @@ public struct FlowAnswers: Sendable {
                 answers.faults = try parseFaults(value, at: place)
                 continue
             }
-            if key == "cancel" {
+            if key == "cancel" || key == "autoLogin" {
                 guard let flag = value as? Bool, isBoolean(value) else {
-                    throw UsageError("\(place).cancel must be true or false")
+                    throw UsageError("\(place).\(key) must be true or false")
                 }
-                answers.cancel = flag
+                if key == "cancel" { answers.cancel = flag } else { answers.autoLogin = flag }
                 continue
             }
             guard credentialKeys.contains(key) else {
-                throw UsageError("\(place) has unknown key \"\(printable(key))\"; known keys: \((credentialKeys + ["cancel", "faults"]).joined(separator: ", "))")
+                throw UsageError("\(place) has unknown key \"\(printable(key))\"; known keys: \((credentialKeys + ["cancel", "autoLogin", "faults"]).joined(separator: ", "))")
             }
             guard let text = value as? String else { throw UsageError("\(place).\(key) must be a string") }
             guard text.utf8.count <= maximumLength else {

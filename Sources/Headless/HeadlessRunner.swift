@@ -103,7 +103,28 @@ public final class HeadlessRunner: FlowFrontEnd {
         case .credentials: answerCredentials(prompt, given)
         case .paymentDetails(let defaults): answerCardForm(prompt, given.payment, defaults)
         case .challenge(let screen): answerChallenge(prompt, screen, given.payment)
+        case .q2SignIn(let signIn): answerQ2(prompt, signIn, given)
         }
+    }
+
+    /// `"autoLogin": true` signs in with the saved credential when `shouldAllowAutoLogin()` allows it (asked on
+    /// this, the main, thread); else the username and password of the answers are typed in.
+    private func answerQ2(_ prompt: FlowPrompt, _ signIn: Q2SignIn, _ given: FlowAnswers) {
+        if given.autoLogin && signIn.savedUsername != nil {
+            let service = service
+            if MainActor.assumeIsolated({ service.allowsQ2AutoLogin() }) {
+                service.answer(prompt, with: .q2AutoLogin)
+                return
+            }
+        }
+        if given.values["username"] == nil && given.values["password"] == nil && given.autoLogin {
+            let why = signIn.savedUsername == nil
+                ? "no credential is saved yet (a successful q2-login earlier in the run saves one)"
+                : "shouldAllowAutoLogin() is false (--launch push)"
+            refuse(prompt, "\(place) (q2-login) asks for auto-login, but \(why); give \"username\" and \"password\" too")
+            return
+        }
+        answerCredentials(prompt, given)
     }
 
     private func answerCredentials(_ prompt: FlowPrompt, _ given: FlowAnswers) {

@@ -34,6 +34,10 @@ public struct RunOptions: Sendable {
     public var statePath: String?
     /// `--ephemeral`: keep state in memory only.
     public var ephemeral = false
+    /// `--launch normal|deep-link|push`: how the app was opened (the Q2 module).
+    public var launch = Q2Launch.normal
+    /// `--insecure-device REASON`: the security module denies Q2 logins.
+    public var insecureDeviceReason: String?
 
     public init() {}
 
@@ -43,7 +47,7 @@ public struct RunOptions: Sendable {
         usage: idp-tui run FLOW [FLOW…] [--answers FILE|-] [--seed N] [--prompt-timeout SECONDS]
                            [--auth-mode no|biometric|password|pin] [--hash-pin] [--certificate-chain FILE]
                            [--bridge-fault FAULT]… [--bridge-timing swift|web] [--scenario FILE]
-                           [--state FILE | --ephemeral]
+                           [--state FILE | --ephemeral] [--launch normal|deep-link|push] [--insecure-device REASON]
         flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))
         bridge faults (payer-auth): \(bridgeFaultNames.joined(separator: ", "))
         """
@@ -52,7 +56,7 @@ public struct RunOptions: Sendable {
         usage: idp-tui [--theme NAME|FILE] [--seed N] [--prompt-timeout SECONDS]
                        [--auth-mode no|biometric|password|pin] [--hash-pin] [--certificate-chain FILE]
                        [--bridge-fault FAULT]… [--bridge-timing swift|web] [--scenario FILE]
-                       [--state FILE | --ephemeral]
+                       [--state FILE | --ephemeral] [--launch normal|deep-link|push] [--insecure-device REASON]
         themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)
         bridge faults (Pay with card): \(bridgeFaultNames.joined(separator: ", "))
         """
@@ -94,6 +98,18 @@ public struct RunOptions: Sendable {
             case "--certificate-chain": options.certificateChainPath = try value()
             case "--scenario": options.scenarioPath = try value()
             case "--state": options.statePath = try value()
+            case "--launch":
+                let text = try value()
+                guard let launch = Q2Launch(rawValue: text) else {
+                    throw UsageError("\(command)--launch takes normal, deep-link or push, not \"\(text)\"")
+                }
+                options.launch = launch
+            case "--insecure-device":
+                let text = try value()
+                guard !text.trimmingCharacters(in: .whitespaces).isEmpty, text.count <= 200,
+                    !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+                else { throw UsageError("\(command)--insecure-device takes a reason of 1 to 200 characters, without control characters") }
+                options.insecureDeviceReason = text
             case "--ephemeral":
                 if inline != nil { throw UsageError("\(command)--ephemeral takes no value") }
                 options.ephemeral = true
@@ -187,6 +203,8 @@ extension RunOptions {
         var configuration = FlowConfiguration(
             shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout,
             bridgeTiming: bridgeTiming, bridgeFaults: faults)
+        configuration.q2Launch = launch
+        configuration.insecureDeviceReason = insecureDeviceReason
         if let path = certificateChainPath {
             let pem = try RunCommand.readText(path, what: "certificate chain", command: command)
             do {

@@ -13,7 +13,7 @@ public struct UserCounters: Sendable, Equatable {
         self.activationUsed = activationUsed
     }
 
-    mutating func unlockIfDue(at now: SimulationInstant) {
+    public mutating func unlockIfDue(at now: SimulationInstant) {
         if let until = lockedUntil, until <= now {
             lockedUntil = nil
             failures = 0

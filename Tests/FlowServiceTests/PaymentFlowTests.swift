@@ -17,6 +17,7 @@ func paying(_ card: String, expiry: String = "12/30", actions: [PromptAnswer] = 
             return (try? PaymentForm.details(card: card, expiry: expiry, amount: defaults.amount, currency: defaults.currency,
                                             merchant: defaults.merchant)).map { .payment($0) } ?? .cancel
         case .challenge: return remaining.isEmpty ? nil : remaining.removeFirst()
+        case .q2SignIn: return .cancel
         }
     }
 }

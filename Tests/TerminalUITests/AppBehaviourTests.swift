@@ -142,7 +142,9 @@ import Testing
         driver.press(.down, .down, .down)
         #expect(MenuItem.allCases[driver.app.state.menuSelection] == .payWithCard)
         driver.press(.down)
-        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .quit)
+        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .q2Login)
+        driver.press(.down)
+        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .quit, "KSSIDP comparison comes later and is skipped")
         driver.press(.down)
         #expect(driver.app.state.menuSelection == 0)
     }

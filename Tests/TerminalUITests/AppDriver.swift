@@ -10,10 +10,10 @@ final class AppDriver {
     let service: FlowService
     let app: TerminalApp
 
-    init(width: Int = 80, height: Int = 24, latency: Duration = .zero) {
+    init(width: Int = 80, height: Int = 24, latency: Duration = .zero, configuration: FlowConfiguration = FlowConfiguration()) {
         environment = SimulationEnvironment(clock: clock)
         environment.network.latency = latency
-        service = FlowService(environment: environment)
+        service = FlowService(environment: environment, configuration: configuration)
         app = TerminalApp(service: service, width: width, height: height)
     }
 

@@ -22,7 +22,7 @@ public enum MenuItem: CaseIterable, Sendable {
     /// The flows that come later are listed, dimmed, and skipped by focus.
     public var isAvailable: Bool {
         switch self {
-        case .q2Login, .kssidpComparison: false
+        case .kssidpComparison: false
         default: true
         }
     }
@@ -33,6 +33,7 @@ public enum MenuItem: CaseIterable, Sendable {
         case .login: .login
         case .logout: .logout
         case .payWithCard: .payerAuth
+        case .q2Login: .q2Login
         default: nil
         }
     }
@@ -45,9 +46,12 @@ public struct FormState: Sendable {
     /// 0..<fields: a field; fields: Submit; fields + 1: Cancel.
     public var focus = 0
     public var error: String?
+    /// A line under the hint (Q2: why the saved credential was not used).
+    public var note: String?
 
-    init(prompt: FlowPrompt) {
+    init(prompt: FlowPrompt, note: String? = nil) {
         self.prompt = prompt
+        self.note = note
         inputs = prompt.fields.map { _ in TextInput() }
     }
 

@@ -56,7 +56,11 @@ public enum AppView {
         case .result(let result): result.flow
         case .history, .transcript: nil
         }
-        return flow == .payerAuth ? "Safepay Drops · EMV 3-D Secure 2.2" : "IdpSdk on MC-SDK"
+        switch flow {
+        case .payerAuth: return "Safepay Drops · EMV 3-D Secure 2.2"
+        case .q2Login: return "Q2 Mobile SDK · authentication module"
+        default: return "IdpSdk on MC-SDK"
+        }
     }
 
     private static func panelTitle(_ state: AppState) -> String {
@@ -92,10 +96,31 @@ public enum AppView {
 
     // MARK: Form
 
+    private static func q2Rows(_ result: FlowResult) -> [(String, String, Role)] {
+        guard let q2 = result.q2 else { return [] }
+        var rows: [(String, String, Role)] = [("user", q2.username ?? "—", .text), ("method", q2.authenticationMethod ?? "—", .text)]
+        rows.append(("auto-login", q2.autoLogin ? "yes, with the saved credential" : "no", .text))
+        if let keys = q2.userDataKeys { rows.append(("user data", keys.joined(separator: ", "), .text)) }
+        rows.append(("platform", "completePlatformAuthentication(with:) called; q2token kept (redacted)", .text))
+        return rows
+    }
+
     private static func drawForm(_ buffer: inout ScreenBuffer, _ form: FormState, _ area: Area) {
         let asked = form.prompt.fields.map(\.rawValue).joined(separator: ", ")
-        buffer.put("The IdpSdk asks for \(asked) (client \(form.prompt.clientId))", row: area.top, column: area.left,
-                   role: .hint, limit: area.width)
+        if case .q2SignIn(let signIn) = form.prompt.request {
+            if let banner = signIn.banner {
+                buffer.put("⚠ \(banner)", row: area.top, column: area.left, role: .error, limit: area.width)
+            } else {
+                buffer.put("Sign in to online banking (the Q2 module's own sign-in)", row: area.top, column: area.left, role: .hint,
+                           limit: area.width)
+            }
+            if let note = form.note {
+                buffer.put(note, row: area.top + 1, column: area.left, role: .hint, limit: area.width)
+            }
+        } else {
+            buffer.put("The IdpSdk asks for \(asked) (client \(form.prompt.clientId))", row: area.top, column: area.left,
+                       role: .hint, limit: area.width)
+        }
         let labelWidth = form.prompt.fields.map { CharacterWidth.of(TerminalApp.label($0)) }.max() ?? 0
         let boxLeft = area.left + labelWidth + 4
         let boxWidth = max(8, min(40, area.width - labelWidth - 5))
@@ -179,7 +204,12 @@ public enum AppView {
             rows.append(("what happened", cancelText(result), .text))
             rows += paymentRows(result).filter { $0.0 != "card" }
         }
-        if result.outcome == .success { rows += paymentRows(result) }
+        if result.outcome == .success { rows += paymentRows(result) + q2Rows(result) }
+        if result.outcome == .failure, let q2 = result.q2 {
+            let codes = [q2.statusCode.map { "HTTP \($0)" }, q2.hydraCode.map { "hydraCode \($0)" }].compactMap { $0 }.joined(separator: " · ")
+            rows.insert(("failure", ".\(q2.failure ?? "?")" + (codes.isEmpty ? "" : " · \(codes)"), .error), at: 0)
+            rows.removeAll { $0.0 == "error" || $0.0 == "failed at" }
+        }
         buffer.put(headline, row: area.top, column: area.left, role: headlineRole, limit: area.width)
         var row = area.top + 2
         let labelWidth = max(14, (rows.map { CharacterWidth.of($0.0) }.max() ?? 0) + 2)
@@ -201,6 +231,8 @@ public enum AppView {
         case .logout: "Logged out"
         case .payerAuth where result.status == PaymentStatus.frictionless: "Payment authenticated without a challenge"
         case .payerAuth: "Payment authenticated after a challenge"
+        case .q2Login where result.q2?.autoLogin == true: "Signed in to Q2 with the saved credential"
+        case .q2Login: "Signed in to Q2"
         }
     }
 

@@ -227,7 +227,8 @@ public final class TerminalApp: FlowFrontEnd {
         for (index, field) in form.prompt.fields.enumerated() { values[field.key] = form.inputs[index].take() }
         let prompt = form.prompt
         if !service.answer(prompt, with: .credentials(values)) { state.notice = "that prompt had already closed" }
-        state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: "IdpSdk: submitting page \(prompt.page) of \(prompt.pageCount)…")
+        let step = prompt.flow == .q2Login ? "Q2: security check and password login…" : "IdpSdk: submitting page \(prompt.page) of \(prompt.pageCount)…"
+        state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: step)
     }
 
     private func cancel(_ form: FormState) {
@@ -287,6 +288,24 @@ public final class TerminalApp: FlowFrontEnd {
         case .credentials: state.screen = .form(FormState(prompt: prompt))
         case .paymentDetails(let defaults): state.screen = .payment(PaymentFormState(prompt: prompt, defaults: defaults))
         case .challenge(let screen): state.screen = .challenge(ChallengeState(prompt: prompt, screen: screen))
+        case .q2SignIn(let signIn): q2SignIn(prompt, signIn)
+        }
+    }
+
+    /// The Q2 sign-in screen: with a saved credential, auto-login when `shouldAllowAutoLogin()` allows it (asked
+    /// here, on the main thread, as the module asks it on the main actor); else the form, saying why not.
+    private func q2SignIn(_ prompt: FlowPrompt, _ signIn: Q2SignIn) {
+        guard let saved = signIn.savedUsername else {
+            state.screen = .form(FormState(prompt: prompt))
+            return
+        }
+        let service = service
+        let allowed = MainActor.assumeIsolated { service.allowsQ2AutoLogin() }
+        if allowed {
+            answer(prompt, .q2AutoLogin, working: "Q2: signing in automatically as \(saved) (saved credential)…")
+        } else {
+            let why = signIn.launch == "push" ? "the app was opened from a push notification" : "the app does not allow it now"
+            state.screen = .form(FormState(prompt: prompt, note: "No auto-login as \(saved): \(why) (shouldAllowAutoLogin() is false)."))
         }
     }
 

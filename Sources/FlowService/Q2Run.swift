@@ -1,0 +1,174 @@
+import Dispatch
+import IdentityProvider
+import JSONText
+import MCSDK
+import Q2Authentication
+import Q2Core
+import Secrets
+import Threading
+
+/// What a Q2 login ended in, for results and screens.
+public struct Q2Outcome: Sendable, Equatable, Encodable {
+    public let username: String?
+    /// `MobileCoreLoginFailure`'s case, when the login failed.
+    public let failure: String?
+    public let statusCode: Int?
+    public let hydraCode: Int?
+    public let authenticationMethod: String?
+    /// Signed in with the saved credential.
+    public let autoLogin: Bool
+    public let launch: String
+    /// The user data's top-level keys (never the values of a token).
+    public let userDataKeys: [String]?
+}
+
+/// The statuses of a Q2 login's result: `OK`, or the `MobileCoreLoginFailure` case in capitals (ours).
+public enum Q2Status {
+    public static let invalidCredentials = "INVALID_CREDENTIALS"
+    public static let networkUnavailable = "NETWORK_UNAVAILABLE"
+    public static let genericError = "GENERIC_ERROR"
+    public static let insecure = "INSECURE"
+    public static let noSavedCredential = "NO_SAVED_CREDENTIAL"
+}
+
+/// The platform's side of the module: it records what `completePlatformAuthentication(with:)` received.
+final class PlatformDelegate: AuthenticationModuleDelegate {
+    let received = Locked<AuthenticationModuleResponse?>(nil)
+
+    func completePlatformAuthentication(with response: AuthenticationModuleResponse) {
+        received.withLock { $0 = response }
+    }
+}
+
+/// A security module that reports its answer in the flow's log.
+final class ReportingSecurityModule: SecurityModule {
+    private let inner: any SecurityModule
+    private let report: @Sendable (SecurityDecision) -> Void
+
+    init(_ inner: any SecurityModule, report: @escaping @Sendable (SecurityDecision) -> Void) {
+        self.inner = inner
+        self.report = report
+    }
+
+    func allowLogin() async -> SecurityDecision {
+        let decision = await inner.allowLogin()
+        report(decision)
+        return decision
+    }
+}
+
+extension FlowRun {
+    /// The Q2 module's sign-in: the screen (or the saved credential), the security module, Core's password
+    /// login, then `completePlatformAuthentication(with:)`.
+    func q2Login() -> FlowResult {
+        let launch = configuration.q2Launch
+        let saved = service.savedQ2Credential
+        emit(.signInScreen, from: .q2Module, to: .app,
+             detail: "launch=\(launch.rawValue)" + (launch.banner.map { ", banner \"\($0)\"" } ?? "")
+                + (saved.map { ", saved credential for \($0.username)" } ?? ""))
+        let asked = environment.clock.now
+        let resolution = service.channel.ask(flowID: id, timeout: configuration.promptTimeout) { promptID in
+            FlowPrompt(id: promptID, flowID: id, flow: kind,
+                       request: .q2SignIn(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch.rawValue)))
+        }
+        let waited = asked.duration(to: environment.clock.now)
+        let credential: PasswordCredential
+        var autoLogin = false
+        switch resolution {
+        case .answered(.q2AutoLogin):
+            guard let saved else {
+                return q2Result(.failure, status: Q2Status.noSavedCredential, message: "there is no saved credential to sign in with",
+                                username: nil, autoLogin: true)
+            }
+            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "auto-login",
+                 detail: "shouldAllowAutoLogin() is true: signing in with the saved credential for \(saved.username)")
+            credential = saved
+            autoLogin = true
+        case .answered(.credentials(let values)):
+            guard let username = values["username"]?.reveal(), !username.isEmpty, let password = values["password"] else {
+                return q2Result(.failure, status: Q2Status.invalidCredentials, message: "the sign-in screen needs a username and a password",
+                                username: nil, autoLogin: false)
+            }
+            if let saved, launch == .push {
+                emit(.signInScreen, from: .q2Module, to: .app, status: "no auto-login",
+                     detail: "shouldAllowAutoLogin() is false (opened from a push notification): the saved credential for \(saved.username) is not used")
+            }
+            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "answered", detail: "username \(username), password")
+            credential = PasswordCredential(username: username, password: password)
+        case .timedOut:
+            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: SimulatorStatus.promptTimeout,
+                 detail: "nobody signed in within \(configuration.promptTimeout?.components.seconds ?? 0) s")
+            return q2Result(.failure, status: SimulatorStatus.promptTimeout, message: "nobody signed in in time", username: nil, autoLogin: false)
+        default:
+            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: StatusType.userCancel.rawValue, detail: "sign-in cancelled")
+            return cancelledResult(at: .signInScreen, inFlight: false)
+        }
+
+        emit(.authenticate, from: .q2Module, to: .q2Module, detail: "passwordAuthentication.authenticate(using: \(credential))")
+        let security = ReportingSecurityModule(SimulatedSecurityModule(faults: environment.faults, reason: configuration.insecureDeviceReason)) {
+            [weak self] decision in
+            guard let self else { return }
+            self.emit(.allowLogin, from: .q2Module, to: .securityModule, detail: "allowLogin()")
+            switch decision {
+            case .allow: self.emit(.allowLogin, from: .securityModule, to: .q2Module, status: "allow", detail: "the device passes the checks")
+            case .deny(let reason): self.emit(.allowLogin, from: .securityModule, to: .q2Module, status: "deny", detail: reason)
+            }
+        }
+        let authentication = CorePasswordAuthentication(core: environment.q2Core, security: security)
+        let started = environment.clock.now
+        let reply = waitForReply { gate in
+            Task {
+                do {
+                    let result = try await authentication.authenticate(using: credential)
+                    gate.fulfil(.q2(.success(result)))
+                } catch let failure as MobileCoreLoginFailure {
+                    gate.fulfil(.q2(.failure(failure)))
+                } catch {
+                    gate.fulfil(.q2(.failure(.genericError(error: error, statusCode: nil, hydraCode: nil))))
+                }
+            }
+        }
+        guard case .q2(let outcome)? = reply else { return cancelledResult(at: .authenticate) }
+        let took = started.duration(to: environment.clock.now)
+        switch outcome {
+        case .success(let result):
+            emit(.authenticate, from: .q2Module, to: .app, duration: took, status: String(result.statusCode),
+                 detail: "\(result) with user data \(result.userDataJSON.map { $0.keys.sorted().joined(separator: ", ") } ?? "none")")
+            let delegate = PlatformDelegate()
+            delegate.completePlatformAuthentication(with: result.asAuthenticationModuleResponse())
+            emit(.completePlatformAuthentication, from: .q2Module, to: .app, status: StatusType.ok.rawValue,
+                 detail: "\(result.asAuthenticationModuleResponse())")
+            service.savedQ2Credential = credential
+            var done = result_(.success, status: StatusType.ok.rawValue, error: nil)
+            done.q2 = Q2Outcome(username: result.username, failure: nil, statusCode: result.statusCode, hydraCode: nil,
+                                authenticationMethod: result.authenticationMethod, autoLogin: autoLogin, launch: launch.rawValue,
+                                userDataKeys: result.userDataJSON.map { $0.keys.sorted() })
+            return done
+        case .failure(let failure):
+            emit(.authenticate, from: .q2Module, to: .app, duration: took, status: failure.caseName,
+                 detail: "MobileCoreLoginFailure.\(failure.caseName): \(failure.message)")
+            let status = switch failure {
+            case .invalidCredentials: Q2Status.invalidCredentials
+            case .networkUnavailable: Q2Status.networkUnavailable
+            case .genericError: Q2Status.genericError
+            case .insecure: Q2Status.insecure
+            }
+            var done = result_(.failure, status: status, error: FlowError(subsystem: failure.statusCode, code: failure.hydraCode, message: failure.message))
+            done.q2 = Q2Outcome(username: credential.username, failure: failure.caseName, statusCode: failure.statusCode,
+                                hydraCode: failure.hydraCode, authenticationMethod: nil, autoLogin: autoLogin, launch: launch.rawValue,
+                                userDataKeys: nil)
+            return done
+        }
+    }
+
+    private func result_(_ outcome: FlowOutcome, status: String, error: FlowError?) -> FlowResult {
+        result(outcome, status: status, step: outcome == .success ? nil : .authenticate, error: error)
+    }
+
+    private func q2Result(_ outcome: FlowOutcome, status: String, message: String, username: String?, autoLogin: Bool) -> FlowResult {
+        var done = result(outcome, status: status, step: .signInScreen, error: FlowError(subsystem: nil, code: nil, message: message))
+        done.q2 = Q2Outcome(username: username, failure: nil, statusCode: nil, hydraCode: nil, authenticationMethod: nil,
+                            autoLogin: autoLogin, launch: configuration.q2Launch.rawValue, userDataKeys: nil)
+        return done
+    }
+}

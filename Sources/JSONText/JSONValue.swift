@@ -1,0 +1,49 @@
+/// A JSON value as data (Q2's `userDataJSON`), Codable.
+public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let items = try? container.decode([JSONValue].self) {
+            self = .array(items)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let flag): try container.encode(flag)
+        case .number(let number): try container.encode(number)
+        case .string(let text): try container.encode(text)
+        case .array(let items): try container.encode(items)
+        case .object(let members): try container.encode(members)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .null: "null"
+        case .bool(let flag): String(flag)
+        case .number(let number): number == number.rounded() ? String(Int(number)) : String(number)
+        case .string(let text): JSONOutput.quote(text)
+        case .array(let items): "[" + items.map(\.description).joined(separator: ",") + "]"
+        case .object(let members): "{" + members.sorted { $0.key < $1.key }.map { "\(JSONOutput.quote($0.key)):\($0.value)" }.joined(separator: ",") + "}"
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import Crypto
+import Determinism
+import IdentityProvider
+import JSONText
+import Secrets
+import Threading
+
+/// What `/mobilews/logonUser` answers: the HTTP status, a q2token header on success, user data in the body, and
+/// the simulator's own hydra code on failure (the real codes are not public).
+public struct LogonResponse: Sendable {
+    public let status: Int
+    public let q2token: Secret?
+    public let userData: [String: JSONValue]?
+    public let hydraCode: Int?
+    public let message: String
+}
+
+/// The simulator's hydra codes (docs/q2.md): Q2 does not publish its own.
+public enum HydraCode {
+    public static let invalidCredentials = 1001
+    public static let lockedOut = 1003
+    public static let missingField = 1010
+    public static let serverError = 9000
+}
+
+/// The simulated Q2 Core: the logon endpoint of an institution's online banking, on the simulated network.
+/// Its users are the app tenant's users of the scenario; wrong passwords count towards the scenario's lockout,
+/// kept in the IdP's store under a tenant of its own (`q2-core/…`), so that locks last across runs.
+public final class Q2CoreServer: Sendable {
+    public static let path = "/mobilews/logonUser"
+
+    private let users: [String: StoredHash]
+    private let lockout: LockoutPolicy
+    private let store: any IdentityProviderStore
+    private let network: SimulatedNetwork
+    private let random: RandomSource
+    private let clock: any SimulationClock
+    private let faults: FaultSwitchboard
+    private let tenant: String
+    private let observer = Locked<(@Sendable (String, LogonResponse) -> Void)?>(nil)
+
+    public init(tenant: String, users: [UserConfiguration], lockout: LockoutPolicy, store: any IdentityProviderStore,
+                network: SimulatedNetwork, random: RandomSource, clock: any SimulationClock, faults: FaultSwitchboard) {
+        self.tenant = "q2-core/" + tenant
+        self.users = Dictionary(users.map { ($0.username, StoredHash(of: $0.password, iterations: 1000, random: random)) },
+                                uniquingKeysWith: { first, _ in first })
+        self.lockout = lockout
+        self.store = store
+        self.network = network
+        self.random = random
+        self.clock = clock
+        self.faults = faults
+    }
+
+    /// Called with each request's user id and the response, on the caller's thread.
+    public func observe(_ observer: @escaping @Sendable (String, LogonResponse) -> Void) {
+        self.observer.withLock { $0 = observer }
+    }
+
+    /// POST `/mobilews/logonUser` with userId and password. Throws when the network does not carry the request.
+    public func logonUser(userId: String, password: Secret) throws(NetworkError) -> LogonResponse {
+        try network.roundTrip()
+        let response = answer(userId: userId, password: password)
+        observer.withLock { $0 }?(userId, response)
+        return response
+    }
+
+    private func answer(userId: String, password: Secret) -> LogonResponse {
+        if faults.faults.serverError {
+            faults.triggered("server error: Q2 Core answers HTTP 500")
+            return LogonResponse(status: 500, q2token: nil, userData: nil, hydraCode: HydraCode.serverError,
+                                 message: "internal server error")
+        }
+        guard !userId.isEmpty, !password.isEmpty else {
+            return LogonResponse(status: 400, q2token: nil, userData: nil, hydraCode: HydraCode.missingField,
+                                 message: "userId and password are required")
+        }
+        let now = clock.now
+        do {
+            let counters = try store.updateUser(tenant: tenant, username: userId) { counters in
+                counters.unlockIfDue(at: now)
+                return counters
+            }
+            if let until = counters.lockedUntil {
+                return LogonResponse(status: 423, q2token: nil, userData: nil, hydraCode: HydraCode.lockedOut,
+                                     message: "the user is locked out for another \(max(1, now.duration(to: until).components.seconds)) s")
+            }
+            guard let hash = users[userId], hash.matches(password) else {
+                let policy = lockout
+                return try store.updateUser(tenant: tenant, username: userId) { counters -> LogonResponse in
+                    counters.failures += 1
+                    if counters.failures >= policy.maxFailures {
+                        counters.lockedUntil = now.advanced(by: policy.lockDuration)
+                        return LogonResponse(status: 423, q2token: nil, userData: nil, hydraCode: HydraCode.lockedOut,
+                                             message: "too many failed logins: the user is locked out for \(policy.lockDuration.components.seconds) s")
+                    }
+                    return LogonResponse(status: 401, q2token: nil, userData: nil, hydraCode: HydraCode.invalidCredentials,
+                                         message: "invalid user id or password (\(policy.maxFailures - counters.failures) attempts left)")
+                }
+            }
+            try store.updateUser(tenant: tenant, username: userId) { $0.failures = 0 }
+        } catch {
+            return LogonResponse(status: 500, q2token: nil, userData: nil, hydraCode: HydraCode.serverError,
+                                 message: "Q2 Core's store failed: \(error.description)")
+        }
+        var token = Array(Base64URL.encode(random.bytes(24)).utf8)
+        let userData: [String: JSONValue] = [
+            "userId": .string(userId), "firstName": .string(userId.prefix(1).uppercased() + userId.dropFirst()),
+            "customerType": .string("retail"),
+            "accounts": .array([
+                .object(["id": .string("CHK-\(Hex.encode(random.bytes(2)))"), "type": .string("checking"), "balance": .number(1250.75)]),
+                .object(["id": .string("SAV-\(Hex.encode(random.bytes(2)))"), "type": .string("savings"), "balance": .number(8400)]),
+            ]),
+        ]
+        return LogonResponse(status: 200, q2token: Secret(consuming: &token), userData: userData, hydraCode: nil, message: "OK")
+    }
+}
+

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@Suite struct Q2RunTests {
+    @Test func aQ2LoginThenAnAutoLoginWithTheSavedCredential() throws {
+        let run = try BinaryRun.run(["run", "q2-login", "q2-login", "--ephemeral"], stdin: #"[{"username":"alice","password":"wonderland"},{"autoLogin":true}]"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        let q2 = run.results.compactMap { $0["q2"] as? [String: Any] }
+        #expect(q2.map { $0["autoLogin"] as? Bool } == [false, true])
+        #expect(run.events.contains { $0["step"] as? String == "POST /mobilews/logonUser" && $0["to"] as? String == "Q2 Core" })
+        #expect(run.events.contains { $0["step"] as? String == "completePlatformAuthentication(with:)" })
+        #expect(!run.stdout.contains("wonderland"))
+    }
+
+    @Test func aPushLaunchGatesTheAutoLogin() throws {
+        let run = try BinaryRun.run(["run", "q2-login", "q2-login", "--ephemeral", "--launch", "push"],
+                                    stdin: #"[{"username":"alice","password":"wonderland"},{"autoLogin":true}]"#)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("shouldAllowAutoLogin() is false (--launch push)"))
+        let typed = try BinaryRun.run(["run", "q2-login", "q2-login", "--ephemeral", "--launch", "push"],
+                                      stdin: #"[{"username":"alice","password":"wonderland"},{"autoLogin":true,"username":"alice","password":"wonderland"}]"#)
+        #expect(typed.status == 0)
+        #expect((typed.results.last?["q2"] as? [String: Any])?["autoLogin"] as? Bool == false)
+        #expect(typed.events.contains { $0["status"] as? String == "no auto-login" })
+    }
+
+    @Test(arguments: [
+        ([String](), #"{"username":"alice","password":"nope"}"#, "INVALID_CREDENTIALS", 1001),
+        (["--insecure-device", "Frida detected"], #"{"username":"alice","password":"wonderland"}"#, "INSECURE", nil),
+        (["--scenario", scenarioPath("faults")], #"{"username":"alice","password":"wonderland"}"#, "GENERIC_ERROR", 9000),
+    ] as [([String], String, String, Int?)])
+    func failuresHaveTheirStatusAndHydraCode(options: [String], answers: String, status: String, hydra: Int?) throws {
+        let run = try BinaryRun.run(["run", "q2-login", "--ephemeral"] + options, stdin: answers)
+        #expect(run.status == 1)
+        #expect(run.results.first?["status"] as? String == status)
+        #expect((run.results.first?["error"] as? [String: Any])?["code"] as? Int == hydra)
+        #expect(!run.stdout.contains("wonderland") && !run.stdout.contains("\"nope\""))
+    }
+
+    @Test func theNetworkFaultIsNetworkUnavailable() throws {
+        let run = try BinaryRun.run(["run", "q2-login", "--ephemeral"], stdin: #"{"username":"alice","password":"wonderland","faults":{"networkUnavailable":true}}"#)
+        #expect(run.results.first?["status"] as? String == "NETWORK_UNAVAILABLE")
+        #expect((run.results.first?["q2"] as? [String: Any])?["failure"] as? String == "networkUnavailable")
+    }
+
+    @Test func badLaunchOptionsExitTwo() throws {
+        let run = try BinaryRun.run(["run", "q2-login", "--launch", "widget"], stdin: "{}")
+        #expect(run.status == 2 && run.stderr.contains("--launch takes normal, deep-link or push"))
+    }
+}

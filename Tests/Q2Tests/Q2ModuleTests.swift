@@ -1,0 +1,118 @@
+import Determinism
+import Foundation
+import IdentityProvider
+import JSONText
+import Q2Authentication
+import Q2Core
+import Secrets
+import Testing
+
+/// A Core with alice / wonderland, on a manual clock.
+func core(faults: FaultSwitchboard = FaultSwitchboard(), clock: ManualClock = ManualClock()) -> Q2CoreServer {
+    let random = RandomSource(seed: 3)
+    let network = SimulatedNetwork(clock: clock, faults: faults)
+    return Q2CoreServer(
+        tenant: "demo", users: [UserConfiguration(username: "alice", password: Secret("wonderland"))], lockout: LockoutPolicy(),
+        store: MemoryIdentityProviderStore(), network: network, random: random, clock: clock, faults: faults)
+}
+
+func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = FaultSwitchboard(), reason: String? = nil) async
+    -> Result<PasswordAuthenticationResult, MobileCoreLoginFailure>
+{
+    let authentication = CorePasswordAuthentication(core: core, security: SimulatedSecurityModule(faults: faults, reason: reason))
+    do {
+        return .success(try await authentication.authenticate(using: PasswordCredential(username: "alice", password: password)))
+    } catch let failure as MobileCoreLoginFailure {
+        return .failure(failure)
+    } catch {
+        return .failure(.genericError(error: error, statusCode: nil, hydraCode: nil))
+    }
+}
+
+@Suite struct Q2ModuleTests {
+    @Test func aRightPasswordLogsInWithAQ2TokenAndUserData() async throws {
+        let result = try await login(core(), "wonderland").get()
+        #expect(result.statusCode == 200)
+        #expect(result.username == "alice" && result.authenticationMethod == "password")
+        #expect(!result.q2token.isEmpty)
+        #expect(result.userDataJSON?["firstName"] == .string("Alice"))
+        let response = result.asAuthenticationModuleResponse()
+        #expect(response.username == "alice")
+        #expect(!"\(result)".contains(result.q2token.reveal()) && "\(result)".contains("q2token: <redacted>"))
+    }
+
+    @Test func eachFailureCase() async throws {
+        let server = core()
+        guard case .failure(.invalidCredentials(_, 401, 1001)) = await login(server, "nope") else { Issue.record("wrong password"); return }
+        _ = await login(server, "nope")
+        guard case .failure(.invalidCredentials(_, 423, 1003)) = await login(server, "nope") else { Issue.record("lockout"); return }
+        guard case .failure(.invalidCredentials(_, 423, 1003)) = await login(server, "wonderland") else { Issue.record("locked"); return }
+
+        let offline = FaultSwitchboard()
+        offline.faults.networkUnavailable = true
+        guard case .failure(.networkUnavailable) = await login(core(faults: offline), "wonderland") else { Issue.record("offline"); return }
+
+        let broken = FaultSwitchboard()
+        broken.faults.serverError = true
+        guard case .failure(.genericError(_, 500, 9000)) = await login(core(faults: broken), "wonderland") else { Issue.record("500"); return }
+
+        let rooted = FaultSwitchboard()
+        rooted.faults.insecureDevice = true
+        guard case .failure(.insecure(let reason)) = await login(core(faults: rooted), "wonderland", faults: rooted) else {
+            Issue.record("insecure")
+            return
+        }
+        #expect(reason == "the device is rooted or jailbroken")
+        guard case .failure(.insecure("Cydia found")) = await login(core(), "wonderland", reason: "Cydia found") else {
+            Issue.record("insecure with a reason")
+            return
+        }
+    }
+
+    @Test func aTimeoutIsNetworkUnavailable() async throws {
+        let clock = ManualClock()
+        let faults = FaultSwitchboard()
+        faults.faults.requestTimeout = true
+        let server = core(faults: faults, clock: clock)
+        let pending = Task { await login(server, "wonderland") }
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        clock.advance(by: .seconds(30))
+        guard case .failure(.networkUnavailable(let error)) = await pending.value else { Issue.record("timeout"); return }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("timed out after 30 s"))
+    }
+
+    @Test func theSecurityModuleRunsBeforeThePasswordLogin() async {
+        let rooted = FaultSwitchboard()
+        rooted.faults.insecureDevice = true
+        let server = core(faults: rooted)
+        let seen = Locked2(0)
+        server.observe { _, _ in seen.set(seen.value + 1) }
+        _ = await login(server, "wonderland", faults: rooted)
+        #expect(seen.value == 0, "Core was never asked")
+    }
+
+    @Test func aPasswordCredentialIsRedactedInEveryPrintingPath() {
+        let credential = PasswordCredential(username: "alice", password: "hunter2-wonderland")
+        var dumped = ""
+        dump(credential, to: &dumped)
+        let paths = [
+            "\(credential)", String(describing: credential), String(reflecting: credential), credential.description,
+            credential.debugDescription, dumped, Mirror(reflecting: credential).children.map { "\($0.value)" }.joined(),
+            "\([credential])", "\(Optional(credential) as Any)",
+        ]
+        for text in paths {
+            #expect(!text.contains("hunter2"), "\(text)")
+        }
+        #expect(paths[0].contains("<redacted>"))
+        #expect(!((credential as Any) is any Encodable), "not Codable: it cannot be serialized")
+        #expect(!((credential as Any) is any Decodable))
+    }
+}
+
+final class Locked2<Value: Sendable>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func set(_ value: Value) { lock.withLock { stored = value } }
+}

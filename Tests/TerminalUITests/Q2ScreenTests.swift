@@ -1,0 +1,94 @@
+import FlowService
+import TerminalUI
+import Testing
+
+extension AppDriver {
+    /// Home → Q2 login (four Downs: activate, log in, log out, pay, Q2).
+    func openQ2() {
+        while MenuItem.allCases[app.state.menuSelection] != .q2Login { press(.down) }
+        press(.enter)
+        pump { _ in self.isForm || self.isResult || { if case .working = self.screen { return false } else { return true } }() }
+    }
+
+    func signInQ2(password: String = "wonderland") {
+        openQ2()
+        pump { _ in self.isForm || self.isResult }
+        if isForm {
+            type("alice")
+            press(.tab)
+            type(password)
+            press(.enter)
+        }
+        pump { _ in self.isResult }
+    }
+}
+
+/// The Q2 sign-in screen. `@MainActor`: the screen asks `shouldAllowAutoLogin()` on the main actor, as the
+/// module does.
+@MainActor @Suite struct Q2ScreenTests {
+    @Test func theSignInScreenMasksThePasswordAndSignsIn() throws {
+        let driver = AppDriver()
+        driver.openQ2()
+        #expect(driver.isForm)
+        driver.type("alice")
+        driver.press(.tab)
+        driver.type("wonderland")
+        let screen = driver.app.render()
+        #expect(screen.text.contains("Q2 login — sign in"))
+        #expect(screen.text.contains("Sign in to online banking"))
+        #expect(!screen.text.contains("wonderland") && screen.text.contains("••••••••••"))
+        Snapshot.check(screen, "q2-sign-in-80x24")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        let result = try #require(driver.result)
+        #expect(result.outcome == .success)
+        let shown = driver.app.render().text
+        #expect(shown.contains("✓ Signed in to Q2"))
+        #expect(shown.contains("completePlatformAuthentication(with:) called"))
+    }
+
+    @Test func aDeepLinkShowsTheBanner() {
+        var configuration = FlowConfiguration()
+        configuration.q2Launch = .deepLink
+        let driver = AppDriver(configuration: configuration)
+        driver.openQ2()
+        #expect(driver.app.render().text.contains("⚠ Please sign in to continue"))
+    }
+
+    @Test func theSavedCredentialLogsInAutomaticallyUnlessOpenedFromAPush() throws {
+        let driver = AppDriver()
+        driver.signInQ2()
+        driver.press(.enter)
+        driver.openQ2()
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.q2?.autoLogin == true)
+        #expect(driver.app.render().text.contains("Signed in to Q2 with the saved credential"))
+
+        var configuration = FlowConfiguration()
+        configuration.q2Launch = .push
+        let pushed = AppDriver(configuration: configuration)
+        pushed.signInQ2()
+        pushed.press(.enter)
+        pushed.openQ2()
+        #expect(pushed.isForm, "no auto-login after a push")
+        #expect(pushed.app.render().text.contains("No auto-login as alice: the app was opened from a push notification"))
+    }
+
+    @Test func eachFailureHasAClearMessage() throws {
+        let driver = AppDriver()
+        driver.signInQ2(password: "nope")
+        var shown = driver.app.render().text
+        #expect(shown.contains("failed — INVALID_CREDENTIALS"))
+        #expect(shown.contains("failure        .invalidCredentials · HTTP 401 · hydraCode 1001"))
+        #expect(shown.contains("invalid user id or password (2 attempts left)"))
+        Snapshot.check(driver.app.render(), "q2-failure-80x24")
+
+        var configuration = FlowConfiguration()
+        configuration.insecureDeviceReason = "jailbroken: Cydia found"
+        let insecure = AppDriver(configuration: configuration)
+        insecure.signInQ2()
+        shown = insecure.app.render().text
+        #expect(shown.contains("failed — INSECURE"))
+        #expect(shown.contains("the security module blocked the login: jailbroken: Cydia"), "the reason is shown")
+    }
+}
