@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "Q2Authentication", dependencies: ["Q2Core", "IdentityProvider", "JSONText", "Secrets"], swiftSettings: strict),
         .target(name: "MCSDK", dependencies: ["IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
         .target(name: "IdpSdk", dependencies: ["MCSDK", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
+        // The legacy wrapper the IdpSdk replaces.
+        .target(name: "KSSIDP", dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Threading"], swiftSettings: strict),
 
         // Scenarios: what a simulation starts from.
         .target(
@@ -56,7 +58,7 @@ let package = Package(
         .target(
             name: "FlowService",
             dependencies: [
-                "IdpSdk", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Scenario", "Q2Authentication", "Q2Core",
+                "IdpSdk", "KSSIDP", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Scenario", "Q2Authentication", "Q2Core",
                 "JSONText", "Secrets", "Determinism", "Threading", "Crypto",
             ],
             swiftSettings: strict),
@@ -100,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "FlowServiceTests",
             dependencies: [
-                "FlowService", "IdpSdk", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Secrets", "Determinism",
+                "FlowService", "IdpSdk", "KSSIDP", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Secrets", "Determinism",
                 "Threading",
             ],
             swiftSettings: strict),

@@ -7,6 +7,9 @@ public enum FlowKind: String, Sendable, CaseIterable, Codable {
     case payerAuth = "payer-auth"
     /// The Q2 authentication module's password login against Core.
     case q2Login = "q2-login"
+    /// Activation and login through the legacy KSSIDP wrapper, on the same MC-SDK and IdP.
+    case legacyActivate = "legacy-activate"
+    case legacyLogin = "legacy-login"
 
     /// A title for screens, e.g. "Activate device".
     public var title: String {
@@ -16,6 +19,8 @@ public enum FlowKind: String, Sendable, CaseIterable, Codable {
         case .logout: "Log out"
         case .payerAuth: "Pay with card (3-D Secure)"
         case .q2Login: "Q2 login"
+        case .legacyActivate: "Activate device (KSSIDP)"
+        case .legacyLogin: "Log in (KSSIDP)"
         }
     }
 

@@ -4,6 +4,7 @@ import Determinism
 import IdentityProvider
 import IdpSdk
 import MCSDK
+import KSSIDP
 import Q2Authentication
 import Synchronization
 
@@ -53,6 +54,7 @@ final class FlowRun: Sendable {
         case .logout: return logout()
         case .payerAuth: return payerAuthentication()
         case .q2Login: return q2Login()
+        case .legacyActivate, .legacyLogin: return legacy()
         }
     }
 
@@ -120,7 +122,7 @@ final class FlowRun: Sendable {
     // MARK: Calls
 
     /// Sends an event to the master controller and waits for its result, or for a cancel (nil).
-    private func send(_ step: FlowStep, _ event: any KSMEvent, detail: String) -> (any KSMEvent)? {
+    func send(_ step: FlowStep, _ event: any KSMEvent, detail: String) -> (any KSMEvent)? {
         if isCancelled { return nil }
         emit(step, from: .app, to: .masterController, detail: detail.isEmpty ? event.eventName : "\(event.eventName): \(detail)")
         let sent = environment.clock.now
@@ -210,7 +212,7 @@ final class FlowRun: Sendable {
                       error: FlowError(subsystem: nil, code: nil, message: message))
     }
 
-    private func mcFailure(_ step: FlowStep, _ reply: any KSMEvent) -> FlowResult {
+    func mcFailure(_ step: FlowStep, _ reply: any KSMEvent) -> FlowResult {
         switch reply {
         case let event as KSMStartResultEvent:
             // The MC-SDK fails Start with UNINITIALISED only when its integrity check fails.
@@ -282,6 +284,7 @@ enum StepReply: Sendable {
     case idpSdk(IdpSdkResult, thread: String)
     case payment(PaymentEnd)
     case q2(Result<PasswordAuthenticationResult, MobileCoreLoginFailure>)
+    case kssidp(ResultObject, KssIdpResultObject, thread: String)
     case cancelled
 }
 

@@ -75,4 +75,6 @@ public enum Participant: String, Sendable, Codable {
     case q2Core = "Q2 Core"
     /// The app's security module, asked before a password login.
     case securityModule = "SecurityModule"
+    /// The legacy KSSIDP wrapper.
+    case kssidp = "KSSIDP"
 }

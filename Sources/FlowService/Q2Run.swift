@@ -58,6 +58,9 @@ final class ReportingSecurityModule: SecurityModule {
 }
 
 extension FlowRun {
+    /// Where Q2's async calls run (a queue of their own: see ``DispatchTaskExecutor``).
+    static let q2Executor = DispatchTaskExecutor(label: "Q2 SDK")
+
     /// The Q2 module's sign-in: the screen (or the saved credential), the security module, Core's password
     /// login, then `completePlatformAuthentication(with:)`.
     func q2Login() -> FlowResult {
@@ -117,7 +120,7 @@ extension FlowRun {
         let authentication = CorePasswordAuthentication(core: environment.q2Core, security: security)
         let started = environment.clock.now
         let reply = waitForReply { gate in
-            Task {
+            Task(executorPreference: Self.q2Executor) {
                 do {
                     let result = try await authentication.authenticate(using: credential)
                     gate.fulfil(.q2(.success(result)))

@@ -35,6 +35,8 @@ public struct SimulationEnvironment: Sendable {
     public let faults: FaultSwitchboard
     /// The institution's Q2 Core (its users are the app tenant's users).
     public let q2Core: Q2CoreServer
+    /// The scenario this world was built from, when it was built from one.
+    public private(set) var scenario: Scenario?
 
     /// The same seed and the same inputs replay the same codes, ids and tokens.
     public init(
@@ -68,6 +70,7 @@ public struct SimulationEnvironment: Sendable {
             identityProvider: scenario.identityProvider, tenantId: scenario.appTenant, clock: clock, seed: seed,
             cards: scenario.cards, challengePolicy: scenario.challengePolicy, latency: scenario.networkLatency,
             faults: scenario.identityFaults, stores: stores)
+        self.scenario = scenario
     }
 
     private init(sharing other: SimulationEnvironment) {
@@ -79,6 +82,7 @@ public struct SimulationEnvironment: Sendable {
         tenantId = other.tenantId
         accessControlServer = other.accessControlServer
         q2Core = other.q2Core
+        scenario = other.scenario
         masterController = MasterController(configuration: MasterControllerConfiguration(
             idpUrl: other.identityProvider.baseURL, network: network, random: random,
             clientDataKey: identityProvider.clientDataKey, faults: faults))

@@ -24,6 +24,7 @@ func help() -> String {
       idp-tui scenario show [FILE] print the effective scenario
       idp-tui history [--json]     past flows; history show ID; history export ID --format mermaid|json
       idp-tui reset                forget the device, the IdP's counters and locks, and the history
+      idp-tui compare              the same flows through the IdpSdk orchestration and the KSSIDP wrapper
       idp-tui --help | --version
 
     \(RunOptions.terminalUsage)
@@ -50,6 +51,12 @@ case "--version", "-V":
 case "run":
     do {
         exit(try RunCommand.main(Array(arguments.dropFirst())))
+    } catch {
+        fail(error.message)
+    }
+case "compare":
+    do {
+        exit(try CompareCommand.main(Array(arguments.dropFirst()), write: { print($0) }))
     } catch {
         fail(error.message)
     }

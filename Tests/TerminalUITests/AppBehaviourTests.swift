@@ -137,16 +137,29 @@ import Testing
         #expect(driver.service.activeFlowCount == 1)
     }
 
-    @Test func comingLaterEntriesAreSkipped() {
+    @Test func focusWalksEveryEntryAndWraps() {
         let driver = AppDriver()
-        driver.press(.down, .down, .down)
-        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .payWithCard)
-        driver.press(.down)
-        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .q2Login)
-        driver.press(.down)
-        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .quit, "KSSIDP comparison comes later and is skipped")
-        driver.press(.down)
+        var seen: [MenuItem] = []
+        for _ in MenuItem.allCases {
+            seen.append(MenuItem.allCases[driver.app.state.menuSelection])
+            driver.press(.down)
+        }
+        #expect(seen == MenuItem.allCases)
         #expect(driver.app.state.menuSelection == 0)
+        driver.press(.up)
+        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .quit)
+    }
+
+    @Test func theKSSIDPComparisonRunsTheParityCheck() {
+        let driver = AppDriver()
+        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
+        driver.press(.enter)
+        let screen = driver.app.render().text
+        #expect(screen.contains("KSSIDP comparison — the orchestrations agree"))
+        #expect(screen.contains("✓ 1. activation, then login"))
+        #expect(driver.service.deviceStatus == "not activated", "the check runs on worlds of its own")
+        driver.press(.escape)
+        #expect(driver.app.render().text.contains("What would you like to do?"))
     }
 }
 

@@ -22,7 +22,6 @@ public enum MenuItem: CaseIterable, Sendable {
     /// The flows that come later are listed, dimmed, and skipped by focus.
     public var isAvailable: Bool {
         switch self {
-        case .kssidpComparison: false
         default: true
         }
     }
@@ -70,6 +69,7 @@ public enum ScreenState: Sendable {
     case working(flowID: Int, flow: FlowKind, step: String)
     case result(FlowResult)
     case history(HistoryState)
+    case comparison(ComparisonState)
     case transcript(TranscriptState, returnTo: HistoryState)
 }
 

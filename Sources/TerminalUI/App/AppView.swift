@@ -29,6 +29,7 @@ public enum AppView {
         case .result(let result): drawResult(&buffer, result, inner)
         case .history(let history): drawHistory(&buffer, history, inner)
         case .transcript(let transcript, _): drawTranscript(&buffer, transcript, inner)
+        case .comparison(let comparison): drawComparison(&buffer, comparison, inner)
         }
         let logTop = 1 + mainHeight
         LogPane.draw(&buffer, events: state.log, scroll: state.logScroll, top: logTop, left: 0, width: width,
@@ -54,7 +55,7 @@ public enum AppView {
         case .challenge(let challenge): challenge.prompt.flow
         case .working(_, let flow, _): flow
         case .result(let result): result.flow
-        case .history, .transcript: nil
+        case .history, .transcript, .comparison: nil
         }
         switch flow {
         case .payerAuth: return "Safepay Drops · EMV 3-D Secure 2.2"
@@ -73,6 +74,8 @@ public enum AppView {
         case .result(let result): result.flow.title
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
         case .transcript(let transcript, _): "Flow \(transcript.record.summary.id)"
+        case .comparison(let comparison):
+            "KSSIDP comparison — " + (comparison.differences == 0 ? "the orchestrations agree" : "\(comparison.differences) differences")
         }
     }
 
@@ -227,7 +230,9 @@ public enum AppView {
     private static func successTitle(_ result: FlowResult) -> String {
         switch result.flow {
         case .activate: "Device activated and logged in"
+        case .legacyActivate: "Device activated and logged in (KSSIDP)"
         case .login: "Logged in"
+        case .legacyLogin: "Logged in (KSSIDP)"
         case .logout: "Logged out"
         case .payerAuth where result.status == PaymentStatus.frictionless: "Payment authenticated without a challenge"
         case .payerAuth: "Payment authenticated after a challenge"
@@ -264,7 +269,7 @@ public enum AppView {
         switch state.screen {
         case .home: return [("↑↓", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
         case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]
-        case .transcript: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
+        case .transcript, .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
         case .form, .payment: return [("tab ↓", "next"), ("shift-tab ↑", "back"), ("enter", "next/submit"), ("esc", "cancel"), ("F1", "help")]
         case .challenge(let challenge):
             switch challenge.screen.uiType {

@@ -106,6 +106,8 @@ public final class TerminalApp: FlowFrontEnd {
             if key == .enter || key == .escape { state.screen = .home }
         case .history(var history):
             handleHistory(key, &history)
+        case .comparison(var comparison):
+            handleComparison(key, &comparison)
         case .transcript(var transcript, let history):
             handleTranscript(key, &transcript, returnTo: history)
         }
@@ -120,7 +122,7 @@ public final class TerminalApp: FlowFrontEnd {
     /// Screens where a plain letter is not typed into anything (and `f` opens the faults panel).
     private var acceptsShortcuts: Bool {
         switch state.screen {
-        case .home, .working, .result, .history, .transcript: true
+        case .home, .working, .result, .history, .transcript, .comparison: true
         case .challenge(let challenge): challenge.focusedStop != .code && challenge.screen.uiType != .outOfBand
         case .form, .payment: false
         }
@@ -153,8 +155,10 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     private var isHistoryScreen: Bool {
-        if case .transcript = state.screen { return true }
-        return false
+        switch state.screen {
+        case .transcript, .comparison: true
+        default: false
+        }
     }
 
     private var isEditing: Bool {
@@ -174,7 +178,7 @@ public final class TerminalApp: FlowFrontEnd {
         case .character("q"): quit(0)
         case .enter:
             let item = items[state.menuSelection]
-            if item == .quit { quit(0) } else if let flow = item.flow { start(flow) }
+            if item == .quit { quit(0) } else if item == .kssidpComparison { openComparison() } else if let flow = item.flow { start(flow) }
         default: break
         }
     }

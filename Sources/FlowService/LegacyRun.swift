@@ -1,0 +1,81 @@
+import IdentityProvider
+import IdpSdk
+import KSSIDP
+import MCSDK
+import Secrets
+import Threading
+
+extension FlowRun {
+    /// The app's orchestration before the IdpSdk: Start, then every credential up front, then one call to the
+    /// KSSIDP wrapper, which runs GetAstClientData, the IdP's login and SetAuthorisationCode itself.
+    func legacy() -> FlowResult {
+        let activating = kind == .legacyActivate
+        guard let startReply = send(.start, KSMStartEvent(), detail: "") else { return cancelledResult(at: .start) }
+        guard let start = startReply as? KSMStartResultEvent, start.status == .ok else { return mcFailure(.start, startReply) }
+        let clientId = activating ? configuration.enrollmentClientId : configuration.loginClientId
+        let fields: [IdpSdkInputFieldId] = activating ? [.username, .password, .activationCode] : [.username, .password]
+
+        // KSSIDP needs the credentials before it starts: the app asks for all of them first.
+        let call = activating ? "activate" : "login"
+        let step = FlowStep("KssIdpWrapper.\(call)")
+        emit(.provideCredentials, from: .app, to: .app, detail: "the app collects \(fields.map(\.rawValue).joined(separator: ", ")) before calling KSSIDP")
+        let resolution = service.channel.ask(flowID: id, timeout: configuration.promptTimeout) { promptID in
+            FlowPrompt(id: promptID, flowID: id, flow: kind, fields: fields, clientId: clientId)
+        }
+        let credentials: [String: Secret]
+        switch resolution {
+        case .answered(.credentials(let values)): credentials = values
+        case .timedOut:
+            return result(.failure, status: SimulatorStatus.promptTimeout, step: .provideCredentials,
+                          error: FlowError(subsystem: nil, code: nil, message: "nobody gave the credentials in time"))
+        default: return cancelledResult(at: .provideCredentials, inFlight: false)
+        }
+        if isCancelled { return cancelledResult(at: step, inFlight: false) }
+
+        let mode = configuration.authenticationMode
+        emit(step, from: .app, to: .kssidp,
+             detail: "\(call)(clientId: \(clientId), authMode: \(mode.rawValue), credentials: [\(credentials.keys.sorted().joined(separator: ", "))], parentSpan:)")
+        let wrapper = KssIdpWrapper(
+            config: KssIdpConfig(
+                certificatePath: "bundle:idp-chain.pem", baseUrl: environment.idpUrl, tenantId: environment.tenantId,
+                masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: configuration.shouldHashPin,
+                network: environment.network),
+            observer: { [weak self] event, status in
+                guard let self else { return }
+                if let status {
+                    self.emit(FlowStep(event), from: .masterController, to: .kssidp, thread: "MC-SDK", status: status, detail: "\(event)ResultEvent")
+                } else {
+                    self.emit(FlowStep(event), from: .kssidp, to: .masterController, detail: "\(event)Event")
+                }
+            })
+        let sent = environment.clock.now
+        let reply = waitForReply { gate in
+            let completion: @Sendable (ResultObject, KssIdpResultObject) -> Void = { result, object in
+                gate.fulfil(.kssidp(result, object, thread: QueueName.current))
+            }
+            if activating {
+                wrapper.activate(clientId: clientId, authMode: mode, credentials: credentials, parentSpan: nil, completion: completion)
+            } else {
+                wrapper.login(clientId: clientId, authMode: mode, credentials: credentials, parentSpan: nil, completion: completion)
+            }
+        }
+        // Once called, KSSIDP cannot be stopped: a cancel only stops the app from waiting for it.
+        guard case .kssidp(let outcome, let object, let thread)? = reply else {
+            return cancelledResult(at: step)
+        }
+        emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now),
+             status: outcome.status.rawValue, detail: outcome.message ?? object.userIdentifier.map { "logged in as \($0)" } ?? "")
+        switch outcome.status {
+        case .success:
+            return result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
+        case .requestFailed:
+            let error = object.requestError ?? IdpSdkError(subsystem: 510, errorCode: 0, message: outcome.message ?? "the request failed")
+            let (flowOutcome, status) = FlowResult.classify(error)
+            return result(flowOutcome, status: status, step: step, error: FlowError(error))
+        case .eventFailed:
+            let code = object.eventErrorCode
+            return result(.failure, status: object.eventStatus?.rawValue ?? StatusType.failed.rawValue, step: step,
+                          error: FlowError(subsystem: code.map { _ in IdpFailure.subsystem }, code: code, message: outcome.message ?? "an MC-SDK event failed"))
+        }
+    }
+}

@@ -1,0 +1,220 @@
+import Determinism
+import Foundation
+import IdpSdk
+import MCSDK
+import Scenario
+import Secrets
+import Threading
+
+/// One case of the migration parity check: the same steps through the IdpSdk orchestration and through KSSIDP.
+public struct ParityCase: Sendable {
+    public let name: String
+    /// Each step: the new flow, its legacy counterpart, and the answers (credentials by key; nil cancels).
+    public let steps: [(new: FlowKind, legacy: FlowKind, answers: [String: String]?)]
+
+    public init(name: String, steps: [(new: FlowKind, legacy: FlowKind, answers: [String: String]?)]) {
+        self.name = name
+        self.steps = steps
+    }
+}
+
+/// What one side did in one step.
+public struct ParityObservation: Sendable, Equatable, Encodable {
+    public let flow: String
+    public let outcome: String
+    public let status: String
+    public let error: String?
+    /// The status of SetAuthorisationCode's result, or `not sent`.
+    public let setAuthorisationCode: String
+    /// The device afterwards: "not activated", "logged in as alice" …
+    public let deviceAfter: String
+    /// The MC-SDK events and IdP requests, in order.
+    public let messages: [String]
+}
+
+/// One step compared.
+public struct ParityStep: Sendable, Equatable, Encodable {
+    public let new: ParityObservation
+    public let legacy: ParityObservation
+    /// Every aspect that differs: outcome, status, error, SetAuthorisationCode, device.
+    public let differences: [String]
+}
+
+public struct ParityCaseReport: Sendable, Equatable, Encodable {
+    public let name: String
+    public let steps: [ParityStep]
+    public var agrees: Bool { steps.allSatisfy { $0.differences.isEmpty } }
+}
+
+public struct ParityReport: Sendable, Equatable, Encodable {
+    public let variant: String
+    public let cases: [ParityCaseReport]
+    public var differenceCount: Int { cases.reduce(0) { $0 + $1.steps.reduce(0) { $0 + $1.differences.count } } }
+    public var agrees: Bool { differenceCount == 0 }
+}
+
+/// Runs the same scenario through the IdpSdk orchestration (`activate`, `login`) and through the legacy
+/// KSSIDP wrapper (`legacy-activate`, `legacy-login`), each on a fresh simulated world of its own, and compares
+/// what a user and the device would see: outcome, status, error, whether SetAuthorisationCode went out and
+/// how it ended, and the device afterwards. The message sequences are shown, not judged: KSSIDP asks for every
+/// credential before any event (it cannot ask the IdP's form first), so they differ by design.
+public enum ParityCheck {
+    /// How the new side orchestrates.
+    public enum Variant: String, Sendable, CaseIterable {
+        /// As the migration guide does it.
+        case guide
+        /// A deliberately wrong orchestration: login through the enrollment client. The check must catch it.
+        case enrollmentClientForLogin = "enrollment-client-for-login"
+    }
+
+    public static let defaultCases: [ParityCase] = [
+        ParityCase(name: "activation, then login", steps: [
+            (.activate, .legacyActivate, ["username": "alice", "password": "wonderland", "activation-code": "123456"]),
+            (.login, .legacyLogin, ["username": "alice", "password": "wonderland"]),
+        ]),
+        ParityCase(name: "a wrong password", steps: [
+            (.activate, .legacyActivate, ["username": "alice", "password": "not-it", "activation-code": "123456"]),
+        ]),
+        ParityCase(name: "a wrong activation code", steps: [
+            (.activate, .legacyActivate, ["username": "alice", "password": "wonderland", "activation-code": "000000"]),
+        ]),
+        ParityCase(name: "a cancel at the credentials", steps: [(.activate, .legacyActivate, nil)]),
+        ParityCase(name: "login before activation", steps: [(.login, .legacyLogin, ["username": "alice", "password": "wonderland"])]),
+    ]
+
+    public static func run(scenario: Scenario = .embeddedDefault, cases: [ParityCase] = defaultCases, variant: Variant = .guide,
+                           seed: UInt64 = 1) -> ParityReport {
+        var configuration = FlowConfiguration(promptTimeout: .seconds(30))
+        if variant == .enrollmentClientForLogin { configuration.loginClientId = KSMClientId.enrollment }
+        let reports = cases.map { parityCase -> ParityCaseReport in
+            let new = observe(parityCase.steps.map { ($0.new, $0.answers) }, scenario: scenario, configuration: configuration, seed: seed)
+            let legacy = observe(parityCase.steps.map { ($0.legacy, $0.answers) }, scenario: scenario, configuration: FlowConfiguration(
+                promptTimeout: .seconds(30)), seed: seed)
+            let steps = zip(new, legacy).map { new, legacy in
+                ParityStep(new: new, legacy: legacy, differences: differences(new, legacy))
+            }
+            return ParityCaseReport(name: parityCase.name, steps: steps)
+        }
+        return ParityReport(variant: variant.rawValue, cases: reports)
+    }
+
+    static func differences(_ new: ParityObservation, _ legacy: ParityObservation) -> [String] {
+        var found: [String] = []
+        if new.outcome != legacy.outcome { found.append("outcome: \(new.outcome) ≠ \(legacy.outcome)") }
+        if new.status != legacy.status { found.append("status: \(new.status) ≠ \(legacy.status)") }
+        if new.error != legacy.error { found.append("error: \(new.error ?? "none") ≠ \(legacy.error ?? "none")") }
+        if new.setAuthorisationCode != legacy.setAuthorisationCode {
+            found.append("SetAuthorisationCode: \(new.setAuthorisationCode) ≠ \(legacy.setAuthorisationCode)")
+        }
+        if new.deviceAfter != legacy.deviceAfter { found.append("device after: \(new.deviceAfter) ≠ \(legacy.deviceAfter)") }
+        return found
+    }
+
+    /// Runs the flows in order on a world of their own and observes each.
+    static func observe(_ steps: [(FlowKind, [String: String]?)], scenario: Scenario, configuration: FlowConfiguration,
+                        seed: UInt64) -> [ParityObservation] {
+        let service = FlowService(environment: SimulationEnvironment(scenario: scenario, seed: seed), configuration: configuration,
+                                  history: nil)
+        let frontEnd = ScriptedFrontEnd()
+        var observations: [ParityObservation] = []
+        for (kind, answers) in steps {
+            frontEnd.answers = answers
+            frontEnd.result = nil
+            frontEnd.events = []
+            service.start(kind)
+            while frontEnd.result == nil {
+                _ = service.mailbox.waitForMessages(timeout: .seconds(60))
+                service.deliverPendingMessages(to: frontEnd)
+            }
+            guard let result = frontEnd.result else { break }
+            let set = frontEnd.events.last { $0.step == .setAuthorisationCode && $0.from == .masterController }
+            // Requests only: to the MC-SDK from the app or the wrapper, and to the IdP.
+            let messages = frontEnd.events.filter {
+                (($0.to == .masterController && $0.from != .identityProvider) || $0.to == .identityProvider) && $0.step != .fault
+            }.map { $0.step.rawValue }
+            let error = result.error.map { error in
+                error.code.map { code in "\(error.subsystem.map { "\($0)/" } ?? "")\(code)" } ?? error.message
+            }
+            observations.append(ParityObservation(
+                flow: kind.rawValue, outcome: result.outcome.rawValue, status: result.status,
+                error: result.outcome == .cancelled ? nil : error, setAuthorisationCode: set?.status ?? "not sent",
+                deviceAfter: service.deviceStatus, messages: messages))
+        }
+        return observations
+    }
+}
+
+/// Answers credential prompts from a dictionary; nil answers cancel.
+private final class ScriptedFrontEnd: FlowFrontEnd {
+    var answers: [String: String]?
+    var result: FlowResult?
+    var events: [FlowEvent] = []
+
+    func flowService(_ service: FlowService, didEmit event: FlowEvent) { events.append(event) }
+
+    func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
+        guard let answers else {
+            service.answer(prompt, with: .cancel)
+            return
+        }
+        var values: [String: Secret] = [:]
+        for field in prompt.fields { values[field.key] = answers[field.key].map { Secret($0) } }
+        service.answer(prompt, with: .credentials(values))
+    }
+
+    func flowService(_ service: FlowService, didFinish result: FlowResult) { self.result = result }
+}
+
+/// The parity report as text: one block per case, the two sides in columns, ✓ or ✗ per step.
+public enum ParityText {
+    /// The messages joined with arrows, in lines of at most `width` characters.
+    static func wrap(_ messages: [String], width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for (index, message) in messages.enumerated() {
+            let piece = index == 0 ? message : " → " + message
+            if !line.isEmpty && line.count + piece.count > width {
+                lines.append(line)
+                line = "→ " + message
+            } else {
+                line += piece
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    public static func lines(_ report: ParityReport, width: Int) -> [String] {
+        let column = max(20, (width - 16) / 2)
+        func cell(_ text: String) -> String {
+            let cut = text.count > column - 1 ? String(text.prefix(column - 2)) + "…" : text
+            return cut.padding(toLength: column, withPad: " ", startingAt: 0)
+        }
+        var lines = ["Migration parity: IdpSdk orchestration (\(report.variant)) against the KSSIDP wrapper", ""]
+        for (index, parityCase) in report.cases.enumerated() {
+            lines.append("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name)")
+            lines.append("    " + cell("IdpSdk") + cell("KSSIDP"))
+            for step in parityCase.steps {
+                let mark = step.differences.isEmpty ? "✓" : "✗"
+                lines.append("  \(mark) " + cell("\(step.new.flow): \(step.new.outcome) \(step.new.status)")
+                    + cell("\(step.legacy.flow): \(step.legacy.outcome) \(step.legacy.status)"))
+                lines.append("    " + cell("SetAuthorisationCode \(step.new.setAuthorisationCode)")
+                    + cell("SetAuthorisationCode \(step.legacy.setAuthorisationCode)"))
+                lines.append("    " + cell(step.new.deviceAfter) + cell(step.legacy.deviceAfter))
+                let left = wrap(step.new.messages, width: column - 1)
+                let right = wrap(step.legacy.messages, width: column - 1)
+                for row in 0..<max(left.count, right.count) {
+                    lines.append("    " + cell(row < left.count ? left[row] : "") + cell(row < right.count ? right[row] : ""))
+                }
+                for difference in step.differences { lines.append("    ✗ differs: \(difference)") }
+            }
+            lines.append("")
+        }
+        lines.append("(The message sequences are shown, not judged: KSSIDP takes every credential before any event.)")
+        let count = report.differenceCount
+        lines.append(count == 0
+            ? "The two orchestrations agree in every case (outcome, status, error, SetAuthorisationCode, device)."
+            : "\(count) \(count == 1 ? "difference" : "differences") found.")
+        return lines
+    }
+}

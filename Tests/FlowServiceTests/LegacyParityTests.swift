@@ -1,0 +1,104 @@
+import Determinism
+import FlowService
+import Foundation
+import IdentityProvider
+import IdpSdk
+import KSSIDP
+import MCSDK
+import Secrets
+import Testing
+
+@Suite struct KssIdpWrapperTests {
+    func wrapper() -> (KssIdpWrapper, MasterController, Locked2<[String]>) {
+        let environment = SimulationEnvironment(clock: ManualClock())
+        let seen = Locked2<[String]>([])
+        let wrapper = KssIdpWrapper(
+            config: KssIdpConfig(certificatePath: "/nonexistent.pem", baseUrl: environment.idpUrl, tenantId: "demo",
+                                 masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: false,
+                                 network: environment.network),
+            observer: { event, status in seen.append("\(event) \(status ?? "→")") })
+        return (wrapper, environment.masterController, seen)
+    }
+
+    func call(_ wrapper: KssIdpWrapper, activate: Bool = true, _ credentials: [String: String]) async -> (ResultObject, KssIdpResultObject) {
+        let secrets = credentials.mapValues { Secret($0) }
+        return await withCheckedContinuation { continuation in
+            let done: @Sendable (ResultObject, KssIdpResultObject) -> Void = { continuation.resume(returning: ($0, $1)) }
+            if activate {
+                wrapper.activate(clientId: KSMClientId.enrollment, authMode: .no, credentials: secrets, parentSpan: nil, completion: done)
+            } else {
+                wrapper.login(clientId: KSMClientId.login, authMode: .no, credentials: secrets, parentSpan: nil, completion: done)
+            }
+        }
+    }
+
+    @Test func activateTakesTheCredentialsUpFrontAndRunsTheEventsItself() async {
+        let (wrapper, controller, seen) = wrapper()
+        _ = await controller.receive(KSMStartEvent())
+        let (result, object) = await call(wrapper, Demo.aliceActivation)
+        #expect(result.status == .success)
+        #expect(object.userIdentifier?.userId == "alice")
+        #expect(object.astClientId == controller.snapshot.astClientId)
+        #expect(seen.value == ["GetAstClientData →", "GetAstClientData OK", "SetAuthorisationCode →", "SetAuthorisationCode OK"])
+        let (login, _) = await call(wrapper, activate: false, Demo.alice)
+        #expect(login.status == .success)
+    }
+
+    @Test func failuresAreRequestOrEventFailures() async {
+        let (wrapper, controller, _) = wrapper()
+        let (early, earlyObject) = await call(wrapper, Demo.aliceActivation)
+        #expect(early.status == .eventFailed && earlyObject.eventStatus == .invalidState, "no StartEvent yet")
+        _ = await controller.receive(KSMStartEvent())
+        let (wrong, wrongObject) = await call(wrapper, ["username": "alice", "password": "nope", "activation-code": "123456"])
+        #expect(wrong.status == .requestFailed)
+        #expect(wrongObject.requestError?.subsystem == 513 && wrongObject.requestError?.errorCode == 4011)
+        let (missing, missingObject) = await call(wrapper, ["username": "alice", "password": "wonderland"])
+        #expect(missing.status == .requestFailed)
+        #expect(missingObject.requestError?.errorCode == 3, "no activation-code in the dictionary")
+    }
+}
+
+@Suite struct LegacyFlowAndParityTests {
+    @Test func theLegacyFlowsActivateAndLogIn() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice])
+        let activated = try #require(service.run(.legacyActivate, with: frontEnd))
+        #expect(activated.outcome == .success && activated.user == "alice")
+        #expect(frontEnd.prompts.first?.fields == [.username, .password, .activationCode], "every credential up front")
+        let steps = frontEnd.events(of: activated.flowID).map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" }
+        #expect(steps.contains("App→KSSIDP KssIdpWrapper.activate"))
+        #expect(steps.contains("KSSIDP→MC-SDK GetAstClientData"))
+        #expect(steps.contains("KSSIDP→MC-SDK SetAuthorisationCode"))
+        #expect(!steps.contains("App→MC-SDK GetAstClientData"), "the wrapper, not the app, sends it")
+        #expect(service.run(.legacyLogin, with: frontEnd)?.outcome == .success)
+    }
+
+    @Test func onTheDefaultCasesTheTwoOrchestrationsAgree() {
+        let report = ParityCheck.run()
+        #expect(report.agrees, "\(report.cases.flatMap { $0.steps.flatMap(\.differences) })")
+        #expect(report.cases.map(\.name) == ParityCheck.defaultCases.map(\.name))
+        let cancel = report.cases[3].steps[0]
+        #expect(cancel.new.outcome == "cancelled" && cancel.legacy.outcome == "cancelled")
+        #expect(cancel.new.messages != cancel.legacy.messages, "KSSIDP asks before any event; the IdpSdk reads the form first")
+        let lines = ParityText.lines(report, width: 100)
+        #expect(lines.last?.hasPrefix("The two orchestrations agree") == true)
+    }
+
+    @Test func aDeliberatelyWrongOrchestrationIsCaught() {
+        let report = ParityCheck.run(variant: .enrollmentClientForLogin)
+        #expect(!report.agrees)
+        let login = report.cases[0].steps[1]
+        #expect(login.differences.contains("status: INVALID_STATE ≠ OK"), "\(login.differences)")
+        #expect(login.differences.contains("SetAuthorisationCode: not sent ≠ OK"))
+        #expect(report.cases[1].agrees, "activation does not use the login client")
+        #expect(ParityText.lines(report, width: 100).contains { $0.contains("✗ differs: status: INVALID_STATE ≠ OK") })
+    }
+}
+
+final class Locked2<Value: Sendable>: @unchecked Sendable {
+    private var stored: Value
+    private let lock = NSLock()
+    init(_ value: Value) { stored = value }
+    var value: Value { lock.withLock { stored } }
+    func append<Element>(_ element: Element) where Value == [Element] { lock.withLock { stored.append(element) } }
+}

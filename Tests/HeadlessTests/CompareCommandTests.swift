@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@Suite struct CompareCommandTests {
+    @Test func theGuidesOrchestrationAgreesWithKSSIDP() throws {
+        let run = try BinaryRun.run(["compare"])
+        #expect(run.status == 0, "\(run.stdout)")
+        #expect(run.stdout.contains("✓ 1. activation, then login"))
+        #expect(run.stdout.contains("✓ 4. a cancel at the credentials"))
+        #expect(run.stdout.contains("The two orchestrations agree in every case"))
+    }
+
+    @Test func aDeliberatelyDifferentOrchestrationFailsTheCheck() throws {
+        let run = try BinaryRun.run(["compare", "--variant", "enrollment-client-for-login"])
+        #expect(run.status == 1)
+        #expect(run.stdout.contains("✗ differs: status: INVALID_STATE ≠ OK"))
+        #expect(run.stdout.contains("differences found."))
+    }
+
+    @Test func jsonHasBothSidesOfEveryStep() throws {
+        let run = try BinaryRun.run(["compare", "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let cases = try #require(report["cases"] as? [[String: Any]])
+        #expect(cases.count == 5)
+        let step = try #require((cases[0]["steps"] as? [[String: Any]])?.first)
+        #expect((step["new"] as? [String: Any])?["flow"] as? String == "activate")
+        #expect((step["legacy"] as? [String: Any])?["flow"] as? String == "legacy-activate")
+        #expect((step["differences"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func legacyFlowsRunHeadless() throws {
+        let run = try BinaryRun.run(["run", "legacy-activate", "legacy-login", "--ephemeral"], stdin: "[\(Answers.aliceActivation),\(Answers.alice)]")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.results.map { $0["flow"] as? String } == ["legacy-activate", "legacy-login"])
+        #expect(run.events.contains { $0["from"] as? String == "KSSIDP" && $0["step"] as? String == "SetAuthorisationCode" })
+        for secret in Answers.secrets { #expect(!run.stdout.contains(secret)) }
+        let wrong = try BinaryRun.run(["run", "legacy-activate", "--ephemeral"], stdin: #"{"username":"alice","password":"nope","activation-code":"123456"}"#)
+        #expect(wrong.status == 1 && wrong.results.first?["status"] as? String == "WRONG_CREDENTIALS")
+    }
+
+    @Test func badCompareArgumentsExitTwo() throws {
+        let run = try BinaryRun.run(["compare", "--variant", "sloppy"])
+        #expect(run.status == 2 && run.stderr.contains("--variant takes guide or enrollment-client-for-login"))
+    }
+}
