@@ -141,6 +141,21 @@ import Testing
         #expect(session.format("#{alternate_on}") == "0", "the terminal left curses mode")
     }
 
+    @Test func aQ2SignInAfterADeepLinkShowsTheBanner() throws {
+        let session = try TmuxSession(arguments: ["--launch", "deep-link"])
+        open(session, downs: 4)
+        #expect(session.waitFor("⚠ Please sign in to continue"))
+        #expect(session.screen().contains("Q2 login — sign in"))
+        session.type("alice")
+        session.press("Tab")
+        session.type("wonderland")
+        #expect(session.waitFor("••••••••••"))
+        session.press("Enter")
+        let (done, screen) = session.waitUntil { $0.contains("✓ Signed in to Q2") && $0.contains("help") }
+        #expect(done, "\(screen)")
+        #expect(!screen.contains("wonderland"))
+    }
+
     @Test func escAtTheFlowPromptCancels() throws {
         let session = try TmuxSession()
         activate(session)
