@@ -55,9 +55,6 @@ public struct FormState: Sendable {
     }
 
     var fieldCount: Int { prompt.fields.count }
-    var submitIndex: Int { fieldCount }
-    var cancelIndex: Int { fieldCount + 1 }
-    var focusedField: Int? { focus < fieldCount ? focus : nil }
 }
 
 /// What the main panel shows.

@@ -27,9 +27,6 @@ public struct PaymentFormState: Sendable {
 
     static let fields = PaymentField.allCases
     var fieldCount: Int { Self.fields.count }
-    var submitIndex: Int { fieldCount }
-    var cancelIndex: Int { fieldCount + 1 }
-    var focusedField: Int? { focus < fieldCount ? focus : nil }
 
     func text(_ field: PaymentField) -> String { inputs[Self.fields.firstIndex(of: field) ?? 0].text }
 }
@@ -77,31 +74,11 @@ extension TerminalApp {
     // MARK: The card form
 
     func handlePayment(_ key: Key, _ form: inout PaymentFormState) {
-        let stops = form.fieldCount + 2
-        switch key {
-        case .escape:
-            cancelPrompt(form.prompt)
-            return
-        case .tab, .down: form.focus = (form.focus + 1) % stops
-        case .backTab, .up: form.focus = (form.focus - 1 + stops) % stops
-        case .enter:
-            if form.focus == form.cancelIndex {
-                cancelPrompt(form.prompt)
-                return
-            }
-            if form.focus < form.fieldCount - 1 {
-                form.focus += 1
-            } else {
-                submitPayment(&form)
-                return
-            }
-        default:
-            if let field = form.focusedField {
-                _ = form.inputs[field].apply(key)
-                form.error = nil
-            }
+        switch form.handle(key) {
+        case .cancel: cancelPrompt(form.prompt)
+        case .submit: submitPayment(&form)
+        case .edited: state.screen = .payment(form)
         }
-        state.screen = .payment(form)
     }
 
     private func submitPayment(_ form: inout PaymentFormState) {

@@ -193,31 +193,11 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     private func handleForm(_ key: Key, _ form: inout FormState) {
-        let stops = form.fieldCount + 2
-        switch key {
-        case .escape:
-            cancel(form)
-            return
-        case .tab, .down: form.focus = (form.focus + 1) % stops
-        case .backTab, .up: form.focus = (form.focus - 1 + stops) % stops
-        case .enter:
-            if form.focus == form.cancelIndex {
-                cancel(form)
-                return
-            }
-            if form.focus < form.fieldCount - 1 {
-                form.focus += 1
-            } else {
-                submit(&form)
-                return
-            }
-        default:
-            if let field = form.focusedField {
-                _ = form.inputs[field].apply(key)
-                form.error = nil
-            }
+        switch form.handle(key) {
+        case .cancel: cancel(form)
+        case .submit: submit(&form)
+        case .edited: state.screen = .form(form)
         }
-        state.screen = .form(form)
     }
 
     private func submit(_ form: inout FormState) {
