@@ -35,6 +35,7 @@ public final class FlowService: Sendable {
     private let current = Locked<FlowRun?>(nil)
     private let liveBridgeFaults: Locked<BridgeFaults>
     private let savedCredential = Locked<PasswordCredential?>(nil)
+    private let idpObserver = Locked<Int?>(nil)
 
     public init(
         environment: SimulationEnvironment, configuration: FlowConfiguration = FlowConfiguration(),
@@ -52,7 +53,8 @@ public final class FlowService: Sendable {
             network: environment.network)
         // One listener per environment: a second service on the same environment takes the fault reports over.
         environment.faults.onTrigger { [weak self] name in self?.faultBit(name) }
-        environment.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
+        let token = environment.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
+        idpObserver.withLock { $0 = token }
         environment.q2Core.observe { [weak self] userId, response in self?.coreAnswered(userId, response) }
     }
 
@@ -87,8 +89,14 @@ public final class FlowService: Sendable {
         run.emit(step, from: .q2Core, to: .q2Module, status: String(response.status), detail: "\(response.message)\(hydra)\(token)")
     }
 
-    /// The IdP's requests and answers appear in the log between the SDK that made them and the IdP.
+    deinit {
+        if let token = idpObserver.withLock({ $0 }) { environment.identityProvider.removeObserver(token) }
+    }
+
+    /// The IdP's requests and answers appear in the log between the SDK that made them and the IdP: this
+    /// device's only, when several devices share the IdP.
     private func idpAnswered(_ traffic: IdpTraffic) {
+        if let device = traffic.deviceID, device != environment.masterController.deviceID { return }
         guard let run = current.withLock({ $0 }) else { return }
         let caller: Participant = switch QueueName.current {
         case "IdpSdk": .idpSdk

@@ -89,7 +89,9 @@ public final class IdentityProvider: Sendable {
     /// Opens a login: checks the request and the device, then answers with the first form page.
     public func authorize(_ request: AuthorizationRequest) -> AuthorizationPage {
         let page = openLogin(request)
-        report(IdpTraffic(request: "GET /authorize", detail: "client_id=\(request.clientId), tenant=\(request.tenantId)", response: page))
+        var traffic = IdpTraffic(request: "GET /authorize", detail: "client_id=\(request.clientId), tenant=\(request.tenantId)", response: page)
+        traffic.deviceID = ClientData.open(request.clientData, with: clientDataKey)?.deviceID
+        report(traffic)
         return page
     }
 
@@ -126,9 +128,12 @@ public final class IdentityProvider: Sendable {
 
     /// Submits one form page. Answers with the next page, the redirect with a code, or an error page.
     public func submit(sessionID: String, values: [FormField: Secret]) -> AuthorizationPage {
+        let device = state.withLock { $0.sessions[sessionID]?.claims.deviceID }
         let page = submitPage(sessionID: sessionID, values: values)
         let fields = values.keys.map(\.rawValue).sorted().joined(separator: ", ")
-        report(IdpTraffic(request: "POST /authorize", detail: "form fields \(fields)", response: page))
+        var traffic = IdpTraffic(request: "POST /authorize", detail: "form fields \(fields)", response: page)
+        traffic.deviceID = device
+        report(traffic)
         return page
     }
 
@@ -166,13 +171,24 @@ public final class IdentityProvider: Sendable {
         }
     }
 
-    /// Calls `observer` with every request the IdP answers, on the caller's thread.
-    public func observe(_ observer: @escaping @Sendable (IdpTraffic) -> Void) {
-        state.withLock { $0.observer = observer }
+    /// Calls `observer` with every request the IdP answers, on the caller's thread, until
+    /// ``removeObserver(_:)`` with the token this returns. Several devices (several services) may observe one IdP;
+    /// ``IdpTraffic/deviceID`` says whose request it was.
+    @discardableResult
+    public func observe(_ observer: @escaping @Sendable (IdpTraffic) -> Void) -> Int {
+        state.withLock { state in
+            state.nextObserver += 1
+            state.observers[state.nextObserver] = observer
+            return state.nextObserver
+        }
+    }
+
+    public func removeObserver(_ token: Int) {
+        _ = state.withLock { $0.observers.removeValue(forKey: token) }
     }
 
     private func report(_ traffic: IdpTraffic) {
-        state.withLock { $0.observer }?(traffic)
+        for observer in state.withLock({ Array($0.observers.values) }) { observer(traffic) }
     }
 
     /// The server-error and malformed-page faults, when on.
@@ -210,8 +226,10 @@ public final class IdentityProvider: Sendable {
             response = "\(IdpFailure.subsystem)/\(failure.code): \(failure.message)"
             status = failure == .serverError("") ? "500" : "400"
         }
-        report(IdpTraffic(request: "POST /token", detail: "grant_type=authorization_code, client_id=\(request.clientId)",
-                          response: response, status: status))
+        var traffic = IdpTraffic(request: "POST /token", detail: "grant_type=authorization_code, client_id=\(request.clientId)",
+                                 response: response, status: status)
+        traffic.deviceID = ClientData.open(request.clientData, with: clientDataKey)?.deviceID
+        report(traffic)
         return result
     }
 
@@ -436,7 +454,8 @@ private struct Grant {
 }
 
 private struct State {
-    var observer: (@Sendable (IdpTraffic) -> Void)?
+    var observers: [Int: @Sendable (IdpTraffic) -> Void] = [:]
+    var nextObserver = 0
     var tenants: [String: Bool]
     var users: [UserKey: UserRecord]
     var sessions: [String: LoginSession] = [:]
@@ -468,6 +487,8 @@ public struct IdpTraffic: Sendable, Equatable {
     public let response: String
     /// The HTTP status.
     public let status: String
+    /// The device whose request it was, when the request says (its client data).
+    public var deviceID: String?
 
     public init(request: String, detail: String, response: String, status: String) {
         self.request = request

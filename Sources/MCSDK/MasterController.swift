@@ -65,6 +65,9 @@ public final class MasterController: Sendable {
         state = Locked(DeviceState(deviceID: configuration.deviceID))
     }
 
+    /// This device's id (the stored one once the store has been read).
+    public var deviceID: String { state.withLock { $0.deviceID } }
+
     /// Reads the stored device now, so that ``snapshot`` shows it before the first Start. A store that fails
     /// is left for Start to report.
     public func loadStoredDevice() {

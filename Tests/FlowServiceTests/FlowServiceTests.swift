@@ -114,6 +114,21 @@ import Testing
         #expect(result.error?.code == 4014)
     }
 
+    @Test func twoDevicesOnOneIdPEachLogOnlyTheirOwnIdPTraffic() throws {
+        let first = service()
+        let second = FlowService(environment: first.environment.anotherDevice())
+        let firstEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        let secondEnd = RecordingFrontEnd.answering([["username": "bob", "password": "builder", "activation-code": "654321"]])
+        first.start(.activate)
+        second.start(.activate)
+        #expect(first.drive(firstEnd) { !firstEnd.results.isEmpty })
+        #expect(second.drive(secondEnd) { !secondEnd.results.isEmpty })
+        let idpRequests = { (frontEnd: RecordingFrontEnd) in frontEnd.events.filter { $0.to == .identityProvider }.count }
+        #expect(idpRequests(firstEnd) == 4, "GET /authorize, two POST /authorize, POST /token")
+        #expect(idpRequests(secondEnd) == 4)
+        #expect(firstEnd.results.first?.user == "alice" && secondEnd.results.first?.user == "bob")
+    }
+
     @Test func anExpiredActivationCodeFails() throws {
         let clock = ManualClock()
         let service = service(clock)

@@ -1,0 +1,49 @@
+/// A form of text fields followed by a submit and a cancel button: the credential form and the card form.
+protocol FieldForm {
+    var focus: Int { get set }
+    var inputs: [TextInput] { get set }
+    var error: String? { get set }
+    var fieldCount: Int { get }
+}
+
+/// What a key did to a form.
+enum FormAction {
+    /// Focus moved or a field was edited: draw the form again.
+    case edited
+    case submit
+    case cancel
+}
+
+extension FieldForm {
+    var submitIndex: Int { fieldCount }
+    var cancelIndex: Int { fieldCount + 1 }
+    var focusedField: Int? { focus < fieldCount ? focus : nil }
+
+    /// The keys of dialog, whiptail and huh forms: Tab/↓ and Shift-Tab/↑ move through the fields and buttons,
+    /// Enter goes to the next field and submits from the last one (or presses the focused button), Esc cancels,
+    /// other keys edit the focused field.
+    mutating func handle(_ key: Key) -> FormAction {
+        let stops = fieldCount + 2
+        switch key {
+        case .escape: return .cancel
+        case .tab, .down: focus = (focus + 1) % stops
+        case .backTab, .up: focus = (focus - 1 + stops) % stops
+        case .enter:
+            if focus == cancelIndex { return .cancel }
+            if focus < fieldCount - 1 {
+                focus += 1
+            } else {
+                return .submit
+            }
+        default:
+            if let field = focusedField {
+                _ = inputs[field].apply(key)
+                error = nil
+            }
+        }
+        return .edited
+    }
+}
+
+extension FormState: FieldForm {}
+extension PaymentFormState: FieldForm {}
