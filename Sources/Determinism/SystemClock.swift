@@ -1,9 +1,13 @@
 import Dispatch
 import Foundation
 import Synchronization
+import Threading
 
-/// Real time: the wall clock for `now`, Dispatch for scheduling.
+/// Real time: the wall clock for `now`, Dispatch for scheduling. Timers fire on a queue named `timer`, so that
+/// what a timer does (a bridge resend, a prompt timeout) says so in the log's thread column.
 public struct SystemClock: SimulationClock {
+    private static let timers = QueueName.makeSerialQueue("timer", qos: .userInitiated)
+
     public init() {}
 
     public var now: SimulationInstant { SimulationInstant(Date()) }
@@ -12,7 +16,7 @@ public struct SystemClock: SimulationClock {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer {
         let flag = CancelFlag()
         let nanoseconds = Int(max(0, delay.nanoseconds))
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+        Self.timers.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
             if !flag.isCancelled { action() }
         }
         return ScheduledTimer { flag.cancel() }
