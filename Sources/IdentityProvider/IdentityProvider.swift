@@ -292,12 +292,16 @@ public final class IdentityProvider: Sendable {
             return .failure(.wrongCredentials(attemptsLeft: configuration.lockout.maxFailures))
         }
         do {
-            let counters = try store.updateUser(tenant: key.tenant, username: key.username) { counters in
+            // The lock check, the password check and the count are one transaction: two processes that send wrong
+            // passwords at once cannot both pass the lock check and both be counted past it.
+            let policy = configuration.lockout
+            let checked = try store.updateUser(tenant: key.tenant, username: key.username) { counters -> IdpFailure? in
                 counters.unlockIfDue(at: now)
-                return counters
+                if let until = counters.lockedUntil { return .userLocked(remaining: now.duration(to: until)) }
+                guard record.password.matches(password) else { return Self.countFailure(&counters, policy: policy, now: now, code: false) }
+                return nil
             }
-            if let until = counters.lockedUntil { return .failure(.userLocked(remaining: now.duration(to: until))) }
-            guard record.password.matches(password) else { return .failure(try recordFailure(key, now: now, code: false)) }
+            if let checked { return .failure(checked) }
             if session.client == .login, let bound = try store.binding(astClientId: session.claims.astClientId),
                 bound.username != username || bound.tenant != session.tenant
             {
@@ -336,15 +340,19 @@ public final class IdentityProvider: Sendable {
     /// Counts a wrong password or code and locks the user when the policy says so.
     private func recordFailure(_ key: UserKey, now: SimulationInstant, code: Bool) throws(StoreFailure) -> IdpFailure {
         let policy = configuration.lockout
-        return try store.updateUser(tenant: key.tenant, username: key.username) { record in
-            record.failures += 1
-            if record.failures >= policy.maxFailures {
-                record.lockedUntil = now.advanced(by: policy.lockDuration)
-                return .userLocked(remaining: policy.lockDuration)
-            }
-            let left = policy.maxFailures - record.failures
-            return code ? .wrongActivationCode(attemptsLeft: left) : .wrongCredentials(attemptsLeft: left)
+        return try store.updateUser(tenant: key.tenant, username: key.username) { counters in
+            Self.countFailure(&counters, policy: policy, now: now, code: code)
         }
+    }
+
+    private static func countFailure(_ counters: inout UserCounters, policy: LockoutPolicy, now: SimulationInstant, code: Bool) -> IdpFailure {
+        counters.failures += 1
+        if counters.failures >= policy.maxFailures {
+            counters.lockedUntil = now.advanced(by: policy.lockDuration)
+            return .userLocked(remaining: policy.lockDuration)
+        }
+        let left = policy.maxFailures - counters.failures
+        return code ? .wrongActivationCode(attemptsLeft: left) : .wrongCredentials(attemptsLeft: left)
     }
 
     private func advance(_ session: LoginSession, username: String, now: SimulationInstant) -> AuthorizationPage {

@@ -76,18 +76,17 @@ public final class Q2CoreServer: Sendable {
                                  message: "userId and password are required")
         }
         let now = clock.now
+        let policy = lockout
+        let hash = users[userId]
         do {
-            let counters = try store.updateUser(tenant: tenant, username: userId) { counters in
+            // The lock check, the password check and the count are one transaction (two processes at once).
+            let refused = try store.updateUser(tenant: tenant, username: userId) { counters -> LogonResponse? in
                 counters.unlockIfDue(at: now)
-                return counters
-            }
-            if let until = counters.lockedUntil {
-                return LogonResponse(status: 423, q2token: nil, userData: nil, hydraCode: HydraCode.lockedOut,
-                                     message: "the user is locked out for another \(max(1, now.duration(to: until).components.seconds)) s")
-            }
-            guard let hash = users[userId], hash.matches(password) else {
-                let policy = lockout
-                return try store.updateUser(tenant: tenant, username: userId) { counters -> LogonResponse in
+                if let until = counters.lockedUntil {
+                    return LogonResponse(status: 423, q2token: nil, userData: nil, hydraCode: HydraCode.lockedOut,
+                                         message: "the user is locked out for another \(max(1, now.duration(to: until).components.seconds)) s")
+                }
+                guard let hash, hash.matches(password) else {
                     counters.failures += 1
                     if counters.failures >= policy.maxFailures {
                         counters.lockedUntil = now.advanced(by: policy.lockDuration)
@@ -97,8 +96,10 @@ public final class Q2CoreServer: Sendable {
                     return LogonResponse(status: 401, q2token: nil, userData: nil, hydraCode: HydraCode.invalidCredentials,
                                          message: "invalid user id or password (\(policy.maxFailures - counters.failures) attempts left)")
                 }
+                counters.failures = 0
+                return nil
             }
-            try store.updateUser(tenant: tenant, username: userId) { $0.failures = 0 }
+            if let refused { return refused }
         } catch {
             return LogonResponse(status: 500, q2token: nil, userData: nil, hydraCode: HydraCode.serverError,
                                  message: "Q2 Core's store failed: \(error.description)")
