@@ -319,11 +319,17 @@ public final class IdentityProvider: Sendable {
         let key = UserKey(tenant: session.tenant, username: username)
         guard let record = state.withLock({ $0.users[key] }) else { return .failure(.invalidRequest("unknown user")) }
         do {
-            let counters = try store.user(tenant: key.tenant, username: key.username)
-            if let until = counters.lockedUntil, until > now { return .failure(.userLocked(remaining: now.duration(to: until))) }
-            guard let activation = record.activation, activation.hash.matches(code) else {
-                return .failure(try recordFailure(key, now: now, code: true))
+            let policy = configuration.lockout
+            let activation = record.activation
+            let refused = try store.updateUser(tenant: key.tenant, username: key.username) { counters -> IdpFailure? in
+                if let until = counters.lockedUntil, until > now { return .userLocked(remaining: now.duration(to: until)) }
+                guard let activation, activation.hash.matches(code) else {
+                    return Self.countFailure(&counters, policy: policy, now: now, code: true)
+                }
+                return nil
             }
+            if let refused { return .failure(refused) }
+            guard let activation else { return .failure(.invalidRequest("the user has no activation code")) }
             let expiresAt = try store.epoch(orStartAt: clock.now).advanced(by: activation.validFor)
             // One transaction: two processes presenting the same code cannot both use it.
             return try store.updateUser(tenant: key.tenant, username: key.username) { counters -> Result<String, IdpFailure> in
@@ -338,13 +344,6 @@ public final class IdentityProvider: Sendable {
     }
 
     /// Counts a wrong password or code and locks the user when the policy says so.
-    private func recordFailure(_ key: UserKey, now: SimulationInstant, code: Bool) throws(StoreFailure) -> IdpFailure {
-        let policy = configuration.lockout
-        return try store.updateUser(tenant: key.tenant, username: key.username) { counters in
-            Self.countFailure(&counters, policy: policy, now: now, code: code)
-        }
-    }
-
     private static func countFailure(_ counters: inout UserCounters, policy: LockoutPolicy, now: SimulationInstant, code: Bool) -> IdpFailure {
         counters.failures += 1
         if counters.failures >= policy.maxFailures {
