@@ -88,14 +88,16 @@ public final class IdentityProvider: Sendable {
 
     /// Opens a login: checks the request and the device, then answers with the first form page.
     public func authorize(_ request: AuthorizationRequest) -> AuthorizationPage {
-        let page = openLogin(request)
+        // The seal is checked once: the login needs the claims, the log the device they name.
+        let claims = ClientData.open(request.clientData, with: clientDataKey)
+        let page = openLogin(request, claims: claims)
         var traffic = IdpTraffic(request: "GET /authorize", detail: "client_id=\(request.clientId), tenant=\(request.tenantId)", response: page)
-        traffic.deviceID = ClientData.open(request.clientData, with: clientDataKey)?.deviceID
+        traffic.deviceID = claims?.deviceID
         report(traffic)
         return page
     }
 
-    private func openLogin(_ request: AuthorizationRequest) -> AuthorizationPage {
+    private func openLogin(_ request: AuthorizationRequest, claims: ClientData?) -> AuthorizationPage {
         if let fault = pageFault() { return fault }
         guard state.withLock({ $0.tenants[request.tenantId] }) != nil else {
             return .error(.unknownTenant(request.tenantId))
@@ -107,7 +109,7 @@ public final class IdentityProvider: Sendable {
         guard request.codeChallenge.count == 43, Base64URL.decode(request.codeChallenge)?.count == 32 else {
             return .error(.invalidRequest("code_challenge is not a base64url SHA-256 value"))
         }
-        guard let claims = ClientData.open(request.clientData, with: clientDataKey) else {
+        guard let claims else {
             return .error(.invalidRequest("clientData is malformed or its seal does not verify"))
         }
         let unactivated = claims.astClientId == ClientData.unactivatedAstClientId
@@ -215,7 +217,8 @@ public final class IdentityProvider: Sendable {
     /// Exchanges an authorization code for tokens: the code must be unused, unexpired, issued to this client
     /// and tenant, and `codeVerifier` must hash to its PKCE challenge.
     public func exchange(_ request: TokenRequest) -> Result<TokenResponse, IdpFailure> {
-        let result = exchangeCode(request)
+        let claims = ClientData.open(request.clientData, with: clientDataKey)
+        let result = exchangeCode(request, claims: claims)
         let response: String
         let status: String
         switch result {
@@ -228,12 +231,12 @@ public final class IdentityProvider: Sendable {
         }
         var traffic = IdpTraffic(request: "POST /token", detail: "grant_type=authorization_code, client_id=\(request.clientId)",
                                  response: response, status: status)
-        traffic.deviceID = ClientData.open(request.clientData, with: clientDataKey)?.deviceID
+        traffic.deviceID = claims?.deviceID
         report(traffic)
         return result
     }
 
-    private func exchangeCode(_ request: TokenRequest) -> Result<TokenResponse, IdpFailure> {
+    private func exchangeCode(_ request: TokenRequest, claims: ClientData?) -> Result<TokenResponse, IdpFailure> {
         let now = self.now
         let taken: Result<Grant, IdpFailure> = state.withLock { state in
             guard var grant = state.grants[request.authorizationCode] else {
@@ -260,8 +263,7 @@ public final class IdentityProvider: Sendable {
         guard ConstantTime.equals(Array(Base64URL.encode(verifierHash).utf8), Array(grant.codeChallenge.utf8)) else {
             return .failure(.invalidGrant("the PKCE code verifier does not match the code challenge"))
         }
-        guard let claims = ClientData.open(request.clientData, with: clientDataKey), claims.deviceID == grant.deviceID
-        else {
+        guard let claims, claims.deviceID == grant.deviceID else {
             return .failure(.invalidGrant("the client data does not belong to the device the code was issued to"))
         }
         return bindOrCheckDevice(grant)
@@ -345,12 +347,7 @@ public final class IdentityProvider: Sendable {
 
     /// Counts a wrong password or code and locks the user when the policy says so.
     private static func countFailure(_ counters: inout UserCounters, policy: LockoutPolicy, now: SimulationInstant, code: Bool) -> IdpFailure {
-        counters.failures += 1
-        if counters.failures >= policy.maxFailures {
-            counters.lockedUntil = now.advanced(by: policy.lockDuration)
-            return .userLocked(remaining: policy.lockDuration)
-        }
-        let left = policy.maxFailures - counters.failures
+        guard let left = counters.countFailure(policy: policy, now: now) else { return .userLocked(remaining: policy.lockDuration) }
         return code ? .wrongActivationCode(attemptsLeft: left) : .wrongCredentials(attemptsLeft: left)
     }
 

@@ -13,6 +13,17 @@ public struct UserCounters: Sendable, Equatable {
         self.activationUsed = activationUsed
     }
 
+    /// Counts one wrong password or code under `policy`. Returns the attempts left, or nil when this one locked
+    /// the user (until `now` plus the policy's lock).
+    public mutating func countFailure(policy: LockoutPolicy, now: SimulationInstant) -> Int? {
+        failures += 1
+        guard failures < policy.maxFailures else {
+            lockedUntil = now.advanced(by: policy.lockDuration)
+            return nil
+        }
+        return policy.maxFailures - failures
+    }
+
     public mutating func unlockIfDue(at now: SimulationInstant) {
         if let until = lockedUntil, until <= now {
             lockedUntil = nil

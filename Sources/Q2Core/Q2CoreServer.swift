@@ -87,14 +87,12 @@ public final class Q2CoreServer: Sendable {
                                          message: "the user is locked out for another \(max(1, now.duration(to: until).components.seconds)) s")
                 }
                 guard let hash, hash.matches(password) else {
-                    counters.failures += 1
-                    if counters.failures >= policy.maxFailures {
-                        counters.lockedUntil = now.advanced(by: policy.lockDuration)
+                    guard let left = counters.countFailure(policy: policy, now: now) else {
                         return LogonResponse(status: 423, q2token: nil, userData: nil, hydraCode: HydraCode.lockedOut,
                                              message: "too many failed logins: the user is locked out for \(policy.lockDuration.components.seconds) s")
                     }
                     return LogonResponse(status: 401, q2token: nil, userData: nil, hydraCode: HydraCode.invalidCredentials,
-                                         message: "invalid user id or password (\(policy.maxFailures - counters.failures) attempts left)")
+                                         message: "invalid user id or password (\(left) attempts left)")
                 }
                 counters.failures = 0
                 return nil
