@@ -88,7 +88,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
         .testTarget(
-            name: "Q2Tests", dependencies: ["Q2Authentication", "Q2Core", "IdentityProvider", "JSONText", "Secrets", "Determinism"],
+            name: "Q2Tests", dependencies: ["Q2Authentication", "Q2Core", "IdentityProvider", "JSONText", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .testTarget(
             name: "ScenarioTests", dependencies: ["Scenario", "JSONText", "IdentityProvider", "ThreeDSecure"], swiftSettings: strict),
@@ -113,6 +113,6 @@ let package = Package(
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),
-        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "StateStore", "idp-tui"], swiftSettings: strict),
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "StateStore", "Threading", "idp-tui"], swiftSettings: strict),
     ]
 )

@@ -7,16 +7,17 @@ import KSSIDP
 import MCSDK
 import Secrets
 import Testing
+import Threading
 
 @Suite struct KssIdpWrapperTests {
-    func wrapper() -> (KssIdpWrapper, MasterController, Locked2<[String]>) {
+    func wrapper() -> (KssIdpWrapper, MasterController, Locked<[String]>) {
         let environment = SimulationEnvironment(clock: ManualClock())
-        let seen = Locked2<[String]>([])
+        let seen = Locked<[String]>([])
         let wrapper = KssIdpWrapper(
             config: KssIdpConfig(certificatePath: "/nonexistent.pem", baseUrl: environment.idpUrl, tenantId: "demo",
                                  masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: false,
                                  network: environment.network),
-            observer: { event, status in seen.append("\(event) \(status ?? "→")") })
+            observer: { event, status in seen.withLock { $0.append("\(event) \(status ?? "→")") } })
         return (wrapper, environment.masterController, seen)
     }
 
@@ -39,7 +40,7 @@ import Testing
         #expect(result.status == .success)
         #expect(object.userIdentifier?.userId == "alice")
         #expect(object.astClientId == controller.snapshot.astClientId)
-        #expect(seen.value == ["GetAstClientData →", "GetAstClientData OK", "SetAuthorisationCode →", "SetAuthorisationCode OK"])
+        #expect(seen.withLock { $0 } == ["GetAstClientData →", "GetAstClientData OK", "SetAuthorisationCode →", "SetAuthorisationCode OK"])
         let (login, _) = await call(wrapper, activate: false, Demo.alice)
         #expect(login.status == .success)
     }
@@ -93,12 +94,4 @@ import Testing
         #expect(report.cases[1].agrees, "activation does not use the login client")
         #expect(ParityText.lines(report, width: 100).contains { $0.contains("✗ differs: status: INVALID_STATE ≠ OK") })
     }
-}
-
-final class Locked2<Value: Sendable>: @unchecked Sendable {
-    private var stored: Value
-    private let lock = NSLock()
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func append<Element>(_ element: Element) where Value == [Element] { lock.withLock { stored.append(element) } }
 }

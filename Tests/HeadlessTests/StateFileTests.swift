@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import Testing
+import Threading
 
 #if canImport(Glibc)
     import Glibc
@@ -49,13 +50,13 @@ func freshStatePath() -> String {
         let state = freshStatePath()
         _ = try StateFile(path: state)
         let wrong = #"{"username":"bob","password":"nope","activation-code":"654321"}"#
-        let runs = Locked2<[BinaryRun]>([])
+        let runs = Locked<[BinaryRun]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             if let run = try? BinaryRun.run(["run", "activate", "activate", "--state", state], stdin: "[\(wrong),\(wrong)]") {
-                runs.append(run)
+                runs.withLock { $0.append(run) }
             }
         }
-        let finished = runs.value
+        let finished = runs.withLock { $0 }
         #expect(finished.count == 2)
         #expect(finished.allSatisfy { $0.status == 1 && $0.stderr.isEmpty })
         // Four wrong passwords in all: the counter saw every one of them, so bob is locked.
@@ -183,21 +184,5 @@ func freshStatePath() -> String {
                 #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) in \(name)")
             }
         }
-    }
-}
-
-/// A lock around a value, for the concurrent test.
-final class Locked2<Value>: @unchecked Sendable {
-    private var stored: Value
-    private let lock = NSLock()
-
-    init(_ value: Value) {
-        stored = value
-    }
-
-    var value: Value { lock.withLock { stored } }
-
-    func append<Element>(_ element: Element) where Value == [Element] {
-        lock.withLock { stored.append(element) }
     }
 }

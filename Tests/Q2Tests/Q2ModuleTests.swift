@@ -6,6 +6,7 @@ import Q2Authentication
 import Q2Core
 import Secrets
 import Testing
+import Threading
 
 /// A Core with alice / wonderland, on a manual clock.
 func core(faults: FaultSwitchboard = FaultSwitchboard(), clock: ManualClock = ManualClock()) -> Q2CoreServer {
@@ -76,20 +77,22 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
         let faults = FaultSwitchboard()
         faults.faults.requestTimeout = true
         let server = core(faults: faults, clock: clock)
-        let outcome = Locked2<Result<LogonResponse, NetworkError>?>(nil)
+        let outcome = Locked<Result<LogonResponse, NetworkError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue(label: "logon").async {
             do throws(NetworkError) {
-                outcome.set(.success(try server.logonUser(userId: "alice", password: Secret("wonderland"))))
+                let response = try server.logonUser(userId: "alice", password: Secret("wonderland"))
+                outcome.withLock { $0 = .success(response) }
             } catch {
-                outcome.set(.failure(error))
+                outcome.withLock { $0 = .failure(error) }
             }
             done.signal()
         }
         #expect(clock.waitForPendingTimers(atLeast: 1))
         clock.advance(by: .seconds(30))
         #expect(done.wait(timeout: .now() + 10) == .success)
-        guard case .failure(.timedOut(let after))? = outcome.value else { Issue.record("\(String(describing: outcome.value))"); return }
+        let seen = outcome.withLock { $0 }
+        guard case .failure(.timedOut(let after))? = seen else { Issue.record("\(String(describing: seen))"); return }
         #expect(after == .seconds(30))
     }
 
@@ -97,10 +100,10 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
         let rooted = FaultSwitchboard()
         rooted.faults.insecureDevice = true
         let server = core(faults: rooted)
-        let seen = Locked2(0)
-        server.observe { _, _ in seen.set(seen.value + 1) }
+        let seen = Locked(0)
+        server.observe { _, _ in seen.withLock { $0 += 1 } }
         _ = await login(server, "wonderland", faults: rooted)
-        #expect(seen.value == 0, "Core was never asked")
+        #expect(seen.withLock { $0 } == 0, "Core was never asked")
     }
 
     @Test func aPasswordCredentialIsRedactedInEveryPrintingPath() {
@@ -119,12 +122,4 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
         #expect(!((credential as Any) is any Encodable), "not Codable: it cannot be serialized")
         #expect(!((credential as Any) is any Decodable))
     }
-}
-
-final class Locked2<Value: Sendable>: @unchecked Sendable {
-    private var stored: Value
-    private let lock = NSLock()
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.withLock { stored } }
-    func set(_ value: Value) { lock.withLock { stored = value } }
 }
