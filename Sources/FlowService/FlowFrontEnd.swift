@@ -8,4 +8,11 @@ public protocol FlowFrontEnd: AnyObject {
     func flowService(_ service: FlowService, didEmit event: FlowEvent)
     func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt)
     func flowService(_ service: FlowService, didFinish result: FlowResult)
+    /// The report of ``FlowService/compareOrchestrations()``.
+    func flowService(_ service: FlowService, didCompare report: ParityReport)
+}
+
+extension FlowFrontEnd {
+    /// Front ends that never ask for the parity check need not answer it.
+    public func flowService(_ service: FlowService, didCompare report: ParityReport) {}
 }

@@ -168,6 +168,7 @@ public final class FlowService: Sendable {
             case .event(let event): frontEnd.flowService(self, didEmit: event)
             case .prompt(let prompt): frontEnd.flowService(self, needsAnswerTo: prompt)
             case .finished(let result): frontEnd.flowService(self, didFinish: result)
+            case .compared(let report): frontEnd.flowService(self, didCompare: report)
             }
         }
         return messages.count
@@ -186,6 +187,16 @@ public final class FlowService: Sendable {
         if run.kind == .payerAuth { names += bridgeFaults.activeNames }
         guard !names.isEmpty else { return }
         run.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: "faults on: \(names.joined(separator: ", "))")
+    }
+
+    /// Runs the migration parity check (``ParityCheck``) on worlds of its own, off the caller's thread; the report
+    /// arrives through the mailbox like a flow's result. This device is not touched.
+    public func compareOrchestrations() {
+        let scenario = environment.scenario ?? .embeddedDefault
+        let mailbox = mailbox
+        DispatchQueue.global(qos: .userInitiated).async {
+            mailbox.post(.compared(ParityCheck.run(scenario: scenario)))
+        }
     }
 
     /// Flows queued or running.

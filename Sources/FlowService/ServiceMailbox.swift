@@ -10,6 +10,8 @@ public enum ServiceMessage: Sendable {
     case event(FlowEvent)
     case prompt(FlowPrompt)
     case finished(FlowResult)
+    /// The migration parity check a front end asked for (``FlowService/compareOrchestrations()``).
+    case compared(ParityReport)
 }
 
 /// The queue of messages from the service's background threads to the one thread that runs the front end.

@@ -154,6 +154,10 @@ import Testing
         let driver = AppDriver()
         while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
         driver.press(.enter)
+        driver.pump { app in
+            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
+            return false
+        }
         let screen = driver.app.render().text
         #expect(screen.contains("KSSIDP comparison — the orchestrations agree"))
         #expect(screen.contains("✓ 1. activation, then login"))

@@ -74,6 +74,7 @@ public enum AppView {
         case .result(let result): result.flow.title
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
         case .transcript(let transcript, _): "Flow \(transcript.record.summary.id)"
+        case .comparison(let comparison) where comparison.running: "KSSIDP comparison — running…"
         case .comparison(let comparison):
             "KSSIDP comparison — " + (comparison.differences == 0 ? "the orchestrations agree" : "\(comparison.differences) differences")
         }

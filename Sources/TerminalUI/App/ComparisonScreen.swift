@@ -5,12 +5,21 @@ public struct ComparisonState: Sendable, Equatable {
     public let lines: [String]
     public let differences: Int
     public var scroll = 0
+    /// True until the report arrives.
+    public var running = false
 }
 
 extension TerminalApp {
-    /// Runs the parity check (on worlds of its own: this device is not touched) and shows it.
+    /// Starts the parity check (off this thread, on worlds of its own: this device is not touched); the report
+    /// replaces the screen's placeholder when it arrives.
     func openComparison() {
-        let report = ParityCheck.run(scenario: service.environment.scenario ?? .embeddedDefault)
+        state.screen = .comparison(ComparisonState(
+            lines: ["Running the same cases through the IdpSdk orchestration and through KSSIDP…"], differences: 0, running: true))
+        service.compareOrchestrations()
+    }
+
+    func showComparison(_ report: ParityReport) {
+        guard case .comparison(let shown) = state.screen, shown.running else { return }
         state.screen = .comparison(ComparisonState(lines: ParityText.lines(report, width: max(60, state.width - 4)),
                                                    differences: report.differenceCount))
     }

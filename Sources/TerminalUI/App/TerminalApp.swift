@@ -300,6 +300,10 @@ public final class TerminalApp: FlowFrontEnd {
         state.screen = .result(result)
     }
 
+    public func flowService(_ service: FlowService, didCompare report: ParityReport) {
+        showComparison(report)
+    }
+
     // MARK: View
 
     public func render() -> ScreenBuffer {
