@@ -26,13 +26,15 @@ public final class FlowService: Sendable {
     public let mailbox = ServiceMailbox()
     /// Where finished flows are kept, or nil to keep none (benchmarks).
     public let history: (any FlowHistory)?
+    /// The Q2 module's context, as the app gives it (`--launch`, `--insecure-device`).
+    public let q2Context: AuthenticationModuleContext
     let channel: CredentialChannel
     let idpSdk: IdpSdkService
     private let queue = QueueName.makeSerialQueue("idp-tui.flow")
     private let runs = Locked<[Int: FlowRun]>([:])
     private let nextFlowID = Atomic(1)
     /// The run on the flow queue now: faults that bite are reported in its log.
-    private let current = Locked<FlowRun?>(nil)
+    private let current: Locked<FlowRun?>
     private let liveBridgeFaults: Locked<BridgeFaults>
     private let savedCredential = Locked<PasswordCredential?>(nil)
     private let idpObserver = Locked<Int?>(nil)
@@ -45,6 +47,17 @@ public final class FlowService: Sendable {
         self.configuration = configuration
         self.history = history
         liveBridgeFaults = Locked(configuration.bridgeFaults)
+        let current = Locked<FlowRun?>(nil)
+        self.current = current
+        // The Q2 module's context, as the app builds it once: its security module's answers go to the log of the
+        // flow that asked.
+        let launch = configuration.q2Launch
+        let security = ReportingSecurityModule(
+            SimulatedSecurityModule(faults: environment.faults, reason: configuration.insecureDeviceReason)
+        ) { decision in current.withLock { $0 }?.reportSecurity(decision) }
+        q2Context = AuthenticationModuleContext(
+            presentWithLocalizedErrorMessage: launch.banner, shouldAllowAutoLogin: { launch != .push },
+            passwordAuthentication: CorePasswordAuthentication(core: environment.q2Core, security: security))
         channel = CredentialChannel(mailbox: mailbox, clock: environment.clock)
         idpSdk = IdpSdkService(
             tenantId: environment.tenantId, idpUrl: environment.idpUrl,
@@ -64,14 +77,6 @@ public final class FlowService: Sendable {
         set { savedCredential.withLock { $0 = newValue } }
     }
 
-    /// The module's context, as the app gives it (`--launch`).
-    public var q2Context: AuthenticationModuleContext {
-        let launch = configuration.q2Launch
-        return AuthenticationModuleContext(
-            presentWithLocalizedErrorMessage: launch.banner, shouldAllowAutoLogin: { launch != .push },
-            passwordAuthentication: CorePasswordAuthentication(
-                core: environment.q2Core, security: SimulatedSecurityModule(faults: environment.faults, reason: configuration.insecureDeviceReason)))
-    }
 
     /// `shouldAllowAutoLogin()`, called as the module calls it: on the main actor. Front ends call this from
     /// their main thread when the sign-in screen comes up.

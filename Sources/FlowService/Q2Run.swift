@@ -108,16 +108,7 @@ extension FlowRun {
         }
 
         emit(.authenticate, from: .q2Module, to: .q2Module, detail: "passwordAuthentication.authenticate(using: \(credential))")
-        let security = ReportingSecurityModule(SimulatedSecurityModule(faults: environment.faults, reason: configuration.insecureDeviceReason)) {
-            [weak self] decision in
-            guard let self else { return }
-            self.emit(.allowLogin, from: .q2Module, to: .securityModule, detail: "allowLogin()")
-            switch decision {
-            case .allow: self.emit(.allowLogin, from: .securityModule, to: .q2Module, status: "allow", detail: "the device passes the checks")
-            case .deny(let reason): self.emit(.allowLogin, from: .securityModule, to: .q2Module, status: "deny", detail: reason)
-            }
-        }
-        let authentication = CorePasswordAuthentication(core: environment.q2Core, security: security)
+        let authentication = service.q2Context.passwordAuthentication
         let started = environment.clock.now
         let reply = waitForReply { gate in
             Task(executorPreference: Self.q2Executor) {
@@ -161,6 +152,15 @@ extension FlowRun {
                                 hydraCode: failure.hydraCode, authenticationMethod: nil, autoLogin: autoLogin, launch: launch.rawValue,
                                 userDataKeys: nil)
             return done
+        }
+    }
+
+    /// The security module's answer, in this flow's log (the module asks it before any password leaves).
+    func reportSecurity(_ decision: SecurityDecision) {
+        emit(.allowLogin, from: .q2Module, to: .securityModule, detail: "allowLogin()")
+        switch decision {
+        case .allow: emit(.allowLogin, from: .securityModule, to: .q2Module, status: "allow", detail: "the device passes the checks")
+        case .deny(let reason): emit(.allowLogin, from: .securityModule, to: .q2Module, status: "deny", detail: reason)
         }
     }
 

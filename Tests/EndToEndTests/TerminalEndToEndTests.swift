@@ -39,7 +39,8 @@ import Testing
         session.press("Tab")
         session.type("wonderland")
         session.press("Enter")
-        let (done, screen) = session.waitUntil { $0.contains("✓ Logged in") && $0.contains("help") }
+        // Wait for the whole frame in one capture: tmux can show a frame half drawn.
+        let (done, screen) = session.waitUntil { $0.contains("✓ Logged in") && $0.contains("help") && $0.contains("⇠ IdP") }
         #expect(done, "\(screen)")
         #expect(screen.contains("astClientId"))
         #expect(screen.contains("⇠ IdP"), "the IdP's answers are in the log")

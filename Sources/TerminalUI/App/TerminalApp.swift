@@ -71,9 +71,7 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         if key == .f3 || (key == .character("h") && !isEditing && isHome) {
-            if case .home = state.screen { openHistory() } else if case .result = state.screen { openHistory() } else {
-                state.notice = "the history opens from the home screen or a result"
-            }
+            if isHome { openHistory() } else { state.notice = "the history opens from the home screen or a result" }
             return
         }
         if key == .f1 || (key == .character("?") && !isEditing) {
@@ -81,10 +79,10 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         switch key {
-        case .pageUp where !isHistoryScreen:
+        case .pageUp where !scrollsItself:
             state.logScroll = min(state.logScroll + 5, max(0, state.log.count - 1))
             return
-        case .pageDown where !isHistoryScreen:
+        case .pageDown where !scrollsItself:
             state.logScroll = max(0, state.logScroll - 5)
             return
         default: break
@@ -113,6 +111,7 @@ public final class TerminalApp: FlowFrontEnd {
         }
     }
 
+    /// The home screen, or a result (whose Back leads home).
     private var isHome: Bool {
         if case .home = state.screen { return true }
         if case .result = state.screen { return true }
@@ -154,7 +153,8 @@ public final class TerminalApp: FlowFrontEnd {
         }
     }
 
-    private var isHistoryScreen: Bool {
+    /// Screens that use PgUp and PgDn for their own text rather than the event log.
+    private var scrollsItself: Bool {
         switch state.screen {
         case .transcript, .comparison: true
         default: false
