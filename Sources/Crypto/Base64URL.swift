@@ -11,28 +11,44 @@ public enum Base64URL {
 
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
         let input = Array(bytes)
-        var output = [UInt8]()
-        output.reserveCapacity((input.count * 4 + 2) / 3)
-        var index = 0
-        while index < input.count {
-            let chunk = input[index..<min(index + 3, input.count)]
-            var group = 0
-            for (offset, byte) in chunk.enumerated() { group |= Int(byte) << (16 - 8 * offset) }
-            for position in 0...chunk.count { output.append(alphabet[(group >> (18 - 6 * position)) & 0x3f]) }
-            index += 3
+        let count = (input.count * 4 + 2) / 3
+        return input.withUnsafeBufferPointer { input in
+            String(unsafeUninitializedCapacity: count) { output in
+                var written = 0
+                var index = 0
+                while index < input.count {
+                    let remaining = min(3, input.count - index)
+                    var group = Int(input[index]) << 16
+                    if remaining > 1 { group |= Int(input[index + 1]) << 8 }
+                    if remaining > 2 { group |= Int(input[index + 2]) }
+                    for position in 0...remaining {
+                        output[written] = alphabet[(group >> (18 - 6 * position)) & 0x3f]
+                        written += 1
+                    }
+                    index += 3
+                }
+                return written
+            }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// The bytes, or nil when `text` is not unpadded base64url.
     public static func decode(_ text: String) -> [UInt8]? {
-        let input = Array(text.utf8)
-        guard input.count % 4 != 1 else { return nil }
+        decode(Array(text.utf8))
+    }
+
+    /// The bytes, or nil when `text` (UTF-8) is not unpadded base64url.
+    public static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
+        Array(text).withUnsafeBufferPointer(decode(buffer:))
+    }
+
+    private static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard text.count % 4 != 1 else { return nil }
         var output = [UInt8]()
-        output.reserveCapacity(input.count * 3 / 4)
+        output.reserveCapacity(text.count * 3 / 4)
         var group = 0
         var bits = 0
-        for character in input {
+        for character in text {
             let value = values[Int(character)]
             guard value != 0xff else { return nil }
             group = (group << 6) | Int(value)

@@ -1,6 +1,4 @@
-import CLibCrypto
-
-/// PBKDF2-HMAC-SHA-256 through libcrypto (`PKCS5_PBKDF2_HMAC`).
+/// PBKDF2-HMAC-SHA-256 through libcrypto (its `PBKDF2` key derivation, as `PKCS5_PBKDF2_HMAC` uses).
 public enum PBKDF2 {
     /// Derives `length` bytes from `password` and `salt` with `iterations` rounds.
     public static func sha256(
@@ -10,15 +8,13 @@ public enum PBKDF2 {
         let password = Array(password)
         let salt = Array(salt)
         var output = [UInt8](repeating: 0, count: length)
-        let ok = password.withUnsafeBytes { passwordBytes in
-            salt.withUnsafeBufferPointer { saltBytes in
-                PKCS5_PBKDF2_HMAC(
-                    passwordBytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(passwordBytes.count),
-                    saltBytes.baseAddress, Int32(saltBytes.count), Int32(iterations), EVP_sha256(),
-                    Int32(length), &output)
+        password.withUnsafeBytes { password in
+            salt.withUnsafeBytes { salt in
+                output.withUnsafeMutableBytes { output in
+                    Algorithms.shared.pbkdf2(password: password, salt: salt, iterations: iterations, into: output)
+                }
             }
         }
-        precondition(ok == 1, "PKCS5_PBKDF2_HMAC failed: libcrypto is broken")
         return output
     }
 }

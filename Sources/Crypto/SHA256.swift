@@ -8,7 +8,7 @@ public enum SHA256 {
         var length: UInt32 = 0
         let input = Array(bytes)
         let ok = input.withUnsafeBytes { raw in
-            EVP_Digest(raw.baseAddress, raw.count, &output, &length, EVP_sha256(), nil)
+            EVP_Digest(raw.baseAddress, raw.count, &output, &length, Algorithms.shared.sha256, nil)
         }
         precondition(ok == 1, "EVP_Digest(SHA-256) failed: libcrypto is broken")
         return Array(output.prefix(Int(length)))

@@ -27,13 +27,17 @@ public struct ClientData: Sendable, Equatable {
     }
 
     /// The claims of a sealed value, or nil when it is malformed or its signature does not verify.
+    /// Works on the UTF-8 bytes: the value is ASCII when well formed, and every request to the IdP opens one.
     public static func open(_ sealed: String, with key: [UInt8]) -> ClientData? {
-        guard let dot = sealed.firstIndex(of: "."), let payload = Base64URL.decode(String(sealed[..<dot])),
-            let signature = Base64URL.decode(String(sealed[sealed.index(after: dot)...])),
+        let bytes = Array(sealed.utf8)
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), let payload = Base64URL.decode(bytes[..<dot]),
+            let signature = Base64URL.decode(bytes[(dot + 1)...]),
             ConstantTime.equals(signature, HMAC.sha256(key: key, message: payload))
         else { return nil }
-        let fields = String(decoding: payload, as: UTF8.self).split(separator: "|", omittingEmptySubsequences: false)
-        guard fields.count == 4, fields[0] == version else { return nil }
-        return ClientData(deviceID: String(fields[1]), astClientId: String(fields[2]), nonce: String(fields[3]))
+        let fields = payload.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false)
+        guard fields.count == 4, fields[0].elementsEqual(version.utf8) else { return nil }
+        return ClientData(deviceID: String(decoding: fields[1], as: UTF8.self),
+                          astClientId: String(decoding: fields[2], as: UTF8.self),
+                          nonce: String(decoding: fields[3], as: UTF8.self))
     }
 }
