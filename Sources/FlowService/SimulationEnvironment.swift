@@ -57,7 +57,8 @@ public struct SimulationEnvironment: Sendable {
         network.register(identityProvider)
         q2Core = Q2CoreServer(
             tenant: tenantId, users: configuration.tenants.first { $0.id == tenantId }?.users ?? [], lockout: configuration.lockout,
-            store: stores.identityProvider, network: network, random: random, clock: clock, faults: self.faults)
+            store: stores.identityProvider, network: network, random: random, clock: clock, faults: self.faults,
+            passwordHashIterations: configuration.passwordHashIterations)
         masterController = MasterController(configuration: MasterControllerConfiguration(
             idpUrl: configuration.baseURL, network: network, random: random,
             clientDataKey: identityProvider.clientDataKey, store: stores.device, faults: self.faults))

@@ -39,10 +39,14 @@ public final class Q2CoreServer: Sendable {
     private let tenant: String
     private let observer = Locked<(@Sendable (String, LogonResponse) -> Void)?>(nil)
 
+    /// `passwordHashIterations`: PBKDF2 rounds for the stored passwords, the scenario's setting as for the IdP.
     public init(tenant: String, users: [UserConfiguration], lockout: LockoutPolicy, store: any IdentityProviderStore,
-                network: SimulatedNetwork, random: RandomSource, clock: any SimulationClock, faults: FaultSwitchboard) {
+                network: SimulatedNetwork, random: RandomSource, clock: any SimulationClock, faults: FaultSwitchboard,
+                passwordHashIterations: Int = 1000) {
         self.tenant = "q2-core/" + tenant
-        self.users = Dictionary(users.map { ($0.username, StoredHash(of: $0.password, iterations: 1000, random: random)) },
+        self.users = Dictionary(users.map {
+            ($0.username, StoredHash(of: $0.password, iterations: passwordHashIterations, random: random))
+        },
                                 uniquingKeysWith: { first, _ in first })
         self.lockout = lockout
         self.store = store
