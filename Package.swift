@@ -59,7 +59,7 @@ let package = Package(
             name: "FlowService",
             dependencies: [
                 "IdpSdk", "KSSIDP", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Scenario", "Q2Authentication", "Q2Core",
-                "JSONText", "Secrets", "Determinism", "Threading", "Crypto",
+                "JSONText", "Secrets", "Determinism", "Threading", "Crypto", "CWakeup",
             ],
             swiftSettings: strict),
         // The state file (SQLite): the stores of the IdP and the device, and the history of flows.
@@ -69,6 +69,8 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "Headless", dependencies: ["FlowService", "StateStore", "Scenario", "JSONText", "SafepayDrops", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
         .target(name: "CTextWidth"),
+        // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
+        .target(name: "CWakeup"),
         .target(
             name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "MCSDK", "SafepayDrops", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),

@@ -1,3 +1,4 @@
+import CWakeup
 import Threading
 import Foundation
 
@@ -18,41 +19,50 @@ public enum ServiceMessage: Sendable {
 ///
 /// ``fileDescriptor`` becomes readable whenever messages are waiting, so a front end can `poll` it together
 /// with the keyboard: no busy polling and no sleeps. ``drain()`` takes everything waiting and re-arms it.
+///
+/// Prompts and results make it readable at once. Flow events make it readable within ``eventDelay``, or
+/// sooner with the next prompt or result: a flow emits about twenty events, most of them microseconds
+/// apart, and waking the front end for each one cost more than the rest of the flow (docs/performance.md).
+/// Events still arrive in order, before the prompt or result that follows them. The delay is a kernel timer
+/// (a timerfd in the descriptor's epoll set), so arming it wakes no thread.
 public final class ServiceMailbox: Sendable {
-    private let readEnd: Int32
-    private let writeEnd: Int32
+    /// The longest a flow event waits before the front end is woken for it.
+    public static let eventDelay: Duration = .milliseconds(5)
+
+    private let wakeup: idp_wakeup
     private let state = Locked(State())
 
     private struct State {
         var messages: [ServiceMessage] = []
+        /// The pipe holds a byte: the descriptor is readable.
         var signalled = false
+        /// The timer is set to make the descriptor readable for the events waiting.
+        var timerArmed = false
         var nextSequence = 1
     }
 
     public init() {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { preconditionFailure("pipe() failed: \(String(cString: strerror(errno)))") }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var wakeup = idp_wakeup()
+        let failure = idp_wakeup_open(&wakeup)
+        guard failure == 0 else {
+            preconditionFailure("the mailbox's descriptors could not be opened: \(String(cString: strerror(failure)))")
         }
-        readEnd = fds[0]
-        writeEnd = fds[1]
+        self.wakeup = wakeup
     }
 
     deinit {
-        close(readEnd)
-        close(writeEnd)
+        var wakeup = wakeup
+        idp_wakeup_close(&wakeup)
     }
 
     /// Readable while messages wait. Never read it directly: call ``drain()``.
-    public var fileDescriptor: Int32 { readEnd }
+    public var fileDescriptor: Int32 { wakeup.poll_fd }
 
     /// Posts an event built with the next event sequence number, so that events have one total order.
     @discardableResult
     func postEvent(_ make: (Int) -> FlowEvent) -> FlowEvent {
         var made: FlowEvent?
-        append { state in
+        append(urgent: false) { state in
             defer { state.nextSequence += 1 }
             let event = make(state.nextSequence)
             made = event
@@ -63,29 +73,42 @@ public final class ServiceMailbox: Sendable {
     }
 
     func post(_ message: ServiceMessage) {
-        append { _ in message }
+        if case .event = message {
+            append(urgent: false) { _ in message }
+        } else {
+            append(urgent: true) { _ in message }
+        }
     }
 
-    private func append(_ make: (inout State) -> ServiceMessage) {
-        let wake = state.withLock { state in
+    private func append(urgent: Bool, _ make: (inout State) -> ServiceMessage) {
+        let signal = state.withLock { state in
             state.messages.append(make(&state))
-            defer { state.signalled = true }
-            return !state.signalled
+            if state.signalled { return false }
+            if urgent {
+                state.signalled = true
+                return true
+            }
+            if !state.timerArmed {
+                // Under the lock, so that a drain cannot disarm the timer between this check and the arming.
+                state.timerArmed = true
+                withUnsafePointer(to: wakeup) { idp_wakeup_arm($0, Int(Self.eventDelay.nanoseconds)) }
+            }
+            return false
         }
-        if wake {
-            var byte: UInt8 = 1
-            _ = write(writeEnd, &byte, 1)
-        }
+        if signal { withUnsafePointer(to: wakeup) { idp_wakeup_signal($0) } }
     }
 
     /// Takes every waiting message, oldest first. Never blocks.
     public func drain() -> [ServiceMessage] {
-        // Empty the pipe before taking the messages: a post that lands in between finds `signalled` still
-        // set, so it does not write, and its message is taken below.
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(readEnd, &buffer, buffer.count) > 0 {}
+        // Clear the descriptor before taking the messages: a post that lands in between finds `signalled` still
+        // set (or the timer armed), so it neither writes nor arms, and its message is taken below.
+        withUnsafePointer(to: wakeup) { idp_wakeup_clear($0) }
         return state.withLock { state in
             state.signalled = false
+            if state.timerArmed {
+                state.timerArmed = false
+                withUnsafePointer(to: wakeup) { idp_wakeup_disarm($0) }
+            }
             defer { state.messages.removeAll(keepingCapacity: true) }
             return state.messages
         }
@@ -93,7 +116,7 @@ public final class ServiceMailbox: Sendable {
 
     /// Blocks until a message waits or `timeout` passes (nil: no limit). Returns whether one waits.
     public func waitForMessages(timeout: Duration? = nil) -> Bool {
-        var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: wakeup.poll_fd, events: Int16(POLLIN), revents: 0)
         let milliseconds = timeout.map { Int32(clamping: $0.nanoseconds / 1_000_000) } ?? -1
         while true {
             let ready = poll(&descriptor, 1, milliseconds)

@@ -88,6 +88,45 @@ import Testing
         #expect(mailbox.drain().count == 2)
         #expect(!mailbox.waitForMessages(timeout: .zero))
     }
+
+    private func event(_ mailbox: ServiceMailbox, _ detail: String) {
+        mailbox.postEvent { sequence in
+            FlowEvent(flowID: 1, flow: .login, sequence: sequence, step: .start, from: .app, to: .masterController,
+                      thread: "test", mainThread: false, time: ManualClock().now, duration: nil, status: nil, detail: detail)
+        }
+    }
+
+    @Test func anEventAloneWakesTheFrontEndWithinTheEventDelay() {
+        let mailbox = ServiceMailbox()
+        event(mailbox, "alone")
+        #expect(mailbox.waitForMessages(timeout: .seconds(10)))
+        let messages = mailbox.drain()
+        guard messages.count == 1, case .event(let only) = messages[0] else {
+            Issue.record("expected the one event, got \(messages)")
+            return
+        }
+        #expect(only.detail == "alone")
+        // Drained: the descriptor stays quiet (no timer left to fire).
+        #expect(!mailbox.waitForMessages(timeout: ServiceMailbox.eventDelay * 4))
+    }
+
+    @Test func aPromptCarriesTheEventsBeforeItAtOnceAndInOrder() {
+        let mailbox = ServiceMailbox()
+        event(mailbox, "first")
+        event(mailbox, "second")
+        mailbox.post(.prompt(FlowPrompt(id: 1, flowID: 1, flow: .login, fields: [], clientId: "c", page: 1, pageCount: 1)))
+        #expect(mailbox.waitForMessages(timeout: .zero))
+        let messages = mailbox.drain()
+        let order = messages.map { message -> String in
+            switch message {
+            case .event(let event): event.detail
+            case .prompt: "prompt"
+            default: "other"
+            }
+        }
+        #expect(order == ["first", "second", "prompt"])
+        #expect(!mailbox.waitForMessages(timeout: ServiceMailbox.eventDelay * 4))
+    }
 }
 
 @Suite struct ConcurrentFlowTests {

@@ -1,0 +1,25 @@
+// The front end's wake-up descriptor: an epoll set that becomes readable when a byte is written to its pipe
+// (at once) or when its timer fires (later), so that a front end polls one descriptor for both.
+#ifndef IDP_CWAKEUP_H
+#define IDP_CWAKEUP_H
+
+typedef struct {
+    int poll_fd;     // the epoll set: what the front end polls
+    int pipe_read;
+    int pipe_write;
+    int timer_fd;
+} idp_wakeup;
+
+// Opens the descriptors. Returns 0, or the errno of the call that failed (nothing is left open).
+int idp_wakeup_open(idp_wakeup *wakeup);
+void idp_wakeup_close(idp_wakeup *wakeup);
+// Makes the set readable now.
+void idp_wakeup_signal(const idp_wakeup *wakeup);
+// Makes the set readable after `nanoseconds` (one shot; a later call replaces it).
+void idp_wakeup_arm(const idp_wakeup *wakeup, long nanoseconds);
+// Cancels the timer.
+void idp_wakeup_disarm(const idp_wakeup *wakeup);
+// Empties the pipe and the timer's count, so that the set is not readable until the next signal or expiry.
+void idp_wakeup_clear(const idp_wakeup *wakeup);
+
+#endif

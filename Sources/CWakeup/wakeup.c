@@ -1,0 +1,65 @@
+#define _GNU_SOURCE
+#include "CWakeup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+int idp_wakeup_open(idp_wakeup *wakeup) {
+    int fds[2];
+    wakeup->poll_fd = wakeup->pipe_read = wakeup->pipe_write = wakeup->timer_fd = -1;
+    if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) != 0) return errno;
+    wakeup->pipe_read = fds[0];
+    wakeup->pipe_write = fds[1];
+    wakeup->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    wakeup->poll_fd = epoll_create1(EPOLL_CLOEXEC);
+    int failure = (wakeup->timer_fd < 0 || wakeup->poll_fd < 0) ? errno : 0;
+    if (!failure) {
+        struct epoll_event pipe_event = {.events = EPOLLIN, .data = {.fd = wakeup->pipe_read}};
+        struct epoll_event timer_event = {.events = EPOLLIN, .data = {.fd = wakeup->timer_fd}};
+        if (epoll_ctl(wakeup->poll_fd, EPOLL_CTL_ADD, wakeup->pipe_read, &pipe_event) != 0 ||
+            epoll_ctl(wakeup->poll_fd, EPOLL_CTL_ADD, wakeup->timer_fd, &timer_event) != 0)
+            failure = errno;
+    }
+    if (failure) {
+        idp_wakeup_close(wakeup);
+        return failure;
+    }
+    return 0;
+}
+
+void idp_wakeup_close(idp_wakeup *wakeup) {
+    int *fds[] = {&wakeup->poll_fd, &wakeup->pipe_read, &wakeup->pipe_write, &wakeup->timer_fd};
+    for (unsigned i = 0; i < sizeof fds / sizeof fds[0]; i++) {
+        if (*fds[i] >= 0) close(*fds[i]);
+        *fds[i] = -1;
+    }
+}
+
+void idp_wakeup_signal(const idp_wakeup *wakeup) {
+    const char byte = 1;
+    // A full pipe is already readable: nothing is lost when this write fails with EAGAIN.
+    (void)!write(wakeup->pipe_write, &byte, 1);
+}
+
+static void set_timer(const idp_wakeup *wakeup, long nanoseconds) {
+    struct itimerspec spec = {
+        .it_interval = {0, 0},
+        .it_value = {.tv_sec = nanoseconds / 1000000000L, .tv_nsec = nanoseconds % 1000000000L},
+    };
+    timerfd_settime(wakeup->timer_fd, 0, &spec, NULL);
+}
+
+void idp_wakeup_arm(const idp_wakeup *wakeup, long nanoseconds) { set_timer(wakeup, nanoseconds > 0 ? nanoseconds : 1); }
+
+void idp_wakeup_disarm(const idp_wakeup *wakeup) { set_timer(wakeup, 0); }
+
+void idp_wakeup_clear(const idp_wakeup *wakeup) {
+    char buffer[64];
+    while (read(wakeup->pipe_read, buffer, sizeof buffer) > 0) {}
+    uint64_t expirations;
+    (void)!read(wakeup->timer_fd, &expirations, sizeof expirations);
+}
