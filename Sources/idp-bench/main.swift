@@ -1,6 +1,7 @@
 // idp-bench: the engine's speed, for docs/performance.md. Not a test: it measures, it does not judge.
 //
-//   swift build -c release && .build/release/idp-bench [--round-trips N] [--pairs N]
+//   swift build -c release && .build/release/idp-bench [--round-trips N] [--pairs N] [--case K] [--primitives] [--startup]
+//   (--case K runs only the K-th throughput case, 1-based, for profiling)
 import Crypto
 import Determinism
 import FlowService
@@ -140,17 +141,18 @@ if CommandLine.arguments.contains("--primitives") {
     primitiveCost("ClientData open") { _ = ClientData.open(sealed, with: key) }
 }
 
+let onlyCase = argument("--case", default: 0)
 let samples = channelRoundTrips(roundTrips)
 print(String(format: "channel round trip (%d): p50 %.1f µs, p99 %.1f µs, max %.1f µs",
              roundTrips, percentile(samples, 0.5), percentile(samples, 0.99), samples.last ?? 0))
 
-for (label, iterations, hashPin, drivers, count) in [
+for (number, (label, iterations, hashPin, drivers, count)) in [
     ("hashing off (IdP hash 1 round, shouldHashPin off), 1 driver", 1, false, 1, pairs),
     ("hashing off (IdP hash 1 round, shouldHashPin off), 2 drivers", 1, false, 2, pairs),
     ("hashing off (IdP hash 1 round, shouldHashPin off), 4 drivers", 1, false, 4, pairs),
     ("default scenario hashing (IdP PBKDF2 1000 rounds), 2 drivers", 1000, false, 2, max(1, pairs / 10)),
     ("shouldHashPin on (client PBKDF2 10000 rounds), 2 drivers", 1000, true, 2, max(1, pairs / 100)),
-] {
+].enumerated() where onlyCase == 0 || onlyCase == number + 1 {
     let (rate, failures) = flowThroughput(pairs: count, iterations: iterations, hashPin: hashPin, drivers: drivers)
     print(String(format: "%@: %.0f activation+login pairs/s (%.0f flows/s) over %d pairs, %d failed",
                  label, rate, rate * 2, count, failures))
