@@ -34,6 +34,29 @@ final class Algorithms: @unchecked Sendable {
         pbkdf2Algorithm = kdf
     }
 
+    /// A context keyed with `key`, ready for a message: a template for ``hmac(keyed:message:into:)``.
+    func hmacContext(key: UnsafeRawBufferPointer) -> OpaquePointer {
+        guard let context = EVP_MAC_CTX_dup(hmacTemplate) else { fatalError("libcrypto is out of memory") }
+        var empty: UInt8 = 0
+        let ok = withUnsafeMutablePointer(to: &empty) { empty in
+            EVP_MAC_init(context, key.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(empty), key.count, nil) == 1
+        }
+        precondition(ok, "HMAC(SHA-256) failed: libcrypto is broken")
+        return context
+    }
+
+    func freeHMACContext(_ context: OpaquePointer) { EVP_MAC_CTX_free(context) }
+
+    /// HMAC-SHA-256 of `message` under the key of `keyed` (from ``hmacContext(key:)``, only read), into `output`.
+    func hmac(keyed: OpaquePointer, message: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
+        guard let context = EVP_MAC_CTX_dup(keyed) else { fatalError("libcrypto is out of memory") }
+        defer { EVP_MAC_CTX_free(context) }
+        var length = 0
+        let ok = EVP_MAC_update(context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count) == 1
+            && EVP_MAC_final(context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, output.count) == 1
+        precondition(ok && length == 32, "HMAC(SHA-256) failed: libcrypto is broken")
+    }
+
     /// HMAC-SHA-256 of `message` under `key`, into `output` (32 bytes).
     func hmac(key: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
         guard let context = EVP_MAC_CTX_dup(hmacTemplate) else { fatalError("libcrypto is out of memory") }

@@ -13,21 +13,23 @@ public enum Base64URL {
         let input = Array(bytes)
         let count = (input.count * 4 + 2) / 3
         return input.withUnsafeBufferPointer { input in
-            String(unsafeUninitializedCapacity: count) { output in
-                var written = 0
-                var index = 0
-                while index < input.count {
-                    let remaining = min(3, input.count - index)
-                    var group = Int(input[index]) << 16
-                    if remaining > 1 { group |= Int(input[index + 1]) << 8 }
-                    if remaining > 2 { group |= Int(input[index + 2]) }
-                    for position in 0...remaining {
-                        output[written] = alphabet[(group >> (18 - 6 * position)) & 0x3f]
-                        written += 1
+            alphabet.withUnsafeBufferPointer { alphabet in
+                String(unsafeUninitializedCapacity: count) { output in
+                    var written = 0
+                    var index = 0
+                    while index < input.count {
+                        let remaining = min(3, input.count - index)
+                        var group = Int(input[index]) << 16
+                        if remaining > 1 { group |= Int(input[index + 1]) << 8 }
+                        if remaining > 2 { group |= Int(input[index + 2]) }
+                        for position in 0...remaining {
+                            output[written] = alphabet[(group >> (18 - 6 * position)) & 0x3f]
+                            written += 1
+                        }
+                        index += 3
                     }
-                    index += 3
+                    return written
                 }
-                return written
             }
         }
     }
@@ -39,27 +41,30 @@ public enum Base64URL {
 
     /// The bytes, or nil when `text` (UTF-8) is not unpadded base64url.
     public static func decode(_ text: some Collection<UInt8>) -> [UInt8]? {
-        Array(text).withUnsafeBufferPointer(decode(buffer:))
+        if let decoded = text.withContiguousStorageIfAvailable({ decode(buffer: $0) }) { return decoded }
+        return Array(text).withUnsafeBufferPointer(decode(buffer:))
     }
 
     private static func decode(buffer text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard text.count % 4 != 1 else { return nil }
-        var output = [UInt8]()
-        output.reserveCapacity(text.count * 3 / 4)
-        var group = 0
-        var bits = 0
-        for character in text {
-            let value = values[Int(character)]
-            guard value != 0xff else { return nil }
-            group = (group << 6) | Int(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8((group >> bits) & 0xff))
+        return values.withUnsafeBufferPointer { values -> [UInt8]? in
+            var output = [UInt8]()
+            output.reserveCapacity(text.count * 3 / 4)
+            var group = 0
+            var bits = 0
+            for character in text {
+                let value = values[Int(character)]
+                guard value != 0xff else { return nil }
+                group = (group << 6) | Int(value)
+                bits += 6
+                if bits >= 8 {
+                    bits -= 8
+                    output.append(UInt8((group >> bits) & 0xff))
+                }
             }
+            guard group & ((1 << bits) - 1) == 0 else { return nil }
+            return output
         }
-        guard group & ((1 << bits) - 1) == 0 else { return nil }
-        return output
     }
 }
 
@@ -74,13 +79,17 @@ public enum Hex {
     }
 
     public static func encode(_ bytes: some Collection<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
+        let input = Array(bytes)
+        return input.withUnsafeBufferPointer { input in
+            String(unsafeUninitializedCapacity: input.count * 2) { output in
+                for (index, byte) in input.enumerated() {
+                    output[2 * index] = digits[Int(byte >> 4)]
+                    output[2 * index + 1] = digits[Int(byte & 0x0f)]
+                }
+                return input.count * 2
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -13,4 +13,27 @@ public enum HMAC {
             count = 32
         }
     }
+
+    /// A key that signs many messages: libcrypto's keyed state is made once, not once per message.
+    public final class Key: @unchecked Sendable {
+        // Only read after init (each message works on a duplicate), so sharing it between threads is safe.
+        private let context: OpaquePointer
+
+        public init(_ key: some Collection<UInt8>) {
+            context = Array(key).withUnsafeBytes { Algorithms.shared.hmacContext(key: $0) }
+        }
+
+        deinit { Algorithms.shared.freeHMACContext(context) }
+
+        /// The 32-byte authentication code of `message`.
+        public func authenticate(_ message: some Collection<UInt8>) -> [UInt8] {
+            let message = Array(message)
+            return [UInt8](unsafeUninitializedCapacity: 32) { output, count in
+                message.withUnsafeBytes { message in
+                    Algorithms.shared.hmac(keyed: context, message: message, into: UnsafeMutableRawBufferPointer(output))
+                }
+                count = 32
+            }
+        }
+    }
 }

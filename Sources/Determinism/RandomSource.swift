@@ -13,14 +13,29 @@ public final class RandomSource: Sendable {
         generator.withLock { $0.next() }
     }
 
+    /// `count` bytes, one draw each.
     public func bytes(_ count: Int) -> [UInt8] {
         generator.withLock { generator in
-            (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                for index in 0..<count { buffer[index] = UInt8(truncatingIfNeeded: generator.next()) }
+                initialized = count
+            }
         }
     }
 
-    /// A string of `length` characters drawn from `alphabet`.
+    /// A string of `length` characters drawn from `alphabet`, one draw each.
     public func string(length: Int, alphabet: String) -> String {
+        let ascii = Array(alphabet.utf8)
+        if ascii.allSatisfy({ $0 < 0x80 && $0 != 0x0D }) {
+            // ASCII without CR (so no CR LF pair): one byte per Character. Pick bytes: the same draws give the
+            // same string.
+            return generator.withLock { generator in
+                String(unsafeUninitializedCapacity: length) { buffer in
+                    for index in 0..<length { buffer[index] = ascii[Int(generator.next(upperBound: UInt64(ascii.count)))] }
+                    return length
+                }
+            }
+        }
         let characters = Array(alphabet)
         return generator.withLock { generator in
             String((0..<length).map { _ in characters[Int(generator.next(upperBound: UInt64(characters.count)))] })

@@ -22,17 +22,25 @@ public struct ClientData: Sendable, Equatable {
 
     /// `payload.signature`, both base64url; the payload is `v1|deviceID|astClientId|nonce`.
     public func sealed(with key: [UInt8]) -> String {
+        sealed(with: HMAC.Key(key))
+    }
+
+    public func sealed(with key: HMAC.Key) -> String {
         let payload = Array([Self.version, deviceID, astClientId, nonce].joined(separator: Self.separator).utf8)
-        return Base64URL.encode(payload) + "." + Base64URL.encode(HMAC.sha256(key: key, message: payload))
+        return Base64URL.encode(payload) + "." + Base64URL.encode(key.authenticate(payload))
     }
 
     /// The claims of a sealed value, or nil when it is malformed or its signature does not verify.
     /// Works on the UTF-8 bytes: the value is ASCII when well formed, and every request to the IdP opens one.
     public static func open(_ sealed: String, with key: [UInt8]) -> ClientData? {
+        open(sealed, with: HMAC.Key(key))
+    }
+
+    public static func open(_ sealed: String, with key: HMAC.Key) -> ClientData? {
         let bytes = Array(sealed.utf8)
         guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), let payload = Base64URL.decode(bytes[..<dot]),
             let signature = Base64URL.decode(bytes[(dot + 1)...]),
-            ConstantTime.equals(signature, HMAC.sha256(key: key, message: payload))
+            ConstantTime.equals(signature, key.authenticate(payload))
         else { return nil }
         let fields = payload.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false)
         guard fields.count == 4, fields[0].elementsEqual(version.utf8) else { return nil }

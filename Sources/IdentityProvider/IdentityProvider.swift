@@ -13,6 +13,8 @@ public final class IdentityProvider: Sendable {
     public let baseURL: String
     /// The key that seals `clientData`; the master controllers of this simulation hold it too.
     public let clientDataKey: [UInt8]
+    /// The same key, keyed once for libcrypto.
+    private let clientDataSealer: HMAC.Key
     public let genuineChain: CertificateChain
     public let impostorChain: CertificateChain
 
@@ -36,6 +38,7 @@ public final class IdentityProvider: Sendable {
         self.faults = faults
         baseURL = configuration.baseURL
         clientDataKey = random.bytes(32)
+        clientDataSealer = HMAC.Key(clientDataKey)
         do {
             genuineChain = try CertificateChain.parsed(pem: IdentityProviderCertificates.genuinePEM)
             impostorChain = try CertificateChain.parsed(pem: IdentityProviderCertificates.impostorPEM)
@@ -89,7 +92,7 @@ public final class IdentityProvider: Sendable {
     /// Opens a login: checks the request and the device, then answers with the first form page.
     public func authorize(_ request: AuthorizationRequest) -> AuthorizationPage {
         // The seal is checked once: the login needs the claims, the log the device they name.
-        let claims = ClientData.open(request.clientData, with: clientDataKey)
+        let claims = ClientData.open(request.clientData, with: clientDataSealer)
         let page = openLogin(request, claims: claims)
         var traffic = IdpTraffic(request: "GET /authorize", detail: "client_id=\(request.clientId), tenant=\(request.tenantId)", response: page)
         traffic.deviceID = claims?.deviceID
@@ -217,7 +220,7 @@ public final class IdentityProvider: Sendable {
     /// Exchanges an authorization code for tokens: the code must be unused, unexpired, issued to this client
     /// and tenant, and `codeVerifier` must hash to its PKCE challenge.
     public func exchange(_ request: TokenRequest) -> Result<TokenResponse, IdpFailure> {
-        let claims = ClientData.open(request.clientData, with: clientDataKey)
+        let claims = ClientData.open(request.clientData, with: clientDataSealer)
         let result = exchangeCode(request, claims: claims)
         let response: String
         let status: String

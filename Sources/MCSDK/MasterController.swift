@@ -57,11 +57,14 @@ public final class MasterController: Sendable {
     private let configuration: MasterControllerConfiguration
     private let queue = QueueName.makeSerialQueue("MC-SDK")
     private let state: Locked<DeviceState>
+    /// The configuration's `clientDataKey`, keyed once.
+    private let clientDataSealer: HMAC.Key
 
     /// The store is read at the first Start (and at every Start after): a store that fails makes Start fail,
     /// never this.
     public init(configuration: MasterControllerConfiguration) {
         self.configuration = configuration
+        clientDataSealer = HMAC.Key(configuration.clientDataKey)
         state = Locked(DeviceState(deviceID: configuration.deviceID))
     }
 
@@ -147,7 +150,7 @@ public final class MasterController: Sendable {
             guard state.started else { return .failure(.invalidState, "send StartEvent before GetAstClientDataEvent") }
             let astClientId = state.activation?.astClientId ?? ClientData.unactivatedAstClientId
             let clientData = ClientData(deviceID: state.deviceID, astClientId: astClientId, nonce: nonce)
-                .sealed(with: configuration.clientDataKey)
+                .sealed(with: clientDataSealer)
             state.pending = PendingLogin(verifier: verifier, clientData: clientData)
             return KSMGetAstClientDataResultEvent(
                 status: .ok, clientData: clientData, astClientId: astClientId, codeChallange: challenge,
