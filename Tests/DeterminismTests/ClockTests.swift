@@ -62,3 +62,31 @@ import Testing
         #expect(RandomSource(seed: 1).bytes(32) != RandomSource(seed: 2).bytes(32))
     }
 }
+
+@Suite struct SystemClockTests {
+    @Test func timersFireInDeadlineOrderOnTheTimerQueueAndCancelledOnesNever() {
+        let clock = SystemClock()
+        let fired = Locked<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        // Set out of order: a later timer first, so that the earlier ones must move the heap's top.
+        clock.schedule(after: .milliseconds(120)) {
+            fired.withLock { $0.append("c on \(QueueName.current)") }
+            done.signal()
+        }
+        clock.schedule(after: .milliseconds(40)) { fired.withLock { $0.append("a") } }
+        let cancelled = clock.schedule(after: .milliseconds(20)) { fired.withLock { $0.append("cancelled") } }
+        clock.schedule(after: .milliseconds(80)) { fired.withLock { $0.append("b") } }
+        cancelled.cancel()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(fired.withLock { $0 } == ["a", "b", "c on timer"])
+    }
+
+    @Test func manyCancelledTimersLeaveTheLiveOnesFiring() {
+        let clock = SystemClock()
+        // Prompt timeouts: minutes away and cancelled at once, thousands of them.
+        for _ in 0..<5_000 { clock.schedule(after: .seconds(300)) { Issue.record("a cancelled timer fired") }.cancel() }
+        let done = DispatchSemaphore(value: 0)
+        clock.schedule(after: .milliseconds(10)) { done.signal() }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+    }
+}
