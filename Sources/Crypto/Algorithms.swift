@@ -57,21 +57,6 @@ final class Algorithms: @unchecked Sendable {
         precondition(ok && length == 32, "HMAC(SHA-256) failed: libcrypto is broken")
     }
 
-    /// HMAC-SHA-256 of `message` under `key`, into `output` (32 bytes).
-    func hmac(key: UnsafeRawBufferPointer, message: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
-        guard let context = EVP_MAC_CTX_dup(hmacTemplate) else { fatalError("libcrypto is out of memory") }
-        defer { EVP_MAC_CTX_free(context) }
-        var length = 0
-        // An empty key still needs a non-null pointer.
-        var empty: UInt8 = 0
-        let ok = withUnsafeMutablePointer(to: &empty) { empty in
-            EVP_MAC_init(context, key.baseAddress?.assumingMemoryBound(to: UInt8.self) ?? UnsafePointer(empty), key.count, nil) == 1
-                && EVP_MAC_update(context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count) == 1
-                && EVP_MAC_final(context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &length, output.count) == 1
-        }
-        precondition(ok && length == 32, "HMAC(SHA-256) failed: libcrypto is broken")
-    }
-
     /// PBKDF2-HMAC-SHA-256 of `password` and `salt`, `iterations` rounds, into `output`.
     func pbkdf2(password: UnsafeRawBufferPointer, salt: UnsafeRawBufferPointer, iterations: Int,
                 into output: UnsafeMutableRawBufferPointer) {

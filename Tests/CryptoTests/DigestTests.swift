@@ -12,6 +12,25 @@ import Testing
         #expect(Hex.encode(mac) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
+    @Test func aKeyMadeOnceSignsManyMessagesAsTheOneShotDoes() {
+        let key = HMAC.Key(Array("Jefe".utf8))
+        let message = Array("what do ya want for nothing?".utf8)
+        // The same message twice (the keyed state is only read), then another under the same key.
+        #expect(Hex.encode(key.authenticate(message)) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(Hex.encode(key.authenticate(message)) == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(key.authenticate(Array("other".utf8)) == HMAC.sha256(key: Array("Jefe".utf8), message: Array("other".utf8)))
+        // An empty key and message (a well-known value).
+        #expect(Hex.encode(HMAC.Key([UInt8]()).authenticate([UInt8]()))
+            == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+    }
+
+    @Test func pbkdf2WithAnEmptyPasswordAndSaltStillDerives() {
+        // libcrypto needs non-null pointers for empty inputs; lengths say they are empty.
+        let derived = PBKDF2.sha256(password: [UInt8](), salt: [UInt8](), iterations: 1)
+        #expect(Hex.encode(derived) == "f7ce0b653d2d72a4108cf5abe912ffdd777616dbbb27a70e8204f3ae2d0f6fad")
+        #expect(derived != PBKDF2.sha256(password: [1], salt: [UInt8](), iterations: 1))
+    }
+
     @Test func pbkdf2MatchesAPublishedVector() {
         let key = PBKDF2.sha256(password: Array("password".utf8), salt: Array("salt".utf8), iterations: 1)
         #expect(Hex.encode(key) == "120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b")
