@@ -1,7 +1,8 @@
 // idp-bench: the engine's speed, for docs/performance.md. Not a test: it measures, it does not judge.
 //
 //   swift build -c release && .build/release/idp-bench [--round-trips N] [--pairs N] [--case K] [--primitives] [--startup]
-//   (--case K runs only the K-th throughput case, 1-based, for profiling)
+//   (--case K runs only the K-th throughput case, 1-based, for profiling; each case also prints its CPU time and
+//   context switches per flow, which vary less than flows per second on a shared VM)
 import Crypto
 import Determinism
 import FlowService
@@ -72,8 +73,24 @@ final class Answering: FlowFrontEnd {
     func flowService(_ service: FlowService, didFinish result: FlowResult) { finished.append(result) }
 }
 
+/// CPU time (user, system) and context switches of this process so far.
+func usage() -> (user: Double, system: Double, switches: Int) {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+    return (seconds(usage.ru_utime), seconds(usage.ru_stime), usage.ru_nvcsw + usage.ru_nivcsw)
+}
+
+/// What the timed part of a throughput run cost per flow: CPU µs (user, system) and context switches.
+/// Steadier than flows per second on a VM whose speed varies from run to run.
+struct PerFlow {
+    var user = 0.0
+    var system = 0.0
+    var switches = 0.0
+}
+
 /// Activation then login for `pairs` users, each on a fresh device of one IdP. Returns pairs per second.
-func flowThroughput(pairs: Int, iterations: Int, hashPin: Bool, drivers: Int) -> (Double, Int) {
+func flowThroughput(pairs: Int, iterations: Int, hashPin: Bool, drivers: Int) -> (Double, Int, PerFlow) {
     let users = (0..<pairs).map { index in
         UserConfiguration(
             username: "user\(index)", password: Secret("password-\(index)"),
@@ -84,6 +101,7 @@ func flowThroughput(pairs: Int, iterations: Int, hashPin: Bool, drivers: Int) ->
         passwordHashIterations: iterations)
     let world = SimulationEnvironment(identityProvider: configuration, seed: 1)
     let failures = Locked(0)
+    let before = usage()
     let start = ContinuousClock.now
     DispatchQueue.concurrentPerform(iterations: drivers) { driver in
         for index in stride(from: driver, to: pairs, by: drivers) {
@@ -106,8 +124,12 @@ func flowThroughput(pairs: Int, iterations: Int, hashPin: Bool, drivers: Int) ->
         }
     }
     let elapsed = ContinuousClock.now - start
+    let after = usage()
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return (Double(pairs) / seconds, failures.withLock { $0 })
+    let flows = Double(2 * pairs)
+    let perFlow = PerFlow(user: (after.user - before.user) * 1e6 / flows, system: (after.system - before.system) * 1e6 / flows,
+                          switches: Double(after.switches - before.switches) / flows)
+    return (Double(pairs) / seconds, failures.withLock { $0 }, perFlow)
 }
 
 let roundTrips = argument("--round-trips", default: 100_000)
@@ -155,9 +177,9 @@ for (number, (label, iterations, hashPin, drivers, count)) in [
     ("default scenario hashing (IdP PBKDF2 1000 rounds), 2 drivers", 1000, false, 2, max(1, pairs / 10)),
     ("shouldHashPin on (client PBKDF2 10000 rounds), 2 drivers", 1000, true, 2, max(1, pairs / 100)),
 ].enumerated() where onlyCase == 0 || onlyCase == number + 1 {
-    let (rate, failures) = flowThroughput(pairs: count, iterations: iterations, hashPin: hashPin, drivers: drivers)
-    print(String(format: "%@: %.0f activation+login pairs/s (%.0f flows/s) over %d pairs, %d failed",
-                 label, rate, rate * 2, count, failures))
+    let (rate, failures, perFlow) = flowThroughput(pairs: count, iterations: iterations, hashPin: hashPin, drivers: drivers)
+    print(String(format: "%@: %.0f activation+login pairs/s (%.0f flows/s) over %d pairs, %d failed; per flow %.0f µs user + %.0f µs system CPU, %.1f context switches",
+                 label, rate, rate * 2, count, failures, perFlow.user, perFlow.system, perFlow.switches))
 }
 
 if CommandLine.arguments.contains("--startup") {
