@@ -17,16 +17,28 @@ public enum Base64URL {
                 String(unsafeUninitializedCapacity: count) { output in
                     var written = 0
                     var index = 0
-                    while index < input.count {
-                        let remaining = min(3, input.count - index)
+                    // Whole groups of three bytes make four characters.
+                    while index + 3 <= input.count {
+                        let group = Int(input[index]) << 16 | Int(input[index + 1]) << 8 | Int(input[index + 2])
+                        output[written] = alphabet[group >> 18]
+                        output[written + 1] = alphabet[(group >> 12) & 0x3f]
+                        output[written + 2] = alphabet[(group >> 6) & 0x3f]
+                        output[written + 3] = alphabet[group & 0x3f]
+                        written += 4
+                        index += 3
+                    }
+                    // One or two bytes left make two or three characters (no padding).
+                    let remaining = input.count - index
+                    if remaining > 0 {
                         var group = Int(input[index]) << 16
-                        if remaining > 1 { group |= Int(input[index + 1]) << 8 }
-                        if remaining > 2 { group |= Int(input[index + 2]) }
-                        for position in 0...remaining {
-                            output[written] = alphabet[(group >> (18 - 6 * position)) & 0x3f]
+                        if remaining == 2 { group |= Int(input[index + 1]) << 8 }
+                        output[written] = alphabet[group >> 18]
+                        output[written + 1] = alphabet[(group >> 12) & 0x3f]
+                        written += 2
+                        if remaining == 2 {
+                            output[written] = alphabet[(group >> 6) & 0x3f]
                             written += 1
                         }
-                        index += 3
                     }
                     return written
                 }

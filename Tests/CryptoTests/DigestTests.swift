@@ -45,6 +45,18 @@ import Testing
         #expect(ConstantTime.equals([UInt8](), [UInt8]()))
     }
 
+    @Test(arguments: [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+                      ("foobar", "Zm9vYmFy")])
+    func base64URLMatchesRFC4648WithoutPadding(_ plain: String, _ encoded: String) {
+        #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
+        #expect(Base64URL.decode(encoded) == Array(plain.utf8))
+    }
+
+    @Test func pkceS256MatchesRFC7636AppendixB() {
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        #expect(Base64URL.encode(SHA256.digest(verifier)) == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+    }
+
     @Test func base64URLRoundTripsWithoutPadding() {
         let bytes: [UInt8] = [0xfb, 0xff, 0xfe, 0x00, 0x10]
         let text = Base64URL.encode(bytes)
