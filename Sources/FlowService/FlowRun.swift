@@ -6,17 +6,24 @@ import IdpSdk
 import MCSDK
 import KSSIDP
 import Q2Authentication
+import Dispatch
 import Synchronization
 
 /// One run of one flow: the app's orchestration of the MC-SDK and the IdpSdk, as the migration guide's
 /// `IdpHandler` does it (getAstClientData → getAuthorizationCode → setAuthorizationCode), with every call
 /// recorded as a flow event and every wait open to cancel.
+///
+/// The IdpSdk flows (activate, login, logout) go on from each SDK call's completion, as the guide's handler
+/// does: no thread waits for a call, and since the service's flow queue and the SDKs' queues share the
+/// device's queue, a call and its completion follow one another on one thread. The other flows wait for
+/// their calls on the thread they run on.
 final class FlowRun: Sendable {
     let id: Int
     let kind: FlowKind
     let service: FlowService
     private let cancelled = Atomic(false)
-    private let gate = Locked<OneShot<StepReply>?>(nil)
+    /// Ends the wait in progress with a cancel (nil while nothing is awaited).
+    private let stopWaiting = Locked<(@Sendable () -> Void)?>(nil)
     let started: SimulationInstant
     /// Every event of this run, for history (kept only when the service has a history).
     private let transcript = Locked<[FlowEvent]>([])
@@ -33,113 +40,151 @@ final class FlowRun: Sendable {
     var environment: SimulationEnvironment { service.environment }
     var configuration: FlowConfiguration { service.configuration }
 
+    /// Whether this flow goes on from its calls' completions on the device's queue (else it waits for them on
+    /// its own thread, off the device's queue).
+    var continuesFromCompletions: Bool {
+        switch kind {
+        case .activate, .login, .logout: true
+        case .payerAuth, .q2Login, .legacyActivate, .legacyLogin: false
+        }
+    }
+
     // MARK: Cancel
 
     func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // At a prompt, the cancel goes to the SDK as the "User cancelled" error and the flow ends through it.
         if service.channel.cancel(flowID: id) { return }
-        gate.withLock { $0 }?.fulfil(.cancelled)
+        stopWaiting.withLock { $0 }?()
     }
 
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     // MARK: The flows
 
-    func run() -> FlowResult {
-        if isCancelled { return cancelledResult(at: nil, inFlight: false) }
+    /// Runs the flow; `done` gets its result once, on the flow's queue (or on the service's side queue when a
+    /// cancel ended a call in flight: see ``awaitReply(_:then:)``).
+    func run(done: @escaping @Sendable (FlowResult) -> Void) {
+        if isCancelled { return done(cancelledResult(at: nil, inFlight: false)) }
         switch kind {
-        case .activate: return signIn(clientId: configuration.enrollmentClientId)
-        case .login: return signIn(clientId: configuration.loginClientId)
-        case .logout: return logout()
-        case .payerAuth: return payerAuthentication()
-        case .q2Login: return q2Login()
-        case .legacyActivate, .legacyLogin: return legacy()
+        case .activate: signIn(clientId: configuration.enrollmentClientId, done: done)
+        case .login: signIn(clientId: configuration.loginClientId, done: done)
+        case .logout: logout(done: done)
+        case .payerAuth: done(payerAuthentication())
+        case .q2Login: done(q2Login())
+        case .legacyActivate, .legacyLogin: done(legacy())
         }
     }
 
-    private func signIn(clientId: String) -> FlowResult {
-        guard let startReply = send(.start, KSMStartEvent(), detail: "") else { return cancelledResult(at: .start) }
-        guard let start = startReply as? KSMStartResultEvent, start.status == .ok else {
-            return mcFailure(.start, startReply)
-        }
-        let userId = kind == .login ? start.userList.first?.userId : nil
-
-        // After a restart (logout) the app tries OfflineLogin first, and logs in at the IdP when it is not OK.
-        if kind == .login && start.sdkState == .loginRequired && !environment.masterController.snapshot.loggedIn {
-            guard let offlineReply = send(.offlineLogin, KSMOfflineLoginEvent(), detail: "") else {
-                return cancelledResult(at: .offlineLogin)
+    private func signIn(clientId: String, done: @escaping @Sendable (FlowResult) -> Void) {
+        send(.start, KSMStartEvent(), detail: "") { [self] startReply in
+            guard let startReply else { return done(cancelledResult(at: .start)) }
+            guard let start = startReply as? KSMStartResultEvent, start.status == .ok else {
+                return done(mcFailure(.start, startReply))
             }
-            if let offline = offlineReply as? KSMOfflineLoginResultEvent, offline.status == .ok {
-                var done = result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
-                done.offline = true
-                return done
+            let userId = kind == .login ? start.userList.first?.userId : nil
+            // After a restart (logout) the app tries OfflineLogin first, and logs in at the IdP when it is not OK.
+            guard kind == .login && start.sdkState == .loginRequired && !environment.masterController.snapshot.loggedIn else {
+                return authorize(clientId: clientId, userId: userId, done: done)
+            }
+            send(.offlineLogin, KSMOfflineLoginEvent(), detail: "") { [self] offlineReply in
+                guard let offlineReply else { return done(cancelledResult(at: .offlineLogin)) }
+                if let offline = offlineReply as? KSMOfflineLoginResultEvent, offline.status == .ok {
+                    var loggedIn = result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
+                    loggedIn.offline = true
+                    return done(loggedIn)
+                }
+                authorize(clientId: clientId, userId: userId, done: done)
             }
         }
+    }
 
-        guard let astReply = send(.getAstClientData, KSMGetAstClientDataEvent(), detail: "") else {
-            return cancelledResult(at: .getAstClientData)
+    /// GetAstClientData → getAuthorizationCode → SetAuthorisationCode.
+    private func authorize(clientId: String, userId: String?, done: @escaping @Sendable (FlowResult) -> Void) {
+        send(.getAstClientData, KSMGetAstClientDataEvent(), detail: "") { [self] astReply in
+            guard let astReply else { return done(cancelledResult(at: .getAstClientData)) }
+            guard let ast = astReply as? KSMGetAstClientDataResultEvent, ast.status == .ok else {
+                return done(mcFailure(.getAstClientData, astReply))
+            }
+            getAuthorizationCode(AstClientDataInfo(astClientData: ast), clientId: clientId, userId: userId) { [self] sdkResult in
+                guard let sdkResult else { return done(cancelledResult(at: .getAuthorizationCode)) }
+                if let error = sdkResult.idpSdkError {
+                    let (outcome, status) = FlowResult.classify(error)
+                    return done(result(outcome, status: status, step: .getAuthorizationCode, error: FlowError(error)))
+                }
+                guard let code = sdkResult.authorizationCode else {
+                    return done(result(
+                        .failure, status: StatusType.failed.rawValue, step: .getAuthorizationCode,
+                        error: FlowError(subsystem: nil, code: nil, message: "the IdpSdk returned neither a code nor an error")))
+                }
+                if isCancelled { return done(cancelledResult(at: .setAuthorisationCode, inFlight: false)) }
+                setAuthorisationCode(code, clientId: clientId, done: done)
+            }
         }
-        guard let ast = astReply as? KSMGetAstClientDataResultEvent, ast.status == .ok else {
-            return mcFailure(.getAstClientData, astReply)
-        }
+    }
 
-        let sdkResult = getAuthorizationCode(AstClientDataInfo(astClientData: ast), clientId: clientId, userId: userId)
-        guard let sdkResult else { return cancelledResult(at: .getAuthorizationCode) }
-        if let error = sdkResult.idpSdkError {
-            let (outcome, status) = FlowResult.classify(error)
-            return result(outcome, status: status, step: .getAuthorizationCode, error: FlowError(error))
-        }
-        guard let code = sdkResult.authorizationCode else {
-            return result(.failure, status: StatusType.failed.rawValue, step: .getAuthorizationCode,
-                          error: FlowError(subsystem: nil, code: nil, message: "the IdpSdk returned neither a code nor an error"))
-        }
-        if isCancelled { return cancelledResult(at: .setAuthorisationCode, inFlight: false) }
-
+    private func setAuthorisationCode(_ code: String, clientId: String, done: @escaping @Sendable (FlowResult) -> Void) {
         let mode = configuration.authenticationMode
         let event = KSMSetAuthorisationCodeEvent(
             tenantId: environment.tenantId, authenticationMode: mode, authorisationCode: code, clientId: clientId)
         let detail = "tenantId=\(environment.tenantId), clientId=\(clientId), authenticationMode=\(mode.rawValue)"
-        guard let setReply = send(.setAuthorisationCode, event, detail: detail) else {
-            return cancelledResult(at: .setAuthorisationCode)
+        send(.setAuthorisationCode, event, detail: detail) { [self] setReply in
+            guard let setReply else { return done(cancelledResult(at: .setAuthorisationCode)) }
+            guard let set = setReply as? KSMSetAuthorisationCodeResultEvent, set.status == .ok else {
+                return done(mcFailure(.setAuthorisationCode, setReply))
+            }
+            done(result(.success, status: StatusType.ok.rawValue, step: nil, error: nil))
         }
-        guard let set = setReply as? KSMSetAuthorisationCodeResultEvent, set.status == .ok else {
-            return mcFailure(.setAuthorisationCode, setReply)
-        }
-        return result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
     }
 
-    private func logout() -> FlowResult {
-        if !environment.masterController.snapshot.started {
-            guard let startReply = send(.start, KSMStartEvent(), detail: "") else { return cancelledResult(at: .start) }
-            guard (startReply as? KSMStartResultEvent)?.status == .ok else { return mcFailure(.start, startReply) }
+    private func logout(done: @escaping @Sendable (FlowResult) -> Void) {
+        let restart: @Sendable () -> Void = { [self] in
+            send(.restart, KSMRestartEvent(), detail: "") { [self] reply in
+                guard let reply else { return done(cancelledResult(at: .restart)) }
+                guard (reply as? KSMRestartResultEvent)?.status == .ok else { return done(mcFailure(.restart, reply)) }
+                done(result(.success, status: StatusType.ok.rawValue, step: nil, error: nil))
+            }
         }
-        guard let reply = send(.restart, KSMRestartEvent(), detail: "") else { return cancelledResult(at: .restart) }
-        guard (reply as? KSMRestartResultEvent)?.status == .ok else { return mcFailure(.restart, reply) }
-        return result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
+        if environment.masterController.snapshot.started { return restart() }
+        send(.start, KSMStartEvent(), detail: "") { [self] startReply in
+            guard let startReply else { return done(cancelledResult(at: .start)) }
+            guard (startReply as? KSMStartResultEvent)?.status == .ok else { return done(mcFailure(.start, startReply)) }
+            restart()
+        }
     }
 
     // MARK: Calls
 
-    /// Sends an event to the master controller and waits for its result, or for a cancel (nil).
-    func send(_ step: FlowStep, _ event: any KSMEvent, detail: String) -> (any KSMEvent)? {
-        if isCancelled { return nil }
+    /// Sends an event to the master controller; `next` gets its result, or nil once the flow is cancelled.
+    func send(_ step: FlowStep, _ event: any KSMEvent, detail: String, then next: @escaping @Sendable ((any KSMEvent)?) -> Void) {
+        if isCancelled { return next(nil) }
         emit(step, from: .app, to: .masterController, detail: detail.isEmpty ? event.eventName : "\(event.eventName): \(detail)")
         let sent = environment.clock.now
-        let reply = waitForReply { gate in
+        awaitReply({ deliver in
             environment.masterController.sendEvent2MasterController(event) { result in
-                gate.fulfil(.masterController(result, thread: QueueName.current))
+                deliver(.masterController(result, thread: QueueName.current))
             }
+        }) { [self] reply in
+            guard case .masterController(let result, let thread)? = reply else { return next(nil) }
+            let (status, summary) = Self.describe(result)
+            emit(step, from: .masterController, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now),
+                 status: status, detail: summary)
+            next(result)
         }
-        guard case .masterController(let result, let thread)? = reply else { return nil }
-        let (status, summary) = Self.describe(result)
-        emit(step, from: .masterController, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now),
-             status: status, detail: summary)
-        return result
     }
 
-    private func getAuthorizationCode(_ info: AstClientDataInfo, clientId: String, userId: String?) -> IdpSdkResult? {
-        if isCancelled { return nil }
+    /// ``send(_:_:detail:then:)`` for a flow that waits on its own thread: returns the result, or nil once the
+    /// flow is cancelled.
+    func send(_ step: FlowStep, _ event: any KSMEvent, detail: String) -> (any KSMEvent)? {
+        let reply = OneShot<ResultEventBox>()
+        send(step, event, detail: detail) { reply.fulfil(ResultEventBox(event: $0)) }
+        return reply.wait().event
+    }
+
+    private func getAuthorizationCode(
+        _ info: AstClientDataInfo, clientId: String, userId: String?, then next: @escaping @Sendable (IdpSdkResult?) -> Void
+    ) {
+        if isCancelled { return next(nil) }
         let traceParent = "00-\(Hex.encode(environment.random.bytes(16)))-\(Hex.encode(environment.random.bytes(8)))-01"
         emit(.getAuthorizationCode, from: .app, to: .idpSdk,
              detail: "clientId=\(clientId), userId=\(userId ?? "nil"), traceParent=\(traceParent)")
@@ -147,26 +192,51 @@ final class FlowRun: Sendable {
         let interaction = PromptingInteraction(
             run: self, clientId: clientId, channel: service.channel, clock: environment.clock,
             timeout: configuration.promptTimeout)
-        let reply = waitForReply { gate in
+        awaitReply({ deliver in
             service.idpSdk.getAuthorizationCode(
                 withAstClientData: info, clientId: clientId, interactionInterface: interaction, userId: userId,
                 traceParent: traceParent
-            ) { result in gate.fulfil(.idpSdk(result, thread: QueueName.current)) }
+            ) { result in deliver(.idpSdk(result, thread: QueueName.current)) }
+        }) { [self] reply in
+            guard case .idpSdk(let result, let thread)? = reply else { return next(nil) }
+            let status = result.idpSdkError.map { "\($0.subsystem)/\($0.errorCode)" } ?? StatusType.ok.rawValue
+            let detail = result.idpSdkError?.message ?? "authorization code received"
+            emit(.getAuthorizationCode, from: .idpSdk, to: .app, thread: thread,
+                 duration: sent.duration(to: environment.clock.now), status: status, detail: detail)
+            next(result)
         }
-        guard case .idpSdk(let result, let thread)? = reply else { return nil }
-        let status = result.idpSdkError.map { "\($0.subsystem)/\($0.errorCode)" } ?? StatusType.ok.rawValue
-        let detail = result.idpSdkError?.message ?? "authorization code received"
-        emit(.getAuthorizationCode, from: .idpSdk, to: .app, thread: thread,
-             duration: sent.duration(to: environment.clock.now), status: status, detail: detail)
-        return result
     }
 
-    /// Starts an asynchronous call and waits until it completes or the flow is cancelled (nil).
+    /// Starts an asynchronous call; `next` gets its reply, or nil once the flow is cancelled, whichever comes
+    /// first (the other is dropped).
+    ///
+    /// Where `next` runs: for a flow that continues from completions, on the service's flow queue, so that it
+    /// follows the SDK's completion on the same thread; after a cancel, on the service's side queue, at once,
+    /// even while the device's queue is still busy with the call (a slow network, a request-timeout fault, a
+    /// state file locked by another process). For a flow that waits on its own thread, on the thread that
+    /// delivers.
+    func awaitReply(
+        _ call: (@escaping @Sendable (StepReply) -> Void) -> Void, then next: @escaping @Sendable (StepReply?) -> Void
+    ) {
+        let once = FirstCall()
+        let lanes = continuesFromCompletions ? (reply: service.flowQueue, cancel: service.sideQueue) : nil
+        let deliver: @Sendable (StepReply) -> Void = { [self] reply in
+            guard once.claim() else { return }
+            stopWaiting.withLock { $0 = nil }
+            let value: StepReply? = if case .cancelled = reply { nil } else { reply }
+            guard let lanes else { return next(value) }
+            (value == nil ? lanes.cancel : lanes.reply).async { next(value) }
+        }
+        stopWaiting.withLock { $0 = { deliver(.cancelled) } }
+        if isCancelled { deliver(.cancelled) } else { call(deliver) }
+    }
+
+    /// Starts an asynchronous call and waits on this thread until it completes or the flow is cancelled (nil).
     func waitForReply(_ call: (OneShot<StepReply>) -> Void) -> StepReply? {
         let shot = OneShot<StepReply>()
-        gate.withLock { $0 = shot }
-        defer { gate.withLock { $0 = nil } }
-        if isCancelled && !shot.isFulfilled { shot.fulfil(.cancelled) } else { call(shot) }
+        stopWaiting.withLock { $0 = { shot.fulfil(.cancelled) } }
+        defer { stopWaiting.withLock { $0 = nil } }
+        if isCancelled { shot.fulfil(.cancelled) } else { call(shot) }
         let reply = shot.wait()
         if case .cancelled = reply { return nil }
         return reply
@@ -276,6 +346,18 @@ final class FlowRun: Sendable {
             return ("?", event.eventName)
         }
     }
+}
+
+/// A master controller's result event, or nil for a cancel, as one value to wait for.
+struct ResultEventBox: Sendable {
+    let event: (any KSMEvent)?
+}
+
+/// True for the first call of ``claim()`` only.
+final class FirstCall: Sendable {
+    private let claimed = Atomic(false)
+
+    func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
 }
 
 /// What a call waited for delivered, with the thread it was delivered on.

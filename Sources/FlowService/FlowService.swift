@@ -12,6 +12,10 @@ import Synchronization
 /// Runs flows against one simulated device, one at a time and in order, on a background queue
 /// (`idp-tui.flow`), and reports to a front end through a mailbox it can poll.
 ///
+/// The IdpSdk flows run on a flow queue that targets the device's queue (``SimulationEnvironment/deviceQueue``),
+/// like the SDKs' own queues; the others, and the end of a flow cancelled while a call was in flight, run on a
+/// side queue of the same name, so that they never wait behind the device's work.
+///
 /// ```swift
 /// let service = FlowService(environment: SimulationEnvironment())
 /// service.start(.activate)
@@ -30,8 +34,13 @@ public final class FlowService: Sendable {
     public let q2Context: AuthenticationModuleContext
     let channel: CredentialChannel
     let idpSdk: IdpSdkService
-    private let queue = QueueName.makeSerialQueue("idp-tui.flow")
+    /// Where the IdpSdk flows run: on the device's queue, with the SDKs' queues.
+    let flowQueue: DispatchQueue
+    /// Where the other flows run, and the end of a flow cancelled while a call was in flight.
+    let sideQueue = QueueName.makeSerialQueue("idp-tui.flow")
     private let runs = Locked<[Int: FlowRun]>([:])
+    /// The flows started and not yet running, in order, and whether one runs now.
+    private let lineup = Locked<(waiting: [FlowRun], running: Bool)>(([], false))
     private let nextFlowID = Atomic(1)
     /// The run on the flow queue now: faults that bite are reported in its log.
     private let current: Locked<FlowRun?>
@@ -46,6 +55,7 @@ public final class FlowService: Sendable {
         self.environment = environment
         self.configuration = configuration
         self.history = history
+        flowQueue = QueueName.makeSerialQueue("idp-tui.flow", target: environment.deviceQueue)
         liveBridgeFaults = Locked(configuration.bridgeFaults)
         let current = Locked<FlowRun?>(nil)
         self.current = current
@@ -63,7 +73,7 @@ public final class FlowService: Sendable {
             tenantId: environment.tenantId, idpUrl: environment.idpUrl,
             certificateChain: configuration.certificateChainPEM ?? IdentityProviderCertificates.genuinePEM,
             shouldHashPin: configuration.shouldHashPin,
-            network: environment.network)
+            network: environment.network, targetQueue: environment.deviceQueue)
         // One listener per environment: a second service on the same environment takes the fault reports over.
         environment.faults.onTrigger { [weak self] name in self?.faultBit(name) }
         let token = environment.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
@@ -127,24 +137,51 @@ public final class FlowService: Sendable {
         let run = FlowRun(id: id, kind: kind, service: self)
         runs.withLock { $0[id] = run }
         channel.open(flowID: id)
-        queue.async { [self] in
+        let first = lineup.withLock { lineup -> FlowRun? in
+            if lineup.running {
+                lineup.waiting.append(run)
+                return nil
+            }
+            lineup.running = true
+            return run
+        }
+        if let first { launch(first) }
+        return id
+    }
+
+    private func launch(_ run: FlowRun) {
+        (run.continuesFromCompletions ? flowQueue : sideQueue).async { [self] in
             current.withLock { $0 = run }
             if !run.isCancelled { announceFaults(run) }
-            let result = run.run()
-            current.withLock { $0 = nil }
-            runs.withLock { _ = $0.removeValue(forKey: id) }
-            channel.cancel(flowID: id)
-            if let history {
-                let record = HistoryRecord(result: result, events: run.closeTranscript(), startedAt: run.started)
-                do {
-                    _ = try history.record(record)
-                } catch {
-                    run.emit(.fault, from: .simulator, to: .app, status: "HISTORY", detail: "this flow was not saved to history: \(error)")
-                }
+            let finish = FirstCall()
+            run.run { [self] result in
+                if finish.claim() { self.finish(run, with: result) }
             }
-            mailbox.post(.finished(result))
         }
-        return id
+    }
+
+    /// Reports a run's result and starts the next run waiting.
+    private func finish(_ run: FlowRun, with result: FlowResult) {
+        current.withLock { if $0 === run { $0 = nil } }
+        runs.withLock { _ = $0.removeValue(forKey: run.id) }
+        channel.cancel(flowID: run.id)
+        if let history {
+            let record = HistoryRecord(result: result, events: run.closeTranscript(), startedAt: run.started)
+            do {
+                _ = try history.record(record)
+            } catch {
+                run.emit(.fault, from: .simulator, to: .app, status: "HISTORY", detail: "this flow was not saved to history: \(error)")
+            }
+        }
+        mailbox.post(.finished(result))
+        let next = lineup.withLock { lineup -> FlowRun? in
+            guard !lineup.waiting.isEmpty else {
+                lineup.running = false
+                return nil
+            }
+            return lineup.waiting.removeFirst()
+        }
+        if let next { launch(next) }
     }
 
     /// Cancels a flow: at a prompt the SDK gets the "User cancelled" error; while a step is in flight the flow

@@ -1,4 +1,5 @@
 import Determinism
+import Dispatch
 import IdentityProvider
 import MCSDK
 import Q2Core
@@ -29,6 +30,10 @@ public struct SimulationEnvironment: Sendable {
     public let network: SimulatedNetwork
     public let identityProvider: IdentityProvider
     public let masterController: MasterController
+    /// The serial queue this device's work runs on: the master controller's queue, the IdpSdk's and the
+    /// service's flow queue all target it, so that a flow's steps, its SDK calls and their completions follow
+    /// one another on one thread (docs/architecture.md).
+    public let deviceQueue: DispatchQueue
     public let tenantId: String
     public let accessControlServer: AccessControlServer
     /// The identity faults that are on; the terminal's faults panel and headless answers switch them live.
@@ -55,13 +60,15 @@ public struct SimulationEnvironment: Sendable {
         identityProvider = IdentityProvider(
             configuration: configuration, clock: clock, random: random, store: stores.identityProvider, faults: self.faults)
         network.register(identityProvider)
+        deviceQueue = Self.makeDeviceQueue()
         q2Core = Q2CoreServer(
             tenant: tenantId, users: configuration.tenants.first { $0.id == tenantId }?.users ?? [], lockout: configuration.lockout,
             store: stores.identityProvider, network: network, random: random, clock: clock, faults: self.faults,
             passwordHashIterations: configuration.passwordHashIterations)
         masterController = MasterController(configuration: MasterControllerConfiguration(
             idpUrl: configuration.baseURL, network: network, random: random,
-            clientDataKey: identityProvider.clientDataKey, store: stores.device, faults: self.faults))
+            clientDataKey: identityProvider.clientDataKey, store: stores.device, faults: self.faults,
+            targetQueue: deviceQueue))
         masterController.loadStoredDevice()
     }
 
@@ -84,9 +91,10 @@ public struct SimulationEnvironment: Sendable {
         accessControlServer = other.accessControlServer
         q2Core = other.q2Core
         scenario = other.scenario
+        deviceQueue = Self.makeDeviceQueue()
         masterController = MasterController(configuration: MasterControllerConfiguration(
             idpUrl: other.identityProvider.baseURL, network: network, random: random,
-            clientDataKey: identityProvider.clientDataKey, faults: faults))
+            clientDataKey: identityProvider.clientDataKey, faults: faults, targetQueue: deviceQueue))
     }
 
     /// A second device (a fresh master controller) on the same IdP, clock and network.
@@ -95,4 +103,8 @@ public struct SimulationEnvironment: Sendable {
     }
 
     public var idpUrl: String { identityProvider.baseURL }
+
+    private static func makeDeviceQueue() -> DispatchQueue {
+        DispatchQueue(label: "idp-tui.device", qos: .userInitiated)
+    }
 }

@@ -24,14 +24,16 @@ public final class IdpSdkService: Sendable {
     public let shouldHashPin: Bool
     private let pinnedChain: Result<CertificateChain, CertificateError>
     private let network: SimulatedNetwork
-    private let queue = QueueName.makeSerialQueue("IdpSdk")
+    private let queue: DispatchQueue
 
     /// `certificateChain` is the PEM text of the chain to pin (leaf first). `network` is the simulated network
-    /// that reaches the IdP; code that leaves it out uses ``SimulatedNetwork/shared``.
+    /// that reaches the IdP; code that leaves it out uses ``SimulatedNetwork/shared``. `targetQueue` is the
+    /// serial queue the service's own queue runs on (idp-tui shares one per device; nil for a queue of its own).
     public init(
         tenantId: String, idpUrl: String, certificateChain: String, shouldHashPin: Bool,
-        network: SimulatedNetwork = .shared
+        network: SimulatedNetwork = .shared, targetQueue: DispatchQueue? = nil
     ) {
+        queue = QueueName.makeSerialQueue("IdpSdk", target: targetQueue)
         self.tenantId = tenantId
         self.idpUrl = idpUrl
         self.shouldHashPin = shouldHashPin

@@ -20,11 +20,14 @@ public struct MasterControllerConfiguration: Sendable {
     public var faults: FaultSwitchboard
     /// How long an offline token lets OfflineLogin work (idp-tui's choice).
     public var offlineTokenLifetime: Duration
+    /// The serial queue the controller's own queue (`MC-SDK`) runs on, shared with the app's queues of the same
+    /// device so that a call and its completion need no thread hop; nil for a queue of its own.
+    public var targetQueue: DispatchQueue?
 
     public init(
         idpUrl: String, network: SimulatedNetwork, random: RandomSource, clientDataKey: [UInt8], deviceID: String? = nil,
         store: any DeviceStore = MemoryDeviceStore(), faults: FaultSwitchboard = FaultSwitchboard(),
-        offlineTokenLifetime: Duration = .seconds(30 * 86_400)
+        offlineTokenLifetime: Duration = .seconds(30 * 86_400), targetQueue: DispatchQueue? = nil
     ) {
         self.idpUrl = idpUrl
         self.network = network
@@ -34,6 +37,7 @@ public struct MasterControllerConfiguration: Sendable {
         self.store = store
         self.faults = faults
         self.offlineTokenLifetime = offlineTokenLifetime
+        self.targetQueue = targetQueue
     }
 }
 
@@ -55,7 +59,7 @@ public struct DeviceSnapshot: Sendable, Equatable {
 /// read again at every Start, written in one transaction at every change.
 public final class MasterController: Sendable {
     private let configuration: MasterControllerConfiguration
-    private let queue = QueueName.makeSerialQueue("MC-SDK")
+    private let queue: DispatchQueue
     private let state: Locked<DeviceState>
     /// The configuration's `clientDataKey`, keyed once.
     private let clientDataSealer: HMAC.Key
@@ -64,6 +68,7 @@ public final class MasterController: Sendable {
     /// never this.
     public init(configuration: MasterControllerConfiguration) {
         self.configuration = configuration
+        queue = QueueName.makeSerialQueue("MC-SDK", target: configuration.targetQueue)
         clientDataSealer = HMAC.Key(configuration.clientDataKey)
         state = Locked(DeviceState(deviceID: configuration.deviceID))
     }
