@@ -17,7 +17,13 @@ public struct CertificateChain: Sendable, Equatable {
     /// Parses a PEM text, reusing the result for a text parsed before: OpenSSL 3's PEM decoder is slow, and
     /// every new `IdpSdkService` parses the same pinned chain.
     public static func parsed(pem: String) throws(CertificateError) -> CertificateChain {
-        if let cached = cache.withLock({ $0[pem] }) { return try cached.get() }
+        // The last text first: comparing a string with itself is one pointer check, where hashing it for the
+        // table reads all of its 3 KB.
+        if let last = last.withLock({ $0 }), last.pem == pem { return try last.result.get() }
+        if let cached = cache.withLock({ $0[pem] }) {
+            last.withLock { $0 = (pem, cached) }
+            return try cached.get()
+        }
         let result: Result<CertificateChain, CertificateError>
         do throws(CertificateError) {
             result = .success(try CertificateChain(pem: pem))
@@ -28,9 +34,11 @@ public struct CertificateChain: Sendable, Equatable {
             if cache.count >= 16 { cache.removeAll() }
             cache[pem] = result
         }
+        last.withLock { $0 = (pem, result) }
         return try result.get()
     }
 
+    private static let last = Locked<(pem: String, result: Result<CertificateChain, CertificateError>)?>(nil)
     private static let cache = Locked<[String: Result<CertificateChain, CertificateError>]>([:])
 
     /// Parses every `CERTIFICATE` block of a PEM text, in order.

@@ -52,4 +52,14 @@ import Testing
             try CertificateChain(pem: text)
         }
     }
+
+    @Test func aReusedParseGivesEachTextItsOwnResult() throws {
+        // Alternating texts defeat a cache that remembered only the last one by mistake, or keyed it wrongly.
+        for _ in 0..<2 {
+            #expect(try CertificateChain.parsed(pem: IdentityProviderCertificates.genuinePEM) == genuine)
+            #expect(try CertificateChain.parsed(pem: IdentityProviderCertificates.impostorPEM) == impostor)
+            #expect(throws: CertificateError.self) { try CertificateChain.parsed(pem: "hello") }
+            #expect(try CertificateChain.parsed(pem: IdentityProviderCertificates.impostorPEM) == impostor)
+        }
+    }
 }
