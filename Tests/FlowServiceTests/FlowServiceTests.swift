@@ -238,6 +238,39 @@ import Testing
         #expect(service.deviceStatus == "not activated")
     }
 
+    @Test func aFlowStartedAfterACancelInFlightRunsOnceTheDeviceIsFree() throws {
+        let clock = ManualClock()
+        let environment = SimulationEnvironment(clock: clock)
+        environment.network.latency = .seconds(2)
+        let service = FlowService(environment: environment)
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.aliceActivation])
+        let first = service.start(.activate)
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        service.cancel(flowID: first)
+        // The cancelled flow's result comes while its call still holds the device (the clock has not moved).
+        #expect(service.drive(frontEnd) { frontEnd.results.contains { $0.flowID == first } })
+        #expect(frontEnd.results.first?.outcome == .cancelled)
+
+        // The next flow waits for the abandoned call, then runs whole.
+        let second = service.start(.activate)
+        #expect(frontEnd.events.allSatisfy { $0.flowID == first })
+        var steps = 0
+        while !frontEnd.results.contains(where: { $0.flowID == second }) && steps < 100 {
+            clock.waitForPendingTimers(atLeast: 1, timeout: .milliseconds(100))
+            clock.advance(by: .seconds(2))
+            service.drive(frontEnd, timeout: .milliseconds(100)) { frontEnd.results.contains { $0.flowID == second } }
+            steps += 1
+        }
+        let result = try #require(frontEnd.results.first { $0.flowID == second })
+        #expect(result.outcome == .success)
+        #expect(service.deviceStatus == "logged in as alice")
+        let secondEvents = frontEnd.events.filter { $0.flowID == second }
+        #expect(secondEvents.first?.step == .start && secondEvents.last?.step == .setAuthorisationCode)
+        // Events keep one order: nothing of the first flow comes after the second began.
+        let firstOfSecond = try #require(secondEvents.first?.sequence)
+        #expect(!frontEnd.events.contains { $0.flowID == first && $0.sequence > firstOfSecond })
+    }
+
     @Test func cancelDuringSetAuthorisationCodeDiscardsTheLateResult() throws {
         let clock = ManualClock()
         let environment = SimulationEnvironment(clock: clock)
