@@ -35,44 +35,47 @@ let package = Package(
         .target(
             name: "ThreeDSecure", dependencies: ["Crypto", "Secrets", "Determinism", "Threading"], swiftSettings: strict),
 
+        // The simulated Drops web page (what runs in the web view) and the bridge's message format.
+        .target(name: "DropsWeb", dependencies: ["ThreeDSecure", "Determinism", "Threading", "Crypto"], swiftSettings: strict),
+
         // SDK surfaces.
         .target(
-            name: "SafepayDrops", dependencies: ["ThreeDSecure", "Secrets", "Determinism", "Threading", "Crypto"],
+            name: "SafepayDropsSDK", dependencies: ["DropsWeb", "ThreeDSecure", "Secrets", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
         .target(
             name: "Q2Core", dependencies: ["IdentityProvider", "JSONText", "Crypto", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
-        .target(name: "Q2Authentication", dependencies: ["Q2Core", "IdentityProvider", "JSONText", "Secrets"], swiftSettings: strict),
-        .target(name: "MCSDK", dependencies: ["IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
-        .target(name: "IdpSdk", dependencies: ["MCSDK", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
+        .target(name: "Q2ModuleInterfaces", dependencies: ["Q2Core", "IdentityProvider", "JSONText", "Secrets"], swiftSettings: strict),
+        .target(name: "KSMasterController", dependencies: ["IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
+        .target(name: "IdpSdk", dependencies: ["KSMasterController", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
         // The legacy wrapper the IdpSdk replaces.
-        .target(name: "KSSIDP", dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Threading"], swiftSettings: strict),
+        .target(name: "kssidp", dependencies: ["IdpSdk", "KSMasterController", "IdentityProvider", "Secrets", "Threading"], swiftSettings: strict),
 
         // Scenarios: what a simulation starts from.
         .target(
             name: "Scenario",
-            dependencies: ["IdentityProvider", "ThreeDSecure", "SafepayDrops", "JSONText", "Secrets", "Determinism"],
+            dependencies: ["IdentityProvider", "ThreeDSecure", "DropsWeb", "JSONText", "Secrets", "Determinism"],
             swiftSettings: strict),
 
         // Service layer and front ends.
         .target(
             name: "FlowService",
             dependencies: [
-                "IdpSdk", "KSSIDP", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Scenario", "Q2Authentication", "Q2Core",
+                "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Scenario", "Q2ModuleInterfaces", "Q2Core",
                 "JSONText", "Secrets", "Determinism", "Threading", "Crypto", "CWakeup",
             ],
             swiftSettings: strict),
         // The state file (SQLite): the stores of the IdP and the device, and the history of flows.
         .target(
             name: "StateStore",
-            dependencies: ["CSQLite", "FlowService", "IdentityProvider", "MCSDK", "Determinism", "Threading"],
+            dependencies: ["CSQLite", "FlowService", "IdentityProvider", "KSMasterController", "Determinism", "Threading"],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowService", "StateStore", "Scenario", "JSONText", "SafepayDrops", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowService", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
         .target(name: "CWakeup"),
         .target(
-            name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "MCSDK", "SafepayDrops", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
+            name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(
             name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowService", "Threading"], swiftSettings: strict),
@@ -86,11 +89,11 @@ let package = Package(
         .testTarget(
             name: "ThreeDSecureTests", dependencies: ["ThreeDSecure", "Secrets", "Determinism"], swiftSettings: strict),
         .testTarget(
-            name: "SafepayDropsTests", dependencies: ["SafepayDrops", "ThreeDSecure", "Secrets", "Determinism", "Threading"],
+            name: "SafepayDropsTests", dependencies: ["SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
         .testTarget(
-            name: "Q2Tests", dependencies: ["Q2Authentication", "Q2Core", "IdentityProvider", "JSONText", "Secrets", "Determinism", "Threading"],
+            name: "Q2Tests", dependencies: ["Q2ModuleInterfaces", "Q2Core", "IdentityProvider", "JSONText", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .testTarget(
             name: "ScenarioTests", dependencies: ["Scenario", "JSONText", "IdentityProvider", "ThreeDSecure"], swiftSettings: strict),
@@ -99,19 +102,19 @@ let package = Package(
             name: "IdentityProviderTests", dependencies: ["IdentityProvider", "Secrets", "Determinism", "Crypto"],
             swiftSettings: strict),
         .testTarget(
-            name: "SDKTests", dependencies: ["IdpSdk", "MCSDK", "IdentityProvider", "Secrets", "Determinism", "Threading", "Crypto"],
+            name: "SDKTests", dependencies: ["IdpSdk", "KSMasterController", "IdentityProvider", "Secrets", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
         .testTarget(
             name: "FlowServiceTests",
             dependencies: [
-                "FlowService", "IdpSdk", "KSSIDP", "MCSDK", "IdentityProvider", "SafepayDrops", "ThreeDSecure", "Secrets", "Determinism",
+                "FlowService", "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism",
                 "Threading",
             ],
             swiftSettings: strict),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "FlowService", "Determinism", "IdpSdk", "SafepayDrops", "ThreeDSecure", "Secrets"],
+            dependencies: ["TerminalUI", "FlowService", "Determinism", "IdpSdk", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),

@@ -1,6 +1,7 @@
 import IdentityProvider
-import MCSDK
-import SafepayDrops
+import KSMasterController
+import DropsWeb
+import SafepayDropsSDK
 
 /// How the app side of the simulation behaves: what it pins, whether it hashes the PIN, which local
 /// authentication mode it asks for, how long a prompt may wait, and how the Drops bridge behaves.

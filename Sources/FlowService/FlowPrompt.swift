@@ -1,5 +1,6 @@
 import IdpSdk
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import Secrets
 import ThreeDSecure
 

@@ -2,7 +2,7 @@ import Threading
 import Determinism
 import IdentityProvider
 import IdpSdk
-import MCSDK
+import KSMasterController
 
 /// How a flow ended.
 public enum FlowOutcome: String, Sendable, Codable {

@@ -3,9 +3,9 @@ import Crypto
 import Determinism
 import IdentityProvider
 import IdpSdk
-import MCSDK
-import KSSIDP
-import Q2Authentication
+import KSMasterController
+import kssidp
+import Q2ModuleInterfaces
 import Dispatch
 import Synchronization
 

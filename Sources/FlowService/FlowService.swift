@@ -3,10 +3,11 @@ import Determinism
 import Dispatch
 import IdentityProvider
 import IdpSdk
-import MCSDK
-import Q2Authentication
+import KSMasterController
+import Q2ModuleInterfaces
 import Q2Core
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import Synchronization
 
 /// Runs flows against one simulated device, one at a time and in order, on a background queue

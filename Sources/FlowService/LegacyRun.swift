@@ -1,7 +1,7 @@
 import IdentityProvider
 import IdpSdk
-import KSSIDP
-import MCSDK
+import kssidp
+import KSMasterController
 import Secrets
 import Threading
 

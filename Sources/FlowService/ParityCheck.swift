@@ -1,7 +1,7 @@
 import Determinism
 import Foundation
 import IdpSdk
-import MCSDK
+import KSMasterController
 import Scenario
 import Secrets
 import Threading

@@ -1,4 +1,5 @@
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import ThreeDSecure
 
 /// A field of the card form.

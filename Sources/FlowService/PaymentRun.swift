@@ -1,8 +1,9 @@
 import Crypto
 import Dispatch
 import Determinism
-import MCSDK
-import SafepayDrops
+import KSMasterController
+import DropsWeb
+import SafepayDropsSDK
 import Synchronization
 import Threading
 import ThreeDSecure

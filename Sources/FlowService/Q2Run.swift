@@ -1,8 +1,8 @@
 import Dispatch
 import IdentityProvider
 import JSONText
-import MCSDK
-import Q2Authentication
+import KSMasterController
+import Q2ModuleInterfaces
 import Q2Core
 import Secrets
 import Threading

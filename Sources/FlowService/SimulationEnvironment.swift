@@ -1,7 +1,7 @@
 import Determinism
 import Dispatch
 import IdentityProvider
-import MCSDK
+import KSMasterController
 import Q2Core
 import Scenario
 import ThreeDSecure

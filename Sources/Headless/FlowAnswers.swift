@@ -2,7 +2,8 @@ import FlowService
 import Foundation
 import IdentityProvider
 import JSONText
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import Scenario
 import Secrets
 

@@ -1,6 +1,7 @@
 import FlowService
 import Foundation
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import Secrets
 import ThreeDSecure
 

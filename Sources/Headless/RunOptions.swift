@@ -1,8 +1,9 @@
 import Crypto
 import FlowService
 import Foundation
-import MCSDK
-import SafepayDrops
+import KSMasterController
+import DropsWeb
+import SafepayDropsSDK
 import Scenario
 import StateStore
 

@@ -1,4 +1,4 @@
-import MCSDK
+import KSMasterController
 
 /// The master controller's `GetAstClientDataResultEvent`, as the IdpSdk takes it.
 public struct AstClientDataInfo: Sendable {

@@ -1,6 +1,6 @@
 import Determinism
 import IdentityProvider
-import SafepayDrops
+import DropsWeb
 import Secrets
 import ThreeDSecure
 

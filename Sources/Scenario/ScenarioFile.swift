@@ -2,7 +2,7 @@ import Determinism
 import Foundation
 import IdentityProvider
 import JSONText
-import SafepayDrops
+import DropsWeb
 import Secrets
 import ThreeDSecure
 

@@ -1,6 +1,6 @@
 import IdentityProvider
 import JSONText
-import SafepayDrops
+import DropsWeb
 import Secrets
 import ThreeDSecure
 

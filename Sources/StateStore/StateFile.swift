@@ -2,7 +2,7 @@ import Determinism
 import FlowService
 import Foundation
 import IdentityProvider
-import MCSDK
+import KSMasterController
 
 /// The state file: one SQLite database in WAL mode that the IdP, the device and the history of flows share, so
 /// that runs build on each other and two idp-tui processes can use one file at once.

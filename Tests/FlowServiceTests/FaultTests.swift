@@ -3,7 +3,7 @@ import FlowService
 import Foundation
 import IdentityProvider
 import IdpSdk
-import MCSDK
+import KSMasterController
 import Secrets
 import Testing
 

@@ -3,8 +3,8 @@ import FlowService
 import Foundation
 import IdentityProvider
 import IdpSdk
-import KSSIDP
-import MCSDK
+import kssidp
+import KSMasterController
 import Secrets
 import Testing
 import Threading

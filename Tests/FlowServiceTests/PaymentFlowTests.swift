@@ -1,7 +1,8 @@
 import Determinism
 import FlowService
 import Foundation
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import Secrets
 import Testing
 import ThreeDSecure

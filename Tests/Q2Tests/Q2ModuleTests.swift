@@ -2,7 +2,7 @@ import Determinism
 import Foundation
 import IdentityProvider
 import JSONText
-import Q2Authentication
+import Q2ModuleInterfaces
 import Q2Core
 import Secrets
 import Testing

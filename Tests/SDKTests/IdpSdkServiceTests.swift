@@ -1,7 +1,7 @@
 import Foundation
 import IdentityProvider
 import IdpSdk
-import MCSDK
+import KSMasterController
 import Secrets
 import Testing
 

@@ -1,6 +1,6 @@
 import Crypto
 import IdentityProvider
-import MCSDK
+import KSMasterController
 import Testing
 
 @Suite struct MasterControllerTests {

@@ -3,7 +3,7 @@ import Determinism
 import Foundation
 import IdentityProvider
 import IdpSdk
-import MCSDK
+import KSMasterController
 import Secrets
 
 /// One device and one IdP, wired as the flow service wires them, for tests of the SDK surfaces alone.

@@ -1,7 +1,8 @@
 import Determinism
 import Dispatch
 import Foundation
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import Secrets
 import Threading
 import ThreeDSecure

@@ -1,6 +1,7 @@
 import Determinism
 import Foundation
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import Testing
 import Threading
 

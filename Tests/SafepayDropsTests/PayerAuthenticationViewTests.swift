@@ -1,4 +1,5 @@
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import Secrets
 import Testing
 import ThreeDSecure

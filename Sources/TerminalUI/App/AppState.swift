@@ -1,7 +1,8 @@
 import FlowService
 import IdentityProvider
 import IdpSdk
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 
 /// An entry of the home menu.
 public enum MenuItem: CaseIterable, Sendable {

@@ -1,6 +1,6 @@
 import FlowService
 import IdpSdk
-import MCSDK
+import KSMasterController
 
 /// Draws the app's state: title row, the main panel, the SDK event log, the status line and the help bar.
 public enum AppView {

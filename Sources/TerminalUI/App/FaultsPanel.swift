@@ -1,6 +1,7 @@
 import FlowService
 import IdentityProvider
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 
 /// One switch of the faults panel.
 public enum FaultSwitch: CaseIterable, Sendable {

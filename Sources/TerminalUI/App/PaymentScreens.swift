@@ -1,5 +1,6 @@
 import FlowService
-import SafepayDrops
+import DropsWeb
+import SafepayDropsSDK
 import Secrets
 import ThreeDSecure
 

@@ -1,3 +1,4 @@
+import DropsWeb
 import Crypto
 import Dispatch
 import Foundation

@@ -8,7 +8,7 @@ import ThreeDSecure
 /// device data collection and 3-D Secure with the simulated ACS, asking the cardholder through
 /// ``DropsCardholder``. Messages are handled on the page's queue; the payment runs on a queue of its own so
 /// that the page keeps acknowledging while the cardholder types.
-final class DropsPage: Sendable {
+package final class DropsPage: Sendable {
     private let simulation: DropsSimulation
     private let origin: String
     private let post: @Sendable (_ json: String, _ origin: String) -> Void
@@ -23,7 +23,7 @@ final class DropsPage: Sendable {
         var disposed = false
     }
 
-    init(simulation: DropsSimulation, origin: String, post: @escaping @Sendable (String, String) -> Void) {
+    package init(simulation: DropsSimulation, origin: String, post: @escaping @Sendable (String, String) -> Void) {
         self.simulation = simulation
         self.origin = origin
         self.post = post
@@ -32,7 +32,7 @@ final class DropsPage: Sendable {
     private var postOrigin: String { simulation.faults.wrongOrigin ? "https://elsewhere.example" : origin }
     private var isDisposed: Bool { state.withLock { $0.disposed } }
 
-    func load() {
+    package func load() {
         messages.async { [self] in
             let faults = simulation.faults
             if faults.malformedMessage { send(raw: "{\"type\": \"safepay-inframe-event\", \"name\": ") }
@@ -41,11 +41,11 @@ final class DropsPage: Sendable {
         }
     }
 
-    func receive(_ json: String) {
+    package func receive(_ json: String) {
         messages.async { [self] in handle(json) }
     }
 
-    func dispose() {
+    package func dispose() {
         state.withLock { $0.disposed = true }
     }
 

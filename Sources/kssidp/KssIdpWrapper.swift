@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import IdentityProvider
 import IdpSdk
-import MCSDK
+import KSMasterController
 import Secrets
 import Threading
 

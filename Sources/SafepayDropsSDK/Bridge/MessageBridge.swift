@@ -1,3 +1,4 @@
+import DropsWeb
 import Determinism
 import Foundation
 import Threading

@@ -90,6 +90,14 @@ public struct DropsLogEntry: Sendable, Equatable {
     public let detail: String
     /// The thread it happened on.
     public let thread: String
+
+    public init(from: String, to: String, name: String, detail: String, thread: String) {
+        self.from = from
+        self.to = to
+        self.name = name
+        self.detail = detail
+        self.thread = thread
+    }
 }
 
 /// Everything the simulated Drops needs that the real SDK gets from a browser and the network.

@@ -1,3 +1,4 @@
+import DropsWeb
 import Foundation
 
 /// Where the Drops page comes from. The public SDK does not publish the hosts; these are the simulator's.

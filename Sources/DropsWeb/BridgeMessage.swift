@@ -50,19 +50,19 @@ public enum BridgeRejection: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-enum BridgeJSON {
-    static func encode(_ object: [String: Any]) -> String {
+package enum BridgeJSON {
+    package static func encode(_ object: [String: Any]) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func decode(_ text: String) -> [String: Any]? {
+    package static func decode(_ text: String) -> [String: Any]? {
         guard text.utf8.count <= 65_536 else { return nil }
         return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
     }
 
     /// Parses a web → native message.
-    static func parseInframe(_ text: String) -> Result<InframeEvent, BridgeRejection> {
+    package static func parseInframe(_ text: String) -> Result<InframeEvent, BridgeRejection> {
         guard let object = decode(text) else { return .failure(.malformed("not a JSON object")) }
         guard object["type"] as? String == BridgeProtocol.inframeEventType else {
             return .failure(.malformed("type is not \(BridgeProtocol.inframeEventType)"))
