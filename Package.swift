@@ -40,21 +40,27 @@ let package = Package(
 
         // SDK surfaces.
         .target(
-            name: "SafepayDropsSDK", dependencies: ["DropsWeb", "ThreeDSecure", "Secrets", "Determinism", "Threading", "Crypto"],
+            name: "SafepayDropsSDK", dependencies: ["DropsWeb", "IdpTuiWorld", "ThreeDSecure", "Secrets", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
         .target(
             name: "Q2Core", dependencies: ["IdentityProvider", "JSONText", "Crypto", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .target(name: "Q2ModuleInterfaces", dependencies: ["Q2Core", "IdentityProvider", "JSONText", "Secrets"], swiftSettings: strict),
-        .target(name: "KSMasterController", dependencies: ["IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
-        .target(name: "IdpSdk", dependencies: ["KSMasterController", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
+        .target(name: "KSMasterController", dependencies: ["IdpTuiWorld", "IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
+        .target(name: "IdpSdk", dependencies: ["KSMasterController", "IdpTuiWorld", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
         // The legacy wrapper the IdpSdk replaces.
-        .target(name: "kssidp", dependencies: ["IdpSdk", "KSMasterController", "IdentityProvider", "Secrets", "Threading"], swiftSettings: strict),
+        .target(name: "kssidp", dependencies: ["IdpSdk", "KSMasterController", "IdpTuiWorld", "IdentityProvider", "Secrets", "Threading"], swiftSettings: strict),
 
         // Scenarios: what a simulation starts from.
         .target(
             name: "Scenario",
             dependencies: ["IdentityProvider", "ThreeDSecure", "DropsWeb", "JSONText", "Secrets", "Determinism"],
+            swiftSettings: strict),
+
+        // The simulated world the SDKs talk to, built from a scenario (also a product: app code picks its scenario).
+        .target(
+            name: "IdpTuiWorld",
+            dependencies: ["Scenario", "IdentityProvider", "ThreeDSecure", "Q2Core", "DropsWeb", "Determinism", "Threading", "Secrets"],
             swiftSettings: strict),
 
         // Service layer and front ends.
@@ -73,7 +79,7 @@ let package = Package(
         .target(name: "Headless", dependencies: ["FlowService", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
-        .target(name: "CWakeup"),
+        .target(name: "CWakeup", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(
             name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
@@ -83,7 +89,7 @@ let package = Package(
             name: "idp-tui",
             dependencies: ["Headless", "CursesBackend", "TerminalUI", "FlowService", "IdentityProvider", "Scenario", "StateStore"],
             swiftSettings: strict),
-        .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
+        .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
         .testTarget(

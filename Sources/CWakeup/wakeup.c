@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -62,4 +63,20 @@ void idp_wakeup_clear(const idp_wakeup *wakeup) {
     while (read(wakeup->pipe_read, buffer, sizeof buffer) > 0) {}
     uint64_t expirations;
     (void)!read(wakeup->timer_fd, &expirations, sizeof expirations);
+}
+
+// libdispatch's hooks for a run loop that serves the main queue (exported on Linux for CoreFoundation).
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *message);
+
+int idp_wakeup_watch_main_queue(const idp_wakeup *wakeup) {
+    int handle = _dispatch_get_main_queue_handle_4CF();
+    struct epoll_event event = {.events = EPOLLIN, .data = {.fd = handle}};
+    return epoll_ctl(wakeup->poll_fd, EPOLL_CTL_ADD, handle, &event) == 0 ? 0 : errno;
+}
+
+void idp_main_queue_run(void) {
+    eventfd_t count;
+    (void)eventfd_read(_dispatch_get_main_queue_handle_4CF(), &count);
+    _dispatch_main_queue_callback_4CF(0);
 }

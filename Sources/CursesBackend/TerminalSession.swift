@@ -104,6 +104,9 @@ public enum TerminalSession {
                 } else if let ready = built.take() {
                     switch ready {
                     case .success(let service):
+                        // This loop is the main thread's run loop: the main queue (the Drops delegate's
+                        // callbacks) runs in it, between keys and messages.
+                        service.mailbox.serveMainQueue()
                         app.attach(service)
                         dirty = true
                     case .failure(let failure):

@@ -134,12 +134,10 @@ extension IdpSdkError {
     public static let appSubsystem = 1000
 
     /// What the app returns from `provideCredentials` to cancel, as the migration guide shows.
-    public static let userCancelled = IdpSdkError(subsystem: appSubsystem, errorCode: 1, message: "User cancelled")
+    public static let userCancelled = IdpSdkError(appSubsystem, 1, "User cancelled")
 
     /// What the app returns when nobody answered the prompt in time.
     public static func promptTimedOut(after timeout: Duration) -> IdpSdkError {
-        IdpSdkError(
-            subsystem: appSubsystem, errorCode: 2,
-            message: "nobody answered the credential prompt within \(timeout.components.seconds) s")
+        IdpSdkError(appSubsystem, 2, "nobody answered the credential prompt within \(timeout.components.seconds) s")
     }
 }

@@ -24,7 +24,7 @@ public struct FlowError: Sendable, Equatable, Encodable {
     }
 
     init(_ error: IdpSdkError) {
-        self.init(subsystem: error.subsystem, code: error.errorCode, message: error.message)
+        self.init(subsystem: error.subsystem, code: error.errorCode, message: error.errorDescription)
     }
 }
 
@@ -137,62 +137,62 @@ public struct PaymentOutcome: Sendable, Equatable, Encodable {
 extension FlowResult {
     /// The outcome and status an IdpSdk error stands for.
     static func classify(_ error: IdpSdkError) -> (FlowOutcome, String) {
-        if error == .userCancelled { return (.cancelled, StatusType.userCancel.rawValue) }
+        if error == .userCancelled { return (.cancelled, StatusType.USER_CANCEL.name) }
         switch (error.subsystem, error.errorCode) {
         case (IdpSdkError.appSubsystem, 2): return (.failure, SimulatorStatus.promptTimeout)
-        case (IdpSdkError.appSubsystem, _): return (.cancelled, StatusType.userCancel.rawValue)
-        case (IdpSdkError.transportSubsystem, _): return (.failure, StatusType.notReachable.rawValue)
+        case (IdpSdkError.appSubsystem, _): return (.cancelled, StatusType.USER_CANCEL.name)
+        case (IdpSdkError.transportSubsystem, _): return (.failure, StatusType.NOT_REACHABLE.name)
         case (IdpFailure.subsystem, let code): return (.failure, status(forIdpCode: code))
-        default: return (.failure, StatusType.failed.rawValue)
+        default: return (.failure, StatusType.FAILED.name)
         }
     }
 
     static func status(forIdpCode code: Int) -> String {
         switch code {
         case IdpFailure.wrongCredentials(attemptsLeft: 0).code, IdpFailure.wrongActivationCode(attemptsLeft: 0).code:
-            StatusType.wrongCredentials.rawValue
-        case IdpFailure.activationCodeExpired.code: StatusType.activationCodeExpired.rawValue
+            StatusType.WRONG_CREDENTIALS.name
+        case IdpFailure.activationCodeExpired.code: StatusType.ACTIVATION_CODE_EXPIRED.name
         case IdpFailure.activationCodeUsed.code: SimulatorStatus.activationCodeUsed
-        case IdpFailure.userLocked(remaining: .zero).code: StatusType.temporaryLocked.rawValue
+        case IdpFailure.userLocked(remaining: .zero).code: StatusType.TEMPORARY_LOCKED.name
         case IdpFailure.notActivated.code: SimulatorStatus.activationRequired
-        case IdpFailure.alreadyActivated.code: StatusType.invalidState.rawValue
-        case IdpFailure.unactivatedClient.code: StatusType.cannotAcquireTokenData.rawValue
-        default: StatusType.failed.rawValue
+        case IdpFailure.alreadyActivated.code: StatusType.INVALID_STATE.name
+        case IdpFailure.unactivatedClient.code: StatusType.CANNOT_ACQUIRE_TOKEN_DATA.name
+        default: StatusType.FAILED.name
         }
     }
 
     static func advice(status: String, code: Int?) -> String? {
         switch (status, code) {
-        case ("OK", _), (StatusType.userCancel.rawValue, _), (PaymentStatus.frictionless, _), (PaymentStatus.authenticated, _): nil
-        case (StatusType.wrongCredentials.rawValue, IdpFailure.wrongActivationCode(attemptsLeft: 0).code):
+        case ("OK", _), (StatusType.USER_CANCEL.name, _), (PaymentStatus.frictionless, _), (PaymentStatus.authenticated, _): nil
+        case (StatusType.WRONG_CREDENTIALS.name, IdpFailure.wrongActivationCode(attemptsLeft: 0).code):
             "Check the activation code; wrong codes count towards the lock."
-        case (StatusType.wrongCredentials.rawValue, _):
+        case (StatusType.WRONG_CREDENTIALS.name, _):
             "Check the user name and password; the account locks after too many wrong attempts in a row."
-        case (StatusType.temporaryLocked.rawValue, _): "Wait until the lock ends, then try again."
-        case (StatusType.activationCodeExpired.rawValue, _): "Ask for a new activation code."
+        case (StatusType.TEMPORARY_LOCKED.name, _): "Wait until the lock ends, then try again."
+        case (StatusType.ACTIVATION_CODE_EXPIRED.name, _): "Ask for a new activation code."
         case (SimulatorStatus.activationCodeUsed, _):
             "Activation codes work once: log in if this device is activated, or ask for a new code."
         case (SimulatorStatus.activationRequired, _): "Activate this device first, then log in."
-        case (StatusType.invalidState.rawValue, IdpFailure.alreadyActivated.code):
+        case (StatusType.INVALID_STATE.name, IdpFailure.alreadyActivated.code):
             "This device is already activated: log in instead, or reset the device to activate again."
-        case (StatusType.invalidState.rawValue, _): "Send the events in order: Start, GetAstClientData, then SetAuthorisationCode."
-        case (StatusType.failed.rawValue, IdpFailure.activatedForDifferentAccount.code):
+        case (StatusType.INVALID_STATE.name, _): "Send the events in order: Start, GetAstClientData, then SetAuthorisationCode."
+        case (StatusType.FAILED.name, IdpFailure.activatedForDifferentAccount.code):
             "Log in as the user this device was activated for, or reset the device."
-        case (StatusType.cannotAcquireTokenData.rawValue, _):
+        case (StatusType.CANNOT_ACQUIRE_TOKEN_DATA.name, _):
             "The identity provider does not know this device as activated: reset the device and activate again."
-        case (StatusType.notReachable.rawValue, 2):
+        case (StatusType.NOT_REACHABLE.name, 2):
             "Pin the identity provider's own certificate chain (the default), or turn the pinning fault off."
-        case (StatusType.notReachable.rawValue, 4): "The device is offline: bring the network back (the network-unavailable fault)."
-        case (StatusType.notReachable.rawValue, 5):
+        case (StatusType.NOT_REACHABLE.name, 4): "The device is offline: bring the network back (the network-unavailable fault)."
+        case (StatusType.NOT_REACHABLE.name, 5):
             "The identity provider did not answer in time: try again, or turn the request-timeout fault off."
-        case (StatusType.failed.rawValue, IdpFailure.serverError("").code):
+        case (StatusType.FAILED.name, IdpFailure.serverError("").code):
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
-        case (StatusType.failed.rawValue, 5): "The identity provider's page could not be read: turn the malformed-page fault off."
-        case (StatusType.internalError.rawValue, _):
+        case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."
+        case (StatusType.INTERNAL_ERROR.name, _):
             "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
         case (SimulatorStatus.insecureDevice, _):
             "The MC-SDK does not run on a rooted or jailbroken device: use a secure device, or turn the insecure-device fault off."
-        case (StatusType.notReachable.rawValue, _): "Check the identity provider's URL and the network."
+        case (StatusType.NOT_REACHABLE.name, _): "Check the identity provider's URL and the network."
         case (SimulatorStatus.promptTimeout, _): "Answer the prompt sooner, or allow more time with --prompt-timeout."
         case (PaymentStatus.authenticationFailed, _):
             "The issuer did not authenticate the cardholder: do not authorise this payment. For a wrong one-time code, the simulated issuer's code is 1234."

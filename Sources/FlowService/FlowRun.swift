@@ -79,7 +79,7 @@ final class FlowRun: Sendable {
     private func signIn(clientId: String, done: @escaping @Sendable (FlowResult) -> Void) {
         send(.start, KSMStartEvent(), detail: "") { [self] startReply in
             guard let startReply else { return done(cancelledResult(at: .start)) }
-            guard let start = startReply as? KSMStartResultEvent, start.status == .ok else {
+            guard let start = startReply as? KSMStartResultEvent, start.status == .KSMOK else {
                 return done(mcFailure(.start, startReply))
             }
             let userId = kind == .login ? start.userList.first?.userId : nil
@@ -89,8 +89,8 @@ final class FlowRun: Sendable {
             }
             send(.offlineLogin, KSMOfflineLoginEvent(), detail: "") { [self] offlineReply in
                 guard let offlineReply else { return done(cancelledResult(at: .offlineLogin)) }
-                if let offline = offlineReply as? KSMOfflineLoginResultEvent, offline.status == .ok {
-                    var loggedIn = result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
+                if let offline = offlineReply as? KSMOfflineLoginResultEvent, offline.status == .KSMOK {
+                    var loggedIn = result(.success, status: StatusType.OK.name, step: nil, error: nil)
                     loggedIn.offline = true
                     return done(loggedIn)
                 }
@@ -101,9 +101,9 @@ final class FlowRun: Sendable {
 
     /// GetAstClientData → getAuthorizationCode → SetAuthorisationCode.
     private func authorize(clientId: String, userId: String?, done: @escaping @Sendable (FlowResult) -> Void) {
-        send(.getAstClientData, KSMGetAstClientDataEvent(), detail: "") { [self] astReply in
+        send(.getAstClientData, KSMGetAstClientDataEvent(tenantId: environment.tenantId), detail: "") { [self] astReply in
             guard let astReply else { return done(cancelledResult(at: .getAstClientData)) }
-            guard let ast = astReply as? KSMGetAstClientDataResultEvent, ast.status == .ok else {
+            guard let ast = astReply as? KSMGetAstClientDataResultEvent, ast.status == .KSMOK else {
                 return done(mcFailure(.getAstClientData, astReply))
             }
             getAuthorizationCode(AstClientDataInfo(astClientData: ast), clientId: clientId, userId: userId) { [self] sdkResult in
@@ -114,7 +114,7 @@ final class FlowRun: Sendable {
                 }
                 guard let code = sdkResult.authorizationCode else {
                     return done(result(
-                        .failure, status: StatusType.failed.rawValue, step: .getAuthorizationCode,
+                        .failure, status: StatusType.FAILED.name, step: .getAuthorizationCode,
                         error: FlowError(subsystem: nil, code: nil, message: "the IdpSdk returned neither a code nor an error")))
                 }
                 if isCancelled { return done(cancelledResult(at: .setAuthorisationCode, inFlight: false)) }
@@ -130,10 +130,10 @@ final class FlowRun: Sendable {
         let detail = "tenantId=\(environment.tenantId), clientId=\(clientId), authenticationMode=\(mode.rawValue)"
         send(.setAuthorisationCode, event, detail: detail) { [self] setReply in
             guard let setReply else { return done(cancelledResult(at: .setAuthorisationCode)) }
-            guard let set = setReply as? KSMSetAuthorisationCodeResultEvent, set.status == .ok else {
+            guard let set = setReply as? KSMSetAuthorisationCodeResultEvent, set.status == .KSMOK else {
                 return done(mcFailure(.setAuthorisationCode, setReply))
             }
-            done(result(.success, status: StatusType.ok.rawValue, step: nil, error: nil))
+            done(result(.success, status: StatusType.OK.name, step: nil, error: nil))
         }
     }
 
@@ -141,14 +141,14 @@ final class FlowRun: Sendable {
         let restart: @Sendable () -> Void = { [self] in
             send(.restart, KSMRestartEvent(), detail: "") { [self] reply in
                 guard let reply else { return done(cancelledResult(at: .restart)) }
-                guard (reply as? KSMRestartResultEvent)?.status == .ok else { return done(mcFailure(.restart, reply)) }
-                done(result(.success, status: StatusType.ok.rawValue, step: nil, error: nil))
+                guard (reply as? KSMRestartResultEvent)?.status == .KSMOK else { return done(mcFailure(.restart, reply)) }
+                done(result(.success, status: StatusType.OK.name, step: nil, error: nil))
             }
         }
         if environment.masterController.snapshot.started { return restart() }
         send(.start, KSMStartEvent(), detail: "") { [self] startReply in
             guard let startReply else { return done(cancelledResult(at: .start)) }
-            guard (startReply as? KSMStartResultEvent)?.status == .ok else { return done(mcFailure(.start, startReply)) }
+            guard (startReply as? KSMStartResultEvent)?.status == .KSMOK else { return done(mcFailure(.start, startReply)) }
             restart()
         }
     }
@@ -158,11 +158,11 @@ final class FlowRun: Sendable {
     /// Sends an event to the master controller; `next` gets its result, or nil once the flow is cancelled.
     func send(_ step: FlowStep, _ event: any KSMEvent, detail: String, then next: @escaping @Sendable ((any KSMEvent)?) -> Void) {
         if isCancelled { return next(nil) }
-        emit(step, from: .app, to: .masterController, detail: detail.isEmpty ? event.eventName : "\(event.eventName): \(detail)")
+        emit(step, from: .app, to: .masterController, detail: detail.isEmpty ? event.getName() : "\(event.getName()): \(detail)")
         let sent = environment.clock.now
         awaitReply({ deliver in
-            environment.masterController.sendEvent2MasterController(event) { result in
-                deliver(.masterController(result, thread: QueueName.current))
+            environment.masterController.receive(event) { result in
+                deliver(.masterController(result ?? KSMInvalidStateEvent(errorMessage: "no result event"), thread: QueueName.current))
             }
         }) { [self] reply in
             guard case .masterController(let result, let thread)? = reply else { return next(nil) }
@@ -185,7 +185,7 @@ final class FlowRun: Sendable {
         _ info: AstClientDataInfo, clientId: String, userId: String?, then next: @escaping @Sendable (IdpSdkResult?) -> Void
     ) {
         if isCancelled { return next(nil) }
-        let traceParent = "00-\(Hex.encode(environment.random.bytes(16)))-\(Hex.encode(environment.random.bytes(8)))-01"
+        let traceParent = "00-\(Hex.encode(environment.world.random.bytes(16)))-\(Hex.encode(environment.world.random.bytes(8)))-01"
         emit(.getAuthorizationCode, from: .app, to: .idpSdk,
              detail: "clientId=\(clientId), userId=\(userId ?? "nil"), traceParent=\(traceParent)")
         let sent = environment.clock.now
@@ -199,8 +199,8 @@ final class FlowRun: Sendable {
             ) { result in deliver(.idpSdk(result, thread: QueueName.current)) }
         }) { [self] reply in
             guard case .idpSdk(let result, let thread)? = reply else { return next(nil) }
-            let status = result.idpSdkError.map { "\($0.subsystem)/\($0.errorCode)" } ?? StatusType.ok.rawValue
-            let detail = result.idpSdkError?.message ?? "authorization code received"
+            let status = result.idpSdkError.map { "\($0.subsystem)/\($0.errorCode)" } ?? StatusType.OK.name
+            let detail = result.idpSdkError?.errorDescription ?? "authorization code received"
             emit(.getAuthorizationCode, from: .idpSdk, to: .app, thread: thread,
                  duration: sent.duration(to: environment.clock.now), status: status, detail: detail)
             next(result)
@@ -277,8 +277,8 @@ final class FlowRun: Sendable {
         case (let step?, false): "cancelled before \(step.rawValue)"
         case (nil, _): "cancelled before the flow started"
         }
-        emit(.cancel, from: .app, to: .app, status: StatusType.userCancel.rawValue, detail: message)
-        return result(.cancelled, status: StatusType.userCancel.rawValue, step: step,
+        emit(.cancel, from: .app, to: .app, status: StatusType.USER_CANCEL.name, detail: message)
+        return result(.cancelled, status: StatusType.USER_CANCEL.name, step: step,
                       error: FlowError(subsystem: nil, code: nil, message: message))
     }
 
@@ -286,64 +286,64 @@ final class FlowRun: Sendable {
         switch reply {
         case let event as KSMStartResultEvent:
             // The MC-SDK fails Start with UNINITIALISED only when its integrity check fails.
-            let insecure = event.status == .failed && event.sdkState == .uninitialised
-            return result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.rawValue, step: step,
+            let insecure = event.status == .KSMFAILED && event.sdkState == .uninitialised
+            return result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "StartEvent failed"))
         case let event as KSMRuntimeErrorEvent:
-            emit(.runtimeError, from: .masterController, to: .app, thread: "MC-SDK", status: StatusType.internalError.rawValue,
+            emit(.runtimeError, from: .masterController, to: .app, thread: "MC-SDK", status: StatusType.INTERNAL_ERROR.name,
                  detail: "the MC-SDK restarted itself; send StartEvent before anything else")
-            return result(.failure, status: StatusType.internalError.rawValue, step: step,
+            return result(.failure, status: StatusType.INTERNAL_ERROR.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorMessage))
         case let event as KSMOfflineLoginResultEvent:
-            return result(.failure, status: event.status.rawValue, step: step,
+            return result(.failure, status: event.status.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "OfflineLogin failed"))
         case let event as KSMSetAuthorisationCodeResultEvent:
             let code = event.errorCode == 0 ? nil : event.errorCode
-            return result(.failure, status: event.status.rawValue, step: step, error: FlowError(
+            return result(.failure, status: event.status.name, step: step, error: FlowError(
                 subsystem: code.map { _ in IdpFailure.subsystem }, code: code,
                 message: event.errorDescription ?? "SetAuthorisationCode failed"))
         case let event as KSMGetAstClientDataResultEvent:
-            return result(.failure, status: event.status.rawValue, step: step, error: FlowError(
+            return result(.failure, status: event.status.name, step: step, error: FlowError(
                 subsystem: nil, code: event.errorCode == 0 ? nil : event.errorCode,
                 message: event.errorDescription ?? "GetAstClientData failed"))
         case let event as KSMInvalidStateEvent:
-            return result(.failure, status: StatusType.invalidState.rawValue, step: step,
+            return result(.failure, status: StatusType.INVALID_STATE.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorMessage))
         default:
-            return result(.failure, status: StatusType.failed.rawValue, step: step,
-                          error: FlowError(subsystem: nil, code: nil, message: "unexpected \(reply.eventName)"))
+            return result(.failure, status: StatusType.FAILED.name, step: step,
+                          error: FlowError(subsystem: nil, code: nil, message: "unexpected \(reply.getName())"))
         }
     }
 
     /// A result event's status and a secret-free summary.
     private static func describe(_ event: any KSMEvent) -> (String, String) {
         switch event {
-        case let result as KSMStartResultEvent where result.status != .ok:
-            return (result.status.rawValue, result.errorDescription ?? "sdkState=\(result.sdkState.rawValue)")
+        case let result as KSMStartResultEvent where result.status != .KSMOK:
+            return (result.status.name, result.errorDescription ?? "sdkState=\(result.sdkState.rawValue)")
         case let result as KSMStartResultEvent:
             let users = result.userList.map(\.description).joined(separator: ",")
-            return (result.status.rawValue, "sdkState=\(result.sdkState.rawValue), users=[\(users)]")
-        case let result as KSMOfflineLoginResultEvent where result.status == .ok:
-            return (result.status.rawValue, "logged in offline as \(result.userIdentifier?.description ?? "?") (local authentication passed)")
+            return (result.status.name, "sdkState=\(result.sdkState.rawValue), users=[\(users)]")
+        case let result as KSMOfflineLoginResultEvent where result.status == .KSMOK:
+            return (result.status.name, "logged in offline as \(result.userIdentifier?.description ?? "?") (local authentication passed)")
         case let result as KSMOfflineLoginResultEvent:
-            return (result.status.rawValue, (result.errorDescription ?? "") + "; logging in at the IdP instead")
+            return (result.status.name, (result.errorDescription ?? "") + "; logging in at the IdP instead")
         case let result as KSMRuntimeErrorEvent:
-            return (StatusType.internalError.rawValue, "RuntimeErrorEvent: \(result.errorMessage)")
-        case let result as KSMGetAstClientDataResultEvent where result.status == .ok:
-            return (result.status.rawValue, "astClientId=\(result.astClientId), codeChallangeMethod=\(result.codeChallangeMethod)")
+            return (StatusType.INTERNAL_ERROR.name, "RuntimeErrorEvent: \(result.errorMessage)")
+        case let result as KSMGetAstClientDataResultEvent where result.status == .KSMOK:
+            return (result.status.name, "astClientId=\(result.astClientId), codeChallangeMethod=\(result.codeChallangeMethod)")
         case let result as KSMGetAstClientDataResultEvent:
-            return (result.status.rawValue, result.errorDescription ?? "")
-        case let result as KSMSetAuthorisationCodeResultEvent where result.status == .ok:
-            return (result.status.rawValue, "logged in as \(result.userIdentifier?.description ?? "?")")
+            return (result.status.name, result.errorDescription ?? "")
+        case let result as KSMSetAuthorisationCodeResultEvent where result.status == .KSMOK:
+            return (result.status.name, "logged in as \(result.userIdentifier?.description ?? "?")")
         case let result as KSMSetAuthorisationCodeResultEvent:
             let code = result.errorCode == 0 ? "" : "\(IdpFailure.subsystem)/\(result.errorCode): "
-            return (result.status.rawValue, code + (result.errorDescription ?? ""))
+            return (result.status.name, code + (result.errorDescription ?? ""))
         case let result as KSMRestartResultEvent:
-            return (result.status.rawValue, "sdkState=\(result.sdkState.rawValue)")
+            return (result.status.name, "sdkState=\(result.sdkState.rawValue)")
         case let result as KSMInvalidStateEvent:
-            return (StatusType.invalidState.rawValue, "\(result.eventName): \(result.errorMessage)")
+            return (StatusType.INVALID_STATE.name, "\(result.getName()): \(result.errorMessage)")
         default:
-            return ("?", event.eventName)
+            return ("?", event.getName())
         }
     }
 }

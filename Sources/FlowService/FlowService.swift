@@ -1,6 +1,7 @@
 import Threading
 import Determinism
 import Dispatch
+import Foundation
 import IdentityProvider
 import IdpSdk
 import KSMasterController
@@ -68,18 +69,18 @@ public final class FlowService: Sendable {
         ) { decision in current.withLock { $0 }?.reportSecurity(decision) }
         q2Context = AuthenticationModuleContext(
             presentWithLocalizedErrorMessage: launch.banner, shouldAllowAutoLogin: { launch != .push },
-            passwordAuthentication: CorePasswordAuthentication(core: environment.q2Core, security: security))
+            passwordAuthentication: CorePasswordAuthentication(core: environment.world.q2Core, security: security))
         channel = CredentialChannel(mailbox: mailbox, clock: environment.clock)
         idpSdk = IdpSdkService(
             tenantId: environment.tenantId, idpUrl: environment.idpUrl,
-            certificateChain: configuration.certificateChainPEM ?? IdentityProviderCertificates.genuinePEM,
+            certificateChain: Data((configuration.certificateChainPEM ?? IdentityProviderCertificates.genuinePEM).utf8),
             shouldHashPin: configuration.shouldHashPin,
-            network: environment.network, targetQueue: environment.deviceQueue)
+            network: environment.world.network, targetQueue: environment.deviceQueue)
         // One listener per environment: a second service on the same environment takes the fault reports over.
         environment.faults.onTrigger { [weak self] name in self?.faultBit(name) }
-        let token = environment.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
+        let token = environment.world.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
         idpObserver.withLock { $0 = token }
-        environment.q2Core.observe { [weak self] userId, response in self?.coreAnswered(userId, response) }
+        environment.world.q2Core.observe { [weak self] userId, response in self?.coreAnswered(userId, response) }
     }
 
     /// The Q2 credential the last successful Q2 login saved: in this process's memory only, never on disk.
@@ -106,7 +107,7 @@ public final class FlowService: Sendable {
     }
 
     deinit {
-        if let token = idpObserver.withLock({ $0 }) { environment.identityProvider.removeObserver(token) }
+        if let token = idpObserver.withLock({ $0 }) { environment.world.identityProvider.removeObserver(token) }
     }
 
     /// The IdP's requests and answers appear in the log between the SDK that made them and the IdP: this
@@ -235,7 +236,7 @@ public final class FlowService: Sendable {
     /// Runs the migration parity check (``ParityCheck``) on worlds of its own, off the caller's thread; the report
     /// arrives through the mailbox like a flow's result. This device is not touched.
     public func compareOrchestrations() {
-        let scenario = environment.scenario ?? .embeddedDefault
+        let scenario = environment.world.scenario ?? .embeddedDefault
         let mailbox = mailbox
         DispatchQueue.global(qos: .userInitiated).async {
             mailbox.post(.compared(ParityCheck.run(scenario: scenario)))
@@ -246,7 +247,7 @@ public final class FlowService: Sendable {
     public var activeFlowCount: Int { runs.withLock { $0.count } }
 
     /// The device as the master controller holds it.
-    public var device: DeviceSnapshot { environment.masterController.snapshot }
+    package var device: DeviceSnapshot { environment.masterController.snapshot }
 
     /// "not activated", "activated as alice" or "logged in as alice".
     public var deviceStatus: String {

@@ -11,7 +11,7 @@ extension FlowRun {
     func legacy() -> FlowResult {
         let activating = kind == .legacyActivate
         guard let startReply = send(.start, KSMStartEvent(), detail: "") else { return cancelledResult(at: .start) }
-        guard let start = startReply as? KSMStartResultEvent, start.status == .ok else { return mcFailure(.start, startReply) }
+        guard let start = startReply as? KSMStartResultEvent, start.status == .KSMOK else { return mcFailure(.start, startReply) }
         let clientId = activating ? configuration.enrollmentClientId : configuration.loginClientId
         let fields: [IdpSdkInputFieldId] = activating ? [.username, .password, .activationCode] : [.username, .password]
 
@@ -39,7 +39,7 @@ extension FlowRun {
             config: KssIdpConfig(
                 certificatePath: "bundle:idp-chain.pem", baseUrl: environment.idpUrl, tenantId: environment.tenantId,
                 masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: configuration.shouldHashPin,
-                network: environment.network),
+                network: environment.world.network),
             observer: { [weak self] event, status in
                 guard let self else { return }
                 if let status {
@@ -50,13 +50,8 @@ extension FlowRun {
             })
         let sent = environment.clock.now
         let reply = waitForReply { gate in
-            let completion: @Sendable (ResultObject, KssIdpResultObject) -> Void = { result, object in
+            wrapper.start(clientId: clientId, authMode: mode, credentials: credentials, parentSpan: nil) { result, object in
                 gate.fulfil(.kssidp(result, object, thread: QueueName.current))
-            }
-            if activating {
-                wrapper.activate(clientId: clientId, authMode: mode, credentials: credentials, parentSpan: nil, completion: completion)
-            } else {
-                wrapper.login(clientId: clientId, authMode: mode, credentials: credentials, parentSpan: nil, completion: completion)
             }
         }
         // Once called, KSSIDP cannot be stopped: a cancel only stops the app from waiting for it.
@@ -67,14 +62,14 @@ extension FlowRun {
              status: outcome.status.rawValue, detail: outcome.message ?? object.userIdentifier.map { "logged in as \($0)" } ?? "")
         switch outcome.status {
         case .success:
-            return result(.success, status: StatusType.ok.rawValue, step: nil, error: nil)
+            return result(.success, status: StatusType.OK.name, step: nil, error: nil)
         case .requestFailed:
-            let error = object.requestError ?? IdpSdkError(subsystem: 510, errorCode: 0, message: outcome.message ?? "the request failed")
+            let error = object.requestError ?? IdpSdkError(510, 0, outcome.message ?? "the request failed")
             let (flowOutcome, status) = FlowResult.classify(error)
             return result(flowOutcome, status: status, step: step, error: FlowError(error))
         case .eventFailed:
             let code = object.eventErrorCode
-            return result(.failure, status: object.eventStatus?.rawValue ?? StatusType.failed.rawValue, step: step,
+            return result(.failure, status: object.eventStatus?.name ?? StatusType.FAILED.name, step: step,
                           error: FlowError(subsystem: code.map { _ in IdpFailure.subsystem }, code: code, message: outcome.message ?? "an MC-SDK event failed"))
         }
     }

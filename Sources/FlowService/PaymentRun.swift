@@ -24,21 +24,32 @@ extension FlowRun {
     /// the prompt channel, and wait for the final delegate callback.
     func payerAuthentication() -> FlowResult {
         let payment = PaymentRun(run: self)
-        let view = SafepayPayerAuthenticationView(simulation: DropsSimulation(
-            clock: environment.clock, random: environment.random, acs: environment.accessControlServer, cardholder: payment,
+        let simulation = DropsSimulation(
+            clock: environment.clock, random: environment.world.random, acs: environment.world.accessControlServer, cardholder: payment,
             faults: service.bridgeFaults, timing: configuration.bridgeTiming,
-            log: { [weak payment] entry in payment?.log(entry) }))
-        view.delegate = payment
-        let settings = Self.configuration(configuration.safepayEnvironment, random: environment.random)
+            log: { [weak payment] entry in payment?.log(entry) })
+        let settings = Self.configuration(configuration.safepayEnvironment, random: environment.world.random)
         emit(.configure, from: .app, to: .safepayDrops,
              detail: "environment=\(settings.environment.rawValue), tracker=\(settings.tracker), doCapture=\(settings.authorizationOptions.doCapture)")
+        // The view is a UIView on iOS: it is made, configured and disposed of on the main actor, and its delegate
+        // hears it there.
+        let view = Locked<SafepayPayerAuthenticationView?>(nil)
         let reply = waitForReply { gate in
             payment.start(gate)
-            view.configure(settings)
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    let made = SafepayPayerAuthenticationView(simulation: simulation)
+                    made.delegate = payment
+                    made.configure(settings)
+                    view.withLock { $0 = made }
+                }
+            }
         }
         // The flow's end: every timer and queued message of the bridge goes, and the page stops.
         payment.close()
-        view.dispose()
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated { view.withLock { $0 }?.dispose() }
+        }
         guard case .payment(let end)? = reply else {
             return cancelledResult(at: payment.stage, inFlight: true)
         }
@@ -60,14 +71,14 @@ extension FlowRun {
 
 /// One payment's delegate and cardholder: delegate callbacks and the page's questions become flow events and
 /// prompts; the final callback ends the flow.
-final class PaymentRun: SafepayPayerAuthenticationDelegate, DropsCardholder {
+final class PaymentRun: DropsCardholder {
     private let run: FlowRun
     private let gate = Locked<OneShot<StepReply>?>(nil)
     private let state = Locked(State())
     private let closed = Atomic(false)
     /// Signalled once `onPayerAuthenticationRequired` has reached the app.
-    private let required = DispatchSemaphore(value: 0)
-    private let requiredSeen = Atomic(false)
+    fileprivate let required = DispatchSemaphore(value: 0)
+    fileprivate let requiredSeen = Atomic(false)
 
     private struct State {
         var stage: FlowStep = .configure
@@ -92,11 +103,11 @@ final class PaymentRun: SafepayPayerAuthenticationDelegate, DropsCardholder {
     /// Where the payment is, for a cancel.
     var stage: FlowStep { state.withLock { $0.stage } }
 
-    private func end(_ end: PaymentEnd) {
+    fileprivate func end(_ end: PaymentEnd) {
         gate.withLock { $0 }?.fulfil(.payment(end))
     }
 
-    private func emit(_ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
+    fileprivate func emit(_ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
                       duration: Duration? = nil, status: String? = nil, detail: String) {
         guard !isClosed else { return }
         run.emit(step, from: from, to: to, thread: thread, duration: duration, status: status, detail: detail)
@@ -149,7 +160,7 @@ final class PaymentRun: SafepayPayerAuthenticationDelegate, DropsCardholder {
             end(.formTimedOut)
             return nil
         case (_, let waited):
-            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: StatusType.userCancel.rawValue,
+            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: StatusType.USER_CANCEL.name,
                  detail: "card form closed; no payment was started")
             end(.formClosed)
             return nil
@@ -179,7 +190,7 @@ final class PaymentRun: SafepayPayerAuthenticationDelegate, DropsCardholder {
                  detail: "nobody answered the challenge within \(timeoutSeconds) s; the 3DS SDK ends it (challengeCancel 08)")
             return .answer(.timedOutAtSDK)
         case (_, let waited):
-            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: StatusType.userCancel.rawValue,
+            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: StatusType.USER_CANCEL.name,
                  detail: "cancelled by the cardholder")
             return .answer(.cancel)
         }
@@ -196,8 +207,66 @@ final class PaymentRun: SafepayPayerAuthenticationDelegate, DropsCardholder {
         return (resolution, asked.duration(to: clock.now))
     }
 
-    // MARK: SafepayPayerAuthenticationDelegate (on the view's queue)
+    fileprivate func report(_ callback: String, _ outcome: ThreeDSecureOutcome?, detail: String) {
+        emit(FlowStep(callback), from: .safepayDrops, to: .app, status: outcome?.transStatus, detail: detail)
+    }
 
+    fileprivate enum Callback {
+        static let safepayError = "onSafepayError"
+    }
+
+    // MARK: The result
+
+    func result(of end: PaymentEnd) -> FlowResult {
+        let details = state.withLock { $0.details }
+        func outcome(_ callback: String?, _ values: ThreeDSecureOutcome?) -> PaymentOutcome {
+            PaymentOutcome(
+                callback: callback, transStatus: values?.transStatus, transStatusReason: values?.transStatusReason,
+                eci: values?.eci, challengeCancel: values?.challengeCancel, card: details?.card.description,
+                brand: details?.card.brand.rawValue,
+                amount: details.map { AccessControlServer.format($0.amountMinorUnits, $0.currency) }, merchant: details?.merchantName)
+        }
+        func error(_ message: String, code: Int? = nil) -> FlowError { FlowError(subsystem: nil, code: code, message: message) }
+        var result: FlowResult
+        switch end {
+        case .frictionless(let data):
+            result = run.result(.success, status: PaymentStatus.frictionless, step: nil, error: nil)
+            result.payment = outcome("onPayerAuthenticationFrictionless", data.threeDSecure)
+        case .success(let data):
+            result = run.result(.success, status: PaymentStatus.authenticated, step: nil, error: nil)
+            result.payment = outcome("onPayerAuthenticationSuccess", data.threeDSecure)
+        case .failure(let data):
+            switch data.threeDSecure?.challengeCancel {
+            case ChallengeCancel.cardholderSelectedCancel.rawValue?:
+                result = run.result(.cancelled, status: StatusType.USER_CANCEL.name, step: .challengeScreen,
+                                    error: error("cancelled on the challenge screen: the ACS ended it with challengeCancel 01"))
+            case ChallengeCancel.timedOutAtSDK.rawValue?:
+                result = run.result(.failure, status: SimulatorStatus.promptTimeout, step: .challengeScreen, error: error(data.error))
+            default:
+                result = run.result(.failure, status: PaymentStatus.authenticationFailed, step: .challengeScreen, error: error(data.error))
+            }
+            result.payment = outcome("onPayerAuthenticationFailure", data.threeDSecure)
+        case .unavailable(let data):
+            result = run.result(.failure, status: PaymentStatus.authenticationUnavailable, step: FlowStep("ARes"),
+                                error: error(data.errorMessage ?? "authentication unavailable"))
+            result.payment = outcome("onPayerAuthenticationUnavailable", data.threeDSecure)
+        case .safepayError(let data):
+            result = run.result(.failure, status: PaymentStatus.safepayError, step: stage,
+                                error: error(data.error.message, code: data.error.status))
+            result.payment = outcome(Callback.safepayError, nil)
+        case .formClosed:
+            result = run.result(.cancelled, status: StatusType.USER_CANCEL.name, step: .paymentDetails,
+                                error: error("cancelled at the card form, before any 3-D Secure message was sent"))
+        case .formTimedOut:
+            result = run.result(.failure, status: SimulatorStatus.promptTimeout, step: .paymentDetails,
+                                error: error("nobody filled in the card form within \(timeoutSeconds) s"))
+        }
+        return result
+    }
+}
+
+/// The delegate's callbacks, on the main actor (where the view calls them).
+extension PaymentRun: SafepayPayerAuthenticationDelegate {
     func onPayerAuthenticationRequired(data: PayerAuthenticationData) {
         report("onPayerAuthenticationRequired", data.threeDSecure, detail: "a challenge follows (request_id \(data.requestId ?? "?"))")
         requiredSeen.store(true, ordering: .releasing)
@@ -229,62 +298,5 @@ final class PaymentRun: SafepayPayerAuthenticationDelegate, DropsCardholder {
         emit(FlowStep(Callback.safepayError), from: .safepayDrops, to: .app,
              status: error.error.status.map(String.init) ?? "error", detail: error.error.message)
         end(.safepayError(error))
-    }
-
-    private func report(_ callback: String, _ outcome: ThreeDSecureOutcome?, detail: String) {
-        emit(FlowStep(callback), from: .safepayDrops, to: .app, status: outcome?.transStatus, detail: detail)
-    }
-
-    private enum Callback {
-        static let safepayError = "onSafepayError"
-    }
-
-    // MARK: The result
-
-    func result(of end: PaymentEnd) -> FlowResult {
-        let details = state.withLock { $0.details }
-        func outcome(_ callback: String?, _ values: ThreeDSecureOutcome?) -> PaymentOutcome {
-            PaymentOutcome(
-                callback: callback, transStatus: values?.transStatus, transStatusReason: values?.transStatusReason,
-                eci: values?.eci, challengeCancel: values?.challengeCancel, card: details?.card.description,
-                brand: details?.card.brand.rawValue,
-                amount: details.map { AccessControlServer.format($0.amountMinorUnits, $0.currency) }, merchant: details?.merchantName)
-        }
-        func error(_ message: String, code: Int? = nil) -> FlowError { FlowError(subsystem: nil, code: code, message: message) }
-        var result: FlowResult
-        switch end {
-        case .frictionless(let data):
-            result = run.result(.success, status: PaymentStatus.frictionless, step: nil, error: nil)
-            result.payment = outcome("onPayerAuthenticationFrictionless", data.threeDSecure)
-        case .success(let data):
-            result = run.result(.success, status: PaymentStatus.authenticated, step: nil, error: nil)
-            result.payment = outcome("onPayerAuthenticationSuccess", data.threeDSecure)
-        case .failure(let data):
-            switch data.threeDSecure?.challengeCancel {
-            case ChallengeCancel.cardholderSelectedCancel.rawValue?:
-                result = run.result(.cancelled, status: StatusType.userCancel.rawValue, step: .challengeScreen,
-                                    error: error("cancelled on the challenge screen: the ACS ended it with challengeCancel 01"))
-            case ChallengeCancel.timedOutAtSDK.rawValue?:
-                result = run.result(.failure, status: SimulatorStatus.promptTimeout, step: .challengeScreen, error: error(data.error))
-            default:
-                result = run.result(.failure, status: PaymentStatus.authenticationFailed, step: .challengeScreen, error: error(data.error))
-            }
-            result.payment = outcome("onPayerAuthenticationFailure", data.threeDSecure)
-        case .unavailable(let data):
-            result = run.result(.failure, status: PaymentStatus.authenticationUnavailable, step: FlowStep("ARes"),
-                                error: error(data.errorMessage ?? "authentication unavailable"))
-            result.payment = outcome("onPayerAuthenticationUnavailable", data.threeDSecure)
-        case .safepayError(let data):
-            result = run.result(.failure, status: PaymentStatus.safepayError, step: stage,
-                                error: error(data.error.message, code: data.error.status))
-            result.payment = outcome(Callback.safepayError, nil)
-        case .formClosed:
-            result = run.result(.cancelled, status: StatusType.userCancel.rawValue, step: .paymentDetails,
-                                error: error("cancelled at the card form, before any 3-D Secure message was sent"))
-        case .formTimedOut:
-            result = run.result(.failure, status: SimulatorStatus.promptTimeout, step: .paymentDetails,
-                                error: error("nobody filled in the card form within \(timeoutSeconds) s"))
-        }
-        return result
     }
 }

@@ -19,10 +19,10 @@ final class PromptingInteraction: IdpSdkInteractionInterface {
     }
 
     func provideCredentials(_ interactionData: IdpSdkInteractionData) -> IdpSdkProvideCredentialsResult {
-        let fields = interactionData.inputFieldIds
         let page = interactionData.pageCount > 1 ? " (page \(interactionData.page) of \(interactionData.pageCount))" : ""
         run.emit(.provideCredentials, from: .idpSdk, to: .app,
-                 detail: "inputFieldIds=\(fields.map(\.rawValue).joined(separator: ","))\(page)")
+                 detail: "inputFieldIds=\(interactionData.inputFieldIds.joined(separator: ","))\(page)")
+        let fields = interactionData.inputFieldIds.compactMap(IdpSdkInputFieldId.init(rawValue:))
         let asked = clock.now
         let resolution = channel.ask(flowID: run.id, timeout: timeout) { id in
             FlowPrompt(
@@ -36,7 +36,7 @@ final class PromptingInteraction: IdpSdkInteractionInterface {
             let keys = fields.map(\.key).filter { values[$0] != nil }
             run.emit(.provideCredentials, from: .app, to: .idpSdk, duration: waited, status: "answered",
                      detail: "credentials for \(keys.joined(separator: ", "))")
-            return IdpSdkProvideCredentialsResult(credentials: values)
+            return IdpSdkProvideCredentialsResult(secrets: values)
         case .cancelled:
             run.emit(.provideCredentials, from: .app, to: .idpSdk, duration: waited, status: "USER_CANCEL",
                      detail: "error \(IdpSdkError.userCancelled.subsystem)/\(IdpSdkError.userCancelled.errorCode): User cancelled")
@@ -44,7 +44,7 @@ final class PromptingInteraction: IdpSdkInteractionInterface {
         case .timedOut:
             let error = IdpSdkError.promptTimedOut(after: timeout ?? .zero)
             run.emit(.provideCredentials, from: .app, to: .idpSdk, duration: waited, status: "PROMPT_TIMEOUT",
-                     detail: "error \(error.subsystem)/\(error.errorCode): \(error.message)")
+                     detail: "error \(error.subsystem)/\(error.errorCode): \(error.errorDescription)")
             return IdpSdkProvideCredentialsResult(error: error)
         }
     }

@@ -103,7 +103,7 @@ extension FlowRun {
                  detail: "nobody signed in within \(configuration.promptTimeout?.components.seconds ?? 0) s")
             return q2Result(.failure, status: SimulatorStatus.promptTimeout, message: "nobody signed in in time", username: nil, autoLogin: false)
         default:
-            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: StatusType.userCancel.rawValue, detail: "sign-in cancelled")
+            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: StatusType.USER_CANCEL.name, detail: "sign-in cancelled")
             return cancelledResult(at: .signInScreen, inFlight: false)
         }
 
@@ -130,10 +130,10 @@ extension FlowRun {
                  detail: "\(result) with user data \(result.userDataJSON.map { $0.keys.sorted().joined(separator: ", ") } ?? "none")")
             let delegate = PlatformDelegate()
             delegate.completePlatformAuthentication(with: result.asAuthenticationModuleResponse())
-            emit(.completePlatformAuthentication, from: .q2Module, to: .app, status: StatusType.ok.rawValue,
+            emit(.completePlatformAuthentication, from: .q2Module, to: .app, status: StatusType.OK.name,
                  detail: "\(result.asAuthenticationModuleResponse())")
             service.savedQ2Credential = credential
-            var done = result_(.success, status: StatusType.ok.rawValue, error: nil)
+            var done = result_(.success, status: StatusType.OK.name, error: nil)
             done.q2 = Q2Outcome(username: result.username, failure: nil, statusCode: result.statusCode, hydraCode: nil,
                                 authenticationMethod: result.authenticationMethod, autoLogin: autoLogin, launch: launch.rawValue,
                                 userDataKeys: result.userDataJSON.map { $0.keys.sorted() })

@@ -39,6 +39,8 @@ public final class ServiceMailbox: Sendable {
         /// The timer is set to make the descriptor readable for the events waiting.
         var timerArmed = false
         var nextSequence = 1
+        /// The main dispatch queue's descriptor is in the set, and ``drain()`` runs that queue's work.
+        var servesMainQueue = false
     }
 
     public init() {
@@ -98,8 +100,26 @@ public final class ServiceMailbox: Sendable {
         if signal { withUnsafePointer(to: wakeup) { idp_wakeup_signal($0) } }
     }
 
-    /// Takes every waiting message, oldest first. Never blocks.
+    /// Makes the main dispatch queue (and so the main actor) run on the calling thread, the process's main
+    /// thread, as part of this mailbox: the descriptor is readable while work waits there, and ``drain()`` runs
+    /// it first. For a front end whose main thread waits in its own `poll` loop, as a run loop would; the SDKs
+    /// call back on the main thread where the vendors do (the Drops delegate). Does nothing on another thread,
+    /// where nothing else may run the main queue.
+    public func serveMainQueue() {
+        guard Thread.isMainThread else { return }
+        let start = state.withLock { state -> Bool in
+            defer { state.servesMainQueue = true }
+            return !state.servesMainQueue
+        }
+        guard start else { return }
+        let failure = withUnsafePointer(to: wakeup) { idp_wakeup_watch_main_queue($0) }
+        precondition(failure == 0, "the main queue's descriptor could not join the mailbox: \(String(cString: strerror(failure)))")
+    }
+
+    /// Takes every waiting message, oldest first, after running the main queue's work when this mailbox serves
+    /// it (``serveMainQueue()``). Never blocks.
     public func drain() -> [ServiceMessage] {
+        if state.withLock({ $0.servesMainQueue }) && Thread.isMainThread { idp_main_queue_run() }
         // Clear the descriptor before taking the messages: a post that lands in between finds `signalled` still
         // set (or the timer armed), so it neither writes nor arms, and its message is taken below.
         withUnsafePointer(to: wakeup) { idp_wakeup_clear($0) }

@@ -7,15 +7,20 @@ import IdentityProvider
 public struct IdpSdkError: Error, Sendable, Equatable, CustomStringConvertible {
     public let subsystem: Int
     public let errorCode: Int
-    public let message: String
+    public let errorDescription: String
 
-    public init(subsystem: Int, errorCode: Int, message: String) {
+    /// The migration guide's form: `IdpSdkError(subsystem, errorCode, "User cancelled")`.
+    public init(_ subsystem: Int, _ errorCode: Int, _ errorDescription: String) {
         self.subsystem = subsystem
         self.errorCode = errorCode
-        self.message = message
+        self.errorDescription = errorDescription
     }
 
-    public var description: String { "IdpSdkError(\(subsystem)/\(errorCode)): \(message)" }
+    public init(subsystem: Int, errorCode: Int, errorDescription: String) {
+        self.init(subsystem, errorCode, errorDescription)
+    }
+
+    public var description: String { "IdpSdkError(\(subsystem)/\(errorCode)): \(errorDescription)" }
 
     /// Subsystem of the SDK's own argument and answer checks.
     public static let sdkSubsystem = 510
@@ -25,44 +30,44 @@ public struct IdpSdkError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension IdpSdkError {
     static func invalidArgument(_ what: String) -> IdpSdkError {
-        IdpSdkError(subsystem: sdkSubsystem, errorCode: 1, message: what)
+        IdpSdkError(subsystem: sdkSubsystem, errorCode: 1, errorDescription: what)
     }
 
     static func badCertificateChain(_ why: String) -> IdpSdkError {
-        IdpSdkError(subsystem: sdkSubsystem, errorCode: 2, message: "the certificateChain given to IdpSdkService is unusable: \(why)")
+        IdpSdkError(subsystem: sdkSubsystem, errorCode: 2, errorDescription: "the certificateChain given to IdpSdkService is unusable: \(why)")
     }
 
     static func missingCredential(_ key: String) -> IdpSdkError {
-        IdpSdkError(subsystem: sdkSubsystem, errorCode: 3, message: "provideCredentials returned no value for \"\(key)\"")
+        IdpSdkError(subsystem: sdkSubsystem, errorCode: 3, errorDescription: "provideCredentials returned no value for \"\(key)\"")
     }
 
     static func credentialTooLong(_ key: String, limit: Int) -> IdpSdkError {
-        IdpSdkError(subsystem: sdkSubsystem, errorCode: 4, message: "the value for \"\(key)\" is longer than \(limit) bytes")
+        IdpSdkError(subsystem: sdkSubsystem, errorCode: 4, errorDescription: "the value for \"\(key)\" is longer than \(limit) bytes")
     }
 
     static func unreachable(_ why: String) -> IdpSdkError {
-        IdpSdkError(subsystem: transportSubsystem, errorCode: 1, message: why)
+        IdpSdkError(subsystem: transportSubsystem, errorCode: 1, errorDescription: why)
     }
 
     static func network(_ error: NetworkError) -> IdpSdkError {
         switch error {
         case .unreachable: unreachable(error.description)
-        case .offline: IdpSdkError(subsystem: transportSubsystem, errorCode: 4, message: error.description)
-        case .timedOut: IdpSdkError(subsystem: transportSubsystem, errorCode: 5, message: error.description)
+        case .offline: IdpSdkError(subsystem: transportSubsystem, errorCode: 4, errorDescription: error.description)
+        case .timedOut: IdpSdkError(subsystem: transportSubsystem, errorCode: 5, errorDescription: error.description)
         }
     }
 
     static func unreadablePage(_ what: String) -> IdpSdkError {
-        IdpSdkError(subsystem: sdkSubsystem, errorCode: 5, message: "the identity provider's login page could not be read: \(what)")
+        IdpSdkError(subsystem: sdkSubsystem, errorCode: 5, errorDescription: "the identity provider's login page could not be read: \(what)")
     }
 
     static func pinningFailed(presented: String, pinned: String) -> IdpSdkError {
         IdpSdkError(
             subsystem: transportSubsystem, errorCode: 2,
-            message: "certificate pinning failed: the server presented \(presented), which is not in the pinned chain (\(pinned))")
+            errorDescription: "certificate pinning failed: the server presented \(presented), which is not in the pinned chain (\(pinned))")
     }
 
     static func untrustedServer(_ why: String) -> IdpSdkError {
-        IdpSdkError(subsystem: transportSubsystem, errorCode: 3, message: "the server's certificate chain is not valid: \(why)")
+        IdpSdkError(subsystem: transportSubsystem, errorCode: 3, errorDescription: "the server's certificate chain is not valid: \(why)")
     }
 }

@@ -2,17 +2,21 @@ import Threading
 import Crypto
 import Determinism
 import Dispatch
+import Foundation
 import IdentityProvider
+import IdpTuiWorld
 import Secrets
 
 /// The IdpSdk: reads the identity provider's login form for a client id, asks the app for the fields it
 /// needs through `provideCredentials`, and returns an authorization code for `SetAuthorisationCodeEvent`.
 ///
 /// ```swift
-/// let service = IdpSdkService(tenantId: "demo", idpUrl: url, certificateChain: pem, shouldHashPin: false)
-/// service.getAuthorizationCode(
+/// let world = SimulatedWorld.current
+/// let idpSdk = IdpSdkService(tenantId: world.tenantId, idpUrl: world.idpUrl, certificateChain: world.certificateChain,
+///                            shouldHashPin: false)
+/// idpSdk.getAuthorizationCode(
 ///     withAstClientData: AstClientDataInfo(astClientData: result), clientId: "KssIdpLogin",
-///     interactionInterface: handler, userId: "alice", traceParent: nil
+///     interactionInterface: handler, userId: "alice", traceParent: ""
 /// ) { result in … }
 /// ```
 ///
@@ -26,12 +30,18 @@ public final class IdpSdkService: Sendable {
     private let network: SimulatedNetwork
     private let queue: DispatchQueue
 
-    /// `certificateChain` is the PEM text of the chain to pin (leaf first). `network` is the simulated network
-    /// that reaches the IdP; code that leaves it out uses ``SimulatedNetwork/shared``. `targetQueue` is the
-    /// serial queue the service's own queue runs on (idp-tui shares one per device; nil for a queue of its own).
-    public init(
-        tenantId: String, idpUrl: String, certificateChain: String, shouldHashPin: Bool,
-        network: SimulatedNetwork = .shared, targetQueue: DispatchQueue? = nil
+    /// `certificateChain` is the chain to pin (PEM, leaf first), as an app loads it from its assets. The service
+    /// talks to the identity provider of ``SimulatedWorld/current`` as it is when the service is made.
+    public convenience init(tenantId: String, idpUrl: String, certificateChain: Data, shouldHashPin: Bool) {
+        self.init(tenantId: tenantId, idpUrl: idpUrl, certificateChain: certificateChain, shouldHashPin: shouldHashPin,
+                  network: SimulatedWorld.current.network)
+    }
+
+    /// `network` is the simulated network that reaches the IdP. `targetQueue` is the serial queue the service's
+    /// own queue runs on (idp-tui shares one per device; nil for a queue of its own).
+    package init(
+        tenantId: String, idpUrl: String, certificateChain: Data, shouldHashPin: Bool, network: SimulatedNetwork,
+        targetQueue: DispatchQueue? = nil
     ) {
         queue = QueueName.makeSerialQueue("IdpSdk", target: targetQueue)
         self.tenantId = tenantId
@@ -39,23 +49,30 @@ public final class IdpSdkService: Sendable {
         self.shouldHashPin = shouldHashPin
         self.network = network
         do {
-            pinnedChain = .success(try CertificateChain.parsed(pem: certificateChain))
+            pinnedChain = .success(try CertificateChain.parsed(pem: String(decoding: certificateChain, as: UTF8.self)))
         } catch {
             pinnedChain = .failure(error)
         }
     }
 
+    /// Reads the IdP's login form for `clientId`, asks `interactionInterface` for each page, and completes with
+    /// the authorization code or the error, on the `IdpSdk` queue. `userId` is nil on first activation;
+    /// `traceParent` is a W3C trace parent (empty or nil for none).
     public func getAuthorizationCode(
         withAstClientData astClientData: AstClientDataInfo, clientId: String,
         interactionInterface: any IdpSdkInteractionInterface, userId: String?, traceParent: String?,
-        completion: @escaping @Sendable (IdpSdkResult) -> Void
+        completion: @escaping (IdpSdkResult) -> Void
     ) {
         let request = AuthorizationRequest(
             tenantId: tenantId, clientId: clientId, clientData: astClientData.clientData,
             codeChallenge: astClientData.codeChallange, codeChallengeMethod: astClientData.codeChallangeMethod,
             loginHint: userId, traceParent: traceParent)
+        // Neither the app's interaction object nor its block is `Sendable` in the vendor's API: the SDK uses
+        // both on its own serial queue only, and the vendor asks for a thread-safe interaction object.
+        let interaction = UncheckedSendable(interactionInterface)
+        let done = UncheckedSendable(completion)
         queue.async { [self] in
-            completion(authorize(request, interaction: interactionInterface))
+            done.value(authorize(request, interaction: interaction.value))
         }
     }
 
@@ -75,7 +92,7 @@ public final class IdpSdkService: Sendable {
         while true {
             switch page {
             case .error(let failure):
-                return IdpSdkResult(error: IdpSdkError(subsystem: IdpFailure.subsystem, errorCode: failure.code, message: failure.message))
+                return IdpSdkResult(error: IdpSdkError(subsystem: IdpFailure.subsystem, errorCode: failure.code, errorDescription: failure.message))
             case .redirect(let code):
                 return IdpSdkResult(authorizationCode: code)
             case .malformed(let what):
@@ -130,7 +147,7 @@ public final class IdpSdkService: Sendable {
         -> Result<[FormField: Secret], IdpSdkError>
     {
         let data = IdpSdkInteractionData(
-            inputFieldIds: form.fields.map(IdpSdkInputFieldId.init), clientId: clientId, page: form.page,
+            inputFieldIds: form.fields.map { IdpSdkInputFieldId($0).rawValue }, clientId: clientId, page: form.page,
             pageCount: form.pageCount)
         let result = interaction.provideCredentials(data)
         if let error = result.error { return .failure(error) }

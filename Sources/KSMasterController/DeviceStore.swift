@@ -12,11 +12,11 @@ public struct PersistedDevice: Sendable, Equatable {
     public var offlineToken: OfflineToken?
 
     public struct Activation: Sendable, Equatable {
-        public var user: KSMUserIdentifier
+        public var user: KsUserIdentifier
         public var astClientId: String
         public var authenticationMode: KSMAuthenticationMode
 
-        public init(user: KSMUserIdentifier, astClientId: String, authenticationMode: KSMAuthenticationMode) {
+        public init(user: KsUserIdentifier, astClientId: String, authenticationMode: KSMAuthenticationMode) {
             self.user = user
             self.astClientId = astClientId
             self.authenticationMode = authenticationMode

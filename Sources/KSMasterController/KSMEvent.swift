@@ -1,34 +1,56 @@
-/// An event sent to or returned by the master controller. Results are read by casting to their type, as
-/// with the real MC-SDK.
-public protocol KSMEvent: Sendable {
+/// An event sent to or returned by the master controller (the MC-SDK's `KsEvent`). Results are read by casting
+/// to their type, as with the real MC-SDK.
+public protocol KsEvent: Sendable {
     /// The event's name in logs, e.g. `StartEvent`.
-    var eventName: String { get }
+    func getName() -> String
 }
+
+/// The documentation's name for the same protocol.
+public typealias KSMEvent = KsEvent
 
 /// The first event of every session.
-public struct KSMStartEvent: KSMEvent {
-    public init() {}
-    public var eventName: String { "StartEvent" }
+public struct KSMStartEvent: KsEvent {
+    public let locale: String
+    public let version: KSMVersion
+    public let appName: String
+
+    public init(locale: String, version: KSMVersion, appName: String) {
+        self.locale = locale
+        self.version = version
+        self.appName = appName
+    }
+
+    /// idp-tui's shorthand: locale `en`, version 1.0.0, app name `idp-tui`.
+    public init() {
+        self.init(locale: "en", version: KSMVersion(majorVersion: 1, minorVersion: 0, build: 0), appName: "idp-tui")
+    }
+
+    public func getName() -> String { "StartEvent" }
 }
 
-public struct KSMStartResultEvent: KSMEvent {
-    public let status: StatusType
+public struct KSMStartResultEvent: KsEvent {
+    public let status: KSMEventStatusType
     public let sdkState: KSMSdkState
     /// The enrolled users: empty until activation, one user afterwards.
-    public let userList: [KSMUserIdentifier]
+    public let userList: [KsUserIdentifier]
     /// Why Start failed (idp-tui's addition: the real event's error details are not public).
     public var errorDescription: String? = nil
-    public var eventName: String { "StartResultEvent" }
+    public func getName() -> String { "StartResultEvent" }
 }
 
 /// Asks for the data the IdpSdk needs to open a login: the AST client id and a fresh PKCE challenge.
-public struct KSMGetAstClientDataEvent: KSMEvent {
-    public init() {}
-    public var eventName: String { "GetAstClientDataEvent" }
+public struct KSMGetAstClientDataEvent: KsEvent {
+    public let tenantId: String
+
+    public init(tenantId: String) {
+        self.tenantId = tenantId
+    }
+
+    public func getName() -> String { "GetAstClientDataEvent" }
 }
 
-public struct KSMGetAstClientDataResultEvent: KSMEvent {
-    public let status: StatusType
+public struct KSMGetAstClientDataResultEvent: KsEvent {
+    public let status: KSMEventStatusType
     /// Opaque to the app; the IdpSdk passes it on.
     public let clientData: String
     /// 26 zeros before activation, the minted id afterwards.
@@ -40,9 +62,9 @@ public struct KSMGetAstClientDataResultEvent: KSMEvent {
     public let errorCode: Int
     public let reportId: String?
     public let errorDescription: String?
-    public var eventName: String { "GetAstClientDataResultEvent" }
+    public func getName() -> String { "GetAstClientDataResultEvent" }
 
-    static func failure(_ status: StatusType, _ description: String) -> KSMGetAstClientDataResultEvent {
+    static func failure(_ status: KSMEventStatusType, _ description: String) -> KSMGetAstClientDataResultEvent {
         KSMGetAstClientDataResultEvent(
             status: status, clientData: "", astClientId: "", codeChallange: "", codeChallangeMethod: "",
             hasErrorOccurred: true, errorCode: 0, reportId: nil, errorDescription: description)
@@ -50,7 +72,7 @@ public struct KSMGetAstClientDataResultEvent: KSMEvent {
 }
 
 /// Exchanges the IdpSdk's authorization code for tokens; on the enrollment client it activates the device.
-public struct KSMSetAuthorisationCodeEvent: KSMEvent {
+public struct KSMSetAuthorisationCodeEvent: KsEvent {
     public let tenantId: String
     public let authenticationMode: KSMAuthenticationMode
     public let authorisationCode: String
@@ -63,55 +85,80 @@ public struct KSMSetAuthorisationCodeEvent: KSMEvent {
         self.clientId = clientId
     }
 
-    public var eventName: String { "SetAuthorisationCodeEvent" }
+    public func getName() -> String { "SetAuthorisationCodeEvent" }
 }
 
-public struct KSMSetAuthorisationCodeResultEvent: KSMEvent {
-    public let status: StatusType
+public struct KSMSetAuthorisationCodeResultEvent: KsEvent {
+    public let status: KSMEventStatusType
     /// The user now logged in, when the status is OK.
-    public let userIdentifier: KSMUserIdentifier?
+    public let userIdentifier: KsUserIdentifier?
     /// The IdP's error code (subsystem 513) when it refused the code, else 0.
     public let errorCode: Int
     public let errorDescription: String?
-    public var eventName: String { "SetAuthorisationCodeResultEvent" }
+    public func getName() -> String { "SetAuthorisationCodeResultEvent" }
 }
 
 /// Logout: ends the session. Wait for its result before sending anything else.
-public struct KSMRestartEvent: KSMEvent {
-    public init() {}
-    public var eventName: String { "RestartEvent" }
+public struct KSMRestartEvent: KsEvent {
+    public let locale: String
+    public let version: KSMVersion
+    public let appName: String
+
+    public init(locale: String, version: KSMVersion, appName: String) {
+        self.locale = locale
+        self.version = version
+        self.appName = appName
+    }
+
+    /// idp-tui's shorthand, as for ``KSMStartEvent/init()``.
+    public init() {
+        self.init(locale: "en", version: KSMVersion(majorVersion: 1, minorVersion: 0, build: 0), appName: "idp-tui")
+    }
+
+    public func getName() -> String { "RestartEvent" }
 }
 
-public struct KSMRestartResultEvent: KSMEvent {
-    public let status: StatusType
+public struct KSMRestartResultEvent: KsEvent {
+    public let status: KSMEventStatusType
     public let sdkState: KSMSdkState
-    public var eventName: String { "RestartResultEvent" }
+    public func getName() -> String { "RestartResultEvent" }
 }
 
 /// The answer to an event that makes no sense in the current state.
-public struct KSMInvalidStateEvent: KSMEvent {
+public struct KSMInvalidStateEvent: KsEvent {
     public let errorMessage: String
-    public var eventName: String { "InvalidStateEvent" }
+
+    package init(errorMessage: String) {
+        self.errorMessage = errorMessage
+    }
+
+    public func getName() -> String { "InvalidStateEvent" }
 }
 
 /// After a restart: log in again with the offline token the last online login left, without the IdP.
-public struct KSMOfflineLoginEvent: KSMEvent {
-    public init() {}
-    public var eventName: String { "OfflineLoginEvent" }
+public struct KSMOfflineLoginEvent: KsEvent {
+    /// The user to log in; nil for the device's enrolled user.
+    public let userIdentifier: KsUserIdentifier?
+
+    public init(userIdentifier: KsUserIdentifier? = nil) {
+        self.userIdentifier = userIdentifier
+    }
+
+    public func getName() -> String { "OfflineLoginEvent" }
 }
 
-public struct KSMOfflineLoginResultEvent: KSMEvent {
+public struct KSMOfflineLoginResultEvent: KsEvent {
     /// OK, or NO_TOKEN_DATA_AVAILABLE (no offline token on the device), LOGIN_REQUIRED (it expired),
     /// INVALID_STATE (not started, not activated).
-    public let status: StatusType
-    public let userIdentifier: KSMUserIdentifier?
+    public let status: KSMEventStatusType
+    public let userIdentifier: KsUserIdentifier?
     public let errorDescription: String?
-    public var eventName: String { "OfflineLoginResultEvent" }
+    public func getName() -> String { "OfflineLoginResultEvent" }
 }
 
 /// The master controller hit an error it cannot recover from in place; it restarts itself after sending this
 /// (the app must send StartEvent again).
-public struct KSMRuntimeErrorEvent: KSMEvent {
+public struct KSMRuntimeErrorEvent: KsEvent {
     public let errorMessage: String
-    public var eventName: String { "RuntimeErrorEvent" }
+    public func getName() -> String { "RuntimeErrorEvent" }
 }

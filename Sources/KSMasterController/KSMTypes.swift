@@ -6,23 +6,6 @@ public enum KSMSdkState: String, Sendable, Codable {
     case loginRequired = "LOGIN_REQUIRED"
 }
 
-/// Result statuses of the master controller's events.
-public enum StatusType: String, Sendable, Codable, CaseIterable {
-    case ok = "OK"
-    case internalError = "INTERNAL_ERROR"
-    case invalidState = "INVALID_STATE"
-    case failed = "FAILED"
-    case wrongCredentials = "WRONG_CREDENTIALS"
-    case activationCodeExpired = "ACTIVATION_CODE_EXPIRED"
-    case lockedUser = "LOCKED_USER"
-    case temporaryLocked = "TEMPORARY_LOCKED"
-    case notReachable = "NOT_REACHABLE"
-    case cannotAcquireTokenData = "CANNOT_ACQUIRE_TOKEN_DATA"
-    case loginRequired = "LOGIN_REQUIRED"
-    case noTokenDataAvailable = "NO_TOKEN_DATA_AVAILABLE"
-    case userCancel = "USER_CANCEL"
-}
-
 /// How the user unlocks the app locally after login.
 public enum KSMAuthenticationMode: String, Sendable, Codable, CaseIterable {
     case no
@@ -31,8 +14,8 @@ public enum KSMAuthenticationMode: String, Sendable, Codable, CaseIterable {
     case pin
 }
 
-/// An enrolled user.
-public struct KSMUserIdentifier: Sendable, Equatable, Codable, CustomStringConvertible {
+/// An enrolled user (the MC-SDK's `KsUserIdentifier`).
+public struct KsUserIdentifier: Sendable, Equatable, Codable, CustomStringConvertible {
     public let tenantId: String
     public let userId: String
 
@@ -48,4 +31,17 @@ public struct KSMUserIdentifier: Sendable, Equatable, Codable, CustomStringConve
 public enum KSMClientId {
     public static let enrollment = "KssIdpEnrollment"
     public static let login = "KssIdpLogin"
+}
+
+/// An app's version, as the MC-SDK's start and restart events carry it.
+public struct KSMVersion: Sendable, Equatable {
+    public let majorVersion: Int32
+    public let minorVersion: Int32
+    public let build: Int32
+
+    public init(majorVersion: Int32, minorVersion: Int32, build: Int32) {
+        self.majorVersion = majorVersion
+        self.minorVersion = minorVersion
+        self.build = build
+    }
 }

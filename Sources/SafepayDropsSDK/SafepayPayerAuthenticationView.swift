@@ -1,73 +1,83 @@
-import DropsWeb
 import Crypto
 import Dispatch
+import DropsWeb
 import Foundation
+import IdpTuiWorld
 import Threading
 
 /// The Drops payer-authentication view: loads the Drops page, sends it the configuration over the bridge,
 /// and reports the outcome to its delegate.
 ///
 /// ```swift
-/// let view = SafepayPayerAuthenticationView(simulation: simulation)
-/// view.delegate = self
-/// view.configure(SafepayPayerAuthenticationConfiguration(environment: .sandbox, authToken: token, …))
+/// let payerAuthView = SafepayPayerAuthenticationView()
+/// payerAuthView.delegate = self
+/// payerAuthView.configure(SafepayPayerAuthenticationConfiguration(environment: .sandbox, authToken: token, …))
 /// …
-/// view.dispose()
+/// payerAuthView.dispose()
 /// ```
 ///
-/// The real view takes no arguments (a browser and the network stand behind it); the simulated one is given
-/// its ``DropsSimulation``.
-public final class SafepayPayerAuthenticationView: Sendable {
+/// On iOS it is a `UIView`, so it lives on the main actor, and so do its delegate's callbacks. Here the page in
+/// it is the simulated Drops page of ``SimulatedWorld/current`` (its ACS, its cards, its clock), and the person
+/// typing into it is the world's ``SimulatedWorld/cardholder``. The bridge and the page work on threads of their
+/// own; every delegate callback arrives on the main actor, and none after ``dispose()`` returns.
+@MainActor
+public final class SafepayPayerAuthenticationView {
+    /// Gets the callbacks, on the main actor. Held weakly, as a UIKit delegate is.
+    public weak var delegate: (any SafepayPayerAuthenticationDelegate)?
+    /// True once the page has processed the configuration (`messages-processed`): the view would show now.
+    public private(set) var isVisible = false
     private let simulation: DropsSimulation
-    private let queue = QueueName.makeSerialQueue("SafepayDrops")
-    private let state = Locked(State())
+    private var bridge: MessageBridge?
+    private var page: DropsPage?
+    private var tracker = ""
+    /// A final callback was delivered, or the view was disposed of: nothing more is reported.
+    private var finished = false
+    /// Counts `configure` calls: what an earlier bridge still sends is not this payment's.
+    private var generation = 0
 
-    private struct State {
-        weak var delegate: (any SafepayPayerAuthenticationDelegate)?
-        var bridge: MessageBridge?
-        var page: DropsPage?
-        var tracker = ""
-        var visible = false
-        var finished = false
+    /// A view whose page talks to the Drops page, directory server and ACS of ``SimulatedWorld/current``.
+    public convenience init() {
+        let world = SimulatedWorld.current
+        self.init(simulation: DropsSimulation(
+            clock: world.clock, random: world.random, acs: world.accessControlServer,
+            cardholder: world.cardholder.makeDropsCardholder(), faults: world.scenario.bridgeFaults))
     }
 
-    public init(simulation: DropsSimulation) {
+    package init(simulation: DropsSimulation) {
         self.simulation = simulation
     }
-
-    public var delegate: (any SafepayPayerAuthenticationDelegate)? {
-        get { state.withLock { $0.delegate } }
-        set { state.withLock { $0.delegate = newValue } }
-    }
-
-    /// True once the page has processed the configuration (`messages-processed`).
-    public var isVisible: Bool { state.withLock { $0.visible } }
 
     /// Starts a payer authentication. A bad configuration reaches `onSafepayError` and nothing is loaded.
     public func configure(_ configuration: SafepayPayerAuthenticationConfiguration) {
         if let problem = configuration.problem {
-            report { $0.onSafepayError(error: SafepayErrorData(message: "bad configuration: \(problem)", status: 400)) }
+            let error = SafepayErrorData(message: "bad configuration: \(problem)", status: 400)
+            report { $0.onSafepayError(error: error) }
             return
         }
+        finished = false
+        generation += 1
+        let current = generation
         let origin = Self.origin(of: configuration.environment.baseURL)
-        let clock = simulation.clock
+        let simulation = simulation
         let random = simulation.random
         let log = simulation.log
         let holder = Locked<DropsPage?>(nil)
         let bridge = MessageBridge(
-            origin: origin, timing: simulation.timing, clock: clock,
+            origin: origin, timing: simulation.timing, clock: simulation.clock,
             makeID: { Hex.uuid(random.bytes(16)) },
             deliver: { json in holder.withLock { $0 }?.receive(json) },
-            notify: { [weak self] notice in self?.handle(notice) })
+            notify: { [weak self] notice in
+                Self.log(notice, to: log)
+                // The vendor's view hears its web view on the main thread: so does its delegate.
+                DispatchQueue.main.async { MainActor.assumeIsolated { self?.handle(notice, generation: current) } }
+            })
         let page = DropsPage(simulation: simulation, origin: origin) { [weak bridge] json, from in
             bridge?.receive(json, from: from)
         }
         holder.withLock { $0 = page }
-        state.withLock { state in
-            state.bridge = bridge
-            state.page = page
-            state.tracker = configuration.tracker
-        }
+        self.bridge = bridge
+        self.page = page
+        tracker = configuration.tracker
         log(DropsLogEntry(from: "App", to: "Drops", name: "load", detail: configuration.environment.pageURL(parentOrigin: simulation.parentOrigin),
                           thread: QueueName.current))
         bridge.send(properties: configuration.properties)
@@ -75,55 +85,62 @@ public final class SafepayPayerAuthenticationView: Sendable {
         page.load()
     }
 
-    /// Stops everything: the bridge's queue and timers are cleared, the page stops, no callback follows.
+    /// Stops everything: the bridge's queue and timers are cleared, the page stops, and no callback follows,
+    /// not even one already on its way.
     public func dispose() {
-        let (bridge, page) = state.withLock { state -> (MessageBridge?, DropsPage?) in
-            state.finished = true
-            defer {
-                state.bridge = nil
-                state.page = nil
-            }
-            return (state.bridge, state.page)
-        }
+        finished = true
         bridge?.dispose()
         page?.dispose()
+        bridge = nil
+        page = nil
     }
 
     /// Messages and timers the bridge still holds (for leak checks).
-    public var bridgePending: (inFlight: Int, queued: Int) {
-        state.withLock { $0.bridge }?.pending ?? (0, 0)
+    package var bridgePending: (inFlight: Int, queued: Int) {
+        bridge?.pending ?? (0, 0)
     }
 
     // MARK: Bridge notices
 
-    private func handle(_ notice: BridgeNotice) {
-        let log = simulation.log
+    /// What crossed the bridge, in the simulation's log, on the thread it crossed on.
+    nonisolated private static func log(_ notice: BridgeNotice, to log: @Sendable (DropsLogEntry) -> Void) {
         switch notice {
         case .received(let event):
             // An ack is logged once, as the bridge matched it (`.acknowledged`).
             if event.name != .ack {
                 log(DropsLogEntry(from: "Drops", to: "App", name: event.name.rawValue, detail: event.detailJSON, thread: QueueName.current))
             }
-            deliver(event)
         case .sent(let id, let attempt):
             log(DropsLogEntry(from: "App", to: "Drops", name: BridgeProtocol.propertyUpdateType,
                               detail: attempt == 1 ? "messageId \(id)" : "messageId \(id), resent (attempt \(attempt))",
                               thread: QueueName.current))
         case .acknowledged(let id, let status):
             log(DropsLogEntry(from: "Drops", to: "App", name: "ack", detail: "messageId \(id), \(status)", thread: QueueName.current))
-        case .deliveryFailed(let id, let attempts):
-            report { $0.onSafepayError(error: SafepayErrorData(
-                message: "the Drops page did not acknowledge message \(id) after \(attempts) attempts", status: nil)) }
-        case .pageNotReady(let after):
-            report { $0.onSafepayError(error: SafepayErrorData(
-                message: "the Drops page did not become ready within \(after.components.seconds) s", status: nil)) }
         case .rejected(let rejection):
             log(DropsLogEntry(from: "Drops", to: "App", name: "rejected", detail: rejection.description, thread: QueueName.current))
+        case .deliveryFailed, .pageNotReady:
+            break
+        }
+    }
+
+    private func handle(_ notice: BridgeNotice, generation: Int) {
+        guard generation == self.generation else { return }
+        switch notice {
+        case .received(let event):
+            deliver(event)
+        case .deliveryFailed(let id, let attempts):
+            let error = SafepayErrorData(message: "the Drops page did not acknowledge message \(id) after \(attempts) attempts", status: nil)
+            report { $0.onSafepayError(error: error) }
+        case .pageNotReady(let after):
+            let error = SafepayErrorData(message: "the Drops page did not become ready within \(after.components.seconds) s", status: nil)
+            report { $0.onSafepayError(error: error) }
+        case .sent, .acknowledged, .rejected:
+            break
         }
     }
 
     private func deliver(_ event: InframeEvent) {
-        let tracker = event.string("tracker").flatMap { $0.isEmpty ? nil : $0 } ?? state.withLock { $0.tracker }
+        let tracker = event.string("tracker").flatMap { $0.isEmpty ? nil : $0 } ?? tracker
         let requestID = event.string("request_id")
         let outcome = (event.detail["three_ds"] as? [String: Any]).map { values in
             ThreeDSecureOutcome(
@@ -134,38 +151,36 @@ public final class SafepayPayerAuthenticationView: Sendable {
                                            threeDSecure: outcome)
         switch event.name {
         case .ready, .ack: break
-        case .messagesProcessed: state.withLock { $0.visible = true }
+        case .messagesProcessed: if !finished { isVisible = true }
         case .enrollmentRequired: report(final: false) { $0.onPayerAuthenticationRequired(data: data) }
         case .enrollmentFrictionless: report { $0.onPayerAuthenticationFrictionless(data: data) }
         case .enrollmentFailed: report { $0.onPayerAuthenticationUnavailable(data: data) }
         case .cardinalSuccess:
-            report { $0.onPayerAuthenticationSuccess(data: PayerAuthenticationSuccessData(
+            let success = PayerAuthenticationSuccessData(
                 tracker: tracker, requestId: requestID ?? "", paymentMethod: event.string("payment_method"),
-                authorization: event.string("authorization"), threeDSecure: outcome)) }
+                authorization: event.string("authorization"), threeDSecure: outcome)
+            report { $0.onPayerAuthenticationSuccess(data: success) }
         case .cardinalFailure:
-            report { $0.onPayerAuthenticationFailure(data: PayerAuthenticationErrorData(
-                tracker: tracker, requestId: requestID ?? "", error: event.string("error") ?? "authentication failed",
-                threeDSecure: outcome)) }
+            let failure = PayerAuthenticationErrorData(
+                tracker: tracker, requestId: requestID, error: event.string("error") ?? "authentication failed", threeDSecure: outcome)
+            report { $0.onPayerAuthenticationFailure(data: failure) }
         case .safepayError:
             let error = event.detail["error"] as? [String: Any]
-            let message = error?["message"] as? String ?? "the Drops page reported an error"
-            let status = error?["status"] as? Int
-            report { $0.onSafepayError(error: SafepayErrorData(message: message, status: status)) }
+            let detail = SafepayErrorData(message: error?["message"] as? String ?? "the Drops page reported an error",
+                                          status: error?["status"] as? Int)
+            report { $0.onSafepayError(error: detail) }
         }
     }
 
-    /// Calls the delegate on the view's queue. After a final callback nothing more is reported.
-    private func report(final: Bool = true, _ call: @escaping @Sendable (any SafepayPayerAuthenticationDelegate) -> Void) {
-        let delegate = state.withLock { state -> (any SafepayPayerAuthenticationDelegate)? in
-            guard !state.finished else { return nil }
-            if final { state.finished = true }
-            return state.delegate
-        }
-        guard let delegate else { return }
-        queue.async { call(delegate) }
+    /// Calls the delegate, here on the main actor. After a final callback, or once disposed of, nothing more
+    /// is reported.
+    private func report(final: Bool = true, _ call: (any SafepayPayerAuthenticationDelegate) -> Void) {
+        guard !finished else { return }
+        if final { finished = true }
+        if let delegate { call(delegate) }
     }
 
-    static func origin(of url: String) -> String {
+    nonisolated static func origin(of url: String) -> String {
         guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else {
             return url
         }
@@ -173,8 +188,9 @@ public final class SafepayPayerAuthenticationView: Sendable {
     }
 }
 
-/// A thin proxy over the view, as on iOS.
-public final class SafepayPayerAuthenticationController: Sendable {
+/// A thin proxy over the view, as on iOS: `destroy()` is the view's `dispose()`.
+@MainActor
+public final class SafepayPayerAuthenticationController {
     public let view: SafepayPayerAuthenticationView
 
     public init(view: SafepayPayerAuthenticationView) {

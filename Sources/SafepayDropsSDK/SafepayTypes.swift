@@ -1,15 +1,18 @@
 import DropsWeb
 import Foundation
 
-/// Where the Drops page comes from. The public SDK does not publish the hosts; these are the simulator's.
+/// Where the Drops page comes from: the hosts Safepay's React Native and web SDKs use. Nothing is fetched from
+/// them; the simulated page stands in.
 public enum SafepayEnvironment: String, Sendable, CaseIterable, Codable {
     case local, development, sandbox, production
 
     /// The base of the Drops page; its origin is the only one the bridge accepts messages from.
     public var baseURL: String {
         switch self {
-        case .local: "http://localhost:4200"
-        default: "https://drops.\(rawValue).safepay.idp-tui.test"
+        case .local: "http://localhost:3000"
+        case .development: "https://dev.api.getsafepay.com/drops"
+        case .sandbox: "https://sandbox.api.getsafepay.com/drops"
+        case .production: "https://getsafepay.com/drops"
         }
     }
 
@@ -55,12 +58,12 @@ public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable {
     public var tracker: String
     public var deviceDataCollectionJWT: String
     public var deviceDataCollectionURL: String
-    public var billing: BillingAddress
+    public var billing: BillingAddress?
     public var authorizationOptions: AuthorizationOptions
 
     public init(
         environment: SafepayEnvironment, authToken: String, tracker: String, deviceDataCollectionJWT: String,
-        deviceDataCollectionURL: String, billing: BillingAddress, authorizationOptions: AuthorizationOptions
+        deviceDataCollectionURL: String, billing: BillingAddress?, authorizationOptions: AuthorizationOptions
     ) {
         self.environment = environment
         self.authToken = authToken
@@ -84,16 +87,19 @@ public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable {
 
     /// The `properties` of the `safepay-property-update` message.
     var properties: [String: any Sendable] {
-        var billingObject: [String: String] = ["street_1": billing.street1, "city": billing.city, "country": billing.country]
-        billingObject["street_2"] = billing.street2
-        billingObject["state"] = billing.state
-        billingObject["postal_code"] = billing.postalCode
-        return [
+        var properties: [String: any Sendable] = [
             "environment": environment.rawValue, "authToken": authToken, "tracker": tracker,
             "deviceDataCollectionJWT": deviceDataCollectionJWT, "deviceDataCollectionURL": deviceDataCollectionURL,
-            "billing": billingObject,
             "authorizationOptions": ["do_capture": authorizationOptions.doCapture, "do_card_on_file": authorizationOptions.doCardOnFile],
         ]
+        if let billing {
+            var billingObject: [String: String] = ["street_1": billing.street1, "city": billing.city, "country": billing.country]
+            billingObject["street_2"] = billing.street2
+            billingObject["state"] = billing.state
+            billingObject["postal_code"] = billing.postalCode
+            properties["billing"] = billingObject
+        }
+        return properties
     }
 }
 
@@ -106,10 +112,11 @@ public struct PayerAuthenticationSuccessData: Sendable, Equatable {
     public let threeDSecure: ThreeDSecureOutcome?
 }
 
-/// `{tracker, request_id, error}`, plus the 3-D Secure outcome (idp-tui's addition).
+/// `{tracker, request_id, error}` (Drops sends a null `request_id` when 3-D Secure fails), plus the 3-D Secure
+/// outcome (idp-tui's addition).
 public struct PayerAuthenticationErrorData: Sendable, Equatable {
     public let tracker: String
-    public let requestId: String
+    public let requestId: String?
     public let error: String
     public let threeDSecure: ThreeDSecureOutcome?
 }
@@ -151,9 +158,10 @@ public struct ThreeDSecureOutcome: Sendable, Equatable {
     }
 }
 
-/// The delegate. Every method has a default that does nothing. Calls arrive on the view's queue
-/// (`SafepayDrops`), never the page's.
-public protocol SafepayPayerAuthenticationDelegate: AnyObject, Sendable {
+/// The delegate. Every method has a default that does nothing. Calls arrive on the main actor, as a UIKit view's
+/// do (the view hears its web view there), never on the page's threads.
+@MainActor
+public protocol SafepayPayerAuthenticationDelegate: AnyObject {
     func onPayerAuthenticationSuccess(data: PayerAuthenticationSuccessData)
     func onPayerAuthenticationFailure(data: PayerAuthenticationErrorData)
     func onPayerAuthenticationRequired(data: PayerAuthenticationData)

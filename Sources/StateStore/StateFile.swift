@@ -270,7 +270,7 @@ final class SQLiteDeviceStore: DeviceStore {
             let mode = row[4].text.flatMap(KSMAuthenticationMode.init(rawValue:))
         {
             device.activation = PersistedDevice.Activation(
-                user: KSMUserIdentifier(tenantId: tenant, userId: user), astClientId: ast, authenticationMode: mode)
+                user: KsUserIdentifier(tenantId: tenant, userId: user), astClientId: ast, authenticationMode: mode)
         }
         device.accessTokenHash = row[5].blob
         if let hash = row[6].blob, let expires = row[7].integer {

@@ -36,3 +36,15 @@ public final class Locked<Value> {
 // `@unchecked Sendable` is safe: every access to `value` happens inside `withLock`, under the mutex, and a
 // `Sendable` value is all that can leave it.
 extension Locked: @unchecked Sendable where Value: Sendable {}
+
+/// A value that crosses to another thread although its type is not `Sendable`: only for the callbacks and
+/// objects the vendors' SDK APIs take without `Sendable` (their Objective-C-era blocks, an app's interaction
+/// object). The SDK calls each exactly once, or only on its own serial queue, as it does on a device; the app's
+/// side of that contract (thread safety of what it passes) is the vendor's documented rule.
+package struct UncheckedSendable<Value>: @unchecked Sendable {
+    package let value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+    }
+}

@@ -32,6 +32,14 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible {
         self.brand = brand
     }
 
+    /// Cardinal's Test Case 1 Visa card: frictionless and authenticated (a test checks that it passes ``init(_:)``).
+    public static let frictionlessTestCard = CardNumber(digits: "4000000000002701", brand: .visa)
+
+    private init(digits: String, brand: CardBrand) {
+        self.digits = digits
+        self.brand = brand
+    }
+
     /// The Luhn (mod 10) check digit test.
     public static func passesLuhn(_ digits: String) -> Bool {
         var sum = 0

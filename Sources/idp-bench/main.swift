@@ -8,6 +8,7 @@ import Determinism
 import FlowService
 import Foundation
 import IdentityProvider
+import Scenario
 import Secrets
 import Threading
 
@@ -101,7 +102,7 @@ func flowThroughput(pairs: Int, iterations: Int, hashPin: Bool, drivers: Int, de
     let configuration = IdentityProviderConfiguration(
         tenants: [TenantConfiguration(id: "demo", users: users, expectsHashedPins: hashPin)],
         passwordHashIterations: iterations)
-    let world = SimulationEnvironment(identityProvider: configuration, seed: 1)
+    let world = SimulationEnvironment(scenario: Scenario(name: "bench", identityProvider: configuration, appTenant: "demo"), seed: 1)
     let failures = Locked(0)
     let before = usage()
     let start = ContinuousClock.now

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import IdentityProvider
 import IdpSdk
+import IdpTuiWorld
 import KSMasterController
 import Secrets
 import Threading
@@ -12,14 +13,21 @@ public struct KssIdpConfig: Sendable {
     public let certificatePath: String
     public let baseUrl: String
     public let tenantId: String
-    public let masterController: MasterController
+    public let masterController: MCSDK
     public let shouldKssIdpHandleTms: Bool
     public let shouldHashPin: Bool
-    /// The simulated network (ours).
-    public let network: SimulatedNetwork
+    /// The simulated network that reaches the IdP.
+    let network: SimulatedNetwork
 
-    public init(certificatePath: String, baseUrl: String, tenantId: String, masterController: MasterController,
-                shouldKssIdpHandleTms: Bool, shouldHashPin: Bool, network: SimulatedNetwork = .shared) {
+    /// The wrapper reaches the identity provider of ``SimulatedWorld/current``.
+    public init(certificatePath: String, baseUrl: String, tenantId: String, masterController: MCSDK,
+                shouldKssIdpHandleTms: Bool, shouldHashPin: Bool) {
+        self.init(certificatePath: certificatePath, baseUrl: baseUrl, tenantId: tenantId, masterController: masterController,
+                  shouldKssIdpHandleTms: shouldKssIdpHandleTms, shouldHashPin: shouldHashPin, network: SimulatedWorld.current.network)
+    }
+
+    package init(certificatePath: String, baseUrl: String, tenantId: String, masterController: MCSDK,
+                 shouldKssIdpHandleTms: Bool, shouldHashPin: Bool, network: SimulatedNetwork) {
         self.certificatePath = certificatePath
         self.baseUrl = baseUrl
         self.tenantId = tenantId
@@ -46,10 +54,10 @@ public struct ResultObject: Sendable, Equatable {
 
 /// What the wrapper learned: the user and device on success; the failing event's status or the IdP's error.
 public struct KssIdpResultObject: Sendable, Equatable {
-    public let userIdentifier: KSMUserIdentifier?
+    public let userIdentifier: KsUserIdentifier?
     public let astClientId: String?
     /// The MC-SDK status of the event that failed.
-    public let eventStatus: StatusType?
+    public let eventStatus: KSMEventStatusType?
     public let eventErrorCode: Int?
     /// The IdP's (or the connection's) error, as subsystem and code.
     public let requestError: IdpSdkError?
@@ -62,23 +70,41 @@ public final class KssIdpWrapper: Sendable {
     private let queue = QueueName.makeSerialQueue("KSSIDP")
     private let observer: (@Sendable (_ event: String, _ status: String?) -> Void)?
 
-    /// `observer` (ours) hears each MC-SDK event the wrapper sends and its result status, for logs.
-    public init(config: KssIdpConfig, observer: (@Sendable (_ event: String, _ status: String?) -> Void)? = nil) {
+    public convenience init(config: KssIdpConfig) {
+        self.init(config: config, observer: nil)
+    }
+
+    /// `observer` hears each MC-SDK event the wrapper sends and its result status, for logs.
+    package init(config: KssIdpConfig, observer: (@Sendable (_ event: String, _ status: String?) -> Void)?) {
         self.config = config
         self.observer = observer
     }
 
-    public func activate(clientId: String, authMode: KSMAuthenticationMode, credentials: [String: Secret], parentSpan: String?,
-                         completion: @escaping @Sendable (ResultObject, KssIdpResultObject) -> Void) {
-        queue.async { [self] in
-            let (result, object) = run(clientId: clientId, authMode: authMode, credentials: credentials, parentSpan: parentSpan)
-            completion(result, object)
-        }
+    /// Activates the device: every credential the IdP's form asks for is given up front (`username`, `password`,
+    /// `activation-code`). The values become secrets as they enter the wrapper. `completion` runs on the wrapper's
+    /// queue (`KSSIDP`).
+    public func activate(clientId: String, authMode: KSMAuthenticationMode, credentials: [String: String], parentSpan: String?,
+                         completion: @escaping (ResultObject, KssIdpResultObject) -> Void) {
+        start(clientId: clientId, authMode: authMode, credentials: credentials.mapValues { Secret($0) }, parentSpan: parentSpan,
+              completion: completion)
     }
 
-    public func login(clientId: String, authMode: KSMAuthenticationMode, credentials: [String: Secret], parentSpan: String?,
-                      completion: @escaping @Sendable (ResultObject, KssIdpResultObject) -> Void) {
-        activate(clientId: clientId, authMode: authMode, credentials: credentials, parentSpan: parentSpan, completion: completion)
+    /// Logs in (`username`, `password`); otherwise as ``activate(clientId:authMode:credentials:parentSpan:completion:)``.
+    public func login(clientId: String, authMode: KSMAuthenticationMode, credentials: [String: String], parentSpan: String?,
+                      completion: @escaping (ResultObject, KssIdpResultObject) -> Void) {
+        start(clientId: clientId, authMode: authMode, credentials: credentials.mapValues { Secret($0) }, parentSpan: parentSpan,
+              completion: completion)
+    }
+
+    /// Either call, with the credentials held as secrets (idp-tui's front ends never turn them back into text).
+    package func start(clientId: String, authMode: KSMAuthenticationMode, credentials: [String: Secret], parentSpan: String?,
+                       completion: @escaping (ResultObject, KssIdpResultObject) -> Void) {
+        // The vendor's block is not `Sendable`: the wrapper calls it once, on its own queue.
+        let done = UncheckedSendable(completion)
+        queue.async { [self] in
+            let (result, object) = run(clientId: clientId, authMode: authMode, credentials: credentials, parentSpan: parentSpan)
+            done.value(result, object)
+        }
     }
 
     // MARK: The wrapped orchestration
@@ -87,13 +113,13 @@ public final class KssIdpWrapper: Sendable {
         -> (ResultObject, KssIdpResultObject)
     {
         observer?("GetAstClientData", nil)
-        let astReply = send(KSMGetAstClientDataEvent())
-        guard let ast = astReply as? KSMGetAstClientDataResultEvent, ast.status == .ok else {
-            let status = (astReply as? KSMGetAstClientDataResultEvent)?.status ?? .invalidState
-            observer?("GetAstClientData", status.rawValue)
+        let astReply = send(KSMGetAstClientDataEvent(tenantId: config.tenantId))
+        guard let ast = astReply as? KSMGetAstClientDataResultEvent, ast.status == .KSMOK else {
+            let status = (astReply as? KSMGetAstClientDataResultEvent)?.status ?? .KSMINVALID_STATE
+            observer?("GetAstClientData", status.name)
             return eventFailed(status, code: nil, message: describe(astReply))
         }
-        observer?("GetAstClientData", ast.status.rawValue)
+        observer?("GetAstClientData", ast.status.name)
 
         let service = IdpSdkService(
             tenantId: config.tenantId, idpUrl: config.baseUrl, certificateChain: pinnedChain(), shouldHashPin: config.shouldHashPin,
@@ -109,31 +135,31 @@ public final class KssIdpWrapper: Sendable {
         }
         done.wait()
         guard let result = outcome.withLock({ $0 }), let code = result.authorizationCode else {
-            let error = outcome.withLock { $0 }?.idpSdkError ?? IdpSdkError(subsystem: 510, errorCode: 0, message: "no authorization code")
-            return (ResultObject(status: .requestFailed, message: error.message),
+            let error = outcome.withLock { $0 }?.idpSdkError ?? IdpSdkError(510, 0, "no authorization code")
+            return (ResultObject(status: .requestFailed, message: error.errorDescription),
                     KssIdpResultObject(userIdentifier: nil, astClientId: nil, eventStatus: nil, eventErrorCode: nil, requestError: error))
         }
 
         observer?("SetAuthorisationCode", nil)
         let setReply = send(KSMSetAuthorisationCodeEvent(
             tenantId: config.tenantId, authenticationMode: authMode, authorisationCode: code, clientId: clientId))
-        guard let set = setReply as? KSMSetAuthorisationCodeResultEvent, set.status == .ok else {
+        guard let set = setReply as? KSMSetAuthorisationCodeResultEvent, set.status == .KSMOK else {
             let event = setReply as? KSMSetAuthorisationCodeResultEvent
-            let status = event?.status ?? (setReply is KSMRuntimeErrorEvent ? .internalError : .invalidState)
-            observer?("SetAuthorisationCode", status.rawValue)
+            let status = event?.status ?? (setReply is KSMRuntimeErrorEvent ? .KSMINTERNAL_ERROR : .KSMINVALID_STATE)
+            observer?("SetAuthorisationCode", status.name)
             return eventFailed(status, code: event.flatMap { $0.errorCode == 0 ? nil : $0.errorCode }, message: describe(setReply))
         }
-        observer?("SetAuthorisationCode", set.status.rawValue)
+        observer?("SetAuthorisationCode", set.status.name)
         let device = config.masterController.snapshot
         return (ResultObject(status: .success, message: nil),
-                KssIdpResultObject(userIdentifier: set.userIdentifier, astClientId: device.astClientId, eventStatus: .ok,
+                KssIdpResultObject(userIdentifier: set.userIdentifier, astClientId: device.astClientId, eventStatus: .KSMOK,
                                    eventErrorCode: nil, requestError: nil))
     }
 
-    private func send(_ event: any KSMEvent) -> (any KSMEvent)? {
+    private func send(_ event: any KsEvent) -> (any KsEvent)? {
         let done = DispatchSemaphore(value: 0)
-        let reply = Locked<(any KSMEvent)?>(nil)
-        config.masterController.sendEvent2MasterController(event) { result in
+        let reply = Locked<(any KsEvent)?>(nil)
+        config.masterController.receive(event) { result in
             reply.withLock { $0 = result }
             done.signal()
         }
@@ -141,27 +167,24 @@ public final class KssIdpWrapper: Sendable {
         return reply.withLock { $0 }
     }
 
-    private func eventFailed(_ status: StatusType, code: Int?, message: String) -> (ResultObject, KssIdpResultObject) {
+    private func eventFailed(_ status: KSMEventStatusType, code: Int?, message: String) -> (ResultObject, KssIdpResultObject) {
         (ResultObject(status: .eventFailed, message: message),
          KssIdpResultObject(userIdentifier: nil, astClientId: nil, eventStatus: status, eventErrorCode: code, requestError: nil))
     }
 
-    private func describe(_ event: (any KSMEvent)?) -> String {
+    private func describe(_ event: (any KsEvent)?) -> String {
         guard let event else { return "no result" }
         return switch event {
-        case let result as KSMGetAstClientDataResultEvent: result.errorDescription ?? result.status.rawValue
-        case let result as KSMSetAuthorisationCodeResultEvent: result.errorDescription ?? result.status.rawValue
+        case let result as KSMGetAstClientDataResultEvent: result.errorDescription ?? result.status.name
+        case let result as KSMSetAuthorisationCodeResultEvent: result.errorDescription ?? result.status.name
         case let result as KSMInvalidStateEvent: result.errorMessage
         case let result as KSMRuntimeErrorEvent: result.errorMessage
-        default: event.eventName
+        default: event.getName()
         }
     }
 
-    private func pinnedChain() -> String {
-        if let data = FileManager.default.contents(atPath: config.certificatePath), let pem = String(data: data, encoding: .utf8) {
-            return pem
-        }
-        return IdentityProviderCertificates.genuinePEM
+    private func pinnedChain() -> Data {
+        FileManager.default.contents(atPath: config.certificatePath) ?? Data(IdentityProviderCertificates.genuinePEM.utf8)
     }
 }
 
@@ -174,6 +197,6 @@ private final class UpFrontCredentials: IdpSdkInteractionInterface {
     }
 
     func provideCredentials(_ interactionData: IdpSdkInteractionData) -> IdpSdkProvideCredentialsResult {
-        IdpSdkProvideCredentialsResult(credentials: credentials)
+        IdpSdkProvideCredentialsResult(secrets: credentials)
     }
 }

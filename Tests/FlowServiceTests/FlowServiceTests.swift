@@ -195,7 +195,7 @@ import Testing
         #expect(sdkResult.status == "1000/1")
         #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode })
         #expect(service.deviceStatus == "not activated")
-        #expect(service.environment.identityProvider.openSessionCount == 0)
+        #expect(service.environment.world.identityProvider.openSessionCount == 0)
     }
 
     @Test func cancellingTheFlowWhileAPromptIsOpenGoesThroughTheSdk() throws {
@@ -216,7 +216,7 @@ import Testing
     @Test func cancelWhileAStepIsInFlightEndsAtOnceAndSendsNothingMore() throws {
         let clock = ManualClock()
         let environment = SimulationEnvironment(clock: clock)
-        environment.network.latency = .seconds(2)
+        environment.world.network.latency = .seconds(2)
         let service = FlowService(environment: environment)
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
         let id = service.start(.activate)
@@ -241,7 +241,7 @@ import Testing
     @Test func aFlowStartedAfterACancelInFlightRunsOnceTheDeviceIsFree() throws {
         let clock = ManualClock()
         let environment = SimulationEnvironment(clock: clock)
-        environment.network.latency = .seconds(2)
+        environment.world.network.latency = .seconds(2)
         let service = FlowService(environment: environment)
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.aliceActivation])
         let first = service.start(.activate)
@@ -278,7 +278,7 @@ import Testing
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
         // Latency only from the moment the code is in hand, so that the MC's token exchange is what waits.
         frontEnd.answer = { prompt in
-            if prompt.fields == [.activationCode] { environment.network.latency = .seconds(1) }
+            if prompt.fields == [.activationCode] { environment.world.network.latency = .seconds(1) }
             return .credentials(["username": .init("alice"), "password": .init("wonderland"), "activation-code": .init("123456")])
         }
         let id = service.start(.activate)

@@ -10,25 +10,24 @@ import Testing
 import Threading
 
 @Suite struct KssIdpWrapperTests {
-    func wrapper() -> (KssIdpWrapper, MasterController, Locked<[String]>) {
+    func wrapper() -> (KssIdpWrapper, MCSDK, Locked<[String]>) {
         let environment = SimulationEnvironment(clock: ManualClock())
         let seen = Locked<[String]>([])
         let wrapper = KssIdpWrapper(
             config: KssIdpConfig(certificatePath: "/nonexistent.pem", baseUrl: environment.idpUrl, tenantId: "demo",
                                  masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: false,
-                                 network: environment.network),
+                                 network: environment.world.network),
             observer: { event, status in seen.withLock { $0.append("\(event) \(status ?? "→")") } })
         return (wrapper, environment.masterController, seen)
     }
 
     func call(_ wrapper: KssIdpWrapper, activate: Bool = true, _ credentials: [String: String]) async -> (ResultObject, KssIdpResultObject) {
-        let secrets = credentials.mapValues { Secret($0) }
-        return await withCheckedContinuation { continuation in
+        await withCheckedContinuation { continuation in
             let done: @Sendable (ResultObject, KssIdpResultObject) -> Void = { continuation.resume(returning: ($0, $1)) }
             if activate {
-                wrapper.activate(clientId: KSMClientId.enrollment, authMode: .no, credentials: secrets, parentSpan: nil, completion: done)
+                wrapper.activate(clientId: KSMClientId.enrollment, authMode: .no, credentials: credentials, parentSpan: nil, completion: done)
             } else {
-                wrapper.login(clientId: KSMClientId.login, authMode: .no, credentials: secrets, parentSpan: nil, completion: done)
+                wrapper.login(clientId: KSMClientId.login, authMode: .no, credentials: credentials, parentSpan: nil, completion: done)
             }
         }
     }
@@ -48,7 +47,7 @@ import Threading
     @Test func failuresAreRequestOrEventFailures() async {
         let (wrapper, controller, _) = wrapper()
         let (early, earlyObject) = await call(wrapper, Demo.aliceActivation)
-        #expect(early.status == .eventFailed && earlyObject.eventStatus == .invalidState, "no StartEvent yet")
+        #expect(early.status == .eventFailed && earlyObject.eventStatus == .KSMINVALID_STATE, "no StartEvent yet")
         _ = await controller.receive(KSMStartEvent())
         let (wrong, wrongObject) = await call(wrapper, ["username": "alice", "password": "nope", "activation-code": "123456"])
         #expect(wrong.status == .requestFailed)

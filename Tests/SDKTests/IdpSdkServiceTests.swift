@@ -16,7 +16,7 @@ import Testing
         #expect(!result.hasError())
         #expect(result.authorizationCode != nil)
         let calls = interaction.calls
-        #expect(calls.map(\.data.inputFieldIds) == [[.username, .password], [.activationCode]])
+        #expect(calls.map(\.data.inputFieldIds) == [[IdpSdkConstants.USERNAME, IdpSdkConstants.PASSWORD], ["ACTIVATION_CODE"]])
         #expect(calls.map(\.data.page) == [1, 2])
         #expect(calls.allSatisfy { !$0.onMainThread && $0.queue == "IdpSdk" })
     }
@@ -31,7 +31,7 @@ import Testing
 
     @Test func returningAnErrorCancelsWithThatSameError() async throws {
         let harness = SDKHarness()
-        let cancel = IdpSdkError(subsystem: 42, errorCode: 7, message: "User cancelled")
+        let cancel = IdpSdkError(subsystem: 42, errorCode: 7, errorDescription: "User cancelled")
         let result = await harness.authorizationCode(
             harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
             ScriptedInteraction { _ in IdpSdkProvideCredentialsResult(error: cancel) })
@@ -45,12 +45,12 @@ import Testing
         let missing = await harness.authorizationCode(
             harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
             .answering(["username": "alice"]))
-        #expect(missing.idpSdkError == IdpSdkError(subsystem: 510, errorCode: 3, message: "provideCredentials returned no value for \"password\""))
+        #expect(missing.idpSdkError == IdpSdkError(subsystem: 510, errorCode: 3, errorDescription: "provideCredentials returned no value for \"password\""))
         let long = await harness.authorizationCode(
             harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
             .answering(["username": "alice", "password": String(repeating: "p", count: 257)]))
         #expect(long.idpSdkError?.errorCode == 4)
-        #expect(long.idpSdkError?.message.contains("ppp") == false)
+        #expect(long.idpSdkError?.errorDescription.contains("ppp") == false)
     }
 
     @Test func aPinnedChainThatIsNotTheIdpsFailsWithAPinningError() async throws {
@@ -61,7 +61,7 @@ import Testing
             clientId: KSMClientId.enrollment, interaction)
         #expect(result.idpSdkError?.subsystem == 511)
         #expect(result.idpSdkError?.errorCode == 2)
-        #expect(result.idpSdkError?.message.hasPrefix("certificate pinning failed") == true)
+        #expect(result.idpSdkError?.errorDescription.hasPrefix("certificate pinning failed") == true)
         #expect(interaction.calls.isEmpty, "no credentials may be asked for over an untrusted connection")
     }
 
@@ -83,14 +83,14 @@ import Testing
         let nowhere = await harness.authorizationCode(
             harness.service(url: "https://nowhere.test"), await harness.astClientData(), clientId: KSMClientId.login,
             .answering([:]))
-        #expect(nowhere.idpSdkError == IdpSdkError(subsystem: 511, errorCode: 1, message: "no identity provider answers at https://nowhere.test"))
+        #expect(nowhere.idpSdkError == IdpSdkError(subsystem: 511, errorCode: 1, errorDescription: "no identity provider answers at https://nowhere.test"))
     }
 
     @Test func idpErrorPagesArriveAsSubsystem513() async throws {
         let harness = SDKHarness()
         let result = await harness.authorizationCode(
             harness.service(), await harness.astClientData(), clientId: KSMClientId.login, .answering([:]))
-        #expect(result.idpSdkError == IdpSdkError(subsystem: 513, errorCode: 4041, message: IdpFailure.notActivated.message))
+        #expect(result.idpSdkError == IdpSdkError(subsystem: 513, errorCode: 4041, errorDescription: IdpFailure.notActivated.message))
     }
 
     @Test func shouldHashPinWorksAgainstATenantThatExpectsIt() async throws {

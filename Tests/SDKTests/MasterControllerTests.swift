@@ -7,7 +7,7 @@ import Testing
     @Test func startReportsActivationRequiredOnAFreshDevice() async throws {
         let harness = SDKHarness()
         let start = try #require(await harness.controller.receive(KSMStartEvent()) as? KSMStartResultEvent)
-        #expect(start.status == .ok)
+        #expect(start.status == .KSMOK)
         #expect(start.sdkState == .activationRequired)
         #expect(start.userList.isEmpty)
     }
@@ -15,8 +15,8 @@ import Testing
     @Test func getAstClientDataGivesZerosAndAFreshS256ChallengeEachTime() async throws {
         let harness = SDKHarness()
         let first = await harness.astClientData()
-        let second = try #require(await harness.controller.receive(KSMGetAstClientDataEvent()) as? KSMGetAstClientDataResultEvent)
-        #expect(first.status == .ok)
+        let second = try #require(await harness.controller.receive(KSMGetAstClientDataEvent(tenantId: "demo")) as? KSMGetAstClientDataResultEvent)
+        #expect(first.status == .KSMOK)
         #expect(first.astClientId == "00000000000000000000000000")
         #expect(first.codeChallangeMethod == "S256")
         #expect(first.codeChallange.count == 43)
@@ -27,13 +27,13 @@ import Testing
 
     @Test func eventsBeforeStartGetInvalidState() async throws {
         let harness = SDKHarness()
-        let ast = try #require(await harness.controller.receive(KSMGetAstClientDataEvent()) as? KSMGetAstClientDataResultEvent)
-        #expect(ast.status == .invalidState)
+        let ast = try #require(await harness.controller.receive(KSMGetAstClientDataEvent(tenantId: "demo")) as? KSMGetAstClientDataResultEvent)
+        #expect(ast.status == .KSMINVALID_STATE)
         #expect(ast.hasErrorOccurred)
         let set = try #require(await harness.controller.receive(KSMSetAuthorisationCodeEvent(
             tenantId: "demo", authenticationMode: .no, authorisationCode: "x", clientId: "KssIdpLogin"))
             as? KSMSetAuthorisationCodeResultEvent)
-        #expect(set.status == .invalidState)
+        #expect(set.status == .KSMINVALID_STATE)
         let restart = try #require(await harness.controller.receive(KSMRestartEvent()) as? KSMInvalidStateEvent)
         #expect(restart.errorMessage.contains("StartEvent"))
     }
@@ -44,7 +44,7 @@ import Testing
         let set = try #require(await harness.controller.receive(KSMSetAuthorisationCodeEvent(
             tenantId: "demo", authenticationMode: .no, authorisationCode: "x", clientId: "KssIdpLogin"))
             as? KSMSetAuthorisationCodeResultEvent)
-        #expect(set.status == .invalidState)
+        #expect(set.status == .KSMINVALID_STATE)
         #expect(set.errorDescription == "send GetAstClientDataEvent before SetAuthorisationCodeEvent")
     }
 
@@ -54,26 +54,26 @@ import Testing
             clientId: KSMClientId.enrollment, ["username": "alice", "password": "wonderland", "activation-code": "123456"])
         #expect(!code.hasError())
         let activated = try #require(set as? KSMSetAuthorisationCodeResultEvent)
-        #expect(activated.status == .ok)
-        #expect(activated.userIdentifier == KSMUserIdentifier(tenantId: "demo", userId: "alice"))
+        #expect(activated.status == .KSMOK)
+        #expect(activated.userIdentifier == KsUserIdentifier(tenantId: "demo", userId: "alice"))
         #expect(harness.controller.snapshot.loggedIn)
         #expect(harness.controller.snapshot.authenticationMode == .pin)
 
         let start = try #require(await harness.controller.receive(KSMStartEvent()) as? KSMStartResultEvent)
         #expect(start.sdkState == .loginRequired)
-        #expect(start.userList == [KSMUserIdentifier(tenantId: "demo", userId: "alice")])
-        let data = try #require(await harness.controller.receive(KSMGetAstClientDataEvent()) as? KSMGetAstClientDataResultEvent)
+        #expect(start.userList == [KsUserIdentifier(tenantId: "demo", userId: "alice")])
+        let data = try #require(await harness.controller.receive(KSMGetAstClientDataEvent(tenantId: "demo")) as? KSMGetAstClientDataResultEvent)
         #expect(data.astClientId == harness.controller.snapshot.astClientId)
         #expect(data.astClientId != "00000000000000000000000000")
         #expect(harness.idp.boundUser(astClientId: data.astClientId) == "alice")
 
         let restart = try #require(await harness.controller.receive(KSMRestartEvent()) as? KSMRestartResultEvent)
-        #expect(restart.status == .ok)
+        #expect(restart.status == .KSMOK)
         #expect(!harness.controller.snapshot.loggedIn)
         #expect(harness.controller.snapshot.activatedUser?.userId == "alice")
 
         let (_, login) = await harness.signIn(clientId: KSMClientId.login, ["username": "alice", "password": "wonderland"])
-        #expect((login as? KSMSetAuthorisationCodeResultEvent)?.status == .ok)
+        #expect((login as? KSMSetAuthorisationCodeResultEvent)?.status == .KSMOK)
         #expect(harness.controller.snapshot.loggedIn)
     }
 
@@ -84,12 +84,12 @@ import Testing
             harness.service(), stale, clientId: KSMClientId.enrollment,
             .answering(["username": "alice", "password": "wonderland", "activation-code": "123456"]))
         // A second GetAstClientData replaces the verifier the controller will send.
-        _ = await harness.controller.receive(KSMGetAstClientDataEvent())
+        _ = await harness.controller.receive(KSMGetAstClientDataEvent(tenantId: "demo"))
         let code = try #require(result.authorizationCode)
         let set = try #require(await harness.controller.receive(KSMSetAuthorisationCodeEvent(
             tenantId: "demo", authenticationMode: .no, authorisationCode: code,
             clientId: KSMClientId.enrollment)) as? KSMSetAuthorisationCodeResultEvent)
-        #expect(set.status == .failed)
+        #expect(set.status == .KSMFAILED)
         #expect(set.errorDescription?.contains("PKCE") == true)
         #expect(!harness.controller.snapshot.loggedIn)
     }
@@ -103,23 +103,23 @@ import Testing
         let code = try #require(result.authorizationCode)
         let event = KSMSetAuthorisationCodeEvent(
             tenantId: "demo", authenticationMode: .no, authorisationCode: code, clientId: KSMClientId.enrollment)
-        #expect((await harness.controller.receive(event) as? KSMSetAuthorisationCodeResultEvent)?.status == .ok)
-        _ = await harness.controller.receive(KSMGetAstClientDataEvent())
+        #expect((await harness.controller.receive(event) as? KSMSetAuthorisationCodeResultEvent)?.status == .KSMOK)
+        _ = await harness.controller.receive(KSMGetAstClientDataEvent(tenantId: "demo"))
         let again = try #require(await harness.controller.receive(event) as? KSMSetAuthorisationCodeResultEvent)
-        #expect(again.status == .failed)
+        #expect(again.status == .KSMFAILED)
         #expect(again.errorDescription?.contains("already been used") == true)
     }
 
     @Test func anUnreachableIdpIsNotReachable() async throws {
         let harness = SDKHarness()
-        let other = MasterController(configuration: MasterControllerConfiguration(
+        let other = MCSDK(configuration: MasterControllerConfiguration(
             idpUrl: "https://nowhere.test", network: harness.network, random: harness.random,
             clientDataKey: harness.idp.clientDataKey))
         _ = await other.receive(KSMStartEvent())
-        _ = await other.receive(KSMGetAstClientDataEvent())
+        _ = await other.receive(KSMGetAstClientDataEvent(tenantId: "demo"))
         let set = try #require(await other.receive(KSMSetAuthorisationCodeEvent(
             tenantId: "demo", authenticationMode: .no, authorisationCode: "x", clientId: KSMClientId.login))
             as? KSMSetAuthorisationCodeResultEvent)
-        #expect(set.status == .notReachable)
+        #expect(set.status == .KSMNOT_REACHABLE)
     }
 }

@@ -12,24 +12,24 @@ struct SDKHarness {
     let random = RandomSource(seed: 3)
     let network: SimulatedNetwork
     let idp: IdentityProvider
-    let controller: MasterController
+    let controller: MCSDK
 
     init(_ configuration: IdentityProviderConfiguration = .demo()) {
         network = SimulatedNetwork(clock: clock)
         idp = IdentityProvider(configuration: configuration, clock: clock, random: random)
         network.register(idp)
-        controller = MasterController(configuration: MasterControllerConfiguration(
+        controller = MCSDK(configuration: MasterControllerConfiguration(
             idpUrl: idp.baseURL, network: network, random: random, clientDataKey: idp.clientDataKey))
     }
 
     func service(chain: String = IdentityProviderCertificates.genuinePEM, url: String? = nil, hashPin: Bool = false) -> IdpSdkService {
-        IdpSdkService(tenantId: "demo", idpUrl: url ?? idp.baseURL, certificateChain: chain, shouldHashPin: hashPin,
+        IdpSdkService(tenantId: "demo", idpUrl: url ?? idp.baseURL, certificateChain: Data(chain.utf8), shouldHashPin: hashPin,
                       network: network)
     }
 
     func astClientData() async -> KSMGetAstClientDataResultEvent {
         _ = await controller.receive(KSMStartEvent())
-        return await controller.receive(KSMGetAstClientDataEvent()) as! KSMGetAstClientDataResultEvent
+        return await controller.receive(KSMGetAstClientDataEvent(tenantId: "demo")) as! KSMGetAstClientDataResultEvent
     }
 
     func authorizationCode(
@@ -45,7 +45,7 @@ struct SDKHarness {
     }
 
     /// The migration guide's orchestration: GetAstClientData → getAuthorizationCode → SetAuthorisationCode.
-    func signIn(clientId: String, _ answers: [String: String], service: IdpSdkService? = nil) async -> (IdpSdkResult, (any KSMEvent)?) {
+    func signIn(clientId: String, _ answers: [String: String], service: IdpSdkService? = nil) async -> (IdpSdkResult, (any KsEvent)?) {
         let data = await astClientData()
         let result = await authorizationCode(service ?? self.service(), data, clientId: clientId, .answering(answers))
         guard let code = result.authorizationCode else { return (result, nil) }
@@ -72,8 +72,8 @@ final class ScriptedInteraction: IdpSdkInteractionInterface {
 
     static func answering(_ answers: [String: String]) -> ScriptedInteraction {
         ScriptedInteraction { data in
-            var values: [String: Secret] = [:]
-            for field in data.inputFieldIds { values[field.key] = answers[field.key].map { Secret($0) } }
+            var values: [String: String] = [:]
+            for field in data.inputFieldIds.compactMap(IdpSdkInputFieldId.init(rawValue:)) { values[field.key] = answers[field.key] }
             return IdpSdkProvideCredentialsResult(credentials: values)
         }
     }

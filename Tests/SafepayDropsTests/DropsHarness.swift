@@ -28,21 +28,23 @@ enum Callback: Equatable {
     }
 }
 
-final class RecordingDelegate: SafepayPayerAuthenticationDelegate {
+/// Runs `body` on the main actor (the main queue) and waits for it: the view lives there. Tests run on other
+/// threads, so that they can wait for callbacks while the main queue delivers them.
+func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
+    DispatchQueue.main.sync { MainActor.assumeIsolated { body() } }
+}
+
+final class RecordingDelegate: Sendable {
     let calls = Locked<[Callback]>([])
+    /// Whether each callback came on the main actor.
+    let onMainActor = Locked<[Bool]>([])
     private let arrived = DispatchSemaphore(value: 0)
 
-    private func record(_ call: Callback) {
+    fileprivate func record(_ call: Callback) {
         calls.withLock { $0.append(call) }
+        onMainActor.withLock { $0.append(QueueName.current == "main") }
         arrived.signal()
     }
-
-    func onPayerAuthenticationSuccess(data: PayerAuthenticationSuccessData) { record(.success(data)) }
-    func onPayerAuthenticationFailure(data: PayerAuthenticationErrorData) { record(.failure(data)) }
-    func onPayerAuthenticationRequired(data: PayerAuthenticationData) { record(.required(data)) }
-    func onPayerAuthenticationFrictionless(data: PayerAuthenticationData) { record(.frictionless(data)) }
-    func onPayerAuthenticationUnavailable(data: PayerAuthenticationData) { record(.unavailable(data)) }
-    func onSafepayError(error: SafepayErrorData) { record(.error(error)) }
 
     /// Waits for `count` callbacks in all; false after `seconds` of real time.
     func wait(for count: Int, seconds: Double = 10) -> Bool {
@@ -53,6 +55,15 @@ final class RecordingDelegate: SafepayPayerAuthenticationDelegate {
     }
 
     var names: [String] { calls.withLock { $0.map(\.name) } }
+}
+
+extension RecordingDelegate: SafepayPayerAuthenticationDelegate {
+    func onPayerAuthenticationSuccess(data: PayerAuthenticationSuccessData) { record(.success(data)) }
+    func onPayerAuthenticationFailure(data: PayerAuthenticationErrorData) { record(.failure(data)) }
+    func onPayerAuthenticationRequired(data: PayerAuthenticationData) { record(.required(data)) }
+    func onPayerAuthenticationFrictionless(data: PayerAuthenticationData) { record(.frictionless(data)) }
+    func onPayerAuthenticationUnavailable(data: PayerAuthenticationData) { record(.unavailable(data)) }
+    func onSafepayError(error: SafepayErrorData) { record(.error(error)) }
 }
 
 /// A cardholder who types the given card and follows a script on challenge screens. With `gated`, the card
@@ -86,7 +97,7 @@ final class ScriptedCardholder: DropsCardholder {
 }
 
 /// A view wired to a simulated page and ACS on a manual clock.
-final class DropsHarness {
+final class DropsHarness: Sendable {
     let clock = ManualClock()
     let delegate = RecordingDelegate()
     let log = Locked<[DropsLogEntry]>([])
@@ -99,10 +110,15 @@ final class DropsHarness {
         let random = RandomSource(seed: 11)
         acs = AccessControlServer(clock: clock, random: random)
         let log = log
-        view = SafepayPayerAuthenticationView(simulation: DropsSimulation(
+        let simulation = DropsSimulation(
             clock: clock, random: random, acs: acs, cardholder: cardholder, faults: faults,
-            log: { entry in log.withLock { $0.append(entry) } }))
-        view.delegate = delegate
+            log: { entry in log.withLock { $0.append(entry) } })
+        let delegate = delegate
+        view = onMain {
+            let view = SafepayPayerAuthenticationView(simulation: simulation)
+            view.delegate = delegate
+            return view
+        }
     }
 
     static let configuration = SafepayPayerAuthenticationConfiguration(
@@ -112,7 +128,24 @@ final class DropsHarness {
         authorizationOptions: AuthorizationOptions(doCapture: true, doCardOnFile: false))
 
     func start(_ configuration: SafepayPayerAuthenticationConfiguration = DropsHarness.configuration) {
-        view.configure(configuration)
+        let view = view
+        onMain { view.configure(configuration) }
+    }
+
+    func dispose() {
+        let view = view
+        onMain { view.dispose() }
+    }
+
+    var isVisible: Bool {
+        let view = view
+        return onMain { view.isVisible }
+    }
+
+    var bridgePending: (inFlight: Int, queued: Int) {
+        let view = view
+        let pending = onMain { [view.bridgePending.inFlight, view.bridgePending.queued] }
+        return (pending[0], pending[1])
     }
 
     /// Polls the log until `condition` holds (10 s of real time at most).

@@ -14,7 +14,7 @@ import ThreeDSecure
         }
         #expect(data.tracker == "trk_42")
         #expect(data.threeDSecure == ThreeDSecureOutcome(transStatus: "Y", transStatusReason: nil, eci: "05", challengeCancel: nil))
-        #expect(harness.view.isVisible)
+        #expect(harness.isVisible)
     }
 
     @Test func attemptsProcessingIsFrictionlessWithECI06() throws {
@@ -135,7 +135,7 @@ import ThreeDSecure
         #expect(error.error.message.contains("did not acknowledge"))
         #expect(error.error.message.contains("after 4 attempts"))
         cardholder.open()
-        harness.view.dispose()
+        harness.dispose()
     }
 
     @Test func aPageThatNeverGetsReadyEndsInOnSafepayError() throws {
@@ -173,9 +173,9 @@ import ThreeDSecure
         harness.start()
         #expect(harness.waitForLog { $0.contains { $0.name == "safepay-property-update" } })
         #expect(harness.clock.pendingTimerCount >= 1)
-        harness.view.dispose()
+        harness.dispose()
         #expect(harness.clock.pendingTimerCount == 0)
-        #expect(harness.view.bridgePending == (0, 0))
+        #expect(harness.bridgePending == (0, 0))
         cardholder.open()
         harness.clock.advance(by: .seconds(60))
         // Nothing may arrive: give it a moment to prove it.
@@ -184,11 +184,12 @@ import ThreeDSecure
 
     @Test func theControllerIsAThinProxy() throws {
         let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
-        let controller = SafepayPayerAuthenticationController(view: harness.view)
-        controller.configure(DropsHarness.configuration)
+        let view = harness.view
+        let controller = onMain { SafepayPayerAuthenticationController(view: view) }
+        onMain { controller.configure(DropsHarness.configuration) }
         #expect(harness.delegate.wait(for: 1))
-        controller.destroy()
-        #expect(harness.view.bridgePending == (0, 0))
+        onMain { controller.destroy() }
+        #expect(harness.bridgePending == (0, 0))
     }
 
     @Test func theLogNeverShowsTheCodeOrTheFullCardNumber() throws {

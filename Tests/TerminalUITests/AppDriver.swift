@@ -1,5 +1,6 @@
 import Determinism
 import FlowService
+import Dispatch
 import Foundation
 import TerminalUI
 
@@ -12,7 +13,7 @@ final class AppDriver {
 
     init(width: Int = 80, height: Int = 24, latency: Duration = .zero, configuration: FlowConfiguration = FlowConfiguration()) {
         environment = SimulationEnvironment(clock: clock)
-        environment.network.latency = latency
+        environment.world.network.latency = latency
         service = FlowService(environment: environment, configuration: configuration)
         app = TerminalApp(service: service, width: width, height: height)
     }
@@ -25,13 +26,20 @@ final class AppDriver {
         for character in text { app.handle(.character(character)) }
     }
 
-    /// Delivers service messages until `condition` holds (or 10 s of real time pass).
+    /// Delivers service messages until `condition` holds (or 10 s of real time pass). Each delivery runs on the
+    /// main queue, as the curses loop delivers on the main thread (the Q2 screen asks `shouldAllowAutoLogin()` on
+    /// the main actor); the waiting does not, so the main queue stays free for the SDKs' main-actor callbacks.
     @discardableResult
     func pump(until condition: (TerminalApp) -> Bool) -> Bool {
         let deadline = ContinuousClock.now + .seconds(10)
         while !condition(app) {
             guard ContinuousClock.now < deadline else { return false }
-            if service.mailbox.waitForMessages(timeout: .milliseconds(50)) { service.deliverPendingMessages(to: app) }
+            if service.mailbox.waitForMessages(timeout: .milliseconds(50)) {
+                // The test thread waits for the main queue: the app is never used by two threads at once.
+                nonisolated(unsafe) let app = app
+                let service = service
+                DispatchQueue.main.sync { _ = service.deliverPendingMessages(to: app) }
+            }
         }
         return true
     }

@@ -23,9 +23,9 @@ extension AppDriver {
     }
 }
 
-/// The Q2 sign-in screen. `@MainActor`: the screen asks `shouldAllowAutoLogin()` on the main actor, as the
-/// module does.
-@MainActor @Suite struct Q2ScreenTests {
+/// The Q2 sign-in screen. It asks `shouldAllowAutoLogin()` on the main actor, as the module does: the driver
+/// delivers on the main queue.
+@Suite struct Q2ScreenTests {
     @Test func theSignInScreenMasksThePasswordAndSignsIn() throws {
         let driver = AppDriver()
         driver.openQ2()

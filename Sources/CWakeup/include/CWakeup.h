@@ -22,4 +22,13 @@ void idp_wakeup_disarm(const idp_wakeup *wakeup);
 // Empties the pipe and the timer's count, so that the set is not readable until the next signal or expiry.
 void idp_wakeup_clear(const idp_wakeup *wakeup);
 
+
+// The main dispatch queue, run by a thread that has its own event loop (as CFRunLoop does): the main queue's
+// descriptor joins the set, so that the set is also readable while work waits on the main queue, and
+// idp_main_queue_run() runs that work. Only for the process's main thread, and only where nothing called
+// dispatch_main(). Returns 0, or the errno of epoll_ctl.
+int idp_wakeup_watch_main_queue(const idp_wakeup *wakeup);
+// Runs what waits on the main dispatch queue (and the main actor), on the calling thread: the main thread.
+void idp_main_queue_run(void);
+
 #endif

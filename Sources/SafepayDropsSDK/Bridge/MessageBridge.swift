@@ -4,7 +4,7 @@ import Foundation
 import Threading
 
 /// What the bridge tells its owner.
-public enum BridgeNotice: Sendable, Equatable {
+package enum BridgeNotice: Sendable, Equatable {
     /// A message from the page was accepted (ready and ack are handled by the bridge and reported too).
     case received(InframeEvent)
     /// A property update was sent (first time or resent), with its attempt number from 1.
@@ -22,7 +22,7 @@ public enum BridgeNotice: Sendable, Equatable {
 /// The native side of the Drops bridge: queues `safepay-property-update` messages until the page is ready,
 /// sends each with its own messageId, resends it when no ack comes in time, and gives up after the retries.
 /// Every timer runs on the simulation clock.
-public final class MessageBridge: Sendable {
+package final class MessageBridge: Sendable {
     private let origin: String
     private let timing: BridgeTiming
     private let clock: any SimulationClock
@@ -46,7 +46,7 @@ public final class MessageBridge: Sendable {
     }
 
     /// `deliver` posts a JSON string to the page; `notify` reports what happened. Both may run on any thread.
-    public init(
+    package init(
         origin: String, timing: BridgeTiming = .swiftHost, clock: any SimulationClock,
         makeID: @escaping @Sendable () -> String, deliver: @escaping @Sendable (String) -> Void,
         notify: @escaping @Sendable (BridgeNotice) -> Void
@@ -60,7 +60,7 @@ public final class MessageBridge: Sendable {
     }
 
     /// Starts waiting for the page's ready (call when the page starts loading).
-    public func startWaitingForReady() {
+    package func startWaitingForReady() {
         let timer = clock.schedule(after: timing.readyTimeout) { [weak self] in self?.readyTimedOut() }
         let keep = state.withLock { state -> Bool in
             guard !state.ready && !state.disposed else { return false }
@@ -81,7 +81,7 @@ public final class MessageBridge: Sendable {
 
     /// Queues a property update; it is sent once the page is ready. Returns its messageId.
     @discardableResult
-    public func send(properties: [String: any Sendable]) -> String {
+    package func send(properties: [String: any Sendable]) -> String {
         let id = makeID()
         let json = BridgeJSON.encode(["type": BridgeProtocol.propertyUpdateType, "properties": properties, "messageId": id])
         let sendNow = state.withLock { state -> Bool in
@@ -95,7 +95,7 @@ public final class MessageBridge: Sendable {
     }
 
     /// A message from the page, with the origin it came from.
-    public func receive(_ text: String, from messageOrigin: String) {
+    package func receive(_ text: String, from messageOrigin: String) {
         guard !state.withLock({ $0.disposed }) else { return }
         guard messageOrigin == origin else {
             notify(.rejected(.wrongOrigin(messageOrigin)))
@@ -115,7 +115,7 @@ public final class MessageBridge: Sendable {
     }
 
     /// Clears the queue and every timer; later messages are ignored.
-    public func dispose() {
+    package func dispose() {
         let timers = state.withLock { state -> [ScheduledTimer] in
             state.disposed = true
             state.queue.removeAll()
@@ -129,7 +129,7 @@ public final class MessageBridge: Sendable {
     }
 
     /// Messages sent and not acknowledged yet, and messages waiting for ready.
-    public var pending: (inFlight: Int, queued: Int) {
+    package var pending: (inFlight: Int, queued: Int) {
         state.withLock { ($0.inFlight.count, $0.queue.count) }
     }
 

@@ -247,7 +247,7 @@ public enum AppView {
             let message = result.error?.message ?? "the payment stopped"
             return message.prefix(1).uppercased() + message.dropFirst() + ". No payment was authenticated."
         }
-        if result.error?.message == IdpSdkError.userCancelled.message {
+        if result.error?.message == IdpSdkError.userCancelled.errorDescription {
             return "Cancelled at the credential prompt: the IdpSdk received \"User cancelled\" and nothing was sent to the MC-SDK afterwards."
         }
         return "Cancelled: \(result.error?.message ?? "the flow stopped"). Nothing more was sent to the MC-SDK."

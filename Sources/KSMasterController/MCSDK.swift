@@ -6,25 +6,25 @@ import IdentityProvider
 import Secrets
 
 /// Where a simulated master controller finds its IdP and what it shares with it.
-public struct MasterControllerConfiguration: Sendable {
-    public var idpUrl: String
-    public var network: SimulatedNetwork
-    public var random: RandomSource
+package struct MasterControllerConfiguration: Sendable {
+    package var idpUrl: String
+    package var network: SimulatedNetwork
+    package var random: RandomSource
     /// The key that seals `clientData` for the IdP (``IdentityProvider/clientDataKey``).
-    public var clientDataKey: [UInt8]
+    package var clientDataKey: [UInt8]
     /// This device's identity, fixed for its life (a stored device keeps the one it was given first).
-    public var deviceID: String
+    package var deviceID: String
     /// Where the device is kept between runs.
-    public var store: any DeviceStore
+    package var store: any DeviceStore
     /// The faults that bite here: an insecure device, a runtime error.
-    public var faults: FaultSwitchboard
+    package var faults: FaultSwitchboard
     /// How long an offline token lets OfflineLogin work (idp-tui's choice).
-    public var offlineTokenLifetime: Duration
+    package var offlineTokenLifetime: Duration
     /// The serial queue the controller's own queue (`MC-SDK`) runs on, shared with the app's queues of the same
     /// device so that a call and its completion need no thread hop; nil for a queue of its own.
-    public var targetQueue: DispatchQueue?
+    package var targetQueue: DispatchQueue?
 
-    public init(
+    package init(
         idpUrl: String, network: SimulatedNetwork, random: RandomSource, clientDataKey: [UInt8], deviceID: String? = nil,
         store: any DeviceStore = MemoryDeviceStore(), faults: FaultSwitchboard = FaultSwitchboard(),
         offlineTokenLifetime: Duration = .seconds(30 * 86_400), targetQueue: DispatchQueue? = nil
@@ -42,60 +42,87 @@ public struct MasterControllerConfiguration: Sendable {
 }
 
 /// What a device's master controller holds, for status lines and tests.
-public struct DeviceSnapshot: Sendable, Equatable {
-    public var started: Bool
-    public var activatedUser: KSMUserIdentifier?
-    public var astClientId: String
-    public var loggedIn: Bool
-    public var authenticationMode: KSMAuthenticationMode?
-    public var hasOfflineToken: Bool = false
+package struct DeviceSnapshot: Sendable, Equatable {
+    package var started: Bool
+    package var activatedUser: KsUserIdentifier?
+    package var astClientId: String
+    package var loggedIn: Bool
+    package var authenticationMode: KSMAuthenticationMode?
+    package var hasOfflineToken: Bool = false
 }
 
-/// The simulated MC-SDK master controller of one device.
+/// What receives the MC-SDK's events: the master controller itself (the app sends it events), and the app's
+/// consumer, given to ``KSMasterControllerFactory``, which hears the events the controller sends unasked.
+public protocol KSAsyncEventReceiver: AnyObject {
+    /// Takes an event; `completionBlock`, when given, gets the result event on the MC-SDK's own thread.
+    func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?)
+}
+
+/// The simulated MC-SDK master controller of one device: the type the migration guide calls `MCSDK`.
+///
+/// On a device the factory returns it as `any KSAsyncEventReceiver & KSEcoModulInterface & KSEventSource`;
+/// here it is one class, got the same way:
+///
+/// ```swift
+/// let masterController = KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: receiver)!
+/// let start = await masterController.receive(KSMStartEvent()) as! KSMStartResultEvent
+/// ```
 ///
 /// Events are handled one at a time, in order, on the controller's own serial queue (named `MC-SDK`), as the
-/// real controller's event loop does. An event that does not fit the state gets an invalid-state result.
-/// The device (its id, activation, session and offline token) lives in the configuration's ``DeviceStore``:
-/// read again at every Start, written in one transaction at every change.
-public final class MasterController: Sendable {
+/// real controller's event loop does; results come back on that queue, never the main thread. An event that
+/// does not fit the state gets an invalid-state result. The device (its id, activation, session and offline
+/// token) lives in a ``DeviceStore``: read again at every Start, written in one transaction at every change.
+public final class MCSDK: KSAsyncEventReceiver, Sendable {
     private let configuration: MasterControllerConfiguration
     private let queue: DispatchQueue
     private let state: Locked<DeviceState>
     /// The configuration's `clientDataKey`, keyed once.
     private let clientDataSealer: HMAC.Key
+    /// The app's consumer: it hears the runtime errors the controller reports unasked.
+    private let consumer: Locked<WeakReceiver>
 
     /// The store is read at the first Start (and at every Start after): a store that fails makes Start fail,
     /// never this.
-    public init(configuration: MasterControllerConfiguration) {
+    package init(configuration: MasterControllerConfiguration, consumer: (any KSAsyncEventReceiver)? = nil) {
         self.configuration = configuration
         queue = QueueName.makeSerialQueue("MC-SDK", target: configuration.targetQueue)
         clientDataSealer = HMAC.Key(configuration.clientDataKey)
         state = Locked(DeviceState(deviceID: configuration.deviceID))
+        self.consumer = Locked(WeakReceiver(receiver: consumer))
     }
 
     /// This device's id (the stored one once the store has been read).
-    public var deviceID: String { state.withLock { $0.deviceID } }
+    package var deviceID: String { state.withLock { $0.deviceID } }
 
     /// Reads the stored device now, so that ``snapshot`` shows it before the first Start. A store that fails
     /// is left for Start to report.
-    public func loadStoredDevice() {
+    package func loadStoredDevice() {
         guard let device = try? configuration.store.load() else { return }
         state.withLock { $0.load(device) }
     }
 
-    /// Sends an event and returns its result event.
-    public func receive(_ event: any KSMEvent) async -> any KSMEvent {
-        await withCheckedContinuation { continuation in
-            sendEvent2MasterController(event) { continuation.resume(returning: $0) }
+    /// Sends an event; `completionBlock` gets the result event on the controller's queue (`MC-SDK`).
+    public func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
+        // The vendor's block is not `Sendable`: it is called once, on this controller's queue, as on a device.
+        let completion = UncheckedSendable(completionBlock)
+        queue.async { [self] in
+            let result = handle(event)
+            completion.value?(result)
+            if result is KSMRuntimeErrorEvent, let consumer = consumer.withLock({ $0.receiver }) {
+                consumer.receive(result, withCompletionHandler: nil)
+            }
         }
     }
 
-    /// Sends an event; `completion` gets the result on the controller's queue (the iOS call's shape).
-    public func sendEvent2MasterController(_ event: any KSMEvent, completion: @escaping @Sendable (any KSMEvent) -> Void) {
-        queue.async { [self] in completion(handle(event)) }
+    /// Sends an event and returns its result event (the Swift form of `receive(_:withCompletionHandler:)`;
+    /// never nil here).
+    public func receive(_ event: any KsEvent) async -> (any KsEvent)? {
+        await withCheckedContinuation { continuation in
+            receive(event) { result in continuation.resume(returning: result) }
+        }
     }
 
-    public var snapshot: DeviceSnapshot {
+    package var snapshot: DeviceSnapshot {
         state.withLock { state in
             DeviceSnapshot(
                 started: state.started, activatedUser: state.activation?.user,
@@ -107,21 +134,21 @@ public final class MasterController: Sendable {
 
     // MARK: Handling
 
-    private func handle(_ event: any KSMEvent) -> any KSMEvent {
+    private func handle(_ event: any KsEvent) -> any KsEvent {
         switch event {
         case is KSMStartEvent: return start()
         case is KSMGetAstClientDataEvent: return getAstClientData()
         case let event as KSMSetAuthorisationCodeEvent: return setAuthorisationCode(event)
         case is KSMRestartEvent: return restart()
         case is KSMOfflineLoginEvent: return offlineLogin()
-        default: return KSMInvalidStateEvent(errorMessage: "\(event.eventName) is not handled by this master controller")
+        default: return KSMInvalidStateEvent(errorMessage: "\(event.getName()) is not handled by this master controller")
         }
     }
 
     private func start() -> KSMStartResultEvent {
         if configuration.faults.faults.insecureDevice {
             configuration.faults.triggered("insecure device: the MC-SDK's integrity check finds it rooted or jailbroken")
-            var result = KSMStartResultEvent(status: .failed, sdkState: .uninitialised, userList: [])
+            var result = KSMStartResultEvent(status: .KSMFAILED, sdkState: .uninitialised, userList: [])
             result.errorDescription = "the device is rooted or jailbroken; the MC-SDK does not run on an insecure device"
             return result
         }
@@ -135,14 +162,14 @@ public final class MasterController: Sendable {
                 return device ?? PersistedDevice(deviceID: given)
             }
         } catch {
-            var result = KSMStartResultEvent(status: .internalError, sdkState: .uninitialised, userList: [])
+            var result = KSMStartResultEvent(status: .KSMINTERNAL_ERROR, sdkState: .uninitialised, userList: [])
             result.errorDescription = "the device's store failed: \(error.description)"
             return result
         }
         return state.withLock { state in
             state.load(stored)
             state.started = true
-            return KSMStartResultEvent(status: .ok, sdkState: state.sdkState, userList: state.userList)
+            return KSMStartResultEvent(status: .KSMOK, sdkState: state.sdkState, userList: state.userList)
         }
     }
 
@@ -152,25 +179,25 @@ public final class MasterController: Sendable {
         let verifier = Secret(consuming: &verifierBytes)
         let nonce = Base64URL.encode(configuration.random.bytes(12))
         return state.withLock { state in
-            guard state.started else { return .failure(.invalidState, "send StartEvent before GetAstClientDataEvent") }
+            guard state.started else { return .failure(.KSMINVALID_STATE, "send StartEvent before GetAstClientDataEvent") }
             let astClientId = state.activation?.astClientId ?? ClientData.unactivatedAstClientId
             let clientData = ClientData(deviceID: state.deviceID, astClientId: astClientId, nonce: nonce)
                 .sealed(with: clientDataSealer)
             state.pending = PendingLogin(verifier: verifier, clientData: clientData)
             return KSMGetAstClientDataResultEvent(
-                status: .ok, clientData: clientData, astClientId: astClientId, codeChallange: challenge,
+                status: .KSMOK, clientData: clientData, astClientId: astClientId, codeChallange: challenge,
                 codeChallangeMethod: "S256", hasErrorOccurred: false, errorCode: 0, reportId: nil,
                 errorDescription: nil)
         }
     }
 
-    private func setAuthorisationCode(_ event: KSMSetAuthorisationCodeEvent) -> any KSMEvent {
+    private func setAuthorisationCode(_ event: KSMSetAuthorisationCodeEvent) -> any KsEvent {
         let taken: Taken = state.withLock { state in
             guard state.started else {
-                return .refused(.failure(.invalidState, 0, "send StartEvent before SetAuthorisationCodeEvent"))
+                return .refused(.failure(.KSMINVALID_STATE, 0, "send StartEvent before SetAuthorisationCodeEvent"))
             }
             guard let pending = state.pending else {
-                return .refused(.failure(.invalidState, 0, "send GetAstClientDataEvent before SetAuthorisationCodeEvent"))
+                return .refused(.failure(.KSMINVALID_STATE, 0, "send GetAstClientDataEvent before SetAuthorisationCodeEvent"))
             }
             state.pending = nil
             return .pending(pending)
@@ -181,13 +208,13 @@ public final class MasterController: Sendable {
         case .pending(let value): login = value
         }
         guard !event.authorisationCode.isEmpty else {
-            return KSMSetAuthorisationCodeResultEvent.failure(.failed, 0, "the authorisation code is empty")
+            return KSMSetAuthorisationCodeResultEvent.failure(.KSMFAILED, 0, "the authorisation code is empty")
         }
         let provider: IdentityProvider
         do {
             provider = try configuration.network.connect(to: configuration.idpUrl)
         } catch {
-            return KSMSetAuthorisationCodeResultEvent.failure(.notReachable, 0, error.description)
+            return KSMSetAuthorisationCodeResultEvent.failure(.KSMNOT_REACHABLE, 0, error.description)
         }
         let request = TokenRequest(
             tenantId: event.tenantId, clientId: event.clientId, authorizationCode: event.authorisationCode,
@@ -203,15 +230,15 @@ public final class MasterController: Sendable {
         }
         switch exchanged {
         case .failure(let failure):
-            let status: StatusType = failure == .unactivatedClient ? .cannotAcquireTokenData : .failed
+            let status: KSMEventStatusType = failure == .unactivatedClient ? .KSMCANNOT_ACQUIRE_TOKEN_DATA : .KSMFAILED
             return KSMSetAuthorisationCodeResultEvent.failure(status, failure.code, failure.message)
         case .success(let tokens):
             return store(tokens, mode: event.authenticationMode)
         }
     }
 
-    private func store(_ tokens: TokenResponse, mode: KSMAuthenticationMode) -> any KSMEvent {
-        let user = KSMUserIdentifier(tenantId: tokens.tenantId, userId: tokens.username)
+    private func store(_ tokens: TokenResponse, mode: KSMAuthenticationMode) -> any KsEvent {
+        let user = KsUserIdentifier(tenantId: tokens.tenantId, userId: tokens.username)
         let accessHash = tokens.accessToken.withUnsafeBytes { SHA256.digest(Array($0)) }
         // With no local authentication there is nothing to protect an offline token with: none is kept.
         let offline = mode == .no ? nil : PersistedDevice.OfflineToken(
@@ -232,25 +259,25 @@ public final class MasterController: Sendable {
             }
             state.withLock { $0.load(device) }
         } catch {
-            return KSMSetAuthorisationCodeResultEvent.failure(.internalError, 0, "the device's store failed: \(error.description)")
+            return KSMSetAuthorisationCodeResultEvent.failure(.KSMINTERNAL_ERROR, 0, "the device's store failed: \(error.description)")
         }
-        return KSMSetAuthorisationCodeResultEvent(status: .ok, userIdentifier: user, errorCode: 0, errorDescription: nil)
+        return KSMSetAuthorisationCodeResultEvent(status: .KSMOK, userIdentifier: user, errorCode: 0, errorDescription: nil)
     }
 
-    private func restart() -> any KSMEvent {
+    private func restart() -> any KsEvent {
         guard state.withLock({ $0.started }) else { return KSMInvalidStateEvent(errorMessage: "send StartEvent before RestartEvent") }
         do {
             let device = try configuration.store.update { device -> PersistedDevice? in
                 device?.accessTokenHash = nil
                 return device
             }
-            return state.withLock { state -> any KSMEvent in
+            return state.withLock { state -> any KsEvent in
                 if let device { state.load(device) }
                 state.pending = nil
-                return KSMRestartResultEvent(status: .ok, sdkState: state.sdkState)
+                return KSMRestartResultEvent(status: .KSMOK, sdkState: state.sdkState)
             }
         } catch {
-            return KSMRestartResultEvent(status: .internalError, sdkState: state.withLock { $0.sdkState })
+            return KSMRestartResultEvent(status: .KSMINTERNAL_ERROR, sdkState: state.withLock { $0.sdkState })
         }
     }
 
@@ -258,20 +285,20 @@ public final class MasterController: Sendable {
         let now = configuration.network.clock.now
         let (started, activation, token, loggedIn) = state.withLock { ($0.started, $0.activation, $0.offlineToken, $0.loggedIn) }
         guard started else {
-            return KSMOfflineLoginResultEvent(status: .invalidState, userIdentifier: nil, errorDescription: "send StartEvent before OfflineLoginEvent")
+            return KSMOfflineLoginResultEvent(status: .KSMINVALID_STATE, userIdentifier: nil, errorDescription: "send StartEvent before OfflineLoginEvent")
         }
         guard let activation else {
-            return KSMOfflineLoginResultEvent(status: .invalidState, userIdentifier: nil, errorDescription: "the device is not activated")
+            return KSMOfflineLoginResultEvent(status: .KSMINVALID_STATE, userIdentifier: nil, errorDescription: "the device is not activated")
         }
-        if loggedIn { return KSMOfflineLoginResultEvent(status: .ok, userIdentifier: activation.user, errorDescription: nil) }
+        if loggedIn { return KSMOfflineLoginResultEvent(status: .KSMOK, userIdentifier: activation.user, errorDescription: nil) }
         guard let token else {
             let why = activation.authenticationMode == .no
                 ? "no offline token: the last login used authentication mode no, which keeps none"
                 : "no offline token on this device"
-            return KSMOfflineLoginResultEvent(status: .noTokenDataAvailable, userIdentifier: nil, errorDescription: why)
+            return KSMOfflineLoginResultEvent(status: .KSMNO_TOKEN_DATA_AVAILABLE, userIdentifier: nil, errorDescription: why)
         }
         guard token.expiresAt > now else {
-            return KSMOfflineLoginResultEvent(status: .loginRequired, userIdentifier: nil, errorDescription: "the offline token has expired")
+            return KSMOfflineLoginResultEvent(status: .KSMLOGIN_REQUIRED, userIdentifier: nil, errorDescription: "the offline token has expired")
         }
         // The simulated local authentication (biometric, PIN or password) always passes.
         let session = token.hash
@@ -282,14 +309,14 @@ public final class MasterController: Sendable {
             }
             state.withLock { state in if let device { state.load(device) } }
         } catch {
-            return KSMOfflineLoginResultEvent(status: .internalError, userIdentifier: nil, errorDescription: "the device's store failed: \(error.description)")
+            return KSMOfflineLoginResultEvent(status: .KSMINTERNAL_ERROR, userIdentifier: nil, errorDescription: "the device's store failed: \(error.description)")
         }
-        return KSMOfflineLoginResultEvent(status: .ok, userIdentifier: activation.user, errorDescription: nil)
+        return KSMOfflineLoginResultEvent(status: .KSMOK, userIdentifier: activation.user, errorDescription: nil)
     }
 }
 
 extension KSMSetAuthorisationCodeResultEvent {
-    static func failure(_ status: StatusType, _ code: Int, _ description: String) -> KSMSetAuthorisationCodeResultEvent {
+    static func failure(_ status: KSMEventStatusType, _ code: Int, _ description: String) -> KSMSetAuthorisationCodeResultEvent {
         KSMSetAuthorisationCodeResultEvent(status: status, userIdentifier: nil, errorCode: code, errorDescription: description)
     }
 }
@@ -305,7 +332,7 @@ private struct DeviceState {
     var pending: PendingLogin?
 
     var sdkState: KSMSdkState { activation == nil ? .activationRequired : .loginRequired }
-    var userList: [KSMUserIdentifier] { activation.map { [$0.user] } ?? [] }
+    var userList: [KsUserIdentifier] { activation.map { [$0.user] } ?? [] }
 
     /// Takes what the store holds (the process's own `started` and `pending` stay).
     mutating func load(_ device: PersistedDevice) {
@@ -314,6 +341,12 @@ private struct DeviceState {
         loggedIn = device.accessTokenHash != nil
         offlineToken = device.offlineToken
     }
+}
+
+/// The consumer, held weakly as the real factory holds it. Not `Sendable` by type: it is called only on the
+/// controller's serial queue, as the vendor documents (the app's receiver must be thread-safe).
+private struct WeakReceiver: @unchecked Sendable {
+    weak var receiver: (any KSAsyncEventReceiver)?
 }
 
 private enum Taken {

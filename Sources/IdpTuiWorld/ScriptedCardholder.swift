@@ -1,0 +1,103 @@
+import DropsWeb
+import Secrets
+import ThreeDSecure
+
+/// What the person at the Drops page does, for app code that runs a payment with no one to type: the card
+/// they enter and how they answer a challenge. Set it on ``SimulatedWorld/cardholder`` before `configure`.
+///
+/// ```swift
+/// SimulatedWorld.current.cardholder = try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCode: "1234")
+/// ```
+///
+/// The one-time code is kept as a secret: it prints redacted.
+public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The card entered on the form (a test card of the scenario: docs/payer-authentication.md).
+    public let cardNumber: String
+    public let expiryMonth: Int
+    public let expiryYear: Int
+    /// The order the merchant's tracker stands for.
+    public let amountMinorUnits: Int
+    public let currency: String
+    public let merchantName: String
+    private let card: CardNumber
+    private let oneTimeCode: Secret
+    /// Single- and multi-select challenges: the options chosen, 1-based.
+    public let choices: [Int]
+    /// Out-of-band challenges: whether the cardholder approves on the other device.
+    public let approvesOutOfBand: Bool
+    /// Cancels the challenge instead of answering it (challengeCancel 01).
+    public let cancelsChallenge: Bool
+
+    /// - Throws: when `cardNumber` is not a card number (wrong length, brand or Luhn check digit).
+    public init(
+        cardNumber: String, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCode: String = "1234", choices: [Int] = [1],
+        approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
+        merchantName: String = "Demo Shop"
+    ) throws {
+        try self.init(card: CardNumber(cardNumber), expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCode: oneTimeCode,
+                      choices: choices, approvesOutOfBand: approvesOutOfBand, cancelsChallenge: cancelsChallenge,
+                      amountMinorUnits: amountMinorUnits, currency: currency, merchantName: merchantName)
+    }
+
+    /// Cardinal's Test Case 1 Visa card: frictionless, authenticated.
+    public init() {
+        self.init(card: .frictionlessTestCard)
+    }
+
+    private init(
+        card: CardNumber, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCode: String = "1234", choices: [Int] = [1],
+        approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
+        merchantName: String = "Demo Shop"
+    ) {
+        self.card = card
+        cardNumber = card.digits
+        self.expiryMonth = expiryMonth
+        self.expiryYear = expiryYear
+        self.oneTimeCode = Secret(oneTimeCode)
+        self.choices = choices
+        self.approvesOutOfBand = approvesOutOfBand
+        self.cancelsChallenge = cancelsChallenge
+        self.amountMinorUnits = amountMinorUnits
+        self.currency = currency
+        self.merchantName = merchantName
+    }
+
+    public var description: String {
+        "ScriptedCardholder(card: \(card), expiry: \(expiryMonth)/\(expiryYear), oneTimeCode: <redacted>)"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["card": card.description, "expiry": "\(expiryMonth)/\(expiryYear)", "oneTimeCode": "<redacted>"])
+    }
+
+    /// The page's side: the form and each challenge screen answered as scripted.
+    package func makeDropsCardholder() -> any DropsCardholder {
+        Scripted(script: self)
+    }
+
+    private final class Scripted: DropsCardholder {
+        let script: ScriptedCardholder
+
+        init(script: ScriptedCardholder) {
+            self.script = script
+        }
+
+        func enterPaymentDetails() -> PaymentDetails? {
+            PaymentDetails(
+                card: script.card, expiryMonth: script.expiryMonth, expiryYear: script.expiryYear,
+                amountMinorUnits: script.amountMinorUnits, currency: script.currency, merchantName: script.merchantName)
+        }
+
+        func respond(to screen: ChallengeScreen) -> CardholderAction {
+            if script.cancelsChallenge { return .answer(.cancel) }
+            switch screen.uiType {
+            case .text: return .answer(.code(script.oneTimeCode))
+            case .singleSelect, .multiSelect: return .answer(.select(Set(script.choices.map { $0 - 1 })))
+            case .outOfBand: return .decideOnOtherDevice(approve: script.approvesOutOfBand)
+            case .htmlOther: return .answer(.unsupportedInterface)
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Determinism
+import DropsWeb
+import Foundation
+import IdentityProvider
+import Q2Core
+import Scenario
+import Threading
+import ThreeDSecure
+
+/// The simulated world that the SDKs talk to: the identity provider and its tenants, the 3-D Secure directory
+/// server and issuer ACS, Q2's Core, the network between them, the clock and the seeded randomness, all built
+/// from one scenario.
+///
+/// App code gets it with ``current`` (the embedded demo scenario) or starts a fresh one, from a scenario file
+/// or the demo, with ``use(scenarioFile:seed:)``. The vendors' own initializers need nothing else:
+///
+/// ```swift
+/// let world = SimulatedWorld.current
+/// let idpSdk = IdpSdkService(tenantId: world.tenantId, idpUrl: world.idpUrl,
+///                            certificateChain: world.certificateChain, shouldHashPin: false)
+/// ```
+///
+/// What the simulators hold (keys, random sources, the ACS) is visible to idp-tui's own modules only.
+public final class SimulatedWorld: Sendable {
+    package let scenario: Scenario
+    package let clock: any SimulationClock
+    package let random: RandomSource
+    package let network: SimulatedNetwork
+    package let identityProvider: IdentityProvider
+    package let accessControlServer: AccessControlServer
+    /// The identity faults that are on; the terminal's faults panel and headless answers switch them live.
+    package let faults: FaultSwitchboard
+    /// The institution's Q2 Core (its users are the app tenant's users).
+    package let q2Core: Q2CoreServer
+    private let people: Locked<People>
+
+    private struct People {
+        var cardholder: ScriptedCardholder
+    }
+
+    /// The same scenario, seed and inputs replay the same codes, ids and tokens.
+    package init(
+        scenario: Scenario = .embeddedDefault, clock: any SimulationClock = SystemClock(), seed: UInt64 = 1,
+        identityProviderStore: any IdentityProviderStore = MemoryIdentityProviderStore()
+    ) {
+        self.scenario = scenario
+        self.clock = clock
+        random = RandomSource(seed: seed)
+        faults = FaultSwitchboard(scenario.identityFaults)
+        accessControlServer = AccessControlServer(cards: scenario.cards, policy: scenario.challengePolicy, clock: clock, random: random)
+        network = SimulatedNetwork(clock: clock, faults: faults)
+        network.latency = scenario.networkLatency
+        identityProvider = IdentityProvider(
+            configuration: scenario.identityProvider, clock: clock, random: random, store: identityProviderStore, faults: faults)
+        network.register(identityProvider)
+        let configuration = scenario.identityProvider
+        q2Core = Q2CoreServer(
+            tenant: scenario.appTenant, users: configuration.tenants.first { $0.id == scenario.appTenant }?.users ?? [],
+            lockout: configuration.lockout, store: identityProviderStore, network: network, random: random, clock: clock,
+            faults: faults, passwordHashIterations: configuration.passwordHashIterations)
+        people = Locked(People(cardholder: ScriptedCardholder()))
+    }
+
+    // MARK: What app code reads
+
+    /// The scenario's name (`demo` for the embedded one).
+    public var scenarioName: String { scenario.name }
+
+    /// The tenant the app is configured for: pass it to `IdpSdkService` and the MC-SDK events.
+    public var tenantId: String { scenario.appTenant }
+
+    /// Where the identity provider answers: `IdpSdkService(idpUrl:)`.
+    public var idpUrl: String { identityProvider.baseURL }
+
+    /// The identity provider's certificate chain, PEM, leaf first: what an app ships in its assets and passes
+    /// to `IdpSdkService(certificateChain:)` to pin.
+    public var certificateChain: Data { Data(IdentityProviderCertificates.genuinePEM.utf8) }
+
+    /// The person at the Drops page: the card they type and how they answer a challenge. By default the
+    /// scenario's first frictionless card and the one-time code 1234.
+    public var cardholder: ScriptedCardholder {
+        get { people.withLock { $0.cardholder } }
+        set { people.withLock { $0.cardholder = newValue } }
+    }
+
+    // MARK: The current world
+
+    private static let shared = Locked<SimulatedWorld?>(nil)
+
+    /// The world the vendors' initializers use when they are given nothing else: the embedded demo scenario
+    /// (tenant `demo`, users alice and bob, Cardinal's test cards), until ``use(scenarioFile:seed:)`` starts
+    /// another.
+    public static var current: SimulatedWorld {
+        shared.withLock { world in
+            if let world { return world }
+            let made = SimulatedWorld()
+            world = made
+            return made
+        }
+    }
+
+    /// Starts a fresh world from a scenario file (nil: the embedded demo) and makes it ``current``. SDK objects
+    /// made before keep talking to the world they were made in.
+    ///
+    /// - Throws: ``SimulatedWorldError`` naming every problem of the file, with its place.
+    @discardableResult
+    public static func use(scenarioFile path: String? = nil, seed: UInt64 = 1) throws(SimulatedWorldError) -> SimulatedWorld {
+        var scenario = Scenario.embeddedDefault
+        if let path {
+            switch ScenarioFile.read(path: path) {
+            case .success(let read): scenario = read
+            case .failure(let problems): throw SimulatedWorldError(path: path, problems: problems.problems.map(\.description))
+            }
+        }
+        let world = SimulatedWorld(scenario: scenario, seed: seed)
+        shared.withLock { $0 = world }
+        return world
+    }
+}
+
+/// Why a scenario file could not become the simulated world.
+public struct SimulatedWorldError: Error, Sendable, CustomStringConvertible {
+    public let path: String
+    /// Each problem with its JSON path, line and column.
+    public let problems: [String]
+
+    public var description: String { "\(path): " + problems.joined(separator: "; ") }
+}

@@ -1,0 +1,44 @@
+import Dispatch
+import IdpTuiWorld
+import Threading
+
+/// Makes the app's master controller, as on a device: one per process until it is released.
+///
+/// ```swift
+/// guard let masterController = KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: receiver)
+/// else { return }
+/// ```
+///
+/// The controller is the device of ``SimulatedWorld/current``, not activated at first; the device lives as long
+/// as the process (or until ``releaseMasterController()``). `consumer` hears the events the controller sends
+/// unasked (a `KSMRuntimeErrorEvent` before it restarts itself), on the controller's queue. The label keeps the
+/// vendor's spelling (`withParmeter`).
+public enum KSMasterControllerFactory {
+    private static let shared = Locked<(world: ObjectIdentifier, controller: MCSDK)?>(nil)
+
+    public static func getMasterController(withParmeter param: String, andConsumer consumer: any KSAsyncEventReceiver) -> MCSDK? {
+        let world = SimulatedWorld.current
+        let made = UncheckedSendable(consumer)
+        return shared.withLock { shared in
+            if let shared, shared.world == ObjectIdentifier(world) { return shared.controller }
+            let controller = MCSDK(configuration: MasterControllerConfiguration(world: world), consumer: made.value)
+            shared = (ObjectIdentifier(world), controller)
+            return controller
+        }
+    }
+
+    /// Shuts the controller down: the next ``getMasterController(withParmeter:andConsumer:)`` makes a new device.
+    public static func releaseMasterController() {
+        shared.withLock { $0 = nil }
+    }
+}
+
+extension MasterControllerConfiguration {
+    /// A device of `world`, kept in memory: the IdP's URL, network and client-data key, the world's randomness
+    /// and faults.
+    package init(world: SimulatedWorld, store: any DeviceStore = MemoryDeviceStore(), targetQueue: DispatchQueue? = nil) {
+        self.init(
+            idpUrl: world.idpUrl, network: world.network, random: world.random, clientDataKey: world.identityProvider.clientDataKey,
+            store: store, faults: world.faults, targetQueue: targetQueue)
+    }
+}
