@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "Q2Core", dependencies: ["IdentityProvider", "JSONText", "Crypto", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
-        .target(name: "Q2ModuleInterfaces", dependencies: ["Q2Core", "IdentityProvider", "JSONText", "Secrets"], swiftSettings: strict),
+        .target(name: "Q2ModuleInterfaces", dependencies: ["Q2Core", "IdpTuiWorld", "IdentityProvider", "JSONText", "Secrets", "Threading"], swiftSettings: strict),
         .target(name: "KSMasterController", dependencies: ["IdpTuiWorld", "IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
         .target(name: "IdpSdk", dependencies: ["KSMasterController", "IdpTuiWorld", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
         // The legacy wrapper the IdpSdk replaces.
@@ -76,7 +76,7 @@ let package = Package(
             name: "StateStore",
             dependencies: ["CSQLite", "FlowService", "IdentityProvider", "KSMasterController", "Determinism", "Threading"],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowService", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowService", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
         .target(name: "CWakeup", linkerSettings: [.linkedLibrary("dispatch")]),

@@ -1,5 +1,6 @@
 import IdentityProvider
 import KSMasterController
+import Q2ModuleInterfaces
 import DropsWeb
 import SafepayDropsSDK
 
@@ -47,14 +48,4 @@ public struct FlowConfiguration: Sendable {
         self.enrollmentClientId = enrollmentClientId
         self.loginClientId = loginClientId
     }
-}
-
-/// How the app was opened (`--launch`).
-public enum Q2Launch: String, Sendable, CaseIterable {
-    case normal
-    case deepLink = "deep-link"
-    case push
-
-    /// The banner the platform asks the module to show.
-    public var banner: String? { self == .deepLink ? "Please sign in to continue" : nil }
 }

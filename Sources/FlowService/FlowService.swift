@@ -32,8 +32,8 @@ public final class FlowService: Sendable {
     public let mailbox = ServiceMailbox()
     /// Where finished flows are kept, or nil to keep none (benchmarks).
     public let history: (any FlowHistory)?
-    /// The Q2 module's context, as the app gives it (`--launch`, `--insecure-device`).
-    public let q2Context: AuthenticationModuleContext
+    /// The Q2 platform the app's authentication module is loaded into (`--launch`, `--insecure-device`).
+    public let q2Platform: SimulatedQ2Platform
     let channel: CredentialChannel
     let idpSdk: IdpSdkService
     /// Where the IdpSdk flows run: on the device's queue, with the SDKs' queues.
@@ -61,15 +61,12 @@ public final class FlowService: Sendable {
         liveBridgeFaults = Locked(configuration.bridgeFaults)
         let current = Locked<FlowRun?>(nil)
         self.current = current
-        // The Q2 module's context, as the app builds it once: its security module's answers go to the log of the
-        // flow that asked.
-        let launch = configuration.q2Launch
+        // The Q2 platform, built once as the app's is: its security module's answers go to the log of the flow
+        // that asked.
         let security = ReportingSecurityModule(
             SimulatedSecurityModule(faults: environment.faults, reason: configuration.insecureDeviceReason)
         ) { decision in current.withLock { $0 }?.reportSecurity(decision) }
-        q2Context = AuthenticationModuleContext(
-            presentWithLocalizedErrorMessage: launch.banner, shouldAllowAutoLogin: { launch != .push },
-            passwordAuthentication: CorePasswordAuthentication(core: environment.world.q2Core, security: security))
+        q2Platform = SimulatedQ2Platform(world: environment.world, launch: configuration.q2Launch, security: security)
         channel = CredentialChannel(mailbox: mailbox, clock: environment.clock)
         idpSdk = IdpSdkService(
             tenantId: environment.tenantId, idpUrl: environment.idpUrl,
@@ -94,7 +91,7 @@ public final class FlowService: Sendable {
     /// their main thread when the sign-in screen comes up.
     @MainActor
     public func allowsQ2AutoLogin() -> Bool {
-        q2Context.shouldAllowAutoLogin()
+        q2Platform.context.shouldAllowAutoLogin()
     }
 
     private func coreAnswered(_ userId: String, _ response: LogonResponse) {

@@ -31,29 +31,53 @@ public enum Q2Status {
     public static let noSavedCredential = "NO_SAVED_CREDENTIAL"
 }
 
-/// The platform's side of the module: it records what `completePlatformAuthentication(with:)` received.
-final class PlatformDelegate: AuthenticationModuleDelegate {
-    let received = Locked<AuthenticationModuleResponse?>(nil)
+/// idp-tui's own authentication module, written as the Q2 quick start's: its sign-in screen logs in with Core's
+/// `passwordAuthentication` and hands the session to the platform through `moduleDelegate`.
+final class SignInModule: Q2ModuleBase {
+    override func viewControllerForPlatformAuthentication(with context: AuthenticationModuleContext) async throws -> ModuleViewController? {
+        SignInViewController(passwordAuth: context.passwordAuthentication, delegate: moduleDelegate)
+    }
+}
 
-    func completePlatformAuthentication(with response: AuthenticationModuleResponse) {
-        received.withLock { $0 = response }
+/// The module's sign-in screen (the terminal's form stands for it): `login(username:password:)` as the quick
+/// start writes it, returning what happened instead of handling it.
+final class SignInViewController: ModuleViewController {
+    private let passwordAuth: any PasswordAuthentication
+    private let moduleDelegate: ModuleDelegate
+
+    init(passwordAuth: any PasswordAuthentication, delegate: ModuleDelegate) {
+        self.passwordAuth = passwordAuth
+        moduleDelegate = delegate
+    }
+
+    func login(_ credential: PasswordCredential) async -> Result<PasswordAuthenticationResult, MobileCoreLoginFailure> {
+        do {
+            let result = try await passwordAuth.authenticate(using: credential)
+            let response = result.asAuthenticationModuleResponse()
+            try await moduleDelegate.completePlatformAuthentication(with: response)
+            return .success(result)
+        } catch let error as MobileCoreLoginFailure {
+            return .failure(error)
+        } catch {
+            return .failure(.genericError(error: error, statusCode: nil, hydraCode: nil))
+        }
     }
 }
 
 /// A security module that reports its answer in the flow's log.
 final class ReportingSecurityModule: SecurityModule {
     private let inner: any SecurityModule
-    private let report: @Sendable (SecurityDecision) -> Void
+    private let report: @Sendable (SecurityResult) -> Void
 
-    init(_ inner: any SecurityModule, report: @escaping @Sendable (SecurityDecision) -> Void) {
+    init(_ inner: any SecurityModule, report: @escaping @Sendable (SecurityResult) -> Void) {
         self.inner = inner
         self.report = report
     }
 
-    func allowLogin() async -> SecurityDecision {
-        let decision = await inner.allowLogin()
-        report(decision)
-        return decision
+    func allowLogin() -> SecurityResult {
+        let result = inner.allowLogin()
+        report(result)
+        return result
     }
 }
 
@@ -97,7 +121,9 @@ extension FlowRun {
                      detail: "shouldAllowAutoLogin() is false (opened from a push notification): the saved credential for \(saved.username) is not used")
             }
             emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "answered", detail: "username \(username), password")
-            credential = PasswordCredential(username: username, password: password)
+            // The vendor's credential holds the password as a String: the typed secret becomes one here, at the
+            // module's API, and a secret again inside Core's login.
+            credential = PasswordCredential(username: username, password: password.reveal())
         case .timedOut:
             emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: SimulatorStatus.promptTimeout,
                  detail: "nobody signed in within \(configuration.promptTimeout?.components.seconds ?? 0) s")
@@ -108,18 +134,16 @@ extension FlowRun {
         }
 
         emit(.authenticate, from: .q2Module, to: .q2Module, detail: "passwordAuthentication.authenticate(using: \(credential))")
-        let authentication = service.q2Context.passwordAuthentication
+        let platform = service.q2Platform
         let started = environment.clock.now
         let reply = waitForReply { gate in
             Task(executorPreference: Self.q2Executor) {
-                do {
-                    let result = try await authentication.authenticate(using: credential)
-                    gate.fulfil(.q2(.success(result)))
-                } catch let failure as MobileCoreLoginFailure {
-                    gate.fulfil(.q2(.failure(failure)))
-                } catch {
-                    gate.fulfil(.q2(.failure(.genericError(error: error, statusCode: nil, hydraCode: nil))))
-                }
+                // The platform loads the module and asks it for its sign-in screen; the screen logs in.
+                let module = SignInModule()
+                platform.load(module)
+                guard let screen = try? await module.viewControllerForPlatformAuthentication(with: platform.context) as? SignInViewController
+                else { preconditionFailure("idp-tui's module always returns its sign-in screen") }
+                gate.fulfil(.q2(await screen.login(credential)))
             }
         }
         guard case .q2(let outcome)? = reply else { return cancelledResult(at: .authenticate) }
@@ -128,14 +152,12 @@ extension FlowRun {
         case .success(let result):
             emit(.authenticate, from: .q2Module, to: .app, duration: took, status: String(result.statusCode),
                  detail: "\(result) with user data \(result.userDataJSON.map { $0.keys.sorted().joined(separator: ", ") } ?? "none")")
-            let delegate = PlatformDelegate()
-            delegate.completePlatformAuthentication(with: result.asAuthenticationModuleResponse())
             emit(.completePlatformAuthentication, from: .q2Module, to: .app, status: StatusType.OK.name,
-                 detail: "\(result.asAuthenticationModuleResponse())")
+                 detail: "\(platform.session.map { "\($0)" } ?? "no session")")
             service.savedQ2Credential = credential
             var done = result_(.success, status: StatusType.OK.name, error: nil)
             done.q2 = Q2Outcome(username: result.username, failure: nil, statusCode: result.statusCode, hydraCode: nil,
-                                authenticationMethod: result.authenticationMethod, autoLogin: autoLogin, launch: launch.rawValue,
+                                authenticationMethod: result.authenticationMethod.rawValue, autoLogin: autoLogin, launch: launch.rawValue,
                                 userDataKeys: result.userDataJSON.map { $0.keys.sorted() })
             return done
         case .failure(let failure):
@@ -156,7 +178,7 @@ extension FlowRun {
     }
 
     /// The security module's answer, in this flow's log (the module asks it before any password leaves).
-    func reportSecurity(_ decision: SecurityDecision) {
+    func reportSecurity(_ decision: SecurityResult) {
         emit(.allowLogin, from: .q2Module, to: .securityModule, detail: "allowLogin()")
         switch decision {
         case .allow: emit(.allowLogin, from: .securityModule, to: .q2Module, status: "allow", detail: "the device passes the checks")

@@ -1,3 +1,4 @@
+import Q2ModuleInterfaces
 import Crypto
 import FlowService
 import Foundation

@@ -4,10 +4,6 @@ import Determinism
 /// The simulated network between the SDKs and the IdP: which IdP answers at which URL, and how long a
 /// round trip takes on the simulation clock.
 public final class SimulatedNetwork: Sendable {
-    /// A process-wide network, for code that builds an `IdpSdkService` without naming one (as the migration
-    /// guide's code does). The flow service always uses a network of its own.
-    public static let shared = SimulatedNetwork(clock: SystemClock())
-
     public let clock: any SimulationClock
     /// Network faults: unavailable, added latency, a request that times out.
     public let faults: FaultSwitchboard

@@ -1,0 +1,53 @@
+/// What the platform gives an authentication module when it asks for its sign-in screen.
+public struct AuthenticationModuleContext: Sendable {
+    /// A banner for the sign-in screen, set when the user comes from a deep link while logged out ("Please sign
+    /// in to continue").
+    public var presentWithLocalizedErrorMessage: String?
+    /// Check before any biometric or saved-credential auto-login: false when the app was opened from a push
+    /// notification.
+    public var shouldAllowAutoLogin: @MainActor () -> Bool
+    /// Core's username/password login; always provided.
+    public var passwordAuthentication: any PasswordAuthentication
+
+    public init(presentWithLocalizedErrorMessage: String?, shouldAllowAutoLogin: @escaping @MainActor () -> Bool,
+                passwordAuthentication: any PasswordAuthentication) {
+        self.presentWithLocalizedErrorMessage = presentWithLocalizedErrorMessage
+        self.shouldAllowAutoLogin = shouldAllowAutoLogin
+        self.passwordAuthentication = passwordAuthentication
+    }
+}
+
+/// The platform's side of a module: an authentication module hands it the signed-in session.
+public protocol ModuleDelegate: AnyObject {
+    /// Sets up the session the response describes; throws when the platform cannot.
+    func completePlatformAuthentication(with response: AuthenticationModuleResponse) async throws
+}
+
+/// What a module shows. On iOS this is UIKit's `UIViewController`; on Linux there is no UIKit, so modules return
+/// this stand-in (idp-tui's; docs/sdk-names.md), subclassed as a view controller would be.
+open class ModuleViewController {
+    public init() {}
+}
+
+/// The base class of Q2 modules: the platform sets ``moduleDelegate`` when it loads the module.
+///
+/// ```swift
+/// public class CustomAuthModule: Q2ModuleBase {
+///     public override func viewControllerForPlatformAuthentication(
+///         with context: AuthenticationModuleContext
+///     ) async throws -> ModuleViewController? {
+///         MyLoginViewController(passwordAuth: context.passwordAuthentication, delegate: moduleDelegate)
+///     }
+/// }
+/// ```
+open class Q2ModuleBase {
+    /// The platform, set when the module is loaded (``SimulatedQ2Platform/load(_:)``).
+    open var moduleDelegate: ModuleDelegate!
+
+    public init() {}
+
+    /// An authentication module's sign-in screen; nil (the default) lets the platform show its own.
+    open func viewControllerForPlatformAuthentication(with context: AuthenticationModuleContext) async throws -> ModuleViewController? {
+        nil
+    }
+}
