@@ -233,7 +233,7 @@ public final class FlowService: Sendable {
     /// Runs the migration parity check (``ParityCheck``) on worlds of its own, off the caller's thread; the report
     /// arrives through the mailbox like a flow's result. This device is not touched.
     public func compareOrchestrations() {
-        let scenario = environment.world.scenario ?? .embeddedDefault
+        let scenario = environment.world.scenario
         let mailbox = mailbox
         DispatchQueue.global(qos: .userInitiated).async {
             mailbox.post(.compared(ParityCheck.run(scenario: scenario)))
