@@ -12,6 +12,14 @@ let package = Package(
     products: [
         .executable(name: "idp-tui", targets: ["idp-tui"]),
         .executable(name: "idp-bench", targets: ["idp-bench"]),
+        // The simulated SDKs, for app code (docs/sdk-usage.md): one library per vendor module, and the world they
+        // talk to. None of them reaches curses, epoll or the terminal.
+        .library(name: "KSMasterController", targets: ["KSMasterController"]),
+        .library(name: "IdpSdk", targets: ["IdpSdk"]),
+        .library(name: "kssidp", targets: ["kssidp"]),
+        .library(name: "SafepayDropsSDK", targets: ["SafepayDropsSDK"]),
+        .library(name: "Q2ModuleInterfaces", targets: ["Q2ModuleInterfaces"]),
+        .library(name: "IdpTuiWorld", targets: ["IdpTuiWorld"]),
     ],
     targets: [
         // C libraries from Debian, through module maps.

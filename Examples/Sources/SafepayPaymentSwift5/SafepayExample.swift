@@ -1,0 +1,1 @@
+../SafepayPayment/SafepayExample.swift
