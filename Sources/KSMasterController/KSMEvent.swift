@@ -162,3 +162,17 @@ public struct KSMRuntimeErrorEvent: KsEvent {
     public let errorMessage: String
     public func getName() -> String { "RuntimeErrorEvent" }
 }
+
+// The events as the migration guide's prose and Android name them, without the iOS prefix.
+public typealias StartEvent = KSMStartEvent
+public typealias StartResultEvent = KSMStartResultEvent
+public typealias GetAstClientDataEvent = KSMGetAstClientDataEvent
+public typealias GetAstClientDataResultEvent = KSMGetAstClientDataResultEvent
+public typealias SetAuthorisationCodeEvent = KSMSetAuthorisationCodeEvent
+public typealias SetAuthorisationCodeResultEvent = KSMSetAuthorisationCodeResultEvent
+public typealias RestartEvent = KSMRestartEvent
+public typealias RestartResultEvent = KSMRestartResultEvent
+public typealias OfflineLoginEvent = KSMOfflineLoginEvent
+public typealias OfflineLoginResultEvent = KSMOfflineLoginResultEvent
+public typealias InvalidStateEvent = KSMInvalidStateEvent
+public typealias RuntimeErrorEvent = KSMRuntimeErrorEvent

@@ -29,6 +29,11 @@ open class ModuleViewController {
     public init() {}
 }
 
+/// A module that replaces the platform's login screen with its own.
+public protocol AuthenticationModule: AnyObject {
+    func viewControllerForPlatformAuthentication(with context: AuthenticationModuleContext) async throws -> ModuleViewController?
+}
+
 /// The base class of Q2 modules: the platform sets ``moduleDelegate`` when it loads the module.
 ///
 /// ```swift
@@ -40,7 +45,7 @@ open class ModuleViewController {
 ///     }
 /// }
 /// ```
-open class Q2ModuleBase {
+open class Q2ModuleBase: AuthenticationModule {
     /// The platform, set when the module is loaded (``SimulatedQ2Platform/load(_:)``).
     open var moduleDelegate: ModuleDelegate!
 
