@@ -116,7 +116,7 @@ let package = Package(
             name: "IdentityProviderTests", dependencies: ["IdentityProvider", "Secrets", "Determinism", "Crypto"],
             swiftSettings: strict),
         .testTarget(
-            name: "SDKTests", dependencies: ["IdpSdk", "KSMasterController", "IdentityProvider", "Secrets", "Determinism", "Threading", "Crypto"],
+            name: "SDKTests", dependencies: ["IdpSdk", "KSMasterController", "kssidp", "Q2ModuleInterfaces", "SafepayDropsSDK", "IdpTuiWorld", "ThreeDSecure", "IdentityProvider", "Secrets", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
         .testTarget(
             name: "FlowServiceTests",

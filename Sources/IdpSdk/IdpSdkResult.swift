@@ -1,5 +1,5 @@
 /// What `getAuthorizationCode` completes with: a code, or an error.
-public struct IdpSdkResult: Sendable, CustomStringConvertible {
+public struct IdpSdkResult: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let authorizationCode: String?
     public let idpSdkError: IdpSdkError?
 
@@ -18,5 +18,11 @@ public struct IdpSdkResult: Sendable, CustomStringConvertible {
     /// The code itself is never printed: it is a bearer credential until exchanged.
     public var description: String {
         idpSdkError.map { "IdpSdkResult(\($0))" } ?? "IdpSdkResult(authorizationCode: <redacted>)"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["authorizationCode": authorizationCode == nil ? "nil" : "<redacted>", "idpSdkError": idpSdkError as Any])
     }
 }

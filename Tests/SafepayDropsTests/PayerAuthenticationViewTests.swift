@@ -1,4 +1,5 @@
 import DropsWeb
+import Foundation
 import SafepayDropsSDK
 import Secrets
 import Testing
@@ -180,6 +181,48 @@ import ThreeDSecure
         harness.clock.advance(by: .seconds(60))
         // Nothing may arrive: give it a moment to prove it.
         #expect(!harness.delegate.wait(for: 1, seconds: 0.3))
+    }
+
+    @Test func aCallbackAlreadyOnItsWayIsNotDeliveredOnceDisposeReturns() throws {
+        let cardholder = ScriptedCardholder(card: "4000000000002701", gated: true)
+        let harness = DropsHarness(cardholder: cardholder)
+        harness.start()
+        let view = harness.view
+        let log = harness.log
+        // On the main actor, as the app would: the payment ends (its final callback is queued behind this block
+        // on the main queue), then the app disposes of the view.
+        let queued = onMain {
+            cardholder.open()
+            let deadline = ContinuousClock.now + .seconds(10)
+            while !log.withLock({ $0.contains { $0.name == "safepay-inframe__enrollment__frictionless" } }) && ContinuousClock.now < deadline {
+                usleep(1000)
+            }
+            view.dispose()
+            return log.withLock { $0.contains { $0.name == "safepay-inframe__enrollment__frictionless" } }
+        }
+        #expect(queued, "the page sent its final event while the main actor was busy")
+        onMain {}  // Everything queued before has run now.
+        #expect(harness.delegate.calls.withLock { $0 }.isEmpty)
+    }
+
+    @Test func everyCallbackArrivesOnTheMainActor() throws {
+        let cardholder = ScriptedCardholder(card: "4000000000002503", actions: [.answer(.code(Secret("1234")))])
+        let harness = DropsHarness(cardholder: cardholder)
+        harness.start()
+        #expect(harness.delegate.wait(for: 2))
+        #expect(harness.delegate.onMainActor.withLock { $0 } == [true, true])
+    }
+
+    @Test func aDelegateNeedsToImplementNoCallback() throws {
+        final class Silent: SafepayPayerAuthenticationDelegate {}
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
+        let silent = onMain { Silent() }
+        let view = harness.view
+        onMain { view.delegate = silent }
+        harness.start()
+        #expect(harness.waitForLog { $0.contains { $0.name == "safepay-inframe__enrollment__frictionless" } })
+        onMain {}
+        withExtendedLifetime(silent) {}
     }
 
     @Test func theControllerIsAThinProxy() throws {

@@ -1,0 +1,65 @@
+import Foundation
+import IdpSdk
+import IdpTuiWorld
+import Q2ModuleInterfaces
+import Testing
+
+/// Every printing path of a value: what a log line, a crash report or a debugger would show.
+func printedForms(of value: Any) -> [String] {
+    var dumped = ""
+    dump(value, to: &dumped)
+    var printed = ""
+    print(value, to: &printed)
+    var debugPrinted = ""
+    debugPrint(value, to: &debugPrinted)
+    return [
+        "\(value)", String(describing: value), String(reflecting: value), dumped, printed, debugPrinted, "\([value])",
+        "\(Optional(value) as Any)", Mirror(reflecting: value).children.map { "\($0.label ?? ""): \($0.value)" }.joined(separator: ", "),
+    ]
+}
+
+/// The public types that carry a credential keep the vendors' `String`s and still never print them, and none of
+/// them can be encoded.
+@Suite struct CredentialRedactionTests {
+    @Test func provideCredentialsResultRedactsEveryValue() {
+        let result = IdpSdkProvideCredentialsResult(credentials: [
+            "username": "alice", "password": "hunter2-wonderland", "activation-code": "918273",
+        ])
+        for text in printedForms(of: result) {
+            #expect(!text.contains("hunter2") && !text.contains("918273"), "\(text)")
+        }
+        #expect("\(result)".contains("password: <redacted>"))
+        #expect(!((result as Any) is any Encodable))
+    }
+
+    @Test func passwordCredentialRedactsThePassword() {
+        let credential = PasswordCredential(username: "alice", password: "hunter2-wonderland")
+        for text in printedForms(of: credential) { #expect(!text.contains("hunter2"), "\(text)") }
+        #expect(credential.password == "hunter2-wonderland", "the vendor's String, unchanged")
+        #expect(!((credential as Any) is any Encodable) && !((credential as Any) is any Decodable))
+    }
+
+    @Test func theSessionTokenNeverPrints() {
+        let token = "q2t-5ecret-token"
+        let result = PasswordAuthenticationResult(statusCode: 200, q2token: token, userDataJSON: ["firstName": .string("Alice")],
+                                                  username: "alice", authenticationMethod: .password)
+        for value in [result as Any, result.asAuthenticationModuleResponse() as Any] {
+            for text in printedForms(of: value) { #expect(!text.contains("5ecret"), "\(text)") }
+            #expect(!(value is any Encodable))
+        }
+        #expect("\(result)".contains("q2token: <redacted>"))
+    }
+
+    @Test func aScriptedCardholdersCodeAndCardNumberNeverPrint() throws {
+        let cardholder = try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCode: "864209")
+        for text in printedForms(of: cardholder) {
+            #expect(!text.contains("864209") && !text.contains("4000000000002503"), "\(text)")
+        }
+        #expect("\(cardholder)".contains("•••• 2503"))
+    }
+
+    @Test func anAuthorizationCodeNeverPrints() {
+        let result = IdpSdkResult(authorizationCode: "code-0f-the-idp")
+        for text in printedForms(of: result) { #expect(!text.contains("0f-the-idp"), "\(text)") }
+    }
+}

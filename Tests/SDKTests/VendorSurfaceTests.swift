@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import IdentityProvider
+import IdpSdk
+import IdpTuiWorld
+import KSMasterController
+import Q2ModuleInterfaces
+import Testing
+import Threading
+import ThreeDSecure
+
+@Suite struct StatusSpellingTests {
+    @Test func iOSAndAndroidSpellingsAreTheSameStatus() {
+        let status: KSMEventStatusType = .KSMOK
+        #expect(status == StatusType.OK)
+        #expect(StatusType.INTERNAL_ERROR == .KSMINTERNAL_ERROR)
+        #expect("\(KSMEventStatusType.KSMWRONG_CREDENTIALS)" == "KSMWRONG_CREDENTIALS")
+        #expect(KSMEventStatusType.KSMCANNOT_ACQUIRE_TOKEN_DATA.name == "CANNOT_ACQUIRE_TOKEN_DATA")
+        let names = KSMEventStatusType.allCases.map(\.name)
+        #expect(Set(names).count == names.count && names.allSatisfy { !$0.hasPrefix("KSM") && !$0.isEmpty })
+    }
+}
+
+/// The vendors' initializers, given nothing but what a newcomer has, reach the current simulated world. One at
+/// a time: they share ``SimulatedWorld/current`` and the factory's one device.
+@Suite(.serialized) struct CurrentWorldTests {
+    final class Consumer: KSAsyncEventReceiver, Sendable {
+        let heard = Locked<[String]>([])
+
+        func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
+            heard.withLock { $0.append("\(event.getName()) on \(QueueName.current)") }
+        }
+    }
+
+    init() throws {
+        try SimulatedWorld.use()
+        KSMasterControllerFactory.releaseMasterController()
+    }
+
+    @Test func theFactoryKeepsOneDeviceUntilReleasedOrTheWorldChanges() throws {
+        let consumer = Consumer()
+        let first = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
+        #expect(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer) === first)
+        KSMasterControllerFactory.releaseMasterController()
+        let second = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
+        #expect(second !== first)
+        try SimulatedWorld.use()
+        #expect(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer) !== second)
+    }
+
+    @Test func theVendorsInitializersLogInOnTheDemoWorldAndResultsComeOnTheSDKsQueues() async throws {
+        let world = SimulatedWorld.current
+        let consumer = Consumer()
+        let device = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
+        let queue = Locked<String?>(nil)
+        let start = await withCheckedContinuation { continuation in
+            device.receive(KSMStartEvent()) { result in
+                queue.withLock { $0 = QueueName.current }
+                continuation.resume(returning: result as? KSMStartResultEvent)
+            }
+        }
+        #expect(start?.sdkState == .activationRequired)
+        #expect(queue.withLock { $0 } == "MC-SDK")
+        let ast = try #require(await device.receive(GetAstClientDataEvent(tenantId: world.tenantId)) as? GetAstClientDataResultEvent)
+        let idpSdk = IdpSdkService(tenantId: world.tenantId, idpUrl: world.idpUrl, certificateChain: world.certificateChain, shouldHashPin: false)
+        let interaction = ScriptedInteraction.answering(["username": "alice", "password": "wonderland", "activation-code": "123456"])
+        let (code, completedOn) = await withCheckedContinuation { continuation in
+            idpSdk.getAuthorizationCode(
+                withAstClientData: AstClientDataInfo(astClientData: ast), clientId: KSMClientId.enrollment, interactionInterface: interaction,
+                userId: nil, traceParent: ""
+            ) { result in continuation.resume(returning: (result.authorizationCode, QueueName.current)) }
+        }
+        #expect(completedOn == "IdpSdk")
+        #expect(interaction.calls.count == 2 && interaction.calls.allSatisfy { !$0.onMainThread })
+        let authorisationCode = try #require(code)
+        let set = try #require(await device.receive(SetAuthorisationCodeEvent(
+            tenantId: world.tenantId, authenticationMode: .no, authorisationCode: authorisationCode, clientId: KSMClientId.enrollment))
+            as? SetAuthorisationCodeResultEvent)
+        #expect(set.status == StatusType.OK)
+        #expect(set.userIdentifier == KsUserIdentifier(tenantId: "demo", userId: "alice"))
+    }
+
+    @Test func theConsumerHearsTheRuntimeErrorTheControllerSendsUnasked() async throws {
+        let world = SimulatedWorld.current
+        let consumer = Consumer()
+        let device = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
+        _ = await device.receive(KSMStartEvent())
+        let ast = try #require(await device.receive(KSMGetAstClientDataEvent(tenantId: world.tenantId)) as? KSMGetAstClientDataResultEvent)
+        let idpSdk = IdpSdkService(tenantId: world.tenantId, idpUrl: world.idpUrl, certificateChain: world.certificateChain, shouldHashPin: false)
+        let code = await withCheckedContinuation { continuation in
+            idpSdk.getAuthorizationCode(
+                withAstClientData: AstClientDataInfo(astClientData: ast), clientId: KSMClientId.enrollment,
+                interactionInterface: ScriptedInteraction.answering(["username": "bob", "password": "builder", "activation-code": "654321"]),
+                userId: nil, traceParent: nil
+            ) { continuation.resume(returning: $0.authorizationCode ?? "") }
+        }
+        world.faults.faults.runtimeError = true
+        let reply = await device.receive(KSMSetAuthorisationCodeEvent(
+            tenantId: world.tenantId, authenticationMode: .no, authorisationCode: code, clientId: KSMClientId.enrollment))
+        #expect(reply is KSMRuntimeErrorEvent)
+        #expect(consumer.heard.withLock { $0 } == ["RuntimeErrorEvent on MC-SDK"])
+    }
+
+    @Test func aScenarioFileThatIsWrongIsAnErrorNamingItsProblems() {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-bad-world.json").path
+        FileManager.default.createFile(atPath: path, contents: Data(#"{"scenario": 1, "name": 7}"#.utf8))
+        #expect {
+            try SimulatedWorld.use(scenarioFile: path)
+        } throws: { error in
+            "\(error)".hasPrefix(path) && "\(error)".contains("$.name")
+        }
+        #expect(SimulatedWorld.current.scenarioName == "demo", "the current world stays")
+    }
+}
+
+@Suite struct Q2PlatformTests {
+    @Test func theContextFollowsTheLaunch() async {
+        let world = SimulatedWorld(scenario: .embeddedDefault)
+        for (launch, banner, auto) in [(Q2Launch.normal, nil, true), (.deepLink, "Please sign in to continue", true), (.push, nil, false)] {
+            let platform = SimulatedQ2Platform(world: world, launch: launch, security: SimulatedSecurityModule(faults: world.faults))
+            #expect(platform.context.presentWithLocalizedErrorMessage == banner)
+            #expect(await MainActor.run { platform.context.shouldAllowAutoLogin() } == auto)
+        }
+    }
+
+    @Test func aResponseWithoutASessionTokenIsRefused() async {
+        let platform = SimulatedQ2Platform()
+        let response = AuthenticationModuleResponse(username: "alice", authenticationMethod: .password, q2token: nil, userDataJSON: nil)
+        await #expect(throws: MobileCoreLoginFailure.self) { try await platform.completePlatformAuthentication(with: response) }
+        #expect(platform.session == nil)
+    }
+}
+
+@Suite struct ScriptedCardholderTests {
+    @Test func aNumberThatIsNotACardIsRefusedAndTheDefaultIsCardinalsFrictionlessCard() throws {
+        #expect(throws: CardNumber.Problem.failsLuhnCheck) { try ScriptedCardholder(cardNumber: "4000000000002702") }
+        #expect(try CardNumber(CardNumber.frictionlessTestCard.digits) == .frictionlessTestCard)
+        #expect(ScriptedCardholder().cardNumber == "4000000000002701")
+    }
+}
