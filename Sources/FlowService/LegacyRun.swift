@@ -1,3 +1,4 @@
+import Foundation
 import IdentityProvider
 import IdpSdk
 import kssidp
@@ -37,7 +38,9 @@ extension FlowRun {
              detail: "\(call)(clientId: \(clientId), authMode: \(mode.rawValue), credentials: [\(credentials.keys.sorted().joined(separator: ", "))], parentSpan:)")
         let wrapper = KssIdpWrapper(
             config: KssIdpConfig(
-                certificatePath: "bundle:idp-chain.pem", baseUrl: environment.idpUrl, tenantId: environment.tenantId,
+                certificatePath: "bundle:idp-chain.pem",
+                certificateChain: Data((configuration.certificateChainPEM ?? IdentityProviderCertificates.genuinePEM).utf8),
+                baseUrl: environment.idpUrl, tenantId: environment.tenantId,
                 masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: configuration.shouldHashPin,
                 network: environment.world.network),
             observer: { [weak self] event, status in

@@ -9,7 +9,8 @@ import Threading
 
 /// The legacy wrapper's configuration, as the migration guide shows it.
 public struct KssIdpConfig: Sendable {
-    /// A PEM file with the IdP's chain to pin; a path that does not exist pins the bundled chain (ours).
+    /// A PEM file with the IdP's chain to pin (leaf first). A path that names no readable file fails every call
+    /// with a request error saying so.
     public let certificatePath: String
     public let baseUrl: String
     public let tenantId: String
@@ -18,6 +19,8 @@ public struct KssIdpConfig: Sendable {
     public let shouldHashPin: Bool
     /// The simulated network that reaches the IdP.
     let network: SimulatedNetwork
+    /// The chain itself, for idp-tui's own front ends, which pin the IdP's bundled chain without a file.
+    let certificateChain: Data?
 
     /// The wrapper reaches the identity provider of ``SimulatedWorld/current``.
     public init(certificatePath: String, baseUrl: String, tenantId: String, masterController: MCSDK,
@@ -26,8 +29,10 @@ public struct KssIdpConfig: Sendable {
                   shouldKssIdpHandleTms: shouldKssIdpHandleTms, shouldHashPin: shouldHashPin, network: SimulatedWorld.current.network)
     }
 
-    package init(certificatePath: String, baseUrl: String, tenantId: String, masterController: MCSDK,
+    /// `certificateChain`, when given, is pinned instead of the file (which then only names it in messages).
+    package init(certificatePath: String, certificateChain: Data? = nil, baseUrl: String, tenantId: String, masterController: MCSDK,
                  shouldKssIdpHandleTms: Bool, shouldHashPin: Bool, network: SimulatedNetwork) {
+        self.certificateChain = certificateChain
         self.certificatePath = certificatePath
         self.baseUrl = baseUrl
         self.tenantId = tenantId
@@ -121,8 +126,13 @@ public final class KssIdpWrapper: Sendable {
         }
         observer?("GetAstClientData", ast.status.name)
 
+        guard let chain = config.certificateChain ?? FileManager.default.contents(atPath: config.certificatePath) else {
+            let error = IdpSdkError(510, 2, "KssIdpConfig.certificatePath names no readable file: \(config.certificatePath)")
+            return (ResultObject(status: .requestFailed, message: error.errorDescription),
+                    KssIdpResultObject(userIdentifier: nil, astClientId: nil, eventStatus: nil, eventErrorCode: nil, requestError: error))
+        }
         let service = IdpSdkService(
-            tenantId: config.tenantId, idpUrl: config.baseUrl, certificateChain: pinnedChain(), shouldHashPin: config.shouldHashPin,
+            tenantId: config.tenantId, idpUrl: config.baseUrl, certificateChain: chain, shouldHashPin: config.shouldHashPin,
             network: config.network)
         let done = DispatchSemaphore(value: 0)
         let outcome = Locked<IdpSdkResult?>(nil)
@@ -183,9 +193,6 @@ public final class KssIdpWrapper: Sendable {
         }
     }
 
-    private func pinnedChain() -> Data {
-        FileManager.default.contents(atPath: config.certificatePath) ?? Data(IdentityProviderCertificates.genuinePEM.utf8)
-    }
 }
 
 /// The credentials given up front, handed to the IdP's form as it asks.

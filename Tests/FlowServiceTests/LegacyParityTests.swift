@@ -9,12 +9,19 @@ import Secrets
 import Testing
 import Threading
 
+/// The IdP's chain in a file, as an app ships it.
+func chainFile() -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-test-chain-\(UUID().uuidString).pem").path
+    _ = FileManager.default.createFile(atPath: path, contents: Data(IdentityProviderCertificates.genuinePEM.utf8))
+    return path
+}
+
 @Suite struct KssIdpWrapperTests {
     func wrapper() -> (KssIdpWrapper, MCSDK, Locked<[String]>) {
         let environment = SimulationEnvironment(clock: ManualClock())
         let seen = Locked<[String]>([])
         let wrapper = KssIdpWrapper(
-            config: KssIdpConfig(certificatePath: "/nonexistent.pem", baseUrl: environment.idpUrl, tenantId: "demo",
+            config: KssIdpConfig(certificatePath: chainFile(), baseUrl: environment.idpUrl, tenantId: "demo",
                                  masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: false,
                                  network: environment.world.network),
             observer: { event, status in seen.withLock { $0.append("\(event) \(status ?? "→")") } })
@@ -92,5 +99,23 @@ import Threading
         #expect(login.differences.contains("SetAuthorisationCode: not sent ≠ OK"))
         #expect(report.cases[1].agrees, "activation does not use the login client")
         #expect(ParityText.lines(report, width: 100).contains { $0.contains("✗ differs: status: INVALID_STATE ≠ OK") })
+    }
+}
+
+@Suite struct KssIdpCertificateTests {
+    @Test func aCertificatePathThatNamesNoFileIsARequestFailureSayingSo() async {
+        let environment = SimulationEnvironment(clock: ManualClock())
+        let wrapper = KssIdpWrapper(config: KssIdpConfig(
+            certificatePath: "/nonexistent/idp-chain.pem", baseUrl: environment.idpUrl, tenantId: "demo",
+            masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: false, network: environment.world.network),
+            observer: nil)
+        _ = await environment.masterController.receive(KSMStartEvent())
+        let (result, object) = await withCheckedContinuation { continuation in
+            wrapper.activate(clientId: KSMClientId.enrollment, authMode: .no, credentials: Demo.aliceActivation, parentSpan: nil) {
+                continuation.resume(returning: ($0, $1))
+            }
+        }
+        #expect(result.status == .requestFailed)
+        #expect(object.requestError?.errorDescription == "KssIdpConfig.certificatePath names no readable file: /nonexistent/idp-chain.pem")
     }
 }

@@ -103,7 +103,7 @@ import ThreeDSecure
 
     @Test func aScenarioFileThatIsWrongIsAnErrorNamingItsProblems() {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-bad-world.json").path
-        FileManager.default.createFile(atPath: path, contents: Data(#"{"scenario": 1, "name": 7}"#.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(#"{"scenario": 1, "name": 7}"#.utf8))
         #expect {
             try SimulatedWorld.use(scenarioFile: path)
         } throws: { error in
