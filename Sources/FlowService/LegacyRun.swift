@@ -61,19 +61,27 @@ extension FlowRun {
         guard case .kssidp(let outcome, let object, let thread)? = reply else {
             return cancelledResult(at: step)
         }
-        emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now),
-             status: outcome.status.rawValue, detail: outcome.message ?? object.userIdentifier.map { "logged in as \($0)" } ?? "")
-        switch outcome.status {
-        case .success:
+        switch object.status {
+        case .success(let message, _):
+            emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now), status: "Success",
+                 detail: message)
             return result(.success, status: StatusType.OK.name, step: nil, error: nil)
-        case .requestFailed:
-            let error = object.requestError ?? IdpSdkError(510, 0, outcome.message ?? "the request failed")
+        case .requestFailed(_, _, let model, _):
+            emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now),
+                 status: "RequestFailed", detail: model.description)
+            let error = IdpSdkError(model.subsystem, Int(model.code) ?? 0, model.description)
             let (flowOutcome, status) = FlowResult.classify(error)
             return result(flowOutcome, status: status, step: step, error: FlowError(error))
-        case .eventFailed:
-            let code = object.eventErrorCode
-            return result(.failure, status: object.eventStatus?.name ?? StatusType.FAILED.name, step: step,
-                          error: FlowError(subsystem: code.map { _ in IdpFailure.subsystem }, code: code, message: outcome.message ?? "an MC-SDK event failed"))
+        case .eventFailed(let status, let description, _):
+            emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now),
+                 status: "EventFailed", detail: description)
+            let code = outcome.errorCode == 0 ? nil : outcome.errorCode
+            return result(.failure, status: status.name, step: step,
+                          error: FlowError(subsystem: code.map { _ in IdpFailure.subsystem }, code: code, message: description))
+        case .biometricError(let code, let description):
+            emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now),
+                 status: "BiometricError", detail: description)
+            return result(.failure, status: StatusType.FAILED.name, step: step, error: FlowError(subsystem: nil, code: code, message: description))
         }
     }
 }

@@ -43,31 +43,6 @@ public struct KssIdpConfig: Sendable {
     }
 }
 
-/// The wrapper's status (the Android names).
-public enum KssIdpStatus: String, Sendable {
-    case success = "Success"
-    /// The HTTP part (the IdP) failed.
-    case requestFailed = "RequestFailed"
-    /// An MC-SDK event failed.
-    case eventFailed = "EventFailed"
-}
-
-public struct ResultObject: Sendable, Equatable {
-    public let status: KssIdpStatus
-    public let message: String?
-}
-
-/// What the wrapper learned: the user and device on success; the failing event's status or the IdP's error.
-public struct KssIdpResultObject: Sendable, Equatable {
-    public let userIdentifier: KsUserIdentifier?
-    public let astClientId: String?
-    /// The MC-SDK status of the event that failed.
-    public let eventStatus: KSMEventStatusType?
-    public let eventErrorCode: Int?
-    /// The IdP's (or the connection's) error, as subsystem and code.
-    public let requestError: IdpSdkError?
-}
-
 /// The legacy KSSIDP wrapper: it takes every credential up front, and runs GetAstClientData, the IdP's login
 /// (HTTP) and SetAuthorisationCode itself, on its own queue (`KSSIDP`). Once called it cannot be cancelled.
 public final class KssIdpWrapper: Sendable {
@@ -119,17 +94,16 @@ public final class KssIdpWrapper: Sendable {
     {
         observer?("GetAstClientData", nil)
         let astReply = send(KSMGetAstClientDataEvent(tenantId: config.tenantId))
+        let trace = parentSpan.flatMap { $0.isEmpty ? nil : TraceContext(traceParent: $0, traceState: nil) }
         guard let ast = astReply as? KSMGetAstClientDataResultEvent, ast.status == .KSMOK else {
             let status = (astReply as? KSMGetAstClientDataResultEvent)?.status ?? .KSMINVALID_STATE
             observer?("GetAstClientData", status.name)
-            return eventFailed(status, code: nil, message: describe(astReply))
+            return eventFailed(status, code: 0, message: describe(astReply), event: nil, trace: trace)
         }
         observer?("GetAstClientData", ast.status.name)
 
         guard let chain = config.certificateChain ?? FileManager.default.contents(atPath: config.certificatePath) else {
-            let error = IdpSdkError(510, 2, "KssIdpConfig.certificatePath names no readable file: \(config.certificatePath)")
-            return (ResultObject(status: .requestFailed, message: error.errorDescription),
-                    KssIdpResultObject(userIdentifier: nil, astClientId: nil, eventStatus: nil, eventErrorCode: nil, requestError: error))
+            return requestFailed(IdpSdkError(510, 2, "KssIdpConfig.certificatePath names no readable file: \(config.certificatePath)"), trace: trace)
         }
         let service = IdpSdkService(
             tenantId: config.tenantId, idpUrl: config.baseUrl, certificateChain: chain, shouldHashPin: config.shouldHashPin,
@@ -145,9 +119,7 @@ public final class KssIdpWrapper: Sendable {
         }
         done.wait()
         guard let result = outcome.withLock({ $0 }), let code = result.authorizationCode else {
-            let error = outcome.withLock { $0 }?.idpSdkError ?? IdpSdkError(510, 0, "no authorization code")
-            return (ResultObject(status: .requestFailed, message: error.errorDescription),
-                    KssIdpResultObject(userIdentifier: nil, astClientId: nil, eventStatus: nil, eventErrorCode: nil, requestError: error))
+            return requestFailed(outcome.withLock { $0 }?.idpSdkError ?? IdpSdkError(510, 0, "no authorization code"), trace: trace)
         }
 
         observer?("SetAuthorisationCode", nil)
@@ -157,13 +129,13 @@ public final class KssIdpWrapper: Sendable {
             let event = setReply as? KSMSetAuthorisationCodeResultEvent
             let status = event?.status ?? (setReply is KSMRuntimeErrorEvent ? .KSMINTERNAL_ERROR : .KSMINVALID_STATE)
             observer?("SetAuthorisationCode", status.name)
-            return eventFailed(status, code: event.flatMap { $0.errorCode == 0 ? nil : $0.errorCode }, message: describe(setReply))
+            return eventFailed(status, code: event?.errorCode ?? 0, message: describe(setReply), event: event, trace: trace)
         }
         observer?("SetAuthorisationCode", set.status.name)
-        let device = config.masterController.snapshot
-        return (ResultObject(status: .success, message: nil),
-                KssIdpResultObject(userIdentifier: set.userIdentifier, astClientId: device.astClientId, eventStatus: .KSMOK,
-                                   eventErrorCode: nil, requestError: nil))
+        let user = set.userIdentifier?.userId ?? ""
+        return (ResultObject(status: .KSMOK, errorCode: 0, reportId: 0, userId: user, errorDescription: nil, event: set),
+                KssIdpResultObject(
+                    status: .success(message: "logged in as \(set.userIdentifier?.description ?? user)"), userId: user, traceContext: trace))
     }
 
     private func send(_ event: any KsEvent) -> (any KsEvent)? {
@@ -177,9 +149,26 @@ public final class KssIdpWrapper: Sendable {
         return reply.withLock { $0 }
     }
 
-    private func eventFailed(_ status: KSMEventStatusType, code: Int?, message: String) -> (ResultObject, KssIdpResultObject) {
-        (ResultObject(status: .eventFailed, message: message),
-         KssIdpResultObject(userIdentifier: nil, astClientId: nil, eventStatus: status, eventErrorCode: code, requestError: nil))
+    private func eventFailed(
+        _ status: KSMEventStatusType, code: Int, message: String, event: KSMSetAuthorisationCodeResultEvent?, trace: TraceContext?,
+        line: Int = #line
+    ) -> (ResultObject, KssIdpResultObject) {
+        (ResultObject(status: status, errorCode: code, reportId: 0, userId: "", errorDescription: message, event: event),
+         KssIdpResultObject(status: .eventFailed(status: status, errorDescription: message, line: line), userId: "", traceContext: trace))
+    }
+
+    /// The IdP's login (the HTTP part) failed: its error page, the connection, or the SDK's own checks.
+    private func requestFailed(_ error: IdpSdkError, trace: TraceContext?, line: Int = #line) -> (ResultObject, KssIdpResultObject) {
+        let (request, http): (KSMCreateHttpCommonRequestStatus, Int) = switch error.subsystem {
+        case IdpFailure.subsystem: (.failed, error.errorCode == 5000 ? 500 : 400)
+        case IdpSdkError.transportSubsystem: (.notReachable, 0)
+        default: (.invalidParameter, 0)
+        }
+        let status: KSMEventStatusType = request == .notReachable ? .KSMNOT_REACHABLE : .KSMFAILED
+        let model = KssIdpErrorModel(subsystem: error.subsystem, code: String(error.errorCode), description: error.errorDescription, parameters: [:])
+        return (ResultObject(status: status, errorCode: error.errorCode, reportId: 0, userId: "", errorDescription: error.errorDescription, event: nil),
+                KssIdpResultObject(status: .requestFailed(status: request, httpStatus: http, errorModel: model, line: line), userId: "",
+                                   traceContext: trace))
     }
 
     private func describe(_ event: (any KsEvent)?) -> String {

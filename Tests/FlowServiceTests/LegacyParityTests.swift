@@ -43,25 +43,29 @@ func chainFile() -> String {
         let (wrapper, controller, seen) = wrapper()
         _ = await controller.receive(KSMStartEvent())
         let (result, object) = await call(wrapper, Demo.aliceActivation)
-        #expect(result.status == .success)
-        #expect(object.userIdentifier?.userId == "alice")
-        #expect(object.astClientId == controller.snapshot.astClientId)
+        #expect(result.status == .KSMOK && result.userId == "alice")
+        #expect(result.event?.userIdentifier == KsUserIdentifier(tenantId: "demo", userId: "alice"))
+        #expect(object.status == .success(message: "logged in as alice@demo"))
+        #expect(object.userId == "alice")
         #expect(seen.withLock { $0 } == ["GetAstClientData →", "GetAstClientData OK", "SetAuthorisationCode →", "SetAuthorisationCode OK"])
         let (login, _) = await call(wrapper, activate: false, Demo.alice)
-        #expect(login.status == .success)
+        #expect(login.status == .KSMOK)
     }
 
     @Test func failuresAreRequestOrEventFailures() async {
         let (wrapper, controller, _) = wrapper()
         let (early, earlyObject) = await call(wrapper, Demo.aliceActivation)
-        #expect(early.status == .eventFailed && earlyObject.eventStatus == .KSMINVALID_STATE, "no StartEvent yet")
+        #expect(early.status == .KSMINVALID_STATE, "no StartEvent yet")
+        guard case .eventFailed(.KSMINVALID_STATE, let why, _) = earlyObject.status else { Issue.record("\(earlyObject)"); return }
+        #expect(why.contains("StartEvent"))
         _ = await controller.receive(KSMStartEvent())
         let (wrong, wrongObject) = await call(wrapper, ["username": "alice", "password": "nope", "activation-code": "123456"])
-        #expect(wrong.status == .requestFailed)
-        #expect(wrongObject.requestError?.subsystem == 513 && wrongObject.requestError?.errorCode == 4011)
+        #expect(wrong.status == .KSMFAILED && wrong.errorCode == 4011)
+        guard case .requestFailed(.failed, 400, let model, _) = wrongObject.status else { Issue.record("\(wrongObject)"); return }
+        #expect(model.subsystem == 513 && model.code == "4011")
         let (missing, missingObject) = await call(wrapper, ["username": "alice", "password": "wonderland"])
-        #expect(missing.status == .requestFailed)
-        #expect(missingObject.requestError?.errorCode == 3, "no activation-code in the dictionary")
+        guard case .requestFailed(.invalidParameter, 0, let missingModel, _) = missingObject.status else { Issue.record("\(missingObject)"); return }
+        #expect(missing.errorCode == 3 && missingModel.code == "3", "no activation-code in the dictionary")
     }
 }
 
@@ -115,7 +119,8 @@ func chainFile() -> String {
                 continuation.resume(returning: ($0, $1))
             }
         }
-        #expect(result.status == .requestFailed)
-        #expect(object.requestError?.errorDescription == "KssIdpConfig.certificatePath names no readable file: /nonexistent/idp-chain.pem")
+        guard case .requestFailed(.invalidParameter, _, let model, _) = object.status else { Issue.record("\(object)"); return }
+        #expect(result.errorDescription == "KssIdpConfig.certificatePath names no readable file: /nonexistent/idp-chain.pem")
+        #expect(model.description == result.errorDescription)
     }
 }

@@ -65,10 +65,15 @@ final class KssIdpHandler {
 
     /// Added: the app's handler the guide calls.
     func handleNewResult(newResultObject: KssIdpResultObject) {
-        if let user = newResultObject.userIdentifier {
-            screenLogger.log("KSSIDP: logged in as \(user.userId)")
-        } else {
-            screenLogger.log("KSSIDP: failed, \(newResultObject.eventStatus?.name ?? newResultObject.requestError?.description ?? "?")")
+        switch newResultObject.status {
+        case .success:
+            screenLogger.log("KSSIDP: logged in as \(newResultObject.userId)")
+        case .eventFailed(let status, let errorDescription, _):
+            screenLogger.log("KSSIDP: an MC-SDK event failed, \(status.name): \(errorDescription)")
+        case .requestFailed(_, _, let errorModel, _):
+            screenLogger.log("KSSIDP: the request failed, \(errorModel.subsystem)/\(errorModel.code): \(errorModel.description)")
+        case .biometricError(_, let errorDescription):
+            screenLogger.log("KSSIDP: \(errorDescription)")
         }
     }
 }
