@@ -92,7 +92,7 @@ public final class IdpSdkService: Sendable {
         while true {
             switch page {
             case .error(let failure):
-                return IdpSdkResult(error: IdpSdkError(subsystem: IdpFailure.subsystem, errorCode: failure.code, errorDescription: failure.message))
+                return IdpSdkResult(error: IdpSdkError(subsystem: IdpFailure.subsystem, errorCode: failure.code, errorDescription: describe(failure)))
             case .redirect(let code):
                 return IdpSdkResult(authorizationCode: code)
             case .malformed(let what):
@@ -113,6 +113,13 @@ public final class IdpSdkService: Sendable {
                 }
             }
         }
+    }
+
+    /// The IdP's message; a wrong password from an app that hashes PINs says so, since a tenant that expects
+    /// plain passwords refuses every hashed one (the simulator's hint: the real IdP cannot tell).
+    private func describe(_ failure: IdpFailure) -> String {
+        guard shouldHashPin, case .wrongCredentials = failure else { return failure.message }
+        return failure.message + "; shouldHashPin is true, so the password was sent hashed, which only a tenant that expects hashed PINs accepts"
     }
 
     /// Opens the connection and checks the server's chain against the pinned one.

@@ -179,6 +179,7 @@ import Testing
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
         let result = try #require(service(ManualClock(), FlowConfiguration(shouldHashPin: true)).run(.activate, with: frontEnd))
         #expect(result.status == "WRONG_CREDENTIALS")
+        #expect(result.error?.message.hasSuffix("shouldHashPin is true, so the password was sent hashed, which only a tenant that expects hashed PINs accepts") == true)
     }
 }
 
