@@ -45,11 +45,16 @@ extension FlowRun {
                 }
             }
         }
-        // The flow's end: every timer and queued message of the bridge goes, and the page stops.
+        // The flow's end: every timer and queued message of the bridge goes, and the page stops, before the result.
+        // The main queue runs it within microseconds in the front ends; the bound only keeps a main thread that
+        // serves no queue from holding the result (the view is then disposed of whenever it does).
         payment.close()
+        let disposed = DispatchSemaphore(value: 0)
         DispatchQueue.main.async {
             MainActor.assumeIsolated { view.withLock { $0 }?.dispose() }
+            disposed.signal()
         }
+        _ = disposed.wait(timeout: .now() + .seconds(1))
         guard case .payment(let end)? = reply else {
             return cancelledResult(at: payment.stage, inFlight: true)
         }

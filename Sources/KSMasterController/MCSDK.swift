@@ -107,10 +107,11 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         let completion = UncheckedSendable(completionBlock)
         queue.async { [self] in
             let result = handle(event)
-            completion.value?(result)
+            // What the controller reports unasked reaches the consumer first, then the sender's result.
             if result is KSMRuntimeErrorEvent, let consumer = consumer.withLock({ $0.receiver }) {
                 consumer.receive(result, withCompletionHandler: nil)
             }
+            completion.value?(result)
         }
     }
 
