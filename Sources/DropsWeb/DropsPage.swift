@@ -100,7 +100,8 @@ package final class DropsPage: Sendable {
             send(name: InframeEventName.safepayError.rawValue, detail: ["error": detail])
             return
         }
-        log("DS", "Drops", "ARes", Self.describe(response.transStatus, response.transStatusReason, eci: response.eci))
+        log("DS", "Drops", "ARes", Self.describe(response.transStatus, response.transStatusReason, eci: response.eci),
+            status: response.transStatus.rawValue)
         let base: [String: any Sendable] = ["tracker": tracker, "request_id": requestID]
         switch response.transStatus {
         case .authenticated, .attempted:
@@ -145,7 +146,7 @@ package final class DropsPage: Sendable {
             case .completed(let result):
                 log("ACS", "Drops", "CRes", "challenge complete")
                 log("ACS", "DS", "RReq", Self.describe(result.transStatus, result.transStatusReason, eci: result.eci)
-                    + (result.challengeCancel.map { ", challengeCancel \($0.rawValue)" } ?? ""))
+                    + (result.challengeCancel.map { ", challengeCancel \($0.rawValue)" } ?? ""), status: result.transStatus.rawValue)
                 finish(result, base: base)
                 return
             }
@@ -182,8 +183,8 @@ package final class DropsPage: Sendable {
         post(json, postOrigin)
     }
 
-    private func log(_ from: String, _ to: String, _ name: String, _ detail: String) {
-        simulation.log(DropsLogEntry(from: from, to: to, name: name, detail: detail, thread: QueueName.current))
+    private func log(_ from: String, _ to: String, _ name: String, _ detail: String, status: String? = nil) {
+        simulation.log(DropsLogEntry(from: from, to: to, name: name, detail: detail, thread: QueueName.current, status: status))
     }
 
     private static func outcome(_ response: AuthenticationResponse) -> [String: any Sendable] {

@@ -90,13 +90,16 @@ public struct DropsLogEntry: Sendable, Equatable {
     public let detail: String
     /// The thread it happened on.
     public let thread: String
+    /// The message's outcome where it has one: the transStatus of an ARes or RReq, `ack` for an ack.
+    public let status: String?
 
-    public init(from: String, to: String, name: String, detail: String, thread: String) {
+    public init(from: String, to: String, name: String, detail: String, thread: String, status: String? = nil) {
         self.from = from
         self.to = to
         self.name = name
         self.detail = detail
         self.thread = thread
+        self.status = status
     }
 }
 

@@ -1,3 +1,4 @@
+import Q2ModuleInterfaces
 import IdpSdk
 import DropsWeb
 import SafepayDropsSDK
@@ -22,10 +23,10 @@ public struct Q2SignIn: Sendable, Equatable {
     public let banner: String?
     /// The user of the credential saved by the last successful Q2 login in this process, if any.
     public let savedUsername: String?
-    /// How the app was opened: `normal`, `deep-link` or `push`.
-    public let launch: String
+    /// How the app was opened.
+    public let launch: Q2Launch
 
-    public init(banner: String?, savedUsername: String?, launch: String) {
+    public init(banner: String?, savedUsername: String?, launch: Q2Launch) {
         self.banner = banner
         self.savedUsername = savedUsername
         self.launch = launch

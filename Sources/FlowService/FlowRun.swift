@@ -218,7 +218,7 @@ final class FlowRun: Sendable {
     func awaitReply(
         _ call: (@escaping @Sendable (StepReply) -> Void) -> Void, then next: @escaping @Sendable (StepReply?) -> Void
     ) {
-        let once = FirstCall()
+        let once = OneTimeClaim()
         let lanes = continuesFromCompletions ? (reply: service.flowQueue, cancel: service.sideQueue) : nil
         let deliver: @Sendable (StepReply) -> Void = { [self] reply in
             guard once.claim() else { return }
@@ -354,7 +354,7 @@ struct ResultEventBox: Sendable {
 }
 
 /// True for the first call of ``claim()`` only.
-final class FirstCall: Sendable {
+final class OneTimeClaim: Sendable {
     private let claimed = Atomic(false)
 
     func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }

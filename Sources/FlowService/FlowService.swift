@@ -74,7 +74,7 @@ public final class FlowService: Sendable {
             shouldHashPin: configuration.shouldHashPin,
             network: environment.world.network, targetQueue: environment.deviceQueue)
         // One listener per environment: a second service on the same environment takes the fault reports over.
-        environment.faults.onTrigger { [weak self] name in self?.faultBit(name) }
+        environment.faults.onTrigger { [weak self] name in self?.reportFault(name) }
         let token = environment.world.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
         idpObserver.withLock { $0 = token }
         environment.world.q2Core.observe { [weak self] userId, response in self?.coreAnswered(userId, response) }
@@ -122,7 +122,7 @@ public final class FlowService: Sendable {
         run.emit(step, from: .identityProvider, to: caller, status: traffic.status, detail: traffic.response)
     }
 
-    private func faultBit(_ name: String) {
+    private func reportFault(_ name: String) {
         current.withLock { $0 }?.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: name)
     }
 
@@ -152,7 +152,7 @@ public final class FlowService: Sendable {
         (run.continuesFromCompletions ? flowQueue : sideQueue).async { [self] in
             current.withLock { $0 = run }
             if !run.isCancelled { announceFaults(run) }
-            let finish = FirstCall()
+            let finish = OneTimeClaim()
             run.run { [self] result in
                 if finish.claim() { self.finish(run, with: result) }
             }

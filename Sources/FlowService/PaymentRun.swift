@@ -122,13 +122,8 @@ final class PaymentRun: DropsCardholder {
 
     /// A bridge message or a 3-D Secure message, as the simulation reports it.
     func log(_ entry: DropsLogEntry) {
-        let status: String? = switch entry.name {
-        case "ARes", "RReq": entry.detail.split(separator: ",").first.map { String($0.dropFirst("transStatus ".count)) }
-        case "ack": "ack"
-        default: nil
-        }
         emit(FlowStep(entry.name), from: Self.participant(entry.from), to: Self.participant(entry.to), thread: entry.thread,
-             status: status, detail: entry.detail)
+             status: entry.status, detail: entry.detail)
         let stage: FlowStep? = switch entry.name {
         case "AReq", "ARes", "3DS Method", "CReq", "CRes", "RReq": FlowStep(entry.name)
         default: nil

@@ -96,7 +96,7 @@ extension FlowRun {
         let asked = environment.clock.now
         let resolution = service.channel.ask(flowID: id, timeout: configuration.promptTimeout) { promptID in
             FlowPrompt(id: promptID, flowID: id, flow: kind,
-                       request: .q2SignIn(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch.rawValue)))
+                       request: .q2SignIn(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch)))
         }
         let waited = asked.duration(to: environment.clock.now)
         let credential: PasswordCredential
@@ -155,7 +155,7 @@ extension FlowRun {
             emit(.completePlatformAuthentication, from: .q2Module, to: .app, status: StatusType.OK.name,
                  detail: "\(platform.session.map { "\($0)" } ?? "no session")")
             service.savedQ2Credential = credential
-            var done = result_(.success, status: StatusType.OK.name, error: nil)
+            var done = signInResult(.success, status: StatusType.OK.name, error: nil)
             done.q2 = Q2Outcome(username: result.username, failure: nil, statusCode: result.statusCode, hydraCode: nil,
                                 authenticationMethod: result.authenticationMethod.rawValue, autoLogin: autoLogin, launch: launch.rawValue,
                                 userDataKeys: result.userDataJSON.map { $0.keys.sorted() })
@@ -169,7 +169,7 @@ extension FlowRun {
             case .genericError: Q2Status.genericError
             case .insecure: Q2Status.insecure
             }
-            var done = result_(.failure, status: status, error: FlowError(subsystem: failure.statusCode, code: failure.hydraCode, message: failure.message))
+            var done = signInResult(.failure, status: status, error: FlowError(subsystem: failure.statusCode, code: failure.hydraCode, message: failure.message))
             done.q2 = Q2Outcome(username: credential.username, failure: failure.caseName, statusCode: failure.statusCode,
                                 hydraCode: failure.hydraCode, authenticationMethod: nil, autoLogin: autoLogin, launch: launch.rawValue,
                                 userDataKeys: nil)
@@ -186,7 +186,7 @@ extension FlowRun {
         }
     }
 
-    private func result_(_ outcome: FlowOutcome, status: String, error: FlowError?) -> FlowResult {
+    private func signInResult(_ outcome: FlowOutcome, status: String, error: FlowError?) -> FlowResult {
         result(outcome, status: status, step: outcome == .success ? nil : .authenticate, error: error)
     }
 

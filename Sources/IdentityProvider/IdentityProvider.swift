@@ -230,7 +230,7 @@ public final class IdentityProvider: Sendable {
             status = "200"
         case .failure(let failure):
             response = "\(IdpFailure.subsystem)/\(failure.code): \(failure.message)"
-            status = failure == .serverError("") ? "500" : "400"
+            status = String(failure.httpStatus)
         }
         var traffic = IdpTraffic(request: "POST /token", detail: "grant_type=authorization_code, client_id=\(request.clientId)",
                                  response: response, status: status)
@@ -508,7 +508,7 @@ public struct IdpTraffic: Sendable, Equatable {
         let (response, status): (String, String) = switch page {
         case .form(let form): ("login form page \(form.page) of \(form.pageCount): \(form.fields.map(\.rawValue).joined(separator: ", "))", "200")
         case .redirect: ("redirect to the app with an authorization code", "302")
-        case .error(let failure): ("\(IdpFailure.subsystem)/\(failure.code): \(failure.message)", failure.code == 5000 ? "500" : "400")
+        case .error(let failure): ("\(IdpFailure.subsystem)/\(failure.code): \(failure.message)", String(failure.httpStatus))
         case .malformed(let what): (what, "200")
         }
         self.init(request: request, detail: detail, response: response, status: status)

@@ -47,6 +47,12 @@ public enum IdpFailure: Error, Sendable, Equatable {
     }
 
     /// What went wrong and what to do, in plain words.
+    /// The HTTP status the IdP answers it with: 500 for its own failure, 400 otherwise.
+    public var httpStatus: Int {
+        if case .serverError = self { return 500 }
+        return 400
+    }
+
     public var message: String {
         switch self {
         case .invalidRequest(let why): "the identity provider rejected the request: \(why)"

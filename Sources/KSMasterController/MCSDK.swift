@@ -193,7 +193,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     }
 
     private func setAuthorisationCode(_ event: KSMSetAuthorisationCodeEvent) -> any KsEvent {
-        let taken: Taken = state.withLock { state in
+        let taken: PendingLoginCheck = state.withLock { state in
             guard state.started else {
                 return .refused(.failure(.KSMINVALID_STATE, 0, "send StartEvent before SetAuthorisationCodeEvent"))
             }
@@ -350,7 +350,7 @@ private struct WeakReceiver: @unchecked Sendable {
     weak var receiver: (any KSAsyncEventReceiver)?
 }
 
-private enum Taken {
+private enum PendingLoginCheck {
     case pending(PendingLogin)
     case refused(KSMSetAuthorisationCodeResultEvent)
 }

@@ -115,7 +115,8 @@ public final class SafepayPayerAuthenticationView {
                               detail: attempt == 1 ? "messageId \(id)" : "messageId \(id), resent (attempt \(attempt))",
                               thread: QueueName.current))
         case .acknowledged(let id, let status):
-            log(DropsLogEntry(from: "Drops", to: "App", name: "ack", detail: "messageId \(id), \(status)", thread: QueueName.current))
+            log(DropsLogEntry(from: "Drops", to: "App", name: "ack", detail: "messageId \(id), \(status)", thread: QueueName.current,
+                              status: "ack"))
         case .rejected(let rejection):
             log(DropsLogEntry(from: "Drops", to: "App", name: "rejected", detail: rejection.description, thread: QueueName.current))
         case .deliveryFailed, .pageNotReady:

@@ -37,7 +37,7 @@ public enum ScenarioFile {
         } catch {
             return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: error.position, message: "not valid JSON: \(error.message)")]))
         }
-        var reader = Reader()
+        var reader = ScenarioReader()
         let scenario = reader.scenario(root)
         if let scenario, reader.problems.isEmpty { return .success(scenario) }
         return .failure(ScenarioProblems(reader.problems))
@@ -45,7 +45,7 @@ public enum ScenarioFile {
 
     /// Reads a faults object (the scenario's `faults`, or a headless answer's), with its problems.
     public static func faults(_ node: JSONNode, at path: String) -> Result<(IdentityFaults, BridgeFaults), ScenarioProblems> {
-        var reader = Reader()
+        var reader = ScenarioReader()
         let faults = reader.faults(node, path)
         return reader.problems.isEmpty ? .success(faults) : .failure(ScenarioProblems(reader.problems))
     }
@@ -71,7 +71,7 @@ public struct ScenarioProblems: Error, Sendable {
 
 // MARK: - Reading
 
-struct Reader {
+struct ScenarioReader {
     var problems: [ScenarioProblem] = []
 
     mutating func problem(_ path: String, _ node: JSONNode?, _ message: String) {

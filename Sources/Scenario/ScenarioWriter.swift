@@ -69,7 +69,7 @@ extension ScenarioFile {
             members.append(("frictionless", .string(status.rawValue)))
             if let reason { members.append(("reason", .string(reason.rawValue))) }
         case .challenge(let design):
-            let name = Reader.uiTypeNames[design.uiType] ?? "text"
+            let name = ScenarioReader.uiTypeNames[design.uiType] ?? "text"
             members.append(("challenge", .string(name)))
             members.append(("final", .string(design.outcome.rawValue)))
             if let reason = design.outcomeReason { members.append(("reason", .string(reason.rawValue))) }
@@ -83,6 +83,6 @@ extension ScenarioFile {
     }
 }
 
-extension Reader {
+extension ScenarioReader {
     static let uiTypeNames: [AcsUiType: String] = Dictionary(uniqueKeysWithValues: uiTypes.map { ($1, $0) })
 }

@@ -160,7 +160,7 @@ public final class KssIdpWrapper: Sendable {
     /// The IdP's login (the HTTP part) failed: its error page, the connection, or the SDK's own checks.
     private func requestFailed(_ error: IdpSdkError, trace: TraceContext?, line: Int = #line) -> (ResultObject, KssIdpResultObject) {
         let (request, http): (KSMCreateHttpCommonRequestStatus, Int) = switch error.subsystem {
-        case IdpFailure.subsystem: (.failed, error.errorCode == 5000 ? 500 : 400)
+        case IdpFailure.subsystem: (.failed, error.errorCode == IdpFailure.serverError("").code ? 500 : 400)
         case IdpSdkError.transportSubsystem: (.notReachable, 0)
         default: (.invalidParameter, 0)
         }

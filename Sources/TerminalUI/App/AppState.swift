@@ -20,13 +20,6 @@ public enum MenuItem: CaseIterable, Sendable {
         }
     }
 
-    /// The flows that come later are listed, dimmed, and skipped by focus.
-    public var isAvailable: Bool {
-        switch self {
-        default: true
-        }
-    }
-
     var flow: FlowKind? {
         switch self {
         case .activate: .activate

@@ -86,9 +86,7 @@ public enum AppView {
         buffer.put("What would you like to do?", row: area.top, column: area.left, role: .hint)
         for (index, item) in MenuItem.allCases.enumerated() where index + 2 < area.height {
             let row = area.top + 2 + index
-            if !item.isAvailable {
-                buffer.put("  \(item.title) — coming later", row: row, column: area.left, role: .menuDisabled)
-            } else if index == state.menuSelection {
+            if index == state.menuSelection {
                 let text = "▸ \(item.title)"
                 buffer.fill(row: row, column: area.left, count: 30, role: .menuFocused)
                 buffer.put(text, row: row, column: area.left, role: .menuFocused)

@@ -184,12 +184,8 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     private func nextAvailable(from index: Int, step: Int) -> Int {
-        let items = MenuItem.allCases
-        var next = index
-        repeat {
-            next = (next + step + items.count) % items.count
-        } while !items[next].isAvailable
-        return next
+        let count = MenuItem.allCases.count
+        return (index + step + count) % count
     }
 
     private func handleForm(_ key: Key, _ form: inout FormState) {
@@ -288,7 +284,7 @@ public final class TerminalApp: FlowFrontEnd {
         if allowed {
             answer(prompt, .q2AutoLogin, working: "Q2: signing in automatically as \(saved) (saved credential)…")
         } else {
-            let why = signIn.launch == "push" ? "the app was opened from a push notification" : "the app does not allow it now"
+            let why = signIn.launch == .push ? "the app was opened from a push notification" : "the app does not allow it now"
             state.screen = .form(FormState(prompt: prompt, note: "No auto-login as \(saved): \(why) (shouldAllowAutoLogin() is false)."))
         }
     }
