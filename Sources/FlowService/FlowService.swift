@@ -39,7 +39,7 @@ public final class FlowService: Sendable {
     /// Where the IdpSdk flows run: on the device's queue, with the SDKs' queues.
     let flowQueue: DispatchQueue
     /// Where the other flows run, and the end of a flow cancelled while a call was in flight.
-    let sideQueue = QueueName.makeSerialQueue("idp-tui.flow")
+    package let sideQueue = QueueName.makeSerialQueue("idp-tui.flow")
     private let runs = Locked<[Int: FlowRun]>([:])
     /// The flows started and not yet running, in order, and whether one runs now.
     private let lineup = Locked<(waiting: [FlowRun], running: Bool)>(([], false))

@@ -231,9 +231,8 @@ import Testing
         #expect(result.error?.message.contains("in flight") == true)
 
         // Let the abandoned work finish: it must not prompt, and nothing is sent to the MC.
-        for _ in 0..<5 { clock.advance(by: .seconds(2)) }
+        service.settle(frontEnd, clock: clock)
         #expect(service.activeFlowCount == 0)
-        service.drive(frontEnd, timeout: .milliseconds(300)) { false }
         #expect(frontEnd.prompts.isEmpty)
         #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode })
         #expect(service.deviceStatus == "not activated")
@@ -299,8 +298,7 @@ import Testing
         let result = try #require(frontEnd.results.first)
         #expect(result.outcome == .cancelled)
         #expect(result.failedStep == .setAuthorisationCode)
-        clock.advance(by: .seconds(1))
-        service.drive(frontEnd, timeout: .milliseconds(300)) { false }
+        service.settle(frontEnd, clock: clock)
         #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode && $0.from == .masterController })
     }
 
@@ -312,8 +310,8 @@ import Testing
         service.start(.activate)
         #expect(service.drive(frontEnd) { !frontEnd.prompts.isEmpty })
         clock.advance(by: .seconds(299))
-        service.drive(frontEnd, timeout: .milliseconds(100)) { false }
-        #expect(frontEnd.results.isEmpty)
+        // The prompt's timeout is still set: it has not fired, so the flow still waits.
+        #expect(clock.pendingTimerCount == 1)
         clock.advance(by: .seconds(1))
         #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
         let result = try #require(frontEnd.results.first)

@@ -51,6 +51,31 @@ extension FlowService {
         return true
     }
 
+    /// Runs until nothing is left to happen: every queue of the device and the service has run what it holds,
+    /// the clock has passed every deadline still pending (abandoned work sleeping on the simulated network),
+    /// and every message has been delivered. It ends when a round finds nothing to do, not after a fixed time.
+    func settle(_ frontEnd: RecordingFrontEnd, clock: ManualClock) {
+        var quietRounds = 0
+        while quietRounds < 2 {
+            var idle = true
+            for queue in [environment.deviceQueue, sideQueue] {
+                let drained = DispatchSemaphore(value: 0)
+                queue.async { drained.signal() }
+                // Work that waits on the clock holds its queue until the clock passes its deadline.
+                while drained.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
+                    idle = false
+                    if clock.pendingTimerCount > 0 { clock.advance(by: .seconds(60)) }
+                }
+            }
+            if clock.pendingTimerCount > 0 {
+                idle = false
+                clock.advance(by: .seconds(60))
+            }
+            if deliverPendingMessages(to: frontEnd) > 0 { idle = false }
+            quietRounds = idle ? quietRounds + 1 : 0
+        }
+    }
+
     /// Runs one flow to its end and returns its result.
     func run(_ kind: FlowKind, with frontEnd: RecordingFrontEnd) -> FlowResult? {
         let before = frontEnd.results.count
