@@ -46,7 +46,6 @@ public final class FlowService: Sendable {
     private let nextFlowID = Atomic(1)
     /// The run on the flow queue now: faults that bite are reported in its log.
     private let current: Locked<FlowRun?>
-    private let liveBridgeFaults: Locked<BridgeFaults>
     private let savedCredential = Locked<PasswordCredential?>(nil)
     private let idpObserver = Locked<Int?>(nil)
 
@@ -58,7 +57,7 @@ public final class FlowService: Sendable {
         self.configuration = configuration
         self.history = history
         flowQueue = QueueName.makeSerialQueue("idp-tui.flow", target: environment.deviceQueue)
-        liveBridgeFaults = Locked(configuration.bridgeFaults)
+        environment.world.bridgeFaults = configuration.bridgeFaults
         let current = Locked<FlowRun?>(nil)
         self.current = current
         // The Q2 platform, built once as the app's is: its security module's answers go to the log of the flow
@@ -215,17 +214,11 @@ public final class FlowService: Sendable {
         return messages.count
     }
 
-    /// The bridge faults the next payment's Drops page shows; switched live by the faults panel and per flow by
-    /// headless answers. The identity faults are ``SimulationEnvironment/faults``.
-    public var bridgeFaults: BridgeFaults {
-        get { liveBridgeFaults.withLock { $0 } }
-        set { liveBridgeFaults.withLock { $0 = newValue } }
-    }
 
     /// Says which faults are on as a flow starts, so that its log shows them before they bite.
     private func announceFaults(_ run: FlowRun) {
-        var names = environment.faults.faults.activeNames
-        if run.kind == .payerAuth { names += bridgeFaults.activeNames }
+        var names = environment.world.identityFaults.activeNames
+        if run.kind == .payerAuth { names += environment.world.bridgeFaults.activeNames }
         guard !names.isEmpty else { return }
         run.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: "faults on: \(names.joined(separator: ", "))")
     }

@@ -26,7 +26,7 @@ extension FlowRun {
         let payment = PaymentRun(run: self)
         let simulation = DropsSimulation(
             clock: environment.clock, random: environment.world.random, acs: environment.world.accessControlServer, cardholder: payment,
-            faults: service.bridgeFaults, timing: configuration.bridgeTiming,
+            faults: environment.world.bridgeFaults, timing: configuration.bridgeTiming,
             log: { [weak payment] entry in payment?.log(entry) })
         let settings = Self.configuration(configuration.safepayEnvironment, random: environment.world.random)
         emit(.configure, from: .app, to: .safepayDrops,

@@ -31,7 +31,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     private var codesUsed = 0
     private var resendsAsked = 0
     /// The faults of the scenario and the command line, which every flow starts from.
-    private lazy var baseFaults = (identity: service.environment.faults.faults, bridge: service.bridgeFaults)
+    private lazy var baseFaults = (identity: service.environment.world.identityFaults, bridge: service.environment.world.bridgeFaults)
     /// A card form answer held back for the answers' `delay`.
     private var delayed: (prompt: FlowPrompt, answer: PromptAnswer, due: ContinuousClock.Instant)?
     private let encoder: JSONEncoder = {
@@ -77,8 +77,8 @@ public final class HeadlessRunner: FlowFrontEnd {
         codesUsed = 0
         resendsAsked = 0
         // Faults an answer switches on hold for its flow only.
-        service.environment.faults.faults = baseFaults.identity.merged(with: answers[index].faults?.identity ?? .none)
-        service.bridgeFaults = baseFaults.bridge.merged(with: answers[index].faults?.bridge ?? .none)
+        service.environment.world.identityFaults = baseFaults.identity.merged(with: answers[index].faults?.identity ?? .none)
+        service.environment.world.bridgeFaults = baseFaults.bridge.merged(with: answers[index].faults?.bridge ?? .none)
         currentFlowID = service.start(flows[index])
     }
 

@@ -34,6 +34,8 @@ public final class SimulatedWorld: Sendable {
     package let q2Core: Q2CoreServer
     private let people: Locked<People>
 
+    private let bridge: Locked<BridgeFaults>
+
     private struct People {
         var cardholder: ScriptedCardholder
     }
@@ -59,6 +61,22 @@ public final class SimulatedWorld: Sendable {
             lockout: configuration.lockout, store: identityProviderStore, network: network, random: random, clock: clock,
             faults: faults, passwordHashIterations: configuration.passwordHashIterations)
         people = Locked(People(cardholder: ScriptedCardholder()))
+        bridge = Locked(scenario.bridgeFaults)
+    }
+
+    // MARK: Faults
+
+    /// The identity side's faults on now (network, IdP, device); whoever they bite reports it through ``faults``.
+    /// Switched live by the terminal's faults panel and per flow by headless answers.
+    package var identityFaults: IdentityFaults {
+        get { faults.faults }
+        set { faults.faults = newValue }
+    }
+
+    /// The bridge faults the next Drops page shows; the scenario's at first.
+    package var bridgeFaults: BridgeFaults {
+        get { bridge.withLock { $0 } }
+        set { bridge.withLock { $0 = newValue } }
     }
 
     // MARK: What app code reads

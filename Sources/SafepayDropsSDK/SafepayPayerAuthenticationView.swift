@@ -40,7 +40,7 @@ public final class SafepayPayerAuthenticationView {
         let world = SimulatedWorld.current
         self.init(simulation: DropsSimulation(
             clock: world.clock, random: world.random, acs: world.accessControlServer,
-            cardholder: world.cardholder.makeDropsCardholder(), faults: world.scenario.bridgeFaults))
+            cardholder: world.cardholder.makeDropsCardholder(), faults: world.bridgeFaults))
     }
 
     package init(simulation: DropsSimulation) {

@@ -16,7 +16,7 @@ import Testing
         let service = FlowService(environment: SimulationEnvironment(clock: clock))
         let frontEnd = RecordingFrontEnd.answering(answers)
         prepare(service, frontEnd)
-        service.environment.faults.faults = faults
+        service.environment.world.identityFaults = faults
         let result = try #require(service.run(kind, with: frontEnd))
         return (result, frontEnd.events(of: result.flowID))
     }
@@ -52,7 +52,7 @@ import Testing
         let clock = ManualClock()
         let service = FlowService(environment: SimulationEnvironment(clock: clock))
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
-        service.environment.faults.faults.requestTimeout = true
+        service.environment.world.identityFaults.requestTimeout = true
         service.start(.activate)
         #expect(clock.waitForPendingTimers(atLeast: 1))
         clock.advance(by: .seconds(30))
@@ -68,7 +68,7 @@ import Testing
         // No prompt timeout: the only timers are the network's sleeps.
         let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
-        service.environment.faults.faults.addedLatency = .milliseconds(250)
+        service.environment.world.identityFaults.addedLatency = .milliseconds(250)
         service.start(.activate)
         var roundTrips = 0
         while frontEnd.results.isEmpty && roundTrips < 10 {
@@ -99,7 +99,7 @@ import Testing
     @Test func aRuntimeErrorRestartsTheMasterControllerAndTheNextFlowWorks() throws {
         let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.aliceActivation])
-        service.environment.faults.faults.runtimeError = true
+        service.environment.world.identityFaults.runtimeError = true
         let failed = try #require(service.run(.activate, with: frontEnd))
         #expect(failed.status == "INTERNAL_ERROR")
         #expect(frontEnd.events(of: failed.flowID).contains { $0.step == .runtimeError })
@@ -107,7 +107,7 @@ import Testing
         #expect(!service.device.started, "the MC-SDK restarted itself")
         // Once a switch-on: the code was exchanged, so activating again is refused by the IdP (the device was
         // bound before the error), which is what a real device would see.
-        service.environment.faults.faults.runtimeError = false
+        service.environment.world.identityFaults.runtimeError = false
         let next = try #require(service.run(.activate, with: frontEnd))
         #expect(next.status != "INTERNAL_ERROR")
     }
@@ -122,7 +122,7 @@ import Testing
 
     @Test func faultsSwitchedOffMidFlowStopBiting() throws {
         let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
-        service.environment.faults.faults.serverError = true
+        service.environment.world.identityFaults.serverError = true
         let frontEnd = RecordingFrontEnd { prompt in
             var values: [String: Secret] = [:]
             for field in prompt.fields { values[field.key] = Demo.aliceActivation[field.key].map { Secret($0) } }
@@ -130,7 +130,7 @@ import Testing
         }
         let failed = try #require(service.run(.activate, with: frontEnd))
         #expect(failed.status == "FAILED")
-        service.environment.faults.faults.serverError = false
+        service.environment.world.identityFaults.serverError = false
         let worked = try #require(service.run(.activate, with: frontEnd))
         #expect(worked.outcome == .success)
     }

@@ -94,7 +94,7 @@ import ThreeDSecure
                 userId: nil, traceParent: nil
             ) { continuation.resume(returning: $0.authorizationCode ?? "") }
         }
-        world.faults.faults.runtimeError = true
+        world.identityFaults.runtimeError = true
         let reply = await device.receive(KSMSetAuthorisationCodeEvent(
             tenantId: world.tenantId, authenticationMode: .no, authorisationCode: code, clientId: KSMClientId.enrollment))
         #expect(reply is KSMRuntimeErrorEvent)

@@ -24,7 +24,7 @@ import Testing
         #expect(driver.app.render().text.contains("⚡ fault"))
         // Switched off again, the next activation works.
         driver.press(.enter, .character("f"), .character(" "), .escape)
-        #expect(!driver.service.environment.faults.faults.networkUnavailable)
+        #expect(!driver.service.environment.world.identityFaults.networkUnavailable)
         driver.activate()
         #expect(driver.result?.outcome == .success)
     }
@@ -36,7 +36,7 @@ import Testing
         driver.press(.f2)
         for _ in 0..<3 { driver.press(.down) }  // server error
         driver.press(.character(" "), .escape)
-        #expect(driver.service.environment.faults.faults.serverError)
+        #expect(driver.service.environment.world.identityFaults.serverError)
         driver.press(.enter)
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.status == "FAILED")
@@ -48,7 +48,7 @@ import Testing
         driver.press(.f2)
         for _ in 0..<10 { driver.press(.down) }  // every ack lost
         driver.press(.character(" "))
-        #expect(driver.service.bridgeFaults.loseEveryAck)
+        #expect(driver.service.environment.world.bridgeFaults.loseEveryAck)
         #expect(driver.app.render().text.contains("[x] bridge: every ack is lost"))
     }
 
