@@ -71,33 +71,36 @@ let package = Package(
             dependencies: ["Scenario", "IdentityProvider", "ThreeDSecure", "Q2Core", "DropsWeb", "Determinism", "Threading", "Secrets"],
             swiftSettings: strict),
 
+        // What a finished flow leaves (its outcome, summary and transcript) and where it is kept.
+        .target(name: "FlowRecords", dependencies: ["IdentityProvider", "Threading"], swiftSettings: strict),
+
         // Service layer and front ends.
         .target(
             name: "FlowService",
             dependencies: [
                 "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Scenario", "Q2ModuleInterfaces", "Q2Core",
-                "JSONText", "Secrets", "Determinism", "Threading", "Crypto", "CWakeup",
+                "JSONText", "Secrets", "Determinism", "Threading", "Crypto", "CWakeup", "FlowRecords",
             ],
             swiftSettings: strict),
         // The state file (SQLite): the stores of the IdP and the device, and the history of flows.
         .target(
             name: "StateStore",
-            dependencies: ["CSQLite", "FlowService", "IdentityProvider", "KSMasterController", "Determinism", "Threading"],
+            dependencies: ["CSQLite", "FlowRecords", "IdentityProvider", "KSMasterController", "Determinism", "Threading"],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowService", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowService", "FlowRecords", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
         .target(name: "CWakeup", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(
-            name: "TerminalUI", dependencies: ["FlowService", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
+            name: "TerminalUI", dependencies: ["FlowService", "FlowRecords", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(
             name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowService", "Threading"], swiftSettings: strict),
         .executableTarget(
             name: "idp-tui",
-            dependencies: ["Headless", "CursesBackend", "TerminalUI", "FlowService", "IdentityProvider", "Scenario", "StateStore"],
+            dependencies: ["FlowRecords", "Headless", "CursesBackend", "TerminalUI", "FlowService", "IdentityProvider", "Scenario", "StateStore"],
             swiftSettings: strict),
-        .executableTarget(name: "idp-bench", dependencies: ["FlowService", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
+        .executableTarget(name: "idp-bench", dependencies: ["FlowService", "FlowRecords", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
         .testTarget(
@@ -121,17 +124,17 @@ let package = Package(
         .testTarget(
             name: "FlowServiceTests",
             dependencies: [
-                "FlowService", "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism",
+                "FlowService", "FlowRecords", "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism",
                 "Threading",
             ],
             swiftSettings: strict),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "FlowService", "Determinism", "IdpSdk", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets"],
+            dependencies: ["TerminalUI", "FlowService", "FlowRecords", "Determinism", "IdpSdk", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),
-        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "StateStore", "Threading", "idp-tui"], swiftSettings: strict),
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "FlowRecords", "StateStore", "Threading", "idp-tui"], swiftSettings: strict),
     ]
 )

@@ -1,3 +1,4 @@
+import FlowRecords
 import Threading
 import Determinism
 import IdpSdk

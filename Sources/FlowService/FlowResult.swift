@@ -1,15 +1,9 @@
+import FlowRecords
 import Threading
 import Determinism
 import IdentityProvider
 import IdpSdk
 import KSMasterController
-
-/// How a flow ended.
-public enum FlowOutcome: String, Sendable, Codable {
-    case success
-    case failure
-    case cancelled
-}
 
 /// An error as a result reports it: the IdpSdk's subsystem and code where there is one.
 public struct FlowError: Sendable, Equatable, Encodable {

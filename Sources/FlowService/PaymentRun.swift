@@ -1,3 +1,4 @@
+import FlowRecords
 import Crypto
 import Dispatch
 import Determinism

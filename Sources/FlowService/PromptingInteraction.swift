@@ -1,3 +1,4 @@
+import FlowRecords
 import Determinism
 import IdpSdk
 

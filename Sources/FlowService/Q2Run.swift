@@ -1,3 +1,4 @@
+import FlowRecords
 import Dispatch
 import IdentityProvider
 import JSONText

@@ -1,3 +1,4 @@
+import FlowRecords
 import FlowService
 import Foundation
 import IdentityProvider

@@ -1,3 +1,4 @@
+import FlowRecords
 import FlowService
 import Foundation
 
@@ -7,7 +8,7 @@ public enum HistoryExport {
         guard !entries.isEmpty else { return "no flows yet" }
         let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS", "DURATION"]
         let rows = entries.map { entry in
-            [String(entry.id), entry.time, entry.flow.rawValue, entry.user ?? "—", entry.outcome.rawValue, entry.status,
+            [String(entry.id), entry.time, entry.flow, entry.user ?? "—", entry.outcome.rawValue, entry.status,
              duration(entry.duration)]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
@@ -26,7 +27,7 @@ public enum HistoryExport {
 
     public static func transcript(_ record: HistoryRecord) -> String {
         let s = record.summary
-        var lines = ["flow \(s.id): \(s.flow.rawValue) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(duration(s.duration)) · \(s.time)"]
+        var lines = ["flow \(s.id): \(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(duration(s.duration)) · \(s.time)"]
         for event in record.events {
             var line = "\(event.sequence). \(event.from) → \(event.to)  \(event.step)  [\(event.thread)]"
             if let status = event.status { line += "  \(status)" }
@@ -40,12 +41,12 @@ public enum HistoryExport {
     /// SafepayDrops, Drops, DS and ACS; others join as they appear.
     public static func mermaid(_ record: HistoryRecord) -> String {
         let s = record.summary
-        var order = s.flow.usesIdentityProvider
+        var order = FlowKind(rawValue: s.flow)?.usesIdentityProvider ?? false
             ? ["App", "IdpSdk", "MC-SDK", "IdP"] : ["App", "SafepayDrops", "Drops", "DS", "ACS"]
         for event in record.events {
             for name in [event.from, event.to] where !order.contains(name) { order.append(name) }
         }
-        var lines = ["sequenceDiagram", "    title \(escape("\(s.flow.rawValue) #\(s.id): \(s.outcome.rawValue) \(s.status)"))"]
+        var lines = ["sequenceDiagram", "    title \(escape("\(s.flow) #\(s.id): \(s.outcome.rawValue) \(s.status)"))"]
         for name in order { lines.append("    participant \(id(name)) as \(escape(name))") }
         for event in record.events {
             let text = [event.step, event.status, shorten(event.detail)].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")

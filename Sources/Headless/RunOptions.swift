@@ -1,3 +1,4 @@
+import FlowRecords
 import Q2ModuleInterfaces
 import Crypto
 import FlowService
@@ -168,10 +169,17 @@ extension RunOptions {
     /// The flow service these options describe, on the embedded default scenario.
     public func makeService(mode: Mode = .headless) throws(UsageError) -> FlowService {
         let scenario = try loadScenario(mode: mode)
-        let state = try openState(mode: mode)
+        return makeService(scenario: scenario, configuration: try flowConfiguration(mode: mode, scenario: scenario),
+                           state: try openState(mode: mode))
+    }
+
+    /// The flow service on a scenario and configuration already read, keeping what outlives the process in
+    /// `state` (nil: in memory). The one place a service is built, for the terminal UI and the headless runner.
+    public func makeService(scenario: Scenario, configuration: FlowConfiguration, state: StateFile?) -> FlowService {
+        let stores = state.map { SimulationStores(identityProvider: $0.identityProviderStore, device: $0.deviceStore) } ?? .memory()
         return FlowService(
-            environment: SimulationEnvironment(scenario: scenario, seed: seed, stores: state?.stores ?? .memory()),
-            configuration: try flowConfiguration(mode: mode, scenario: scenario), history: state?.history ?? MemoryFlowHistory())
+            environment: SimulationEnvironment(scenario: scenario, seed: seed, stores: stores), configuration: configuration,
+            history: state?.history ?? MemoryFlowHistory())
     }
 
     /// The state file these options name (nil with `--ephemeral`), opened and migrated.

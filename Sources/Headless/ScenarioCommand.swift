@@ -1,3 +1,4 @@
+import FlowRecords
 import Foundation
 import Scenario
 

@@ -1,5 +1,5 @@
 import Determinism
-import FlowService
+import FlowRecords
 import Foundation
 import IdentityProvider
 import KSMasterController
@@ -9,7 +9,7 @@ import KSMasterController
 ///
 /// ```swift
 /// let state = try StateFile(path: StateFile.defaultPath())
-/// let environment = SimulationEnvironment(scenario: scenario, stores: state.stores)
+/// let stores = SimulationStores(identityProvider: state.identityProviderStore, device: state.deviceStore)
 /// let service = FlowService(environment: environment, history: state.history)
 /// ```
 public final class StateFile: Sendable {
@@ -31,10 +31,11 @@ public final class StateFile: Sendable {
         try migrate()
     }
 
-    /// The stores for a ``SimulationEnvironment``.
-    public var stores: SimulationStores {
-        SimulationStores(identityProvider: SQLiteIdentityProviderStore(database: database), device: SQLiteDeviceStore(database: database))
-    }
+    /// The identity provider's store: its counters, locks, codes and device bindings.
+    public var identityProviderStore: any IdentityProviderStore { SQLiteIdentityProviderStore(database: database) }
+
+    /// The device's store: its id, activation, session and offline token.
+    public var deviceStore: any DeviceStore { SQLiteDeviceStore(database: database) }
 
     public var history: any FlowHistory { SQLiteFlowHistory(database: database) }
 
@@ -339,7 +340,7 @@ final class SQLiteFlowHistory: FlowHistory {
             return try database.write { transaction throws(StateError) -> Int in
                 _ = try transaction.query(
                     "INSERT INTO flows (started_at, flow, user, outcome, status, duration_us, result_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [.text(summary.time), .text(summary.flow.rawValue), summary.user.map { .text($0) } ?? .null,
+                    [.text(summary.time), .text(summary.flow), summary.user.map { .text($0) } ?? .null,
                      .text(summary.outcome.rawValue), .text(summary.status), .integer(summary.duration), .text(record.resultJSON)])
                 let id = try transaction.query("SELECT last_insert_rowid()").first?.first?.integer ?? 0
                 for (sequence, json, step) in events {
@@ -354,7 +355,7 @@ final class SQLiteFlowHistory: FlowHistory {
     }
 
     private static func summary(_ row: [SQLValue]) -> HistorySummary? {
-        guard let id = row[0].integer, let time = row[1].text, let flow = row[2].text.flatMap(FlowKind.init(rawValue:)),
+        guard let id = row[0].integer, let time = row[1].text, let flow = row[2].text,
             let outcome = row[4].text.flatMap(FlowOutcome.init(rawValue:)), let status = row[5].text, let duration = row[6].integer
         else { return nil }
         return HistorySummary(id: Int(id), time: time, flow: flow, user: row[3].text, outcome: outcome, status: status, duration: duration)

@@ -3,6 +3,7 @@
 //   swift build -c release && .build/release/idp-bench [--round-trips N] [--pairs N] [--case K] [--primitives] [--startup]
 //   (--case K runs only the K-th throughput case, 1-based, for profiling; each case also prints its CPU time and
 //   context switches per flow, which vary less than flows per second on a shared VM)
+import FlowRecords
 import Crypto
 import Determinism
 import FlowService

@@ -1,3 +1,4 @@
+import FlowRecords
 import CursesBackend
 import FlowService
 import Foundation
@@ -92,7 +93,6 @@ default:
         // The embedded scenario is built after the first frame, with the rest of the simulated world.
         let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(mode: .terminal)
         let configuration = try options.flowConfiguration(mode: .terminal, scenario: fromFile)
-        let seed = options.seed
         let status = try TerminalSession.run(
             theme: theme, tenant: fromFile?.appTenant ?? "demo",
             idpUrl: fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL
@@ -104,9 +104,7 @@ default:
             } catch {
                 return .failure(TerminalSession.StartError(description: error.message))
             }
-            return .success(FlowService(
-                environment: SimulationEnvironment(scenario: fromFile ?? .embeddedDefault, seed: seed, stores: state?.stores ?? .memory()),
-                configuration: configuration, history: state?.history ?? MemoryFlowHistory()))
+            return .success(options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state))
         }
         exit(status)
     } catch let error as UsageError {

@@ -1,3 +1,4 @@
+import FlowRecords
 import FlowService
 import TerminalUI
 import Testing

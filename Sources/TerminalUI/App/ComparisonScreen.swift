@@ -1,3 +1,4 @@
+import FlowRecords
 import FlowService
 
 /// The KSSIDP comparison: the parity check's report, scrollable.

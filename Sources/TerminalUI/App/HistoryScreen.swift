@@ -1,3 +1,4 @@
+import FlowRecords
 import FlowService
 import Foundation
 
@@ -88,7 +89,7 @@ extension AppView {
         let rows = area.height - 1 - (history.error == nil ? 0 : 1)
         let first = min(max(0, history.selection - rows + 1), max(0, history.entries.count - rows))
         for (offset, entry) in history.entries.enumerated().dropFirst(first).prefix(rows) {
-            let line = row(String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow.rawValue,
+            let line = row(String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow,
                            entry.user ?? "—", entry.outcome.rawValue, entry.status)
             let selected = offset == history.selection
             let at = top + 1 + offset - first
@@ -105,7 +106,7 @@ extension AppView {
 
     static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel) {
         let s = transcript.record.summary
-        buffer.put("\(s.flow.rawValue) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(s.time) · \(transcript.record.events.count) events",
+        buffer.put("\(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(s.time) · \(transcript.record.events.count) events",
                    row: area.top, column: area.left, role: .title, limit: area.width)
         for (offset, event) in transcript.record.events.dropFirst(transcript.scroll).prefix(area.height - 1).enumerated() {
             var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"

@@ -1,21 +1,27 @@
-import Determinism
-import Foundation
 import IdentityProvider
 import Threading
+
+/// How a flow ended.
+public enum FlowOutcome: String, Sendable, Codable {
+    case success
+    case failure
+    case cancelled
+}
 
 /// One line of a history list.
 public struct HistorySummary: Sendable, Equatable, Codable {
     public let id: Int
     /// When the flow started, ISO 8601.
     public let time: String
-    public let flow: FlowKind
+    /// The flow's name, as `run` takes it (`activate`, `payer-auth` …).
+    public let flow: String
     public let user: String?
     public let outcome: FlowOutcome
     public let status: String
     /// Microseconds.
     public let duration: Int64
 
-    public init(id: Int, time: String, flow: FlowKind, user: String?, outcome: FlowOutcome, status: String, duration: Int64) {
+    public init(id: Int, time: String, flow: String, user: String?, outcome: FlowOutcome, status: String, duration: Int64) {
         self.id = id
         self.time = time
         self.flow = flow
@@ -37,18 +43,6 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
     public let duration: Int64?
     public let status: String?
     public let detail: String
-
-    public init(_ event: FlowEvent, sequence: Int) {
-        self.sequence = sequence
-        step = event.step.rawValue
-        from = event.from.rawValue
-        to = event.to.rawValue
-        thread = event.thread
-        time = event.time.description
-        duration = event.duration?.microseconds
-        status = event.status
-        detail = event.detail
-    }
 
     public init(sequence: Int, step: String, from: String, to: String, thread: String, time: String, duration: Int64?,
                 status: String?, detail: String) {
@@ -115,24 +109,5 @@ public final class MemoryFlowHistory: FlowHistory {
 
     public func record(id: Int) throws(StoreFailure) -> HistoryRecord? {
         state.withLock { $0.records.first { $0.summary.id == id } }
-    }
-}
-
-extension HistoryRecord {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// A finished flow's record.
-    init(result: FlowResult, events: [FlowEvent], startedAt: SimulationInstant) {
-        let resultJSON = (try? Self.encoder.encode(result)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        self.init(
-            summary: HistorySummary(
-                id: 0, time: startedAt.description, flow: result.flow, user: result.flow.usesIdentityProvider ? result.user : nil,
-                outcome: result.outcome, status: result.status, duration: result.duration.microseconds),
-            resultJSON: resultJSON,
-            events: events.enumerated().map { RecordedEvent($1, sequence: $0 + 1) })
     }
 }

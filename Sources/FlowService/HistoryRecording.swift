@@ -1,0 +1,30 @@
+import Determinism
+import FlowRecords
+import Foundation
+
+extension HistoryRecord {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// A finished flow's record.
+    init(result: FlowResult, events: [FlowEvent], startedAt: SimulationInstant) {
+        let resultJSON = (try? Self.encoder.encode(result)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        self.init(
+            summary: HistorySummary(
+                id: 0, time: startedAt.description, flow: result.flow.rawValue, user: result.flow.usesIdentityProvider ? result.user : nil,
+                outcome: result.outcome, status: result.status, duration: result.duration.microseconds),
+            resultJSON: resultJSON,
+            events: events.enumerated().map { RecordedEvent($1, sequence: $0 + 1) })
+    }
+}
+
+extension RecordedEvent {
+    init(_ event: FlowEvent, sequence: Int) {
+        self.init(
+            sequence: sequence, step: event.step.rawValue, from: event.from.rawValue, to: event.to.rawValue, thread: event.thread,
+            time: event.time.description, duration: event.duration?.microseconds, status: event.status, detail: event.detail)
+    }
+}
