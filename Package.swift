@@ -79,7 +79,7 @@ let package = Package(
             name: "FlowService",
             dependencies: [
                 "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Scenario", "Q2ModuleInterfaces", "Q2Core",
-                "JSONText", "Secrets", "Determinism", "Threading", "Crypto", "CWakeup", "FlowRecords",
+                "JSONText", "Secrets", "Determinism", "Threading", "Crypto", "CWakeup", "FlowRecords", "IdpTuiWorld",
             ],
             swiftSettings: strict),
         // The state file (SQLite): the stores of the IdP and the device, and the history of flows.

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+/// docs/architecture.md's module table says what Package.swift says: every module, and no import it does not
+/// have.
+@Suite struct ArchitectureDocTests {
+    /// Each row's module and the modules its "imports" column names (prose and `…` left out).
+    static func table() throws -> [String: Set<String>] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let start = try #require(text.range(of: "## Modules and which way they import"))
+        let section = text[start.upperBound...].prefix { _ in true }
+        let end = section.range(of: "\n## ")?.lowerBound ?? section.endIndex
+        var rows: [String: Set<String>] = [:]
+        for line in section[..<end].split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, cells[1].hasPrefix("`") else { continue }
+            let name = cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
+            let imports = cells[3].split(whereSeparator: { ", ()".contains($0) }).map(String.init)
+            rows[name] = Set(imports.filter { $0.first?.isUppercase == true || $0 == "kssidp" })
+        }
+        return rows
+    }
+
+    @Test func theModuleTableListsEveryModuleAndOnlyImportsTheyHave() throws {
+        let graph = try PackageGraph.describe()
+        let table = try Self.table()
+        let modules = Set(graph.dependencies.keys.filter { !$0.hasSuffix("Tests") })
+        #expect(Set(table.keys) == modules, "missing from the table: \(modules.subtracting(table.keys).sorted()); not modules: \(Set(table.keys).subtracting(modules).sorted())")
+        // Words in the column that are module names must be real dependencies ("the SDK surfaces" and the like
+        // are prose and name no module).
+        for (module, named) in table {
+            let real = Set(graph.dependencies[module] ?? [])
+            let claimed = named.intersection(modules)
+            #expect(claimed.isSubset(of: real), "\(module) does not import \(claimed.subtracting(real).sorted())")
+        }
+    }
+}
