@@ -9,12 +9,7 @@ import Crypto
 /// `idp-tui run`: parses the command line and the answers, runs the flows headless, and returns the exit
 /// status. Output goes to standard output as JSON Lines; a usage error is thrown for the caller to print.
 public enum RunCommand {
-    public static func main(_ arguments: [String]) throws(UsageError) -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(RunOptions.usage)
-            return 0
-        }
-        let options = try RunOptions.parse(arguments)
+    public static func main(_ options: CommandLineOptions) throws(UsageError) -> Int32 {
         let answers = try readAnswers(options)
         let service = try options.makeService()
         let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers) { line in
@@ -24,7 +19,7 @@ public enum RunCommand {
     }
 
     /// Flows that never prompt need no answers, so `run logout` does not wait on standard input.
-    private static func readAnswers(_ options: RunOptions) throws(UsageError) -> [FlowAnswers] {
+    private static func readAnswers(_ options: CommandLineOptions) throws(UsageError) -> [FlowAnswers] {
         guard options.flows.contains(where: \.prompts) || options.answersPath != "-" else {
             return options.flows.map { _ in FlowAnswers() }
         }

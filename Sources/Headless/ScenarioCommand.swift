@@ -4,37 +4,15 @@ import Scenario
 
 /// `idp-tui scenario check FILE` and `idp-tui scenario show [FILE]`.
 public enum ScenarioCommand {
-    public static let usage = """
-        usage: idp-tui scenario check FILE     report every problem of a scenario file (exit 2 if any)
-               idp-tui scenario show [FILE]    print the effective scenario (the embedded default without FILE);
-                                               secrets print as "\(ScenarioFile.secretPlaceholder)"
-        """
-
     /// Returns the exit status; `write` gets standard output (the problems, one a line, as compilers print
     /// them: `FILE:LINE:COLUMN: PATH: message`), `fail` standard error (the count).
-    public static func main(_ arguments: [String], write: (String) -> Void, fail: (String) -> Void) throws(UsageError) -> Int32 {
-        var rest = arguments[...]
-        guard let verb = rest.popFirst() else { throw UsageError("scenario: name check or show; see idp-tui scenario --help") }
-        if verb == "--help" || verb == "-h" {
-            write(usage)
-            return 0
-        }
-        var path: String?
-        while let argument = rest.popFirst() {
-            if argument == "--scenario" || argument.hasPrefix("--scenario=") {
-                if argument.hasPrefix("--scenario=") {
-                    path = String(argument.dropFirst("--scenario=".count))
-                } else {
-                    guard let value = rest.popFirst() else { throw UsageError("scenario: --scenario needs a value") }
-                    path = value
-                }
-            } else if argument.hasPrefix("-") {
-                throw UsageError("scenario: unknown option \(argument); see idp-tui scenario --help")
-            } else if path == nil {
-                path = argument
-            } else {
-                throw UsageError("scenario \(verb): one file at a time, not also \"\(argument)\"")
-            }
+    public static func main(_ command: ParsedCommandLine, write: (String) -> Void, fail: (String) -> Void) throws(UsageError) -> Int32 {
+        var words = command.words[...]
+        guard let verb = words.popFirst() else { throw UsageError("scenario: name check or show; see idp-tui scenario --help") }
+        var path = command.options.scenarioPath
+        for word in words {
+            guard path == nil else { throw UsageError("scenario \(verb): one file at a time, not also \"\(word)\"") }
+            path = word
         }
         switch verb {
         case "check":
@@ -54,9 +32,9 @@ public enum ScenarioCommand {
                 return UsageError.exitStatus
             }
         case "show":
-            var options = RunOptions()
+            var options = command.options
             options.scenarioPath = path
-            let scenario = try options.loadScenario(mode: .terminal)
+            let scenario = try options.loadScenario(for: .terminal)
             write(ScenarioFile.json(scenario).text())
             return 0
         default:

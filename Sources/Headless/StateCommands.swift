@@ -6,46 +6,18 @@ import StateStore
 
 /// `idp-tui reset` and `idp-tui history …`: the state file from the command line.
 public enum StateCommands {
-    public static let historyUsage = """
-        usage: idp-tui history [--json] [--limit N] [--state FILE]        past flows, newest first
-               idp-tui history show ID [--state FILE]                   one flow's transcript
-               idp-tui history export ID --format mermaid|json [--state FILE]
-        """
-
-    public static let resetUsage = """
-        usage: idp-tui reset [--state FILE]    forget the device, the IdP's counters and locks, and the history
-        """
-
-    /// Splits `--state FILE` (and `--state=FILE`) off the arguments.
-    static func takeStatePath(_ arguments: inout [String], command: String) throws(UsageError) -> String {
-        var path: String?
-        var rest: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--state" {
-                guard index + 1 < arguments.count else { throw UsageError("\(command): --state needs a value") }
-                path = arguments[index + 1]
-                index += 2
-                continue
-            }
-            if argument.hasPrefix("--state=") { path = String(argument.dropFirst("--state=".count)) } else { rest.append(argument) }
-            index += 1
+    /// The state file the commands act on: `--state FILE`, else the default.
+    static func statePath(_ options: CommandLineOptions, command: Command) throws(UsageError) -> String {
+        if options.ephemeral {
+            throw UsageError("\(command.prefix)--ephemeral keeps nothing between runs, so there is no state file to \(command == .reset ? "reset" : "read"); name one with --state")
         }
-        arguments = rest
-        return path ?? StateFile.defaultPath()
+        return options.statePath ?? StateFile.defaultPath()
     }
 
     // MARK: reset
 
-    public static func reset(_ arguments: [String], write: (String) -> Void) throws(UsageError) -> Int32 {
-        var arguments = arguments
-        if arguments.contains("--help") || arguments.contains("-h") {
-            write(resetUsage)
-            return 0
-        }
-        let path = try takeStatePath(&arguments, command: "reset")
-        if let extra = arguments.first { throw UsageError("reset: unknown argument \"\(extra)\"; see idp-tui reset --help") }
+    public static func reset(_ options: CommandLineOptions, write: (String) -> Void) throws(UsageError) -> Int32 {
+        let path = try statePath(options, command: .reset)
         guard FileManager.default.fileExists(atPath: path) else {
             write("\(path) does not exist: there is nothing to reset")
             return 0
@@ -71,13 +43,10 @@ public enum StateCommands {
 
     // MARK: history
 
-    public static func history(_ arguments: [String], write: (String) -> Void) throws(UsageError) -> Int32 {
-        var arguments = arguments
-        if arguments.contains("--help") || arguments.contains("-h") {
-            write(historyUsage)
-            return 0
-        }
-        let path = try takeStatePath(&arguments, command: "history")
+    public static func history(_ command: ParsedCommandLine, write: (String) -> Void) throws(UsageError) -> Int32 {
+        let arguments = command.words
+        let options = command.options
+        let path = try statePath(options, command: .history)
         func open() throws(UsageError) -> StateFile {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw UsageError("history: \(path) does not exist yet; run a flow first (or name the file with --state)")
@@ -94,26 +63,12 @@ public enum StateCommands {
             guard arguments.count >= 2, let id = Int(arguments[1]), id > 0 else {
                 throw UsageError("history \(verb): give the id of a flow (idp-tui history lists them)")
             }
-            var format: String?
-            var rest = Array(arguments.dropFirst(2))
-            while let argument = rest.first {
-                rest.removeFirst()
-                if argument == "--format", verb == "export" {
-                    guard let value = rest.first else { throw UsageError("history export: --format needs mermaid or json") }
-                    rest.removeFirst()
-                    format = value
-                } else if argument.hasPrefix("--format="), verb == "export" {
-                    format = String(argument.dropFirst("--format=".count))
-                } else {
-                    throw UsageError("history \(verb): unknown argument \"\(argument)\"; see idp-tui history --help")
-                }
+            if let extra = arguments.dropFirst(2).first {
+                throw UsageError("history \(verb): unknown argument \"\(extra)\"; see idp-tui history --help")
             }
-            if verb == "export" {
-                guard let format else { throw UsageError("history export: choose --format mermaid or --format json") }
-                guard format == "mermaid" || format == "json" else {
-                    throw UsageError("history export: --format takes mermaid or json, not \"\(format)\"")
-                }
-            }
+            let format = options.format
+            if verb == "export" && format == nil { throw UsageError("history export: choose --format mermaid or --format json") }
+            if verb == "show" && format != nil { throw UsageError("history show: --format is for history export") }
             let record: HistoryRecord?
             do {
                 record = try open().history.record(id: id)
@@ -127,21 +82,11 @@ public enum StateCommands {
             default: write(HistoryExport.transcript(record))
             }
             return 0
-        default:
-            var json = false
-            var limit = 50
-            var rest = arguments[...]
-            while let argument = rest.popFirst() {
-                switch argument {
-                case "--json": json = true
-                case "--limit":
-                    guard let value = rest.popFirst(), let number = Int(value), (1...100_000).contains(number) else {
-                        throw UsageError("history: --limit takes a whole number from 1 to 100000")
-                    }
-                    limit = number
-                default: throw UsageError("history: unknown argument \"\(argument)\"; see idp-tui history --help")
-                }
-            }
+        case let word?:
+            throw UsageError("history: unknown argument \"\(word)\"; use show ID or export ID, or see idp-tui history --help")
+        case nil:
+            let json = options.json
+            let limit = options.limit
             let entries: [HistorySummary]
             do {
                 entries = try open().history.list(limit: limit)

@@ -14,28 +14,22 @@ import TerminalUI
 let version = "0.2.0"
 
 /// Built only when asked for: start-up should not pay for it.
-func help() -> String {
-    """
-    idp-tui \(version) — simulate IdpSdk / MC-SDK login flows in a terminal and headless
+func help(_ command: Command) -> String {
+    guard command == .terminal else { return command.help }
+    let commands = Command.synopsis(of: Command.allCases.filter { $0 != .terminal })
+    return """
+        idp-tui \(version) — simulate IdpSdk / MC-SDK login, Safepay Drops 3-D Secure and Q2 sign-in flows, in a terminal and headless
 
-    usage:
-      idp-tui [options]            the terminal UI on the embedded default scenario
-      idp-tui run FLOW [FLOW…]     run flows headless; answers as JSON on stdin; JSON Lines out
-      idp-tui scenario check FILE  report every problem of a scenario file
-      idp-tui scenario show [FILE] print the effective scenario
-      idp-tui history [--json]     past flows; history show ID; history export ID --format mermaid|json
-      idp-tui reset                forget the device, the IdP's counters and locks, and the history
-      idp-tui compare              the same flows through the IdpSdk orchestration and the KSSIDP wrapper
-      idp-tui --help | --version
+        \(Command.terminal.help)
 
-    \(RunOptions.terminalUsage)
+        commands (idp-tui COMMAND --help for each):
+        \(commands.joined(separator: "\n"))
+          idp-tui --help | --version
 
-    \(RunOptions.usage)
-
-    exit status: 0 every flow succeeded (or quit) · 1 a flow failed · 3 a flow was cancelled · 2 bad input
-                 · 130 Ctrl-C in the terminal UI
-    demo users (tenant demo): alice / wonderland, activation code 123456; bob / builder, 654321
-    """
+        exit status: 0 every flow succeeded (or quit) · 1 a flow failed · 3 a flow was cancelled · 2 bad input
+                     · 130 Ctrl-C in the terminal UI
+        demo users (tenant demo): alice / wonderland, activation code 123456; bob / builder, 654321
+        """
 }
 
 func fail(_ message: String) -> Never {
@@ -43,47 +37,51 @@ func fail(_ message: String) -> Never {
     exit(UsageError.exitStatus)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-switch arguments.first {
-case "--help", "-h", "help":
-    print(help())
-case "--version", "-V":
+let parsed: ParsedCommandLine
+do {
+    parsed = try ParsedCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail(error.message)
+}
+switch parsed.request {
+case .help(let command):
+    print(help(command))
+case .version:
     print("idp-tui \(version)")
-case "run":
+case .run(.run):
     do {
-        exit(try RunCommand.main(Array(arguments.dropFirst())))
+        exit(try RunCommand.main(parsed.options))
     } catch {
         fail(error.message)
     }
-case "compare":
+case .run(.compare):
     do {
-        exit(try CompareCommand.main(Array(arguments.dropFirst()), write: { print($0) }))
+        exit(try CompareCommand.main(parsed.options, write: { print($0) }))
     } catch {
         fail(error.message)
     }
-case "history":
+case .run(.history):
     do {
-        exit(try StateCommands.history(Array(arguments.dropFirst()), write: { print($0) }))
+        exit(try StateCommands.history(parsed, write: { print($0) }))
     } catch {
         fail(error.message)
     }
-case "reset":
+case .run(.reset):
     do {
-        exit(try StateCommands.reset(Array(arguments.dropFirst()), write: { print($0) }))
+        exit(try StateCommands.reset(parsed.options, write: { print($0) }))
     } catch {
         fail(error.message)
     }
-case "scenario":
+case .run(.scenario):
     do {
         exit(try ScenarioCommand.main(
-            Array(arguments.dropFirst()), write: { print($0) },
-            fail: { FileHandle.standardError.write(Data("idp-tui: \($0)\n".utf8)) }))
+            parsed, write: { print($0) }, fail: { FileHandle.standardError.write(Data("idp-tui: \($0)\n".utf8)) }))
     } catch {
         fail(error.message)
     }
-default:
+case .run(.terminal):
     do {
-        let options = try RunOptions.parse(arguments, mode: .terminal)
+        let options = parsed.options
         let theme: Theme
         do {
             theme = try Theme.resolve(options.theme, environment: ProcessInfo.processInfo.environment)
@@ -91,8 +89,8 @@ default:
             fail(error.description)
         }
         // The embedded scenario is built after the first frame, with the rest of the simulated world.
-        let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(mode: .terminal)
-        let configuration = try options.flowConfiguration(mode: .terminal, scenario: fromFile)
+        let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
+        let configuration = try options.flowConfiguration(for: .terminal, scenario: fromFile)
         let status = try TerminalSession.run(
             theme: theme, tenant: fromFile?.appTenant ?? "demo",
             idpUrl: fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL
@@ -100,7 +98,7 @@ default:
             // The state file is opened after the first frame too; one it cannot use ends the UI with its error.
             let state: StateFile?
             do throws(UsageError) {
-                state = try options.openState(mode: .terminal)
+                state = try options.openState(for: .terminal)
             } catch {
                 return .failure(TerminalSession.StartError(description: error.message))
             }

@@ -88,7 +88,8 @@ import Testing
         (["history", "export", "99", "--format", "json"], "there is no flow 99 in"),
         (["history", "show", "x"], "history show: give the id of a flow"),
         (["history", "--limit", "0"], "--limit takes a whole number"),
-        (["history", "--frob"], #"history: unknown argument "--frob""#),
+        (["history", "--frob"], "history: unknown option --frob"),
+        (["history", "show", "1", "--format", "json"], "history show: --format is for history export"),
         (["reset", "now"], #"reset: unknown argument "now""#),
     ])
     func badHistoryCommandsExitTwo(arguments: [String], message: String) throws {

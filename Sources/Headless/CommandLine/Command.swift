@@ -1,0 +1,56 @@
+import FlowService
+
+/// The commands of `idp-tui`: the terminal UI when none is named.
+public enum Command: String, Sendable, CaseIterable {
+    case terminal = ""
+    case run
+    case compare
+    case history
+    case reset
+    case scenario
+
+    /// Where its errors start: `run: …`; nothing for the terminal UI.
+    var prefix: String { self == .terminal ? "" : "\(rawValue): " }
+
+    /// How it is invoked, without its options, and what it does: one pair a form.
+    var forms: [(invocation: String, summary: String)] {
+        switch self {
+        case .terminal: [("idp-tui [options]", "the terminal UI")]
+        case .run: [("idp-tui run FLOW [FLOW…] [options]", "run flows headless: answers as JSON on stdin, JSON Lines out")]
+        case .compare: [("idp-tui compare [options]", "the same flows through the IdpSdk orchestration and the KSSIDP wrapper")]
+        case .history:
+            [
+                ("idp-tui history [options]", "past flows, newest first"),
+                ("idp-tui history show ID [options]", "one flow's transcript"),
+                ("idp-tui history export ID --format mermaid|json", "one flow as a sequence diagram or JSON"),
+            ]
+        case .reset: [("idp-tui reset [options]", "forget the device, the IdP's counters and locks, and the history")]
+        case .scenario:
+            [
+                ("idp-tui scenario check FILE", "report every problem of a scenario file (exit 2 if any)"),
+                ("idp-tui scenario show [FILE]", "print the effective scenario; secrets print as \"<secret>\""),
+            ]
+        }
+    }
+
+    /// ``forms`` as aligned lines.
+    public static func synopsis(of commands: [Command]) -> [String] {
+        let forms = commands.flatMap(\.forms)
+        let width = forms.map(\.invocation.count).max() ?? 0
+        return forms.map { "  \($0.invocation.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.summary)" }
+    }
+
+    /// What it says about itself in its help, after the options.
+    var notes: [String] {
+        switch self {
+        case .terminal: ["themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)"]
+        case .run: ["flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))"]
+        case .compare:
+            [
+                "runs activation then login, a wrong password, a wrong activation code, a cancel and a login before",
+                "activation both ways, and flags every difference. Exit 0: they agree; 1: they differ; 2: bad input.",
+            ]
+        case .history, .reset, .scenario: []
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import FlowRecords
+import Q2ModuleInterfaces
+import Crypto
+import FlowService
+import Foundation
+import KSMasterController
+import DropsWeb
+import SafepayDropsSDK
+import Scenario
+import StateStore
+
+/// What the command line's options set (``ParsedCommandLine``), for every command: the engine's settings
+/// for the terminal UI and `run`, and the few that belong to one command.
+public struct CommandLineOptions: Sendable {
+    /// `run`'s flows, in order.
+    public var flows: [FlowKind] = []
+    /// `--theme NAME|FILE`.
+    public var theme: String?
+    /// `--answers FILE|-`; `-` for standard input.
+    public var answersPath = "-"
+    public var seed: UInt64 = 1
+    public var promptTimeout: Duration = .seconds(300)
+    public var authenticationMode: KSMAuthenticationMode = .no
+    public var shouldHashPin = false
+    public var certificateChainPath: String?
+    /// `--bridge-fault`, repeatable: faults the simulated Drops page shows in every payment.
+    public var bridgeFaults = BridgeFaults.none
+    /// `--bridge-timing swift|web`.
+    public var bridgeTiming = BridgeTiming.swiftHost
+    /// `--scenario FILE`; nil runs the embedded default.
+    public var scenarioPath: String?
+    /// `--state FILE`; nil is the default file.
+    public var statePath: String?
+    /// `--ephemeral`: keep state in memory only.
+    public var ephemeral = false
+    /// `--launch normal|deep-link|push`: how the app was opened (the Q2 module).
+    public var launch = Q2Launch.normal
+    /// `--insecure-device REASON`: the security module denies Q2 logins.
+    public var insecureDeviceReason: String?
+    /// `compare --variant`.
+    public var variant = ParityCheck.Variant.guide
+    /// `compare --json`, `history --json`.
+    public var json = false
+    /// `history --limit N`.
+    public var limit = 50
+    /// `history export --format mermaid|json`.
+    public var format: String?
+
+    public init() {}
+}
+
+extension CommandLineOptions {
+    /// The flow service these options describe, on the embedded default scenario.
+    public func makeService(for command: Command = .run) throws(UsageError) -> FlowService {
+        let scenario = try loadScenario(for: command)
+        return makeService(scenario: scenario, configuration: try flowConfiguration(for: command, scenario: scenario),
+                           state: try openState(for: command))
+    }
+
+    /// The flow service on a scenario and configuration already read, keeping what outlives the process in
+    /// `state` (nil: in memory). The one place a service is built, for the terminal UI and the headless runner.
+    public func makeService(scenario: Scenario, configuration: FlowConfiguration, state: StateFile?) -> FlowService {
+        let stores = state.map { SimulationStores(identityProvider: $0.identityProviderStore, device: $0.deviceStore) } ?? .memory()
+        return FlowService(
+            environment: SimulationEnvironment(scenario: scenario, seed: seed, stores: stores), configuration: configuration,
+            history: state?.history ?? MemoryFlowHistory())
+    }
+
+    /// The state file these options name (nil with `--ephemeral`), opened and migrated.
+    public func openState(for command: Command = .run) throws(UsageError) -> StateFile? {
+        guard !ephemeral else { return nil }
+        do {
+            return try StateFile(path: statePath ?? StateFile.defaultPath())
+        } catch {
+            throw UsageError(command.prefix + error.description)
+        }
+    }
+
+    /// The scenario named by `--scenario`, or the embedded default. A file with problems is a usage error that
+    /// gives the first problem and the command that lists them all.
+    public func loadScenario(for command: Command = .run) throws(UsageError) -> Scenario {
+        guard let path = scenarioPath else { return .embeddedDefault }
+        switch ScenarioFile.read(path: path) {
+        case .success(let scenario): return scenario
+        case .failure(let failure):
+            let count = failure.problems.count
+            let more = count > 1 ? " (and \(count - 1) more: idp-tui scenario check \(path))" : ""
+            throw UsageError("\(command.prefix)scenario \(path): \(failure.problems.first?.description ?? "unreadable")\(more)")
+        }
+    }
+
+    /// The app side's configuration; reads and checks the certificate chain file if one is named.
+    public func flowConfiguration(for command: Command = .run, scenario: Scenario? = nil) throws(UsageError) -> FlowConfiguration {
+        let faults = (scenario?.bridgeFaults ?? .none).merged(with: bridgeFaults)
+        var configuration = FlowConfiguration(
+            shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout,
+            bridgeTiming: bridgeTiming, bridgeFaults: faults)
+        configuration.q2Launch = launch
+        configuration.insecureDeviceReason = insecureDeviceReason
+        if let path = certificateChainPath {
+            let pem = try RunCommand.readText(path, what: "certificate chain", command: command.prefix)
+            do {
+                _ = try CertificateChain(pem: pem)
+            } catch {
+                throw UsageError("\(command.prefix)the certificate chain file \(path) is unusable: \(error.description)")
+            }
+            configuration.certificateChainPEM = pem
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,152 @@
+import FlowService
+import Foundation
+import KSMasterController
+import Q2ModuleInterfaces
+import SafepayDropsSDK
+
+/// One option of the command line: its name, the value it takes (nil: none), what it does, where it is
+/// accepted, and how it sets ``CommandLineOptions``. The parser, the errors and every `--help` come from
+/// ``OptionTable/all``.
+struct OptionSpec: Sendable {
+    enum Scope: Sendable {
+        /// Every command: `--state`, `--ephemeral`, `--seed`, `--scenario`, `--theme`.
+        case global
+        /// The commands that run flows: the terminal UI and `run`.
+        case engine
+        case only(Set<Command>)
+
+        func includes(_ command: Command) -> Bool {
+            switch self {
+            case .global: true
+            case .engine: command == .terminal || command == .run
+            case .only(let commands): commands.contains(command)
+            }
+        }
+    }
+
+    typealias Apply = @Sendable (_ options: inout CommandLineOptions, _ value: String, _ problem: (String) -> UsageError) throws(UsageError) -> Void
+
+    let name: String
+    let value: String?
+    let help: String
+    let scope: Scope
+    let apply: Apply
+
+    /// `--seed N`.
+    var usage: String { value.map { "\(name) \($0)" } ?? name }
+}
+
+enum OptionTable {
+    static let bridgeFaultNames = ["lose-acks:N", "lose-every-ack", "ready-never-comes", "malformed-message", "unknown-event", "wrong-origin"]
+
+    static let all: [OptionSpec] = global + engine + commands
+
+    static func named(_ name: String) -> OptionSpec? { all.first { $0.name == name } }
+
+    private static let global: [OptionSpec] = [
+        OptionSpec(name: "--state", value: "FILE", help: "the state file (default: $XDG_STATE_HOME/idp-tui/state.sqlite)", scope: .global) {
+            options, value, _ in options.statePath = value
+        },
+        OptionSpec(name: "--ephemeral", value: nil, help: "keep no state: everything in memory, gone at exit", scope: .global) {
+            options, _, _ in options.ephemeral = true
+        },
+        OptionSpec(name: "--seed", value: "N", help: "the seed of every id, code and token (the same seed replays them)", scope: .global) {
+            options, value, problem throws(UsageError) in
+            guard let seed = UInt64(value) else { throw problem("--seed takes a whole number from 0 to \(UInt64.max), not \"\(value)\"") }
+            options.seed = seed
+        },
+        OptionSpec(name: "--scenario", value: "FILE", help: "a scenario file instead of the embedded demo (docs/scenarios.md)", scope: .global) {
+            options, value, _ in options.scenarioPath = value
+        },
+        OptionSpec(name: "--theme", value: "NAME|FILE", help: "the terminal UI's theme: default, high-contrast, monochrome or a file", scope: .global) {
+            options, value, _ in options.theme = value
+        },
+    ]
+
+    private static let engine: [OptionSpec] = [
+        OptionSpec(name: "--prompt-timeout", value: "SECONDS", help: "how long a prompt waits for an answer (default 300)", scope: .engine) {
+            options, value, problem throws(UsageError) in
+            guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
+                throw problem("--prompt-timeout takes a number of seconds above 0 and at most 86400, not \"\(value)\"")
+            }
+            options.promptTimeout = .milliseconds(Int64(seconds * 1000))
+        },
+        OptionSpec(name: "--auth-mode", value: "no|biometric|password|pin", help: "the authentication mode SetAuthorisationCode sends", scope: .engine) {
+            options, value, problem throws(UsageError) in
+            guard let mode = KSMAuthenticationMode(rawValue: value) else {
+                throw problem("--auth-mode takes no, biometric, password or pin, not \"\(value)\"")
+            }
+            options.authenticationMode = mode
+        },
+        OptionSpec(name: "--hash-pin", value: nil, help: "the IdpSdk hashes the password (shouldHashPin)", scope: .engine) {
+            options, _, _ in options.shouldHashPin = true
+        },
+        OptionSpec(name: "--certificate-chain", value: "FILE", help: "the PEM chain the app pins (default: the IdP's own)", scope: .engine) {
+            options, value, _ in options.certificateChainPath = value
+        },
+        OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultNames.joined(separator: ", "))", scope: .engine) {
+            options, value, problem throws(UsageError) in
+            switch value {
+            case "lose-every-ack": options.bridgeFaults.loseEveryAck = true
+            case "ready-never-comes": options.bridgeFaults.readyNeverComes = true
+            case "malformed-message": options.bridgeFaults.malformedMessage = true
+            case "unknown-event": options.bridgeFaults.unknownEvent = true
+            case "wrong-origin": options.bridgeFaults.wrongOrigin = true
+            default:
+                guard value.hasPrefix("lose-acks:"), let count = Int(value.dropFirst("lose-acks:".count)), (1...100).contains(count) else {
+                    throw problem("--bridge-fault takes \(bridgeFaultNames.joined(separator: ", ")) (N from 1 to 100), not \"\(value)\"")
+                }
+                options.bridgeFaults.lostAcks = count
+            }
+        },
+        OptionSpec(name: "--bridge-timing", value: "swift|web", help: "the bridge's ack timeout and retries: swift 1.5 s × 3, web 1 s × 2", scope: .engine) {
+            options, value, problem throws(UsageError) in
+            switch value {
+            case "swift": options.bridgeTiming = .swiftHost
+            case "web": options.bridgeTiming = .webHosts
+            default: throw problem("--bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not \"\(value)\"")
+            }
+        },
+        OptionSpec(name: "--launch", value: "normal|deep-link|push", help: "how the app was opened, for the Q2 module", scope: .engine) {
+            options, value, problem throws(UsageError) in
+            guard let launch = Q2Launch(rawValue: value) else { throw problem("--launch takes normal, deep-link or push, not \"\(value)\"") }
+            options.launch = launch
+        },
+        OptionSpec(name: "--insecure-device", value: "REASON", help: "the security module denies every Q2 login with REASON", scope: .engine) {
+            options, value, problem throws(UsageError) in
+            guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 200,
+                !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+            else { throw problem("--insecure-device takes a reason of 1 to 200 characters, without control characters") }
+            options.insecureDeviceReason = value
+        },
+    ]
+
+    private static let commands: [OptionSpec] = [
+        OptionSpec(name: "--answers", value: "FILE|-", help: "the answers, as JSON (default -: standard input)", scope: .only([.run])) {
+            options, value, _ in options.answersPath = value
+        },
+        OptionSpec(name: "--variant", value: "guide|enrollment-client-for-login", help: "the IdpSdk orchestration to compare (default: the guide's)",
+                   scope: .only([.compare])) {
+            options, value, problem throws(UsageError) in
+            guard let variant = ParityCheck.Variant(rawValue: value) else {
+                throw problem("--variant takes \(ParityCheck.Variant.allCases.map(\.rawValue).joined(separator: " or ")), not \"\(value)\"")
+            }
+            options.variant = variant
+        },
+        OptionSpec(name: "--json", value: nil, help: "JSON, one object a line, instead of text", scope: .only([.compare, .history])) {
+            options, _, _ in options.json = true
+        },
+        OptionSpec(name: "--limit", value: "N", help: "how many flows `history` lists (default 50)", scope: .only([.history])) {
+            options, value, problem throws(UsageError) in
+            guard let limit = Int(value), (1...100_000).contains(limit) else {
+                throw problem("--limit takes a whole number from 1 to 100000, not \"\(value)\"")
+            }
+            options.limit = limit
+        },
+        OptionSpec(name: "--format", value: "mermaid|json", help: "what `history export` writes", scope: .only([.history])) {
+            options, value, problem throws(UsageError) in
+            guard value == "mermaid" || value == "json" else { throw problem("--format takes mermaid or json, not \"\(value)\"") }
+            options.format = value
+        },
+    ]
+}

@@ -1,0 +1,144 @@
+import FlowService
+
+/// A command line, read: which command, its options, and the words that are not options.
+///
+/// One grammar for every command: `--option value` and `--option=value`; options before or after the command;
+/// the global options (``OptionTable``) everywhere; `--help` (or `-h`, or `help COMMAND`) for any command.
+public struct ParsedCommandLine: Sendable {
+    public enum Request: Sendable, Equatable {
+        case run(Command)
+        case help(Command)
+        case version
+    }
+
+    public let request: Request
+    public let options: CommandLineOptions
+    /// The words that are not options, in order (flows, verbs, files, ids).
+    public let words: [String]
+
+    public var command: Command {
+        switch request {
+        case .run(let command), .help(let command): command
+        case .version: .terminal
+        }
+    }
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
+        var command: Command?
+        var help = false
+        var version = false
+        var words: [String] = []
+        var given: [(spec: OptionSpec?, name: String, value: String?)] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--help", "-h":
+                help = true
+                continue
+            case "--version", "-V":
+                version = true
+                continue
+            default: break
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                if command == nil, words.isEmpty, argument == "help" {
+                    help = true
+                } else if command == nil, words.isEmpty, let named = Command(rawValue: argument), named != .terminal {
+                    command = named
+                } else {
+                    words.append(argument)
+                }
+                continue
+            }
+            let (name, inline) = split(argument)
+            let spec = OptionTable.named(name)
+            var value = inline
+            if let spec, spec.value != nil, value == nil {
+                // The value is the next argument; a missing one is reported once the command is known.
+                value = rest.popFirst()
+                if value == nil { given.append((spec, name, nil)); continue }
+            }
+            given.append((spec, name, value))
+        }
+        if help, command == nil, let first = words.first, let named = Command(rawValue: first), named != .terminal {
+            command = named
+            words.removeFirst()
+        }
+        let chosen = command ?? .terminal
+        if version && command == nil { return ParsedCommandLine(request: .version, options: CommandLineOptions(), words: []) }
+        if help { return ParsedCommandLine(request: .help(chosen), options: CommandLineOptions(), words: words) }
+
+        let problem = { (message: String) in UsageError(chosen.prefix + message) }
+        var options = CommandLineOptions()
+        for (spec, name, value) in given {
+            guard let spec, spec.scope.includes(chosen) else {
+                let owner = spec.map { owners(of: $0) }.map { " (it is for \($0))" } ?? ""
+                throw problem("unknown option \(name)\(owner); see idp-tui \(chosen.rawValue.isEmpty ? "" : chosen.rawValue + " ")--help")
+            }
+            switch (spec.value, value) {
+            case (nil, nil): try spec.apply(&options, "", problem)
+            case (nil, _?): throw problem("\(name) takes no value")
+            case (_?, nil): throw problem("\(name) needs a value")
+            case (_?, let value?): try spec.apply(&options, value, problem)
+            }
+        }
+        if options.ephemeral && options.statePath != nil {
+            throw problem("--state and --ephemeral exclude each other: keep state in FILE, or in memory only")
+        }
+        switch chosen {
+        case .terminal:
+            if let word = words.first { throw UsageError("unknown command or option \"\(word)\"; see idp-tui --help") }
+        case .run:
+            for word in words {
+                guard let flow = FlowKind(rawValue: word) else {
+                    throw problem("unknown flow \"\(word)\"; flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                options.flows.append(flow)
+            }
+            guard !options.flows.isEmpty else {
+                throw problem("name at least one flow (\(FlowKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+        case .compare, .reset:
+            if let word = words.first { throw problem("unknown argument \"\(word)\"; see idp-tui \(chosen.rawValue) --help") }
+        case .history, .scenario:
+            break  // their verbs and ids are read by the commands
+        }
+        return ParsedCommandLine(request: .run(chosen), options: options, words: words)
+    }
+
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// The commands that take an option, for the error when another is given it.
+    private static func owners(of spec: OptionSpec) -> String {
+        let names = Command.allCases.filter { spec.scope.includes($0) }.map { $0 == .terminal ? "the terminal UI" : "idp-tui \($0.rawValue)" }
+        return names.joined(separator: " and ")
+    }
+
+    private init(request: Request, options: CommandLineOptions, words: [String]) {
+        self.request = request
+        self.options = options
+        self.words = words
+    }
+}
+
+extension Command {
+    /// `--help` for this command, from the option table.
+    public var help: String {
+        var lines = ["usage:"] + Command.synopsis(of: [self])
+        let own = OptionTable.all.filter { spec in
+            if case .global = spec.scope { return false }
+            return spec.scope.includes(self)
+        }
+        func describe(_ specs: [OptionSpec]) -> [String] {
+            let width = specs.map(\.usage.count).max() ?? 0
+            return specs.map { "  \($0.usage.padding(toLength: width, withPad: " ", startingAt: 0))  \($0.help)" }
+        }
+        if !own.isEmpty { lines += ["options:"] + describe(own) }
+        lines += ["global options (every command):"] + describe(OptionTable.all.filter { if case .global = $0.scope { true } else { false } })
+        if !notes.isEmpty { lines += [""] + notes }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,68 @@
+import Headless
+import Testing
+
+/// One grammar for every command (ParsedCommandLine and its option table).
+@Suite struct CommandLineTests {
+    func parse(_ arguments: [String]) throws -> ParsedCommandLine { try ParsedCommandLine.parse(arguments) }
+
+    func problem(_ arguments: [String]) -> String? {
+        do {
+            _ = try ParsedCommandLine.parse(arguments)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func optionsGoBeforeOrAfterTheCommandWithOrWithoutAnEqualsSign() throws {
+        let forms = [
+            ["--state", "/tmp/s.sqlite", "history", "--limit", "3"], ["history", "--state=/tmp/s.sqlite", "--limit=3"],
+            ["--limit", "3", "history", "--state", "/tmp/s.sqlite"],
+        ]
+        for form in forms {
+            let parsed = try parse(form)
+            #expect(parsed.request == .run(.history), "\(form)")
+            #expect(parsed.options.statePath == "/tmp/s.sqlite" && parsed.options.limit == 3, "\(form)")
+        }
+        let run = try parse(["--seed=7", "run", "activate", "login", "--ephemeral"])
+        #expect(run.request == .run(.run) && run.options.flows == [.activate, .login])
+        #expect(run.options.seed == 7 && run.options.ephemeral)
+    }
+
+    @Test func theGlobalOptionsAreAcceptedByEveryCommand() throws {
+        let global = ["--seed", "9", "--scenario", "s.json", "--theme", "monochrome"]
+        for command in ["compare", "history", "reset", "scenario"] {
+            let parsed = try parse([command] + global + (command == "scenario" ? ["show"] : []))
+            #expect(parsed.options.seed == 9 && parsed.options.scenarioPath == "s.json" && parsed.options.theme == "monochrome", "\(command)")
+        }
+        #expect(try parse(["compare", "--ephemeral"]).options.ephemeral)
+        #expect(try parse(["--state", "f", "reset"]).options.statePath == "f")
+    }
+
+    @Test(arguments: [
+        (["run", "activate", "--frob"], "run: unknown option --frob; see idp-tui run --help"),
+        (["--answers", "a.json"], "unknown option --answers (it is for idp-tui run); see idp-tui --help"),
+        (["history", "--variant", "guide"], "history: unknown option --variant (it is for idp-tui compare); see idp-tui history --help"),
+        (["run", "activate", "--seed"], "run: --seed needs a value"),
+        (["compare", "--json=yes"], "compare: --json takes no value"),
+        (["reset", "--limit", "0"], "reset: unknown option --limit (it is for idp-tui history); see idp-tui reset --help"),
+        (["history", "--limit", "0"], "history: --limit takes a whole number from 1 to 100000, not \"0\""),
+        (["run", "activate", "--state", "f", "--ephemeral"], "run: --state and --ephemeral exclude each other"),
+        (["compare", "now"], "compare: unknown argument \"now\""),
+        (["run"], "run: name at least one flow"),
+    ])
+    func everyErrorNamesTheOption(arguments: [String], message: String) {
+        let problem = problem(arguments)
+        #expect(problem?.hasPrefix(message) == true, "\(problem ?? "no error")")
+    }
+
+    @Test func helpComesFromTheTableForEachCommand() throws {
+        #expect(try parse(["run", "--help"]).request == .help(.run))
+        #expect(try parse(["help", "history"]).request == .help(.history))
+        #expect(try parse(["--help"]).request == .help(.terminal))
+        let run = Command.run.help
+        for option in ["--answers FILE|-", "--prompt-timeout SECONDS", "--state FILE", "--seed N"] { #expect(run.contains(option), "\(option)") }
+        #expect(!run.contains("--limit") && !Command.terminal.help.contains("--answers"))
+        #expect(Command.history.help.contains("--format mermaid|json") && Command.compare.help.contains("--variant"))
+    }
+}
