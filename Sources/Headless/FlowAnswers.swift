@@ -1,6 +1,5 @@
 import FlowRecords
 import FlowService
-import Foundation
 import IdentityProvider
 import JSONText
 import DropsWeb
@@ -25,15 +24,13 @@ public struct FlowAnswers: Sendable {
         self.payment = payment
     }
 
-    /// The `faults` member of an answers object.
-    static func parseFaults(_ value: Any?, at place: String) throws(UsageError) -> (IdentityFaults, BridgeFaults) {
-        guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]),
-            let node = try? JSONParser.parse(Array(data))
-        else { throw UsageError("\(place).faults must be an object") }
+    /// The `faults` member of an answers object, read as a scenario's `faults`.
+    static func parseFaults(_ node: JSONNode, at place: String) throws(UsageError) -> (IdentityFaults, BridgeFaults) {
         switch ScenarioFile.faults(node, at: "\(place).faults") {
         case .success(let faults): return faults
         case .failure(let failure):
-            let problem = failure.problems.first.map { "\($0.path): \($0.message)" } ?? "\(place).faults is not valid"
+            let problem = failure.problems.first.map { "\($0.path): \($0.message)\($0.position.map { " (\($0))" } ?? "")" }
+                ?? "\(place).faults is not valid"
             throw UsageError(problem.replacingOccurrences(of: "known keys here", with: "known keys"))
         }
     }
@@ -44,37 +41,41 @@ public struct FlowAnswers: Sendable {
     /// The largest answers document read.
     public static let maximumDocumentSize = 1 << 20
 
-    /// Parses the answers document: one object for one flow, or an array with one object per flow.
-    /// Errors name the place at fault and never the value.
+    /// Parses the answers document: one object for one flow, or an array with one object per flow, read by the
+    /// position-keeping parser (duplicate keys are refused). Every error names the place at fault and its line
+    /// and column, and never a value, nor a key that is not a known one.
     public static func parse(_ bytes: [UInt8], flows: [FlowKind]) throws(UsageError) -> [FlowAnswers] {
         let flowCount = flows.count
         guard bytes.count <= maximumDocumentSize else {
             throw UsageError("answers: larger than \(maximumDocumentSize / 1024) KiB")
         }
-        let document: Any
+        let document: JSONNode
         do {
-            document = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
+            document = try JSONParser.parse(bytes)
         } catch {
-            throw UsageError("answers are not valid JSON: \(describe(error, in: bytes))")
+            throw UsageError("answers are not valid JSON: \(error.description)")
         }
-        let objects: [Any]
-        switch document {
-        case let array as [Any]:
-            objects = array
+        let objects: [JSONNode]
+        let single: Bool
+        switch document.value {
+        case .array(let items):
+            objects = items
+            single = false
             guard objects.count == flowCount else {
                 throw UsageError("answers: \(objects.count) \(objects.count == 1 ? "object" : "objects") for \(flowCount) \(flowCount == 1 ? "flow" : "flows"); give one object per flow, in order")
             }
-        case is [String: Any]:
+        case .object:
             guard flowCount == 1 else {
                 throw UsageError("answers: one object for \(flowCount) flows; give an array with one object per flow, in order")
             }
             objects = [document]
+            single = true
         default:
-            throw UsageError("answers must be a JSON object, or an array with one object per flow")
+            throw UsageError("answers must be a JSON object, or an array with one object per flow (\(document.position))")
         }
         var parsed: [FlowAnswers] = []
         for (index, element) in objects.enumerated() {
-            let place = flowCount == 1 && !(document is [Any]) ? "answers" : "answers[\(index)]"
+            let place = single ? "answers" : "answers[\(index)]"
             parsed.append(flows[index] == .payerAuth
                 ? try PaymentAnswers.parseObject(element, at: place)
                 : try parseObject(element, at: place))
@@ -82,65 +83,41 @@ public struct FlowAnswers: Sendable {
         return parsed
     }
 
-    private static func parseObject(_ element: Any, at place: String) throws(UsageError) -> FlowAnswers {
-        guard let object = element as? [String: Any] else { throw UsageError("\(place) must be an object") }
+    private static func parseObject(_ node: JSONNode, at place: String) throws(UsageError) -> FlowAnswers {
+        guard let members = node.members else { throw UsageError("\(place) must be an object (\(node.position))") }
         var answers = FlowAnswers()
-        for key in object.keys.sorted() {
-            let value = object[key]
+        for (key, value) in members {
+            let at = " (\(value.position))"
             if key == "faults" {
                 answers.faults = try parseFaults(value, at: place)
                 continue
             }
             if key == "cancel" || key == "autoLogin" {
-                guard let flag = value as? Bool, isBoolean(value) else {
-                    throw UsageError("\(place).\(key) must be true or false")
-                }
+                guard let flag = value.bool else { throw UsageError("\(place).\(key) must be true or false\(at)") }
                 if key == "cancel" { answers.cancel = flag } else { answers.autoLogin = flag }
                 continue
             }
             guard credentialKeys.contains(key) else {
-                throw UsageError("\(place) has unknown key \"\(printable(key))\"; known keys: \((credentialKeys + ["cancel", "autoLogin", "faults"]).joined(separator: ", "))")
+                throw unknownKey(in: place, before: value, known: credentialKeys + ["cancel", "autoLogin", "faults"])
             }
-            guard let text = value as? String else { throw UsageError("\(place).\(key) must be a string") }
-            guard text.utf8.count <= maximumLength else {
-                throw UsageError("\(place).\(key) is longer than \(maximumLength) bytes")
-            }
-            guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
-                throw UsageError("\(place).\(key) contains a control character")
-            }
-            answers.values[key] = Secret(text)
+            answers.values[key] = Secret(try text(value, at: "\(place).\(key)", limit: maximumLength))
         }
         return answers
     }
 
-    /// NSNumber bridges booleans and numbers (`1 as? Bool` succeeds); only a JSON true or false counts.
-    static func isBoolean(_ value: Any?) -> Bool {
-        guard let value else { return false }
-        return type(of: value) == booleanType
+    /// A string answer: a string, of at most `limit` bytes, with no control character.
+    static func text(_ node: JSONNode, at place: String, limit: Int) throws(UsageError) -> String {
+        guard let text = node.string else { throw UsageError("\(place) must be a string (\(node.position))") }
+        guard text.utf8.count <= limit else { throw UsageError("\(place) is longer than \(limit) bytes (\(node.position))") }
+        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+            throw UsageError("\(place) contains a control character (\(node.position))")
+        }
+        return text
     }
 
-    private static let booleanType: Any.Type = type(of: NSNumber(value: true))
-
-    /// A key as it may be shown: truncated and without control characters.
-    static func printable(_ key: String) -> String {
-        let cleaned = String(key.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) })
-        return cleaned.count > 40 ? String(cleaned.prefix(40)) + "…" : cleaned
+    /// A key that is not one of `known`: named by where its value starts, never by itself (a password typed in
+    /// the wrong place must not be printed).
+    static func unknownKey(in place: String, before value: JSONNode, known: [String]) -> UsageError {
+        UsageError("\(place) has a key it does not know, before the value at \(value.position); known keys: \(known.joined(separator: ", "))")
     }
-
-    /// JSONSerialization reports a character offset; users want a line and a column.
-    private static func describe(_ error: any Error, in bytes: [UInt8]) -> String {
-        let text = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-        guard let range = text.range(of: #"around character (\d+)"#, options: .regularExpression),
-            let offset = Int(text[range].split(separator: " ").last ?? "")
-        else { return text.lowercasedFirst }
-        let before = bytes.prefix(offset)
-        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
-        let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
-        return text.replacingCharacters(in: range, with: "at line \(line), column \(column)").lowercasedFirst
-            .trimmingCharacters(in: CharacterSet(charactersIn: "."))
-    }
-}
-
-extension String {
-    fileprivate var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
 }

@@ -1,5 +1,5 @@
 import FlowService
-import Foundation
+import JSONText
 import Secrets
 
 /// The answers of a `payer-auth` flow: the card form's fields, and how to answer each kind of challenge.
@@ -37,19 +37,14 @@ public struct PaymentAnswers: Sendable {
 
     public static let keys = ["card", "expiry", "amount", "currency", "merchant", "otp", "resend", "choices", "approve", "cancel", "delay", "faults"]
 
-    static func parseObject(_ element: Any, at place: String) throws(UsageError) -> FlowAnswers {
-        guard let object = element as? [String: Any] else { throw UsageError("\(place) must be an object") }
+    static func parseObject(_ node: JSONNode, at place: String) throws(UsageError) -> FlowAnswers {
+        guard let members = node.members else { throw UsageError("\(place) must be an object (\(node.position))") }
         var answers = FlowAnswers()
         var payment = PaymentAnswers()
-        for key in object.keys.sorted() {
-            let value = object[key]
+        for (key, value) in members {
+            let at = " (\(value.position))"
             func text(_ limit: Int = 64) throws(UsageError) -> String {
-                guard let text = value as? String else { throw UsageError("\(place).\(key) must be a string") }
-                guard text.utf8.count <= limit else { throw UsageError("\(place).\(key) is longer than \(limit) bytes") }
-                guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
-                    throw UsageError("\(place).\(key) contains a control character")
-                }
-                return text
+                try FlowAnswers.text(value, at: "\(place).\(key)", limit: limit)
             }
             switch key {
             case "card": payment.card = try text()
@@ -58,59 +53,57 @@ public struct PaymentAnswers: Sendable {
             case "currency": payment.currency = try text()
             case "merchant": payment.merchant = try text()
             case "otp":
-                if value is String {
+                if value.string != nil {
                     payment.otp = [Secret(try text(16))]
                     payment.otpRepeats = true
-                } else if let codes = value as? [Any], !codes.isEmpty, codes.count <= 16 {
+                } else if let codes = value.array, !codes.isEmpty, codes.count <= 16 {
                     for (index, code) in codes.enumerated() {
-                        guard let code = code as? String, code.utf8.count <= 16, !code.isEmpty,
+                        guard let code = code.string, code.utf8.count <= 16, !code.isEmpty,
                             !code.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
-                        else { throw UsageError("\(place).otp[\(index)] must be a code of 1 to 16 characters") }
+                        else { throw UsageError("\(place).otp[\(index)] must be a code of 1 to 16 characters (\(codes[index].position))") }
                         payment.otp.append(Secret(code))
                     }
                 } else {
-                    throw UsageError("\(place).otp must be a string, or an array of 1 to 16 strings (one per challenge screen)")
+                    throw UsageError("\(place).otp must be a string, or an array of 1 to 16 strings (one per challenge screen)\(at)")
                 }
             case "resend":
-                guard let count = value as? Int, !FlowAnswers.isBoolean(value), (0...10).contains(count) else {
-                    throw UsageError("\(place).resend must be a whole number from 0 to 10")
+                guard let count = value.integer, (0...10).contains(count) else {
+                    throw UsageError("\(place).resend must be a whole number from 0 to 10\(at)")
                 }
                 payment.resend = count
             case "choices":
-                guard let list = value as? [Any], !list.isEmpty, list.count <= 16 else {
-                    throw UsageError("\(place).choices must be an array of 1 to 16 option numbers (from 1) or option texts")
+                guard let list = value.array, !list.isEmpty, list.count <= 16 else {
+                    throw UsageError("\(place).choices must be an array of 1 to 16 option numbers (from 1) or option texts\(at)")
                 }
                 for (index, item) in list.enumerated() {
-                    if let number = item as? Int, !FlowAnswers.isBoolean(item), number >= 1 {
+                    if let number = item.integer, number >= 1 {
                         payment.choices.append(.number(number))
-                    } else if let option = item as? String, !option.isEmpty, option.utf8.count <= 64 {
+                    } else if let option = item.string, !option.isEmpty, option.utf8.count <= 64 {
                         payment.choices.append(.text(option))
                     } else {
-                        throw UsageError("\(place).choices[\(index)] must be an option number from 1 or an option's text")
+                        throw UsageError("\(place).choices[\(index)] must be an option number from 1 or an option's text (\(item.position))")
                     }
                 }
             case "faults":
                 answers.faults = try FlowAnswers.parseFaults(value, at: place)
             case "delay":
-                guard let seconds = value as? Double, !FlowAnswers.isBoolean(value), (0...60).contains(seconds) else {
-                    throw UsageError("\(place).delay must be a number of seconds from 0 to 60")
+                guard let seconds = value.number, (0...60).contains(seconds) else {
+                    throw UsageError("\(place).delay must be a number of seconds from 0 to 60\(at)")
                 }
                 payment.delay = .milliseconds(Int64(seconds * 1000))
             case "approve":
-                guard let flag = value as? Bool, FlowAnswers.isBoolean(value) else {
-                    throw UsageError("\(place).approve must be true or false")
-                }
+                guard let flag = value.bool else { throw UsageError("\(place).approve must be true or false\(at)") }
                 payment.approve = flag
             case "cancel":
-                if let flag = value as? Bool, FlowAnswers.isBoolean(value) {
+                if let flag = value.bool {
                     answers.cancel = flag
-                } else if value as? String == "challenge" {
+                } else if value.string == "challenge" {
                     payment.cancelChallenge = true
                 } else {
-                    throw UsageError("\(place).cancel must be true (cancel at the card form) or \"challenge\" (cancel on the challenge)")
+                    throw UsageError("\(place).cancel must be true (cancel at the card form) or \"challenge\" (cancel on the challenge)\(at)")
                 }
             default:
-                throw UsageError("\(place) (payer-auth) has unknown key \"\(FlowAnswers.printable(key))\"; known keys: \(keys.joined(separator: ", "))")
+                throw FlowAnswers.unknownKey(in: "\(place) (payer-auth)", before: value, known: keys)
             }
         }
         answers.payment = payment

@@ -104,10 +104,10 @@ public struct JSONParser {
             let keyPosition = here
             let key = try string()
             guard seen.insert(key).inserted else {
-                throw JSONSyntaxError(message: "the key \"\(key)\" appears twice in one object", position: keyPosition)
+                throw JSONSyntaxError(message: "a key appears twice in one object (the second time here)", position: keyPosition)
             }
             skipWhitespace()
-            guard peek == ":" else { throw error("expected : after the key \"\(key)\"") }
+            guard peek == ":" else { throw error("expected : after a key") }
             advance()
             skipWhitespace()
             members.append((key, try value(depth: depth + 1)))

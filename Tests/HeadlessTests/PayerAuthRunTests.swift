@@ -128,7 +128,7 @@ import Testing
         (#"{"card":"4000009900000012","expiry":"12/30","choices":[true]}"#, "answers.choices[0] must be an option number"),
         (#"{"card":"4000009900000038","expiry":"12/30"}"#, #"has no "approve""#),
         (#"{"card":"4000000000002503","expiry":"12/30","cancel":"later"}"#, #"answers.cancel must be true (cancel at the card form) or "challenge""#),
-        (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has unknown key "username""#),
+        (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, "answers (payer-auth) has a key it does not know, before the value at line 1, column 56; known keys: card,"),
         (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be a whole number from 0 to 10"),
         (#"{"card":"4000000000002503","expiry":"12/30","delay":"soon"}"#, "answers.delay must be a number of seconds from 0 to 60"),
     ]

@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: [
         ("{\"a\": 1,}", "expected a key in double quotes", 1, 9),
-        ("{\"a\": 1, \"a\": 2}", "the key \"a\" appears twice in one object", 1, 10),
+        ("{\"a\": 1, \"a\": 2}", "a key appears twice in one object (the second time here)", 1, 10),
         ("[1 2]", "expected , or ] after an array element", 1, 4),
         ("{\n  \"a\": tru\n}", "expected true", 2, 11),
         ("\"abc", "the text ends inside a string", 1, 5),
