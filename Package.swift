@@ -44,11 +44,11 @@ let package = Package(
             name: "ThreeDSecure", dependencies: ["Crypto", "Secrets", "Determinism", "Threading"], swiftSettings: strict),
 
         // The simulated Drops web page (what runs in the web view) and the bridge's message format.
-        .target(name: "DropsWeb", dependencies: ["ThreeDSecure", "Determinism", "Threading", "Crypto"], swiftSettings: strict),
+        .target(name: "DropsWeb", dependencies: ["JSONText", "ThreeDSecure", "Determinism", "Threading", "Crypto"], swiftSettings: strict),
 
         // SDK surfaces.
         .target(
-            name: "SafepayDropsSDK", dependencies: ["DropsWeb", "IdpTuiWorld", "ThreeDSecure", "Secrets", "Determinism", "Threading", "Crypto"],
+            name: "SafepayDropsSDK", dependencies: ["DropsWeb", "IdpTuiWorld", "JSONText", "ThreeDSecure", "Secrets", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
         .target(
             name: "Q2Core", dependencies: ["IdentityProvider", "JSONText", "Crypto", "Secrets", "Determinism", "Threading"],
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(
             name: "ThreeDSecureTests", dependencies: ["ThreeDSecure", "Secrets", "Determinism"], swiftSettings: strict),
         .testTarget(
-            name: "SafepayDropsTests", dependencies: ["SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism", "Threading"],
+            name: "SafepayDropsTests", dependencies: ["JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: strict),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 
 /// The Drops message protocol, as JSON strings (what `window.ReactNativeWebView.postMessage` carries).
 public enum BridgeProtocol {
@@ -24,15 +25,17 @@ public enum InframeEventName: String, Sendable, CaseIterable {
 /// A message from the page, parsed.
 public struct InframeEvent: Sendable, Equatable {
     public let name: InframeEventName
-    /// The `detail` object, as JSON text (kept as text so that the type stays `Sendable`).
-    public let detailJSON: String
+    public let detail: [String: JSONValue]
 
-    /// The detail as a dictionary.
-    public var detail: [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(detailJSON.utf8))) as? [String: Any] ?? [:]
+    public init(name: InframeEventName, detail: [String: JSONValue]) {
+        self.name = name
+        self.detail = detail
     }
 
-    public func string(_ key: String) -> String? { detail[key] as? String }
+    /// The detail object as JSON text, keys sorted (for logs).
+    public var detailJSON: String { JSONValue.object(detail).description }
+
+    public func string(_ key: String) -> String? { detail[key]?.stringValue }
 }
 
 /// Why a message from the page was not accepted.
@@ -50,26 +53,59 @@ public enum BridgeRejection: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
+/// Web → native: `{"type": "safepay-inframe-event", "name": …, "detail": {…}}`.
+package struct InframeMessage: Codable, Sendable {
+    package let type: String
+    package let name: String
+    package let detail: [String: JSONValue]?
+
+    package init(name: String, detail: [String: JSONValue]) {
+        type = BridgeProtocol.inframeEventType
+        self.name = name
+        self.detail = detail
+    }
+}
+
+/// Native → web: `{"type": "safepay-property-update", "properties": {…}, "messageId": …}`.
+package struct PropertyUpdateMessage: Codable, Sendable {
+    package let type: String
+    package let properties: [String: JSONValue]
+    package let messageId: String
+
+    package init(properties: [String: JSONValue], messageId: String) {
+        type = BridgeProtocol.propertyUpdateType
+        self.properties = properties
+        self.messageId = messageId
+    }
+}
+
+/// The messages as the strings the bridge carries.
 package enum BridgeJSON {
-    package static func encode(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+    /// The largest message read.
+    package static let maximumSize = 65_536
+
+    package static func encode(_ message: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(message) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
 
-    package static func decode(_ text: String) -> [String: Any]? {
-        guard text.utf8.count <= 65_536 else { return nil }
-        return (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    package static func decode<Message: Decodable>(_ type: Message.Type, from text: String) -> Message? {
+        guard text.utf8.count <= maximumSize else { return nil }
+        return try? JSONDecoder().decode(type, from: Data(text.utf8))
     }
 
     /// Parses a web → native message.
     package static func parseInframe(_ text: String) -> Result<InframeEvent, BridgeRejection> {
-        guard let object = decode(text) else { return .failure(.malformed("not a JSON object")) }
-        guard object["type"] as? String == BridgeProtocol.inframeEventType else {
+        guard text.utf8.count <= maximumSize, let object = decode([String: JSONValue].self, from: text) else {
+            return .failure(.malformed("not a JSON object"))
+        }
+        guard object["type"]?.stringValue == BridgeProtocol.inframeEventType else {
             return .failure(.malformed("type is not \(BridgeProtocol.inframeEventType)"))
         }
-        guard let name = object["name"] as? String else { return .failure(.malformed("no event name")) }
+        guard let name = object["name"]?.stringValue else { return .failure(.malformed("no event name")) }
         guard let known = InframeEventName(rawValue: name) else { return .failure(.unknownEvent(name)) }
-        let detail = object["detail"] as? [String: Any] ?? [:]
-        return .success(InframeEvent(name: known, detailJSON: encode(detail)))
+        return .success(InframeEvent(name: known, detail: object["detail"]?.objectValue ?? [:]))
     }
 }

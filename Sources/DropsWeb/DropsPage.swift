@@ -1,6 +1,7 @@
 import Crypto
 import Dispatch
 import Foundation
+import JSONText
 import Threading
 import ThreeDSecure
 
@@ -52,10 +53,10 @@ package final class DropsPage: Sendable {
     // MARK: Messages
 
     private func handle(_ json: String) {
-        guard !isDisposed, let object = BridgeJSON.decode(json),
-            object["type"] as? String == BridgeProtocol.propertyUpdateType, let id = object["messageId"] as? String,
-            let properties = object["properties"] as? [String: Any]
+        guard !isDisposed, let message = BridgeJSON.decode(PropertyUpdateMessage.self, from: json),
+            message.type == BridgeProtocol.propertyUpdateType
         else { return }
+        let id = message.messageId
         let faults = simulation.faults
         let dropAck = state.withLock { state -> Bool in
             if faults.loseEveryAck { return true }
@@ -63,7 +64,7 @@ package final class DropsPage: Sendable {
             state.acksDropped += 1
             return true
         }
-        if !dropAck { send(name: InframeEventName.ack.rawValue, detail: ["messageId": id, "status": "success"]) }
+        if !dropAck { send(name: InframeEventName.ack.rawValue, detail: ["messageId": .string(id), "status": .string("success")]) }
         let first = state.withLock { state -> Bool in
             guard !state.processed.contains(id) else { return false }
             state.processed.insert(id)
@@ -71,8 +72,8 @@ package final class DropsPage: Sendable {
         }
         guard first else { return }
         send(name: InframeEventName.messagesProcessed.rawValue, detail: [:])
-        let tracker = properties["tracker"] as? String ?? ""
-        let collectionURL = properties["deviceDataCollectionURL"] as? String ?? ""
+        let tracker = message.properties["tracker"]?.stringValue ?? ""
+        let collectionURL = message.properties["deviceDataCollectionURL"]?.stringValue ?? ""
         let start = state.withLock { state -> Bool in
             defer { state.started = true }
             return !state.started
@@ -96,16 +97,16 @@ package final class DropsPage: Sendable {
             response = try simulation.acs.authenticate(request)
         } catch {
             log("DS", "Drops", "Erro", error.description)
-            let detail: [String: any Sendable] = ["message": error.description, "status": 400]
-            send(name: InframeEventName.safepayError.rawValue, detail: ["error": detail])
+            send(name: InframeEventName.safepayError.rawValue,
+                 detail: ["error": .object(["message": .string(error.description), "status": .number(400)])])
             return
         }
         log("DS", "Drops", "ARes", Self.describe(response.transStatus, response.transStatusReason, eci: response.eci),
             status: response.transStatus.rawValue)
-        let base: [String: any Sendable] = ["tracker": tracker, "request_id": requestID]
+        let base: [String: JSONValue] = ["tracker": .string(tracker), "request_id": .string(requestID)]
         switch response.transStatus {
         case .authenticated, .attempted:
-            send(name: InframeEventName.enrollmentFrictionless.rawValue, detail: base.merging(["three_ds": Self.outcome(response)]) { $1 })
+            send(name: InframeEventName.enrollmentFrictionless.rawValue, detail: base.merging(["three_ds": .object(Self.outcome(response))]) { $1 })
         case .challengeRequired:
             send(name: InframeEventName.enrollmentRequired.rawValue, detail: base)
             challenge(response, base: base)
@@ -113,11 +114,11 @@ package final class DropsPage: Sendable {
             let message = "transStatus \(response.transStatus.rawValue): \(response.transStatus.meaning)"
                 + (response.transStatusReason.map { " (reason \($0.rawValue): \($0.meaning))" } ?? "")
             send(name: InframeEventName.enrollmentFailed.rawValue,
-                 detail: base.merging(["errorMessage": message, "three_ds": Self.outcome(response)]) { $1 })
+                 detail: base.merging(["errorMessage": .string(message), "three_ds": .object(Self.outcome(response))]) { $1 })
         }
     }
 
-    private func challenge(_ response: AuthenticationResponse, base: [String: any Sendable]) {
+    private func challenge(_ response: AuthenticationResponse, base: [String: JSONValue]) {
         guard var screen = response.challenge else { return }
         while !isDisposed {
             let action = simulation.cardholder.respond(to: screen)
@@ -135,8 +136,8 @@ package final class DropsPage: Sendable {
             do {
                 reply = try simulation.acs.challenge(response.acsTransID, answer)
             } catch {
-                let detail: [String: any Sendable] = ["message": error.description, "status": 500]
-                send(name: InframeEventName.safepayError.rawValue, detail: ["error": detail])
+                send(name: InframeEventName.safepayError.rawValue,
+                     detail: ["error": .object(["message": .string(error.description), "status": .number(500)])])
                 return
             }
             switch reply {
@@ -153,29 +154,29 @@ package final class DropsPage: Sendable {
         }
     }
 
-    private func finish(_ result: AuthenticationResult, base: [String: any Sendable]) {
-        let outcome: [String: any Sendable] = [
+    private func finish(_ result: AuthenticationResult, base: [String: JSONValue]) {
+        let outcome: JSONValue = .object([
             "trans_status": result.transStatus.rawValue, "trans_status_reason": result.transStatusReason?.rawValue,
             "eci": result.eci, "challenge_cancel": result.challengeCancel?.rawValue,
-        ].compactMapValues { $0 }
+        ].compactMapValues { $0.map(JSONValue.string) })
         if result.transStatus == .authenticated {
             let detail = base.merging([
-                "payment_method": "pm_\(Hex.encode(simulation.random.bytes(6)))",
-                "authorization": "auth_\(Hex.encode(simulation.random.bytes(6)))", "three_ds": outcome,
+                "payment_method": .string("pm_\(Hex.encode(simulation.random.bytes(6)))"),
+                "authorization": .string("auth_\(Hex.encode(simulation.random.bytes(6)))"), "three_ds": outcome,
             ]) { $1 }
             send(name: InframeEventName.cardinalSuccess.rawValue, detail: detail)
         } else {
             let reason = result.challengeCancel.map { "challenge ended: \($0.meaning) (challengeCancel \($0.rawValue))" }
                 ?? "transStatus \(result.transStatus.rawValue): \(result.transStatus.meaning)"
                 + (result.transStatusReason.map { " (reason \($0.rawValue): \($0.meaning))" } ?? "")
-            send(name: InframeEventName.cardinalFailure.rawValue, detail: base.merging(["error": reason, "three_ds": outcome]) { $1 })
+            send(name: InframeEventName.cardinalFailure.rawValue, detail: base.merging(["error": .string(reason), "three_ds": outcome]) { $1 })
         }
     }
 
     // MARK: Sending and describing
 
-    private func send(name: String, detail: [String: any Sendable]) {
-        send(raw: BridgeJSON.encode(["type": BridgeProtocol.inframeEventType, "name": name, "detail": detail]))
+    private func send(name: String, detail: [String: JSONValue]) {
+        send(raw: BridgeJSON.encode(InframeMessage(name: name, detail: detail)))
     }
 
     private func send(raw json: String) {
@@ -187,9 +188,9 @@ package final class DropsPage: Sendable {
         simulation.log(DropsLogEntry(from: from, to: to, name: name, detail: detail, thread: QueueName.current, status: status))
     }
 
-    private static func outcome(_ response: AuthenticationResponse) -> [String: any Sendable] {
+    private static func outcome(_ response: AuthenticationResponse) -> [String: JSONValue] {
         ["trans_status": response.transStatus.rawValue, "trans_status_reason": response.transStatusReason?.rawValue,
-         "eci": response.eci].compactMapValues { $0 }
+         "eci": response.eci].compactMapValues { $0.map(JSONValue.string) }
     }
 
     static func describe(_ status: TransStatus, _ reason: TransStatusReason?, eci: String?) -> String {

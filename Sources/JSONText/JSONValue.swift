@@ -47,3 +47,39 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         }
     }
 }
+
+// The typed accessors Q2's module interfaces give their `JSONValue`.
+extension JSONValue {
+    public var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    public var doubleValue: Double? {
+        if case .number(let number) = self { return number }
+        return nil
+    }
+
+    /// The number when it is whole and fits an `Int`.
+    public var intValue: Int? {
+        guard case .number(let number) = self, number == number.rounded(), let whole = Int(exactly: number) else { return nil }
+        return whole
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let flag) = self { return flag }
+        return nil
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let members) = self { return members }
+        return nil
+    }
+
+    public var isNull: Bool { self == .null }
+}

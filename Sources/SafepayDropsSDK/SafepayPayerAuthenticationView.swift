@@ -143,10 +143,10 @@ public final class SafepayPayerAuthenticationView {
     private func deliver(_ event: InframeEvent) {
         let tracker = event.string("tracker").flatMap { $0.isEmpty ? nil : $0 } ?? tracker
         let requestID = event.string("request_id")
-        let outcome = (event.detail["three_ds"] as? [String: Any]).map { values in
+        let outcome = event.detail["three_ds"]?.objectValue.map { values in
             ThreeDSecureOutcome(
-                transStatus: values["trans_status"] as? String ?? "", transStatusReason: values["trans_status_reason"] as? String,
-                eci: values["eci"] as? String, challengeCancel: values["challenge_cancel"] as? String)
+                transStatus: values["trans_status"]?.stringValue ?? "", transStatusReason: values["trans_status_reason"]?.stringValue,
+                eci: values["eci"]?.stringValue, challengeCancel: values["challenge_cancel"]?.stringValue)
         }
         let data = PayerAuthenticationData(tracker: tracker, requestId: requestID, errorMessage: event.string("errorMessage"),
                                            threeDSecure: outcome)
@@ -166,9 +166,9 @@ public final class SafepayPayerAuthenticationView {
                 tracker: tracker, requestId: requestID, error: event.string("error") ?? "authentication failed", threeDSecure: outcome)
             report { $0.onPayerAuthenticationFailure(data: failure) }
         case .safepayError:
-            let error = event.detail["error"] as? [String: Any]
-            let detail = SafepayErrorData(message: error?["message"] as? String ?? "the Drops page reported an error",
-                                          status: error?["status"] as? Int)
+            let error = event.detail["error"]?.objectValue
+            let detail = SafepayErrorData(message: error?["message"]?.stringValue ?? "the Drops page reported an error",
+                                          status: error?["status"]?.intValue)
             report { $0.onSafepayError(error: detail) }
         }
     }

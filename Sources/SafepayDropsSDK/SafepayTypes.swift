@@ -1,5 +1,6 @@
 import DropsWeb
 import Foundation
+import JSONText
 
 /// Where the Drops page comes from: the hosts Safepay's React Native and web SDKs use. Nothing is fetched from
 /// them; the simulated page stands in.
@@ -86,18 +87,20 @@ public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable {
     }
 
     /// The `properties` of the `safepay-property-update` message.
-    var properties: [String: any Sendable] {
-        var properties: [String: any Sendable] = [
-            "environment": environment.rawValue, "authToken": authToken, "tracker": tracker,
-            "deviceDataCollectionJWT": deviceDataCollectionJWT, "deviceDataCollectionURL": deviceDataCollectionURL,
-            "authorizationOptions": ["do_capture": authorizationOptions.doCapture, "do_card_on_file": authorizationOptions.doCardOnFile],
+    var properties: [String: JSONValue] {
+        var properties: [String: JSONValue] = [
+            "environment": .string(environment.rawValue), "authToken": .string(authToken), "tracker": .string(tracker),
+            "deviceDataCollectionJWT": .string(deviceDataCollectionJWT), "deviceDataCollectionURL": .string(deviceDataCollectionURL),
+            "authorizationOptions": .object([
+                "do_capture": .bool(authorizationOptions.doCapture), "do_card_on_file": .bool(authorizationOptions.doCardOnFile),
+            ]),
         ]
         if let billing {
-            var billingObject: [String: String] = ["street_1": billing.street1, "city": billing.city, "country": billing.country]
-            billingObject["street_2"] = billing.street2
-            billingObject["state"] = billing.state
-            billingObject["postal_code"] = billing.postalCode
-            properties["billing"] = billingObject
+            let fields: [String: String?] = [
+                "street_1": billing.street1, "street_2": billing.street2, "city": billing.city, "state": billing.state,
+                "postal_code": billing.postalCode, "country": billing.country,
+            ]
+            properties["billing"] = .object(fields.compactMapValues { $0.map(JSONValue.string) })
         }
         return properties
     }

@@ -1,3 +1,4 @@
+import JSONText
 import Determinism
 import Foundation
 import DropsWeb
@@ -39,8 +40,8 @@ final class BridgeHarness: Sendable {
 @Suite struct MessageBridgeTests {
     @Test func messagesWaitForReadyThenGoOutWithTheirOwnIds() throws {
         let harness = BridgeHarness()
-        let first = harness.bridge.send(properties: ["tracker": "t-1"])
-        let second = harness.bridge.send(properties: ["tracker": "t-2"])
+        let first = harness.bridge.send(properties: ["tracker": .string("t-1")])
+        let second = harness.bridge.send(properties: ["tracker": .string("t-2")])
         #expect(first != second)
         #expect(harness.delivered.withLock { $0 }.isEmpty)
         #expect(harness.bridge.pending.queued == 2)

@@ -1,6 +1,7 @@
 import DropsWeb
 import Determinism
 import Foundation
+import JSONText
 import Threading
 
 /// What the bridge tells its owner.
@@ -81,9 +82,9 @@ package final class MessageBridge: Sendable {
 
     /// Queues a property update; it is sent once the page is ready. Returns its messageId.
     @discardableResult
-    package func send(properties: [String: any Sendable]) -> String {
+    package func send(properties: [String: JSONValue]) -> String {
         let id = makeID()
-        let json = BridgeJSON.encode(["type": BridgeProtocol.propertyUpdateType, "properties": properties, "messageId": id])
+        let json = BridgeJSON.encode(PropertyUpdateMessage(properties: properties, messageId: id))
         let sendNow = state.withLock { state -> Bool in
             guard !state.disposed else { return false }
             if state.ready { return true }
