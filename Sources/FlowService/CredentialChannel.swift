@@ -40,9 +40,28 @@ public final class CredentialChannel: Sendable {
         self.clock = clock
     }
 
-    /// Posts a prompt and blocks until it is answered, cancelled or times out.
+    /// Posts a prompt and suspends until it is answered, cancelled or times out: how a flow asks.
     /// `prompt` builds the prompt from its id.
-    public func ask(flowID: Int, timeout: Duration?, prompt make: (Int) -> FlowPrompt) -> PromptResolution {
+    public func ask(flowID: Int, timeout: Duration?, prompt make: (Int) -> FlowPrompt) async -> PromptResolution {
+        guard let (id, slot, timer) = post(flowID: flowID, timeout: timeout, make) else { return .cancelled }
+        let resolution = await slot.value()
+        close(id, timer)
+        return resolution
+    }
+
+    /// Posts a prompt and blocks this thread until it is answered, cancelled or times out: only for the SDKs'
+    /// synchronous callbacks (`provideCredentials`, the Drops page's card form and challenge screens), whose
+    /// vendor APIs block their thread while the app answers.
+    public func askBlocking(flowID: Int, timeout: Duration?, prompt make: (Int) -> FlowPrompt) -> PromptResolution {
+        guard let (id, slot, timer) = post(flowID: flowID, timeout: timeout, make) else { return .cancelled }
+        let resolution = slot.wait()
+        close(id, timer)
+        return resolution
+    }
+
+    private func post(flowID: Int, timeout: Duration?, _ make: (Int) -> FlowPrompt)
+        -> (Int, OneShot<PromptResolution>, ScheduledTimer?)?
+    {
         let slot = OneShot<PromptResolution>()
         let prompt: FlowPrompt? = state.withLock { state in
             guard state.liveFlows.contains(flowID) else { return nil }
@@ -51,14 +70,15 @@ public final class CredentialChannel: Sendable {
             state.open[prompt.id] = Open(flowID: flowID, request: prompt.request, slot: slot)
             return prompt
         }
-        guard let prompt else { return .cancelled }
-        let id = prompt.id
+        guard let prompt else { return nil }
         let timer = timeout.map { timeout in clock.schedule(after: timeout) { slot.fulfil(.timedOut) } }
         mailbox.post(.prompt(prompt))
-        let resolution = slot.wait()
+        return (prompt.id, slot, timer)
+    }
+
+    private func close(_ id: Int, _ timer: ScheduledTimer?) {
         timer?.cancel()
         state.withLock { _ = $0.open.removeValue(forKey: id) }
-        return resolution
     }
 
     /// Answers an open prompt. Returns false when it is no longer open (answered, cancelled or timed out), or

@@ -1,12 +1,13 @@
 import Dispatch
 
-/// Runs a task's jobs on a serial dispatch queue of its own, so that the async SDK calls a flow makes (Q2's
-/// `authenticate(using:)`) progress even when every thread of the cooperative pool is blocked elsewhere.
+/// Runs a task's jobs on a serial dispatch queue: a flow's code, and the async SDK calls it makes (Q2's
+/// `authenticate(using:)`), run on the device's queue, and progress even when every thread of the cooperative
+/// pool is blocked elsewhere.
 final class DispatchTaskExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
-    init(label: String) {
-        queue = DispatchQueue(label: label)
+    init(queue: DispatchQueue) {
+        self.queue = queue
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -39,6 +39,10 @@ public final class FlowService: Sendable {
     let idpSdk: IdpSdkService
     /// Where the IdpSdk flows run: on the device's queue, with the SDKs' queues.
     let flowQueue: DispatchQueue
+    /// Where every flow's code runs: the flow queue, on the device's queue.
+    let flowExecutor: DispatchTaskExecutor
+    /// Where the Q2 module's async calls run (labelled `Q2 SDK` in the log), on the device's queue too.
+    let q2Executor: DispatchTaskExecutor
     /// Where the other flows run, and the end of a flow cancelled while a call was in flight.
     package let sideQueue = QueueName.makeSerialQueue("idp-tui.flow")
     private let runs = Locked<[Int: FlowRun]>([:])
@@ -58,6 +62,8 @@ public final class FlowService: Sendable {
         self.configuration = configuration
         self.history = history
         flowQueue = QueueName.makeSerialQueue("idp-tui.flow", target: environment.deviceQueue)
+        flowExecutor = DispatchTaskExecutor(queue: flowQueue)
+        q2Executor = DispatchTaskExecutor(queue: QueueName.makeSerialQueue("Q2 SDK", target: environment.deviceQueue))
         environment.world.bridgeFaults = configuration.bridgeFaults
         let current = Locked<FlowRun?>(nil)
         self.current = current
@@ -149,18 +155,16 @@ public final class FlowService: Sendable {
     }
 
     private func launch(_ run: FlowRun) {
-        (run.continuesFromCompletions ? flowQueue : sideQueue).async { [self] in
+        Task(executorPreference: flowExecutor) { [self] in
             current.withLock { $0 = run }
             if !run.isCancelled { announceFaults(run) }
-            let finish = OneTimeClaim()
-            run.run { [self] result in
-                if finish.claim() { self.finish(run, with: result) }
-            }
+            // Nil: a cancel ended the flow and reported it.
+            if let result = await run.run(), run.ending.claim() { finish(run, with: result) }
         }
     }
 
     /// Reports a run's result and starts the next run waiting.
-    private func finish(_ run: FlowRun, with result: FlowResult) {
+    func finish(_ run: FlowRun, with result: FlowResult) {
         current.withLock { if $0 === run { $0 = nil } }
         runs.withLock { _ = $0.removeValue(forKey: run.id) }
         channel.cancel(flowID: run.id)

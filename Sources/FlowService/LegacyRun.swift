@@ -10,20 +10,18 @@ import Threading
 extension FlowRun {
     /// The app's orchestration before the IdpSdk: Start, then every credential up front, then one call to the
     /// KSSIDP wrapper, which runs GetAstClientData, the IdP's login and SetAuthorisationCode itself.
-    func legacy() -> FlowResult {
+    func legacy() async -> FlowResult? {
         let activating = kind == .legacyActivate
-        guard let startReply = send(.start, KSMStartEvent(), detail: "") else { return cancelledResult(at: .start) }
+        guard let startReply = await send(.start, KSMStartEvent(), detail: "") else { return nil }
         guard let start = startReply as? KSMStartResultEvent, start.status == .KSMOK else { return mcFailure(.start, startReply) }
         let clientId = activating ? configuration.enrollmentClientId : configuration.loginClientId
         let fields: [IdpSdkInputFieldId] = activating ? [.username, .password, .activationCode] : [.username, .password]
 
         // KSSIDP needs the credentials before it starts: the app asks for all of them first.
-        let call = activating ? "activate" : "login"
-        let step = FlowStep("KssIdpWrapper.\(call)")
+        let callName = activating ? "activate" : "login"
+        let step = FlowStep("KssIdpWrapper.\(callName)")
         emit(.provideCredentials, from: .app, to: .app, detail: "the app collects \(fields.map(\.rawValue).joined(separator: ", ")) before calling KSSIDP")
-        let resolution = service.channel.ask(flowID: id, timeout: configuration.promptTimeout) { promptID in
-            FlowPrompt(id: promptID, flowID: id, flow: kind, fields: fields, clientId: clientId)
-        }
+        let (resolution, _) = await ask(.credentials(fields: fields, clientId: clientId, page: 1, pageCount: 1))
         let credentials: [String: Secret]
         switch resolution {
         case .answered(.credentials(let values)): credentials = values
@@ -32,11 +30,11 @@ extension FlowRun {
                           error: FlowError(subsystem: nil, code: nil, message: "nobody gave the credentials in time"))
         default: return cancelledResult(at: .provideCredentials, inFlight: false)
         }
-        if isCancelled { return cancelledResult(at: step, inFlight: false) }
+        if stopIfCancelled(before: step) { return nil }
 
         let mode = configuration.authenticationMode
         emit(step, from: .app, to: .kssidp,
-             detail: "\(call)(clientId: \(clientId), authMode: \(mode.rawValue), credentials: [\(credentials.keys.sorted().joined(separator: ", "))], parentSpan:)")
+             detail: "\(callName)(clientId: \(clientId), authMode: \(mode.rawValue), credentials: [\(credentials.keys.sorted().joined(separator: ", "))], parentSpan:)")
         let wrapper = KssIdpWrapper(
             config: KssIdpConfig(
                 certificatePath: "bundle:idp-chain.pem",
@@ -53,15 +51,13 @@ extension FlowRun {
                 }
             })
         let sent = environment.clock.now
-        let reply = waitForReply { gate in
-            wrapper.start(clientId: clientId, authMode: mode, credentials: credentials, parentSpan: nil) { result, object in
-                gate.fulfil(.kssidp(result, object, thread: QueueName.current))
-            }
-        }
         // Once called, KSSIDP cannot be stopped: a cancel only stops the app from waiting for it.
-        guard case .kssidp(let outcome, let object, let thread)? = reply else {
-            return cancelledResult(at: step)
-        }
+        guard let reply = await call({ step }, { deliver in
+            wrapper.start(clientId: clientId, authMode: mode, credentials: credentials, parentSpan: nil) { result, object in
+                deliver(LegacyReply(outcome: result, object: object, thread: QueueName.current))
+            }
+        }) else { return nil }
+        let (outcome, object, thread) = (reply.outcome, reply.object, reply.thread)
         switch object.status {
         case .success(let message, _):
             emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: environment.clock.now), status: "Success",
@@ -85,4 +81,11 @@ extension FlowRun {
             return result(.failure, status: StatusType.FAILED.name, step: step, error: FlowError(subsystem: nil, code: code, message: description))
         }
     }
+}
+
+/// What the wrapper's completion handed over, with the thread it came on.
+struct LegacyReply: Sendable {
+    let outcome: ResultObject
+    let object: KssIdpResultObject
+    let thread: String
 }

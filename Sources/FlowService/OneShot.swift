@@ -1,29 +1,45 @@
-import Threading
 import Dispatch
+import Threading
 
-/// A value that is set once, by whichever of several parties comes first, and waited for by one thread.
+/// A value set once, by whichever of several parties comes first, and taken by one waiter: a flow's code
+/// awaits it (``value()``, suspending), an SDK's synchronous callback blocks its thread for it (``wait()``).
 final class OneShot<Value: Sendable>: Sendable {
-    private let value = Locked<Value?>(nil)
+    private let state = Locked<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
     private let ready = DispatchSemaphore(value: 0)
 
     /// Sets the value unless one is set already. Returns whether this call set it.
     @discardableResult
     func fulfil(_ newValue: Value) -> Bool {
-        let first = value.withLock { value in
-            guard value == nil else { return false }
-            value = newValue
-            return true
+        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Value, Never>?) in
+            guard state.value == nil else { return (false, nil) }
+            state.value = newValue
+            defer { state.waiter = nil }
+            return (true, state.waiter)
         }
-        if first { ready.signal() }
-        return first
+        guard first else { return false }
+        if let waiter { waiter.resume(returning: newValue) } else { ready.signal() }
+        return true
     }
 
-    /// Blocks until a value is set, then returns it.
+    /// Suspends until a value is set, then returns it.
+    func value() async -> Value {
+        await withCheckedContinuation { continuation in
+            let set = state.withLock { state -> Value? in
+                if let value = state.value { return value }
+                state.waiter = continuation
+                return nil
+            }
+            if let set { continuation.resume(returning: set) }
+        }
+    }
+
+    /// Blocks this thread until a value is set, then returns it. Only for the SDKs' synchronous callbacks
+    /// (`provideCredentials`, the Drops page's form), whose vendor APIs block their thread.
     func wait() -> Value {
         ready.wait()
         ready.signal()  // let any later wait() through too
-        return value.withLock { $0! }
+        return state.withLock { $0.value! }
     }
 
-    var isFulfilled: Bool { value.withLock { $0 != nil } }
+    var isFulfilled: Bool { state.withLock { $0.value != nil } }
 }

@@ -23,20 +23,33 @@ enum PaymentEnd: Sendable {
 extension FlowRun {
     /// The app's side of a Safepay Drops payment: configure the view, let the page ask the cardholder through
     /// the prompt channel, and wait for the final delegate callback.
-    func payerAuthentication() -> FlowResult {
+    func payerAuthentication() async -> FlowResult? {
         let payment = PaymentRun(run: self)
         let simulation = DropsSimulation(
             clock: environment.clock, random: environment.world.random, acs: environment.world.accessControlServer, cardholder: payment,
             faults: environment.world.bridgeFaults, timing: configuration.bridgeTiming,
             log: { [weak payment] entry in payment?.log(entry) })
         let settings = Self.configuration(configuration.safepayEnvironment, random: environment.world.random)
+        if stopIfCancelled(before: .configure) { return nil }
         emit(.configure, from: .app, to: .safepayDrops,
              detail: "environment=\(settings.environment.rawValue), tracker=\(settings.tracker), doCapture=\(settings.authorizationOptions.doCapture)")
         // The view is a UIView on iOS: it is made, configured and disposed of on the main actor, and its delegate
         // hears it there.
         let view = Locked<SafepayPayerAuthenticationView?>(nil)
-        let reply = waitForReply { gate in
-            payment.start(gate)
+        // The flow's end: every timer and queued message of the bridge goes, and the page stops, before the result.
+        // The main queue runs it within microseconds in the front ends; the bound only keeps a main thread that
+        // serves no queue from holding the result (the view is then disposed of whenever it does).
+        let close: @Sendable () -> Void = {
+            payment.close()
+            let disposed = DispatchSemaphore(value: 0)
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { view.withLock { $0 }?.dispose() }
+                disposed.signal()
+            }
+            _ = disposed.wait(timeout: .now() + .seconds(1))
+        }
+        guard let end = await call({ payment.stage }, onCancel: close, { deliver in
+            payment.start(deliver)
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
                     let made = SafepayPayerAuthenticationView(simulation: simulation)
@@ -45,20 +58,8 @@ extension FlowRun {
                     view.withLock { $0 = made }
                 }
             }
-        }
-        // The flow's end: every timer and queued message of the bridge goes, and the page stops, before the result.
-        // The main queue runs it within microseconds in the front ends; the bound only keeps a main thread that
-        // serves no queue from holding the result (the view is then disposed of whenever it does).
-        payment.close()
-        let disposed = DispatchSemaphore(value: 0)
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated { view.withLock { $0 }?.dispose() }
-            disposed.signal()
-        }
-        _ = disposed.wait(timeout: .now() + .seconds(1))
-        guard case .payment(let end)? = reply else {
-            return cancelledResult(at: payment.stage, inFlight: true)
-        }
+        }) else { return nil }
+        close()
         return payment.result(of: end)
     }
 
@@ -79,7 +80,8 @@ extension FlowRun {
 /// prompts; the final callback ends the flow.
 final class PaymentRun: DropsCardholder {
     private let run: FlowRun
-    private let gate = Locked<OneShot<StepReply>?>(nil)
+    /// Hands the payment's end to the flow.
+    private let gate = Locked<(@Sendable (PaymentEnd) -> Void)?>(nil)
     private let state = Locked(State())
     private let closed = Atomic(false)
     /// Signalled once `onPayerAuthenticationRequired` has reached the app.
@@ -95,8 +97,8 @@ final class PaymentRun: DropsCardholder {
         self.run = run
     }
 
-    func start(_ gate: OneShot<StepReply>) {
-        self.gate.withLock { $0 = gate }
+    func start(_ deliver: @escaping @Sendable (PaymentEnd) -> Void) {
+        gate.withLock { $0 = deliver }
     }
 
     /// After this, nothing the page or the view still does reaches the log.
@@ -110,7 +112,7 @@ final class PaymentRun: DropsCardholder {
     var stage: FlowStep { state.withLock { $0.stage } }
 
     fileprivate func end(_ end: PaymentEnd) {
-        gate.withLock { $0 }?.fulfil(.payment(end))
+        gate.withLock { $0 }?(end)
     }
 
     fileprivate func emit(_ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
@@ -202,7 +204,7 @@ final class PaymentRun: DropsCardholder {
     private func ask(_ request: PromptRequest) -> (PromptResolution, Duration) {
         let clock = run.environment.clock
         let asked = clock.now
-        let resolution = run.service.channel.ask(flowID: run.id, timeout: run.configuration.promptTimeout) { id in
+        let resolution = run.service.channel.askBlocking(flowID: run.id, timeout: run.configuration.promptTimeout) { id in
             FlowPrompt(id: id, flowID: run.id, flow: run.kind, request: request)
         }
         return (resolution, asked.duration(to: clock.now))

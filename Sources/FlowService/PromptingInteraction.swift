@@ -25,7 +25,7 @@ final class PromptingInteraction: IdpSdkInteractionInterface {
                  detail: "inputFieldIds=\(interactionData.inputFieldIds.joined(separator: ","))\(page)")
         let fields = interactionData.inputFieldIds.compactMap(IdpSdkInputFieldId.init(rawValue:))
         let asked = clock.now
-        let resolution = channel.ask(flowID: run.id, timeout: timeout) { id in
+        let resolution = channel.askBlocking(flowID: run.id, timeout: timeout) { id in
             FlowPrompt(
                 id: id, flowID: run.id, flow: run.kind, fields: fields, clientId: clientId, page: interactionData.page,
                 pageCount: interactionData.pageCount)

@@ -83,23 +83,15 @@ final class ReportingSecurityModule: SecurityModule {
 }
 
 extension FlowRun {
-    /// Where Q2's async calls run (a queue of their own: see ``DispatchTaskExecutor``).
-    static let q2Executor = DispatchTaskExecutor(label: "Q2 SDK")
-
     /// The Q2 module's sign-in: the screen (or the saved credential), the security module, Core's password
     /// login, then `completePlatformAuthentication(with:)`.
-    func q2Login() -> FlowResult {
+    func q2Login() async -> FlowResult? {
         let launch = configuration.q2Launch
         let saved = service.savedQ2Credential
         emit(.signInScreen, from: .q2Module, to: .app,
              detail: "launch=\(launch.rawValue)" + (launch.banner.map { ", banner \"\($0)\"" } ?? "")
                 + (saved.map { ", saved credential for \($0.username)" } ?? ""))
-        let asked = environment.clock.now
-        let resolution = service.channel.ask(flowID: id, timeout: configuration.promptTimeout) { promptID in
-            FlowPrompt(id: promptID, flowID: id, flow: kind,
-                       request: .q2SignIn(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch)))
-        }
-        let waited = asked.duration(to: environment.clock.now)
+        let (resolution, waited) = await ask(.q2SignIn(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch)))
         let credential: PasswordCredential
         var autoLogin = false
         switch resolution {
@@ -137,17 +129,17 @@ extension FlowRun {
         emit(.authenticate, from: .q2Module, to: .q2Module, detail: "passwordAuthentication.authenticate(using: \(credential))")
         let platform = service.q2Platform
         let started = environment.clock.now
-        let reply = waitForReply { gate in
-            Task(executorPreference: Self.q2Executor) {
+        let executor = service.q2Executor
+        guard let outcome = await call({ .authenticate }, { deliver in
+            Task(executorPreference: executor) {
                 // The platform loads the module and asks it for its sign-in screen; the screen logs in.
                 let module = SignInModule()
                 platform.load(module)
                 guard let screen = try? await module.viewControllerForPlatformAuthentication(with: platform.context) as? SignInViewController
                 else { preconditionFailure("idp-tui's module always returns its sign-in screen") }
-                gate.fulfil(.q2(await screen.login(credential)))
+                deliver(await screen.login(credential))
             }
-        }
-        guard case .q2(let outcome)? = reply else { return cancelledResult(at: .authenticate) }
+        }) else { return nil }
         let took = started.duration(to: environment.clock.now)
         switch outcome {
         case .success(let result):

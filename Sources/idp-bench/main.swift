@@ -42,7 +42,7 @@ func channelRoundTrips(_ count: Int) -> [Double] {
         local.reserveCapacity(count)
         for _ in 0..<count {
             let start = ContinuousClock.now
-            _ = channel.ask(flowID: 1, timeout: nil) { id in
+            _ = channel.askBlocking(flowID: 1, timeout: nil) { id in
                 FlowPrompt(id: id, flowID: 1, flow: .login, fields: [.username, .password], clientId: "KssIdpLogin")
             }
             let elapsed = ContinuousClock.now - start

@@ -21,7 +21,7 @@ import Testing
             // A queue per asker: each blocks its thread, as provideCredentials does. (Foundation's Thread is
             // avoided here: under ThreadSanitizer on Linux it produces reports inside Mutex-held sections.)
             DispatchQueue(label: "asker-\(flow)").async {
-                let resolution = channel.ask(flowID: flow, timeout: nil) { id in
+                let resolution = channel.askBlocking(flowID: flow, timeout: nil) { id in
                     FlowPrompt(id: id, flowID: flow, flow: .login, fields: [.username], clientId: "c", page: 1, pageCount: 1)
                 }
                 if case .answered(.credentials(let values)) = resolution, values["username"]?.reveal() == "user-\(flow)" {
@@ -52,7 +52,7 @@ import Testing
         channel.open(flowID: 1)
         let result = OneShot<PromptResolution>()
         DispatchQueue(label: "asker").async {
-            result.fulfil(channel.ask(flowID: 1, timeout: .seconds(5)) { id in
+            result.fulfil(channel.askBlocking(flowID: 1, timeout: .seconds(5)) { id in
                 FlowPrompt(id: id, flowID: 1, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
             })
         }
@@ -69,11 +69,11 @@ import Testing
         let channel = CredentialChannel(mailbox: mailbox, clock: ManualClock())
         channel.open(flowID: 9)
         #expect(!channel.cancel(flowID: 9))
-        let resolution = channel.ask(flowID: 9, timeout: nil) { id in
+        let resolution = channel.askBlocking(flowID: 9, timeout: nil) { id in
             FlowPrompt(id: id, flowID: 9, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
         }
         guard case .cancelled = resolution else { Issue.record("expected cancelled"); return }
-        let unknown = channel.ask(flowID: 10, timeout: nil) { id in
+        let unknown = channel.askBlocking(flowID: 10, timeout: nil) { id in
             FlowPrompt(id: id, flowID: 10, flow: .login, fields: [.password], clientId: "c", page: 1, pageCount: 1)
         }
         guard case .cancelled = unknown else { Issue.record("expected cancelled"); return }
