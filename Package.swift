@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Imports run one way: executables → Headless / TerminalUI → FlowService → SDK surfaces (IdpSdk, MCSDK, SafepayDrops)
+// Imports run one way: executables → Headless / TerminalUI → FlowCatalog → flow families → FlowEngine; families → SDK surfaces (IdpSdk, MCSDK, SafepayDrops)
 // → simulators (IdentityProvider, ThreeDSecure) → foundations (Secrets, Determinism, Crypto) → C libraries.
 // docs/architecture.md draws the graph.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -54,8 +54,8 @@ let package = Package(
             name: "Q2Core", dependencies: ["IdentityProvider", "JSONText", "Crypto", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         .target(name: "Q2ModuleInterfaces", dependencies: ["Q2Core", "IdpTuiWorld", "IdentityProvider", "JSONText", "Secrets", "Threading"], swiftSettings: strict),
-        .target(name: "KSMasterController", dependencies: ["IdpTuiWorld", "IdentityProvider", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
-        .target(name: "IdpSdk", dependencies: ["KSMasterController", "IdpTuiWorld", "IdentityProvider", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
+        .target(name: "KSMasterController", dependencies: ["IdpTuiWorld", "IdentityProvider", "Secrets", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
+        .target(name: "IdpSdk", dependencies: ["KSMasterController", "IdpTuiWorld", "IdentityProvider", "Secrets", "Crypto", "Determinism", "Threading"], swiftSettings: strict),
         // The legacy wrapper the IdpSdk replaces.
         .target(name: "kssidp", dependencies: ["IdpSdk", "KSMasterController", "IdpTuiWorld", "IdentityProvider", "Secrets", "Threading"], swiftSettings: strict),
 
@@ -74,33 +74,53 @@ let package = Package(
         // What a finished flow leaves (its outcome, summary and transcript) and where it is kept.
         .target(name: "FlowRecords", dependencies: ["IdentityProvider", "Threading"], swiftSettings: strict),
 
-        // Service layer and front ends.
+        // The flow engine: scheduling, the device queues, the mailbox, the credential channel, events, cancel,
+        // timeouts and history. It knows a flow family only through the FlowFamily protocol and imports no SDK.
         .target(
-            name: "FlowService",
-            dependencies: [
-                "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Scenario", "Q2ModuleInterfaces", "Q2Core",
-                "JSONText", "Secrets", "Determinism", "Threading", "Crypto", "CWakeup", "FlowRecords", "IdpTuiWorld",
-            ],
+            name: "FlowEngine",
+            dependencies: ["IdpTuiWorld", "FlowRecords", "Secrets", "Determinism", "Threading", "CWakeup"],
+            swiftSettings: strict),
+        // One module per SDK family's flows, each a FlowFamily.
+        .target(
+            name: "IdpFlows",
+            dependencies: ["FlowEngine", "FlowRecords", "IdpSdk", "KSMasterController", "IdpTuiWorld", "IdentityProvider", "Scenario", "Crypto", "Determinism", "Threading"],
+            swiftSettings: strict),
+        .target(
+            name: "LegacyFlows",
+            dependencies: ["FlowEngine", "IdpFlows", "FlowRecords", "kssidp", "IdpSdk", "KSMasterController", "IdentityProvider", "Scenario", "Secrets", "Determinism", "Threading"],
+            swiftSettings: strict),
+        .target(
+            name: "PaymentFlows",
+            dependencies: ["FlowEngine", "FlowRecords", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "IdpTuiWorld", "Crypto", "Determinism", "Threading"],
+            swiftSettings: strict),
+        .target(
+            name: "Q2Flows",
+            dependencies: ["FlowEngine", "FlowRecords", "Q2ModuleInterfaces", "Q2Core", "IdpTuiWorld", "IdentityProvider", "JSONText", "Secrets", "Threading"],
+            swiftSettings: strict),
+        // The one place the families are registered, and the settings of them all.
+        .target(
+            name: "FlowCatalog",
+            dependencies: ["FlowEngine", "FlowRecords", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "KSMasterController", "Q2ModuleInterfaces", "SafepayDropsSDK", "DropsWeb"],
             swiftSettings: strict),
         // The state file (SQLite): the stores of the IdP and the device, and the history of flows.
         .target(
             name: "StateStore",
             dependencies: ["CSQLite", "FlowRecords", "IdentityProvider", "KSMasterController", "Determinism", "Threading"],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowService", "FlowRecords", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "KSMasterController", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
         .target(name: "CWakeup", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(
-            name: "TerminalUI", dependencies: ["FlowService", "FlowRecords", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
+            name: "TerminalUI", dependencies: ["FlowEngine", "FlowCatalog", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "CTextWidth"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(
-            name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowService", "Threading"], swiftSettings: strict),
+            name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowEngine", "Threading"], swiftSettings: strict),
         .executableTarget(
             name: "idp-tui",
-            dependencies: ["FlowRecords", "Headless", "CursesBackend", "TerminalUI", "FlowService", "IdentityProvider", "Scenario", "StateStore"],
+            dependencies: ["FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore"],
             swiftSettings: strict),
-        .executableTarget(name: "idp-bench", dependencies: ["FlowService", "FlowRecords", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
+        .executableTarget(name: "idp-bench", dependencies: ["FlowEngine", "FlowCatalog", "IdpFlows", "FlowRecords", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
         .testTarget(
@@ -124,14 +144,14 @@ let package = Package(
         .testTarget(
             name: "FlowServiceTests",
             dependencies: [
-                "FlowService", "FlowRecords", "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism",
+                "FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism",
                 "Threading",
             ],
             swiftSettings: strict),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "FlowService", "FlowRecords", "Determinism", "IdpSdk", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets"],
+            dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "FlowRecords", "Determinism", "ThreeDSecure", "Secrets"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),

@@ -1,5 +1,5 @@
 import CNcurses
-import FlowService
+import FlowEngine
 import Foundation
 import TerminalUI
 import Threading

@@ -1,5 +1,5 @@
-import FlowService
 import Foundation
+import LegacyFlows
 
 /// `idp-tui compare`: the migration parity check, side by side.
 public enum CompareCommand {

@@ -1,8 +1,9 @@
+import DropsWeb
+import FlowEngine
 import FlowRecords
-import FlowService
 import IdentityProvider
 import JSONText
-import DropsWeb
+import PaymentFlows
 import SafepayDropsSDK
 import Scenario
 import Secrets

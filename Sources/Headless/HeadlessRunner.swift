@@ -1,7 +1,9 @@
-import FlowRecords
-import FlowService
-import Foundation
 import DropsWeb
+import FlowEngine
+import FlowRecords
+import Foundation
+import PaymentFlows
+import Q2Flows
 import SafepayDropsSDK
 import Secrets
 import ThreeDSecure
@@ -104,10 +106,11 @@ public final class HeadlessRunner: FlowFrontEnd {
             return
         }
         switch prompt.request {
-        case .credentials: answerCredentials(prompt, given)
-        case .paymentDetails(let defaults): answerCardForm(prompt, given.payment, defaults)
-        case .challenge(let screen): answerChallenge(prompt, screen, given.payment)
-        case .q2SignIn(let signIn): answerQ2(prompt, signIn, given)
+        case let signIn as Q2SignIn: answerQ2(prompt, signIn, given)
+        case let request as PaymentDetailsRequest: answerCardForm(prompt, given.payment, request.defaults)
+        case let request as ChallengeRequest: answerChallenge(prompt, request.screen, given.payment)
+        case is any CredentialForm: answerCredentials(prompt, given)
+        default: refuse(prompt, "\(place) (\(prompt.flow)): the runner cannot answer this prompt")
         }
     }
 
@@ -116,7 +119,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     private func answerQ2(_ prompt: FlowPrompt, _ signIn: Q2SignIn, _ given: FlowAnswers) {
         if given.autoLogin && signIn.savedUsername != nil {
             let service = service
-            if MainActor.assumeIsolated({ service.allowsQ2AutoLogin() }) {
+            if MainActor.assumeIsolated({ service.q2.allowsAutoLogin() }) {
                 service.answer(prompt, with: .q2AutoLogin)
                 return
             }

@@ -1,5 +1,5 @@
+import FlowCatalog
 import FlowRecords
-import FlowService
 import Foundation
 
 /// History as text: the list, a transcript, a Mermaid sequence diagram, or JSON.
@@ -37,12 +37,11 @@ public enum HistoryExport {
         return lines.joined(separator: "\n")
     }
 
-    /// A Mermaid `sequenceDiagram`. IdP flows always show App, IdpSdk, MC-SDK and IdP; payments App,
-    /// SafepayDrops, Drops, DS and ACS; others join as they appear.
+    /// A Mermaid `sequenceDiagram`: the flow's own parties first, in its kind's order (``FlowKind/lanes``), then
+    /// any other as it appears.
     public static func mermaid(_ record: HistoryRecord) -> String {
         let s = record.summary
-        var order = FlowKind(rawValue: s.flow)?.usesIdentityProvider ?? false
-            ? ["App", "IdpSdk", "MC-SDK", "IdP"] : ["App", "SafepayDrops", "Drops", "DS", "ACS"]
+        var order = FlowCatalog.kind(named: s.flow)?.lanes.map(\.rawValue) ?? ["App"]
         for event in record.events {
             for name in [event.from, event.to] where !order.contains(name) { order.append(name) }
         }

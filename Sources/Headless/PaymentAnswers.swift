@@ -1,4 +1,3 @@
-import FlowService
 import JSONText
 import Secrets
 

@@ -1,6 +1,8 @@
-import FlowService
-import Foundation
 import Crypto
+import FlowEngine
+import Foundation
+import IdpFlows
+import Q2Flows
 
 #if canImport(Glibc)
     import Glibc
@@ -20,7 +22,7 @@ public enum RunCommand {
 
     /// Flows that never prompt need no answers, so `run logout` does not wait on standard input.
     private static func readAnswers(_ options: CommandLineOptions) throws(UsageError) -> [FlowAnswers] {
-        guard options.flows.contains(where: \.prompts) || options.answersPath != "-" else {
+        guard options.flows.contains(where: \.asksTheUser) || options.answersPath != "-" else {
             return options.flows.map { _ in FlowAnswers() }
         }
         var bytes: [UInt8]

@@ -1,5 +1,4 @@
 import FlowRecords
-import FlowService
 import Foundation
 import IdentityProvider
 import StateStore

@@ -1,3 +1,6 @@
+import FlowCatalog
+import FlowEngine
+import IdpFlows
 // idp-bench: the engine's speed, for docs/performance.md. Not a test: it measures, it does not judge.
 //
 //   swift build -c release && .build/release/idp-bench [--round-trips N] [--pairs N] [--case K] [--primitives] [--startup]
@@ -6,7 +9,6 @@
 import FlowRecords
 import Crypto
 import Determinism
-import FlowService
 import Foundation
 import IdentityProvider
 import Scenario

@@ -1,10 +1,9 @@
-import FlowRecords
 import CursesBackend
-import FlowService
+import FlowRecords
 import Foundation
 import Headless
-import StateStore
 import IdentityProvider
+import StateStore
 import TerminalUI
 
 #if canImport(Glibc)

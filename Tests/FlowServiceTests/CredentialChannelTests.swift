@@ -1,8 +1,9 @@
-import FlowRecords
 import Determinism
 import Dispatch
-@testable import FlowService
+@testable import FlowEngine
+import FlowRecords
 import Foundation
+import IdpFlows
 import IdpSdk
 import Secrets
 import Synchronization
@@ -24,7 +25,7 @@ import Testing
                 let resolution = channel.askBlocking(flowID: flow, timeout: nil) { id in
                     FlowPrompt(id: id, flowID: flow, flow: .login, fields: [.username], clientId: "c", page: 1, pageCount: 1)
                 }
-                if case .answered(.credentials(let values)) = resolution, values["username"]?.reveal() == "user-\(flow)" {
+                if resolution.answer(as: Credentials.self)?.values["username"]?.reveal() == "user-\(flow)" {
                 } else {
                     mismatches.add(1, ordering: .relaxed)
                 }

@@ -1,10 +1,13 @@
-import FlowRecords
 import Determinism
-import FlowService
+import FlowCatalog
+import FlowEngine
+import FlowRecords
 import Foundation
 import IdentityProvider
+import IdpFlows
 import IdpSdk
 import KSMasterController
+import Q2Flows
 import Secrets
 import Testing
 
@@ -105,7 +108,7 @@ import Testing
         #expect(failed.status == "INTERNAL_ERROR")
         #expect(frontEnd.events(of: failed.flowID).contains { $0.step == .runtimeError })
         #expect(frontEnd.events(of: failed.flowID).contains { $0.detail.contains("RuntimeErrorEvent") })
-        #expect(!service.device.started, "the MC-SDK restarted itself")
+        #expect(!service.environment.masterController.snapshot.started, "the MC-SDK restarted itself")
         // Once a switch-on: the code was exchanged, so activating again is refused by the IdP (the device was
         // bound before the error), which is what a real device would see.
         service.environment.world.identityFaults.runtimeError = false
@@ -149,7 +152,7 @@ import Testing
         let steps = frontEnd.events(of: login.flowID).map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" }
         #expect(steps == ["App→MC-SDK Start", "MC-SDK→App Start", "App→MC-SDK OfflineLogin", "MC-SDK→App OfflineLogin"])
         #expect(frontEnd.prompts.count == 2, "no credentials asked for the offline login")
-        #expect(service.deviceStatus == "logged in as alice")
+        #expect(service.statusLine == "logged in as alice")
     }
 
     @Test func withAuthenticationModeNoTheOfflineLoginFailsAndTheIdPLoginFollows() throws {

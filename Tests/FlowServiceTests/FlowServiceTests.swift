@@ -1,25 +1,29 @@
-import FlowRecords
 import Determinism
-import FlowService
+import FlowCatalog
+import FlowEngine
+import FlowRecords
 import Foundation
 import IdentityProvider
+import IdpFlows
 import IdpSdk
 import KSMasterController
+import LegacyFlows
+import Q2Flows
 import Testing
 
 @Suite struct FlowServiceFlowTests {
     @Test func activationThenLoginThenLogout() throws {
         let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice, [:], Demo.alice])
-        #expect(service.deviceStatus == "not activated")
+        #expect(service.statusLine == "not activated")
 
         let activated = try #require(service.run(.activate, with: frontEnd))
         #expect(activated.outcome == .success)
         #expect(activated.status == "OK")
         #expect(activated.user == "alice")
-        #expect(activated.astClientId.count == 26 && activated.astClientId != ClientData.unactivatedAstClientId)
+        #expect(activated.astClientId?.count == 26 && activated.astClientId != ClientData.unactivatedAstClientId)
         #expect(activated.authenticationMode == KSMAuthenticationMode.no)
-        #expect(service.deviceStatus == "logged in as alice")
+        #expect(service.statusLine == "logged in as alice")
 
         let login = try #require(service.run(.login, with: frontEnd))
         #expect(login.outcome == .success)
@@ -27,11 +31,11 @@ import Testing
 
         let logout = try #require(service.run(.logout, with: frontEnd))
         #expect(logout.outcome == .success)
-        #expect(service.deviceStatus == "activated as alice")
+        #expect(service.statusLine == "activated as alice")
         #expect(service.events(frontEnd, flow: logout.flowID) == ["App→MC-SDK Restart", "MC-SDK→App Restart"])
 
         #expect(service.run(.login, with: frontEnd)?.outcome == .success)
-        #expect(service.deviceStatus == "logged in as alice")
+        #expect(service.statusLine == "logged in as alice")
     }
 
     @Test func activationRunsTheThreeStepsInOrderWithProvideCredentialsOnABackgroundThread() throws {
@@ -196,7 +200,7 @@ import Testing
         let sdkResult = try #require(frontEnd.events.last { $0.step == .getAuthorizationCode && $0.from == .idpSdk })
         #expect(sdkResult.status == "1000/1")
         #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode })
-        #expect(service.deviceStatus == "not activated")
+        #expect(service.statusLine == "not activated")
         #expect(service.environment.world.identityProvider.openSessionCount == 0)
     }
 
@@ -236,7 +240,7 @@ import Testing
         #expect(service.activeFlowCount == 0)
         #expect(frontEnd.prompts.isEmpty)
         #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode })
-        #expect(service.deviceStatus == "not activated")
+        #expect(service.statusLine == "not activated")
     }
 
     @Test func aFlowStartedAfterACancelInFlightRunsOnceTheDeviceIsFree() throws {
@@ -264,7 +268,7 @@ import Testing
         }
         let result = try #require(frontEnd.results.first { $0.flowID == second })
         #expect(result.outcome == .success)
-        #expect(service.deviceStatus == "logged in as alice")
+        #expect(service.statusLine == "logged in as alice")
         let secondEvents = frontEnd.events.filter { $0.flowID == second }
         #expect(secondEvents.first?.step == .start && secondEvents.last?.step == .setAuthorisationCode)
         // Events keep one order: nothing of the first flow comes after the second began.

@@ -1,14 +1,16 @@
-import FlowRecords
 import Determinism
-import FlowService
+import FlowEngine
+import FlowRecords
 import Foundation
 import IdentityProvider
+import IdpFlows
 import IdpSdk
-import kssidp
 import KSMasterController
+import LegacyFlows
 import Secrets
 import Testing
 import Threading
+import kssidp
 
 /// The IdP's chain in a file, as an app ships it.
 func chainFile() -> String {

@@ -1,8 +1,12 @@
-import FlowRecords
 import Determinism
-import FlowService
-import Foundation
 import DropsWeb
+import FlowCatalog
+import FlowEngine
+import FlowRecords
+import Foundation
+import IdpFlows
+import PaymentFlows
+import Q2Flows
 import SafepayDropsSDK
 import Secrets
 import Testing
@@ -14,12 +18,12 @@ func paying(_ card: String, expiry: String = "12/30", actions: [PromptAnswer] = 
     var remaining = actions
     return RecordingFrontEnd { prompt in
         switch prompt.request {
-        case .credentials: return .cancel
-        case .paymentDetails(let defaults):
+        case let request as PaymentDetailsRequest:
+            let defaults = request.defaults
             return (try? PaymentForm.details(card: card, expiry: expiry, amount: defaults.amount, currency: defaults.currency,
                                             merchant: defaults.merchant)).map { .payment($0) } ?? .cancel
-        case .challenge: return remaining.isEmpty ? nil : remaining.removeFirst()
-        case .q2SignIn: return .cancel
+        case is ChallengeRequest: return remaining.isEmpty ? nil : remaining.removeFirst()
+        default: return .cancel
         }
     }
 }
@@ -28,7 +32,7 @@ func code(_ text: String) -> PromptAnswer { .challenge(.answer(.code(Secret(text
 
 extension RecordingFrontEnd {
     var challengeScreens: [ChallengeScreen] {
-        prompts.compactMap { if case .challenge(let screen) = $0.request { screen } else { nil } }
+        prompts.compactMap { ($0.request as? ChallengeRequest)?.screen }
     }
 
     func steps(of flowID: Int) -> [String] { events(of: flowID).map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" } }

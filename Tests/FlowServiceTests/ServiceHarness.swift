@@ -1,5 +1,5 @@
 import Determinism
-import FlowService
+import FlowEngine
 import Foundation
 import IdentityProvider
 import IdpSdk

@@ -1,5 +1,6 @@
 import FlowRecords
-import FlowService
+import IdpFlows
+import LegacyFlows
 import Secrets
 import TerminalUI
 import Testing
@@ -162,7 +163,7 @@ import Testing
         let screen = driver.app.render().text
         #expect(screen.contains("KSSIDP comparison — the orchestrations agree"))
         #expect(screen.contains("✓ 1. activation, then login"))
-        #expect(driver.service.deviceStatus == "not activated", "the check runs on worlds of its own")
+        #expect(driver.service.statusLine == "not activated", "the check runs on worlds of its own")
         driver.press(.escape)
         #expect(driver.app.render().text.contains("What would you like to do?"))
     }

@@ -1,7 +1,9 @@
 import Determinism
-import FlowService
 import Dispatch
+import FlowCatalog
+import FlowEngine
 import Foundation
+import IdpFlows
 import TerminalUI
 
 /// A ``TerminalApp`` on a simulated device with a manual clock, driven the way the curses loop drives it.

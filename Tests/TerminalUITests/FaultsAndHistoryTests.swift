@@ -1,5 +1,5 @@
+import FlowEngine
 import FlowRecords
-import FlowService
 import TerminalUI
 import Testing
 

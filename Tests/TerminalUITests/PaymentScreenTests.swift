@@ -1,5 +1,5 @@
 import FlowRecords
-import FlowService
+import PaymentFlows
 import TerminalUI
 import Testing
 import ThreeDSecure

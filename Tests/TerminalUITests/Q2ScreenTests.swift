@@ -1,5 +1,5 @@
+import FlowCatalog
 import FlowRecords
-import FlowService
 import TerminalUI
 import Testing
 
@@ -50,7 +50,7 @@ extension AppDriver {
 
     @Test func aDeepLinkShowsTheBanner() {
         var configuration = FlowConfiguration()
-        configuration.q2Launch = .deepLink
+        configuration.q2.launch = .deepLink
         let driver = AppDriver(configuration: configuration)
         driver.openQ2()
         #expect(driver.app.render().text.contains("⚠ Please sign in to continue"))
@@ -66,7 +66,7 @@ extension AppDriver {
         #expect(driver.app.render().text.contains("Signed in to Q2 with the saved credential"))
 
         var configuration = FlowConfiguration()
-        configuration.q2Launch = .push
+        configuration.q2.launch = .push
         let pushed = AppDriver(configuration: configuration)
         pushed.signInQ2()
         pushed.press(.enter)
@@ -85,7 +85,7 @@ extension AppDriver {
         Snapshot.check(driver.app.render(), "q2-failure-80x24")
 
         var configuration = FlowConfiguration()
-        configuration.insecureDeviceReason = "jailbroken: Cydia found"
+        configuration.q2.insecureDeviceReason = "jailbroken: Cydia found"
         let insecure = AppDriver(configuration: configuration)
         insecure.signInQ2()
         shown = insecure.app.render().text

@@ -1,5 +1,5 @@
 import FlowRecords
-import FlowService
+import IdpFlows
 import TerminalUI
 import Testing
 

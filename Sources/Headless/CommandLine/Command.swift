@@ -1,4 +1,4 @@
-import FlowService
+import FlowCatalog
 
 /// The commands of `idp-tui`: the terminal UI when none is named.
 public enum Command: String, Sendable, CaseIterable {
@@ -44,7 +44,7 @@ public enum Command: String, Sendable, CaseIterable {
     var notes: [String] {
         switch self {
         case .terminal: ["themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)"]
-        case .run: ["flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))"]
+        case .run: ["flows: \(FlowCatalog.kinds.map(\.rawValue).joined(separator: ", "))"]
         case .compare:
             [
                 "runs activation then login, a wrong password, a wrong activation code, a cancel and a login before",

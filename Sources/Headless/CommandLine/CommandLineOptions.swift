@@ -1,10 +1,13 @@
-import FlowRecords
-import Q2ModuleInterfaces
 import Crypto
-import FlowService
-import Foundation
-import KSMasterController
 import DropsWeb
+import FlowCatalog
+import FlowEngine
+import FlowRecords
+import Foundation
+import IdpFlows
+import KSMasterController
+import LegacyFlows
+import Q2ModuleInterfaces
 import SafepayDropsSDK
 import Scenario
 import StateStore
@@ -95,8 +98,8 @@ extension CommandLineOptions {
         var configuration = FlowConfiguration(
             shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout,
             bridgeTiming: bridgeTiming, bridgeFaults: faults)
-        configuration.q2Launch = launch
-        configuration.insecureDeviceReason = insecureDeviceReason
+        configuration.q2.launch = launch
+        configuration.q2.insecureDeviceReason = insecureDeviceReason
         if let path = certificateChainPath {
             let pem = try RunCommand.readText(path, what: "certificate chain", command: command.prefix)
             do {
@@ -104,7 +107,7 @@ extension CommandLineOptions {
             } catch {
                 throw UsageError("\(command.prefix)the certificate chain file \(path) is unusable: \(error.description)")
             }
-            configuration.certificateChainPEM = pem
+            configuration.idp.certificateChainPEM = pem
         }
         return configuration
     }

@@ -1,6 +1,6 @@
-import FlowService
 import Foundation
 import KSMasterController
+import LegacyFlows
 import Q2ModuleInterfaces
 import SafepayDropsSDK
 

@@ -1,4 +1,4 @@
-import FlowService
+import FlowCatalog
 
 /// A command line, read: which command, its options, and the words that are not options.
 ///
@@ -90,13 +90,13 @@ public struct ParsedCommandLine: Sendable {
             if let word = words.first { throw UsageError("unknown command or option \"\(word)\"; see idp-tui --help") }
         case .run:
             for word in words {
-                guard let flow = FlowKind(rawValue: word) else {
-                    throw problem("unknown flow \"\(word)\"; flows: \(FlowKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                guard let flow = FlowCatalog.kind(named: word) else {
+                    throw problem("unknown flow \"\(word)\"; flows: \(FlowCatalog.kinds.map(\.rawValue).joined(separator: ", "))")
                 }
                 options.flows.append(flow)
             }
             guard !options.flows.isEmpty else {
-                throw problem("name at least one flow (\(FlowKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                throw problem("name at least one flow (\(FlowCatalog.kinds.map(\.rawValue).joined(separator: ", ")))")
             }
         case .compare, .reset:
             if let word = words.first { throw problem("unknown argument \"\(word)\"; see idp-tui \(chosen.rawValue) --help") }

@@ -1,7 +1,7 @@
-import FlowService
+import DropsWeb
+import FlowEngine
 import IdentityProvider
 import IdpSdk
-import DropsWeb
 import SafepayDropsSDK
 
 /// An entry of the home menu.

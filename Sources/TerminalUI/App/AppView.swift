@@ -1,7 +1,9 @@
+import FlowEngine
 import FlowRecords
-import FlowService
 import IdpSdk
 import KSMasterController
+import PaymentFlows
+import Q2Flows
 
 /// Draws the app's state: title row, the main panel, the SDK event log, the status line and the help bar.
 public enum AppView {
@@ -110,7 +112,7 @@ public enum AppView {
 
     private static func drawForm(_ buffer: inout ScreenBuffer, _ form: FormState, _ area: Area) {
         let asked = form.prompt.fields.map(\.rawValue).joined(separator: ", ")
-        if case .q2SignIn(let signIn) = form.prompt.request {
+        if let signIn = form.prompt.request as? Q2SignIn {
             if let banner = signIn.banner {
                 buffer.put("⚠ \(banner)", row: area.top, column: area.left, role: .error, limit: area.width)
             } else {
@@ -181,9 +183,9 @@ public enum AppView {
         case .success:
             headline = "✓ \(successTitle(result))"
             headlineRole = .success
-            if result.flow.usesIdentityProvider && result.flow != .logout {
-                rows.append(("user", "\(result.user ?? "?")@\(result.tenantId)", .text))
-                rows.append(("astClientId", result.astClientId, .text))
+            if let device = result.device, result.flow != .logout {
+                rows.append(("user", "\(device.user ?? "?")@\(device.tenantId)", .text))
+                rows.append(("astClientId", device.astClientId, .text))
                 rows.append(("auth mode", result.authenticationMode?.rawValue ?? "—", .text))
             }
         case .failure:
@@ -199,7 +201,7 @@ public enum AppView {
                 if !code.isEmpty { rows.append(("error", code, .error)) }
                 rows.append(("what happened", error.message, .text))
             }
-            if let step = result.failedStep, result.flow.usesIdentityProvider { rows.append(("failed at", step.rawValue, .text)) }
+            if let step = result.failedStep, result.device != nil { rows.append(("failed at", step.rawValue, .text)) }
             if let advice = result.advice { rows.append(("what to try", advice, .text)) }
         case .cancelled:
             headline = "⊘ \(result.flow.title) cancelled"
@@ -238,6 +240,7 @@ public enum AppView {
         case .payerAuth: "Payment authenticated after a challenge"
         case .q2Login where result.q2?.autoLogin == true: "Signed in to Q2 with the saved credential"
         case .q2Login: "Signed in to Q2"
+        default: result.flow.title
         }
     }
 

@@ -1,5 +1,5 @@
 import FlowRecords
-import FlowService
+import LegacyFlows
 
 /// The KSSIDP comparison: the parity check's report, scrollable.
 public struct ComparisonState: Sendable, Equatable {

@@ -1,6 +1,5 @@
-import FlowService
-import IdentityProvider
 import DropsWeb
+import IdentityProvider
 import SafepayDropsSDK
 
 /// One switch of the faults panel.
@@ -84,8 +83,8 @@ extension TerminalApp {
 
     func refreshFaults() {
         guard let service = serviceIfReady else { return }
-        state.identityFaults = service.environment.world.identityFaults
-        state.bridgeFaults = service.environment.world.bridgeFaults
+        state.identityFaults = service.world.identityFaults
+        state.bridgeFaults = service.world.bridgeFaults
     }
 
     func handleFaultsPanel(_ key: Key, _ panel: inout FaultsPanelState) {
@@ -97,13 +96,13 @@ extension TerminalApp {
         case .up, .backTab: panel.focus = (panel.focus - 1 + switches.count) % switches.count
         case .down, .tab: panel.focus = (panel.focus + 1) % switches.count
         case .character(" "), .enter:
-            var identity = service.environment.world.identityFaults
-            var bridge = service.environment.world.bridgeFaults
+            var identity = service.world.identityFaults
+            var bridge = service.world.bridgeFaults
             let chosen = switches[panel.focus]
             chosen.toggle(&identity, &bridge)
             // Live: a flow in flight meets the fault at its next step.
-            service.environment.world.identityFaults = identity
-            service.environment.world.bridgeFaults = bridge
+            service.world.identityFaults = identity
+            service.world.bridgeFaults = bridge
             refreshFaults()
             state.notice = "fault \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label)"
         default: break

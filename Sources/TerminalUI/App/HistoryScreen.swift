@@ -1,5 +1,4 @@
 import FlowRecords
-import FlowService
 import Foundation
 
 /// The history screen: past flows, newest first.

@@ -1,5 +1,6 @@
-import FlowService
 import DropsWeb
+import FlowEngine
+import PaymentFlows
 import SafepayDropsSDK
 import Secrets
 import ThreeDSecure

@@ -1,5 +1,6 @@
+import FlowEngine
 import FlowRecords
-import FlowService
+import PaymentFlows
 import ThreeDSecure
 
 /// The payment flow's panels: the card form, the challenge screens, and the 3-D Secure rows of a result.

@@ -1,6 +1,10 @@
-import FlowService
+import FlowCatalog
+import FlowEngine
 import Foundation
 import IdpSdk
+import LegacyFlows
+import PaymentFlows
+import Q2Flows
 import Secrets
 
 /// The terminal front end's logic, with no terminal: keys and service messages in, state out; the view draws
@@ -21,14 +25,14 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     public convenience init(service: FlowService, width: Int, height: Int) {
-        self.init(tenant: service.environment.tenantId, idpUrl: service.environment.idpUrl, width: width, height: height)
+        self.init(tenant: service.world.tenantId, idpUrl: service.world.idpUrl, width: width, height: height)
         attach(service)
     }
 
     /// Hands the app its service, and the keys typed while it was being built.
     public func attach(_ service: FlowService) {
         serviceIfReady = service
-        state.deviceStatus = service.deviceStatus
+        state.deviceStatus = service.statusLine
         refreshFaults()
         let keys = waitingKeys
         waitingKeys = []
@@ -231,15 +235,7 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     /// A field's label on screen.
-    static func label(_ field: IdpSdkInputFieldId) -> String {
-        switch field {
-        case .username: "Username"
-        case .password: "Password"
-        case .activationCode: "Activation code"
-        case .newPassword: "New password"
-        case .currentPassword: "Current password"
-        }
-    }
+    static func label(_ field: CredentialField) -> String { field.label }
 
     // MARK: FlowFrontEnd
 
@@ -259,16 +255,17 @@ public final class TerminalApp: FlowFrontEnd {
             }
             state.screen = .working(flowID: flowID, flow: flow, step: step)
         }
-        state.deviceStatus = service.deviceStatus
+        state.deviceStatus = service.statusLine
         refreshFaults()
     }
 
     public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
         switch prompt.request {
-        case .credentials: state.screen = .form(FormState(prompt: prompt))
-        case .paymentDetails(let defaults): state.screen = .payment(PaymentFormState(prompt: prompt, defaults: defaults))
-        case .challenge(let screen): state.screen = .challenge(ChallengeState(prompt: prompt, screen: screen))
-        case .q2SignIn(let signIn): q2SignIn(prompt, signIn)
+        case let signIn as Q2SignIn: q2SignIn(prompt, signIn)
+        case let request as PaymentDetailsRequest: state.screen = .payment(PaymentFormState(prompt: prompt, defaults: request.defaults))
+        case let request as ChallengeRequest: state.screen = .challenge(ChallengeState(prompt: prompt, screen: request.screen))
+        case is any CredentialForm: state.screen = .form(FormState(prompt: prompt))
+        default: service.answer(prompt, with: .cancel)
         }
     }
 
@@ -280,7 +277,7 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         let service = service
-        let allowed = MainActor.assumeIsolated { service.allowsQ2AutoLogin() }
+        let allowed = MainActor.assumeIsolated { service.q2.allowsAutoLogin() }
         if allowed {
             answer(prompt, .q2AutoLogin, working: "Q2: signing in automatically as \(saved) (saved credential)…")
         } else {
@@ -291,13 +288,13 @@ public final class TerminalApp: FlowFrontEnd {
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {
         if state.runningFlow == result.flowID { state.runningFlow = nil }
-        state.deviceStatus = service.deviceStatus
+        state.deviceStatus = service.statusLine
         guard exitStatus == nil else { return }
         state.screen = .result(result)
     }
 
-    public func flowService(_ service: FlowService, didCompare report: ParityReport) {
-        showComparison(report)
+    public func flowService(_ service: FlowService, didReport report: any Sendable) {
+        if let report = report as? ParityReport { showComparison(report) }
     }
 
     // MARK: View

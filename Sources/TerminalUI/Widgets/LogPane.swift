@@ -1,4 +1,4 @@
-import FlowService
+import FlowEngine
 import Foundation
 
 /// The pane of flow events, newest at the bottom, scrollable.

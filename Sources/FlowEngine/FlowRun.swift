@@ -1,7 +1,6 @@
 import Determinism
 import Dispatch
 import FlowRecords
-import KSMasterController
 import Synchronization
 import Threading
 
@@ -15,16 +14,16 @@ import Threading
 /// cancel while a call is awaited ends the flow at once, from the service's side queue, without waiting for the
 /// call or for the device, which the call may still hold (a slow network, a request timeout, a locked state
 /// file); the call's late result is discarded, and the flow's code, when it resumes, stops.
-final class FlowRun: Sendable {
-    let id: Int
-    let kind: FlowKind
-    let service: FlowService
+public final class FlowRun: Sendable {
+    public let id: Int
+    public let kind: FlowKind
+    public let service: FlowService
     private let cancelled = Atomic(false)
     /// Ends the call awaited now with a cancel (nil while nothing is awaited).
     private let awaiting = Locked<(@Sendable () -> Void)?>(nil)
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
-    let started: SimulationInstant
+    public let started: SimulationInstant
     /// Every event of this run, for history (kept only when the service has a history).
     private let transcript = Locked<[FlowEvent]>([])
     /// Set once the result is made: what abandoned work emits later is not part of the transcript.
@@ -34,11 +33,11 @@ final class FlowRun: Sendable {
         self.id = id
         self.kind = kind
         self.service = service
-        started = service.environment.clock.now
+        started = service.world.clock.now
     }
 
-    var environment: SimulationEnvironment { service.environment }
-    var configuration: FlowConfiguration { service.configuration }
+    /// The clock of the flow's world.
+    public var clock: any SimulationClock { service.world.clock }
 
     // MARK: Running
 
@@ -48,31 +47,28 @@ final class FlowRun: Sendable {
             endCancelled(at: nil, inFlight: false)
             return nil
         }
-        switch kind {
-        case .activate: return await signIn(clientId: configuration.enrollmentClientId)
-        case .login: return await signIn(clientId: configuration.loginClientId)
-        case .logout: return await logout()
-        case .payerAuth: return await payerAuthentication()
-        case .q2Login: return await q2Login()
-        case .legacyActivate, .legacyLogin: return await legacy()
+        guard let family = service.family(for: kind) else {
+            return result(.failure, status: "UNKNOWN_FLOW", step: nil,
+                          error: FlowError(subsystem: nil, code: nil, message: "no flow family runs \(kind.rawValue)"))
         }
+        return await family.run(self)
     }
 
     // MARK: Cancel
 
-    func cancel() {
+    public func cancel() {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // At a prompt, the cancel goes to the SDK as the "User cancelled" error and the flow ends through it.
         if service.channel.cancel(flowID: id) { return }
         awaiting.withLock { $0 }?()
     }
 
-    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// Starts a call and awaits its reply, which `start` hands to its argument once; nil once the flow is
     /// cancelled — at once, even while the call is in flight: the flow then ends with a cancelled result at
     /// `step` (after `onCancel`, which undoes what the call set up), and the flow's code must stop.
-    func call<Reply: Sendable>(
+    public func call<Reply: Sendable>(
         _ step: @escaping @Sendable () -> FlowStep?, onCancel: (@Sendable () -> Void)? = nil,
         _ start: (@escaping @Sendable (Reply) -> Void) -> Void
     ) async -> Reply? {
@@ -104,19 +100,29 @@ final class FlowRun: Sendable {
     }
 
     /// Ends the flow if it is cancelled, before `step` starts; the flow's code must then stop.
-    func stopIfCancelled(before step: FlowStep) -> Bool {
+    public func stopIfCancelled(before step: FlowStep) -> Bool {
         guard isCancelled else { return false }
         endCancelled(at: step, inFlight: false)
         return true
     }
 
     /// Asks the front end and awaits the answer, the cancel or the timeout.
-    func ask(_ request: PromptRequest) async -> (PromptResolution, Duration) {
-        let asked = environment.clock.now
-        let resolution = await service.channel.ask(flowID: id, timeout: configuration.promptTimeout) { [self] promptID in
+    public func ask(_ request: any PromptRequest) async -> (PromptResolution, Duration) {
+        let asked = clock.now
+        let resolution = await service.channel.ask(flowID: id, timeout: service.promptTimeout) { [self] promptID in
             FlowPrompt(id: promptID, flowID: id, flow: kind, request: request)
         }
-        return (resolution, asked.duration(to: environment.clock.now))
+        return (resolution, asked.duration(to: clock.now))
+    }
+
+    /// Asks the front end and blocks this thread for the answer: only for an SDK's synchronous callback
+    /// (`provideCredentials`, the Drops page's form), whose vendor API blocks its thread.
+    public func askBlocking(_ request: any PromptRequest) -> (PromptResolution, Duration) {
+        let asked = clock.now
+        let resolution = service.channel.askBlocking(flowID: id, timeout: service.promptTimeout) { [self] promptID in
+            FlowPrompt(id: promptID, flowID: id, flow: kind, request: request)
+        }
+        return (resolution, asked.duration(to: clock.now))
     }
 
     /// A cancel's end of the flow: the cancel event and the cancelled result, unless the flow ended already.
@@ -127,11 +133,12 @@ final class FlowRun: Sendable {
 
     // MARK: Events and results
 
-    func emit(
+    /// Records one thing that happened, for the front end and the history. `thread` is where it happened.
+    public func emit(
         _ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
         duration: Duration? = nil, status: String? = nil, detail: String
     ) {
-        let time = environment.clock.now
+        let time = clock.now
         let event = service.mailbox.postEvent { sequence in
             FlowEvent(
                 flowID: self.id, flow: self.kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
@@ -146,23 +153,27 @@ final class FlowRun: Sendable {
         return transcript.withLock { $0.sorted { $0.sequence < $1.sequence } }
     }
 
-    func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
-        let device = environment.masterController.snapshot
+    /// The flow's result: the engine's fields, what its family adds now, and the advice for `status`.
+    public func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
+        let family = service.family(for: kind)
+        let advice: String? = switch (outcome, status) {
+        case (.success, _), (.cancelled, _): nil
+        case (_, EngineStatus.promptTimeout): EngineStatus.promptTimeoutAdvice
+        default: family?.advice(status: status, code: error?.code) ?? "See the error message for what the SDK reported."
+        }
         return FlowResult(
             flowID: id, flow: kind, outcome: outcome, status: status, failedStep: step, error: error,
-            user: device.activatedUser?.userId, tenantId: environment.tenantId, astClientId: device.astClientId,
-            authenticationMode: device.authenticationMode, duration: started.duration(to: environment.clock.now))
+            duration: started.duration(to: clock.now), advice: advice, details: family?.details(of: kind) ?? [])
     }
 
-    func cancelledResult(at step: FlowStep?, inFlight: Bool = true) -> FlowResult {
+    /// A cancelled result at `step`, with its `cancel` event: `inFlight` when the step's call was under way.
+    public func cancelledResult(at step: FlowStep?, inFlight: Bool = true) -> FlowResult {
         let message = switch (step, inFlight) {
         case (let step?, true): "cancelled while \(step.rawValue) was in flight; its late result is discarded"
         case (let step?, false): "cancelled before \(step.rawValue)"
         case (nil, _): "cancelled before the flow started"
         }
-        emit(.cancel, from: .app, to: .app, status: StatusType.USER_CANCEL.name, detail: message)
-        return result(.cancelled, status: StatusType.USER_CANCEL.name, step: step,
-                      error: FlowError(subsystem: nil, code: nil, message: message))
+        emit(.cancel, from: .app, to: .app, status: EngineStatus.cancelled, detail: message)
+        return result(.cancelled, status: EngineStatus.cancelled, step: step, error: FlowError(subsystem: nil, code: nil, message: message))
     }
-
 }

@@ -1,16 +1,6 @@
+import Determinism
 import FlowRecords
 import Threading
-import Determinism
-import IdpSdk
-import Secrets
-
-/// How a prompt was resolved.
-public enum PromptResolution: Sendable {
-    /// Answered with an answer that fits the prompt (never `.cancel`).
-    case answered(PromptAnswer)
-    case cancelled
-    case timedOut
-}
 
 /// The synchronized channel between a flow's background threads (`provideCredentials`, the Drops page's card
 /// form and challenge screens) and the front end.
@@ -31,7 +21,7 @@ public final class CredentialChannel: Sendable {
 
     private struct Open {
         let flowID: Int
-        let request: PromptRequest
+        let request: any PromptRequest
         let slot: OneShot<PromptResolution>
     }
 
@@ -85,8 +75,8 @@ public final class CredentialChannel: Sendable {
     /// when the answer does not fit the prompt (card details for a credential prompt): the prompt stays open.
     @discardableResult
     public func answer(promptID: Int, with answer: PromptAnswer) -> Bool {
-        guard let open = state.withLock({ $0.open[promptID] }), answer.fits(open.request) else { return false }
-        if case .cancel = answer { return open.slot.fulfil(.cancelled) }
+        guard let open = state.withLock({ $0.open[promptID] }), answer.isCancel || open.request.accepts(answer) else { return false }
+        if answer.isCancel { return open.slot.fulfil(.cancelled) }
         return open.slot.fulfil(.answered(answer))
     }
 

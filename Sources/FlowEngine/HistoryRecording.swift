@@ -14,7 +14,7 @@ extension HistoryRecord {
         let resultJSON = (try? Self.encoder.encode(result)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         self.init(
             summary: HistorySummary(
-                id: 0, time: startedAt.description, flow: result.flow.rawValue, user: result.flow.usesIdentityProvider ? result.user : nil,
+                id: 0, time: startedAt.description, flow: result.flow.rawValue, user: result.details.lazy.compactMap(\.historyUser).first,
                 outcome: result.outcome, status: result.status, duration: result.duration.microseconds),
             resultJSON: resultJSON,
             events: events.enumerated().map { RecordedEvent($1, sequence: $0 + 1) })

@@ -1,15 +1,16 @@
-import FlowRecords
 import Dispatch
+import FlowEngine
+import FlowRecords
 import IdentityProvider
+import IdpTuiWorld
 import JSONText
-import KSMasterController
-import Q2ModuleInterfaces
 import Q2Core
+import Q2ModuleInterfaces
 import Secrets
 import Threading
 
 /// What a Q2 login ended in, for results and screens.
-public struct Q2Outcome: Sendable, Equatable, Encodable {
+public struct Q2Outcome: FlowResultDetail, Equatable, Encodable {
     public let username: String?
     /// `MobileCoreLoginFailure`'s case, when the login failed.
     public let failure: String?
@@ -21,6 +22,18 @@ public struct Q2Outcome: Sendable, Equatable, Encodable {
     public let launch: String
     /// The user data's top-level keys (never the values of a token).
     public let userDataKeys: [String]?
+
+    public func encode(to container: inout KeyedEncodingContainer<FlowResult.Key>) throws {
+        try container.encode(self, forKey: .init("q2"))
+    }
+}
+
+extension FlowResult {
+    /// For a Q2 login: the module's outcome.
+    public var q2: Q2Outcome? {
+        get { detail(Q2Outcome.self) }
+        set { if let newValue { set(newValue) } else { details.removeAll { $0 is Q2Outcome } } }
+    }
 }
 
 /// The statuses of a Q2 login's result: `OK`, or the `MobileCoreLoginFailure` case in capitals (ours).
@@ -82,55 +95,58 @@ final class ReportingSecurityModule: SecurityModule {
     }
 }
 
-extension FlowRun {
-    /// The Q2 module's sign-in: the screen (or the saved credential), the security module, Core's password
-    /// login, then `completePlatformAuthentication(with:)`.
-    func q2Login() async -> FlowResult? {
-        let launch = configuration.q2Launch
-        let saved = service.savedQ2Credential
-        emit(.signInScreen, from: .q2Module, to: .app,
+/// The Q2 module's sign-in, as one flow.
+struct Q2Flow {
+    let run: FlowRun
+    let family: Q2Family
+
+    func run() async -> FlowResult? {
+        let launch = family.settings.launch
+        let saved = family.savedCredential
+        run.emit(.signInScreen, from: .q2Module, to: .app,
              detail: "launch=\(launch.rawValue)" + (launch.banner.map { ", banner \"\($0)\"" } ?? "")
                 + (saved.map { ", saved credential for \($0.username)" } ?? ""))
-        let (resolution, waited) = await ask(.q2SignIn(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch)))
+        let (resolution, waited) = await run.ask(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch))
         let credential: PasswordCredential
         var autoLogin = false
         switch resolution {
-        case .answered(.q2AutoLogin):
+        case .answered(let answer) where answer.value(as: Q2AutoLogin.self) != nil:
             guard let saved else {
                 return q2Result(.failure, status: Q2Status.noSavedCredential, message: "there is no saved credential to sign in with",
                                 username: nil, autoLogin: true)
             }
-            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "auto-login",
+            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "auto-login",
                  detail: "shouldAllowAutoLogin() is true: signing in with the saved credential for \(saved.username)")
             credential = saved
             autoLogin = true
-        case .answered(.credentials(let values)):
+        case .answered(let answer) where answer.value(as: Credentials.self) != nil:
+            let values = answer.value(as: Credentials.self)?.values ?? [:]
             guard let username = values["username"]?.reveal(), !username.isEmpty, let password = values["password"] else {
                 return q2Result(.failure, status: Q2Status.invalidCredentials, message: "the sign-in screen needs a username and a password",
                                 username: nil, autoLogin: false)
             }
             if let saved, launch == .push {
-                emit(.signInScreen, from: .q2Module, to: .app, status: "no auto-login",
+                run.emit(.signInScreen, from: .q2Module, to: .app, status: "no auto-login",
                      detail: "shouldAllowAutoLogin() is false (opened from a push notification): the saved credential for \(saved.username) is not used")
             }
-            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "answered", detail: "username \(username), password")
+            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "answered", detail: "username \(username), password")
             // The vendor's credential holds the password as a String: the typed secret becomes one here, at the
             // module's API, and a secret again inside Core's login.
             credential = PasswordCredential(username: username, password: password.reveal())
         case .timedOut:
-            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: SimulatorStatus.promptTimeout,
-                 detail: "nobody signed in within \(configuration.promptTimeout?.components.seconds ?? 0) s")
-            return q2Result(.failure, status: SimulatorStatus.promptTimeout, message: "nobody signed in in time", username: nil, autoLogin: false)
+            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: EngineStatus.promptTimeout,
+                 detail: "nobody signed in within \(run.service.promptTimeout?.components.seconds ?? 0) s")
+            return q2Result(.failure, status: EngineStatus.promptTimeout, message: "nobody signed in in time", username: nil, autoLogin: false)
         default:
-            emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: StatusType.USER_CANCEL.name, detail: "sign-in cancelled")
-            return cancelledResult(at: .signInScreen, inFlight: false)
+            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: EngineStatus.cancelled, detail: "sign-in cancelled")
+            return run.cancelledResult(at: .signInScreen, inFlight: false)
         }
 
-        emit(.authenticate, from: .q2Module, to: .q2Module, detail: "passwordAuthentication.authenticate(using: \(credential))")
-        let platform = service.q2Platform
-        let started = environment.clock.now
-        let executor = service.q2Executor
-        guard let outcome = await call({ .authenticate }, { deliver in
+        run.emit(.authenticate, from: .q2Module, to: .q2Module, detail: "passwordAuthentication.authenticate(using: \(credential))")
+        let platform = family.platform
+        let started = run.clock.now
+        let executor = family.executor
+        guard let outcome = await run.call({ .authenticate }, { deliver in
             Task(executorPreference: executor) {
                 // The platform loads the module and asks it for its sign-in screen; the screen logs in.
                 let module = SignInModule()
@@ -140,21 +156,21 @@ extension FlowRun {
                 deliver(await screen.login(credential))
             }
         }) else { return nil }
-        let took = started.duration(to: environment.clock.now)
+        let took = started.duration(to: run.clock.now)
         switch outcome {
         case .success(let result):
-            emit(.authenticate, from: .q2Module, to: .app, duration: took, status: String(result.statusCode),
+            run.emit(.authenticate, from: .q2Module, to: .app, duration: took, status: String(result.statusCode),
                  detail: "\(result) with user data \(result.userDataJSON.map { $0.keys.sorted().joined(separator: ", ") } ?? "none")")
-            emit(.completePlatformAuthentication, from: .q2Module, to: .app, status: StatusType.OK.name,
+            run.emit(.completePlatformAuthentication, from: .q2Module, to: .app, status: "OK",
                  detail: "\(platform.session.map { "\($0)" } ?? "no session")")
-            service.savedQ2Credential = credential
-            var done = signInResult(.success, status: StatusType.OK.name, error: nil)
+            family.savedCredential = credential
+            var done = signInResult(.success, status: "OK", error: nil)
             done.q2 = Q2Outcome(username: result.username, failure: nil, statusCode: result.statusCode, hydraCode: nil,
                                 authenticationMethod: result.authenticationMethod.rawValue, autoLogin: autoLogin, launch: launch.rawValue,
                                 userDataKeys: result.userDataJSON.map { $0.keys.sorted() })
             return done
         case .failure(let failure):
-            emit(.authenticate, from: .q2Module, to: .app, duration: took, status: failure.caseName,
+            run.emit(.authenticate, from: .q2Module, to: .app, duration: took, status: failure.caseName,
                  detail: "MobileCoreLoginFailure.\(failure.caseName): \(failure.message)")
             let status = switch failure {
             case .invalidCredentials: Q2Status.invalidCredentials
@@ -171,22 +187,14 @@ extension FlowRun {
     }
 
     /// The security module's answer, in this flow's log (the module asks it before any password leaves).
-    func reportSecurity(_ decision: SecurityResult) {
-        emit(.allowLogin, from: .q2Module, to: .securityModule, detail: "allowLogin()")
-        switch decision {
-        case .allow: emit(.allowLogin, from: .securityModule, to: .q2Module, status: "allow", detail: "the device passes the checks")
-        case .deny(let reason): emit(.allowLogin, from: .securityModule, to: .q2Module, status: "deny", detail: reason)
-        }
-    }
-
     private func signInResult(_ outcome: FlowOutcome, status: String, error: FlowError?) -> FlowResult {
-        result(outcome, status: status, step: outcome == .success ? nil : .authenticate, error: error)
+        run.result(outcome, status: status, step: outcome == .success ? nil : .authenticate, error: error)
     }
 
     private func q2Result(_ outcome: FlowOutcome, status: String, message: String, username: String?, autoLogin: Bool) -> FlowResult {
-        var done = result(outcome, status: status, step: .signInScreen, error: FlowError(subsystem: nil, code: nil, message: message))
+        var done = run.result(outcome, status: status, step: .signInScreen, error: FlowError(subsystem: nil, code: nil, message: message))
         done.q2 = Q2Outcome(username: username, failure: nil, statusCode: nil, hydraCode: nil, authenticationMethod: nil,
-                            autoLogin: autoLogin, launch: configuration.q2Launch.rawValue, userDataKeys: nil)
+                            autoLogin: autoLogin, launch: family.settings.launch.rawValue, userDataKeys: nil)
         return done
     }
 }

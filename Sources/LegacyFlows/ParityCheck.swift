@@ -1,6 +1,8 @@
-import FlowRecords
 import Determinism
+import FlowEngine
+import FlowRecords
 import Foundation
+import IdpFlows
 import IdpSdk
 import KSMasterController
 import Scenario
@@ -85,12 +87,12 @@ public enum ParityCheck {
 
     public static func run(scenario: Scenario = .embeddedDefault, cases: [ParityCase] = defaultCases, variant: Variant = .guide,
                            seed: UInt64 = 1) -> ParityReport {
-        var configuration = FlowConfiguration(promptTimeout: .seconds(30))
+        var configuration = IdpSettings()
         if variant == .enrollmentClientForLogin { configuration.loginClientId = KSMClientId.enrollment }
         let reports = cases.map { parityCase -> ParityCaseReport in
             let new = observe(parityCase.steps.map { ($0.new, $0.answers) }, scenario: scenario, configuration: configuration, seed: seed)
-            let legacy = observe(parityCase.steps.map { ($0.legacy, $0.answers) }, scenario: scenario, configuration: FlowConfiguration(
-                promptTimeout: .seconds(30)), seed: seed)
+            let legacy = observe(parityCase.steps.map { ($0.legacy, $0.answers) }, scenario: scenario, configuration: IdpSettings(),
+                                 seed: seed)
             let steps = zip(new, legacy).map { new, legacy in
                 ParityStep(new: new, legacy: legacy, differences: differences(new, legacy))
             }
@@ -112,10 +114,13 @@ public enum ParityCheck {
     }
 
     /// Runs the flows in order on a world of their own and observes each.
-    static func observe(_ steps: [(FlowKind, [String: String]?)], scenario: Scenario, configuration: FlowConfiguration,
+    static func observe(_ steps: [(FlowKind, [String: String]?)], scenario: Scenario, configuration: IdpSettings,
                         seed: UInt64) -> [ParityObservation] {
-        let service = FlowService(environment: SimulationEnvironment(scenario: scenario, seed: seed), configuration: configuration,
-                                  history: nil)
+        let environment = SimulationEnvironment(scenario: scenario, seed: seed)
+        let idp = IdpSdkFamily(environment: environment, settings: configuration)
+        let service = FlowService(
+            world: environment.world, deviceQueue: environment.deviceQueue, families: [idp, LegacyFamily(idp: idp)],
+            promptTimeout: .seconds(30), history: nil)
         let frontEnd = ScriptedFrontEnd()
         var observations: [ParityObservation] = []
         for (kind, answers) in steps {
@@ -139,7 +144,7 @@ public enum ParityCheck {
             observations.append(ParityObservation(
                 flow: kind.rawValue, outcome: result.outcome.rawValue, status: result.status,
                 error: result.outcome == .cancelled ? nil : error, setAuthorisationCode: set?.status ?? "not sent",
-                deviceAfter: service.deviceStatus, messages: messages))
+                deviceAfter: service.statusLine, messages: messages))
         }
         return observations
     }
@@ -217,5 +222,15 @@ public enum ParityText {
             ? "The two orchestrations agree in every case (outcome, status, error, SetAuthorisationCode, device)."
             : "\(count) \(count == 1 ? "difference" : "differences") found.")
         return lines
+    }
+}
+
+extension FlowService {
+    /// Runs the migration parity check (``ParityCheck``) on worlds of its own, off the caller's thread; the
+    /// ``ParityReport`` arrives through the mailbox like a flow's result (``FlowFrontEnd/flowService(_:didReport:)``).
+    /// This device is not touched.
+    public func compareOrchestrations() {
+        let scenario = world.scenario
+        report { ParityCheck.run(scenario: scenario) }
     }
 }

@@ -1,4 +1,5 @@
 import Crypto
+import FlowEngine
 import FlowRecords
 import IdentityProvider
 import IdpSdk
@@ -8,7 +9,18 @@ import Threading
 
 /// The IdpSdk flows — activate, login, logout — written as the migration guide's `IdpHandler`:
 /// GetAstClientData → getAuthorizationCode → SetAuthorisationCode, each call awaited.
-extension FlowRun {
+public struct IdpSdkFlow {
+    let run: FlowRun
+    let family: IdpSdkFamily
+
+    public init(run: FlowRun, family: IdpSdkFamily) {
+        self.run = run
+        self.family = family
+    }
+
+    var environment: SimulationEnvironment { family.environment }
+    var kind: FlowKind { run.kind }
+
     func signIn(clientId: String) async -> FlowResult? {
         guard let startReply = await send(.start, KSMStartEvent(), detail: "") else { return nil }
         guard let start = startReply as? KSMStartResultEvent, start.status == .KSMOK else { return mcFailure(.start, startReply) }
@@ -17,8 +29,10 @@ extension FlowRun {
         if kind == .login && start.sdkState == .loginRequired && !environment.masterController.snapshot.loggedIn {
             guard let offlineReply = await send(.offlineLogin, KSMOfflineLoginEvent(), detail: "") else { return nil }
             if let offline = offlineReply as? KSMOfflineLoginResultEvent, offline.status == .KSMOK {
-                var loggedIn = result(.success, status: StatusType.OK.name, step: nil, error: nil)
-                loggedIn.offline = true
+                var loggedIn = run.result(.success, status: StatusType.OK.name, step: nil, error: nil)
+                var device = family.deviceDetail
+                device.offline = true
+                loggedIn.set(device)
                 return loggedIn
             }
         }
@@ -36,14 +50,14 @@ extension FlowRun {
         else { return nil }
         if let error = sdkResult.idpSdkError {
             let (outcome, status) = FlowResult.classify(error)
-            return result(outcome, status: status, step: .getAuthorizationCode, error: FlowError(error))
+            return run.result(outcome, status: status, step: .getAuthorizationCode, error: FlowError(error))
         }
         guard let code = sdkResult.authorizationCode else {
-            return result(
+            return run.result(
                 .failure, status: StatusType.FAILED.name, step: .getAuthorizationCode,
                 error: FlowError(subsystem: nil, code: nil, message: "the IdpSdk returned neither a code nor an error"))
         }
-        let mode = configuration.authenticationMode
+        let mode = family.settings.authenticationMode
         let event = KSMSetAuthorisationCodeEvent(
             tenantId: environment.tenantId, authenticationMode: mode, authorisationCode: code, clientId: clientId)
         let detail = "tenantId=\(environment.tenantId), clientId=\(clientId), authenticationMode=\(mode.rawValue)"
@@ -51,7 +65,7 @@ extension FlowRun {
         guard let set = setReply as? KSMSetAuthorisationCodeResultEvent, set.status == .KSMOK else {
             return mcFailure(.setAuthorisationCode, setReply)
         }
-        return result(.success, status: StatusType.OK.name, step: nil, error: nil)
+        return run.result(.success, status: StatusType.OK.name, step: nil, error: nil)
     }
 
     func logout() async -> FlowResult? {
@@ -61,39 +75,37 @@ extension FlowRun {
         }
         guard let reply = await send(.restart, KSMRestartEvent(), detail: "") else { return nil }
         guard (reply as? KSMRestartResultEvent)?.status == .KSMOK else { return mcFailure(.restart, reply) }
-        return result(.success, status: StatusType.OK.name, step: nil, error: nil)
+        return run.result(.success, status: StatusType.OK.name, step: nil, error: nil)
     }
 
     // MARK: Calls
 
     /// Sends an event to the master controller and awaits its result event; nil once the flow is cancelled.
-    func send(_ step: FlowStep, _ event: any KsEvent, detail: String) async -> (any KsEvent)? {
-        if stopIfCancelled(before: step) { return nil }
-        emit(step, from: .app, to: .masterController, detail: detail.isEmpty ? event.getName() : "\(event.getName()): \(detail)")
+    public func send(_ step: FlowStep, _ event: any KsEvent, detail: String) async -> (any KsEvent)? {
+        if run.stopIfCancelled(before: step) { return nil }
+        run.emit(step, from: .app, to: .masterController, detail: detail.isEmpty ? event.getName() : "\(event.getName()): \(detail)")
         let sent = environment.clock.now
         let controller = environment.masterController
-        guard let reply = await call({ step }, { deliver in
+        guard let reply = await run.call({ step }, { deliver in
             controller.receive(event) { result in
                 deliver(ResultEvent(event: result ?? KSMInvalidStateEvent(errorMessage: "no result event"), thread: QueueName.current))
             }
         }) else { return nil }
         let (status, summary) = Self.describe(reply.event)
-        emit(step, from: .masterController, to: .app, thread: reply.thread, duration: sent.duration(to: environment.clock.now),
+        run.emit(step, from: .masterController, to: .app, thread: reply.thread, duration: sent.duration(to: environment.clock.now),
              status: status, detail: summary)
         return reply.event
     }
 
     private func getAuthorizationCode(_ info: AstClientDataInfo, clientId: String, userId: String?) async -> IdpSdkResult? {
-        if stopIfCancelled(before: .getAuthorizationCode) { return nil }
+        if run.stopIfCancelled(before: .getAuthorizationCode) { return nil }
         let traceParent = "00-\(Hex.encode(environment.world.random.bytes(16)))-\(Hex.encode(environment.world.random.bytes(8)))-01"
-        emit(.getAuthorizationCode, from: .app, to: .idpSdk,
+        run.emit(.getAuthorizationCode, from: .app, to: .idpSdk,
              detail: "clientId=\(clientId), userId=\(userId ?? "nil"), traceParent=\(traceParent)")
         let sent = environment.clock.now
-        let interaction = PromptingInteraction(
-            run: self, clientId: clientId, channel: service.channel, clock: environment.clock,
-            timeout: configuration.promptTimeout)
-        let idpSdk = service.idpSdk
-        guard let reply = await call({ .getAuthorizationCode }, { deliver in
+        let interaction = PromptingInteraction(run: run, clientId: clientId)
+        let idpSdk = family.idpSdk
+        guard let reply = await run.call({ .getAuthorizationCode }, { deliver in
             idpSdk.getAuthorizationCode(
                 withAstClientData: info, clientId: clientId, interactionInterface: interaction, userId: userId,
                 traceParent: traceParent
@@ -102,42 +114,42 @@ extension FlowRun {
         let result = reply.result
         let status = result.idpSdkError.map { "\($0.subsystem)/\($0.errorCode)" } ?? StatusType.OK.name
         let detail = result.idpSdkError?.errorDescription ?? "authorization code received"
-        emit(.getAuthorizationCode, from: .idpSdk, to: .app, thread: reply.thread,
+        run.emit(.getAuthorizationCode, from: .idpSdk, to: .app, thread: reply.thread,
              duration: sent.duration(to: environment.clock.now), status: status, detail: detail)
         return result
     }
 
     // MARK: Failures
 
-    func mcFailure(_ step: FlowStep, _ reply: any KsEvent) -> FlowResult {
+    public func mcFailure(_ step: FlowStep, _ reply: any KsEvent) -> FlowResult {
         switch reply {
         case let event as KSMStartResultEvent:
             // The MC-SDK fails Start with UNINITIALISED only when its integrity check fails.
             let insecure = event.status == .KSMFAILED && event.sdkState == .uninitialised
-            return result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.name, step: step,
+            return run.result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "StartEvent failed"))
         case let event as KSMRuntimeErrorEvent:
-            emit(.runtimeError, from: .masterController, to: .app, thread: "MC-SDK", status: StatusType.INTERNAL_ERROR.name,
+            run.emit(.runtimeError, from: .masterController, to: .app, thread: "MC-SDK", status: StatusType.INTERNAL_ERROR.name,
                  detail: "the MC-SDK restarted itself; send StartEvent before anything else")
-            return result(.failure, status: StatusType.INTERNAL_ERROR.name, step: step,
+            return run.result(.failure, status: StatusType.INTERNAL_ERROR.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorMessage))
         case let event as KSMOfflineLoginResultEvent:
-            return result(.failure, status: event.status.name, step: step,
+            return run.result(.failure, status: event.status.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "OfflineLogin failed"))
         case let event as KSMSetAuthorisationCodeResultEvent:
             let code = event.errorCode == 0 ? nil : event.errorCode
-            return result(.failure, status: event.status.name, step: step, error: FlowError(
+            return run.result(.failure, status: event.status.name, step: step, error: FlowError(
                 subsystem: code.map { _ in IdpFailure.subsystem }, code: code,
                 message: event.errorDescription ?? "SetAuthorisationCode failed"))
         case let event as KSMGetAstClientDataResultEvent:
-            return result(.failure, status: event.status.name, step: step, error: FlowError(
+            return run.result(.failure, status: event.status.name, step: step, error: FlowError(
                 subsystem: nil, code: event.errorCode == 0 ? nil : event.errorCode,
                 message: event.errorDescription ?? "GetAstClientData failed"))
         case let event as KSMInvalidStateEvent:
-            return result(.failure, status: StatusType.INVALID_STATE.name, step: step,
+            return run.result(.failure, status: StatusType.INVALID_STATE.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorMessage))
         default:
-            return result(.failure, status: StatusType.FAILED.name, step: step,
+            return run.result(.failure, status: StatusType.FAILED.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: "unexpected \(reply.getName())"))
         }
     }
@@ -188,9 +200,3 @@ struct SDKResult: Sendable {
     let thread: String
 }
 
-/// True for the first call of ``claim()`` only.
-final class OneTimeClaim: Sendable {
-    private let claimed = Atomic(false)
-
-    func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
-}

@@ -1,6 +1,6 @@
 import CWakeup
-import Threading
 import Foundation
+import Threading
 
 #if canImport(Glibc)
     import Glibc
@@ -11,8 +11,8 @@ public enum ServiceMessage: Sendable {
     case event(FlowEvent)
     case prompt(FlowPrompt)
     case finished(FlowResult)
-    /// The migration parity check a front end asked for (``FlowService/compareOrchestrations()``).
-    case compared(ParityReport)
+    /// A report a front end asked for (``FlowService/report(_:)``).
+    case report(any Sendable)
 }
 
 /// The queue of messages from the service's background threads to the one thread that runs the front end.

@@ -3,14 +3,14 @@ import Dispatch
 /// Runs a task's jobs on a serial dispatch queue: a flow's code, and the async SDK calls it makes (Q2's
 /// `authenticate(using:)`), run on the device's queue, and progress even when every thread of the cooperative
 /// pool is blocked elsewhere.
-final class DispatchTaskExecutor: TaskExecutor {
+public final class DispatchTaskExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
-    init(queue: DispatchQueue) {
+    public init(queue: DispatchQueue) {
         self.queue = queue
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Threading
 
 /// A value set once, by whichever of several parties comes first, and taken by one waiter: a flow's code
@@ -42,4 +43,13 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     var isFulfilled: Bool { state.withLock { $0.value != nil } }
+}
+
+/// True for the first call of ``claim()`` only.
+public final class OneTimeClaim: Sendable {
+    private let claimed = Atomic(false)
+
+    public init() {}
+
+    public func claim() -> Bool { !claimed.exchange(true, ordering: .acquiringAndReleasing) }
 }

@@ -8,11 +8,11 @@ public protocol FlowFrontEnd: AnyObject {
     func flowService(_ service: FlowService, didEmit event: FlowEvent)
     func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt)
     func flowService(_ service: FlowService, didFinish result: FlowResult)
-    /// The report of ``FlowService/compareOrchestrations()``.
-    func flowService(_ service: FlowService, didCompare report: ParityReport)
+    /// A report a front end asked a family for, off its thread (the migration parity check's).
+    func flowService(_ service: FlowService, didReport report: any Sendable)
 }
 
 extension FlowFrontEnd {
-    /// Front ends that never ask for the parity check need not answer it.
-    public func flowService(_ service: FlowService, didCompare report: ParityReport) {}
+    /// Front ends that never ask for a report need not take one.
+    public func flowService(_ service: FlowService, didReport report: any Sendable) {}
 }

@@ -1,9 +1,9 @@
-import FlowRecords
 import Crypto
-import Dispatch
 import Determinism
-import KSMasterController
+import Dispatch
 import DropsWeb
+import FlowEngine
+import FlowRecords
 import SafepayDropsSDK
 import Synchronization
 import Threading
@@ -20,18 +20,23 @@ enum PaymentEnd: Sendable {
     case formTimedOut
 }
 
-extension FlowRun {
-    /// The app's side of a Safepay Drops payment: configure the view, let the page ask the cardholder through
-    /// the prompt channel, and wait for the final delegate callback.
-    func payerAuthentication() async -> FlowResult? {
-        let payment = PaymentRun(run: self)
+/// The app's side of a Safepay Drops payment.
+struct PaymentFlow {
+    let run: FlowRun
+    let settings: PaymentSettings
+
+    /// Configures the view, lets the page ask the cardholder through the prompt channel, and awaits the final
+    /// delegate callback.
+    func run() async -> FlowResult? {
+        let world = run.service.world
+        let payment = PaymentRun(run: run, settings: self.settings)
         let simulation = DropsSimulation(
-            clock: environment.clock, random: environment.world.random, acs: environment.world.accessControlServer, cardholder: payment,
-            faults: environment.world.bridgeFaults, timing: configuration.bridgeTiming,
+            clock: world.clock, random: world.random, acs: world.accessControlServer, cardholder: payment,
+            faults: world.bridgeFaults, timing: self.settings.bridgeTiming,
             log: { [weak payment] entry in payment?.log(entry) })
-        let settings = Self.configuration(configuration.safepayEnvironment, random: environment.world.random)
-        if stopIfCancelled(before: .configure) { return nil }
-        emit(.configure, from: .app, to: .safepayDrops,
+        let settings = Self.configuration(self.settings.safepayEnvironment, random: world.random)
+        if run.stopIfCancelled(before: .configure) { return nil }
+        run.emit(.configure, from: .app, to: .safepayDrops,
              detail: "environment=\(settings.environment.rawValue), tracker=\(settings.tracker), doCapture=\(settings.authorizationOptions.doCapture)")
         // The view is a UIView on iOS: it is made, configured and disposed of on the main actor, and its delegate
         // hears it there.
@@ -48,7 +53,7 @@ extension FlowRun {
             }
             _ = disposed.wait(timeout: .now() + .seconds(1))
         }
-        guard let end = await call({ payment.stage }, onCancel: close, { deliver in
+        guard let end = await run.call({ payment.stage }, onCancel: close, { deliver in
             payment.start(deliver)
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
@@ -80,6 +85,7 @@ extension FlowRun {
 /// prompts; the final callback ends the flow.
 final class PaymentRun: DropsCardholder {
     private let run: FlowRun
+    private let settings: PaymentSettings
     /// Hands the payment's end to the flow.
     private let gate = Locked<(@Sendable (PaymentEnd) -> Void)?>(nil)
     private let state = Locked(State())
@@ -93,8 +99,9 @@ final class PaymentRun: DropsCardholder {
         var details: PaymentDetails?
     }
 
-    init(run: FlowRun) {
+    init(run: FlowRun, settings: PaymentSettings) {
         self.run = run
+        self.settings = settings
     }
 
     func start(_ deliver: @escaping @Sendable (PaymentEnd) -> Void) {
@@ -148,22 +155,24 @@ final class PaymentRun: DropsCardholder {
 
     func enterPaymentDetails() -> PaymentDetails? {
         state.withLock { $0.stage = .paymentDetails }
-        let defaults = run.configuration.paymentDefaults
+        let defaults = settings.paymentDefaults
         emit(.paymentDetails, from: .drops, to: .app,
              detail: "card form shown: card number, expiry; \(defaults.currency) \(defaults.amount) to \(defaults.merchant)")
-        switch ask(.paymentDetails(defaults)) {
-        case (.answered(.payment(let details)), let waited):
+        let (resolution, waited) = run.askBlocking(PaymentDetailsRequest(defaults: defaults))
+        switch (resolution, waited) {
+        case (.answered(let answer), let waited) where answer.value(as: PaymentDetails.self) != nil:
+            guard let details = answer.value(as: PaymentDetails.self) else { return nil }
             state.withLock { $0.details = details }
             emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: "entered",
                  detail: "card \(details.card) (\(details.card.brand.rawValue)), expiry \(String(format: "%02d", details.expiryMonth))/\(details.expiryYear % 100), \(AccessControlServer.format(details.amountMinorUnits, details.currency)), \(details.merchantName)")
             return details
         case (.timedOut, let waited):
-            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: SimulatorStatus.promptTimeout,
+            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: EngineStatus.promptTimeout,
                  detail: "nobody filled in the card form within \(timeoutSeconds) s")
             end(.formTimedOut)
             return nil
         case (_, let waited):
-            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: StatusType.USER_CANCEL.name,
+            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: EngineStatus.cancelled,
                  detail: "card form closed; no payment was started")
             end(.formClosed)
             return nil
@@ -180,8 +189,10 @@ final class PaymentRun: DropsCardholder {
         if screen.uiType == .text { detail += ", \(screen.resendsLeft) resends left" }
         if let message = screen.message { detail += "; \(message)" }
         emit(.challengeScreen, from: .drops, to: .app, detail: detail)
-        switch ask(.challenge(screen)) {
-        case (.answered(.challenge(let action)), let waited):
+        let (resolution, waited) = run.askBlocking(ChallengeRequest(screen: screen))
+        switch (resolution, waited) {
+        case (.answered(let answer), let waited) where answer.value(as: CardholderAction.self) != nil:
+            guard let action = answer.value(as: CardholderAction.self) else { return .answer(.cancel) }
             let summary = switch action {
             case .answer(let answer): answer.summary
             case .decideOnOtherDevice(let approve): approve ? "approved on the other device" : "refused on the other device"
@@ -189,26 +200,17 @@ final class PaymentRun: DropsCardholder {
             emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: "answered", detail: summary)
             return action
         case (.timedOut, let waited):
-            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: SimulatorStatus.promptTimeout,
+            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.promptTimeout,
                  detail: "nobody answered the challenge within \(timeoutSeconds) s; the 3DS SDK ends it (challengeCancel 08)")
             return .answer(.timedOutAtSDK)
         case (_, let waited):
-            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: StatusType.USER_CANCEL.name,
+            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.cancelled,
                  detail: "cancelled by the cardholder")
             return .answer(.cancel)
         }
     }
 
-    private var timeoutSeconds: Int64 { run.configuration.promptTimeout?.components.seconds ?? 0 }
-
-    private func ask(_ request: PromptRequest) -> (PromptResolution, Duration) {
-        let clock = run.environment.clock
-        let asked = clock.now
-        let resolution = run.service.channel.askBlocking(flowID: run.id, timeout: run.configuration.promptTimeout) { id in
-            FlowPrompt(id: id, flowID: run.id, flow: run.kind, request: request)
-        }
-        return (resolution, asked.duration(to: clock.now))
-    }
+    private var timeoutSeconds: Int64 { run.service.promptTimeout?.components.seconds ?? 0 }
 
     fileprivate func report(_ callback: String, _ outcome: ThreeDSecureOutcome?, detail: String) {
         emit(FlowStep(callback), from: .safepayDrops, to: .app, status: outcome?.transStatus, detail: detail)
@@ -241,10 +243,10 @@ final class PaymentRun: DropsCardholder {
         case .failure(let data):
             switch data.threeDSecure?.challengeCancel {
             case ChallengeCancel.cardholderSelectedCancel.rawValue?:
-                result = run.result(.cancelled, status: StatusType.USER_CANCEL.name, step: .challengeScreen,
+                result = run.result(.cancelled, status: EngineStatus.cancelled, step: .challengeScreen,
                                     error: error("cancelled on the challenge screen: the ACS ended it with challengeCancel 01"))
             case ChallengeCancel.timedOutAtSDK.rawValue?:
-                result = run.result(.failure, status: SimulatorStatus.promptTimeout, step: .challengeScreen, error: error(data.error))
+                result = run.result(.failure, status: EngineStatus.promptTimeout, step: .challengeScreen, error: error(data.error))
             default:
                 result = run.result(.failure, status: PaymentStatus.authenticationFailed, step: .challengeScreen, error: error(data.error))
             }
@@ -258,10 +260,10 @@ final class PaymentRun: DropsCardholder {
                                 error: error(data.error.message, code: data.error.status))
             result.payment = outcome(Callback.safepayError, nil)
         case .formClosed:
-            result = run.result(.cancelled, status: StatusType.USER_CANCEL.name, step: .paymentDetails,
+            result = run.result(.cancelled, status: EngineStatus.cancelled, step: .paymentDetails,
                                 error: error("cancelled at the card form, before any 3-D Secure message was sent"))
         case .formTimedOut:
-            result = run.result(.failure, status: SimulatorStatus.promptTimeout, step: .paymentDetails,
+            result = run.result(.failure, status: EngineStatus.promptTimeout, step: .paymentDetails,
                                 error: error("nobody filled in the card form within \(timeoutSeconds) s"))
         }
         return result

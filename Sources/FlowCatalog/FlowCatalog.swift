@@ -1,0 +1,77 @@
+import FlowEngine
+import FlowRecords
+import IdpFlows
+import LegacyFlows
+import PaymentFlows
+import Q2Flows
+
+/// Every flow family idp-tui runs, registered in one place: adding a family is one module and one line here
+/// (with its settings in ``FlowConfiguration``).
+public enum FlowCatalog {
+    /// A family's type and how a service makes its instance (from the environment, the configuration and the
+    /// families made before it).
+    struct Registration: Sendable {
+        let type: any FlowFamily.Type
+        let make: @Sendable (SimulationEnvironment, FlowConfiguration, [any FlowFamily]) -> any FlowFamily
+    }
+
+    /// The families, in menu order.
+    static let registry: [Registration] = [
+        Registration(type: IdpSdkFamily.self) { environment, configuration, _ in
+            IdpSdkFamily(environment: environment, settings: configuration.idp)
+        },
+        Registration(type: PaymentFamily.self) { _, configuration, _ in PaymentFamily(settings: configuration.payment) },
+        Registration(type: Q2Family.self) { environment, configuration, _ in
+            Q2Family(world: environment.world, deviceQueue: environment.deviceQueue, settings: configuration.q2)
+        },
+        Registration(type: LegacyFamily.self) { _, _, made in LegacyFamily(idp: made.first(IdpSdkFamily.self)) },
+    ]
+
+    /// The families of a service on `environment`, configured as `configuration` says.
+    public static func families(_ environment: SimulationEnvironment, _ configuration: FlowConfiguration) -> [any FlowFamily] {
+        registry.reduce(into: []) { made, registration in made.append(registration.make(environment, configuration, made)) }
+    }
+
+    /// Every kind of flow, in menu order.
+    public static let kinds: [FlowKind] = registry.flatMap { $0.type.kinds }
+
+    /// The kind `run` names `name`.
+    public static func kind(named name: String) -> FlowKind? { kinds.first { $0.rawValue == name } }
+}
+
+extension [any FlowFamily] {
+    /// The family of type `T` made already (a family that wraps another, as KSSIDP wraps the IdpSdk, is
+    /// registered after it).
+    func first<T: FlowFamily>(_ type: T.Type) -> T {
+        guard let family = lazy.compactMap({ $0 as? T }).first else { preconditionFailure("\(T.self) is registered later") }
+        return family
+    }
+}
+
+extension FlowService {
+    /// A service on `environment` with every family of the catalog: what the terminal UI, the headless runner
+    /// and the benchmark run.
+    public convenience init(
+        environment: SimulationEnvironment, configuration: FlowConfiguration = FlowConfiguration(),
+        history: (any FlowHistory)? = MemoryFlowHistory()
+    ) {
+        self.init(
+            world: environment.world, deviceQueue: environment.deviceQueue, families: FlowCatalog.families(environment, configuration),
+            promptTimeout: configuration.promptTimeout, history: history)
+    }
+
+    /// The IdpSdk family: the device's master controller and its state.
+    public var idp: IdpSdkFamily {
+        guard let idp = family(IdpSdkFamily.self) else { preconditionFailure("every catalog service has the IdpSdk family") }
+        return idp
+    }
+
+    /// The device's simulation: the world, its master controller and queue.
+    public var environment: SimulationEnvironment { idp.environment }
+
+    /// The Q2 family: the platform and the saved credential.
+    public var q2: Q2Family {
+        guard let q2 = family(Q2Family.self) else { preconditionFailure("every catalog service has the Q2 family") }
+        return q2
+    }
+}

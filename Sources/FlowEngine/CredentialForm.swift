@@ -1,0 +1,54 @@
+import Secrets
+
+/// A field of a credential form: the key its value is given under (`username`, `activation-code`), the name
+/// SDKs ask for it by (`USERNAME`, `ACTIVATION_CODE`), and whether it is a secret to mask.
+public struct CredentialField: Sendable, Hashable, CustomStringConvertible {
+    public let key: String
+    /// The field's id as the SDKs name it: `USERNAME` …
+    public let rawValue: String
+    public let isSecret: Bool
+    /// What a form labels it with: "Activation code".
+    public let label: String
+
+    public init(key: String, rawValue: String, isSecret: Bool, label: String) {
+        self.key = key
+        self.rawValue = rawValue
+        self.isSecret = isSecret
+        self.label = label
+    }
+
+    public var description: String { rawValue }
+
+    public static let username = CredentialField(key: "username", rawValue: "USERNAME", isSecret: false, label: "Username")
+    public static let password = CredentialField(key: "password", rawValue: "PASSWORD", isSecret: true, label: "Password")
+    public static let activationCode = CredentialField(key: "activation-code", rawValue: "ACTIVATION_CODE", isSecret: true, label: "Activation code")
+    public static let newPassword = CredentialField(key: "new-password", rawValue: "NEW_PASSWORD", isSecret: true, label: "New password")
+    public static let currentPassword = CredentialField(key: "current-password", rawValue: "CURRENT_PASSWORD", isSecret: true, label: "Current password")
+
+    public static let all: [CredentialField] = [.username, .password, .activationCode, .newPassword, .currentPassword]
+}
+
+/// A prompt that is a form of credential fields: every front end shows and answers it the same way, whichever
+/// family asks (an IdP's login form, the Q2 sign-in screen).
+public protocol CredentialForm: PromptRequest {
+    var fields: [CredentialField] { get }
+}
+
+/// The values typed into a credential form, keyed by ``CredentialField/key``.
+public struct Credentials: Sendable {
+    public let values: [String: Secret]
+
+    public init(_ values: [String: Secret]) {
+        self.values = values
+    }
+}
+
+extension PromptAnswer {
+    /// A credential form's values.
+    public static func credentials(_ values: [String: Secret]) -> PromptAnswer { PromptAnswer(Credentials(values)) }
+}
+
+extension FlowPrompt {
+    /// The fields of a credential form; empty for the other kinds of prompt.
+    public var fields: [CredentialField] { (request as? any CredentialForm)?.fields ?? [] }
+}

@@ -1,0 +1,38 @@
+import IdpTuiWorld
+
+/// A family of flows that drive one SDK (the IdpSdk on the MC-SDK, the KSSIDP wrapper, Safepay Drops, the Q2
+/// module): its kinds, how each runs, and what its results add. The engine knows flows only through this; a
+/// catalog makes one family object per service and hands them to it.
+public protocol FlowFamily: AnyObject, Sendable {
+    /// The flows of this family, in menu order.
+    static var kinds: [FlowKind] { get }
+
+    /// Runs `run`'s flow to its result, awaiting its calls (``FlowRun/call(_:onCancel:_:)``) and prompts
+    /// (``FlowRun/ask(_:)``); nil when a cancel ended it (the engine then reported the result).
+    func run(_ run: FlowRun) async -> FlowResult?
+
+    /// What every result of `kind` adds, at the moment it is made (a cancelled one's too): the device after an
+    /// IdpSdk flow.
+    func details(of kind: FlowKind) -> [any FlowResultDetail]
+
+    /// What to try next after a flow of this family ended with `status` (and the error's `code`).
+    func advice(status: String, code: Int?) -> String?
+
+    /// The faults that bite `kind` beyond the world's identity faults, in words, for the log as it starts.
+    func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String]
+
+    /// Called once, when the service is made: where a family starts observing its SDK's servers into the log of
+    /// the running flow (``FlowService/runningFlow``).
+    func attach(to service: FlowService)
+
+    /// What a status line says of this family's state (the device), or nil.
+    var statusLine: String? { get }
+}
+
+extension FlowFamily {
+    public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
+    public func advice(status: String, code: Int?) -> String? { nil }
+    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { [] }
+    public func attach(to service: FlowService) {}
+    public var statusLine: String? { nil }
+}

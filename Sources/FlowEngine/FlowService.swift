@@ -1,0 +1,188 @@
+import Determinism
+import Dispatch
+import FlowRecords
+import IdpTuiWorld
+import Synchronization
+import Threading
+
+/// The flow engine: runs flows against one simulated device, one at a time and in order, and reports to a
+/// front end through a mailbox it can poll. It knows nothing of any SDK: each flow belongs to a
+/// ``FlowFamily``, which runs it; the engine schedules flows on the device's queue, carries their prompts
+/// through the channel, their events and results through the mailbox, ends them on a cancel, and keeps their
+/// history.
+///
+/// ```swift
+/// let service = FlowService(environment: SimulationEnvironment())   // the catalog's, with every family
+/// service.start(.activate)
+/// while running {
+///     _ = service.mailbox.waitForMessages()          // or poll(wakeFileDescriptor) beside the keyboard
+///     service.deliverPendingMessages(to: frontEnd)   // events, prompts and results, on this thread
+/// }
+/// ```
+public final class FlowService: Sendable {
+    /// The simulated world the device lives in.
+    public let world: SimulatedWorld
+    /// The device's serial queue: every flow, and the SDKs' queues, run on it (docs/architecture.md).
+    public let deviceQueue: DispatchQueue
+    public let families: [any FlowFamily]
+    /// How long a prompt waits for an answer (nil: for ever).
+    public let promptTimeout: Duration?
+    public let mailbox = ServiceMailbox()
+    /// Where finished flows are kept, or nil to keep none (benchmarks).
+    public let history: (any FlowHistory)?
+    let channel: CredentialChannel
+    /// Where every flow's code runs: the flow queue (`idp-tui.flow`), on the device's queue.
+    package let flowExecutor: DispatchTaskExecutor
+    /// Where a cancel ends a flow, not behind the call that may still hold the device.
+    package let sideQueue = QueueName.makeSerialQueue("idp-tui.flow")
+    private let runs = Locked<[Int: FlowRun]>([:])
+    /// The flows started and not yet running, in order, and whether one runs now.
+    private let lineup = Locked<(waiting: [FlowRun], running: Bool)>(([], false))
+    private let nextFlowID = Atomic(1)
+    /// The run on the device now: faults that bite, and the servers' traffic, are reported in its log.
+    private let current = Locked<FlowRun?>(nil)
+
+    public init(
+        world: SimulatedWorld, deviceQueue: DispatchQueue, families: [any FlowFamily], promptTimeout: Duration? = .seconds(300),
+        history: (any FlowHistory)? = MemoryFlowHistory()
+    ) {
+        self.world = world
+        self.deviceQueue = deviceQueue
+        self.families = families
+        self.promptTimeout = promptTimeout
+        self.history = history
+        flowExecutor = DispatchTaskExecutor(queue: QueueName.makeSerialQueue("idp-tui.flow", target: deviceQueue))
+        channel = CredentialChannel(mailbox: mailbox, clock: world.clock)
+        // One listener per world: a second service on the same world takes the fault reports over.
+        world.faults.onTrigger { [weak self] name in self?.reportFault(name) }
+        for family in families { family.attach(to: self) }
+    }
+
+    /// The family of `T`, when the service has it.
+    public func family<T: FlowFamily>(_ type: T.Type) -> T? {
+        families.lazy.compactMap { $0 as? T }.first
+    }
+
+    /// The family that runs `kind`.
+    func family(for kind: FlowKind) -> (any FlowFamily)? {
+        families.first { type(of: $0).kinds.contains(kind) }
+    }
+
+    /// Every kind of flow this service runs, in its families' order.
+    public var kinds: [FlowKind] { families.flatMap { type(of: $0).kinds } }
+
+    /// The flow running on the device now, for families that report their servers' traffic into its log.
+    public var runningFlow: FlowRun? { current.withLock { $0 } }
+
+    private func reportFault(_ name: String) {
+        current.withLock { $0 }?.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: name)
+    }
+
+    /// The descriptor to poll: readable while messages wait for ``deliverPendingMessages(to:)``.
+    public var wakeFileDescriptor: Int32 { mailbox.fileDescriptor }
+
+    /// Queues a flow behind any that are running, and returns its id.
+    @discardableResult
+    public func start(_ kind: FlowKind) -> Int {
+        let id = nextFlowID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let run = FlowRun(id: id, kind: kind, service: self)
+        runs.withLock { $0[id] = run }
+        channel.open(flowID: id)
+        let first = lineup.withLock { lineup -> FlowRun? in
+            if lineup.running {
+                lineup.waiting.append(run)
+                return nil
+            }
+            lineup.running = true
+            return run
+        }
+        if let first { launch(first) }
+        return id
+    }
+
+    private func launch(_ run: FlowRun) {
+        Task(executorPreference: flowExecutor) { [self] in
+            current.withLock { $0 = run }
+            if !run.isCancelled { announceFaults(run) }
+            // Nil: a cancel ended the flow and reported it.
+            if let result = await run.run(), run.ending.claim() { finish(run, with: result) }
+        }
+    }
+
+    /// Reports a run's result and starts the next run waiting.
+    func finish(_ run: FlowRun, with result: FlowResult) {
+        current.withLock { if $0 === run { $0 = nil } }
+        runs.withLock { _ = $0.removeValue(forKey: run.id) }
+        channel.cancel(flowID: run.id)
+        if let history {
+            let record = HistoryRecord(result: result, events: run.closeTranscript(), startedAt: run.started)
+            do {
+                _ = try history.record(record)
+            } catch {
+                run.emit(.fault, from: .simulator, to: .app, status: "HISTORY", detail: "this flow was not saved to history: \(error)")
+            }
+        }
+        mailbox.post(.finished(result))
+        let next = lineup.withLock { lineup -> FlowRun? in
+            guard !lineup.waiting.isEmpty else {
+                lineup.running = false
+                return nil
+            }
+            return lineup.waiting.removeFirst()
+        }
+        if let next { launch(next) }
+    }
+
+    /// Cancels a flow: at a prompt the SDK gets the "User cancelled" error; while a step is in flight the flow
+    /// ends as cancelled at once and nothing more is sent to the master controller.
+    public func cancel(flowID: Int) {
+        runs.withLock { $0[flowID] }?.cancel()
+    }
+
+    /// Cancels every flow that is queued or running.
+    public func cancelAll() {
+        for run in runs.withLock({ Array($0.values) }) { run.cancel() }
+    }
+
+    /// Answers a prompt. Returns false when it is no longer open (it timed out or its flow was cancelled).
+    @discardableResult
+    public func answer(_ prompt: FlowPrompt, with answer: PromptAnswer) -> Bool {
+        channel.answer(promptID: prompt.id, with: answer)
+    }
+
+    /// Hands every waiting message to `frontEnd`, in order, on the calling thread. Returns how many.
+    @discardableResult
+    public func deliverPendingMessages(to frontEnd: some FlowFrontEnd) -> Int {
+        let messages = mailbox.drain()
+        for message in messages {
+            switch message {
+            case .event(let event): frontEnd.flowService(self, didEmit: event)
+            case .prompt(let prompt): frontEnd.flowService(self, needsAnswerTo: prompt)
+            case .finished(let result): frontEnd.flowService(self, didFinish: result)
+            case .report(let report): frontEnd.flowService(self, didReport: report)
+            }
+        }
+        return messages.count
+    }
+
+
+    /// Says which faults are on as a flow starts, so that its log shows them before they bite.
+    private func announceFaults(_ run: FlowRun) {
+        let names = world.identityFaults.activeNames + (family(for: run.kind)?.faultNames(for: run.kind, in: world) ?? [])
+        guard !names.isEmpty else { return }
+        run.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: "faults on: \(names.joined(separator: ", "))")
+    }
+
+    /// Works `make` out off the caller's thread; its report arrives through the mailbox like a flow's result
+    /// (``FlowFrontEnd/flowService(_:didReport:)``).
+    public func report(_ make: @escaping @Sendable () -> any Sendable) {
+        let mailbox = mailbox
+        DispatchQueue.global(qos: .userInitiated).async { mailbox.post(.report(make())) }
+    }
+
+    /// Flows queued or running.
+    public var activeFlowCount: Int { runs.withLock { $0.count } }
+
+    /// What the families say of their state for a status line (the device), in order.
+    public var statusLine: String { families.compactMap(\.statusLine).joined(separator: " · ") }
+}

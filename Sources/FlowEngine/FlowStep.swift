@@ -1,0 +1,51 @@
+/// A step of a flow, by the name of the SDK call, event or message it makes: `Start`, `provideCredentials`,
+/// `safepay-property-update`, `AReq`, `onPayerAuthenticationSuccess` …
+///
+/// A name rather than a closed enum: the payment flow's steps are the bridge's and the 3-D Secure protocol's
+/// own message names, and the log shows them as they are.
+public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ name: String) { rawValue = name }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    /// A fault of the simulation bit (network unavailable, server error …).
+    public static let fault = FlowStep("fault injected")
+    /// Not a call: the flow was cancelled.
+    public static let cancel = FlowStep("cancel")
+}
+
+/// Who sends or receives a flow event, as in a sequence diagram: the app, an SDK, a server. Each flow family
+/// names its own parties.
+public struct Participant: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ name: String) { rawValue = name }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    public static let app = Participant("App")
+    /// The simulation itself, injecting a fault.
+    public static let simulator = Participant("simulator")
+}

@@ -1,0 +1,112 @@
+import FlowEngine
+import Foundation
+import IdentityProvider
+import IdpSdk
+import KSMasterController
+import Threading
+
+/// How the app uses the IdpSdk: what it pins, whether it hashes the PIN, which local authentication mode it
+/// asks for, and its client ids.
+public struct IdpSettings: Sendable {
+    /// The PEM chain passed to `IdpSdkService(certificateChain:)`; nil pins the IdP's own.
+    public var certificateChainPEM: String?
+    public var shouldHashPin: Bool
+    public var authenticationMode: KSMAuthenticationMode
+    public var enrollmentClientId: String
+    public var loginClientId: String
+
+    public init(
+        certificateChainPEM: String? = nil, shouldHashPin: Bool = false, authenticationMode: KSMAuthenticationMode = .no,
+        enrollmentClientId: String = KSMClientId.enrollment, loginClientId: String = KSMClientId.login
+    ) {
+        self.certificateChainPEM = certificateChainPEM
+        self.shouldHashPin = shouldHashPin
+        self.authenticationMode = authenticationMode
+        self.enrollmentClientId = enrollmentClientId
+        self.loginClientId = loginClientId
+    }
+
+    /// The chain the app pins, as `IdpSdkService` takes it.
+    var pinnedChain: Data { Data((certificateChainPEM ?? IdentityProviderCertificates.genuinePEM).utf8) }
+}
+
+/// The IdpSdk on the MC-SDK: activate, login and logout on one device, as the migration guide's `IdpHandler`
+/// orchestrates them. The device (its master controller) is the environment's; the legacy KSSIDP family works
+/// on the same device.
+public final class IdpSdkFamily: FlowFamily {
+    public let environment: SimulationEnvironment
+    public let settings: IdpSettings
+    let idpSdk: IdpSdkService
+    private let observer = Locked<Int?>(nil)
+    private let service = Locked<WeakService>(WeakService())
+
+    public init(environment: SimulationEnvironment, settings: IdpSettings = IdpSettings()) {
+        self.environment = environment
+        self.settings = settings
+        idpSdk = IdpSdkService(
+            tenantId: environment.tenantId, idpUrl: environment.idpUrl, certificateChain: settings.pinnedChain,
+            shouldHashPin: settings.shouldHashPin, network: environment.world.network, targetQueue: environment.deviceQueue)
+    }
+
+    deinit {
+        if let token = observer.withLock({ $0 }) { environment.world.identityProvider.removeObserver(token) }
+    }
+
+    /// The device's master controller.
+    public var device: MCSDK { environment.masterController }
+
+    public static let kinds: [FlowKind] = [.activate, .login, .logout]
+
+    public func run(_ run: FlowRun) async -> FlowResult? {
+        let flow = IdpSdkFlow(run: run, family: self)
+        switch run.kind {
+        case .activate: return await flow.signIn(clientId: settings.enrollmentClientId)
+        case .login: return await flow.signIn(clientId: settings.loginClientId)
+        default: return await flow.logout()
+        }
+    }
+
+    public func details(of kind: FlowKind) -> [any FlowResultDetail] { [deviceDetail] }
+
+    /// The device as a result reports it.
+    var deviceDetail: DeviceDetail {
+        let device = device.snapshot
+        return DeviceDetail(user: device.activatedUser?.userId, tenantId: environment.tenantId, astClientId: device.astClientId,
+                            authenticationMode: device.authenticationMode)
+    }
+
+    public func advice(status: String, code: Int?) -> String? { DeviceAdvice.advice(status: status, code: code) }
+
+    /// The IdP's requests and answers appear in the running flow's log, between the SDK that made them and the
+    /// IdP: this device's only, when several devices share the IdP.
+    public func attach(to service: FlowService) {
+        self.service.withLock { $0 = WeakService(service: service) }
+        let token = environment.world.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
+        observer.withLock { $0 = token }
+    }
+
+    private func idpAnswered(_ traffic: IdpTraffic) {
+        if let device = traffic.deviceID, device != self.device.deviceID { return }
+        guard let run = service.withLock({ $0.service })?.runningFlow else { return }
+        let caller: Participant = switch QueueName.current {
+        case "IdpSdk": .idpSdk
+        case "MC-SDK": .masterController
+        default: .app
+        }
+        let step = FlowStep(traffic.request)
+        run.emit(step, from: caller, to: .identityProvider, detail: traffic.detail)
+        run.emit(step, from: .identityProvider, to: caller, status: traffic.status, detail: traffic.response)
+    }
+
+    /// "not activated", "activated as alice" or "logged in as alice".
+    public var statusLine: String? {
+        let device = device.snapshot
+        guard let user = device.activatedUser else { return "not activated" }
+        return device.loggedIn ? "logged in as \(user.userId)" : "activated as \(user.userId)"
+    }
+}
+
+/// A service, held weakly by the family that observes into its log.
+struct WeakService: Sendable {
+    weak var service: FlowService?
+}

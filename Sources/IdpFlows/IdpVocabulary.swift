@@ -1,0 +1,110 @@
+import FlowEngine
+import IdentityProvider
+import IdpSdk
+import KSMasterController
+
+// The IdpSdk family's flows, steps, parties and prompt.
+
+extension FlowKind {
+    static let identityLanes: [Participant] = [.app, .idpSdk, .masterController, .identityProvider]
+
+    public static let activate = FlowKind("activate", title: "Activate device", lanes: identityLanes)
+    public static let login = FlowKind("login", title: "Log in", lanes: identityLanes)
+    public static let logout = FlowKind("logout", title: "Log out", asksTheUser: false, lanes: identityLanes)
+}
+
+extension FlowStep {
+    public static let start = FlowStep("Start")
+    public static let getAstClientData = FlowStep("GetAstClientData")
+    public static let getAuthorizationCode = FlowStep("getAuthorizationCode")
+    public static let provideCredentials = FlowStep("provideCredentials")
+    public static let setAuthorisationCode = FlowStep("SetAuthorisationCode")
+    public static let restart = FlowStep("Restart")
+    public static let offlineLogin = FlowStep("OfflineLogin")
+    /// The MC-SDK reported a runtime error and restarted itself.
+    public static let runtimeError = FlowStep("RuntimeError")
+}
+
+extension Participant {
+    public static let idpSdk = Participant("IdpSdk")
+    public static let masterController = Participant("MC-SDK")
+    public static let identityProvider = Participant("IdP")
+}
+
+/// The statuses the simulator reports beyond the MC-SDK's `StatusType`.
+public enum SimulatorStatus {
+    /// A one-time activation code was presented a second time.
+    public static let activationCodeUsed = "ACTIVATION_CODE_USED"
+    /// Nobody answered a credential prompt before the timeout.
+    public static let promptTimeout = EngineStatus.promptTimeout
+    /// A login on a device that is not activated (the `sdkState` name).
+    public static let activationRequired = KSMSdkState.activationRequired.rawValue
+    /// The MC-SDK refused to start on a rooted or jailbroken device.
+    public static let insecureDevice = "INSECURE_DEVICE"
+}
+
+/// The IdP's login form, one page: the fields `provideCredentials` is asked for.
+public struct CredentialsRequest: CredentialForm, Equatable {
+    public let fields: [CredentialField]
+    public let clientId: String
+    /// The 1-based page of the IdP's form, and how many pages it has.
+    public let page: Int
+    public let pageCount: Int
+
+    public init(fields: [CredentialField], clientId: String, page: Int = 1, pageCount: Int = 1) {
+        self.fields = fields
+        self.clientId = clientId
+        self.page = page
+        self.pageCount = pageCount
+    }
+
+    public func accepts(_ answer: PromptAnswer) -> Bool { answer.value(as: Credentials.self) != nil }
+
+    public func title(in flow: FlowKind) -> String { pageCount > 1 ? "\(flow.title) — step \(page) of \(pageCount)" : flow.title }
+}
+
+extension FlowPrompt {
+    /// A credential prompt of the IdP's form.
+    public init(id: Int, flowID: Int, flow: FlowKind, fields: [CredentialField], clientId: String, page: Int = 1, pageCount: Int = 1) {
+        self.init(id: id, flowID: flowID, flow: flow,
+                  request: CredentialsRequest(fields: fields, clientId: clientId, page: page, pageCount: pageCount))
+    }
+
+    /// The client id of an IdP form prompt; empty for the other kinds.
+    public var clientId: String { (request as? CredentialsRequest)?.clientId ?? "" }
+    /// The 1-based page of an IdP form prompt, and how many pages it has (1 of 1 for other prompts).
+    public var page: Int { (request as? CredentialsRequest)?.page ?? 1 }
+    public var pageCount: Int { (request as? CredentialsRequest)?.pageCount ?? 1 }
+}
+
+extension IdpSdkInputFieldId {
+    /// The form field this id asks for.
+    public var credentialField: CredentialField {
+        switch self {
+        case .username: .username
+        case .password: .password
+        case .activationCode: .activationCode
+        case .newPassword: .newPassword
+        case .currentPassword: .currentPassword
+        }
+    }
+}
+
+extension IdpSdkError {
+    /// Subsystem of the errors the app itself returns from `provideCredentials` (the simulator's choice).
+    public static let appSubsystem = 1000
+
+    /// What the app returns from `provideCredentials` to cancel, as the migration guide shows.
+    public static let userCancelled = IdpSdkError(appSubsystem, 1, "User cancelled")
+
+    /// What the app returns when nobody answered the prompt in time.
+    public static func promptTimedOut(after timeout: Duration) -> IdpSdkError {
+        IdpSdkError(appSubsystem, 2, "nobody answered the credential prompt within \(timeout.components.seconds) s")
+    }
+}
+
+extension FlowError {
+    public init(_ error: IdpSdkError) {
+        self.init(subsystem: error.subsystem, code: error.errorCode, message: error.errorDescription)
+    }
+}

@@ -1,0 +1,131 @@
+import FlowEngine
+import FlowRecords
+import Foundation
+import IdentityProvider
+import IdpFlows
+import IdpSdk
+import KSMasterController
+import Secrets
+import Threading
+import kssidp
+
+extension FlowKind {
+    public static let legacyActivate = FlowKind("legacy-activate", title: "Activate device (KSSIDP)", lanes: identityLanesWithWrapper)
+    public static let legacyLogin = FlowKind("legacy-login", title: "Log in (KSSIDP)", lanes: identityLanesWithWrapper)
+
+    static let identityLanesWithWrapper: [Participant] = [.app, .kssidp, .idpSdk, .masterController, .identityProvider]
+}
+
+extension Participant {
+    /// The legacy KSSIDP wrapper.
+    public static let kssidp = Participant("KSSIDP")
+}
+
+/// The legacy KSSIDP wrapper: activation and login with every credential up front, on the IdpSdk family's
+/// device, as an app did before the migration.
+public final class LegacyFamily: FlowFamily {
+    let idp: IdpSdkFamily
+
+    public init(idp: IdpSdkFamily) {
+        self.idp = idp
+    }
+
+    public static let kinds: [FlowKind] = [.legacyActivate, .legacyLogin]
+
+    public func run(_ run: FlowRun) async -> FlowResult? { await LegacyFlow(run: run, idp: idp).run() }
+
+    public func details(of kind: FlowKind) -> [any FlowResultDetail] { idp.details(of: kind) }
+
+    public func advice(status: String, code: Int?) -> String? { idp.advice(status: status, code: code) }
+}
+
+struct LegacyFlow {
+    let run: FlowRun
+    let idp: IdpSdkFamily
+
+    var kind: FlowKind { run.kind }
+    var environment: SimulationEnvironment { idp.environment }
+    var configuration: IdpSettings { idp.settings }
+
+    /// The app's orchestration before the IdpSdk: Start, then every credential up front, then one call to the
+    /// KSSIDP wrapper, which runs GetAstClientData, the IdP's login and SetAuthorisationCode itself.
+    func run() async -> FlowResult? {
+        let activating = kind == .legacyActivate
+        let device = IdpSdkFlow(run: run, family: idp)
+        guard let startReply = await device.send(.start, KSMStartEvent(), detail: "") else { return nil }
+        guard let start = startReply as? KSMStartResultEvent, start.status == .KSMOK else { return device.mcFailure(.start, startReply) }
+        let clientId = activating ? configuration.enrollmentClientId : configuration.loginClientId
+        let fields: [CredentialField] = activating ? [.username, .password, .activationCode] : [.username, .password]
+
+        // KSSIDP needs the credentials before it starts: the app asks for all of them first.
+        let callName = activating ? "activate" : "login"
+        let step = FlowStep("KssIdpWrapper.\(callName)")
+        run.emit(.provideCredentials, from: .app, to: .app, detail: "the app collects \(fields.map(\.rawValue).joined(separator: ", ")) before calling KSSIDP")
+        let (resolution, _) = await run.ask(CredentialsRequest(fields: fields, clientId: clientId))
+        let credentials: [String: Secret]
+        switch resolution {
+        case .answered(let answer) where answer.value(as: Credentials.self) != nil:
+            credentials = answer.value(as: Credentials.self)?.values ?? [:]
+        case .timedOut:
+            return run.result(.failure, status: SimulatorStatus.promptTimeout, step: .provideCredentials,
+                          error: FlowError(subsystem: nil, code: nil, message: "nobody gave the credentials in time"))
+        default: return run.cancelledResult(at: .provideCredentials, inFlight: false)
+        }
+        if run.stopIfCancelled(before: step) { return nil }
+
+        let mode = configuration.authenticationMode
+        run.emit(step, from: .app, to: .kssidp,
+             detail: "\(callName)(clientId: \(clientId), authMode: \(mode.rawValue), credentials: [\(credentials.keys.sorted().joined(separator: ", "))], parentSpan:)")
+        let wrapper = KssIdpWrapper(
+            config: KssIdpConfig(
+                certificatePath: "bundle:idp-chain.pem",
+                certificateChain: Data((configuration.certificateChainPEM ?? IdentityProviderCertificates.genuinePEM).utf8),
+                baseUrl: environment.idpUrl, tenantId: environment.tenantId,
+                masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: configuration.shouldHashPin,
+                network: environment.world.network),
+            observer: { [run] event, status in
+                if let status {
+                    run.emit(FlowStep(event), from: .masterController, to: .kssidp, thread: "MC-SDK", status: status, detail: "\(event)ResultEvent")
+                } else {
+                    run.emit(FlowStep(event), from: .kssidp, to: .masterController, detail: "\(event)Event")
+                }
+            })
+        let sent = run.clock.now
+        // Once called, KSSIDP cannot be stopped: a cancel only stops the app from waiting for it.
+        guard let reply = await run.call({ step }, { deliver in
+            wrapper.start(clientId: clientId, authMode: mode, credentials: credentials, parentSpan: nil) { result, object in
+                deliver(LegacyReply(outcome: result, object: object, thread: QueueName.current))
+            }
+        }) else { return nil }
+        let (outcome, object, thread) = (reply.outcome, reply.object, reply.thread)
+        switch object.status {
+        case .success(let message, _):
+            run.emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: run.clock.now), status: "Success",
+                 detail: message)
+            return run.result(.success, status: StatusType.OK.name, step: nil, error: nil)
+        case .requestFailed(_, _, let model, _):
+            run.emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: run.clock.now),
+                 status: "RequestFailed", detail: model.description)
+            let error = IdpSdkError(model.subsystem, Int(model.code) ?? 0, model.description)
+            let (flowOutcome, status) = FlowResult.classify(error)
+            return run.result(flowOutcome, status: status, step: step, error: FlowError(error))
+        case .eventFailed(let status, let description, _):
+            run.emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: run.clock.now),
+                 status: "EventFailed", detail: description)
+            let code = outcome.errorCode == 0 ? nil : outcome.errorCode
+            return run.result(.failure, status: status.name, step: step,
+                          error: FlowError(subsystem: code.map { _ in IdpFailure.subsystem }, code: code, message: description))
+        case .biometricError(let code, let description):
+            run.emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: run.clock.now),
+                 status: "BiometricError", detail: description)
+            return run.result(.failure, status: StatusType.FAILED.name, step: step, error: FlowError(subsystem: nil, code: code, message: description))
+        }
+    }
+}
+
+/// What the wrapper's completion handed over, with the thread it came on.
+struct LegacyReply: Sendable {
+    let outcome: ResultObject
+    let object: KssIdpResultObject
+    let thread: String
+}

@@ -1,0 +1,123 @@
+import DropsWeb
+import FlowEngine
+import Foundation
+import IdpTuiWorld
+import SafepayDropsSDK
+import ThreeDSecure
+
+extension FlowKind {
+    /// Card payer authentication: Safepay Drops and EMV 3-D Secure.
+    public static let payerAuth = FlowKind(
+        "payer-auth", title: "Pay with card (3-D Secure)", lanes: [.app, .safepayDrops, .drops, .directoryServer, .acs])
+}
+
+extension FlowStep {
+    /// The app configures the SafepayPayerAuthenticationView.
+    public static let configure = FlowStep("configure")
+    /// The Drops page's card form.
+    public static let paymentDetails = FlowStep("card form")
+    /// A challenge screen (CRes) shown to the cardholder.
+    public static let challengeScreen = FlowStep("challenge screen")
+}
+
+extension Participant {
+    /// The native Safepay Drops SDK: the payer-authentication view and its side of the bridge.
+    public static let safepayDrops = Participant("SafepayDrops")
+    /// The Drops web page (in the WKWebView).
+    public static let drops = Participant("Drops")
+    /// The 3-D Secure directory server.
+    public static let directoryServer = Participant("DS")
+    /// The card issuer's access control server.
+    public static let acs = Participant("ACS")
+    /// The cardholder's other device (an out-of-band challenge's banking app).
+    public static let otherDevice = Participant("other device")
+}
+
+/// What the card form starts with: the payment the merchant asks for.
+public struct PaymentDefaults: Sendable, Equatable {
+    public var amount: String
+    public var currency: String
+    public var merchant: String
+
+    public init(amount: String = "49.99", currency: String = "EUR", merchant: String = "Demo Shop") {
+        self.amount = amount
+        self.currency = currency
+        self.merchant = merchant
+    }
+}
+
+/// How the app uses Safepay Drops, and how the simulated bridge behaves.
+public struct PaymentSettings: Sendable {
+    /// The Drops environment the app configures.
+    public var safepayEnvironment: SafepayEnvironment
+    /// The bridge's ack timeout and retries: the Swift host's (1.5 s × 3) or the web hosts' (1 s × 2).
+    public var bridgeTiming: BridgeTiming
+    /// The bridge faults on from the start (the world keeps them: the faults panel switches them live).
+    public var bridgeFaults: BridgeFaults
+    public var paymentDefaults: PaymentDefaults
+
+    public init(
+        safepayEnvironment: SafepayEnvironment = .sandbox, bridgeTiming: BridgeTiming = .swiftHost, bridgeFaults: BridgeFaults = .none,
+        paymentDefaults: PaymentDefaults = PaymentDefaults()
+    ) {
+        self.safepayEnvironment = safepayEnvironment
+        self.bridgeTiming = bridgeTiming
+        self.bridgeFaults = bridgeFaults
+        self.paymentDefaults = paymentDefaults
+    }
+}
+
+/// The Drops page's card form.
+public struct PaymentDetailsRequest: PromptRequest, Equatable {
+    public let defaults: PaymentDefaults
+
+    public func accepts(_ answer: PromptAnswer) -> Bool { answer.value(as: PaymentDetails.self) != nil }
+    public func title(in flow: FlowKind) -> String { "\(flow.title) — card details" }
+}
+
+/// A challenge screen of the issuer's ACS.
+public struct ChallengeRequest: PromptRequest, Equatable {
+    public let screen: ChallengeScreen
+
+    public func accepts(_ answer: PromptAnswer) -> Bool { answer.value(as: CardholderAction.self) != nil }
+    public func title(in flow: FlowKind) -> String { "\(flow.title) — \(screen.issuerName)" }
+}
+
+extension PromptAnswer {
+    /// The card form, filled in.
+    public static func payment(_ details: PaymentDetails) -> PromptAnswer { PromptAnswer(details) }
+    /// What the cardholder does on a challenge screen.
+    public static func challenge(_ action: CardholderAction) -> PromptAnswer { PromptAnswer(action) }
+}
+
+/// Safepay Drops payer authentication: the app configures the view, the simulated page asks the cardholder
+/// for the card and each challenge, and the final delegate callback ends the payment.
+public final class PaymentFamily: FlowFamily {
+    public let settings: PaymentSettings
+
+    public init(settings: PaymentSettings = PaymentSettings()) {
+        self.settings = settings
+    }
+
+    public static let kinds: [FlowKind] = [.payerAuth]
+
+    public func attach(to service: FlowService) {
+        service.world.bridgeFaults = settings.bridgeFaults
+    }
+
+    public func run(_ run: FlowRun) async -> FlowResult? { await PaymentFlow(run: run, settings: settings).run() }
+
+    public func advice(status: String, code: Int?) -> String? {
+        switch status {
+        case PaymentStatus.authenticationFailed:
+            "The issuer did not authenticate the cardholder: do not authorise this payment. For a wrong one-time code, the simulated issuer's code is 1234."
+        case PaymentStatus.authenticationUnavailable:
+            "No 3-D Secure authentication: authorise only if your liability rules allow it, or ask for another card."
+        case PaymentStatus.safepayError:
+            "The Drops page or its configuration failed: check the configuration and any bridge fault, then start the payment again."
+        default: nil
+        }
+    }
+
+    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { world.bridgeFaults.activeNames }
+}

@@ -1,0 +1,157 @@
+import Dispatch
+import FlowEngine
+import IdpTuiWorld
+import Q2Core
+import Q2ModuleInterfaces
+import Threading
+
+extension FlowKind {
+    /// The Q2 authentication module's password login against Core.
+    public static let q2Login = FlowKind("q2-login", title: "Q2 login", lanes: [.app, .q2Module, .securityModule, .q2Core])
+}
+
+extension FlowStep {
+    public static let signInScreen = FlowStep("sign-in screen")
+    public static let allowLogin = FlowStep("allowLogin")
+    public static let authenticate = FlowStep("authenticate(using:)")
+    public static let completePlatformAuthentication = FlowStep("completePlatformAuthentication(with:)")
+}
+
+extension Participant {
+    /// The Q2 Mobile SDK's authentication module.
+    public static let q2Module = Participant("Q2 SDK")
+    /// The institution's Q2 Core (its logon endpoint).
+    public static let q2Core = Participant("Q2 Core")
+    /// The app's security module, asked before a password login.
+    public static let securityModule = Participant("SecurityModule")
+}
+
+/// How the app opened and what its security module says.
+public struct Q2Settings: Sendable {
+    /// How the app was opened: `normal`, `deep-link` (a banner asks to sign in) or `push` (no auto-login).
+    public var launch: Q2Launch
+    /// `--insecure-device REASON`: the security module denies every Q2 login with this reason.
+    public var insecureDeviceReason: String?
+
+    public init(launch: Q2Launch = .normal, insecureDeviceReason: String? = nil) {
+        self.launch = launch
+        self.insecureDeviceReason = insecureDeviceReason
+    }
+}
+
+/// What the Q2 sign-in screen shows: a credential form, with the platform's banner and the saved user.
+public struct Q2SignIn: CredentialForm, Equatable {
+    /// `presentWithLocalizedErrorMessage`, when set.
+    public let banner: String?
+    /// The user of the credential saved by the last successful Q2 login in this process, if any.
+    public let savedUsername: String?
+    /// How the app was opened.
+    public let launch: Q2Launch
+
+    public init(banner: String?, savedUsername: String?, launch: Q2Launch) {
+        self.banner = banner
+        self.savedUsername = savedUsername
+        self.launch = launch
+    }
+
+    public var fields: [CredentialField] { [.username, .password] }
+
+    public func accepts(_ answer: PromptAnswer) -> Bool {
+        answer.value(as: Credentials.self) != nil || answer.value(as: Q2AutoLogin.self) != nil
+    }
+
+    public func title(in flow: FlowKind) -> String { "\(flow.title) — sign in" }
+}
+
+/// Q2: sign in with the saved credential (only when `shouldAllowAutoLogin()` said yes).
+public struct Q2AutoLogin: Sendable {}
+
+extension PromptAnswer {
+    public static let q2AutoLogin = PromptAnswer(Q2AutoLogin())
+}
+
+/// The Q2 authentication module: the platform (its context and delegate), the app's sign-in module, Core's
+/// password login, and the credential the last login saved.
+public final class Q2Family: FlowFamily {
+    public let settings: Q2Settings
+    /// The Q2 platform the app's authentication module is loaded into.
+    public let platform: SimulatedQ2Platform
+    /// Where the Q2 module's async calls run (labelled `Q2 SDK` in the log), on the device's queue.
+    let executor: DispatchTaskExecutor
+    private let saved = Locked<PasswordCredential?>(nil)
+    private let service = Locked<WeakService>(WeakService())
+    private let world: SimulatedWorld
+
+    public init(world: SimulatedWorld, deviceQueue: DispatchQueue, settings: Q2Settings = Q2Settings()) {
+        self.settings = settings
+        self.world = world
+        executor = DispatchTaskExecutor(queue: QueueName.makeSerialQueue("Q2 SDK", target: deviceQueue))
+        let service = service
+        // The platform, built once as the app's is: its security module's answers go to the log of the flow
+        // that asked.
+        let security = ReportingSecurityModule(
+            SimulatedSecurityModule(faults: world.faults, reason: settings.insecureDeviceReason)
+        ) { decision in
+            guard let run = service.withLock({ $0.service })?.runningFlow else { return }
+            Self.report(decision, in: run)
+        }
+        platform = SimulatedQ2Platform(world: world, launch: settings.launch, security: security)
+    }
+
+    public static let kinds: [FlowKind] = [.q2Login]
+
+    public func run(_ run: FlowRun) async -> FlowResult? { await Q2Flow(run: run, family: self).run() }
+
+    /// Core's logon requests and answers appear in the running flow's log.
+    public func attach(to service: FlowService) {
+        self.service.withLock { $0 = WeakService(service: service) }
+        world.q2Core.observe { [weak self] userId, response in self?.coreAnswered(userId, response) }
+    }
+
+    /// The Q2 credential the last successful Q2 login saved: in this process's memory only, never on disk.
+    public internal(set) var savedCredential: PasswordCredential? {
+        get { saved.withLock { $0 } }
+        set { saved.withLock { $0 = newValue } }
+    }
+
+    /// `shouldAllowAutoLogin()`, called as the module calls it: on the main actor. Front ends call this from
+    /// their main thread when the sign-in screen comes up.
+    @MainActor
+    public func allowsAutoLogin() -> Bool {
+        platform.context.shouldAllowAutoLogin()
+    }
+
+    public func advice(status: String, code: Int?) -> String? {
+        switch status {
+        case Q2Status.invalidCredentials: "Check the user id and password; Core locks the user after too many wrong attempts in a row."
+        case Q2Status.networkUnavailable: "The device could not reach Core: check the network (or turn the network fault off)."
+        case Q2Status.genericError: "Core failed: try again later (or turn the server-error fault off)."
+        case Q2Status.insecure: "The security module blocks logins on this device: use a secure device."
+        case Q2Status.noSavedCredential: "Sign in with a username and password first; a successful login saves the credential."
+        default: nil
+        }
+    }
+
+    private func coreAnswered(_ userId: String, _ response: LogonResponse) {
+        guard let run = service.withLock({ $0.service })?.runningFlow else { return }
+        let step = FlowStep("POST \(Q2CoreServer.path)")
+        run.emit(step, from: .q2Module, to: .q2Core, detail: "userId=\(userId), password")
+        let hydra = response.hydraCode.map { ", hydraCode \($0)" } ?? ""
+        let token = response.q2token == nil ? "" : ", q2token header"
+        run.emit(step, from: .q2Core, to: .q2Module, status: String(response.status), detail: "\(response.message)\(hydra)\(token)")
+    }
+
+    /// The security module's answer, in the flow's log (the module asks it before any password leaves).
+    private static func report(_ decision: SecurityResult, in run: FlowRun) {
+        run.emit(.allowLogin, from: .q2Module, to: .securityModule, detail: "allowLogin()")
+        switch decision {
+        case .allow: run.emit(.allowLogin, from: .securityModule, to: .q2Module, status: "allow", detail: "the device passes the checks")
+        case .deny(let reason): run.emit(.allowLogin, from: .securityModule, to: .q2Module, status: "deny", detail: reason)
+        }
+    }
+}
+
+/// A service, held weakly by the family that observes into its log.
+struct WeakService: Sendable {
+    weak var service: FlowService?
+}
