@@ -14,16 +14,16 @@ public final class IdentityProvider: Sendable {
     /// The key that seals `clientData`; the master controllers of this simulation hold it too.
     public let clientDataKey: [UInt8]
     /// The same key, keyed once for libcrypto.
-    private let clientDataSealer: HMAC.Key
+    let clientDataSealer: HMAC.Key
     public let genuineChain: CertificateChain
     public let impostorChain: CertificateChain
 
-    private let configuration: IdentityProviderConfiguration
+    let configuration: IdentityProviderConfiguration
     private let clock: any SimulationClock
-    private let random: RandomSource
-    private let state: Locked<State>
+    let random: RandomSource
+    let state: Locked<IdpState>
     private let presentsImpostor = Atomic(false)
-    private let store: any IdentityProviderStore
+    let store: any IdentityProviderStore
     /// The faults that bite here: server error, malformed page, clock skew.
     public let faults: FaultSwitchboard
 
@@ -62,7 +62,7 @@ public final class IdentityProvider: Sendable {
                     activation: activation)
             }
         }
-        state = Locked(State(tenants: tenants, users: users))
+        state = Locked(IdpState(tenants: tenants, users: users))
         // Activation codes count their validity from the first start on this store.
         _ = try? store.epoch(orStartAt: clock.now)
     }
@@ -77,7 +77,7 @@ public final class IdentityProvider: Sendable {
     }
 
     /// The IdP's own clock: the simulation clock, plus the clock-skew fault.
-    private var now: SimulationInstant {
+    var now: SimulationInstant {
         let skew = faults.faults.clockSkew
         return skew == .zero ? clock.now : clock.now.advanced(by: skew)
     }
@@ -192,7 +192,7 @@ public final class IdentityProvider: Sendable {
         _ = state.withLock { $0.observers.removeValue(forKey: token) }
     }
 
-    private func report(_ traffic: IdpTraffic) {
+    func report(_ traffic: IdpTraffic) {
         for observer in state.withLock({ Array($0.observers.values) }) { observer(traffic) }
     }
 
@@ -213,63 +213,6 @@ public final class IdentityProvider: Sendable {
     /// Forgets a login whose app gave up (cancel). Does nothing for an unknown session.
     public func abandon(sessionID: String) {
         _ = state.withLock { $0.sessions.removeValue(forKey: sessionID) }
-    }
-
-    // MARK: The token endpoint
-
-    /// Exchanges an authorization code for tokens: the code must be unused, unexpired, issued to this client
-    /// and tenant, and `codeVerifier` must hash to its PKCE challenge.
-    public func exchange(_ request: TokenRequest) -> Result<TokenResponse, IdpFailure> {
-        let claims = ClientData.open(request.clientData, with: clientDataSealer)
-        let result = exchangeCode(request, claims: claims)
-        let response: String
-        let status: String
-        switch result {
-        case .success(let tokens):
-            response = tokens.activated ? "tokens issued; device activated as \(tokens.astClientId)" : "tokens issued"
-            status = "200"
-        case .failure(let failure):
-            response = "\(IdpFailure.subsystem)/\(failure.code): \(failure.message)"
-            status = String(failure.httpStatus)
-        }
-        var traffic = IdpTraffic(request: "POST /token", detail: "grant_type=authorization_code, client_id=\(request.clientId)",
-                                 response: response, status: status)
-        traffic.deviceID = claims?.deviceID
-        report(traffic)
-        return result
-    }
-
-    private func exchangeCode(_ request: TokenRequest, claims: ClientData?) -> Result<TokenResponse, IdpFailure> {
-        let now = self.now
-        let taken: Result<Grant, IdpFailure> = state.withLock { state in
-            guard var grant = state.grants[request.authorizationCode] else {
-                return .failure(.invalidGrant("the authorization code is unknown"))
-            }
-            guard !grant.used else { return .failure(.invalidGrant("the authorization code has already been used")) }
-            grant.used = true
-            state.grants[request.authorizationCode] = grant
-            return .success(grant)
-        }
-        let grant: Grant
-        switch taken {
-        case .failure(let failure): return .failure(failure)
-        case .success(let value): grant = value
-        }
-        guard grant.expiresAt > now else { return .failure(.invalidGrant("the authorization code has expired")) }
-        guard grant.client.rawValue == request.clientId else {
-            return .failure(.invalidGrant("the authorization code was issued to client \(grant.client.rawValue), not \(request.clientId)"))
-        }
-        guard grant.tenant == request.tenantId else {
-            return .failure(.invalidGrant("the authorization code was issued for tenant \(grant.tenant), not \(request.tenantId)"))
-        }
-        let verifierHash = request.codeVerifier.withUnsafeBytes { SHA256.digest(Array($0)) }
-        guard ConstantTime.equals(Array(Base64URL.encode(verifierHash).utf8), Array(grant.codeChallenge.utf8)) else {
-            return .failure(.invalidGrant("the PKCE code verifier does not match the code challenge"))
-        }
-        guard let claims, claims.deviceID == grant.deviceID else {
-            return .failure(.invalidGrant("the client data does not belong to the device the code was issued to"))
-        }
-        return bindOrCheckDevice(grant)
     }
 
     // MARK: Inspection (for tests and for the terminal's status line)
@@ -379,138 +322,5 @@ public final class IdentityProvider: Sendable {
             return .error(.serverError("its store failed: \(error.description)"))
         }
         return .redirect(authorizationCode: code)
-    }
-
-    private func bindOrCheckDevice(_ grant: Grant) -> Result<TokenResponse, IdpFailure> {
-        let minted = random.string(length: 26, alphabet: "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
-        let bound: Result<String, IdpFailure>
-        do {
-            switch grant.client {
-            case .enrollment:
-                try store.bind(astClientId: minted, to: DeviceBinding(username: grant.username, tenant: grant.tenant, deviceID: grant.deviceID))
-                bound = .success(minted)
-            case .login:
-                if let binding = try store.binding(astClientId: grant.astClientId), binding.deviceID == grant.deviceID,
-                    binding.username == grant.username
-                {
-                    bound = .success(grant.astClientId)
-                } else {
-                    bound = .failure(.unactivatedClient)
-                }
-            }
-        } catch {
-            bound = .failure(.serverError("its store failed: \(error.description)"))
-        }
-        return bound.map { astClientId in
-            TokenResponse(
-                username: grant.username, tenantId: grant.tenant, astClientId: astClientId,
-                activated: grant.client == .enrollment, accessToken: token(), refreshToken: token(),
-                offlineToken: token())
-        }
-    }
-
-    private func token() -> Secret {
-        var bytes = Array(Base64URL.encode(random.bytes(32)).utf8)
-        return Secret(consuming: &bytes)
-    }
-}
-
-// MARK: - State
-
-private struct UserKey: Hashable {
-    let tenant: String
-    let username: String
-}
-
-/// A user as the scenario gives it: hashes only. What changes (counters, locks) is in the store.
-private struct UserRecord {
-    var password: StoredHash
-    var activation: ActivationRecord?
-}
-
-private struct ActivationRecord {
-    var hash: StoredHash
-    /// From the store's epoch: the first start of the IdP on this state.
-    var validFor: Duration
-}
-
-private struct LoginSession {
-    let id: String
-    let tenant: String
-    let client: KnownClient
-    let codeChallenge: String
-    let claims: ClientData
-    let expiresAt: SimulationInstant
-    var page = 0
-    var username: String?
-
-    var form: LoginForm {
-        LoginForm(sessionID: id, fields: client.pages[page], page: page + 1, pageCount: client.pages.count)
-    }
-}
-
-private struct Grant {
-    let client: KnownClient
-    let tenant: String
-    let username: String
-    let codeChallenge: String
-    let deviceID: String
-    let astClientId: String
-    let expiresAt: SimulationInstant
-    var used = false
-}
-
-private struct State {
-    var observers: [Int: @Sendable (IdpTraffic) -> Void] = [:]
-    var nextObserver = 0
-    var tenants: [String: Bool]
-    var users: [UserKey: UserRecord]
-    var sessions: [String: LoginSession] = [:]
-    var grants: [String: Grant] = [:]
-
-    /// Sizes above which the next prune runs; doubled after each prune so that pruning stays amortised
-    /// O(1) per request however many codes are alive.
-    var sessionPruneThreshold = 256
-    var grantPruneThreshold = 256
-
-    /// Drops expired login sessions and codes so that a long run does not grow without bound.
-    /// Spent codes are kept until they expire, so that a replay is told "already used".
-    mutating func pruneExpired(at now: SimulationInstant) {
-        if sessions.count > sessionPruneThreshold {
-            sessions = sessions.filter { $0.value.expiresAt > now }
-            sessionPruneThreshold = max(256, sessions.count * 2)
-        }
-        if grants.count > grantPruneThreshold {
-            grants = grants.filter { $0.value.expiresAt > now }
-            grantPruneThreshold = max(256, grants.count * 2)
-        }
-    }
-}
-
-/// One request the IdP answered, for logs: never a value of a form field or a token.
-public struct IdpTraffic: Sendable, Equatable {
-    public let request: String
-    public let detail: String
-    public let response: String
-    /// The HTTP status.
-    public let status: String
-    /// The device whose request it was, when the request says (its client data).
-    public var deviceID: String?
-
-    public init(request: String, detail: String, response: String, status: String) {
-        self.request = request
-        self.detail = detail
-        self.response = response
-        self.status = status
-    }
-
-    init(request: String, detail: String, response page: AuthorizationPage) {
-        let (response, status): (String, String) = switch page {
-        case .form(let form): ("login form page \(form.page) of \(form.pageCount): \(form.fields.map(\.rawValue).joined(separator: ", "))", "200")
-        case .redirect: ("redirect to the app with an authorization code", "302")
-        case .error(let failure): ("\(IdpFailure.subsystem)/\(failure.code): \(failure.message)", String(failure.httpStatus))
-        case .malformed(let what): (what, "200")
-        }
-        self.init(request: request, detail: detail, response: response, status: status)
     }
 }

@@ -1,0 +1,27 @@
+/// One request the IdP answered, for logs: never a value of a form field or a token.
+public struct IdpTraffic: Sendable, Equatable {
+    public let request: String
+    public let detail: String
+    public let response: String
+    /// The HTTP status.
+    public let status: String
+    /// The device whose request it was, when the request says (its client data).
+    public var deviceID: String?
+
+    public init(request: String, detail: String, response: String, status: String) {
+        self.request = request
+        self.detail = detail
+        self.response = response
+        self.status = status
+    }
+
+    init(request: String, detail: String, response page: AuthorizationPage) {
+        let (response, status): (String, String) = switch page {
+        case .form(let form): ("login form page \(form.page) of \(form.pageCount): \(form.fields.map(\.rawValue).joined(separator: ", "))", "200")
+        case .redirect: ("redirect to the app with an authorization code", "302")
+        case .error(let failure): ("\(IdpFailure.subsystem)/\(failure.code): \(failure.message)", String(failure.httpStatus))
+        case .malformed(let what): (what, "200")
+        }
+        self.init(request: request, detail: detail, response: response, status: status)
+    }
+}

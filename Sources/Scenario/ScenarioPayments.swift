@@ -1,0 +1,167 @@
+import Determinism
+import DropsWeb
+import Foundation
+import IdentityProvider
+import JSONText
+import Secrets
+import ThreeDSecure
+
+// Reading a scenario's payments (cards, challenge designs) and faults.
+extension ScenarioReader {
+    mutating func payments(_ node: JSONNode) -> ([TestCard], ChallengePolicy) {
+        let path = "$.payments"
+        var policy = ChallengePolicy()
+        guard let members = object(node, path, known: ["includeDefaultCards", "cards", "challenge"]) else {
+            return (CardCatalog.defaults, policy)
+        }
+        if let node = members["challenge"],
+            let rules = object(node, "\(path).challenge", known: ["attempts", "resends", "timeoutSeconds", "oneTimeCode"])
+        {
+            if let attempts = integer(rules["attempts"], "\(path).challenge.attempts", 1...10) { policy.attempts = attempts }
+            if let resends = integer(rules["resends"], "\(path).challenge.resends", 0...10) { policy.resends = resends }
+            if let seconds = integer(rules["timeoutSeconds"], "\(path).challenge.timeoutSeconds", 1...3600) {
+                policy.timeout = .seconds(seconds)
+            }
+            if let code = secret(rules["oneTimeCode"], "\(path).challenge.oneTimeCode") { policy.oneTimeCode = code }
+        }
+        let includeDefaults = bool(members["includeDefaultCards"], "\(path).includeDefaultCards") ?? true
+        var cards: [TestCard] = []
+        var numbers: Set<String> = []
+        if let list = array(members["cards"], "\(path).cards", maxCount: 1000) {
+            for (index, item) in list.enumerated() {
+                let cardPath = "\(path).cards[\(index)]"
+                guard let card = card(item, cardPath) else { continue }
+                if !numbers.insert(card.number).inserted {
+                    problem("\(cardPath).number", item["number"], "this card number is listed twice")
+                }
+                cards.append(card)
+            }
+        }
+        // A scenario's own card replaces a default card with the same number.
+        let defaults = includeDefaults ? CardCatalog.defaults.filter { !numbers.contains($0.number) } : []
+        return (cards + defaults, policy)
+    }
+
+    static let uiTypes: [String: AcsUiType] = [
+        "text": .text, "single-select": .singleSelect, "multi-select": .multiSelect, "out-of-band": .outOfBand, "html": .htmlOther,
+    ]
+
+    mutating func card(_ node: JSONNode, _ path: String) -> TestCard? {
+        guard let members = object(node, path, known: ["number", "title", "frictionless", "challenge", "final", "reason", "prompt", "options", "correct"],
+                                   required: ["number"]) else { return nil }
+        var number: CardNumber?
+        if let text = string(members["number"], "\(path).number", maxLength: 40) {
+            do {
+                number = try CardNumber(text)
+            } catch {
+                problem("\(path).number", members["number"], error.description)
+            }
+        }
+        let title = string(members["title"], "\(path).title", maxLength: 80) ?? "Scenario card"
+        let reason: TransStatusReason? = string(members["reason"], "\(path).reason", maxLength: 2).flatMap { code in
+            guard let reason = TransStatusReason(rawValue: code) else {
+                problem("\(path).reason", members["reason"], "must be a transStatusReason code from 01 to 26 (two digits)")
+                return nil
+            }
+            return reason
+        }
+        var scenario: CardScenario?
+        switch (members["frictionless"], members["challenge"]) {
+        case (nil, nil):
+            problem(path, node, "needs \"frictionless\" (the ARes transStatus) or \"challenge\" (its UI type)")
+        case (.some, .some):
+            problem("\(path).challenge", members["challenge"], "a card is either frictionless or challenged, not both")
+        case (let frictionless?, nil):
+            for key in ["final", "prompt", "options", "correct"] where members[key] != nil {
+                problem("\(path).\(key)", members[key], "applies only to a challenge card")
+            }
+            if let text = string(frictionless, "\(path).frictionless", maxLength: 1) {
+                if let status = TransStatus(rawValue: text), [.authenticated, .attempted, .notAuthenticated, .couldNotBePerformed, .rejected].contains(status) {
+                    scenario = .frictionless(status, reason: reason)
+                } else {
+                    problem("\(path).frictionless", frictionless, "must be Y, A, N, U or R")
+                }
+            }
+        case (nil, let challenge?):
+            scenario = self.challenge(challenge, members, path, reason: reason)
+        }
+        guard let number, let scenario else { return nil }
+        return TestCard(number: number.digits, brand: number.brand, title: title, source: nil, scenario: scenario)
+    }
+
+    mutating func challenge(_ node: JSONNode, _ members: [String: JSONNode], _ path: String, reason: TransStatusReason?) -> CardScenario? {
+        guard let name = string(node, "\(path).challenge", maxLength: 20) else { return nil }
+        guard let uiType = Self.uiTypes[name] else {
+            problem("\(path).challenge", node, "must be one of \(Self.uiTypes.keys.sorted().joined(separator: ", "))")
+            return nil
+        }
+        var outcome = TransStatus.authenticated
+        if let text = string(members["final"], "\(path).final", maxLength: 1) {
+            if let status = TransStatus(rawValue: text), [.authenticated, .notAuthenticated, .couldNotBePerformed].contains(status) {
+                outcome = status
+            } else {
+                problem("\(path).final", members["final"], "must be Y, N or U (the result of a challenge answered right)")
+            }
+        }
+        let prompt = string(members["prompt"], "\(path).prompt", maxLength: 200) ?? ChallengeDesign.oneTimeCode().prompt
+        var options: [String] = []
+        if let list = array(members["options"], "\(path).options", maxCount: 8) {
+            options = list.enumerated().compactMap { string($1, "\(path).options[\($0)]", maxLength: 60) }
+        }
+        var correct: Set<Int> = []
+        if let list = array(members["correct"], "\(path).correct", maxCount: 8) {
+            for (index, item) in list.enumerated() {
+                if let number = integer(item, "\(path).correct[\(index)]", 1...max(1, options.count)) { correct.insert(number - 1) }
+            }
+        }
+        let selects = uiType == .singleSelect || uiType == .multiSelect
+        if selects {
+            if options.count < 2 { problem("\(path).options", members["options"] ?? node, "a select challenge needs at least two options") }
+            if correct.isEmpty { problem("\(path).correct", members["correct"] ?? node, "name the right option numbers (from 1)") }
+            if uiType == .singleSelect && correct.count > 1 {
+                problem("\(path).correct", members["correct"], "a single-select challenge has exactly one right option")
+            }
+        } else {
+            for key in ["options", "correct"] where members[key] != nil {
+                problem("\(path).\(key)", members[key], "applies only to a select challenge")
+            }
+        }
+        return .challenge(ChallengeDesign(uiType: uiType, outcome: outcome, outcomeReason: reason, prompt: prompt, options: options,
+                                          correctOptions: correct))
+    }
+
+    // MARK: Faults
+
+    mutating func faults(_ node: JSONNode, _ path: String) -> (IdentityFaults, BridgeFaults) {
+        var identity = IdentityFaults()
+        var bridge = BridgeFaults()
+        let flags: [(String, WritableKeyPath<IdentityFaults, Bool>)] = [
+            ("networkUnavailable", \.networkUnavailable), ("requestTimeout", \.requestTimeout), ("serverError", \.serverError),
+            ("malformedPage", \.malformedPage), ("pinningFails", \.pinningFails), ("insecureDevice", \.insecureDevice),
+            ("runtimeError", \.runtimeError),
+        ]
+        guard let members = object(node, path, known: flags.map(\.0) + ["addedLatencyMs", "clockSkewDays", "bridge"]) else {
+            return (identity, bridge)
+        }
+        for (key, keyPath) in flags {
+            if let flag = bool(members[key], "\(path).\(key)") { identity[keyPath: keyPath] = flag }
+        }
+        if let ms = integer(members["addedLatencyMs"], "\(path).addedLatencyMs", 0...60_000) { identity.addedLatency = .milliseconds(ms) }
+        if let days = integer(members["clockSkewDays"], "\(path).clockSkewDays", -3650...3650) {
+            identity.clockSkew = .seconds(days * 86_400)
+        }
+        if let node = members["bridge"] {
+            let bridgeFlags: [(String, WritableKeyPath<BridgeFaults, Bool>)] = [
+                ("loseEveryAck", \.loseEveryAck), ("readyNeverComes", \.readyNeverComes), ("malformedMessage", \.malformedMessage),
+                ("unknownEvent", \.unknownEvent), ("wrongOrigin", \.wrongOrigin),
+            ]
+            if let fields = object(node, "\(path).bridge", known: ["loseAcks"] + bridgeFlags.map(\.0)) {
+                if let count = integer(fields["loseAcks"], "\(path).bridge.loseAcks", 0...100) { bridge.lostAcks = count }
+                for (key, keyPath) in bridgeFlags {
+                    if let flag = bool(fields[key], "\(path).bridge.\(key)") { bridge[keyPath: keyPath] = flag }
+                }
+            }
+        }
+        return (identity, bridge)
+    }
+}
