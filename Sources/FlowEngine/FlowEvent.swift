@@ -1,8 +1,9 @@
 import Determinism
 
 /// One thing that happened in a flow, in order. Never carries a secret: credential prompts list field
-/// ids, never values.
-public struct FlowEvent: Sendable, Equatable, Encodable {
+/// ids, never values. A class: an event goes to the mailbox, the transcript and the front end, and copying
+/// one is then a single reference count rather than one per text it holds.
+public final class FlowEvent: Sendable, Equatable, Encodable {
     public let flowID: Int
     public let flow: FlowKind
     /// Position in the service's single stream of events, from 1.
@@ -21,6 +22,31 @@ public struct FlowEvent: Sendable, Equatable, Encodable {
     public let status: String?
     /// A short, secret-free description.
     public let detail: String
+
+    init(
+        flowID: Int, flow: FlowKind, sequence: Int, step: FlowStep, from: Participant, to: Participant, thread: String,
+        mainThread: Bool, time: SimulationInstant, duration: Duration?, status: String?, detail: String
+    ) {
+        self.flowID = flowID
+        self.flow = flow
+        self.sequence = sequence
+        self.step = step
+        self.from = from
+        self.to = to
+        self.thread = thread
+        self.mainThread = mainThread
+        self.time = time
+        self.duration = duration
+        self.status = status
+        self.detail = detail
+    }
+
+    public static func == (lhs: FlowEvent, rhs: FlowEvent) -> Bool {
+        lhs === rhs
+            || (lhs.flowID == rhs.flowID && lhs.flow == rhs.flow && lhs.sequence == rhs.sequence && lhs.step == rhs.step
+                && lhs.from == rhs.from && lhs.to == rhs.to && lhs.thread == rhs.thread && lhs.mainThread == rhs.mainThread
+                && lhs.time == rhs.time && lhs.duration == rhs.duration && lhs.status == rhs.status && lhs.detail == rhs.detail)
+    }
 
     /// `App → MC-SDK`.
     public var direction: String { "\(from.rawValue) → \(to.rawValue)" }

@@ -19,8 +19,9 @@ public final class FlowRun: Sendable {
     public let kind: FlowKind
     public let service: FlowService
     private let cancelled = Atomic(false)
-    /// Ends the call awaited now with a cancel (nil while nothing is awaited).
-    private let awaiting = Locked<(@Sendable () -> Void)?>(nil)
+    /// The call awaited now (each call's number) and what ends it with a cancel (nil while nothing is awaited):
+    /// whichever of its reply and a cancel takes `stop` first resumes the flow.
+    private let awaiting = Locked<(call: UInt64, stop: (@Sendable () -> Void)?)>((0, nil))
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
     public let started: SimulationInstant
@@ -60,7 +61,7 @@ public final class FlowRun: Sendable {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // At a prompt, the cancel goes to the SDK as the "User cancelled" error and the flow ends through it.
         if service.channel.cancel(flowID: id) { return }
-        awaiting.withLock { $0 }?()
+        takeAwaiting()?()
     }
 
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
@@ -77,11 +78,9 @@ public final class FlowRun: Sendable {
             endCancelled(at: step(), inFlight: false)
             return nil
         }
-        // Resumed exactly once: whichever of the reply and the cancel claims `once` first.
+        // Resumed exactly once: by whichever of the reply and the cancel takes the awaited call first.
         return await withUnsafeContinuation { continuation in
-            let once = OneTimeClaim()
             let stop: @Sendable () -> Void = { [self] in
-                guard once.claim() else { return }
                 continuation.resume(returning: nil)
                 // Not behind the call, which may still hold the device.
                 service.sideQueue.async { [self] in
@@ -89,13 +88,25 @@ public final class FlowRun: Sendable {
                     endCancelled(at: step(), inFlight: true)
                 }
             }
-            awaiting.withLock { $0 = stop }
-            if isCancelled { return stop() }
+            let call = awaiting.withLock { awaiting in
+                awaiting.call &+= 1
+                awaiting.stop = stop
+                return awaiting.call
+            }
+            if isCancelled, let stop = takeAwaiting(call) { return stop() }
             start { [self] reply in
-                guard once.claim() else { return }
-                awaiting.withLock { $0 = nil }
+                guard takeAwaiting(call) != nil else { return }
                 continuation.resume(returning: reply)
             }
+        }
+    }
+
+    /// Takes what ends the awaited call (`call` only, when given), so that nothing else resumes it.
+    private func takeAwaiting(_ call: UInt64? = nil) -> (@Sendable () -> Void)? {
+        awaiting.withLock { awaiting in
+            guard call == nil || awaiting.call == call else { return nil }
+            defer { awaiting.stop = nil }
+            return awaiting.stop
         }
     }
 

@@ -3,23 +3,31 @@ import Synchronization
 import Threading
 
 /// A value set once, by whichever of several parties comes first, and taken by one waiter: a flow's code
-/// awaits it (``value()``, suspending), an SDK's synchronous callback blocks its thread for it (``wait()``).
+/// awaits it (``value()``, suspending), or an SDK's synchronous callback blocks its thread for it (``wait()``).
 final class OneShot<Value: Sendable>: Sendable {
-    private let state = Locked<(value: Value?, waiter: CheckedContinuation<Value, Never>?)>((nil, nil))
-    private let ready = DispatchSemaphore(value: 0)
+    private enum Waiter {
+        case task(CheckedContinuation<Value, Never>)
+        /// Made only when a thread blocks: most waits are awaits.
+        case thread(DispatchSemaphore)
+    }
+
+    private let state = Locked<(value: Value?, waiter: Waiter?)>((nil, nil))
 
     /// Sets the value unless one is set already. Returns whether this call set it.
     @discardableResult
     func fulfil(_ newValue: Value) -> Bool {
-        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Value, Never>?) in
+        let (first, waiter) = state.withLock { state -> (Bool, Waiter?) in
             guard state.value == nil else { return (false, nil) }
             state.value = newValue
             defer { state.waiter = nil }
             return (true, state.waiter)
         }
-        guard first else { return false }
-        if let waiter { waiter.resume(returning: newValue) } else { ready.signal() }
-        return true
+        switch waiter {
+        case .task(let continuation): continuation.resume(returning: newValue)
+        case .thread(let semaphore): semaphore.signal()
+        case nil: break
+        }
+        return first
     }
 
     /// Suspends until a value is set, then returns it.
@@ -27,7 +35,7 @@ final class OneShot<Value: Sendable>: Sendable {
         await withCheckedContinuation { continuation in
             let set = state.withLock { state -> Value? in
                 if let value = state.value { return value }
-                state.waiter = continuation
+                state.waiter = .task(continuation)
                 return nil
             }
             if let set { continuation.resume(returning: set) }
@@ -37,8 +45,13 @@ final class OneShot<Value: Sendable>: Sendable {
     /// Blocks this thread until a value is set, then returns it. Only for the SDKs' synchronous callbacks
     /// (`provideCredentials`, the Drops page's form), whose vendor APIs block their thread.
     func wait() -> Value {
-        ready.wait()
-        ready.signal()  // let any later wait() through too
+        let semaphore = state.withLock { state -> DispatchSemaphore? in
+            guard state.value == nil else { return nil }
+            let semaphore = DispatchSemaphore(value: 0)
+            state.waiter = .thread(semaphore)
+            return semaphore
+        }
+        semaphore?.wait()
         return state.withLock { $0.value! }
     }
 
