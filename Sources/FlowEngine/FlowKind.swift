@@ -1,7 +1,11 @@
+import Threading
+
 /// A kind of flow: the name `run` takes (`activate`, `payer-auth` …) and what screens and diagrams say of it.
 /// Each flow family declares its own (``FlowFamily/kinds``); two kinds are the same when their names are.
 public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
-    /// One object per kind, so that an event carries its kind for one reference count, not three.
+    /// One object per kind, kept for the life of the process (``kept``) and held here without a reference count:
+    /// every event carries its kind, and the kinds are shared by every thread, so a count would make the cores
+    /// take turns at one cache line for each event.
     private final class Storage: Sendable {
         let rawValue: String
         let title: String
@@ -16,10 +20,16 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
         }
     }
 
-    private let storage: Storage
+    /// Every kind made, so that its storage lives as long as the process: kinds are declared once each, as
+    /// static constants.
+    private static let kept = Locked<[Storage]>([])
+
+    private unowned(unsafe) let storage: Storage
 
     public init(_ rawValue: String, title: String, asksTheUser: Bool = true, lanes: [Participant]) {
-        storage = Storage(rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes)
+        let storage = Storage(rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes)
+        Self.kept.withLock { $0.append(storage) }
+        self.storage = storage
     }
 
     /// The name `run` takes: `activate`, `payer-auth` …

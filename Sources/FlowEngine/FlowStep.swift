@@ -3,20 +3,12 @@
 ///
 /// A name rather than a closed enum: the payment flow's steps are the bridge's and the 3-D Secure protocol's
 /// own message names, and the log shows them as they are.
+/// (Coded as its name alone: the standard library's coding of a `String`-backed `RawRepresentable`.)
 public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ name: String) { rawValue = name }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     public var description: String { rawValue }
 
@@ -33,15 +25,6 @@ public struct Participant: RawRepresentable, Sendable, Hashable, Codable, Custom
 
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ name: String) { rawValue = name }
-
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 
     public var description: String { rawValue }
 

@@ -22,7 +22,7 @@ public struct KSMStartEvent: KsEvent {
 
     /// idp-tui's shorthand: locale `en`, version 1.0.0, app name `idp-tui`.
     public init() {
-        self.init(locale: "en", version: KSMVersion(majorVersion: 1, minorVersion: 0, build: 0), appName: "idp-tui")
+        self.init(locale: KSMVersion.shorthandLocale, version: .shorthand, appName: KSMVersion.shorthandAppName)
     }
 
     public func getName() -> String { "StartEvent" }
@@ -112,7 +112,7 @@ public struct KSMRestartEvent: KsEvent {
 
     /// idp-tui's shorthand, as for ``KSMStartEvent/init()``.
     public init() {
-        self.init(locale: "en", version: KSMVersion(majorVersion: 1, minorVersion: 0, build: 0), appName: "idp-tui")
+        self.init(locale: KSMVersion.shorthandLocale, version: .shorthand, appName: KSMVersion.shorthandAppName)
     }
 
     public func getName() -> String { "RestartEvent" }
@@ -176,3 +176,10 @@ public typealias OfflineLoginEvent = KSMOfflineLoginEvent
 public typealias OfflineLoginResultEvent = KSMOfflineLoginResultEvent
 public typealias InvalidStateEvent = KSMInvalidStateEvent
 public typealias RuntimeErrorEvent = KSMRuntimeErrorEvent
+
+extension KSMVersion {
+    /// What idp-tui's shorthand Start and Restart events say: version 1.0.0 of `idp-tui`, locale `en`.
+    static let shorthand = KSMVersion(majorVersion: 1, minorVersion: 0, build: 0)
+    static let shorthandLocale = "en"
+    static let shorthandAppName = "idp-tui"
+}
