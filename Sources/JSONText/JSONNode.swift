@@ -9,10 +9,14 @@ public struct TextPosition: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "line \(line), column \(column)" }
+
+    /// The position of a node built in code rather than read from a text.
+    public static let unplaced = TextPosition(line: 0, column: 0)
 }
 
-/// A parsed JSON value that remembers where it came from, so that a file's checks can say "line 12,
-/// column 9" for a value that parses but does not make sense.
+/// A JSON document's value, members in order: read by ``JSONParser`` (remembering where each value came from,
+/// so that a file's checks can say "line 12, column 9" for a value that parses but does not make sense), or
+/// built in code and written with `text(pretty:)`. ``JSONValue`` is the same data as the SDKs exchange it.
 public struct JSONNode: Sendable, Equatable {
     public enum Value: Sendable, Equatable {
         case null

@@ -41,9 +41,9 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         case .null: "null"
         case .bool(let flag): String(flag)
         case .number(let number): number == number.rounded() ? String(Int(number)) : String(number)
-        case .string(let text): JSONOutput.quote(text)
+        case .string(let text): JSONNode.quote(text)
         case .array(let items): "[" + items.map(\.description).joined(separator: ",") + "]"
-        case .object(let members): "{" + members.sorted { $0.key < $1.key }.map { "\(JSONOutput.quote($0.key)):\($0.value)" }.joined(separator: ",") + "}"
+        case .object(let members): "{" + members.sorted { $0.key < $1.key }.map { "\(JSONNode.quote($0.key)):\($0.value)" }.joined(separator: ",") + "}"
         }
     }
 }

@@ -1,15 +1,25 @@
-/// JSON to write, with members in a chosen order (Foundation's encoder sorts or scrambles them).
-public indirect enum JSONOutput: Sendable, Equatable {
-    case null
-    case bool(Bool)
-    case int(Int)
-    case number(Double)
-    case string(String)
-    case array([JSONOutput])
-    case object([(String, JSONOutput)])
+// Writing: a document is built as nodes (members in the order given) and written as text, so that
+// `scenario show` lists a file's keys in the order a person writes them (Foundation's encoder sorts or scrambles
+// them). A built node has no place in any text: its position is ``TextPosition/unplaced``.
+extension JSONNode {
+    public static let null = JSONNode(.null, at: .unplaced)
 
-    public static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool {
-        lhs.text(pretty: false) == rhs.text(pretty: false)
+    public static func bool(_ flag: Bool) -> JSONNode { JSONNode(.bool(flag), at: .unplaced) }
+
+    public static func int(_ number: Int) -> JSONNode { JSONNode(.number(String(number), Double(number)), at: .unplaced) }
+
+    /// Whole numbers are written without a fraction.
+    public static func number(_ number: Double) -> JSONNode {
+        let text = number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        return JSONNode(.number(text, number), at: .unplaced)
+    }
+
+    public static func string(_ text: String) -> JSONNode { JSONNode(.string(text), at: .unplaced) }
+
+    public static func array(_ items: [JSONNode]) -> JSONNode { JSONNode(.array(items), at: .unplaced) }
+
+    public static func object(_ members: [(String, JSONNode)]) -> JSONNode {
+        JSONNode(.object(members.map { (key: $0.0, value: $0.1) }), at: .unplaced)
     }
 
     /// The JSON text; pretty prints with two-space indents, and short arrays of scalars on one line.
@@ -23,13 +33,11 @@ public indirect enum JSONOutput: Sendable, Equatable {
         let pad = pretty ? String(repeating: "  ", count: indent + 1) : ""
         let closing = pretty ? String(repeating: "  ", count: indent) : ""
         let newline = pretty ? "\n" : ""
-        switch self {
+        switch value {
         case .null: out += "null"
         case .bool(let flag): out += flag ? "true" : "false"
-        case .int(let number): out += String(number)
-        case .number(let number):
-            out += number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        case .string(let text): out += Self.quote(text)
+        case .number(let text, _): out += text
+        case .string(let text): out += JSONNode.quote(text)
         case .array(let items):
             if items.isEmpty {
                 out += "[]"
@@ -51,7 +59,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
             }
             out += "{" + newline
             for (index, (key, value)) in members.enumerated() {
-                out += pad + Self.quote(key) + (pretty ? ": " : ":")
+                out += pad + JSONNode.quote(key) + (pretty ? ": " : ":")
                 value.write(into: &out, indent: indent + 1, pretty: pretty)
                 out += (index < members.count - 1 ? "," : "") + newline
             }
@@ -60,12 +68,13 @@ public indirect enum JSONOutput: Sendable, Equatable {
     }
 
     private var isScalar: Bool {
-        switch self {
+        switch value {
         case .array, .object: false
         default: true
         }
     }
 
+    /// `text` as a JSON string, with control characters escaped.
     public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {

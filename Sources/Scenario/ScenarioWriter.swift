@@ -6,13 +6,13 @@ import ThreeDSecure
 
 extension ScenarioFile {
     /// The scenario in the file format, secrets replaced by ``secretPlaceholder`` (`scenario show`).
-    public static func json(_ scenario: Scenario) -> JSONOutput {
+    public static func json(_ scenario: Scenario) -> JSONNode {
         let idp = scenario.identityProvider
-        let tenants: [JSONOutput] = idp.tenants.map { tenant in
+        let tenants: [JSONNode] = idp.tenants.map { tenant in
             .object([
                 ("id", .string(tenant.id)), ("hashedPins", .bool(tenant.expectsHashedPins)),
                 ("users", .array(tenant.users.map { user in
-                    var members: [(String, JSONOutput)] = [("username", .string(user.username)), ("password", .string(secretPlaceholder))]
+                    var members: [(String, JSONNode)] = [("username", .string(user.username)), ("password", .string(secretPlaceholder))]
                     if let code = user.activationCode {
                         members.append(("activationCode", .string(secretPlaceholder)))
                         members.append(("activationCodeValidDays", .number(Double(code.validFor.components.seconds) / 86_400)))
@@ -62,8 +62,8 @@ extension ScenarioFile {
         ])
     }
 
-    private static func card(_ card: TestCard) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [("number", .string(card.number)), ("title", .string(card.title))]
+    private static func card(_ card: TestCard) -> JSONNode {
+        var members: [(String, JSONNode)] = [("number", .string(card.number)), ("title", .string(card.title))]
         switch card.scenario {
         case .frictionless(let status, let reason):
             members.append(("frictionless", .string(status.rawValue)))

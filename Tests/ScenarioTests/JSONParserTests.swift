@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func theWriterRoundTripsThroughTheParser() throws {
-        let output = JSONOutput.object([
+        let output = JSONNode.object([
             ("name", .string("quote \" backslash \\ newline \n tab \t bell \u{07}")), ("n", .int(-3)), ("x", .number(0.5)),
             ("list", .array([.bool(true), .null])), ("nested", .object([("empty", .array([])), ("o", .object([]))])),
         ])
