@@ -55,6 +55,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     /// Runs every flow and returns the exit status: 0 all succeeded, 1 one failed, 3 one was cancelled (and
     /// none failed). Throws the usage error that stopped the run, such as a missing answer.
     public func run() throws(UsageError) -> Int32 {
+        try checkAnswersBeforeRunning()
         // On the main thread, the main queue runs here between messages: the Drops delegate calls back there.
         service.mailbox.serveMainQueue()
         startNext()
@@ -70,6 +71,16 @@ public final class HeadlessRunner: FlowFrontEnd {
         if outcomes.contains(.failure) { return Exit.failure }
         if outcomes.contains(.cancelled) { return Exit.cancelled }
         return Exit.success
+    }
+
+    /// The answers a flow cannot use, found before any flow starts: exit 2 then means that nothing ran.
+    private func checkAnswersBeforeRunning() throws(UsageError) {
+        guard let payments = service.family(PaymentFamily.self) else { return }
+        for (position, kind) in flows.enumerated() where PaymentFamily.kinds.contains(kind) && !answers[position].cancel {
+            let place = flows.count == 1 ? "answers" : "answers[\(position)]"
+            try answers[position].payment.check(
+                payments.settings.paymentDefaults, issuer: service.world.accessControlServer, at: place)
+        }
     }
 
     private func startNext() {
@@ -147,21 +158,15 @@ public final class HeadlessRunner: FlowFrontEnd {
     }
 
     private func answerCardForm(_ prompt: FlowPrompt, _ given: PaymentAnswers, _ defaults: PaymentDefaults) {
-        guard let card = given.card, let expiry = given.expiry else {
-            refuse(prompt, "\(place) (payer-auth) needs \"card\" and \"expiry\" for the card form")
-            return
-        }
         do {
-            let details = try PaymentForm.details(
-                card: card, expiry: expiry, amount: given.amount ?? defaults.amount, currency: given.currency ?? defaults.currency,
-                merchant: given.merchant ?? defaults.merchant)
+            let details = try given.cardForm(defaults, at: place)
             if given.delay > .zero {
                 delayed = (prompt, .payment(details), .now + given.delay)
             } else {
                 service.answer(prompt, with: .payment(details))
             }
         } catch {
-            refuse(prompt, "\(place).\(error.field.rawValue): \(error.message)")
+            refuse(prompt, error.message)
         }
     }
 
@@ -188,25 +193,18 @@ public final class HeadlessRunner: FlowFrontEnd {
             }
         case .singleSelect, .multiSelect:
             guard !given.choices.isEmpty else {
-                refuse(prompt, "\(place) (payer-auth) has no \"choices\", which the \(screen.uiType.name) challenge asks for (options: \(screen.options.joined(separator: ", ")))")
+                refuse(prompt, PaymentAnswers.noChoices(screen.uiType, screen.options, at: place).message)
                 return
             }
-            var chosen = Set<Int>()
-            for choice in given.choices {
-                switch choice {
-                case .number(let number) where number <= screen.options.count: chosen.insert(number - 1)
-                case .text(let text):
-                    guard let found = screen.options.firstIndex(where: { $0.caseInsensitiveCompare(text) == .orderedSame }) else { fallthrough }
-                    chosen.insert(found)
-                default:
-                    refuse(prompt, "\(place).choices: the challenge's options are \(screen.options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", "))")
-                    return
-                }
+            do {
+                action = .answer(.select(try given.chosen(from: screen.options, at: place)))
+            } catch {
+                refuse(prompt, error.message)
+                return
             }
-            action = .answer(.select(chosen))
         case .outOfBand:
             guard let approve = given.approve else {
-                refuse(prompt, "\(place) (payer-auth) has no \"approve\" (true or false), which the out-of-band challenge asks for")
+                refuse(prompt, PaymentAnswers.noApproval(at: place).message)
                 return
             }
             action = .decideOnOtherDevice(approve: approve)
@@ -218,7 +216,8 @@ public final class HeadlessRunner: FlowFrontEnd {
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {
         delayed = nil
-        emit("result", result)
+        // A flow stopped by bad answers is abandoned: exit 2 and one line on stderr, no result line.
+        if usageError == nil { emit("result", result) }
         outcomes.append(result.outcome)
         index += 1
         startNext()

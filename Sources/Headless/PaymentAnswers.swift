@@ -1,5 +1,8 @@
+import DropsWeb
 import JSONText
+import PaymentFlows
 import Secrets
+import ThreeDSecure
 
 /// The answers of a `payer-auth` flow: the card form's fields, and how to answer each kind of challenge.
 ///
@@ -107,5 +110,66 @@ public struct PaymentAnswers: Sendable {
         }
         answers.payment = payment
         return answers
+    }
+}
+
+// MARK: Checked before the run
+
+extension PaymentAnswers {
+    /// The card form these answers fill in, or the usage error that names the field.
+    func cardForm(_ defaults: PaymentDefaults, at place: String) throws(UsageError) -> PaymentDetails {
+        guard let card, let expiry else { throw UsageError("\(place) (payer-auth) needs \"card\" and \"expiry\" for the card form") }
+        do {
+            return try PaymentForm.details(
+                card: card, expiry: expiry, amount: amount ?? defaults.amount, currency: currency ?? defaults.currency,
+                merchant: merchant ?? defaults.merchant)
+        } catch {
+            throw UsageError("\(place).\(error.field.rawValue): \(error.message)")
+        }
+    }
+
+    /// The options `choices` picks on a select screen, by index.
+    func chosen(from options: [String], at place: String) throws(UsageError) -> Set<Int> {
+        var chosen = Set<Int>()
+        for choice in choices {
+            let found: Int? = switch choice {
+            case .number(let number): number <= options.count ? number - 1 : nil
+            case .text(let text): options.firstIndex { $0.caseInsensitiveCompare(text) == .orderedSame }
+            }
+            guard let found else {
+                throw UsageError("\(place).choices: the challenge's options are \(options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", "))")
+            }
+            chosen.insert(found)
+        }
+        return chosen
+    }
+
+    /// Finds, before anything runs, what these answers lack for the card they give: the card form's fields,
+    /// and the answer its challenge asks for (the issuer's card list says which), so that exit 2 means no flow ran.
+    func check(_ defaults: PaymentDefaults, issuer: AccessControlServer, at place: String) throws(UsageError) {
+        let details = try cardForm(defaults, at: place)
+        guard !cancelChallenge, case .challenge(let design)? = issuer.card(details.card)?.scenario else { return }
+        switch design.uiType {
+        case .text:
+            if otp.isEmpty { throw UsageError("\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for") }
+        case .singleSelect, .multiSelect:
+            guard !choices.isEmpty else { throw Self.noChoices(design.uiType, design.options, at: place) }
+            let chosen = try chosen(from: design.options, at: place)
+            if design.uiType == .singleSelect && chosen.count != 1 {
+                throw UsageError("\(place).choices: the single-select challenge takes exactly one choice, not \(chosen.count)")
+            }
+        case .outOfBand:
+            if approve == nil { throw Self.noApproval(at: place) }
+        case .htmlOther:
+            break
+        }
+    }
+
+    static func noChoices(_ type: AcsUiType, _ options: [String], at place: String) -> UsageError {
+        UsageError("\(place) (payer-auth) has no \"choices\", which the \(type.name) challenge asks for (options: \(options.joined(separator: ", ")))")
+    }
+
+    static func noApproval(at place: String) -> UsageError {
+        UsageError("\(place) (payer-auth) has no \"approve\" (true or false), which the out-of-band challenge asks for")
     }
 }

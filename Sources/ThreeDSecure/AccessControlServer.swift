@@ -104,31 +104,42 @@ public final class AccessControlServer: Sendable {
         case .timedOutAtSDK:
             return finish(&challenge, .notAuthenticated, nil, cancel: .timedOutAtSDK)
         case .resend:
-            guard challenge.design.uiType == .text else { return .screen(challenge.screen(message: "this challenge has no code to resend")) }
+            guard challenge.design.uiType == .text else { return refuse(&challenge, "this challenge has no code to resend") }
             guard challenge.resendsLeft > 0 else {
-                return .screen(challenge.screen(message: "no more codes can be sent; enter the last one or cancel"))
+                return refuse(&challenge, "no more codes can be sent; enter the last one or cancel")
             }
             challenge.resendsLeft -= 1
             return .screen(challenge.screen(message: "a new code was sent"))
         case .code(let code):
-            guard challenge.design.uiType == .text else { return .screen(challenge.screen(message: "this challenge takes no code")) }
+            guard challenge.design.uiType == .text else { return refuse(&challenge, "this challenge takes no code") }
             return judge(&challenge, correct: code == policy.oneTimeCode, wrong: "wrong code")
         case .select(let chosen):
             guard challenge.design.uiType == .singleSelect || challenge.design.uiType == .multiSelect else {
-                return .screen(challenge.screen(message: "this challenge has nothing to select"))
+                return refuse(&challenge, "this challenge has nothing to select")
             }
             if challenge.design.uiType == .singleSelect && chosen.count != 1 {
-                return .screen(challenge.screen(message: "choose exactly one"))
+                return refuse(&challenge, "choose exactly one")
             }
             return judge(&challenge, correct: chosen == challenge.design.correctOptions, wrong: "that is not the right choice")
         case .continueOutOfBand:
-            guard challenge.design.uiType == .outOfBand else { return .screen(challenge.screen(message: "this challenge is not out-of-band")) }
+            guard challenge.design.uiType == .outOfBand else { return refuse(&challenge, "this challenge is not out-of-band") }
             switch challenge.outOfBandDecision {
             case true?: return finish(&challenge, challenge.design.outcome, challenge.design.outcomeReason, cancel: nil)
             case false?: return finish(&challenge, .notAuthenticated, .cardAuthenticationFailed, cancel: nil)
-            case nil: return .screen(challenge.screen(message: "the payment is not approved on the other device yet"))
+            case nil: return refuse(&challenge, "the payment is not approved on the other device yet")
             }
         }
+    }
+
+    /// An answer the challenge cannot take: the screen again, saying why, until too many such answers end it.
+    private func refuse(_ challenge: inout Challenge, _ why: String) -> ChallengeResponse {
+        challenge.refused += 1
+        guard challenge.refused < policy.refusedAnswers else {
+            return finish(&challenge, .notAuthenticated, .exceedsACSMaximumChallenges, cancel: nil)
+        }
+        let left = policy.refusedAnswers - challenge.refused
+        guard left <= 2 else { return .screen(challenge.screen(message: why)) }
+        return .screen(challenge.screen(message: "\(why) (\(left == 1 ? "1 more such answer ends" : "2 more such answers end") the challenge)"))
     }
 
     private func judge(_ challenge: inout Challenge, correct: Bool, wrong: String) -> ChallengeResponse {
@@ -195,6 +206,7 @@ private struct Challenge: Sendable {
     var attemptsLeft: Int
     var resendsLeft: Int
     var interactions = 0
+    var refused = 0
     var outOfBandDecision: Bool?
     var result: AuthenticationResult?
     var timer: ScheduledTimer?

@@ -126,6 +126,8 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","otp":["0000"]}"#, "answers.otp has 1 codes, but the challenge asked for another"),
         (#"{"card":"4000009900000012","expiry":"12/30","choices":["Paris"]}"#, "answers.choices: the challenge's options are 1 Amsterdam"),
         (#"{"card":"4000009900000012","expiry":"12/30","choices":[true]}"#, "answers.choices[0] must be an option number"),
+        (#"{"card":"4000009900000012","expiry":"12/30","choices":[1,2]}"#, "answers.choices: the single-select challenge takes exactly one choice, not 2"),
+        (#"{"card":"4000009900000012","expiry":"12/30","choices":[9]}"#, "answers.choices: the challenge's options are 1 Amsterdam, 2 Berlin, 3 Lisbon"),
         (#"{"card":"4000009900000038","expiry":"12/30"}"#, #"has no "approve""#),
         (#"{"card":"4000000000002503","expiry":"12/30","cancel":"later"}"#, #"answers.cancel must be true (cancel at the card form) or "challenge""#),
         (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, "answers (payer-auth) has a key it does not know, before the value at line 1, column 56; known keys: card,"),
@@ -155,5 +157,10 @@ import Testing
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
         #expect(!run.stderr.contains("4000000000002502") && !run.stderr.contains("0000\""))
+        #expect(run.results.isEmpty, "exit 2 writes no result line")
+        // Only a shortfall the challenge itself reveals (a wrong code, then no other) is found once the flow runs.
+        if !message.contains("but the challenge asked for another") {
+            #expect(run.events.isEmpty, "bad answers are found before any flow starts")
+        }
     }
 }

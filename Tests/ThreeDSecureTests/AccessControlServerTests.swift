@@ -200,6 +200,49 @@ extension ChallengeResponse {
         #expect(try harness.answer(response.acsTransID, .select([2])).result?.transStatus == .authenticated)
     }
 
+    @Test(arguments: [
+        ("4000009900000012", ChallengeAnswer.select([0, 1])), ("4000009900000012", .code(Secret("1234"))),
+        ("4000009900000038", .continueOutOfBand), ("4000000000002503", .select([0])),
+    ])
+    func answersTheChallengeRefusesEndItAtTheCap(card: String, refused: ChallengeAnswer) throws {
+        let harness = ACSHarness(policy: ChallengePolicy(refusedAnswers: 4))
+        let id = try harness.open(card)
+        var messages: [String?] = []
+        for _ in 1..<4 {
+            let screen = try #require(try harness.answer(id, refused).screen)
+            #expect(screen.attemptsLeft == 3, "a refused answer costs no attempt")
+            messages.append(screen.message)
+        }
+        #expect(messages.last??.hasSuffix("(1 more such answer ends the challenge)") == true)
+        let result = try #require(try harness.answer(id, refused).result)
+        #expect(result.transStatus == .notAuthenticated)
+        #expect(result.transStatusReason == .exceedsACSMaximumChallenges)
+        #expect(result.interactionCounter == 4)
+        #expect(harness.clock.pendingTimerCount == 0)
+    }
+
+    /// No answer, sent again and again, keeps a challenge open: every challenge type, fed every kind of
+    /// answer (wrong, refused or both), ends within its attempts, resends and refused answers.
+    @Test(arguments: ["4000000000002503", "4000009900000012", "4000009900000020", "4000009900000038", "4000009900000046"])
+    func everyAnswerRepeatedEndsTheChallenge(card: String) throws {
+        let policy = ChallengePolicy()
+        let bound = policy.attempts + policy.resends + policy.refusedAnswers
+        let answers: [ChallengeAnswer] = [
+            .code(Secret("0000")), .code(Secret("")), .select([]), .select([0, 1, 2, 3]), .select([99]),
+            .continueOutOfBand, .resend,
+        ]
+        for answer in answers {
+            let harness = ACSHarness(policy: policy)
+            let id = try harness.open(card)
+            var sent = 0
+            while try harness.answer(id, answer).result == nil {
+                sent += 1
+                try #require(sent <= bound, "\(card) kept answering \(answer.summary) after \(sent) CReqs")
+            }
+            #expect(harness.acs.openChallengeCount == 0)
+        }
+    }
+
     @Test func multiSelect() throws {
         let harness = ACSHarness()
         let id = try harness.open("4000009900000020")
