@@ -124,7 +124,7 @@ let package = Package(
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
         .testTarget(
-            name: "ThreeDSecureTests", dependencies: ["ThreeDSecure", "Secrets", "Determinism"], swiftSettings: strict),
+            name: "ThreeDSecureTests", dependencies: ["ThreeDSecure", "Secrets", "Determinism", "Threading"], swiftSettings: strict),
         .testTarget(
             name: "SafepayDropsTests", dependencies: ["JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),

@@ -33,6 +33,13 @@ public protocol DropsCardholder: AnyObject, Sendable {
     /// The card form; nil when the cardholder closes it.
     func enterPaymentDetails() -> PaymentDetails?
     func respond(to screen: ChallengeScreen) -> CardholderAction
+    /// Called on the page's thread after the page has told the host that a challenge follows, before the 3DS
+    /// SDK's first CReq: a cardholder whose app shows the challenge on that callback waits for it here.
+    func challengeWillStart()
+}
+
+extension DropsCardholder {
+    public func challengeWillStart() {}
 }
 
 /// Faults the simulated page can show, for the bridge's error paths.
@@ -92,14 +99,17 @@ public struct DropsLogEntry: Sendable, Equatable {
     public let thread: String
     /// The message's outcome where it has one: the transStatus of an ARes or RReq, `ack` for an ack.
     public let status: String?
+    /// The whole 3-D Secure message, as JSON (EMV field names), for AReq, ARes, CReq, CRes, RReq and Erro.
+    public let message: String?
 
-    public init(from: String, to: String, name: String, detail: String, thread: String, status: String? = nil) {
+    public init(from: String, to: String, name: String, detail: String, thread: String, status: String? = nil, message: String? = nil) {
         self.from = from
         self.to = to
         self.name = name
         self.detail = detail
         self.thread = thread
         self.status = status
+        self.message = message
     }
 }
 

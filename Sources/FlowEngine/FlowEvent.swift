@@ -22,10 +22,12 @@ public final class FlowEvent: Sendable, Equatable, Encodable {
     public let status: String?
     /// A short, secret-free description.
     public let detail: String
+    /// The whole protocol message, as JSON, where the event is one (a 3-D Secure message); secret-free too.
+    public let message: String?
 
     init(
         flowID: Int, flow: FlowKind, sequence: Int, step: FlowStep, from: Participant, to: Participant, thread: String,
-        mainThread: Bool, time: SimulationInstant, duration: Duration?, status: String?, detail: String
+        mainThread: Bool, time: SimulationInstant, duration: Duration?, status: String?, detail: String, message: String? = nil
     ) {
         self.flowID = flowID
         self.flow = flow
@@ -39,20 +41,22 @@ public final class FlowEvent: Sendable, Equatable, Encodable {
         self.duration = duration
         self.status = status
         self.detail = detail
+        self.message = message
     }
 
     public static func == (lhs: FlowEvent, rhs: FlowEvent) -> Bool {
         lhs === rhs
             || (lhs.flowID == rhs.flowID && lhs.flow == rhs.flow && lhs.sequence == rhs.sequence && lhs.step == rhs.step
                 && lhs.from == rhs.from && lhs.to == rhs.to && lhs.thread == rhs.thread && lhs.mainThread == rhs.mainThread
-                && lhs.time == rhs.time && lhs.duration == rhs.duration && lhs.status == rhs.status && lhs.detail == rhs.detail)
+                && lhs.time == rhs.time && lhs.duration == rhs.duration && lhs.status == rhs.status && lhs.detail == rhs.detail
+                && lhs.message == rhs.message)
     }
 
     /// `App → MC-SDK`.
     public var direction: String { "\(from.rawValue) → \(to.rawValue)" }
 
     enum CodingKeys: String, CodingKey {
-        case flowID = "flowId", flow, sequence, step, from, to, thread, mainThread, time, duration, status, detail
+        case flowID = "flowId", flow, sequence, step, from, to, thread, mainThread, time, duration, status, detail, message
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -69,5 +73,6 @@ public final class FlowEvent: Sendable, Equatable, Encodable {
         try container.encodeIfPresent(duration.map { $0.microseconds }, forKey: .duration)
         try container.encodeIfPresent(status, forKey: .status)
         try container.encode(detail, forKey: .detail)
+        try container.encodeIfPresent(message, forKey: .message)
     }
 }

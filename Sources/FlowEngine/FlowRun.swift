@@ -147,13 +147,13 @@ public final class FlowRun: Sendable {
     /// Records one thing that happened, for the front end and the history. `thread` is where it happened.
     public func emit(
         _ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
-        duration: Duration? = nil, status: String? = nil, detail: String
+        duration: Duration? = nil, status: String? = nil, detail: String, message: String? = nil
     ) {
         let time = clock.now
         let event = service.mailbox.postEvent { sequence in
             FlowEvent(
                 flowID: self.id, flow: self.kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
-                mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail)
+                mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail, message: message)
         }
         if service.history != nil && !finished.load(ordering: .acquiring) { transcript.withLock { $0.append(event) } }
     }

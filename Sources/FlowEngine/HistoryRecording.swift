@@ -25,6 +25,7 @@ extension RecordedEvent {
     init(_ event: FlowEvent, sequence: Int) {
         self.init(
             sequence: sequence, step: event.step.rawValue, from: event.from.rawValue, to: event.to.rawValue, thread: event.thread,
-            time: event.time.description, duration: event.duration?.microseconds, status: event.status, detail: event.detail)
+            time: event.time.description, duration: event.duration?.microseconds, status: event.status, detail: event.detail,
+            message: event.message)
     }
 }

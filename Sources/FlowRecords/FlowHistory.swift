@@ -43,9 +43,11 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
     public let duration: Int64?
     public let status: String?
     public let detail: String
+    /// The whole protocol message, as JSON, for a 3-D Secure message.
+    public let message: String?
 
     public init(sequence: Int, step: String, from: String, to: String, thread: String, time: String, duration: Int64?,
-                status: String?, detail: String) {
+                status: String?, detail: String, message: String? = nil) {
         self.sequence = sequence
         self.step = step
         self.from = from
@@ -55,6 +57,7 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
         self.duration = duration
         self.status = status
         self.detail = detail
+        self.message = message
     }
 }
 

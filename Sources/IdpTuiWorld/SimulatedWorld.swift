@@ -49,7 +49,8 @@ public final class SimulatedWorld: Sendable {
         self.clock = clock
         random = RandomSource(seed: seed)
         faults = FaultSwitchboard(scenario.identityFaults)
-        accessControlServer = AccessControlServer(cards: scenario.cards, policy: scenario.challengePolicy, clock: clock, random: random)
+        accessControlServer = AccessControlServer(
+            cards: scenario.cards, policy: scenario.challengePolicy, timers: scenario.threeDSTimers, clock: clock, random: random)
         network = SimulatedNetwork(clock: clock, faults: faults)
         network.latency = scenario.networkLatency
         identityProvider = IdentityProvider(

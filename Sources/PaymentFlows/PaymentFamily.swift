@@ -107,17 +107,5 @@ public final class PaymentFamily: FlowFamily {
 
     public func run(_ run: FlowRun) async -> FlowResult? { await PaymentFlow(run: run, settings: settings).run() }
 
-    public func advice(status: String, code: Int?) -> String? {
-        switch status {
-        case PaymentStatus.authenticationFailed:
-            "The issuer did not authenticate the cardholder: do not authorise this payment. For a wrong one-time code, the simulated issuer's code is 1234."
-        case PaymentStatus.authenticationUnavailable:
-            "No 3-D Secure authentication: authorise only if your liability rules allow it, or ask for another card."
-        case PaymentStatus.safepayError:
-            "The Drops page or its configuration failed: check the configuration and any bridge fault, then start the payment again."
-        default: nil
-        }
-    }
-
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { world.bridgeFaults.activeNames }
 }

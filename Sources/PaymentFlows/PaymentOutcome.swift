@@ -6,15 +6,42 @@ public enum PaymentStatus {
     public static let frictionless = "FRICTIONLESS"
     /// `onPayerAuthenticationSuccess`: the challenge ended Y.
     public static let authenticated = "AUTHENTICATED"
-    /// `onPayerAuthenticationFailure`: the challenge ended N or U (but not by a cancel).
+    /// `onPayerAuthenticationFailure` after a challenge that ended N, or `onPayerAuthenticationUnavailable` for N
+    /// or R before any challenge: the issuer did not authenticate the cardholder.
     public static let authenticationFailed = "AUTHENTICATION_FAILED"
-    /// `onPayerAuthenticationUnavailable`: N, R or U before any challenge.
+    /// U, or no ARes at all (Enrolled U or B), before or after a challenge: authentication could not be performed.
     public static let authenticationUnavailable = "AUTHENTICATION_UNAVAILABLE"
     /// `onSafepayError`: a bad configuration, the bridge, or the directory server refused the AReq.
     public static let safepayError = "SAFEPAY_ERROR"
 }
 
-/// What a payment ended in: the callback that fired and the 3-D Secure values it carried.
+/// What the merchant should do with a payment's outcome, after the card networks' rules and Cardinal's guidance
+/// for each of its test cases (docs/payer-authentication.md, "What to do next").
+public enum NextAction: String, Sendable, Equatable, Encodable, CaseIterable {
+    /// Y or A: authorise, adding the authentication value and ECI; the liability shifts to the issuer.
+    case proceedWithLiabilityShift = "proceed-with-liability-shift"
+    /// U, Enrolled U or B, or an error on authentication: authorising is allowed, but the merchant keeps the
+    /// liability (ECI 07, or 00 on Mastercard).
+    case proceedWithoutLiabilityShift = "proceed-without-liability-shift"
+    /// The exchange stopped short (a cancel, a timeout, the bridge, a step-up the issuer could not run): start
+    /// 3-D Secure again, or authorise without liability shift.
+    case retry
+    /// N or R: the issuer refused; do not send the payment for authorisation, ask for another payment method.
+    case doNotAuthorise = "do-not-authorise"
+
+    /// The advice in words, for the result screen and the result line.
+    public var advice: String {
+        switch self {
+        case .proceedWithLiabilityShift: "Authorise with the CAVV and ECI; the issuer carries liability."
+        case .proceedWithoutLiabilityShift: "May authorise, without liability shift: the risk stays yours."
+        case .retry: "Run 3-D Secure again, or authorise without liability shift."
+        case .doNotAuthorise: "Do not authorise; ask for another payment method."
+        }
+    }
+}
+
+/// What a payment ended in: the callback that fired, the 3-D Secure values it carried (the EMV fields a 3DS
+/// Server and a merchant read, and Cardinal's lookup values), and what to do next.
 public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
     /// The delegate method, e.g. `onPayerAuthenticationSuccess`; nil when the payment stopped before any.
     public let callback: String?
@@ -28,6 +55,21 @@ public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
     /// e.g. "EUR 49.99".
     public let amount: String?
     public let merchant: String?
+    public var nextAction: NextAction?
+    public var enrolled: String?
+    public var messageVersion: String?
+    public var threeDSServerTransID: String?
+    public var dsTransID: String?
+    public var acsTransID: String?
+    /// Its first 8 characters.
+    public var authenticationValue: String?
+    public var acsChallengeMandated: String?
+    public var threeDSCompInd: String?
+    public var interactionCounter: Int?
+    public var signatureVerification: String?
+    public var errorCode: String?
+    public var errorComponent: String?
+    public var errorDescription: String?
 
     public init(callback: String?, transStatus: String?, transStatusReason: String?, eci: String?, challengeCancel: String?,
                 card: String?, brand: String?, amount: String?, merchant: String?) {

@@ -123,9 +123,9 @@ final class PaymentRun: DropsCardholder {
     }
 
     fileprivate func emit(_ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
-                      duration: Duration? = nil, status: String? = nil, detail: String) {
+                      duration: Duration? = nil, status: String? = nil, detail: String, message: String? = nil) {
         guard !isClosed else { return }
-        run.emit(step, from: from, to: to, thread: thread, duration: duration, status: status, detail: detail)
+        run.emit(step, from: from, to: to, thread: thread, duration: duration, status: status, detail: detail, message: message)
     }
 
     // MARK: The Drops log
@@ -133,9 +133,9 @@ final class PaymentRun: DropsCardholder {
     /// A bridge message or a 3-D Secure message, as the simulation reports it.
     func log(_ entry: DropsLogEntry) {
         emit(FlowStep(entry.name), from: Self.participant(entry.from), to: Self.participant(entry.to), thread: entry.thread,
-             status: entry.status, detail: entry.detail)
+             status: entry.status, detail: entry.detail, message: entry.message)
         let stage: FlowStep? = switch entry.name {
-        case "AReq", "ARes", "3DS Method", "CReq", "CRes", "RReq": FlowStep(entry.name)
+        case "AReq", "ARes", "3DS Method", "CReq", "CRes", "RReq", "Erro", "lookup": FlowStep(entry.name)
         default: nil
         }
         if let stage { state.withLock { $0.stage = stage } }
@@ -179,11 +179,14 @@ final class PaymentRun: DropsCardholder {
         }
     }
 
-    func respond(to screen: ChallengeScreen) -> CardholderAction {
-        // The app hears onPayerAuthenticationRequired before the cardholder sees the challenge, as when the app
-        // shows the view on that callback: the log then reads in the same order on every run. The callback is
-        // microseconds away; the bound only keeps a lost one from stopping the payment.
+    func challengeWillStart() {
+        // The app hears onPayerAuthenticationRequired before the challenge starts, as when the app shows the view
+        // on that callback: the log then reads in the same order on every run. The callback is microseconds away;
+        // the bound only keeps a lost one from stopping the payment.
         if !requiredSeen.load(ordering: .acquiring) { _ = required.wait(timeout: .now() + .seconds(2)) }
+    }
+
+    func respond(to screen: ChallengeScreen) -> CardholderAction {
         state.withLock { $0.stage = .challengeScreen }
         var detail = "\(screen.uiType.name): \"\(screen.prompt)\"; \(screen.attemptsLeft) attempts left"
         if screen.uiType == .text { detail += ", \(screen.resendsLeft) resends left" }
@@ -224,49 +227,84 @@ final class PaymentRun: DropsCardholder {
 
     func result(of end: PaymentEnd) -> FlowResult {
         let details = state.withLock { $0.details }
-        func outcome(_ callback: String?, _ values: ThreeDSecureOutcome?) -> PaymentOutcome {
-            PaymentOutcome(
+        func outcome(_ callback: String?, _ values: ThreeDSecureOutcome?, _ next: NextAction?) -> PaymentOutcome {
+            var outcome = PaymentOutcome(
                 callback: callback, transStatus: values?.transStatus, transStatusReason: values?.transStatusReason,
                 eci: values?.eci, challengeCancel: values?.challengeCancel, card: details?.card.description,
                 brand: details?.card.brand.rawValue,
                 amount: details.map { AccessControlServer.format($0.amountMinorUnits, $0.currency) }, merchant: details?.merchantName)
+            outcome.nextAction = next
+            guard let values else { return outcome }
+            outcome.enrolled = values.enrolled
+            outcome.messageVersion = values.messageVersion
+            outcome.threeDSServerTransID = values.threeDSServerTransID
+            outcome.dsTransID = values.dsTransID
+            outcome.acsTransID = values.acsTransID
+            outcome.authenticationValue = values.authenticationValue
+            outcome.acsChallengeMandated = values.acsChallengeMandated
+            outcome.threeDSCompInd = values.threeDSCompInd
+            outcome.interactionCounter = values.interactionCounter
+            outcome.signatureVerification = values.signatureVerification
+            outcome.errorCode = values.errorCode
+            outcome.errorComponent = values.errorComponent
+            outcome.errorDescription = values.errorDescription
+            return outcome
         }
         func error(_ message: String, code: Int? = nil) -> FlowError { FlowError(subsystem: nil, code: code, message: message) }
-        var result: FlowResult
+        func ended(_ flowOutcome: FlowOutcome, _ status: String, at step: FlowStep?, _ failure: FlowError?, _ payment: PaymentOutcome?) -> FlowResult {
+            let base = run.result(flowOutcome, status: status, step: step, error: failure)
+            var result = FlowResult(
+                flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
+                error: base.error, duration: base.duration, advice: payment?.nextAction?.advice ?? base.advice, details: base.details)
+            result.payment = payment
+            return result
+        }
         switch end {
         case .frictionless(let data):
-            result = run.result(.success, status: PaymentStatus.frictionless, step: nil, error: nil)
-            result.payment = outcome("onPayerAuthenticationFrictionless", data.threeDSecure)
+            return ended(.success, PaymentStatus.frictionless, at: nil, nil,
+                         outcome("onPayerAuthenticationFrictionless", data.threeDSecure, .proceedWithLiabilityShift))
         case .success(let data):
-            result = run.result(.success, status: PaymentStatus.authenticated, step: nil, error: nil)
-            result.payment = outcome("onPayerAuthenticationSuccess", data.threeDSecure)
+            return ended(.success, PaymentStatus.authenticated, at: nil, nil,
+                         outcome("onPayerAuthenticationSuccess", data.threeDSecure, .proceedWithLiabilityShift))
         case .failure(let data):
-            switch data.threeDSecure?.challengeCancel {
-            case ChallengeCancel.cardholderSelectedCancel.rawValue?:
-                result = run.result(.cancelled, status: EngineStatus.cancelled, step: .challengeScreen,
-                                    error: error("cancelled on the challenge screen: the ACS ended it with challengeCancel 01"))
-            case ChallengeCancel.timedOutAtSDK.rawValue?:
-                result = run.result(.failure, status: EngineStatus.promptTimeout, step: .challengeScreen, error: error(data.error))
+            let values = data.threeDSecure
+            let callback = "onPayerAuthenticationFailure"
+            switch (values?.challengeCancel.flatMap(ChallengeCancel.init), values?.transStatus) {
+            case (.cardholderSelectedCancel?, _):
+                return ended(.cancelled, EngineStatus.cancelled, at: .challengeScreen,
+                             error("cancelled on the challenge screen: the ACS ended it with challengeCancel 01"),
+                             outcome(callback, values, .retry))
+            case (.timedOutAtSDK?, _):
+                return ended(.failure, EngineStatus.promptTimeout, at: .challengeScreen, error(data.error), outcome(callback, values, .retry))
+            case (.timedOutAtACS?, _), (.firstCReqNotReceived?, _):
+                return ended(.failure, PaymentStatus.authenticationFailed, at: .challengeScreen, error(data.error),
+                             outcome(callback, values, .retry))
+            case (_, TransStatus.couldNotBePerformed.rawValue?):
+                // Cardinal: after an error on authentication, authorise without liability shift; after a step-up
+                // the issuer could not run, retry or do so.
+                let next: NextAction = values?.errorCode != nil ? .proceedWithoutLiabilityShift : .retry
+                return ended(.failure, PaymentStatus.authenticationUnavailable, at: .challengeScreen, error(data.error),
+                             outcome(callback, values, next))
             default:
-                result = run.result(.failure, status: PaymentStatus.authenticationFailed, step: .challengeScreen, error: error(data.error))
+                return ended(.failure, PaymentStatus.authenticationFailed, at: .challengeScreen, error(data.error),
+                             outcome(callback, values, .doNotAuthorise))
             }
-            result.payment = outcome("onPayerAuthenticationFailure", data.threeDSecure)
         case .unavailable(let data):
-            result = run.result(.failure, status: PaymentStatus.authenticationUnavailable, step: FlowStep("ARes"),
-                                error: error(data.errorMessage ?? "authentication unavailable"))
-            result.payment = outcome("onPayerAuthenticationUnavailable", data.threeDSecure)
+            let values = data.threeDSecure
+            let refused = values?.transStatus == TransStatus.notAuthenticated.rawValue || values?.transStatus == TransStatus.rejected.rawValue
+            return ended(.failure, refused ? PaymentStatus.authenticationFailed : PaymentStatus.authenticationUnavailable,
+                         at: FlowStep(values?.transStatus == nil ? "lookup" : "ARes"), error(data.errorMessage ?? "authentication unavailable"),
+                         outcome("onPayerAuthenticationUnavailable", values, refused ? .doNotAuthorise : .proceedWithoutLiabilityShift))
         case .safepayError(let data):
-            result = run.result(.failure, status: PaymentStatus.safepayError, step: stage,
-                                error: error(data.error.message, code: data.error.status))
-            result.payment = outcome(Callback.safepayError, nil)
+            return ended(.failure, PaymentStatus.safepayError, at: stage, error(data.error.message, code: data.error.status),
+                         outcome(Callback.safepayError, nil, .retry))
         case .formClosed:
-            result = run.result(.cancelled, status: EngineStatus.cancelled, step: .paymentDetails,
-                                error: error("cancelled at the card form, before any 3-D Secure message was sent"))
+            return ended(.cancelled, EngineStatus.cancelled, at: .paymentDetails,
+                         error("cancelled at the card form, before any 3-D Secure message was sent"), nil)
         case .formTimedOut:
-            result = run.result(.failure, status: EngineStatus.promptTimeout, step: .paymentDetails,
-                                error: error("nobody filled in the card form within \(timeoutSeconds) s"))
+            return ended(.failure, EngineStatus.promptTimeout, at: .paymentDetails,
+                         error("nobody filled in the card form within \(timeoutSeconds) s"), nil)
         }
-        return result
     }
 }
 

@@ -146,14 +146,31 @@ public struct SafepayErrorData: Sendable, Equatable {
     }
 }
 
-/// What the 3-D Secure exchange ended in, for screens and result lines.
+/// What the 3-D Secure exchange ended in, for screens and result lines: the EMV fields a 3DS Server and a
+/// merchant read, and Cardinal's lookup values. The authentication value is shortened (its first 8 characters).
 public struct ThreeDSecureOutcome: Sendable, Equatable {
-    public let transStatus: String
+    /// Nil when no ARes came (Enrolled U or B).
+    public let transStatus: String?
     public let transStatusReason: String?
     public let eci: String?
     public let challengeCancel: String?
+    /// Cardinal's `Enrolled`: Y (an ARes came), U (unavailable at lookup), B (bypassed).
+    public var enrolled: String?
+    public var messageVersion: String?
+    public var threeDSServerTransID: String?
+    public var dsTransID: String?
+    public var acsTransID: String?
+    public var authenticationValue: String?
+    public var acsChallengeMandated: String?
+    public var threeDSCompInd: String?
+    public var interactionCounter: Int?
+    public var signatureVerification: String?
+    /// The Erro message's code, component (C, S, D, A) and description, when one ended the exchange.
+    public var errorCode: String?
+    public var errorComponent: String?
+    public var errorDescription: String?
 
-    public init(transStatus: String, transStatusReason: String?, eci: String?, challengeCancel: String?) {
+    public init(transStatus: String?, transStatusReason: String?, eci: String?, challengeCancel: String?) {
         self.transStatus = transStatus
         self.transStatusReason = transStatusReason
         self.eci = eci

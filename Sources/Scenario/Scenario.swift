@@ -13,13 +13,16 @@ public struct Scenario: Sendable {
     public var appTenant: String
     public var cards: [TestCard]
     public var challengePolicy: ChallengePolicy
+    /// The 3-D Secure timers (the specification's unless the file shortens them).
+    public var threeDSTimers: ThreeDSTimers
     public var networkLatency: Duration
     public var identityFaults: IdentityFaults
     public var bridgeFaults: BridgeFaults
 
     public init(
         name: String, identityProvider: IdentityProviderConfiguration, appTenant: String, cards: [TestCard] = CardCatalog.defaults,
-        challengePolicy: ChallengePolicy = ChallengePolicy(), networkLatency: Duration = .zero,
+        challengePolicy: ChallengePolicy = ChallengePolicy(), threeDSTimers: ThreeDSTimers = ThreeDSTimers(),
+        networkLatency: Duration = .zero,
         identityFaults: IdentityFaults = .none, bridgeFaults: BridgeFaults = .none
     ) {
         self.name = name
@@ -27,6 +30,7 @@ public struct Scenario: Sendable {
         self.appTenant = appTenant
         self.cards = cards
         self.challengePolicy = challengePolicy
+        self.threeDSTimers = threeDSTimers
         self.networkLatency = networkLatency
         self.identityFaults = identityFaults
         self.bridgeFaults = bridgeFaults

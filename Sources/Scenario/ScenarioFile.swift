@@ -218,7 +218,8 @@ struct ScenarioReader {
         }
         var cards = CardCatalog.defaults
         var policy = ChallengePolicy()
-        if let payments = top["payments"] { (cards, policy) = self.payments(payments) }
+        var timers = ThreeDSTimers()
+        if let payments = top["payments"] { (cards, policy, timers) = self.payments(payments) }
         var latency = Duration.zero
         if let network = top["network"], let members = object(network, "$.network", known: ["latencyMs"]) {
             if let ms = integer(members["latencyMs"], "$.network.latencyMs", 0...60_000) { latency = .milliseconds(ms) }
@@ -228,7 +229,7 @@ struct ScenarioReader {
         if let faults = top["faults"] { (identityFaults, bridgeFaults) = self.faults(faults, "$.faults") }
         guard let idp, let appTenant else { return nil }
         return Scenario(name: name, identityProvider: idp, appTenant: appTenant, cards: cards, challengePolicy: policy,
-                        networkLatency: latency, identityFaults: identityFaults, bridgeFaults: bridgeFaults)
+                        threeDSTimers: timers, networkLatency: latency, identityFaults: identityFaults, bridgeFaults: bridgeFaults)
     }
 
     mutating func identityProvider(_ node: JSONNode) -> IdentityProviderConfiguration? {

@@ -8,11 +8,22 @@ import ThreeDSecure
 
 // Reading a scenario's payments (cards, challenge designs) and faults.
 extension ScenarioReader {
-    mutating func payments(_ node: JSONNode) -> ([TestCard], ChallengePolicy) {
+    mutating func payments(_ node: JSONNode) -> ([TestCard], ChallengePolicy, ThreeDSTimers) {
         let path = "$.payments"
         var policy = ChallengePolicy()
-        guard let members = object(node, path, known: ["includeDefaultCards", "cards", "challenge"]) else {
-            return (CardCatalog.defaults, policy)
+        var timers = ThreeDSTimers()
+        guard let members = object(node, path, known: ["includeDefaultCards", "cards", "challenge", "timers"]) else {
+            return (CardCatalog.defaults, policy, timers)
+        }
+        if let node = members["timers"],
+            let values = object(node, "\(path).timers", known: ["methodSeconds", "lookupSeconds", "firstCReqSeconds"])
+        {
+            let keys: [(String, WritableKeyPath<ThreeDSTimers, Duration>)] = [
+                ("methodSeconds", \.method), ("lookupSeconds", \.lookup), ("firstCReqSeconds", \.firstCReq),
+            ]
+            for (key, path) in keys {
+                if let seconds = integer(values[key], "$.payments.timers.\(key)", 1...600) { timers[keyPath: path] = .seconds(seconds) }
+            }
         }
         if let node = members["challenge"],
             let rules = object(node, "\(path).challenge", known: ["attempts", "resends", "timeoutSeconds", "oneTimeCode"])
@@ -39,7 +50,7 @@ extension ScenarioReader {
         }
         // A scenario's own card replaces a default card with the same number.
         let defaults = includeDefaults ? CardCatalog.defaults.filter { !numbers.contains($0.number) } : []
-        return (cards + defaults, policy)
+        return (cards + defaults, policy, timers)
     }
 
     static let uiTypes: [String: AcsUiType] = [
@@ -47,7 +58,7 @@ extension ScenarioReader {
     ]
 
     mutating func card(_ node: JSONNode, _ path: String) -> TestCard? {
-        guard let members = object(node, path, known: ["number", "title", "frictionless", "challenge", "final", "reason", "prompt", "options", "correct"],
+        guard let members = object(node, path, known: ["number", "title", "frictionless", "challenge", "lookup", "final", "reason", "prompt", "options", "correct"],
                                    required: ["number"]) else { return nil }
         var number: CardNumber?
         if let text = string(members["number"], "\(path).number", maxLength: 40) {
@@ -66,12 +77,12 @@ extension ScenarioReader {
             return reason
         }
         var scenario: CardScenario?
-        switch (members["frictionless"], members["challenge"]) {
-        case (nil, nil):
-            problem(path, node, "needs \"frictionless\" (the ARes transStatus) or \"challenge\" (its UI type)")
-        case (.some, .some):
-            problem("\(path).challenge", members["challenge"], "a card is either frictionless or challenged, not both")
-        case (let frictionless?, nil):
+        let kinds = ["frictionless", "challenge", "lookup"].filter { members[$0] != nil }
+        if kinds.isEmpty {
+            problem(path, node, "needs \"frictionless\" (the ARes transStatus), \"challenge\" (its UI type) or \"lookup\" (no ARes)")
+        } else if kinds.count > 1 {
+            problem("\(path).\(kinds[1])", members[kinds[1]], "a card is frictionless, challenged or ends at lookup: one of them")
+        } else if let frictionless = members["frictionless"] {
             for key in ["final", "prompt", "options", "correct"] where members[key] != nil {
                 problem("\(path).\(key)", members[key], "applies only to a challenge card")
             }
@@ -82,7 +93,18 @@ extension ScenarioReader {
                     problem("\(path).frictionless", frictionless, "must be Y, A, N, U or R")
                 }
             }
-        case (nil, let challenge?):
+        } else if let lookup = members["lookup"] {
+            for key in ["final", "reason", "prompt", "options", "correct"] where members[key] != nil {
+                problem("\(path).\(key)", members[key], "does not apply to a card that ends at lookup")
+            }
+            if let text = string(lookup, "\(path).lookup", maxLength: 20) {
+                if let outcome = LookupOutcome(rawValue: text) {
+                    scenario = .lookup(outcome)
+                } else {
+                    problem("\(path).lookup", lookup, "must be one of \(LookupOutcome.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+            }
+        } else if let challenge = members["challenge"] {
             scenario = self.challenge(challenge, members, path, reason: reason)
         }
         guard let number, let scenario else { return nil }
@@ -96,11 +118,14 @@ extension ScenarioReader {
             return nil
         }
         var outcome = TransStatus.authenticated
-        if let text = string(members["final"], "\(path).final", maxLength: 1) {
+        var endsInError = false
+        if let text = string(members["final"], "\(path).final", maxLength: 5) {
             if let status = TransStatus(rawValue: text), [.authenticated, .notAuthenticated, .couldNotBePerformed].contains(status) {
                 outcome = status
+            } else if text == "error" {
+                (outcome, endsInError) = (.couldNotBePerformed, true)
             } else {
-                problem("\(path).final", members["final"], "must be Y, N or U (the result of a challenge answered right)")
+                problem("\(path).final", members["final"], "must be Y, N or U (the result of a challenge answered right), or error (the ACS fails)")
             }
         }
         let prompt = string(members["prompt"], "\(path).prompt", maxLength: 200) ?? ChallengeDesign.oneTimeCode().prompt
@@ -126,8 +151,8 @@ extension ScenarioReader {
                 problem("\(path).\(key)", members[key], "applies only to a select challenge")
             }
         }
-        return .challenge(ChallengeDesign(uiType: uiType, outcome: outcome, outcomeReason: reason, prompt: prompt, options: options,
-                                          correctOptions: correct))
+        return .challenge(ChallengeDesign(uiType: uiType, outcome: outcome, outcomeReason: reason, endsInError: endsInError,
+                                          prompt: prompt, options: options, correctOptions: correct))
     }
 
     // MARK: Faults

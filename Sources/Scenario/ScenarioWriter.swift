@@ -25,6 +25,7 @@ extension ScenarioFile {
         let includesDefaults = defaults.allSatisfy { scenario.cards.contains($0) }
         let own = includesDefaults ? scenario.cards.filter { !defaults.contains($0) } : scenario.cards
         let policy = scenario.challengePolicy
+        let timers = scenario.threeDSTimers
         let identity = scenario.identityFaults
         let bridge = scenario.bridgeFaults
         return .object([
@@ -45,6 +46,11 @@ extension ScenarioFile {
                     ("timeoutSeconds", .int(Int(policy.timeout.components.seconds))), ("oneTimeCode", .string(secretPlaceholder)),
                 ])),
                 ("cards", .array(own.map(card))),
+                ("timers", .object([
+                    ("methodSeconds", .int(Int(timers.method.components.seconds))),
+                    ("lookupSeconds", .int(Int(timers.lookup.components.seconds))),
+                    ("firstCReqSeconds", .int(Int(timers.firstCReq.components.seconds))),
+                ])),
             ])),
             ("network", .object([("latencyMs", .int(Int(scenario.networkLatency.milliseconds)))])),
             ("faults", .object([
@@ -68,10 +74,12 @@ extension ScenarioFile {
         case .frictionless(let status, let reason):
             members.append(("frictionless", .string(status.rawValue)))
             if let reason { members.append(("reason", .string(reason.rawValue))) }
+        case .lookup(let outcome):
+            members.append(("lookup", .string(outcome.rawValue)))
         case .challenge(let design):
             let name = ScenarioReader.uiTypeNames[design.uiType] ?? "text"
             members.append(("challenge", .string(name)))
-            members.append(("final", .string(design.outcome.rawValue)))
+            members.append(("final", .string(design.endsInError ? "error" : design.outcome.rawValue)))
             if let reason = design.outcomeReason { members.append(("reason", .string(reason.rawValue))) }
             members.append(("prompt", .string(design.prompt)))
             if !design.options.isEmpty {

@@ -11,14 +11,17 @@ public final class AccessControlServer: Sendable {
 
     private let cards: [String: TestCard]
     private let policy: ChallengePolicy
+    /// The protocol's timers (the 3DS Method, the lookup, the first CReq), on ``clock``.
+    public let timers: ThreeDSTimers
     private let clock: any SimulationClock
     private let random: RandomSource
     private let state = Locked([String: Challenge]())
 
     public init(cards: [TestCard] = CardCatalog.defaults, policy: ChallengePolicy = ChallengePolicy(),
-                clock: any SimulationClock, random: RandomSource) {
+                timers: ThreeDSTimers = ThreeDSTimers(), clock: any SimulationClock, random: RandomSource) {
         self.cards = Dictionary(cards.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         self.policy = policy
+        self.timers = timers
         self.clock = clock
         self.random = random
     }
@@ -37,45 +40,87 @@ public final class AccessControlServer: Sendable {
         let dsTransID = identifier()
         let acsTransID = identifier()
         let brand = request.card.brand
-        func final(_ status: TransStatus, _ reason: TransStatusReason?) -> AuthenticationResponse {
-            AuthenticationResponse(
-                threeDSServerTransID: request.threeDSServerTransID, dsTransID: dsTransID, acsTransID: acsTransID,
-                messageVersion: Self.messageVersion, transStatus: status, transStatusReason: reason,
-                eci: brand.eci(for: status), authenticationValue: proof(for: status), challenge: nil)
+        func response(_ status: TransStatus?, _ reason: TransStatusReason? = nil, enrolled: Enrollment = .enrolled,
+                      error: ProtocolError? = nil, challenge: ChallengeScreen? = nil) -> AuthenticationResponse {
+            let answered = enrolled == .enrolled
+            return AuthenticationResponse(
+                threeDSServerTransID: request.threeDSServerTransID, dsTransID: answered || error?.errorComponent == .directoryServer ? dsTransID : nil,
+                acsTransID: answered ? acsTransID : nil, messageVersion: Self.messageVersion, enrolled: enrolled,
+                transStatus: status, transStatusReason: reason,
+                eci: status == .challengeRequired ? nil : brand.eci(for: status ?? .couldNotBePerformed),
+                authenticationValue: status.flatMap { proof(for: $0) }, acsChallengeMandated: status == .challengeRequired ? "Y" : nil,
+                threeDSCompInd: request.methodCompletion, signatureVerification: answered ? "Y" : nil, error: error,
+                challenge: challenge)
         }
-        if isExpired(month: request.expiryMonth, year: request.expiryYear) { return final(.notAuthenticated, .expiredCard) }
+        if isExpired(month: request.expiryMonth, year: request.expiryYear) { return response(.notAuthenticated, .expiredCard) }
         guard let card = cards[request.card.digits] else {
-            return final(.couldNotBePerformed, .cardholderNotEnrolledInService)
+            return response(.couldNotBePerformed, .cardholderNotEnrolledInService)
         }
         switch card.scenario {
         case .frictionless(let status, let reason):
-            return final(status, reason)
+            return response(status, reason)
+        case .lookup(let outcome):
+            if outcome == .timeout { clock.sleep(for: timers.lookup) }
+            return response(nil, enrolled: outcome.enrolled, error: outcome.error)
         case .challenge(let design):
             let challenge = Challenge(
                 acsTransID: acsTransID, card: request.card, design: design, merchant: request.merchantName,
                 amount: Self.format(request.amountMinorUnits, request.currency), attemptsLeft: policy.attempts,
                 resendsLeft: policy.resends)
             state.withLock { $0[acsTransID] = challenge }
-            let timer = clock.schedule(after: policy.timeout) { [weak self] in self?.timeOut(acsTransID) }
+            // Until the first CReq comes, only its own timer runs (EMV 3DS: 30 s, then challengeCancel 05).
+            let timer = clock.schedule(after: timers.firstCReq) { [weak self] in
+                self?.timeOut(acsTransID, .transactionTimedOutAtACS, .firstCReqNotReceived)
+            }
             state.withLock { $0[acsTransID]?.timer = timer }
-            return AuthenticationResponse(
-                threeDSServerTransID: request.threeDSServerTransID, dsTransID: dsTransID, acsTransID: acsTransID,
-                messageVersion: Self.messageVersion, transStatus: .challengeRequired, transStatusReason: nil,
-                eci: nil, authenticationValue: nil, challenge: challenge.screen(message: nil))
+            return response(.challengeRequired, challenge: challenge.screen(message: nil))
         }
     }
 
     // MARK: CReq → CRes
 
+    /// The 3DS SDK's first CReq, which carries no answer: the CRes holds the first screen. It stops the
+    /// first-CReq timer and starts the challenge's own limit (10 minutes, challengeCancel 04).
+    public func start(_ acsTransID: String) throws(DirectoryServerError) -> ChallengeResponse {
+        try exchange(acsTransID) { challenge in .screen(challenge.screen(message: nil)) }
+    }
+
+    /// A CReq with the cardholder's answer.
     public func challenge(_ acsTransID: String, _ answer: ChallengeAnswer) throws(DirectoryServerError) -> ChallengeResponse {
-        let response: ChallengeResponse? = state.withLock { challenges in
-            guard var challenge = challenges[acsTransID] else { return nil }
-            defer { challenges[acsTransID] = challenge }
-            if let result = challenge.result { return .completed(result) }
+        try exchange(acsTransID) { challenge in
             challenge.interactions += 1
+            if challenge.design.endsInError {
+                return finish(&challenge, .couldNotBePerformed, .acsTechnicalIssue, cancel: .transactionError,
+                              error: .transientFailure(.acs, detail: "the ACS failed while authenticating"))
+            }
             return respond(&challenge, to: answer)
         }
+    }
+
+    /// One CReq/CRes round: a final challenge answers every CReq with its result.
+    private func exchange(_ acsTransID: String, _ body: (inout Challenge) -> ChallengeResponse) throws(DirectoryServerError) -> ChallengeResponse {
+        let (response, firstTimer): (ChallengeResponse?, ScheduledTimer?) = state.withLock { challenges in
+            guard var challenge = challenges[acsTransID] else { return (nil, nil) }
+            defer { challenges[acsTransID] = challenge }
+            if let result = challenge.result { return (.completed(result), nil) }
+            var first: ScheduledTimer?
+            if !challenge.started {
+                challenge.started = true
+                first = challenge.timer
+                challenge.timer = nil
+            }
+            return (body(&challenge), first)
+        }
         guard let response else { throw .unknownTransaction(acsTransID) }
+        if let firstTimer {
+            firstTimer.cancel()
+            if case .screen = response {
+                let timer = clock.schedule(after: policy.timeout) { [weak self] in
+                    self?.timeOut(acsTransID, .transactionTimedOutAtACS, .timedOutAtACS)
+                }
+                state.withLock { $0[acsTransID]?.timer = timer }
+            }
+        }
         if case .completed = response { state.withLock { $0[acsTransID]?.timer?.cancel() } }
         return response
     }
@@ -153,19 +198,21 @@ public final class AccessControlServer: Sendable {
     }
 
     private func finish(_ challenge: inout Challenge, _ status: TransStatus, _ reason: TransStatusReason?,
-                        cancel: ChallengeCancel?) -> ChallengeResponse {
+                        cancel: ChallengeCancel?, error: ProtocolError? = nil) -> ChallengeResponse {
         let result = AuthenticationResult(
             acsTransID: challenge.acsTransID, transStatus: status, transStatusReason: reason,
             eci: challenge.card.brand.eci(for: status), authenticationValue: proof(for: status),
-            challengeCancel: cancel, interactionCounter: challenge.interactions)
+            challengeCancel: cancel, interactionCounter: challenge.interactions, error: error)
         challenge.result = result
         return .completed(result)
     }
 
-    private func timeOut(_ acsTransID: String) {
+    private func timeOut(_ acsTransID: String, _ reason: TransStatusReason, _ cancel: ChallengeCancel) {
         state.withLock { challenges in
-            guard var challenge = challenges[acsTransID], challenge.result == nil else { return }
-            _ = finish(&challenge, .notAuthenticated, .transactionTimedOutAtACS, cancel: .timedOutAtACS)
+            guard var challenge = challenges[acsTransID], challenge.result == nil,
+                cancel != .firstCReqNotReceived || !challenge.started
+            else { return }
+            _ = finish(&challenge, .notAuthenticated, reason, cancel: cancel)
             challenges[acsTransID] = challenge
         }
     }
@@ -207,6 +254,8 @@ private struct Challenge: Sendable {
     var resendsLeft: Int
     var interactions = 0
     var refused = 0
+    /// Whether the first CReq has come.
+    var started = false
     var outOfBandDecision: Bool?
     var result: AuthenticationResult?
     var timer: ScheduledTimer?

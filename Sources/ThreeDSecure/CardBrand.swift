@@ -3,6 +3,7 @@ public enum CardBrand: String, Sendable, CaseIterable, Codable {
     case visa = "Visa"
     case mastercard = "Mastercard"
     case amex = "American Express"
+    case discover = "Discover"
 
     /// The brand of a card number by its leading digits, or nil for a network the simulation does not run.
     public static func detect(_ digits: String) -> CardBrand? {
@@ -11,10 +12,11 @@ public enum CardBrand: String, Sendable, CaseIterable, Codable {
         if digits.hasPrefix("4") { return .visa }
         if (51...55).contains(prefix2) || (2221...2720).contains(prefix4) { return .mastercard }
         if prefix2 == 34 || prefix2 == 37 { return .amex }
+        if digits.hasPrefix("6011") || digits.hasPrefix("65") || (644...649).contains(Int(digits.prefix(3)) ?? 0) { return .discover }
         return nil
     }
 
-    /// The electronic commerce indicator for a final transStatus: Visa and American Express use 05/06/07,
+    /// The electronic commerce indicator for a final transStatus: Visa, American Express and Discover use 05/06/07,
     /// Mastercard 02/01/00 (fully authenticated / attempted / not authenticated).
     public func eci(for status: TransStatus) -> String {
         switch (self, status) {

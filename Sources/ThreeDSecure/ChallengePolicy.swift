@@ -26,3 +26,21 @@ public struct ChallengePolicy: Sendable {
         self.oneTimeCode = oneTimeCode
     }
 }
+
+/// The EMV 3DS timers the simulation keeps, on the simulation clock. The defaults are the specification's
+/// (and Cardinal's lookup timeout); a scenario may shorten them (`payments.timers`), for tests and demos.
+public struct ThreeDSTimers: Sendable, Equatable {
+    /// How long the 3DS Method (device data collection) may take before the AReq goes with threeDSCompInd N.
+    public var method: Duration
+    /// How long the 3DS Server waits for an ARes before the lookup ends in Erro 402 (Cardinal's Test Case 8).
+    public var lookup: Duration
+    /// How long the ACS waits for the first CReq after a C before it ends the challenge (N, reason 14,
+    /// challengeCancel 05).
+    public var firstCReq: Duration
+
+    public init(method: Duration = .seconds(10), lookup: Duration = .seconds(10), firstCReq: Duration = .seconds(30)) {
+        self.method = method
+        self.lookup = lookup
+        self.firstCReq = firstCReq
+    }
+}

@@ -29,17 +29,27 @@ public struct AuthenticationRequest: Sendable {
     }
 }
 
-/// The ARes: the ACS's answer. Final unless `transStatus` is C, when `challenge` holds the first screen.
+/// The ARes: the ACS's answer, through the directory server. Final unless `transStatus` is C, when `challenge`
+/// holds the first screen. Without an ARes (Cardinal's Enrolled U or B) `transStatus` is nil, and `error` holds
+/// the Erro message if one came instead.
 public struct AuthenticationResponse: Sendable, Equatable {
     public let threeDSServerTransID: String
-    public let dsTransID: String
-    public let acsTransID: String
+    public let dsTransID: String?
+    public let acsTransID: String?
     public let messageVersion: String
-    public let transStatus: TransStatus
+    public let enrolled: Enrollment
+    public let transStatus: TransStatus?
     public let transStatusReason: TransStatusReason?
     public let eci: String?
     /// The CAVV (or AAV) for Y and A, base64.
     public let authenticationValue: String?
+    /// `acsChallengeMandated`: Y when the challenge is required by local mandate (every C here), else nil.
+    public let acsChallengeMandated: String?
+    /// Whether the 3DS Method completed, as the AReq said: Y, N or U.
+    public let threeDSCompInd: String
+    /// Cardinal's SignatureVerification of the ARes: Y when there is one to verify.
+    public let signatureVerification: String?
+    public let error: ProtocolError?
     public let challenge: ChallengeScreen?
 }
 
@@ -107,8 +117,10 @@ public struct AuthenticationResult: Sendable, Equatable {
     public let eci: String
     public let authenticationValue: String?
     public let challengeCancel: ChallengeCancel?
-    /// How many CReqs the challenge took.
+    /// How many CReqs carrying the cardholder's answers the challenge took.
     public let interactionCounter: Int
+    /// The Erro message that ended the challenge, if one did.
+    public let error: ProtocolError?
 }
 
 /// Why the directory server refused an AReq outright (the protocol's Erro message).

@@ -125,3 +125,73 @@ public enum AcsUiType: String, Sendable, Codable, CaseIterable {
         }
     }
 }
+
+/// Whether the card can be authenticated, as Cardinal's lookup (`cmpi_lookup`) reports it: `Enrolled`.
+public enum Enrollment: String, Sendable, Codable, CaseIterable {
+    /// An ARes came back: authentication is available (its transStatus says how it went).
+    case enrolled = "Y"
+    case notEnrolled = "N"
+    /// No ARes: the card range does not take part, the lookup failed, or it timed out.
+    case unavailable = "U"
+    /// The merchant's rules bypassed authentication.
+    case bypassed = "B"
+
+    public var meaning: String {
+        switch self {
+        case .enrolled: "authentication available"
+        case .notEnrolled: "not enrolled"
+        case .unavailable: "authentication unavailable at lookup"
+        case .bypassed: "authentication bypassed"
+        }
+    }
+}
+
+/// The protocol's Erro message (EMV 3DS 2.2): who found the problem, its code and its description.
+public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `errorComponent`: C 3DS SDK, S 3DS Server, D directory server, A ACS.
+    public enum Component: String, Sendable, Codable {
+        case sdk = "C", server = "S", directoryServer = "D", acs = "A"
+
+        public var name: String {
+            switch self {
+            case .sdk: "3DS SDK"
+            case .server: "3DS Server"
+            case .directoryServer: "directory server"
+            case .acs: "ACS"
+            }
+        }
+    }
+
+    public let errorCode: String
+    public let errorComponent: Component
+    public let errorDescription: String
+    public let errorDetail: String?
+
+    public init(_ code: String, _ component: Component, _ description: String, detail: String? = nil) {
+        errorCode = code
+        errorComponent = component
+        errorDescription = description
+        errorDetail = detail
+    }
+
+    public var description: String {
+        "Erro \(errorCode) from the \(errorComponent.name): \(errorDescription)" + (errorDetail.map { " — \($0)" } ?? "")
+    }
+
+    // The codes the simulation sends (EMV 3DS 2.2, table A.4).
+    public static func messageNotRecognised(_ from: Component, detail: String? = nil) -> ProtocolError {
+        ProtocolError("101", from, "Message Received Invalid", detail: detail)
+    }
+    public static func invalidFormat(_ from: Component, detail: String? = nil) -> ProtocolError {
+        ProtocolError("203", from, "Format of one or more Data Elements is Invalid according to the Specification", detail: detail)
+    }
+    public static func timedOut(_ from: Component, detail: String? = nil) -> ProtocolError {
+        ProtocolError("402", from, "Transaction Timed Out", detail: detail)
+    }
+    public static func transientFailure(_ from: Component, detail: String? = nil) -> ProtocolError {
+        ProtocolError("403", from, "Transient System Failure", detail: detail)
+    }
+    public static func connectionFailure(_ from: Component, detail: String? = nil) -> ProtocolError {
+        ProtocolError("405", from, "System Connection Failure", detail: detail)
+    }
+}

@@ -6,6 +6,31 @@ public enum CardScenario: Sendable, Equatable {
     case frictionless(TransStatus, reason: TransStatusReason?)
     /// The ARes says C and a challenge follows.
     case challenge(ChallengeDesign)
+    /// No ARes: the lookup ends without authentication (Cardinal's Enrolled U or B).
+    case lookup(LookupOutcome)
+}
+
+/// How a lookup ends without an ARes, as Cardinal's test cases 6, 7, 8 and 13 do.
+public enum LookupOutcome: String, Sendable, Equatable, CaseIterable {
+    /// The card range does not take part: Enrolled U, the directory server's Erro 101.
+    case unavailable
+    /// The lookup fails: Enrolled U, the directory server's Erro 101 (Cardinal's error 1001).
+    case error
+    /// No answer within the lookup timeout: Enrolled U, Erro 402 from the 3DS Server.
+    case timeout
+    /// The merchant's rules bypass authentication: Enrolled B, no error.
+    case bypassed
+
+    public var enrolled: Enrollment { self == .bypassed ? .bypassed : .unavailable }
+
+    public var error: ProtocolError? {
+        switch self {
+        case .unavailable: ProtocolError("101", .directoryServer, "Invalid Formatted Message", detail: "authentication not available on lookup")
+        case .error: ProtocolError("101", .directoryServer, "Error Processing Message Request", detail: "Cardinal error 1001")
+        case .timeout: .timedOut(.server, detail: "no ARes within the lookup timeout")
+        case .bypassed: nil
+        }
+    }
 }
 
 /// One challenge: how it asks, what it accepts, and how a completed challenge ends.
@@ -15,6 +40,9 @@ public struct ChallengeDesign: Sendable, Equatable {
     /// challenge fails or is unavailable whatever the answer (as in the Cardinal test cases).
     public var outcome: TransStatus
     public var outcomeReason: TransStatusReason?
+    /// The ACS fails while the challenge runs (Cardinal's "Error on Authentication"): the first answer gets an
+    /// Erro 403 and the result is U with challengeCancel 06, whatever was answered.
+    public var endsInError: Bool
     /// The challenge text shown to the cardholder.
     public var prompt: String
     /// The choices of a select challenge.
@@ -24,20 +52,23 @@ public struct ChallengeDesign: Sendable, Equatable {
 
     public init(
         uiType: AcsUiType, outcome: TransStatus = .authenticated, outcomeReason: TransStatusReason? = nil,
-        prompt: String, options: [String] = [], correctOptions: Set<Int> = []
+        endsInError: Bool = false, prompt: String, options: [String] = [], correctOptions: Set<Int> = []
     ) {
         self.uiType = uiType
         self.outcome = outcome
         self.outcomeReason = outcomeReason
+        self.endsInError = endsInError
         self.prompt = prompt
         self.options = options
         self.correctOptions = correctOptions
     }
 
     /// A one-time-code challenge.
-    public static func oneTimeCode(outcome: TransStatus = .authenticated, reason: TransStatusReason? = nil) -> ChallengeDesign {
+    public static func oneTimeCode(
+        outcome: TransStatus = .authenticated, reason: TransStatusReason? = nil, endsInError: Bool = false
+    ) -> ChallengeDesign {
         ChallengeDesign(
-            uiType: .text, outcome: outcome, outcomeReason: reason,
+            uiType: .text, outcome: outcome, outcomeReason: reason, endsInError: endsInError,
             prompt: "Enter the one-time code we sent to your phone ending in 42.")
     }
 }
@@ -60,45 +91,56 @@ public struct TestCard: Sendable, Equatable {
     }
 }
 
-/// The default cards: the Cardinal Commerce EMV 3DS 2.0 test cases (3DS 2.2.0 numbers) for Visa, Mastercard
-/// and American Express, and idp-tui's own Visa cards for the challenge types those cases do not cover.
+/// The default cards: every Cardinal Commerce EMV 3DS 2.x test case (their 3DS 2.2.0 numbers, in Cardinal's
+/// current numbering) for Visa, Mastercard, American Express and Discover where Cardinal's tables give one, and
+/// idp-tui's own Visa cards for the challenge types those cases do not cover.
 ///
-/// The cases' public tables give the number, the transStatus and the ECI; where they give no
-/// transStatusReason, idp-tui chooses one (docs/payer-authentication.md lists them).
+/// The tables give the number, Enrolled, the transStatus, the ECI and any error; where they give no
+/// transStatusReason, idp-tui chooses one (docs/payer-authentication.md lists them, each with its source).
 public enum CardCatalog {
     public static let defaults: [TestCard] = cardinal + ownChallengeCards
 
     static let cardinal: [TestCard] = {
-        let numbers: [(String, String, String, String, CardScenario)] = [
-            ("Test Case 1", "Successful frictionless authentication",
-             "4000000000002701", "5200000000002235|340000000002708", .frictionless(.authenticated, reason: nil)),
-            ("Test Case 2", "Failed frictionless authentication",
-             "4000000000002925", "5200000000002276|340000000002096",
+        // Case, title, then the Visa, Mastercard, American Express and Discover numbers ("" where none is published).
+        let cases: [(Int, String, [String], CardScenario)] = [
+            (1, "Successful frictionless authentication",
+             ["4000000000002701", "5200000000002235", "340000000002708", "6011000000002117"], .frictionless(.authenticated, reason: nil)),
+            (2, "Failed frictionless authentication",
+             ["4000000000002925", "5200000000002276", "340000000002096", "6011000000002364"],
              .frictionless(.notAuthenticated, reason: .cardAuthenticationFailed)),
-            ("Test Case 3", "Attempts stand-in frictionless authentication",
-             "4000000000002719", "5200000000002482|340000000002872", .frictionless(.attempted, reason: nil)),
-            ("Test Case 4", "Unavailable frictionless authentication",
-             "4000000000002313", "5200000000002268|340000000002922",
+            (3, "Attempts stand-in frictionless authentication",
+             ["4000000000002719", "5200000000002482", "340000000002872", "6011000000002646"], .frictionless(.attempted, reason: nil)),
+            (4, "Unavailable frictionless authentication from the issuer",
+             ["4000000000002313", "5200000000002268", "340000000002922", "6011000000002612"],
              .frictionless(.couldNotBePerformed, reason: .acsTechnicalIssue)),
-            ("Test Case 5", "Rejected frictionless authentication",
-             "4000000000002537", "5200000000002185|340000000002062",
+            (5, "Rejected frictionless authentication by the issuer",
+             ["4000000000002537", "5200000000002185", "340000000002062", "6011000000002711"],
              .frictionless(.rejected, reason: .suspectedFraud)),
-            ("Test Case 10", "Successful step-up authentication",
-             "4000000000002503", "5200000000002151|340000000002534", .challenge(.oneTimeCode())),
-            ("Test Case 11", "Failed step-up authentication",
-             "4000000000002370", "5200000000002490|340000000002237",
+            (6, "Authentication not available on lookup",
+             ["4000000000002990", "5200000000002409", "340000000002468", "6011000000002836"], .lookup(.unavailable)),
+            (7, "Error on lookup",
+             ["4000000000002446", "5200000000002037", "340000000002732", "6011000000002315"], .lookup(.error)),
+            (8, "Timeout on lookup",
+             ["4000000000002354", "5200000000002326", "340000000002047", "6011000000002869"], .lookup(.timeout)),
+            (9, "Successful step-up authentication",
+             ["4000000000002503", "5200000000002151", "340000000002534", "6011000000002265"], .challenge(.oneTimeCode())),
+            (10, "Failed step-up authentication",
+             ["4000000000002370", "5200000000002490", "340000000002237", "6011000000002695"],
              .challenge(.oneTimeCode(outcome: .notAuthenticated, reason: .cardAuthenticationFailed))),
-            ("Test Case 12", "Step-up authentication unavailable",
-             "4000000000002420", "5200000000002664|340000000002484",
+            (11, "Step-up authentication is unavailable",
+             ["4000000000002420", "5200000000002664", "340000000002484", ""],
              .challenge(.oneTimeCode(outcome: .couldNotBePerformed, reason: .acsTechnicalIssue))),
+            (12, "Error on authentication",
+             ["4000000000002644", "5200000000002656", "340000000002351", "6011000000002570"],
+             .challenge(.oneTimeCode(outcome: .couldNotBePerformed, endsInError: true))),
+            (13, "Bypassed authentication",
+             ["4000000000002560", "5200000000002508", "340000000002948", "6011000000002976"], .lookup(.bypassed)),
         ]
-        return numbers.flatMap { source, title, visa, others, scenario in
-            let parts = others.split(separator: "|").map(String.init)
-            return [
-                TestCard(number: visa, brand: .visa, title: title, source: source, scenario: scenario),
-                TestCard(number: parts[0], brand: .mastercard, title: title, source: source, scenario: scenario),
-                TestCard(number: parts[1], brand: .amex, title: title, source: source, scenario: scenario),
-            ]
+        let brands: [CardBrand] = [.visa, .mastercard, .amex, .discover]
+        return cases.flatMap { number, title, numbers, scenario in
+            zip(brands, numbers).filter { !$0.1.isEmpty }.map { brand, card in
+                TestCard(number: card, brand: brand, title: title, source: "Test Case \(number)", scenario: scenario)
+            }
         }
     }()
 

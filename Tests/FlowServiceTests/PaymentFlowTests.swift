@@ -56,7 +56,8 @@ extension RecordingFrontEnd {
         #expect(result.payment?.eci == "02")
         #expect(result.payment?.card == "•••• 2235")
         #expect(result.payment?.brand == "Mastercard")
-        #expect(result.advice == nil)
+        #expect(result.payment?.nextAction == .proceedWithLiabilityShift)
+        #expect(result.advice == NextAction.proceedWithLiabilityShift.advice)
         let steps = frontEnd.steps(of: result.flowID)
         for expected in ["App→SafepayDrops configure", "SafepayDrops→Drops load", "SafepayDrops→Drops safepay-property-update",
                          "Drops→SafepayDrops ack", "Drops→App card form", "App→Drops card form", "Drops→ACS 3DS Method",
@@ -79,7 +80,10 @@ extension RecordingFrontEnd {
     func failureBeforeAnyChallengeIsUnavailable(card: String, status: String, reason: String, eci: String) throws {
         let result = try #require(service().run(.payerAuth, with: paying(card)))
         #expect(result.outcome == .failure)
-        #expect(result.status == PaymentStatus.authenticationUnavailable)
+        // N and R: the issuer refused; U: it could not authenticate.
+        let refused = status != "U"
+        #expect(result.status == (refused ? PaymentStatus.authenticationFailed : PaymentStatus.authenticationUnavailable))
+        #expect(result.payment?.nextAction == (refused ? .doNotAuthorise : .proceedWithoutLiabilityShift))
         #expect(result.payment?.callback == "onPayerAuthenticationUnavailable")
         #expect(result.payment?.transStatus == status)
         #expect(result.payment?.transStatusReason == reason)
@@ -104,7 +108,8 @@ extension RecordingFrontEnd {
         #expect(screens.first?.maskedCard == "•••• 2503")
         #expect(frontEnd.prompts.first?.title == "Pay with card (3-D Secure) — card details")
         let steps = frontEnd.steps(of: result.flowID)
-        #expect(steps.filter { $0 == "Drops→ACS CReq" }.count == 2)
+        // The 3DS SDK's first CReq fetches the first screen; then one per answer.
+        #expect(steps.filter { $0 == "Drops→ACS CReq" }.count == 3)
         #expect(steps.contains("SafepayDrops→App onPayerAuthenticationRequired"))
         #expect(steps.contains("ACS→DS RReq"))
         // The codes never reach an event or the result.

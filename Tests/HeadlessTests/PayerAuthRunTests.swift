@@ -31,7 +31,7 @@ import Testing
     @Test(arguments: [
         ("4000000000002701", "FRICTIONLESS", "Y", "05", Int32(0)), ("5200000000002482", "FRICTIONLESS", "A", "01", 0),
         ("340000000002708", "FRICTIONLESS", "Y", "05", 0), ("4000000000002313", "AUTHENTICATION_UNAVAILABLE", "U", "07", 1),
-        ("5200000000002185", "AUTHENTICATION_UNAVAILABLE", "R", "00", 1),
+        ("5200000000002185", "AUTHENTICATION_FAILED", "R", "00", 1),
     ])
     func withoutAChallengeTheResultCarriesStatusAndECI(card: String, status: String, trans: String, eci: String, exit: Int32) throws {
         let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"card":"\#(card)","expiry":"01/31"}"#)
@@ -46,7 +46,10 @@ import Testing
         #expect(run.status == 1)
         #expect(run.results.first?["status"] as? String == "AUTHENTICATION_FAILED")
         #expect(payment(run.results.first)["transStatusReason"] as? String == "19")
-        #expect(run.events.filter { $0["step"] as? String == "CReq" }.count == 3)
+        // The first CReq fetches the first screen; three wrong codes follow.
+        #expect(run.events.filter { $0["step"] as? String == "CReq" }.count == 4)
+        #expect(payment(run.results.first)["nextAction"] as? String == "do-not-authorise")
+        #expect(payment(run.results.first)["interactionCounter"] as? Int == 3)
     }
 
     @Test func resendsUpToTheLimitThenTheCode() throws {

@@ -14,7 +14,11 @@ import ThreeDSecure
             Issue.record("expected frictionless, got \(harness.delegate.names)"); return
         }
         #expect(data.tracker == "trk_42")
-        #expect(data.threeDSecure == ThreeDSecureOutcome(transStatus: "Y", transStatusReason: nil, eci: "05", challengeCancel: nil))
+        let outcome = try #require(data.threeDSecure)
+        #expect(outcome.transStatus == "Y" && outcome.transStatusReason == nil && outcome.eci == "05" && outcome.challengeCancel == nil)
+        #expect(outcome.enrolled == "Y" && outcome.messageVersion == "2.2.0" && outcome.signatureVerification == "Y")
+        #expect(outcome.threeDSCompInd == "Y")
+        #expect(outcome.authenticationValue?.count == 9, "the CAVV is cut to 8 characters and an ellipsis")
         #expect(harness.isVisible)
     }
 

@@ -13,7 +13,7 @@ import ThreeDSecure
     @Test(arguments: [
         ("4000000000002702", CardNumber.Problem.failsLuhnCheck),
         ("400000000000270", .wrongLength(brand: .visa, expected: 16)),
-        ("6011000000002117", .unknownBrand),
+        ("3530111333300000", .unknownBrand),
         ("4000x00000002701", .notDigits),
         ("", .notDigits),
     ])

@@ -202,7 +202,8 @@ public enum AppView {
                 rows.append(("what happened", error.message, .text))
             }
             if let step = result.failedStep, result.device != nil { rows.append(("failed at", step.rawValue, .text)) }
-            if let advice = result.advice { rows.append(("what to try", advice, .text)) }
+            // A payment's next step is among its rows.
+            if let advice = result.advice, result.payment?.nextAction == nil { rows.append(("what to try", advice, .text)) }
         case .cancelled:
             headline = "⊘ \(result.flow.title) cancelled"
             headlineRole = .title

@@ -122,6 +122,14 @@ extension AppView {
             let eci = payment.eci.map { " · ECI \($0)" } ?? ""
             rows.append(("transStatus", "\(status)\(eci) — \(meaning)", result.outcome == .success ? .success : .text))
         }
+        if let next = payment.nextAction {
+            let role: Role = switch next {
+            case .proceedWithLiabilityShift: .success
+            case .doNotAuthorise: .error
+            case .proceedWithoutLiabilityShift, .retry: .text
+            }
+            rows.append(("next step", next.advice, role))
+        }
         if let callback = payment.callback { rows.append(("callback", callback, .text)) }
         if let reason = payment.transStatusReason {
             rows.append(("reason", "\(reason) \(TransStatusReason(rawValue: reason)?.meaning ?? "")", .text))
@@ -129,6 +137,18 @@ extension AppView {
         if let cancel = payment.challengeCancel {
             rows.append(("challengeCancel", "\(cancel) \(ChallengeCancel(rawValue: cancel)?.meaning ?? "")", .text))
         }
+        if let enrolled = payment.enrolled, enrolled != Enrollment.enrolled.rawValue {
+            rows.append(("Enrolled", "\(enrolled) \(Enrollment(rawValue: enrolled)?.meaning ?? "")" + (payment.eci.map { " · ECI \($0)" } ?? ""), .text))
+        }
+        if let code = payment.errorCode {
+            let component = payment.errorComponent.flatMap(ProtocolError.Component.init).map { " from the \($0.name)" } ?? ""
+            rows.append(("Erro", "\(code)\(component): \(payment.errorDescription ?? "")", .error))
+        }
+        let emv = [
+            payment.threeDSCompInd.map { "threeDSCompInd \($0)" },
+            payment.interactionCounter.map { "interactionCounter \($0)" }, payment.authenticationValue.map { "CAVV \($0)" },
+        ].compactMap { $0 }
+        if !emv.isEmpty { rows.append(("3-D Secure", emv.joined(separator: " · "), .text)) }
         if let card = payment.card {
             rows.append(("card", [card, payment.brand, payment.amount, payment.merchant].compactMap { $0 }.joined(separator: " · "), .text))
         }

@@ -1,0 +1,99 @@
+import JSONText
+import ThreeDSecure
+
+/// The EMV 3DS messages as the log shows them: one line with the fields a 3DS Server and a merchant read, and
+/// the whole message (EMV field names) as JSON. Neither holds a secret: the card is masked, a one-time code is
+/// never sent in words, and the authentication value is cut to ``shortened(_:)``.
+enum ThreeDSMessage {
+    struct Logged {
+        /// The message type: AReq, ARes, CReq, CRes, RReq or Erro.
+        let name: String
+        let line: String
+        let json: String
+    }
+
+    static func logged(_ fields: KeyValuePairs<String, String?>, line: String? = nil) -> Logged {
+        let present = fields.compactMap { key, value in value.map { (key, $0) } }
+        // The line leaves out what every message repeats (type, version, transaction ids): the JSON has them.
+        let line = line ?? present.filter { !["messageType", "messageVersion"].contains($0.0) && !$0.0.hasSuffix("TransID") }
+            .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
+        let json = JSONValue.object(Dictionary(present.map { ($0.0, JSONValue.string($0.1)) }, uniquingKeysWith: { $1 }))
+        let name = present.first { $0.0 == "messageType" }?.1 ?? "message"
+        return Logged(name: name, line: line, json: json.description)
+    }
+
+    /// An authentication value (CAVV, AAV) as results and logs show it: its first 8 characters and an ellipsis. It
+    /// is a one-use cryptogram an app sends to its acquirer, not something to keep in a log.
+    static func shortened(_ value: String?) -> String? {
+        value.map { $0.count > 8 ? String($0.prefix(8)) + "…" : $0 }
+    }
+
+    static func areq(_ request: AuthenticationRequest) -> Logged {
+        logged([
+            "messageType": "AReq", "messageVersion": AccessControlServer.messageVersion,
+            "threeDSServerTransID": request.threeDSServerTransID, "acctNumber": request.card.description,
+            "purchaseAmount": String(request.amountMinorUnits), "purchaseCurrency": request.currency,
+            "merchantName": request.merchantName, "threeDSCompInd": request.methodCompletion,
+        ], line: "card \(request.card), \(AccessControlServer.format(request.amountMinorUnits, request.currency)), \(request.merchantName), threeDSCompInd \(request.methodCompletion)")
+    }
+
+    static func ares(_ response: AuthenticationResponse) -> Logged {
+        logged([
+            "messageType": "ARes", "messageVersion": response.messageVersion, "transStatus": response.transStatus?.rawValue,
+            "transStatusReason": response.transStatusReason?.rawValue, "eci": response.eci,
+            "authenticationValue": shortened(response.authenticationValue),
+            "acsChallengeMandated": response.acsChallengeMandated, "threeDSServerTransID": response.threeDSServerTransID,
+            "dsTransID": response.dsTransID, "acsTransID": response.acsTransID,
+        ])
+    }
+
+    /// A CReq carrying `answer` (nil: the SDK's first CReq, which fetches the first screen).
+    static func creq(_ acsTransID: String, _ answer: ChallengeAnswer?) -> Logged {
+        var entry: String?, cancel: String?, resend: String?, oobContinue: String?
+        switch answer {
+        case nil: break
+        case .code?: entry = "••••"
+        case .select(let chosen)?: entry = chosen.sorted().map { String($0 + 1) }.joined(separator: ",")
+        case .continueOutOfBand?: oobContinue = "01"
+        case .resend?: resend = "Y"
+        case .cancel?: cancel = ChallengeCancel.cardholderSelectedCancel.rawValue
+        case .unsupportedInterface?: cancel = ChallengeCancel.transactionError.rawValue
+        case .timedOutAtSDK?: cancel = ChallengeCancel.timedOutAtSDK.rawValue
+        }
+        return logged([
+            "messageType": "CReq", "messageVersion": AccessControlServer.messageVersion, "acsTransID": acsTransID,
+            "challengeDataEntry": entry, "resendChallenge": resend, "oobContinue": oobContinue, "challengeCancel": cancel,
+        ])
+    }
+
+    static func cres(_ acsTransID: String, _ screen: ChallengeScreen) -> Logged {
+        logged([
+            "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion, "acsTransID": acsTransID,
+            "acsUiType": screen.uiType.rawValue, "challengeCompletionInd": "N", "challengeInfoText": screen.message,
+        ])
+    }
+
+    static func cresFinal(_ result: AuthenticationResult) -> Logged {
+        logged([
+            "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion, "acsTransID": result.acsTransID,
+            "challengeCompletionInd": "Y", "transStatus": result.transStatus.rawValue,
+        ])
+    }
+
+    static func rreq(_ result: AuthenticationResult) -> Logged {
+        logged([
+            "messageType": "RReq", "messageVersion": AccessControlServer.messageVersion, "transStatus": result.transStatus.rawValue,
+            "transStatusReason": result.transStatusReason?.rawValue, "eci": result.eci,
+            "authenticationValue": shortened(result.authenticationValue), "challengeCancel": result.challengeCancel?.rawValue,
+            "interactionCounter": String(result.interactionCounter), "acsTransID": result.acsTransID,
+        ])
+    }
+
+    static func erro(_ error: ProtocolError, about transID: String?) -> Logged {
+        logged([
+            "messageType": "Erro", "messageVersion": AccessControlServer.messageVersion, "errorCode": error.errorCode,
+            "errorComponent": error.errorComponent.rawValue, "errorDescription": error.errorDescription,
+            "errorDetail": error.errorDetail, "threeDSServerTransID": transID,
+        ])
+    }
+}
