@@ -84,6 +84,23 @@ import Testing
         #expect(!session.scrollback().contains("9876"))
     }
 
+    /// Cardinal's Test Case 7 (error on lookup): no ARes, the directory server's Erro, and what to do next.
+    @Test func aLookupErrorShowsTheErroAndTheNextStep() throws {
+        let session = try TmuxSession()
+        open(session, downs: 3)
+        #expect(session.waitFor("card details"))
+        session.type("5200000000002037")
+        session.press("Tab")
+        session.type("12/30")
+        session.press("Enter", "Enter", "Enter", "Enter")
+        let (done, screen) = session.waitUntil { screen in
+            ["failed — AUTHENTICATION_UNAVAILABLE", "Enrolled", "U authentication unavailable at lookup · ECI 00",
+             "Erro", "101 from the directory server: Error Processing Message",
+             "next step", "May authorise, without liability shift", "DS→Drops  Erro"].allSatisfy { screen.contains($0) }
+        }
+        #expect(done, "\(screen)")
+    }
+
     @Test func escOnTheChallengeIsACancelNotAFailure() throws {
         let session = try TmuxSession()
         open(session, downs: 3)
