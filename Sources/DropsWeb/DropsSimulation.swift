@@ -42,7 +42,7 @@ extension DropsCardholder {
     public func challengeWillStart() {}
 }
 
-/// Faults the simulated page can show, for the bridge's error paths.
+/// Faults the simulated page can show: the bridge's error paths, and the 3-D Secure exchanges the page runs.
 public struct BridgeFaults: Sendable, Equatable {
     /// The first this many acks are lost.
     public var lostAcks: Int
@@ -54,15 +54,18 @@ public struct BridgeFaults: Sendable, Equatable {
     public var unknownEvent: Bool
     /// The page posts from an origin that is not the Drops origin.
     public var wrongOrigin: Bool
+    /// The directory server's and the ACS's faults, and the spec timers' triggers.
+    public var threeDS: ThreeDSFaults
 
     public init(lostAcks: Int = 0, loseEveryAck: Bool = false, readyNeverComes: Bool = false, malformedMessage: Bool = false,
-                unknownEvent: Bool = false, wrongOrigin: Bool = false) {
+                unknownEvent: Bool = false, wrongOrigin: Bool = false, threeDS: ThreeDSFaults = .none) {
         self.lostAcks = lostAcks
         self.loseEveryAck = loseEveryAck
         self.readyNeverComes = readyNeverComes
         self.malformedMessage = malformedMessage
         self.unknownEvent = unknownEvent
         self.wrongOrigin = wrongOrigin
+        self.threeDS = threeDS
     }
 
     public static let none = BridgeFaults()
@@ -72,7 +75,8 @@ public struct BridgeFaults: Sendable, Equatable {
         BridgeFaults(
             lostAcks: max(lostAcks, other.lostAcks), loseEveryAck: loseEveryAck || other.loseEveryAck,
             readyNeverComes: readyNeverComes || other.readyNeverComes, malformedMessage: malformedMessage || other.malformedMessage,
-            unknownEvent: unknownEvent || other.unknownEvent, wrongOrigin: wrongOrigin || other.wrongOrigin)
+            unknownEvent: unknownEvent || other.unknownEvent, wrongOrigin: wrongOrigin || other.wrongOrigin,
+            threeDS: threeDS.merged(with: other.threeDS))
     }
 
     /// The faults that are on, in words.
@@ -84,7 +88,7 @@ public struct BridgeFaults: Sendable, Equatable {
         if malformedMessage { names.append("a malformed bridge message") }
         if unknownEvent { names.append("an unknown bridge event") }
         if wrongOrigin { names.append("messages from the wrong origin") }
-        return names
+        return names + threeDS.activeNames
     }
 }
 
@@ -121,14 +125,16 @@ public struct DropsSimulation: Sendable {
     public var cardholder: any DropsCardholder
     public var faults: BridgeFaults
     public var timing: BridgeTiming
+    /// The network between the device and Drops, the DS and the ACS; nil: no latency, no network fault.
+    public var network: (any PageNetwork)?
     /// The native app's origin, passed to the page as `parentOrigin`.
     public var parentOrigin: String
     public var log: @Sendable (DropsLogEntry) -> Void
 
     public init(
         clock: any SimulationClock, random: RandomSource, acs: AccessControlServer, cardholder: any DropsCardholder,
-        faults: BridgeFaults = .none, timing: BridgeTiming = .swiftHost, parentOrigin: String = "app://idp-tui",
-        log: @escaping @Sendable (DropsLogEntry) -> Void = { _ in }
+        faults: BridgeFaults = .none, timing: BridgeTiming = .swiftHost, network: (any PageNetwork)? = nil,
+        parentOrigin: String = "app://idp-tui", log: @escaping @Sendable (DropsLogEntry) -> Void = { _ in }
     ) {
         self.clock = clock
         self.random = random
@@ -136,6 +142,7 @@ public struct DropsSimulation: Sendable {
         self.cardholder = cardholder
         self.faults = faults
         self.timing = timing
+        self.network = network
         self.parentOrigin = parentOrigin
         self.log = log
     }

@@ -32,7 +32,7 @@ struct PaymentFlow {
         let payment = PaymentRun(run: run, settings: self.settings)
         let simulation = DropsSimulation(
             clock: world.clock, random: world.random, acs: world.accessControlServer, cardholder: payment,
-            faults: world.bridgeFaults, timing: self.settings.bridgeTiming,
+            faults: world.bridgeFaults, timing: self.settings.bridgeTiming, network: world.pageNetwork,
             log: { [weak payment] entry in payment?.log(entry) })
         let settings = Self.configuration(self.settings.safepayEnvironment, random: world.random)
         if run.stopIfCancelled(before: .configure) { return nil }
@@ -282,7 +282,7 @@ final class PaymentRun: DropsCardholder {
             case (_, TransStatus.couldNotBePerformed.rawValue?):
                 // Cardinal: after an error on authentication, authorise without liability shift; after a step-up
                 // the issuer could not run, retry or do so.
-                let next: NextAction = values?.errorCode != nil ? .proceedWithoutLiabilityShift : .retry
+                let next: NextAction = values?.errorComponent == "A" ? .proceedWithoutLiabilityShift : .retry
                 return ended(.failure, PaymentStatus.authenticationUnavailable, at: .challengeScreen, error(data.error),
                              outcome(callback, values, next))
             default:

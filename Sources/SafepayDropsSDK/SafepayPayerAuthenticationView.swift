@@ -41,7 +41,7 @@ public final class SafepayPayerAuthenticationView {
         let world = SimulatedWorld.current
         self.init(simulation: DropsSimulation(
             clock: world.clock, random: world.random, acs: world.accessControlServer,
-            cardholder: world.cardholder.makeDropsCardholder(), faults: world.bridgeFaults))
+            cardholder: world.cardholder.makeDropsCardholder(), faults: world.bridgeFaults, network: world.pageNetwork))
     }
 
     package init(simulation: DropsSimulation) {
@@ -83,7 +83,9 @@ public final class SafepayPayerAuthenticationView {
                           thread: QueueName.current))
         bridge.send(properties: configuration.properties)
         bridge.startWaitingForReady()
-        page.load()
+        page.load { [weak self] why in
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.loadFailed(why, generation: current) } }
+        }
     }
 
     /// Stops everything: the bridge's queue and timers are cleared, the page stops, and no callback follows,
@@ -123,6 +125,13 @@ public final class SafepayPayerAuthenticationView {
         case .deliveryFailed, .pageNotReady:
             break
         }
+    }
+
+    /// The web view's navigation failed: the SDK reports it as a Safepay error, and the bridge stops waiting.
+    private func loadFailed(_ why: String, generation: Int) {
+        guard generation == self.generation else { return }
+        bridge?.dispose()
+        report { $0.onSafepayError(error: SafepayErrorData(message: why, status: nil)) }
     }
 
     private func handle(_ notice: BridgeNotice, generation: Int) {

@@ -165,7 +165,7 @@ extension ScenarioReader {
             ("malformedPage", \.malformedPage), ("pinningFails", \.pinningFails), ("insecureDevice", \.insecureDevice),
             ("runtimeError", \.runtimeError),
         ]
-        guard let members = object(node, path, known: flags.map(\.0) + ["addedLatencyMs", "clockSkewDays", "bridge"]) else {
+        guard let members = object(node, path, known: flags.map(\.0) + ["addedLatencyMs", "clockSkewDays", "bridge", "threeDS"]) else {
             return (identity, bridge)
         }
         for (key, keyPath) in flags {
@@ -184,6 +184,21 @@ extension ScenarioReader {
                 if let count = integer(fields["loseAcks"], "\(path).bridge.loseAcks", 0...100) { bridge.lostAcks = count }
                 for (key, keyPath) in bridgeFlags {
                     if let flag = bool(fields[key], "\(path).bridge.\(key)") { bridge[keyPath: keyPath] = flag }
+                }
+            }
+        }
+        if let node = members["threeDS"],
+            let fields = object(node, "\(path).threeDS", known: ["methodTimeout", "firstCReqLost", "directoryServer", "acs"])
+        {
+            if let flag = bool(fields["methodTimeout"], "\(path).threeDS.methodTimeout") { bridge.threeDS.methodTimeout = flag }
+            if let flag = bool(fields["firstCReqLost"], "\(path).threeDS.firstCReqLost") { bridge.threeDS.firstCReqLost = flag }
+            for (key, keyPath) in [("directoryServer", \ThreeDSFaults.directoryServer), ("acs", \ThreeDSFaults.acs)] {
+                // null: no fault (what `scenario show` writes when none is on).
+                guard let node = fields[key], node.value != .null, let text = string(node, "\(path).threeDS.\(key)", maxLength: 20) else { continue }
+                if let fault = ServerFault(rawValue: text) {
+                    bridge.threeDS[keyPath: keyPath] = fault
+                } else {
+                    problem("\(path).threeDS.\(key)", fields[key], "must be one of \(ServerFault.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
             }
         }

@@ -64,6 +64,11 @@ extension ScenarioFile {
                     ("readyNeverComes", .bool(bridge.readyNeverComes)), ("malformedMessage", .bool(bridge.malformedMessage)),
                     ("unknownEvent", .bool(bridge.unknownEvent)), ("wrongOrigin", .bool(bridge.wrongOrigin)),
                 ])),
+                ("threeDS", .object([
+                    ("methodTimeout", .bool(bridge.threeDS.methodTimeout)), ("firstCReqLost", .bool(bridge.threeDS.firstCReqLost)),
+                    ("directoryServer", bridge.threeDS.directoryServer.map { .string($0.rawValue) } ?? .null),
+                    ("acs", bridge.threeDS.acs.map { .string($0.rawValue) } ?? .null),
+                ])),
             ])),
         ])
     }

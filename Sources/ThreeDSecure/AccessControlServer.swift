@@ -125,6 +125,29 @@ public final class AccessControlServer: Sendable {
         return response
     }
 
+    /// The 3DS SDK's Erro for this challenge (the ACS could not be reached, or its CRes could not be read): the
+    /// challenge ends U with challengeCancel 06 and the error, and its timers stop.
+    @discardableResult
+    public func abandon(_ acsTransID: String, error: ProtocolError) -> AuthenticationResult? {
+        let result = state.withLock { challenges -> AuthenticationResult? in
+            guard var challenge = challenges[acsTransID] else { return nil }
+            defer { challenges[acsTransID] = challenge }
+            if challenge.result == nil {
+                _ = finish(&challenge, .couldNotBePerformed, nil, cancel: .transactionError, error: error)
+            }
+            return challenge.result
+        }
+        state.withLock { $0[acsTransID]?.timer?.cancel() }
+        return result
+    }
+
+    /// Waits for the challenge to end on its own (a timer), for a CReq that never arrived: the result once final.
+    public func awaitResult(_ acsTransID: String, within limit: Duration) -> AuthenticationResult? {
+        if let result = result(acsTransID) { return result }
+        clock.sleep(for: limit)
+        return result(acsTransID)
+    }
+
     /// The cardholder approves (or refuses) the payment on their other device, for an out-of-band challenge.
     public func decideOutOfBand(_ acsTransID: String, approve: Bool) {
         state.withLock { $0[acsTransID]?.outOfBandDecision = approve }

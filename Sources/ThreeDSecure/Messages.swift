@@ -51,6 +51,16 @@ public struct AuthenticationResponse: Sendable, Equatable {
     public let signatureVerification: String?
     public let error: ProtocolError?
     public let challenge: ChallengeScreen?
+
+    /// What the 3DS Server reports when no ARes came back at all (the DS unreachable, timing out, answering an
+    /// Erro, HTTP 5xx or garbage): Enrolled U, the brand's not-authenticated ECI, and the error.
+    public static func noAnswer(to request: AuthenticationRequest, error: ProtocolError) -> AuthenticationResponse {
+        AuthenticationResponse(
+            threeDSServerTransID: request.threeDSServerTransID, dsTransID: nil, acsTransID: nil,
+            messageVersion: AccessControlServer.messageVersion, enrolled: .unavailable, transStatus: nil, transStatusReason: nil,
+            eci: request.card.brand.eci(for: .couldNotBePerformed), authenticationValue: nil, acsChallengeMandated: nil,
+            threeDSCompInd: request.methodCompletion, signatureVerification: nil, error: error, challenge: nil)
+    }
 }
 
 /// What a challenge screen shows.

@@ -1,3 +1,4 @@
+import DropsWeb
 import FlowEngine
 import FlowRecords
 import TerminalUI
@@ -28,6 +29,22 @@ import Testing
         #expect(!driver.service.environment.world.identityFaults.networkUnavailable)
         driver.activate()
         #expect(driver.result?.outcome == .success)
+    }
+
+    @Test func theThreeDSServerFaultsCycleThroughTheirValues() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"))
+        let row = try #require(FaultSwitch.allCases.firstIndex(of: .acs))
+        for _ in 0..<row { driver.press(.down) }
+        driver.press(.character(" "))
+        #expect(driver.app.render().text.contains("[x] 3DS: ACS unreachable (space: next)"))
+        driver.press(.character(" "))
+        #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == .slow)
+        for _ in ServerFault.allCases.dropFirst(2) { driver.press(.character(" ")) }
+        #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == .malformed)
+        driver.press(.character(" "))
+        #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == nil)
+        #expect(driver.app.render().text.contains("[ ] 3DS: ACS answers (space: next)"))
     }
 
     @Test func faultsSwitchedDuringAPromptBiteAtTheNextStep() throws {

@@ -5,7 +5,8 @@ import SafepayDropsSDK
 /// One switch of the faults panel.
 public enum FaultSwitch: CaseIterable, Sendable {
     case networkUnavailable, addedLatency, requestTimeout, serverError, malformedPage, pinningFails, insecureDevice,
-        runtimeError, clockSkew, loseAcks, loseEveryAck, readyNeverComes, malformedMessage, unknownEvent, wrongOrigin
+        runtimeError, clockSkew, loseAcks, loseEveryAck, readyNeverComes, malformedMessage, unknownEvent, wrongOrigin,
+        methodTimeout, firstCReqLost, directoryServer, acs
 
     /// What switching it on does; values that are not on/off switch between off and the value shown.
     public var label: String {
@@ -25,7 +26,27 @@ public enum FaultSwitch: CaseIterable, Sendable {
         case .malformedMessage: "bridge: a malformed message"
         case .unknownEvent: "bridge: an unknown event"
         case .wrongOrigin: "bridge: messages from the wrong origin"
+        case .methodTimeout: "3DS: the 3DS Method never completes (10 s)"
+        case .firstCReqLost: "3DS: the first CReq is lost (30 s)"
+        case .directoryServer: "3DS: the directory server misbehaves"
+        case .acs: "3DS: the ACS misbehaves"
         }
+    }
+
+    /// The label with the current value of a switch that cycles through values (space: the next one).
+    public func label(_ identity: IdentityFaults, _ bridge: BridgeFaults) -> String {
+        switch self {
+        case .directoryServer: "3DS: directory server \(bridge.threeDS.directoryServer?.name ?? "answers") (space: next)"
+        case .acs: "3DS: ACS \(bridge.threeDS.acs?.name ?? "answers") (space: next)"
+        default: label
+        }
+    }
+
+    /// off → unreachable → slow → … → malformed → off.
+    static func next(after fault: ServerFault?) -> ServerFault? {
+        let all = ServerFault.allCases
+        guard let fault, let index = all.firstIndex(of: fault) else { return all.first }
+        return index + 1 < all.count ? all[index + 1] : nil
     }
 
     public func isOn(_ identity: IdentityFaults, _ bridge: BridgeFaults) -> Bool {
@@ -45,6 +66,10 @@ public enum FaultSwitch: CaseIterable, Sendable {
         case .malformedMessage: bridge.malformedMessage
         case .unknownEvent: bridge.unknownEvent
         case .wrongOrigin: bridge.wrongOrigin
+        case .methodTimeout: bridge.threeDS.methodTimeout
+        case .firstCReqLost: bridge.threeDS.firstCReqLost
+        case .directoryServer: bridge.threeDS.directoryServer != nil
+        case .acs: bridge.threeDS.acs != nil
         }
     }
 
@@ -66,6 +91,10 @@ public enum FaultSwitch: CaseIterable, Sendable {
         case .malformedMessage: bridge.malformedMessage = on
         case .unknownEvent: bridge.unknownEvent = on
         case .wrongOrigin: bridge.wrongOrigin = on
+        case .methodTimeout: bridge.threeDS.methodTimeout = on
+        case .firstCReqLost: bridge.threeDS.firstCReqLost = on
+        case .directoryServer: bridge.threeDS.directoryServer = Self.next(after: bridge.threeDS.directoryServer)
+        case .acs: bridge.threeDS.acs = Self.next(after: bridge.threeDS.acs)
         }
     }
 }
@@ -104,7 +133,7 @@ extension TerminalApp {
             service.world.identityFaults = identity
             service.world.bridgeFaults = bridge
             refreshFaults()
-            state.notice = "fault \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label)"
+            state.notice = "fault \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge))"
         default: break
         }
         state.faultsPanel = panel
@@ -115,7 +144,8 @@ extension AppView {
     static func drawFaultsPanel(_ buffer: inout ScreenBuffer, _ state: AppState, _ panel: FaultsPanelState) {
         let switches = FaultSwitch.allCases
         let width = min(buffer.width - 4, 56)
-        let height = min(buffer.height - 2, switches.count + 4)
+        // The status line below stays visible: it says what the last switch did.
+        let height = min(buffer.height - 4, switches.count + 4)
         let top = max(1, (buffer.height - height) / 2)
         let left = max(2, (buffer.width - width) / 2)
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
@@ -129,7 +159,7 @@ extension AppView {
             let focused = offset == panel.focus
             let on = fault.isOn(state.identityFaults, state.bridgeFaults)
             buffer.put(focused ? "›" : " ", row: row, column: left + 2, role: focused ? .fieldFocused : .fieldBlurred)
-            buffer.put("[\(on ? "x" : " ")] \(fault.label)", row: row, column: left + 4, role: focused ? .menuFocused : on ? .error : .text,
+            buffer.put("[\(on ? "x" : " ")] \(fault.label(state.identityFaults, state.bridgeFaults))", row: row, column: left + 4, role: focused ? .menuFocused : on ? .error : .text,
                        limit: width - 6)
         }
         buffer.cursor = nil

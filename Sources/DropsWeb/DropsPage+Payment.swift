@@ -1,0 +1,260 @@
+import Crypto
+import Foundation
+import JSONText
+import Threading
+import ThreeDSecure
+
+// The payment the page runs: the 3DS Method, the AReq, the challenge's CReqs, and the result it posts to the
+// host; every round trip crosses the simulated network and meets the faults that are on (docs/faults.md).
+extension DropsPage {
+    // MARK: The payment
+
+    func pay(tracker: String, collectionURL: String) {
+        guard !isDisposed, let details = simulation.cardholder.enterPaymentDetails(), !isDisposed else { return }
+        let acs = simulation.acs
+        let faults = simulation.faults.threeDS
+        var completion = "Y"
+        if faults.methodTimeout {
+            fault("3DS Method never completes: the AReq waits \(acs.timers.method.components.seconds) s, then goes with threeDSCompInd N")
+            simulation.clock.sleep(for: acs.timers.method)
+            completion = "N"
+        }
+        log("Drops", "ACS", "3DS Method", "device data collection to \(collectionURL); threeDSCompInd \(completion)")
+        let requestID = Hex.encode(simulation.random.bytes(8))
+        let request = AuthenticationRequest(
+            threeDSServerTransID: requestID, card: details.card, expiryMonth: details.expiryMonth,
+            expiryYear: details.expiryYear, amountMinorUnits: details.amountMinorUnits, currency: details.currency,
+            merchantName: details.merchantName, methodCompletion: completion)
+        log("Drops", "DS", ThreeDSMessage.areq(request))
+        let response: AuthenticationResponse
+        do {
+            if let failure = lookupFailure(faults.directoryServer) {
+                response = .noAnswer(to: request, error: failure)
+            } else {
+                response = try acs.authenticate(request)
+            }
+        } catch {
+            log("DS", "Drops", "Erro", error.description)
+            send(name: InframeEventName.safepayError.rawValue,
+                 detail: ["error": .object(["message": .string(error.description), "status": .number(400)])])
+            return
+        }
+        guard !isDisposed else { return }
+        let base: [String: JSONValue] = ["tracker": .string(tracker), "request_id": .string(requestID)]
+        guard let status = response.transStatus else {
+            // No ARes: Cardinal's Enrolled U (an Erro, or nothing in time) or B (bypassed).
+            if let error = response.error {
+                log(error.errorComponent == .server ? "Drops" : "DS", "Drops", ThreeDSMessage.erro(error, about: requestID), status: error.errorCode)
+            } else {
+                log("DS", "Drops", "lookup", "Enrolled \(response.enrolled.rawValue): \(response.enrolled.meaning); no ARes", status: response.enrolled.rawValue)
+            }
+            let message = "Enrolled \(response.enrolled.rawValue): \(response.enrolled.meaning)" + (response.error.map { " (\($0))" } ?? "")
+            send(name: InframeEventName.enrollmentFailed.rawValue,
+                 detail: base.merging(["errorMessage": .string(message), "three_ds": .object(Self.outcome(response))]) { $1 })
+            return
+        }
+        log("DS", "Drops", ThreeDSMessage.ares(response), status: status.rawValue)
+        switch status {
+        case .authenticated, .attempted:
+            send(name: InframeEventName.enrollmentFrictionless.rawValue, detail: base.merging(["three_ds": .object(Self.outcome(response))]) { $1 })
+        case .challengeRequired:
+            send(name: InframeEventName.enrollmentRequired.rawValue, detail: base)
+            challenge(response, base: base)
+        default:
+            let message = "transStatus \(status.rawValue): \(status.meaning)"
+                + (response.transStatusReason.map { " (reason \($0.rawValue): \($0.meaning))" } ?? "")
+            send(name: InframeEventName.enrollmentFailed.rawValue,
+                 detail: base.merging(["errorMessage": .string(message), "three_ds": .object(Self.outcome(response))]) { $1 })
+        }
+    }
+
+    private func challenge(_ response: AuthenticationResponse, base: [String: JSONValue]) {
+        guard let acsTransID = response.acsTransID else { return }
+        simulation.cardholder.challengeWillStart()
+        // The 3DS SDK's first CReq fetches the first screen.
+        log("Drops", "ACS", ThreeDSMessage.creq(acsTransID, nil))
+        var reply: ChallengeResponse
+        if simulation.faults.threeDS.firstCReqLost {
+            let wait = simulation.acs.timers.firstCReq
+            fault("the first CReq is lost: the ACS waits \(wait.components.seconds) s for it")
+            guard let result = simulation.acs.awaitResult(acsTransID, within: wait) else { return }
+            reply = .completed(result)
+        } else {
+            guard let next = exchange(acsTransID, nil) else { return }
+            reply = next
+        }
+        while !isDisposed {
+            guard case .screen(let screen) = reply else { break }
+            log("ACS", "Drops", ThreeDSMessage.cres(acsTransID, screen))
+            let action = simulation.cardholder.respond(to: screen)
+            guard !isDisposed else { return }
+            let answer: ChallengeAnswer
+            switch action {
+            case .answer(let given): answer = given
+            case .decideOnOtherDevice(let approve):
+                log("cardholder's other device", "ACS", "out-of-band", approve ? "approved" : "refused")
+                simulation.acs.decideOutOfBand(acsTransID, approve: approve)
+                answer = .continueOutOfBand
+            }
+            log("Drops", "ACS", ThreeDSMessage.creq(acsTransID, answer))
+            guard let next = exchange(acsTransID, answer) else { return }
+            reply = next
+        }
+        guard !isDisposed, case .completed(let result) = reply else { return }
+        if let error = result.error {
+            let from = error.errorComponent == .acs ? "ACS" : "Drops"
+            log(from, from == "ACS" ? "Drops" : "ACS", ThreeDSMessage.erro(error, about: nil), status: error.errorCode)
+        }
+        log("ACS", "Drops", ThreeDSMessage.cresFinal(result))
+        log("ACS", "DS", ThreeDSMessage.rreq(result), status: result.transStatus.rawValue)
+        finish(result, response, base: base)
+    }
+
+    /// One CReq to the ACS, across the network and the ACS's fault: the CRes, the end of the challenge when the
+    /// 3DS SDK gives up on the ACS (it sends the ACS an Erro), or nil (after a Safepay error) when the ACS does
+    /// not know the challenge.
+    private func exchange(_ acsTransID: String, _ answer: ChallengeAnswer?) -> ChallengeResponse? {
+        if let failure = challengeFailure(simulation.faults.threeDS.acs), let result = simulation.acs.abandon(acsTransID, error: failure) {
+            return .completed(result)
+        }
+        do {
+            if let answer { return try simulation.acs.challenge(acsTransID, answer) }
+            return try simulation.acs.start(acsTransID)
+        } catch {
+            send(name: InframeEventName.safepayError.rawValue,
+                 detail: ["error": .object(["message": .string(error.description), "status": .number(500)])])
+            return nil
+        }
+    }
+
+    // MARK: Faults on the round trips
+
+    /// The round trip to the directory server: nil when an ARes can come, else the 3DS Server's (or the DS's) Erro.
+    private func lookupFailure(_ server: ServerFault?) -> ProtocolError? {
+        if let failure = networkFailure(.server) { return failure }
+        switch server {
+        case nil: return nil
+        case .unreachable?:
+            fault("the directory server cannot be reached")
+            return .connectionFailure(.server, detail: "the directory server cannot be reached")
+        case .slow?:
+            fault("the directory server answers 5 s late")
+            simulation.clock.sleep(for: .seconds(5))
+            return nil
+        case .timeout?:
+            let wait = simulation.acs.timers.lookup
+            fault("the directory server does not answer: the lookup gives up after \(wait.components.seconds) s")
+            simulation.clock.sleep(for: wait)
+            return .timedOut(.server, detail: "no ARes within the lookup timeout")
+        case .erro?:
+            fault("the directory server answers with an Erro")
+            return ProtocolError("404", .directoryServer, "Permanent System Failure")
+        case .http500?:
+            fault("the directory server answers HTTP 500")
+            return .transientFailure(.server, detail: "the directory server answered HTTP 500")
+        case .malformed?:
+            fault("the directory server answers a malformed message")
+            return .invalidFormat(.server, detail: "the ARes could not be read")
+        }
+    }
+
+    /// A round trip to the ACS: nil when the CRes can come, else the Erro that ends the challenge.
+    private func challengeFailure(_ server: ServerFault?) -> ProtocolError? {
+        if let failure = networkFailure(.sdk) { return failure }
+        switch server {
+        case nil: return nil
+        case .unreachable?:
+            fault("the ACS cannot be reached")
+            return .connectionFailure(.sdk, detail: "the ACS cannot be reached")
+        case .slow?:
+            fault("the ACS answers 5 s late")
+            simulation.clock.sleep(for: .seconds(5))
+            return nil
+        case .timeout?:
+            let wait = simulation.acs.timers.firstCReq
+            fault("the ACS does not answer: the 3DS SDK gives up after \(wait.components.seconds) s")
+            simulation.clock.sleep(for: wait)
+            return .timedOut(.sdk, detail: "no CRes within \(wait.components.seconds) s")
+        case .erro?:
+            fault("the ACS answers with an Erro")
+            return .transientFailure(.acs, detail: "the ACS failed while authenticating")
+        case .http500?:
+            fault("the ACS answers HTTP 500")
+            return .transientFailure(.sdk, detail: "the ACS answered HTTP 500")
+        case .malformed?:
+            fault("the ACS answers a malformed message")
+            return .invalidFormat(.sdk, detail: "the CRes could not be read")
+        }
+    }
+
+    /// One round trip on the simulated network: its latency, or the network fault's error from `caller`.
+    private func networkFailure(_ caller: ProtocolError.Component) -> ProtocolError? {
+        do {
+            try simulation.network?.roundTrip()
+            return nil
+        } catch {
+            switch error {
+            case .offline: return .connectionFailure(caller, detail: "the network is unavailable: the device is offline")
+            case .timedOut(let after): return .timedOut(caller, detail: "no answer within \(after.components.seconds) s")
+            }
+        }
+    }
+
+    private func fault(_ what: String) {
+        if let network = simulation.network { network.reportFault(what) } else { log("simulator", "Drops", "fault", what) }
+    }
+
+    private func finish(_ result: AuthenticationResult, _ response: AuthenticationResponse, base: [String: JSONValue]) {
+        var values = Self.outcome(response)
+        values["trans_status"] = .string(result.transStatus.rawValue)
+        values["eci"] = .string(result.eci)
+        values["trans_status_reason"] = result.transStatusReason.map { .string($0.rawValue) }
+        values["challenge_cancel"] = result.challengeCancel.map { .string($0.rawValue) }
+        values["authentication_value"] = ThreeDSMessage.shortened(result.authenticationValue).map(JSONValue.string)
+        values["interaction_counter"] = .number(Double(result.interactionCounter))
+        for (key, value) in Self.errorFields(result.error) { values[key] = value }
+        let outcome = JSONValue.object(values)
+        if result.transStatus == .authenticated {
+            let detail = base.merging([
+                "payment_method": .string("pm_\(Hex.encode(simulation.random.bytes(6)))"),
+                "authorization": .string("auth_\(Hex.encode(simulation.random.bytes(6)))"), "three_ds": outcome,
+            ]) { $1 }
+            send(name: InframeEventName.cardinalSuccess.rawValue, detail: detail)
+        } else {
+            let reason = result.challengeCancel.map { "challenge ended: \($0.meaning) (challengeCancel \($0.rawValue))" }
+                ?? "transStatus \(result.transStatus.rawValue): \(result.transStatus.meaning)"
+                + (result.transStatusReason.map { " (reason \($0.rawValue): \($0.meaning))" } ?? "")
+            send(name: InframeEventName.cardinalFailure.rawValue, detail: base.merging(["error": .string(reason), "three_ds": outcome]) { $1 })
+        }
+    }
+
+    private func log(_ from: String, _ to: String, _ message: ThreeDSMessage.Logged, status: String? = nil) {
+        simulation.log(DropsLogEntry(
+            from: from, to: to, name: message.name, detail: message.line, thread: QueueName.current, status: status,
+            message: message.json))
+    }
+
+    /// The `three_ds` object of a page event: the lookup's values, snake_case as Drops writes them.
+    private static func outcome(_ response: AuthenticationResponse) -> [String: JSONValue] {
+        var values: [String: JSONValue] = [
+            "enrolled": .string(response.enrolled.rawValue), "message_version": .string(response.messageVersion),
+            "three_ds_server_trans_id": .string(response.threeDSServerTransID),
+            "three_ds_comp_ind": .string(response.threeDSCompInd),
+        ]
+        let optional: [String: String?] = [
+            "trans_status": response.transStatus?.rawValue, "trans_status_reason": response.transStatusReason?.rawValue,
+            "eci": response.eci, "ds_trans_id": response.dsTransID, "acs_trans_id": response.acsTransID,
+            "authentication_value": ThreeDSMessage.shortened(response.authenticationValue),
+            "acs_challenge_mandated": response.acsChallengeMandated, "signature_verification": response.signatureVerification,
+        ]
+        for case let (key, value?) in optional { values[key] = .string(value) }
+        for (key, value) in errorFields(response.error) { values[key] = value }
+        return values
+    }
+
+    private static func errorFields(_ error: ProtocolError?) -> [String: JSONValue] {
+        guard let error else { return [:] }
+        return ["error_code": .string(error.errorCode), "error_component": .string(error.errorComponent.rawValue),
+                "error_description": .string(error.errorDescription + (error.errorDetail.map { " (\($0))" } ?? ""))]
+    }
+}

@@ -1,0 +1,27 @@
+import DropsWeb
+import IdentityProvider
+
+extension SimulatedWorld {
+    /// The world's network as the Drops page crosses it: the same latency and network faults as the IdP's
+    /// round trips, and faults reported to the same switchboard (the flow's log).
+    public var pageNetwork: any PageNetwork { WorldPageNetwork(network: network) }
+}
+
+private struct WorldPageNetwork: PageNetwork {
+    let network: SimulatedNetwork
+
+    func roundTrip() throws(PageNetworkFailure) {
+        do {
+            try network.roundTrip()
+        } catch {
+            switch error {
+            case .offline, .unreachable: throw .offline
+            case .timedOut(let after): throw .timedOut(after)
+            }
+        }
+    }
+
+    func reportFault(_ what: String) {
+        network.faults.triggered(what)
+    }
+}

@@ -1,0 +1,123 @@
+import Determinism
+import DropsWeb
+import FlowCatalog
+import FlowEngine
+import IdentityProvider
+import IdpFlows
+import PaymentFlows
+import Testing
+import ThreeDSecure
+
+/// The 3-D Secure spec timers and the faults of every payment round trip, on the manual clock: each gives the
+/// values, the callback and the next action docs/faults.md says, at the simulated time the timer says.
+@Suite struct PaymentFaultTests {
+    let clock = ManualClock()
+
+    /// Pays with the step-up card (right code) under `faults`; the clock moves a second at a time until the
+    /// flow ends. Returns the result and the simulated seconds from the card form to each 3-D Secure step.
+    func pay(threeDS: ThreeDSFaults = .none, identity: IdentityFaults = .none, card: String = "4000000000002503")
+        throws -> (FlowResult, [String: Int64])
+    {
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration())
+        service.world.bridgeFaults = BridgeFaults(threeDS: threeDS)
+        service.world.identityFaults = identity
+        let frontEnd = paying(card, actions: [code("1234")])
+        service.start(.payerAuth)
+        for _ in 0..<200 where frontEnd.results.isEmpty {
+            if !service.drive(frontEnd, timeout: .milliseconds(30), until: { !frontEnd.results.isEmpty }) {
+                clock.advance(by: .seconds(1))
+            }
+        }
+        let result = try #require(frontEnd.results.first)
+        let events = frontEnd.events(of: result.flowID)
+        let start = try #require(events.first { $0.step == .paymentDetails && $0.status == "entered" } ?? events.first).time
+        var times: [String: Int64] = [:]
+        for event in events where times[event.step.rawValue] == nil {
+            times[event.step.rawValue] = start.duration(to: event.time).components.seconds
+        }
+        return (result, times)
+    }
+
+    @Test func aMethodThatNeverCompletesSendsTheAReqAfterTenSecondsWithCompIndN() throws {
+        let (result, times) = try pay(threeDS: ThreeDSFaults(methodTimeout: true))
+        #expect(result.status == PaymentStatus.authenticated)
+        #expect(result.payment?.threeDSCompInd == "N")
+        #expect(times["AReq"] == 10)
+    }
+
+    @Test func aLostFirstCReqEndsTheChallengeAfterThirtySeconds() throws {
+        let (result, times) = try pay(threeDS: ThreeDSFaults(firstCReqLost: true))
+        #expect(result.status == PaymentStatus.authenticationFailed)
+        #expect(result.payment?.callback == "onPayerAuthenticationFailure")
+        #expect(result.payment?.transStatus == "N")
+        #expect(result.payment?.transStatusReason == "14")
+        #expect(result.payment?.challengeCancel == "05")
+        #expect(result.payment?.interactionCounter == 0)
+        #expect(result.payment?.nextAction == .retry)
+        #expect(try #require(times["RReq"]) - times["ARes", default: 0] == 30)
+    }
+
+    @Test(arguments: [
+        (ServerFault.unreachable, "405", "S", Int64(0)), (.timeout, "402", "S", 10), (.erro, "404", "D", 0),
+        (.http500, "403", "S", 0), (.malformed, "203", "S", 0),
+    ])
+    func aDirectoryServerFaultEndsTheLookupWithoutAnARes(fault: ServerFault, code: String, component: String, after: Int64) throws {
+        let (result, times) = try pay(threeDS: ThreeDSFaults(directoryServer: fault))
+        #expect(result.status == PaymentStatus.authenticationUnavailable)
+        #expect(result.payment?.callback == "onPayerAuthenticationUnavailable")
+        #expect(result.payment?.enrolled == "U")
+        #expect(result.payment?.transStatus == nil)
+        #expect(result.payment?.eci == "07")
+        #expect(result.payment?.errorCode == code)
+        #expect(result.payment?.errorComponent == component)
+        #expect(result.payment?.nextAction == .proceedWithoutLiabilityShift)
+        #expect(try #require(times["Erro"]) - times["AReq", default: 0] == after)
+        #expect(times["ARes"] == nil)
+    }
+
+    @Test(arguments: [
+        (ServerFault.unreachable, "405", "C", NextAction.retry), (.erro, "403", "A", .proceedWithoutLiabilityShift),
+        (.http500, "403", "C", .retry), (.malformed, "203", "C", .retry),
+    ])
+    func anACSFaultEndsTheChallengeWithTheErro(fault: ServerFault, code: String, component: String, next: NextAction) throws {
+        let (result, _) = try pay(threeDS: ThreeDSFaults(acs: fault))
+        #expect(result.status == PaymentStatus.authenticationUnavailable)
+        #expect(result.payment?.callback == "onPayerAuthenticationFailure")
+        #expect(result.payment?.transStatus == "U")
+        #expect(result.payment?.challengeCancel == "06")
+        #expect(result.payment?.errorCode == code)
+        #expect(result.payment?.errorComponent == component)
+        #expect(result.payment?.nextAction == next)
+    }
+
+    @Test func anACSThatNeverAnswersLetsItsFirstCReqTimerEndTheChallenge() throws {
+        let (result, _) = try pay(threeDS: ThreeDSFaults(acs: .timeout))
+        #expect(result.payment?.transStatus == "N")
+        #expect(result.payment?.challengeCancel == "05")
+    }
+
+    @Test func slowServersOnlyTakeLonger() throws {
+        let (result, times) = try pay(threeDS: ThreeDSFaults(directoryServer: .slow, acs: .slow))
+        #expect(result.status == PaymentStatus.authenticated)
+        #expect(try #require(times["ARes"]) - times["AReq", default: 0] == 5)
+    }
+
+    @Test func withoutANetworkThePageCannotLoad() throws {
+        var offline = IdentityFaults()
+        offline.networkUnavailable = true
+        let (result, times) = try pay(identity: offline)
+        #expect(result.status == PaymentStatus.safepayError)
+        #expect(result.error?.message == "the Drops page could not be loaded: the network is unavailable: the device is offline")
+        #expect(result.payment?.nextAction == .retry)
+        #expect(times["AReq"] == nil)
+    }
+
+    @Test func addedLatencyDelaysEveryRoundTrip() throws {
+        var slow = IdentityFaults()
+        slow.addedLatency = .seconds(2)
+        let (result, times) = try pay(identity: slow)
+        #expect(result.status == PaymentStatus.authenticated)
+        #expect(try #require(times["ARes"]) - times["AReq", default: 0] == 2)
+        #expect(try #require(times["RReq"]) - times["CReq", default: 0] >= 4, "the first CReq and the answer's each take 2 s")
+    }
+}
