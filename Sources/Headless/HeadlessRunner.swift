@@ -211,7 +211,11 @@ public final class HeadlessRunner: FlowFrontEnd {
         case .htmlOther:
             action = .answer(.unsupportedInterface)
         }
-        service.answer(prompt, with: .challenge(action))
+        if given.challengeDelay > .zero {
+            delayed = (prompt, .challenge(action), .now + given.challengeDelay)
+        } else {
+            service.answer(prompt, with: .challenge(action))
+        }
     }
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {

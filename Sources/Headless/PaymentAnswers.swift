@@ -29,6 +29,9 @@ public struct PaymentAnswers: Sendable {
     /// How long the cardholder takes over the card form, in real time: long enough, and a bridge fault
     /// (lost acks, resends) shows before the payment goes on.
     public var delay: Duration = .zero
+    /// How long the cardholder takes over each challenge screen, in real time: longer than the scenario's
+    /// challenge limit (`payments.challenge.timeoutSeconds`), and the ACS ends the challenge (challengeCancel 04).
+    public var challengeDelay: Duration = .zero
 
     public enum Choice: Sendable, Equatable {
         case number(Int)
@@ -37,7 +40,10 @@ public struct PaymentAnswers: Sendable {
 
     public init() {}
 
-    public static let keys = ["card", "expiry", "amount", "currency", "merchant", "otp", "resend", "choices", "approve", "cancel", "delay", "faults"]
+    public static let keys = [
+        "card", "expiry", "amount", "currency", "merchant", "otp", "resend", "choices", "approve", "cancel", "delay", "challengeDelay",
+        "faults",
+    ]
 
     static func parseObject(_ node: JSONNode, at place: String) throws(UsageError) -> FlowAnswers {
         guard let members = node.members else { throw UsageError("\(place) must be an object (\(node.position))") }
@@ -93,6 +99,11 @@ public struct PaymentAnswers: Sendable {
                     throw UsageError("\(place).delay must be a number of seconds from 0 to 60\(at)")
                 }
                 payment.delay = .milliseconds(Int64(seconds * 1000))
+            case "challengeDelay":
+                guard let seconds = value.number, (0...600).contains(seconds) else {
+                    throw UsageError("\(place).challengeDelay must be a number of seconds from 0 to 600\(at)")
+                }
+                payment.challengeDelay = .milliseconds(Int64(seconds * 1000))
             case "approve":
                 guard let flag = value.bool else { throw UsageError("\(place).approve must be true or false\(at)") }
                 payment.approve = flag

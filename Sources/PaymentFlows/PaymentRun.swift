@@ -188,8 +188,8 @@ final class PaymentRun: DropsCardholder {
 
     func respond(to screen: ChallengeScreen) -> CardholderAction {
         state.withLock { $0.stage = .challengeScreen }
-        var detail = "\(screen.uiType.name): \"\(screen.prompt)\"; \(screen.attemptsLeft) attempts left"
-        if screen.uiType == .text { detail += ", \(screen.resendsLeft) resends left" }
+        var detail = "\(screen.uiType.name): \"\(screen.prompt)\"; \(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
+        if screen.uiType == .text { detail += ", \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" }
         if let message = screen.message { detail += "; \(message)" }
         emit(.challengeScreen, from: .drops, to: .app, detail: detail)
         let (resolution, waited) = run.askBlocking(ChallengeRequest(screen: screen))

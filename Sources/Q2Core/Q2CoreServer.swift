@@ -96,7 +96,7 @@ public final class Q2CoreServer: Sendable {
                                              message: "too many failed logins: the user is locked out for \(policy.lockDuration.components.seconds) s")
                     }
                     return LogonResponse(status: 401, q2token: nil, userData: nil, hydraCode: HydraCode.invalidCredentials,
-                                         message: "invalid user id or password (\(left) attempts left)")
+                                         message: "invalid user id or password (\(left) \(left == 1 ? "attempt" : "attempts") left)")
                 }
                 counters.failures = 0
                 return nil

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// The 3-D Secure timers and faults, headless: from a scenario's timers and an answer's `faults.threeDS`.
+@Suite struct PaymentFaultRunTests {
+    func payment(_ result: [String: Any]?) -> [String: Any] { result?["payment"] as? [String: Any] ?? [:] }
+
+    /// The QA scenario with every 3-D Secure timer and the challenge limit at one second.
+    func fastTimers() throws -> String {
+        var text = try String(contentsOfFile: scenarioPath("payments-qa"), encoding: .utf8)
+        for (from, to) in [("\"methodSeconds\": 2", "\"methodSeconds\": 1"), ("\"firstCReqSeconds\": 3", "\"firstCReqSeconds\": 1"),
+                           ("\"timeoutSeconds\": 20", "\"timeoutSeconds\": 1")] {
+            #expect(text.contains(from))
+            text = text.replacingOccurrences(of: from, with: to)
+        }
+        return try temporaryFile(text)
+    }
+
+    func run(_ extra: String, card: String = "4000000000002503") throws -> BinaryRun {
+        try BinaryRun.run(["run", "payer-auth", "--ephemeral", "--scenario", try fastTimers()],
+                          stdin: #"{"card":"\#(card)","expiry":"12/30","otp":"1234"\#(extra)}"#)
+    }
+
+    @Test(arguments: [
+        (#"{"methodTimeout":true}"#, "AUTHENTICATED", "Y", nil, nil, "N"),
+        (#"{"firstCReqLost":true}"#, "AUTHENTICATION_FAILED", "N", "05", nil, "Y"),
+        (#"{"directoryServer":"http500"}"#, "AUTHENTICATION_UNAVAILABLE", nil, nil, "403", "Y"),
+        (#"{"directoryServer":"timeout"}"#, "AUTHENTICATION_UNAVAILABLE", nil, nil, "402", "Y"),
+        (#"{"acs":"erro"}"#, "AUTHENTICATION_UNAVAILABLE", "U", "06", "403", "Y"),
+        (#"{"acs":"unreachable"}"#, "AUTHENTICATION_UNAVAILABLE", "U", "06", "405", "Y"),
+    ] as [(String, String, String?, String?, String?, String)])
+    func anAnswersThreeDSFaultGivesTheSpecsValues(faults: String, status: String, trans: String?, cancel: String?, error: String?,
+                                                  compInd: String) throws {
+        let run = try run(#","faults":{"threeDS":\#(faults)}"#)
+        #expect(run.status == (status == "AUTHENTICATED" ? 0 : 1), "\(run.stderr)")
+        let result = try #require(run.results.first)
+        #expect(result["status"] as? String == status)
+        #expect(payment(result)["transStatus"] as? String == trans)
+        #expect(payment(result)["challengeCancel"] as? String == cancel)
+        #expect(payment(result)["errorCode"] as? String == error)
+        #expect(payment(result)["threeDSCompInd"] as? String == compInd)
+        #expect(run.events.contains { $0["step"] as? String == "fault injected" }, "the log says a fault bit")
+    }
+
+    @Test func aChallengeLeftOpenPastTheACSLimitEndsWithChallengeCancel04() throws {
+        let run = try run(#","challengeDelay":2"#)
+        #expect(run.status == 1, "\(run.stderr)")
+        let result = try #require(run.results.first)
+        #expect(payment(result)["transStatus"] as? String == "N")
+        #expect(payment(result)["transStatusReason"] as? String == "14")
+        #expect(payment(result)["challengeCancel"] as? String == "04")
+        #expect(payment(result)["nextAction"] as? String == "retry")
+    }
+
+    @Test func networkFaultsReachThePayment() throws {
+        let run = try run(#","faults":{"networkUnavailable":true}"#)
+        #expect(run.status == 1)
+        let result = try #require(run.results.first)
+        #expect(result["status"] as? String == "SAFEPAY_ERROR")
+        #expect((result["error"] as? [String: Any])?["message"] as? String
+            == "the Drops page could not be loaded: the network is unavailable: the device is offline")
+    }
+
+    @Test(arguments: [
+        (#","faults":{"threeDS":{"acs":"sometimes"}}"#, "answers.faults.threeDS.acs: must be one of unreachable, slow, timeout, erro, http500, malformed"),
+        (#","faults":{"threeDS":{"methodTimeout":1}}"#, "answers.faults.threeDS.methodTimeout: must be true or false"),
+        (#","challengeDelay":601"#, "answers.challengeDelay must be a number of seconds from 0 to 600"),
+    ])
+    func badFaultAnswersExitTwo(extra: String, message: String) throws {
+        let run = try run(extra)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.results.isEmpty && run.events.isEmpty)
+    }
+}
