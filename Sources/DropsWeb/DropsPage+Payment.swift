@@ -206,12 +206,12 @@ extension DropsPage {
 
     private func finish(_ result: AuthenticationResult, _ response: AuthenticationResponse, base: [String: JSONValue]) {
         var values = Self.outcome(response)
-        values["trans_status"] = .string(result.transStatus.rawValue)
+        values["transStatus"] = .string(result.transStatus.rawValue)
         values["eci"] = .string(result.eci)
-        values["trans_status_reason"] = result.transStatusReason.map { .string($0.rawValue) }
-        values["challenge_cancel"] = result.challengeCancel.map { .string($0.rawValue) }
-        values["authentication_value"] = ThreeDSMessage.shortened(result.authenticationValue).map(JSONValue.string)
-        values["interaction_counter"] = .number(Double(result.interactionCounter))
+        values["transStatusReason"] = result.transStatusReason.map { .string($0.rawValue) }
+        values["challengeCancel"] = result.challengeCancel.map { .string($0.rawValue) }
+        values["authenticationValue"] = ThreeDSMessage.shortened(result.authenticationValue).map(JSONValue.string)
+        values["interactionCounter"] = .number(Double(result.interactionCounter))
         for (key, value) in Self.errorFields(result.error) { values[key] = value }
         let outcome = JSONValue.object(values)
         if result.transStatus == .authenticated {
@@ -234,18 +234,19 @@ extension DropsPage {
             message: message.json))
     }
 
-    /// The `three_ds` object of a page event: the lookup's values, snake_case as Drops writes them.
+    /// The `three_ds` object of a page event (idp-tui's addition to Drops' payloads): the lookup's values, under
+    /// their EMV names (Cardinal's for `enrolled` and `signatureVerification`).
     private static func outcome(_ response: AuthenticationResponse) -> [String: JSONValue] {
         var values: [String: JSONValue] = [
-            "enrolled": .string(response.enrolled.rawValue), "message_version": .string(response.messageVersion),
-            "three_ds_server_trans_id": .string(response.threeDSServerTransID),
-            "three_ds_comp_ind": .string(response.threeDSCompInd),
+            "enrolled": .string(response.enrolled.rawValue), "messageVersion": .string(response.messageVersion),
+            "threeDSServerTransID": .string(response.threeDSServerTransID),
+            "threeDSCompInd": .string(response.threeDSCompInd),
         ]
         let optional: [String: String?] = [
-            "trans_status": response.transStatus?.rawValue, "trans_status_reason": response.transStatusReason?.rawValue,
-            "eci": response.eci, "ds_trans_id": response.dsTransID, "acs_trans_id": response.acsTransID,
-            "authentication_value": ThreeDSMessage.shortened(response.authenticationValue),
-            "acs_challenge_mandated": response.acsChallengeMandated, "signature_verification": response.signatureVerification,
+            "transStatus": response.transStatus?.rawValue, "transStatusReason": response.transStatusReason?.rawValue,
+            "eci": response.eci, "dsTransID": response.dsTransID, "acsTransID": response.acsTransID,
+            "authenticationValue": ThreeDSMessage.shortened(response.authenticationValue),
+            "acsChallengeMandated": response.acsChallengeMandated, "signatureVerification": response.signatureVerification,
         ]
         for case let (key, value?) in optional { values[key] = .string(value) }
         for (key, value) in errorFields(response.error) { values[key] = value }
@@ -254,7 +255,7 @@ extension DropsPage {
 
     private static func errorFields(_ error: ProtocolError?) -> [String: JSONValue] {
         guard let error else { return [:] }
-        return ["error_code": .string(error.errorCode), "error_component": .string(error.errorComponent.rawValue),
-                "error_description": .string(error.errorDescription + (error.errorDetail.map { " (\($0))" } ?? ""))]
+        return ["errorCode": .string(error.errorCode), "errorComponent": .string(error.errorComponent.rawValue),
+                "errorDescription": .string(error.errorDescription + (error.errorDetail.map { " (\($0))" } ?? ""))]
     }
 }

@@ -1,4 +1,5 @@
 import FlowEngine
+import SafepayDropsSDK
 
 /// The statuses of a payment's result, after the delegate callback that ended it (docs/payer-authentication.md).
 public enum PaymentStatus {
@@ -40,48 +41,51 @@ public enum NextAction: String, Sendable, Equatable, Encodable, CaseIterable {
     }
 }
 
-/// What a payment ended in: the callback that fired, the 3-D Secure values it carried (the EMV fields a 3DS
-/// Server and a merchant read, and Cardinal's lookup values), and what to do next.
+/// What a payment ended in: the callback that fired, the 3-D Secure values it carried (``ThreeDSecureOutcome``:
+/// the EMV fields a 3DS Server and a merchant read, and Cardinal's lookup values, read through as
+/// `payment.transStatus` …), what to do next, and the payment as screens show it.
+@dynamicMemberLookup
 public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
     /// The delegate method, e.g. `onPayerAuthenticationSuccess`; nil when the payment stopped before any.
     public let callback: String?
-    public let transStatus: String?
-    public let transStatusReason: String?
-    public let eci: String?
-    public let challengeCancel: String?
+    public let threeDSecure: ThreeDSecureOutcome?
+    public let nextAction: NextAction?
     /// The card as screens show it (`•••• 2503`), and its brand.
     public let card: String?
     public let brand: String?
     /// e.g. "EUR 49.99".
     public let amount: String?
     public let merchant: String?
-    public var nextAction: NextAction?
-    public var enrolled: String?
-    public var messageVersion: String?
-    public var threeDSServerTransID: String?
-    public var dsTransID: String?
-    public var acsTransID: String?
-    /// Its first 8 characters.
-    public var authenticationValue: String?
-    public var acsChallengeMandated: String?
-    public var threeDSCompInd: String?
-    public var interactionCounter: Int?
-    public var signatureVerification: String?
-    public var errorCode: String?
-    public var errorComponent: String?
-    public var errorDescription: String?
 
-    public init(callback: String?, transStatus: String?, transStatusReason: String?, eci: String?, challengeCancel: String?,
-                card: String?, brand: String?, amount: String?, merchant: String?) {
+    public init(callback: String?, threeDSecure: ThreeDSecureOutcome?, nextAction: NextAction?, card: String?, brand: String?,
+                amount: String?, merchant: String?) {
         self.callback = callback
-        self.transStatus = transStatus
-        self.transStatusReason = transStatusReason
-        self.eci = eci
-        self.challengeCancel = challengeCancel
+        self.threeDSecure = threeDSecure
+        self.nextAction = nextAction
         self.card = card
         self.brand = brand
         self.amount = amount
         self.merchant = merchant
+    }
+
+    public subscript<Value>(dynamicMember field: KeyPath<ThreeDSecureOutcome, Value?>) -> Value? {
+        threeDSecure?[keyPath: field]
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case callback, nextAction, card, brand, amount, merchant
+    }
+
+    /// One flat object: the payment's own fields and the 3-D Secure values beside them.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(callback, forKey: .callback)
+        try container.encodeIfPresent(nextAction, forKey: .nextAction)
+        try container.encodeIfPresent(card, forKey: .card)
+        try container.encodeIfPresent(brand, forKey: .brand)
+        try container.encodeIfPresent(amount, forKey: .amount)
+        try container.encodeIfPresent(merchant, forKey: .merchant)
+        try threeDSecure?.encode(to: encoder)
     }
 
     public func encode(to container: inout KeyedEncodingContainer<FlowResult.Key>) throws {

@@ -228,27 +228,10 @@ final class PaymentRun: DropsCardholder {
     func result(of end: PaymentEnd) -> FlowResult {
         let details = state.withLock { $0.details }
         func outcome(_ callback: String?, _ values: ThreeDSecureOutcome?, _ next: NextAction?) -> PaymentOutcome {
-            var outcome = PaymentOutcome(
-                callback: callback, transStatus: values?.transStatus, transStatusReason: values?.transStatusReason,
-                eci: values?.eci, challengeCancel: values?.challengeCancel, card: details?.card.description,
+            PaymentOutcome(
+                callback: callback, threeDSecure: values, nextAction: next, card: details?.card.description,
                 brand: details?.card.brand.rawValue,
                 amount: details.map { AccessControlServer.format($0.amountMinorUnits, $0.currency) }, merchant: details?.merchantName)
-            outcome.nextAction = next
-            guard let values else { return outcome }
-            outcome.enrolled = values.enrolled
-            outcome.messageVersion = values.messageVersion
-            outcome.threeDSServerTransID = values.threeDSServerTransID
-            outcome.dsTransID = values.dsTransID
-            outcome.acsTransID = values.acsTransID
-            outcome.authenticationValue = values.authenticationValue
-            outcome.acsChallengeMandated = values.acsChallengeMandated
-            outcome.threeDSCompInd = values.threeDSCompInd
-            outcome.interactionCounter = values.interactionCounter
-            outcome.signatureVerification = values.signatureVerification
-            outcome.errorCode = values.errorCode
-            outcome.errorComponent = values.errorComponent
-            outcome.errorDescription = values.errorDescription
-            return outcome
         }
         func error(_ message: String, code: Int? = nil) -> FlowError { FlowError(subsystem: nil, code: code, message: message) }
         func ended(_ flowOutcome: FlowOutcome, _ status: String, at step: FlowStep?, _ failure: FlowError?, _ payment: PaymentOutcome?) -> FlowResult {

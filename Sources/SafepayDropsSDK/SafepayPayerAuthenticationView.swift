@@ -153,7 +153,7 @@ public final class SafepayPayerAuthenticationView {
     private func deliver(_ event: InframeEvent) {
         let tracker = event.string("tracker").flatMap { $0.isEmpty ? nil : $0 } ?? tracker
         let requestID = event.string("request_id")
-        let outcome = event.detail["three_ds"]?.objectValue.map(Self.outcome)
+        let outcome = event.detail["three_ds"].flatMap { BridgeJSON.decode(ThreeDSecureOutcome.self, from: $0.description) }
         let data = PayerAuthenticationData(tracker: tracker, requestId: requestID, errorMessage: event.string("errorMessage"),
                                            threeDSecure: outcome)
         switch event.name {
@@ -185,27 +185,6 @@ public final class SafepayPayerAuthenticationView {
         guard !finished else { return }
         if final { finished = true }
         if let delegate { call(delegate) }
-    }
-
-    /// The `three_ds` object of a page event.
-    nonisolated static func outcome(_ values: [String: JSONValue]) -> ThreeDSecureOutcome {
-        var outcome = ThreeDSecureOutcome(
-            transStatus: values["trans_status"]?.stringValue, transStatusReason: values["trans_status_reason"]?.stringValue,
-            eci: values["eci"]?.stringValue, challengeCancel: values["challenge_cancel"]?.stringValue)
-        outcome.enrolled = values["enrolled"]?.stringValue
-        outcome.messageVersion = values["message_version"]?.stringValue
-        outcome.threeDSServerTransID = values["three_ds_server_trans_id"]?.stringValue
-        outcome.dsTransID = values["ds_trans_id"]?.stringValue
-        outcome.acsTransID = values["acs_trans_id"]?.stringValue
-        outcome.authenticationValue = values["authentication_value"]?.stringValue
-        outcome.acsChallengeMandated = values["acs_challenge_mandated"]?.stringValue
-        outcome.threeDSCompInd = values["three_ds_comp_ind"]?.stringValue
-        outcome.interactionCounter = values["interaction_counter"]?.intValue
-        outcome.signatureVerification = values["signature_verification"]?.stringValue
-        outcome.errorCode = values["error_code"]?.stringValue
-        outcome.errorComponent = values["error_component"]?.stringValue
-        outcome.errorDescription = values["error_description"]?.stringValue
-        return outcome
     }
 
     nonisolated static func origin(of url: String) -> String {

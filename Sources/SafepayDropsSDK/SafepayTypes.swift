@@ -147,8 +147,9 @@ public struct SafepayErrorData: Sendable, Equatable {
 }
 
 /// What the 3-D Secure exchange ended in, for screens and result lines: the EMV fields a 3DS Server and a
-/// merchant read, and Cardinal's lookup values. The authentication value is shortened (its first 8 characters).
-public struct ThreeDSecureOutcome: Sendable, Equatable {
+/// merchant read, under their EMV names, and Cardinal's lookup values. The authentication value is shortened
+/// (its first 8 characters). Coded as the page's `three_ds` object and the result line's `payment` write it.
+public struct ThreeDSecureOutcome: Sendable, Equatable, Codable {
     /// Nil when no ARes came (Enrolled U or B).
     public let transStatus: String?
     public let transStatusReason: String?
