@@ -10,6 +10,16 @@ import Testing
         session.press("Enter")
     }
 
+    /// Home → Pay with card: fills the card form with `card` (expiry 12/30) and submits it.
+    func pay(_ session: TmuxSession, card: String) {
+        open(session, downs: 3)
+        #expect(session.waitFor("card details"))
+        session.type(card)
+        session.press("Tab")
+        session.type("12/30")
+        session.press("Enter", "Enter", "Enter", "Enter")
+    }
+
     /// Home → Activate device, and wait for its first form page.
     func openActivation(_ session: TmuxSession) {
         open(session, downs: 0)
@@ -87,12 +97,7 @@ import Testing
     /// Cardinal's Test Case 7 (error on lookup): no ARes, the directory server's Erro, and what to do next.
     @Test func aLookupErrorShowsTheErroAndTheNextStep() throws {
         let session = try TmuxSession()
-        open(session, downs: 3)
-        #expect(session.waitFor("card details"))
-        session.type("5200000000002037")
-        session.press("Tab")
-        session.type("12/30")
-        session.press("Enter", "Enter", "Enter", "Enter")
+        pay(session, card: "5200000000002037")
         let (done, screen) = session.waitUntil { screen in
             ["failed — AUTHENTICATION_UNAVAILABLE", "Enrolled", "U authentication unavailable at lookup · ECI 00",
              "Erro", "101 from the directory server: Error Processing Message",
@@ -103,12 +108,7 @@ import Testing
 
     @Test func escOnTheChallengeIsACancelNotAFailure() throws {
         let session = try TmuxSession()
-        open(session, downs: 3)
-        #expect(session.waitFor("card details"))
-        session.type("4000000000002503")
-        session.press("Tab")
-        session.type("12/30")
-        session.press("Enter", "Enter", "Enter", "Enter")
+        pay(session, card: "4000000000002503")
         #expect(session.waitFor("Enter the one-time code"))
         session.press("Escape")
         let (done, screen) = session.waitUntil { screen in
