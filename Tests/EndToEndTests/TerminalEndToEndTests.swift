@@ -94,6 +94,37 @@ import Testing
         #expect(!session.scrollback().contains("9876"))
     }
 
+    /// One Visa card per Cardinal test case, paid in the terminal: each result screen shows the case's values,
+    /// its callback and the next step (the short timers of docs/scenarios/payments-qa.json keep case 8 short).
+    @Test(arguments: [
+        ("4000000000002701", false, ["Y · ECI 05", "onPayerAuthenticationFrictionless", "Authorise with the CAVV"]),
+        ("4000000000002925", false, ["N · ECI 07", "onPayerAuthenticationUnavailable", "Do not authorise"]),
+        ("4000000000002719", false, ["A · ECI 06", "onPayerAuthenticationFrictionless", "Authorise with the CAVV"]),
+        ("4000000000002313", false, ["U · ECI 07", "onPayerAuthenticationUnavailable", "May authorise, without liability"]),
+        ("4000000000002537", false, ["R · ECI 07", "onPayerAuthenticationUnavailable", "Do not authorise"]),
+        ("4000000000002990", false, ["U authentication unavailable at lookup · ECI 07", "101 from the directory server", "May authorise"]),
+        ("4000000000002446", false, ["U authentication unavailable at lookup · ECI 07", "101 from the directory server", "May authorise"]),
+        ("4000000000002354", false, ["U authentication unavailable at lookup · ECI 07", "402 from the 3DS Server", "May authorise"]),
+        ("4000000000002503", true, ["Y · ECI 05", "onPayerAuthenticationSuccess", "Authorise with the CAVV"]),
+        ("4000000000002370", true, ["N · ECI 07", "onPayerAuthenticationFailure", "Do not authorise"]),
+        ("4000000000002420", true, ["U · ECI 07", "onPayerAuthenticationFailure", "Run 3-D Secure again"]),
+        ("4000000000002644", true, ["U · ECI 07", "403 from the ACS", "May authorise, without liability"]),
+        ("4000000000002560", false, ["B authentication bypassed · ECI 07", "onPayerAuthenticationUnavailable", "May authorise"]),
+    ])
+    func everyCardinalCaseShowsItsValuesAndNextStep(card: String, challenge: Bool, expected: [String]) throws {
+        let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/scenarios/payments-qa.json").path
+        let session = try TmuxSession(arguments: ["--scenario", scenario])
+        pay(session, card: card)
+        if challenge {
+            #expect(session.waitFor("Enter the one-time code"))
+            session.type("1234")
+            session.press("Enter")
+        }
+        let (done, screen) = session.waitUntil { screen in expected.allSatisfy { screen.contains($0) } }
+        #expect(done, "\(card): \(screen)")
+    }
+
     /// Cardinal's Test Case 7 (error on lookup): no ARes, the directory server's Erro, and what to do next.
     @Test func aLookupErrorShowsTheErroAndTheNextStep() throws {
         let session = try TmuxSession()

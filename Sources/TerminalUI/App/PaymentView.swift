@@ -113,7 +113,8 @@ extension AppView {
 
     // MARK: Results
 
-    /// The rows a payment result adds: the 3-D Secure values and the callback that fired.
+    /// The rows a payment result adds, the most telling first (a small terminal shows the top ones): the outcome,
+    /// the next step, any Erro, the callback that fired, then the other 3-D Secure values.
     static func paymentRows(_ result: FlowResult) -> [(String, String, Role)] {
         guard let payment = result.payment else { return [] }
         var rows: [(String, String, Role)] = []
@@ -121,6 +122,9 @@ extension AppView {
             let meaning = TransStatus(rawValue: status)?.meaning ?? ""
             let eci = payment.eci.map { " · ECI \($0)" } ?? ""
             rows.append(("transStatus", "\(status)\(eci) — \(meaning)", result.outcome == .success ? .success : .text))
+        }
+        if let enrolled = payment.enrolled, enrolled != Enrollment.enrolled.rawValue {
+            rows.append(("Enrolled", "\(enrolled) \(Enrollment(rawValue: enrolled)?.meaning ?? "")" + (payment.eci.map { " · ECI \($0)" } ?? ""), .text))
         }
         if let next = payment.nextAction {
             let role: Role = switch next {
@@ -130,19 +134,16 @@ extension AppView {
             }
             rows.append(("next step", next.advice, role))
         }
+        if let code = payment.errorCode {
+            let component = payment.errorComponent.flatMap(ProtocolError.Component.init).map { " from the \($0.name)" } ?? ""
+            rows.append(("Erro", "\(code)\(component): \(payment.errorDescription ?? "")", .error))
+        }
         if let callback = payment.callback { rows.append(("callback", callback, .text)) }
         if let reason = payment.transStatusReason {
             rows.append(("reason", "\(reason) \(TransStatusReason(rawValue: reason)?.meaning ?? "")", .text))
         }
         if let cancel = payment.challengeCancel {
             rows.append(("challengeCancel", "\(cancel) \(ChallengeCancel(rawValue: cancel)?.meaning ?? "")", .text))
-        }
-        if let enrolled = payment.enrolled, enrolled != Enrollment.enrolled.rawValue {
-            rows.append(("Enrolled", "\(enrolled) \(Enrollment(rawValue: enrolled)?.meaning ?? "")" + (payment.eci.map { " · ECI \($0)" } ?? ""), .text))
-        }
-        if let code = payment.errorCode {
-            let component = payment.errorComponent.flatMap(ProtocolError.Component.init).map { " from the \($0.name)" } ?? ""
-            rows.append(("Erro", "\(code)\(component): \(payment.errorDescription ?? "")", .error))
         }
         let emv = [
             payment.threeDSCompInd.map { "threeDSCompInd \($0)" },
