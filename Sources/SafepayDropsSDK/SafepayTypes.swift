@@ -199,3 +199,18 @@ extension SafepayPayerAuthenticationDelegate {
     public func onPayerAuthenticationUnavailable(data: PayerAuthenticationData) {}
     public func onSafepayError(error: SafepayErrorData) {}
 }
+
+extension ThreeDSecureOutcome: CustomDebugStringConvertible {
+    /// The fields that are present, as a print of the payload shows them: `ThreeDSecureOutcome(transStatus: "Y", …)`.
+    public var debugDescription: String {
+        let fields = Mirror(reflecting: self).children.compactMap { child -> String? in
+            guard let label = child.label else { return nil }
+            switch child.value {
+            case let text as String?: return text.map { "\(label): \"\($0)\"" }
+            case let number as Int?: return number.map { "\(label): \($0)" }
+            default: return nil
+            }
+        }
+        return "ThreeDSecureOutcome(\(fields.joined(separator: ", ")))"
+    }
+}
