@@ -11,8 +11,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-static int paste_begin_code = 0;
-static int paste_end_code = 0;
 static volatile sig_atomic_t curses_active = 0;
 static struct termios saved_termios;
 static int saved_termios_valid = 0;
@@ -32,29 +30,26 @@ static void write_all(const char *text) {
     }
 }
 
-int idp_curses_start(int escapeDelayMs) {
+int idp_curses_start(void) {
     // Only the character type matters to curses (UTF-8 in and out); loading every category costs start-up
     // time. A non-UTF-8 environment falls back to C.UTF-8 so that wide characters still work.
     setlocale(LC_CTYPE, "");
     const char *codeset = nl_langinfo(CODESET);
     if (codeset == NULL || strcmp(codeset, "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
     if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) saved_termios_valid = 1;
-    set_escdelay(escapeDelayMs);
     if (initscr() == NULL) return -1;
     curses_active = 1;
     raw();
     noecho();
     nonl();
-    keypad(stdscr, TRUE);
+    // No keypad translation: idp-tui decodes every escape sequence itself (KeyDecoder), so that one it does not
+    // know is dropped whole instead of arriving as Esc and letters.
+    keypad(stdscr, FALSE);
     nodelay(stdscr, TRUE);
     if (has_colors()) {
         start_color();
         use_default_colors();
     }
-    paste_begin_code = KEY_MAX + 1;
-    paste_end_code = KEY_MAX + 2;
-    define_key("\033[200~", paste_begin_code);
-    define_key("\033[201~", paste_end_code);
     fflush(stdout);
     write_all(PASTE_ON);
     return 0;
@@ -105,8 +100,6 @@ int idp_key_code(const char *name) {
     return -1;
 }
 
-int idp_key_paste_begin(void) { return paste_begin_code; }
-int idp_key_paste_end(void) { return paste_end_code; }
 
 uint32_t idp_attr_bold(void) { return (uint32_t)A_BOLD; }
 uint32_t idp_attr_underline(void) { return (uint32_t)A_UNDERLINE; }

@@ -1,35 +1,26 @@
 import CNcurses
 import TerminalUI
 
-/// What the keyboard delivered: a key, a pasted text, or a new terminal size.
+/// What the keyboard delivered: a key, a pasted text, a mouse report, or a new terminal size.
 enum TerminalInput: Equatable {
     case key(Key)
     case paste(String)
+    case mouse(MouseReport)
     case resize
     case suspend
 }
 
-/// Turns ncurses' wide-character reads into ``TerminalInput``, assembling bracketed pastes.
+/// Reads what ncurses hands over (characters as the terminal sent them: keypad translation is off) and decodes
+/// them with ``KeyDecoder``, so that every escape sequence is read whole; ncurses still reports a new size.
 struct KeyReader {
-    private var pasting: String?
-    private let codes: [Int32: Key]
-    private let resizeCode: Int32
-    private let pasteBegin: Int32
-    private let pasteEnd: Int32
+    private var decoder = KeyDecoder()
+    private let resizeCode = idp_key_code("resize")
 
-    init() {
-        var codes: [Int32: Key] = [:]
-        for (name, key) in [
-            ("up", Key.up), ("down", .down), ("left", .left), ("right", .right), ("home", .home), ("end", .end),
-            ("backspace", .backspace), ("delete", .delete), ("backtab", .backTab), ("enter", .enter),
-            ("pageup", .pageUp), ("pagedown", .pageDown), ("f1", .f1), ("f2", .f2), ("f3", .f3),
-        ] {
-            codes[idp_key_code(name)] = key
-        }
-        self.codes = codes
-        resizeCode = idp_key_code("resize")
-        pasteBegin = idp_key_paste_begin()
-        pasteEnd = idp_key_paste_end()
+    /// When ``flush()`` is due if nothing else arrives (a lone Esc, a paste that stopped), as a poll timeout.
+    var timeoutMilliseconds: Int32 {
+        guard let deadline = decoder.deadline else { return -1 }
+        let left = ContinuousClock.now.duration(to: deadline)
+        return left <= .zero ? 0 : Int32(min(60_000, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
     }
 
     /// Reads everything waiting, without blocking.
@@ -38,38 +29,29 @@ struct KeyReader {
         while true {
             let read = idp_curses_read()
             guard read.status == 0 else { break }
-            if let input = translate(read) { inputs.append(input) }
+            if read.isKeyCode != 0 {
+                if Int32(bitPattern: read.value) == resizeCode { inputs.append(.resize) }
+                continue
+            }
+            guard let scalar = Unicode.Scalar(read.value) else { continue }
+            inputs += decoder.feed(scalar, at: .now).compactMap(Self.input)
         }
-        return inputs
+        return inputs + flush()
     }
 
-    private mutating func translate(_ read: idp_key) -> TerminalInput? {
-        let value = Int32(bitPattern: read.value)
-        if read.isKeyCode != 0 {
-            if value == pasteBegin {
-                pasting = ""
-                return nil
-            }
-            if value == pasteEnd {
-                defer { pasting = nil }
-                return .paste(pasting ?? "")
-            }
-            if value == resizeCode { return .resize }
-            return codes[value].map(TerminalInput.key)
-        }
-        guard let scalar = Unicode.Scalar(read.value) else { return nil }
-        if pasting != nil {
-            pasting?.unicodeScalars.append(scalar)
-            return nil
-        }
-        switch read.value {
-        case 27: return .key(.escape)
-        case 13, 10: return .key(.enter)
-        case 9: return .key(.tab)
-        case 127, 8: return .key(.backspace)
-        case 26: return .suspend
-        case 1...31: return .key(.control(Character(Unicode.Scalar(read.value + 96)!)))
-        default: return .key(.character(Character(scalar)))
+    /// What waited long enough: a lone Esc, a paste without its end.
+    mutating func flush() -> [TerminalInput] {
+        decoder.flush(at: .now).compactMap(Self.input)
+    }
+
+    private static func input(_ decoded: DecodedInput) -> TerminalInput? {
+        switch decoded {
+        case .key(.control("z")): .suspend
+        case .key(let key): .key(key)
+        case .paste(let text): .paste(text)
+        case .mouse(let report): .mouse(report)
+        // Focus reports are read whole and change nothing.
+        case .focus: nil
         }
     }
 }

@@ -20,9 +20,6 @@ public enum TerminalSession {
         }
     }
 
-    /// Escape is a key of its own after this long without the rest of a sequence (ESCDELAY).
-    static let escapeDelayMilliseconds: Int32 = 25
-
     /// Runs until the user quits; returns the exit status. The terminal is restored on every way out.
     ///
     /// `makeService` runs on a background thread once the first frame is drawn, so that the simulated world
@@ -44,7 +41,7 @@ public enum TerminalSession {
         idp_signals_install(signalPipe[1])
         let built = ServiceBuilder()
         defer { built.close() }
-        guard idp_curses_start(escapeDelayMilliseconds) == 0 else {
+        guard idp_curses_start() == 0 else {
             throw StartError(description: "cannot start curses (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset"))")
         }
         defer { idp_curses_stop() }
@@ -69,7 +66,8 @@ public enum TerminalSession {
                 pollfd(fd: service?.wakeFileDescriptor ?? built.readyFileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&fds, 3, -1)
+            // A lone Esc (or a paste without its end) is decided when the decoder's timer runs out.
+            let ready = poll(&fds, 3, reader.timeoutMilliseconds)
             if ready < 0 && errno != EINTR { app.quit(1) }
             if fds[2].revents != 0 {
                 var number: UInt8 = 0
@@ -81,12 +79,15 @@ public enum TerminalSession {
                 continue
             }
             // A signal (SIGWINCH) interrupts poll; ncurses then has a KEY_RESIZE waiting.
-            if fds[0].revents != 0 || ready < 0 {
-                for input in reader.readAvailable() {
+            if fds[0].revents != 0 || ready <= 0 {
+                for input in ready == 0 ? reader.flush() : reader.readAvailable() {
+                    // Mouse reports are read whole; nothing uses them yet.
+                    if case .mouse = input { continue }
                     dirty = true
                     switch input {
                     case .key(let key): app.handle(key)
                     case .paste(let text): app.handlePaste(text)
+                    case .mouse: break
                     case .resize:
                         app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
                         screen.invalidate()

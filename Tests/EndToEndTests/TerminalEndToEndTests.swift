@@ -94,6 +94,37 @@ import Testing
         #expect(!session.scrollback().contains("9876"))
     }
 
+    /// What terminals send for Alt (Option) keys, the mouse, focus and keys idp-tui has no use for leaves the form
+    /// and its text as they were: nothing cancels the flow and nothing is typed; Alt keys edit by word; a paste
+    /// that never ends stops swallowing keys, and Ctrl-C still quits.
+    @Test func escapeSequencesNeitherCancelNorType() throws {
+        let session = try TmuxSession()
+        openActivation(session)
+        session.type("alice smith")
+        #expect(session.waitFor("alice smith"))
+        for sequence in ["\u{1b}[99999;1H", "\u{1b}[25;5~", "\u{1b}[1;5Z", "\u{1b}[M !!", "\u{1b}[<0;3;4M", "\u{1b}[<65;3;4M",
+                         "\u{1b}[I", "\u{1b}[O", "\u{1b}\r"] {
+            session.send(bytes: sequence)
+        }
+        session.send(bytes: "\u{1b}b")  // Alt-B: to the start of "smith"
+        session.type("j ")
+        #expect(session.waitFor("alice j smith"), "\(session.screen())")
+        session.send(bytes: "\u{1b}\u{7f}")  // Alt-Backspace: deletes "j "
+        session.send(bytes: "\u{1b}[1;5D")  // Ctrl-←: to the start of "alice"
+        session.send(bytes: "\u{1b}d")  // Alt-D: deletes "alice"
+        session.type("bob")
+        let (edited, screen) = session.waitUntil { $0.contains("bob smith") }
+        #expect(edited, "\(screen)")
+        #expect(screen.contains("Activate device — step 1 of 2"))
+        #expect(!screen.contains("cancelled") && !screen.contains("!!"))
+        // A paste whose end never comes gives the keyboard back, and Ctrl-C quits.
+        session.press("End")
+        session.send(bytes: "\u{1b}[200~ jr")
+        #expect(session.waitFor("bob smith jr"))
+        session.press("C-c")
+        #expect(session.waitForExit() != nil)
+    }
+
     /// One Visa card per Cardinal test case, paid in the terminal: each result screen shows the case's values,
     /// its callback and the next step (the short timers of docs/scenarios/payments-qa.json keep case 8 short).
     @Test(arguments: [

@@ -54,6 +54,12 @@ final class TmuxSession {
         _ = try? tmux(["send-keys", "-t", target, "-l", text], capture: false)
     }
 
+    /// Raw bytes, as a terminal would send them (escape sequences included), in one write.
+    func send(bytes text: String) {
+        let hex = text.utf8.map { String(format: "%02x", $0) }
+        _ = try? tmux(["send-keys", "-t", target, "-H"] + hex, capture: false)
+    }
+
     /// Pastes text as a terminal would: bracketed, when the program asked for it.
     func paste(_ text: String) {
         _ = try? tmux(["set-buffer", "-b", "clip", text], capture: false)

@@ -13,7 +13,7 @@ typedef struct {
 } idp_key;
 
 // Terminal set-up and tear-down. `escapeDelayMs` is ESCDELAY. Returns 0 on success.
-int idp_curses_start(int escapeDelayMs);
+int idp_curses_start(void);
 void idp_curses_stop(void);
 int idp_curses_has_colors(void);
 int idp_curses_colors(void);
@@ -27,8 +27,6 @@ idp_key idp_curses_read(void);
 // Key codes idp-tui needs that are plain numbers in ncurses but come through macros in Swift.
 int idp_key_code(const char *name);
 // The codes ncurses returns for the bracketed-paste start and end sequences (define_key).
-int idp_key_paste_begin(void);
-int idp_key_paste_end(void);
 
 // Attributes.
 uint32_t idp_attr_bold(void);

@@ -22,4 +22,11 @@ public enum Key: Equatable, Sendable {
     case f3
     /// Ctrl and a letter, lower case: `.control("a")` is Ctrl-A.
     case control(Character)
+    /// Alt (Option) and a character, sent as Esc and the character: `.alt("b")` is Alt-B.
+    case alt(Character)
+    case altBackspace
+    case altEnter
+    /// Ctrl-← and Ctrl-→ (Alt-← and Alt-→ too): a word at a time.
+    case wordLeft
+    case wordRight
 }

@@ -55,20 +55,37 @@ public struct TextInput: Equatable, Sendable {
             characters.removeFirst(cursor)
             cursor = 0
         case .control("k"): characters.removeLast(characters.count - cursor)
-        case .control("w"): deleteWordBackwards()
+        case .control("w"), .altBackspace: deleteWordBackwards()
+        case .wordLeft, .alt("b"): cursor = wordStart(before: cursor)
+        case .wordRight, .alt("f"): cursor = wordEnd(after: cursor)
+        case .alt("d"): characters.removeSubrange(cursor..<wordEnd(after: cursor))
         case .character(let character): insert(String(character))
         default: return false
         }
         return true
     }
 
-    /// Ctrl-W: deletes back to the start of the word before the cursor (spaces first, then the word).
+    /// Ctrl-W and Alt-Backspace: deletes back to the start of the word before the cursor.
     private mutating func deleteWordBackwards() {
-        var start = cursor
-        while start > 0, characters[start - 1] == " " { start -= 1 }
-        while start > 0, characters[start - 1] != " " { start -= 1 }
+        let start = wordStart(before: cursor)
         characters.removeSubrange(start..<cursor)
         cursor = start
+    }
+
+    /// Where the word before `position` starts (spaces first, then the word), as readline's Alt-B goes.
+    private func wordStart(before position: Int) -> Int {
+        var start = position
+        while start > 0, characters[start - 1] == " " { start -= 1 }
+        while start > 0, characters[start - 1] != " " { start -= 1 }
+        return start
+    }
+
+    /// Where the word after `position` ends (spaces first, then the word), as readline's Alt-F goes.
+    private func wordEnd(after position: Int) -> Int {
+        var end = position
+        while end < characters.count, characters[end] == " " { end += 1 }
+        while end < characters.count, characters[end] != " " { end += 1 }
+        return end
     }
 
     /// The value as a secret; the field is emptied.

@@ -1,0 +1,283 @@
+/// A mouse report (SGR 1006 or the legacy X10 form): button, 1-based column and row, press or release.
+public struct MouseReport: Equatable, Sendable {
+    /// 0 left, 1 middle, 2 right, 64 wheel up, 65 wheel down (modifier bits removed).
+    public let button: Int
+    public let column: Int
+    public let row: Int
+    public let pressed: Bool
+
+    public init(button: Int, column: Int, row: Int, pressed: Bool) {
+        self.button = button
+        self.column = column
+        self.row = row
+        self.pressed = pressed
+    }
+}
+
+/// What the terminal sent, decoded.
+public enum DecodedInput: Equatable, Sendable {
+    case key(Key)
+    /// A bracketed paste, whole.
+    case paste(String)
+    case mouse(MouseReport)
+    /// Focus in (true) or out (false), when the terminal reports focus.
+    case focus(Bool)
+}
+
+/// Turns what a terminal sends (characters as they arrive, with the time they arrived) into keys, pastes and
+/// mouse reports: complete escape sequences (CSI and SS3, with parameters and modifiers), Alt as an Esc prefix,
+/// SGR and X10 mouse reports, focus reports and bracketed paste. A sequence it does not know is dropped whole,
+/// never read as Esc and letters. Esc alone is a key once ``escapeTimeout`` passes with nothing after it; a paste
+/// whose end never comes ends after ``pasteTimeout`` of silence; Ctrl-C is Ctrl-C even inside a paste.
+///
+/// The caller feeds each character with ``feed(_:at:)`` and, when nothing arrives, calls ``flush(at:)`` by
+/// ``deadline``.
+public struct KeyDecoder: Sendable {
+    public static let escapeTimeout: Duration = .milliseconds(50)
+    public static let pasteTimeout: Duration = .milliseconds(500)
+    /// The longest sequence kept; a longer one is dropped whole (up to its final byte).
+    static let maximumSequence = 64
+    /// The longest paste kept; what follows is dropped.
+    public static let maximumPaste = 1 << 16
+
+    private enum State: Sendable, Equatable {
+        case ground
+        /// Esc seen.
+        case escape
+        /// `Esc [` and the parameter and intermediate bytes so far; `dropping`: too long, skip to the final byte.
+        case csi(String, dropping: Bool)
+        /// `Esc O`.
+        case ss3
+        /// `Esc [ M` and the legacy mouse report's bytes so far.
+        case x10([UInt32])
+        case paste(String, dropped: Bool, pendingEnd: String)
+    }
+
+    private var state = State.ground
+    private var lastInput: ContinuousClock.Instant?
+
+    public init() {}
+
+    /// When ``flush(at:)`` must be called if nothing else arrives: a lone Esc, an unfinished sequence, or a
+    /// paste that stopped.
+    public var deadline: ContinuousClock.Instant? {
+        guard let lastInput else { return nil }
+        switch state {
+        case .ground: return nil
+        case .paste: return lastInput + Self.pasteTimeout
+        default: return lastInput + Self.escapeTimeout
+        }
+    }
+
+    /// Ends what has waited long enough: a lone Esc is the Escape key, an unfinished sequence is dropped, a
+    /// paste without its end is delivered as it is.
+    public mutating func flush(at now: ContinuousClock.Instant) -> [DecodedInput] {
+        guard let deadline, now >= deadline else { return [] }
+        defer { state = .ground }
+        switch state {
+        case .escape: return [.key(.escape)]
+        case .paste(let text, _, let pendingEnd): return [.paste(text + pendingEnd)]
+        default: return []
+        }
+    }
+
+    /// Takes one character as it arrived.
+    public mutating func feed(_ scalar: Unicode.Scalar, at now: ContinuousClock.Instant) -> [DecodedInput] {
+        var out = flush(at: now)
+        lastInput = now
+        out += step(scalar)
+        return out
+    }
+
+    /// Takes several characters that arrived together (tests, and a read of many bytes).
+    public mutating func feed(_ text: String, at now: ContinuousClock.Instant) -> [DecodedInput] {
+        text.unicodeScalars.flatMap { feed($0, at: now) }
+    }
+
+    private mutating func step(_ scalar: Unicode.Scalar) -> [DecodedInput] {
+        let value = scalar.value
+        switch state {
+        case .ground:
+            if value == 0x1b {
+                state = .escape
+                return []
+            }
+            return [.key(Self.plain(scalar))]
+        case .escape:
+            switch value {
+            case 0x5b:  // [
+                state = .csi("", dropping: false)
+                return []
+            case 0x4f:  // O
+                state = .ss3
+                return []
+            case 0x1b:
+                // Esc Esc: the first is a key; the second may start a sequence.
+                return [.key(.escape)]
+            case 0x7f, 0x08:
+                state = .ground
+                return [.key(.altBackspace)]
+            case 0x0d, 0x0a:
+                state = .ground
+                return [.key(.altEnter)]
+            case 0x20...0x7e, 0x80...:
+                state = .ground
+                return [.key(.alt(Character(scalar)))]
+            default:
+                // Esc and a control character: Esc, then the control key.
+                state = .ground
+                return [.key(.escape), .key(Self.plain(scalar))]
+            }
+        case .ss3:
+            state = .ground
+            return Self.ss3(value).map { [.key($0)] } ?? []
+        case .csi(var body, let dropping):
+            if (0x40...0x7e).contains(value) {
+                state = .ground
+                if dropping { return [] }
+                if body.isEmpty && value == 0x4d {  // Esc [ M: a legacy mouse report's three bytes follow
+                    state = .x10([])
+                    return []
+                }
+                return csi(body, final: scalar)
+            }
+            guard (0x20...0x3f).contains(value) else {
+                // Not part of a sequence: the sequence is dropped, the character counts.
+                state = .ground
+                return step(scalar)
+            }
+            if dropping { return [] }
+            body.unicodeScalars.append(scalar)
+            state = .csi(body, dropping: body.unicodeScalars.count > Self.maximumSequence)
+            return []
+        case .x10(var bytes):
+            bytes.append(value)
+            guard bytes.count == 3 else {
+                state = .x10(bytes)
+                return []
+            }
+            state = .ground
+            let button = Int(bytes[0]) - 32
+            return [.mouse(MouseReport(button: button & 0x43 == 3 ? 0 : button & 0x43, column: Int(bytes[1]) - 32,
+                                       row: Int(bytes[2]) - 32, pressed: button & 3 != 3))]
+        case .paste(var text, var dropped, var pendingEnd):
+            if value == 0x03 {
+                // Ctrl-C always quits: the paste ends with what it had.
+                state = .ground
+                return [.paste(text + pendingEnd), .key(.control("c"))]
+            }
+            pendingEnd.unicodeScalars.append(scalar)
+            let end = "\u{1b}[201~"
+            if end.hasPrefix(pendingEnd) {
+                if pendingEnd == end {
+                    state = .ground
+                    return [.paste(text)]
+                }
+                state = .paste(text, dropped: dropped, pendingEnd: pendingEnd)
+                return []
+            }
+            // Not the end after all: what was held back is text, but an Esc may start the end again.
+            var held = pendingEnd
+            var restart = ""
+            if held.unicodeScalars.last == "\u{1b}" {
+                held.unicodeScalars.removeLast()
+                restart = "\u{1b}"
+            }
+            for character in held.unicodeScalars {
+                if text.utf8.count < Self.maximumPaste { text.unicodeScalars.append(character) } else { dropped = true }
+            }
+            state = .paste(text, dropped: dropped, pendingEnd: restart)
+            return []
+        }
+    }
+
+    /// A character outside any sequence.
+    private static func plain(_ scalar: Unicode.Scalar) -> Key {
+        switch scalar.value {
+        case 13, 10: .enter
+        case 9: .tab
+        case 127, 8: .backspace
+        case 0: .control(" ")
+        case 1...31: .control(Character(Unicode.Scalar(scalar.value + 96) ?? " "))
+        default: .character(Character(scalar))
+        }
+    }
+
+    private static func ss3(_ final: UInt32) -> Key? {
+        switch final {
+        case 0x41: .up
+        case 0x42: .down
+        case 0x43: .right
+        case 0x44: .left
+        case 0x48: .home
+        case 0x46: .end
+        case 0x50: .f1
+        case 0x51: .f2
+        case 0x52: .f3
+        case 0x4d: .enter  // keypad Enter
+        default: nil
+        }
+    }
+
+    /// A complete `Esc [ body final`.
+    private mutating func csi(_ body: String, final: Unicode.Scalar) -> [DecodedInput] {
+        if body.hasPrefix("<") {
+            return Self.sgrMouse(String(body.dropFirst()), released: final == "m").map { [.mouse($0)] } ?? []
+        }
+        guard body.allSatisfy({ $0.isNumber || $0 == ";" }) else { return [] }
+        let numbers = body.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
+        guard numbers.allSatisfy({ $0 != nil || body.isEmpty }) else { return [] }
+        let first = numbers.first.flatMap { $0 }
+        // The modifier parameter: 1 none, 2 Shift, 3 Alt, 5 Ctrl (and their sums).
+        let modifier = numbers.count > 1 ? (numbers[1] ?? 1) : 1
+        guard numbers.count <= 2, (1...16).contains(modifier) else { return [] }
+        switch final {
+        case "A", "B", "C", "D", "H", "F":
+            // The cursor keys' parameter is empty or 1; anything else (a position report) is not a key.
+            guard first == nil || first == 1 else { return [] }
+            let key: Key = switch final {
+            case "A": .up
+            case "B": .down
+            case "C": modifier == 5 || modifier == 3 ? .wordRight : .right
+            case "D": modifier == 5 || modifier == 3 ? .wordLeft : .left
+            case "H": .home
+            default: .end
+            }
+            guard modifier == 1 || final == "C" || final == "D" else { return [] }
+            return [.key(key)]
+        case "Z":
+            return body.isEmpty ? [.key(.backTab)] : []
+        case "I", "O":
+            return body.isEmpty ? [.focus(final == "I")] : []
+        case "~":
+            guard let first else { return [] }
+            if first == 200 && numbers.count == 1 {
+                state = .paste("", dropped: false, pendingEnd: "")
+                return []
+            }
+            if first == 201 { return [] }
+            guard modifier == 1 else { return [] }
+            let key: Key? = switch first {
+            case 1, 7: .home
+            case 4, 8: .end
+            case 3: .delete
+            case 5: .pageUp
+            case 6: .pageDown
+            case 11: .f1
+            case 12: .f2
+            case 13: .f3
+            default: nil
+            }
+            return key.map { [.key($0)] } ?? []
+        default:
+            return []
+        }
+    }
+
+    /// `b;x;y` of `Esc [ < b ; x ; y M|m`.
+    private static func sgrMouse(_ body: String, released: Bool) -> MouseReport? {
+        let parts = body.split(separator: ";").compactMap { Int($0) }
+        guard parts.count == 3, parts.allSatisfy({ $0 >= 0 && $0 < 100_000 }) else { return nil }
+        return MouseReport(button: parts[0] & 0x43, column: parts[1], row: parts[2], pressed: !released)
+    }
+}

@@ -1,0 +1,133 @@
+import TerminalUI
+import Testing
+
+/// What a terminal sends, decoded: whole sequences, whatever the reads split them into.
+@Suite struct KeyDecoderTests {
+    let start = ContinuousClock.now
+
+    /// Feeds `bytes` in two reads split at `split` (1 ms apart, well inside the Esc timeout), then lets every
+    /// timer run out.
+    func decode(_ text: String, split: Int? = nil) -> [DecodedInput] {
+        var decoder = KeyDecoder()
+        let scalars = Array(text.unicodeScalars)
+        let cut = split ?? scalars.count
+        var out: [DecodedInput] = []
+        for (index, scalar) in scalars.enumerated() {
+            out += decoder.feed(scalar, at: start + .milliseconds(index < cut ? 0 : 1))
+        }
+        out += decoder.flush(at: start + .seconds(10))
+        return out
+    }
+
+    /// Every way of splitting `text` in two reads decodes the same.
+    func decodesAtEverySplit(_ text: String, _ expected: [DecodedInput], sourceLocation: SourceLocation = #_sourceLocation) {
+        for split in 0...text.unicodeScalars.count {
+            #expect(decode(text, split: split) == expected, "split at \(split)", sourceLocation: sourceLocation)
+        }
+    }
+
+    static let sequences: [(String, String, [DecodedInput])] = [
+        ("Alt-b", "\u{1b}b", [.key(.alt("b"))]),
+        ("Alt-f", "\u{1b}f", [.key(.alt("f"))]),
+        ("Alt-d", "\u{1b}d", [.key(.alt("d"))]),
+        ("Alt-Backspace", "\u{1b}\u{7f}", [.key(.altBackspace)]),
+        ("Alt-Enter", "\u{1b}\r", [.key(.altEnter)]),
+        ("Ctrl-←", "\u{1b}[1;5D", [.key(.wordLeft)]),
+        ("Ctrl-→", "\u{1b}[1;5C", [.key(.wordRight)]),
+        ("focus in", "\u{1b}[I", [.focus(true)]),
+        ("focus out", "\u{1b}[O", [.focus(false)]),
+        ("SGR mouse press", "\u{1b}[<0;12;5M", [.mouse(MouseReport(button: 0, column: 12, row: 5, pressed: true))]),
+        ("SGR wheel", "\u{1b}[<65;3;4M", [.mouse(MouseReport(button: 65, column: 3, row: 4, pressed: true))]),
+        ("SGR release", "\u{1b}[<0;12;5m", [.mouse(MouseReport(button: 0, column: 12, row: 5, pressed: false))]),
+        ("X10 mouse", "\u{1b}[M !!", [.mouse(MouseReport(button: 0, column: 1, row: 1, pressed: true))]),
+        ("unknown CSI (a position)", "\u{1b}[99999;1H", []),
+        ("unknown CSI (Ctrl-F12-like)", "\u{1b}[25;5~", []),
+        ("unknown CSI (Ctrl-Shift-Tab)", "\u{1b}[1;5Z", []),
+        ("arrows", "\u{1b}[A\u{1b}[B\u{1b}[C\u{1b}[D", [.key(.up), .key(.down), .key(.right), .key(.left)]),
+        ("SS3 arrows and F1", "\u{1b}OA\u{1b}OP", [.key(.up), .key(.f1)]),
+        ("home, end, delete, pages", "\u{1b}[H\u{1b}[F\u{1b}[3~\u{1b}[5~\u{1b}[6~\u{1b}[1~\u{1b}[4~",
+         [.key(.home), .key(.end), .key(.delete), .key(.pageUp), .key(.pageDown), .key(.home), .key(.end)]),
+        ("Shift-Tab", "\u{1b}[Z", [.key(.backTab)]),
+        ("F2", "\u{1b}OQ", [.key(.f2)]),
+        ("bracketed paste", "\u{1b}[200~a\u{1b}b\u{1b}[201~x", [.paste("a\u{1b}b"), .key(.character("x"))]),
+        ("UTF-8 and keys", "é\t\r\u{7f}", [.key(.character("é")), .key(.tab), .key(.enter), .key(.backspace)]),
+        ("Ctrl-C", "\u{3}", [.key(.control("c"))]),
+        ("Esc alone", "\u{1b}", [.key(.escape)]),
+    ]
+
+    @Test(arguments: sequences.indices)
+    func everySequenceDecodesWholeAtEverySplit(_ index: Int) {
+        let (_, text, expected) = Self.sequences[index]
+        decodesAtEverySplit(text, expected)
+    }
+
+    @Test func anUnknownSequenceIsDroppedWholeAndTheNextKeyCounts() {
+        #expect(decode("\u{1b}[25;5~a\u{1b}[99999;1Hb") == [.key(.character("a")), .key(.character("b"))])
+        #expect(decode("\u{1b}[M !!a") == [.mouse(MouseReport(button: 0, column: 1, row: 1, pressed: true)), .key(.character("a"))])
+    }
+
+    @Test func escAloneIsAKeyOnlyOnceItsTimeoutPasses() {
+        var decoder = KeyDecoder()
+        let fed = decoder.feed("\u{1b}", at: start)
+        #expect(fed.isEmpty)
+        #expect(decoder.deadline == start + KeyDecoder.escapeTimeout)
+        let early = decoder.flush(at: start + .milliseconds(10))
+        #expect(early.isEmpty)
+        let due = decoder.flush(at: start + KeyDecoder.escapeTimeout)
+        #expect(due == [.key(.escape)])
+        #expect(decoder.deadline == nil)
+        #expect(KeyDecoder.escapeTimeout <= .milliseconds(50))
+    }
+
+    @Test func escThenAKeyAfterTheTimeoutIsEscThenTheKey() {
+        var decoder = KeyDecoder()
+        _ = decoder.feed("\u{1b}", at: start)
+        let late = decoder.feed("b", at: start + .milliseconds(60))
+        #expect(late == [.key(.escape), .key(.character("b"))])
+    }
+
+    @Test func anUnterminatedPasteEndsAfterItsTimeoutAndCtrlCAlwaysCounts() {
+        var decoder = KeyDecoder()
+        let opened = decoder.feed("\u{1b}[200~hello", at: start)
+        #expect(opened.isEmpty)
+        let early = decoder.flush(at: start + .milliseconds(100))
+        #expect(early.isEmpty)
+        let due = decoder.flush(at: start + KeyDecoder.pasteTimeout)
+        #expect(due == [.paste("hello")])
+        let next = decoder.feed("q", at: start + .seconds(1))
+        #expect(next == [.key(.character("q"))])
+
+        var open = KeyDecoder()
+        let interrupted = open.feed("\u{1b}[200~abc\u{3}", at: start)
+        #expect(interrupted == [.paste("abc"), .key(.control("c"))])
+    }
+
+    @Test func aHugePasteIsCutAtItsLimit() {
+        let text = String(repeating: "x", count: KeyDecoder.maximumPaste + 10)
+        #expect(decode("\u{1b}[200~\(text)\u{1b}[201~") == [.paste(String(repeating: "x", count: KeyDecoder.maximumPaste))])
+    }
+
+    @Test func anEndlessSequenceIsDroppedWholeUpToItsFinalByte() {
+        let long = "\u{1b}[" + String(repeating: "1;", count: 200) + "Hz"
+        #expect(decode(long) == [.key(.character("z"))])
+    }
+
+    @Test func textFieldsEditByWord() {
+        var input = TextInput("alpha beta gamma")
+        var handled = [input.apply(.alt("b"))]
+        #expect(input.cursor == 11)
+        handled.append(input.apply(.wordLeft))
+        #expect(input.cursor == 6)
+        handled.append(input.apply(.alt("d")))
+        #expect(input.text == "alpha  gamma")
+        handled.append(input.apply(.wordRight))
+        #expect(input.cursor == 12)
+        handled.append(input.apply(.altBackspace))
+        #expect(input.text == "alpha  ")
+        handled.append(input.apply(.alt("b")))
+        #expect(input.cursor == 0)
+        handled.append(input.apply(.alt("f")))
+        #expect(input.cursor == 5)
+        #expect(handled.allSatisfy { $0 })
+    }
+}
