@@ -125,6 +125,25 @@ import Testing
         #expect(session.waitForExit() != nil)
     }
 
+    /// The faults panel's 3-D Secure entries reach a payment: the directory server answering with an Erro ends
+    /// the lookup without an ARes.
+    @Test func aDirectoryServerFaultFromThePanelEndsTheLookup() throws {
+        let session = try TmuxSession()
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("f")
+        #expect(session.waitFor("Faults — space switches"))
+        for _ in 0..<17 { session.press("Down") }
+        for _ in 0..<4 { session.press("Space") }
+        #expect(session.waitFor("directory server answering with an Erro"))
+        session.press("Escape")
+        pay(session, card: "4000000000002701")
+        let (done, screen) = session.waitUntil { screen in
+            ["failed — AUTHENTICATION_UNAVAILABLE", "404 from the directory server: Permanent System Failure", "May authorise"]
+                .allSatisfy { screen.contains($0) }
+        }
+        #expect(done, "\(screen)")
+    }
+
     /// One Visa card per Cardinal test case, paid in the terminal: each result screen shows the case's values,
     /// its callback and the next step (the short timers of docs/scenarios/payments-qa.json keep case 8 short).
     @Test(arguments: [
