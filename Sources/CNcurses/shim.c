@@ -37,7 +37,8 @@ int idp_curses_start(void) {
     const char *codeset = nl_langinfo(CODESET);
     if (codeset == NULL || strcmp(codeset, "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
     if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) saved_termios_valid = 1;
-    if (initscr() == NULL) return -1;
+    // newterm, not initscr: an unknown TERM then returns NULL instead of printing and exiting the process.
+    if (newterm(NULL, stdout, stdin) == NULL) return -1;
     curses_active = 1;
     raw();
     noecho();

@@ -42,7 +42,10 @@ public enum TerminalSession {
         let built = ServiceBuilder()
         defer { built.close() }
         guard idp_curses_start() == 0 else {
-            throw StartError(description: "cannot start curses (TERM=\(ProcessInfo.processInfo.environment["TERM"] ?? "unset"))")
+            let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+            throw StartError(description: term.isEmpty
+                ? "TERM is not set, so the terminal UI cannot draw; set it (TERM=xterm-256color) or use idp-tui run"
+                : "the terminal type \"\(term)\" (TERM) is unknown to this system's terminfo; try TERM=xterm-256color, or use idp-tui run")
         }
         defer { idp_curses_stop() }
 

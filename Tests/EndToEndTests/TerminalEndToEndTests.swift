@@ -144,6 +144,17 @@ import Testing
         #expect(done, "\(screen)")
     }
 
+    @Test func anUnknownTerminalTypeIsOneLineAndExitTwo() throws {
+        // tmux sets TERM for its panes: the shell in front of the binary changes it.
+        let session = try TmuxSession(command: [
+            "sh", "-c", "TERM=nosuchterm \"$0\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
+        ])
+        #expect(session.waitForExit() == 2)
+        let screen = session.screen()
+        #expect(screen.contains("idp-tui: the terminal type \"nosuchterm\" (TERM) is unknown"), "\(screen)")
+        #expect(!screen.contains("Error opening terminal"))
+    }
+
     /// One Visa card per Cardinal test case, paid in the terminal: each result screen shows the case's values,
     /// its callback and the next step (the short timers of docs/scenarios/payments-qa.json keep case 8 short).
     @Test(arguments: [
