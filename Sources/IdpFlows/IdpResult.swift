@@ -12,6 +12,8 @@ public struct DeviceDetail: FlowResultDetail, Equatable {
     public let authenticationMode: KSMAuthenticationMode?
     /// A login that OfflineLogin completed, without the IdP.
     public var offline = false
+    /// For a logout: whether a user was logged in before it (false: there was nothing to log out).
+    public var wasLoggedIn: Bool?
 
     public func encode(to container: inout KeyedEncodingContainer<FlowResult.Key>) throws {
         try container.encodeIfPresent(user, forKey: .init("user"))
@@ -19,6 +21,7 @@ public struct DeviceDetail: FlowResultDetail, Equatable {
         try container.encode(astClientId, forKey: .init("astClientId"))
         try container.encodeIfPresent(authenticationMode, forKey: .init("authMode"))
         if offline { try container.encode(offline, forKey: .init("offline")) }
+        try container.encodeIfPresent(wasLoggedIn, forKey: .init("wasLoggedIn"))
     }
 
     public var historyUser: String? { user }

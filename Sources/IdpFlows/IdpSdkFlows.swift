@@ -69,13 +69,19 @@ public struct IdpSdkFlow {
     }
 
     func logout() async -> FlowResult? {
+        let wasLoggedIn = environment.masterController.snapshot.loggedIn
         if !environment.masterController.snapshot.started {
             guard let startReply = await send(.start, KSMStartEvent(), detail: "") else { return nil }
             guard (startReply as? KSMStartResultEvent)?.status == .KSMOK else { return mcFailure(.start, startReply) }
         }
         guard let reply = await send(.restart, KSMRestartEvent(), detail: "") else { return nil }
         guard (reply as? KSMRestartResultEvent)?.status == .KSMOK else { return mcFailure(.restart, reply) }
-        return run.result(.success, status: StatusType.OK.name, step: nil, error: nil)
+        var result = run.result(.success, status: StatusType.OK.name, step: nil, error: nil)
+        if var device = result.device {
+            device.wasLoggedIn = wasLoggedIn
+            result.set(device)
+        }
+        return result
     }
 
     // MARK: Calls

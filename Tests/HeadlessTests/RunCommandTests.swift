@@ -59,6 +59,13 @@ import Testing
         let run = try BinaryRun.run(["run", "logout"])
         #expect(run.status == 0)
         #expect(run.results.first?["outcome"] as? String == "success")
+        #expect(run.results.first?["wasLoggedIn"] as? Bool == false, "nothing was logged in on a new device")
+    }
+
+    @Test func logoutSaysWhetherAUserWasLoggedIn() throws {
+        let run = try BinaryRun.run(["run", "activate", "logout", "logout"], stdin: "[\(Answers.aliceActivation),{},{}]")
+        #expect(run.status == 0)
+        #expect(run.results.dropFirst().map { $0["wasLoggedIn"] as? Bool } == [true, false])
     }
 
     @Test func answersCanComeFromAFile() throws {

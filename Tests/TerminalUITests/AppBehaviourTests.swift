@@ -112,6 +112,17 @@ import Testing
         driver.press(.down, .down, .enter)  // Log out
         driver.pump { _ in driver.isResult }
         #expect(driver.app.render().text.contains("device: activated as alice"))
+        #expect(driver.app.render().text.contains("✓ Logged out"))
+        driver.press(.enter, .enter)  // back home, where Log out stays selected: log out again
+        driver.pump { _ in driver.isResult && driver.app.render().text.contains("Nothing to log out") }
+        #expect(driver.app.render().text.contains("✓ Nothing to log out: no user was logged in"))
+    }
+
+    @Test func loggingOutANewDeviceSaysThereWasNothingToLogOut() {
+        let driver = AppDriver()
+        driver.press(.down, .down, .enter)  // Log out
+        driver.pump { _ in driver.isResult }
+        #expect(driver.app.render().text.contains("✓ Nothing to log out: this device is not activated"))
     }
 
     @Test func theLogShowsProvideCredentialsOnTheIdpSdkThreadAndScrolls() {

@@ -236,6 +236,8 @@ public enum AppView {
         case .legacyActivate: "Device activated and logged in (KSSIDP)"
         case .login: "Logged in"
         case .legacyLogin: "Logged in (KSSIDP)"
+        case .logout where result.device?.wasLoggedIn == false:
+            result.device?.user == nil ? "Nothing to log out: this device is not activated" : "Nothing to log out: no user was logged in"
         case .logout: "Logged out"
         case .payerAuth where result.status == PaymentStatus.frictionless: "Payment authenticated without a challenge"
         case .payerAuth: "Payment authenticated after a challenge"
