@@ -264,8 +264,12 @@ public enum AppView {
         buffer.fill(row: row, column: 0, count: buffer.width, role: .status)
         let faults = FaultSwitch.allCases.filter { $0.isOn(state.identityFaults, state.bridgeFaults) }.count
         let left = state.notice ?? "tenant \(state.tenant) · \(state.idpHost)" + (faults > 0 ? " · ⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : "")
-        let right = "device: \(state.deviceStatus) "
-        buffer.put(" " + left, row: row, column: 0, role: .status, limit: buffer.width - CharacterWidth.of(right) - 1)
+        var right = "device: \(state.deviceStatus) "
+        // The device keeps at most half the line; the rest is the notice's, cut with … and two spaces before the
+        // device, so that the two never run together.
+        right = CharacterWidth.truncate(right, to: max(0, buffer.width / 2))
+        let room = buffer.width - CharacterWidth.of(right) - 2
+        buffer.put(CharacterWidth.truncate(" " + left, to: room), row: row, column: 0, role: .status, limit: room)
         buffer.put(right, row: row, column: buffer.width - CharacterWidth.of(right), role: .status)
     }
 
