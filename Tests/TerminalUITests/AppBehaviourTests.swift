@@ -240,3 +240,47 @@ import Testing
         #expect(CharacterWidth.of("日本") == 4)
     }
 }
+
+@Suite struct MenuAndHelpKeyTests {
+    @Test func theMenuTakesDigitsJKHomeAndEnd() {
+        let driver = AppDriver()
+        let count = MenuItem.allCases.count
+        driver.press(.character("4"))
+        #expect(driver.app.state.menuSelection == 3)
+        #expect(driver.app.render().text.contains("▸ 4 Pay with card (3-D Secure)"))
+        driver.press(.character("j"))
+        #expect(driver.app.state.menuSelection == 4)
+        driver.press(.character("k"), .character("k"))
+        #expect(driver.app.state.menuSelection == 2)
+        driver.press(.end)
+        #expect(driver.app.state.menuSelection == count - 1)
+        driver.press(.home)
+        #expect(driver.app.state.menuSelection == 0)
+        driver.press(.character("9"), .character("0"))
+        #expect(driver.app.state.menuSelection == 0, "a digit without an item does nothing")
+    }
+
+    @Test func helpScrollsToItsLastKeyAt60x18() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.press(.character("?"))
+        var text = driver.app.render().text
+        #expect(text.contains("↑↓ scroll"))
+        #expect(!text.contains("suspend; fg resumes"))
+        driver.press(.pageDown)
+        text = driver.app.render().text
+        #expect(text.contains("suspend; fg resumes"), "\(text)")
+        #expect(text.contains("ctrl-c"))
+        driver.press(.character("?"))
+        #expect(!driver.app.state.showHelp)
+    }
+
+    @Test func theHelpBarKeepsEscAndHelpAtEveryWidth() {
+        for width in [60, 70, 80] {
+            let driver = AppDriver(width: width, height: 24)
+            driver.openActivation()
+            let bar = driver.app.render().text.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(bar.contains("esc cancel"), "\(width): \(bar)")
+            #expect(bar.contains("F1 help") || bar.contains("? help"), "\(width): \(bar)")
+        }
+    }
+}

@@ -71,7 +71,11 @@ public struct AppState: Sendable {
     public var log: [FlowEvent] = []
     /// How many log lines the pane is scrolled up from the newest.
     public var logScroll = 0
-    public var showHelp = false
+    public var showHelp = false {
+        didSet { helpScroll = 0 }
+    }
+    /// The first line of the help overlay shown, when it does not fit.
+    public var helpScroll = 0
     public var width: Int
     public var height: Int
     public var tenant: String

@@ -41,7 +41,7 @@ public enum AppView {
         HelpBar.draw(&buffer, row: state.height - 1, keys: helpKeys(state))
         if let panel = state.faultsPanel { drawFaultsPanel(&buffer, state, panel) }
         if state.showHelp {
-            HelpBar.drawOverlay(&buffer)
+            HelpBar.drawOverlay(&buffer, scroll: state.helpScroll)
             buffer.cursor = nil
         }
         return buffer
@@ -90,11 +90,11 @@ public enum AppView {
         for (index, item) in MenuItem.allCases.enumerated() where index + 2 < area.height {
             let row = area.top + 2 + index
             if index == state.menuSelection {
-                let text = "▸ \(item.title)"
+                let text = "▸ \(index + 1) \(item.title)"
                 buffer.fill(row: row, column: area.left, count: 30, role: .menuFocused)
                 buffer.put(text, row: row, column: area.left, role: .menuFocused)
             } else {
-                buffer.put("  \(item.title)", row: row, column: area.left, role: .text)
+                buffer.put("  \(index + 1) \(item.title)", row: row, column: area.left, role: .text)
             }
         }
     }
@@ -274,10 +274,10 @@ public enum AppView {
     }
 
     private static func helpKeys(_ state: AppState) -> [(String, String)] {
-        if state.showHelp { return [("?", "close help")] }
+        if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("?", "close help")] }
         if state.faultsPanel != nil { return [("↑↓", "move"), ("space", "switch"), ("esc", "close")] }
         switch state.screen {
-        case .home: return [("↑↓", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
+        case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
         case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]
         case .transcript, .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
         case .form, .payment: return [("tab ↓", "next"), ("shift-tab ↑", "back"), ("enter", "next/submit"), ("esc", "cancel"), ("F1", "help")]

@@ -63,7 +63,15 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         if state.showHelp {
-            if key == .character("?") || key == .f1 || key == .escape || key == .enter { state.showHelp = false }
+            let last = max(0, HelpBar.allKeys.count - HelpBar.overlayRows(height: state.height))
+            switch key {
+            case .character("?"), .f1, .escape, .enter: state.showHelp = false
+            case .down, .character("j"): state.helpScroll = min(last, state.helpScroll + 1)
+            case .up, .character("k"): state.helpScroll = max(0, state.helpScroll - 1)
+            case .pageDown, .character(" "), .end: state.helpScroll = last
+            case .pageUp, .home: state.helpScroll = 0
+            default: break
+            }
             return
         }
         if var panel = state.faultsPanel {
@@ -177,8 +185,13 @@ public final class TerminalApp: FlowFrontEnd {
     private func handleHome(_ key: Key) {
         let items = MenuItem.allCases
         switch key {
-        case .up, .backTab: state.menuSelection = nextAvailable(from: state.menuSelection, step: -1)
-        case .down, .tab: state.menuSelection = nextAvailable(from: state.menuSelection, step: 1)
+        case .up, .backTab, .character("k"): state.menuSelection = nextAvailable(from: state.menuSelection, step: -1)
+        case .down, .tab, .character("j"): state.menuSelection = nextAvailable(from: state.menuSelection, step: 1)
+        case .home, .pageUp: state.menuSelection = 0
+        case .end, .pageDown: state.menuSelection = items.count - 1
+        // A digit moves to the item of that number, as the menu shows them (dialog's and whiptail's menus do so).
+        case .character(let digit) where digit.wholeNumberValue.map { (1...items.count).contains($0) } == true:
+            state.menuSelection = (digit.wholeNumberValue ?? 1) - 1
         case .character("q"): quit(0)
         case .enter:
             let item = items[state.menuSelection]

@@ -1,8 +1,19 @@
 /// The one-line bar of the current screen's keys, and the full help overlay.
 enum HelpBar {
+    /// The keys that stay when the bar is too narrow for all: how to leave, and how to get help.
+    static let essential: Set<String> = ["esc", "?", "F1"]
+
     static func draw(_ buffer: inout ScreenBuffer, row: Int, keys: [(String, String)]) {
+        func width(_ entries: [(String, String)]) -> Int {
+            entries.enumerated().reduce(1) { $0 + CharacterWidth.of($1.element.0) + 1 + CharacterWidth.of($1.element.1) + ($1.offset == 0 ? 0 : 3) }
+        }
+        // Too narrow: the last keys that are not essential go first.
+        var shown = keys
+        while width(shown) > buffer.width, let drop = shown.lastIndex(where: { !essential.contains($0.0) }) {
+            shown.remove(at: drop)
+        }
         var column = 1
-        for (index, (key, description)) in keys.enumerated() {
+        for (index, (key, description)) in shown.enumerated() {
             let entry = CharacterWidth.of(key) + 1 + CharacterWidth.of(description) + (index == 0 ? 0 : 3)
             guard column + entry <= buffer.width else { break }
             if index > 0 { column += buffer.put(" · ", row: row, column: column, role: .helpDescription) }
@@ -13,12 +24,15 @@ enum HelpBar {
 
     static let allKeys: [(String, String)] = [
         ("↑ ↓ tab shift-tab", "move focus"),
+        ("j k home end 1-\(MenuItem.allCases.count)", "move in the menu (a digit: to that item)"),
         ("enter", "next field; submit on the last; select"),
         ("esc", "cancel the flow; back from a result"),
         ("← → home end", "move in a field"),
         ("backspace delete", "delete"),
         ("ctrl-a ctrl-e", "start / end of the field"),
         ("ctrl-u ctrl-k ctrl-w", "clear before / after / delete word"),
+        ("alt-b alt-f", "a word back / forward (ctrl-← ctrl-→ too)"),
+        ("alt-d alt-bksp", "delete the next / the previous word"),
         ("space", "choose an option (select challenges)"),
         ("a r", "approve / refuse on the other device"),
         ("pgup pgdn", "scroll the SDK event log"),
@@ -30,15 +44,22 @@ enum HelpBar {
         ("ctrl-z", "suspend; fg resumes"),
     ]
 
-    static func drawOverlay(_ buffer: inout ScreenBuffer) {
+    /// How many keys the overlay shows at a terminal height.
+    static func overlayRows(height: Int) -> Int { max(1, min(height - 2, allKeys.count + 3) - 3) }
+
+    /// The overlay of every key, from `scroll` when they do not all fit (↑↓ scroll it; the title says so).
+    static func drawOverlay(_ buffer: inout ScreenBuffer, scroll: Int = 0) {
         let keyWidth = allKeys.map { CharacterWidth.of($0.0) }.max() ?? 0
         let width = min(buffer.width - 4, keyWidth + 50)
-        let height = min(buffer.height - 2, allKeys.count + 4)
+        let height = min(buffer.height - 2, allKeys.count + 3)
+        let rows = overlayRows(height: buffer.height)
+        let first = min(max(0, scroll), max(0, allKeys.count - rows))
         let top = max(1, (buffer.height - height) / 2)
         let left = max(2, (buffer.width - width) / 2)
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
-        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Keys — ? closes")
-        for (index, (key, description)) in allKeys.prefix(height - 4).enumerated() {
+        let more = rows < allKeys.count ? " (\(first + 1)–\(first + rows) of \(allKeys.count), ↑↓ scroll)" : ""
+        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Keys — ? closes" + more)
+        for (index, (key, description)) in allKeys.dropFirst(first).prefix(rows).enumerated() {
             let row = top + 2 + index
             buffer.put(key, row: row, column: left + 2, role: .helpKey)
             buffer.put(description, row: row, column: left + 3 + keyWidth, role: .helpDescription,
