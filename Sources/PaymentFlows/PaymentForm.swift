@@ -60,10 +60,10 @@ public enum PaymentForm {
                               currency: code, merchantName: name)
     }
 
-    /// `MM/YY` or `MM/YYYY`. A date in the past is accepted: the issuer answers it (N, reason 05), as a real
-    /// one would.
+    /// `MM/YY` or `MM/YYYY` (or the digits alone, `1230`). A date in the past is accepted: the issuer answers it
+    /// (N, reason 05), as a real one would.
     static func parseExpiry(_ text: String) throws(PaymentFormProblem) -> (month: Int, year: Int) {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "/", omittingEmptySubsequences: false)
+        let parts = formatExpiry(text.trimmingCharacters(in: .whitespaces)).split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let month = Int(parts[0]), parts[0].count <= 2, let year = Int(parts[1]),
             parts[1].count == 2 || parts[1].count == 4, parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
         else { throw PaymentFormProblem(field: .expiry, message: "write it as MM/YY, e.g. 12/30") }
@@ -87,11 +87,33 @@ public enum PaymentForm {
         return minorUnits
     }
 
+    /// A card number as a form shows it while it is typed: its digits in groups (4-6-5 on American Express,
+    /// 4-4-4-4 otherwise). Text that is not digits and spaces stays as it is, for the check to name.
+    public static func formatCardNumber(_ text: String) -> String {
+        let digits = text.filter { $0 != " " }
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return text }
+        let groups = CardBrand.detect(digits) == .amex ? [4, 6, 5] : [4, 4, 4, 4, 4]
+        var rest = Substring(digits)
+        var parts: [Substring] = []
+        for size in groups where !rest.isEmpty {
+            parts.append(rest.prefix(size))
+            rest = rest.dropFirst(size)
+        }
+        if !rest.isEmpty { parts.append(rest) }
+        return parts.joined(separator: " ")
+    }
+
+    /// An expiry as a form shows it while it is typed: `1230` becomes `12/30` once the year begins.
+    public static func formatExpiry(_ text: String) -> String {
+        guard text.allSatisfy({ $0.isASCII && $0.isNumber }), text.count >= 3, text.count <= 6 else { return text }
+        return text.prefix(2) + "/" + text.dropFirst(2)
+    }
+
     /// What the form says beside a card number as it is typed: the brand, and whether the number is complete
     /// and passes the Luhn check.
     public static func cardHint(_ text: String) -> (text: String, valid: Bool?) {
         let digits = text.filter { $0 != " " && $0 != "-" }
-        guard !digits.isEmpty else { return ("Visa, Mastercard or Amex", nil) }
+        guard !digits.isEmpty else { return ("Visa, Mastercard, Amex or Discover", nil) }
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return ("digits only", false) }
         guard let brand = CardBrand.detect(digits) else { return ("unknown brand", digits.count < 2 ? nil : false) }
         if digits.count < brand.panLength { return ("\(brand.rawValue) · \(digits.count)/\(brand.panLength)", nil) }

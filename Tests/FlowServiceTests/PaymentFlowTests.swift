@@ -251,11 +251,15 @@ extension RecordingFrontEnd {
         #expect(details.amountMinorUnits == 550)
         #expect(details.currency == "USD")
         #expect(details.merchantName == "Shop")
+        // The digits alone are an expiry too, as a payment form formats them.
+        let digitsOnly = try PaymentForm.details(card: "4000000000002503", expiry: "1230", amount: "1", currency: "EUR", merchant: "m")
+        #expect(digitsOnly.expiryMonth == 12 && digitsOnly.expiryYear == 2030)
         let bad: [(String, String, String, String, String, PaymentField)] = [
             ("4000000000002502", "12/30", "1", "EUR", "m", .card),
             ("1234", "12/30", "1", "EUR", "m", .card),
             ("4000000000002503", "13/30", "1", "EUR", "m", .expiry),
-            ("4000000000002503", "1230", "1", "EUR", "m", .expiry),
+            ("4000000000002503", "12-30", "1", "EUR", "m", .expiry),
+            ("4000000000002503", "123", "1", "EUR", "m", .expiry),
             ("4000000000002503", "12/30", "0", "EUR", "m", .amount),
             ("4000000000002503", "12/30", "1.234", "EUR", "m", .amount),
             ("4000000000002503", "12/30", "-1", "EUR", "m", .amount),

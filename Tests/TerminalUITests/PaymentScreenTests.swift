@@ -194,3 +194,34 @@ extension AppDriver {
         #expect(!driver.app.render().text.contains("9876"))
     }
 }
+
+@Suite struct CardFormTypingTests {
+    @Test func theCardNumberIsGroupedAndTheExpiryFormattedAsTyped() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("4000000000002503")
+        #expect(driver.app.render().text.contains("4000 0000 0000 2503"))
+        driver.press(.tab)
+        driver.type("1230")
+        #expect(driver.app.render().text.contains("12/30"))
+        driver.press(.backTab, .left, .left, .left, .left, .left, .backspace)
+        // The cursor stays among the same digits: the group's last digit before "2503" went.
+        #expect(driver.app.render().text.contains("4000 0000 0002 503"))
+    }
+
+    @Test func anAmexNumberIsGroupedFourSixFive() {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("340000000002708")
+        #expect(driver.app.render().text.contains("3400 000000 02708"))
+    }
+
+    @Test func spacePressesTheFocusedButton() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.tab, .tab, .tab, .tab, .tab, .tab)  // past the five fields and Pay, onto Cancel
+        driver.press(.character(" "))
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .cancelled)
+    }
+}

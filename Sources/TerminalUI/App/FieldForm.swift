@@ -28,6 +28,8 @@ extension FieldForm {
         case .escape: return .cancel
         case .tab, .down: focus = (focus + 1) % stops
         case .backTab, .up: focus = (focus - 1 + stops) % stops
+        case .character(" ") where focus == submitIndex: return .submit
+        case .character(" ") where focus == cancelIndex: return .cancel
         case .enter:
             if focus == cancelIndex { return .cancel }
             if focus < fieldCount - 1 {

@@ -31,6 +31,13 @@ public struct PaymentFormState: Sendable {
     var fieldCount: Int { Self.fields.count }
 
     func text(_ field: PaymentField) -> String { inputs[Self.fields.firstIndex(of: field) ?? 0].text }
+
+    /// The card number in groups and the expiry with its slash, as they are typed (or pasted).
+    mutating func formatAsTyped() {
+        let digit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
+        if let card = Self.fields.firstIndex(of: .card) { inputs[card].reformat(counting: digit, PaymentForm.formatCardNumber) }
+        if let expiry = Self.fields.firstIndex(of: .expiry) { inputs[expiry].reformat(counting: digit, PaymentForm.formatExpiry) }
+    }
 }
 
 /// A challenge screen: what the ACS asks, and the cardholder's answer in progress.
@@ -79,7 +86,9 @@ extension TerminalApp {
         switch form.handle(key) {
         case .cancel: cancelPrompt(form.prompt)
         case .submit: submitPayment(&form)
-        case .edited: state.screen = .payment(form)
+        case .edited:
+            form.formatAsTyped()
+            state.screen = .payment(form)
         }
     }
 

@@ -156,6 +156,7 @@ public final class TerminalApp: FlowFrontEnd {
             state.screen = .form(form)
         case .payment(var form) where form.focusedField != nil:
             paste(into: &form.inputs[form.focus])
+            form.formatAsTyped()
             state.screen = .payment(form)
         case .challenge(var challenge) where challenge.focusedStop == .code:
             paste(into: &challenge.code)

@@ -88,6 +88,26 @@ public struct TextInput: Equatable, Sendable {
         return end
     }
 
+    /// Replaces the text with `format(text)`, keeping the cursor after the same characters that `counts`
+    /// (digits, say, when `format` adds spaces or a slash between them).
+    public mutating func reformat(counting counts: (Character) -> Bool, _ format: (String) -> String) {
+        let before = characters[..<cursor].filter(counts).count
+        let formatted = Array(format(text))
+        guard formatted != characters else { return }
+        characters = formatted
+        var seen = 0
+        cursor = characters.count
+        for (index, character) in characters.enumerated() where counts(character) {
+            seen += 1
+            if seen == before {
+                cursor = index + 1
+                break
+            }
+        }
+        if before == 0 { cursor = 0 }
+        if seen < before { cursor = characters.count }
+    }
+
     /// The value as a secret; the field is emptied.
     public mutating func take() -> Secret {
         let secret = Secret(String(characters))
