@@ -85,6 +85,14 @@ public final class SimulatedWorld: Sendable {
     /// The scenario's name (`demo` for the embedded one).
     public var scenarioName: String { scenario.name }
 
+    /// The app tenant's users, for the terminal's test-data key (the scenario names them for testers to type).
+    package var demoUsers: [UserConfiguration] {
+        scenario.identityProvider.tenants.first { $0.id == scenario.appTenant }?.users ?? []
+    }
+
+    /// The cards the issuer knows, for the card form's picker.
+    package var testCards: [TestCard] { scenario.cards }
+
     /// The tenant the app is configured for: pass it to `IdpSdkService` and the MC-SDK events.
     public var tenantId: String { scenario.appTenant }
 

@@ -225,3 +225,50 @@ extension AppDriver {
         #expect(driver.result?.outcome == .cancelled)
     }
 }
+
+@Suite struct TestDataTests {
+    @Test func f4FillsTheDemoUsersInTurnAndTheActivationWorks() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        #expect(driver.app.render().text.contains("F4 demo user"))
+        driver.press(.f4)
+        guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(form.inputs.first?.text == "alice")
+        #expect(driver.app.render().text.contains("filled in demo user alice"))
+        #expect(!driver.app.render().text.contains("wonderland"), "the password is masked")
+        driver.press(.f4)
+        guard case .form(let next) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(next.inputs.first?.text == "bob")
+        driver.press(.f4, .enter, .enter)
+        driver.pump { _ in
+            if case .form(let page) = driver.app.state.screen { return page.prompt.page == 2 }
+            return false
+        }
+        driver.press(.f4, .enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .success)
+        #expect(driver.result?.user == "alice")
+    }
+
+    @Test func f4OnTheCardFormPicksACardinalCase() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        #expect(driver.app.render().text.contains("F4 test cards"))
+        driver.press(.f4)
+        var text = driver.app.render().text
+        #expect(text.contains("Test cards — enter fills the form"))
+        #expect(text.contains("4000 0000 0000 2701  TC1   frictionless Y      Successful frictionless"))
+        // Down to Test Case 7's Visa card: error on lookup.
+        let index = try #require(CardCatalog.defaults.firstIndex { $0.number == "4000000000002446" })
+        for _ in 0..<index { driver.press(.down) }
+        text = driver.app.render().text
+        #expect(text.contains("› 4000 0000 0000 2446  TC7   lookup: Enrolled U  Error on lookup"))
+        driver.press(.enter)
+        #expect(driver.app.state.cardPicker == nil)
+        #expect(driver.app.render().text.contains("4000 0000 0000 2446"))
+        driver.press(.enter)  // Pay has focus
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.payment?.enrolled == "U")
+        #expect(driver.result?.payment?.errorCode == "101")
+    }
+}

@@ -41,6 +41,8 @@ public struct FormState: Sendable {
     public var error: String?
     /// A line under the hint (Q2: why the saved credential was not used).
     public var note: String?
+    /// The demo user F4 fills in next.
+    var demoUser = 0
 
     init(prompt: FlowPrompt, note: String? = nil) {
         self.prompt = prompt
@@ -86,6 +88,8 @@ public struct AppState: Sendable {
     public var runningFlow: Int?
     /// The faults panel, when open.
     public var faultsPanel: FaultsPanelState?
+    /// The card form's test-card picker, when open (F4).
+    public var cardPicker: CardPickerState?
     /// The faults that are on (a copy, for drawing).
     public var identityFaults = IdentityFaults()
     public var bridgeFaults = BridgeFaults()

@@ -40,6 +40,7 @@ public enum AppView {
         drawStatus(&buffer, state, row: state.height - 2)
         HelpBar.draw(&buffer, row: state.height - 1, keys: helpKeys(state))
         if let panel = state.faultsPanel { drawFaultsPanel(&buffer, state, panel) }
+        if let picker = state.cardPicker { drawCardPicker(&buffer, picker) }
         if state.showHelp {
             HelpBar.drawOverlay(&buffer, scroll: state.helpScroll)
             buffer.cursor = nil
@@ -276,11 +277,14 @@ public enum AppView {
     private static func helpKeys(_ state: AppState) -> [(String, String)] {
         if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("?", "close help")] }
         if state.faultsPanel != nil { return [("↑↓", "move"), ("space", "switch"), ("esc", "close")] }
+        if state.cardPicker != nil { return [("↑↓", "move"), ("enter", "fill the form"), ("esc", "close")] }
         switch state.screen {
         case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
         case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]
         case .transcript, .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
-        case .form, .payment: return [("tab ↓", "next"), ("shift-tab ↑", "back"), ("enter", "next/submit"), ("esc", "cancel"), ("F1", "help")]
+        // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
+        case .form: return [("tab ↓", "next"), ("enter", "next/submit"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("shift-tab ↑", "back")]
+        case .payment: return [("tab ↓", "next"), ("enter", "next/submit"), ("esc", "cancel"), ("F4", "test cards"), ("F1", "help"), ("shift-tab ↑", "back")]
         case .challenge(let challenge):
             switch challenge.screen.uiType {
             case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F1", "help")]

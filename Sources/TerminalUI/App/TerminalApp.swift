@@ -78,6 +78,11 @@ public final class TerminalApp: FlowFrontEnd {
             handleFaultsPanel(key, &panel)
             return
         }
+        if var picker = state.cardPicker {
+            handleCardPicker(key, &picker)
+            return
+        }
+        if key == .f4, handleTestDataKey() { return }
         if key == .f2 || (key == .character("f") && !isEditing && acceptsShortcuts) {
             openFaults()
             return

@@ -20,6 +20,8 @@ public enum Key: Equatable, Sendable {
     case f2
     /// Opens the history.
     case f3
+    /// Test data: fills a demo user, or opens the test cards.
+    case f4
     /// Ctrl and a letter, lower case: `.control("a")` is Ctrl-A.
     case control(Character)
     /// Alt (Option) and a character, sent as Esc and the character: `.alt("b")` is Alt-B.

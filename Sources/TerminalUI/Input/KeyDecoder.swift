@@ -214,6 +214,7 @@ public struct KeyDecoder: Sendable {
         case 0x50: .f1
         case 0x51: .f2
         case 0x52: .f3
+        case 0x53: .f4
         case 0x4d: .enter  // keypad Enter
         default: nil
         }
@@ -266,6 +267,7 @@ public struct KeyDecoder: Sendable {
             case 11: .f1
             case 12: .f2
             case 13: .f3
+            case 14: .f4
             default: nil
             }
             return key.map { [.key($0)] } ?? []

@@ -1,0 +1,140 @@
+import FlowEngine
+import Foundation
+import IdentityProvider
+import PaymentFlows
+import ThreeDSecure
+
+/// The card form's picker of the issuer's test cards: which line has focus.
+public struct CardPickerState: Sendable, Equatable {
+    public let cards: [TestCard]
+    public var focus = 0
+}
+
+// Test data at hand: F4 on a credential form fills the next demo user of the scenario; on the card form it opens
+// a picker of the test cards (Cardinal's cases, by name and expected outcome).
+extension TerminalApp {
+    func handleTestDataKey() -> Bool {
+        switch state.screen {
+        case .form(var form):
+            fillDemoUser(&form)
+            state.screen = .form(form)
+            return true
+        case .payment:
+            state.cardPicker = CardPickerState(cards: service.world.testCards)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Fills the form's username, password and activation code from the next user of the app's tenant.
+    private func fillDemoUser(_ form: inout FormState) {
+        let users = service.world.demoUsers
+        guard !users.isEmpty else {
+            state.notice = "the scenario has no users on this tenant"
+            return
+        }
+        let user = users[form.demoUser % users.count]
+        form.demoUser += 1
+        for (index, field) in form.prompt.fields.enumerated() {
+            let value: String? = switch field {
+            case .username: user.username
+            case .password, .currentPassword: user.password.reveal()
+            case .activationCode: user.activationCode?.code.reveal()
+            default: nil
+            }
+            guard let value else { continue }
+            form.inputs[index].clear()
+            form.inputs[index].insert(value)
+        }
+        form.error = nil
+        state.notice = "filled in demo user \(user.username) (F4: the next one)"
+    }
+
+    func handleCardPicker(_ key: Key, _ picker: inout CardPickerState) {
+        let cards = picker.cards
+        switch key {
+        case .escape, .f4:
+            state.cardPicker = nil
+            return
+        case .up, .backTab, .character("k"): picker.focus = max(0, picker.focus - 1)
+        case .down, .tab, .character("j"): picker.focus = min(max(0, cards.count - 1), picker.focus + 1)
+        case .pageUp: picker.focus = max(0, picker.focus - 10)
+        case .pageDown: picker.focus = min(max(0, cards.count - 1), picker.focus + 10)
+        case .home: picker.focus = 0
+        case .end: picker.focus = max(0, cards.count - 1)
+        case .enter where cards.indices.contains(picker.focus):
+            state.cardPicker = nil
+            guard case .payment(var form) = state.screen else { return }
+            let card = cards[picker.focus]
+            for (field, value) in [(PaymentField.card, card.number), (.expiry, testExpiry)] {
+                guard let index = PaymentFormState.fields.firstIndex(of: field) else { continue }
+                form.inputs[index].clear()
+                form.inputs[index].insert(value)
+            }
+            form.formatAsTyped()
+            form.focus = form.submitIndex
+            form.error = nil
+            state.screen = .payment(form)
+            state.notice = "\(card.brand.rawValue) \(card.source.map { "· \($0) " } ?? "")· \(card.title)"
+            return
+        default: break
+        }
+        state.cardPicker = picker
+    }
+
+    /// An expiry in the future, as Cardinal's tables advise: month 01, three years on (on the simulation clock).
+    private var testExpiry: String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let year = calendar.component(.year, from: service.world.clock.now.date)
+        return "01/" + String(format: "%02d", (year + 3) % 100)
+    }
+}
+
+extension TestCard {
+    /// What a card ends in, in a few words: "frictionless Y", "challenge → N", "lookup: Enrolled U".
+    var expectedOutcome: String {
+        switch scenario {
+        case .frictionless(let status, _): return "frictionless \(status.rawValue)"
+        case .lookup(let outcome): return "lookup: Enrolled \(outcome.enrolled.rawValue)"
+        case .challenge(let design):
+            let kind = switch design.uiType {
+            case .text: "challenge"
+            case .singleSelect: "single-select"
+            case .multiSelect: "multi-select"
+            case .outOfBand: "out-of-band"
+            case .htmlOther: "HTML"
+            }
+            return design.endsInError ? "\(kind) → U, Erro" : "\(kind) → \(design.outcome.rawValue)"
+        }
+    }
+}
+
+extension AppView {
+    static func drawCardPicker(_ buffer: inout ScreenBuffer, _ picker: CardPickerState) {
+        let cards = picker.cards
+        let width = buffer.width - 4
+        let height = min(buffer.height - 4, cards.count + 4)
+        let top = max(1, (buffer.height - height) / 2)
+        let left = 2
+        buffer.fill(top: top, left: left, width: width, height: height, role: .text)
+        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Test cards — enter fills the form, esc closes")
+        let rows = max(1, height - 3)
+        let first = min(max(0, picker.focus - rows + 1), max(0, cards.count - rows))
+        for (offset, card) in cards.enumerated().dropFirst(first).prefix(rows) {
+            let row = top + 2 + offset - first
+            let focused = offset == picker.focus
+            let source = card.source.map { $0.replacingOccurrences(of: "Test Case ", with: "TC") } ?? "own"
+            let line = [
+                PaymentForm.formatCardNumber(card.number).padding(toLength: 19, withPad: " ", startingAt: 0),
+                source.padding(toLength: 4, withPad: " ", startingAt: 0),
+                card.expectedOutcome.padding(toLength: 18, withPad: " ", startingAt: 0), card.title,
+            ].joined(separator: "  ")
+            buffer.put(focused ? "›" : " ", row: row, column: left + 1, role: focused ? .fieldFocused : .fieldBlurred)
+            buffer.put(CharacterWidth.truncate(line, to: width - 4), row: row, column: left + 3,
+                       role: focused ? .menuFocused : .text, limit: width - 4)
+        }
+        buffer.cursor = nil
+    }
+}
