@@ -155,6 +155,25 @@ import Testing
         #expect(!screen.contains("Error opening terminal"))
     }
 
+    /// Test data at hand: F4 fills the demo user on both activation pages, and picks a test card.
+    @Test func f4FillsTheFormsWithTestData() throws {
+        let session = try TmuxSession()
+        openActivation(session)
+        session.press("F4")
+        #expect(session.waitFor("filled in demo user alice"))
+        session.press("Enter", "Enter")
+        #expect(session.waitFor("step 2 of 2"))
+        session.press("F4", "Enter")
+        #expect(session.waitFor("✓ Device activated and logged in"))
+        session.press("Enter")
+        open(session, downs: 3)
+        #expect(session.waitFor("card details"))
+        session.press("F4")
+        #expect(session.waitFor("Test cards — enter fills the form"))
+        session.press("Enter", "Enter")
+        #expect(session.waitFor("✓ Payment authenticated without a challenge"))
+    }
+
     /// One Visa card per Cardinal test case, paid in the terminal: each result screen shows the case's values,
     /// its callback and the next step (the short timers of docs/scenarios/payments-qa.json keep case 8 short).
     @Test(arguments: [
