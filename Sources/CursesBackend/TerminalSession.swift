@@ -56,6 +56,7 @@ public enum TerminalSession {
         var buildFailure: StartError?
         while app.exitStatus == nil && buildFailure == nil {
             if dirty {
+                app.tick()
                 screen.draw(app.render())
                 dirty = false
                 // The first frame is out: now build the simulated world, off this thread.
@@ -69,8 +70,13 @@ public enum TerminalSession {
                 pollfd(fd: service?.wakeFileDescriptor ?? built.readyFileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0),
             ]
-            // A lone Esc (or a paste without its end) is decided when the decoder's timer runs out.
-            let ready = poll(&fds, 3, reader.timeoutMilliseconds)
+            // A lone Esc (or a paste without its end) is decided when the decoder's timer runs out; a call in
+            // flight redraws its elapsed time a few times a second. Otherwise poll waits: idle draws nothing.
+            let tick = app.tickInterval.map { Int32($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
+            let decoderTimeout = reader.timeoutMilliseconds
+            let timeout = decoderTimeout < 0 ? tick : (tick < 0 ? decoderTimeout : min(tick, decoderTimeout))
+            let ready = poll(&fds, 3, timeout)
+            if ready == 0 && app.tickInterval != nil { dirty = true }
             if ready < 0 && errno != EINTR { app.quit(1) }
             if fds[2].revents != 0 {
                 var number: UInt8 = 0

@@ -174,6 +174,28 @@ import Testing
         #expect(session.waitFor("✓ Payment authenticated without a challenge"))
     }
 
+    /// With a latency fault on, the working screen names the call in flight and its time ticks.
+    @Test func aLatencyFaultShowsTheCallInFlightTicking() throws {
+        let session = try TmuxSession()
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("f", "Down", "Space", "Escape")
+        #expect(session.waitFor("⚡ 1 fault on"))
+        session.press("Enter")
+        func elapsed(_ screen: String) -> String? {
+            guard let range = screen.range(of: #"waiting for [^·]+ · [0-9]+\.[0-9] s"#, options: .regularExpression) else { return nil }
+            return String(screen[range])
+        }
+        let (first, screen) = session.waitUntil { elapsed($0) != nil }
+        #expect(first, "\(screen)")
+        // The same call, a later time: the screen ticks while nothing else happens.
+        let call = elapsed(screen)?.components(separatedBy: " · ").first
+        let (ticked, later) = session.waitUntil { now in
+            guard let line = elapsed(now) else { return false }
+            return line.hasPrefix(call ?? "?") && line != elapsed(screen)
+        }
+        #expect(ticked, "the time did not move: \(later)")
+    }
+
     /// One Visa card per Cardinal test case, paid in the terminal: each result screen shows the case's values,
     /// its callback and the next step (the short timers of docs/scenarios/payments-qa.json keep case 8 short).
     @Test(arguments: [

@@ -284,3 +284,24 @@ import Testing
         }
     }
 }
+
+@Suite struct WaitingTests {
+    @Test func waitingShowsTheCallInFlightAndItsElapsedTime() throws {
+        // Every round trip to the IdP takes 5 s on the manual clock, which the test never moves: the activation
+        // waits on its first IdP call.
+        let driver = AppDriver(latency: .seconds(5))
+        driver.press(.enter)  // Activate device
+        let shown = driver.pump { _ in driver.app.state.inFlight != nil && driver.app.render().text.contains("waiting for") }
+        #expect(shown)
+        let call = try #require(driver.app.state.inFlight)
+        #expect(driver.app.tickInterval == .milliseconds(250), "the elapsed time ticks while a call is in flight")
+        driver.app.tick(now: call.since + .milliseconds(3_250))
+        let text = driver.app.render().text
+        #expect(text.contains("waiting for IdpSdk: getAuthorizationCode (from App) · 3.2 s"), "\(text)")
+        #expect(!text.contains("fault injected"))
+        driver.press(.escape)
+        let ended = driver.pump { _ in driver.isResult }
+        #expect(ended)
+        #expect(driver.app.tickInterval == nil, "nothing ticks once the flow has ended")
+    }
+}

@@ -90,6 +90,10 @@ public struct AppState: Sendable {
     public var faultsPanel: FaultsPanelState?
     /// The card form's test-card picker, when open (F4).
     public var cardPicker: CardPickerState?
+    /// The call a flow waits on (a request not answered yet), and since when.
+    public var inFlight: (what: String, since: ContinuousClock.Instant)?
+    /// The time the screen was last drawn for (elapsed times are measured to it).
+    public var now = ContinuousClock.now
     /// The faults that are on (a copy, for drawing).
     public var identityFaults = IdentityFaults()
     public var bridgeFaults = BridgeFaults()

@@ -28,7 +28,7 @@ public enum AppView {
         case .form(let form): drawForm(&buffer, form, inner)
         case .payment(let form): drawPayment(&buffer, form, inner)
         case .challenge(let challenge): drawChallenge(&buffer, challenge, inner)
-        case .working(_, let flow, let step): drawWorking(&buffer, flow, step, inner)
+        case .working(_, let flow, let step): drawWorking(&buffer, flow, step, state, inner)
         case .result(let result): drawResult(&buffer, result, inner)
         case .history(let history): drawHistory(&buffer, history, inner)
         case .transcript(let transcript, _): drawTranscript(&buffer, transcript, inner)
@@ -170,9 +170,16 @@ public enum AppView {
 
     // MARK: Working and result
 
-    private static func drawWorking(_ buffer: inout ScreenBuffer, _ flow: FlowKind, _ step: String, _ area: Area) {
+    private static func drawWorking(_ buffer: inout ScreenBuffer, _ flow: FlowKind, _ step: String, _ state: AppState, _ area: Area) {
         buffer.put("Working…", row: area.top, column: area.left, role: .title)
-        buffer.put(step, row: area.top + 2, column: area.left, role: .text, limit: area.width)
+        // The call in flight and how long it has taken, ticking; else what happened last.
+        var line = step
+        if let call = state.inFlight {
+            let elapsed = max(.zero, call.since.duration(to: state.now))
+            let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
+            line = "waiting for \(call.what) · \(tenths / 10).\(tenths % 10) s"
+        }
+        buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + 2, column: area.left, role: .text)
         buffer.put("Esc cancels the flow.", row: area.top + 4, column: area.left, role: .hint)
     }
 

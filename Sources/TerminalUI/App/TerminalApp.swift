@@ -262,7 +262,8 @@ public final class TerminalApp: FlowFrontEnd {
         state.log.append(event)
         if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
         if state.logScroll > 0 { state.logScroll += 1 }
-        if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel {
+        trackInFlight(event)
+        if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel, event.step != .fault {
             let step = if event.flow == .payerAuth {
                 "\(LogPane.who(event)) \(event.step.rawValue)" + (event.status.map { ": \($0)" } ?? "")
             } else if event.from != .app && event.to != .app {
@@ -276,6 +277,29 @@ public final class TerminalApp: FlowFrontEnd {
         }
         state.deviceStatus = service.statusLine
         refreshFaults()
+    }
+
+    /// A request (an event without a status: App → SDK, SDK → IdP, Drops → DS …) is in flight until an event
+    /// with a status answers; prompts and faults leave it as it is.
+    private func trackInFlight(_ event: FlowEvent) {
+        guard event.step != .fault, state.runningFlow == nil || state.runningFlow == event.flowID else { return }
+        if event.status == nil && event.duration == nil {
+            state.inFlight = ("\(event.to.rawValue): \(event.step.rawValue) (from \(event.from.rawValue))", .now)
+        } else {
+            state.inFlight = nil
+        }
+    }
+
+    /// How often the screen is drawn again while a call is in flight (its elapsed time ticks); nil when nothing
+    /// is waited on, so that an idle screen writes nothing.
+    public var tickInterval: Duration? {
+        guard case .working = state.screen, state.inFlight != nil else { return nil }
+        return .milliseconds(250)
+    }
+
+    /// Moves the screen's clock on, for the elapsed time of the call in flight.
+    public func tick(now: ContinuousClock.Instant = .now) {
+        state.now = now
     }
 
     public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
@@ -307,6 +331,7 @@ public final class TerminalApp: FlowFrontEnd {
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {
         if state.runningFlow == result.flowID { state.runningFlow = nil }
+        state.inFlight = nil
         state.deviceStatus = service.statusLine
         guard exitStatus == nil else { return }
         state.screen = .result(result)
