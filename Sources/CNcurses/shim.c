@@ -19,6 +19,10 @@ static int signal_fd = -1;
 // Bracketed paste on, and its start/end sequences as key codes.
 static const char *PASTE_ON = "\033[?2004h";
 static const char *PASTE_OFF = "\033[?2004l";
+// Mouse reporting: clicks and the wheel (1000), in the SGR encoding (1006). Off again on every way out.
+static const char *MOUSE_ON = "\033[?1000h\033[?1006h";
+static const char *MOUSE_OFF = "\033[?1006l\033[?1000l";
+static int mouse_wanted = 0;
 
 static void write_all(const char *text) {
     size_t length = strlen(text);
@@ -30,7 +34,8 @@ static void write_all(const char *text) {
     }
 }
 
-int idp_curses_start(void) {
+int idp_curses_start(int mouse) {
+    mouse_wanted = mouse;
     // Only the character type matters to curses (UTF-8 in and out); loading every category costs start-up
     // time. A non-UTF-8 environment falls back to C.UTF-8 so that wide characters still work.
     setlocale(LC_CTYPE, "");
@@ -53,6 +58,7 @@ int idp_curses_start(void) {
     }
     fflush(stdout);
     write_all(PASTE_ON);
+    if (mouse_wanted) write_all(MOUSE_ON);
     return 0;
 }
 
@@ -61,6 +67,7 @@ void idp_curses_stop(void) {
     curses_active = 0;
     curs_set(1);
     write_all(PASTE_OFF);
+    if (mouse_wanted) write_all(MOUSE_OFF);
     endwin();
     write_all("\033[?25h");
 }
@@ -157,7 +164,7 @@ static struct sigaction previous_actions[NSIG];
 static void restore_and_die(int signal_number) {
     if (curses_active) {
         curses_active = 0;
-        write_all("\033[?2004l\033[0m\033[?25h\033[?1049l\r\n");
+        write_all("\033[?2004l\033[?1006l\033[?1000l\033[0m\033[?25h\033[?1049l\r\n");
         if (saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
     }
     sigaction(signal_number, &previous_actions[signal_number], NULL);
@@ -195,10 +202,12 @@ void idp_signals_install(int fd) {
 
 void idp_curses_suspend(void) {
     write_all(PASTE_OFF);
+    if (mouse_wanted) write_all(MOUSE_OFF);
     endwin();
     kill(0, SIGTSTP);
     // Back after SIGCONT (`fg`): curses state is intact; repaint everything.
     write_all(PASTE_ON);
+    if (mouse_wanted) write_all(MOUSE_ON);
     refresh();
     clearok(stdscr, TRUE);
 }

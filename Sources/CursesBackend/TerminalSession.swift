@@ -26,7 +26,7 @@ public enum TerminalSession {
     /// (password hashing, certificate parsing) neither delays nor competes with the first frame; keys typed
     /// meanwhile wait for it.
     public static func run(
-        theme: Theme, tenant: String, idpUrl: String, makeService: @escaping @Sendable () -> Result<FlowService, StartError>
+        theme: Theme, tenant: String, idpUrl: String, mouse: Bool = true, makeService: @escaping @Sendable () -> Result<FlowService, StartError>
     ) throws(StartError) -> Int32 {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw StartError(description: "the terminal UI needs a terminal on stdin and stdout; for scripts use idp-tui run")
@@ -41,7 +41,7 @@ public enum TerminalSession {
         idp_signals_install(signalPipe[1])
         let built = ServiceBuilder()
         defer { built.close() }
-        guard idp_curses_start() == 0 else {
+        guard idp_curses_start(mouse ? 1 : 0) == 0 else {
             let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
             throw StartError(description: term.isEmpty
                 ? "TERM is not set, so the terminal UI cannot draw; set it (TERM=xterm-256color) or use idp-tui run"
@@ -90,13 +90,11 @@ public enum TerminalSession {
             // A signal (SIGWINCH) interrupts poll; ncurses then has a KEY_RESIZE waiting.
             if fds[0].revents != 0 || ready <= 0 {
                 for input in ready == 0 ? reader.flush() : reader.readAvailable() {
-                    // Mouse reports are read whole; nothing uses them yet.
-                    if case .mouse = input { continue }
                     dirty = true
                     switch input {
                     case .key(let key): app.handle(key)
                     case .paste(let text): app.handlePaste(text)
-                    case .mouse: break
+                    case .mouse(let report): app.handleMouse(report)
                     case .resize:
                         app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
                         screen.invalidate()

@@ -92,7 +92,7 @@ case .run(.terminal):
         let configuration = try options.flowConfiguration(for: .terminal, scenario: fromFile)
         let status = try TerminalSession.run(
             theme: theme, tenant: fromFile?.appTenant ?? "demo",
-            idpUrl: fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL
+            idpUrl: fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL, mouse: options.mouse
         ) {
             // The state file is opened after the first frame too; one it cannot use ends the UI with its error.
             let state: StateFile?

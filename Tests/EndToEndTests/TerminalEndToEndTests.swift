@@ -196,6 +196,30 @@ import Testing
         #expect(ticked, "the time did not move: \(later)")
     }
 
+    /// A click on a menu item starts it, a click on Cancel cancels; the terminal reports the mouse only while
+    /// idp-tui runs, and not at all with --no-mouse.
+    @Test func clicksWorkAndMouseReportingEndsWithTheProgram() throws {
+        let session = try TmuxSession()
+        #expect(session.waitFor("What would you like to do?"))
+        #expect(session.format("#{mouse_any_flag}") == "1", "idp-tui asks for mouse reports")
+        // "▸ 1 Activate device" is on row 5, from column 3.
+        session.send(bytes: "\u{1b}[<0;6;5M\u{1b}[<0;6;5m")
+        #expect(session.waitFor("Activate device — step 1 of 2"))
+        let screen = session.screen().split(separator: "\n").map(String.init)
+        let row = try #require(screen.firstIndex { $0.contains("[ Cancel ]") })
+        let column = try #require(screen[row].range(of: "[ Cancel ]")).lowerBound
+        let x = screen[row][..<column].count + 3
+        session.send(bytes: "\u{1b}[<0;\(x);\(row + 1)M\u{1b}[<0;\(x);\(row + 1)m")
+        #expect(session.waitFor("Activate device cancelled"))
+        session.press("Enter", "q")
+        #expect(session.waitForExit() == 0)
+        #expect(session.format("#{mouse_any_flag}") == "0", "mouse reporting is off again after the exit")
+
+        let plain = try TmuxSession(arguments: ["--no-mouse"])
+        #expect(plain.waitFor("What would you like to do?"))
+        #expect(plain.format("#{mouse_any_flag}") == "0")
+    }
+
     /// One Visa card per Cardinal test case, paid in the terminal: each result screen shows the case's values,
     /// its callback and the next step (the short timers of docs/scenarios/payments-qa.json keep case 8 short).
     @Test(arguments: [

@@ -305,3 +305,53 @@ import Testing
         #expect(driver.app.tickInterval == nil, "nothing ticks once the flow has ended")
     }
 }
+
+@Suite struct MouseTests {
+    /// The screen row and column (1-based, as a terminal reports them) of the first cell showing `text`.
+    func position(of text: String, in driver: AppDriver) throws -> (row: Int, column: Int) {
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let row = try #require(lines.firstIndex { $0.contains(text) })
+        let prefix = try #require(lines[row].range(of: text)).lowerBound
+        return (row + 1, CharacterWidth.of(lines[row][..<prefix]) + 1)
+    }
+
+    func click(_ text: String, _ driver: AppDriver) throws {
+        let (row, column) = try position(of: text, in: driver)
+        driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: true))
+        driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: false))
+    }
+
+    @Test func clicksPressMenuItemsFieldsAndButtons() throws {
+        let driver = AppDriver()
+        try click("Pay with card (3-D Secure)", driver)
+        driver.pump { _ in driver.isPaymentForm }
+        #expect(driver.isPaymentForm)
+        try click("Expiry (MM/YY)", driver)
+        guard case .payment(let form) = driver.app.state.screen else { Issue.record("no card form"); return }
+        #expect(form.focus == 1, "a click on a field's label focuses the field")
+        try click("[ Cancel ]", driver)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .cancelled)
+        try click("[ Back ]", driver)
+        #expect(driver.app.render().text.contains("What would you like to do?"))
+    }
+
+    @Test func aClickChoosesAChallengeOption() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000009900000012")
+        try click("Lisbon", driver)
+        try click("[ Submit ]", driver)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.payment?.transStatus == "Y")
+    }
+
+    @Test func theWheelScrollsTheLog() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
+        #expect(driver.app.state.logScroll == 2)
+        driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 20, pressed: true))
+        #expect(driver.app.state.logScroll == 1)
+    }
+}

@@ -13,7 +13,7 @@ typedef struct {
 } idp_key;
 
 // Terminal set-up and tear-down. `escapeDelayMs` is ESCDELAY. Returns 0 on success.
-int idp_curses_start(void);
+int idp_curses_start(int mouse);
 void idp_curses_stop(void);
 int idp_curses_has_colors(void);
 int idp_curses_colors(void);

@@ -19,6 +19,8 @@ public struct CommandLineOptions: Sendable {
     public var flows: [FlowKind] = []
     /// `--theme NAME|FILE`.
     public var theme: String?
+    /// False after `--no-mouse`: the terminal UI does not ask for mouse reports.
+    public var mouse = true
     /// `--answers FILE|-`; `-` for standard input.
     public var answersPath = "-"
     public var seed: UInt64 = 1

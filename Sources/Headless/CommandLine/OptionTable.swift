@@ -64,6 +64,8 @@ enum OptionTable {
     ]
 
     private static let engine: [OptionSpec] = [
+        OptionSpec(name: "--no-mouse", value: nil, help: "the terminal UI leaves the mouse to the terminal (no clicks, no wheel)",
+                   scope: .only([.terminal])) { options, _, _ in options.mouse = false },
         OptionSpec(name: "--prompt-timeout", value: "SECONDS", help: "how long a prompt waits for an answer (default 300)", scope: .engine) {
             options, value, problem throws(UsageError) in
             guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {

@@ -90,6 +90,7 @@ public enum AppView {
         buffer.put("What would you like to do?", row: area.top, column: area.left, role: .hint)
         for (index, item) in MenuItem.allCases.enumerated() where index + 2 < area.height {
             let row = area.top + 2 + index
+            buffer.targets.append(ClickTarget(row: row, column: area.left, width: 30, stop: index))
             if index == state.menuSelection {
                 let text = "▸ \(index + 1) \(item.title)"
                 buffer.fill(row: row, column: area.left, count: 30, role: .menuFocused)
@@ -136,13 +137,11 @@ public enum AppView {
             buffer.put(TerminalApp.label(field), row: row, column: area.left, role: focused ? .title : .label)
             drawInput(&buffer, form.inputs[index], secret: field.isSecret, focused: focused, row: row, left: boxLeft,
                       width: boxWidth)
+            buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
         }
         let buttonRow = area.top + 3 + form.fieldCount
-        var column = boxLeft
-        for (index, title) in [(form.submitIndex, "Submit"), (form.cancelIndex, "Cancel")] {
-            let role: Role = form.focus == index ? .buttonFocused : .buttonBlurred
-            column += buffer.put("[ \(title) ]", row: buttonRow, column: column, role: role) + 2
-        }
+        drawButtons(&buffer, [("Submit", form.focus == form.submitIndex), ("Cancel", form.focus == form.cancelIndex)],
+                    row: buttonRow, left: boxLeft, firstStop: form.submitIndex)
         if let error = form.error {
             buffer.put(error, row: buttonRow + 1, column: boxLeft, role: .error, limit: area.width - boxLeft)
         }
@@ -236,6 +235,7 @@ public enum AppView {
             }
         }
         buffer.put("[ Back ]", row: area.top + area.height - 1, column: area.left, role: .buttonFocused)
+        buffer.targets.append(ClickTarget(row: area.top + area.height - 1, column: area.left, width: 8, stop: 0))
     }
 
     private static func successTitle(_ result: FlowResult) -> String {

@@ -20,6 +20,7 @@ extension AppView {
             let boxWidth = field == .card || field == .merchant ? 24 : 10
             buffer.put(field.label, row: row, column: area.left, role: focused ? .title : .label)
             drawInput(&buffer, form.inputs[index], secret: false, focused: focused, row: row, left: boxLeft, width: boxWidth)
+            buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
             if field == .card {
                 let hint = PaymentForm.cardHint(form.inputs[index].text)
                 let role: Role = hint.valid == true ? .success : hint.valid == false ? .error : .hint
@@ -29,7 +30,7 @@ extension AppView {
         }
         let buttonRow = area.top + 2 + form.fieldCount
         drawButtons(&buffer, [("Pay", form.focus == form.submitIndex), ("Cancel", form.focus == form.cancelIndex)],
-                    row: buttonRow, left: boxLeft)
+                    row: buttonRow, left: boxLeft, firstStop: form.submitIndex)
         if let error = form.error {
             buffer.put(error, row: buttonRow + 1, column: area.left, role: .error, limit: area.width)
         }
@@ -54,6 +55,9 @@ extension AppView {
             let focused = challenge.focusedStop == .code
             buffer.put("Code", row: row, column: area.left, role: focused ? .title : .label)
             drawInput(&buffer, challenge.code, secret: true, focused: focused, row: row, left: area.left + 8, width: 16)
+            if let stop = challenge.stops.firstIndex(of: .code) {
+                buffer.targets.append(ClickTarget(row: row, column: area.left, width: 25, stop: stop))
+            }
             buffer.put("the simulated issuer's code is 1234", row: row, column: area.left + 27, role: .hint,
                        limit: max(0, area.width - 27))
         case .singleSelect, .multiSelect:
@@ -65,6 +69,9 @@ extension AppView {
                 buffer.put(focused ? "›" : " ", row: row, column: area.left, role: focused ? .fieldFocused : .fieldBlurred)
                 buffer.put("\(mark) \(option)", row: row, column: area.left + 2, role: focused ? .menuFocused : .text,
                            limit: area.width - 2)
+                if let stop = challenge.stops.firstIndex(of: .option(index)) {
+                    buffer.targets.append(ClickTarget(row: row, column: area.left, width: area.width, stop: stop))
+                }
             }
         case .outOfBand:
             row += 1
@@ -100,14 +107,25 @@ extension AppView {
             case .cancel: (stop, "Cancel")
             }
         }
-        drawButtons(&buffer, titles.map { ($0.1, challenge.focusedStop == $0.0) }, row: bottom, left: area.left)
+        var column = area.left
+        for (stop, title) in titles {
+            let width = buffer.put("[ \(title) ]", row: bottom, column: column,
+                                   role: challenge.focusedStop == stop ? .buttonFocused : .buttonBlurred)
+            if let index = challenge.stops.firstIndex(of: stop) {
+                buffer.targets.append(ClickTarget(row: bottom, column: column, width: width, stop: index))
+            }
+            column += width + 2
+        }
         if challenge.focusedStop != .code { buffer.cursor = nil }
     }
 
-    static func drawButtons(_ buffer: inout ScreenBuffer, _ buttons: [(String, Bool)], row: Int, left: Int) {
+    /// A row of buttons, the focus stops `firstStop`, `firstStop + 1` …, each clickable.
+    static func drawButtons(_ buffer: inout ScreenBuffer, _ buttons: [(String, Bool)], row: Int, left: Int, firstStop: Int) {
         var column = left
-        for (title, focused) in buttons {
-            column += buffer.put("[ \(title) ]", row: row, column: column, role: focused ? .buttonFocused : .buttonBlurred) + 2
+        for (offset, (title, focused)) in buttons.enumerated() {
+            let width = buffer.put("[ \(title) ]", row: row, column: column, role: focused ? .buttonFocused : .buttonBlurred)
+            buffer.targets.append(ClickTarget(row: row, column: column, width: width, stop: firstStop + offset))
+            column += width + 2
         }
     }
 

@@ -15,6 +15,8 @@ public struct ScreenBuffer: Equatable, Sendable {
     public private(set) var cells: [Cell]
     /// Where the terminal cursor goes (row, column), or nil to hide it.
     public var cursor: (row: Int, column: Int)?
+    /// What a mouse click at a cell would press: the screen's focus stops, as drawn.
+    public var targets: [ClickTarget] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -90,5 +92,25 @@ public struct ScreenBuffer: Equatable, Sendable {
     public static func == (lhs: ScreenBuffer, rhs: ScreenBuffer) -> Bool {
         lhs.width == rhs.width && lhs.height == rhs.height && lhs.cells == rhs.cells
             && lhs.cursor?.row == rhs.cursor?.row && lhs.cursor?.column == rhs.cursor?.column
+    }
+}
+
+/// A place on screen a click acts on: the focus stop `stop` of the screen drawn (a menu item, a field, a
+/// button, an option), over `width` cells from (row, column).
+public struct ClickTarget: Equatable, Sendable {
+    public let row: Int
+    public let column: Int
+    public let width: Int
+    public let stop: Int
+
+    public init(row: Int, column: Int, width: Int, stop: Int) {
+        self.row = row
+        self.column = column
+        self.width = width
+        self.stop = stop
+    }
+
+    public func contains(row: Int, column: Int) -> Bool {
+        row == self.row && column >= self.column && column < self.column + width
     }
 }

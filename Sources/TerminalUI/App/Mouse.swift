@@ -1,0 +1,55 @@
+// The mouse: a click presses what is under it (a menu item, a field, a button, an option), as the keyboard
+// would; the wheel scrolls the help, the lists and the event log.
+extension TerminalApp {
+    public func handleMouse(_ report: MouseReport) {
+        guard serviceIfReady != nil else { return }
+        switch report.button {
+        case 64: wheel(up: true)
+        case 65: wheel(up: false)
+        case 0 where report.pressed: click(row: report.row - 1, column: report.column - 1)
+        default: break
+        }
+    }
+
+    private func wheel(up: Bool) {
+        if state.showHelp || state.cardPicker != nil || state.faultsPanel != nil {
+            handle(up ? .up : .down)
+            return
+        }
+        switch state.screen {
+        case .history, .transcript, .comparison: handle(up ? .up : .down)
+        default: state.logScroll = up ? min(state.logScroll + 1, max(0, state.log.count - 1)) : max(0, state.logScroll - 1)
+        }
+    }
+
+    private func click(row: Int, column: Int) {
+        // Over a panel or the help, a click does nothing: they close with their keys.
+        guard !state.showHelp, state.cardPicker == nil, state.faultsPanel == nil else { return }
+        guard let target = render().targets.first(where: { $0.contains(row: row, column: column) }) else { return }
+        state.notice = nil
+        switch state.screen {
+        case .home:
+            state.menuSelection = target.stop
+            handle(.enter)
+        case .result:
+            handle(.enter)
+        case .form(var form):
+            form.focus = target.stop
+            state.screen = .form(form)
+            if target.stop >= form.fieldCount { handle(.enter) }
+        case .payment(var form):
+            form.focus = target.stop
+            state.screen = .payment(form)
+            if target.stop >= form.fieldCount { handle(.enter) }
+        case .challenge(var challenge):
+            challenge.focus = target.stop
+            state.screen = .challenge(challenge)
+            switch challenge.focusedStop {
+            case .code: break
+            case .option: handle(.character(" "))
+            default: handle(.enter)
+            }
+        default: break
+        }
+    }
+}
