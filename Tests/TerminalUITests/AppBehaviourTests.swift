@@ -1,4 +1,6 @@
+import FlowEngine
 import FlowRecords
+import Foundation
 import IdpFlows
 import LegacyFlows
 import Secrets
@@ -128,13 +130,13 @@ import Testing
     @Test func theLogShowsProvideCredentialsOnTheIdpSdkThreadAndScrolls() {
         let driver = AppDriver()
         driver.activate()
-        let text = driver.app.render().text
-        #expect(text.contains("provideCredentials"))
-        #expect(text.contains("IdpSdk "))
+        #expect(driver.app.render().text.contains("IdpSdk "))
         #expect(driver.app.state.log.filter { $0.step == .provideCredentials }.allSatisfy { $0.thread == "IdpSdk" })
         driver.press(.pageUp)
         #expect(driver.app.state.logScroll == 5)
-        #expect(driver.app.render().text.contains("newer below"))
+        let text = driver.app.render().text
+        #expect(text.contains("newer below"))
+        #expect(text.contains("provideCredentials"))
         driver.press(.pageDown)
         #expect(driver.app.state.logScroll == 0)
     }
@@ -353,5 +355,54 @@ import Testing
         #expect(driver.app.state.logScroll == 2)
         driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 20, pressed: true))
         #expect(driver.app.state.logScroll == 1)
+    }
+}
+
+@Suite struct EventLogFocusTests {
+    @Test func tabSelectsEventsAndEnterShowsOneWhole() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab)
+        #expect(driver.app.state.logFocus != nil)
+        var text = driver.app.render().text
+        #expect(text.contains("↑↓ select · enter details"))
+        // Filter to the AReq, then open it.
+        driver.press(.character("/"))
+        for character in "AReq" { driver.press(.character(character)) }
+        driver.press(.enter)
+        text = driver.app.render().text
+        #expect(text.contains("filter \"AReq\""))
+        let listed = driver.app.state.listedEvents
+        #expect(!listed.isEmpty && listed.allSatisfy { LogPaneProbe.matches($0, "AReq") })
+        driver.press(.enter)
+        text = driver.app.render().text
+        #expect(text.contains("Event — esc closes"))
+        #expect(text.contains("from → to Drops → DS"))
+        #expect(text.contains("\"messageType\": \"AReq\""), "the whole message, pretty-printed: \(text)")
+        #expect(text.contains("\"threeDSServerTransID\""))
+        driver.press(.escape, .escape)
+        #expect(driver.app.state.logFocus == nil)
+    }
+
+    @Test func arrowsMoveTheSelectionAndEndFollowsTheNewest() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .up, .up)
+        let count = driver.app.state.listedEvents.count
+        #expect(driver.app.state.logFocus?.selected == count - 3)
+        driver.press(.enter)
+        let text = driver.app.render().text
+        #expect(text.contains("detail"))
+        driver.press(.escape, .end)
+        #expect(driver.app.state.logFocus?.selected == nil)
+    }
+}
+
+/// The log's matching, as the app filters with it.
+enum LogPaneProbe {
+    static func matches(_ event: FlowEvent, _ filter: String) -> Bool {
+        [event.step.rawValue, event.detail, event.thread, event.from.rawValue, event.to.rawValue, event.status ?? ""]
+            .contains { $0.range(of: filter, options: .caseInsensitive) != nil }
     }
 }

@@ -88,6 +88,8 @@ public struct AppState: Sendable {
     public var runningFlow: Int?
     /// The faults panel, when open.
     public var faultsPanel: FaultsPanelState?
+    /// The event log has the focus (Tab): a selection, a filter, the detail view.
+    public var logFocus: LogFocusState?
     /// The card form's test-card picker, when open (F4).
     public var cardPicker: CardPickerState?
     /// The call a flow waits on (a request not answered yet), and since when.

@@ -35,12 +35,18 @@ public enum AppView {
         case .comparison(let comparison): drawComparison(&buffer, comparison, inner)
         }
         let logTop = 1 + mainHeight
-        LogPane.draw(&buffer, events: state.log, scroll: state.logScroll, top: logTop, left: 0, width: width,
-                     height: state.height - 2 - logTop)
+        LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: logTop, left: 0, width: width,
+                     height: state.height - 2 - logTop, focus: state.logFocus)
         drawStatus(&buffer, state, row: state.height - 2)
         HelpBar.draw(&buffer, row: state.height - 1, keys: helpKeys(state))
         if let panel = state.faultsPanel { drawFaultsPanel(&buffer, state, panel) }
         if let picker = state.cardPicker { drawCardPicker(&buffer, picker) }
+        if let focus = state.logFocus, let scroll = focus.detail {
+            let events = state.listedEvents
+            if let event = focus.selected.map({ events[min($0, events.count - 1)] }) ?? events.last {
+                drawEventDetail(&buffer, event, scroll: scroll)
+            }
+        }
         if state.showHelp {
             HelpBar.drawOverlay(&buffer, scroll: state.helpScroll)
             buffer.cursor = nil
@@ -285,6 +291,11 @@ public enum AppView {
         if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("?", "close help")] }
         if state.faultsPanel != nil { return [("↑↓", "move"), ("space", "switch"), ("esc", "close")] }
         if state.cardPicker != nil { return [("↑↓", "move"), ("enter", "fill the form"), ("esc", "close")] }
+        if let focus = state.logFocus {
+            if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")] }
+            if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "keep")] }
+            return [("↑↓", "select"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back")]
+        }
         switch state.screen {
         case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
         case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]

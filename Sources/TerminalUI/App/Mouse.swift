@@ -2,7 +2,10 @@
 // would; the wheel scrolls the help, the lists and the event log.
 extension TerminalApp {
     public func handleMouse(_ report: MouseReport) {
-        guard serviceIfReady != nil else { return }
+        guard serviceIfReady != nil else {
+            waitUntilReady(.mouse(report))
+            return
+        }
         switch report.button {
         case 64: wheel(up: true)
         case 65: wheel(up: false)

@@ -14,7 +14,13 @@ public final class TerminalApp: FlowFrontEnd {
     /// The service, once it is built: the first frame is drawn before it is ready, and keys typed in the
     /// meantime wait for it.
     public private(set) var serviceIfReady: FlowService?
-    private var waitingKeys: [Key] = []
+    /// Input that came before the service was built, replayed in order once it is.
+    private var waitingInput: [WaitingInput] = []
+
+    enum WaitingInput {
+        case key(Key)
+        case mouse(MouseReport)
+    }
     /// Set when the app wants to exit, with the exit status.
     public private(set) var exitStatus: Int32?
 
@@ -29,14 +35,24 @@ public final class TerminalApp: FlowFrontEnd {
         attach(service)
     }
 
+    /// Keeps input for when the service is built.
+    func waitUntilReady(_ input: WaitingInput) {
+        waitingInput.append(input)
+    }
+
     /// Hands the app its service, and the keys typed while it was being built.
     public func attach(_ service: FlowService) {
         serviceIfReady = service
         state.deviceStatus = service.statusLine
         refreshFaults()
-        let keys = waitingKeys
-        waitingKeys = []
-        for key in keys where exitStatus == nil { handle(key) }
+        let waiting = waitingInput
+        waitingInput = []
+        for input in waiting where exitStatus == nil {
+            switch input {
+            case .key(let key): handle(key)
+            case .mouse(let report): handleMouse(report)
+            }
+        }
     }
 
     /// The service; only reached once attached (input waits until then).
@@ -59,7 +75,7 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         guard serviceIfReady != nil else {
-            waitingKeys.append(key)
+            waitingInput.append(.key(key))
             return
         }
         if state.showHelp {
@@ -80,6 +96,14 @@ public final class TerminalApp: FlowFrontEnd {
         }
         if var picker = state.cardPicker {
             handleCardPicker(key, &picker)
+            return
+        }
+        if var focus = state.logFocus {
+            handleLogFocus(key, &focus)
+            return
+        }
+        if key == .tab && logTakesTab {
+            state.logFocus = LogFocusState()
             return
         }
         if key == .f4, handleTestDataKey() { return }

@@ -37,6 +37,7 @@ enum HelpBar {
         ("space", "choose an option; press the focused button"),
         ("a r", "approve / refuse on the other device"),
         ("pgup pgdn", "scroll the SDK event log"),
+        ("tab", "into the log: ↑↓ select, enter details, / filter"),
         ("f or F2", "faults panel: switch faults on and off, live"),
         ("h or F3", "history of flows, with transcripts"),
         ("? or F1", "this help (in a text field ? types itself)"),

@@ -3,34 +3,96 @@ import Foundation
 
 /// The pane of flow events, newest at the bottom, scrollable.
 enum LogPane {
-    static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
-                     height: Int) {
-        let rows = max(0, height - 2)
-        let scroll = min(scroll, max(0, events.count - rows))
-        var title = "SDK events"
-        if scroll > 0 { title += " — \(scroll) newer below (pgdn)" }
-        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: title)
-        let end = events.count - scroll
-        let visible = events[max(0, end - rows)..<max(0, end)]
-        for (offset, event) in visible.enumerated() {
-            buffer.put(line(event, width: width - 2), row: top + 1 + offset, column: left + 1, role: role(event),
-                       limit: width - 2)
+    /// The columns of the lines shown: as wide as their longest value, within bounds.
+    struct Columns {
+        var step: Int
+        var thread: Int
+        var time: Bool
+
+        init(_ events: some Collection<FlowEvent>, width: Int) {
+            let steps = events.map { CharacterWidth.of($0.step.rawValue) }.max() ?? 8
+            let threads = events.map { CharacterWidth.of($0.thread) }.max() ?? 8
+            step = min(max(steps, 8), width >= 100 ? 28 : 20)
+            // A narrow log drops the thread column first (the detail view has it).
+            thread = width < 72 ? 0 : min(max(threads, 6), width >= 100 ? 18 : 12)
+            time = width >= 110
         }
     }
 
-    /// `→ MC-SDK  Start                idp-tui.flow StartEvent` and `← MC-SDK  Start MC-SDK OK 0µs sdkState=…`:
-    /// fixed columns for who, what and which thread, then status, duration and detail as they come. Wider
-    /// terminals add the time.
-    static func line(_ event: FlowEvent, width: Int) -> String {
+    /// The log: a header of its columns, a rule where the flow changes, one line per event, the newest at the
+    /// bottom. `scroll` lines are hidden below; with the focus, `selected` is highlighted and kept in view.
+    static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
+                     height: Int, focus: LogFocusState? = nil) {
+        let rows = max(0, height - 3)
+        var scroll = min(scroll, max(0, events.count - 1))
+        if let focus {
+            // The selected event is the last line shown.
+            scroll = max(0, events.count - 1 - (focus.selected ?? (events.count - 1)))
+        }
+        var title = "SDK events"
+        if let focus {
+            title += focus.editingFilter ? " — filter: \(focus.filter)▏ (enter keeps it)" : focus.filter.isEmpty ? "" : " — filter \"\(focus.filter)\""
+            title += " — ↑↓ select · enter details · / filter · end newest · esc back"
+        } else if scroll > 0 {
+            title += " — \(scroll) newer below (pgdn)"
+        } else {
+            title += " — → call ← answer ⇢ ⇠ IdP ⚡ fault · tab: read them"
+        }
+        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
+        // From the newest line shown upwards: each event, and a rule above it where the flow before was another.
+        var shown: [(index: Int?, event: FlowEvent)] = []
+        var index = events.count - 1 - scroll
+        while index >= 0 && shown.count < rows {
+            let event = events[index]
+            shown.insert((index, event), at: 0)
+            if index > 0, events[index - 1].flowID != event.flowID, shown.count < rows { shown.insert((nil, event), at: 0) }
+            index -= 1
+        }
+        let columns = Columns(shown.map(\.event), width: width - 2)
+        buffer.put(header(columns), row: top + 1, column: left + 1, role: .label, limit: width - 2)
+        let selectedIndex = focus.map { $0.selected ?? (events.count - 1) }
+        for (offset, entry) in shown.enumerated() {
+            let row = top + 2 + offset
+            guard let eventIndex = entry.index else {
+                let rule = "── flow \(entry.event.flowID): \(entry.event.flow.title) " + String(repeating: "─", count: width)
+                buffer.put(CharacterWidth.truncate(rule, to: width - 2), row: row, column: left + 1, role: .label, limit: width - 2)
+                continue
+            }
+            let selected = eventIndex == selectedIndex
+            let text = CharacterWidth.truncate(line(entry.event, columns: columns), to: width - 2)
+            if selected { buffer.fill(row: row, column: left + 1, count: width - 2, role: .menuFocused) }
+            buffer.put(text, row: row, column: left + 1, role: selected ? .menuFocused : role(entry.event), limit: width - 2)
+        }
+    }
+
+    static func header(_ columns: Columns) -> String {
         var parts: [String] = []
-        if width >= 110 { parts.append(time(event)) }
+        if columns.time { parts.append(pad("time", 12)) }
+        parts.append(pad("who", 9))
+        parts.append(pad("step", columns.step))
+        if columns.thread > 0 { parts.append(pad("thread", columns.thread)) }
+        parts.append("status · took · detail")
+        return parts.joined(separator: " ")
+    }
+
+    /// `→ MC-SDK  Start                idp-tui.flow StartEvent` and `← MC-SDK  Start MC-SDK OK 0µs sdkState=…`:
+    /// columns for who, what and which thread (cut with … when a value is longer), then status, duration and
+    /// detail as they come. Wider terminals add the time.
+    static func line(_ event: FlowEvent, columns: Columns) -> String {
+        var parts: [String] = []
+        if columns.time { parts.append(time(event)) }
         parts.append(pad(who(event), 9))
-        parts.append(pad(event.step.rawValue, 20))
-        parts.append(pad(event.thread, 12))
+        parts.append(pad(event.step.rawValue, columns.step))
+        if columns.thread > 0 { parts.append(pad(event.thread, columns.thread)) }
         if let status = event.status { parts.append(status) }
         if let duration = event.duration { parts.append(format(duration)) }
         parts.append(event.detail)
         return parts.joined(separator: " ")
+    }
+
+    /// A line at the old fixed widths (the transcript's, and the width given).
+    static func line(_ event: FlowEvent, width: Int) -> String {
+        line(event, columns: Columns([event], width: width))
     }
 
     /// Seen from the app (the Safepay Drops SDK counts as the app's side of the bridge): `→ MC-SDK` for a call

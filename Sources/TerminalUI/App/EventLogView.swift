@@ -1,0 +1,131 @@
+import FlowEngine
+import JSONText
+
+/// The event log with the focus (Tab from the home, working and result screens): a selected event, a filter,
+/// and the detail view of one event whole.
+public struct LogFocusState: Sendable, Equatable {
+    /// The selected event, as an index into the filtered events; nil follows the newest.
+    public var selected: Int?
+    /// Only events whose text contains this (any case) are listed.
+    public var filter = ""
+    /// `/` was pressed: keys type into the filter until Enter or Esc.
+    public var editingFilter = false
+    /// The detail view of the selected event is open, scrolled this far.
+    public var detail: Int?
+}
+
+extension AppState {
+    /// The events the log lists: all of them, or those the filter matches.
+    public var listedEvents: [FlowEvent] {
+        guard let filter = logFocus?.filter, !filter.isEmpty else { return log }
+        return log.filter { LogPane.matches($0, filter) }
+    }
+}
+
+extension TerminalApp {
+    /// Screens from which Tab moves into the log (elsewhere Tab moves between fields and buttons).
+    var logTakesTab: Bool {
+        switch state.screen {
+        case .home, .working, .result: true
+        default: false
+        }
+    }
+
+    func handleLogFocus(_ key: Key, _ focus: inout LogFocusState) {
+        let events = state.listedEvents
+        let last = events.count - 1
+        if focus.editingFilter {
+            switch key {
+            case .enter, .escape: focus.editingFilter = false
+            case .backspace: if !focus.filter.isEmpty { focus.filter.removeLast() }
+            case .character(let character) where focus.filter.count < 40: focus.filter.append(character)
+            default: break
+            }
+            focus.selected = nil
+            state.logFocus = focus
+            return
+        }
+        if let scroll = focus.detail {
+            switch key {
+            case .escape, .enter, .character("q"): focus.detail = nil
+            case .down, .character("j"): focus.detail = scroll + 1
+            case .up, .character("k"): focus.detail = max(0, scroll - 1)
+            case .pageDown: focus.detail = scroll + 10
+            case .pageUp: focus.detail = max(0, scroll - 10)
+            default: break
+            }
+            state.logFocus = focus
+            return
+        }
+        let current = focus.selected ?? last
+        switch key {
+        case .escape, .tab, .backTab:
+            state.logFocus = nil
+            return
+        case .up, .character("k"): focus.selected = max(0, current - 1)
+        case .down, .character("j"): focus.selected = current + 1 >= last ? nil : current + 1
+        case .pageUp: focus.selected = max(0, current - 10)
+        case .pageDown: focus.selected = current + 10 >= last ? nil : current + 10
+        case .home: focus.selected = 0
+        // End follows the newest event again.
+        case .end: focus.selected = nil
+        case .enter where last >= 0: focus.detail = 0
+        case .character("/"):
+            focus.editingFilter = true
+            focus.filter = ""
+        default: break
+        }
+        if let selected = focus.selected, selected > last { focus.selected = nil }
+        state.logFocus = focus
+    }
+}
+
+extension LogPane {
+    static func matches(_ event: FlowEvent, _ filter: String) -> Bool {
+        let text = [who(event), event.step.rawValue, event.thread, event.status ?? "", event.detail, event.from.rawValue, event.to.rawValue]
+            .joined(separator: " ")
+        return text.range(of: filter, options: .caseInsensitive) != nil
+    }
+
+    /// Every field of one event, for the detail view: the whole detail, and the whole protocol message pretty-printed.
+    static func detailLines(_ event: FlowEvent, width: Int) -> [String] {
+        var lines = [
+            "flow      \(event.flow.rawValue) (flow \(event.flowID), event \(event.sequence))",
+            "from → to \(event.from.rawValue) → \(event.to.rawValue)",
+            "step      \(event.step.rawValue)",
+            "thread    \(event.thread)\(event.mainThread ? " (the main thread)" : "")",
+            "time      \(event.time.description)",
+        ]
+        if let duration = event.duration { lines.append("took      \(format(duration))") }
+        if let status = event.status { lines.append("status    \(status)") }
+        lines.append("detail")
+        lines += Wrap.lines(event.detail, width: max(10, width - 2)).map { "  " + $0 }
+        if let message = event.message {
+            lines.append("message")
+            let pretty = (try? JSONParser.parse(Array(message.utf8)))?.text(pretty: true) ?? message
+            for line in pretty.split(separator: "\n", omittingEmptySubsequences: false) {
+                lines += Wrap.lines(String(line), width: max(10, width - 2)).map { "  " + $0 }
+            }
+        }
+        return lines
+    }
+}
+
+extension AppView {
+    static func drawEventDetail(_ buffer: inout ScreenBuffer, _ event: FlowEvent, scroll: Int) {
+        let width = buffer.width - 4
+        let height = buffer.height - 2
+        let top = 1
+        let left = 2
+        let lines = LogPane.detailLines(event, width: width - 4)
+        let rows = height - 3
+        let first = min(scroll, max(0, lines.count - rows))
+        buffer.fill(top: top, left: left, width: width, height: height, role: .text)
+        let more = lines.count > rows ? " (\(first + 1)–\(min(lines.count, first + rows)) of \(lines.count) lines, ↑↓ scroll)" : ""
+        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Event — esc closes" + more)
+        for (offset, line) in lines.dropFirst(first).prefix(rows).enumerated() {
+            buffer.put(line, row: top + 2 + offset, column: left + 2, role: offset + first < 5 ? .label : .text, limit: width - 4)
+        }
+        buffer.cursor = nil
+    }
+}
