@@ -220,6 +220,24 @@ import Testing
         #expect(plain.format("#{mouse_any_flag}") == "0")
     }
 
+    /// The event log at 80×24: Tab into it, filter, and read one 3-D Secure message whole.
+    @Test func theLogShowsAnEventWhole() throws {
+        let session = try TmuxSession()
+        pay(session, card: "4000000000002701")
+        #expect(session.waitFor("✓ Payment authenticated without a challenge"))
+        session.press("Tab")
+        #expect(session.waitFor("↑↓ select · enter details"))
+        session.type("/ARes")
+        session.press("Enter", "Enter")
+        let (done, screen) = session.waitUntil { screen in
+            ["Event — esc closes", "from → to DS → Drops", "\"messageType\": \"ARes\"", "\"transStatus\": \"Y\"", "\"dsTransID\""]
+                .allSatisfy { screen.contains($0) }
+        }
+        #expect(done, "\(screen)")
+        session.press("Escape", "Escape")
+        #expect(session.waitFor("tab: read them"))
+    }
+
     /// One Visa card per Cardinal test case, paid in the terminal: each result screen shows the case's values,
     /// its callback and the next step (the short timers of docs/scenarios/payments-qa.json keep case 8 short).
     @Test(arguments: [
