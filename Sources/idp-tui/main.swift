@@ -1,4 +1,5 @@
 import CursesBackend
+import FlowEngine
 import FlowRecords
 import Foundation
 import Headless
@@ -90,10 +91,9 @@ case .run(.terminal):
         // The embedded scenario is built after the first frame, with the rest of the simulated world.
         let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
         let configuration = try options.flowConfiguration(for: .terminal, scenario: fromFile)
-        let status = try TerminalSession.run(
-            theme: theme, tenant: fromFile?.appTenant ?? "demo",
-            idpUrl: fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL, mouse: options.mouse
-        ) {
+        let tenant = fromFile?.appTenant ?? "demo"
+        let idpUrl = fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL
+        let makeService: @Sendable () -> Result<FlowService, TerminalSession.StartError> = {
             // The state file is opened after the first frame too; one it cannot use ends the UI with its error.
             let state: StateFile?
             do throws(UsageError) {
@@ -103,6 +103,11 @@ case .run(.terminal):
             }
             return .success(options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state))
         }
+        // Line by line when asked, when the terminal cannot draw (TERM=dumb), or when the output is not a terminal.
+        let plain = options.plain || ProcessInfo.processInfo.environment["TERM"] == "dumb" || isatty(STDOUT_FILENO) == 0
+        let status = plain
+            ? try PlainSession.run(tenant: tenant, idpUrl: idpUrl, makeService: makeService)
+            : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)
         exit(status)
     } catch let error as UsageError {
         fail(error.message)

@@ -164,12 +164,10 @@ import Testing
         #expect(run.stderr.contains("neither a built-in theme (default, high-contrast, monochrome) nor a readable file"))
     }
 
-    @Test func withoutATerminalTheUIRefusesAndPointsAtRun() throws {
-        let run = try BinaryRun.run([])
-        #expect(run.status == 2)
-        #expect(run.stderr.contains("needs a terminal"))
-        #expect(run.stderr.contains("idp-tui run"))
-        #expect(run.stdout.isEmpty)
+    @Test func withoutATerminalTheUISpeaksPlainLines() throws {
+        let run = try BinaryRun.run([], stdin: "q\n")
+        #expect(run.status == 0)
+        #expect(run.stdout.hasPrefix("idp-tui (plain)"))
     }
 
     @Test func runOnlyOptionsAreRefusedForTheUI() throws {

@@ -21,6 +21,8 @@ public struct CommandLineOptions: Sendable {
     public var theme: String?
     /// False after `--no-mouse`: the terminal UI does not ask for mouse reports.
     public var mouse = true
+    /// `--plain`: the line-by-line front end.
+    public var plain = false
     /// `--answers FILE|-`; `-` for standard input.
     public var answersPath = "-"
     public var seed: UInt64 = 1

@@ -188,7 +188,8 @@ public enum AppView {
         buffer.put("Esc cancels the flow.", row: area.top + 4, column: area.left, role: .hint)
     }
 
-    private static func drawResult(_ buffer: inout ScreenBuffer, _ result: FlowResult, _ area: Area) {
+    /// A result as the result screen shows it: the headline and its rows of label, value and role.
+    static func resultSummary(_ result: FlowResult) -> (headline: String, role: Role, rows: [(String, String, Role)]) {
         var rows: [(String, String, Role)] = []
         let headline: String
         let headlineRole: Role
@@ -229,6 +230,11 @@ public enum AppView {
             rows.insert(("failure", ".\(q2.failure ?? "?")" + (codes.isEmpty ? "" : " · \(codes)"), .error), at: 0)
             rows.removeAll { $0.0 == "error" || $0.0 == "failed at" }
         }
+        return (headline, headlineRole, rows)
+    }
+
+    private static func drawResult(_ buffer: inout ScreenBuffer, _ result: FlowResult, _ area: Area) {
+        let (headline, headlineRole, rows) = resultSummary(result)
         buffer.put(headline, row: area.top, column: area.left, role: headlineRole, limit: area.width)
         var row = area.top + 2
         let labelWidth = max(14, (rows.map { CharacterWidth.of($0.0) }.max() ?? 0) + 2)

@@ -1,0 +1,146 @@
+import CNcurses
+import FlowEngine
+import Foundation
+import TerminalUI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The plain front end (`--plain`; chosen by itself for TERM=dumb or when standard output is not a terminal):
+/// the terminal UI's app told line by line — no cursor addressing, no box drawing, no colour — for screen
+/// readers, dumb terminals and logs. Questions are answered a line each; secrets are read with echo off; events
+/// are printed as they happen; a line with Esc, or the end of input, cancels; Ctrl-C quits.
+public enum PlainSession {
+    public static func run(tenant: String, idpUrl: String, makeService: @escaping @Sendable () -> Result<FlowService, TerminalSession.StartError>)
+        throws(TerminalSession.StartError) -> Int32
+    {
+        let service = try makeService().get()
+        var signalPipe: [Int32] = [-1, -1]
+        guard pipe(&signalPipe) == 0 else { throw TerminalSession.StartError(description: "cannot create the signal pipe") }
+        defer {
+            close(signalPipe[0])
+            close(signalPipe[1])
+        }
+        idp_signals_install(signalPipe[1])
+        var echo = EchoSwitch()
+        defer { echo.restore() }
+        service.mailbox.serveMainQueue()
+        let app = TerminalApp(service: service, width: 100, height: 40)
+        write("idp-tui (plain) · tenant \(tenant) · \(idpUrl)\n")
+        var printedScreen: [String] = []
+        var printedEvents = 0
+        var asked: PlainQuestion?
+        var buffer: [UInt8] = []
+        // Lines typed ahead wait for the question they answer (a flow may still be working).
+        var pending: [String] = []
+        var inputEnded = false
+        let typed = isatty(STDIN_FILENO) == 1
+        while app.exitStatus == nil {
+            // What changed: new events, a new screen, a new question.
+            let log = app.state.log
+            for event in log.dropFirst(printedEvents) { write(TerminalApp.plainLine(event) + "\n") }
+            printedEvents = log.count
+            let screen = app.plainScreen
+            if screen != printedScreen {
+                write("\n" + screen.joined(separator: "\n") + "\n")
+                printedScreen = screen
+                asked = nil
+            }
+            if let notice = app.state.notice {
+                write("! \(notice)\n")
+                app.clearNotice()
+                asked = nil
+            }
+            let question = app.plainQuestion
+            if question != asked, let question {
+                echo.set(on: !question.secret)
+                write(question.text)
+            }
+            asked = question
+            // A line waiting answers the open question; Esc cancels even while a flow works.
+            if let line = pending.first, question != nil || line.unicodeScalars.contains("\u{1b}") {
+                pending.removeFirst()
+                // A terminal echoed what was typed (not a secret); from a pipe, the log shows the answer here.
+                if question?.secret == true || typed { write("\n") } else if question != nil { write(line + "\n") }
+                echo.set(on: true)
+                app.answerPlain(line)
+                asked = nil
+                continue
+            }
+            if pending.isEmpty, inputEnded, question != nil {
+                echo.restore()
+                write("\n")
+                app.answerPlain(nil)
+                asked = nil
+                continue
+            }
+            // Wait for input, a service message or a signal.
+            var fds = [
+                pollfd(fd: inputEnded ? -1 : STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: service.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0),
+            ]
+            if poll(&fds, 3, -1) < 0 && errno != EINTR { return 1 }
+            if fds[2].revents != 0 {
+                var number: UInt8 = 0
+                if read(signalPipe[0], &number, 1) == 1 {
+                    echo.restore()
+                    write("\n")
+                    return 128 + Int32(number)
+                }
+            }
+            if fds[1].revents != 0 { service.deliverPendingMessages(to: app) }
+            if fds[0].revents != 0 {
+                var chunk = [UInt8](repeating: 0, count: 4096)
+                let count = read(STDIN_FILENO, &chunk, chunk.count)
+                if count <= 0 {
+                    inputEnded = true
+                    if !buffer.isEmpty { pending.append(String(decoding: buffer, as: UTF8.self)) }
+                    buffer.removeAll()
+                } else {
+                    buffer += chunk[0..<count]
+                }
+                for index in chunk.indices { chunk[index] = 0 }
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    var line = Array(buffer[..<newline])
+                    buffer.removeSubrange(...newline)
+                    if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                    pending.append(String(decoding: line, as: UTF8.self))
+                    for index in line.indices { line[index] = 0 }
+                }
+            }
+        }
+        return app.exitStatus ?? 0
+    }
+
+    private static func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written > 0 { offset += written } else if written < 0 && errno != EINTR { return }
+        }
+        bytes.removeAll()
+    }
+}
+
+/// Echo of standard input on and off (for secrets), when it is a terminal; put back as it was on every way out.
+private struct EchoSwitch {
+    private var saved: termios?
+
+    init() {
+        var current = termios()
+        if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &current) == 0 { saved = current }
+    }
+
+    func set(on: Bool) {
+        guard var settings = saved else { return }
+        if !on { settings.c_lflag &= ~tcflag_t(ECHO) }
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    }
+
+    mutating func restore() {
+        if var settings = saved { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+    }
+}
