@@ -406,3 +406,34 @@ enum LogPaneProbe {
             .contains { $0.range(of: filter, options: .caseInsensitive) != nil }
     }
 }
+
+@Suite struct SequenceViewTests {
+    @Test func vDrawsAnActivationAsASequenceDiagram() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.character("v"))
+        #expect(driver.app.state.logAsSequence)
+        let screen = driver.app.render()
+        Snapshot.check(screen, "sequence-activation-80x24")
+        let text = screen.text
+        #expect(text.contains("Sequence — flow 1: Activate device"))
+        for lane in ["App", "MC-SDK", "IdpSdk", "IdP"] { #expect(text.contains(lane)) }
+        #expect(text.contains("▶") && text.contains("◀"), "arrows both ways")
+        driver.press(.character("v"))
+        #expect(!driver.app.state.logAsSequence)
+    }
+
+    @Test func aChallengePaymentHasItsOwnLanes() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        driver.type("1234")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        driver.press(.character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("Sequence — flow 1: Pay with card"))
+        for lane in ["SafepayDrops", "Drops", "DS", "ACS"] { #expect(text.contains(lane), "no lane \(lane)") }
+        #expect(text.contains("RReq"))
+        Snapshot.check(driver.app.render(), "sequence-challenge-80x24")
+    }
+}

@@ -88,6 +88,8 @@ public struct AppState: Sendable {
     public var runningFlow: Int?
     /// The faults panel, when open.
     public var faultsPanel: FaultsPanelState?
+    /// The log is drawn as a sequence diagram (`v`).
+    public var logAsSequence = false
     /// The event log has the focus (Tab): a selection, a filter, the detail view.
     public var logFocus: LogFocusState?
     /// The card form's test-card picker, when open (F4).

@@ -35,8 +35,13 @@ public enum AppView {
         case .comparison(let comparison): drawComparison(&buffer, comparison, inner)
         }
         let logTop = 1 + mainHeight
-        LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: logTop, left: 0, width: width,
-                     height: state.height - 2 - logTop, focus: state.logFocus)
+        if state.logAsSequence && state.logFocus == nil {
+            SequencePane.draw(&buffer, events: state.log, scroll: state.logScroll, top: logTop, left: 0, width: width,
+                              height: state.height - 2 - logTop)
+        } else {
+            LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: logTop, left: 0, width: width,
+                         height: state.height - 2 - logTop, focus: state.logFocus)
+        }
         drawStatus(&buffer, state, row: state.height - 2)
         HelpBar.draw(&buffer, row: state.height - 1, keys: helpKeys(state))
         if let panel = state.faultsPanel { drawFaultsPanel(&buffer, state, panel) }

@@ -104,6 +104,11 @@ public final class TerminalApp: FlowFrontEnd {
         }
         if key == .tab && logTakesTab {
             state.logFocus = LogFocusState()
+            state.logAsSequence = false
+            return
+        }
+        if key == .character("v") && !isEditing && acceptsShortcuts {
+            state.logAsSequence.toggle()
             return
         }
         if key == .f4, handleTestDataKey() { return }
