@@ -165,6 +165,12 @@ import Testing
         #expect(session.waitFor("step 2 of 2"))
         session.press("F4", "Enter")
         #expect(session.waitFor("✓ Device activated and logged in"))
+        // The same events as a sequence diagram, and back.
+        session.press("v")
+        let (drawn, diagram) = session.waitUntil { ["Sequence — flow 1: Activate device", "─POST /token─", "▶│"].allSatisfy($0.contains) }
+        #expect(drawn, "\(diagram)")
+        session.press("v")
+        #expect(session.waitFor("tab: read them"))
         session.press("Enter")
         open(session, downs: 3)
         #expect(session.waitFor("card details"))
@@ -172,6 +178,9 @@ import Testing
         #expect(session.waitFor("Test cards — enter fills the form"))
         session.press("Enter", "Enter")
         #expect(session.waitFor("✓ Payment authenticated without a challenge"))
+        session.press("v")
+        #expect(session.waitFor("Sequence — flow 2: Pay with card (3-D Secure)"))
+        #expect(session.waitFor("SafepayDrops"))
     }
 
     /// With a latency fault on, the working screen names the call in flight and its time ticks.
