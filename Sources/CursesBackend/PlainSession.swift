@@ -12,7 +12,7 @@ import TerminalUI
 /// readers, dumb terminals and logs. Questions are answered a line each; secrets are read with echo off; events
 /// are printed as they happen; a line with Esc, or the end of input, cancels; Ctrl-C quits.
 public enum PlainSession {
-    public static func run(tenant: String, idpUrl: String, makeService: @escaping @Sendable () -> Result<FlowService, TerminalSession.StartError>)
+    public static func run(makeService: @escaping @Sendable () -> Result<FlowService, TerminalSession.StartError>)
         throws(TerminalSession.StartError) -> Int32
     {
         let service = try makeService().get()
@@ -27,7 +27,7 @@ public enum PlainSession {
         defer { echo.restore() }
         service.mailbox.serveMainQueue()
         let app = TerminalApp(service: service, width: 100, height: 40)
-        write("idp-tui (plain) · tenant \(tenant) · \(idpUrl)\n")
+        write("idp-tui (plain) · tenant \(service.world.tenantId) · \(service.world.idpUrl)\n")
         var printedScreen: [String] = []
         var printedEvents = 0
         var asked: PlainQuestion?

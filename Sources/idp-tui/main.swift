@@ -88,32 +88,28 @@ case .run(.terminal):
         } catch {
             fail(error.description)
         }
-        // The embedded scenario is built after the first frame, with the rest of the simulated world.
-        let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
-        let configuration = try options.flowConfiguration(for: .terminal, scenario: fromFile)
-        let tenant = fromFile?.appTenant ?? "demo"
-        let idpUrl = fromFile?.identityProvider.baseURL ?? IdentityProviderConfiguration.defaultBaseURL
+        // The scenario (a file, or the embedded one), the state file and the simulated world are all read and built
+        // after the first frame, off the main thread; the first frame needs none of them. A bad scenario file then
+        // ends the UI with its one-line error (exit 2), the terminal given back first.
+        let tenant = options.scenarioPath == nil ? "demo" : "…"
+        let idpUrl = options.scenarioPath == nil ? IdentityProviderConfiguration.defaultBaseURL : "…"
         let makeService: @Sendable () -> Result<FlowService, TerminalSession.StartError> = {
-            // The state file is opened after the first frame too; one it cannot use ends the UI with its error.
-            let state: StateFile?
             do throws(UsageError) {
-                state = try options.openState(for: .terminal)
+                let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
+                let configuration = try options.flowConfiguration(for: .terminal, scenario: fromFile)
+                let state = try options.openState(for: .terminal)
+                return .success(options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state))
             } catch {
                 return .failure(TerminalSession.StartError(description: error.message))
             }
-            return .success(options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state))
         }
         // Line by line when asked, when the terminal cannot draw (TERM=dumb), or when the output is not a terminal.
         let plain = options.plain || ProcessInfo.processInfo.environment["TERM"] == "dumb" || isatty(STDOUT_FILENO) == 0
         let status = plain
-            ? try PlainSession.run(tenant: tenant, idpUrl: idpUrl, makeService: makeService)
+            ? try PlainSession.run(makeService: makeService)
             : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)
         exit(status)
-    } catch let error as UsageError {
-        fail(error.message)
-    } catch let error as TerminalSession.StartError {
-        fail(error.description)
     } catch {
-        fail("\(error)")
+        fail(error.description)
     }
 }

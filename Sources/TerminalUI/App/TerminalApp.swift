@@ -43,6 +43,9 @@ public final class TerminalApp: FlowFrontEnd {
     /// Hands the app its service, and the keys typed while it was being built.
     public func attach(_ service: FlowService) {
         serviceIfReady = service
+        // The scenario is read after the first frame: its tenant and IdP come with the service.
+        state.tenant = service.world.tenantId
+        state.idpHost = URL(string: service.world.idpUrl)?.host ?? service.world.idpUrl
         state.deviceStatus = service.statusLine
         refreshFaults()
         let waiting = waitingInput
