@@ -46,6 +46,7 @@ public enum AppView {
         HelpBar.draw(&buffer, row: state.height - 1, keys: helpKeys(state))
         if let panel = state.faultsPanel { drawFaultsPanel(&buffer, state, panel) }
         if let picker = state.cardPicker { drawCardPicker(&buffer, picker) }
+        if case .transcript(let transcript, _) = state.screen { drawTranscriptDetail(&buffer, transcript) }
         if let focus = state.logFocus, let scroll = focus.detail {
             let events = state.listedEvents
             if let event = focus.selected.map({ events[min($0, events.count - 1)] }) ?? events.last {
@@ -310,7 +311,9 @@ public enum AppView {
         switch state.screen {
         case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
         case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]
-        case .transcript, .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
+        case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")]
+        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("esc", "back")]
+        case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
         case .form: return [("tab ↓", "next"), ("enter", "next/submit"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("shift-tab ↑", "back")]
         case .payment: return [("tab ↓", "next"), ("enter", "next/submit"), ("esc", "cancel"), ("F4", "test cards"), ("F1", "help"), ("shift-tab ↑", "back")]

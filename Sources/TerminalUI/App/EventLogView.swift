@@ -1,4 +1,5 @@
 import FlowEngine
+import FlowRecords
 import JSONText
 
 /// The event log with the focus (Tab from the home, working and result screens): a selected event, a filter,
@@ -89,18 +90,36 @@ extension LogPane {
 
     /// Every field of one event, for the detail view: the whole detail, and the whole protocol message pretty-printed.
     static func detailLines(_ event: FlowEvent, width: Int) -> [String] {
+        detailLines(
+            flow: "\(event.flow.rawValue) (flow \(event.flowID), event \(event.sequence))", from: event.from.rawValue, to: event.to.rawValue,
+            step: event.step.rawValue, thread: event.thread + (event.mainThread ? " (the main thread)" : ""), time: event.time.description,
+            took: event.duration.map(format), status: event.status, detail: event.detail, message: event.message, width: width)
+    }
+
+    /// The same for an event kept in the history.
+    static func detailLines(_ event: RecordedEvent, flow: String, width: Int) -> [String] {
+        detailLines(
+            flow: "\(flow) (event \(event.sequence))", from: event.from, to: event.to, step: event.step, thread: event.thread,
+            time: event.time, took: event.duration.map { format(.microseconds($0)) }, status: event.status, detail: event.detail,
+            message: event.message, width: width)
+    }
+
+    private static func detailLines(
+        flow: String, from: String, to: String, step: String, thread: String, time: String, took: String?, status: String?,
+        detail: String, message: String?, width: Int
+    ) -> [String] {
         var lines = [
-            "flow      \(event.flow.rawValue) (flow \(event.flowID), event \(event.sequence))",
-            "from → to \(event.from.rawValue) → \(event.to.rawValue)",
-            "step      \(event.step.rawValue)",
-            "thread    \(event.thread)\(event.mainThread ? " (the main thread)" : "")",
-            "time      \(event.time.description)",
+            "flow      \(flow)",
+            "from → to \(from) → \(to)",
+            "step      \(step)",
+            "thread    \(thread)",
+            "time      \(time)",
         ]
-        if let duration = event.duration { lines.append("took      \(format(duration))") }
-        if let status = event.status { lines.append("status    \(status)") }
+        if let took { lines.append("took      \(took)") }
+        if let status { lines.append("status    \(status)") }
         lines.append("detail")
-        lines += Wrap.lines(event.detail, width: max(10, width - 2)).map { "  " + $0 }
-        if let message = event.message {
+        lines += Wrap.lines(detail, width: max(10, width - 2)).map { "  " + $0 }
+        if let message {
             lines.append("message")
             let pretty = (try? JSONParser.parse(Array(message.utf8)))?.text(pretty: true) ?? message
             for line in pretty.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -113,11 +132,14 @@ extension LogPane {
 
 extension AppView {
     static func drawEventDetail(_ buffer: inout ScreenBuffer, _ event: FlowEvent, scroll: Int) {
+        drawEventDetail(&buffer, lines: LogPane.detailLines(event, width: buffer.width - 8), scroll: scroll)
+    }
+
+    static func drawEventDetail(_ buffer: inout ScreenBuffer, lines: [String], scroll: Int) {
         let width = buffer.width - 4
         let height = buffer.height - 2
         let top = 1
         let left = 2
-        let lines = LogPane.detailLines(event, width: width - 4)
         let rows = height - 3
         let first = min(scroll, max(0, lines.count - rows))
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)

@@ -12,8 +12,10 @@ public struct HistoryState: Sendable, Equatable {
 /// One past flow's transcript.
 public struct TranscriptState: Sendable, Equatable {
     public let record: HistoryRecord
-    /// The first event shown.
+    /// The selected event (the first shown follows it).
     public var scroll = 0
+    /// The selected event's detail view, scrolled this far, when open.
+    public var detail: Int?
 }
 
 extension TerminalApp {
@@ -57,10 +59,23 @@ extension TerminalApp {
 
     func handleTranscript(_ key: Key, _ transcript: inout TranscriptState, returnTo history: HistoryState) {
         let count = transcript.record.events.count
+        if let scroll = transcript.detail {
+            switch key {
+            case .escape, .enter, .character("q"): transcript.detail = nil
+            case .down, .character("j"): transcript.detail = scroll + 1
+            case .up, .character("k"): transcript.detail = max(0, scroll - 1)
+            case .pageDown: transcript.detail = scroll + 10
+            case .pageUp: transcript.detail = max(0, scroll - 10)
+            default: break
+            }
+            state.screen = .transcript(transcript, returnTo: history)
+            return
+        }
         switch key {
-        case .escape, .character("q"), .enter:
+        case .escape, .character("q"):
             state.screen = .history(history)
             return
+        case .enter where count > 0: transcript.detail = 0
         case .up: transcript.scroll = max(0, transcript.scroll - 1)
         case .down: transcript.scroll = min(max(0, count - 1), transcript.scroll + 1)
         case .pageUp: transcript.scroll = max(0, transcript.scroll - 10)
@@ -103,15 +118,27 @@ extension AppView {
         return [pad(id, 5), pad(time, 20), pad(flow, 11), pad(user, 8), pad(outcome, 10), status].joined(separator: " ")
     }
 
+    /// A past flow's events, one line each (cut with …), the selected one highlighted; Enter shows it whole.
     static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel) {
         let s = transcript.record.summary
-        buffer.put("\(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(s.time) · \(transcript.record.events.count) events",
+        buffer.put("\(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(s.time) · \(transcript.record.events.count) events · enter: one whole",
                    row: area.top, column: area.left, role: .title, limit: area.width)
-        for (offset, event) in transcript.record.events.dropFirst(transcript.scroll).prefix(area.height - 1).enumerated() {
+        let rows = max(1, area.height - 1)
+        let first = max(0, transcript.scroll - rows + 1)
+        for (offset, event) in transcript.record.events.dropFirst(first).prefix(rows).enumerated() {
             var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"
             if let status = event.status { line += " \(status)" }
             line += " \(event.detail)"
-            buffer.put(line, row: area.top + 1 + offset, column: area.left, role: .text, limit: area.width)
+            let selected = first + offset == transcript.scroll
+            if selected { buffer.fill(row: area.top + 1 + offset, column: area.left, count: area.width, role: .menuFocused) }
+            buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + 1 + offset, column: area.left,
+                       role: selected ? .menuFocused : .text, limit: area.width)
         }
+    }
+
+    static func drawTranscriptDetail(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState) {
+        guard let scroll = transcript.detail, transcript.record.events.indices.contains(transcript.scroll) else { return }
+        let event = transcript.record.events[transcript.scroll]
+        drawEventDetail(&buffer, lines: LogPane.detailLines(event, flow: transcript.record.summary.flow, width: buffer.width - 8), scroll: scroll)
     }
 }
