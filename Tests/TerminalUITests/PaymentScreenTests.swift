@@ -61,7 +61,11 @@ extension AppDriver {
         driver.type("12/30")
         driver.press(.enter, .enter, .enter, .enter)
         #expect(driver.isPaymentForm)
-        #expect(driver.app.render().text.contains("Card number: the card number fails the Luhn check"))
+        // The message beside the card number, where the focus went back.
+        let text = driver.app.render().text
+        #expect(text.contains("›[4000 0000 0000 2502     ] the card number fails the"), "\(text)")
+        guard case .payment(let form) = driver.app.state.screen else { Issue.record("no card form"); return }
+        #expect(form.focus == 0)
     }
 
     @Test func aOneTimeCodeChallengeMasksTheCodeAndCountsAttempts() throws {

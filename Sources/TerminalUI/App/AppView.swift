@@ -155,7 +155,17 @@ public enum AppView {
         drawButtons(&buffer, [("Submit", form.focus == form.submitIndex), ("Cancel", form.focus == form.cancelIndex)],
                     row: buttonRow, left: boxLeft, firstStop: form.submitIndex)
         if let error = form.error {
-            buffer.put(error, row: buttonRow + 1, column: boxLeft, role: .error, limit: area.width - boxLeft)
+            // Beside the field it is about (where the focus went), and under the buttons when that is too narrow.
+            let column = boxLeft + boxWidth + 2
+            let room = area.left + area.width - column
+            if let field = form.focusedField, room >= 16 {
+                let lines = Wrap.lines(error, width: room)
+                for (offset, line) in lines.prefix(2).enumerated() {
+                    buffer.put(line, row: area.top + 2 + field + offset, column: column, role: .error, limit: room)
+                }
+            } else {
+                buffer.put(error, row: buttonRow + 1, column: boxLeft, role: .error, limit: area.width - boxLeft)
+            }
         }
     }
 

@@ -21,7 +21,15 @@ extension AppView {
             buffer.put(field.label, row: row, column: area.left, role: focused ? .title : .label)
             drawInput(&buffer, form.inputs[index], secret: false, focused: focused, row: row, left: boxLeft, width: boxWidth)
             buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
-            if field == .card {
+            if let error = form.error, focused {
+                // The error beside the field it is about (where the focus went), on its row and the next.
+                let column = boxLeft + boxWidth + 2
+                let room = max(8, area.left + area.width - column)
+                let text = error.hasPrefix(field.label + ": ") ? String(error.dropFirst(field.label.count + 2)) : error
+                for (offset, line) in Wrap.lines(text, width: room).prefix(2).enumerated() {
+                    buffer.put(line, row: row + offset, column: column, role: .error, limit: room)
+                }
+            } else if field == .card {
                 let hint = PaymentForm.cardHint(form.inputs[index].text)
                 let role: Role = hint.valid == true ? .success : hint.valid == false ? .error : .hint
                 let column = boxLeft + boxWidth + 2
@@ -31,7 +39,7 @@ extension AppView {
         let buttonRow = area.top + 2 + form.fieldCount
         drawButtons(&buffer, [("Pay", form.focus == form.submitIndex), ("Cancel", form.focus == form.cancelIndex)],
                     row: buttonRow, left: boxLeft, firstStop: form.submitIndex)
-        if let error = form.error {
+        if let error = form.error, form.focusedField == nil {
             buffer.put(error, row: buttonRow + 1, column: area.left, role: .error, limit: area.width)
         }
     }
