@@ -161,7 +161,16 @@ static struct sigaction previous_actions[NSIG];
 
 // Runs on a crash: put the terminal back (async-signal-safe calls only), then hand the signal to whoever
 // handled it before (the Swift runtime's backtracer, or the default action), so the crash is still reported.
+static volatile sig_atomic_t plain_active = 0;
+
+void idp_plain_begin(void) {
+    // The plain front end turns echo off for secrets: a crash must give it back as well.
+    if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) saved_termios_valid = 1;
+    plain_active = 1;
+}
+
 static void restore_and_die(int signal_number) {
+    if (plain_active && saved_termios_valid) tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
     if (curses_active) {
         curses_active = 0;
         write_all("\033[?2004l\033[?1006l\033[?1000l\033[0m\033[?25h\033[?1049l\r\n");
@@ -177,7 +186,7 @@ void idp_signals_install(int fd) {
     // everything); the UI depends on these arriving.
     sigset_t wanted;
     sigemptyset(&wanted);
-    int needed[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT};
+    int needed[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT};
     for (unsigned i = 0; i < sizeof needed / sizeof needed[0]; i++) {
         sigaddset(&wanted, needed[i]);
         signal(needed[i], SIG_DFL);
@@ -190,6 +199,7 @@ void idp_signals_install(int fd) {
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
     sigaction(SIGINT, &action, NULL);
+    sigaction(SIGQUIT, &action, NULL);
     struct sigaction crash;
     memset(&crash, 0, sizeof crash);
     crash.sa_handler = restore_and_die;

@@ -23,24 +23,31 @@ public enum PlainSession {
             close(signalPipe[1])
         }
         idp_signals_install(signalPipe[1])
+        idp_plain_begin()
+        // A closed output (`| head`) ends the session through write's error, never by SIGPIPE with echo off.
+        signal(SIGPIPE, SIG_IGN)
         var echo = EchoSwitch()
         defer { echo.restore() }
         service.mailbox.serveMainQueue()
         let app = TerminalApp(service: service, width: 100, height: 40)
         write("idp-tui (plain) · tenant \(service.world.tenantId) · \(service.world.idpUrl)\n")
         var printedScreen: [String] = []
-        var printedEvents = 0
+        var printedSequence = 0
         var asked: PlainQuestion?
         var buffer: [UInt8] = []
         // Lines typed ahead wait for the question they answer (a flow may still be working).
-        var pending: [String] = []
+        var pending = LineQueue()
         var inputEnded = false
+        var droppedLines = 0
         let typed = isatty(STDIN_FILENO) == 1
         while app.exitStatus == nil {
             // What changed: new events, a new screen, a new question.
-            let log = app.state.log
-            for event in log.dropFirst(printedEvents) { write(TerminalApp.plainLine(event) + "\n") }
-            printedEvents = log.count
+            // By sequence, not by count: the app keeps only the newest 2,000 events.
+            for event in app.state.log where event.sequence > printedSequence {
+                write(TerminalApp.plainLine(event) + "\n")
+                printedSequence = event.sequence
+            }
+            if outputClosed { return app.exitStatus ?? 0 }
             let screen = app.plainScreen
             if screen != printedScreen {
                 write("\n" + screen.joined(separator: "\n") + "\n")
@@ -62,7 +69,7 @@ public enum PlainSession {
             if let line = pending.first, question != nil || line.unicodeScalars.contains("\u{1b}") {
                 pending.removeFirst()
                 // A terminal echoed what was typed (not a secret); from a pipe, the log shows the answer here.
-                if question?.secret == true || typed { write("\n") } else if question != nil { write(line + "\n") }
+                if question?.secret == true || typed { write("\n") } else if let question { write(question.shown(line) + "\n") }
                 echo.set(on: true)
                 app.answerPlain(line)
                 asked = nil
@@ -96,30 +103,49 @@ public enum PlainSession {
                 let count = read(STDIN_FILENO, &chunk, chunk.count)
                 if count <= 0 {
                     inputEnded = true
-                    if !buffer.isEmpty { pending.append(String(decoding: buffer, as: UTF8.self)) }
+                    if !buffer.isEmpty { _ = pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) }
                     buffer.removeAll()
-                } else {
-                    buffer += chunk[0..<count]
+                }
+                // Lines are bounded: what passes maximumLine is dropped up to its newline, and at most
+                // maximumPending bytes of lines wait (the rest of a flood is dropped, with a notice).
+                for byte in chunk.prefix(max(0, count)) {
+                    if byte == UInt8(ascii: "\n") {
+                        if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+                        if !pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) { droppedLines += 1 }
+                        for index in buffer.indices { buffer[index] = 0 }
+                        buffer.removeAll(keepingCapacity: true)
+                    } else if buffer.count < maximumLine {
+                        buffer.append(byte)
+                    }
                 }
                 for index in chunk.indices { chunk[index] = 0 }
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    var line = Array(buffer[..<newline])
-                    buffer.removeSubrange(...newline)
-                    if line.last == UInt8(ascii: "\r") { line.removeLast() }
-                    pending.append(String(decoding: line, as: UTF8.self))
-                    for index in line.indices { line[index] = 0 }
+                if droppedLines > 0 {
+                    write("! \(droppedLines) typed-ahead lines dropped (at most \(maximumPending / 1024) KB wait)\n")
+                    droppedLines = 0
                 }
             }
         }
         return app.exitStatus ?? 0
     }
 
+    /// The longest line read, and how many bytes of lines may wait for their question.
+    static let maximumLine = 4096
+    static let maximumPending = 1 << 20
+    /// Set once standard output is gone (EPIPE): the session ends.
+    nonisolated(unsafe) private static var closed = false
+    private static var outputClosed: Bool { closed }
+
     private static func write(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written > 0 { offset += written } else if written < 0 && errno != EINTR { return }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno != EINTR {
+                closed = true
+                return
+            }
         }
         bytes.removeAll()
     }
@@ -134,13 +160,43 @@ private struct EchoSwitch {
         if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &current) == 0 { saved = current }
     }
 
+    /// While echo is off, Ctrl-Z does nothing: a stopped session would leave the shell with echo off.
     func set(on: Bool) {
         guard var settings = saved else { return }
         if !on { settings.c_lflag &= ~tcflag_t(ECHO) }
+        signal(SIGTSTP, on ? SIG_DFL : SIG_IGN)
         tcsetattr(STDIN_FILENO, TCSANOW, &settings)
     }
 
     mutating func restore() {
         if var settings = saved { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+    }
+}
+
+/// Lines typed ahead, first in first out, within a byte limit; taking the first is O(1).
+private struct LineQueue {
+    private var lines: [String] = []
+    private var head = 0
+    private var bytes = 0
+
+    var first: String? { head < lines.count ? lines[head] : nil }
+    var isEmpty: Bool { head >= lines.count }
+
+    /// Adds `line` unless the lines waiting would pass `limit` bytes; false when it was dropped.
+    mutating func append(_ line: String, limit: Int) -> Bool {
+        guard bytes + line.utf8.count <= limit else { return false }
+        lines.append(line)
+        bytes += line.utf8.count
+        return true
+    }
+
+    mutating func removeFirst() {
+        guard head < lines.count else { return }
+        bytes -= lines[head].utf8.count
+        head += 1
+        if head > 1024 && head * 2 > lines.count {
+            lines.removeFirst(head)
+            head = 0
+        }
     }
 }

@@ -78,8 +78,13 @@ public final class HeadlessRunner: FlowFrontEnd {
         guard let payments = service.family(PaymentFamily.self) else { return }
         for (position, kind) in flows.enumerated() where PaymentFamily.kinds.contains(kind) && !answers[position].cancel {
             let place = flows.count == 1 ? "answers" : "answers[\(position)]"
+            // With a fault that ends the payment before any challenge, the challenge's answers are not needed.
+            let faults = answers[position].faults
+            let noChallenge = faults?.bridge.threeDS.directoryServer != nil || faults?.identity.networkUnavailable == true
+                || faults?.identity.requestTimeout == true || service.world.bridgeFaults.threeDS.directoryServer != nil
             try answers[position].payment.check(
-                payments.settings.paymentDefaults, issuer: service.world.accessControlServer, at: place)
+                payments.settings.paymentDefaults, issuer: service.world.accessControlServer, now: service.world.clock.now.date,
+                challengeMayCome: !noChallenge, at: place)
         }
     }
 

@@ -1,4 +1,5 @@
 import DropsWeb
+import Foundation
 import JSONText
 import PaymentFlows
 import Secrets
@@ -157,9 +158,16 @@ extension PaymentAnswers {
 
     /// Finds, before anything runs, what these answers lack for the card they give: the card form's fields,
     /// and the answer its challenge asks for (the issuer's card list says which), so that exit 2 means no flow ran.
-    func check(_ defaults: PaymentDefaults, issuer: AccessControlServer, at place: String) throws(UsageError) {
+    func check(_ defaults: PaymentDefaults, issuer: AccessControlServer, now: Date, challengeMayCome: Bool, at place: String)
+        throws(UsageError)
+    {
         let details = try cardForm(defaults, at: place)
-        guard !cancelChallenge, case .challenge(let design)? = issuer.card(details.card)?.scenario else { return }
+        // An expired card is answered N at lookup: no challenge comes, and none needs answering.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let today = calendar.dateComponents([.year, .month], from: now)
+        let expired = details.expiryYear < today.year ?? 0 || (details.expiryYear == today.year && details.expiryMonth < today.month ?? 0)
+        guard challengeMayCome, !expired, !cancelChallenge, case .challenge(let design)? = issuer.card(details.card)?.scenario else { return }
         switch design.uiType {
         case .text:
             if otp.isEmpty { throw UsageError("\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for") }

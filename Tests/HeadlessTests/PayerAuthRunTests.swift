@@ -119,6 +119,16 @@ import Testing
         #expect(run.events.filter { $0["step"] as? String == "rejected" }.count == 2)
     }
 
+    @Test(arguments: [
+        (#"{"card":"4000000000002503","expiry":"01/20"}"#, "N"),
+        (#"{"card":"4000000000002503","expiry":"12/30","faults":{"threeDS":{"directoryServer":"erro"}}}"#, nil),
+    ] as [(String, String?)])
+    func answersNeedNoOTPWhenNoChallengeCanCome(answers: String, trans: String?) throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: answers)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(payment(run.results.first)["transStatus"] as? String == trans)
+    }
+
     static let badAnswers: [(String, String)] = [
         (#"{"expiry":"12/30"}"#, #"answers (payer-auth) needs "card" and "expiry""#),
         (#"{"card":"4000000000002502","expiry":"12/30"}"#, "answers.card: the card number fails the Luhn check"),

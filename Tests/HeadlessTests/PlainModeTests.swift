@@ -36,4 +36,23 @@ import Testing
         #expect(run.stdout.contains("! choose a number from 1 to 7, or q"))
         #expect(run.status == 0)
     }
+
+    @Test func eventsKeepComingAfterTheLogsLimitAndCardsAreMasked() throws {
+        // 250 cancelled activations make about 2,500 events: more than the 2,000 the app keeps.
+        let input = String(repeating: "1\nalice\n\u{1b}\n\n", count: 250) + "4\n4000000000002701\n12/30\n\n\n\n\nq\n"
+        let run = try BinaryRun.run(["--ephemeral"], stdin: input)
+        #expect(run.status == 0)
+        #expect(run.stdout.components(separatedBy: "→ MC-SDK  Start").count - 1 == 250, "every flow's events are printed")
+        #expect(run.stdout.contains("✓ Payment authenticated without a challenge"))
+        #expect(run.stdout.contains("Card number: •••• 2701"))
+        #expect(!run.stdout.contains("4000000000002701") && !run.stdout.contains("4000 0000 0000 2701"))
+    }
+
+    @Test func anEndlessLineIsCutAndTheSessionGoesOn() throws {
+        // A 100,000-character line is read as its first 4 KB: an answer like any other.
+        let run = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "x", count: 100_000) + "\nq\n")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("! choose a number from 1 to 7, or q"))
+        #expect(!run.stdout.contains(String(repeating: "x", count: 4097)))
+    }
 }

@@ -53,6 +53,9 @@ import Testing
         ("UTF-8 and keys", "é\t\r\u{7f}", [.key(.character("é")), .key(.tab), .key(.enter), .key(.backspace)]),
         ("Ctrl-C", "\u{3}", [.key(.control("c"))]),
         ("Esc alone", "\u{1b}", [.key(.escape)]),
+        ("Alt-Shift-O", "\u{1b}O", [.key(.alt("O"))]),
+        ("Esc O, then an arrow", "\u{1b}O\u{1b}[A", [.key(.alt("O")), .key(.up)]),
+        ("an X10 report cut by Ctrl-C", "\u{1b}[M \u{3}", [.key(.control("c"))]),
     ]
 
     @Test(arguments: sequences.indices)

@@ -14,6 +14,7 @@ typedef struct {
 
 // Terminal set-up and tear-down. `escapeDelayMs` is ESCDELAY. Returns 0 on success.
 int idp_curses_start(int mouse);
+void idp_plain_begin(void);
 void idp_curses_stop(void);
 int idp_curses_has_colors(void);
 int idp_curses_colors(void);

@@ -49,7 +49,9 @@ public enum AppView {
         if case .transcript(let transcript, _) = state.screen { drawTranscriptDetail(&buffer, transcript) }
         if let focus = state.logFocus, let scroll = focus.detail {
             let events = state.listedEvents
-            if let event = focus.selected.map({ events[min($0, events.count - 1)] }) ?? events.last {
+            // The filter may match nothing any more (the log keeps the newest 2,000 events only).
+            if !events.isEmpty {
+                let event = focus.selected.map { events[min(max(0, $0), events.count - 1)] } ?? events[events.count - 1]
                 drawEventDetail(&buffer, event, scroll: scroll)
             }
         }

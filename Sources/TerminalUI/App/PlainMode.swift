@@ -8,6 +8,25 @@ import ThreeDSecure
 public struct PlainQuestion: Equatable, Sendable {
     public let text: String
     public let secret: Bool
+    /// The answer is a card number: shown masked (`•••• 2503`) wherever it is shown again.
+    public var cardNumber = false
+
+    public init(text: String, secret: Bool, cardNumber: Bool = false) {
+        self.text = text
+        self.secret = secret
+        self.cardNumber = cardNumber
+    }
+
+    /// The answer as the plain output may show it again (a log of piped answers): nothing of a secret, a card
+    /// number masked.
+    public func shown(_ answer: String) -> String {
+        if secret { return "" }
+        if cardNumber {
+            let digits = answer.filter(\.isNumber)
+            return digits.count >= 4 ? "•••• \(digits.suffix(4))" : "••••"
+        }
+        return answer
+    }
 }
 
 // The plain mode (`--plain`, or TERM=dumb, or no terminal on standard output): the same app, its screens told
@@ -65,8 +84,10 @@ extension TerminalApp {
             return PlainQuestion(text: "\(TerminalApp.label(field))\(field.isSecret ? " (hidden)" : ""): ", secret: field.isSecret)
         case .payment(let form):
             guard let index = form.focusedField else { return PlainQuestion(text: "Pay? (Enter; Esc cancels) ", secret: false) }
-            let value = form.inputs[index].text
-            return PlainQuestion(text: "\(PaymentFormState.fields[index].label)\(value.isEmpty ? "" : " [\(value)]"): ", secret: false)
+            let field = PaymentFormState.fields[index]
+            let question = PlainQuestion(text: "", secret: false, cardNumber: field == .card)
+            let value = form.inputs[index].isEmpty ? "" : question.shown(form.inputs[index].text)
+            return PlainQuestion(text: "\(field.label)\(value.isEmpty ? "" : " [\(value)]"): ", secret: false, cardNumber: field == .card)
         case .challenge(let challenge):
             switch challenge.screen.uiType {
             case .text: return PlainQuestion(text: "One-time code (hidden; \"resend\" for a new one): ", secret: true)

@@ -20,6 +20,7 @@ public final class TerminalApp: FlowFrontEnd {
     enum WaitingInput {
         case key(Key)
         case mouse(MouseReport)
+        case paste(String)
     }
     /// Set when the app wants to exit, with the exit status.
     public private(set) var exitStatus: Int32?
@@ -54,6 +55,7 @@ public final class TerminalApp: FlowFrontEnd {
             switch input {
             case .key(let key): handle(key)
             case .mouse(let report): handleMouse(report)
+            case .paste(let text): handlePaste(text)
             }
         }
     }
@@ -180,7 +182,10 @@ public final class TerminalApp: FlowFrontEnd {
     /// it are dropped.
     public func handlePaste(_ text: String) {
         state.notice = nil
-        guard serviceIfReady != nil else { return }
+        guard serviceIfReady != nil else {
+            waitUntilReady(.paste(text))
+            return
+        }
         let flat = text.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
         func paste(into input: inout TextInput) {
             if !input.insert(flat) {

@@ -76,6 +76,7 @@ public struct KeyDecoder: Sendable {
         defer { state = .ground }
         switch state {
         case .escape: return [.key(.escape)]
+        case .ss3: return [.key(.alt("O"))]
         case .paste(let text, _, let pendingEnd): return [.paste(text + pendingEnd)]
         default: return []
         }
@@ -130,6 +131,8 @@ public struct KeyDecoder: Sendable {
             }
         case .ss3:
             state = .ground
+            // Esc O and then a control or Esc: not a sequence (Alt-Shift-O), and the byte counts.
+            if value < 0x20 || value == 0x7f { return [.key(.alt("O"))] + step(scalar) }
             return Self.ss3(value).map { [.key($0)] } ?? []
         case .csi(var body, let dropping):
             if (0x40...0x7e).contains(value) {
@@ -151,6 +154,11 @@ public struct KeyDecoder: Sendable {
             state = .csi(body, dropping: body.unicodeScalars.count > Self.maximumSequence)
             return []
         case .x10(var bytes):
+            // A mouse report's bytes are printable; a control or Esc ends it, and counts.
+            guard value >= 0x20, value != 0x7f else {
+                state = .ground
+                return step(scalar)
+            }
             bytes.append(value)
             guard bytes.count == 3 else {
                 state = .x10(bytes)

@@ -25,7 +25,7 @@ public struct TextInput: Equatable, Sendable {
         var complete = true
         var bytes = byteCount
         for character in text {
-            if character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+            if character.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
                 complete = false
                 continue
             }
