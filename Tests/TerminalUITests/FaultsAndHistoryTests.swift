@@ -97,6 +97,13 @@ import Testing
         #expect(screen.text.contains("sdkState=ACTIVATION_REQUIRED"))
         driver.press(.escape)
         #expect(!driver.app.render().text.contains("Event — esc closes"))
+        // The past flow as a sequence diagram, and back.
+        driver.press(.character("v"))
+        screen = driver.app.render()
+        #expect(screen.text.contains("Sequence — flow 1: activate"))
+        #expect(screen.text.contains("IdpSdk") && screen.text.contains("MC-SDK") && screen.text.contains("▶"))
+        driver.press(.character("v"))
+        #expect(!driver.app.render().text.contains("Sequence — flow 1"))
         driver.press(.escape)
         #expect(driver.app.render().text.contains("History — 2 flows"))
         driver.press(.escape)

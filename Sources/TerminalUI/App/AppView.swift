@@ -46,7 +46,10 @@ public enum AppView {
         HelpBar.draw(&buffer, row: state.height - 1, keys: helpKeys(state))
         if let panel = state.faultsPanel { drawFaultsPanel(&buffer, state, panel) }
         if let picker = state.cardPicker { drawCardPicker(&buffer, picker) }
-        if case .transcript(let transcript, _) = state.screen { drawTranscriptDetail(&buffer, transcript) }
+        if case .transcript(let transcript, _) = state.screen {
+            drawTranscriptSequence(&buffer, transcript)
+            drawTranscriptDetail(&buffer, transcript)
+        }
         if let focus = state.logFocus, let scroll = focus.detail {
             let events = state.listedEvents
             // The filter may match nothing any more (the log keeps the newest 2,000 events only).
@@ -324,7 +327,7 @@ public enum AppView {
         case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
         case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]
         case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")]
-        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("esc", "back")]
+        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("v", "sequence"), ("esc", "back")]
         case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
         case .form: return [("tab ↓", "next"), ("enter", "next/submit"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("shift-tab ↑", "back")]

@@ -1,3 +1,5 @@
+import FlowCatalog
+import FlowEngine
 import FlowRecords
 import Foundation
 
@@ -16,6 +18,8 @@ public struct TranscriptState: Sendable, Equatable {
     public var scroll = 0
     /// The selected event's detail view, scrolled this far, when open.
     public var detail: Int?
+    /// The flow drawn as a sequence diagram (`v`).
+    public var asSequence = false
 }
 
 extension TerminalApp {
@@ -75,7 +79,8 @@ extension TerminalApp {
         case .escape, .character("q"):
             state.screen = .history(history)
             return
-        case .enter where count > 0: transcript.detail = 0
+        case .character("v"): transcript.asSequence.toggle()
+        case .enter where count > 0 && !transcript.asSequence: transcript.detail = 0
         case .up: transcript.scroll = max(0, transcript.scroll - 1)
         case .down: transcript.scroll = min(max(0, count - 1), transcript.scroll + 1)
         case .pageUp: transcript.scroll = max(0, transcript.scroll - 10)
@@ -134,6 +139,21 @@ extension AppView {
             buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + 1 + offset, column: area.left,
                        role: selected ? .menuFocused : .text, limit: area.width)
         }
+    }
+
+    /// A past flow as a sequence diagram, over the main panel and the log: its kind's lanes, an arrow per event.
+    static func drawTranscriptSequence(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState) {
+        guard transcript.asSequence else { return }
+        let s = transcript.record.summary
+        let arrows = transcript.record.events.map { event in
+            SequencePane.Arrow(from: event.from, to: event.to, label: event.step + (event.status.map { " \($0)" } ?? ""),
+                               role: .logInfo, isFault: event.from == Participant.simulator.rawValue)
+        }
+        let lanes = FlowCatalog.kind(named: s.flow)?.lanes.map(\.rawValue) ?? ["App"]
+        // The selected event is the last one drawn, so ↑↓ scroll the diagram.
+        let scroll = max(0, arrows.count - 1 - transcript.scroll)
+        SequencePane.draw(&buffer, arrows: arrows, lanes: lanes, title: "Sequence — flow \(s.id): \(s.flow) · v: the list",
+                          scroll: scroll, top: 1, left: 0, width: buffer.width, height: buffer.height - 3)
     }
 
     static func drawTranscriptDetail(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState) {

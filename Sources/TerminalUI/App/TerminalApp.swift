@@ -112,7 +112,7 @@ public final class TerminalApp: FlowFrontEnd {
             state.logAsSequence = false
             return
         }
-        if key == .character("v") && !isEditing && acceptsShortcuts {
+        if key == .character("v") && !isEditing && logTakesTab {
             state.logAsSequence.toggle()
             return
         }

@@ -4,58 +4,74 @@ import FlowEngine
 /// per event from the lane that sent it to the lane that received it, labelled with the step; the newest at the
 /// bottom, as the log scrolls. What the Mermaid export draws, in the terminal.
 enum SequencePane {
+    /// One arrow: who sent it, who received it, its label, its colour.
+    struct Arrow {
+        let from: String
+        let to: String
+        let label: String
+        let role: Role
+        /// A fault: drawn as a mark, not an arrow.
+        let isFault: Bool
+    }
+
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int, height: Int) {
-        let rows = max(0, height - 3)
         guard let newest = events.last else {
             Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "SDK events — sequence (v: the list)")
             return
         }
         // The newest flow's events: one diagram per flow.
-        let flowEvents = events.filter { $0.flowID == newest.flowID }
-        let scroll = min(scroll, max(0, flowEvents.count - rows))
-        let title = "Sequence — flow \(newest.flowID): \(newest.flow.title) · v: the list"
-            + (scroll > 0 ? " · \(scroll) newer below" : "")
-        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
-        var lanes = newest.flow.lanes
-        for event in flowEvents {
-            for party in [event.from, event.to] where !lanes.contains(party) && party != .simulator { lanes.append(party) }
+        let arrows = events.filter { $0.flowID == newest.flowID }.map { event in
+            Arrow(from: event.from.rawValue, to: event.to.rawValue, label: event.step.rawValue + (event.status.map { " \($0)" } ?? ""),
+                  role: LogPane.role(event), isFault: event.from == .simulator)
+        }
+        draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
+             title: "Sequence — flow \(newest.flowID): \(newest.flow.title) · v: the list", scroll: scroll,
+             top: top, left: left, width: width, height: height)
+    }
+
+    /// The diagram of `arrows`: `lanes` first, then any other party in the order it appears.
+    static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: String, scroll: Int,
+                     top: Int, left: Int, width: Int, height: Int) {
+        let rows = max(0, height - 3)
+        let scroll = min(scroll, max(0, arrows.count - rows))
+        Frame.draw(&buffer, top: top, left: left, width: width, height: height,
+                   title: CharacterWidth.truncate(title + (scroll > 0 ? " · \(scroll) newer below" : ""), to: width - 6))
+        var lanes = given
+        for arrow in arrows where !arrow.isFault {
+            for party in [arrow.from, arrow.to] where !lanes.contains(party) { lanes.append(party) }
         }
         let inner = width - 2
         let spacing = max(4, inner / max(1, lanes.count))
-        func column(_ party: Participant) -> Int? {
+        func column(_ party: String) -> Int? {
             lanes.firstIndex(of: party).map { left + 1 + spacing / 2 + $0 * spacing }
         }
         // The lanes' names.
         for party in lanes {
             guard let x = column(party) else { continue }
-            let name = CharacterWidth.truncate(party.rawValue, to: spacing - 1)
-            buffer.put(name, row: top + 1, column: max(left + 1, x - CharacterWidth.of(name) / 2), role: .label,
-                       limit: left + width - 1 - max(left + 1, x - CharacterWidth.of(name) / 2))
+            let name = CharacterWidth.truncate(party, to: spacing - 1)
+            let start = max(left + 1, x - CharacterWidth.of(name) / 2)
+            buffer.put(name, row: top + 1, column: start, role: .label, limit: left + width - 1 - start)
         }
-        let end = flowEvents.count - scroll
-        let visible = flowEvents[max(0, end - rows)..<max(0, end)]
-        for (offset, event) in visible.enumerated() {
+        let end = arrows.count - scroll
+        let visible = arrows[max(0, end - rows)..<max(0, end)]
+        for (offset, arrow) in visible.enumerated() {
             let row = top + 2 + offset
             for party in lanes { if let x = column(party) { buffer.put("│", row: row, column: x, role: .label) } }
-            let role = LogPane.role(event)
-            let label = event.step.rawValue + (event.status.map { " \($0)" } ?? "")
-            guard let from = column(event.from), let to = column(event.to), from != to else {
+            guard !arrow.isFault, let from = column(arrow.from), let to = column(arrow.to), from != to else {
                 // A fault, or a party talking to itself: a mark on its lane.
-                let x = column(event.to) ?? left + 1
-                let mark = event.from == .simulator ? "⚡ " : "● "
-                buffer.put(CharacterWidth.truncate(mark + label, to: left + width - 1 - x), row: row, column: x, role: role)
+                let x = column(arrow.to) ?? left + 1
+                let mark = arrow.isFault ? "⚡ " : "● "
+                buffer.put(CharacterWidth.truncate(mark + arrow.label, to: left + width - 1 - x), row: row, column: x, role: arrow.role)
                 continue
             }
             let (low, high) = (min(from, to), max(from, to))
-            var arrow = String(repeating: "─", count: max(1, high - low - 2))
-            let text = CharacterWidth.truncate(label, to: max(1, high - low - 3))
+            var characters = Array(String(repeating: "─", count: max(1, high - low - 2)))
+            let text = CharacterWidth.truncate(arrow.label, to: max(1, high - low - 3))
             // The label sits on the arrow, from its tail.
-            let start = from < to ? 1 : max(1, arrow.count - CharacterWidth.of(text) - 1)
-            var characters = Array(arrow)
+            let start = from < to ? 1 : max(1, characters.count - CharacterWidth.of(text) - 1)
             for (index, character) in text.enumerated() where start + index < characters.count { characters[start + index] = character }
-            arrow = String(characters)
-            let line = from < to ? arrow + "▶" : "◀" + arrow
-            buffer.put(line, row: row, column: low + 1, role: role, limit: high - low - 1)
+            let line = from < to ? String(characters) + "▶" : "◀" + String(characters)
+            buffer.put(line, row: row, column: low + 1, role: arrow.role, limit: high - low - 1)
         }
     }
 }
