@@ -389,13 +389,28 @@ import Testing
         let driver = AppDriver()
         driver.activate()
         driver.press(.tab, .up, .up)
-        let count = driver.app.state.listedEvents.count
-        #expect(driver.app.state.logFocus?.selected == count - 3)
+        let listed = driver.app.state.listedEvents
+        #expect(driver.app.state.logFocus?.selected == listed[listed.count - 3].sequence)
         driver.press(.enter)
         let text = driver.app.render().text
         #expect(text.contains("detail"))
         driver.press(.escape, .end)
         #expect(driver.app.state.logFocus?.selected == nil)
+    }
+
+    @Test func theSelectionStaysOnItsEventAsNewOnesCome() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .up, .up)
+        let chosen = try #require(driver.app.state.logFocus?.selected)
+        let before = driver.app.state.log.count
+        driver.service.start(.logout)
+        let arrived = driver.pump { app in app.state.log.count >= before + 2 }
+        #expect(arrived, "the logout's events came: \(driver.app.state.log.count - before)")
+        #expect(driver.app.state.logFocus?.selected == chosen)
+        driver.press(.enter)
+        let event = try #require(driver.app.state.log.first { $0.sequence == chosen })
+        #expect(driver.app.render().text.contains("step      \(event.step.rawValue)"))
     }
 }
 

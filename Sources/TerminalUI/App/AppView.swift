@@ -54,8 +54,7 @@ public enum AppView {
             let events = state.listedEvents
             // The filter may match nothing any more (the log keeps the newest 2,000 events only).
             if !events.isEmpty {
-                let event = focus.selected.map { events[min(max(0, $0), events.count - 1)] } ?? events[events.count - 1]
-                drawEventDetail(&buffer, event, scroll: scroll)
+                drawEventDetail(&buffer, events[AppState.selectedIndex(focus, in: events)], scroll: scroll)
             }
         }
         if state.showHelp {

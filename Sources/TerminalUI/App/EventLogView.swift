@@ -5,7 +5,7 @@ import JSONText
 /// The event log with the focus (Tab from the home, working and result screens): a selected event, a filter,
 /// and the detail view of one event whole.
 public struct LogFocusState: Sendable, Equatable {
-    /// The selected event, as an index into the filtered events; nil follows the newest.
+    /// The selected event's sequence number (it stays on that event as new ones come); nil follows the newest.
     public var selected: Int?
     /// Only events whose text contains this (any case) are listed.
     public var filter = ""
@@ -20,6 +20,11 @@ extension AppState {
     public var listedEvents: [FlowEvent] {
         guard let filter = logFocus?.filter, !filter.isEmpty else { return log }
         return log.filter { LogPane.matches($0, filter) }
+    }
+
+    /// Where the selected event is among `events` (the newest when none is selected, or it has gone).
+    static func selectedIndex(_ focus: LogFocusState, in events: [FlowEvent]) -> Int {
+        focus.selected.flatMap { sequence in events.firstIndex { $0.sequence == sequence } } ?? (events.count - 1)
     }
 }
 
@@ -58,16 +63,20 @@ extension TerminalApp {
             state.logFocus = focus
             return
         }
-        let current = focus.selected ?? last
+        let current = AppState.selectedIndex(focus, in: events)
+        // A move to an index: the newest follows (nil), any other keeps that event's sequence.
+        func select(_ index: Int) {
+            focus.selected = index >= last || events.isEmpty ? nil : events[max(0, index)].sequence
+        }
         switch key {
         case .escape, .tab, .backTab:
             state.logFocus = nil
             return
-        case .up, .character("k"): focus.selected = max(0, current - 1)
-        case .down, .character("j"): focus.selected = current + 1 >= last ? nil : current + 1
-        case .pageUp: focus.selected = max(0, current - 10)
-        case .pageDown: focus.selected = current + 10 >= last ? nil : current + 10
-        case .home: focus.selected = 0
+        case .up, .character("k"): select(current - 1)
+        case .down, .character("j"): select(current + 1)
+        case .pageUp: select(current - 10)
+        case .pageDown: select(current + 10)
+        case .home: select(0)
         // End follows the newest event again.
         case .end: focus.selected = nil
         case .enter where last >= 0: focus.detail = 0
@@ -76,7 +85,6 @@ extension TerminalApp {
             focus.filter = ""
         default: break
         }
-        if let selected = focus.selected, selected > last { focus.selected = nil }
         state.logFocus = focus
     }
 }

@@ -27,7 +27,7 @@ enum LogPane {
         var scroll = min(scroll, max(0, events.count - 1))
         if let focus {
             // The selected event is the last line shown.
-            scroll = max(0, events.count - 1 - (focus.selected ?? (events.count - 1)))
+            scroll = max(0, events.count - 1 - AppState.selectedIndex(focus, in: events))
         }
         var title = "SDK events"
         if let focus {
@@ -50,7 +50,7 @@ enum LogPane {
         }
         let columns = Columns(shown.map(\.event), width: width - 2)
         buffer.put(header(columns), row: top + 1, column: left + 1, role: .label, limit: width - 2)
-        let selectedIndex = focus.map { $0.selected ?? (events.count - 1) }
+        let selectedIndex = focus.map { AppState.selectedIndex($0, in: events) }
         for (offset, entry) in shown.enumerated() {
             let row = top + 2 + offset
             guard let eventIndex = entry.index else {
