@@ -83,8 +83,7 @@ public final class HeadlessRunner: FlowFrontEnd {
             let noChallenge = faults?.bridge.threeDS.directoryServer != nil || faults?.identity.networkUnavailable == true
                 || faults?.identity.requestTimeout == true || service.world.bridgeFaults.threeDS.directoryServer != nil
             try answers[position].payment.check(
-                payments.settings.paymentDefaults, issuer: service.world.accessControlServer, now: service.world.clock.now.date,
-                challengeMayCome: !noChallenge, at: place)
+                payments.settings.paymentDefaults, issuer: service.world.accessControlServer, challengeMayCome: !noChallenge, at: place)
         }
     }
 

@@ -1,5 +1,4 @@
 import DropsWeb
-import Foundation
 import JSONText
 import PaymentFlows
 import Secrets
@@ -158,15 +157,10 @@ extension PaymentAnswers {
 
     /// Finds, before anything runs, what these answers lack for the card they give: the card form's fields,
     /// and the answer its challenge asks for (the issuer's card list says which), so that exit 2 means no flow ran.
-    func check(_ defaults: PaymentDefaults, issuer: AccessControlServer, now: Date, challengeMayCome: Bool, at place: String)
-        throws(UsageError)
-    {
+    func check(_ defaults: PaymentDefaults, issuer: AccessControlServer, challengeMayCome: Bool, at place: String) throws(UsageError) {
         let details = try cardForm(defaults, at: place)
         // An expired card is answered N at lookup: no challenge comes, and none needs answering.
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-        let today = calendar.dateComponents([.year, .month], from: now)
-        let expired = details.expiryYear < today.year ?? 0 || (details.expiryYear == today.year && details.expiryMonth < today.month ?? 0)
+        let expired = issuer.isExpired(month: details.expiryMonth, year: details.expiryYear)
         guard challengeMayCome, !expired, !cancelChallenge, case .challenge(let design)? = issuer.card(details.card)?.scenario else { return }
         switch design.uiType {
         case .text:

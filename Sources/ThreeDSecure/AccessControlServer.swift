@@ -242,7 +242,8 @@ public final class AccessControlServer: Sendable {
 
     // MARK: Values
 
-    private func isExpired(month: Int, year: Int) -> Bool {
+    /// Whether a card with this expiry is past it on the simulation clock (the issuer then answers N, reason 05).
+    public func isExpired(month: Int, year: Int) -> Bool {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
         let now = calendar.dateComponents([.year, .month], from: clock.now.date)
