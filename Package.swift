@@ -118,7 +118,7 @@ let package = Package(
             name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowEngine", "Threading"], swiftSettings: strict),
         .executableTarget(
             name: "idp-tui",
-            dependencies: ["FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore"],
+            dependencies: ["FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore", "Threading"],
             swiftSettings: strict),
         .executableTarget(name: "idp-bench", dependencies: ["FlowEngine", "FlowCatalog", "IdpFlows", "FlowRecords", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 

@@ -1,6 +1,7 @@
 import Crypto
 import FlowEngine
 import Foundation
+import Threading
 import IdpFlows
 import Q2Flows
 
@@ -51,8 +52,23 @@ public enum RunCommand {
         return bytes
     }
 
+    /// False once the process is ending on a signal: nothing more is written, so that no result line is printed
+    /// for a flow the closed state file could not keep.
+    private static let writing = Locked(true)
+
+    /// Stops every later line (waiting for one being written to end); for a signal's exit.
+    public static func stopWriting() {
+        writing.withLock { $0 = false }
+    }
+
     /// Writes every byte, unbuffered, so that each JSON line reaches a pipe as soon as it happens.
     static func writeFully(_ fd: Int32, _ bytes: [UInt8]) {
+        writing.withLock { writing in
+            if writing { writeAll(fd, bytes) }
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }

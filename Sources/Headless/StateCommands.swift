@@ -17,27 +17,26 @@ public enum StateCommands {
 
     public static func reset(_ options: CommandLineOptions, write: (String) -> Void) throws(UsageError) -> Int32 {
         let path = try statePath(options, command: .reset)
-        guard FileManager.default.fileExists(atPath: path) else {
-            write("\(path) does not exist: there is nothing to reset")
-            return 0
-        }
+        let outcome: ResetOutcome
         do {
-            try StateFile(path: path).reset()
-            write("\(path): the device, the identity provider's counters and locks, and the history are reset")
+            outcome = try StateFile.reset(at: path)
         } catch {
-            // A file that cannot be read is kept, moved aside, never deleted.
-            let aside = path + ".unreadable-" + String(Int(Date().timeIntervalSince1970))
-            do {
-                try FileManager.default.moveItem(atPath: path, toPath: aside)
-                for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-                    try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
-                }
-            } catch {
-                throw UsageError("reset: \(path) cannot be read, nor moved aside: \(error.localizedDescription)")
-            }
-            write("\(path) could not be read (\(error.description)); it was moved to \(aside), and the next run starts a new one")
+            throw UsageError("reset: " + error.description)
+        }
+        switch outcome {
+        case .nothingThere:
+            write("\(path) does not exist: there is nothing to reset")
+        case .reset(let before, let after):
+            write("\(path): the device, the identity provider's counters and locks, and the history are reset (\(bytes(before)) → \(bytes(after)))")
+        case .movedAside(let moves):
+            write("\(path) could not be read; it was kept, not deleted, and the next run starts a new one. Moved:")
+            for move in moves { write("  \(move.from) → \(move.to)") }
         }
         return 0
+    }
+
+    private static func bytes(_ count: Int64) -> String {
+        count < 10_000 ? "\(count) bytes" : count < 10_000_000 ? "\(count / 1000) KB" : "\(count / 1_000_000) MB"
     }
 
     // MARK: history
@@ -51,7 +50,9 @@ public enum StateCommands {
                 throw UsageError("history: \(path) does not exist yet; run a flow first (or name the file with --state)")
             }
             do {
-                return try StateFile(path: path)
+                let state = try StateFile(path: path)
+                for warning in state.warnings { FileHandle.standardError.write(Data("idp-tui: \(warning)\n".utf8)) }
+                return state
             } catch {
                 throw UsageError("history: " + error.description)
             }
@@ -69,8 +70,9 @@ public enum StateCommands {
             if verb == "export" && format == nil { throw UsageError("history export: choose --format mermaid or --format json") }
             if verb == "show" && format != nil { throw UsageError("history show: --format is for history export") }
             let record: HistoryRecord?
+            let state = try open()
             do {
-                record = try open().history.record(id: id)
+                record = try state.history.record(id: id)
             } catch {
                 throw UsageError("history: \(error)")
             }
@@ -87,8 +89,9 @@ public enum StateCommands {
             let json = options.json
             let limit = options.limit
             let entries: [HistorySummary]
+            let state = try open()
             do {
-                entries = try open().history.list(limit: limit)
+                entries = try state.history.list(limit: limit)
             } catch {
                 throw UsageError("history: \(error)")
             }

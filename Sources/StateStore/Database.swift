@@ -5,9 +5,16 @@ import Threading
 /// Why a state file cannot be used, in words a user can act on.
 public struct StateError: Error, Sendable, CustomStringConvertible {
     public let description: String
+    /// What SQLite said, where the difference matters to `reset`.
+    let reason: Reason
 
-    init(_ description: String) {
+    enum Reason: Sendable {
+        case damaged, busy, other
+    }
+
+    init(_ description: String, reason: Reason = .other) {
         self.description = description
+        self.reason = reason
     }
 }
 
@@ -27,9 +34,10 @@ enum SQLValue: Sendable, Equatable {
 /// connection's lock. Writes run in `BEGIN IMMEDIATE` transactions, so that two processes on one file
 /// serialise through SQLite's own lock (waiting up to the busy timeout) instead of failing half-way.
 final class Database: @unchecked Sendable {
-    // @unchecked: `handle` is used only while `lock` is held.
+    // @unchecked: `handle` is used only while `lock` is held, and never after `closed` is set under it.
     private let handle: OpaquePointer
-    private let lock = Locked(())
+    /// Whether the connection is closed (by ``close()``, or by the process exiting).
+    private let lock = Locked(false)
     let path: String
 
     static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -37,7 +45,8 @@ final class Database: @unchecked Sendable {
     init(path: String) throws(StateError) {
         self.path = path
         var opened: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        // NOFOLLOW: a symbolic link at the path is refused by SQLite too, not only by StatePath's check before.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -46,17 +55,41 @@ final class Database: @unchecked Sendable {
         }
         handle = opened
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        if path != ":memory:" { OpenDatabases.shared.add(self) }
     }
 
     deinit {
-        sqlite3_close_v2(handle)
+        OpenDatabases.shared.remove(self)
+        lock.withLock { closed in
+            if !closed { sqlite3_close_v2(handle) }
+            closed = true
+        }
+    }
+
+    /// Copies what this process wrote from the -wal into the file itself (as far as other readers allow) and
+    /// closes the connection; the last connection to close also removes the -wal and -shm. Waits for a
+    /// statement or transaction in progress on another thread; later use throws.
+    func close() {
+        lock.withLock { closed in
+            guard !closed else { return }
+            closed = true
+            sqlite3_exec(handle, "PRAGMA wal_checkpoint(PASSIVE)", nil, nil, nil)
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    private func open(_ closed: Bool) throws(StateError) {
+        if closed { throw StateError("the state file \(path) is closed: idp-tui is exiting") }
     }
 
     // MARK: Statements
 
     /// Runs SQL that returns no rows (several statements allowed).
     func execute(_ sql: String) throws(StateError) {
-        try lock.withLock { _ throws(StateError) in try executeLocked(sql) }
+        try lock.withLock { closed throws(StateError) in
+            try open(closed)
+            try executeLocked(sql)
+        }
     }
 
     private func executeLocked(_ sql: String) throws(StateError) {
@@ -71,7 +104,10 @@ final class Database: @unchecked Sendable {
 
     /// Runs one statement and returns its rows.
     func query(_ sql: String, _ arguments: [SQLValue] = []) throws(StateError) -> [[SQLValue]] {
-        try lock.withLock { _ throws(StateError) in try queryLocked(sql, arguments) }
+        try lock.withLock { closed throws(StateError) in
+            try open(closed)
+            return try queryLocked(sql, arguments)
+        }
     }
 
     private func queryLocked(_ sql: String, _ arguments: [SQLValue]) throws(StateError) -> [[SQLValue]] {
@@ -126,7 +162,8 @@ final class Database: @unchecked Sendable {
 
     /// Runs `body` in a write transaction: all of it is committed, or none of it.
     func write<T>(_ body: (Transaction) throws(StateError) -> T) throws(StateError) -> T {
-        try lock.withLock { _ throws(StateError) -> T in
+        try lock.withLock { closed throws(StateError) -> T in
+            try open(closed)
             try executeLocked("BEGIN IMMEDIATE")
             do throws(StateError) {
                 let value = try body(Transaction(database: self))
@@ -141,19 +178,26 @@ final class Database: @unchecked Sendable {
 
     /// Runs `body` in a read transaction (one consistent snapshot).
     func read<T>(_ body: (Transaction) throws(StateError) -> T) throws(StateError) -> T {
-        try lock.withLock { _ throws(StateError) -> T in
+        try lock.withLock { closed throws(StateError) -> T in
+            try open(closed)
             try executeLocked("BEGIN")
             defer { try? executeLocked("COMMIT") }
             return try body(Transaction(database: self))
         }
     }
 
+    /// The error for a file SQLite cannot read, or that is not SQLite at all.
+    static func damaged(_ path: String, _ message: String) -> StateError {
+        StateError("the state file \(path) is damaged or not an idp-tui state file (\(message)); \(StatePath.moveAdvice(path)), or start over with idp-tui reset",
+                   reason: .damaged)
+    }
+
     private func failure(_ code: Int32, _ message: String) -> StateError {
         switch code & 0xff {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            StateError("the state file \(path) is damaged or not an idp-tui state file (\(message)); move it away, or start over with idp-tui reset")
+            Self.damaged(path, message)
         case SQLITE_BUSY, SQLITE_LOCKED:
-            StateError("the state file \(path) stayed locked by another process for \(Self.busyTimeoutMilliseconds / 1000) s")
+            StateError("the state file \(path) stayed locked by another process for \(Self.busyTimeoutMilliseconds / 1000) s", reason: .busy)
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM:
             StateError("cannot write the state file \(path): \(message)")
         case SQLITE_FULL:
@@ -161,5 +205,36 @@ final class Database: @unchecked Sendable {
         default:
             StateError("the state file \(path): \(message)")
         }
+    }
+}
+
+/// Every database this process has open, so that exiting closes them all: `exit` runs no deinit, and a
+/// connection left open keeps what it wrote in the -wal, where copying the state file alone would lose it.
+final class OpenDatabases: Sendable {
+    static let shared = OpenDatabases()
+
+    private struct Entry: @unchecked Sendable {
+        // @unchecked: read and written only under `entries`' lock.
+        weak var database: Database?
+    }
+
+    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+
+    private init() {
+        atexit { OpenDatabases.shared.closeAll() }
+    }
+
+    func add(_ database: Database) {
+        entries.withLock { $0[ObjectIdentifier(database)] = Entry(database: database) }
+    }
+
+    func remove(_ database: Database) {
+        _ = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(database)) }
+    }
+
+    /// Closes every open database (at exit, on any thread).
+    func closeAll() {
+        let open = entries.withLock { entries in entries.values.compactMap(\.database) }
+        for database in open { database.close() }
     }
 }

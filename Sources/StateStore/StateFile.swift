@@ -20,15 +20,31 @@ public final class StateFile: Sendable {
 
     let database: Database
     public let path: String
+    /// What the user should know about the file's surroundings (a folder others may write to), one line each.
+    public let warnings: [String]
 
-    /// Opens (creating it and its folder if needed) and migrates a state file. Throws a message that names the
-    /// file and what to do for a file that is damaged, not ours, or from a newer idp-tui.
+    /// Opens (creating it, 0600, and its folder, 0700, if needed) and migrates a state file. Throws a message that
+    /// names the file and what to do for a file that is damaged, not ours, from a newer idp-tui, or not a regular
+    /// file (a symbolic link, a folder, a FIFO, a device).
     public init(path: String) throws(StateError) {
         self.path = path
-        if path != ":memory:" { try Self.makeFolder(for: path) }
+        warnings = path == ":memory:" ? [] : try StatePath.prepare(path)
+        if path != ":memory:" && !StatePath.isSQLiteOrEmpty(path) { throw Database.damaged(path, "file is not a database") }
         database = try Database(path: path)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
         try migrate()
+    }
+
+    /// Closes every state file this process has open (each waits for a write in progress to end): for an exit
+    /// that does not run `atexit` handlers.
+    public static func closeAll() {
+        OpenDatabases.shared.closeAll()
+    }
+
+    /// Closes the file now (it is also closed when the process exits): what this process wrote is copied from the
+    /// -wal into the file itself, so that the file alone holds every completed flow.
+    public func close() {
+        database.close()
     }
 
     /// The identity provider's store: its counters, locks, codes and device bindings.
@@ -46,16 +62,6 @@ public final class StateFile: Sendable {
         return home + "/.local/state/idp-tui/state.sqlite"
     }
 
-    /// Starts over: forgets the device, the IdP's counters, locks and bindings, and the history, in one
-    /// transaction (another process on the file sees all of it or none).
-    public func reset() throws(StateError) {
-        try database.write { transaction throws(StateError) in
-            for table in ["flow_events", "flows", "device", "idp_bindings", "idp_users", "meta"] {
-                _ = try transaction.query("DELETE FROM \(table)")
-            }
-        }
-    }
-
     /// `PRAGMA integrity_check`: "ok", or what is wrong.
     public func integrityCheck() throws(StateError) -> String {
         try database.query("PRAGMA integrity_check").compactMap { $0.first?.text }.joined(separator: "; ")
@@ -64,16 +70,6 @@ public final class StateFile: Sendable {
     /// The schema version of the file as it is now.
     public func version() throws(StateError) -> Int {
         Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
-    }
-
-    private static func makeFolder(for path: String) throws(StateError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        guard !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StateError("cannot create the folder \(folder) for the state file: \(error.localizedDescription)")
-        }
     }
 
     // MARK: Schema

@@ -6,6 +6,7 @@ import Headless
 import IdentityProvider
 import StateStore
 import TerminalUI
+import Threading
 
 #if canImport(Glibc)
     import Glibc
@@ -37,12 +38,32 @@ func fail(_ message: String) -> Never {
     exit(UsageError.exitStatus)
 }
 
+/// SIGINT, SIGTERM and SIGHUP end a command-line run with 128 + the signal's number after closing the state file
+/// (what the run wrote is copied out of the -wal into the file itself). No line is written after the signal, and
+/// `_exit` runs no `atexit` handler: OpenSSL's would free what a flow still running on another thread uses. The
+/// terminal UI installs its own handlers, which end its loop and then exit normally.
+func exitOnSignals() -> [any DispatchSourceSignal] {
+    [SIGINT, SIGTERM, SIGHUP].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            RunCommand.stopWriting()
+            StateFile.closeAll()
+            _exit(128 + number)
+        }
+        source.resume()
+        return source
+    }
+}
+
 let parsed: ParsedCommandLine
 do {
     parsed = try ParsedCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
     fail(error.message)
 }
+let signalSources: [any DispatchSourceSignal]
+if case .run(.terminal) = parsed.request { signalSources = [] } else { signalSources = exitOnSignals() }
 switch parsed.request {
 case .help(let command):
     print(help(command))
@@ -91,6 +112,7 @@ case .run(.terminal):
         // The scenario (a file, or the embedded one), the state file and the simulated world are all read and built
         // after the first frame, off the main thread; the first frame needs none of them. A bad scenario file then
         // ends the UI with its one-line error (exit 2), the terminal given back first.
+        let stateWarnings = Locked<[String]>([])
         let tenant = options.scenarioPath == nil ? "demo" : "…"
         let idpUrl = options.scenarioPath == nil ? IdentityProviderConfiguration.defaultBaseURL : "…"
         let makeService: @Sendable () -> Result<FlowService, TerminalSession.StartError> = {
@@ -98,6 +120,7 @@ case .run(.terminal):
                 let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
                 let configuration = try options.flowConfiguration(for: .terminal, scenario: fromFile)
                 let state = try options.openState(for: .terminal)
+                stateWarnings.withLock { $0 = state?.warnings ?? [] }
                 return .success(options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state))
             } catch {
                 return .failure(TerminalSession.StartError(description: error.message))
@@ -108,6 +131,7 @@ case .run(.terminal):
         let status = plain
             ? try PlainSession.run(makeService: makeService)
             : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)
+        for warning in stateWarnings.withLock({ $0 }) { FileHandle.standardError.write(Data("idp-tui: \(warning)\n".utf8)) }
         exit(status)
     } catch {
         fail(error.description)

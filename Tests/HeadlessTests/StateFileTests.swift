@@ -114,13 +114,13 @@ func freshStatePath() -> String {
             let run = try BinaryRun.run(arguments, stdin: Answers.alice)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.stderr.contains("\(state) is damaged or not an idp-tui state file"), "\(run.stderr)")
-            #expect(run.stderr.contains("idp-tui reset"))
+            #expect(run.stderr.contains("move state.sqlite away together with state.sqlite-wal and state.sqlite-shm, or start over with idp-tui reset"))
             #expect(run.stderr.split(separator: "\n").count == 1)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)
         let reset = try BinaryRun.run(["reset", "--state", state])
         #expect(reset.status == 0)
-        #expect(reset.stdout.contains("it was moved to \(state).unreadable-"))
+        #expect(reset.stdout.contains("\(state) → \(state).unreadable-"))
         let folder = (state as NSString).deletingLastPathComponent
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.sqlite.unreadable-") }
         #expect(aside.count == 1)

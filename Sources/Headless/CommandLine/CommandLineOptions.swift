@@ -73,11 +73,16 @@ extension CommandLineOptions {
             history: state?.history ?? MemoryFlowHistory())
     }
 
-    /// The state file these options name (nil with `--ephemeral`), opened and migrated.
+    /// The state file these options name (nil with `--ephemeral`), opened and migrated. Its warnings go to standard
+    /// error at once, except in the terminal UI, which holds the screen: it shows them when it ends.
     public func openState(for command: Command = .run) throws(UsageError) -> StateFile? {
         guard !ephemeral else { return nil }
         do {
-            return try StateFile(path: statePath ?? StateFile.defaultPath())
+            let state = try StateFile(path: statePath ?? StateFile.defaultPath())
+            if command != .terminal {
+                for warning in state.warnings { FileHandle.standardError.write(Data("idp-tui: \(warning)\n".utf8)) }
+            }
+            return state
         } catch {
             throw UsageError(command.prefix + error.description)
         }

@@ -1,0 +1,237 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The state file's path on disk, before SQLite sees it: what is there (by `lstat`, never following a link),
+/// its folder and permissions, and who else has it open.
+///
+/// idp-tui's files are the user's alone: the folder is made 0700 and the file 0600 whatever the umask (SQLite
+/// gives the -wal and -shm the main file's mode), an existing folder that others may write to is reported, and a
+/// symbolic link at the path is refused rather than followed.
+enum StatePath {
+    /// What `lstat` finds at a path.
+    enum Entry: Equatable {
+        case missing
+        case regularFile(size: Int64, mode: mode_t, owner: uid_t)
+        /// Anything else: a link, a folder, a FIFO, a device or a socket, in words.
+        case notAFile(String)
+
+        init(_ path: String) {
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                self = .missing
+                return
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: self = .regularFile(size: Int64(info.st_size), mode: info.st_mode & 0o7777, owner: info.st_uid)
+            case S_IFLNK: self = .notAFile("a symbolic link")
+            case S_IFDIR: self = .notAFile("a folder")
+            case S_IFIFO: self = .notAFile("a FIFO")
+            case S_IFCHR, S_IFBLK: self = .notAFile("a device")
+            case S_IFSOCK: self = .notAFile("a socket")
+            default: self = .notAFile("not a regular file")
+            }
+        }
+    }
+
+    /// "… is a FIFO, not a state file": what is at a path that is not a regular file.
+    static func refusal(_ path: String, _ what: String) -> String {
+        "\(path) is \(what), not a state file" + (what == "a symbolic link" ? " (idp-tui does not follow links for its state file: name the file itself)" : "")
+    }
+
+    /// The folder a path is in ("" for a bare file name, "/" for a file at the root).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        let folder = String(path[..<slash])
+        return folder.isEmpty ? "/" : folder
+    }
+
+    /// The companions SQLite keeps beside the file in WAL mode.
+    static let companions = ["-wal", "-shm"]
+
+    /// "move state.sqlite away together with state.sqlite-wal and state.sqlite-shm": what to move so that nothing
+    /// written is lost (a file copied or moved without its -wal loses what is only there).
+    static func moveAdvice(_ path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        return "move \(name) away together with \(name)-wal and \(name)-shm"
+    }
+
+    /// Makes the folder (0700) and the file (0600) if they are missing, tightens an existing file of ours and its
+    /// companions to 0600, and refuses anything at the path that is not a regular file. Returns warnings for the
+    /// user (a folder that others may write to).
+    static func prepare(_ path: String) throws(StateError) -> [String] {
+        let warnings = try prepareFolder(for: path)
+        for suffix in [""] + companions {
+            switch Entry(path + suffix) {
+            case .missing where suffix.isEmpty:
+                try create(path)
+            case .missing:
+                break
+            case .notAFile(let what):
+                throw StateError(refusal(path + suffix, what) + "; name another file with --state")
+            case .regularFile(_, let mode, let owner):
+                if owner == geteuid() && mode & 0o077 != 0 { chmod(path + suffix, 0o600) }
+            }
+        }
+        return warnings
+    }
+
+    private static func create(_ path: String) throws(StateError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor < 0 {
+            let error = errno
+            // Another process made it between the lstat and here: use theirs.
+            if error == EEXIST { return }
+            throw StateError("cannot create the state file \(path): \(String(cString: strerror(error)))")
+        }
+        fchmod(descriptor, 0o600)
+        close(descriptor)
+    }
+
+    private static func prepareFolder(for path: String) throws(StateError) -> [String] {
+        let folder = folder(of: path)
+        guard !folder.isEmpty else { return [] }
+        var info = stat()
+        if stat(folder, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw StateError("\(folder) is not a folder, so it cannot hold the state file \(path)") }
+            let mode = info.st_mode & 0o777
+            guard mode & 0o022 != 0 else { return [] }
+            let who = mode & 0o002 != 0 ? "anyone" : "its group"
+            return ["warning: the folder \(folder) holding the state file can be written by \(who) (mode \(String(mode, radix: 8))); chmod 700 \(folder)"]
+        }
+        // Each missing folder is made 0700, whatever the umask.
+        var missing: [String] = []
+        var current = folder
+        while !current.isEmpty, current != "/", stat(current, &info) != 0 {
+            missing.append(current)
+            current = Self.folder(of: current)
+        }
+        for made in missing.reversed() {
+            if mkdir(made, 0o700) != 0 && errno != EEXIST {
+                throw StateError("cannot create the folder \(made) for the state file: \(String(cString: strerror(errno)))")
+            }
+            chmod(made, 0o700)
+        }
+        return []
+    }
+
+    /// Whether a file that is not empty starts as an SQLite database does. Checked before SQLite opens it: SQLite
+    /// may delete a -wal beside a file it cannot read, and a file that is not SQLite has nothing for it to read.
+    static func isSQLiteOrEmpty(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: sqliteMagic.count)) ?? Data()
+        return head.isEmpty || head.elementsEqual(sqliteMagic)
+    }
+
+    private static let sqliteMagic = Array("SQLite format 3\0".utf8)
+
+    // MARK: Who has it open
+
+    /// Other processes that have the file or its companions open (read from /proc, so only the processes this
+    /// user may see), or that hold a POSIX lock on them (SQLite's locks, from any user).
+    static func holders(of path: String) -> [pid_t] {
+        var identities: Set<FileIdentity> = []
+        for suffix in [""] + companions {
+            var info = stat()
+            if lstat(path + suffix, &info) == 0 { identities.insert(FileIdentity(info)) }
+        }
+        guard !identities.isEmpty else { return [] }
+        var found: Set<pid_t> = []
+        for suffix in [""] + companions {
+            if let pid = lockHolder(path + suffix) { found.insert(pid) }
+        }
+        let me = getpid()
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for name in processes {
+            guard let pid = pid_t(name), pid != me else { continue }
+            let descriptors = "/proc/\(name)/fd"
+            for descriptor in (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? [] {
+                var info = stat()
+                if stat(descriptors + "/" + descriptor, &info) == 0, identities.contains(FileIdentity(info)) {
+                    found.insert(pid)
+                    break
+                }
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The process holding a POSIX lock on any byte of the file, if one does.
+    private static func lockHolder(_ path: String) -> pid_t? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 0
+        guard fcntl(descriptor, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+        return lock.l_pid
+    }
+
+    private struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    // MARK: What the file holds
+
+    /// What a file that SQLite cannot read holds, by its first bytes.
+    enum Content: Equatable {
+        /// An SQLite header with idp-tui's application id, or none: a state file, damaged.
+        case damagedStateFile
+        /// A format idp-tui must not touch, in words ("another program's SQLite database", "text", "an ELF binary").
+        case otherFormat(String)
+        /// Bytes in no format known here.
+        case unreadable
+    }
+
+    static func content(of path: String) -> Content {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .otherFormat("a file idp-tui cannot read") }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+        if head.starts(with: sqliteMagic) {
+            let application = head.count >= 72 ? head[68..<72].reduce(0) { $0 << 8 | Int64($1) } : 0
+            return application == 0 || application == StateFile.applicationID
+                ? .damagedStateFile : .otherFormat("another program's SQLite database")
+        }
+        for (magic, name) in magicNumbers where head.starts(with: magic) { return .otherFormat(name) }
+        if head.count >= 262 && head[257..<262].elementsEqual(Array("ustar".utf8)) { return .otherFormat("a tar archive") }
+        if !head.isEmpty, looksLikeText(head) { return .otherFormat("a text file") }
+        return .unreadable
+    }
+
+    private static let magicNumbers: [([UInt8], String)] = [
+        ([0x7F, 0x45, 0x4C, 0x46], "an ELF binary"),
+        ([0x1F, 0x8B], "a gzip file"),
+        ([0x50, 0x4B, 0x03, 0x04], "a zip file"),
+        ([0x25, 0x50, 0x44, 0x46], "a PDF file"),
+        ([0x89, 0x50, 0x4E, 0x47], "a PNG image"),
+        ([0xFF, 0xD8, 0xFF], "a JPEG image"),
+        ([0x47, 0x49, 0x46, 0x38], "a GIF image"),
+        ([0x42, 0x5A, 0x68], "a bzip2 file"),
+        ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "an xz file"),
+        ([0x28, 0xB5, 0x2F, 0xFD], "a zstd file"),
+        ([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], "a 7z archive"),
+    ]
+
+    /// UTF-8 with no NUL and few control characters other than tab and line ends.
+    private static func looksLikeText(_ bytes: [UInt8]) -> Bool {
+        guard !bytes.contains(0) else { return false }
+        // A cut at 4096 bytes may split the last character.
+        var valid = bytes
+        while !valid.isEmpty, String(validating: valid, as: UTF8.self) == nil, bytes.count - valid.count < 4 { valid.removeLast() }
+        guard String(validating: valid, as: UTF8.self) != nil else { return false }
+        let controls = bytes.filter { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }.count
+        return controls * 100 <= bytes.count
+    }
+}

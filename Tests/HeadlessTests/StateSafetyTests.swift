@@ -1,0 +1,229 @@
+import Foundation
+import StateStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `reset` and the state path are safe by construction; the files are the user's alone; every way a run ends
+/// leaves every completed flow in the state file itself.
+@Suite struct StateSafetyTests {
+    /// A folder of its own for one test's files.
+    private func folder() throws -> String {
+        let folder = NSTemporaryDirectory() + "idp-tui-safety-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// What is in a folder, by name, with each regular file's bytes.
+    private func snapshot(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            var info = stat()
+            lstat(folder + "/" + name, &info)
+            files[name] = info.st_mode & S_IFMT == S_IFREG ? try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)) : Data("<not a file>".utf8)
+        }
+        return files
+    }
+
+    private func mode(_ path: String) -> mode_t {
+        var info = stat()
+        lstat(path, &info)
+        return info.st_mode & 0o777
+    }
+
+    @Test func resetRefusesWhatIsNotAStateFileAndMovesNothing() throws {
+        let folder = try folder()
+        try FileManager.default.createDirectory(atPath: folder + "/a-folder", withIntermediateDirectories: false)
+        #expect(mkfifo(folder + "/a-fifo", 0o600) == 0)
+        try Data("name = value\n".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        let other = folder + "/recipes.db"
+        try StateFile.createForTesting(path: other, version: 0)
+        try StateFile.executeWithoutMigratingForTesting(path: other, "PRAGMA application_id = 1; CREATE TABLE recipes (name TEXT)")
+        let newer = folder + "/newer.sqlite"
+        try StateFile(path: newer).executeForTesting("PRAGMA user_version = 99")
+        let healthy = folder + "/state.sqlite"
+        #expect(try BinaryRun.run(["run", "activate", "--state", healthy], stdin: Answers.aliceActivation).status == 0)
+        #expect(symlink(healthy, folder + "/a-link") == 0)
+        let before = try snapshot(folder)
+
+        let cases: [(String, String)] = [
+            ("a-folder", "is a folder, not a state file"),
+            ("a-fifo", "is a FIFO, not a state file"),
+            ("a-link", "is a symbolic link, not a state file"),
+            ("notes.txt", "is a text file, not an idp-tui state file"),
+            ("recipes.db", "is another program's SQLite database, not an idp-tui state file"),
+            ("newer.sqlite", "was written by a newer idp-tui (schema 99"),
+        ]
+        for (name, message) in cases {
+            let reset = try BinaryRun.run(["reset", "--state", folder + "/" + name])
+            #expect(reset.status == 2, "\(name)")
+            #expect(reset.stderr.contains(message), "\(name): \(reset.stderr)")
+            #expect(reset.stderr.contains("nothing was changed"), "\(name)")
+            #expect(reset.stderr.split(separator: "\n").count == 1, "\(name)")
+        }
+        let device = try BinaryRun.run(["reset", "--state", "/dev/null"])
+        #expect(device.status == 2 && device.stderr.contains("/dev/null is a device, not a state file"))
+        #expect(try snapshot(folder) == before)
+        #expect(try StateFile(path: healthy).queryForTesting("SELECT count(*) FROM flows") == [["1"]])
+    }
+
+    @Test func resetRefusesAHealthyFileLockedByAnotherProcess() throws {
+        let state = try folder() + "/state.sqlite"
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        // This process holds the write lock, as a long write would, past reset's 10 s wait.
+        let holder = try StateFile(path: state)
+        try holder.executeForTesting("BEGIN IMMEDIATE")
+        let reset = try BinaryRun.run(["reset", "--state", state])
+        try holder.executeForTesting("ROLLBACK")
+        #expect(reset.status == 2)
+        #expect(reset.stderr.contains("\(state) is in use: another process held its lock for over 10 s; nothing was changed"), "\(reset.stderr)")
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: (state as NSString).deletingLastPathComponent)
+        #expect(!siblings.contains { $0.contains("unreadable") })
+        #expect(try holder.queryForTesting("SELECT count(*) FROM flows") == [["1"]])
+    }
+
+    @Test func resetMovesUnreadableBytesOnlyWhenNoOtherProcessHasThemOpen() throws {
+        let state = try folder() + "/state.sqlite"
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        try garbage.write(to: URL(fileURLWithPath: state))
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: state + "-wal"))
+        let open = try #require(FileHandle(forReadingAtPath: state))
+        let refused = try BinaryRun.run(["reset", "--state", state])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("is open in another process (pid \(getpid()))"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("nothing was moved"))
+        try open.close()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)
+
+        let reset = try BinaryRun.run(["reset", "--state", state])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        let lines = reset.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(reset.stdout)")
+        #expect(lines.first?.contains("could not be read; it was kept, not deleted") == true)
+        let moved = lines.dropFirst().map { $0.trimmingCharacters(in: .whitespaces).components(separatedBy: " → ") }
+        #expect(moved.map { $0[0] } == [state, state + "-wal"])
+        #expect(moved.allSatisfy { $0[1].hasPrefix(state + ".unreadable-") })
+        #expect(try Data(contentsOf: URL(fileURLWithPath: moved[0][1])) == garbage)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: moved[1][1])) == Data([1, 2, 3]))
+        #expect(!FileManager.default.fileExists(atPath: state) && !FileManager.default.fileExists(atPath: state + "-wal"))
+    }
+
+    @Test func resetGivesTheSpaceBack() throws {
+        let state = try folder() + "/state.sqlite"
+        let flows = Array(repeating: ["login", "logout"], count: 100).flatMap { $0 }
+        _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
+        _ = try BinaryRun.run(["run"] + flows + ["--state", state], stdin: "[" + Array(repeating: "\(Answers.alice),{}", count: 100).joined(separator: ",") + "]")
+        let full = try #require(FileManager.default.attributesOfItem(atPath: state)[.size] as? Int)
+        let reset = try BinaryRun.run(["reset", "--state", state])
+        #expect(reset.status == 0 && reset.stdout.contains("are reset ("))
+        let empty = try #require(FileManager.default.attributesOfItem(atPath: state)[.size] as? Int)
+        #expect(empty * 4 < full, "\(full) → \(empty) bytes")
+    }
+
+    @Test func theFilesAreTheUsersAloneWhateverTheUmask() throws {
+        let folder = try folder()
+        let state = folder + "/made/here/state.sqlite"
+        // A shell with umask 000 runs idp-tui; then this process holds the file open, so that the -wal and -shm stay.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", "umask 000; printf '%s' \"$2\" | \"$0\" run activate --state \"$1\"", BinaryRun.executable.path, state,
+                           Answers.aliceActivation]
+        shell.standardOutput = FileHandle.nullDevice
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(mode(folder + "/made") == 0o700)
+        #expect(mode(folder + "/made/here") == 0o700)
+        #expect(mode(state) == 0o600)
+        let holder = try StateFile(path: state)
+        _ = try holder.queryForTesting("SELECT count(*) FROM flows")
+        #expect(mode(state + "-wal") == 0o600 && mode(state + "-shm") == 0o600)
+
+        // An existing file that others could read is tightened; a folder others can write to is warned about.
+        let loose = folder + "/loose"
+        try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: false)
+        chmod(loose, 0o775)
+        _ = try StateFile(path: loose + "/state.sqlite")
+        chmod(loose + "/state.sqlite", 0o644)
+        let run = try BinaryRun.run(["run", "activate", "--state", loose + "/state.sqlite"], stdin: Answers.aliceActivation)
+        #expect(run.status == 0)
+        #expect(mode(loose + "/state.sqlite") == 0o600)
+        #expect(run.stderr == "idp-tui: warning: the folder \(loose) holding the state file can be written by its group (mode 775); chmod 700 \(loose)\n")
+    }
+
+    @Test func aSymlinkedStatePathIsRefusedAndItsTargetUntouched() throws {
+        let folder = try folder()
+        try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        #expect(symlink(folder + "/notes.txt", folder + "/state.sqlite") == 0)
+        for arguments in [["run", "activate"], ["history"], ["run", "logout"]] {
+            let run = try BinaryRun.run(arguments + ["--state", folder + "/state.sqlite"], stdin: Answers.aliceActivation)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains("is a symbolic link, not a state file"), "\(arguments): \(run.stderr)")
+        }
+        #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "my notes\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["notes.txt", "state.sqlite"])
+    }
+
+    /// Copies only the state file itself to a folder of its own and counts the flows it holds.
+    private func flowsInACopyOfTheFileAlone(_ state: String) throws -> Int {
+        let copy = try folder() + "/copy.sqlite"
+        try FileManager.default.copyItem(atPath: state, toPath: copy)
+        return Int(try StateFile(path: copy).queryForTesting("SELECT count(*) FROM flows").first?.first ?? "") ?? -1
+    }
+
+    @Test func theFileAloneHoldsEveryCompletedFlowWhateverTheExit() throws {
+        let state = try folder() + "/state.sqlite"
+        let wrong = #"{"username":"alice","password":"nope"}"#
+        let runs: [(arguments: [String], stdin: String, status: Int32)] = [
+            (["run", "activate"], Answers.aliceActivation, 0),
+            (["run", "logout", "login"], "[{},\(wrong)]", 1),
+            (["run", "login"], #"{"cancel":true}"#, 3),
+            (["run", "logout", "login"], "[{},\(Answers.alice),{\"surprise\":1}]", 2),
+        ]
+        var completed = 0
+        for run in runs {
+            let result = try BinaryRun.run(run.arguments + ["--state", state], stdin: run.stdin)
+            #expect(result.status == run.status, "\(run.arguments): \(result.stderr)")
+            completed += result.results.count
+            #expect(!FileManager.default.fileExists(atPath: state + "-wal"), "\(run.arguments)")
+            #expect(try flowsInACopyOfTheFileAlone(state) == completed, "\(run.arguments)")
+        }
+    }
+
+    @Test(arguments: [SIGTERM, SIGHUP, SIGINT])
+    func aSignalEndsARunWithEveryCompletedFlowInTheFileAlone(_ signal: Int32) throws {
+        let state = try folder() + "/state.sqlite"
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let process = Process()
+        process.executableURL = BinaryRun.executable
+        process.arguments = ["run"] + Array(repeating: ["login", "logout"], count: 500).flatMap { $0 } + ["--state", state]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(("[" + Array(repeating: "\(Answers.alice),{}", count: 500).joined(separator: ",") + "]").utf8))
+        try input.fileHandleForWriting.close()
+        var seen = Data()
+        func results() -> Int { seen.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Array(#"{"type":"result""#.utf8)) }.count }
+        while results() < 20 {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        kill(process.processIdentifier, signal)
+        seen.append(output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + signal)
+        let printed = results()
+        #expect(printed >= 20 && printed < 1000)
+        #expect(!FileManager.default.fileExists(atPath: state + "-wal"))
+        // The activation, and every flow whose result was printed (one more may have been written, not printed).
+        let kept = try flowsInACopyOfTheFileAlone(state)
+        #expect(kept == printed + 1 || kept == printed + 2, "\(kept) kept, \(printed) printed")
+    }
+}
