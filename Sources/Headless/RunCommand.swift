@@ -18,7 +18,10 @@ public enum RunCommand {
         let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers) { line in
             writeFully(STDOUT_FILENO, Array((line + "\n").utf8))
         }
-        return try runner.run()
+        let status = try runner.run()
+        // The process ends next: freeing the simulated world (a scenario's every user) would only delay it.
+        _ = Unmanaged.passRetained(runner)
+        return status
     }
 
     /// Flows that never prompt need no answers, so `run logout` does not wait on standard input.

@@ -50,21 +50,35 @@ public final class IdentityProvider: Sendable {
         for tenant in configuration.tenants {
             tenants[tenant.id] = tenant.expectsHashedPins
             for user in tenant.users {
-                let sent = tenant.expectsHashedPins
-                    ? PinHashing.hash(user.password, tenantId: tenant.id, username: user.username) : user.password
+                // What the SDK sends: the password, or its PIN hash (hashed, like the stored hash, on first use).
+                let hashedPins = tenant.expectsHashedPins
+                let password = user.password, tenantID = tenant.id, username = user.username
+                let sent: @Sendable () -> Secret = {
+                    hashedPins ? PinHashing.hash(password, tenantId: tenantID, username: username) : password
+                }
                 let activation = user.activationCode.map { code in
                     ActivationRecord(
                         hash: StoredHash(of: code.code, iterations: configuration.passwordHashIterations, random: random),
                         validFor: code.validFor)
                 }
                 users[UserKey(tenant: tenant.id, username: user.username)] = UserRecord(
-                    password: StoredHash(of: sent, iterations: configuration.passwordHashIterations, random: random),
+                    password: StoredHash(deferred: sent, iterations: configuration.passwordHashIterations, random: random),
                     activation: activation)
             }
         }
         state = Locked(IdpState(tenants: tenants, users: users))
         // Activation codes count their validity from the first start on this store.
         _ = try? store.epoch(orStartAt: clock.now)
+    }
+
+    /// How many stored hashes (passwords and activation codes) have been computed: each is computed at the
+    /// user's first login or activation, never when the scenario is loaded.
+    public var computedHashes: Int {
+        state.withLock { state in
+            state.users.values.reduce(0) { count, user in
+                count + (user.password.isComputed ? 1 : 0) + (user.activation?.hash.isComputed == true ? 1 : 0)
+            }
+        }
     }
 
     /// The chain this IdP presents on connect: its own, or the impostor's while pinning is made to fail.

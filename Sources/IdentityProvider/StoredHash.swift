@@ -1,23 +1,68 @@
 import Crypto
 import Determinism
 import Secrets
+import Threading
 
 /// A salted PBKDF2 hash, the only form in which the IdP keeps passwords and activation codes.
+///
+/// The hash is computed when it is first compared, not when the scenario is loaded: a scenario of 10,000 users
+/// starts as fast as one of two, and only the users who log in pay for their hash. The salt is drawn at once, so
+/// that the random stream, and every value drawn after it, do not depend on which users are used. Until then
+/// it holds the secret it was made from, as the scenario does.
 public struct StoredHash: Sendable {
     let salt: [UInt8]
-    let hash: [UInt8]
     let iterations: Int
+    private let digest: Digest
 
     public init(of secret: Secret, iterations: Int, random: RandomSource) {
-        let salt = random.bytes(16)
-        self.salt = salt
+        self.init(deferred: { secret }, iterations: iterations, random: random)
+    }
+
+    /// `secret` runs once, at the first comparison (for a secret that is itself expensive to make, such as a
+    /// hashed PIN).
+    public init(deferred secret: @escaping @Sendable () -> Secret, iterations: Int, random: RandomSource) {
+        salt = random.bytes(16)
         self.iterations = iterations
-        hash = secret.withUnsafeBytes { PBKDF2.sha256(password: $0, salt: salt, iterations: iterations) }
+        digest = Digest(secret)
     }
 
     public func matches(_ candidate: Secret) -> Bool {
+        let stored = digest.value(salt: salt, iterations: iterations)
         var computed = candidate.withUnsafeBytes { PBKDF2.sha256(password: $0, salt: salt, iterations: iterations) }
         defer { SecureMemory.wipe(&computed) }
-        return ConstantTime.equals(computed, hash)
+        return ConstantTime.equals(computed, stored)
+    }
+
+    /// Whether the hash has been computed (tests: nothing is hashed before it is needed).
+    public var isComputed: Bool { digest.isComputed }
+
+    private final class Digest: Sendable {
+        private enum State: Sendable {
+            case pending(@Sendable () -> Secret)
+            case computed([UInt8])
+        }
+
+        private let state: Locked<State>
+
+        init(_ secret: @escaping @Sendable () -> Secret) {
+            state = Locked(.pending(secret))
+        }
+
+        var isComputed: Bool {
+            state.withLock { if case .computed = $0 { true } else { false } }
+        }
+
+        func value(salt: [UInt8], iterations: Int) -> [UInt8] {
+            state.withLock { state in
+                switch state {
+                case .computed(let hash):
+                    return hash
+                case .pending(let secret):
+                    let hash = secret().withUnsafeBytes { PBKDF2.sha256(password: $0, salt: salt, iterations: iterations) }
+                    state = .computed(hash)
+                    return hash
+                }
+            }
+        }
     }
 }

@@ -146,26 +146,37 @@ public struct JSONParser {
 
     private mutating func string() throws(JSONSyntaxError) -> String {
         advance()
-        var result = String.UnicodeScalarView()
+        // Built as UTF-8: appending scalars to a String one at a time costs several times more.
+        var result: [UInt8] = []
+        func append(_ scalar: Unicode.Scalar) {
+            if scalar.isASCII { result.append(UInt8(scalar.value)) } else { result.append(contentsOf: UTF8.encode(scalar)!) }
+        }
         while true {
+            // A run of plain characters (strings hold no line end: those are control characters) moves the column.
+            let start = index
+            while index < scalars.count, scalars[index] != "\"", scalars[index] != "\\", scalars[index].value >= 0x20 {
+                append(scalars[index])
+                index += 1
+            }
+            column += index - start
             guard let scalar = peek else { throw error("the text ends inside a string") }
             switch scalar {
             case "\"":
                 advance()
-                return String(result)
+                return String(decoding: result, as: UTF8.self)
             case "\\":
                 advance()
                 guard let escaped = peek else { throw error("the text ends inside a string") }
                 advance()
                 switch escaped {
-                case "\"": result.append("\"")
-                case "\\": result.append("\\")
-                case "/": result.append("/")
-                case "b": result.append("\u{08}")
-                case "f": result.append("\u{0C}")
-                case "n": result.append("\n")
-                case "r": result.append("\r")
-                case "t": result.append("\t")
+                case "\"": append("\"")
+                case "\\": append("\\")
+                case "/": append("/")
+                case "b": append("\u{08}")
+                case "f": append("\u{0C}")
+                case "n": append("\n")
+                case "r": append("\r")
+                case "t": append("\t")
                 case "u":
                     var code = try hex4()
                     if (0xD800...0xDBFF).contains(code) {
@@ -178,13 +189,11 @@ public struct JSONParser {
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let decoded = Unicode.Scalar(code) else { throw error("a lone UTF-16 surrogate in a \\u escape") }
-                    result.append(decoded)
+                    append(decoded)
                 default: throw error("unknown escape \\\(escaped) in a string")
                 }
             default:
-                guard scalar.value >= 0x20 else { throw error("a control character inside a string (escape it)") }
-                result.append(scalar)
-                advance()
+                throw error("a control character inside a string (escape it)")
             }
         }
     }

@@ -105,7 +105,8 @@ struct ScenarioReader {
             problem(path, node, "must be a string, not \(node.kind)")
             return nil
         }
-        if !allowEmpty && text.trimmingCharacters(in: .whitespaces).isEmpty {
+        // Blank: only spaces and tabs (what `.whitespaces` trims), checked without Foundation's copy of the string.
+        if !allowEmpty && text.unicodeScalars.allSatisfy({ $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }) {
             problem(path, node, "must not be empty")
             return nil
         }
