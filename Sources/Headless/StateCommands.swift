@@ -57,6 +57,9 @@ public enum StateCommands {
                 throw UsageError("history: " + error.description)
             }
         }
+        if arguments.first != "prune" && (options.keepFlows != nil || options.keepDays != nil) {
+            throw UsageError("history: --\(options.keepFlows != nil ? "keep-flows" : "keep-days") is for history prune")
+        }
         switch arguments.first {
         case "show", "export":
             let verb = arguments[0]
@@ -83,8 +86,26 @@ public enum StateCommands {
             default: write(HistoryExport.transcript(record))
             }
             return 0
+        case "prune":
+            if let extra = arguments.dropFirst().first {
+                throw UsageError("history prune: unknown argument \"\(extra)\"; see idp-tui history --help")
+            }
+            let state = try open()
+            let report: PruneReport
+            do {
+                var policy: Retention?
+                if options.keepFlows != nil || options.keepDays != nil {
+                    let current = try state.retention()
+                    policy = Retention(flows: options.keepFlows ?? current.flows, days: options.keepDays ?? current.days)
+                }
+                report = try state.prune(setting: policy)
+            } catch {
+                throw UsageError("history prune: \(error)")
+            }
+            write("\(path): keeps \(report.retention); removed \(report.removed) \(report.removed == 1 ? "flow" : "flows"), \(report.kept) kept (\(bytes(report.bytesBefore)) → \(bytes(report.bytesAfter)))")
+            return 0
         case let word?:
-            throw UsageError("history: unknown argument \"\(word)\"; use show ID or export ID, or see idp-tui history --help")
+            throw UsageError("history: unknown argument \"\(word)\"; use show ID, export ID or prune, or see idp-tui history --help")
         case nil:
             let json = options.json
             let limit = options.limit

@@ -343,6 +343,7 @@ final class SQLiteFlowHistory: FlowHistory {
                     _ = try transaction.query("INSERT INTO flow_events (flow_id, sequence, event_json, step) VALUES (?, ?, ?, ?)",
                                               [.integer(id), .integer(Int64(sequence)), .text(json), .text(step)])
                 }
+                _ = try Retention.prune(transaction, now: Date())
                 return Int(id)
             }
         } catch {

@@ -98,7 +98,7 @@ extension StateFile {
         StateError("\(path) is in use: another process held its lock for over \(Database.busyTimeoutMilliseconds / 1000) s; nothing was changed (try again when it ends)")
     }
 
-    private static func size(_ path: String) -> Int64 {
+    static func size(_ path: String) -> Int64 {
         ([""] + StatePath.companions).reduce(0) { total, suffix in
             if case .regularFile(let size, _, _) = StatePath.Entry(path + suffix) { total + size } else { total }
         }

@@ -23,6 +23,7 @@ public enum Command: String, Sendable, CaseIterable {
                 ("idp-tui history [options]", "past flows, newest first"),
                 ("idp-tui history show ID [options]", "one flow's transcript"),
                 ("idp-tui history export ID --format mermaid|json", "one flow as a sequence diagram or JSON"),
+                ("idp-tui history prune [--keep-flows N] [--keep-days D]", "apply (and set) how much history the file keeps; give the space back"),
             ]
         case .reset: [("idp-tui reset [options]", "forget the device, the IdP's counters and locks, and the history")]
         case .scenario:

@@ -52,6 +52,10 @@ public struct CommandLineOptions: Sendable {
     public var limit = 50
     /// `history export --format mermaid|json`.
     public var format: String?
+    /// `history prune --keep-flows N`.
+    public var keepFlows: Int?
+    /// `history prune --keep-days D`.
+    public var keepDays: Int?
 
     public init() {}
 }

@@ -3,6 +3,7 @@ import KSMasterController
 import LegacyFlows
 import Q2ModuleInterfaces
 import SafepayDropsSDK
+import StateStore
 
 /// One option of the command line: its name, the value it takes (nil: none), what it does, where it is
 /// accepted, and how it sets ``CommandLineOptions``. The parser, the errors and every `--help` come from
@@ -147,6 +148,22 @@ enum OptionTable {
                 throw problem("--limit takes a whole number from 1 to 100000, not \"\(value)\"")
             }
             options.limit = limit
+        },
+        OptionSpec(name: "--keep-flows", value: "N", help: "`history prune`: keep the newest N flows from now on (default 1000)",
+                   scope: .only([.history])) {
+            options, value, problem throws(UsageError) in
+            guard let count = Int(value), Retention.flowsRange.contains(count) else {
+                throw problem("--keep-flows takes a whole number from 1 to 1000000, not \"\(value)\"")
+            }
+            options.keepFlows = count
+        },
+        OptionSpec(name: "--keep-days", value: "D", help: "`history prune`: keep no flow older than D days from now on (0: no limit, the default)",
+                   scope: .only([.history])) {
+            options, value, problem throws(UsageError) in
+            guard let days = Int(value), Retention.daysRange.contains(days) else {
+                throw problem("--keep-days takes a whole number of days from 0 (no limit) to 36500, not \"\(value)\"")
+            }
+            options.keepDays = days
         },
         OptionSpec(name: "--format", value: "mermaid|json", help: "what `history export` writes", scope: .only([.history])) {
             options, value, problem throws(UsageError) in

@@ -1,0 +1,75 @@
+import Foundation
+import StateStore
+import Testing
+
+/// The history keeps what its policy says, so the state file stops growing however many runs it sees.
+@Suite struct RetentionTests {
+    private func loginsAndLogouts(_ pairs: Int, state: String) throws -> BinaryRun {
+        try BinaryRun.run(["run"] + Array(repeating: ["login", "logout"], count: pairs).flatMap { $0 } + ["--state", state],
+                          stdin: "[" + Array(repeating: "\(Answers.alice),{}", count: pairs).joined(separator: ",") + "]")
+    }
+
+    private func size(_ path: String) throws -> Int {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+
+    @Test func theDefaultKeepsTheNewestThousandFlows() throws {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
+        let prune = try BinaryRun.run(["history", "prune", "--state", state])
+        #expect(prune.status == 0)
+        #expect(prune.stdout.hasPrefix("\(state): keeps the newest 1000 flows; removed 0 flows, 1 kept ("), "\(prune.stdout)")
+    }
+
+    @Test func eachFlowPrunesWhatFallsOutsideThePolicyAndTheFileStopsGrowing() throws {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
+        let set = try BinaryRun.run(["history", "prune", "--keep-flows", "20", "--state", state])
+        #expect(set.stdout.contains("keeps the newest 20 flows; removed 0 flows, 1 kept"), "\(set.stdout)")
+        #expect(try loginsAndLogouts(20, state: state).status == 0)
+        let early = try size(state)
+        #expect(try loginsAndLogouts(150, state: state).status == 0)
+        let late = try size(state)
+        #expect(late <= early * 5 / 4, "\(early) bytes after 41 flows, \(late) after 341")
+
+        let history = try BinaryRun.run(["history", "--json", "--limit", "1000", "--state", state])
+        let ids = history.lines.compactMap { $0["id"] as? Int }
+        #expect(ids == Array((322...341).reversed()), "the newest 20, ids \(ids)")
+        let file = try StateFile(path: state)
+        #expect(try file.queryForTesting("SELECT count(*), min(flow_id) FROM flow_events") .first?.last == "322")
+        #expect(try file.queryForTesting("SELECT count(*) FROM flow_events WHERE flow_id NOT IN (SELECT id FROM flows)") == [["0"]])
+    }
+
+    @Test func pruneByAgeAndGiveTheSpaceBack() throws {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
+        #expect(try loginsAndLogouts(60, state: state).status == 0)
+        let file = try StateFile(path: state)
+        // The first 100 flows ran "a year ago".
+        try file.executeForTesting("UPDATE flows SET started_at = '2025-11-30T10:00:00.000Z' WHERE id <= 100")
+        file.close()
+        let before = try size(state)
+        let prune = try BinaryRun.run(["history", "prune", "--keep-days", "30", "--state", state])
+        #expect(prune.status == 0)
+        #expect(prune.stdout.contains("keeps the newest 1000 flows, none older than 30 days; removed 100 flows, 21 kept"), "\(prune.stdout)")
+        let after = try size(state)
+        #expect(after < before * 3 / 4, "\(before) → \(after) bytes")
+        // The policy stays with the file: the next prune, without options, keeps it.
+        let again = try BinaryRun.run(["history", "prune", "--state", state])
+        #expect(again.stdout.contains("none older than 30 days; removed 0 flows, 21 kept"))
+    }
+
+    @Test func retentionOptionsAreCheckedAndBelongToPrune() throws {
+        let state = freshStatePath()
+        for (arguments, message) in [
+            (["history", "prune", "--keep-flows", "0"], "--keep-flows takes a whole number from 1 to 1000000, not \"0\""),
+            (["history", "prune", "--keep-days", "-1"], "--keep-days takes a whole number of days from 0 (no limit) to 36500, not \"-1\""),
+            (["history", "--keep-flows", "5"], "history: --keep-flows is for history prune"),
+            (["history", "prune", "now"], "history prune: unknown argument \"now\""),
+        ] {
+            let run = try BinaryRun.run(arguments + ["--state", state])
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+    }
+}
