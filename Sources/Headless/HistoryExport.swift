@@ -9,7 +9,7 @@ public enum HistoryExport {
         let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS", "DURATION"]
         let rows = entries.map { entry in
             [String(entry.id), entry.time, entry.flow, entry.user ?? "—", entry.outcome.rawValue, entry.status,
-             duration(entry.duration)]
+             duration(entry.duration)].map(VisibleText.escaped)
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { row in
@@ -34,7 +34,7 @@ public enum HistoryExport {
             if let micros = event.duration { line += "  \(duration(micros))" }
             lines.append(line + "  \(event.detail)")
         }
-        return lines.joined(separator: "\n")
+        return lines.map(VisibleText.escaped).joined(separator: "\n")
     }
 
     /// A Mermaid `sequenceDiagram`: the flow's own parties first, in its kind's order (``FlowKind/lanes``), then
@@ -66,7 +66,23 @@ public enum HistoryExport {
         let events = (try? encoder.encode(record.events)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         let summary = (try? encoder.encode(record.summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let body = summary.dropLast()
-        return "\(body),\"result\":\(record.resultJSON),\"events\":\(events)}"
+        return jsonEscapingControls("\(body),\"result\":\(record.resultJSON),\"events\":\(events)}")
+    }
+
+    /// JSON may carry DEL and C1 characters raw; written as \u escapes they cannot reach a terminal. (The C0
+    /// controls are escaped by JSON itself; the result's text comes from the state file as it was written.)
+    static func jsonEscapingControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     private static func id(_ participant: String) -> String {
@@ -81,7 +97,7 @@ public enum HistoryExport {
     /// Mermaid reads `;` and `#` in message text as syntax: write them as entity codes.
     private static func escape(_ text: String) -> String {
         var out = ""
-        for character in text {
+        for character in VisibleText.escaped(text) {
             switch character {
             case "#": out += "#35;"
             case ";": out += "#59;"

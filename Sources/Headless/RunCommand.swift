@@ -3,6 +3,7 @@ import FlowEngine
 import Foundation
 import Threading
 import IdpFlows
+import JSONText
 import Q2Flows
 
 #if canImport(Glibc)
@@ -29,30 +30,18 @@ public enum RunCommand {
         guard options.flows.contains(where: \.asksTheUser) || options.answersPath != "-" else {
             return options.flows.map { _ in FlowAnswers() }
         }
+        if options.answersPath == "-" && isatty(STDIN_FILENO) != 0 {
+            throw UsageError("run: answers are read from standard input, which is a terminal; pipe them in (echo '{\"username\":…}' | idp-tui run …) or pass --answers FILE")
+        }
         var bytes: [UInt8]
-        if options.answersPath == "-" {
-            guard isatty(STDIN_FILENO) == 0 else {
-                throw UsageError("run: answers are read from standard input, which is a terminal; pipe them in (echo '{\"username\":…}' | idp-tui run …) or pass --answers FILE")
-            }
-            bytes = readAll(FileHandle.standardInput)
-        } else {
-            guard let handle = FileHandle(forReadingAtPath: options.answersPath) else {
-                throw UsageError("run: cannot read the answers file \(options.answersPath)")
-            }
-            bytes = readAll(handle)
+        switch TextFile.read(options.answersPath, limit: FlowAnswers.maximumDocumentSize) {
+        case .success(let read): bytes = read
+        case .failure(let failure):
+            let what = options.answersPath == "-" ? "the answers on standard input" : "the answers file \(options.answersPath)"
+            throw UsageError("run: \(what) \(failure)")
         }
         defer { SecureMemory.wipe(&bytes) }
         return try FlowAnswers.parse(bytes, flows: options.flows)
-    }
-
-    /// Reads at most one byte more than the answers limit, so an endless stream cannot exhaust memory.
-    private static func readAll(_ handle: FileHandle) -> [UInt8] {
-        var bytes: [UInt8] = []
-        let limit = FlowAnswers.maximumDocumentSize + 1
-        while bytes.count < limit, let chunk = try? handle.read(upToCount: min(65_536, limit - bytes.count)), !chunk.isEmpty {
-            bytes.append(contentsOf: chunk)
-        }
-        return bytes
     }
 
     /// False once the process is ending on a signal: nothing more is written, so that no result line is printed
@@ -84,10 +73,12 @@ public enum RunCommand {
     }
 
     static func readText(_ path: String, what: String, command: String) throws(UsageError) -> String {
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else {
-            throw UsageError("\(command)cannot read the \(what) file \(path)")
+        let bytes: [UInt8]
+        switch TextFile.read(path, limit: 1 << 20) {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw UsageError("\(command)the \(what) file \(path) \(failure)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw UsageError("\(command)the \(what) file \(path) is not UTF-8 text")
         }
         return text

@@ -119,7 +119,9 @@ public enum StateCommands {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                for entry in entries { if let data = try? encoder.encode(entry) { write(String(decoding: data, as: UTF8.self)) } }
+                for entry in entries {
+                    if let data = try? encoder.encode(entry) { write(HistoryExport.jsonEscapingControls(String(decoding: data, as: UTF8.self))) }
+                }
             } else {
                 write(HistoryExport.table(entries))
             }

@@ -51,12 +51,11 @@ public enum ScenarioFile {
     }
 
     public static func read(path: String) -> Result<Scenario, ScenarioProblems> {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: nil, message: "cannot read the file")]))
+        switch TextFile.read(path, limit: maximumSize) {
+        case .success(let bytes): return read(bytes)
+        case .failure(let failure):
+            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: nil, message: "the file \(failure)")]))
         }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: maximumSize + 1)) ?? Data()
-        return read(Array(data))
     }
 }
 
@@ -89,8 +88,8 @@ struct ScenarioReader {
             if known.contains(key) {
                 result[key] = value
             } else {
-                let shown = key.count > 40 ? String(key.prefix(40)) + "…" : key
-                problem("\(path).\(shown)", value, "unknown key; known keys here: \(known.joined(separator: ", "))")
+                // The key is not quoted back: a value typed where a key belongs (a password) would be.
+                problem(path, value, "has a key it does not know, before this value; known keys here: \(known.joined(separator: ", "))")
             }
         }
         for key in required where result[key] == nil {
@@ -114,7 +113,7 @@ struct ScenarioReader {
             problem(path, node, "is longer than \(maxLength) characters")
             return nil
         }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
+        if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
             problem(path, node, "contains a control character")
             return nil
         }

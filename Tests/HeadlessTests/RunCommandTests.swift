@@ -109,7 +109,7 @@ import Testing
         (["run", "activate", "--seed"], "{}", "--seed needs a value"),
         (["run", "activate", "--prompt-timeout", "0"], "{}", "--prompt-timeout takes a number of seconds"),
         (["run", "activate", "--auth-mode", "face"], "{}", "--auth-mode takes no, biometric, password or pin"),
-        (["run", "activate", "--answers", "/nonexistent/answers.json"], "", "cannot read the answers file"),
+        (["run", "activate", "--answers", "/nonexistent/answers.json"], "", "the answers file /nonexistent/answers.json cannot be read (No such file or directory)"),
         (["run", "activate", "--certificate-chain", "/etc/hostname"], "{}", "certificate chain file /etc/hostname is unusable"),
         (["run", "activate"], "{\"username\": \"alice\",, }", "answers are not valid JSON: expected a key in double quotes at line 1, column 22"),
         (["run", "activate"], "", "answers are not valid JSON"),
@@ -143,18 +143,18 @@ import Testing
     @Test func oversizedAnswersAreRefused() throws {
         let run = try BinaryRun.run(["run", "activate"], stdin: String(repeating: " ", count: (1 << 20) + 10))
         #expect(run.status == 2)
-        #expect(run.stderr.contains("larger than 1024 KiB"))
+        #expect(run.stderr.contains("the answers on standard input is larger than 1 MiB"))
     }
 }
 
 @Suite struct TerminalCommandLineTests {
-    @Test func aBadThemeFileNamesTheFileLineAndKeyAndExitsTwo() throws {
+    @Test func aBadThemeFileNamesTheFileLineAndColumnAndExitsTwo() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).theme")
         try "# mine\ntitle = bold\nfield.focussed = reverse\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try BinaryRun.run(["--theme", file.path])
         #expect(run.status == 2)
-        #expect(run.stderr.hasPrefix("idp-tui: theme \(file.path) line 3, key \"field.focussed\": unknown key"))
+        #expect(run.stderr.hasPrefix("idp-tui: theme \(file.path) line 3, column 1: unknown key; keys: "))
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 

@@ -84,7 +84,7 @@ func temporaryFile(_ text: String) throws -> String {
             #expect(run.stderr.contains("(and 1 more: idp-tui scenario check \(path))"))
         }
         let missing = try BinaryRun.run(["run", "activate", "--scenario", "/nonexistent.json"], stdin: "{}")
-        #expect(missing.status == 2 && missing.stderr.contains("cannot read the file"))
+        #expect(missing.status == 2 && missing.stderr.contains("the file cannot be read (No such file or directory)"), "\(missing.stderr)")
     }
 
     @Test(arguments: [

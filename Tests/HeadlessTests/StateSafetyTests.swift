@@ -227,3 +227,30 @@ import Testing
         #expect(kept == printed + 1 || kept == printed + 2, "\(kept) kept, \(printed) printed")
     }
 }
+
+/// A crafted state file cannot reach the terminal: every string read from it is printed with its control
+/// characters escaped.
+@Suite struct CraftedStateFileTests {
+    @Test func historyShowAndTheExportsEscapeControlCharacters() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let file = try StateFile(path: state)
+        let hostile = "\u{1B}]0;owned\u{07}\u{1B}[2J\u{9B}31m"
+        try file.executeForTesting("""
+            UPDATE flows SET user = '\(hostile)', status = 'OK\(hostile)', result_json = '{"status":"\(hostile)"}';
+            UPDATE flow_events SET event_json = json_set(event_json, '$.detail', '\(hostile)', '$.from', 'App\(hostile)');
+            """)
+        file.close()
+        for arguments in [["history"], ["history", "--json"], ["history", "show", "1"], ["history", "export", "1", "--format", "mermaid"],
+                          ["history", "export", "1", "--format", "json"]] {
+            let run = try BinaryRun.run(arguments + ["--state", state])
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            let bytes = Array(run.stdout.utf8)
+            #expect(!bytes.contains(0x1B) && !bytes.contains(0x07), "\(arguments)")
+            #expect(!run.stdout.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }, "\(arguments)")
+            #expect(run.stdout.contains("owned"), "\(arguments): the text is still shown")
+        }
+        let table = try BinaryRun.run(["history", "--state", state])
+        #expect(table.stdout.contains("\\x1B]0;owned\\x07\\x1B[2J\\x9B31m"), "\(table.stdout)")
+    }
+}

@@ -109,7 +109,8 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         (minimal(#""network": {"latencyMs": -1}"#), "$.network.latencyMs: must be from 0 to 60000"),
         (minimal(#""faults": {"serverError": "yes"}"#), "$.faults.serverError: must be true or false, not a string"),
         (minimal(#""faults": {"bridge": {"loseAcks": 1000}}"#), "$.faults.bridge.loseAcks: must be from 0 to 100"),
-        (minimal(#""faults": {"gremlins": true}"#), "$.faults.gremlins: unknown key"),
+        (minimal(#""faults": {"gremlins": true}"#), "$.faults: has a key it does not know, before this value; known keys here:"),
+        (minimal(#""app": {"tenant": "demo\u009b31m"}"#), "$.app.tenant: contains a control character"),
     ]
 
     @Test(arguments: 0..<badFiles.count)

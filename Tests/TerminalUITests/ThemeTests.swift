@@ -29,20 +29,31 @@ import Testing
 
     @Test(arguments: [
         ("title bold", "theme t.theme line 1: expected \"role = style\""),
-        ("tittle = bold", "theme t.theme line 1, key \"tittle\": unknown key"),
-        ("title = bold purple", "theme t.theme line 1, key \"title\": unknown colour or attribute \"purple\""),
+        ("tittle = bold", "theme t.theme line 1, column 1: unknown key; keys: "),
+        ("  s3cr3t-typo = bold", "theme t.theme line 1, column 3: unknown key"),
+        ("title = bold purple", "theme t.theme line 1, key \"title\", column 14: unknown colour or attribute; attributes: bold"),
         ("title = red on", "theme t.theme line 1, key \"title\": \"on\" needs a background colour"),
-        ("title = red on mauve", "theme t.theme line 1, key \"title\": unknown colour \"mauve\""),
-        ("title = red blue", "theme t.theme line 1, key \"title\": unexpected \"blue\""),
+        ("title = red on mauve", "theme t.theme line 1, key \"title\", column 16: unknown colour; a colour is one of"),
+        ("title = red blue", "theme t.theme line 1, key \"title\", column 13: unexpected word"),
         ("title =", "theme t.theme line 1, key \"title\": no style given"),
         ("\n\ntitle = bold\ntitle = dim", "theme t.theme line 4, key \"title\": set twice"),
-        ("title = 256", "theme t.theme line 1, key \"title\": unknown colour or attribute \"256\""),
+        ("title = 256", "theme t.theme line 1, key \"title\", column 9: unknown colour or attribute"),
     ])
     func badThemeFilesNameTheLineAndTheKey(_ text: String, _ message: String) {
         #expect {
             _ = try Theme.parse(text, source: "t.theme")
         } throws: { error in
             (error as? ThemeError)?.description.hasPrefix(message) == true
+        }
+    }
+
+    @Test(arguments: ["wonderland = bold", "title = wonderland", "title = red on wonderland", "title = red blue wonderland"])
+    func anErrorPointsAtTheWordItRefusesWithoutQuotingIt(_ text: String) {
+        #expect {
+            _ = try Theme.parse(text, source: "t.theme")
+        } throws: { error in
+            let description = (error as? ThemeError)?.description ?? ""
+            return description.contains("column ") && !description.contains("wonderland")
         }
     }
 

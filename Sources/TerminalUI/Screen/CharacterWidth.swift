@@ -6,6 +6,8 @@ public enum CharacterWidth {
     public static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         if first.isASCII { return first.value < 0x20 || first.value == 0x7f ? 0 : 1 }
+        // C1 controls (a crafted state file's CSI as U+009B) take no cell and are never drawn.
+        if first.value <= 0x9F { return 0 }
         let width = Int(idp_wcwidth(first.value))
         if width < 0 { return 1 }
         // An emoji presentation selector widens the whole cluster.

@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 
 /// A text attribute a theme can ask for.
 public enum TextAttribute: String, Sendable, CaseIterable, Hashable {
@@ -68,44 +69,53 @@ public struct Theme: Sendable {
             let trimmed = Self.trim(line)
             if trimmed.isEmpty { continue }
             let number = offset + 1
+            // A place in the line, counted in characters from 1: errors point at a word instead of quoting it.
+            func column(_ word: Substring) -> Int { rawLine.distance(from: rawLine.startIndex, to: word.startIndex) + 1 }
             guard let equals = trimmed.firstIndex(of: "=") else {
                 throw ThemeError(file: source, line: number, key: nil, message: "expected \"role = style\"")
             }
-            let key = Self.trim(trimmed[..<equals])
-            guard let role = Role(rawValue: key) else {
-                throw ThemeError(file: source, line: number, key: key,
+            let keyText = Self.trim(trimmed[..<equals])
+            guard let role = Role(rawValue: String(keyText)) else {
+                throw ThemeError(file: source, line: number, column: column(keyText), key: nil,
                                  message: "unknown key; keys: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
             }
+            let key = role.rawValue
             guard seen.insert(role).inserted else {
                 throw ThemeError(file: source, line: number, key: key, message: "set twice")
             }
-            let value = Self.trim(trimmed[trimmed.index(after: equals)...])
-            styles[role] = try parseStyle(value, file: source, line: number, key: key)
+            let words = trimmed[trimmed.index(after: equals)...].split(separator: " ", omittingEmptySubsequences: true)
+                .map { Self.trim($0) }.filter { !$0.isEmpty }
+            styles[role] = try parseStyle(words[...], file: source, line: number, key: key, column: column)
         }
         return Theme(name: source, styles: styles)
     }
 
-    /// Spaces and tabs off both ends (without Foundation's CharacterSet, which costs start-up time).
-    private static func trim(_ text: some StringProtocol) -> String {
+    /// Spaces, tabs and carriage returns off both ends (without Foundation's CharacterSet, which costs start-up
+    /// time), keeping the text's place in its line.
+    private static func trim(_ text: Substring) -> Substring {
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
         guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else {
-            return ""
+            return text[text.endIndex...]
         }
-        return String(text[first...last])
+        return text[first...last]
     }
 
-    private static func parseStyle(_ value: String, file: String, line: Int, key: String) throws(ThemeError) -> Style {
+    private static let colourHelp = "a colour is one of black, red, green, yellow, blue, magenta, cyan, white, bright-…, default, or 0 to 255"
+
+    private static func parseStyle(_ words: ArraySlice<Substring>, file: String, line: Int, key: String,
+                                   column: (Substring) -> Int) throws(ThemeError) -> Style {
         var style = Style()
-        var words = value.split(separator: " ", omittingEmptySubsequences: true).map(String.init)[...]
+        var words = words
         guard !words.isEmpty else { throw ThemeError(file: file, line: line, key: key, message: "no style given") }
-        if words == ["none"] { return style }
-        while let word = words.first, let attribute = TextAttribute(rawValue: word) {
+        if words.count == 1 && words.first == "none" { return style }
+        while let word = words.first, let attribute = TextAttribute(rawValue: String(word)) {
             style.attributes.insert(attribute)
             words.removeFirst()
         }
         if let word = words.first, word != "on" {
-            guard let color = ThemeColor(word) else {
-                throw ThemeError(file: file, line: line, key: key, message: "unknown colour or attribute \"\(word)\"")
+            guard let color = ThemeColor(String(word)) else {
+                throw ThemeError(file: file, line: line, column: column(word), key: key,
+                                 message: "unknown colour or attribute; attributes: \(TextAttribute.allCases.map(\.rawValue).joined(separator: ", ")); \(colourHelp)")
             }
             style.foreground = color
             words.removeFirst()
@@ -115,14 +125,14 @@ public struct Theme: Sendable {
             guard let word = words.first else {
                 throw ThemeError(file: file, line: line, key: key, message: "\"on\" needs a background colour")
             }
-            guard let color = ThemeColor(word) else {
-                throw ThemeError(file: file, line: line, key: key, message: "unknown colour \"\(word)\"")
+            guard let color = ThemeColor(String(word)) else {
+                throw ThemeError(file: file, line: line, column: column(word), key: key, message: "unknown colour; \(colourHelp)")
             }
             style.background = color
             words.removeFirst()
         }
         if let extra = words.first {
-            throw ThemeError(file: file, line: line, key: key, message: "unexpected \"\(extra)\"")
+            throw ThemeError(file: file, line: line, column: column(extra), key: key, message: "unexpected word; a style is [attributes] [colour] [on colour]")
         }
         return style
     }
@@ -138,10 +148,13 @@ public struct Theme: Sendable {
         guard FileManager.default.fileExists(atPath: argument) else {
             throw ThemeError(file: argument, line: nil, key: nil, message: "is neither a built-in theme (\(BuiltInThemes.names.joined(separator: ", "))) nor a readable file")
         }
-        guard let data = FileManager.default.contents(atPath: argument), data.count <= 65_536,
-            let text = String(data: data, encoding: .utf8)
-        else {
-            throw ThemeError(file: argument, line: nil, key: nil, message: "cannot be read as UTF-8 text of at most 64 KiB")
+        let bytes: [UInt8]
+        switch TextFile.read(argument, limit: 65_536) {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw ThemeError(file: argument, line: nil, key: nil, message: failure.description)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ThemeError(file: argument, line: nil, key: nil, message: "is not UTF-8 text")
         }
         return try parse(text, source: argument, base: builtIn("default"))
     }
@@ -159,13 +172,25 @@ public struct Theme: Sendable {
 public struct ThemeError: Error, Equatable, CustomStringConvertible {
     public let file: String
     public let line: Int?
+    /// Where in the line the word that is wrong starts: the word itself is never quoted back.
+    public let column: Int?
+    /// A known key (role) only.
     public let key: String?
     public let message: String
+
+    public init(file: String, line: Int?, column: Int? = nil, key: String?, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.key = key
+        self.message = message
+    }
 
     public var description: String {
         var place = "theme \(file)"
         if let line { place += " line \(line)" }
         if let key { place += ", key \"\(key)\"" }
+        if let column { place += ", column \(column)" }
         return "\(place): \(message)"
     }
 }

@@ -1,0 +1,22 @@
+/// Text from a state file or a scenario, made safe to print: a control character (C0, DEL, C1) is written as
+/// `\x1B`, so that a crafted file cannot move the cursor, retitle the window or change colours through
+/// `idp-tui history`, a transcript or an export, and a line stays one line.
+public enum VisibleText {
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                out += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}

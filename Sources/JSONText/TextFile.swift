@@ -1,0 +1,59 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reading an input file or stream with its size checked first: a regular file larger than the limit is refused
+/// by its size, before any byte is read; a pipe, a FIFO or a device is read only up to one byte past the limit.
+/// So a 50 MB theme, or `/dev/zero` as an answers file, costs nothing but its one-line error.
+public enum TextFile {
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case cannotOpen(String)
+        case isAFolder
+        case tooLarge(limit: Int, size: Int?)
+
+        public var description: String {
+            switch self {
+            case .cannotOpen(let reason): "cannot be read (\(reason))"
+            case .isAFolder: "is a folder, not a file"
+            case .tooLarge(let limit, let size):
+                "is larger than \(Self.bytes(limit))" + (size.map { " (\(Self.bytes($0)))" } ?? "")
+            }
+        }
+
+        static func bytes(_ count: Int) -> String {
+            if count >= 1 << 20, count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
+            if count >= 1 << 10, count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
+            return count == 1 ? "1 byte" : "\(count) bytes"
+        }
+    }
+
+    /// The bytes of `path` (`-` is standard input), at most `limit` of them.
+    public static func read(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .failure(.isAFolder)
+        case S_IFREG where Int(info.st_size) > limit: return .failure(.tooLarge(limit: limit, size: Int(info.st_size)))
+        default: break
+        }
+        // Room for all of it at once: growing would leave copies of what was read (an answers file holds
+        // passwords) in freed memory. The chunk is zeroed after use for the same reason.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(limit + 1, 16 << 20))
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        defer { chunk.withUnsafeMutableBytes { if let base = $0.baseAddress { _ = memset(base, 0, $0.count) } } }
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min($0.count, limit + 1 - bytes.count)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        guard bytes.count <= limit else { return .failure(.tooLarge(limit: limit, size: nil)) }
+        return .success(bytes)
+    }
+}
