@@ -11,16 +11,15 @@ public enum HMAC {
         private let context: OpaquePointer
 
         public init(_ key: some Collection<UInt8>) {
-            context = Array(key).withUnsafeBytes { Algorithms.shared.hmacContext(key: $0) }
+            context = SecureMemory.withContiguousBytes(of: key) { Algorithms.shared.hmacContext(key: $0) }
         }
 
         deinit { Algorithms.shared.freeHMACContext(context) }
 
         /// The 32-byte authentication code of `message`.
         public func authenticate(_ message: some Collection<UInt8>) -> [UInt8] {
-            let message = Array(message)
-            return [UInt8](unsafeUninitializedCapacity: 32) { output, count in
-                message.withUnsafeBytes { message in
+            [UInt8](unsafeUninitializedCapacity: 32) { output, count in
+                SecureMemory.withContiguousBytes(of: message) { message in
                     Algorithms.shared.hmac(keyed: context, message: message, into: UnsafeMutableRawBufferPointer(output))
                 }
                 count = 32

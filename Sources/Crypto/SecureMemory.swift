@@ -11,4 +11,15 @@ public enum SecureMemory {
     public static func wipe(_ bytes: inout [UInt8]) {
         bytes.withUnsafeMutableBytes { wipe($0) }
     }
+
+    /// Runs `body` on `bytes` in place when their storage is contiguous; otherwise on a copy that is wiped
+    /// afterwards, so that no unwiped copy of a secret is left behind.
+    public static func withContiguousBytes<Result>(
+        of bytes: some Collection<UInt8>, _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        if let result = bytes.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        var copy = Array(bytes)
+        defer { wipe(&copy) }
+        return copy.withUnsafeBytes(body)
+    }
 }

@@ -1,6 +1,8 @@
 /// A primary account number: digits only, of the brand's length, passing the Luhn check. It prints masked
 /// (`•••• 2701`): logs and screens show the last four digits only.
-public struct CardNumber: Sendable, Hashable, CustomStringConvertible {
+/// A card number (PAN): checked when made, and redacting: printing it, `debugPrint`, `dump` and string
+/// interpolation all show `•••• 2503`. Only ``digits`` gives the number, for the issuer's and the ACS's lookups.
+public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let digits: String
     public let brand: CardBrand
 
@@ -56,4 +58,6 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible {
 
     public var lastFour: String { String(digits.suffix(4)) }
     public var description: String { "•••• \(lastFour)" }
+    public var debugDescription: String { "CardNumber(\(brand.rawValue) •••• \(lastFour))" }
+    public var customMirror: Mirror { Mirror(self, children: ["brand": brand, "lastFour": lastFour]) }
 }

@@ -2,6 +2,16 @@ import Testing
 import ThreeDSecure
 
 @Suite struct CardNumberTests {
+    @Test func everyWayOfPrintingACardNumberShowsOnlyTheLastFour() throws {
+        let card = try CardNumber("4000 0000 0000 2503")
+        var dumped = ""
+        dump(card, to: &dumped)
+        for shown in ["\(card)", String(describing: card), String(reflecting: card), dumped, "\([card])", "\(Optional(card) as Any)"] {
+            #expect(!shown.contains("4000000000002503") && !shown.contains("400000"), "\(shown)")
+            #expect(shown.contains("2503"), "\(shown)")
+        }
+    }
+
     @Test(arguments: [
         ("4000 0000 0000 2701", CardBrand.visa), ("5200-0000-0000-2235", .mastercard), ("340000000002708", .amex),
         ("2221000000000009", .mastercard),

@@ -66,6 +66,25 @@ public enum ScreenState: Sendable {
     case transcript(TranscriptState, returnTo: HistoryState)
 }
 
+extension ScreenState {
+    /// Wipes every text field the screen holds, in place (the screen should hold the only reference).
+    mutating func wipeInputs() {
+        switch self {
+        case .form(var form):
+            self = .home
+            for index in form.inputs.indices { form.inputs[index].clear() }
+        case .payment(var form):
+            self = .home
+            for index in form.inputs.indices { form.inputs[index].clear() }
+        case .challenge(var challenge):
+            self = .home
+            challenge.code.clear()
+        default:
+            break
+        }
+    }
+}
+
 /// Everything the view draws.
 public struct AppState: Sendable {
     public var screen: ScreenState = .home

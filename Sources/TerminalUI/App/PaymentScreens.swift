@@ -30,6 +30,11 @@ public struct PaymentFormState: Sendable {
     static let fields = PaymentField.allCases
     var fieldCount: Int { Self.fields.count }
 
+    /// Wipes every field in place (after the screen has let go of the form: cancelled or submitted).
+    mutating func wipe() {
+        for index in inputs.indices { inputs[index].clear() }
+    }
+
     func text(_ field: PaymentField) -> String { inputs[Self.fields.firstIndex(of: field) ?? 0].text }
 
     /// The card number in groups and the expiry with its slash, as they are typed (or pasted).
@@ -84,7 +89,9 @@ extension TerminalApp {
 
     func handlePayment(_ key: Key, _ form: inout PaymentFormState) {
         switch form.handle(key) {
-        case .cancel: cancelPrompt(form.prompt)
+        case .cancel:
+            cancelPrompt(form.prompt)
+            form.wipe()
         case .submit: submitPayment(&form)
         case .edited:
             form.formatAsTyped()
@@ -105,6 +112,7 @@ extension TerminalApp {
             return
         }
         answer(form.prompt, .payment(details), working: "Drops: device data collection and authentication…")
+        form.wipe()
     }
 
     // MARK: Challenge screens
@@ -114,6 +122,7 @@ extension TerminalApp {
         switch key {
         case .escape:
             cancelPrompt(challenge.prompt)
+            challenge.code.clear()
             return
         case .tab, .down: challenge.focus = (challenge.focus + 1) % stops
         case .backTab, .up: challenge.focus = (challenge.focus - 1 + stops) % stops

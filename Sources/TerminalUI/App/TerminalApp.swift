@@ -250,7 +250,7 @@ public final class TerminalApp: FlowFrontEnd {
 
     private func handleForm(_ key: Key, _ form: inout FormState) {
         switch form.handle(key) {
-        case .cancel: cancel(form)
+        case .cancel: cancel(&form)
         case .submit: submit(&form)
         case .edited: state.screen = .form(form)
         }
@@ -263,19 +263,19 @@ public final class TerminalApp: FlowFrontEnd {
             state.screen = .form(form)
             return
         }
-        var values: [String: Secret] = [:]
-        for (index, field) in form.prompt.fields.enumerated() { values[field.key] = form.inputs[index].take() }
         let prompt = form.prompt
-        if !service.answer(prompt, with: .credentials(values)) { state.notice = "that prompt had already closed" }
+        // The screen lets go of the form first, so that taking the values wipes the only copy of the fields.
         let step = prompt.flow == .q2Login ? "Q2: security check and password login…" : "IdpSdk: submitting page \(prompt.page) of \(prompt.pageCount)…"
         state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: step)
+        var values: [String: Secret] = [:]
+        for (index, field) in prompt.fields.enumerated() { values[field.key] = form.inputs[index].take() }
+        if !service.answer(prompt, with: .credentials(values)) { state.notice = "that prompt had already closed" }
     }
 
-    private func cancel(_ form: FormState) {
-        var form = form
+    private func cancel(_ form: inout FormState) {
+        state.screen = .working(flowID: form.prompt.flowID, flow: form.prompt.flow, step: "cancelling…")
         for index in form.inputs.indices { form.inputs[index].clear() }
         service.answer(form.prompt, with: .cancel)
-        state.screen = .working(flowID: form.prompt.flowID, flow: form.prompt.flow, step: "cancelling…")
     }
 
     private func start(_ flow: FlowKind) {
@@ -287,6 +287,7 @@ public final class TerminalApp: FlowFrontEnd {
     /// Ends the app with `status`, cancelling any flow (SIGTERM, SIGHUP and quit keys all come here).
     public func quit(_ status: Int32) {
         serviceIfReady?.cancelAll()
+        state.screen.wipeInputs()
         exitStatus = status
     }
 

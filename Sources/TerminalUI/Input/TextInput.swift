@@ -108,14 +108,20 @@ public struct TextInput: Equatable, Sendable {
         if seen < before { cursor = characters.count }
     }
 
-    /// The value as a secret; the field is emptied.
+    /// The value as a secret; the field is wiped. The bytes go straight into the secret (no String in between).
     public mutating func take() -> Secret {
-        let secret = Secret(String(characters))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(byteCount)
+        for character in characters { bytes.append(contentsOf: character.utf8) }
         clear()
-        return secret
+        return Secret(consuming: &bytes)
     }
 
+    /// Empties the field, overwriting its characters in place first, so that what was typed (a password) does
+    /// not stay in the freed buffer. A copy of the field made earlier (a value type's copy) is out of reach: the
+    /// app drops its other references to a form before it wipes it (``AppState/wipeInputs()``).
     public mutating func clear() {
+        for index in characters.indices { characters[index] = "\u{0}" }
         characters.removeAll()
         cursor = 0
     }
