@@ -190,37 +190,68 @@ public enum ParityText {
         return lines
     }
 
-    public static func lines(_ report: ParityReport, width: Int) -> [String] {
-        let column = max(20, (width - 16) / 2)
-        func cell(_ text: String) -> String {
-            let cut = text.count > column - 1 ? String(text.prefix(column - 2)) + "…" : text
-            return cut.padding(toLength: column, withPad: " ", startingAt: 0)
+    /// `text` in lines of at most `width` characters, broken at spaces where it can be and inside a word where
+    /// a word is longer than a line: nothing is cut.
+    static func wrapText(_ text: String, width: Int) -> [String] {
+        let width = max(1, width)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = Substring(word)
+            if !line.isEmpty && line.count + 1 + word.count <= width {
+                line += " " + word
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            while word.count > width {
+                lines.append(String(word.prefix(width)))
+                word = word.dropFirst(width)
+            }
+            line = String(word)
         }
-        var lines = ["Migration parity: IdpSdk orchestration (\(report.variant)) against the KSSIDP wrapper", ""]
+        lines.append(line)
+        return lines
+    }
+
+    public static func lines(_ report: ParityReport, width: Int) -> [String] {
+        let column = max(12, (width - 4) / 2)
+        // Two columns side by side, each wrapped: a value longer than its column takes more rows, never a cut.
+        func row(_ left: String, _ right: String, lead: String = "    ") -> [String] {
+            let leftLines = wrapText(left, width: column - 1)
+            let rightLines = wrapText(right, width: column - 1)
+            return (0..<max(leftLines.count, rightLines.count)).map { index in
+                let text = index < leftLines.count ? leftLines[index] : ""
+                let padded = text.padding(toLength: column, withPad: " ", startingAt: 0)
+                return (index == 0 ? lead : "    ") + padded + (index < rightLines.count ? rightLines[index] : "")
+            }
+        }
+        var lines = wrapText("Migration parity: IdpSdk orchestration (\(report.variant)) against the KSSIDP wrapper", width: width)
+        lines.append("")
         for (index, parityCase) in report.cases.enumerated() {
-            lines.append("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name)")
-            lines.append("    " + cell("IdpSdk") + cell("KSSIDP"))
+            lines += wrapText("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name)", width: width)
+            lines += row("IdpSdk", "KSSIDP")
             for step in parityCase.steps {
                 let mark = step.differences.isEmpty ? "✓" : "✗"
-                lines.append("  \(mark) " + cell("\(step.new.flow): \(step.new.outcome) \(step.new.status)")
-                    + cell("\(step.legacy.flow): \(step.legacy.outcome) \(step.legacy.status)"))
-                lines.append("    " + cell("SetAuthorisationCode \(step.new.setAuthorisationCode)")
-                    + cell("SetAuthorisationCode \(step.legacy.setAuthorisationCode)"))
-                lines.append("    " + cell(step.new.deviceAfter) + cell(step.legacy.deviceAfter))
+                lines += row("\(step.new.flow): \(step.new.outcome) \(step.new.status)",
+                             "\(step.legacy.flow): \(step.legacy.outcome) \(step.legacy.status)", lead: "  \(mark) ")
+                lines += row("SetAuthorisationCode \(step.new.setAuthorisationCode)", "SetAuthorisationCode \(step.legacy.setAuthorisationCode)")
+                lines += row(step.new.deviceAfter, step.legacy.deviceAfter)
                 let left = wrap(step.new.messages, width: column - 1)
                 let right = wrap(step.legacy.messages, width: column - 1)
-                for row in 0..<max(left.count, right.count) {
-                    lines.append("    " + cell(row < left.count ? left[row] : "") + cell(row < right.count ? right[row] : ""))
+                for index in 0..<max(left.count, right.count) {
+                    lines += row(index < left.count ? left[index] : "", index < right.count ? right[index] : "")
                 }
-                for difference in step.differences { lines.append("    ✗ differs: \(difference)") }
+                for difference in step.differences {
+                    lines += wrapText("✗ differs: \(difference)", width: width - 4).map { "    " + $0 }
+                }
             }
             lines.append("")
         }
-        lines.append("(The message sequences are shown, not judged: KSSIDP takes every credential before any event.)")
+        lines += wrapText("(The message sequences are shown, not judged: KSSIDP takes every credential before any event.)", width: width)
         let count = report.differenceCount
-        lines.append(count == 0
+        lines += wrapText(count == 0
             ? "The two orchestrations agree in every case (outcome, status, error, SetAuthorisationCode, device)."
-            : "\(count) \(count == 1 ? "difference" : "differences") found.")
+            : "\(count) \(count == 1 ? "difference" : "differences") found.", width: width)
         return lines
     }
 }

@@ -98,6 +98,21 @@ func chainFile() -> String {
         #expect(lines.last?.hasPrefix("The two orchestrations agree") == true)
     }
 
+    @Test(arguments: [40, 56, 76, 156])
+    func theReportFitsAnyWidthAndCutsNothing(_ width: Int) {
+        let report = ParityCheck.run(variant: .enrollmentClientForLogin)
+        let lines = ParityText.lines(report, width: width)
+        #expect(lines.allSatisfy { $0.count <= width }, "\(lines.filter { $0.count > width })")
+        #expect(!lines.contains { $0.contains("…") })
+        // Every value is there whole, if in pieces: the text without its spaces holds each one without its spaces.
+        let text = lines.joined().filter { $0 != " " }
+        for step in report.cases.flatMap(\.steps) {
+            for value in step.new.messages + step.legacy.messages + [step.new.deviceAfter, step.legacy.deviceAfter] + step.differences {
+                #expect(text.contains(value.filter { $0 != " " }), "\(value) at \(width) columns")
+            }
+        }
+    }
+
     @Test func aDeliberatelyWrongOrchestrationIsCaught() {
         let report = ParityCheck.run(variant: .enrollmentClientForLogin)
         #expect(!report.agrees)
