@@ -61,3 +61,42 @@ enum Answers {
     static let alice = #"{"username":"alice","password":"wonderland"}"#
     static let secrets = ["wonderland", "123456", "builder", "654321", "s3cr3t-typo"]
 }
+
+/// A long `run` in the background: its result lines read as they come, so that a test can act (kill it, signal
+/// it) at a known point of it.
+final class BackgroundRun {
+    let process = Process()
+    private let output = Pipe()
+    private(set) var seen = Data()
+
+    /// Starts `idp-tui run` with `flows`, `answers` written to its standard input at once.
+    init(flows: [String], answers: String, state: String) throws {
+        process.executableURL = BinaryRun.executable
+        process.arguments = ["run"] + flows + ["--state", state]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(answers.utf8))
+        try input.fileHandleForWriting.close()
+    }
+
+    /// How many result lines it has printed so far.
+    var results: Int { seen.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Array(#"{"type":"result""#.utf8)) }.count }
+
+    /// Reads until `count` result lines are out (or the output ends).
+    func waitForResults(_ count: Int) {
+        while results < count {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+    }
+
+    /// Reads the rest of the output and waits for the process to end.
+    func finish() {
+        seen.append(output.fileHandleForReading.readDataToEndOfFile())
+        process.waitUntilExit()
+    }
+}

@@ -75,24 +75,10 @@ func freshStatePath() -> String {
         let answers = "[" + Array(repeating: "\(Answers.alice),{}", count: 300).joined(separator: ",") + "]"
         let flows = Array(repeating: ["login", "logout"], count: 300).flatMap { $0 }
         for round in 1...3 {
-            let process = Process()
-            process.executableURL = BinaryRun.executable
-            process.arguments = ["run"] + flows + ["--state", state]
-            let input = Pipe()
-            let output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            try input.fileHandleForWriting.write(contentsOf: Data(answers.utf8))
-            try input.fileHandleForWriting.close()
-            // Wait until `round` results are out, then kill it in the middle of what follows.
-            var seen = Data()
-            while seen.split(separator: UInt8(ascii: "\n")).filter({ $0.starts(with: Array(#"{"type":"result""#.utf8)) }).count < round * 5 {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                seen.append(chunk)
-            }
+            let run = try BackgroundRun(flows: flows, answers: answers, state: state)
+            // Wait until `round` × 5 results are out, then kill it in the middle of what follows.
+            run.waitForResults(round * 5)
+            let process = run.process
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             #expect(process.terminationReason == .uncaughtSignal)

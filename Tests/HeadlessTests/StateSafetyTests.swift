@@ -196,30 +196,15 @@ import Testing
     func aSignalEndsARunWithEveryCompletedFlowInTheFileAlone(_ signal: Int32) throws {
         let state = try folder() + "/state.sqlite"
         #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
-        let process = Process()
-        process.executableURL = BinaryRun.executable
-        process.arguments = ["run"] + Array(repeating: ["login", "logout"], count: 500).flatMap { $0 } + ["--state", state]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(("[" + Array(repeating: "\(Answers.alice),{}", count: 500).joined(separator: ",") + "]").utf8))
-        try input.fileHandleForWriting.close()
-        var seen = Data()
-        func results() -> Int { seen.split(separator: UInt8(ascii: "\n")).filter { $0.starts(with: Array(#"{"type":"result""#.utf8)) }.count }
-        while results() < 20 {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen.append(chunk)
-        }
-        kill(process.processIdentifier, signal)
-        seen.append(output.fileHandleForReading.readDataToEndOfFile())
-        process.waitUntilExit()
+        let run = try BackgroundRun(flows: Array(repeating: ["login", "logout"], count: 500).flatMap { $0 },
+                                    answers: "[" + Array(repeating: "\(Answers.alice),{}", count: 500).joined(separator: ",") + "]", state: state)
+        run.waitForResults(20)
+        kill(run.process.processIdentifier, signal)
+        run.finish()
+        let process = run.process
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 128 + signal)
-        let printed = results()
+        let printed = run.results
         #expect(printed >= 20 && printed < 1000)
         #expect(!FileManager.default.fileExists(atPath: state + "-wal"))
         // The activation, and every flow whose result was printed (one more may have been written, not printed).
