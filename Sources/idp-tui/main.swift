@@ -33,9 +33,18 @@ func help(_ command: Command) -> String {
         """
 }
 
+/// Ends the process: printed output flushed, every state file closed (what this process wrote copied out of the
+/// -wal), then `_exit`. Not `exit`: its `atexit` handlers include OpenSSL's, which frees what a flow still winding
+/// down on another thread (a cancelled one in the terminal UI) may be using.
+func end(_ status: Int32) -> Never {
+    fflush(nil)
+    StateFile.closeAll()
+    _exit(status)
+}
+
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("idp-tui: \(message)\n".utf8))
-    exit(UsageError.exitStatus)
+    end(UsageError.exitStatus)
 }
 
 /// SIGINT, SIGTERM and SIGHUP end a command-line run with 128 + the signal's number after closing the state file
@@ -71,31 +80,31 @@ case .version:
     print("idp-tui \(version)")
 case .run(.run):
     do {
-        exit(try RunCommand.main(parsed.options))
+        end(try RunCommand.main(parsed.options))
     } catch {
         fail(error.message)
     }
 case .run(.compare):
     do {
-        exit(try CompareCommand.main(parsed.options, write: { print($0) }))
+        end(try CompareCommand.main(parsed.options, write: { print($0) }))
     } catch {
         fail(error.message)
     }
 case .run(.history):
     do {
-        exit(try StateCommands.history(parsed, write: { print($0) }))
+        end(try StateCommands.history(parsed, write: { print($0) }))
     } catch {
         fail(error.message)
     }
 case .run(.reset):
     do {
-        exit(try StateCommands.reset(parsed.options, write: { print($0) }))
+        end(try StateCommands.reset(parsed.options, write: { print($0) }))
     } catch {
         fail(error.message)
     }
 case .run(.scenario):
     do {
-        exit(try ScenarioCommand.main(
+        end(try ScenarioCommand.main(
             parsed, write: { print($0) }, fail: { FileHandle.standardError.write(Data("idp-tui: \($0)\n".utf8)) }))
     } catch {
         fail(error.message)
@@ -132,7 +141,7 @@ case .run(.terminal):
             ? try PlainSession.run(makeService: makeService)
             : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)
         for warning in stateWarnings.withLock({ $0 }) { FileHandle.standardError.write(Data("idp-tui: \(warning)\n".utf8)) }
-        exit(status)
+        end(status)
     } catch {
         fail(error.description)
     }
