@@ -158,3 +158,23 @@ let package = Package(
         .testTarget(name: "HeadlessTests", dependencies: ["Headless", "FlowRecords", "StateStore", "Threading", "idp-tui"], swiftSettings: strict),
     ]
 )
+
+// Coverage-guided fuzzing (docs/reliability.md): one libFuzzer executable per input format, in Fuzz/Sources. They
+// are declared only when IDP_TUI_FUZZ is set, so that the everyday build and `swift test` never see them;
+// scripts/fuzz.sh sets it and builds them with `--sanitize=fuzzer --sanitize=address` in a build directory of
+// their own. They live in this package, not beside it as Examples/ does, because what they feed is reached through
+// `package` API (the bridge's messages) and modules that are no product (Headless, TerminalUI).
+if Context.environment["IDP_TUI_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-json", ["JSONText"]),
+        ("fuzz-answers", ["Headless", "FlowEngine", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "DropsWeb", "JSONText", "Secrets"]),
+        ("fuzz-scenario", ["Scenario", "JSONText"]),
+        ("fuzz-theme", ["TerminalUI"]),
+        ("fuzz-keys", ["TerminalUI"]),
+        ("fuzz-bridge", ["DropsWeb", "SafepayDropsSDK", "JSONText", "Determinism", "Threading"]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(
+            .executableTarget(name: target.name, dependencies: target.dependencies, path: "Fuzz/Sources/\(target.name)", swiftSettings: strict))
+    }
+}
