@@ -27,6 +27,19 @@ import Testing
         #expect(theme.style(.text) == Style())
     }
 
+    /// Found by fuzzing (Fuzz/corpus/theme/crlf.theme): a file with CRLF line ends was read as one line.
+    @Test func aThemeFileWithCRLFLineEndsReadsAsWithLF() throws {
+        let lf = "# comment\ntitle = bold white on blue\n\nerror = red # why\n"
+        let crlf = lf.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try Theme.parse(crlf, source: "crlf.theme").styles == Theme.parse(lf, source: "lf.theme").styles)
+        #expect(try Theme.parse(crlf, source: "crlf.theme").style(.error) == Style(foreground: .index(1)))
+        #expect {
+            _ = try Theme.parse("title = bold\r\n\r\ntitle = dim\r\n", source: "t.theme")
+        } throws: { error in
+            (error as? ThemeError)?.description == "theme t.theme line 3, key \"title\": set twice"
+        }
+    }
+
     @Test(arguments: [
         ("title bold", "theme t.theme line 1: expected \"role = style\""),
         ("tittle = bold", "theme t.theme line 1, column 1: unknown key; keys: "),

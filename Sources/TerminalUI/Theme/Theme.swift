@@ -64,7 +64,10 @@ public struct Theme: Sendable {
     public static func parse(_ text: String, source: String, base: Theme? = nil) throws(ThemeError) -> Theme {
         var styles = base?.styles ?? [:]
         var seen: Set<Role> = []
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // A Swift string holds CRLF as one Character, "\r\n", which is not "\n": a file with CRLF line ends is
+        // split on it too.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (offset, rawLine) in lines.enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = Self.trim(line)
             if trimmed.isEmpty { continue }
