@@ -43,7 +43,8 @@ public enum ScenarioFile {
         return .failure(ScenarioProblems(reader.problems))
     }
 
-    /// Reads a faults object (the scenario's `faults`, or a headless answer's), with its problems.
+    /// Reads a faults object (the scenario's `faults`, or a headless answer's), with its problems. A key it does not
+    /// know is reported by where its value starts, never quoted (in answers, it may be a password).
     public static func faults(_ node: JSONNode, at path: String) -> Result<(IdentityFaults, BridgeFaults), ScenarioProblems> {
         var reader = ScenarioReader()
         let faults = reader.faults(node, path)
