@@ -190,7 +190,7 @@ public struct JSONParser {
                     }
                     guard let decoded = Unicode.Scalar(code) else { throw error("a lone UTF-16 surrogate in a \\u escape") }
                     append(decoded)
-                default: throw error("unknown escape \\\(escaped) in a string")
+                default: throw error("unknown escape \\\(Self.isControl(escaped) ? " and \(Self.show(escaped))" : "\(escaped)") in a string")
                 }
             default:
                 throw error("a control character inside a string (escape it)")
@@ -244,7 +244,13 @@ public struct JSONParser {
         return .number(text, number)
     }
 
+    /// A character as an error shows it: a control character (C0, DEL or C1) by its code, so that an error stays
+    /// one line and a terminal that shows it does not act on it.
     private static func show(_ scalar: Unicode.Scalar) -> String {
-        scalar.value < 0x20 || scalar.value == 0x7f ? "control character U+\(String(scalar.value, radix: 16, uppercase: true))" : "\"\(scalar)\""
+        isControl(scalar) ? "control character U+\(String(scalar.value, radix: 16, uppercase: true))" : "\"\(scalar)\""
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
     }
 }

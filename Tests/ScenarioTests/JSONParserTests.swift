@@ -29,6 +29,11 @@ import Testing
         ("{} x", "unexpected text after the JSON value", 1, 4),
         ("", "the text ends where a value should be", 1, 1),
         ("1e999", "the number 1e999 is out of range", 1, 6),
+        ("\"\\q\"", "unknown escape \\q in a string", 1, 4),
+        // Found by fuzzing (Fuzz/corpus/answers/escaped-newline.json): a control character after a backslash was
+        // printed, and the error was no longer one line.
+        ("\"\\\u{07}\"", "unknown escape \\ and control character U+7 in a string", 1, 4),
+        ("\u{9B}", "unexpected control character U+9B where a value should be", 1, 1),
     ])
     func syntaxErrorsSayWhatAndWhere(text: String, message: String, line: Int, column: Int) {
         #expect(throws: JSONSyntaxError(message: message, position: TextPosition(line: line, column: column))) {
