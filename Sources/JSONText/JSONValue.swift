@@ -40,7 +40,8 @@ public enum JSONValue: Sendable, Equatable, Codable, CustomStringConvertible {
         switch self {
         case .null: "null"
         case .bool(let flag): String(flag)
-        case .number(let number): number == number.rounded() ? String(Int(number)) : String(number)
+        // A whole number without a fraction; one beyond Int's range as a Double writes it (1e+19).
+        case .number(let number): Int(exactly: number).map(String.init) ?? String(number)
         case .string(let text): JSONNode.quote(text)
         case .array(let items): "[" + items.map(\.description).joined(separator: ",") + "]"
         case .object(let members): "{" + members.sorted { $0.key < $1.key }.map { "\(JSONNode.quote($0.key)):\($0.value)" }.joined(separator: ",") + "}"

@@ -138,6 +138,18 @@ final class BridgeHarness: Sendable {
         #expect(harness.notices.withLock { $0 }.contains(.rejected(rejection)))
     }
 
+    /// Found by fuzzing (Fuzz/corpus/bridge/number-beyond-int.json): a whole number too large for an Int in a page
+    /// event's detail crashed the native side when it wrote the detail to the log.
+    @Test func anEventWithANumberBeyondIntIsReceivedAndItsDetailLogged() throws {
+        let harness = BridgeHarness()
+        harness.bridge.receive(harness.event("safepay-error", #"{"error":{"message":"x","status":1e19},"n":-3,"f":0.5}"#), from: harness.origin)
+        guard case .received(let event)? = harness.notices.withLock({ $0 }).last else {
+            Issue.record("the event was not received")
+            return
+        }
+        #expect(event.detailJSON == #"{"error":{"message":"x","status":1e+19},"f":0.5,"n":-3}"#)
+    }
+
     @Test func messagesFromAnotherOriginAreIgnored() {
         let harness = BridgeHarness()
         harness.bridge.send(properties: [:])
