@@ -73,13 +73,14 @@ class Proc:
     """One idp-tui process: what it was asked to do, what it printed (each line with when it was read), how it
     ended."""
 
-    def __init__(self, number, op, argv, stdin, kill_fraction):
+    def __init__(self, number, op, argv, stdin):
         self.number = number
         self.op = op  # dict: kind (run, history, export, reset) and what the kind needs
         self.argv = argv
         self.stdin = stdin
-        self.kill_fraction = kill_fraction
-        self.kill_at = None
+        self.kill_at = None  # a moment, or
+        self.kill_after_lines = None  # a line count: kill once it printed this many
+        self.kill_delay = 0.0  # and this long after
         self.popen = None
         self.spawned = None
         self.ended = None
@@ -110,9 +111,9 @@ class Runner:
         self.running = {}
         self.count = 0
 
-    def spawn(self, op, argv, stdin, kill_fraction):
+    def spawn(self, op, argv, stdin):
         self.count += 1
-        proc = Proc(self.count, op, argv, stdin, kill_fraction)
+        proc = Proc(self.count, op, argv, stdin)
         proc.spawned = now()
         proc.popen = subprocess.Popen([self.binary] + argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.PIPE)
@@ -190,15 +191,24 @@ class Planner:
 
     def __init__(self, seed, kill_share):
         # Separate streams, so that the n-th process started gets the same command, answers and kill whatever
-        # the timing: the plan; the pauses between processes and the bursts of kills; the checks' samples.
+        # the timing: the plan; the pauses between processes and the bursts of kills; the checks' samples;
+        # the rounds with resets.
         self.rng = random.Random(seed)
         self.timing = random.Random(seed * 2 + 1)
         self.sampling = random.Random(seed * 3 + 2)
+        self.rounds = random.Random(seed * 5 + 3)
         self.kill_share = kill_share
 
-    def kill_fraction(self):
-        # Where in its expected life a process is killed (None: not killed). Past 1.0 it may be over already.
-        return self.rng.uniform(0.0, 1.3) if self.rng.random() < self.kill_share else None
+    def kill(self):
+        """Whether and where a process is killed: None, or ("time" or "lines", a fraction of the process's
+        expected life or output, past 1.0 it may be over already; a delay after that line). Start-up takes most of a short process's
+        time, so half the kills count its output instead: they land on every step of a flow alike, even on
+        the moment between the IdP's answer and the history's write."""
+        if self.rng.random() >= self.kill_share:
+            return None
+        # A line is printed up to 5 ms after its event happened (docs/headless.md): a kill by lines comes
+        # 0–5 ms after the line is read.
+        return self.rng.choice(["time", "lines"]), self.rng.uniform(0.0, 1.3), self.rng.uniform(0.0, 0.005)
 
     def flow(self, round_):
         """One flow and its answers. Mallory's wrong passwords are budgeted in count rounds so that the count
@@ -305,6 +315,7 @@ class Chaos:
         self.known_ids = (0.0, [])
         self.first_output_at = None
         self.average = defaultdict(lambda: 0.05)  # expected life of a process, by what it runs
+        self.average_lines = defaultdict(lambda: 20.0)  # and the lines it prints
         self.figures = Counter()
         self.checks = Counter()
 
@@ -328,23 +339,40 @@ class Chaos:
             return "run:" + ",".join(op["flows"])[:80]
         return op["kind"]
 
-    def start(self, round_, op, argv, stdin):
-        fraction = self.planner.kill_fraction()
-        proc = self.runner.spawn(op, argv, stdin, fraction)
-        if fraction is not None:
-            proc.kill_at = proc.spawned + fraction * self.average[self.life_key(op)]
-        round_.procs.append(proc)
+    def start(self, op, argv, stdin, kill):
+        proc = self.runner.spawn(op, argv, stdin)
+        if kill is not None:
+            mode, fraction, delay = kill
+            key = self.life_key(op)
+            if mode == "time":
+                proc.kill_at = proc.spawned + fraction * self.average[key]
+            else:
+                proc.kill_after_lines = max(1, round(fraction * self.average_lines[key]))
+                proc.kill_delay = delay
         self.figures["processes"] += 1
         self.figures["processes " + op["kind"]] += 1
         return proc
 
-    def ended(self, proc):
-        if not proc.killed:
-            key = self.life_key(proc.op)
-            self.average[key] = 0.8 * self.average[key] + 0.2 * (proc.ended - proc.spawned)
-        else:
+    def kill_if_due(self, proc, t):
+        if proc.kill_after_lines is not None and len(proc.lines) >= proc.kill_after_lines:
+            proc.kill_at = t + proc.kill_delay
+            proc.kill_after_lines = None
+        if proc.kill_at is not None and t >= proc.kill_at:
+            self.runner.kill(proc)
+            proc.kill_at = None
+
+    def learn(self, proc):
+        """Counts a kill, or learns how long a process of its kind lives and how much it prints."""
+        if proc.killed:
             self.figures["kills"] += 1
             self.figures["kills " + proc.op["kind"]] += 1
+            return
+        key = self.life_key(proc.op)
+        self.average[key] = 0.8 * self.average[key] + 0.2 * (proc.ended - proc.spawned)
+        self.average_lines[key] = 0.8 * self.average_lines[key] + 0.2 * len(proc.lines)
+
+    def ended(self, proc):
+        self.learn(proc)
         if proc.lines and self.first_output_at is None and proc.op["kind"] == "run":
             self.first_output_at = proc.lines[0][0]
         getattr(self, "ended_" + proc.op["kind"])(proc)
@@ -361,52 +389,41 @@ class Chaos:
                 for index in range(len(slots)):
                     if slots[index] is None and t >= workers[index]:
                         op, argv, stdin = self.planner.operation(round_, self.state, self.known_ids)
-                        slots[index] = self.start(round_, op, argv, stdin)
+                        slots[index] = self.start(op, argv, stdin, self.planner.kill())
+                        round_.procs.append(slots[index])
                 if t >= next_burst:
                     self.figures["burst kills"] += 1
                     for proc in list(self.runner.running.values()):
                         self.runner.kill(proc)
                     next_burst = t + self.planner.timing.expovariate(1.0 / self.args.burst_every)
             for proc in list(self.runner.running.values()):
-                if proc.kill_at is not None and t >= proc.kill_at:
-                    self.runner.kill(proc)
-                    proc.kill_at = None
-                elif t - proc.spawned > 60 and not proc.hung:
+                self.kill_if_due(proc, t)
+                if t - proc.spawned > 60 and not proc.hung:
                     proc.hung = True
                     self.fail("process %d (%s) still running after 60 s: killed" % (proc.number, " ".join(proc.argv)))
                     self.runner.kill(proc)
             if not busy and not self.runner.running:
                 return
-            for proc in self.runner.pump(0.005):
+            timeout = min([0.005] + [proc.kill_at - now() for proc in self.runner.running.values() if proc.kill_at is not None])
+            # A reset that ended is on the books before whatever ended with it is judged.
+            for proc in sorted(self.runner.pump(timeout), key=lambda proc: proc.op["kind"] != "reset"):
                 self.ended(proc)
                 for index, held in enumerate(slots):
                     if held is proc:
                         slots[index] = None
                         workers[index] = now() + self.planner.timing.uniform(0, 2 * self.args.think)
 
-    def run_alone(self, op, argv, stdin, kill_fraction):
+    def run_alone(self, op, argv, stdin, kill):
         """One process with nothing else running (the boundary reset, the checks' own commands)."""
-        proc = self.runner.spawn(op, argv, stdin, kill_fraction)
-        if kill_fraction is not None:
-            proc.kill_at = proc.spawned + kill_fraction * self.average[self.life_key(op)]
-        self.figures["processes"] += 1
-        self.figures["processes " + op["kind"]] += 1
+        proc = self.start(op, argv, stdin, kill)
         while True:
-            if proc.kill_at is not None and now() >= proc.kill_at:
-                self.runner.kill(proc)
-                proc.kill_at = None
+            self.kill_if_due(proc, now())
             if now() - proc.spawned > 60 and not proc.hung:
                 proc.hung = True
                 self.fail("%s still running after 60 s: killed" % " ".join(argv))
                 self.runner.kill(proc)
-            ended = self.runner.pump(0.002)
-            if ended:
-                if proc.killed:
-                    self.figures["kills"] += 1
-                    self.figures["kills " + op["kind"]] += 1
-                else:
-                    key = self.life_key(op)
-                    self.average[key] = 0.8 * self.average[key] + 0.2 * (proc.ended - proc.spawned)
+            if self.runner.pump(0.002):
+                self.learn(proc)
                 return proc
 
     # MARK: what each process printed
@@ -473,9 +490,11 @@ class Chaos:
             self.known_ids = (proc.spawned, ids)
 
     def reset_may_have_run(self, since, until):
-        """Whether a reset may have deleted something between `since` and `until`."""
+        """Whether a reset may have deleted something between `since` and `until` (one still running may
+        have)."""
         return any(outcome in ("done", "killed") and ended > since and spawned < until
-                   for spawned, ended, outcome in self.resets)
+                   for spawned, ended, outcome in self.resets) or \
+            any(proc.op["kind"] == "reset" and proc.spawned < until for proc in self.runner.running.values())
 
     def ended_export(self, proc):
         if proc.killed:
@@ -776,8 +795,7 @@ class Chaos:
         refusals = 0
         while True:
             before = self.snapshot()
-            fraction = self.planner.kill_fraction()
-            proc = self.run_alone({"kind": "reset"}, ["reset", "--state", self.state], "", fraction)
+            proc = self.run_alone({"kind": "reset"}, ["reset", "--state", self.state], "", self.planner.kill())
             outcome = self.reset_outcome(proc)
             self.resets.append((proc.spawned, proc.ended, outcome))
             self.figures["resets between rounds " + outcome] += 1
@@ -820,7 +838,7 @@ class Chaos:
         while now() - started < args.duration and (not self.failures or args.keep_going):
             number += 1
             kind = "lock" if number % 3 == 0 else "count"
-            resets_allowed = self.planner.timing.random() < args.reset_rounds
+            resets_allowed = self.planner.rounds.random() < args.reset_rounds
             round_ = Round(number, kind, self.scenarios[kind], resets_allowed)
             busy = min(args.round, max(1.0, args.duration - (now() - started)))
             self.run_round(round_, busy)
