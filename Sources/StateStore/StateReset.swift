@@ -64,11 +64,14 @@ extension StateFile {
 
     /// Starts over: forgets the device, the IdP's counters, locks and bindings, and the history, in one
     /// transaction (another process on the file sees all of it or none), then gives the space back to the disk.
+    /// The history's retention policy is kept.
     public func reset() throws(StateError) {
         try database.write { transaction throws(StateError) in
-            for table in ["flow_events", "flows", "device", "idp_bindings", "idp_users", "meta"] {
+            for table in ["flow_events", "flows", "device", "idp_bindings", "idp_users"] {
                 _ = try transaction.query("DELETE FROM \(table)")
             }
+            // The IdP's epoch goes; the history's retention policy, a setting, stays.
+            _ = try transaction.query("DELETE FROM meta WHERE key NOT IN ('history_keep_flows', 'history_keep_days')")
         }
         try reclaimSpace()
     }

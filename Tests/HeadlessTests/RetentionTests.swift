@@ -54,9 +54,12 @@ import Testing
         #expect(prune.stdout.contains("keeps the newest 1000 flows, none older than 30 days; removed 100 flows, 21 kept"), "\(prune.stdout)")
         let after = try size(state)
         #expect(after < before * 3 / 4, "\(before) → \(after) bytes")
-        // The policy stays with the file: the next prune, without options, keeps it.
+        // The policy stays with the file, across a reset too: the next prune, without options, keeps it.
         let again = try BinaryRun.run(["history", "prune", "--state", state])
         #expect(again.stdout.contains("none older than 30 days; removed 0 flows, 21 kept"))
+        #expect(try BinaryRun.run(["reset", "--state", state]).status == 0)
+        let afterReset = try BinaryRun.run(["history", "prune", "--state", state])
+        #expect(afterReset.stdout.contains("keeps the newest 1000 flows, none older than 30 days; removed 0 flows, 0 kept"), "\(afterReset.stdout)")
     }
 
     @Test func retentionOptionsAreCheckedAndBelongToPrune() throws {
