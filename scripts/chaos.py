@@ -90,6 +90,7 @@ class Proc:
         self.open_pipes = 0
         self.status = None
         self.hung = False
+        self.aimed = False
 
     @property
     def killed(self):
@@ -200,15 +201,17 @@ class Planner:
         self.kill_share = kill_share
 
     def kill(self):
-        """Whether and where a process is killed: None, or ("time" or "lines", a fraction of the process's
-        expected life or output, past 1.0 it may be over already; a delay after that line). Start-up takes most of a short process's
-        time, so half the kills count its output instead: they land on every step of a flow alike, even on
-        the moment between the IdP's answer and the history's write."""
+        """Whether and where a process is killed: None, or (mode, fraction, delay, aim).
+
+        The mode is "time" (at a fraction of the process's expected life; past 1.0 it may be over already) or
+        "lines" (once it printed that fraction of the lines it is expected to print, then `delay` later: a
+        line is printed up to 5 ms after its event). Start-up is most of a short process's life, so counting
+        lines lands kills on every step of a flow alike. `aim`: for a process that gives one wrong password,
+        kill it instead just before the moment the IdP's answer comes out, less `delay`: the IdP's count and
+        the history's write are under a millisecond apart, and aimed kills land between them now and then."""
         if self.rng.random() >= self.kill_share:
             return None
-        # A line is printed up to 5 ms after its event happened (docs/headless.md): a kill by lines comes
-        # 0–5 ms after the line is read.
-        return self.rng.choice(["time", "lines"]), self.rng.uniform(0.0, 1.3), self.rng.uniform(0.0, 0.005)
+        return self.rng.choice(["time", "lines"]), self.rng.uniform(0.0, 1.3), self.rng.uniform(0.0, 0.005), self.rng.random() < 0.5
 
     def flow(self, round_):
         """One flow and its answers. Mallory's wrong passwords are budgeted in count rounds so that the count
@@ -316,6 +319,7 @@ class Chaos:
         self.first_output_at = None
         self.average = defaultdict(lambda: 0.05)  # expected life of a process, by what it runs
         self.average_lines = defaultdict(lambda: 20.0)  # and the lines it prints
+        self.answer_at = {}  # and when the IdP's answer to one wrong password comes out
         self.figures = Counter()
         self.checks = Counter()
         # The history keeps the newest 1,000 flows by default; so that "no completed flow lost" holds whatever
@@ -347,9 +351,12 @@ class Chaos:
     def start(self, op, argv, stdin, kill):
         proc = self.runner.spawn(op, argv, stdin)
         if kill is not None:
-            mode, fraction, delay = kill
+            mode, fraction, delay, aim = kill
             key = self.life_key(op)
-            if mode == "time":
+            if aim and op["kind"] == "run" and op["mallory"] == [True] and key in self.answer_at:
+                proc.kill_at = proc.spawned + max(0.0, self.answer_at[key] - delay)
+                proc.aimed = True
+            elif mode == "time":
                 proc.kill_at = proc.spawned + fraction * self.average[key]
             else:
                 proc.kill_after_lines = max(1, round(fraction * self.average_lines[key]))
@@ -371,10 +378,16 @@ class Chaos:
         if proc.killed:
             self.figures["kills"] += 1
             self.figures["kills " + proc.op["kind"]] += 1
+            self.figures["kills aimed at a wrong password's count"] += proc.aimed
             return
         key = self.life_key(proc.op)
         self.average[key] = 0.8 * self.average[key] + 0.2 * (proc.ended - proc.spawned)
         self.average_lines[key] = 0.8 * self.average_lines[key] + 0.2 * len(proc.lines)
+        if proc.op["kind"] == "run" and proc.op["mallory"] == [True]:
+            answer = next((read_at for read_at, line in proc.lines if '"status":"400"' in line and "513/4011" in line), None)
+            if answer is not None:
+                seen = answer - proc.spawned
+                self.answer_at[key] = seen if key not in self.answer_at else 0.8 * self.answer_at[key] + 0.2 * seen
 
     def ended(self, proc):
         self.learn(proc)
