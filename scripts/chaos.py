@@ -21,9 +21,9 @@ why "exact" means what it means here, is in docs/reliability.md ("Chaos"); in sh
   the count reached the policy's maximum; an activation code is used at most once;
 - a killed reset left the file as it was or empty, nothing between; a completed reset left it empty.
 
-The seed (printed first) fixes every choice the controller makes: which operation each worker runs with which
-answers, which processes are killed and at which fraction of their expected life. The processes' timing is
-the machine's, so a replay repeats the plan, not the exact interleaving. Exit status 0 when every check
+The seed (printed first) fixes the plan: the n-th process started gets the same command, answers and kill
+point, and the rounds the same kinds. The processes' timing is the machine's, so a replay repeats the plan,
+not the exact interleaving. Exit status 0 when every check
 passed, 1 when one failed (each failure is printed), 2 for bad arguments.
 
 Python 3 standard library only.
