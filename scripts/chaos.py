@@ -553,7 +553,7 @@ class Chaos:
         text, err = proc.text(), proc.stderr()
         if proc.status == 0 and ("are reset" in text or "does not exist" in text):
             return "done"
-        if proc.status == 2 and REFUSED.search(err):
+        if proc.status == 2 and REFUSED.search(err + " " + text):
             return "refused"
         self.fail("reset ended with status %s: %s %s" % (proc.status, text.strip(), err))
         return "failed"
