@@ -247,8 +247,13 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             expiresAt: configuration.network.clock.now.advanced(by: configuration.offlineTokenLifetime))
         let deviceID = state.withLock { $0.deviceID }
         do {
-            let device = try configuration.store.update { device -> PersistedDevice in
+            // An activation starts from a device that is not activated (the IdP refuses the enrollment client
+            // otherwise); if the stored device is activated by now, another process on the same state file
+            // activated it meanwhile: this one keeps the other's activation and fails, rather than both succeeding
+            // and the last write winning.
+            let (device, conflict) = try configuration.store.update { device -> (PersistedDevice, Bool) in
                 var updated = device ?? PersistedDevice(deviceID: deviceID)
+                if tokens.activated && updated.activation != nil { return (updated, true) }
                 if tokens.activated || updated.activation == nil {
                     updated.activation = PersistedDevice.Activation(user: user, astClientId: tokens.astClientId, authenticationMode: mode)
                 }
@@ -256,9 +261,13 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
                 updated.accessTokenHash = accessHash
                 updated.offlineToken = offline
                 device = updated
-                return updated
+                return (updated, false)
             }
             state.withLock { $0.load(device) }
+            if conflict {
+                return KSMSetAuthorisationCodeResultEvent.failure(
+                    .KSMINVALID_STATE, 0, "the device was activated meanwhile, as \(device.activation?.astClientId ?? "another client"), by another process on this state file")
+            }
         } catch {
             return KSMSetAuthorisationCodeResultEvent.failure(.KSMINTERNAL_ERROR, 0, "the device's store failed: \(error.description)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import Testing
+import Threading
 
 #if canImport(Glibc)
     import Glibc
@@ -238,5 +239,38 @@ import Testing
         }
         let table = try BinaryRun.run(["history", "--state", state])
         #expect(table.stdout.contains("\\x1B]0;owned\\x07\\x1B[2J\\x9B31m"), "\(table.stdout)")
+    }
+}
+
+/// One device, however many processes share its state file.
+@Suite struct ConcurrentActivationTests {
+    @Test func twoActivationsAtOnceActivateTheDeviceOnce() throws {
+        let state = freshStatePath()
+        _ = try StateFile(path: state)
+        let answers = [
+            #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"addedLatencyMs":100}}"#,
+            #"{"username":"bob","password":"builder","activation-code":"654321","faults":{"addedLatencyMs":100}}"#,
+        ]
+        let runs = Locked<[BinaryRun]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            do {
+                let run = try BinaryRun.run(["run", "activate", "--state", state, "--seed", "\(index + 1)"], stdin: answers[index])
+                runs.withLock { $0.append(run) }
+            } catch {
+                Issue.record("run \(index): \(error)")
+            }
+        }
+        let results = runs.withLock { $0 }.compactMap(\.results.first)
+        #expect(results.count == 2, "\(runs.withLock { $0 }.map { "\($0.status) \($0.stderr) \($0.stdout.suffix(300))" })")
+        #expect(results.count == 2)
+        let winners = results.filter { $0["outcome"] as? String == "success" }
+        #expect(winners.count == 1, "\(results.map { $0["status"] ?? "?" })")
+        let loser = results.first { $0["outcome"] as? String != "success" }
+        #expect(loser?["status"] as? String == "INVALID_STATE", "\(String(describing: loser))")
+        // The winner's activation is the device's: its user logs in.
+        let user = try #require(winners.first?["user"] as? String)
+        let password = user == "alice" ? "wonderland" : "builder"
+        let login = try BinaryRun.run(["run", "login", "--state", state], stdin: #"{"username":"\#(user)","password":"\#(password)"}"#)
+        #expect(login.results.first?["outcome"] as? String == "success", "\(login.stdout)")
     }
 }
