@@ -21,19 +21,21 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// What `SafepayPayerAuthenticationView` and `MessageBridge` do with a message from the page.
+/// What `SafepayPayerAuthenticationView` and `MessageBridge` do with a message from the page. A message that does
+/// not parse is only reported as rejected (`MessageBridgeTests` has each rejection), so the bridge itself is driven
+/// with the messages that parse: JSON decoding is most of each input's time.
 func nativeSide(_ text: String) {
-    if case .success(let event) = BridgeJSON.parseInframe(text) {
-        // Logged as JSON, which the log's detail view parses again.
-        guard case .object? = (try? JSONParser.parse(event.detailJSON))?.value else {
-            fatalError("an event's logged detail is not a JSON object: \(event.detailJSON)")
-        }
-        if let outcome = event.detail["three_ds"].flatMap({ BridgeJSON.decode(ThreeDSecureOutcome.self, from: $0.description) }) {
-            checkOutcome(outcome)
-        }
-        let again = BridgeJSON.parseInframe(BridgeJSON.encode(InframeMessage(name: event.name.rawValue, detail: event.detail)))
-        check(again == .success(event), "an event encoded again reads otherwise: \(again)")
+    guard case .success(let event) = BridgeJSON.parseInframe(text) else { return }
+    // Logged as JSON, which the log's detail view parses again.
+    guard case .object? = (try? JSONParser.parse(event.detailJSON))?.value else {
+        fatalError("an event's logged detail is not a JSON object: \(event.detailJSON)")
     }
+    if let outcome = event.detail["three_ds"].flatMap({ BridgeJSON.decode(ThreeDSecureOutcome.self, from: $0.description) }) {
+        checkOutcome(outcome)
+    }
+    let again = BridgeJSON.parseInframe(BridgeJSON.encode(InframeMessage(name: event.name.rawValue, detail: event.detail)))
+    check(again == .success(event), "an event encoded again reads otherwise: \(again)")
+
     let counter = Locked(0)
     let notices = Locked<[BridgeNotice]>([])
     let clock = ManualClock()
@@ -45,13 +47,12 @@ func nativeSide(_ text: String) {
     bridge.send(properties: ["tracker": .string("t-2")])
     bridge.receive(#"{"type":"safepay-inframe-event","name":"safepay-inframe__ready","detail":{}}"#, from: origin)
     bridge.receive(text, from: origin)
+    check(notices.withLock { $0 }.contains(.received(event)), "the bridge did not report the event it was sent")
     let pending = bridge.pending
     check(pending.inFlight + pending.queued <= 2, "\(pending) messages pending of 2 sent")
     clock.advance(by: .seconds(60))
     check(bridge.pending.inFlight == 0, "messages still in flight after every retry")
     bridge.dispose()
-    let received = notices.withLock { $0 }.count { if case .received = $0 { true } else if case .rejected = $0 { true } else { false } }
-    check(received >= 2, "\(received) notices of received or rejected messages for 2 messages from the page")
 }
 
 /// What the Drops page does with a message from the native side.
