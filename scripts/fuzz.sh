@@ -47,7 +47,11 @@ bin=$("${build[@]}" --show-bin-path)
 out=${FUZZ_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/idp-tui-fuzz.XXXXXX")}
 mkdir -p "$out"
 limit=(-max_total_time="$seconds")
-[ -z "${FUZZ_RUNS:-}" ] || limit=(-runs="$FUZZ_RUNS")
+budget="$seconds s"
+if [ -n "${FUZZ_RUNS:-}" ]; then
+    limit=(-runs="$FUZZ_RUNS")
+    budget="$FUZZ_RUNS runs"
+fi
 # The Swift runtime's own crash handler would report a crash before AddressSanitizer's and confuse it.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
@@ -58,7 +62,7 @@ for target in "${targets[@]}"; do
     rm -rf "${out:?}/$target"
     mkdir -p "$out/$target/corpus"
     cp "Fuzz/corpus/$target/"* "$out/$target/corpus/"
-    echo "== fuzz-$target: ${FUZZ_RUNS:+$FUZZ_RUNS runs}${FUZZ_RUNS:-$seconds s}, log $out/$target/log"
+    echo "== fuzz-$target: $budget, log $out/$target/log"
     status=0
     (cd "$out/$target" && "$bin/fuzz-$target" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
         -dict="$root/Fuzz/dictionaries/$target.dict" -artifact_prefix="$out/$target/" -print_final_stats=1 \
