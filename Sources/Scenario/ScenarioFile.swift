@@ -302,7 +302,9 @@ struct ScenarioReader {
         }
         guard let username, let password else { return nil }
         let activation = code.map { code in
-            ActivationCodeConfiguration(code: code, validFor: .milliseconds(Int64((days ?? 30) * 86_400_000)))
+            // Rounded, not truncated: what `scenario show` writes (whole seconds over 86,400) is seldom exact in
+            // binary, and 11 s read back as 10.999 s, shown as 10.
+            ActivationCodeConfiguration(code: code, validFor: .milliseconds(Int64(((days ?? 30) * 86_400_000).rounded())))
         }
         return UserConfiguration(username: username, password: password, activationCode: activation)
     }

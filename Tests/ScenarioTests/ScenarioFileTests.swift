@@ -46,6 +46,19 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(!shown.contains("wonderland") && !shown.contains("123456") && !shown.contains("correct horse"))
     }
 
+    /// Found with fuzz-scenario's round-trip check (Fuzz/corpus/scenario/valid-days-fraction.json): a validity of a
+    /// fraction of a day, as `scenario show` wrote it, read back a second shorter.
+    @Test func aFractionOfADayShowsBackTheSame() throws {
+        let file = minimal(users: #"{"username": "alice", "password": "pw", "activationCode": "1", "activationCodeValidDays": 0.000128}"#)
+        let scenario = try read(file).get()
+        #expect(scenario.identityProvider.tenants[0].users[0].activationCode?.validFor == .milliseconds(11_059))
+        let shown = ScenarioFile.json(scenario).text()
+        let filledIn = shown.replacingOccurrences(of: "\"\(ScenarioFile.secretPlaceholder)\"", with: "\"x\"")
+        let again = try read(filledIn).get()
+        #expect(again.identityProvider.tenants[0].users[0].activationCode?.validFor == .seconds(11))
+        #expect(ScenarioFile.json(again).text() == shown)
+    }
+
     @Test func theSchemaFileParsesAndNamesTheSameTopLevelKeys() throws {
         let bytes = try Array(Data(contentsOf: docs.appendingPathComponent("scenario.schema.json")))
         let schema = try JSONParser.parse(bytes)
