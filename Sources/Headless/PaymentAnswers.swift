@@ -61,7 +61,9 @@ public struct PaymentAnswers: Sendable {
             case "currency": payment.currency = try text()
             case "merchant": payment.merchant = try text()
             case "otp":
-                if value.string != nil {
+                if let code = value.string {
+                    // An empty code is refused here as in an array, and on the terminal's challenge screen.
+                    guard !code.isEmpty else { throw UsageError("\(place).otp must be a code of 1 to 16 characters\(at)") }
                     payment.otp = [Secret(try text(16))]
                     payment.otpRepeats = true
                 } else if let codes = value.array, !codes.isEmpty, codes.count <= 16 {
