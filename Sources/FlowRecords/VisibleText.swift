@@ -16,6 +16,22 @@ public enum VisibleText {
         return out
     }
 
+    /// JSON text with every control character as a `\u` escape: JSON may carry DEL and C1 characters raw, and
+    /// the JSON a state file holds may carry anything. (Outside strings, compact JSON has no control characters.)
+    public static func escapedInJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: isControl) else { return json }
+        var out = ""
+        for scalar in json.unicodeScalars {
+            if isControl(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }

@@ -66,23 +66,7 @@ public enum HistoryExport {
         let events = (try? encoder.encode(record.events)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         let summary = (try? encoder.encode(record.summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let body = summary.dropLast()
-        return jsonEscapingControls("\(body),\"result\":\(record.resultJSON),\"events\":\(events)}")
-    }
-
-    /// JSON may carry DEL and C1 characters raw; written as \u escapes they cannot reach a terminal. (The C0
-    /// controls are escaped by JSON itself; the result's text comes from the state file as it was written.)
-    static func jsonEscapingControls(_ json: String) -> String {
-        guard json.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return json }
-        var out = ""
-        for scalar in json.unicodeScalars {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        return VisibleText.escapedInJSON("\(body),\"result\":\(record.resultJSON),\"events\":\(events)}")
     }
 
     private static func id(_ participant: String) -> String {

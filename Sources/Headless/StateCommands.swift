@@ -120,7 +120,7 @@ public enum StateCommands {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 for entry in entries {
-                    if let data = try? encoder.encode(entry) { write(HistoryExport.jsonEscapingControls(String(decoding: data, as: UTF8.self))) }
+                    if let data = try? encoder.encode(entry) { write(VisibleText.escapedInJSON(String(decoding: data, as: UTF8.self))) }
                 }
             } else {
                 write(HistoryExport.table(entries))
