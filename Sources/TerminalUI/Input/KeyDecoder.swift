@@ -169,6 +169,9 @@ public struct KeyDecoder: Sendable {
             return [.mouse(MouseReport(button: button & 0x43 == 3 ? 0 : button & 0x43, column: Int(bytes[1]) - 32,
                                        row: Int(bytes[2]) - 32, pressed: button & 3 != 3))]
         case .paste(var text, var dropped, var pendingEnd):
+            // The state still holds the paste: let it go before appending (every path below sets the state
+            // again), or each character copies the whole paste so far, and a 64 KiB paste takes seconds.
+            state = .ground
             if value == 0x03 {
                 // Ctrl-C always quits: the paste ends with what it had.
                 state = .ground
