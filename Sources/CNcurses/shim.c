@@ -56,6 +56,11 @@ int idp_curses_start(int mouse) {
         start_color();
         use_default_colors();
     }
+    // ncurses 6.4 writes its buffer out at every cursor move until the screen has once been suspended and
+    // resumed (its "initial" state, meant for low-level terminfo programs), so a frame left in dozens of
+    // writes. One suspend and resume now, before anything is drawn, makes every frame one write.
+    endwin();
+    refresh();
     fflush(stdout);
     write_all(PASTE_ON);
     if (mouse_wanted) write_all(MOUSE_ON);
