@@ -39,18 +39,14 @@ final class CursesScreen {
         }
     }
 
-    private static func attributes(_ set: Set<TextAttribute>) -> UInt32 {
+    private static func attributes(_ set: TextAttributes) -> UInt32 {
         var value: UInt32 = 0
-        for attribute in set {
-            switch attribute {
-            case .bold: value |= idp_attr_bold()
-            case .dim: value |= idp_attr_dim()
-            case .underline: value |= idp_attr_underline()
-            case .reverse: value |= idp_attr_reverse()
-            case .standout: value |= idp_attr_standout()
-            case .italic: value |= idp_attr_italic()
-            }
-        }
+        if set.contains(.bold) { value |= idp_attr_bold() }
+        if set.contains(.dim) { value |= idp_attr_dim() }
+        if set.contains(.underline) { value |= idp_attr_underline() }
+        if set.contains(.reverse) { value |= idp_attr_reverse() }
+        if set.contains(.standout) { value |= idp_attr_standout() }
+        if set.contains(.italic) { value |= idp_attr_italic() }
         return value
     }
 

@@ -42,7 +42,7 @@ public enum TerminalSession {
         let built = ServiceBuilder()
         defer { built.close() }
         guard idp_curses_start(mouse ? 1 : 0) == 0 else {
-            let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+            let term = getenv("TERM").map { String(cString: $0) } ?? ""
             throw StartError(description: term.isEmpty
                 ? "TERM is not set, so the terminal UI cannot draw; set it (TERM=xterm-256color) or use idp-tui run"
                 : "the terminal type \"\(term)\" (TERM) is unknown to this system's terminfo; try TERM=xterm-256color, or use idp-tui run")

@@ -114,7 +114,10 @@ case .run(.terminal):
         let options = parsed.options
         let theme: Theme
         do {
-            theme = try Theme.resolve(options.theme, environment: ProcessInfo.processInfo.environment)
+            // getenv, not ProcessInfo's environment: that builds a dictionary of every variable, on the path
+            // to the first frame.
+            let noColor = getenv("NO_COLOR").map { String(cString: $0) }
+            theme = try Theme.resolve(options.theme, environment: noColor.map { ["NO_COLOR": $0] } ?? [:])
         } catch {
             fail(error.description)
         }
@@ -136,7 +139,7 @@ case .run(.terminal):
             }
         }
         // Line by line when asked, when the terminal cannot draw (TERM=dumb), or when the output is not a terminal.
-        let plain = options.plain || ProcessInfo.processInfo.environment["TERM"] == "dumb" || isatty(STDOUT_FILENO) == 0
+        let plain = options.plain || getenv("TERM").map { String(cString: $0) } == "dumb" || isatty(STDOUT_FILENO) == 0
         let status = plain
             ? try PlainSession.run(makeService: makeService)
             : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)

@@ -14,7 +14,7 @@ struct OptionSpec: Sendable {
         case global
         /// The commands that run flows: the terminal UI and `run`.
         case engine
-        case only(Set<Command>)
+        case only([Command])
 
         func includes(_ command: Command) -> Bool {
             switch self {
@@ -38,7 +38,9 @@ struct OptionSpec: Sendable {
 }
 
 enum OptionTable {
-    static let bridgeFaultNames = ["lose-acks:N", "lose-every-ack", "ready-never-comes", "malformed-message", "unknown-event", "wrong-origin"]
+    /// The `--bridge-fault` values, as its help and errors list them. One literal rather than an array joined
+    /// when the table is built: the generic `joined` costs the Swift runtime lookups on every start.
+    static let bridgeFaultList = "lose-acks:N, lose-every-ack, ready-never-comes, malformed-message, unknown-event, wrong-origin"
 
     static let all: [OptionSpec] = global + engine + commands
 
@@ -90,7 +92,7 @@ enum OptionTable {
         OptionSpec(name: "--certificate-chain", value: "FILE", help: "the PEM chain the app pins (default: the IdP's own)", scope: .engine) {
             options, value, _ in options.certificateChainPath = value
         },
-        OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultNames.joined(separator: ", "))", scope: .engine) {
+        OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultList)", scope: .engine) {
             options, value, problem throws(UsageError) in
             switch value {
             case "lose-every-ack": options.bridgeFaults.loseEveryAck = true
@@ -100,7 +102,7 @@ enum OptionTable {
             case "wrong-origin": options.bridgeFaults.wrongOrigin = true
             default:
                 guard value.hasPrefix("lose-acks:"), let count = Int(value.dropFirst("lose-acks:".count)), (1...100).contains(count) else {
-                    throw problem("--bridge-fault takes \(bridgeFaultNames.joined(separator: ", ")) (N from 1 to 100), not \"\(value)\"")
+                    throw problem("--bridge-fault takes \(bridgeFaultList) (N from 1 to 100), not \"\(value)\"")
                 }
                 options.bridgeFaults.lostAcks = count
             }

@@ -2,8 +2,18 @@
 public enum BuiltInThemes {
     public static let names = ["default", "high-contrast", "monochrome"]
 
-    static let text: [String: String] = [
-        "default": """
+    /// A built-in theme's text by name. A switch, not a dictionary: a `[String: String]` built at start-up costs
+    /// the first frame its hashing and the runtime's generic lookups.
+    static func text(_ name: String) -> String? {
+        switch name {
+        case "default": defaultText
+        case "high-contrast": highContrastText
+        case "monochrome": monochromeText
+        default: nil
+        }
+    }
+
+    private static let defaultText = """
             # idp-tui theme: default
             # role = [attributes…] [foreground] [on background]
             # attributes: bold dim underline reverse standout italic
@@ -30,8 +40,9 @@ public enum BuiltInThemes {
             log.warn = yellow
             log.error = red
             status = black on white
-            """,
-        "high-contrast": """
+            """
+
+    private static let highContrastText = """
             # idp-tui theme: high contrast — bright colours on black, bold focus
             text = bright-white on black
             title = bold bright-yellow on black
@@ -55,8 +66,9 @@ public enum BuiltInThemes {
             log.warn = bold bright-yellow on black
             log.error = bold bright-red on black
             status = bold black on bright-white
-            """,
-        "monochrome": """
+            """
+
+    private static let monochromeText = """
             # idp-tui theme: monochrome — attributes only, no colour (NO_COLOR selects it).
             # Focus stays visible without colour: the focused field, button and menu entry are in reverse video.
             text = none
@@ -81,6 +93,5 @@ public enum BuiltInThemes {
             log.warn = bold
             log.error = bold underline
             status = reverse
-            """,
-    ]
+            """
 }

@@ -1,9 +1,26 @@
 import Foundation
 import JSONText
 
-/// A text attribute a theme can ask for.
+/// A text attribute a theme can ask for, by the name a theme file gives it.
 public enum TextAttribute: String, Sendable, CaseIterable, Hashable {
     case bold, dim, underline, reverse, standout, italic
+}
+
+/// The attributes of a style: a bit each. (An option set rather than a `Set<TextAttribute>`: a generic set's
+/// metadata is looked up by the Swift runtime on first use, on the path to the first frame.)
+public struct TextAttributes: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public init(_ attribute: TextAttribute) {
+        self.init(rawValue: 1 << UInt8(TextAttribute.allCases.firstIndex(of: attribute)!))
+    }
+
+    public static let bold = TextAttributes(.bold)
+    public static let dim = TextAttributes(.dim)
+    public static let underline = TextAttributes(.underline)
+    public static let reverse = TextAttributes(.reverse)
+    public static let standout = TextAttributes(.standout)
+    public static let italic = TextAttributes(.italic)
 }
 
 /// A terminal colour: the terminal's default, or a palette index (0–7 the basic colours, 8–15 the bright
@@ -33,9 +50,9 @@ public enum ThemeColor: Sendable, Hashable {
 public struct Style: Sendable, Hashable {
     public var foreground: ThemeColor?
     public var background: ThemeColor?
-    public var attributes: Set<TextAttribute>
+    public var attributes: TextAttributes
 
-    public init(foreground: ThemeColor? = nil, background: ThemeColor? = nil, attributes: Set<TextAttribute> = []) {
+    public init(foreground: ThemeColor? = nil, background: ThemeColor? = nil, attributes: TextAttributes = []) {
         self.foreground = foreground
         self.background = background
         self.attributes = attributes
@@ -63,7 +80,7 @@ public struct Theme: Sendable {
     /// ```
     public static func parse(_ text: String, source: String, base: Theme? = nil) throws(ThemeError) -> Theme {
         var styles = base?.styles ?? [:]
-        var seen: Set<Role> = []
+        var seen: [Role] = []
         // A Swift string holds CRLF as one Character, "\r\n", which is not "\n": a file with CRLF line ends is
         // split on it too.
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
@@ -83,9 +100,10 @@ public struct Theme: Sendable {
                                  message: "unknown key; keys: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             let key = role.rawValue
-            guard seen.insert(role).inserted else {
+            guard !seen.contains(role) else {
                 throw ThemeError(file: source, line: number, key: key, message: "set twice")
             }
+            seen.append(role)
             let words = trimmed[trimmed.index(after: equals)...].split(separator: " ", omittingEmptySubsequences: true)
                 .map { Self.trim($0) }.filter { !$0.isEmpty }
             styles[role] = try parseStyle(words[...], file: source, line: number, key: key, column: column)
@@ -112,7 +130,7 @@ public struct Theme: Sendable {
         guard !words.isEmpty else { throw ThemeError(file: file, line: line, key: key, message: "no style given") }
         if words.count == 1 && words.first == "none" { return style }
         while let word = words.first, let attribute = TextAttribute(rawValue: String(word)) {
-            style.attributes.insert(attribute)
+            style.attributes.insert(TextAttributes(attribute))
             words.removeFirst()
         }
         if let word = words.first, word != "on" {
@@ -164,7 +182,7 @@ public struct Theme: Sendable {
 
     /// A built-in theme by name: default, high-contrast, monochrome.
     public static func builtIn(_ name: String) -> Theme? {
-        guard let text = BuiltInThemes.text[name] else { return nil }
+        guard let text = BuiltInThemes.text(name) else { return nil }
         // The built-in texts are checked by tests; a parse failure here is a programming error.
         guard let theme = try? parse(text, source: name) else { preconditionFailure("built-in theme \(name) does not parse") }
         return theme
