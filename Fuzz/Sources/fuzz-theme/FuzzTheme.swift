@@ -58,7 +58,7 @@ func crlf(_ text: String) -> String {
 
 /// A style as a theme file writes it.
 func line(_ style: Style) -> String {
-    var words = TextAttribute.allCases.filter { style.attributes.contains($0) }.map(\.rawValue)
+    var words = TextAttribute.allCases.filter { style.attributes.contains(TextAttributes($0)) }.map(\.rawValue)
     if let foreground = style.foreground { words.append(name(foreground)) }
     if let background = style.background { words += ["on", name(background)] }
     return words.isEmpty ? "none" : words.joined(separator: " ")
