@@ -56,6 +56,18 @@ import Testing
         ("Alt-Shift-O", "\u{1b}O", [.key(.alt("O"))]),
         ("Esc O, then an arrow", "\u{1b}O\u{1b}[A", [.key(.alt("O")), .key(.up)]),
         ("an X10 report cut by Ctrl-C", "\u{1b}[M \u{3}", [.key(.control("c"))]),
+        ("OSC ended by BEL (a title)", "\u{1b}]2;q\u{7}", []),
+        ("OSC ended by ST (a colour reply)", "\u{1b}]11;rgb:0000/0000/0000\u{1b}\\", []),
+        ("DCS (a capability reply)", "\u{1b}P1$r0m\u{1b}\\", []),
+        ("APC, PM and SOS", "\u{1b}_x\u{1b}\\\u{1b}^y\u{1b}\\\u{1b}Xz\u{1b}\\", []),
+        ("C1 OSC and ST", "\u{9d}0;x\u{9c}", []),
+        ("C1 CSI", "\u{9b}A", [.key(.up)]),
+        ("an OSC, then a key", "\u{1b}]2;xfx\u{7}a", [.key(.character("a"))]),
+        ("an OSC cut by Ctrl-C", "\u{1b}]2;ab\u{3}", [.key(.control("c"))]),
+        ("an OSC cut by Esc Ctrl-C", "\u{1b}]2;ab\u{1b}\u{3}", [.key(.control("c"))]),
+        ("an OSC cut by a new sequence", "\u{1b}]2;ab\u{1b}[A", [.key(.up)]),
+        ("an OSC cancelled by CAN", "\u{1b}]2;ab\u{18}z", [.key(.character("z"))]),
+        ("Alt-] alone", "\u{1b}]", [.key(.alt("]"))]),
     ]
 
     @Test(arguments: sequences.indices)
@@ -103,6 +115,17 @@ import Testing
         var open = KeyDecoder()
         let interrupted = open.feed("\u{1b}[200~abc\u{3}", at: start)
         #expect(interrupted == [.paste("abc"), .key(.control("c"))])
+    }
+
+    @Test func anUnterminatedControlStringIsDroppedAfterTheEscTimeoutAndTheNextKeyCounts() {
+        var decoder = KeyDecoder()
+        let opened = decoder.feed("\u{1b}]11;rgb:00", at: start)
+        #expect(opened.isEmpty)
+        #expect(decoder.deadline == start + KeyDecoder.escapeTimeout)
+        let due = decoder.flush(at: start + KeyDecoder.escapeTimeout)
+        #expect(due.isEmpty)
+        let next = decoder.feed("q", at: start + .milliseconds(60))
+        #expect(next == [.key(.character("q"))])
     }
 
     @Test func aHugePasteIsCutAtItsLimit() {

@@ -27,7 +27,8 @@ public enum DecodedInput: Equatable, Sendable {
 /// Turns what a terminal sends (characters as they arrive, with the time they arrived) into keys, pastes and
 /// mouse reports: complete escape sequences (CSI and SS3, with parameters and modifiers), Alt as an Esc prefix,
 /// SGR and X10 mouse reports, focus reports and bracketed paste. A sequence it does not know is dropped whole,
-/// never read as Esc and letters. Esc alone is a key once ``escapeTimeout`` passes with nothing after it; a paste
+/// never read as Esc and letters, and so is a control string (OSC, DCS, SOS, PM, APC: a terminal's answer to a
+/// colour or capability query, which may arrive late, meant for an earlier program) up to its terminator. Esc alone is a key once ``escapeTimeout`` passes with nothing after it; a paste
 /// whose end never comes ends after ``pasteTimeout`` of silence; Ctrl-C is Ctrl-C even inside a paste.
 ///
 /// The caller feeds each character with ``feed(_:at:)`` and, when nothing arrives, calls ``flush(at:)`` by
@@ -51,6 +52,10 @@ public struct KeyDecoder: Sendable {
         /// `Esc [ M` and the legacy mouse report's bytes so far.
         case x10([UInt32])
         case paste(String, dropped: Bool, pendingEnd: String)
+        /// A control string, from its introducer (`Esc ]`, `Esc P`, `Esc X`, `Esc ^`, `Esc _` or the C1 form) to
+        /// BEL or ST (`Esc \` or U+009C): `introducer` while nothing else has come (alone, it was an Alt key),
+        /// `escape` after an Esc inside it.
+        case controlString(introducer: Unicode.Scalar?, escape: Bool)
     }
 
     private var state = State.ground
@@ -78,6 +83,7 @@ public struct KeyDecoder: Sendable {
         case .escape: return [.key(.escape)]
         case .ss3: return [.key(.alt("O"))]
         case .paste(let text, _, let pendingEnd): return [.paste(text + pendingEnd)]
+        case .controlString(let introducer?, _): return [.key(.alt(Character(introducer)))]
         default: return []
         }
     }
@@ -99,11 +105,25 @@ public struct KeyDecoder: Sendable {
         let value = scalar.value
         switch state {
         case .ground:
-            if value == 0x1b {
+            switch value {
+            case 0x1b:
                 state = .escape
                 return []
+            case 0x9b:  // C1 CSI
+                state = .csi("", dropping: false)
+                return []
+            case 0x8f:  // C1 SS3
+                state = .ss3
+                return []
+            case 0x90, 0x98, 0x9d, 0x9e, 0x9f:  // C1 DCS, SOS, OSC, PM, APC
+                state = .controlString(introducer: nil, escape: false)
+                return []
+            case 0x80...0x9f:
+                // Another C1 control: no key sends one.
+                return []
+            default:
+                return [.key(Self.plain(scalar))]
             }
-            return [.key(Self.plain(scalar))]
         case .escape:
             switch value {
             case 0x5b:  // [
@@ -111,6 +131,9 @@ public struct KeyDecoder: Sendable {
                 return []
             case 0x4f:  // O
                 state = .ss3
+                return []
+            case 0x5d, 0x50, 0x58, 0x5e, 0x5f:  // ] P X ^ _: OSC, DCS, SOS, PM, APC
+                state = .controlString(introducer: scalar, escape: false)
                 return []
             case 0x1b:
                 // Esc Esc: the first is a key; the second may start a sequence.
@@ -168,6 +191,8 @@ public struct KeyDecoder: Sendable {
             let button = Int(bytes[0]) - 32
             return [.mouse(MouseReport(button: button & 0x43 == 3 ? 0 : button & 0x43, column: Int(bytes[1]) - 32,
                                        row: Int(bytes[2]) - 32, pressed: button & 3 != 3))]
+        case .controlString(_, let escape):
+            return controlString(scalar, afterEscape: escape)
         case .paste(var text, var dropped, var pendingEnd):
             // The state still holds the paste: let it go before appending (every path below sets the state
             // again), or each character copies the whole paste so far, and a 64 KiB paste takes seconds.
@@ -198,6 +223,36 @@ public struct KeyDecoder: Sendable {
                 if text.utf8.count < Self.maximumPaste { text.unicodeScalars.append(character) } else { dropped = true }
             }
             state = .paste(text, dropped: dropped, pendingEnd: restart)
+            return []
+        }
+    }
+
+    /// One character inside a control string: its content is dropped; BEL or ST ends it; CAN or SUB cancels it;
+    /// Ctrl-C is Ctrl-C (the string is given up); an Esc that does not make ST starts a new sequence.
+    private mutating func controlString(_ scalar: Unicode.Scalar, afterEscape: Bool) -> [DecodedInput] {
+        let value = scalar.value
+        if afterEscape {
+            state = .ground
+            switch value {
+            case 0x5c: return []  // Esc \: ST
+            case 0x03: return [.key(.control("c"))]
+            default:
+                state = .escape
+                return step(scalar)
+            }
+        }
+        switch value {
+        case 0x07, 0x9c, 0x18, 0x1a:
+            state = .ground
+            return []
+        case 0x03:
+            state = .ground
+            return [.key(.control("c"))]
+        case 0x1b:
+            state = .controlString(introducer: nil, escape: true)
+            return []
+        default:
+            state = .controlString(introducer: nil, escape: false)
             return []
         }
     }
