@@ -102,6 +102,11 @@ import Testing
         screen = driver.app.render()
         #expect(screen.text.contains("Sequence — flow 1: activate"))
         #expect(screen.text.contains("IdpSdk") && screen.text.contains("MC-SDK") && screen.text.contains("▶"))
+        // Drawn over the transcript, not mixed with it, and with its own keys in the help bar.
+        #expect(!screen.text.contains("App→MC-SDK Start") && !screen.text.contains("enter: one whole"))
+        #expect(screen.text.contains("v the list"))
+        driver.press(.up, .pageDown, .pageDown)
+        #expect(!driver.app.render().text.contains("App→MC-SDK Start"))
         driver.press(.character("v"))
         #expect(!driver.app.render().text.contains("Sequence — flow 1"))
         driver.press(.escape)

@@ -326,6 +326,7 @@ public enum AppView {
         case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
         case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]
         case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")]
+        case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back")]
         case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("v", "sequence"), ("esc", "back")]
         case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).

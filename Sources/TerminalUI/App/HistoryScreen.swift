@@ -150,10 +150,11 @@ extension AppView {
                                role: .logInfo, isFault: event.from == Participant.simulator.rawValue)
         }
         let lanes = FlowCatalog.kind(named: s.flow)?.lanes.map(\.rawValue) ?? ["App"]
-        // The selected event is the last one drawn, so ↑↓ scroll the diagram.
-        let scroll = max(0, arrows.count - 1 - transcript.scroll)
+        // ↑↓ move the diagram a line: the transcript's position is the first arrow shown.
+        let height = buffer.height - 3
+        let scroll = max(0, arrows.count - max(0, height - 3) - transcript.scroll)
         SequencePane.draw(&buffer, arrows: arrows, lanes: lanes, title: "Sequence — flow \(s.id): \(s.flow) · v: the list",
-                          scroll: scroll, top: 1, left: 0, width: buffer.width, height: buffer.height - 3)
+                          scroll: scroll, top: 1, left: 0, width: buffer.width, height: height)
     }
 
     static func drawTranscriptDetail(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState) {

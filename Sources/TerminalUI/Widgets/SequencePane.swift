@@ -34,6 +34,8 @@ enum SequencePane {
                      top: Int, left: Int, width: Int, height: Int) {
         let rows = max(0, height - 3)
         let scroll = min(scroll, max(0, arrows.count - rows))
+        // It may be drawn over another view (a past flow's, over its transcript): what is beneath goes first.
+        buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
                    title: CharacterWidth.truncate(title + (scroll > 0 ? " · \(scroll) newer below" : ""), to: width - 6))
         var lanes = given
