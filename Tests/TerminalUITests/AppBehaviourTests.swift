@@ -347,6 +347,28 @@ import Testing
         #expect(driver.result?.payment?.transStatus == "Y")
     }
 
+    @Test func theLogScrollsNoFurtherThanItsFirstEventAndFollowsAgain() {
+        let driver = AppDriver()
+        driver.activate()
+        for _ in 0..<20 { driver.press(.pageUp) }
+        // At 80×24 the log lists 7 lines (rows 14 to 20): still full at the top, its first event on the first line.
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[14].contains("Start"), "\(lines[14])")
+        #expect(lines[20].dropFirst().contains { $0.isLetter }, "the last line is not empty: \(lines[20])")
+        let top = driver.app.state.logScroll
+        driver.press(.pageDown)
+        #expect(driver.app.state.logScroll == top - 5)
+        // Tab, End, Esc: the log follows the newest event again.
+        driver.press(.tab, .end, .escape)
+        #expect(driver.app.state.logScroll == 0)
+        #expect(!driver.app.render().text.contains("newer below"))
+        // Scrolled back, then a flow started from the menu: the log follows it.
+        driver.press(.pageUp, .escape, .character("3"), .enter)
+        #expect(driver.app.state.logScroll == 0)
+        _ = driver.pump { _ in driver.isResult }
+        #expect(!driver.app.render().text.contains("newer below"))
+    }
+
     @Test func theWheelScrollsTheLog() {
         let driver = AppDriver()
         driver.activate()

@@ -12,6 +12,12 @@ public enum AppView {
     /// Rows of the main panel, border included; the log pane takes the rest.
     static let mainHeight = 11
 
+    /// The main panel's rows at a terminal height; the log pane has the rest but the status and help rows.
+    static func mainPanelHeight(_ height: Int) -> Int { max(mainHeight, (height - 3) / 2) }
+
+    /// Events the log pane lists at once at a terminal height (its frame and header take three rows).
+    static func logRows(_ height: Int) -> Int { max(0, height - 2 - (1 + mainPanelHeight(height)) - 3) }
+
     public static func render(_ state: AppState) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: state.width, height: state.height)
         guard state.width >= minimumWidth, state.height >= minimumHeight else {
@@ -20,7 +26,7 @@ public enum AppView {
         }
         let width = state.width
         buffer.put(" idp-tui · \(family(state))", row: 0, column: 0, role: .title)
-        let mainHeight = max(mainHeight, (state.height - 3) / 2)
+        let mainHeight = mainPanelHeight(state.height)
         Frame.draw(&buffer, top: 1, left: 0, width: width, height: mainHeight, title: panelTitle(state))
         let inner = (top: 2, left: 2, width: width - 4, height: mainHeight - 2)
         switch state.screen {

@@ -70,7 +70,9 @@ extension TerminalApp {
         }
         switch key {
         case .escape, .tab, .backTab:
+            // The log stays where the selection left it: on the newest event (End) it follows again.
             state.logFocus = nil
+            state.logScroll = focus.filter.isEmpty ? max(0, last - current) : 0
             return
         case .up, .character("k"): select(current - 1)
         case .down, .character("j"): select(current + 1)

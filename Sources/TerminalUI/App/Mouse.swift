@@ -21,7 +21,7 @@ extension TerminalApp {
         }
         switch state.screen {
         case .history, .transcript, .comparison: handle(up ? .up : .down)
-        default: state.logScroll = up ? min(state.logScroll + 1, max(0, state.log.count - 1)) : max(0, state.logScroll - 1)
+        default: scrollLog(by: up ? 1 : -1)
         }
     }
 

@@ -108,7 +108,9 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         if key == .tab && logTakesTab {
-            state.logFocus = LogFocusState()
+            // The selection starts on the newest event shown.
+            let shown = state.log.count - 1 - state.logScroll
+            state.logFocus = LogFocusState(selected: state.logScroll > 0 && state.log.indices.contains(shown) ? state.log[shown].sequence : nil)
             state.logAsSequence = false
             return
         }
@@ -131,10 +133,10 @@ public final class TerminalApp: FlowFrontEnd {
         }
         switch key {
         case .pageUp where !scrollsItself:
-            state.logScroll = min(state.logScroll + 5, max(0, state.log.count - 1))
+            scrollLog(by: 5)
             return
         case .pageDown where !scrollsItself:
-            state.logScroll = max(0, state.logScroll - 5)
+            scrollLog(by: -5)
             return
         default: break
         }
@@ -278,9 +280,17 @@ public final class TerminalApp: FlowFrontEnd {
         service.answer(form.prompt, with: .cancel)
     }
 
+    /// Moves the log `lines` up (down when negative), no further than its first event at the top.
+    func scrollLog(by lines: Int) {
+        let limit = LogPane.maximumScroll(state.log, rows: AppView.logRows(state.height))
+        state.logScroll = max(0, min(state.logScroll + lines, limit))
+    }
+
     private func start(_ flow: FlowKind) {
         let id = service.start(flow)
         state.runningFlow = id
+        // A flow started is what the user wants to watch: the log follows the newest event again.
+        state.logScroll = 0
         state.screen = .working(flowID: id, flow: flow, step: "starting…")
     }
 

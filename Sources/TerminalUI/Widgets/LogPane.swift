@@ -19,12 +19,22 @@ enum LogPane {
         }
     }
 
+    /// How far up the log scrolls: until its first event is on the top line (a rule between flows takes a line).
+    static func maximumScroll(_ events: [FlowEvent], rows: Int) -> Int {
+        var lines = 0
+        for index in events.indices {
+            lines += index > 0 && events[index - 1].flowID != events[index].flowID ? 2 : 1
+            if lines > rows { return events.count - index }
+        }
+        return 0
+    }
+
     /// The log: a header of its columns, a rule where the flow changes, one line per event, the newest at the
     /// bottom. `scroll` lines are hidden below; with the focus, `selected` is highlighted and kept in view.
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
                      height: Int, focus: LogFocusState? = nil) {
         let rows = max(0, height - 3)
-        var scroll = min(scroll, max(0, events.count - 1))
+        var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
             // The selected event is the last line shown.
             scroll = max(0, events.count - 1 - AppState.selectedIndex(focus, in: events))
