@@ -220,6 +220,26 @@ extension AppDriver {
         #expect(driver.app.render().text.contains("3400 000000 02708"))
     }
 
+    @Test func anErrorStaysBesideItsFieldWhenTheFocusMovesOn() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("4000000000002503")
+        driver.press(.tab)
+        driver.type("1230")
+        driver.press(.tab)
+        for _ in 0..<16 { driver.press(.backspace) }  // the amount emptied
+        driver.press(.tab, .tab, .tab, .character(" "))  // Pay
+        func lines() -> [Substring] { driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false) }
+        let amountRow = try #require(lines().firstIndex { $0.contains("Amount") })
+        #expect(lines()[amountRow].contains("Amount:") == false && lines()[amountRow].contains("write it"), "\(lines()[amountRow])")
+        driver.press(.tab)  // on to Currency
+        let after = lines()
+        #expect(after[amountRow].contains("write it"), "still beside Amount: \(after[amountRow])")
+        #expect(!after[amountRow + 1].contains("write it") || !after[amountRow + 1].contains("Currency"))
+        let merchant = try #require(after.first { $0.contains("Merchant") })
+        #expect(merchant.contains("[Demo Shop"), "the Merchant box is whole: \(merchant)")
+    }
+
     @Test func spacePressesTheFocusedButton() throws {
         let driver = AppDriver()
         driver.openPayment()

@@ -13,6 +13,8 @@ public struct PaymentFormState: Sendable {
     /// 0..<fields: a field; fields: Pay; fields + 1: Cancel.
     public var focus = 0
     public var error: String?
+    /// The field ``error`` is about: it is drawn beside that field wherever the focus goes next.
+    public var errorField: PaymentField?
 
     init(prompt: FlowPrompt, defaults: PaymentDefaults) {
         self.prompt = prompt
@@ -107,6 +109,7 @@ extension TerminalApp {
                 currency: form.text(.currency), merchant: form.text(.merchant))
         } catch {
             form.error = "\(error.field.label): \(error.message)."
+            form.errorField = error.field
             form.focus = PaymentFormState.fields.firstIndex(of: error.field) ?? 0
             state.screen = .payment(form)
             return

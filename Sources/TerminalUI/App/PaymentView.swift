@@ -14,6 +14,8 @@ extension AppView {
                    column: area.left, role: .hint, limit: area.width)
         let labelWidth = PaymentFormState.fields.map { CharacterWidth.of($0.label) }.max() ?? 0
         let boxLeft = area.left + labelWidth + 4
+        // Errors and hints start right of the widest box, so that a second line clears the next field's box.
+        let besideBoxes = boxLeft + 24 + 2
         for (index, field) in PaymentFormState.fields.enumerated() {
             let row = area.top + 1 + index
             let focused = form.focus == index
@@ -21,9 +23,9 @@ extension AppView {
             buffer.put(field.label, row: row, column: area.left, role: focused ? .title : .label)
             drawInput(&buffer, form.inputs[index], secret: false, focused: focused, row: row, left: boxLeft, width: boxWidth)
             buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
-            if let error = form.error, focused {
-                // The error beside the field it is about (where the focus went), on its row and the next.
-                let column = boxLeft + boxWidth + 2
+            if let error = form.error, form.errorField == field {
+                // The error beside the field it is about, on its row and the next.
+                let column = besideBoxes
                 let room = max(8, area.left + area.width - column)
                 let text = error.hasPrefix(field.label + ": ") ? String(error.dropFirst(field.label.count + 2)) : error
                 for (offset, line) in Wrap.lines(text, width: room).prefix(2).enumerated() {
@@ -39,7 +41,7 @@ extension AppView {
         let buttonRow = area.top + 2 + form.fieldCount
         drawButtons(&buffer, [("Pay", form.focus == form.submitIndex), ("Cancel", form.focus == form.cancelIndex)],
                     row: buttonRow, left: boxLeft, firstStop: form.submitIndex)
-        if let error = form.error, form.focusedField == nil {
+        if let error = form.error, form.errorField == nil {
             buffer.put(error, row: buttonRow + 1, column: area.left, role: .error, limit: area.width)
         }
     }
