@@ -7,7 +7,7 @@ import TerminalUI
     import Glibc
 #endif
 
-/// The plain front end (`--plain`; chosen by itself for TERM=dumb or when standard output is not a terminal):
+/// The plain front end (`--plain`; chosen by itself for TERM=dumb or when standard input or output is not a terminal):
 /// the terminal UI's app told line by line — no cursor addressing, no box drawing, no colour — for screen
 /// readers, dumb terminals and logs. Questions are answered a line each; secrets are read with echo off; events
 /// are printed as they happen; a line with Esc, or the end of input, cancels; Ctrl-C quits.

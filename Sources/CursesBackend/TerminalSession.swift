@@ -29,7 +29,7 @@ public enum TerminalSession {
         theme: Theme, tenant: String, idpUrl: String, mouse: Bool = true, makeService: @escaping @Sendable () -> Result<FlowService, StartError>
     ) throws(StartError) -> Int32 {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw StartError(description: "the terminal UI needs a terminal on stdin and stdout; for scripts use idp-tui run")
+            throw StartError(description: "the terminal UI needs a terminal on stdin and stdout; use --plain for line-by-line prompts, or idp-tui run for scripts")
         }
         var signalPipe: [Int32] = [-1, -1]
         guard pipe(&signalPipe) == 0 else { throw StartError(description: "cannot create the signal pipe") }

@@ -138,8 +138,10 @@ case .run(.terminal):
                 return .failure(TerminalSession.StartError(description: error.message))
             }
         }
-        // Line by line when asked, when the terminal cannot draw (TERM=dumb), or when the output is not a terminal.
+        // Line by line when asked, when the terminal cannot draw (TERM=dumb), or when the input or the output is not
+        // a terminal (answers piped in, a transcript piped out).
         let plain = options.plain || getenv("TERM").map { String(cString: $0) } == "dumb" || isatty(STDOUT_FILENO) == 0
+            || isatty(STDIN_FILENO) == 0
         let status = plain
             ? try PlainSession.run(makeService: makeService)
             : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)

@@ -250,6 +250,15 @@ import Testing
     }
 
     /// `--plain` in a terminal: questions a line each, secrets typed with echo off, Ctrl-C quits.
+    /// Answers piped in while the output is a terminal: plain mode by itself, not an error.
+    @Test func answersPipedIntoTheTerminalUIArePlainMode() throws {
+        let session = try TmuxSession(command: [
+            "sh", "-c", "printf '9\\nq\\n' | \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
+        ])
+        #expect(session.waitFor("! choose a number from 1 to 7, or q"))
+        #expect(session.waitForExit() == 0)
+    }
+
     @Test func plainModeAsksLineByLineWithSecretsHidden() throws {
         // In plain mode the terminal driver turns Ctrl-C into SIGINT for the whole foreground group: the shell in
         // front of the binary ignores it, so that it lives to print the exit status (the binary sets its own).

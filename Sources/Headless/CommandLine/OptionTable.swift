@@ -68,7 +68,7 @@ enum OptionTable {
 
     private static let engine: [OptionSpec] = [
         OptionSpec(name: "--plain", value: nil,
-                   help: "line-by-line prompts, no drawing (also when TERM=dumb or standard output is not a terminal)",
+                   help: "line-by-line prompts, no drawing (also when TERM=dumb or stdin or stdout is not a terminal)",
                    scope: .only([.terminal])) { options, _, _ in options.plain = true },
         OptionSpec(name: "--no-mouse", value: nil, help: "the terminal UI leaves the mouse to the terminal (no clicks, no wheel)",
                    scope: .only([.terminal])) { options, _, _ in options.mouse = false },
