@@ -276,6 +276,23 @@ import Testing
         #expect(!driver.app.state.showHelp)
     }
 
+    @Test func helpWrapsItsDescriptionsAtWordsAndNeverCutsOne() {
+        for (width, height) in [(60, 18), (80, 24)] {
+            let driver = AppDriver(width: width, height: height)
+            driver.press(.character("?"))
+            var seen = ""
+            for _ in 0..<40 {
+                seen += driver.app.render().text
+                driver.press(.down)
+            }
+            // Descriptions that were cut at 60 or 80 columns, whole.
+            for words in ["to that item)", "the test cards", "on the other device", "/ filter", "with transcripts"] {
+                let joined = seen.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "│" }).joined(separator: " ")
+                #expect(joined.contains(words), "\(width)×\(height): \(words)")
+            }
+        }
+    }
+
     @Test func theHelpBarKeepsEscAndHelpAtEveryWidth() {
         for width in [60, 70, 80] {
             let driver = AppDriver(width: width, height: 24)

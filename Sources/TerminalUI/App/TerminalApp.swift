@@ -84,7 +84,7 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         if state.showHelp {
-            let last = max(0, HelpBar.allKeys.count - HelpBar.overlayRows(height: state.height))
+            let last = HelpBar.overlayLastScroll(width: state.width, height: state.height)
             switch key {
             case .character("?"), .f1, .escape, .enter: state.showHelp = false
             case .down, .character("j"): state.helpScroll = min(last, state.helpScroll + 1)

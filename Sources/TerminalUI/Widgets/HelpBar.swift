@@ -47,26 +47,46 @@ enum HelpBar {
         ("ctrl-z", "suspend; fg resumes"),
     ]
 
-    /// How many keys the overlay shows at a terminal height.
-    static func overlayRows(height: Int) -> Int { max(1, min(height - 2, allKeys.count + 3) - 3) }
+    /// The overlay's width on a screen this wide, and its lines: a key, its description wrapped at word
+    /// boundaries (never cut), continuation lines with no key.
+    static func overlayLayout(screenWidth: Int) -> (width: Int, keyWidth: Int, lines: [(key: String, text: String)]) {
+        let keyWidth = allKeys.map { CharacterWidth.of($0.0) }.max() ?? 0
+        let width = min(screenWidth - 4, keyWidth + 50)
+        var lines: [(key: String, text: String)] = []
+        for (key, description) in allKeys {
+            for (index, line) in Wrap.lines(description, width: max(8, width - keyWidth - 5)).enumerated() {
+                lines.append((index == 0 ? key : "", line))
+            }
+        }
+        return (width, keyWidth, lines)
+    }
+
+    /// How many lines the overlay shows on a screen of this size.
+    static func overlayRows(width: Int, height: Int) -> Int {
+        max(1, min(height - 2, overlayLayout(screenWidth: width).lines.count + 3) - 3)
+    }
+
+    /// How far the overlay scrolls on a screen of this size: until its last line is shown.
+    static func overlayLastScroll(width: Int, height: Int) -> Int {
+        max(0, overlayLayout(screenWidth: width).lines.count - overlayRows(width: width, height: height))
+    }
 
     /// The overlay of every key, from `scroll` when they do not all fit (↑↓ scroll it; the title says so).
     static func drawOverlay(_ buffer: inout ScreenBuffer, scroll: Int = 0) {
-        let keyWidth = allKeys.map { CharacterWidth.of($0.0) }.max() ?? 0
-        let width = min(buffer.width - 4, keyWidth + 50)
-        let height = min(buffer.height - 2, allKeys.count + 3)
-        let rows = overlayRows(height: buffer.height)
-        let first = min(max(0, scroll), max(0, allKeys.count - rows))
+        let (width, keyWidth, lines) = overlayLayout(screenWidth: buffer.width)
+        let height = min(buffer.height - 2, lines.count + 3)
+        let rows = overlayRows(width: buffer.width, height: buffer.height)
+        let first = min(max(0, scroll), max(0, lines.count - rows))
         let top = max(1, (buffer.height - height) / 2)
         let left = max(2, (buffer.width - width) / 2)
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
-        let more = rows < allKeys.count ? " (\(first + 1)–\(first + rows) of \(allKeys.count), ↑↓ scroll)" : ""
-        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Keys — ? closes" + more)
-        for (index, (key, description)) in allKeys.dropFirst(first).prefix(rows).enumerated() {
+        let more = rows < lines.count ? " (\(first + 1)–\(first + rows) of \(lines.count), ↑↓ scroll)" : ""
+        Frame.draw(&buffer, top: top, left: left, width: width, height: height,
+                   title: CharacterWidth.truncate("Keys — ? closes" + more, to: width - 4))
+        for (index, line) in lines.dropFirst(first).prefix(rows).enumerated() {
             let row = top + 2 + index
-            buffer.put(key, row: row, column: left + 2, role: .helpKey)
-            buffer.put(description, row: row, column: left + 3 + keyWidth, role: .helpDescription,
-                       limit: width - keyWidth - 5)
+            buffer.put(line.key, row: row, column: left + 2, role: .helpKey)
+            buffer.put(line.text, row: row, column: left + 3 + keyWidth, role: .helpDescription, limit: width - keyWidth - 5)
         }
     }
 }
