@@ -300,6 +300,7 @@ import Testing
             let bar = driver.app.render().text.split(separator: "\n").last.map(String.init) ?? ""
             #expect(bar.contains("esc cancel"), "\(width): \(bar)")
             #expect(bar.contains("F1 help") || bar.contains("? help"), "\(width): \(bar)")
+            #expect(bar.contains("F4 demo user"), "test data is found at every width: \(width): \(bar)")
         }
     }
 }

@@ -70,6 +70,15 @@ import Testing
         #expect(driver.app.render().text.contains("[x] bridge: every ack is lost"))
     }
 
+    @Test func at60ColumnsTheHistoryKeepsOutcomeAndStatusWhole() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.activate(password: "wrong")
+        driver.press(.enter, .character("h"))
+        let text = driver.app.render().text
+        #expect(text.contains("ID    FLOW        USER     OUTCOME    STATUS"), "\(text)")
+        #expect(text.contains("activate    —        failure    WRONG_CREDENTIALS"), "\(text)")
+    }
+
     @Test func theHistoryListsFlowsAndShowsTheirTranscripts() throws {
         let driver = AppDriver()
         driver.press(.character("h"))

@@ -138,17 +138,17 @@ public enum AppView {
         let asked = form.prompt.fields.map(\.rawValue).joined(separator: ", ")
         if let signIn = form.prompt.request as? Q2SignIn {
             if let banner = signIn.banner {
-                buffer.put("⚠ \(banner)", row: area.top, column: area.left, role: .error, limit: area.width)
+                buffer.putWrapped("⚠ \(banner)", row: area.top, column: area.left, width: area.width, role: .error)
             } else {
-                buffer.put("Sign in to online banking (the Q2 module's own sign-in)", row: area.top, column: area.left, role: .hint,
-                           limit: area.width)
+                buffer.putWrapped("Sign in to online banking (the Q2 module's own sign-in)", row: area.top, column: area.left,
+                                  width: area.width, role: .hint)
             }
             if let note = form.note {
-                buffer.put(note, row: area.top + 1, column: area.left, role: .hint, limit: area.width)
+                buffer.putWrapped(note, row: area.top + 1, column: area.left, width: area.width, role: .hint)
             }
         } else {
-            buffer.put("The IdpSdk asks for \(asked) (client \(form.prompt.clientId))", row: area.top, column: area.left,
-                       role: .hint, limit: area.width)
+            buffer.putWrapped("The IdpSdk asks for \(asked) (client \(form.prompt.clientId))", row: area.top, column: area.left,
+                              width: area.width, lines: 2, role: .hint)
         }
         let labelWidth = form.prompt.fields.map { CharacterWidth.of(TerminalApp.label($0)) }.max() ?? 0
         let boxLeft = area.left + labelWidth + 4
@@ -336,8 +336,9 @@ public enum AppView {
         case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("v", "sequence"), ("esc", "back")]
         case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
-        case .form: return [("tab ↓", "next"), ("enter", "next/submit"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("shift-tab ↑", "back")]
-        case .payment: return [("tab ↓", "next"), ("enter", "next/submit"), ("esc", "cancel"), ("F4", "test cards"), ("F1", "help"), ("shift-tab ↑", "back")]
+        // Test data (F4) before Enter, which everyone tries: at 60 columns the bar keeps tab, esc, F4 and F1.
+        case .form: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back")]
+        case .payment: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "test cards"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back")]
         case .challenge(let challenge):
             switch challenge.screen.uiType {
             case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F1", "help")]

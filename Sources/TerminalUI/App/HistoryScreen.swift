@@ -104,12 +104,16 @@ extension AppView {
             return
         }
         let top = area.top + (history.error == nil ? 0 : 1)
-        buffer.put(row("ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"), row: top, column: area.left, role: .label, limit: area.width)
+        // Under 70 columns the time goes (the transcript shows it), so that the outcome and status stay whole.
+        let withTime = area.width >= 70
+        buffer.put(row("ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS", withTime: withTime), row: top, column: area.left,
+                   role: .label, limit: area.width)
         let rows = area.height - 1 - (history.error == nil ? 0 : 1)
         let first = min(max(0, history.selection - rows + 1), max(0, history.entries.count - rows))
         for (offset, entry) in history.entries.enumerated().dropFirst(first).prefix(rows) {
-            let line = row(String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow,
-                           entry.user ?? "—", entry.outcome.rawValue, entry.status)
+            let line = CharacterWidth.truncate(
+                row(String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow,
+                    entry.user ?? "—", entry.outcome.rawValue, entry.status, withTime: withTime), to: area.width)
             let selected = offset == history.selection
             let at = top + 1 + offset - first
             if selected { buffer.fill(row: at, column: area.left, count: area.width, role: .menuFocused) }
@@ -118,9 +122,11 @@ extension AppView {
         }
     }
 
-    private static func row(_ id: String, _ time: String, _ flow: String, _ user: String, _ outcome: String, _ status: String) -> String {
+    private static func row(_ id: String, _ time: String, _ flow: String, _ user: String, _ outcome: String, _ status: String,
+                            withTime: Bool) -> String {
         func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-        return [pad(id, 5), pad(time, 20), pad(flow, 11), pad(user, 8), pad(outcome, 10), status].joined(separator: " ")
+        return ([pad(id, 5)] + (withTime ? [pad(time, 20)] : []) + [pad(flow, 11), pad(user, 8), pad(outcome, 10), status])
+            .joined(separator: " ")
     }
 
     /// A past flow's events, one line each (cut with …), the selected one highlighted; Enter shows it whole.

@@ -10,8 +10,8 @@ extension AppView {
     // MARK: The card form
 
     static func drawPayment(_ buffer: inout ScreenBuffer, _ form: PaymentFormState, _ area: Panel) {
-        buffer.put("The Drops page asks for the card. Test cards: docs/payer-authentication.md", row: area.top,
-                   column: area.left, role: .hint, limit: area.width)
+        buffer.putWrapped("The Drops page asks for the card; F4 picks a test card.", row: area.top,
+                          column: area.left, width: area.width, role: .hint)
         let labelWidth = PaymentFormState.fields.map { CharacterWidth.of($0.label) }.max() ?? 0
         let boxLeft = area.left + labelWidth + 4
         // Errors and hints start right of the widest box, so that a second line clears the next field's box.
@@ -35,7 +35,7 @@ extension AppView {
                 let hint = PaymentForm.cardHint(form.inputs[index].text)
                 let role: Role = hint.valid == true ? .success : hint.valid == false ? .error : .hint
                 let column = boxLeft + boxWidth + 2
-                buffer.put(hint.text, row: row, column: column, role: role, limit: max(0, area.left + area.width - column))
+                buffer.putWrapped(hint.text, row: row, column: column, width: max(0, area.left + area.width - column), role: role)
             }
         }
         let buttonRow = area.top + 2 + form.fieldCount

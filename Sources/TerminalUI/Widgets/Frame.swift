@@ -45,4 +45,23 @@ enum Wrap {
         if !current.isEmpty { lines.append(current) }
         return lines
     }
+
+    /// At most `count` lines of `text` wrapped at `width`; when it needs more, the last line ends with "…" where
+    /// it is cut, so that a line is never cut without a sign.
+    static func lines(_ text: String, width: Int, atMost count: Int) -> [String] {
+        let all = lines(text, width: width)
+        guard all.count > count, count > 0 else { return all }
+        return Array(all.prefix(count - 1)) + [CharacterWidth.truncate(all[count - 1] + " " + all[count], to: width)]
+    }
+}
+
+extension ScreenBuffer {
+    /// `text` on `lines` rows at most from `row`, wrapped at words and ended with "…" if it is longer; returns
+    /// the rows used.
+    @discardableResult
+    mutating func putWrapped(_ text: String, row: Int, column: Int, width: Int, lines: Int = 1, role: Role) -> Int {
+        let wrapped = Wrap.lines(text, width: width, atMost: lines)
+        for (offset, line) in wrapped.enumerated() { put(line, row: row + offset, column: column, role: role, limit: width) }
+        return wrapped.count
+    }
 }
