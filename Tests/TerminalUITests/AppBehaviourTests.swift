@@ -420,9 +420,16 @@ import Testing
         #expect(text.contains("Event — esc closes"))
         #expect(text.contains("from → to Drops → DS"))
         #expect(text.contains("\"messageType\": \"AReq\""), "the whole message, pretty-printed: \(text)")
+        #expect(text.contains("│     \"messageType\": \"AReq\""), "its keys indented inside the braces: \(text)")
         #expect(text.contains("\"threeDSServerTransID\""))
         driver.press(.escape, .escape)
         #expect(driver.app.state.logFocus == nil)
+        // A bridge message's JSON body, pretty-printed too.
+        driver.press(.tab, .character("/"))
+        for character in "enrollment__frictionless" { driver.press(.character(character)) }
+        driver.press(.enter, .enter)
+        text = driver.app.render().text
+        #expect(text.contains("│     \"request_id\": "), "pretty-printed: \(text)")
     }
 
     @Test func arrowsMoveTheSelectionAndEndFollowsTheNewest() {

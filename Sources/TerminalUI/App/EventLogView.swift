@@ -128,12 +128,26 @@ extension LogPane {
         if let took { lines.append("took      \(took)") }
         if let status { lines.append("status    \(status)") }
         lines.append("detail")
-        lines += Wrap.lines(detail, width: max(10, width - 2)).map { "  " + $0 }
+        // A bridge message's body is its detail: JSON, pretty-printed as a protocol message is.
+        lines += prettyLines(detail, width: width, onlyJSON: true)
         if let message {
             lines.append("message")
-            let pretty = (try? JSONParser.parse(Array(message.utf8)))?.text(pretty: true) ?? message
-            for line in pretty.split(separator: "\n", omittingEmptySubsequences: false) {
-                lines += Wrap.lines(String(line), width: max(10, width - 2)).map { "  " + $0 }
+            lines += prettyLines(message, width: width, onlyJSON: false)
+        }
+        return lines
+    }
+
+    /// `text` pretty-printed when it is a JSON object or array, each line wrapped at `width` with its indentation
+    /// kept (a wrapped line goes two further in); other text wrapped as it is.
+    private static func prettyLines(_ text: String, width: Int, onlyJSON: Bool) -> [String] {
+        let json = text.first == "{" || text.first == "[" || !onlyJSON
+        let pretty = json ? (try? JSONParser.parse(Array(text.utf8)))?.text(pretty: true) ?? text : text
+        var lines: [String] = []
+        for line in pretty.split(separator: "\n", omittingEmptySubsequences: false) {
+            let indent = line.prefix { $0 == " " }.count
+            let wrapped = Wrap.lines(String(line.dropFirst(indent)), width: max(10, width - 4 - indent))
+            for (index, part) in wrapped.enumerated() {
+                lines.append(String(repeating: " ", count: 2 + indent + (index == 0 ? 0 : 2)) + part)
             }
         }
         return lines
