@@ -94,7 +94,8 @@ public enum TerminalSession {
                     switch input {
                     case .key(let key): app.handle(key)
                     case .paste(let text): app.handlePaste(text)
-                    case .mouse(let report): app.handleMouse(report)
+                    // With --no-mouse the terminal keeps the mouse; a report that arrives anyway is not acted on.
+                    case .mouse(let report): if mouse { app.handleMouse(report) }
                     case .resize:
                         app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
                         screen.invalidate()

@@ -396,6 +396,28 @@ import Testing
         driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 20, pressed: true))
         #expect(driver.app.state.logScroll == 1)
     }
+
+    @Test func theWheelScrollsWhatIsUnderThePointer() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.escape)
+        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
+        driver.press(.enter)
+        driver.pump { app in
+            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
+            return false
+        }
+        func comparisonScroll() -> Int? {
+            if case .comparison(let comparison) = driver.app.state.screen { return comparison.scroll }
+            return nil
+        }
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))  // over the log
+        #expect(driver.app.state.logScroll == 1)
+        #expect(comparisonScroll() == 0)
+        driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 5, pressed: true))  // over the comparison
+        #expect(comparisonScroll() == 1)
+        #expect(driver.app.state.logScroll == 1)
+    }
 }
 
 @Suite struct EventLogFocusTests {

@@ -7,16 +7,21 @@ extension TerminalApp {
             return
         }
         switch report.button {
-        case 64: wheel(up: true)
-        case 65: wheel(up: false)
+        case 64: wheel(up: true, row: report.row - 1)
+        case 65: wheel(up: false, row: report.row - 1)
         case 0 where report.pressed: click(row: report.row - 1, column: report.column - 1)
         default: break
         }
     }
 
-    private func wheel(up: Bool) {
+    private func wheel(up: Bool, row: Int) {
         if state.showHelp || state.cardPicker != nil || state.faultsPanel != nil {
             handle(up ? .up : .down)
+            return
+        }
+        // Over the log pane the wheel scrolls the log, whatever the main panel shows.
+        if row >= 1 + AppView.mainPanelHeight(state.height), row < state.height - 2, state.logFocus == nil {
+            scrollLog(by: up ? 1 : -1)
             return
         }
         switch state.screen {
