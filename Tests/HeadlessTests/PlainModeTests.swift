@@ -15,6 +15,9 @@ import Testing
         // Events are printed as they happen, one line each, with no cursor addressing or box drawing.
         #expect(run.stdout.contains("→ MC-SDK  Start"))
         #expect(!run.stdout.contains("\u{1b}[") && !run.stdout.contains("┌"))
+        // Long step names whole: a line has no width to keep to.
+        #expect(run.stdout.contains(" safepay-inframe__messages-processed "))
+        #expect(!run.stdout.contains("safepay-inframe__messages-p…"))
         for secret in ["wonderland", "123456", "9876"] { #expect(!run.stdout.contains(secret), "\(secret) was printed") }
     }
 

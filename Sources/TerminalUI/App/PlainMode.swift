@@ -188,6 +188,8 @@ extension TerminalApp {
 
     /// An event as the plain front end prints it: one line, whole.
     public static func plainLine(_ event: FlowEvent) -> String {
-        "  " + LogPane.line(event, columns: LogPane.Columns([event], width: 100))
+        // A line has no width to keep to: step and thread whole.
+        "  " + LogPane.line(event, columns: LogPane.Columns(step: max(8, CharacterWidth.of(event.step.rawValue)),
+                                                            thread: max(6, CharacterWidth.of(event.thread)), time: false))
     }
 }

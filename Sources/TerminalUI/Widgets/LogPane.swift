@@ -17,6 +17,12 @@ enum LogPane {
             thread = width < 72 ? 0 : min(max(threads, 6), width >= 100 ? 18 : 12)
             time = width >= 110
         }
+
+        init(step: Int, thread: Int, time: Bool) {
+            self.step = step
+            self.thread = thread
+            self.time = time
+        }
     }
 
     /// How far up the log scrolls: until its first event is on the top line (a rule between flows takes a line).
