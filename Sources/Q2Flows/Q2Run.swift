@@ -23,6 +23,9 @@ public struct Q2Outcome: FlowResultDetail, Equatable, Encodable {
     /// The user data's top-level keys (never the values of a token).
     public let userDataKeys: [String]?
 
+    /// The history lists who signed in, as it does for the IdpSdk's logins.
+    public var historyUser: String? { username }
+
     public func encode(to container: inout KeyedEncodingContainer<FlowResult.Key>) throws {
         try container.encode(self, forKey: .init("q2"))
     }

@@ -11,6 +11,14 @@ import Testing
         return state
     }
 
+    @Test func aQ2LoginIsListedWithItsUser() throws {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "q2-login", "--state", state], stdin: #"{"username":"alice","password":"wonderland"}"#)
+        let table = try BinaryRun.run(["history", "--state", state])
+        let line = try #require(table.stdout.split(separator: "\n").first { $0.contains("q2-login") })
+        #expect(line.contains(" alice "), "\(line)")
+    }
+
     @Test func theListIsNewestFirstAsATableOrJSONLines() throws {
         let state = try populated()
         let table = try BinaryRun.run(["history", "--state", state])
