@@ -177,7 +177,7 @@ import Testing
         open(session, downs: 3)
         #expect(session.waitFor("card details"))
         session.press("F4")
-        #expect(session.waitFor("Test cards — enter fills the form"))
+        #expect(session.waitFor("— enter fills the form, esc closes"))
         session.press("Enter", "Enter")
         #expect(session.waitFor("✓ Payment authenticated without a challenge"))
         session.press("v")
