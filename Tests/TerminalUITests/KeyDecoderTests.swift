@@ -117,15 +117,28 @@ import Testing
         #expect(interrupted == [.paste("abc"), .key(.control("c"))])
     }
 
-    @Test func anUnterminatedControlStringIsDroppedAfterTheEscTimeoutAndTheNextKeyCounts() {
+    @Test func aControlStringSplitAcrossSlowReadsIsStillDroppedWhole() {
+        // A terminal's answer split by a slow link: its tail must not become keys ("q" would quit).
+        var decoder = KeyDecoder()
+        #expect(decoder.feed("\u{1b}]2;", at: start).isEmpty)
+        #expect(decoder.deadline == start + KeyDecoder.pasteTimeout)
+        #expect(decoder.flush(at: start + .milliseconds(100)).isEmpty)
+        #expect(decoder.feed("qx\u{7}", at: start + .milliseconds(100)).isEmpty)
+        #expect(decoder.feed("a", at: start + .milliseconds(110)) == [.key(.character("a"))])
+    }
+
+    @Test func anUnterminatedControlStringIsDroppedAfterThePasteTimeoutAndTheNextKeyCounts() {
         var decoder = KeyDecoder()
         let opened = decoder.feed("\u{1b}]11;rgb:00", at: start)
         #expect(opened.isEmpty)
-        #expect(decoder.deadline == start + KeyDecoder.escapeTimeout)
-        let due = decoder.flush(at: start + KeyDecoder.escapeTimeout)
+        let due = decoder.flush(at: start + KeyDecoder.pasteTimeout)
         #expect(due.isEmpty)
-        let next = decoder.feed("q", at: start + .milliseconds(60))
+        let next = decoder.feed("q", at: start + KeyDecoder.pasteTimeout + .milliseconds(10))
         #expect(next == [.key(.character("q"))])
+        // Its introducer alone is an Alt key once the Esc timeout passes.
+        var alt = KeyDecoder()
+        #expect(alt.feed("\u{1b}]", at: start).isEmpty)
+        #expect(alt.deadline == start + KeyDecoder.escapeTimeout)
     }
 
     @Test func aHugePasteIsCutAtItsLimit() {

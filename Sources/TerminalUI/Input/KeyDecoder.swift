@@ -69,7 +69,9 @@ public struct KeyDecoder: Sendable {
         guard let lastInput else { return nil }
         switch state {
         case .ground: return nil
-        case .paste: return lastInput + Self.pasteTimeout
+        // A control string that has begun is a terminal's answer, which a slow link may split: it waits as a
+        // paste does. Its introducer alone may be an Alt key, and waits as Esc does.
+        case .paste, .controlString(nil, _): return lastInput + Self.pasteTimeout
         default: return lastInput + Self.escapeTimeout
         }
     }
