@@ -177,6 +177,11 @@ import Testing
         #expect(screen.contains("KSSIDP comparison — the orchestrations agree"))
         #expect(screen.contains("✓ 1. activation, then login"))
         #expect(driver.service.statusLine == "not activated", "the check runs on worlds of its own")
+        // PgDn stops with the report's last line on the panel's last row: the panel stays full.
+        for _ in 0..<10 { driver.press(.pageDown) }
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[10].contains("SetAuthorisationCode, device)."), "the last line on the last row: \(lines[10])")
+        #expect(lines[2].dropFirst().contains { $0.isLetter }, "the first row is not empty: \(lines[2])")
         driver.press(.escape)
         #expect(driver.app.render().text.contains("What would you like to do?"))
     }
@@ -385,6 +390,15 @@ import Testing
         #expect(driver.app.state.logScroll == 0)
         _ = driver.pump { _ in driver.isResult }
         #expect(!driver.app.render().text.contains("newer below"))
+    }
+
+    @Test func theFocusedLogAtItsTopStillFillsThePane() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .home)
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[14].contains("Start"), "\(lines[14])")
+        #expect(lines[20].dropFirst().contains { $0.isLetter }, "the pane is full: \(lines[20])")
     }
 
     @Test func theWheelScrollsTheLog() {

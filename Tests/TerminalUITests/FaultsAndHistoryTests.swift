@@ -79,6 +79,17 @@ import Testing
         #expect(text.contains("activate    —        failure    WRONG_CREDENTIALS"), "\(text)")
     }
 
+    @Test func aPastFlowsDiagramScrollsBackAtOnceFromItsEnd() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter, .character("h"), .enter, .character("v"))
+        for _ in 0..<5 { driver.press(.pageDown) }
+        let atEnd = driver.app.render().text
+        #expect(!atEnd.contains("newer below"), "the last arrow is shown")
+        driver.press(.up)
+        #expect(driver.app.render().text.contains("1 newer below"), "one ↑ moves it")
+    }
+
     @Test func theHistoryListsFlowsAndShowsTheirTranscripts() throws {
         let driver = AppDriver()
         driver.press(.character("h"))

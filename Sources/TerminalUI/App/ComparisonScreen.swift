@@ -32,8 +32,10 @@ extension TerminalApp {
     }
 
     func handleComparison(_ key: Key, _ comparison: inout ComparisonState) {
-        // The body's width, as AppView lays it out: the screen less its border and margins.
-        let last = max(0, comparison.lines(width: state.width - 4).count - 1)
+        // The body as AppView lays it out (the screen less its border and margins): it scrolls until its last line
+        // is on the panel's last row.
+        let rows = AppView.mainPanelHeight(state.height) - 2
+        let last = max(0, comparison.lines(width: state.width - 4).count - rows)
         switch key {
         case .escape, .enter, .character("q"):
             state.screen = .home
@@ -53,7 +55,7 @@ extension TerminalApp {
 extension AppView {
     static func drawComparison(_ buffer: inout ScreenBuffer, _ comparison: ComparisonState, _ area: Panel) {
         let lines = comparison.lines(width: area.width)
-        for (offset, line) in lines.dropFirst(min(comparison.scroll, max(0, lines.count - 1))).prefix(area.height).enumerated() {
+        for (offset, line) in lines.dropFirst(min(comparison.scroll, max(0, lines.count - area.height))).prefix(area.height).enumerated() {
             let role: Role = line.hasPrefix("✗") || line.contains("✗ differs") ? .error : line.hasPrefix("✓") ? .success : .text
             buffer.put(line, row: area.top + offset, column: area.left, role: role, limit: area.width)
         }

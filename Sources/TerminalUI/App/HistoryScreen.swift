@@ -61,6 +61,13 @@ extension TerminalApp {
         state.screen = .history(history)
     }
 
+    /// The furthest the transcript moves: its last event selected, or, as a diagram, its last arrow on the last
+    /// line (the diagram's first shown arrow is the position).
+    private func lastScroll(_ transcript: TranscriptState) -> Int {
+        let count = transcript.record.events.count
+        return transcript.asSequence ? max(0, count - AppView.transcriptSequenceRows(state.height)) : max(0, count - 1)
+    }
+
     func handleTranscript(_ key: Key, _ transcript: inout TranscriptState, returnTo history: HistoryState) {
         let count = transcript.record.events.count
         if let scroll = transcript.detail {
@@ -79,14 +86,16 @@ extension TerminalApp {
         case .escape, .character("q"):
             state.screen = .history(history)
             return
-        case .character("v"): transcript.asSequence.toggle()
+        case .character("v"):
+            transcript.asSequence.toggle()
+            transcript.scroll = min(transcript.scroll, lastScroll(transcript))
         case .enter where count > 0 && !transcript.asSequence: transcript.detail = 0
         case .up: transcript.scroll = max(0, transcript.scroll - 1)
-        case .down: transcript.scroll = min(max(0, count - 1), transcript.scroll + 1)
+        case .down: transcript.scroll = min(lastScroll(transcript), transcript.scroll + 1)
         case .pageUp: transcript.scroll = max(0, transcript.scroll - 10)
-        case .pageDown: transcript.scroll = min(max(0, count - 1), transcript.scroll + 10)
+        case .pageDown: transcript.scroll = min(lastScroll(transcript), transcript.scroll + 10)
         case .home: transcript.scroll = 0
-        case .end: transcript.scroll = max(0, count - 1)
+        case .end: transcript.scroll = lastScroll(transcript)
         default: break
         }
         state.screen = .transcript(transcript, returnTo: history)
@@ -147,6 +156,9 @@ extension AppView {
         }
     }
 
+    /// Arrows a past flow's diagram shows at once at a terminal height (its frame, title and lanes take three).
+    static func transcriptSequenceRows(_ height: Int) -> Int { max(1, height - 3 - 3) }
+
     /// A past flow as a sequence diagram, over the main panel and the log: its kind's lanes, an arrow per event.
     static func drawTranscriptSequence(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState) {
         guard transcript.asSequence else { return }
@@ -158,7 +170,7 @@ extension AppView {
         let lanes = FlowCatalog.kind(named: s.flow)?.lanes.map(\.rawValue) ?? ["App"]
         // ↑↓ move the diagram a line: the transcript's position is the first arrow shown.
         let height = buffer.height - 3
-        let scroll = max(0, arrows.count - max(0, height - 3) - transcript.scroll)
+        let scroll = max(0, arrows.count - transcriptSequenceRows(buffer.height) - transcript.scroll)
         SequencePane.draw(&buffer, arrows: arrows, lanes: lanes, title: "Sequence — flow \(s.id): \(s.flow) · v: the list",
                           scroll: scroll, top: 1, left: 0, width: buffer.width, height: height)
     }

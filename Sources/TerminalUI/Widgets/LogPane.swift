@@ -42,8 +42,8 @@ enum LogPane {
         let rows = max(0, height - 3)
         var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
-            // The selected event is the last line shown.
-            scroll = max(0, events.count - 1 - AppState.selectedIndex(focus, in: events))
+            // The selected event is the last line shown, or on the first page when it is one of the first events.
+            scroll = min(max(0, events.count - 1 - AppState.selectedIndex(focus, in: events)), maximumScroll(events, rows: rows))
         }
         var title = "SDK events"
         if let focus {
