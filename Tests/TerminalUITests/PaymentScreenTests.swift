@@ -240,6 +240,34 @@ extension AppDriver {
         #expect(merchant.contains("[Demo Shop"), "the Merchant box is whole: \(merchant)")
     }
 
+    @Test func at60ColumnsTheCardFormsErrorAndHintsAreWhole() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openPayment()
+        driver.type("4000000000002503")
+        var text = driver.app.render().text
+        #expect(text.contains("Visa · Luhn") && text.contains("✓"), "the marker whole, on two lines: \(text)")
+        driver.press(.tab)
+        driver.type("1230")
+        driver.press(.tab)
+        for _ in 0..<16 { driver.press(.backspace) }
+        driver.press(.tab, .tab, .tab, .character(" "))
+        text = driver.app.render().text
+        // Under the buttons at the panel's width, ended with … where it is cut.
+        #expect(text.contains("Amount: write it as a number with at most two decimals,"), "\(text)")
+    }
+
+    @Test func at60ColumnsTheChallengeSaysTheCodeAndTheError() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000000000002503")
+        var text = driver.app.render().text
+        #expect(text.contains("the simulated issuer's code") && text.contains("is 1234"), "\(text)")
+        driver.type("9876")
+        driver.press(.enter)
+        driver.pump { _ in driver.challenge?.screen.message != nil }
+        text = driver.app.render().text
+        #expect(text.contains("wrong code; 2 attempts left"), "\(text)")
+    }
+
     @Test func spacePressesTheFocusedButton() throws {
         let driver = AppDriver()
         driver.openPayment()

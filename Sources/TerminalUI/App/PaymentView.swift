@@ -14,8 +14,11 @@ extension AppView {
                           column: area.left, width: area.width, role: .hint)
         let labelWidth = PaymentFormState.fields.map { CharacterWidth.of($0.label) }.max() ?? 0
         let boxLeft = area.left + labelWidth + 4
-        // Errors and hints start right of the widest box, so that a second line clears the next field's box.
+        // Errors and hints start right of the widest box, so that a second line clears the next field's box. Too
+        // narrow there (60 columns), an error goes under the buttons instead, at the panel's whole width.
         let besideBoxes = boxLeft + 24 + 2
+        let besideRoom = area.left + area.width - besideBoxes
+        let errorBeside = besideRoom >= 24
         for (index, field) in PaymentFormState.fields.enumerated() {
             let row = area.top + 1 + index
             let focused = form.focus == index
@@ -23,26 +26,22 @@ extension AppView {
             buffer.put(field.label, row: row, column: area.left, role: focused ? .title : .label)
             drawInput(&buffer, form.inputs[index], secret: false, focused: focused, row: row, left: boxLeft, width: boxWidth)
             buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
-            if let error = form.error, form.errorField == field {
-                // The error beside the field it is about, on its row and the next.
-                let column = besideBoxes
-                let room = max(8, area.left + area.width - column)
+            if let error = form.error, form.errorField == field, errorBeside {
+                // The error beside the field it is about, on up to three rows (the boxes below end left of it).
                 let text = error.hasPrefix(field.label + ": ") ? String(error.dropFirst(field.label.count + 2)) : error
-                for (offset, line) in Wrap.lines(text, width: room).prefix(2).enumerated() {
-                    buffer.put(line, row: row + offset, column: column, role: .error, limit: room)
-                }
+                buffer.putWrapped(text, row: row, column: besideBoxes, width: besideRoom, lines: 3, role: .error)
             } else if field == .card {
                 let hint = PaymentForm.cardHint(form.inputs[index].text)
                 let role: Role = hint.valid == true ? .success : hint.valid == false ? .error : .hint
-                let column = boxLeft + boxWidth + 2
-                buffer.putWrapped(hint.text, row: row, column: column, width: max(0, area.left + area.width - column), role: role)
+                buffer.putWrapped(hint.text, row: row, column: besideBoxes, width: max(0, besideRoom), lines: 2, role: role)
             }
         }
         let buttonRow = area.top + 2 + form.fieldCount
         drawButtons(&buffer, [("Pay", form.focus == form.submitIndex), ("Cancel", form.focus == form.cancelIndex)],
                     row: buttonRow, left: boxLeft, firstStop: form.submitIndex)
-        if let error = form.error, form.errorField == nil {
-            buffer.put(error, row: buttonRow + 1, column: area.left, role: .error, limit: area.width)
+        if let error = form.error, form.errorField == nil || !errorBeside {
+            buffer.putWrapped(error, row: buttonRow + 1, column: area.left, width: area.width,
+                              lines: max(1, area.top + area.height - buttonRow - 1), role: .error)
         }
     }
 
@@ -51,8 +50,8 @@ extension AppView {
     static func drawChallenge(_ buffer: inout ScreenBuffer, _ challenge: ChallengeState, _ area: Panel) {
         let screen = challenge.screen
         var row = area.top
-        buffer.put("\(screen.amount) at \(screen.merchantName) · card \(screen.maskedCard) · \(screen.uiType.name)",
-                   row: row, column: area.left, role: .hint, limit: area.width)
+        buffer.putWrapped("\(screen.amount) at \(screen.merchantName) · card \(screen.maskedCard) · \(screen.uiType.name)",
+                          row: row, column: area.left, width: area.width, role: .hint)
         row += 1
         for line in Wrap.lines(screen.prompt, width: area.width).prefix(2) {
             buffer.put(line, row: row, column: area.left, role: .text)
@@ -68,8 +67,8 @@ extension AppView {
             if let stop = challenge.stops.firstIndex(of: .code) {
                 buffer.targets.append(ClickTarget(row: row, column: area.left, width: 25, stop: stop))
             }
-            buffer.put("the simulated issuer's code is 1234", row: row, column: area.left + 27, role: .hint,
-                       limit: max(0, area.width - 27))
+            buffer.putWrapped("the simulated issuer's code is 1234", row: row, column: area.left + 27, width: max(0, area.width - 27),
+                              lines: 2, role: .hint)
         case .singleSelect, .multiSelect:
             let single = screen.uiType == .singleSelect
             for (index, option) in screen.options.enumerated() where row + 1 < bottom - 1 {
@@ -101,10 +100,14 @@ extension AppView {
         var status = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
         if screen.uiType == .text { status += " · \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" }
         let message = challenge.error ?? screen.message
-        buffer.put(status, row: bottom - 1, column: area.left, role: .hint)
-        if let message {
-            let column = area.left + CharacterWidth.of(status) + 3
-            buffer.put(message, row: bottom - 1, column: column, role: .error, limit: max(0, area.left + area.width - column))
+        if let message, CharacterWidth.of(status) + 3 + CharacterWidth.of(message) > area.width {
+            // Too narrow for both: the message (it says what went wrong, and the attempts left when that is news).
+            buffer.putWrapped(message, row: bottom - 1, column: area.left, width: area.width, role: .error)
+        } else {
+            buffer.put(status, row: bottom - 1, column: area.left, role: .hint)
+            if let message {
+                buffer.put(message, row: bottom - 1, column: area.left + CharacterWidth.of(status) + 3, role: .error)
+            }
         }
         let titles: [(ChallengeState.Stop, String)] = challenge.stops.compactMap { stop in
             switch stop {
