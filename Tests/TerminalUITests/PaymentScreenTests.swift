@@ -266,6 +266,16 @@ extension AppDriver {
         driver.pump { _ in driver.challenge?.screen.message != nil }
         text = driver.app.render().text
         #expect(text.contains("wrong code; 2 attempts left"), "\(text)")
+        // The result's rows do not all fit at 60×18: Back says how many are below, and ↓ shows them.
+        driver.type("1234")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        text = driver.app.render().text
+        #expect(text.contains("more line"), "\(text)")
+        #expect(!text.contains("•••• 2503 · Visa"))
+        for _ in 0..<5 { driver.press(.down) }
+        text = driver.app.render().text
+        #expect(text.contains("•••• 2503 · Visa") && text.contains("above (↑↓)"), "\(text)")
     }
 
     @Test func spacePressesTheFocusedButton() throws {

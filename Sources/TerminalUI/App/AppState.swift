@@ -87,7 +87,11 @@ extension ScreenState {
 
 /// Everything the view draws.
 public struct AppState: Sendable {
-    public var screen: ScreenState = .home
+    public var screen: ScreenState = .home {
+        didSet { resultScroll = 0 }
+    }
+    /// The first line of a result's rows shown, when they do not all fit (↑↓ scroll them).
+    public var resultScroll = 0
     public var menuSelection = 0
     public var log: [FlowEvent] = []
     /// How many log lines the pane is scrolled up from the newest.

@@ -35,7 +35,7 @@ public enum AppView {
         case .payment(let form): drawPayment(&buffer, form, inner)
         case .challenge(let challenge): drawChallenge(&buffer, challenge, inner)
         case .working(_, let flow, let step): drawWorking(&buffer, flow, step, state, inner)
-        case .result(let result): drawResult(&buffer, result, inner)
+        case .result(let result): drawResult(&buffer, result, scroll: state.resultScroll, inner)
         case .history(let history): drawHistory(&buffer, history, inner)
         case .transcript(let transcript, _): drawTranscript(&buffer, transcript, inner)
         case .comparison(let comparison): drawComparison(&buffer, comparison, inner)
@@ -259,21 +259,42 @@ public enum AppView {
         return (headline, headlineRole, rows)
     }
 
-    private static func drawResult(_ buffer: inout ScreenBuffer, _ result: FlowResult, _ area: Area) {
-        let (headline, headlineRole, rows) = resultSummary(result)
-        buffer.put(headline, row: area.top, column: area.left, role: headlineRole, limit: area.width)
-        var row = area.top + 2
+    /// A result's rows as lines at a panel width: the label on a value's first line, the value wrapped.
+    static func resultLines(_ result: FlowResult, width: Int) -> [(label: String, text: String, role: Role)] {
+        let rows = resultSummary(result).rows
         let labelWidth = max(14, (rows.map { CharacterWidth.of($0.0) }.max() ?? 0) + 2)
-        for (label, value, role) in rows {
-            for (index, line) in Wrap.lines(value, width: area.width - labelWidth).enumerated() {
-                guard row < area.top + area.height - 1 else { break }
-                if index == 0 { buffer.put(label, row: row, column: area.left, role: .label) }
-                buffer.put(line, row: row, column: area.left + labelWidth, role: role)
-                row += 1
+        return rows.flatMap { label, value, role in
+            Wrap.lines(value, width: width - labelWidth).enumerated().map { (index, line) in
+                (index == 0 ? label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) : String(repeating: " ", count: labelWidth),
+                 line, role)
             }
         }
-        buffer.put("[ Back ]", row: area.top + area.height - 1, column: area.left, role: .buttonFocused)
-        buffer.targets.append(ClickTarget(row: area.top + area.height - 1, column: area.left, width: 8, stop: 0))
+    }
+
+    /// How many of a result's lines the panel shows at a terminal height (the headline, a blank and Back take three).
+    static func resultRows(_ height: Int) -> Int { max(1, mainPanelHeight(height) - 2 - 3) }
+
+    private static func drawResult(_ buffer: inout ScreenBuffer, _ result: FlowResult, scroll: Int, _ area: Area) {
+        let (headline, headlineRole, _) = resultSummary(result)
+        buffer.putWrapped(headline, row: area.top, column: area.left, width: area.width, role: headlineRole)
+        let lines = resultLines(result, width: area.width)
+        let rows = area.height - 3
+        let first = min(scroll, max(0, lines.count - rows))
+        for (offset, line) in lines.dropFirst(first).prefix(rows).enumerated() {
+            let row = area.top + 2 + offset
+            let labelWidth = CharacterWidth.of(line.label)
+            buffer.put(String(line.label.reversed().drop { $0 == " " }.reversed()), row: row, column: area.left, role: .label)
+            buffer.put(line.text, row: row, column: area.left + labelWidth, role: line.role, limit: area.width - labelWidth)
+        }
+        let bottom = area.top + area.height - 1
+        buffer.put("[ Back ]", row: bottom, column: area.left, role: .buttonFocused)
+        buffer.targets.append(ClickTarget(row: bottom, column: area.left, width: 8, stop: 0))
+        // Rows that do not fit: say so beside Back, as the help and the log do.
+        let below = lines.count - first - rows
+        if first > 0 || below > 0 {
+            let more = below > 0 ? "↓ \(below) more \(below == 1 ? "line" : "lines") (↑↓)" : "↑ \(first) above (↑↓)"
+            buffer.put(more, row: bottom, column: area.left + 10, role: .hint, limit: area.width - 10)
+        }
     }
 
     private static func successTitle(_ result: FlowResult) -> String {

@@ -153,8 +153,14 @@ public final class TerminalApp: FlowFrontEnd {
                 service.cancel(flowID: flowID)
                 state.screen = .working(flowID: flowID, flow: flow, step: "cancelling…")
             }
-        case .result:
-            if key == .enter || key == .escape { state.screen = .home }
+        case .result(let result):
+            let last = max(0, AppView.resultLines(result, width: state.width - 4).count - AppView.resultRows(state.height))
+            switch key {
+            case .enter, .escape: state.screen = .home
+            case .down, .character("j"): state.resultScroll = min(last, state.resultScroll + 1)
+            case .up, .character("k"): state.resultScroll = max(0, state.resultScroll - 1)
+            default: break
+            }
         case .history(var history):
             handleHistory(key, &history)
         case .comparison(var comparison):
