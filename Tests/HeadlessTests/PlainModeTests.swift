@@ -21,6 +21,12 @@ import Testing
         for secret in ["wonderland", "123456", "9876"] { #expect(!run.stdout.contains(secret), "\(secret) was printed") }
     }
 
+    @Test func q2EventsNameBothPartiesWhole() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "5\nalice\nwonderland\n\nq\n")
+        #expect(run.stdout.contains("Q2 SDK→Q2 Core "), "\(run.stdout)")
+        #expect(!run.stdout.contains("Q2 SDK→Q…"))
+    }
+
     @Test func escOnALineCancelsTheFlowAndTheEndOfInputQuits() throws {
         let run = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\nalice\n\u{1b}\n")
         #expect(run.status == 0)

@@ -189,7 +189,8 @@ extension TerminalApp {
     /// An event as the plain front end prints it: one line, whole.
     public static func plainLine(_ event: FlowEvent) -> String {
         // A line has no width to keep to: step and thread whole.
-        "  " + LogPane.line(event, columns: LogPane.Columns(step: max(8, CharacterWidth.of(event.step.rawValue)),
+        "  " + LogPane.line(event, columns: LogPane.Columns(who: max(9, CharacterWidth.of(LogPane.who(event))),
+                                                            step: max(8, CharacterWidth.of(event.step.rawValue)),
                                                             thread: max(6, CharacterWidth.of(event.thread)), time: false))
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 enum LogPane {
     /// The columns of the lines shown: as wide as their longest value, within bounds.
     struct Columns {
+        /// Who talks to whom: 9 for the app's own calls; wider for two parties with long names (Q2's).
+        var who = 9
         var step: Int
         var thread: Int
         var time: Bool
@@ -12,13 +14,16 @@ enum LogPane {
         init(_ events: some Collection<FlowEvent>, width: Int) {
             let steps = events.map { CharacterWidth.of($0.step.rawValue) }.max() ?? 8
             let threads = events.map { CharacterWidth.of($0.thread) }.max() ?? 8
+            let whos = events.map { CharacterWidth.of(LogPane.who($0)) }.max() ?? 9
+            who = min(max(whos, 9), width >= 100 ? 24 : 16)
             step = min(max(steps, 8), width >= 100 ? 28 : 20)
             // A narrow log drops the thread column first (the detail view has it).
             thread = width < 72 ? 0 : min(max(threads, 6), width >= 100 ? 18 : 12)
             time = width >= 110
         }
 
-        init(step: Int, thread: Int, time: Bool) {
+        init(who: Int, step: Int, thread: Int, time: Bool) {
+            self.who = who
             self.step = step
             self.thread = thread
             self.time = time
@@ -84,7 +89,7 @@ enum LogPane {
     static func header(_ columns: Columns) -> String {
         var parts: [String] = []
         if columns.time { parts.append(pad("time", 12)) }
-        parts.append(pad("who", 9))
+        parts.append(pad("who", columns.who))
         parts.append(pad("step", columns.step))
         if columns.thread > 0 { parts.append(pad("thread", columns.thread)) }
         parts.append("status · took · detail")
@@ -97,7 +102,7 @@ enum LogPane {
     static func line(_ event: FlowEvent, columns: Columns) -> String {
         var parts: [String] = []
         if columns.time { parts.append(time(event)) }
-        parts.append(pad(who(event), 9))
+        parts.append(pad(who(event), columns.who))
         parts.append(pad(event.step.rawValue, columns.step))
         if columns.thread > 0 { parts.append(pad(event.thread, columns.thread)) }
         if let status = event.status { parts.append(status) }
