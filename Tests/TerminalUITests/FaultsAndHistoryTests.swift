@@ -16,6 +16,7 @@ import Testing
         #expect(screen.text.contains("[x] network unavailable"))
         #expect(screen.text.contains("fault on: network unavailable"))
         Snapshot.check(screen, "faults-panel-80x24")
+        #expect(screen.text.contains("↓ 3 more"), "the entries below the panel are announced")
         driver.press(.escape)
         #expect(driver.app.render().text.contains("⚡ 1 fault on"))
         driver.press(.enter)  // Activate device: the IdpSdk cannot reach the IdP

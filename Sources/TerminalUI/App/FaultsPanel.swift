@@ -162,6 +162,12 @@ extension AppView {
             buffer.put("[\(on ? "x" : " ")] \(fault.label(state.identityFaults, state.bridgeFaults))", row: row, column: left + 4, role: focused ? .menuFocused : on ? .error : .text,
                        limit: width - 6)
         }
+        // Entries that do not fit: the panel's last row says how many, and where.
+        let below = switches.count - first - rows
+        let more = [first > 0 ? "↑ \(first) above" : nil, below > 0 ? "↓ \(below) more" : nil].compactMap { $0 }
+        if !more.isEmpty {
+            buffer.put(more.joined(separator: " · "), row: top + height - 2, column: left + 4, role: .hint, limit: width - 6)
+        }
         buffer.cursor = nil
     }
 }
