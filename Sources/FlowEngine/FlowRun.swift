@@ -177,9 +177,11 @@ public final class FlowRun: Sendable {
             duration: started.duration(to: clock.now), advice: advice, details: family?.details(of: kind) ?? [])
     }
 
-    /// A cancelled result at `step`, with its `cancel` event: `inFlight` when the step's call was under way.
-    public func cancelledResult(at step: FlowStep?, inFlight: Bool = true) -> FlowResult {
+    /// A cancelled result at `step`, with its `cancel` event: `inFlight` when the step's call was under way,
+    /// `atPrompt` when the step is a prompt the user left (its answer never sent).
+    public func cancelledResult(at step: FlowStep?, inFlight: Bool = true, atPrompt: Bool = false) -> FlowResult {
         let message = switch (step, inFlight) {
+        case (let step?, _) where atPrompt: "cancelled at \(step.rawValue); its answer was not sent"
         case (let step?, true): "cancelled while \(step.rawValue) was in flight; its late result is discarded"
         case (let step?, false): "cancelled before \(step.rawValue)"
         case (nil, _): "cancelled before the flow started"

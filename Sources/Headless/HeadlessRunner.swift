@@ -153,7 +153,8 @@ public final class HeadlessRunner: FlowFrontEnd {
         var values: [String: Secret] = [:]
         for field in prompt.fields {
             guard let value = given.values[field.key] else {
-                refuse(prompt, "\(place) (\(prompt.flow.rawValue)) has no \"\(field.key)\", which the identity provider asks for on page \(prompt.page) of \(prompt.pageCount)")
+                let asker = prompt.flow == .q2Login ? "the Q2 sign-in screen asks for" : "the identity provider asks for on page \(prompt.page) of \(prompt.pageCount)"
+                refuse(prompt, "\(place) (\(prompt.flow.rawValue)) has no \"\(field.key)\", which \(asker)")
                 return
             }
             values[field.key] = value

@@ -69,7 +69,7 @@ struct LegacyFlow {
         case .timedOut:
             return run.result(.failure, status: SimulatorStatus.promptTimeout, step: .provideCredentials,
                           error: FlowError(subsystem: nil, code: nil, message: "nobody gave the credentials in time"))
-        default: return run.cancelledResult(at: .provideCredentials, inFlight: false)
+        default: return run.cancelledResult(at: .provideCredentials, inFlight: false, atPrompt: true)
         }
         if run.stopIfCancelled(before: step) { return nil }
 

@@ -142,7 +142,7 @@ struct Q2Flow {
             return q2Result(.failure, status: EngineStatus.promptTimeout, message: "nobody signed in in time", username: nil, autoLogin: false)
         default:
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: EngineStatus.cancelled, detail: "sign-in cancelled")
-            return run.cancelledResult(at: .signInScreen, inFlight: false)
+            return run.cancelledResult(at: .signInScreen, inFlight: false, atPrompt: true)
         }
 
         run.emit(.authenticate, from: .q2Module, to: .q2Module, detail: "passwordAuthentication.authenticate(using: \(credential))")

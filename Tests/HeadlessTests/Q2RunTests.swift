@@ -43,6 +43,12 @@ import Testing
         #expect((run.results.first?["q2"] as? [String: Any])?["failure"] as? String == "networkUnavailable")
     }
 
+    @Test func aMissingPasswordNamesTheSignInScreen() throws {
+        let run = try BinaryRun.run(["run", "q2-login", "--ephemeral"], stdin: #"{"username":"alice"}"#)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("which the Q2 sign-in screen asks for") && !run.stderr.contains("identity provider"), "\(run.stderr)")
+    }
+
     @Test func badLaunchOptionsExitTwo() throws {
         let run = try BinaryRun.run(["run", "q2-login", "--launch", "widget"], stdin: "{}")
         #expect(run.status == 2 && run.stderr.contains("--launch takes normal, deep-link or push"))

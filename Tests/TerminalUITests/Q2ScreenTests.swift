@@ -27,6 +27,17 @@ extension AppDriver {
 /// The Q2 sign-in screen. It asks `shouldAllowAutoLogin()` on the main actor, as the module does: the driver
 /// delivers on the main queue.
 @Suite struct Q2ScreenTests {
+    @Test func escAtTheSignInScreenSaysWhereItWasCancelled() {
+        let driver = AppDriver()
+        driver.openQ2()
+        driver.type("alice")
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        let text = driver.app.render().text
+        #expect(text.contains("cancelled at sign-in screen; its answer was not"))
+        #expect(text.contains("Nothing more was sent to Q2 Core") && !text.contains("MC-SDK."))
+    }
+
     @Test func theSignInScreenMasksThePasswordAndSignsIn() throws {
         let driver = AppDriver()
         driver.openQ2()

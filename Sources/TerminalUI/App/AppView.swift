@@ -322,7 +322,8 @@ public enum AppView {
         if result.error?.message == IdpSdkError.userCancelled.errorDescription {
             return "Cancelled at the credential prompt: the IdpSdk received \"User cancelled\" and nothing was sent to the MC-SDK afterwards."
         }
-        return "Cancelled: \(result.error?.message ?? "the flow stopped"). Nothing more was sent to the MC-SDK."
+        let sdk = result.flow == .q2Login ? "Q2 Core" : "the MC-SDK"
+        return "Cancelled: \(result.error?.message ?? "the flow stopped"). Nothing more was sent to \(sdk)."
     }
 
     // MARK: Status, help, too small
