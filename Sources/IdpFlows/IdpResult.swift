@@ -94,7 +94,7 @@ enum DeviceAdvice {
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
         case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."
         case (StatusType.INTERNAL_ERROR.name, _):
-            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
+            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent). An activation's code was spent at the token endpoint: activate with another code, or reset to have the demo codes again."
         case (SimulatorStatus.insecureDevice, _):
             "The MC-SDK does not run on a rooted or jailbroken device: use a secure device, or turn the insecure-device fault off."
         case (StatusType.NOT_REACHABLE.name, _): "Check the identity provider's URL and the network."

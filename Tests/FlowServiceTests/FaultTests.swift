@@ -109,6 +109,8 @@ import Testing
         #expect(frontEnd.events(of: failed.flowID).contains { $0.step == .runtimeError })
         #expect(frontEnd.events(of: failed.flowID).contains { $0.detail.contains("RuntimeErrorEvent") })
         #expect(!service.environment.masterController.snapshot.started, "the MC-SDK restarted itself")
+        // The advice says what the next activation meets: its code is spent.
+        #expect(failed.advice?.contains("activate with another code, or reset") == true, "\(failed.advice ?? "")")
         // Once a switch-on: the code was exchanged, so activating again is refused by the IdP (the device was
         // bound before the error), which is what a real device would see.
         service.environment.world.identityFaults.runtimeError = false
