@@ -312,6 +312,17 @@ extension AppDriver {
         #expect(driver.result?.user == "alice")
     }
 
+    @Test func at60ColumnsThePickerShowsTheFocusedCardWhole() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openPayment()
+        driver.press(.f4)
+        let index = try #require(CardCatalog.defaults.firstIndex { $0.source == "Test Case 5" })
+        for _ in 0..<index { driver.press(.down) }
+        // Under the list on two lines: "Test Case 5: Rejected frictionless authentication by" / "the issuer — …".
+        let text = driver.app.render().text
+        #expect(text.contains("Test Case 5: Rejected frictionless authentication by") && text.contains("the issuer — frictionless R"), "\(text)")
+    }
+
     @Test func f4OnTheCardFormPicksACardinalCase() throws {
         let driver = AppDriver()
         driver.openPayment()

@@ -116,18 +116,18 @@ extension AppView {
         let cards = picker.cards
         let width = buffer.width - 4
         // The list, and under it the focused card's whole name and outcome (the list's columns cut them when narrow).
-        let height = min(buffer.height - 4, cards.count + 5)
+        let height = min(buffer.height - 4, cards.count + 6)
         let top = max(1, (buffer.height - height) / 2)
         let left = 2
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         let place = cards.isEmpty ? "" : " \(picker.focus + 1) of \(cards.count)"
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
                    title: CharacterWidth.truncate("Test cards\(place) — enter fills the form, esc closes", to: width - 6))
-        let rows = max(1, height - 4)
+        let rows = max(1, height - 5)
         if cards.indices.contains(picker.focus) {
             let card = cards[picker.focus]
             let whole = "\(card.source ?? "own card"): \(card.title) — \(card.expectedOutcome)"
-            buffer.put(CharacterWidth.truncate(whole, to: width - 4), row: top + height - 2, column: left + 3, role: .hint, limit: width - 4)
+            buffer.putWrapped(whole, row: top + height - 3, column: left + 3, width: width - 4, lines: 2, role: .hint)
         }
         let first = min(max(0, picker.focus - rows + 1), max(0, cards.count - rows))
         for (offset, card) in cards.enumerated().dropFirst(first).prefix(rows) {
