@@ -126,7 +126,8 @@ public final class Q2Family: FlowFamily {
         case Q2Status.invalidCredentials: "Check the user id and password; Core locks the user after too many wrong attempts in a row."
         case Q2Status.networkUnavailable: "The device could not reach Core: check the network (or turn the network fault off)."
         case Q2Status.genericError: "Core failed: try again later (or turn the server-error fault off)."
-        case Q2Status.insecure: "The security module blocks logins on this device: use a secure device."
+        case Q2Status.insecure:
+            "The security module blocks logins on this device: use a secure device (or turn the insecure-device fault off, or run without --insecure-device)."
         case Q2Status.noSavedCredential: "Sign in with a username and password first; a successful login saves the credential."
         default: nil
         }

@@ -44,6 +44,7 @@ import Testing
         (["--answers", "a.json"], "unknown option --answers (it is for idp-tui run); see idp-tui --help"),
         (["history", "--variant", "guide"], "history: unknown option --variant (it is for idp-tui compare); see idp-tui history --help"),
         (["run", "activate", "--seed"], "run: --seed needs a value"),
+        (["history", "export", "4", "--format", "--state", "f"], "history: --format needs a value"),
         (["compare", "--json=yes"], "compare: --json takes no value"),
         (["reset", "--limit", "0"], "reset: unknown option --limit (it is for idp-tui history); see idp-tui reset --help"),
         (["history", "--limit", "0"], "history: --limit takes a whole number from 1 to 100000, not \"0\""),

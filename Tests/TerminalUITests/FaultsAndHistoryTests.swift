@@ -124,7 +124,7 @@ import Testing
         #expect(screen.text.contains("Sequence — flow 1: activate"))
         #expect(screen.text.contains("IdpSdk") && screen.text.contains("MC-SDK") && screen.text.contains("▶"))
         // Drawn over the transcript, not mixed with it, and with its own keys in the help bar.
-        #expect(!screen.text.contains("App→MC-SDK Start") && !screen.text.contains("enter: one whole"))
+        #expect(!screen.text.contains("App→MC-SDK Start") && !screen.text.contains("WRONG_CREDENTIALS ·"))
         #expect(screen.text.contains("v the list"))
         driver.press(.up, .pageDown, .pageDown)
         #expect(!driver.app.render().text.contains("App→MC-SDK Start"))

@@ -54,8 +54,9 @@ public struct ParsedCommandLine: Sendable {
             let spec = OptionTable.named(name)
             var value = inline
             if let spec, spec.value != nil, value == nil {
-                // The value is the next argument; a missing one is reported once the command is known.
-                value = rest.popFirst()
+                // The value is the next argument; a missing one is reported once the command is known. An option
+                // in its place (`--format --state F`) is not its value: the value is missing (`--x=--y` still works).
+                if let next = rest.first, !next.hasPrefix("--") { value = rest.popFirst() }
                 if value == nil { given.append((spec, name, nil)); continue }
             }
             given.append((spec, name, value))

@@ -348,7 +348,8 @@ public enum AppView {
         if let focus = state.logFocus {
             if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")] }
             if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "keep")] }
-            return [("↑↓", "select"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back")]
+            // "move", not "select": at 60 columns the bar keeps End too.
+            return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back")]
         }
         switch state.screen {
         case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]

@@ -141,8 +141,9 @@ extension AppView {
     /// A past flow's events, one line each (cut with …), the selected one highlighted; Enter shows it whole.
     static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel) {
         let s = transcript.record.summary
-        buffer.put("\(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(s.time) · \(transcript.record.events.count) events · enter: one whole",
-                   row: area.top, column: area.left, role: .title, limit: area.width)
+        // The help bar says what Enter does; the header ends with "…" where it does not fit.
+        buffer.putWrapped("\(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(s.time) · \(transcript.record.events.count) events",
+                          row: area.top, column: area.left, width: area.width, role: .title)
         let rows = max(1, area.height - 1)
         let first = max(0, transcript.scroll - rows + 1)
         for (offset, event) in transcript.record.events.dropFirst(first).prefix(rows).enumerated() {
