@@ -89,11 +89,13 @@ import Testing
     @Test func manyCancelledTimersLeaveTheLiveOnesFiring() {
         let clock = SystemClock()
         // Like prompt timeouts, set and cancelled at once, thousands of them; these are due before the live one,
-        // which the heap fires in deadline order: had any survived its cancel, it would have fired first.
+        // which the heap fires in deadline order: had any survived its cancel, it would have fired first. They are
+        // due far enough ahead (300 ms) that none can come due between its schedule and its cancel, even on a
+        // loaded machine under ThreadSanitizer (at 5 ms, one did: a race of the test, not of the clock).
         let firedAfterCancel = Atomic(0)
-        for _ in 0..<5_000 { clock.schedule(after: .milliseconds(5)) { firedAfterCancel.add(1, ordering: .relaxed) }.cancel() }
+        for _ in 0..<5_000 { clock.schedule(after: .milliseconds(300)) { firedAfterCancel.add(1, ordering: .relaxed) }.cancel() }
         let done = DispatchSemaphore(value: 0)
-        clock.schedule(after: .milliseconds(10)) { done.signal() }
+        clock.schedule(after: .milliseconds(350)) { done.signal() }
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(firedAfterCancel.load(ordering: .relaxed) == 0)
     }
