@@ -37,6 +37,12 @@ extension TerminalApp {
         }
     }
 
+    /// Moves the log `lines` up (down when negative), no further than its first event at the top.
+    func scrollLog(by lines: Int) {
+        let limit = LogPane.maximumScroll(state.log, rows: AppView.logRows(state.height))
+        state.logScroll = max(0, min(state.logScroll + lines, limit))
+    }
+
     func handleLogFocus(_ key: Key, _ focus: inout LogFocusState) {
         let events = state.listedEvents
         let last = events.count - 1

@@ -286,12 +286,6 @@ public final class TerminalApp: FlowFrontEnd {
         service.answer(form.prompt, with: .cancel)
     }
 
-    /// Moves the log `lines` up (down when negative), no further than its first event at the top.
-    func scrollLog(by lines: Int) {
-        let limit = LogPane.maximumScroll(state.log, rows: AppView.logRows(state.height))
-        state.logScroll = max(0, min(state.logScroll + lines, limit))
-    }
-
     private func start(_ flow: FlowKind) {
         let id = service.start(flow)
         state.runningFlow = id
