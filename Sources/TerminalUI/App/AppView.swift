@@ -259,15 +259,16 @@ public enum AppView {
         return (headline, headlineRole, rows)
     }
 
-    /// A result's rows as lines at a panel width: the label on a value's first line, the value wrapped.
+    /// The labels' column width of a result's rows.
+    private static func resultLabelWidth(_ result: FlowResult) -> Int {
+        max(14, (resultSummary(result).rows.map { CharacterWidth.of($0.0) }.max() ?? 0) + 2)
+    }
+
+    /// A result's rows as lines at a panel width: the label on a value's first line (empty after), the value wrapped.
     static func resultLines(_ result: FlowResult, width: Int) -> [(label: String, text: String, role: Role)] {
-        let rows = resultSummary(result).rows
-        let labelWidth = max(14, (rows.map { CharacterWidth.of($0.0) }.max() ?? 0) + 2)
-        return rows.flatMap { label, value, role in
-            Wrap.lines(value, width: width - labelWidth).enumerated().map { (index, line) in
-                (index == 0 ? label.padding(toLength: labelWidth, withPad: " ", startingAt: 0) : String(repeating: " ", count: labelWidth),
-                 line, role)
-            }
+        let labelWidth = resultLabelWidth(result)
+        return resultSummary(result).rows.flatMap { label, value, role in
+            Wrap.lines(value, width: width - labelWidth).enumerated().map { (index, line) in (index == 0 ? label : "", line, role) }
         }
     }
 
@@ -278,12 +279,12 @@ public enum AppView {
         let (headline, headlineRole, _) = resultSummary(result)
         buffer.putWrapped(headline, row: area.top, column: area.left, width: area.width, role: headlineRole)
         let lines = resultLines(result, width: area.width)
+        let labelWidth = resultLabelWidth(result)
         let rows = area.height - 3
         let first = min(scroll, max(0, lines.count - rows))
         for (offset, line) in lines.dropFirst(first).prefix(rows).enumerated() {
             let row = area.top + 2 + offset
-            let labelWidth = CharacterWidth.of(line.label)
-            buffer.put(String(line.label.reversed().drop { $0 == " " }.reversed()), row: row, column: area.left, role: .label)
+            buffer.put(line.label, row: row, column: area.left, role: .label)
             buffer.put(line.text, row: row, column: area.left + labelWidth, role: line.role, limit: area.width - labelWidth)
         }
         let bottom = area.top + area.height - 1
