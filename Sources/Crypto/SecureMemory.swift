@@ -13,7 +13,9 @@ public enum SecureMemory {
     }
 
     /// Runs `body` on `bytes` in place when their storage is contiguous; otherwise on a copy that is wiped
-    /// afterwards, so that no unwiped copy of a secret is left behind.
+    /// afterwards, so that no unwiped copy of a secret is left behind. Inlinable, so that callers in other modules
+    /// get it specialized for their collection: unspecialized, each call looked up generic metadata at run time.
+    @inlinable
     public static func withContiguousBytes<Result>(
         of bytes: some Collection<UInt8>, _ body: (UnsafeRawBufferPointer) -> Result
     ) -> Result {

@@ -69,37 +69,65 @@ public final class FlowRun: Sendable {
     /// Starts a call and awaits its reply, which `start` hands to its argument once; nil once the flow is
     /// cancelled — at once, even while the call is in flight: the flow then ends with a cancelled result at
     /// `step` (after `onCancel`, which undoes what the call set up), and the flow's code must stop.
+    ///
+    /// Inlinable, so that each flow's calls are specialized for their reply type (unspecialized, every call
+    /// looked up `Reply?`'s metadata at run time); the work that does not depend on the type is not generic.
+    @inlinable
     public func call<Reply: Sendable>(
         _ step: @escaping @Sendable () -> FlowStep?, onCancel: (@Sendable () -> Void)? = nil,
         _ start: (@escaping @Sendable (Reply) -> Void) -> Void
     ) async -> Reply? {
-        if isCancelled {
-            onCancel?()
-            endCancelled(at: step(), inFlight: false)
-            return nil
-        }
+        if endedBeforeCall(at: step, onCancel: onCancel) { return nil }
         // Resumed exactly once: by whichever of the reply and the cancel takes the awaited call first.
         return await withUnsafeContinuation { continuation in
-            let stop: @Sendable () -> Void = { [self] in
-                continuation.resume(returning: nil)
-                // Not behind the call, which may still hold the device.
-                service.sideQueue.async { [self] in
-                    onCancel?()
-                    endCancelled(at: step(), inFlight: true)
-                }
-            }
-            let call = awaiting.withLock { awaiting in
-                awaiting.call &+= 1
-                awaiting.stop = stop
-                return awaiting.call
-            }
-            if isCancelled, let stop = takeAwaiting(call) { return stop() }
+            guard let call = beginAwaiting(at: step, onCancel: onCancel, stop: { continuation.resume(returning: nil) })
+            else { return }
             start { [self] reply in
-                guard takeAwaiting(call) != nil else { return }
+                guard endAwaiting(call) else { return }
                 continuation.resume(returning: reply)
             }
         }
     }
+
+    /// True, with the flow ended as cancelled, when a cancel came before the call was made.
+    @usableFromInline
+    func endedBeforeCall(at step: @Sendable () -> FlowStep?, onCancel: (@Sendable () -> Void)?) -> Bool {
+        guard isCancelled else { return false }
+        onCancel?()
+        endCancelled(at: step(), inFlight: false)
+        return true
+    }
+
+    /// Records what a cancel does to the call about to start (`stop` resumes its flow with nil) and returns the
+    /// call's number; nil when a cancel came meanwhile and has already stopped it.
+    @usableFromInline
+    func beginAwaiting(
+        at step: @escaping @Sendable () -> FlowStep?, onCancel: (@Sendable () -> Void)?,
+        stop resume: @escaping @Sendable () -> Void
+    ) -> UInt64? {
+        let stop: @Sendable () -> Void = { [self] in
+            resume()
+            // Not behind the call, which may still hold the device.
+            service.sideQueue.async { [self] in
+                onCancel?()
+                endCancelled(at: step(), inFlight: true)
+            }
+        }
+        let call = awaiting.withLock { awaiting in
+            awaiting.call &+= 1
+            awaiting.stop = stop
+            return awaiting.call
+        }
+        if isCancelled, let stop = takeAwaiting(call) {
+            stop()
+            return nil
+        }
+        return call
+    }
+
+    /// True when the reply to `call` comes first, before a cancel: the reply then resumes the flow.
+    @usableFromInline
+    func endAwaiting(_ call: UInt64) -> Bool { takeAwaiting(call) != nil }
 
     /// Takes what ends the awaited call (`call` only, when given), so that nothing else resumes it.
     private func takeAwaiting(_ call: UInt64? = nil) -> (@Sendable () -> Void)? {
