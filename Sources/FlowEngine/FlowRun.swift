@@ -21,7 +21,13 @@ public final class FlowRun: Sendable {
     private let cancelled = Atomic(false)
     /// The call awaited now (each call's number) and what ends it with a cancel (nil while nothing is awaited):
     /// whichever of its reply and a cancel takes `stop` first resumes the flow.
-    private let awaiting = Locked<(call: UInt64, stop: (@Sendable () -> Void)?)>((0, nil))
+    private let awaiting = Locked(Awaiting())
+    /// A named struct, not a tuple: a closure in a tuple held by the generic `Locked` is stored re-abstracted, and
+    /// each store and load allocated a thunk.
+    private struct Awaiting {
+        var call: UInt64 = 0
+        var stop: (@Sendable () -> Void)?
+    }
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
     public let started: SimulationInstant
@@ -131,11 +137,12 @@ public final class FlowRun: Sendable {
 
     /// Takes what ends the awaited call (`call` only, when given), so that nothing else resumes it.
     private func takeAwaiting(_ call: UInt64? = nil) -> (@Sendable () -> Void)? {
+        var stop: (@Sendable () -> Void)?
         awaiting.withLock { awaiting in
-            guard call == nil || awaiting.call == call else { return nil }
-            defer { awaiting.stop = nil }
-            return awaiting.stop
+            guard call == nil || awaiting.call == call else { return }
+            swap(&stop, &awaiting.stop)
         }
+        return stop
     }
 
     /// Ends the flow if it is cancelled, before `step` starts; the flow's code must then stop.
