@@ -31,6 +31,7 @@ public enum PlainSession {
         service.mailbox.serveMainQueue()
         let app = TerminalApp(service: service, width: 100, height: 40)
         write("idp-tui (plain) · tenant \(service.world.tenantId) · \(service.world.idpUrl)\n")
+        write("Events: → a call · ← its answer · ⇢ ⇠ the IdP's traffic · ⚡ a fault\n")
         var printedScreen: [String] = []
         var printedSequence = 0
         var asked: PlainQuestion?
@@ -40,6 +41,8 @@ public enum PlainSession {
         var inputEnded = false
         var droppedLines = 0
         let typed = isatty(STDIN_FILENO) == 1
+        // The flows' outcomes, for the exit status of a session whose answers were piped in.
+        var results = Outcomes()
         while app.exitStatus == nil {
             // What changed: new events, a new screen, a new question.
             // By sequence, not by count: the app keeps only the newest 2,000 events.
@@ -50,7 +53,13 @@ public enum PlainSession {
             if outputClosed { return app.exitStatus ?? 0 }
             let screen = app.plainScreen
             if screen != printedScreen {
-                write("\n" + screen.joined(separator: "\n") + "\n")
+                // When only the `! …` line changed (an answer refused, or a refusal put right), the news alone.
+                let said = { (lines: [String]) in lines.filter { !$0.hasPrefix("! ") } }
+                if said(screen) == said(printedScreen) {
+                    for line in screen where line.hasPrefix("! ") { write(line + "\n") }
+                } else {
+                    write("\n" + screen.joined(separator: "\n") + "\n")
+                }
                 printedScreen = screen
                 asked = nil
             }
@@ -66,12 +75,25 @@ public enum PlainSession {
             }
             asked = question
             // A line waiting answers the open question; Esc cancels even while a flow works.
-            if let line = pending.first, question != nil || line.unicodeScalars.contains("\u{1b}") {
+            if let line = pending.first, question != nil || line.unicodeScalars.contains("\u{1b}") || line == endKey {
                 pending.removeFirst()
-                // A terminal echoed what was typed (not a secret); from a pipe, the log shows the answer here.
-                if question?.secret == true || typed { write("\n") } else if let question { write(question.shown(line) + "\n") }
+                // A terminal echoed what was typed and its newline (not a secret's, nor Ctrl-D's); from a pipe, the
+                // log shows the answer here.
+                if line == endKey || question?.secret == true || (typed && question == nil) {
+                    write("\n")
+                } else if !typed, let question {
+                    write(question.shown(line) + "\n")
+                }
                 echo.set(on: true)
-                app.answerPlain(line)
+                if line == endKey {
+                    // Ctrl-D on a terminal: a key, as Esc is — it cancels (or quits from a resting screen) and
+                    // the session goes on reading.
+                    app.answerPlain(nil)
+                } else if app.answerPlain(line), app.plainScreen == printedScreen, let error = app.plainError {
+                    // Asked again for the same reason: said again, though the screen has not changed.
+                    write("! \(error)\n")
+                }
+                results.note(app.state.screen)
                 asked = nil
                 continue
             }
@@ -79,6 +101,7 @@ public enum PlainSession {
                 echo.restore()
                 write("\n")
                 app.answerPlain(nil)
+                results.note(app.state.screen)
                 asked = nil
                 continue
             }
@@ -97,11 +120,18 @@ public enum PlainSession {
                     return 128 + Int32(number)
                 }
             }
-            if fds[1].revents != 0 { service.deliverPendingMessages(to: app) }
+            if fds[1].revents != 0 {
+                service.deliverPendingMessages(to: app)
+                results.note(app.state.screen)
+            }
             if fds[0].revents != 0 {
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 let count = read(STDIN_FILENO, &chunk, chunk.count)
-                if count <= 0 {
+                if count == 0 && typed && pending.first != endKey {
+                    // Ctrl-D at the start of a line: the end-of-input key. Twice in a row with nothing taken
+                    // in between (a terminal that hung up) ends the input.
+                    _ = pending.append(endKey, limit: maximumPending)
+                } else if count <= 0 {
                     inputEnded = true
                     if !buffer.isEmpty { _ = pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) }
                     buffer.removeAll()
@@ -125,8 +155,11 @@ public enum PlainSession {
                 }
             }
         }
-        return app.exitStatus ?? 0
+        return results.status(app.exitStatus ?? 0, scripted: !typed)
     }
+
+    /// The line that stands for Ctrl-D typed at the start of a line on a terminal.
+    private static let endKey = "\u{4}"
 
     /// The longest line read, and how many bytes of lines may wait for their question.
     static let maximumLine = 4096
@@ -170,6 +203,29 @@ private struct EchoSwitch {
 
     mutating func restore() {
         if var settings = saved { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+    }
+}
+
+/// The outcome of each flow the session ran. A session whose answers are piped in ends with `run`'s exit status
+/// (docs/headless.md): 1 when a flow failed, 3 when one was cancelled and none failed, else what the app says.
+/// Typed at a terminal, quitting is 0 whatever the flows did, as the terminal UI's.
+private struct Outcomes {
+    private var noted: Set<Int> = []
+    private var failed = false
+    private var cancelled = false
+
+    mutating func note(_ screen: ScreenState) {
+        guard case .result(let result) = screen, noted.insert(result.flowID).inserted else { return }
+        switch result.outcome {
+        case .failure: failed = true
+        case .cancelled: cancelled = true
+        case .success: break
+        }
+    }
+
+    func status(_ quit: Int32, scripted: Bool) -> Int32 {
+        guard scripted, quit == 0 else { return quit }
+        return failed ? 1 : cancelled ? 3 : 0
     }
 }
 

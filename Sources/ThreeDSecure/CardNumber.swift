@@ -8,6 +8,7 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
 
     /// Why a card number is not accepted.
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
+        case empty
         case notDigits
         case unknownBrand
         case wrongLength(brand: CardBrand, expected: Int)
@@ -15,8 +16,11 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
 
         public var description: String {
             switch self {
+            case .empty: "type the card number"
             case .notDigits: "the card number must be digits (spaces are allowed)"
-            case .unknownBrand: "the card number is not a Visa, Mastercard or American Express number"
+            case .unknownBrand:
+                // Every brand the simulation runs, from the list that detects them: "Visa, … or Discover".
+                "the card number is not a \(CardBrand.allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or \(CardBrand.allCases.last!.rawValue) number"
             case .wrongLength(let brand, let expected): "a \(brand.rawValue) card number has \(expected) digits"
             case .failsLuhnCheck: "the card number fails the Luhn check; check for a mistyped digit"
             }
@@ -26,7 +30,8 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
     /// Accepts digits with spaces or dashes between them.
     public init(_ text: String) throws(Problem) {
         let digits = text.filter { $0 != " " && $0 != "-" }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notDigits }
+        guard !digits.isEmpty else { throw .empty }
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notDigits }
         guard let brand = CardBrand.detect(digits) else { throw .unknownBrand }
         guard digits.count == brand.panLength else { throw .wrongLength(brand: brand, expected: brand.panLength) }
         guard Self.passesLuhn(digits) else { throw .failsLuhnCheck }

@@ -84,15 +84,17 @@ final class TmuxSession {
         _ = try? tmux(["resize-window", "-t", target, "-x", "\(width)", "-y", "\(height)"], capture: false)
     }
 
-    /// Polls until `condition` holds for the captured screen, or `timeout` passes. Returns the last screen.
+    /// Polls until `condition` holds for the captured screen (with `scrollback`, the whole history: what scrolled
+    /// off too), or `timeout` passes. Returns the last capture.
     @discardableResult
-    func waitUntil(timeout: Duration = .seconds(15), _ condition: (String) -> Bool) -> (Bool, String) {
+    func waitUntil(timeout: Duration = .seconds(15), scrollback: Bool = false, _ condition: (String) -> Bool) -> (Bool, String) {
         let deadline = ContinuousClock.now + timeout
-        var text = screen()
+        let capture = { scrollback ? self.scrollback() : self.screen() }
+        var text = capture()
         while !condition(text) {
             if ContinuousClock.now > deadline { return (false, text) }
             usleep(20_000)
-            text = screen()
+            text = capture()
         }
         return (true, text)
     }

@@ -29,7 +29,7 @@ import Testing
 
     @Test func escOnALineCancelsTheFlowAndTheEndOfInputQuits() throws {
         let run = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\nalice\n\u{1b}\n")
-        #expect(run.status == 0)
+        #expect(run.status == 3, "piped in, a cancelled flow gives run's exit status")
         #expect(run.stdout.contains("⊘ Activate device cancelled"))
         #expect(run.stdout.contains("User cancelled"))
     }
@@ -37,7 +37,7 @@ import Testing
     @Test func theEndOfInputAtAPromptCancels() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "4\n4000000000002503\n")
         #expect(run.stdout.contains("⊘ Pay with card (3-D Secure) cancelled"))
-        #expect(run.status == 0)
+        #expect(run.status == 3)
     }
 
     @Test func aWrongChoiceSaysWhatItTakes() throws {
@@ -50,7 +50,7 @@ import Testing
         // 250 cancelled activations make about 2,500 events: more than the 2,000 the app keeps.
         let input = String(repeating: "1\nalice\n\u{1b}\n\n", count: 250) + "4\n4000000000002701\n12/30\n\n\n\n\nq\n"
         let run = try BinaryRun.run(["--ephemeral"], stdin: input)
-        #expect(run.status == 0)
+        #expect(run.status == 3, "250 cancelled flows and a payment")
         #expect(run.stdout.components(separatedBy: "→ MC-SDK  Start").count - 1 == 250, "every flow's events are printed")
         #expect(run.stdout.contains("✓ Payment authenticated without a challenge"))
         #expect(run.stdout.contains("Card number: •••• 2701"))
@@ -63,5 +63,52 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stdout.contains("! choose a number from 1 to 7, or q"))
         #expect(!run.stdout.contains(String(repeating: "x", count: 4097)))
+    }
+
+    /// Piped in, the session's exit status is `run`'s: a script can tell that a flow failed. The answers meant for
+    /// the failed flow fall on later questions, and a question that takes a choice does not print them.
+    @Test func aFailedFlowSetsTheExitStatusAndMisplacedAnswersAreNotPrinted() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nalice\nwrongpass\n123456\n")
+        #expect(run.status == 1, "\(run.stdout)")
+        #expect(run.stdout.contains("✗ Activate device failed"))
+        #expect(run.stdout.contains("Enter goes back (q quits): (not an answer here)"))
+        for secret in ["wrongpass", "123456"] { #expect(!run.stdout.contains(secret), "\(secret) was printed") }
+        #expect(try BinaryRun.run(["--ephemeral"], stdin: "1\nalice\nwonderland\n123456\n\nq\n").status == 0)
+    }
+
+    /// Each field is checked as it is answered, the same refusal is said each time, and a refused value is not
+    /// offered back as a default.
+    @Test func refusedAnswersAreSaidEachTimeAndAskedAgainAtOnce() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\n\n\nalice\n\u{1b}\n\n4\n\n4000000000002701\n1230\nabc\nabc\n12.50\nEURO\nEUR\n\n\nq\n")
+        #expect(run.stdout.components(separatedBy: "! Fill in Username.").count - 1 == 2, "\(run.stdout)")
+        #expect(run.stdout.contains("Card number: \n! Card number: type the card number."))
+        #expect(run.stdout.components(separatedBy: "! Amount: write it as a number with at most two decimals").count - 1 == 2)
+        #expect(run.stdout.contains("Amount: 12.50"), "refused, the amount's default is not offered back")
+        #expect(!run.stdout.contains("Amount [abc]"))
+        #expect(run.stdout.contains("! Currency: too long (at most 3 characters)."))
+        #expect(run.stdout.contains("✓ Payment authenticated without a challenge"))
+        // Refused before the form went on: the password was never asked for the empty user name.
+        #expect(!run.stdout.contains("Password (hidden): \n! Fill in Username."))
+    }
+
+    /// Arrow keys typed into a line (a terminal's line editing cannot move the cursor) are not a cancel: the
+    /// question is asked again, saying why.
+    @Test func arrowKeysInALineAskAgainRatherThanCancel() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nalce\u{1b}[D\u{1b}[D\u{1b}[Di\nalice\n\u{1b}\n\nq\n")
+        #expect(run.stdout.contains("! arrow and editing keys do not move the cursor here"), "\(run.stdout)")
+        #expect(run.stdout.contains("Username: alice"))
+        #expect(run.stdout.contains("⊘ Activate device cancelled"), "a lone Esc still cancels")
+        #expect(run.stdout.components(separatedBy: "⊘ Activate device cancelled").count - 1 == 1)
+    }
+
+    /// The KSSIDP comparison is printed whole, and the menu says the device's state.
+    @Test func theComparisonIsPrintedAndTheMenuSaysTheDevice() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "6\n\nq\n")
+        #expect(run.stdout.contains("What would you like to do? (device: not activated)"))
+        #expect(run.stdout.contains("KSSIDP comparison"))
+        #expect(!run.stdout.contains("this screen is the terminal UI's"), "\(run.stdout)")
+        #expect(run.stdout.contains("Migration parity: IdpSdk orchestration (guide) against the KSSIDP wrapper"))
+        #expect(run.stdout.contains("legacy-login: success OK"))
+        #expect(run.status == 0)
     }
 }

@@ -25,10 +25,18 @@ import ThreeDSecure
         ("400000000000270", .wrongLength(brand: .visa, expected: 16)),
         ("3530111333300000", .unknownBrand),
         ("4000x00000002701", .notDigits),
-        ("", .notDigits),
+        ("", .empty),
+        (" - ", .empty),
     ])
     func badNumbersSayWhy(_ text: String, _ problem: CardNumber.Problem) {
         #expect(throws: problem) { try CardNumber(text) }
+    }
+
+    /// The message for an unknown network names every brand the simulation accepts (Discover included).
+    @Test func anUnknownBrandNamesEveryAcceptedBrand() {
+        let message = CardNumber.Problem.unknownBrand.description
+        for brand in CardBrand.allCases { #expect(message.contains(brand.rawValue), "\(brand) missing from \(message)") }
+        #expect(message == "the card number is not a Visa, Mastercard, American Express or Discover number")
     }
 
     @Test func aCardNumberPrintsMasked() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import FlowEngine
 import PaymentFlows
 import Secrets
@@ -10,22 +11,42 @@ public struct PlainQuestion: Equatable, Sendable {
     public let secret: Bool
     /// The answer is a card number: shown masked (`•••• 2503`) wherever it is shown again.
     public var cardNumber = false
+    /// What the question takes, when not free text.
+    public var takes: Takes = .text
 
-    public init(text: String, secret: Bool, cardNumber: Bool = false) {
+    public enum Takes: Equatable, Sendable {
+        case text
+        /// One of these words.
+        case choice(Set<String>)
+        /// Option numbers from 1 to the count, separated by commas or spaces.
+        case options(count: Int)
+    }
+
+    public init(text: String, secret: Bool, cardNumber: Bool = false, takes: Takes = .text) {
         self.text = text
         self.secret = secret
         self.cardNumber = cardNumber
+        self.takes = takes
     }
 
     /// The answer as the plain output may show it again (a log of piped answers): nothing of a secret, a card
-    /// number masked.
+    /// number masked, and for a question that takes a choice only an answer it takes — a line meant for another
+    /// question (a secret, when a flow ended before the answers it was given) is not printed under this one.
     public func shown(_ answer: String) -> String {
         if secret { return "" }
         if cardNumber {
             let digits = answer.filter(\.isNumber)
-            return digits.count >= 4 ? "•••• \(digits.suffix(4))" : "••••"
+            return digits.count >= 4 ? "•••• \(digits.suffix(4))" : digits.isEmpty ? "" : "••••"
         }
-        return answer
+        let word = answer.trimmingCharacters(in: .whitespaces)
+        switch takes {
+        case .text: return answer
+        case .choice(let words): return words.contains(word) ? word : "(not an answer here)"
+        case .options(let count):
+            let numbers = word.split(whereSeparator: { $0 == "," || $0 == " " })
+            return !numbers.isEmpty && numbers.allSatisfy({ Int($0).map { (1...count).contains($0) } ?? false })
+                ? word : "(not an answer here)"
+        }
     }
 }
 
@@ -38,7 +59,9 @@ extension TerminalApp {
     public var plainScreen: [String] {
         switch state.screen {
         case .home:
-            return ["What would you like to do?"] + MenuItem.allCases.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
+            // The status line's device, which the terminal UI shows at the bottom: whether Log in can work.
+            return ["What would you like to do? (device: \(state.deviceStatus))"]
+                + MenuItem.allCases.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
         case .form(let form):
             var lines = [panelTitle]
             if let note = form.note { lines.append(note) }
@@ -52,7 +75,10 @@ extension TerminalApp {
             let screen = challenge.screen
             var lines = [panelTitle, "\(screen.amount) at \(screen.merchantName) · card \(screen.maskedCard) · \(screen.uiType.name)", screen.prompt]
             for (index, option) in screen.options.enumerated() { lines.append("  \(index + 1) \(option)") }
-            lines.append("\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left" + (screen.message.map { " · \($0)" } ?? ""))
+            if screen.uiType == .text { lines.append("(the simulated issuer's code is 1234)") }
+            // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
+            let attempts = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
+            lines.append(screen.message.map { $0.contains(" left") ? $0 : "\(attempts) · \($0)" } ?? attempts)
             if let error = challenge.error { lines.append("! \(error)") }
             return lines
         case .working(_, let flow, _):
@@ -60,8 +86,21 @@ extension TerminalApp {
         case .result(let result):
             let summary = AppView.resultSummary(result)
             return [summary.headline] + summary.rows.map { "  \($0.0): \($0.1)" }
-        case .history, .transcript, .comparison:
-            return [panelTitle, "(this screen is the terminal UI's; Enter goes back)"]
+        case .comparison(let comparison):
+            // Whole, at a width no terminal cuts: a line has no width to keep to.
+            return ["KSSIDP comparison"] + comparison.lines(width: 100)
+        case .history, .transcript:
+            return [panelTitle, "(this screen is the terminal UI's; `idp-tui history` prints it; Enter goes back)"]
+        }
+    }
+
+    /// What is wrong with the answer just given, when the same question is asked again for it.
+    public var plainError: String? {
+        switch state.screen {
+        case .form(let form): form.error
+        case .payment(let form): form.error
+        case .challenge(let challenge): challenge.error
+        default: nil
         }
     }
 
@@ -77,7 +116,9 @@ extension TerminalApp {
     /// What the current screen asks, if anything.
     public var plainQuestion: PlainQuestion? {
         switch state.screen {
-        case .home: return PlainQuestion(text: "Choose 1-\(MenuItem.allCases.count) (q quits): ", secret: false)
+        case .home:
+            let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q"])
+            return PlainQuestion(text: "Choose 1-\(MenuItem.allCases.count) (q quits): ", secret: false, takes: .choice(choices))
         case .form(let form):
             guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false) }
             let field = form.prompt.fields[index]
@@ -91,29 +132,42 @@ extension TerminalApp {
         case .challenge(let challenge):
             switch challenge.screen.uiType {
             case .text: return PlainQuestion(text: "One-time code (hidden; \"resend\" for a new one): ", secret: true)
-            case .singleSelect: return PlainQuestion(text: "Choose one (1-\(challenge.screen.options.count)): ", secret: false)
-            case .multiSelect: return PlainQuestion(text: "Choose all that apply (e.g. 1,3): ", secret: false)
-            case .outOfBand: return PlainQuestion(text: "Approve on the other device? (y/n): ", secret: false)
-            case .htmlOther: return PlainQuestion(text: "This device cannot show it; Enter tells the ACS: ", secret: false)
+            case .singleSelect:
+                return PlainQuestion(text: "Choose one (1-\(challenge.screen.options.count)): ", secret: false,
+                                     takes: .options(count: challenge.screen.options.count))
+            case .multiSelect:
+                return PlainQuestion(text: "Choose all that apply (e.g. 1,3): ", secret: false,
+                                     takes: .options(count: challenge.screen.options.count))
+            case .outOfBand: return PlainQuestion(text: "Approve on the other device? (y/n): ", secret: false, takes: .choice(["y", "n"]))
+            case .htmlOther: return PlainQuestion(text: "This device cannot show it; Enter tells the ACS: ", secret: false, takes: .choice([""]))
             }
-        case .result, .history, .transcript, .comparison: return PlainQuestion(text: "Enter goes back (q quits): ", secret: false)
+        case .comparison(let comparison) where comparison.running:
+            return nil  // the report comes first, as a flow's result does
+        case .result, .history, .transcript, .comparison:
+            return PlainQuestion(text: "Enter goes back (q quits): ", secret: false, takes: .choice(["", "q"]))
         case .working: return nil
         }
     }
 
-    /// One line typed as the answer to ``plainQuestion`` (nil: the input ended). A line with Esc cancels.
-    public func answerPlain(_ line: String?) {
+    /// One line typed as the answer to ``plainQuestion`` (nil: the input ended). A line with Esc cancels. Returns
+    /// true when the same question is asked again because the answer was refused (``plainError`` says why): the
+    /// front end then says why again even when the screen is unchanged.
+    @discardableResult
+    public func answerPlain(_ line: String?) -> Bool {
         guard let line else {
             // End of input: cancel what runs, or quit from a resting screen.
             switch state.screen {
             case .home, .result, .history, .transcript, .comparison: quit(0)
             default: handle(.escape)
             }
-            return
+            return false
+        }
+        if let refused = Self.refusedForEscapes(line) {
+            return refuse(refused)
         }
         if line.unicodeScalars.contains("\u{1b}") {
             handle(.escape)
-            return
+            return false
         }
         let text = line.trimmingCharacters(in: .whitespaces)
         switch state.screen {
@@ -124,35 +178,127 @@ extension TerminalApp {
             } else {
                 state.notice = "choose a number from 1 to \(MenuItem.allCases.count), or q"
             }
+            return false
         case .form(var form):
-            if let index = form.focusedField {
+            guard let index = form.focusedField else { break }
+            let label = TerminalApp.label(form.prompt.fields[index])
+            // Each field is checked as it is answered, not after the whole form.
+            form.inputs[index].clear()
+            if line.isEmpty {
+                form.error = "Fill in \(label)."
+            } else if !form.inputs[index].insert(line) {
                 form.inputs[index].clear()
-                form.inputs[index].insert(line)
-                state.screen = .form(form)
+                form.error = "\(label): at most \(form.inputs[index].maximumBytes) bytes, and no control characters."
+            } else {
+                form.error = nil
             }
-            handle(.enter)
+            state.screen = .form(form)
+            if form.error != nil { return true }
         case .payment(var form):
-            if let index = form.focusedField, !text.isEmpty {
+            guard let index = form.focusedField else { break }
+            let field = PaymentFormState.fields[index]
+            if !text.isEmpty {
                 form.inputs[index].clear()
-                form.inputs[index].insert(text)
+                if !form.inputs[index].insert(text) {
+                    form.inputs[index].clear()
+                    form.error = "\(field.label): too long (at most \(form.inputs[index].maximumBytes) characters)."
+                    form.errorField = field
+                    state.screen = .payment(form)
+                    return true
+                }
                 form.formatAsTyped()
-                state.screen = .payment(form)
             }
-            handle(.enter)
+            // The form is checked in field order: a problem with this field or an earlier one is said now, and the
+            // refused value is not offered back as a default.
+            if let problem = Self.paymentProblem(form), let at = PaymentFormState.fields.firstIndex(of: problem.field), at <= index {
+                form.inputs[at].clear()
+                form.error = "\(problem.field.label): \(problem.message)."
+                form.errorField = problem.field
+                form.focus = at
+                state.screen = .payment(form)
+                return true
+            }
+            form.error = nil
+            form.errorField = nil
+            state.screen = .payment(form)
         case .challenge(var challenge):
-            answerChallenge(text, line, &challenge)
+            return answerChallenge(text, line, &challenge)
         case .result, .history, .transcript, .comparison:
             if text == "q" { quit(0) } else { state.screen = .home }
+            return false
         case .working:
-            break
+            return false
+        }
+        handle(.enter)
+        return false
+    }
+
+    /// The first problem of the card form as it stands, in field order.
+    private static func paymentProblem(_ form: PaymentFormState) -> PaymentFormProblem? {
+        do {
+            _ = try PaymentForm.details(
+                card: form.text(.card), expiry: form.text(.expiry), amount: form.text(.amount),
+                currency: form.text(.currency), merchant: form.text(.merchant))
+            return nil
+        } catch {
+            return error
         }
     }
 
-    private func answerChallenge(_ text: String, _ line: String, _ challenge: inout ChallengeState) {
+    /// A line holding an escape sequence (an arrow, Home, Delete …) but no lone Esc: a terminal's line editing
+    /// cannot move the cursor, so the keys came in as text. Asked again rather than cancelled or taken as typed.
+    static func refusedForEscapes(_ line: String) -> String? {
+        let bytes = Array(line.utf8)
+        var sequences = 0
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == 0x1B else {
+                index += 1
+                continue
+            }
+            guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") else {
+                return nil  // a lone Esc: the line cancels
+            }
+            // CSI: parameters and intermediates up to a final byte; SS3: one final byte.
+            var end = index + 2
+            if bytes[index + 1] == UInt8(ascii: "[") {
+                while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
+            }
+            guard end < bytes.count, (0x40...0x7E).contains(bytes[end]) else { return nil }
+            sequences += 1
+            index = end + 1
+        }
+        guard sequences > 0 else { return nil }
+        return "arrow and editing keys do not move the cursor here: type the answer again (Backspace and Ctrl-U edit the line)"
+    }
+
+    private func refuse(_ reason: String) -> Bool {
+        switch state.screen {
+        case .form(var form):
+            form.error = reason
+            state.screen = .form(form)
+        case .payment(var form):
+            form.error = reason
+            state.screen = .payment(form)
+        case .challenge(var challenge):
+            challenge.error = reason
+            state.screen = .challenge(challenge)
+        default:
+            state.notice = reason
+            return false
+        }
+        return true
+    }
+
+    private func answerChallenge(_ text: String, _ line: String, _ challenge: inout ChallengeState) -> Bool {
         switch challenge.screen.uiType {
         case .text:
             if text == "resend" {
                 challenge.focus(on: .resend)
+            } else if text.isEmpty {
+                challenge.error = "type the one-time code, or resend for a new one"
+                state.screen = .challenge(challenge)
+                return true
             } else {
                 challenge.code.clear()
                 challenge.code.insert(line)
@@ -161,10 +307,11 @@ extension TerminalApp {
         case .singleSelect, .multiSelect:
             let numbers = text.split(whereSeparator: { $0 == "," || $0 == " " }).compactMap { Int($0) }
             let count = challenge.screen.options.count
-            guard !numbers.isEmpty, numbers.allSatisfy({ (1...count).contains($0) }) else {
-                challenge.error = "give option numbers from 1 to \(count)"
+            let single = challenge.screen.uiType == .singleSelect
+            guard !numbers.isEmpty, numbers.allSatisfy({ (1...count).contains($0) }), !single || numbers.count == 1 else {
+                challenge.error = single ? "give one option number from 1 to \(count)" : "give option numbers from 1 to \(count)"
                 state.screen = .challenge(challenge)
-                return
+                return true
             }
             challenge.selected = Set(numbers.map { $0 - 1 })
             challenge.focus(on: .submit)
@@ -172,7 +319,7 @@ extension TerminalApp {
             guard text == "y" || text == "n" else {
                 challenge.error = "answer y (approve) or n (refuse)"
                 state.screen = .challenge(challenge)
-                return
+                return true
             }
             challenge.decision = text == "y"
             challenge.focus(on: .proceed)
@@ -181,6 +328,7 @@ extension TerminalApp {
         }
         state.screen = .challenge(challenge)
         handle(.enter)
+        return false
     }
 
     /// The one-off notice has been shown.

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Plain mode at a terminal (`--plain` in tmux): Ctrl-D is a key there, as Esc is — it cancels the flow and the
+/// session goes on; at a resting screen it quits.
+@Suite(.serialized) struct PlainTerminalTests {
+    private func plainSession(_ arguments: [String] = []) throws -> TmuxSession {
+        try TmuxSession(command: [
+            "sh", "-c", "trap '' INT; \"$0\" --plain --ephemeral \"$@\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary,
+        ] + arguments)
+    }
+
+    @Test func ctrlDAtAPromptCancelsAndTheSessionGoesOn() throws {
+        let session = try plainSession()
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Username:"))
+        session.type("alice")
+        session.press("Enter")
+        #expect(session.waitFor("Password (hidden):"))
+        session.press("C-d")
+        #expect(session.waitFor("⊘ Activate device cancelled"))
+        // Still running: Enter goes back to the menu, where a second Ctrl-D quits.
+        session.press("Enter")
+        let (menu, screen) = session.waitUntil { screen in
+            guard let result = screen.range(of: "⊘ Activate device cancelled"), let choose = screen.range(of: "Choose 1-7 (q quits):",
+                                                                                                       options: .backwards)
+            else { return false }
+            return choose.lowerBound > result.upperBound
+        }
+        #expect(menu, "\(screen)")
+        session.press("C-d")
+        #expect(session.waitForExit() == 0)
+    }
+
+    @Test func ctrlDCancelsAFlowThatIsWorking() throws {
+        // The lookup-timeout card keeps the payment working for seconds: Ctrl-D ends it at once.
+        let session = try plainSession()
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("4")
+        session.press("Enter")
+        #expect(session.waitFor("Card number:"))
+        for answer in ["4000000000002354", "1230", "", "", ""] {
+            if !answer.isEmpty { session.type(answer) }
+            session.press("Enter")
+        }
+        // The payment's lookup is under way (the second "working…": the first came before the form).
+        let (working, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "working… (a line with Esc").count > 2 }
+        #expect(working, "\(screen)")
+        session.press("C-d")
+        #expect(session.waitFor("⊘ Pay with card (3-D Secure) cancelled", timeout: .seconds(5)))
+        session.type("q")
+        session.press("Enter")
+        #expect(session.waitForExit() == 0)
+    }
+}
