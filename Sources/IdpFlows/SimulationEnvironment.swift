@@ -8,9 +8,9 @@ import Scenario
 /// Where a simulation keeps what outlives a process: the IdP's counters and bindings, and the device.
 public struct SimulationStores: Sendable {
     public var identityProvider: any IdentityProviderStore
-    public var device: any DeviceStore
+    package var device: any DeviceStore
 
-    public init(identityProvider: any IdentityProviderStore, device: any DeviceStore) {
+    package init(identityProvider: any IdentityProviderStore, device: any DeviceStore) {
         self.identityProvider = identityProvider
         self.device = device
     }

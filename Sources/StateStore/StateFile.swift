@@ -51,7 +51,7 @@ public final class StateFile: Sendable {
     public var identityProviderStore: any IdentityProviderStore { SQLiteIdentityProviderStore(database: database) }
 
     /// The device's store: its id, activation, session and offline token.
-    public var deviceStore: any DeviceStore { SQLiteDeviceStore(database: database) }
+    package var deviceStore: any DeviceStore { SQLiteDeviceStore(database: database) }
 
     public var history: any FlowHistory { SQLiteFlowHistory(database: database) }
 

@@ -17,7 +17,9 @@ public enum KobilExample {
     /// cancels in `provideCredentials`.
     public static func idpSdk() async {
         let world = SimulatedWorld.current
+        // The controller holds its consumer weakly, as a delegate: the consumer must outlive the calls.
         let consumer = EventConsumer()
+        defer { withExtendedLifetime(consumer) {} }
         guard let masterController = KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer) else {
             print("no master controller")
             return
@@ -54,7 +56,10 @@ public enum KobilExample {
     /// the bank-qa scenario: erin activates, then logs in.
     public static func kssidp(scenarioFile: String) throws {
         let world = try SimulatedWorld.use(scenarioFile: scenarioFile)
-        guard let masterController = KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: EventConsumer()) else {
+        // The controller holds its consumer weakly, as a delegate: the consumer must outlive the calls.
+        let consumer = EventConsumer()
+        defer { withExtendedLifetime(consumer) {} }
+        guard let masterController = KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer) else {
             print("no master controller")
             return
         }
