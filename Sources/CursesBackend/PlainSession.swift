@@ -28,6 +28,11 @@ public enum PlainSession {
         signal(SIGPIPE, SIG_IGN)
         var echo = EchoSwitch()
         defer { echo.restore() }
+        // At a terminal, lines are edited and echoed here (PlainLineEditor), not by the terminal.
+        echo.takeLineEditing()
+        var editor = PlainLineEditor(maximumLine: maximumLine)
+        // Which waiting lines the user saw typed, in step with `pending` (terminal only).
+        var echoedLines: [Bool] = []
         service.mailbox.serveMainQueue()
         let app = TerminalApp(service: service, width: 100, height: 40)
         write("idp-tui (plain) · tenant \(service.world.tenantId) · \(service.world.idpUrl)\n")
@@ -70,21 +75,25 @@ public enum PlainSession {
             }
             let question = app.plainQuestion
             if question != asked, let question {
-                echo.set(on: !question.secret)
                 write(question.text)
+                write(bytes: editor.open(secret: question.secret))
             }
+            if question == nil { editor.close() }
             asked = question
             // A line waiting answers the open question; Esc cancels even while a flow works.
             if let line = pending.first, question != nil || line.unicodeScalars.contains("\u{1b}") || line == endKey {
                 pending.removeFirst()
-                // A terminal echoed what was typed and its newline (not a secret's, nor Ctrl-D's); from a pipe, the
-                // log shows the answer here.
-                if line == endKey || question?.secret == true || (typed && question == nil) {
-                    write("\n")
-                } else if !typed, let question {
-                    write(question.shown(line) + "\n")
+                let echoed = typed && !echoedLines.isEmpty && echoedLines.removeFirst()
+                editor.close()
+                // What the user saw typed is on the terminal with its newline; otherwise the log shows the answer
+                // here (nothing of a secret, and no line under a question that does not take it).
+                if !echoed {
+                    if let question, line != endKey, !line.unicodeScalars.contains("\u{1b}") {
+                        write(question.shown(line) + "\n")
+                    } else {
+                        write("\n")
+                    }
                 }
-                echo.set(on: true)
                 if line == endKey {
                     // Ctrl-D on a terminal: a key, as Esc is — it cancels (or quits from a resting screen) and
                     // the session goes on reading.
@@ -98,7 +107,6 @@ public enum PlainSession {
                 continue
             }
             if pending.isEmpty, inputEnded, question != nil {
-                echo.restore()
                 write("\n")
                 app.answerPlain(nil)
                 results.note(app.state.screen)
@@ -111,11 +119,16 @@ public enum PlainSession {
                 pollfd(fd: service.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0),
             ]
-            if poll(&fds, 3, -1) < 0 && errno != EINTR { return 1 }
+            let ready = poll(&fds, 3, editor.waitsForEscape ? PlainLineEditor.escapeWait : -1)
+            if ready < 0 && errno != EINTR { return 1 }
+            if ready == 0 && editor.waitsForEscape {
+                let entry = editor.escapeTimedOut()
+                if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed) }
+                continue
+            }
             if fds[2].revents != 0 {
                 var number: UInt8 = 0
                 if read(signalPipe[0], &number, 1) == 1 {
-                    echo.restore()
                     write("\n")
                     return 128 + Int32(number)
                 }
@@ -127,11 +140,16 @@ public enum PlainSession {
             if fds[0].revents != 0 {
                 var chunk = [UInt8](repeating: 0, count: 4096)
                 let count = read(STDIN_FILENO, &chunk, chunk.count)
-                if count == 0 && typed && pending.first != endKey {
-                    // Ctrl-D at the start of a line: the end-of-input key. Twice in a row with nothing taken
-                    // in between (a terminal that hung up) ends the input.
-                    _ = pending.append(endKey, limit: maximumPending)
-                } else if count <= 0 {
+                if typed, count > 0 {
+                    let (entries, output) = editor.feed(chunk.prefix(count))
+                    write(bytes: output)
+                    for entry in entries {
+                        if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed) } else { droppedLines += 1 }
+                    }
+                    for index in chunk.indices { chunk[index] = 0 }
+                    continue
+                }
+                if count <= 0 {
                     inputEnded = true
                     if !buffer.isEmpty { _ = pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) }
                     buffer.removeAll()
@@ -159,7 +177,7 @@ public enum PlainSession {
     }
 
     /// The line that stands for Ctrl-D typed at the start of a line on a terminal.
-    private static let endKey = "\u{4}"
+    private static let endKey = PlainLineEditor.endKey
 
     /// The longest line read, and how many bytes of lines may wait for their question.
     static let maximumLine = 4096
@@ -168,8 +186,10 @@ public enum PlainSession {
     nonisolated(unsafe) private static var closed = false
     private static var outputClosed: Bool { closed }
 
-    private static func write(_ text: String) {
-        var bytes = Array(text.utf8)
+    private static func write(_ text: String) { write(bytes: Array(text.utf8)) }
+
+    private static func write(bytes: [UInt8]) {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
@@ -184,7 +204,8 @@ public enum PlainSession {
     }
 }
 
-/// Echo of standard input on and off (for secrets), when it is a terminal; put back as it was on every way out.
+/// The terminal's own line editing and echo, turned off for the session (PlainLineEditor does both) and put back
+/// as they were on every way out.
 private struct EchoSwitch {
     private var saved: termios?
 
@@ -193,11 +214,16 @@ private struct EchoSwitch {
         if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &current) == 0 { saved = current }
     }
 
-    /// While echo is off, Ctrl-Z does nothing: a stopped session would leave the shell with echo off.
-    func set(on: Bool) {
+    /// No canonical mode and no echo; signals stay (Ctrl-C quits). Ctrl-Z does nothing: a stopped session would
+    /// leave the shell with the terminal's editing off.
+    func takeLineEditing() {
         guard var settings = saved else { return }
-        if !on { settings.c_lflag &= ~tcflag_t(ECHO) }
-        signal(SIGTSTP, on ? SIG_DFL : SIG_IGN)
+        settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &settings.c_cc) { characters in
+            characters[Int(VMIN)] = 1
+            characters[Int(VTIME)] = 0
+        }
+        signal(SIGTSTP, SIG_IGN)
         tcsetattr(STDIN_FILENO, TCSANOW, &settings)
     }
 

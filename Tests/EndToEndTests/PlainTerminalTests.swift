@@ -55,4 +55,42 @@ import Testing
         session.press("Enter")
         #expect(session.waitForExit() == 0)
     }
+
+    /// A user name, password and activation code pasted at once at `Username:`: plain mode edits and echoes lines
+    /// itself, so the lines pasted ahead are not shown, and each secret answers its own hidden question.
+    @Test func answersPastedAheadShowNoSecret() throws {
+        let session = try plainSession()
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Username:"))
+        session.paste("alice\nwonderland\n123456\n")
+        #expect(session.waitFor("✓ Device activated and logged in"))
+        let scrollback = session.scrollback()
+        #expect(scrollback.contains("Username: alice"))
+        #expect(!scrollback.contains("wonderland") && !scrollback.contains("123456"), "a secret was shown: \(scrollback)")
+        session.type("q")
+        session.press("Enter")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// Backspace edits the line; arrow keys are dropped whole rather than typed or taken as Esc.
+    @Test func backspaceEditsAndArrowKeysAreDropped() throws {
+        let session = try plainSession()
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Username:"))
+        session.type("alx")
+        session.press("BSpace")
+        session.press("Left")
+        session.press("Right")
+        session.type("ice")
+        #expect(session.waitFor("Username: alice"))
+        session.press("Enter")
+        #expect(session.waitFor("Password (hidden):"))
+        #expect(!session.screen().contains("[D"), "an arrow key was typed")
+        session.press("Escape")
+        #expect(session.waitFor("⊘ Activate device cancelled"))
+    }
 }

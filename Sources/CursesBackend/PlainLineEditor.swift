@@ -1,0 +1,141 @@
+/// Plain mode's own line editing at a terminal. The terminal's canonical mode echoes whatever arrives, so a
+/// password pasted together with a user name was shown under `Username:`. Here the terminal neither edits nor
+/// echoes: a line is echoed only while it answers the open question and that question is not a secret; lines
+/// typed or pasted ahead stay unseen until their question comes.
+///
+/// Keys: text; Backspace; Ctrl-U (the whole line); Ctrl-W (the last word); Enter. Ctrl-D on an empty line is
+/// the end-of-input key; Esc alone (nothing after it for ``escapeWait``) cancels; escape sequences (arrows, Home,
+/// Delete, function keys) are dropped whole; other control bytes are dropped.
+struct PlainLineEditor {
+    /// A line finished with Enter (or a key that stands for one), and whether the user saw it typed.
+    struct Entry: Equatable {
+        let text: String
+        let echoed: Bool
+    }
+
+    /// How long a lone Esc waits for the rest of a sequence before it counts as the Esc key.
+    static let escapeWait: Int32 = 50
+    static let endKey = "\u{4}"
+    static let escapeKey = "\u{1b}"
+
+    private var line: [UInt8] = []
+    /// How many bytes of `line` are on the terminal.
+    private var shown = 0
+    /// Whether typing shows now: a question that is not a secret is open and waits for this line.
+    private var echoing = false
+    private var escape = Escape.none
+    private let maximumLine: Int
+
+    private enum Escape { case none, escape, csi, ss3 }
+
+    init(maximumLine: Int) {
+        self.maximumLine = maximumLine
+    }
+
+    /// True while an Esc waits to be told from the start of a sequence.
+    var waitsForEscape: Bool { escape == .escape }
+
+    /// A question is asked: what is typed for it shows unless it is a secret. Returns what to write (the part of
+    /// the line typed ahead, now that it is the answer being typed).
+    mutating func open(secret: Bool) -> [UInt8] {
+        echoing = !secret
+        guard echoing, shown < line.count else { return [] }
+        defer { shown = line.count }
+        return Array(line[shown...])
+    }
+
+    /// No question waits for the line being typed: it no longer shows.
+    mutating func close() { echoing = false }
+
+    /// Takes bytes typed. Returns the lines finished, and what to write for the echo.
+    mutating func feed(_ bytes: some Sequence<UInt8>) -> (entries: [Entry], output: [UInt8]) {
+        var entries: [Entry] = []
+        var output: [UInt8] = []
+        for byte in bytes {
+            switch escape {
+            case .escape:
+                // Esc then [ or O: a sequence, dropped whole; Esc then another key: an Alt key, dropped.
+                escape = byte == UInt8(ascii: "[") ? .csi : byte == UInt8(ascii: "O") ? .ss3 : .none
+                continue
+            case .csi:
+                if (0x40...0x7E).contains(byte) || !(0x20...0x3F).contains(byte) { escape = .none }
+                continue
+            case .ss3:
+                escape = .none
+                continue
+            case .none:
+                break
+            }
+            switch byte {
+            case 0x1B:
+                escape = .escape
+            case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+                entries.append(finish(Array(line), output: &output))
+            case 0x7F, 0x08:
+                erase(count: 1, &output)
+            case 0x15:
+                erase(count: Int.max, &output)
+            case 0x17:
+                var characters = 0
+                var index = line.count
+                while index > 0, line[index - 1] == UInt8(ascii: " ") { index -= 1; characters += 1 }
+                while index > 0, line[index - 1] != UInt8(ascii: " ") {
+                    index -= 1
+                    if line[index] & 0xC0 != 0x80 { characters += 1 }
+                }
+                erase(count: characters, &output)
+            case 0x04:
+                if line.isEmpty { entries.append(Entry(text: Self.endKey, echoed: false)) }
+            case 0..<0x20:
+                break
+            default:
+                guard line.count < maximumLine else { break }
+                line.append(byte)
+                if echoing {
+                    output.append(byte)
+                    shown = line.count
+                }
+            }
+        }
+        return (entries, output)
+    }
+
+    /// The Esc that waited was the Esc key: the line being typed is dropped and the answer is a cancel.
+    mutating func escapeTimedOut() -> Entry {
+        escape = .none
+        for index in line.indices { line[index] = 0 }
+        line.removeAll()
+        shown = 0
+        echoing = false
+        return Entry(text: Self.escapeKey, echoed: false)
+    }
+
+    private mutating func finish(_ text: [UInt8], output: inout [UInt8]) -> Entry {
+        let echoed = echoing && shown == line.count
+        if echoed { output.append(UInt8(ascii: "\n")) }
+        let entry = Entry(text: String(decoding: text, as: UTF8.self), echoed: echoed)
+        for index in line.indices { line[index] = 0 }
+        line.removeAll(keepingCapacity: true)
+        shown = 0
+        // Answered: until the next question is asked, what is typed is typed ahead and does not show.
+        echoing = false
+        return entry
+    }
+
+    /// Removes `count` characters from the end of the line, and from the terminal what of them showed.
+    private mutating func erase(count: Int, _ output: inout [UInt8]) {
+        var left = count
+        while left > 0, !line.isEmpty {
+            var start = line.count - 1
+            while start > 0, line[start] & 0xC0 == 0x80 { start -= 1 }
+            let wasShown = start < shown
+            for index in start..<line.count { line[index] = 0 }
+            line.removeSubrange(start...)
+            if wasShown {
+                output += [0x08, 0x20, 0x08]
+                shown = line.count
+            }
+            left -= 1
+        }
+    }
+}
