@@ -11,12 +11,34 @@ import Testing
         ] + arguments)
     }
 
-    @Test func ctrlDAtAPromptCancelsAndTheSessionGoesOn() throws {
-        let session = try plainSession()
+    /// The menu, then Activate device's first question.
+    private func startActivation(_ session: TmuxSession) {
         #expect(session.waitFor("Choose 1-7 (q quits):"))
         session.type("1")
         session.press("Enter")
         #expect(session.waitFor("Username:"))
+    }
+
+    /// Questions a line each, secrets typed unseen, Ctrl-C quits (exit 130).
+    @Test func plainModeAsksLineByLineWithSecretsHidden() throws {
+        let session = try plainSession()
+        startActivation(session)
+        for (answer, next) in [("alice", "Password (hidden):"), ("wonderland", "Activation code (hidden):"),
+                               ("123456", "✓ Device activated and logged in")] {
+            session.type(answer)
+            session.press("Enter")
+            #expect(session.waitFor(next))
+        }
+        let screen = session.scrollback()
+        #expect(!screen.contains("wonderland") && !screen.contains("123456"), "a secret was echoed")
+        #expect(!screen.contains("┌"), "no box drawing")
+        session.press("C-c")
+        #expect(session.waitForExit() == 130)
+    }
+
+    @Test func ctrlDAtAPromptCancelsAndTheSessionGoesOn() throws {
+        let session = try plainSession()
+        startActivation(session)
         session.type("alice")
         session.press("Enter")
         #expect(session.waitFor("Password (hidden):"))
@@ -60,10 +82,7 @@ import Testing
     /// itself, so the lines pasted ahead are not shown, and each secret answers its own hidden question.
     @Test func answersPastedAheadShowNoSecret() throws {
         let session = try plainSession()
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
-        session.type("1")
-        session.press("Enter")
-        #expect(session.waitFor("Username:"))
+        startActivation(session)
         session.paste("alice\nwonderland\n123456\n")
         #expect(session.waitFor("✓ Device activated and logged in"))
         let scrollback = session.scrollback()
@@ -77,10 +96,7 @@ import Testing
     /// Backspace edits the line; arrow keys are dropped whole rather than typed or taken as Esc.
     @Test func backspaceEditsAndArrowKeysAreDropped() throws {
         let session = try plainSession()
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
-        session.type("1")
-        session.press("Enter")
-        #expect(session.waitFor("Username:"))
+        startActivation(session)
         session.type("alx")
         session.press("BSpace")
         session.press("Left")
