@@ -65,7 +65,8 @@ public enum IdpFailure: Error, Sendable, Equatable {
         case .activationCodeUsed: "the activation code has already been used; ask for a new one"
         case .userLocked(let remaining):
             "the account is temporarily locked after too many failed attempts; try again in \(Self.spell(remaining))"
-        case .notActivated: "this device is not activated; activate it before logging in"
+        case .notActivated:
+            "the client data says this device is not activated; activate it first, or, if it was activated since that client data was fetched, send GetAstClientDataEvent again"
         case .activatedForDifferentAccount: "this device is activated for a different account"
         case .alreadyActivated: "this device is already activated; log in instead, or reset the device"
         case .unactivatedClient: "login with a client that the identity provider does not know as activated"

@@ -143,6 +143,8 @@ import Testing
 
     @Test func loginOnAnUnactivatedDeviceIsRefusedBeforeTheForm() {
         #expect(IdpHarness().authorize(.login).failure == .notActivated)
+        // Client data fetched before an activation says "not activated": the message says how to get fresh data.
+        #expect(IdpFailure.notActivated.message.contains("send GetAstClientDataEvent again"))
     }
 
     @Test func activatingAnActivatedDeviceIsRefusedBeforeTheForm() {
