@@ -67,10 +67,19 @@ public enum RunCommand {
             if written > 0 {
                 offset += written
             } else if written < 0 && errno != EINTR {
+                let error = errno
+                outputError.withLock { $0 = $0 ?? error }
                 return
             }
         }
     }
+
+    /// The first error writing the output (a full disk, a closed pipe), if any: the process then ends with
+    /// ``outputFailureStatus``, not 0 (`end` in main.swift).
+    private static let outputError = Locked<Int32?>(nil)
+    public static var outputFailure: Int32? { outputError.withLock { $0 } }
+    /// The exit status when the output could not be written (sysexits' EX_IOERR).
+    public static let outputFailureStatus: Int32 = 74
 
     static func readText(_ path: String, what: String, command: String) throws(UsageError) -> String {
         let bytes: [UInt8]

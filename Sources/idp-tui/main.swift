@@ -37,7 +37,18 @@ func help(_ command: Command) -> String {
 /// -wal), then `_exit`. Not `exit`: its `atexit` handlers include OpenSSL's, which frees what a flow still winding
 /// down on another thread (a cancelled one in the terminal UI) may be using.
 func end(_ status: Int32) -> Never {
-    fflush(nil)
+    var status = status
+    // Output that could not be written (a full disk) is not a success: one line, and exit 74. A closed pipe
+    // (`| head`): 141, as a shell reports SIGPIPE, with no line (the reader chose to stop).
+    let flushed = fflush(nil) == 0
+    if let error = flushed ? RunCommand.outputFailure : errno {
+        if error == EPIPE {
+            status = 128 + SIGPIPE
+        } else {
+            FileHandle.standardError.write(Data("idp-tui: the output could not be written: \(String(cString: strerror(error)))\n".utf8))
+            status = RunCommand.outputFailureStatus
+        }
+    }
     StateFile.closeAll()
     _exit(status)
 }
@@ -52,7 +63,10 @@ func fail(_ message: String) -> Never {
 /// `_exit` runs no `atexit` handler: OpenSSL's would free what a flow still running on another thread uses. The
 /// terminal UI installs its own handlers, which end its loop and then exit normally.
 func exitOnSignals() -> [any DispatchSourceSignal] {
-    [SIGINT, SIGTERM, SIGHUP].map { number in
+    // A closed output (`| head`) is no signal here: the write fails with EPIPE, the run goes on to its end (every
+    // flow kept in the file) and `end` exits 141, as SIGPIPE would have, the file closed first.
+    signal(SIGPIPE, SIG_IGN)
+    return [SIGINT, SIGTERM, SIGHUP].map { number in
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler {

@@ -12,7 +12,9 @@ struct BinaryRun {
 
     /// Each run gets a state folder of its own (`XDG_STATE_HOME`) unless `environment` names one, so that runs
     /// build on each other only when a test says so (with `--state FILE`).
-    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> BinaryRun {
+    /// `stdoutTo`, when given, takes the standard output instead of a pipe read here (a device, a closed pipe).
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
+                    stdoutTo: FileHandle? = nil) throws -> BinaryRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -24,7 +26,7 @@ struct BinaryRun {
         let output = Pipe()
         let errors = Pipe()
         process.standardInput = input
-        process.standardOutput = output
+        process.standardOutput = stdoutTo ?? output
         process.standardError = errors
         try process.run()
         try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
@@ -37,7 +39,7 @@ struct BinaryRun {
             errorData = errors.fileHandleForReading.readDataToEndOfFile()
             group.leave()
         }
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
+        let outputData = stdoutTo == nil ? output.fileHandleForReading.readDataToEndOfFile() : Data()
         group.wait()
         process.waitUntilExit()
         return BinaryRun(
