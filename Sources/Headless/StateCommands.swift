@@ -60,6 +60,12 @@ public enum StateCommands {
         if arguments.first != "prune" && (options.keepFlows != nil || options.keepDays != nil) {
             throw UsageError("history: --\(options.keepFlows != nil ? "keep-flows" : "keep-days") is for history prune")
         }
+        if let verb = arguments.first, options.json || options.limit != nil {
+            // Accepted and ignored, a script would read text where it expects JSON: refused instead.
+            let option = options.json ? "--json" : "--limit"
+            throw UsageError("history \(verb): \(option) is for the list (idp-tui history \(option == "--json" ? "--json" : "--limit N"))"
+                + (option == "--json" && verb != "prune" ? "; one flow as JSON: idp-tui history export ID --format json" : ""))
+        }
         switch arguments.first {
         case "show", "export":
             let verb = arguments[0]
@@ -108,7 +114,7 @@ public enum StateCommands {
             throw UsageError("history: unknown argument \"\(word)\"; use show ID, export ID or prune, or see idp-tui history --help")
         case nil:
             let json = options.json
-            let limit = options.limit
+            let limit = options.limit ?? 50
             let entries: [HistorySummary]
             let state = try open()
             do {

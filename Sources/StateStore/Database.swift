@@ -188,7 +188,9 @@ final class Database: @unchecked Sendable {
 
     /// The error for a file SQLite cannot read, or that is not SQLite at all.
     static func damaged(_ path: String, _ message: String) -> StateError {
-        StateError("the state file \(path) is damaged or not an idp-tui state file (\(message)); \(StatePath.moveAdvice(path)), or start over with idp-tui reset",
+        // `reset` moves only a file that is idp-tui's (or unreadable garbage); another program's file, a text file,
+        // it refuses: so the advice that always works comes first.
+        StateError("the state file \(path) is damaged or not an idp-tui state file (\(message)); \(StatePath.moveAdvice(path)), or name another file with --state (idp-tui reset moves aside only a damaged file of idp-tui's own)",
                    reason: .damaged)
     }
 

@@ -69,6 +69,10 @@ import Testing
             (["history", "prune", "--keep-days", "-1"], "--keep-days takes a whole number of days from 0 (no limit) to 36500, not \"-1\""),
             (["history", "--keep-flows", "5"], "history: --keep-flows is for history prune"),
             (["history", "prune", "now"], "history prune: unknown argument \"now\""),
+            // The list's options are refused elsewhere rather than ignored (a script would read text as JSON).
+            (["history", "show", "1", "--json"], "history show: --json is for the list (idp-tui history --json); one flow as JSON"),
+            (["history", "prune", "--limit", "3"], "history prune: --limit is for the list"),
+            (["history", "show", "1", "--limit", "3"], "history show: --limit is for the list"),
         ] {
             let run = try BinaryRun.run(arguments + ["--state", state])
             #expect(run.status == 2, "\(arguments)")

@@ -100,7 +100,8 @@ func freshStatePath() -> String {
             let run = try BinaryRun.run(arguments, stdin: Answers.alice)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.stderr.contains("\(state) is damaged or not an idp-tui state file"), "\(run.stderr)")
-            #expect(run.stderr.contains("move state.sqlite away together with state.sqlite-wal and state.sqlite-shm, or start over with idp-tui reset"))
+            #expect(run.stderr.contains("move state.sqlite away together with state.sqlite-wal and state.sqlite-shm, or name another file with --state"))
+            #expect(!run.stderr.contains("start over with idp-tui reset"), "reset refuses a file that is not idp-tui's")
             #expect(run.stderr.split(separator: "\n").count == 1)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)

@@ -48,8 +48,8 @@ public struct CommandLineOptions: Sendable {
     public var variant = ParityCheck.Variant.guide
     /// `compare --json`, `history --json`.
     public var json = false
-    /// `history --limit N`.
-    public var limit = 50
+    /// `history --limit N` (nil: not given; the list shows 50).
+    public var limit: Int?
     /// `history export --format mermaid|json`.
     public var format: String?
     /// `history prune --keep-flows N`.
