@@ -101,8 +101,10 @@ extension StateFile {
         StateError("\(path) is in use: another process held its lock for over \(Database.busyTimeoutMilliseconds / 1000) s; nothing was changed (try again when it ends)")
     }
 
+    /// The state's bytes: the file and its -wal (pages not yet copied into it). Not the -shm: an index of the
+    /// -wal, 32 KB while the file is open and gone when it is closed, which made `prune` report 32 KB more.
     static func size(_ path: String) -> Int64 {
-        ([""] + StatePath.companions).reduce(0) { total, suffix in
+        ([""] + StatePath.companions.filter { $0 != "-shm" }).reduce(0) { total, suffix in
             if case .regularFile(let size, _, _) = StatePath.Entry(path + suffix) { total + size } else { total }
         }
     }

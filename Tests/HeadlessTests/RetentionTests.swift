@@ -62,6 +62,17 @@ import Testing
         #expect(afterReset.stdout.contains("keeps the newest 1000 flows, none older than 30 days; removed 0 flows, 0 kept"), "\(afterReset.stdout)")
     }
 
+    /// `prune` reports the file's size (with its -wal), not the -shm index that exists only while it is open.
+    @Test func pruneReportsTheFilesOwnSize() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let prune = try BinaryRun.run(["history", "prune", "--state", state])
+        let after = try #require(prune.stdout.firstMatch(of: /→ (\d+) KB\)/)?.1).flatMap { Int64($0) }
+        let size = (try FileManager.default.attributesOfItem(atPath: state)[.size] as? Int64) ?? 0
+        let wal = (try? FileManager.default.attributesOfItem(atPath: state + "-wal")[.size] as? Int64) ?? 0
+        #expect(after == (size + wal) / 1000, "\(prune.stdout): file \(size) + wal \(wal)")
+    }
+
     @Test func retentionOptionsAreCheckedAndBelongToPrune() throws {
         let state = freshStatePath()
         for (arguments, message) in [
