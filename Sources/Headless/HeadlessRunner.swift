@@ -193,7 +193,7 @@ public final class HeadlessRunner: FlowFrontEnd {
                 refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for")
                 return
             } else {
-                refuse(prompt, "\(place).otp has \(given.otp.count) codes, but the challenge asked for another")
+                refuse(prompt, "\(place).otp has \(given.otp.count) \(given.otp.count == 1 ? "code" : "codes"), but the challenge asked for another")
                 return
             }
         case .singleSelect, .multiSelect:

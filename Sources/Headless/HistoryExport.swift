@@ -1,6 +1,7 @@
 import FlowCatalog
 import FlowRecords
 import Foundation
+import JSONText
 
 /// History as text: the list, a transcript, a Mermaid sequence diagram, or JSON.
 public enum HistoryExport {
@@ -66,7 +67,10 @@ public enum HistoryExport {
         let events = (try? encoder.encode(record.events)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         let summary = (try? encoder.encode(record.summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let body = summary.dropLast()
-        return VisibleText.escapedInJSON("\(body),\"result\":\(record.resultJSON),\"events\":\(events)}")
+        // The result as the file holds it; a damaged one (not JSON) as a string, so that the export stays JSON.
+        let result = (try? JSONParser.parse(record.resultJSON)) != nil
+            ? record.resultJSON : (try? encoder.encode(record.resultJSON)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        return VisibleText.escapedInJSON("\(body),\"result\":\(result),\"events\":\(events)}")
     }
 
     private static func id(_ participant: String) -> String {

@@ -240,6 +240,18 @@ import Threading
         let table = try BinaryRun.run(["history", "--state", state])
         #expect(table.stdout.contains("\\x1B]0;owned\\x07\\x1B[2J\\x9B31m"), "\(table.stdout)")
     }
+    /// A damaged result (not JSON) is exported as a string: the export stays one JSON document.
+    @Test func aDamagedResultStillExportsAsJSON() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let file = try StateFile(path: state)
+        try file.executeForTesting("UPDATE flows SET result_json = 'not json'")
+        file.close()
+        let run = try BinaryRun.run(["history", "export", "1", "--format", "json", "--state", state])
+        #expect(run.status == 0, "\(run.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        #expect(document?["result"] as? String == "not json", "\(run.stdout)")
+    }
 }
 
 /// One device, however many processes share its state file.
