@@ -85,6 +85,16 @@ do {
 } catch {
     fail(error.message)
 }
+// Global options are accepted by every command; where a command does not use one, it is still checked, so that
+// a typo in a script's `--theme` or `--scenario` is an error, not silently nothing.
+if case .run(let command) = parsed.request, command != .terminal {
+    if let theme = parsed.options.theme {
+        do { _ = try Theme.resolve(theme, environment: [:]) } catch { fail("\(command.rawValue): \(error.description)") }
+    }
+    if [.reset, .history].contains(command), parsed.options.scenarioPath != nil {
+        do { _ = try parsed.options.loadScenario(for: command) } catch { fail(error.message) }
+    }
+}
 let signalSources: [any DispatchSourceSignal]
 if case .run(.terminal) = parsed.request { signalSources = [] } else { signalSources = exitOnSignals() }
 switch parsed.request {

@@ -66,4 +66,19 @@ import Testing
         #expect(!run.contains("--limit") && !Command.terminal.help.contains("--answers"))
         #expect(Command.history.help.contains("--format mermaid|json") && Command.compare.help.contains("--variant"))
     }
+
+    /// A global option a command does not use is still checked: a typo in a script is an error (exit 2), not
+    /// silently nothing.
+    @Test func unusedGlobalOptionsAreStillChecked() throws {
+        for (arguments, stdin, message) in [
+            (["run", "logout", "--ephemeral", "--theme", "nope"], "{}", "idp-tui: run: theme nope: is neither a built-in theme"),
+            (["scenario", "show", "--theme", "zzz"], "", "idp-tui: scenario: theme zzz:"),
+            (["reset", "--state", freshStatePath(), "--scenario", "/nonexistent/scenario.json"], "", "idp-tui: reset: scenario /nonexistent/scenario.json"),
+        ] {
+            let run = try BinaryRun.run(arguments, stdin: stdin)
+            #expect(run.status == 2, "\(arguments): \(run.stdout)")
+            #expect(run.stderr.hasPrefix(message), "\(arguments): \(run.stderr)")
+        }
+        #expect(try BinaryRun.run(["run", "logout", "--ephemeral", "--theme", "monochrome"], stdin: "{}").status == 0)
+    }
 }
