@@ -146,17 +146,14 @@ public enum PlainSession {
                     for entry in entries {
                         if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed) } else { droppedLines += 1 }
                     }
-                    for index in chunk.indices { chunk[index] = 0 }
-                    continue
-                }
-                if count <= 0 {
+                } else if count <= 0 {
                     inputEnded = true
                     if !buffer.isEmpty { _ = pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) }
                     buffer.removeAll()
                 }
                 // Lines are bounded: what passes maximumLine is dropped up to its newline, and at most
                 // maximumPending bytes of lines wait (the rest of a flood is dropped, with a notice).
-                for byte in chunk.prefix(max(0, count)) {
+                for byte in chunk.prefix(typed ? 0 : max(0, count)) {
                     if byte == UInt8(ascii: "\n") {
                         if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
                         if !pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) { droppedLines += 1 }
