@@ -14,108 +14,177 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
 /// A strict JSON parser (RFC 8259) that records the position of every value and refuses duplicate keys,
 /// for files whose errors a person has to find: scenario files. Nesting is limited so that hostile input
 /// cannot exhaust the stack.
+///
+/// It reads UTF-8 bytes (checked once, up front) and counts columns in characters lazily: a position is worked
+/// out only where a value starts or an error is found, from the last one, so a file is read in one pass.
 public struct JSONParser {
     public static let maximumDepth = 64
 
-    private let scalars: [Unicode.Scalar]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var line = 1
+    /// The column at `countedTo`; the characters between there and `index` are counted when a position is asked.
     private var column = 1
+    private var countedTo = 0
 
-    private init(_ text: String) {
-        scalars = Array(text.unicodeScalars)
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONParser(text)
-        if parser.peek == "\u{FEFF}" { parser.advance() }
-        parser.skipWhitespace()
-        let node = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == parser.scalars.count else { throw parser.error("unexpected text after the JSON value") }
-        return node
+        try parseValid(Array(text.utf8))
     }
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw JSONSyntaxError(message: "the file is not UTF-8 text", position: TextPosition(line: 1, column: 1))
+        if let invalid = firstInvalidUTF8(bytes) {
+            throw JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: position(of: invalid, in: bytes))
         }
-        return try parse(text)
+        return try parseValid(bytes)
+    }
+
+    private static func parseValid(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+        let result: Result<JSONNode, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            return Result { () throws(JSONSyntaxError) in try parser.document() }
+        }
+        return try result.get()
+    }
+
+    private mutating func document() throws(JSONSyntaxError) -> JSONNode {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            index = 3
+            countedTo = 3
+        }
+        skipWhitespace()
+        let node = try value(depth: 0)
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
+        return node
+    }
+
+    // MARK: Positions
+
+    private static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+
+    private mutating func here() -> TextPosition {
+        while countedTo < index {
+            if !Self.isContinuation(bytes[countedTo]) { column += 1 }
+            countedTo += 1
+        }
+        return TextPosition(line: line, column: column)
+    }
+
+    private mutating func error(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, position: here())
+    }
+
+    /// Where the first byte that is not part of well-formed UTF-8 is, or nil when every byte is.
+    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            offset += UTF8.width(scalar)
+        }
+        return offset
+    }
+
+    private static func position(of offset: Int, in bytes: [UInt8]) -> TextPosition {
+        var line = 1, column = 1
+        for byte in bytes[..<offset] where !isContinuation(byte) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+        }
+        return TextPosition(line: line, column: column)
     }
 
     // MARK: Values
 
-    private var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
-    private var here: TextPosition { TextPosition(line: line, column: column) }
+    private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private mutating func advance() {
-        if scalars[index] == "\n" {
-            line += 1
-            column = 1
-        } else {
-            column += 1
-        }
-        index += 1
-    }
-
-    private func error(_ message: String) -> JSONSyntaxError {
-        JSONSyntaxError(message: message, position: here)
+    /// The character at the index, for messages.
+    private var scalarHere: Unicode.Scalar {
+        String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self).unicodeScalars.first!
     }
 
     private mutating func skipWhitespace() {
-        while let scalar = peek, scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" { advance() }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): index += 1
+            case UInt8(ascii: "\n"):
+                index += 1
+                line += 1
+                column = 1
+                countedTo = index
+            default: return
+            }
+        }
     }
 
     private mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONNode {
         guard depth < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
-        let start = here
-        guard let scalar = peek else { throw error("the text ends where a value should be") }
-        switch scalar {
-        case "{": return JSONNode(try object(depth: depth), at: start)
-        case "[": return JSONNode(try array(depth: depth), at: start)
-        case "\"": return JSONNode(.string(try string()), at: start)
-        case "t": try literal("true"); return JSONNode(.bool(true), at: start)
-        case "f": try literal("false"); return JSONNode(.bool(false), at: start)
-        case "n": try literal("null"); return JSONNode(.null, at: start)
-        case "-", "0"..."9": return JSONNode(try number(), at: start)
-        default: throw error("unexpected \(Self.show(scalar)) where a value should be")
+        let start = here()
+        guard let byte = peek else { throw error("the text ends where a value should be") }
+        switch byte {
+        case UInt8(ascii: "{"): return JSONNode(try object(depth: depth), at: start)
+        case UInt8(ascii: "["): return JSONNode(try array(depth: depth), at: start)
+        case UInt8(ascii: "\""): return JSONNode(.string(try string()), at: start)
+        case UInt8(ascii: "t"): try literal("true"); return JSONNode(.bool(true), at: start)
+        case UInt8(ascii: "f"): try literal("false"); return JSONNode(.bool(false), at: start)
+        case UInt8(ascii: "n"): try literal("null"); return JSONNode(.null, at: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(try number(), at: start)
+        default: throw error("unexpected \(Self.show(scalarHere)) where a value should be")
         }
     }
 
-    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
-        for expected in word.unicodeScalars {
-            guard peek == expected else { throw error("expected \(word)") }
-            advance()
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        for byte in expected {
+            guard peek == byte else { throw error("expected \(word)") }
+            index += 1
         }
     }
 
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONNode.Value {
-        advance()
+        index += 1
         var members: [(key: String, value: JSONNode)] = []
+        // Objects are mostly small: a duplicate is looked for in the list until a set pays for itself.
         var seen: Set<String> = []
         skipWhitespace()
-        if peek == "}" {
-            advance()
+        if peek == UInt8(ascii: "}") {
+            index += 1
             return .object(members)
         }
         while true {
             skipWhitespace()
-            guard peek == "\"" else { throw error("expected a key in double quotes") }
-            let keyPosition = here
+            guard peek == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
+            let keyPosition = here()
             let key = try string()
-            guard seen.insert(key).inserted else {
+            let duplicate: Bool
+            if members.count < 16 {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if seen.isEmpty { seen = Set(members.map(\.key)) }
+                duplicate = !seen.insert(key).inserted
+            }
+            guard !duplicate else {
                 throw JSONSyntaxError(message: "a key appears twice in one object (the second time here)", position: keyPosition)
             }
             skipWhitespace()
-            guard peek == ":" else { throw error("expected : after a key") }
-            advance()
+            guard peek == UInt8(ascii: ":") else { throw error("expected : after a key") }
+            index += 1
             skipWhitespace()
             members.append((key, try value(depth: depth + 1)))
             skipWhitespace()
             switch peek {
-            case ",": advance()
-            case "}":
-                advance()
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
                 return .object(members)
             default: throw error("expected , or } after a member")
             }
@@ -123,11 +192,11 @@ public struct JSONParser {
     }
 
     private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONNode.Value {
-        advance()
+        index += 1
         var items: [JSONNode] = []
         skipWhitespace()
-        if peek == "]" {
-            advance()
+        if peek == UInt8(ascii: "]") {
+            index += 1
             return .array(items)
         }
         while true {
@@ -135,111 +204,125 @@ public struct JSONParser {
             items.append(try value(depth: depth + 1))
             skipWhitespace()
             switch peek {
-            case ",": advance()
-            case "]":
-                advance()
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
                 return .array(items)
             default: throw error("expected , or ] after an array element")
             }
         }
     }
 
+    /// The run of plain bytes from the index: up to a quote, a backslash or a control character (strings hold no
+    /// line end: those are control characters).
+    private mutating func plainRun() -> Range<Int> {
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        return start..<index
+    }
+
     private mutating func string() throws(JSONSyntaxError) -> String {
-        advance()
-        // Built as UTF-8: appending scalars to a String one at a time costs several times more.
-        var result: [UInt8] = []
-        func append(_ scalar: Unicode.Scalar) {
-            if scalar.isASCII { result.append(UInt8(scalar.value)) } else { result.append(contentsOf: UTF8.encode(scalar)!) }
+        index += 1
+        let first = plainRun()
+        if peek == UInt8(ascii: "\"") {
+            index += 1
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[first]), as: UTF8.self)
         }
+        var result = Array(bytes[first])
         while true {
-            // A run of plain characters (strings hold no line end: those are control characters) moves the column.
-            let start = index
-            while index < scalars.count, scalars[index] != "\"", scalars[index] != "\\", scalars[index].value >= 0x20 {
-                append(scalars[index])
+            guard let byte = peek else { throw error("the text ends inside a string") }
+            switch byte {
+            case UInt8(ascii: "\""):
                 index += 1
-            }
-            column += index - start
-            guard let scalar = peek else { throw error("the text ends inside a string") }
-            switch scalar {
-            case "\"":
-                advance()
                 return String(decoding: result, as: UTF8.self)
-            case "\\":
-                advance()
+            case UInt8(ascii: "\\"):
+                index += 1
                 guard let escaped = peek else { throw error("the text ends inside a string") }
-                advance()
                 switch escaped {
-                case "\"": append("\"")
-                case "\\": append("\\")
-                case "/": append("/")
-                case "b": append("\u{08}")
-                case "f": append("\u{0C}")
-                case "n": append("\n")
-                case "r": append("\r")
-                case "t": append("\t")
-                case "u":
-                    var code = try hex4()
-                    if (0xD800...0xDBFF).contains(code) {
-                        guard peek == "\\" else { throw error("a lone UTF-16 surrogate in a \\u escape") }
-                        advance()
-                        guard peek == "u" else { throw error("a lone UTF-16 surrogate in a \\u escape") }
-                        advance()
-                        let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("a lone UTF-16 surrogate in a \\u escape") }
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    guard let decoded = Unicode.Scalar(code) else { throw error("a lone UTF-16 surrogate in a \\u escape") }
-                    append(decoded)
-                default: throw error("unknown escape \\\(Self.isControl(escaped) ? " and \(Self.show(escaped))" : "\(escaped)") in a string")
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): result.append(escaped)
+                case UInt8(ascii: "b"): result.append(0x08)
+                case UInt8(ascii: "f"): result.append(0x0C)
+                case UInt8(ascii: "n"): result.append(0x0A)
+                case UInt8(ascii: "r"): result.append(0x0D)
+                case UInt8(ascii: "t"): result.append(0x09)
+                case UInt8(ascii: "u"):
+                    index += 1
+                    result.append(contentsOf: UTF8.encode(try unicodeEscape())!)
+                    continue
+                default:
+                    let shown = scalarHere
+                    index += UTF8.width(shown)
+                    throw error("unknown escape \\\(Self.isControl(shown) ? " and \(Self.show(shown))" : "\(shown)") in a string")
                 }
+                index += 1
             default:
-                throw error("a control character inside a string (escape it)")
+                if byte < 0x20 { throw error("a control character inside a string (escape it)") }
+                result.append(contentsOf: bytes[plainRun()])
             }
         }
+    }
+
+    /// After `\u`: four hexadecimal digits, and a second escape when they are the first half of a surrogate pair.
+    private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        var code = try hex4()
+        if (0xD800...0xDBFF).contains(code) {
+            guard peek == UInt8(ascii: "\\") else { throw error("a lone UTF-16 surrogate in a \\u escape") }
+            index += 1
+            guard peek == UInt8(ascii: "u") else { throw error("a lone UTF-16 surrogate in a \\u escape") }
+            index += 1
+            let low = try hex4()
+            guard (0xDC00...0xDFFF).contains(low) else { throw error("a lone UTF-16 surrogate in a \\u escape") }
+            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let decoded = Unicode.Scalar(code) else { throw error("a lone UTF-16 surrogate in a \\u escape") }
+        return decoded
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
         var code: UInt32 = 0
         for _ in 0..<4 {
-            guard let scalar = peek, let digit = Int(String(scalar), radix: 16) else {
-                throw error("\\u needs four hexadecimal digits")
+            let digit: UInt8
+            switch peek {
+            case let byte? where (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte): digit = byte - UInt8(ascii: "0")
+            case let byte? where (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte): digit = byte - UInt8(ascii: "a") + 10
+            case let byte? where (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("\\u needs four hexadecimal digits")
             }
             code = code * 16 + UInt32(digit)
-            advance()
+            index += 1
         }
         return code
     }
 
+    private mutating func digits() -> Int {
+        let start = index
+        while let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+        return index - start
+    }
+
     private mutating func number() throws(JSONSyntaxError) -> JSONNode.Value {
-        var text = ""
-        func take() {
-            text.unicodeScalars.append(scalars[index])
-            advance()
-        }
-        func digits() -> Int {
-            var count = 0
-            while let scalar = peek, ("0"..."9").contains(scalar) {
-                take()
-                count += 1
-            }
-            return count
-        }
-        if peek == "-" { take() }
-        if peek == "0" {
-            take()
-            if let scalar = peek, ("0"..."9").contains(scalar) { throw error("a number may not start with 0") }
+        let start = index
+        if peek == UInt8(ascii: "-") { index += 1 }
+        if peek == UInt8(ascii: "0") {
+            index += 1
+            if let byte = peek, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { throw error("a number may not start with 0") }
         } else if digits() == 0 {
             throw error("expected digits in a number")
         }
-        if peek == "." {
-            take()
+        if peek == UInt8(ascii: ".") {
+            index += 1
             guard digits() > 0 else { throw error("expected digits after the decimal point") }
         }
-        if peek == "e" || peek == "E" {
-            take()
-            if peek == "+" || peek == "-" { take() }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            index += 1
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw error("expected digits in the exponent") }
         }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let number = Double(text), number.isFinite else { throw error("the number \(text) is out of range") }
         return .number(text, number)
     }

@@ -46,8 +46,38 @@ import Testing
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
     }
 
-    @Test func invalidUTF8IsRefused() {
-        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xff, 0x22]) }
+    @Test func invalidUTF8IsRefusedWhereItIs() {
+        #expect(throws: JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: TextPosition(line: 1, column: 2))) {
+            try JSONParser.parse([0x22, 0xff, 0x22])
+        }
+        // Columns count characters: é is two bytes and one column; a truncated sequence is found at its first byte.
+        let text = Array("{\n  \"é\": \"".utf8) + [0xE2, 0x82] + Array("\"}".utf8)
+        #expect(throws: JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: TextPosition(line: 2, column: 9))) {
+            try JSONParser.parse(text)
+        }
+    }
+
+    @Test func columnsCountCharactersOnALongLine() throws {
+        // One line, as a minified file is: positions are counted in characters, not bytes, however far along.
+        let items = (0..<2_000).map { "{\"naïve😀\": \"é\($0)\"}" }
+        let root = try JSONParser.parse(Array("[\(items.joined(separator: ","))]".utf8))
+        let last = try #require(root.array?.last)
+        let before = "[" + items.dropLast().joined(separator: ",") + ","
+        #expect(last.position == TextPosition(line: 1, column: before.unicodeScalars.count + 1))
+        #expect(last["naïve😀"]?.string == "é1999")
+        #expect(last["naïve😀"]?.position == TextPosition(line: 1, column: last.position.column + 11))
+    }
+
+    @Test func aDuplicateKeyIsFoundInALargeObject() {
+        let members = (0..<40).map { "\"k\($0)\": \($0)" } + ["\"k33\": 0"]
+        #expect(throws: JSONSyntaxError(message: "a key appears twice in one object (the second time here)", position: TextPosition(line: 1, column: 382))) {
+            try JSONParser.parse("{" + members.joined(separator: ",") + "}")
+        }
+    }
+
+    @Test func escapesAndPlainRunsMix() throws {
+        let root = try JSONParser.parse(#"["a\nb\u00e9c\ud83d\ude00d\"e\\", "\/x", "ü\tü"]"#)
+        #expect(root.array?.map(\.string) == ["a\nbéc😀d\"e\\", "/x", "ü\tü"])
     }
 
     @Test func theWriterRoundTripsThroughTheParser() throws {
