@@ -46,6 +46,7 @@ public final class IdentityProvider: Sendable {
             preconditionFailure("the bundled IdP certificate chains do not parse: \(error)")
         }
         var users: [UserKey: UserRecord] = [:]
+        users.reserveCapacity(configuration.tenants.reduce(0) { $0 + $1.users.count })
         var tenants: [String: Bool] = [:]
         for tenant in configuration.tenants {
             tenants[tenant.id] = tenant.expectsHashedPins

@@ -79,100 +79,96 @@ struct ScenarioReader {
     }
 
     /// The members of an object, reporting unknown keys and missing required ones.
-    mutating func object(_ node: JSONNode, _ path: String, known: [String], required: [String] = []) -> [String: JSONNode]? {
+    mutating func object(_ node: JSONNode, _ path: @autoclosure () -> String, known: [String], required: [String] = []) -> ObjectMembers? {
         guard let members = node.members else {
-            problem(path, node, "must be an object, not \(node.kind)")
+            problem(path(), node, "must be an object, not \(node.kind)")
             return nil
         }
-        var result: [String: JSONNode] = [:]
-        for (key, value) in members {
-            if known.contains(key) {
-                result[key] = value
-            } else {
-                // The key is not quoted back: a value typed where a key belongs (a password) would be.
-                problem(path, value, "has a key it does not know, before this value; known keys here: \(known.joined(separator: ", "))")
-            }
+        for (key, value) in members where !known.contains(key) {
+            // The key is not quoted back: a value typed where a key belongs (a password) would be.
+            problem(path(), value, "has a key it does not know, before this value; known keys here: \(known.joined(separator: ", "))")
         }
+        let result = ObjectMembers(members: members)
         for key in required where result[key] == nil {
-            problem("\(path).\(key)", node, "is required")
+            problem("\(path()).\(key)", node, "is required")
         }
         return result
     }
 
-    mutating func string(_ node: JSONNode?, _ path: String, maxLength: Int = 200, allowEmpty: Bool = false) -> String? {
+    mutating func string(_ node: JSONNode?, _ path: @autoclosure () -> String, maxLength: Int = 200, allowEmpty: Bool = false) -> String? {
         guard let node else { return nil }
         guard let text = node.string else {
-            problem(path, node, "must be a string, not \(node.kind)")
+            problem(path(), node, "must be a string, not \(node.kind)")
             return nil
         }
         // Blank: only spaces and tabs (what `.whitespaces` trims), checked without Foundation's copy of the string.
-        if !allowEmpty && text.unicodeScalars.allSatisfy({ $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }) {
-            problem(path, node, "must not be empty")
+        if !allowEmpty && text.unicodeScalars.allSatisfy({ $0 == "\t" || $0 == " " || (!$0.isASCII && $0.properties.generalCategory == .spaceSeparator) }) {
+            problem(path(), node, "must not be empty")
             return nil
         }
-        if text.count > maxLength {
-            problem(path, node, "is longer than \(maxLength) characters")
+        if text.utf8.count > maxLength && text.count > maxLength {
+            problem(path(), node, "is longer than \(maxLength) characters")
             return nil
         }
         if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
-            problem(path, node, "contains a control character")
+            problem(path(), node, "contains a control character")
             return nil
         }
         return text
     }
 
     /// A secret: never quoted back in a message.
-    mutating func secret(_ node: JSONNode?, _ path: String) -> Secret? {
+    mutating func secret(_ node: JSONNode?, _ path: @autoclosure () -> String) -> Secret? {
         guard let node else { return nil }
         guard let text = node.string else {
-            problem(path, node, "must be a string, not \(node.kind)")
+            problem(path(), node, "must be a string, not \(node.kind)")
             return nil
         }
         if text.isEmpty {
-            problem(path, node, "must not be empty")
+            problem(path(), node, "must not be empty")
             return nil
         }
         if text == ScenarioFile.secretPlaceholder {
-            problem(path, node, "is the \(ScenarioFile.secretPlaceholder) placeholder that `scenario show` prints; put the real value")
+            problem(path(), node, "is the \(ScenarioFile.secretPlaceholder) placeholder that `scenario show` prints; put the real value")
             return nil
         }
         if text.utf8.count > 256 || text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
-            problem(path, node, "must be at most 256 bytes, without control characters")
+            problem(path(), node, "must be at most 256 bytes, without control characters")
             return nil
         }
         return Secret(text)
     }
 
-    mutating func bool(_ node: JSONNode?, _ path: String) -> Bool? {
+    mutating func bool(_ node: JSONNode?, _ path: @autoclosure () -> String) -> Bool? {
         guard let node else { return nil }
         guard let flag = node.bool else {
-            problem(path, node, "must be true or false, not \(node.kind)")
+            problem(path(), node, "must be true or false, not \(node.kind)")
             return nil
         }
         return flag
     }
 
-    mutating func integer(_ node: JSONNode?, _ path: String, _ range: ClosedRange<Int>) -> Int? {
+    mutating func integer(_ node: JSONNode?, _ path: @autoclosure () -> String, _ range: ClosedRange<Int>) -> Int? {
         guard let node else { return nil }
         guard let number = node.integer else {
-            problem(path, node, "must be a whole number, not \(node.kind == "a number" ? "a fraction" : node.kind)")
+            problem(path(), node, "must be a whole number, not \(node.kind == "a number" ? "a fraction" : node.kind)")
             return nil
         }
         guard range.contains(number) else {
-            problem(path, node, "must be from \(range.lowerBound) to \(range.upperBound)")
+            problem(path(), node, "must be from \(range.lowerBound) to \(range.upperBound)")
             return nil
         }
         return number
     }
 
-    mutating func number(_ node: JSONNode?, _ path: String, _ range: ClosedRange<Double>) -> Double? {
+    mutating func number(_ node: JSONNode?, _ path: @autoclosure () -> String, _ range: ClosedRange<Double>) -> Double? {
         guard let node else { return nil }
         guard let number = node.number else {
-            problem(path, node, "must be a number, not \(node.kind)")
+            problem(path(), node, "must be a number, not \(node.kind)")
             return nil
         }
         guard range.contains(number) else {
-            problem(path, node, "must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound))")
+            problem(path(), node, "must be from \(Self.show(range.lowerBound)) to \(Self.show(range.upperBound))")
             return nil
         }
         return number
@@ -182,14 +178,14 @@ struct ScenarioReader {
         number == number.rounded() ? String(Int(number)) : String(number)
     }
 
-    mutating func array(_ node: JSONNode?, _ path: String, maxCount: Int) -> [JSONNode]? {
+    mutating func array(_ node: JSONNode?, _ path: @autoclosure () -> String, maxCount: Int) -> [JSONNode]? {
         guard let node else { return nil }
         guard let items = node.array else {
-            problem(path, node, "must be an array, not \(node.kind)")
+            problem(path(), node, "must be an array, not \(node.kind)")
             return nil
         }
         guard items.count <= maxCount else {
-            problem(path, node, "has more than \(maxCount) entries")
+            problem(path(), node, "has more than \(maxCount) entries")
             return nil
         }
         return items
@@ -267,21 +263,22 @@ struct ScenarioReader {
         return IdentityProviderConfiguration(baseURL: url, tenants: tenants, lockout: lockout)
     }
 
-    mutating func tenant(_ node: JSONNode, _ path: String) -> TenantConfiguration? {
-        guard let members = object(node, path, known: ["id", "hashedPins", "users"], required: ["id", "users"]) else { return nil }
-        let id = string(members["id"], "\(path).id", maxLength: 64)
+    mutating func tenant(_ node: JSONNode, _ path: @autoclosure () -> String) -> TenantConfiguration? {
+        guard let members = object(node, path(), known: ["id", "hashedPins", "users"], required: ["id", "users"]) else { return nil }
+        let id = string(members["id"], "\(path()).id", maxLength: 64)
         if let id, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
-            problem("\(path).id", members["id"], "may hold only letters, digits, - _ and .")
+            problem("\(path()).id", members["id"], "may hold only letters, digits, - _ and .")
         }
-        let hashed = bool(members["hashedPins"], "\(path).hashedPins") ?? false
+        let hashed = bool(members["hashedPins"], "\(path()).hashedPins") ?? false
         var users: [UserConfiguration] = []
-        if let list = array(members["users"], "\(path).users", maxCount: 1000) {
+        if let list = array(members["users"], "\(path()).users", maxCount: 1000) {
             var names: Set<String> = []
+            names.reserveCapacity(list.count)
+            users.reserveCapacity(list.count)
             for (index, item) in list.enumerated() {
-                let userPath = "\(path).users[\(index)]"
-                guard let user = user(item, userPath) else { continue }
+                guard let user = user(item, "\(path()).users[\(index)]") else { continue }
                 if !names.insert(user.username).inserted {
-                    problem("\(userPath).username", item["username"], "the user \"\(user.username)\" is listed twice in this tenant")
+                    problem("\(path()).users[\(index)].username", item["username"], "the user \"\(user.username)\" is listed twice in this tenant")
                 }
                 users.append(user)
             }
@@ -290,15 +287,15 @@ struct ScenarioReader {
         return TenantConfiguration(id: id, users: users, expectsHashedPins: hashed)
     }
 
-    mutating func user(_ node: JSONNode, _ path: String) -> UserConfiguration? {
-        guard let members = object(node, path, known: ["username", "password", "activationCode", "activationCodeValidDays"],
+    mutating func user(_ node: JSONNode, _ path: @autoclosure () -> String) -> UserConfiguration? {
+        guard let members = object(node, path(), known: ["username", "password", "activationCode", "activationCodeValidDays"],
                                    required: ["username", "password"]) else { return nil }
-        let username = string(members["username"], "\(path).username", maxLength: 64)
-        let password = secret(members["password"], "\(path).password")
-        let code = secret(members["activationCode"], "\(path).activationCode")
-        let days = number(members["activationCodeValidDays"], "\(path).activationCodeValidDays", -3650...3650)
+        let username = string(members["username"], "\(path()).username", maxLength: 64)
+        let password = secret(members["password"], "\(path()).password")
+        let code = secret(members["activationCode"], "\(path()).activationCode")
+        let days = number(members["activationCodeValidDays"], "\(path()).activationCodeValidDays", -3650...3650)
         if days != nil && members["activationCode"] == nil {
-            problem("\(path).activationCodeValidDays", members["activationCodeValidDays"], "applies only with an activationCode")
+            problem("\(path()).activationCodeValidDays", members["activationCodeValidDays"], "applies only with an activationCode")
         }
         guard let username, let password else { return nil }
         let activation = code.map { code in
@@ -307,5 +304,15 @@ struct ScenarioReader {
             ActivationCodeConfiguration(code: code, validFor: .milliseconds(Int64(((days ?? 30) * 86_400_000).rounded())))
         }
         return UserConfiguration(username: username, password: password, activationCode: activation)
+    }
+}
+
+/// An object's members as the reader looks them up: by a linear search, quicker than a dictionary for the few
+/// keys a scenario's objects have (and made once per user of a large scenario).
+struct ObjectMembers {
+    let members: [(key: String, value: JSONNode)]
+
+    subscript(key: String) -> JSONNode? {
+        members.first { $0.key == key }?.value
     }
 }

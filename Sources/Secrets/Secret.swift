@@ -15,7 +15,7 @@ public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugS
     private let storage: Storage
 
     public init(_ text: String) {
-        storage = Storage(Array(text.utf8))
+        storage = Storage(text.utf8)
     }
 
     /// Takes the bytes and wipes the caller's array.
@@ -56,7 +56,8 @@ public struct Secret: Sendable, Equatable, CustomStringConvertible, CustomDebugS
     private final class Storage: @unchecked Sendable {
         let bytes: UnsafeMutableBufferPointer<UInt8>
 
-        init(_ source: [UInt8]) {
+        /// Copied straight from the source: a String's bytes go to the wiped buffer without an array between.
+        init(_ source: some Collection<UInt8>) {
             bytes = .allocate(capacity: source.count)
             _ = bytes.initialize(from: source)
         }
