@@ -31,9 +31,10 @@ public final class CredentialChannel: Sendable {
     }
 
     /// Posts a prompt and suspends until it is answered, cancelled or times out: how a flow asks.
-    /// `prompt` builds the prompt from its id.
+    /// `prompt` builds the prompt from its id. A flow that may no longer prompt gets `.cancelled(.user)` at once
+    /// (its ``FlowRun`` puts its own reason in).
     public func ask(flowID: Int, timeout: Duration?, prompt make: (Int) -> FlowPrompt) async -> PromptResolution {
-        guard let (id, slot, timer) = post(flowID: flowID, timeout: timeout, make) else { return .cancelled }
+        guard let (id, slot, timer) = post(flowID: flowID, timeout: timeout, make) else { return .cancelled(.user) }
         let resolution = await slot.value()
         close(id, timer)
         return resolution
@@ -43,7 +44,7 @@ public final class CredentialChannel: Sendable {
     /// synchronous callbacks (`provideCredentials`, the Drops page's card form and challenge screens), whose
     /// vendor APIs block their thread while the app answers.
     public func askBlocking(flowID: Int, timeout: Duration?, prompt make: (Int) -> FlowPrompt) -> PromptResolution {
-        guard let (id, slot, timer) = post(flowID: flowID, timeout: timeout, make) else { return .cancelled }
+        guard let (id, slot, timer) = post(flowID: flowID, timeout: timeout, make) else { return .cancelled(.user) }
         let resolution = slot.wait()
         close(id, timer)
         return resolution
@@ -76,7 +77,7 @@ public final class CredentialChannel: Sendable {
     @discardableResult
     public func answer(promptID: Int, with answer: PromptAnswer) -> Bool {
         guard let open = state.withLock({ $0.open[promptID] }), answer.isCancel || open.request.accepts(answer) else { return false }
-        if answer.isCancel { return open.slot.fulfil(.cancelled) }
+        if let reason = answer.cancelReason { return open.slot.fulfil(.cancelled(reason)) }
         return open.slot.fulfil(.answered(answer))
     }
 
@@ -87,14 +88,14 @@ public final class CredentialChannel: Sendable {
 
     /// Cancels a flow's open prompts and refuses any it would post later: once a flow is cancelled or has
     /// finished, abandoned work still running for it in an SDK can never reach the user.
-    /// Returns whether this call cancelled an open prompt.
+    /// Returns whether this call cancelled an open prompt (which resolves cancelled for `reason`).
     @discardableResult
-    public func cancel(flowID: Int) -> Bool {
+    public func cancel(flowID: Int, reason: CancelReason = .user) -> Bool {
         let slots = state.withLock { state in
             state.liveFlows.remove(flowID)
             return state.open.values.filter { $0.flowID == flowID }.map(\.slot)
         }
-        return slots.map { $0.fulfil(.cancelled) }.contains(true)
+        return slots.map { $0.fulfil(.cancelled(reason)) }.contains(true)
     }
 
     public var openPromptCount: Int { state.withLock { $0.open.count } }

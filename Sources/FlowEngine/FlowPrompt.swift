@@ -26,21 +26,28 @@ public struct FlowPrompt: Sendable, Identifiable {
 }
 
 /// How a front end answers a prompt: a value that fits the prompt's request (credentials, the card form's
-/// details, a cardholder's action …; the families name them), or a cancel.
+/// details, a cardholder's action …; the families name them), or a cancel, with its reason.
 public struct PromptAnswer: Sendable {
     /// The answer's value; nil for a cancel.
     public let value: (any Sendable)?
+    /// Why the prompt was cancelled; nil for an answer.
+    public let cancelReason: CancelReason?
 
     public init(_ value: any Sendable) {
         self.value = value
+        cancelReason = nil
     }
 
-    private init() {
+    private init(cancelledFor reason: CancelReason) {
         value = nil
+        cancelReason = reason
     }
 
     /// The user cancelled: the flow's family decides what that does at this prompt.
-    public static let cancel = PromptAnswer()
+    public static let cancel = PromptAnswer(cancelledFor: .user)
+
+    /// A cancel for `reason`: ``CancelReason/badInput(_:)`` when the front end's input cannot answer the prompt.
+    public static func cancel(_ reason: CancelReason) -> PromptAnswer { PromptAnswer(cancelledFor: reason) }
 
     public var isCancel: Bool { value == nil }
 
@@ -50,14 +57,21 @@ public struct PromptAnswer: Sendable {
 
 /// How a prompt was resolved.
 public enum PromptResolution: Sendable {
-    /// Answered with an answer that fits the prompt (never ``PromptAnswer/cancel``).
+    /// Answered with an answer that fits the prompt (never a cancel).
     case answered(PromptAnswer)
-    case cancelled
+    /// Cancelled, for the reason the front end gave (the flow's, when its flow was cancelled).
+    case cancelled(CancelReason)
     case timedOut
 
     /// The answer's value, when the prompt was answered with a `T`.
     public func answer<T: Sendable>(as type: T.Type) -> T? {
         if case .answered(let answer) = self { return answer.value(as: type) }
+        return nil
+    }
+
+    /// Why the prompt was cancelled; nil when it was not.
+    public var cancelReason: CancelReason? {
+        if case .cancelled(let reason) = self { return reason }
         return nil
     }
 }

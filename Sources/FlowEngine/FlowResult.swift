@@ -94,6 +94,10 @@ public struct FlowResult: Sendable, Encodable {
 public enum EngineStatus {
     /// The user cancelled (as the MC-SDK's `USER_CANCEL`).
     public static let cancelled = "USER_CANCEL"
+    /// The front end aborted the flow because its input could not answer a prompt (``CancelReason/badInput(_:)``).
+    public static let abortedBadInput = "ABORTED_BAD_INPUT"
+    /// What to do after a flow was aborted for bad input.
+    public static let abortedBadInputAdvice = "Give the input the error names (an answer for every prompt the flow asks), then run the flow again."
     /// Nobody answered a prompt before the timeout.
     public static let promptTimeout = "PROMPT_TIMEOUT"
     /// What to do after a prompt timed out.

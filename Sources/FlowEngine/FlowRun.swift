@@ -14,11 +14,16 @@ import Threading
 /// cancel while a call is awaited ends the flow at once, from the service's side queue, without waiting for the
 /// call or for the device, which the call may still hold (a slow network, a request timeout, a locked state
 /// file); the call's late result is discarded, and the flow's code, when it resumes, stops.
+///
+/// A cancel has a reason (``CancelReason``): the user's, or the front end's abort when its input cannot answer a
+/// prompt. The first reason a run hears is its ``cancelReason``; a cancelled result of an aborted run says so.
 public final class FlowRun: Sendable {
     public let id: Int
     public let kind: FlowKind
     public let service: FlowService
     private let cancelled = Atomic(false)
+    /// Why the run was cancelled, or a prompt of it: the first reason given.
+    private let reason = Locked<CancelReason?>(nil)
     /// The call awaited now (each call's number) and what ends it with a cancel (nil while nothing is awaited):
     /// whichever of its reply and a cancel takes `stop` first resumes the flow.
     private let awaiting = Locked(Awaiting())
@@ -63,14 +68,34 @@ public final class FlowRun: Sendable {
 
     // MARK: Cancel
 
-    public func cancel() {
+    /// Cancels the run for `reason`.
+    public func cancel(_ reason: CancelReason = .user) {
         guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let reason = note(reason)
         // At a prompt, the cancel goes to the SDK as the "User cancelled" error and the flow ends through it.
-        if service.channel.cancel(flowID: id) { return }
+        if service.channel.cancel(flowID: id, reason: reason) { return }
         takeAwaiting()?()
     }
 
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Why the run, or one of its prompts, was cancelled; nil while nothing was.
+    public var cancelReason: CancelReason? { reason.withLock { $0 } }
+
+    /// Keeps `given` as the run's reason unless it has one already, and returns the run's reason.
+    private func note(_ given: CancelReason) -> CancelReason {
+        reason.withLock { kept in
+            if kept == nil { kept = given }
+            return kept ?? given
+        }
+    }
+
+    /// A prompt's resolution, its cancel's reason the run's: a prompt the channel refused because the run was
+    /// cancelled already resolves for the run's reason.
+    private func noted(_ resolution: PromptResolution) -> PromptResolution {
+        guard case .cancelled(let given) = resolution else { return resolution }
+        return .cancelled(note(given))
+    }
 
     /// Starts a call and awaits its reply, which `start` hands to its argument once; nil once the flow is
     /// cancelled — at once, even while the call is in flight: the flow then ends with a cancelled result at
@@ -158,7 +183,7 @@ public final class FlowRun: Sendable {
         let resolution = await service.channel.ask(flowID: id, timeout: service.promptTimeout) { [self] promptID in
             FlowPrompt(id: promptID, flowID: id, flow: kind, request: request)
         }
-        return (resolution, asked.duration(to: clock.now))
+        return (noted(resolution), asked.duration(to: clock.now))
     }
 
     /// Asks the front end and blocks this thread for the answer: only for an SDK's synchronous callback
@@ -168,7 +193,7 @@ public final class FlowRun: Sendable {
         let resolution = service.channel.askBlocking(flowID: id, timeout: service.promptTimeout) { [self] promptID in
             FlowPrompt(id: promptID, flowID: id, flow: kind, request: request)
         }
-        return (resolution, asked.duration(to: clock.now))
+        return (noted(resolution), asked.duration(to: clock.now))
     }
 
     /// A cancel's end of the flow: the cancel event and the cancelled result, unless the flow ended already.
@@ -200,9 +225,18 @@ public final class FlowRun: Sendable {
     }
 
     /// The flow's result: the engine's fields, what its family adds now, and the advice for `status`.
+    ///
+    /// A cancelled result of a run the front end aborted for bad input is `ABORTED_BAD_INPUT`, whatever the family
+    /// says (it may only know that its SDK was told "User cancelled"): its error names the input at fault first.
     public func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
+        if outcome == .cancelled, case .badInput(let why)? = cancelReason, status != EngineStatus.abortedBadInput {
+            let message = "aborted for bad input: \(why)" + (error.map { " (\($0.message))" } ?? "")
+            return result(.cancelled, status: EngineStatus.abortedBadInput, step: step,
+                          error: FlowError(subsystem: error?.subsystem, code: error?.code, message: message))
+        }
         let family = service.family(for: kind)
         let advice: String? = switch (outcome, status) {
+        case (.cancelled, EngineStatus.abortedBadInput): EngineStatus.abortedBadInputAdvice
         case (.success, _), (.cancelled, _): nil
         case (_, EngineStatus.promptTimeout): EngineStatus.promptTimeoutAdvice
         default: family?.advice(status: status, code: error?.code) ?? "See the error message for what the SDK reported."
@@ -214,14 +248,17 @@ public final class FlowRun: Sendable {
 
     /// A cancelled result at `step`, with its `cancel` event: `inFlight` when the step's call was under way,
     /// `atPrompt` when the step is a prompt the user left (its answer never sent).
+    /// The status is the run's ``cancelReason``'s (`USER_CANCEL` for the user's cancel).
     public func cancelledResult(at step: FlowStep?, inFlight: Bool = true, atPrompt: Bool = false) -> FlowResult {
+        let reason = cancelReason ?? .user
+        let verb = reason.verb
         let message = switch (step, inFlight) {
-        case (let step?, _) where atPrompt: "cancelled at \(step.rawValue); its answer was not sent"
-        case (let step?, true): "cancelled while \(step.rawValue) was in flight; its late result is discarded"
-        case (let step?, false): "cancelled before \(step.rawValue)"
-        case (nil, _): "cancelled before the flow started"
+        case (let step?, _) where atPrompt: "\(verb) at \(step.rawValue); its answer was not sent"
+        case (let step?, true): "\(verb) while \(step.rawValue) was in flight; its late result is discarded"
+        case (let step?, false): "\(verb) before \(step.rawValue)"
+        case (nil, _): "\(verb) before the flow started"
         }
-        emit(.cancel, from: .app, to: .app, status: EngineStatus.cancelled, detail: message)
+        emit(.cancel, from: .app, to: .app, status: reason.status, detail: message)
         return result(.cancelled, status: EngineStatus.cancelled, step: step, error: FlowError(subsystem: nil, code: nil, message: message))
     }
 }

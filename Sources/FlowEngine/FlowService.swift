@@ -134,9 +134,10 @@ public final class FlowService: Sendable {
     }
 
     /// Cancels a flow: at a prompt the SDK gets the "User cancelled" error; while a step is in flight the flow
-    /// ends as cancelled at once and nothing more is sent to the master controller.
-    public func cancel(flowID: Int) {
-        runs.withLock { $0[flowID] }?.cancel()
+    /// ends as cancelled at once and nothing more is sent to the master controller. `reason`
+    /// ``CancelReason/badInput(_:)`` aborts it instead: its result is `ABORTED_BAD_INPUT`, not `USER_CANCEL`.
+    public func cancel(flowID: Int, reason: CancelReason = .user) {
+        runs.withLock { $0[flowID] }?.cancel(reason)
     }
 
     /// Cancels every flow that is queued or running.

@@ -102,10 +102,11 @@ public final class HeadlessRunner: FlowFrontEnd {
 
     private var place: String { flows.count == 1 ? "answers" : "answers[\(index)]" }
 
-    /// Stops the run with a usage error, and cancels the prompt so that the flow ends.
+    /// Stops the run with a usage error, and aborts the flow at the prompt: its history says `ABORTED_BAD_INPUT`
+    /// with the message (which names places, never values), not a user's cancel.
     private func refuse(_ prompt: FlowPrompt, _ message: String) {
         usageError = UsageError(message)
-        service.answer(prompt, with: .cancel)
+        service.answer(prompt, with: .cancel(.badInput(message)))
     }
 
     // MARK: FlowFrontEnd

@@ -26,9 +26,12 @@ final class PromptingInteraction: IdpSdkInteractionInterface {
             run.emit(.provideCredentials, from: .app, to: .idpSdk, duration: waited, status: "answered",
                      detail: "credentials for \(keys.joined(separator: ", "))")
             return IdpSdkProvideCredentialsResult(secrets: values)
-        case .cancelled:
-            run.emit(.provideCredentials, from: .app, to: .idpSdk, duration: waited, status: "USER_CANCEL",
-                     detail: "error \(IdpSdkError.userCancelled.subsystem)/\(IdpSdkError.userCancelled.errorCode): User cancelled")
+        case .cancelled(let reason):
+            // An abort too reaches the SDK as "User cancelled", the one cancel its API has; the log and the history
+            // say what happened.
+            let error = "error \(IdpSdkError.userCancelled.subsystem)/\(IdpSdkError.userCancelled.errorCode): User cancelled"
+            run.emit(.provideCredentials, from: .app, to: .idpSdk, duration: waited, status: reason.status,
+                     detail: reason == .user ? error : "aborted for bad input; the SDK is told \(error)")
             return IdpSdkProvideCredentialsResult(error: .userCancelled)
         case .timedOut:
             let error = IdpSdkError.promptTimedOut(after: run.service.promptTimeout ?? .zero)

@@ -171,9 +171,10 @@ final class PaymentRun: DropsCardholder {
                  detail: "nobody filled in the card form within \(timeoutSeconds) s")
             end(.formTimedOut)
             return nil
-        case (_, let waited):
-            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: EngineStatus.cancelled,
-                 detail: "card form closed; no payment was started")
+        case (let resolution, let waited):
+            let reason = resolution.cancelReason ?? .user
+            emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: reason.status,
+                 detail: "card form closed (\(reason.verb)); no payment was started")
             end(.formClosed)
             return nil
         }
@@ -215,6 +216,12 @@ final class PaymentRun: DropsCardholder {
 
     private var timeoutSeconds: Int64 { run.service.promptTimeout?.components.seconds ?? 0 }
 
+    /// Whether the front end aborted the payment for bad input.
+    private var isAborted: Bool {
+        if case .badInput? = run.cancelReason { return true }
+        return false
+    }
+
     fileprivate func report(_ callback: String, _ outcome: ThreeDSecureOutcome?, detail: String) {
         emit(FlowStep(callback), from: .safepayDrops, to: .app, status: outcome?.transStatus, detail: detail)
     }
@@ -238,7 +245,10 @@ final class PaymentRun: DropsCardholder {
             let base = run.result(flowOutcome, status: status, step: step, error: failure)
             var result = FlowResult(
                 flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
-                error: base.error, duration: base.duration, advice: payment?.nextAction?.advice ?? base.advice, details: base.details)
+                error: base.error, duration: base.duration,
+                // An abort's advice is to fix the input; the payment's next action stays in its object.
+                advice: base.status == EngineStatus.abortedBadInput ? base.advice : payment?.nextAction?.advice ?? base.advice,
+                details: base.details)
             result.payment = payment
             return result
         }
@@ -283,7 +293,8 @@ final class PaymentRun: DropsCardholder {
                          outcome(Callback.safepayError, nil, .retry))
         case .formClosed:
             return ended(.cancelled, EngineStatus.cancelled, at: .paymentDetails,
-                         error("cancelled at the card form, before any 3-D Secure message was sent"), nil)
+                         error(isAborted ? "the card form was closed before any 3-D Secure message was sent"
+                                         : "cancelled at the card form, before any 3-D Secure message was sent"), nil)
         case .formTimedOut:
             return ended(.failure, EngineStatus.promptTimeout, at: .paymentDetails,
                          error("nobody filled in the card form within \(timeoutSeconds) s"), nil)

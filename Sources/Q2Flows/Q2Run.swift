@@ -141,7 +141,8 @@ struct Q2Flow {
                  detail: "nobody signed in within \(run.service.promptTimeout?.components.seconds ?? 0) s")
             return q2Result(.failure, status: EngineStatus.promptTimeout, message: "nobody signed in in time", username: nil, autoLogin: false)
         default:
-            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: EngineStatus.cancelled, detail: "sign-in cancelled")
+            let reason = resolution.cancelReason ?? .user
+            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: reason.status, detail: "sign-in \(reason.verb)")
             return run.cancelledResult(at: .signInScreen, inFlight: false, atPrompt: true)
         }
 
