@@ -59,6 +59,7 @@ enum ThreeDSMessage {
         case .cancel?: cancel = ChallengeCancel.cardholderSelectedCancel.rawValue
         case .unsupportedInterface?: cancel = ChallengeCancel.transactionError.rawValue
         case .timedOutAtSDK?: cancel = ChallengeCancel.timedOutAtSDK.rawValue
+        case .transactionError?: cancel = ChallengeCancel.transactionError.rawValue
         }
         return logged([
             "messageType": "CReq", "messageVersion": AccessControlServer.messageVersion, "acsTransID": acsTransID,

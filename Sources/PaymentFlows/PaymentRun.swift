@@ -207,10 +207,16 @@ final class PaymentRun: DropsCardholder {
             emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.promptTimeout,
                  detail: "nobody answered the challenge within \(timeoutSeconds) s; the 3DS SDK ends it (challengeCancel 08)")
             return .answer(.timedOutAtSDK)
-        case (_, let waited):
-            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.cancelled,
-                 detail: "cancelled by the cardholder")
-            return .answer(.cancel)
+        case (let resolution, let waited):
+            // Only the cardholder's own cancel is challengeCancel 01; an abort is the 3DS SDK's transaction error.
+            guard case .badInput? = resolution.cancelReason else {
+                emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.cancelled,
+                     detail: "cancelled by the cardholder")
+                return .answer(.cancel)
+            }
+            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.abortedBadInput,
+                 detail: "aborted for bad input; the 3DS SDK ends the challenge as a transaction error (challengeCancel 06)")
+            return .answer(.transactionError)
         }
     }
 
@@ -266,6 +272,10 @@ final class PaymentRun: DropsCardholder {
             case (.cardholderSelectedCancel?, _):
                 return ended(.cancelled, EngineStatus.cancelled, at: .challengeScreen,
                              error("cancelled on the challenge screen: the ACS ended it with challengeCancel 01"),
+                             outcome(callback, values, .retry))
+            case (.transactionError?, _) where isAborted:
+                return ended(.cancelled, EngineStatus.cancelled, at: .challengeScreen,
+                             error("the challenge was abandoned: the ACS ended it with challengeCancel 06, transaction error"),
                              outcome(callback, values, .retry))
             case (.timedOutAtSDK?, _):
                 return ended(.failure, EngineStatus.promptTimeout, at: .challengeScreen, error(data.error), outcome(callback, values, .retry))

@@ -171,6 +171,9 @@ public final class AccessControlServer: Sendable {
             return finish(&challenge, .couldNotBePerformed, .unsupportedDevice, cancel: .transactionError)
         case .timedOutAtSDK:
             return finish(&challenge, .notAuthenticated, nil, cancel: .timedOutAtSDK)
+        case .transactionError:
+            // Nothing is known of the cardholder: authentication could not be performed.
+            return finish(&challenge, .couldNotBePerformed, nil, cancel: .transactionError)
         case .resend:
             guard challenge.design.uiType == .text else { return refuse(&challenge, "this challenge has no code to resend") }
             guard challenge.resendsLeft > 0 else {

@@ -96,6 +96,9 @@ public enum ChallengeAnswer: Sendable {
     case unsupportedInterface
     /// Nobody answered the screen before the 3DS SDK's own challenge timer ran out.
     case timedOutAtSDK
+    /// The app gave up on the challenge after an error of its own (a headless run's answers ran out): the 3DS SDK
+    /// ends it as a transaction error (challengeCancel 06), not as the cardholder's cancel (01).
+    case transactionError
 }
 
 extension ChallengeAnswer {
@@ -109,6 +112,7 @@ extension ChallengeAnswer {
         case .cancel: "cardholder cancelled"
         case .unsupportedInterface: "this device cannot show an HTML challenge"
         case .timedOutAtSDK: "the challenge timed out on this device"
+        case .transactionError: "the app abandoned the challenge after an error"
         }
     }
 }

@@ -75,4 +75,29 @@ import Testing
         #expect(frontEnd.events.contains { $0.step == .cancel && $0.status == "ABORTED_BAD_INPUT" })
         service.settle(frontEnd, clock: clock)
     }
+
+    @Test func anAbortOnAChallengeIsATransactionErrorNotTheCardholdersCancel() throws {
+        let frontEnd = paying("4000000000002503", actions: [code("9876"), .cancel(.badInput("answers.otp has 1 code"))])
+        let result = try #require(service().run(.payerAuth, with: frontEnd))
+        #expect(result.outcome == .cancelled)
+        #expect(result.status == "ABORTED_BAD_INPUT")
+        #expect(result.failedStep == .challengeScreen)
+        #expect(result.payment?.challengeCancel == "06")
+        #expect(result.payment?.transStatus == "U")
+        let creqs = frontEnd.events(of: result.flowID).filter { $0.step.rawValue == "CReq" }.compactMap(\.message)
+        #expect(creqs.contains { $0.contains(#""challengeCancel":"06""#) })
+        #expect(!creqs.contains { $0.contains(#""challengeCancel":"01""#) })
+        #expect(result.advice == EngineStatus.abortedBadInputAdvice)
+    }
+
+    @Test func abortingThePaymentAtAChallengeSendsATransactionError() throws {
+        let service = service()
+        let frontEnd = paying("4000000000002503")
+        let id = service.start(.payerAuth)
+        #expect(service.drive(frontEnd) { !frontEnd.challengeScreens.isEmpty })
+        service.cancel(flowID: id, reason: .badInput("the input ended"))
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        #expect(frontEnd.results.first?.status == "ABORTED_BAD_INPUT")
+        #expect(frontEnd.results.first?.payment?.challengeCancel == "06")
+    }
 }

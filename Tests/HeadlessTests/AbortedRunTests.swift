@@ -12,6 +12,16 @@ import Testing
         return (object, object["result"] as? [String: Any] ?? [:], object["events"] as? [[String: Any]] ?? [])
     }
 
+    /// The `challengeCancel` of every CReq that carried one.
+    func challengeCancels(_ events: [[String: Any]]) -> [String] {
+        events.filter { $0["step"] as? String == "CReq" }.compactMap { event in
+            guard let text = event["message"] as? String,
+                let message = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            else { return nil }
+            return message["challengeCancel"] as? String
+        }
+    }
+
     @Test(arguments: [
         ("activate", Answers.alice, #"has no "activation-code""#),
         ("legacy-activate", Answers.alice, #"has no "activation-code""#),
@@ -38,5 +48,38 @@ import Testing
         for output in [run.stdout, run.stderr, table.stdout] {
             for secret in Answers.secrets { #expect(!output.contains(secret), "\(secret) was printed") }
         }
+    }
+
+    @Test func aPaymentAbortedForTooFewCodesSendsTheACSATransactionError() throws {
+        let state = freshStatePath()
+        let run = try BinaryRun.run(["run", "payer-auth", "--state", state],
+                                    stdin: #"{"card":"4000 0000 0000 2503","expiry":"12/30","otp":["9876"]}"#)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("answers.otp has 1 code, but the challenge asked for another"), "\(run.stderr)")
+        // The CReqs as the run printed them, and as the history kept them: 06, never the cardholder's 01.
+        #expect(challengeCancels(run.events) == ["06"])
+        let (summary, result, events) = try exported(state)
+        #expect(challengeCancels(events) == ["06"])
+        #expect(summary["outcome"] as? String == "cancelled")
+        #expect(summary["status"] as? String == "ABORTED_BAD_INPUT")
+        let payment = result["payment"] as? [String: Any] ?? [:]
+        #expect(payment["challengeCancel"] as? String == "06")
+        #expect(payment["transStatus"] as? String == "U")
+        #expect(result["failedStep"] as? String == "challenge screen")
+        #expect(!events.contains { $0["status"] as? String == "USER_CANCEL" })
+        for output in [run.stdout, run.stderr] { #expect(!output.contains("9876") && !output.contains("4000000000002503")) }
+    }
+
+    @Test func theCardholdersOwnCancelIsStillChallengeCancel01AndAUserCancel() throws {
+        let state = freshStatePath()
+        let run = try BinaryRun.run(["run", "payer-auth", "activate", "--state", state],
+                                    stdin: #"[{"card":"4000 0000 0000 2503","expiry":"12/30","cancel":"challenge"},{"cancel":true}]"#)
+        #expect(run.status == 3)
+        #expect(challengeCancels(run.events) == ["01"])
+        let history = try BinaryRun.run(["history", "--json", "--state", state])
+        let statuses = history.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["status"] as? String
+        }
+        #expect(statuses == ["USER_CANCEL", "USER_CANCEL"])
     }
 }

@@ -179,6 +179,15 @@ extension ChallengeResponse {
         #expect(result.challengeCancel == .cardholderSelectedCancel)
     }
 
+    @Test func aChallengeTheAppAbandonsAfterAnErrorEndsUWithChallengeCancel06() throws {
+        let harness = ACSHarness()
+        let id = try harness.open(visaChallenge)
+        let result = try #require(try harness.answer(id, .transactionError).result)
+        #expect(result.transStatus == .couldNotBePerformed)
+        #expect(result.transStatusReason == nil)
+        #expect(result.challengeCancel == .transactionError)
+    }
+
     @Test func aChallengeLeftOpenTimesOutOnTheSimulationClock() throws {
         let harness = ACSHarness(policy: ChallengePolicy(timeout: .seconds(600)))
         let id = try harness.open(visaChallenge)
