@@ -22,8 +22,6 @@ public final class FlowRun: Sendable {
     public let kind: FlowKind
     public let service: FlowService
     private let cancelled = Atomic(false)
-    /// Why the run was cancelled, or a prompt of it: the first reason given.
-    private let reason = Locked<CancelReason?>(nil)
     /// The call awaited now (each call's number) and what ends it with a cancel (nil while nothing is awaited):
     /// whichever of its reply and a cancel takes `stop` first resumes the flow.
     private let awaiting = Locked(Awaiting())
@@ -32,6 +30,9 @@ public final class FlowRun: Sendable {
     private struct Awaiting {
         var call: UInt64 = 0
         var stop: (@Sendable () -> Void)?
+        /// Why the run was cancelled, or a prompt of it: the first reason given. Kept under this lock rather than
+        /// its own, which would cost every flow two allocations.
+        var reason: CancelReason?
     }
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
@@ -80,13 +81,13 @@ public final class FlowRun: Sendable {
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// Why the run, or one of its prompts, was cancelled; nil while nothing was.
-    public var cancelReason: CancelReason? { reason.withLock { $0 } }
+    public var cancelReason: CancelReason? { awaiting.withLock { $0.reason } }
 
     /// Keeps `given` as the run's reason unless it has one already, and returns the run's reason.
     private func note(_ given: CancelReason) -> CancelReason {
-        reason.withLock { kept in
-            if kept == nil { kept = given }
-            return kept ?? given
+        awaiting.withLock { awaiting in
+            if awaiting.reason == nil { awaiting.reason = given }
+            return awaiting.reason ?? given
         }
     }
 
