@@ -125,6 +125,7 @@ public final class Q2Family: FlowFamily {
         switch status {
         case Q2Status.invalidCredentials: "Check the user id and password; Core locks the user after too many wrong attempts in a row."
         case Q2Status.networkUnavailable: "The device could not reach Core: check the network (or turn the network fault off)."
+        case Q2Status.genericError where code == HydraCode.missingField: "Give both a user id and a password: Core refuses an empty one."
         case Q2Status.genericError: "Core failed: try again later (or turn the server-error fault off)."
         case Q2Status.insecure:
             "The security module blocks logins on this device: use a secure device (or turn the insecure-device fault off, or run without --insecure-device)."

@@ -124,7 +124,8 @@ struct Q2Flow {
             autoLogin = true
         case .answered(let answer) where answer.value(as: Credentials.self) != nil:
             let values = answer.value(as: Credentials.self)?.values ?? [:]
-            guard let username = values["username"]?.reveal(), !username.isEmpty, let password = values["password"] else {
+            // An empty username or password goes to Core like any other, which answers 400 / 1010 (docs/q2.md).
+            guard let username = values["username"]?.reveal(), let password = values["password"] else {
                 return q2Result(.failure, status: Q2Status.invalidCredentials, message: "the sign-in screen needs a username and a password",
                                 username: nil, autoLogin: false)
             }
@@ -132,7 +133,7 @@ struct Q2Flow {
                 run.emit(.signInScreen, from: .q2Module, to: .app, status: "no auto-login",
                      detail: "shouldAllowAutoLogin() is false (opened from a push notification): the saved credential for \(saved.username) is not used")
             }
-            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "answered", detail: "username \(username), password")
+            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "answered", detail: username.isEmpty ? "empty username, password" : "username \(username), password")
             // The vendor's credential holds the password as a String: the typed secret becomes one here, at the
             // module's API, and a secret again inside Core's login.
             credential = PasswordCredential(username: username, password: password.reveal())
@@ -183,7 +184,7 @@ struct Q2Flow {
             case .insecure: Q2Status.insecure
             }
             var done = signInResult(.failure, status: status, error: FlowError(subsystem: failure.statusCode, code: failure.hydraCode, message: failure.message))
-            done.q2 = Q2Outcome(username: credential.username, failure: failure.caseName, statusCode: failure.statusCode,
+            done.q2 = Q2Outcome(username: credential.username.isEmpty ? nil : credential.username, failure: failure.caseName, statusCode: failure.statusCode,
                                 hydraCode: failure.hydraCode, authenticationMethod: nil, autoLogin: autoLogin, launch: launch.rawValue,
                                 userDataKeys: nil)
             return done

@@ -43,6 +43,22 @@ import Testing
         #expect((run.results.first?["q2"] as? [String: Any])?["failure"] as? String == "networkUnavailable")
     }
 
+    /// docs/q2.md: "userId or password missing" is Core's 400 / 1010, whichever of the two is empty.
+    @Test(arguments: [#"{"username":"","password":"wonderland"}"#, #"{"username":"alice","password":""}"#])
+    func anEmptyCredentialIsCoresGenericError(answers: String) throws {
+        let run = try BinaryRun.run(["run", "q2-login", "--ephemeral"], stdin: answers)
+        #expect(run.status == 1)
+        let result = try #require(run.results.first)
+        #expect(result["status"] as? String == "GENERIC_ERROR")
+        #expect(result["failedStep"] as? String == "authenticate(using:)")
+        #expect(result["advice"] as? String == "Give both a user id and a password: Core refuses an empty one.")
+        let q2 = result["q2"] as? [String: Any]
+        #expect(q2?["failure"] as? String == "genericError")
+        #expect(q2?["statusCode"] as? Int == 400 && q2?["hydraCode"] as? Int == 1010)
+        #expect(run.events.contains { $0["step"] as? String == "POST /mobilews/logonUser" && $0["to"] as? String == "Q2 Core" })
+        #expect(!run.stdout.contains("wonderland"))
+    }
+
     @Test func aMissingPasswordNamesTheSignInScreen() throws {
         let run = try BinaryRun.run(["run", "q2-login", "--ephemeral"], stdin: #"{"username":"alice"}"#)
         #expect(run.status == 2)
