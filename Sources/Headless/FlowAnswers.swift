@@ -79,16 +79,17 @@ public struct FlowAnswers: Sendable {
             let place = single ? "answers" : "answers[\(index)]"
             parsed.append(flows[index] == .payerAuth
                 ? try PaymentAnswers.parseObject(element, at: place)
-                : try parseObject(element, at: place))
+                : try parseObject(element, at: place, for: flows[index]))
         }
         return parsed
     }
 
-    private static func parseObject(_ node: JSONNode, at place: String) throws(UsageError) -> FlowAnswers {
+    private static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers {
         guard let members = node.members else { throw UsageError("\(place) must be an object (\(node.position))") }
         var answers = FlowAnswers()
         for (key, value) in members {
             let at = " (\(value.position))"
+            if let foreign = AnswerKeys.foreign(key, for: kind, at: place, before: value) { throw foreign }
             if key == "faults" {
                 answers.faults = try parseFaults(value, at: place)
                 continue
@@ -99,7 +100,7 @@ public struct FlowAnswers: Sendable {
                 continue
             }
             guard credentialKeys.contains(key) else {
-                throw unknownKey(in: place, before: value, known: credentialKeys + ["cancel", "autoLogin", "faults"])
+                throw unknownKey(in: place, before: value, known: AnswerKeys.keys(for: kind))
             }
             answers.values[key] = Secret(try text(value, at: "\(place).\(key)", limit: maximumLength))
         }

@@ -118,6 +118,7 @@ public struct PaymentAnswers: Sendable {
                     throw UsageError("\(place).cancel must be true (cancel at the card form) or \"challenge\" (cancel on the challenge)\(at)")
                 }
             default:
+                if let foreign = AnswerKeys.foreign(key, for: .payerAuth, at: place, before: value) { throw foreign }
                 throw FlowAnswers.unknownKey(in: "\(place) (payer-auth)", before: value, known: keys)
             }
         }

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// A key that another flow takes is bad input for this one: exit 2 before anything runs, one line naming the key
+/// and the flows that take it.
+@Suite struct ForeignAnswerKeyTests {
+    static let card = #""card":"4000000000002503","expiry":"12/30","otp":"1234""#
+
+    @Test(arguments: [
+        (["login"], #"{"username":"alice","password":"wonderland","autoLogin":true}"#,
+         #"answers (login) has "autoLogin", which only q2-login takes (line 1, column 57)"#),
+        (["activate"], #"{"username":"alice","password":"wonderland","activation-code":"123456","otp":"1234"}"#,
+         #"answers (activate) has "otp", which only payer-auth takes"#),
+        (["legacy-login"], #"{"username":"alice","password":"wonderland","delay":1}"#,
+         #"answers (legacy-login) has "delay", which only payer-auth takes"#),
+        (["payer-auth"], "{\(card),\"password\":\"wonderland\"}",
+         #"answers (payer-auth) has "password", which activate, login, legacy-activate, legacy-login and q2-login take"#),
+        (["payer-auth"], "{\(card),\"autoLogin\":true}", #"answers (payer-auth) has "autoLogin", which only q2-login takes"#),
+        (["q2-login"], #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#,
+         #"answers (q2-login) has "activation-code", which activate and legacy-activate take"#),
+        (["login"], #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#,
+         #"answers (login) has "activation-code", which activate and legacy-activate take"#),
+        (["activate", "logout"], "[\(Answers.aliceActivation),{\"username\":\"alice\"}]",
+         #"answers[1] (logout) has "username", which activate, login, legacy-activate, legacy-login and q2-login take"#),
+    ] as [([String], String, String)])
+    func aKeyOfAnotherFlowIsRefusedByName(flows: [String], answers: String, message: String) throws {
+        let run = try BinaryRun.run(["run"] + flows + ["--ephemeral"], stdin: answers)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == "idp-tui: \(message)\n" || run.stderr.hasPrefix("idp-tui: \(message) ("), "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "nothing ran")
+        for secret in Answers.secrets { #expect(!run.stderr.contains(secret)) }
+    }
+
+    @Test func anUnknownKeyListsOnlyTheKeysOfItsFlow() throws {
+        let run = try BinaryRun.run(["run", "activate", "logout", "--ephemeral"], stdin: "[\(Answers.aliceActivation),{\"s3cr3t-typo\":1}]")
+        #expect(run.status == 2)
+        #expect(run.stderr.hasSuffix("known keys: cancel, faults\n"), "\(run.stderr)")
+        #expect(!run.stderr.contains("s3cr3t-typo"))
+    }
+
+    /// `cancel` and `faults` belong to every flow; `username` and `password` to the IdP's and Q2's sign-ins alike.
+    @Test func sharedKeysStillRun() throws {
+        let run = try BinaryRun.run(
+            ["run", "q2-login", "activate", "logout", "payer-auth", "--ephemeral"],
+            stdin: #"[{"username":"alice","password":"wonderland","faults":{"addedLatencyMs":1}},"#
+                + #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{}},{"cancel":false,"faults":{}},"#
+                + "{\(Self.card),\"cancel\":false,\"faults\":{}}]")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.results.map { $0["outcome"] as? String } == ["success", "success", "success", "success"])
+    }
+}
