@@ -151,7 +151,7 @@ struct ScenarioReader {
     mutating func integer(_ node: JSONNode?, _ path: @autoclosure () -> String, _ range: ClosedRange<Int>) -> Int? {
         guard let node else { return nil }
         guard let number = node.integer else {
-            problem(path(), node, "must be a whole number, not \(node.kind == "a number" ? "a fraction" : node.kind)")
+            problem(path(), node, Self.notAnInteger(node, range))
             return nil
         }
         guard range.contains(number) else {
@@ -159,6 +159,17 @@ struct ScenarioReader {
             return nil
         }
         return number
+    }
+
+    /// What is wrong with a value `integer` refuses: a number that is whole in value (`1e9`, `1000.0`, or too many
+    /// digits for an Int) is not a fraction; out of range, the range says what is wrong.
+    static func notAnInteger(_ node: JSONNode, _ range: ClosedRange<Int>) -> String {
+        guard let value = node.number else { return "must be a whole number, not \(node.kind)" }
+        guard !value.isFinite || value == value.rounded() else { return "must be a whole number, not a fraction" }
+        guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+            return "must be from \(range.lowerBound) to \(range.upperBound)"
+        }
+        return "must be written as a whole number, without a decimal point or an exponent (from \(range.lowerBound) to \(range.upperBound))"
     }
 
     mutating func number(_ node: JSONNode?, _ path: @autoclosure () -> String, _ range: ClosedRange<Double>) -> Double? {

@@ -122,6 +122,7 @@ import Testing
         // Found by fuzzing (Fuzz/corpus/answers/unknown-fault-key.json): a key the faults object does not know was named.
         (["run", "activate"], #"{"faults":{"s3cr3t-typo":true}}"#, "answers.faults: has a key it does not know, before this value; known keys: networkUnavailable,"),
         (["run", "activate"], #"{"faults":{"bridge":{"s3cr3t-typo":1}}}"#, "answers.faults.bridge: has a key it does not know, before this value; known keys: loseAcks,"),
+        (["run", "activate"], #"{"faults":{"addedLatencyMs":1e9}}"#, "answers.faults.addedLatencyMs: must be from 0 to 60000 (line 1, column 29)"),
         (["run", "activate"], #"{"username":"alice","username":"bob"}"#, "answers are not valid JSON: a key appears twice in one object (the second time here) at line 1, column 21"),
         (["run", "activate"], #"{"password":123456}"#, "answers.password must be a string (line 1, column 13)"),
         (["run", "activate"], #"{"cancel":"yes"}"#, "answers.cancel must be true or false"),

@@ -133,6 +133,25 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(found.contains { $0.contains(expected) }, "\(found)")
     }
 
+    /// A whole number written with an exponent (or too long for an Int) is no fraction: the message says what is wrong.
+    @Test(arguments: [
+        (#""faults": {"addedLatencyMs": 1e9}"#, "$.faults.addedLatencyMs: must be from 0 to 60000"),
+        (#""faults": {"addedLatencyMs": 99999999999999999999}"#, "$.faults.addedLatencyMs: must be from 0 to 60000"),
+        (#""faults": {"clockSkewDays": -1E9}"#, "$.faults.clockSkewDays: must be from -3650 to 3650"),
+        (#""faults": {"bridge": {"loseAcks": 1e9}}"#, "$.faults.bridge.loseAcks: must be from 0 to 100"),
+        (#""network": {"latencyMs": 1.5e9}"#, "$.network.latencyMs: must be from 0 to 60000"),
+        (#""faults": {"addedLatencyMs": 1e3}"#,
+         "$.faults.addedLatencyMs: must be written as a whole number, without a decimal point or an exponent (from 0 to 60000)"),
+        (#""faults": {"clockSkewDays": 2.0}"#,
+         "$.faults.clockSkewDays: must be written as a whole number, without a decimal point or an exponent (from -3650 to 3650)"),
+        (#""faults": {"addedLatencyMs": 2.5}"#, "$.faults.addedLatencyMs: must be a whole number, not a fraction"),
+        (#""faults": {"addedLatencyMs": "5"}"#, "$.faults.addedLatencyMs: must be a whole number, not a string"),
+    ])
+    func aNumberThatIsNoIntegerIsToldWhatIsWrong(extra: String, expected: String) {
+        let found = problems(minimal(extra))
+        #expect(found.count == 1 && found.first?.hasSuffix(expected) == true, "\(found)")
+    }
+
     @Test func everyProblemIsReportedNotOnlyTheFirst() {
         let found = problems(minimal(#""name": 1, "network": {"latencyMs": "x"}, "faults": {"serverError": 1}"#,
                                      users: #"{"username": "", "password": 5}"#))
