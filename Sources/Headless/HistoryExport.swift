@@ -39,7 +39,7 @@ public enum HistoryExport {
     }
 
     /// A Mermaid `sequenceDiagram`: the flow's own parties first, in its kind's order (``FlowKind/lanes``), then
-    /// any other as it appears.
+    /// any other as it appears; a request is a solid arrow, an answer a dashed one (``ArrowKind``).
     public static func mermaid(_ record: HistoryRecord) -> String {
         let s = record.summary
         var order = FlowCatalog.kind(named: s.flow)?.lanes.map(\.rawValue) ?? ["App"]
@@ -48,12 +48,14 @@ public enum HistoryExport {
         }
         var lines = ["sequenceDiagram", "    title \(escape("\(s.flow) #\(s.id): \(s.outcome.rawValue) \(s.status)"))"]
         for name in order { lines.append("    participant \(id(name)) as \(escape(name))") }
-        for event in record.events {
+        let answers = ArrowKind.answers(record.events)
+        for (event, answers) in zip(record.events, answers) {
             let text = [event.step, event.status, shorten(event.detail)].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
             if event.from == event.to {
                 lines.append("    Note over \(id(event.from)): \(escape(text))")
             } else {
-                let arrow = event.status == nil ? "->>" : "-->>"
+                // Requests solid, answers dashed (ArrowKind), not by whether the event has a status.
+                let arrow = answers ? "-->>" : "->>"
                 lines.append("    \(id(event.from))\(arrow)\(id(event.to)): \(escape(text))")
             }
         }

@@ -59,7 +59,8 @@ import Testing
             #expect(payment.stdout.contains("    participant \(participant)"))
         }
         #expect(payment.stdout.contains("    Drops->>ACS: CReq"))
-        #expect(payment.stdout.contains("    ACS-->>DS: RReq · Y"))
+        #expect(payment.stdout.contains("    ACS->>DS: RReq · Y"))
+        #expect(payment.stdout.contains("    ACS-->>Drops: CRes"))
         #expect(payment.stdout.contains("    SafepayDrops-->>App: onPayerAuthenticationSuccess · Y"))
     }
 
