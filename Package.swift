@@ -37,7 +37,6 @@ let package = Package(
         .target(
             name: "IdentityProvider",
             dependencies: ["Crypto", "Secrets", "Determinism", "Threading"],
-            resources: [.copy("Resources/idp-chain.pem"), .copy("Resources/impostor-chain.pem")],
             swiftSettings: strict),
 
         .target(
@@ -155,7 +154,7 @@ let package = Package(
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),
-        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "FlowRecords", "StateStore", "Threading", "idp-tui"], swiftSettings: strict),
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "FlowRecords", "StateStore", "Threading", "IdentityProvider", "idp-tui"], swiftSettings: strict),
     ]
 )
 

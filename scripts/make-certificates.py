@@ -5,9 +5,11 @@ Run from the repository root: python3 scripts/make-certificates.py
 Needs the `cryptography` package (pip install cryptography). The output is committed;
 this script exists so that the provenance of those files is on record.
 
-- idp-chain.pem:      the IdP's genuine chain (leaf, then root). IdpSdkService pins it by default.
-- impostor-chain.pem: a chain with the same subject names under a different root, which the
-                      IdP presents when the "certificate pinning fails" fault is on.
+- genuinePEM:  the IdP's genuine chain (leaf, then root). IdpSdkService pins it by default.
+- impostorPEM: a chain with the same subject names under a different root, which the
+               IdP presents when the "certificate pinning fails" fault is on.
+Both are written as string literals into Sources/IdentityProvider/IdentityProviderCertificates.swift: compiled in,
+not a resource bundle, which a copied binary would not find.
 Both are valid from 2025-01-01 to 2125-01-01 so that tests do not expire.
 """
 import datetime, pathlib
@@ -40,8 +42,27 @@ def chain(serial_base):
             .sign(root_key, hashes.SHA256()))
     return b"".join(c.public_bytes(serialization.Encoding.PEM) for c in (leaf, root))
 
-out = pathlib.Path("Sources/IdentityProvider/Resources")
-out.mkdir(parents=True, exist_ok=True)
-(out / "idp-chain.pem").write_bytes(chain(1000))
-(out / "impostor-chain.pem").write_bytes(chain(9000))
-print("wrote", out / "idp-chain.pem", "and", out / "impostor-chain.pem")
+def literal(pem):
+    lines = pem.decode().rstrip("\n").split("\n")
+    # The empty last line keeps the PEM's final newline (a literal drops the one before its closing quotes).
+    return '"""\n' + "".join(f"        {line}\n" for line in lines) + '\n        """'
+
+HEADER = """// The IdP's certificate chains, compiled in rather than shipped as a resource bundle: SwiftPM looks for a bundle
+// beside the executable, then in the build directory it was built in, so a copied or installed binary crashed at
+// its first IdP (every flow, even `run logout`) once that directory was gone, and Foundation's bundle lookup read
+// the executable's whole directory at each start (30 ms in a directory of 25,000 files).
+// scripts/make-certificates.py writes this file.
+"""
+
+out = pathlib.Path("Sources/IdentityProvider/IdentityProviderCertificates.swift")
+out.write_text(HEADER + f"""
+/// The certificate chains the simulated IdP presents.
+public enum IdentityProviderCertificates {{
+    /// The IdP's genuine chain (leaf, root) as PEM: what `IdpSdkService` pins by default.
+    public static let genuinePEM = {literal(chain(1000))}
+
+    /// A chain with the same names under another root, presented when certificate pinning is made to fail.
+    public static let impostorPEM = {literal(chain(9000))}
+}}
+""")
+print("wrote", out)

@@ -1,4 +1,5 @@
 import Foundation
+import IdentityProvider
 import Testing
 
 @Suite struct RunCommandFlowTests {
@@ -78,9 +79,7 @@ import Testing
 
     @Test func aForeignCertificateChainFailsWithAPinningError() throws {
         let chain = FileManager.default.temporaryDirectory.appendingPathComponent("chain-\(UUID()).pem")
-        let impostor = BinaryRun.executable.deletingLastPathComponent()
-            .appendingPathComponent("idp-tui_IdentityProvider.resources/impostor-chain.pem")
-        try FileManager.default.copyItem(at: impostor, to: chain)
+        try Data(IdentityProviderCertificates.impostorPEM.utf8).write(to: chain)
         defer { try? FileManager.default.removeItem(at: chain) }
         let run = try BinaryRun.run(["run", "activate", "--certificate-chain", chain.path], stdin: Answers.aliceActivation)
         #expect(run.status == 1)
