@@ -92,7 +92,9 @@ public struct JSONParser {
 
     private static func position(of offset: Int, in bytes: [UInt8]) -> TextPosition {
         var line = 1, column = 1
-        for byte in bytes[..<offset] where !isContinuation(byte) {
+        // A byte-order mark is not a column, as in every other position.
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        for byte in bytes[start..<offset] where !isContinuation(byte) {
             if byte == UInt8(ascii: "\n") {
                 line += 1
                 column = 1
@@ -256,6 +258,12 @@ public struct JSONParser {
                 default:
                     let shown = scalarHere
                     index += UTF8.width(shown)
+                    if shown == "\n" {
+                        // The error is placed after what it names, as every error is: here, at the next line's start.
+                        line += 1
+                        column = 1
+                        countedTo = index
+                    }
                     throw error("unknown escape \\\(Self.isControl(shown) ? " and \(Self.show(shown))" : "\(shown)") in a string")
                 }
                 index += 1

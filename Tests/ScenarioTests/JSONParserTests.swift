@@ -34,6 +34,9 @@ import Testing
         // printed, and the error was no longer one line.
         ("\"\\\u{07}\"", "unknown escape \\ and control character U+7 in a string", 1, 4),
         ("\u{9B}", "unexpected control character U+9B where a value should be", 1, 1),
+        // Found by comparing with the previous parser: a line end after a backslash moves to the next line.
+        ("{\n  \"a\": \"x\\\n\"}", "unknown escape \\ and control character U+A in a string", 3, 1),
+        ("\u{FEFF}[\"é\", tru]", "expected true", 1, 10),
     ])
     func syntaxErrorsSayWhatAndWhere(text: String, message: String, line: Int, column: Int) {
         #expect(throws: JSONSyntaxError(message: message, position: TextPosition(line: line, column: column))) {
@@ -51,6 +54,10 @@ import Testing
             try JSONParser.parse([0x22, 0xff, 0x22])
         }
         // Columns count characters: é is two bytes and one column; a truncated sequence is found at its first byte.
+        // A byte-order mark is not a column, before an invalid byte as before anything else.
+        #expect(throws: JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: TextPosition(line: 1, column: 7))) {
+            try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{\"a\":\"".utf8) + [0xFF] + Array("\"}".utf8))
+        }
         let text = Array("{\n  \"é\": \"".utf8) + [0xE2, 0x82] + Array("\"}".utf8)
         #expect(throws: JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: TextPosition(line: 2, column: 9))) {
             try JSONParser.parse(text)
