@@ -179,9 +179,10 @@ public enum PlainSession {
     /// The longest line read, and how many bytes of lines may wait for their question.
     static let maximumLine = 4096
     static let maximumPending = 1 << 20
-    /// Set once standard output is gone (EPIPE): the session ends.
-    nonisolated(unsafe) private static var closed = false
-    private static var outputClosed: Bool { closed }
+    /// Why standard output could not be written (EPIPE for a closed pipe, EBADF for a closed output, ENOSPC …),
+    /// once it could not: the session ends, and the process with 141 or 74 as `run` does. Main thread only.
+    nonisolated(unsafe) public private(set) static var outputError: Int32?
+    private static var outputClosed: Bool { outputError != nil }
 
     private static func write(_ text: String) { write(bytes: Array(text.utf8)) }
 
@@ -193,7 +194,7 @@ public enum PlainSession {
             if written > 0 {
                 offset += written
             } else if written < 0 && errno != EINTR {
-                closed = true
+                outputError = errno
                 return
             }
         }

@@ -67,8 +67,7 @@ public enum RunCommand {
             if written > 0 {
                 offset += written
             } else if written < 0 && errno != EINTR {
-                let error = errno
-                outputError.withLock { $0 = $0 ?? error }
+                noteOutputFailure(errno)
                 return
             }
         }
@@ -78,6 +77,8 @@ public enum RunCommand {
     /// ``outputFailureStatus``, not 0 (`end` in main.swift).
     private static let outputError = Locked<Int32?>(nil)
     public static var outputFailure: Int32? { outputError.withLock { $0 } }
+    /// Keeps the first output error, from whichever writer met it (`run`'s lines, plain mode's session).
+    public static func noteOutputFailure(_ error: Int32) { outputError.withLock { $0 = $0 ?? error } }
     /// The exit status when the output could not be written (sysexits' EX_IOERR).
     public static let outputFailureStatus: Int32 = 74
 

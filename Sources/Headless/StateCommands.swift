@@ -10,7 +10,8 @@ public enum StateCommands {
         if options.ephemeral {
             throw UsageError("\(command.prefix)--ephemeral keeps nothing between runs, so there is no state file to \(command == .reset ? "reset" : "read"); name one with --state")
         }
-        return options.statePath ?? StateFile.defaultPath()
+        guard let path = options.statePath ?? StateFile.defaultPath() else { throw UsageError(command.prefix + StateFile.noDefaultPath) }
+        return path
     }
 
     // MARK: reset
@@ -51,7 +52,7 @@ public enum StateCommands {
             }
             do {
                 let state = try StateFile(path: path)
-                for warning in state.warnings { FileHandle.standardError.write(Data("idp-tui: \(warning)\n".utf8)) }
+                for warning in state.warnings { writeErrorLine("idp-tui: \(warning)") }
                 return state
             } catch {
                 throw UsageError("history: " + error.description)

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Bad input to the command line: a flag, a flow name, the answers. Reported as one line on stderr with exit
 /// status 2.
 public struct UsageError: Error, Equatable, CustomStringConvertible {
@@ -11,4 +15,22 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 
     /// Exit status for bad input.
     public static let exitStatus: Int32 = 2
+}
+
+/// One line on standard error, written straight to the descriptor: a closed or full standard error loses the
+/// line, never the process (Foundation's `FileHandle.write` traps on a write error).
+public func writeErrorLine(_ text: String) {
+    var bytes = Array((text + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        if written > 0 {
+            offset += written
+        } else if written < 0 && errno == EINTR {
+            continue
+        } else {
+            break
+        }
+    }
+    bytes.removeAll()
 }

@@ -45,7 +45,7 @@ func end(_ status: Int32) -> Never {
         if error == EPIPE {
             status = 128 + SIGPIPE
         } else {
-            FileHandle.standardError.write(Data("idp-tui: the output could not be written: \(String(cString: strerror(error)))\n".utf8))
+            writeErrorLine("idp-tui: the output could not be written: \(String(cString: strerror(error)))")
             status = RunCommand.outputFailureStatus
         }
     }
@@ -54,7 +54,7 @@ func end(_ status: Int32) -> Never {
 }
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("idp-tui: \(message)\n".utf8))
+    writeErrorLine("idp-tui: \(message)")
     end(UsageError.exitStatus)
 }
 
@@ -79,6 +79,17 @@ func exitOnSignals() -> [any DispatchSourceSignal] {
     }
 }
 
+// A closed standard stream (`<&-`, `>&-`, `2>&-`) gets /dev/null, opened read-only, in its place: otherwise the
+// next file or pipe opened takes its number, and a session reads its own pipe as its input (and waits forever) or
+// writes its output into the state file. Read-only, so that writing to a closed output still fails (exit 74).
+for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
+    let null = open("/dev/null", O_RDONLY)
+    if null >= 0 && null != descriptor {
+        dup2(null, descriptor)
+        close(null)
+    }
+}
+
 let parsed: ParsedCommandLine
 do {
     parsed = try ParsedCommandLine.parse(Array(CommandLine.arguments.dropFirst()))
@@ -100,8 +111,10 @@ if case .run(.terminal) = parsed.request { signalSources = [] } else { signalSou
 switch parsed.request {
 case .help(let command):
     print(help(command))
+    end(0)
 case .version:
     print("idp-tui \(version)")
+    end(0)
 case .run(.run):
     do {
         end(try RunCommand.main(parsed.options))
@@ -129,7 +142,7 @@ case .run(.reset):
 case .run(.scenario):
     do {
         end(try ScenarioCommand.main(
-            parsed, write: { print($0) }, fail: { FileHandle.standardError.write(Data("idp-tui: \($0)\n".utf8)) }))
+            parsed, write: { print($0) }, fail: { writeErrorLine("idp-tui: \($0)") }))
     } catch {
         fail(error.message)
     }
@@ -169,7 +182,9 @@ case .run(.terminal):
         let status = plain
             ? try PlainSession.run(makeService: makeService)
             : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)
-        for warning in stateWarnings.withLock({ $0 }) { FileHandle.standardError.write(Data("idp-tui: \(warning)\n".utf8)) }
+        for warning in stateWarnings.withLock({ $0 }) { writeErrorLine("idp-tui: \(warning)") }
+        // A plain session whose output could not be written ends as `run` does: 141 for a closed pipe, else 74.
+        if let error = PlainSession.outputError { RunCommand.noteOutputFailure(error) }
         end(status)
     } catch {
         fail(error.description)

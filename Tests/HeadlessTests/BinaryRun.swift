@@ -13,8 +13,9 @@ struct BinaryRun {
     /// Each run gets a state folder of its own (`XDG_STATE_HOME`) unless `environment` names one, so that runs
     /// build on each other only when a test says so (with `--state FILE`).
     /// `stdoutTo`, when given, takes the standard output instead of a pipe read here (a device, a closed pipe).
+    /// `executable` runs something else (a shell around idp-tui) the same way.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-                    stdoutTo: FileHandle? = nil) throws -> BinaryRun {
+                    stdoutTo: FileHandle? = nil, executable: URL = executable) throws -> BinaryRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -81,10 +81,11 @@ extension CommandLineOptions {
     /// error at once, except in the terminal UI, which holds the screen: it shows them when it ends.
     public func openState(for command: Command = .run) throws(UsageError) -> StateFile? {
         guard !ephemeral else { return nil }
+        guard let path = statePath ?? StateFile.defaultPath() else { throw UsageError(command.prefix + StateFile.noDefaultPath) }
         do {
-            let state = try StateFile(path: statePath ?? StateFile.defaultPath())
+            let state = try StateFile(path: path)
             if command != .terminal {
-                for warning in state.warnings { FileHandle.standardError.write(Data("idp-tui: \(warning)\n".utf8)) }
+                for warning in state.warnings { writeErrorLine("idp-tui: \(warning)") }
             }
             return state
         } catch {

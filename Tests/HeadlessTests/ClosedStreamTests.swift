@@ -1,0 +1,46 @@
+import Foundation
+import StateStore
+import Testing
+
+/// Standard streams a supervisor or a CI step closed (`<&-`, `>&-`, `2>&-`) or pointed at a full disk: the process
+/// never crashes or waits on itself; it ends with the status its work earned, or 74 when its output was lost.
+@Suite struct ClosedStreamTests {
+    /// Runs `script` in /bin/sh with `$IDP` naming the binary (under `timeout`, so that a hang fails the test).
+    private func shell(_ script: String) throws -> BinaryRun {
+        try BinaryRun.run(["-c", script], environment: ["IDP": BinaryRun.executable.path], executable: URL(fileURLWithPath: "/bin/sh"))
+    }
+
+    @Test func aClosedOrFullStandardErrorLosesTheLineNotTheProcess() throws {
+        // Foundation's FileHandle trapped on the failed write: "Illegal instruction", 132.
+        #expect(try shell(#"timeout 30 "$IDP" run nope 2>&-"#).status == 2)
+        #expect(try shell(#"timeout 30 "$IDP" --bogus 2>/dev/full"#).status == 2)
+        #expect(try shell(#"echo '{}' | timeout 30 "$IDP" run activate --ephemeral 2>&-"#).status == 2)
+    }
+
+    @Test func aPlainSessionWithoutAnOutputEndsWith74() throws {
+        let run = try shell(#"printf '1\nalice\nwonderland\n123456\n\nq\n' | timeout 30 "$IDP" --ephemeral >&-"#)
+        #expect(run.status == 74, "\(run.stderr)")
+        #expect(run.stderr == "idp-tui: the output could not be written: Bad file descriptor\n")
+        #expect(try shell(#"timeout 30 "$IDP" --help >&-"#).status == 74)
+        #expect(try shell(#"timeout 30 "$IDP" --version >/dev/full"#).status == 74)
+    }
+
+    @Test func aPlainSessionWithoutAnInputEndsAtOnce() throws {
+        // Its own pipe took descriptor 0, and the session waited on it forever (timeout's 124).
+        let run = try shell(#"timeout 30 "$IDP" --ephemeral <&-"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Choose 1-7"))
+    }
+
+    @Test func withoutHomeTheStateFileIsInTheUsersPasswdHome() throws {
+        let passwd = NSTemporaryDirectory() + "passwd-\(UUID().uuidString)"
+        try Data("root:x:0:0:root:/root:/bin/sh\nci:x:12345:12345::/home/ci:/bin/sh\nnohome:x:777:777:::/bin/sh\n".utf8)
+            .write(to: URL(fileURLWithPath: passwd))
+        defer { try? FileManager.default.removeItem(atPath: passwd) }
+        #expect(StateFile.defaultPath(environment: [:], passwd: passwd, user: 12345) == "/home/ci/.local/state/idp-tui/state.sqlite")
+        #expect(StateFile.defaultPath(environment: [:], passwd: passwd, user: 777) == nil)
+        #expect(StateFile.defaultPath(environment: [:], passwd: passwd, user: 4242) == nil)
+        #expect(StateFile.defaultPath(environment: ["HOME": "/h"], passwd: passwd, user: 4242) == "/h/.local/state/idp-tui/state.sqlite")
+        #expect(StateFile.defaultPath(environment: ["XDG_STATE_HOME": "/x", "HOME": "/h"], passwd: passwd, user: 4242) == "/x/idp-tui/state.sqlite")
+    }
+}
