@@ -3,6 +3,7 @@
 #include "CNcurses.h"
 
 #include <curses.h>
+#include <term.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
@@ -42,6 +43,10 @@ int idp_curses_start(int mouse) {
     const char *codeset = nl_langinfo(CODESET);
     if (codeset == NULL || strcmp(codeset, "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
     if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) saved_termios_valid = 1;
+    // The terminal's own size (TIOCGWINSZ) wins over LINES and COLUMNS in the environment, which are only a
+    // fallback for a terminal that reports none: a stale exported COLUMNS=200 drew past an 80-column window, and
+    // COLUMNS=100000 made newterm fail (reported as an unknown TERM).
+    use_tioctl(TRUE);
     // newterm, not initscr: an unknown TERM then returns NULL instead of printing and exiting the process.
     if (newterm(NULL, stdout, stdin) == NULL) return -1;
     curses_active = 1;
@@ -70,6 +75,13 @@ int idp_curses_start(int mouse) {
 void idp_curses_stop(void) {
     if (!curses_active) return;
     curses_active = 0;
+    // A terminal without an alternate screen (the Linux console, vt100) would keep the last frame, and the shell's
+    // next lines would be written over it: clear it first.
+    const char *alternate = tigetstr("smcup");
+    if (alternate == NULL || alternate == (char *)-1) {
+        erase();
+        refresh();
+    }
     curs_set(1);
     write_all(PASTE_OFF);
     if (mouse_wanted) write_all(MOUSE_OFF);

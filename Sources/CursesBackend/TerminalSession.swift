@@ -44,8 +44,8 @@ public enum TerminalSession {
         guard idp_curses_start(mouse ? 1 : 0) == 0 else {
             let term = getenv("TERM").map { String(cString: $0) } ?? ""
             throw StartError(description: term.isEmpty
-                ? "TERM is not set, so the terminal UI cannot draw; set it (TERM=xterm-256color) or use idp-tui run"
-                : "the terminal type \"\(term)\" (TERM) is unknown to this system's terminfo; try TERM=xterm-256color, or use idp-tui run")
+                ? "TERM is not set, so the terminal UI cannot draw; set it (TERM=xterm-256color), or use idp-tui --plain (line by line) or idp-tui run"
+                : "the terminal type \"\(term)\" (TERM) is unknown to this system's terminfo; try TERM=xterm-256color, or use idp-tui --plain (line by line) or idp-tui run")
         }
         defer { idp_curses_stop() }
 
