@@ -50,6 +50,9 @@ public struct FlowAnswers: Sendable {
         guard bytes.count <= maximumDocumentSize else {
             throw UsageError("answers: larger than \(maximumDocumentSize / 1024) KiB")
         }
+        guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            throw UsageError("answers: the input is empty (give one answers object for each flow, as JSON, on standard input or with --answers FILE)")
+        }
         let document: JSONNode
         do {
             document = try JSONParser.parse(bytes)

@@ -117,6 +117,11 @@ public enum StateCommands {
             let json = options.json
             let limit = options.limit ?? 50
             let entries: [HistorySummary]
+            // No default file yet is a new user's empty history; a --state that names no file is likely a typo.
+            if options.statePath == nil && !FileManager.default.fileExists(atPath: path) {
+                if !json { write(HistoryExport.table([])) }
+                return 0
+            }
             let state = try open()
             do {
                 entries = try state.history.list(limit: limit)

@@ -28,7 +28,8 @@ func help(_ command: Command) -> String {
           idp-tui --help | --version
 
         exit status: 0 every flow succeeded (or quit) · 1 a flow failed · 3 a flow was cancelled · 2 bad input
-                     · 130 Ctrl-C in the terminal UI
+                     · 74 the output could not be written · 141 the output was closed
+                     · 130 Ctrl-C · 129/143 SIGHUP/SIGTERM
         demo users (tenant demo): alice / wonderland, activation code 123456; bob / builder, 654321
         """
 }

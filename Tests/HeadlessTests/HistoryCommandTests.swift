@@ -114,6 +114,17 @@ import Testing
         #expect(run.status == 2)
         #expect(run.stderr.contains("does not exist yet; run a flow first"))
     }
+
+    @Test func aNewUsersHistoryIsEmptyNotAnError() throws {
+        // The default file (BinaryRun gives each run a fresh XDG_STATE_HOME) does not exist before the first flow.
+        let folder = NSTemporaryDirectory() + "idp-tui-new-\(UUID().uuidString)"
+        let text = try BinaryRun.run(["history"], environment: ["XDG_STATE_HOME": folder])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout == "no flows yet\n")
+        let json = try BinaryRun.run(["history", "--json"], environment: ["XDG_STATE_HOME": folder])
+        #expect(json.status == 0 && json.stdout.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder), "listing made no file")
+    }
 }
 
 @Suite struct AnswerFaultsAndOfflineTests {
