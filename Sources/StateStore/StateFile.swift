@@ -55,37 +55,6 @@ public final class StateFile: Sendable {
 
     public var history: any FlowHistory { SQLiteFlowHistory(database: database) }
 
-    /// The default file: `$XDG_STATE_HOME/idp-tui/state.sqlite`, else `~/.local/state/idp-tui/state.sqlite`; nil
-    /// when there is no home (``noDefaultPath`` says what to do then).
-    ///
-    /// Without `HOME`, the home is the user's line in `passwd`, read here: not through `getpwuid`, which in the
-    /// static release binary loads the system's NSS modules (systemd's, sss …) into a program linked without
-    /// them, and crashed.
-    public static func defaultPath(
-        environment: [String: String] = ProcessInfo.processInfo.environment, passwd: String = "/etc/passwd",
-        user: UInt32 = getuid()
-    ) -> String? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/idp-tui/state.sqlite" }
-        guard let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) ?? home(of: user, in: passwd) else { return nil }
-        return home + "/.local/state/idp-tui/state.sqlite"
-    }
-
-    /// Why there is no default state file, and what to do.
-    public static var noDefaultPath: String {
-        "there is nowhere to keep the state file: HOME is not set, and user \(getuid()) has no home in /etc/passwd; "
-            + "set HOME or XDG_STATE_HOME, or use --state FILE or --ephemeral"
-    }
-
-    /// The home directory of `user` in a passwd file (`name:x:uid:gid:gecos:home:shell`), if it names one.
-    static func home(of user: UInt32, in passwd: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: passwd) else { return nil }
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            let fields = line.split(separator: ":", omittingEmptySubsequences: false)
-            if fields.count >= 7, UInt32(fields[2]) == user, fields[5].hasPrefix("/") { return String(fields[5]) }
-        }
-        return nil
-    }
-
     /// `PRAGMA integrity_check`: "ok", or what is wrong.
     public func integrityCheck() throws(StateError) -> String {
         try database.query("PRAGMA integrity_check").compactMap { $0.first?.text }.joined(separator: "; ")
