@@ -20,7 +20,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// One line on standard error, written straight to the descriptor: a closed or full standard error loses the
 /// line, never the process (Foundation's `FileHandle.write` traps on a write error).
 public func writeErrorLine(_ text: String) {
-    var bytes = Array((text + "\n").utf8)
+    let bytes = Array((text + "\n").utf8)
     var offset = 0
     while offset < bytes.count {
         let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
@@ -32,5 +32,4 @@ public func writeErrorLine(_ text: String) {
             break
         }
     }
-    bytes.removeAll()
 }

@@ -147,7 +147,7 @@ extension LogPane {
     /// kept (a wrapped line goes two further in); other text wrapped as it is.
     private static func prettyLines(_ text: String, width: Int, onlyJSON: Bool) -> [String] {
         let json = text.first == "{" || text.first == "[" || !onlyJSON
-        let pretty = json ? (try? JSONParser.parse(Array(text.utf8)))?.text(pretty: true) ?? text : text
+        let pretty = json ? (try? JSONParser.parse(text))?.text(pretty: true) ?? text : text
         var lines: [String] = []
         for line in pretty.split(separator: "\n", omittingEmptySubsequences: false) {
             let indent = line.prefix { $0 == " " }.count
