@@ -71,8 +71,10 @@ public final class FlowRun: Sendable {
 
     /// Cancels the run for `reason`.
     public func cancel(_ reason: CancelReason = .user) {
-        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // The reason first: a flow that sees `cancelled` (acquiring) then also sees why, and never reports an
+        // abort for bad input as the user's cancel. A later cancel's reason is not kept (the first one wins).
         let reason = note(reason)
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         // At a prompt, the cancel goes to the SDK as the "User cancelled" error and the flow ends through it.
         if service.channel.cancel(flowID: id, reason: reason) { return }
         takeAwaiting()?()
