@@ -2,6 +2,7 @@ import CNcurses
 import FlowEngine
 import Foundation
 import TerminalUI
+import Threading
 
 #if canImport(Glibc)
     import Glibc
@@ -187,18 +188,8 @@ public enum PlainSession {
     private static func write(_ text: String) { write(bytes: Array(text.utf8)) }
 
     private static func write(bytes: [UInt8]) {
-        var bytes = bytes
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno != EINTR {
-                outputError = errno
-                return
-            }
-        }
-        bytes.removeAll()
+        guard !outputClosed else { return }
+        outputError = writeAll(bytes, to: STDOUT_FILENO)
     }
 }
 

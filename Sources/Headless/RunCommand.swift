@@ -61,16 +61,7 @@ public enum RunCommand {
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written > 0 {
-                offset += written
-            } else if written < 0 && errno != EINTR {
-                noteOutputFailure(errno)
-                return
-            }
-        }
+        if let failure = Threading.writeAll(bytes, to: fd) { noteOutputFailure(failure) }
     }
 
     /// The first error writing the output (a full disk, a closed pipe), if any: the process then ends with

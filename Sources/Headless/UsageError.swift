@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Threading
 
 /// Bad input to the command line: a flag, a flow name, the answers. Reported as one line on stderr with exit
 /// status 2.
@@ -20,16 +18,5 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// One line on standard error, written straight to the descriptor: a closed or full standard error loses the
 /// line, never the process (Foundation's `FileHandle.write` traps on a write error).
 public func writeErrorLine(_ text: String) {
-    let bytes = Array((text + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes[offset...].withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        if written > 0 {
-            offset += written
-        } else if written < 0 && errno == EINTR {
-            continue
-        } else {
-            break
-        }
-    }
+    writeAll(Array((text + "\n").utf8), to: 2)
 }

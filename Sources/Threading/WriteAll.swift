@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes every byte of `bytes` to `descriptor`, writing again after a short write or a signal's interruption.
+/// Returns nil when all of them went out, else the error that stopped it (`EPIPE` for a closed pipe, `EBADF` for
+/// a closed descriptor, `ENOSPC` …; `EIO` for a write that took nothing). Never traps, unlike Foundation's
+/// `FileHandle.write`, so that a lost output never costs the process.
+@discardableResult
+public func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        if written > 0 {
+            offset += written
+        } else if written < 0 && errno == EINTR {
+            continue
+        } else {
+            return written < 0 ? errno : EIO
+        }
+    }
+    return nil
+}
