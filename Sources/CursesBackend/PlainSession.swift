@@ -37,7 +37,7 @@ public enum PlainSession {
         service.mailbox.serveMainQueue()
         let app = TerminalApp(service: service, width: 100, height: 40)
         write("idp-tui (plain) · tenant \(service.world.tenantId) · \(service.world.idpUrl)\n")
-        write("Events: → a call · ← its answer · ⇢ ⇠ the IdP's traffic · ⚡ a fault\n")
+        write("Events: → X went to X · ← X came from X · ⇢ ⇠ to and from the IdP · ⚡ a fault\n")
         var printedScreen: [String] = []
         var printedSequence = 0
         var asked: PlainQuestion?

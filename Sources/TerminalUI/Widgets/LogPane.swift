@@ -57,7 +57,9 @@ enum LogPane {
         } else if scroll > 0 {
             title += " — \(scroll) newer below (pgdn)"
         } else {
-            title += " — → call ← answer ⇢ ⇠ IdP ⚡ fault · tab: read them"
+            // Arrows say which way a message went, seen from the app (`who`): a prompt the SDK sends the app is
+            // `← IdpSdk` and the app's reply to it `→ IdpSdk`, so the legend says to and from, not call and answer.
+            title += " — → to ← from ⇢ ⇠ IdP ⚡ fault · tab: read them"
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
         // From the newest line shown upwards: each event, and a rule above it where the flow before was another.
