@@ -78,8 +78,9 @@ struct ScenarioReader {
         problems.append(ScenarioProblem(path: path, position: node?.position, message: message))
     }
 
-    /// The members of an object, reporting unknown keys and missing required ones.
-    mutating func object(_ node: JSONNode, _ path: @autoclosure () -> String, known: [String], required: [String] = []) -> ObjectMembers? {
+    /// The object itself (its members are looked up with its subscript), reporting unknown keys and missing
+    /// required ones; nil when it is not an object.
+    mutating func object(_ node: JSONNode, _ path: @autoclosure () -> String, known: [String], required: [String] = []) -> JSONNode? {
         guard let members = node.members else {
             problem(path(), node, "must be an object, not \(node.kind)")
             return nil
@@ -88,11 +89,10 @@ struct ScenarioReader {
             // The key is not quoted back: a value typed where a key belongs (a password) would be.
             problem(path(), value, "has a key it does not know, before this value; known keys here: \(known.joined(separator: ", "))")
         }
-        let result = ObjectMembers(members: members)
-        for key in required where result[key] == nil {
+        for key in required where node[key] == nil {
             problem("\(path()).\(key)", node, "is required")
         }
-        return result
+        return node
     }
 
     mutating func string(_ node: JSONNode?, _ path: @autoclosure () -> String, maxLength: Int = 200, allowEmpty: Bool = false) -> String? {
@@ -315,15 +315,5 @@ struct ScenarioReader {
             ActivationCodeConfiguration(code: code, validFor: .milliseconds(Int64(((days ?? 30) * 86_400_000).rounded())))
         }
         return UserConfiguration(username: username, password: password, activationCode: activation)
-    }
-}
-
-/// An object's members as the reader looks them up: by a linear search, quicker than a dictionary for the few
-/// keys a scenario's objects have (and made once per user of a large scenario).
-struct ObjectMembers {
-    let members: [(key: String, value: JSONNode)]
-
-    subscript(key: String) -> JSONNode? {
-        members.first { $0.key == key }?.value
     }
 }

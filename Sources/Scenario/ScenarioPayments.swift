@@ -111,7 +111,7 @@ extension ScenarioReader {
         return TestCard(number: number.digits, brand: number.brand, title: title, source: nil, scenario: scenario)
     }
 
-    mutating func challenge(_ node: JSONNode, _ members: ObjectMembers, _ path: String, reason: TransStatusReason?) -> CardScenario? {
+    mutating func challenge(_ node: JSONNode, _ members: JSONNode, _ path: String, reason: TransStatusReason?) -> CardScenario? {
         guard let name = string(node, "\(path).challenge", maxLength: 20) else { return nil }
         guard let uiType = Self.uiTypes[name] else {
             problem("\(path).challenge", node, "must be one of \(Self.uiTypes.keys.sorted().joined(separator: ", "))")
