@@ -46,8 +46,8 @@ public enum StateCommands {
         let arguments = command.words
         let options = command.options
         let path = try statePath(options, command: .history)
-        func open() throws(UsageError) -> StateFile {
-            guard FileManager.default.fileExists(atPath: path) else {
+        func open(creating: Bool = false) throws(UsageError) -> StateFile {
+            guard creating || FileManager.default.fileExists(atPath: path) else {
                 throw UsageError("history: \(path) does not exist yet; run a flow first (or name the file with --state)")
             }
             do {
@@ -97,7 +97,15 @@ public enum StateCommands {
             if let extra = arguments.dropFirst().first {
                 throw UsageError("history prune: unknown argument \"\(extra)\"; see idp-tui history --help")
             }
-            let state = try open()
+            // A new user (no default file yet) has nothing to prune; a policy given is kept all the same, in a new
+            // file, so that the runs to come keep to it. A --state that names no file is likely a typo (exit 2).
+            let policyGiven = options.keepFlows != nil || options.keepDays != nil
+            let isNew = options.statePath == nil && !FileManager.default.fileExists(atPath: path)
+            if isNew && !policyGiven {
+                write("no flows yet: nothing to prune (\(path) does not exist yet)")
+                return 0
+            }
+            let state = try open(creating: isNew)
             let report: PruneReport
             do {
                 var policy: Retention?
@@ -108,6 +116,10 @@ public enum StateCommands {
                 report = try state.prune(setting: policy)
             } catch {
                 throw UsageError("history prune: \(error)")
+            }
+            if isNew {
+                write("\(path): a new state file, to keep \(report.retention) from now on; no flows yet")
+                return 0
             }
             write("\(path): keeps \(report.retention); removed \(report.removed) \(report.removed == 1 ? "flow" : "flows"), \(report.kept) kept (\(bytes(report.bytesBefore)) → \(bytes(report.bytesAfter)))")
             return 0

@@ -125,6 +125,35 @@ import Testing
         #expect(json.status == 0 && json.stdout.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: folder), "listing made no file")
     }
+
+    @Test func aNewUserHasNothingToPruneAndAPolicyGivenIsKept() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-new-\(UUID().uuidString)"
+        let environment = ["XDG_STATE_HOME": folder]
+        let state = folder + "/idp-tui/state.sqlite"
+        let prune = try BinaryRun.run(["history", "prune"], environment: environment)
+        #expect(prune.status == 0, "\(prune.stderr)")
+        #expect(prune.stdout == "no flows yet: nothing to prune (\(state) does not exist yet)\n")
+        #expect(prune.stderr.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: folder), "pruning nothing made no file")
+
+        // A policy is a setting: it is kept (in a new file), and the runs that follow keep to it.
+        let set = try BinaryRun.run(["history", "prune", "--keep-flows", "2"], environment: environment)
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout == "\(state): a new state file, to keep the newest 2 flows from now on; no flows yet\n")
+        #expect(try BinaryRun.run(["run", "logout", "logout", "logout"], stdin: "[{},{},{}]", environment: environment).status == 0)
+        let history = try BinaryRun.run(["history", "--json"], environment: environment)
+        #expect(history.lines.compactMap { $0["id"] as? Int } == [3, 2], "\(history.stdout)")
+    }
+
+    @Test(arguments: [["history", "prune"], ["history", "prune", "--keep-days", "30"]])
+    func pruningAStateFileThatDoesNotExistIsAnError(arguments: [String]) throws {
+        // A --state that names no file is more likely a typo than a new user: nothing is made.
+        let state = freshStatePath()
+        let run = try BinaryRun.run(arguments + ["--state", state])
+        #expect(run.status == 2)
+        #expect(run.stderr == "idp-tui: history: \(state) does not exist yet; run a flow first (or name the file with --state)\n")
+        #expect(!FileManager.default.fileExists(atPath: state))
+    }
 }
 
 @Suite struct AnswerFaultsAndOfflineTests {
