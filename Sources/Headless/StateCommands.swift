@@ -46,16 +46,17 @@ public enum StateCommands {
         let arguments = command.words
         let options = command.options
         let path = try statePath(options, command: .history)
-        func open(creating: Bool = false) throws(UsageError) -> StateFile {
+        // Reading opens a file the user cannot write read-only; prune writes (and may create the file).
+        func open(writing: Bool = false, creating: Bool = false) throws(UsageError) -> StateFile {
             guard creating || FileManager.default.fileExists(atPath: path) else {
                 throw UsageError("history: \(path) does not exist yet; run a flow first (or name the file with --state)")
             }
             do {
-                let state = try StateFile(path: path)
+                let state = try writing ? StateFile(path: path) : StateFile(reading: path)
                 for warning in state.warnings { writeErrorLine("idp-tui: \(warning)") }
                 return state
             } catch {
-                throw UsageError("history: " + error.description)
+                throw UsageError("history\(writing ? " prune" : ""): " + error.description)
             }
         }
         if arguments.first != "prune" && (options.keepFlows != nil || options.keepDays != nil) {
@@ -105,7 +106,7 @@ public enum StateCommands {
                 write("no flows yet: nothing to prune (\(path) does not exist yet)")
                 return 0
             }
-            let state = try open(creating: isNew)
+            let state = try open(writing: true, creating: isNew)
             let report: PruneReport
             do {
                 var policy: Retention?

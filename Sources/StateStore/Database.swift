@@ -42,20 +42,44 @@ final class Database: @unchecked Sendable {
 
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
-    init(path: String) throws(StateError) {
+    /// Opens (creating) the file to read and write it; `readOnly`, only to read it (``StateFile/init(reading:)``).
+    init(path: String, readOnly: Bool = false) throws(StateError) {
         self.path = path
         var opened: OpaquePointer?
         // NOFOLLOW: a symbolic link at the path is refused by SQLite too, not only by StatePath's check before.
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
-        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        var name = path
+        if !readOnly {
+            flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        } else if StatePath.Entry(path + "-wal") == .missing {
+            // No -wal: no process has the file open (in WAL mode the first connection makes it, the last removes
+            // it). A read-only connection would make the -wal and -shm itself (and cannot in a read-only folder),
+            // with the file's read-only mode, and leave them: a -shm left read-only makes every later write fail
+            // with "attempt to write a readonly database", even once the file is writable again. `immutable`
+            // reads the file as it is, with no companions and no locks.
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = Self.immutableURI(path)
+        } else {
+            // Another process has it open (or one was killed): its -wal holds flows the file itself may not yet.
+            flags |= SQLITE_OPEN_READONLY
+        }
+        let code = sqlite3_open_v2(name, &opened, flags, nil)
         guard code == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close(opened)
-            throw StateError("cannot open the state file \(path): \(message)")
+            throw StateError("cannot \(readOnly ? "read" : "open") the state file \(path): \(message)")
         }
         handle = opened
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
         if path != ":memory:" { OpenDatabases.shared.add(self) }
+    }
+
+    /// `file:…?immutable=1` for a path: `?`, `#`, `%` and anything else outside the URI's plain characters escaped.
+    static func immutableURI(_ path: String) -> String {
+        let plain = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: plain) ?? path
+        // An absolute path after an empty authority (`file:///tmp/…`), so that one starting `//` is not a host.
+        return (path.hasPrefix("/") ? "file://" : "file:") + escaped + "?immutable=1"
     }
 
     deinit {

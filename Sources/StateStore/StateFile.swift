@@ -22,16 +22,28 @@ public final class StateFile: Sendable {
     public let path: String
     /// What the user should know about the file's surroundings (a folder others may write to), one line each.
     public let warnings: [String]
+    /// Opened only to read it (``init(reading:)``, for a file this user cannot write).
+    public let readOnly: Bool
+    /// Opened read-only with no schema yet (an empty file): its history is empty.
+    let unformatted: Bool
+
+    init(path: String, database: Database, warnings: [String], readOnly: Bool, unformatted: Bool) {
+        self.path = path
+        self.database = database
+        self.warnings = warnings
+        self.readOnly = readOnly
+        self.unformatted = unformatted
+    }
 
     /// Opens (creating it, 0600, and its folder, 0700, if needed) and migrates a state file. Throws a message that
-    /// names the file and what to do for a file that is damaged, not ours, from a newer idp-tui, or not a regular
-    /// file (a symbolic link, a folder, a FIFO, a device).
-    public init(path: String) throws(StateError) {
-        self.path = path
-        warnings = path == ":memory:" ? [] : try StatePath.prepare(path)
+    /// names the file and what to do for a file that is damaged, not ours, from a newer idp-tui, not a regular
+    /// file (a symbolic link, a folder, a FIFO, a device), or that this user cannot write (the file or its folder).
+    public convenience init(path: String) throws(StateError) {
+        let warnings = path == ":memory:" ? [] : try StatePath.prepare(path)
         if path != ":memory:" && !StatePath.isSQLiteOrEmpty(path) { throw Database.damaged(path, "file is not a database") }
-        database = try Database(path: path)
+        let database = try Database(path: path)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        self.init(path: path, database: database, warnings: warnings, readOnly: false, unformatted: false)
         try migrate()
     }
 
@@ -53,7 +65,7 @@ public final class StateFile: Sendable {
     /// The device's store: its id, activation, session and offline token.
     package var deviceStore: any DeviceStore { SQLiteDeviceStore(database: database) }
 
-    public var history: any FlowHistory { SQLiteFlowHistory(database: database) }
+    public var history: any FlowHistory { unformatted ? MemoryFlowHistory() : SQLiteFlowHistory(database: database) }
 
     /// `PRAGMA integrity_check`: "ok", or what is wrong.
     public func integrityCheck() throws(StateError) -> String {
@@ -102,14 +114,10 @@ public final class StateFile: Sendable {
         try database.write { transaction throws(StateError) in
             let version = Int(try transaction.query("PRAGMA user_version").first?.first?.integer ?? 0)
             let application = try transaction.query("PRAGMA application_id").first?.first?.integer ?? 0
-            if version > Self.schemaVersion {
-                throw StateError("the state file \(path) was written by a newer idp-tui (schema \(version); this one reads up to \(Self.schemaVersion)); use that idp-tui, or another file with --state")
-            }
+            if version > Self.schemaVersion { throw Self.fromANewerVersion(path, version) }
             if application != Self.applicationID {
                 let tables = try transaction.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0
-                guard application == 0 && tables == 0 else {
-                    throw StateError("\(path) is an SQLite database, but not an idp-tui state file; name another file with --state")
-                }
+                guard application == 0 && tables == 0 else { throw Self.notOurs(path) }
                 try transaction.execute("PRAGMA application_id = \(Self.applicationID)")
             }
             for step in version..<Self.schemaVersion {

@@ -60,9 +60,11 @@ enum StatePath {
 
     /// Makes the folder (0700) and the file (0600) if they are missing, tightens an existing file of ours and its
     /// companions to 0600, and refuses anything at the path that is not a regular file. Returns warnings for the
-    /// user (a folder that others may write to).
+    /// user (a folder that others may write to). A file this user cannot write, or a folder (where SQLite makes the
+    /// -wal and -shm), is refused before anything is made or changed.
     static func prepare(_ path: String) throws(StateError) -> [String] {
         let warnings = try prepareFolder(for: path)
+        if let problem = writeProblem(path) { throw StateError(problem) }
         for suffix in [""] + companions {
             switch Entry(path + suffix) {
             case .missing where suffix.isEmpty:
@@ -72,10 +74,68 @@ enum StatePath {
             case .notAFile(let what):
                 throw StateError(refusal(path + suffix, what) + "; name another file with --state")
             case .regularFile(_, let mode, let owner):
-                if owner == geteuid() && mode & 0o077 != 0 { chmod(path + suffix, 0o600) }
+                // A companion SQLite made read-only (the file's mode, for a read-only connection) is made writable
+                // again: a read-only -shm makes every write fail.
+                let readOnlyCompanion = !suffix.isEmpty && mode & 0o600 != 0o600
+                if owner == geteuid() && (mode & 0o077 != 0 || readOnlyCompanion) { chmod(path + suffix, 0o600) }
             }
         }
         return warnings
+    }
+
+    /// What stops this user writing the state file, in one line that names the file and what to do (nil: nothing
+    /// does). SQLite needs the file writable, and its folder too: it makes the -wal and -shm beside the file.
+    /// By `access`, so root, whom permissions do not stop, is stopped only by a read-only file system.
+    static func writeProblem(_ path: String) -> String? {
+        guard path != ":memory:" else { return nil }
+        let folder = folder(of: path).isEmpty ? "." : folder(of: path)
+        let name = (path as NSString).lastPathComponent
+        if access(folder, W_OK | X_OK) != 0 {
+            let (why, fix) = reason(errno, folder, "u+wx")
+            return "cannot write the state file \(path): its folder \(folder) \(why), and SQLite keeps \(name)-wal and \(name)-shm "
+                + "beside the file; \(fix)name another file with --state"
+        }
+        if case .regularFile = Entry(path), access(path, W_OK) != 0 {
+            let (why, fix) = reason(errno, path, "u+w")
+            return "cannot write the state file \(path): it \(why); \(fix)name another file with --state"
+        }
+        return nil
+    }
+
+    /// Why `access` said no ("is read-only to you (mode 400)"), and the fix ("chmod u+w …, or ") when the user
+    /// owns the file or folder.
+    private static func reason(_ error: Int32, _ path: String, _ permission: String) -> (String, String) {
+        var info = stat()
+        let known = stat(path, &info) == 0
+        switch error {
+        case EACCES where known:
+            let mine = info.st_uid == geteuid()
+            return ("is read-only to you (mode \(String(info.st_mode & 0o7777, radix: 8))\(mine ? "" : ", owner uid \(info.st_uid)"))",
+                    mine ? "chmod \(permission) \(path), or " : "")
+        case EACCES: return ("is read-only to you", "")
+        case EROFS: return ("is on a read-only file system", "")
+        default: return ("cannot be written (\(String(cString: strerror(error))))", "")
+        }
+    }
+
+    /// Checks a state file that is only to be read (``StateFile/init(reading:)``): it must be a regular file;
+    /// others' permission bits are taken off the user's own file and companions, as ``prepare(_:)`` does, and
+    /// nothing else is made or changed. Returns the same warnings.
+    static func prepareForReading(_ path: String) throws(StateError) -> [String] {
+        for suffix in [""] + companions {
+            switch Entry(path + suffix) {
+            case .missing where suffix.isEmpty:
+                throw StateError("the state file \(path) does not exist")
+            case .missing:
+                break
+            case .notAFile(let what):
+                throw StateError(refusal(path + suffix, what) + "; name another file with --state")
+            case .regularFile(_, let mode, let owner):
+                if owner == geteuid() && mode & 0o077 != 0 { chmod(path + suffix, mode & 0o700) }
+            }
+        }
+        // The folder exists (the file is in it): only its warning, nothing made.
+        return try prepareFolder(for: path)
     }
 
     private static func create(_ path: String) throws(StateError) {

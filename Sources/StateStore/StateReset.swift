@@ -34,6 +34,7 @@ extension StateFile {
         case .regularFile:
             break
         }
+        if let problem = StatePath.writeProblem(path) { throw StateError(problem + "; nothing was changed") }
         guard StatePath.isSQLiteOrEmpty(path) else { return try moveAside(path, now: now) }
         let probe: Probe
         do {
