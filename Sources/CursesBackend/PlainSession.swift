@@ -36,8 +36,11 @@ public enum PlainSession {
         var echoedLines: [Bool] = []
         service.mailbox.serveMainQueue()
         let app = TerminalApp(service: service, width: 100, height: 40)
+        // A locale that is not UTF-8 gets the symbols in ASCII (docs/terminal.md).
+        ascii = !PlainASCII.localeIsUTF8
         write("idp-tui (plain) · tenant \(service.world.tenantId) · \(service.world.idpUrl)\n")
-        write("Events: → X went to X · ← X came from X · ⇢ ⇠ to and from the IdP · ⚡ a fault\n")
+        write(ascii ? "Events: -> X went to X, <- X came from X, ~> <~ to and from the IdP, ! a fault\n"
+            : "Events: → X went to X · ← X came from X · ⇢ ⇠ to and from the IdP · ⚡ a fault\n")
         var printedScreen: [String] = []
         var printedSequence = 0
         var asked: PlainQuestion?
@@ -53,7 +56,7 @@ public enum PlainSession {
             // What changed: new events, a new screen, a new question.
             // By sequence, not by count: the app keeps only the newest 2,000 events.
             for event in app.state.log where event.sequence > printedSequence {
-                write(TerminalApp.plainLine(event) + "\n")
+                write(TerminalApp.plainLine(event, ascii: ascii) + "\n")
                 printedSequence = event.sequence
             }
             if outputClosed { return app.exitStatus ?? 0 }
@@ -185,7 +188,11 @@ public enum PlainSession {
     nonisolated(unsafe) public private(set) static var outputError: Int32?
     private static var outputClosed: Bool { outputError != nil }
 
-    private static func write(_ text: String) { write(bytes: Array(text.utf8)) }
+    /// Whether this session's text is spelled in ASCII (a locale that is not UTF-8). Main thread only.
+    nonisolated(unsafe) private static var ascii = false
+
+    /// Text the session prints (never what the user types, which the line editor echoes as it came).
+    private static func write(_ text: String) { write(bytes: Array((ascii ? PlainASCII.text(text) : text).utf8)) }
 
     private static func write(bytes: [UInt8]) {
         guard !outputClosed else { return }

@@ -11,7 +11,8 @@ struct BinaryRun {
         .deletingLastPathComponent().appendingPathComponent("idp-tui")
 
     /// Each run gets a state folder of its own (`XDG_STATE_HOME`) unless `environment` names one, so that runs
-    /// build on each other only when a test says so (with `--state FILE`).
+    /// build on each other only when a test says so (with `--state FILE`), and a UTF-8 locale (`LANG=C.UTF-8`,
+    /// whatever the test runner's; an empty value in `environment` counts as unset, as it does for locales).
     /// `stdoutTo`, when given, takes the standard output instead of a pipe read here (a device, a closed pipe).
     /// `executable` runs something else (a shell around idp-tui) the same way.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
@@ -21,6 +22,10 @@ struct BinaryRun {
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["XDG_STATE_HOME"] = NSTemporaryDirectory() + "idp-tui-state-\(UUID().uuidString)"
+        // Plain mode spells its symbols in ASCII under a locale that is not UTF-8.
+        env["LC_ALL"] = nil
+        env["LC_CTYPE"] = nil
+        env["LANG"] = "C.UTF-8"
         env.merge(environment) { $1 }
         process.environment = env
         let input = Pipe()

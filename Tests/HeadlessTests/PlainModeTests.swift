@@ -21,6 +21,38 @@ import Testing
         for secret in ["wonderland", "123456", "9876"] { #expect(!run.stdout.contains(secret), "\(secret) was printed") }
     }
 
+    /// Under a locale that is not UTF-8 (`LC_ALL=C`, or none set) every symbol is spelled in ASCII; under a UTF-8
+    /// one (or one named UTF-8 that is not installed here) they are the symbols.
+    @Test func aLocaleThatIsNotUTF8GetsASCII() throws {
+        let input = "1\nalice\nwrongpass\n123456\n\n4\n4000000000002701\n12/30\n\n\n\n\n5\nalice\nwonderland\n\nq\n"
+        let faults = "1\nalice\nwonderland\n123456\n\nq\n"
+        for environment in [["LC_ALL": "C"], ["LC_ALL": "POSIX"], ["LANG": ""], ["LANG": "C.UTF-8", "LC_CTYPE": "C"],
+                            ["LC_ALL": "xx_XX.ISO-8859-1"]] {
+            let run = try BinaryRun.run(["--ephemeral"], stdin: input, environment: environment)
+            #expect(run.status == 1, "\(environment): \(run.stderr)")
+            let other = run.stdout.unicodeScalars.filter { !$0.isASCII }
+            #expect(other.isEmpty, "\(environment): \(String(String.UnicodeScalarView(other)))")
+            for text in ["idp-tui (plain) - tenant demo", "Events: -> a call, <- its answer, ~> <~ the IdP's traffic, ! a fault",
+                         "\n  -> MC-SDK  Start    idp-tui.flow StartEvent\n", "\n  <- MC-SDK  Start    MC-SDK OK ",
+                         "\n  ~> IdP     POST /authorize IdpSdk ", "\n  <~ IdP     POST /authorize IdpSdk 400 ", "Activate device -- step 1 of 2",
+                         "working... (a line with Esc", "\nx Activate device failed -- WRONG_CREDENTIALS\n", "Card number: **** 2701",
+                         "\nok Payment authenticated without a challenge\n", "\n  Q2 SDK->Q2 Core "] {
+                #expect(run.stdout.contains(text), "\(environment): no \(text)")
+            }
+            let fault = try BinaryRun.run(["--ephemeral", "--scenario", scenarioPath("faults")], stdin: faults, environment: environment)
+            #expect(fault.stdout.contains("\n  ! fault    fault injected idp-tui.flow FAULT faults on: latency +800 ms, server error\n"),
+                    "\(environment): \(fault.stdout)")
+        }
+        for environment in [["LC_ALL": "C.UTF-8"], ["LANG": "C.UTF-8"], ["LC_ALL": "xx_XX.UTF-8"]] {
+            let run = try BinaryRun.run(["--ephemeral"], stdin: input, environment: environment)
+            for text in ["Events: → a call · ← its answer · ⇢ ⇠ the IdP's traffic · ⚡ a fault", "\n  → MC-SDK  Start    idp-tui.flow",
+                         "\n  ⇢ IdP     POST /authorize", "\n✗ Activate device failed — WRONG_CREDENTIALS\n", "Card number: •••• 2701",
+                         "\n✓ Payment authenticated without a challenge\n"] {
+                #expect(run.stdout.contains(text), "\(environment): no \(text)")
+            }
+        }
+    }
+
     @Test func q2EventsNameBothPartiesWhole() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "5\nalice\nwonderland\n\nq\n")
         #expect(run.stdout.contains("Q2 SDK→Q2 Core "), "\(run.stdout)")

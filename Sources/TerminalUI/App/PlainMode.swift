@@ -334,11 +334,14 @@ extension TerminalApp {
     /// The one-off notice has been shown.
     public func clearNotice() { state.notice = nil }
 
-    /// An event as the plain front end prints it: one line, whole.
-    public static func plainLine(_ event: FlowEvent) -> String {
+    /// An event as the plain front end prints it: one line, whole; `ascii`, its symbols spelled in ASCII
+    /// (``PlainASCII``) with the columns as aligned as they are in Unicode (`-> MC-SDK  Start`).
+    public static func plainLine(_ event: FlowEvent, ascii: Bool = false) -> String {
+        func spelled(_ text: String) -> String { ascii ? PlainASCII.text(text) : text }
         // A line has no width to keep to: step and thread whole.
-        "  " + LogPane.line(event, columns: LogPane.Columns(who: max(9, CharacterWidth.of(LogPane.who(event))),
-                                                            step: max(8, CharacterWidth.of(event.step.rawValue)),
-                                                            thread: max(6, CharacterWidth.of(event.thread)), time: false))
+        let columns = LogPane.Columns(who: max(ascii ? 10 : 9, CharacterWidth.of(spelled(LogPane.who(event)))),
+                                      step: max(8, CharacterWidth.of(spelled(event.step.rawValue))),
+                                      thread: max(6, CharacterWidth.of(spelled(event.thread))), time: false)
+        return "  " + LogPane.line(event, columns: columns, spelled: spelled)
     }
 }

@@ -101,15 +101,16 @@ enum LogPane {
     /// `→ MC-SDK  Start                idp-tui.flow StartEvent` and `← MC-SDK  Start MC-SDK OK 0µs sdkState=…`:
     /// columns for who, what and which thread (cut with … when a value is longer), then status, duration and
     /// detail as they come. Wider terminals add the time.
-    static func line(_ event: FlowEvent, columns: Columns) -> String {
+    /// `spelled` rewrites each part before it is padded (plain mode's ASCII), so that the columns stay aligned.
+    static func line(_ event: FlowEvent, columns: Columns, spelled: (String) -> String = { $0 }) -> String {
         var parts: [String] = []
         if columns.time { parts.append(time(event)) }
-        parts.append(pad(who(event), columns.who))
-        parts.append(pad(event.step.rawValue, columns.step))
-        if columns.thread > 0 { parts.append(pad(event.thread, columns.thread)) }
-        if let status = event.status { parts.append(status) }
-        if let duration = event.duration { parts.append(format(duration)) }
-        parts.append(event.detail)
+        parts.append(pad(spelled(who(event)), columns.who))
+        parts.append(pad(spelled(event.step.rawValue), columns.step))
+        if columns.thread > 0 { parts.append(pad(spelled(event.thread), columns.thread)) }
+        if let status = event.status { parts.append(spelled(status)) }
+        if let duration = event.duration { parts.append(spelled(format(duration))) }
+        parts.append(spelled(event.detail))
         return parts.joined(separator: " ")
     }
 
