@@ -26,6 +26,17 @@ enum AnswerKeys {
         ("faults", nil),
     ] + PaymentAnswers.keys.filter { $0 != "cancel" && $0 != "faults" }.map { ($0, [FlowKind.payerAuth]) }
 
+    /// The answers' keys as `run --help` lists them: the keys that the same flows take on one line each.
+    static var help: [String] {
+        var groups: [(keys: [String], flows: [FlowKind]?)] = []
+        for (key, flows) in table {
+            if let last = groups.indices.last, groups[last].flows == flows { groups[last].keys.append(key) } else { groups.append(([key], flows)) }
+        }
+        return ["answers: JSON, one object per flow (an array of them for several flows; {} for logout), with the keys:"]
+            + groups.map { "  \($0.keys.joined(separator: " ")) (\($0.flows.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "every flow"))" }
+            + [#"  e.g. echo '{"username":"alice","password":"wonderland","activation-code":"123456"}' | idp-tui run activate"#]
+    }
+
     /// The keys `kind` takes, in the table's order.
     static func keys(for kind: FlowKind) -> [String] {
         table.filter { $0.flows?.contains(kind) ?? true }.map(\.key)

@@ -21,7 +21,7 @@ func help(_ command: Command) -> String {
     return """
         idp-tui \(version) — simulate IdpSdk / MC-SDK login, Safepay Drops 3-D Secure and Q2 sign-in flows, in a terminal and headless
 
-        \(Command.terminal.help)
+        \(Command.terminal.usage)
 
         commands (idp-tui COMMAND --help for each):
         \(commands.joined(separator: "\n"))
@@ -31,6 +31,9 @@ func help(_ command: Command) -> String {
                      · 74 the output could not be written · 141 the output was closed
                      · 130 Ctrl-C · 129/143 SIGHUP/SIGTERM
         demo users (tenant demo): alice / wonderland, activation code 123456; bob / builder, 654321
+        more help: idp-tui COMMAND --help (run's lists the answers' keys); ? or F1 in the terminal UI;
+                   idp-tui scenario show prints the demo scenario, a file to start from
+        guides: docs/*.md in idp-tui's source tree (terminal.md, headless.md, scenarios.md …), not installed with the binary
         """
 }
 

@@ -97,6 +97,32 @@ import Testing
         #expect(version.stdout.hasPrefix("idp-tui "))
         #expect(try BinaryRun.run(["run", "--help"]).stdout.contains("--answers"))
     }
+
+    /// The docs are not installed with a binary: help names them as files of the source tree, says what the binary
+    /// itself can tell, and `run --help` lists the answers' keys, without which `run` cannot be used.
+    @Test func helpSaysWhereTheGuidesAreAndWhatTheBinaryTells() throws {
+        let help = try BinaryRun.run(["--help"]).stdout
+        #expect(help.contains("\nmore help: idp-tui COMMAND --help (run's lists the answers' keys); ? or F1 in the terminal UI;\n"))
+        #expect(help.contains("idp-tui scenario show prints the demo scenario, a file to start from"))
+        #expect(help.contains("\nguides: docs/*.md in idp-tui's source tree (terminal.md, headless.md, scenarios.md …), not installed with the binary\n"))
+        for (command, guide) in [("run", "headless.md"), ("compare", "migration.md"), ("history", "state-and-history.md"),
+                                 ("reset", "state-and-history.md"), ("scenario", "scenarios.md")] {
+            let own = try BinaryRun.run([command, "--help"])
+            #expect(own.status == 0)
+            #expect(own.stdout.hasSuffix("\nguide: docs/\(guide) in idp-tui's source tree (not installed with the binary)\n"), "\(own.stdout)")
+        }
+        for arguments in [["--help"], ["run", "--help"], ["history", "--help"], ["scenario", "--help"]] {
+            let lines = try BinaryRun.run(arguments).stdout.split(separator: "\n")
+            #expect(lines.filter { $0.contains("docs/") && !$0.contains("source tree") }.isEmpty, "\(arguments): a docs/ file named as if installed")
+            #expect(lines.contains { $0.contains("--scenario FILE") && $0.hasSuffix("(idp-tui scenario show prints it)") })
+        }
+        let run = try BinaryRun.run(["run", "--help"]).stdout
+        for line in ["answers: JSON, one object per flow (an array of them for several flows; {} for logout), with the keys:",
+                     "  username password (activate, login, legacy-activate, legacy-login, q2-login)", "  autoLogin (q2-login)",
+                     "  cancel faults (every flow)", "  card expiry amount currency merchant otp resend choices approve delay challengeDelay (payer-auth)"] {
+            #expect(run.contains("\n\(line)\n"), "no \(line)")
+        }
+    }
 }
 
 @Suite struct RunCommandBadInputTests {

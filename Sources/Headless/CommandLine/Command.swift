@@ -45,13 +45,24 @@ public enum Command: String, Sendable, CaseIterable {
     var notes: [String] {
         switch self {
         case .terminal: ["themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)"]
-        case .run: ["flows: \(FlowCatalog.kinds.map(\.rawValue).joined(separator: ", "))"]
+        case .run: ["flows: \(FlowCatalog.kinds.map(\.rawValue).joined(separator: ", "))"] + AnswerKeys.help
         case .compare:
             [
                 "runs activation then login, a wrong password, a wrong activation code, a cancel and a login before",
                 "activation both ways, and flags every difference. Exit 0: they agree; 1: they differ; 2: bad input.",
             ]
         case .history, .reset, .scenario: []
+        }
+    }
+
+    /// Its guide in the source tree, which a binary alone does not have: its help says so.
+    var guide: String {
+        switch self {
+        case .terminal: "docs/terminal.md"
+        case .run: "docs/headless.md"
+        case .compare: "docs/migration.md"
+        case .history, .reset: "docs/state-and-history.md"
+        case .scenario: "docs/scenarios.md"
         }
     }
 }

@@ -60,7 +60,7 @@ enum OptionTable {
             guard let seed = UInt64(value) else { throw problem("--seed takes a whole number from 0 to \(UInt64.max), not \"\(value)\"") }
             options.seed = seed
         },
-        OptionSpec(name: "--scenario", value: "FILE", help: "a scenario file instead of the embedded demo (docs/scenarios.md)", scope: .global) {
+        OptionSpec(name: "--scenario", value: "FILE", help: "a scenario file instead of the embedded demo (idp-tui scenario show prints it)", scope: .global) {
             options, value, _ in options.scenarioPath = value
         },
         OptionSpec(name: "--theme", value: "NAME|FILE", help: "the terminal UI's theme: default, high-contrast, monochrome or a file", scope: .global) {

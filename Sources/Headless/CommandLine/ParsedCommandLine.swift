@@ -126,8 +126,13 @@ public struct ParsedCommandLine: Sendable {
 }
 
 extension Command {
-    /// `--help` for this command, from the option table.
+    /// `--help` for this command, from the option table, and where its guide is.
     public var help: String {
+        usage + "\nguide: \(guide) in idp-tui's source tree (not installed with the binary)"
+    }
+
+    /// Its usage, options and notes (the whole `idp-tui --help` holds the terminal UI's).
+    public var usage: String {
         var lines = ["usage:"] + Command.synopsis(of: [self])
         let own = OptionTable.all.filter { spec in
             if case .global = spec.scope { return false }
