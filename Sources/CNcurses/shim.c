@@ -43,9 +43,13 @@ int idp_curses_start(int mouse) {
     const char *codeset = nl_langinfo(CODESET);
     if (codeset == NULL || strcmp(codeset, "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
     if (tcgetattr(STDIN_FILENO, &saved_termios) == 0) saved_termios_valid = 1;
-    // The terminal's own size (TIOCGWINSZ) wins over LINES and COLUMNS in the environment, which are only a
-    // fallback for a terminal that reports none: a stale exported COLUMNS=200 drew past an 80-column window, and
-    // COLUMNS=100000 made newterm fail (reported as an unknown TERM).
+    // The terminal's own size (TIOCGWINSZ) wins over an exported LINES or COLUMNS: a stale COLUMNS=200 drew past
+    // an 80-column window, and COLUMNS=100000 made newterm fail (reported as an unknown TERM). With use_tioctl(TRUE)
+    // and use_env left TRUE, ncurses (man use_tioctl; _nc_get_screensize) overwrites each of LINES and COLUMNS
+    // that is set, in this process's environment, with the size it got from the ioctl (from terminfo when the
+    // ioctl fails), then reads them back, so an exported value never decides the size, not even as a fallback:
+    // a terminal that reports no size (0x0) gets terminfo's lines and cols, then 24x80. It does the same on
+    // every resize.
     use_tioctl(TRUE);
     // newterm, not initscr: an unknown TERM then returns NULL instead of printing and exiting the process.
     if (newterm(NULL, stdout, stdin) == NULL) return -1;

@@ -110,6 +110,7 @@ import Testing
             let own = try BinaryRun.run([command, "--help"])
             #expect(own.status == 0)
             #expect(own.stdout.hasSuffix("\nguide: docs/\(guide) in idp-tui's source tree (not installed with the binary)\n"), "\(own.stdout)")
+            #expect(FileManager.default.fileExists(atPath: docsFolder.appendingPathComponent(guide).path), "no docs/\(guide)")
         }
         for arguments in [["--help"], ["run", "--help"], ["history", "--help"], ["scenario", "--help"]] {
             let lines = try BinaryRun.run(arguments).stdout.split(separator: "\n")
