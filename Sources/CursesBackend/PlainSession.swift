@@ -77,6 +77,11 @@ public enum PlainSession {
                 app.clearNotice()
                 asked = nil
             }
+            if !app.state.plainListing.isEmpty {
+                write(app.state.plainListing.joined(separator: "\n") + "\n")
+                app.clearPlainListing()
+                asked = nil
+            }
             let question = app.plainQuestion
             if question != asked, let question {
                 write(question.text)

@@ -72,6 +72,17 @@ import Testing
         #expect(run.status == 3)
     }
 
+    @Test func aQuestionMarkAtTheCardNumberListsTheTestCards() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "4\n?\n4000000000002701\n12/30\n\n\n\n\nq\n")
+        #expect(run.stdout.contains("Test cards: ? lists them"))
+        #expect(run.stdout.contains("Card number: ?\nTest cards (type a number"))
+        #expect(run.stdout.contains("\n  4000 0000 0000 2503  Visa  Test Case 9"), "a challenge card, its case named")
+        #expect(run.stdout.components(separatedBy: "\n  ").filter { $0.hasPrefix("4000 0000 0000") }.count >= 13)
+        #expect(run.stdout.components(separatedBy: "Card number: ").count - 1 >= 2, "asked again after the list")
+        #expect(run.stdout.contains("✓ Payment authenticated without a challenge"))
+        #expect(run.status == 0)
+    }
+
     @Test func aWrongChoiceSaysWhatItTakes() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "9\nq\n")
         #expect(run.stdout.contains("! choose a number from 1 to 7, or q"))

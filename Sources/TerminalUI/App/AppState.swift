@@ -108,6 +108,8 @@ public struct AppState: Sendable {
     public var deviceStatus: String
     /// A one-off message for the status line, cleared by the next key.
     public var notice: String?
+    /// Lines plain mode prints once, above the question asked again (the test cards, asked for with `?`).
+    public var plainListing: [String] = []
     public var runningFlow: Int?
     /// The faults panel, when open.
     public var faultsPanel: FaultsPanelState?

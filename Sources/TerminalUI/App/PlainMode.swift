@@ -35,6 +35,7 @@ public struct PlainQuestion: Equatable, Sendable {
     public func shown(_ answer: String) -> String {
         if secret { return "" }
         if cardNumber {
+            if answer.trimmingCharacters(in: .whitespaces) == "?" { return "?" }
             let digits = answer.filter(\.isNumber)
             return digits.count >= 4 ? "•••• \(digits.suffix(4))" : digits.isEmpty ? "" : "••••"
         }
@@ -68,7 +69,7 @@ extension TerminalApp {
             if let error = form.error { lines.append("! \(error)") }
             return lines
         case .payment(let form):
-            var lines = [panelTitle, "Test cards: docs/payer-authentication.md (Visa 4000 0000 0000 2503 asks for a code, 1234)"]
+            var lines = [panelTitle, "Test cards: ? lists them (Visa 4000 0000 0000 2503 asks for a code, 1234)"]
             if let error = form.error { lines.append("! \(error)") }
             return lines
         case .challenge(let challenge):
@@ -197,6 +198,11 @@ extension TerminalApp {
         case .payment(var form):
             guard let index = form.focusedField else { break }
             let field = PaymentFormState.fields[index]
+            if field == .card && text == "?" {
+                // The picker F4 opens in the terminal UI, as lines: each card, its case and what it should do.
+                state.plainListing = Self.testCardLines(service.world.testCards)
+                return false
+            }
             if !text.isEmpty {
                 form.inputs[index].clear()
                 if !form.inputs[index].insert(text) {
@@ -333,6 +339,17 @@ extension TerminalApp {
 
     /// The one-off notice has been shown.
     public func clearNotice() { state.notice = nil }
+
+    /// The listing has been printed.
+    public func clearPlainListing() { state.plainListing = [] }
+
+    /// The test cards, one a line: number, brand, Cardinal's case (or the scenario's own card), what the payment
+    /// should end with, and the case's name.
+    static func testCardLines(_ cards: [TestCard]) -> [String] {
+        ["Test cards (type a number; the expiry can be any month to come):"] + cards.map { card in
+            "  \(PaymentForm.formatCardNumber(card.number))  \(card.brand.rawValue)  \(card.source ?? "own card"): \(card.title) — \(card.expectedOutcome)"
+        }
+    }
 
     /// An event as the plain front end prints it: one line, whole; `ascii`, its symbols spelled in ASCII
     /// (``PlainASCII``) with the columns as aligned as they are in Unicode (`-> MC-SDK  Start`).
