@@ -78,15 +78,16 @@ public struct JSONParser {
         JSONSyntaxError(message: message, position: here())
     }
 
-    /// Where the first byte that is not part of well-formed UTF-8 is, or nil when every byte is. Checked in
-    /// place: no copy of the text (an answers file holds secrets) is made.
+    /// Where the first byte that is not part of well-formed UTF-8 is, or nil when every byte is.
     private static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        do throws(UTF8.ValidationError) {
-            _ = try UTF8Span(validating: bytes.span)
-            return nil
-        } catch {
-            return error.byteOffsets.lowerBound
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            offset += UTF8.width(scalar)
         }
+        return offset
     }
 
     private static func position(of offset: Int, in bytes: [UInt8]) -> TextPosition {
