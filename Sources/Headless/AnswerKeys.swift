@@ -34,7 +34,7 @@ enum AnswerKeys {
         }
         return ["answers: JSON, one object per flow (an array of them for several flows; {} for logout), with the keys:"]
             + groups.map { "  \($0.keys.joined(separator: " ")) (\($0.flows.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "every flow"))" }
-            + [#"  e.g. echo '{"username":"alice","password":"wonderland","activation-code":"123456"}' | idp-tui run activate"#]
+            + ["  e.g. idp-tui run activate --answers answers.json (secrets in a file, never on the command line)"]
     }
 
     /// The keys `kind` takes, in the table's order.
