@@ -26,34 +26,69 @@ extension FlowResultDetail {
 }
 
 /// The end of a flow: its outcome, a status name, the step and error, and what its family adds.
+///
+/// A value, kept in one immutable box: a flow's `async` functions hold a result in their frames at every
+/// place they make or pass one, and a box is a pointer where the fields were 144 bytes. With the fields inline,
+/// those frames outgrew the task allocator's slabs and each flow made two more allocations on malloc's slow
+/// path (docs/performance.md, "Issue 13 again, session 12").
 public struct FlowResult: Sendable, Encodable {
-    public let flowID: Int
-    public let flow: FlowKind
-    public let outcome: FlowOutcome
+    private final class Fields: Sendable {
+        let flowID: Int
+        let flow: FlowKind
+        let outcome: FlowOutcome
+        let status: String
+        let failedStep: FlowStep?
+        let error: FlowError?
+        let duration: Duration
+        let advice: String?
+        let details: [any FlowResultDetail]
+
+        init(
+            flowID: Int, flow: FlowKind, outcome: FlowOutcome, status: String, failedStep: FlowStep?, error: FlowError?,
+            duration: Duration, advice: String?, details: [any FlowResultDetail]
+        ) {
+            self.flowID = flowID
+            self.flow = flow
+            self.outcome = outcome
+            self.status = status
+            self.failedStep = failedStep
+            self.error = error
+            self.duration = duration
+            self.advice = advice
+            self.details = details
+        }
+
+        func with(details: [any FlowResultDetail]) -> Fields {
+            Fields(flowID: flowID, flow: flow, outcome: outcome, status: status, failedStep: failedStep, error: error,
+                   duration: duration, advice: advice, details: details)
+        }
+    }
+
+    private var fields: Fields
+
+    public var flowID: Int { fields.flowID }
+    public var flow: FlowKind { fields.flow }
+    public var outcome: FlowOutcome { fields.outcome }
     /// `OK`, a status name of the SDK, or one of the simulator's own (docs/sdk-names.md).
-    public let status: String
+    public var status: String { fields.status }
     /// The step that failed or was cancelled.
-    public let failedStep: FlowStep?
-    public let error: FlowError?
-    public let duration: Duration
+    public var failedStep: FlowStep? { fields.failedStep }
+    public var error: FlowError? { fields.error }
+    public var duration: Duration { fields.duration }
     /// What to try next, in plain words, when the flow did not succeed.
-    public let advice: String?
+    public var advice: String? { fields.advice }
     /// The family's own parts: ``detail(_:)`` finds one by type.
-    public var details: [any FlowResultDetail]
+    public var details: [any FlowResultDetail] {
+        get { fields.details }
+        set { fields = fields.with(details: newValue) }
+    }
 
     public init(
         flowID: Int, flow: FlowKind, outcome: FlowOutcome, status: String, failedStep: FlowStep?, error: FlowError?,
         duration: Duration, advice: String?, details: [any FlowResultDetail]
     ) {
-        self.flowID = flowID
-        self.flow = flow
-        self.outcome = outcome
-        self.status = status
-        self.failedStep = failedStep
-        self.error = error
-        self.duration = duration
-        self.advice = advice
-        self.details = details
+        fields = Fields(flowID: flowID, flow: flow, outcome: outcome, status: status, failedStep: failedStep, error: error,
+                        duration: duration, advice: advice, details: details)
     }
 
     /// The family's detail of type `T`, if the result has one.
@@ -63,8 +98,7 @@ public struct FlowResult: Sendable, Encodable {
 
     /// Replaces (or adds) the detail of type `T`.
     public mutating func set<T: FlowResultDetail>(_ detail: T) {
-        details.removeAll { $0 is T }
-        details.append(detail)
+        details = details.filter { !($0 is T) } + [detail]
     }
 
     /// The result line's keys: the engine's and the families'.
