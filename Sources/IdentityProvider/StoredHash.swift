@@ -33,6 +33,9 @@ public struct StoredHash: Sendable {
         return ConstantTime.equals(computed, stored)
     }
 
+    /// Computes the hash now if it is not yet (idp-bench: flows timed without their users' first-use hashing).
+    package func compute() { _ = digest.value(salt: salt, iterations: iterations) }
+
     /// Whether the hash has been computed (tests: nothing is hashed before it is needed).
     public var isComputed: Bool { digest.isComputed }
 
