@@ -6,35 +6,70 @@ import Testing
 #endif
 
 /// idp-tui as a user whom file permissions stop. Root is not stopped by `chmod`, so when the tests run as root
-/// idp-tui runs as the unprivileged uid 65534 (through setpriv), with the test's files given to it; otherwise as
-/// the test's own user.
+/// idp-tui runs as the unprivileged uid 65534 (through setpriv, with no capabilities), with the test's files given
+/// to it; otherwise as the test's own user.
+///
+/// The files live in folders made by `mkdtemp` under /tmp, never under `TMPDIR` or the clone: either may sit in a
+/// folder that uid 65534 cannot search, and every run would then fail for a reason the test does not mean.
 enum Unprivileged {
     static let setpriv = "/usr/bin/setpriv"
     static let asRoot = getuid() == 0
-    static let available = !asRoot || FileManager.default.isExecutableFile(atPath: setpriv)
     static let uid: uid_t = asRoot ? 65534 : getuid()
 
-    static func run(_ arguments: [String], stdin: String = "") throws -> BinaryRun {
-        guard asRoot else { return try BinaryRun.run(arguments, stdin: stdin) }
-        return try BinaryRun.run(["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", BinaryRun.executable.path] + arguments,
-                                 stdin: stdin, executable: URL(fileURLWithPath: setpriv))
+    /// Whether runs as that user are what the tests take them for, found by trying, not assumed: as root, uid
+    /// 65534 runs idp-tui, reads a file given to it in a folder made here, and is refused a file of root's.
+    static let available: Bool = {
+        guard asRoot else { return true }
+        guard FileManager.default.isExecutableFile(atPath: setpriv), let folder = try? folder() else { return false }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let theirs = folder + "/theirs"
+        let roots = folder + "/roots"
+        guard FileManager.default.createFile(atPath: theirs, contents: Data("readable\n".utf8), attributes: [.posixPermissions: 0o600]),
+            FileManager.default.createFile(atPath: roots, contents: Data("root's\n".utf8), attributes: [.posixPermissions: 0o600]),
+            chown(theirs, uid, gid_t(uid)) == 0, chmod(folder, 0o755) == 0
+        else { return false }
+        let read = try? BinaryRun.run(asThem(["/bin/cat", theirs]), executable: URL(fileURLWithPath: setpriv))
+        let refused = try? BinaryRun.run(asThem(["/bin/cat", roots]), executable: URL(fileURLWithPath: setpriv))
+        let help = try? run(["--help"])
+        return read?.status == 0 && read?.stdout == "readable\n" && refused.map { $0.status != 0 } == true && help?.status == 0
+    }()
+
+    /// setpriv's arguments to run `command` as that user: its own ids, no groups, no capabilities.
+    private static func asThem(_ command: [String]) -> [String] {
+        ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--inh-caps=-all"] + command
+    }
+
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> BinaryRun {
+        guard asRoot else { return try BinaryRun.run(arguments, stdin: stdin, environment: environment) }
+        return try BinaryRun.run(asThem([BinaryRun.executable.path] + arguments), stdin: stdin, environment: environment,
+                                 executable: URL(fileURLWithPath: setpriv))
+    }
+
+    /// A new folder under /tmp (mode 700, the test runner's): `mkdtemp`, so that its name is the test's alone.
+    static func folder() throws -> String {
+        var template = Array("/tmp/idp-tui-unprivileged-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap(mkdtemp).map { String(cString: $0) } }
+        guard let made else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: "/tmp/idp-tui-unprivileged-XXXXXX"]) }
+        return made
     }
 
     /// Gives a folder and the files in it to that user.
     static func own(_ folder: String) throws {
         guard asRoot else { return }
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) { chown(folder + "/" + name, uid, gid_t(uid)) }
-        chown(folder, uid, gid_t(uid))
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            try #require(chown(folder + "/" + name, uid, gid_t(uid)) == 0, "chown \(folder)/\(name): \(String(cString: strerror(errno)))")
+        }
+        try #require(chown(folder, uid, gid_t(uid)) == 0, "chown \(folder): \(String(cString: strerror(errno)))")
     }
 }
 
-@Suite(.enabled(if: Unprivileged.available, "as root, needs setpriv to run idp-tui as a user chmod stops"))
+@Suite(.enabled(if: Unprivileged.available, "as root, needs setpriv to run idp-tui as uid 65534, whom chmod stops, on files in /tmp"))
 struct ReadOnlyStateTests {
     /// A state file with one activation in it, its folder and the file given to the unprivileged user.
     private func stateWithAFlow() throws -> (state: String, folder: String) {
-        let state = freshStatePath()
+        let folder = try Unprivileged.folder()
+        let state = folder + "/state.sqlite"
         #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
-        let folder = (state as NSString).deletingLastPathComponent
         try Unprivileged.own(folder)
         return (state, folder)
     }
