@@ -14,6 +14,16 @@ public enum StateCommands {
         return path
     }
 
+    /// Whether nothing is at the state path: a link, even one that leads nowhere, is something (opening it refuses
+    /// it), and a path behind a folder the user cannot search is refused here, after `prefix`.
+    static func isAbsent(_ path: String, prefix: String) throws(UsageError) -> Bool {
+        do {
+            return try StateFile.isAbsent(path)
+        } catch {
+            throw UsageError(prefix + error.description)
+        }
+    }
+
     // MARK: reset
 
     public static func reset(_ options: CommandLineOptions, write: (String) -> Void) throws(UsageError) -> Int32 {
@@ -48,15 +58,16 @@ public enum StateCommands {
         let path = try statePath(options, command: .history)
         // Reading opens a file the user cannot write read-only; prune writes (and may create the file).
         func open(writing: Bool = false, creating: Bool = false) throws(UsageError) -> StateFile {
-            guard creating || FileManager.default.fileExists(atPath: path) else {
-                throw UsageError("history: \(path) does not exist yet; run a flow first (or name the file with --state)")
+            let prefix = writing ? "history prune: " : "history: "
+            if !creating, try isAbsent(path, prefix: prefix) {
+                throw UsageError(prefix + "\(path) does not exist yet; run a flow first (or name the file with --state)")
             }
             do {
                 let state = try writing ? StateFile(path: path) : StateFile(reading: path)
                 for warning in state.warnings { writeErrorLine("idp-tui: \(warning)") }
                 return state
             } catch {
-                throw UsageError("history\(writing ? " prune" : ""): " + error.description)
+                throw UsageError(prefix + error.description)
             }
         }
         if arguments.first != "prune" && (options.keepFlows != nil || options.keepDays != nil) {
@@ -101,7 +112,8 @@ public enum StateCommands {
             // A new user (no default file yet) has nothing to prune; a policy given is kept all the same, in a new
             // file, so that the runs to come keep to it. A --state that names no file is likely a typo (exit 2).
             let policyGiven = options.keepFlows != nil || options.keepDays != nil
-            let isNew = options.statePath == nil && !FileManager.default.fileExists(atPath: path)
+            var isNew = false
+            if options.statePath == nil { isNew = try isAbsent(path, prefix: "history prune: ") }
             if isNew && !policyGiven {
                 write("no flows yet: nothing to prune (\(path) does not exist yet)")
                 return 0
@@ -131,7 +143,7 @@ public enum StateCommands {
             let limit = options.limit ?? 50
             let entries: [HistorySummary]
             // No default file yet is a new user's empty history; a --state that names no file is likely a typo.
-            if options.statePath == nil && !FileManager.default.fileExists(atPath: path) {
+            if options.statePath == nil, try isAbsent(path, prefix: "history: ") {
                 if !json { write(HistoryExport.table([])) }
                 return 0
             }

@@ -25,6 +25,17 @@ extension StateFile {
         self.init(path: path, database: database, warnings: warnings, readOnly: true, unformatted: tables == 0)
     }
 
+    /// Whether nothing at all is at `path` (`lstat`: no such entry): a new user's default file before the first
+    /// flow. Anything there is not nothing, a link that leads nowhere included: opening it says what is wrong with
+    /// it. Throws, in one line, when the path cannot be looked at (a folder on the way this user cannot search).
+    public static func isAbsent(_ path: String) throws(StateError) -> Bool {
+        switch StatePath.Entry(path) {
+        case .missing: return true
+        case .unreachable(let refusal): throw StateError(refusal)
+        case .regularFile, .notAFile: return false
+        }
+    }
+
     static func fromANewerVersion(_ path: String, _ version: Int) -> StateError {
         StateError("the state file \(path) was written by a newer idp-tui (schema \(version); this one reads up to \(schemaVersion)); use that idp-tui, or another file with --state")
     }

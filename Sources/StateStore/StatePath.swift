@@ -13,15 +13,20 @@ import Foundation
 enum StatePath {
     /// What `lstat` finds at a path.
     enum Entry: Equatable {
+        /// Nothing: no such entry (ENOENT), or a file where a folder of the path should be (ENOTDIR).
         case missing
+        /// `lstat` could not look: a folder on the way this user cannot search (EACCES), a loop of links, a name
+        /// too long. Something may be there; the one-line refusal says what is in the way.
+        case unreachable(String)
         case regularFile(size: Int64, mode: mode_t, owner: uid_t)
-        /// Anything else: a link, a folder, a FIFO, a device or a socket, in words.
+        /// Anything else: a link (one that leads nowhere too), a folder, a FIFO, a device or a socket, in words.
         case notAFile(String)
 
         init(_ path: String) {
             var info = stat()
             guard lstat(path, &info) == 0 else {
-                self = .missing
+                let error = errno
+                self = error == ENOENT || error == ENOTDIR ? .missing : .unreachable(StatePath.unreachable(path, error))
                 return
             }
             switch info.st_mode & S_IFMT {
@@ -39,6 +44,23 @@ enum StatePath {
     /// "… is a FIFO, not a state file": what is at a path that is not a regular file.
     static func refusal(_ path: String, _ what: String) -> String {
         "\(path) is \(what), not a state file" + (what == "a symbolic link" ? " (idp-tui does not follow links for its state file: name the file itself)" : "")
+    }
+
+    /// "cannot reach the state file …: the folder /srv/idp cannot be searched by you (mode 700, owner uid 0); name
+    /// another file with --state": why `lstat` failed, naming the first folder on the way this user may not search.
+    static func unreachable(_ path: String, _ error: Int32) -> String {
+        var folders: [String] = []
+        var current = folder(of: path)
+        while !current.isEmpty {
+            folders.insert(current, at: 0)
+            if current == "/" { break }
+            current = folder(of: current)
+        }
+        guard error == EACCES, let blocked = folders.first(where: { access($0, X_OK) != 0 }) else {
+            return "cannot reach the state file \(path): \(String(cString: strerror(error))); name another file with --state"
+        }
+        let (why, fix) = reason(EACCES, blocked, .search)
+        return "cannot reach the state file \(path): the folder \(blocked) \(why); \(fix)name another file with --state"
     }
 
     /// The folder a path is in ("" for a bare file name, "/" for a file at the root).
@@ -61,8 +83,9 @@ enum StatePath {
     /// Makes the folder (0700) and the file (0600) if they are missing, tightens an existing file of ours and its
     /// companions to 0600, and refuses anything at the path that is not a regular file. Returns warnings for the
     /// user (a folder that others may write to). A file this user cannot write, or a folder (where SQLite makes the
-    /// -wal and -shm), is refused before anything is made or changed.
+    /// -wal and -shm), or a path behind a folder they cannot search, is refused before anything is made or changed.
     static func prepare(_ path: String) throws(StateError) -> [String] {
+        if case .unreachable(let refusal) = Entry(path) { throw StateError(refusal) }
         let warnings = try prepareFolder(for: path)
         if let problem = writeProblem(path) { throw StateError(problem) }
         for suffix in [""] + companions {
@@ -71,6 +94,8 @@ enum StatePath {
                 try create(path)
             case .missing:
                 break
+            case .unreachable(let refusal):
+                throw StateError(refusal)
             case .notAFile(let what):
                 throw StateError(refusal(path + suffix, what) + "; name another file with --state")
             case .regularFile(_, let mode, let owner):
@@ -91,30 +116,61 @@ enum StatePath {
         let folder = folder(of: path).isEmpty ? "." : folder(of: path)
         let name = (path as NSString).lastPathComponent
         if access(folder, W_OK | X_OK) != 0 {
-            let (why, fix) = reason(errno, folder, "u+wx")
+            let (why, fix) = reason(errno, folder, .write, permission: "u+wx")
             return "cannot write the state file \(path): its folder \(folder) \(why), and SQLite keeps \(name)-wal and \(name)-shm "
                 + "beside the file; \(fix)name another file with --state"
         }
         if case .regularFile = Entry(path), access(path, W_OK) != 0 {
-            let (why, fix) = reason(errno, path, "u+w")
+            let (why, fix) = reason(errno, path, .write)
             return "cannot write the state file \(path): it \(why); \(fix)name another file with --state"
         }
         return nil
     }
 
-    /// Why `access` said no ("is read-only to you (mode 400)"), and the fix ("chmod u+w …, or ") when the user
-    /// owns the file or folder.
-    private static func reason(_ error: Int32, _ path: String, _ permission: String) -> (String, String) {
+    /// What `access` was asked, for ``reason(_:_:_:permission:)``.
+    enum Access {
+        case read, write, search
+
+        /// What the user may not do, in words ("is read-only to you").
+        var refused: String {
+            switch self {
+            case .read: "is not readable to you"
+            case .write: "is read-only to you"
+            case .search: "cannot be searched by you"
+            }
+        }
+
+        var participle: String {
+            switch self {
+            case .read: "read"
+            case .write: "written"
+            case .search: "searched"
+            }
+        }
+
+        /// The `chmod` that grants it to the owner.
+        var permission: String {
+            switch self {
+            case .read: "u+r"
+            case .write: "u+w"
+            case .search: "u+x"
+            }
+        }
+    }
+
+    /// Why `access` said no ("is read-only to you (mode 400)", "is not readable to you (mode 600, owner uid 0)"),
+    /// and the fix ("chmod u+w …, or ") when the user owns the file or folder.
+    static func reason(_ error: Int32, _ path: String, _ access: Access, permission: String? = nil) -> (String, String) {
         var info = stat()
         let known = stat(path, &info) == 0
         switch error {
         case EACCES where known:
             let mine = info.st_uid == geteuid()
-            return ("is read-only to you (mode \(String(info.st_mode & 0o7777, radix: 8))\(mine ? "" : ", owner uid \(info.st_uid)"))",
-                    mine ? "chmod \(permission) \(path), or " : "")
-        case EACCES: return ("is read-only to you", "")
+            return ("\(access.refused) (mode \(String(info.st_mode & 0o7777, radix: 8))\(mine ? "" : ", owner uid \(info.st_uid)"))",
+                    mine ? "chmod \(permission ?? access.permission) \(path), or " : "")
+        case EACCES: return (access.refused, "")
         case EROFS: return ("is on a read-only file system", "")
-        default: return ("cannot be written (\(String(cString: strerror(error))))", "")
+        default: return ("cannot be \(access.participle) (\(String(cString: strerror(error))))", "")
         }
     }
 
@@ -128,6 +184,8 @@ enum StatePath {
                 throw StateError("the state file \(path) does not exist")
             case .missing:
                 break
+            case .unreachable(let refusal):
+                throw StateError(refusal)
             case .notAFile(let what):
                 throw StateError(refusal(path + suffix, what) + "; name another file with --state")
             case .regularFile(_, let mode, let owner):

@@ -6,7 +6,7 @@ import Foundation
 
 /// What `idp-tui reset` did to a state path.
 public enum ResetOutcome: Sendable, Equatable {
-    /// Nothing is at the path.
+    /// Nothing is at the path (not even a link).
     case nothingThere
     /// An idp-tui state file (or an empty file) was emptied in one transaction; its size before and after, with
     /// the -wal, in bytes.
@@ -29,6 +29,8 @@ extension StateFile {
         switch StatePath.Entry(path) {
         case .missing:
             return .nothingThere
+        case .unreachable(let refusal):
+            throw StateError(refusal + "; nothing was changed")
         case .notAFile(let what):
             throw StateError(StatePath.refusal(path, what) + "; nothing was changed")
         case .regularFile:

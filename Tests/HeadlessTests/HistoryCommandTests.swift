@@ -151,7 +151,7 @@ import Testing
         let state = freshStatePath()
         let run = try BinaryRun.run(arguments + ["--state", state])
         #expect(run.status == 2)
-        #expect(run.stderr == "idp-tui: history: \(state) does not exist yet; run a flow first (or name the file with --state)\n")
+        #expect(run.stderr == "idp-tui: history prune: \(state) does not exist yet; run a flow first (or name the file with --state)\n")
         #expect(!FileManager.default.fileExists(atPath: state))
     }
 }

@@ -167,6 +167,32 @@ import Threading
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["notes.txt", "state.sqlite"])
     }
 
+    /// A link that leads nowhere is something at the path, not a new user's missing file: every command refuses
+    /// it as it refuses any link (it read as "no flows yet" and "nothing to reset", exit 0), and makes nothing.
+    @Test func aDanglingLinkAtTheDefaultPathIsRefusedNotReadAsNoFlows() throws {
+        let home = try folder()
+        let state = home + "/idp-tui/state.sqlite"
+        try FileManager.default.createDirectory(atPath: home + "/idp-tui", withIntermediateDirectories: false)
+        #expect(symlink(home + "/nowhere.sqlite", state) == 0)
+        let refusal = "\(state) is a symbolic link, not a state file (idp-tui does not follow links for its state file: name the file itself)"
+        let commands: [(arguments: [String], prefix: String, end: String)] = [
+            (["history"], "history", "; name another file with --state"),
+            (["history", "--json"], "history", "; name another file with --state"),
+            (["history", "prune"], "history prune", "; name another file with --state"),
+            (["history", "prune", "--keep-flows", "5"], "history prune", "; name another file with --state"),
+            (["reset"], "reset", "; nothing was changed"),
+            (["run", "logout"], "run", "; name another file with --state"),
+        ]
+        for command in commands {
+            let run = try BinaryRun.run(command.arguments, stdin: "{}", environment: ["XDG_STATE_HOME": home])
+            #expect(run.status == 2, "\(command.arguments): \(run.stdout)")
+            #expect(run.stdout.isEmpty, "\(command.arguments)")
+            #expect(run.stderr == "idp-tui: \(command.prefix): \(refusal)\(command.end)\n", "\(command.arguments)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home) == ["idp-tui"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home + "/idp-tui") == ["state.sqlite"])
+    }
+
     /// Copies only the state file itself to a folder of its own and counts the flows it holds.
     private func flowsInACopyOfTheFileAlone(_ state: String) throws -> Int {
         let copy = try folder() + "/copy.sqlite"
