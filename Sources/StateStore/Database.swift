@@ -39,12 +39,15 @@ final class Database: @unchecked Sendable {
     /// Whether the connection is closed (by ``close()``, or by the process exiting).
     private let lock = Locked(false)
     let path: String
+    /// Opened only to read: what SQLite cannot open it says it cannot read, not write.
+    let readOnly: Bool
 
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
     /// Opens (creating) the file to read and write it; `readOnly`, only to read it (``StateFile/init(reading:)``).
     init(path: String, readOnly: Bool = false) throws(StateError) {
         self.path = path
+        self.readOnly = readOnly
         var opened: OpaquePointer?
         // NOFOLLOW: a symbolic link at the path is refused by SQLite too, not only by StatePath's check before.
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
@@ -225,7 +228,7 @@ final class Database: @unchecked Sendable {
         case SQLITE_BUSY, SQLITE_LOCKED:
             StateError("the state file \(path) stayed locked by another process for \(Self.busyTimeoutMilliseconds / 1000) s", reason: .busy)
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM:
-            StateError("cannot write the state file \(path): \(message)")
+            StateError("cannot \(readOnly ? "read" : "write") the state file \(path): \(message)")
         case SQLITE_FULL:
             StateError("the disk holding the state file \(path) is full")
         default:

@@ -7,13 +7,15 @@ extension StateFile {
     /// when it is older). One that is read-only to them — the file (`chmod 400`) or its folder (`chmod 500`,
     /// where SQLite would make the -wal and -shm) — is read as it is: opened read-only, nothing made, migrated
     /// or written (only others' permission bits are taken off the user's own file, as always). Its writes then
-    /// fail: the commands that write open the file with ``init(path:)``, which refuses it in one line.
+    /// fail: the commands that write open the file with ``init(path:)``, which refuses it in one line. A file, -wal
+    /// or -shm the user may not read is refused in one line that says so, with its mode and owner.
     public convenience init(reading path: String) throws(StateError) {
         guard StatePath.writeProblem(path) != nil else {
             try self.init(path: path)
             return
         }
         let warnings = try StatePath.prepareForReading(path)
+        if let problem = StatePath.readProblem(path) { throw StateError(problem) }
         guard StatePath.isSQLiteOrEmpty(path) else { throw Database.damaged(path, "file is not a database") }
         let database = try Database(path: path, readOnly: true)
         let application = try database.query("PRAGMA application_id").first?.first?.integer ?? 0

@@ -109,8 +109,9 @@ enum StatePath {
     }
 
     /// What stops this user writing the state file, in one line that names the file and what to do (nil: nothing
-    /// does). SQLite needs the file writable, and its folder too: it makes the -wal and -shm beside the file.
-    /// By `access`, so root, whom permissions do not stop, is stopped only by a read-only file system.
+    /// does). SQLite needs the file readable and writable, and its folder writable: it makes the -wal and -shm
+    /// beside the file. By `access`, so root, whom permissions do not stop, is stopped only by a read-only file
+    /// system.
     static func writeProblem(_ path: String) -> String? {
         guard path != ":memory:" else { return nil }
         let folder = folder(of: path).isEmpty ? "." : folder(of: path)
@@ -120,9 +121,24 @@ enum StatePath {
             return "cannot write the state file \(path): its folder \(folder) \(why), and SQLite keeps \(name)-wal and \(name)-shm "
                 + "beside the file; \(fix)name another file with --state"
         }
+        // The -wal and -shm of the user's own are made readable and writable by `prepare`: only the file here.
+        if let problem = readProblem(path, companions: false) { return problem }
         if case .regularFile = Entry(path), access(path, W_OK) != 0 {
             let (why, fix) = reason(errno, path, .write)
             return "cannot write the state file \(path): it \(why); \(fix)name another file with --state"
+        }
+        return nil
+    }
+
+    /// What stops this user reading the state file, or the -wal or -shm beside it, in one line that names the file,
+    /// its mode and owner, and what to do (nil: nothing does).
+    static func readProblem(_ path: String, companions: Bool = true) -> String? {
+        guard path != ":memory:" else { return nil }
+        for suffix in [""] + (companions ? Self.companions : []) {
+            guard case .regularFile = Entry(path + suffix), access(path + suffix, R_OK) != 0 else { continue }
+            let (why, fix) = reason(errno, path + suffix, .read)
+            let what = suffix.isEmpty ? "it" : "its \((path as NSString).lastPathComponent + suffix)"
+            return "cannot read the state file \(path): \(what) \(why); \(fix)name another file with --state"
         }
         return nil
     }

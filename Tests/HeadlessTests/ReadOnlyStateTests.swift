@@ -120,6 +120,71 @@ struct ReadOnlyStateTests {
                               why: "its folder \(folder) is read-only to you (mode 500), and SQLite keeps state.sqlite-wal and state.sqlite-shm beside the file; chmod u+wx \(folder), or name another file with --state")
     }
 
+    /// The one line for a file (or companion) the user may not read: root's and 600 when the tests run as root,
+    /// else the user's own and 200.
+    private func unreadable(_ path: String, in state: String) -> String {
+        if Unprivileged.asRoot {
+            chown(path, 0, 0)
+            chmod(path, 0o600)
+        } else {
+            chmod(path, 0o200)
+        }
+        let it = path == state ? "it" : "its \((path as NSString).lastPathComponent)"
+        return "cannot read the state file \(state): \(it) is not readable to you "
+            + (Unprivileged.asRoot ? "(mode 600, owner uid 0); " : "(mode 200); chmod u+r \(path), or ") + "name another file with --state"
+    }
+
+    /// Reading a file the user may not read said "cannot write … unable to open database file", with no mode or
+    /// owner; every command now says it cannot be read, and why, in one line (exit 2).
+    @Test func aStateFileYouCannotReadSaysSoWithItsModeAndOwner() throws {
+        let (state, folder) = try stateWithAFlow()
+        let refusal = unreadable(state, in: state)
+        let commands: [(arguments: [String], prefix: String, end: String)] = [
+            (["history"], "history", ""),
+            (["history", "show", "1"], "history", ""),
+            (["history", "export", "1", "--format", "json"], "history", ""),
+            (["history", "prune"], "history prune", ""),
+            (["reset"], "reset", "; nothing was changed"),
+            (["run", "logout"], "run", ""),
+        ]
+        for command in commands {
+            let run = try Unprivileged.run(command.arguments + ["--state", state], stdin: "{}")
+            #expect(run.status == 2, "\(command.arguments): \(run.stdout)")
+            #expect(run.stdout.isEmpty, "\(command.arguments)")
+            #expect(run.stderr == "idp-tui: \(command.prefix): \(refusal)\(command.end)\n", "\(command.arguments)")
+        }
+        #expect(try files(folder) == ["state.sqlite"])
+    }
+
+    /// A read-only file whose -wal the user may not read: the -wal is named, and the line says "read".
+    @Test func aWalYouCannotReadIsNamed() throws {
+        let (state, folder) = try stateWithAFlow()
+        chmod(state, 0o400)
+        #expect(FileManager.default.createFile(atPath: state + "-wal", contents: Data()))
+        try Unprivileged.own(folder)
+        let refusal = unreadable(state + "-wal", in: state)
+        let run = try Unprivileged.run(["history", "--state", state])
+        #expect(run.status == 2 && run.stdout.isEmpty, "\(run.stdout)")
+        #expect(run.stderr == "idp-tui: history: \(refusal)\n")
+        #expect(try files(folder) == ["state.sqlite", "state.sqlite-wal"])
+    }
+
+    /// What SQLite cannot open on a read path is said to be unreadable, not unwritable: here a -wal left behind in
+    /// a read-only folder with no -shm beside it, which SQLite cannot make.
+    @Test func whatSQLiteCannotOpenToReadIsSaidNotToBeReadable() throws {
+        let (state, folder) = try stateWithAFlow()
+        #expect(FileManager.default.createFile(atPath: state + "-wal", contents: Data()))
+        try Unprivileged.own(folder)
+        chmod(state, 0o400)
+        chmod(state + "-wal", 0o400)
+        chmod(folder, 0o500)
+        defer { chmod(folder, 0o700) }
+        let run = try Unprivileged.run(["history", "--state", state])
+        #expect(run.status == 2 && run.stdout.isEmpty, "\(run.stdout)")
+        #expect(run.stderr.hasPrefix("idp-tui: history: cannot read the state file \(state): "), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
     /// A -wal and -shm left read-only (as SQLite makes them for a read-only connection, with the file's mode) made
     /// every later write fail, even once the file was writable again.
     @Test func companionsLeftReadOnlyAreMadeWritableAgain() throws {
