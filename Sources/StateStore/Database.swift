@@ -34,8 +34,11 @@ enum SQLValue: Sendable, Equatable {
 /// connection's lock. Writes run in `BEGIN IMMEDIATE` transactions, so that two processes on one file
 /// serialise through SQLite's own lock (waiting up to the busy timeout) instead of failing half-way.
 final class Database: @unchecked Sendable {
-    // @unchecked: `handle` is used only while `lock` is held, and never after `closed` is set under it.
-    private let handle: OpaquePointer
+    // @unchecked: `handle` and `immutable` are used only while `lock` is held (a read-only connection's reading
+    // again replaces them under it), and `handle` never after `closed` is set under it.
+    private var handle: OpaquePointer
+    /// Opened `immutable` (read-only, no -wal there when it was opened): it reads the file without locks.
+    private var immutable: Bool
     /// Whether the connection is closed (by ``close()``, or by the process exiting).
     private let lock = Locked(false)
     let path: String
@@ -48,13 +51,21 @@ final class Database: @unchecked Sendable {
     init(path: String, readOnly: Bool = false) throws(StateError) {
         self.path = path
         self.readOnly = readOnly
+        let connection = try Self.connect(path, readOnly: readOnly)
+        handle = connection.handle
+        immutable = connection.immutable
+        if path != ":memory:" { OpenDatabases.shared.add(self) }
+    }
+
+    private static func connect(_ path: String, readOnly: Bool) throws(StateError) -> (handle: OpaquePointer, immutable: Bool) {
         var opened: OpaquePointer?
         // NOFOLLOW: a symbolic link at the path is refused by SQLite too, not only by StatePath's check before.
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         var name = path
+        let immutable = readOnly && StatePath.Entry(path + "-wal") == .missing
         if !readOnly {
             flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        } else if StatePath.Entry(path + "-wal") == .missing {
+        } else if immutable {
             // No -wal: no process has the file open (in WAL mode the first connection makes it, the last removes
             // it). A read-only connection would make the -wal and -shm itself (and cannot in a read-only folder),
             // with the file's read-only mode, and leave them: a -shm left read-only makes every later write fail
@@ -72,9 +83,26 @@ final class Database: @unchecked Sendable {
             sqlite3_close(opened)
             throw StateError("cannot \(readOnly ? "read" : "open") the state file \(path): \(message)")
         }
-        handle = opened
-        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
-        if path != ":memory:" { OpenDatabases.shared.add(self) }
+        sqlite3_busy_timeout(opened, Self.busyTimeoutMilliseconds)
+        return (opened, immutable)
+    }
+
+    /// Runs `body` (under `lock`), and once more when an `immutable` connection found the file damaged: without
+    /// locks it may have read the file while a writer that came after it was checkpointing into it, half old
+    /// pages and half new. The connection is opened again first: a plain read-only reader, through the writer's
+    /// -wal and under its locks, when a -wal is there now; when none is, the writer has ended, its checkpoint
+    /// whole, and the file is read `immutable` again (a plain reader would make a -wal and -shm and leave them,
+    /// or fail in a read-only folder). Damage found again is reported.
+    private func readingAgainIfTorn<T>(_ body: () throws(StateError) -> T) throws(StateError) -> T {
+        do throws(StateError) {
+            return try body()
+        } catch let error where error.reason == .damaged && immutable {
+            guard let connection = try? Self.connect(path, readOnly: true) else { throw error }
+            sqlite3_close_v2(handle)
+            handle = connection.handle
+            immutable = connection.immutable
+            return try body()
+        }
     }
 
     /// `file:…?immutable=1` for a path: `?`, `#`, `%` and anything else outside the URI's plain characters escaped.
@@ -133,7 +161,7 @@ final class Database: @unchecked Sendable {
     func query(_ sql: String, _ arguments: [SQLValue] = []) throws(StateError) -> [[SQLValue]] {
         try lock.withLock { closed throws(StateError) in
             try open(closed)
-            return try queryLocked(sql, arguments)
+            return try readingAgainIfTorn { () throws(StateError) in try queryLocked(sql, arguments) }
         }
     }
 
@@ -207,9 +235,11 @@ final class Database: @unchecked Sendable {
     func read<T>(_ body: (Transaction) throws(StateError) -> T) throws(StateError) -> T {
         try lock.withLock { closed throws(StateError) -> T in
             try open(closed)
-            try executeLocked("BEGIN")
-            defer { try? executeLocked("COMMIT") }
-            return try body(Transaction(database: self))
+            return try readingAgainIfTorn { () throws(StateError) -> T in
+                try executeLocked("BEGIN")
+                defer { try? executeLocked("COMMIT") }
+                return try body(Transaction(database: self))
+            }
         }
     }
 

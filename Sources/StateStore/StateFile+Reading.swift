@@ -14,6 +14,16 @@ extension StateFile {
             try self.init(path: path)
             return
         }
+        try self.init(readingOnly: path)
+    }
+
+    /// Opens a file as ``init(reading:)`` opens one the user cannot write, whoever the user is (tests run as root,
+    /// whom no permission stops).
+    public static func readOnlyForTesting(path: String) throws(StateError) -> StateFile {
+        try StateFile(readingOnly: path)
+    }
+
+    private convenience init(readingOnly path: String) throws(StateError) {
         let warnings = try StatePath.prepareForReading(path)
         if let problem = StatePath.readProblem(path) { throw StateError(problem) }
         guard StatePath.isSQLiteOrEmpty(path) else { throw Database.damaged(path, "file is not a database") }

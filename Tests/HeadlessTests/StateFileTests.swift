@@ -115,6 +115,50 @@ func freshStatePath() -> String {
         #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
     }
 
+    /// Zeroes every page of a state file after the first, as a checkpoint half done leaves the file itself.
+    private func tear(_ state: String) throws {
+        let handle = try #require(FileHandle(forUpdatingAtPath: state))
+        defer { try? handle.close() }
+        let size = try handle.seekToEnd()
+        try #require(size > 4096)
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data(count: Int(size) - 4096))
+    }
+
+    /// A reader of a file the user cannot write opens it `immutable` when no -wal is there: without locks, it can
+    /// read the file while a writer that came after it checkpoints into it, and found it "damaged". It now reads
+    /// again, once, through the writer's -wal. Deterministic: the writer's VACUUM puts every page in its -wal, and
+    /// the file's own pages are then torn by hand, as a checkpoint half done leaves them.
+    @Test func aReaderThatFindsTheFileTornByAWritersCheckpointReadsAgain() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: state + "-wal"))
+        let reader = try StateFile.readOnlyForTesting(path: state)
+        let writer = try StateFile(path: state)
+        try writer.executeForTesting("PRAGMA wal_autocheckpoint = 0; VACUUM")
+        try tear(state)
+        #expect(try reader.history.list(limit: 10).map(\.flow) == ["activate"])
+        writer.close()
+        reader.close()
+        #expect(try StateFile(path: state).integrityCheck() == "ok")
+    }
+
+    /// Reading again is no way round real damage: torn with no writer about, the file is still reported damaged,
+    /// and nothing is made beside it.
+    @Test func aTornFileWithNoWriterIsStillDamaged() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let reader = try StateFile.readOnlyForTesting(path: state)
+        try tear(state)
+        #expect {
+            try reader.history.list(limit: 10)
+        } throws: { error in
+            "\(error)".contains("\(state) is damaged or not an idp-tui state file")
+        }
+        let folder = (state as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["state.sqlite"])
+    }
+
     @Test func aFileFromANewerVersionOrAnotherProgramIsRefused() throws {
         let newer = freshStatePath()
         try StateFile(path: newer).executeForTesting("PRAGMA user_version = 99")
