@@ -39,8 +39,11 @@ public enum PlainSession {
         // A locale that is not UTF-8 gets the symbols in ASCII (docs/terminal.md).
         ascii = !PlainASCII.localeIsUTF8
         write("idp-tui (plain) · tenant \(service.world.tenantId) · \(service.world.idpUrl)\n")
-        write(ascii ? "Events: -> X went to X, <- X came from X, ~> <~ to and from the IdP, ! a fault\n"
-            : "Events: → X went to X · ← X came from X · ⇢ ⇠ to and from the IdP · ⚡ a fault\n")
+        // Arrows as LogPane.who draws them, seen from the app: `→ MC-SDK` the app's call or answer sent to the MC-SDK,
+        // `← IdpSdk` a prompt or result received from the SDK, `⇢ IdP` `⇠ IdP` an SDK's request to the IdP and its
+        // answer; the terminal UI's log title says the same in short (`→ to ← from ⇢ ⇠ IdP ⚡ fault`).
+        write(ascii ? "Events, seen from the app: -> sent to, <- received from, ~> <~ an SDK's traffic with the IdP, ! a fault\n"
+            : "Events, seen from the app: → sent to · ← received from · ⇢ ⇠ an SDK's traffic with the IdP · ⚡ a fault\n")
         var printedScreen: [String] = []
         var printedSequence = 0
         var asked: PlainQuestion?
