@@ -38,6 +38,7 @@ public enum PlainSession {
         let app = TerminalApp(service: service, width: 100, height: 40)
         // A locale that is not UTF-8 gets the symbols in ASCII (docs/terminal.md).
         ascii = !PlainASCII.localeIsUTF8
+        app.plainASCII = ascii
         write("idp-tui (plain) · tenant \(service.world.tenantId) · \(service.world.idpUrl)\n")
         // Arrows as LogPane.who draws them, seen from the app: `→ MC-SDK` the app's call or answer sent to the MC-SDK,
         // `← IdpSdk` a prompt or result received from the SDK, `⇢ IdP` `⇠ IdP` an SDK's request to the IdP and its

@@ -76,11 +76,34 @@ import Testing
         let run = try BinaryRun.run(["--ephemeral"], stdin: "4\n?\n4000000000002701\n12/30\n\n\n\n\nq\n")
         #expect(run.stdout.contains("Test cards: ? lists them"))
         #expect(run.stdout.contains("Card number: ?\nTest cards (type a number"))
-        #expect(run.stdout.contains("\n  4000 0000 0000 2503  Visa  Test Case 9"), "a challenge card, its case named")
+        #expect(run.stdout.contains("\n  4000 0000 0000 2503  Visa              Test Case 9   challenge → Y        Successful step-up"),
+                "a challenge card, its case named: \(run.stdout)")
         #expect(run.stdout.components(separatedBy: "\n  ").filter { $0.hasPrefix("4000 0000 0000") }.count >= 13)
         #expect(run.stdout.components(separatedBy: "Card number: ").count - 1 >= 2, "asked again after the list")
         #expect(run.stdout.contains("✓ Payment authenticated without a challenge"))
         #expect(run.status == 0)
+    }
+
+    /// The test cards' columns line up, in UTF-8 (`→`, one column) and in ASCII (`->`, two): each starts at the
+    /// same column on every line, the heading's too.
+    @Test func theTestCardsAreListedInAlignedColumns() throws {
+        for environment in [["LANG": "C.UTF-8"], ["LC_ALL": "C"]] {
+            let run = try BinaryRun.run(["--ephemeral"], stdin: "4\n?\n\u{1b}\n\nq\n", environment: environment)
+            let listing = try #require(run.stdout.components(separatedBy: "Test cards (type a number").dropFirst().first)
+            let lines = listing.split(separator: "\n").dropFirst().prefix { $0.hasPrefix("  ") }
+            #expect(lines.first?.hasPrefix("  number               brand             case          outcome") == true, "\(environment)")
+            #expect(lines.count > 50, "\(environment): \(listing)")
+            // Cells are separated by two spaces or more, and hold single spaces only: where each one starts.
+            let starts = Set(lines.map { line in
+                let characters = Array(line)
+                return characters.indices.filter { $0 >= 2 && characters[$0] != " " && characters[$0 - 1] == " " && characters[$0 - 2] == " " }
+            })
+            #expect(starts.count == 1, "\(environment): columns start at \(starts)")
+            #expect(starts.first?.count == 5, "\(environment): number, brand, case, outcome and name")
+            if environment["LC_ALL"] == "C" {
+                #expect(lines.contains("  4000 0000 0000 2644  Visa              Test Case 12  challenge -> U, Erro  Error on authentication"))
+            }
+        }
     }
 
     @Test func aWrongChoiceSaysWhatItTakes() throws {

@@ -246,6 +246,14 @@ import Testing
         #expect(CharacterWidth.of("•••") == 3)
         #expect(CharacterWidth.of("日本") == 4)
     }
+
+    /// Columns are aligned by the width the terminal shows (plain mode's listings): a wide character takes two
+    /// columns and a combining mark none, where counting characters would take one each.
+    @Test func columnsAreAlignedByDisplayWidth() {
+        let lines = CharacterWidth.columns([["日本", "wide", "1"], ["ab", "narrow", "2"], ["e\u{301}", "combining", "3"], ["abcde", "x"]])
+        #expect(lines == ["日本   wide       1", "ab     narrow     2", "e\u{301}      combining  3", "abcde  x"])
+        #expect(Set(lines.prefix(3).map { CharacterWidth.of($0) }) == [19], "\(lines)")
+    }
 }
 
 @Suite struct MenuAndHelpKeyTests {

@@ -110,6 +110,8 @@ public struct AppState: Sendable {
     public var notice: String?
     /// Lines plain mode prints once, above the question asked again (the test cards, asked for with `?`).
     public var plainListing: [String] = []
+    /// Plain mode spells its text in ASCII (a locale that is not UTF-8): listings are laid out in that spelling.
+    var plainASCII = false
     public var runningFlow: Int?
     /// The faults panel, when open.
     public var faultsPanel: FaultsPanelState?

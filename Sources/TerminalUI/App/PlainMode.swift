@@ -200,7 +200,7 @@ extension TerminalApp {
             let field = PaymentFormState.fields[index]
             if field == .card && text == "?" {
                 // The picker F4 opens in the terminal UI, as lines: each card, its case and what it should do.
-                state.plainListing = Self.testCardLines(service.world.testCards)
+                state.plainListing = Self.testCardLines(service.world.testCards, ascii: state.plainASCII)
                 return false
             }
             if !text.isEmpty {
@@ -342,14 +342,6 @@ extension TerminalApp {
 
     /// The listing has been printed.
     public func clearPlainListing() { state.plainListing = [] }
-
-    /// The test cards, one a line: number, brand, Cardinal's case (or the scenario's own card), what the payment
-    /// should end with, and the case's name.
-    static func testCardLines(_ cards: [TestCard]) -> [String] {
-        ["Test cards (type a number; the expiry can be any month to come):"] + cards.map { card in
-            "  \(PaymentForm.formatCardNumber(card.number))  \(card.brand.rawValue)  \(card.source ?? "own card"): \(card.title) — \(card.expectedOutcome)"
-        }
-    }
 
     /// An event as the plain front end prints it: one line, whole; `ascii`, its symbols spelled in ASCII
     /// (``PlainASCII``) with the columns as aligned as they are in Unicode (`-> MC-SDK  Start`).

@@ -38,4 +38,22 @@ public enum CharacterWidth {
         if of(text) <= columns { return String(text) }
         return prefix(text, fitting: columns - 1) + "…"
     }
+
+    /// `rows` as lines of aligned columns: each cell padded to its column's widest cell as the terminal shows it (a
+    /// wide character takes two columns, a combining mark none), `gap` spaces between columns; the last cell of a
+    /// row is not padded, so no line ends in spaces.
+    public static func columns(_ rows: [[String]], gap: Int = 2) -> [String] {
+        let widths = rows.reduce(into: [Int]()) { widths, row in
+            for (column, cell) in row.enumerated() {
+                if column == widths.count { widths.append(0) }
+                widths[column] = max(widths[column], of(cell))
+            }
+        }
+        let space = String(repeating: " ", count: gap)
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - of(cell))
+            }.joined(separator: space)
+        }
+    }
 }
