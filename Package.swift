@@ -106,18 +106,20 @@ let package = Package(
             name: "StateStore",
             dependencies: ["CSQLite", "FlowRecords", "IdentityProvider", "KSMasterController", "Determinism", "Threading"],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "KSMasterController", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto", "Threading"], swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "KSMasterController", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto", "Threading", "LocaleText"], swiftSettings: strict),
         .target(name: "CTextWidth"),
+        // Text for the user's locale: ASCII spellings under one that is not UTF-8 (plain mode, help, error lines).
+        .target(name: "LocaleText", dependencies: ["CTextWidth"], swiftSettings: strict),
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
         .target(name: "CWakeup", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(
-            name: "TerminalUI", dependencies: ["FlowEngine", "FlowCatalog", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "JSONText", "CTextWidth"], swiftSettings: strict),
+            name: "TerminalUI", dependencies: ["FlowEngine", "FlowCatalog", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "JSONText", "CTextWidth", "LocaleText"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(
-            name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowEngine", "Threading"], swiftSettings: strict),
+            name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowEngine", "Threading", "LocaleText"], swiftSettings: strict),
         .executableTarget(
             name: "idp-tui",
-            dependencies: ["FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore", "Threading"],
+            dependencies: ["FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore", "Threading", "LocaleText"],
             swiftSettings: strict),
         .executableTarget(name: "idp-bench", dependencies: ["FlowEngine", "FlowCatalog", "IdpFlows", "FlowRecords", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 

@@ -1,6 +1,7 @@
 import CNcurses
 import FlowEngine
 import Foundation
+import LocaleText
 import TerminalUI
 import Threading
 

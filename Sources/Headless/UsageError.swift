@@ -1,3 +1,4 @@
+import LocaleText
 import Threading
 
 /// Bad input to the command line: a flag, a flow name, the answers. Reported as one line on stderr with exit
@@ -16,7 +17,8 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// One line on standard error, written straight to the descriptor: a closed or full standard error loses the
-/// line, never the process (Foundation's `FileHandle.write` traps on a write error).
+/// line, never the process (Foundation's `FileHandle.write` traps on a write error). Under a locale that is not
+/// UTF-8 the line is spelled in ASCII (`…` as `...`; a character it has no spelling for, a file name's, as `?`).
 public func writeErrorLine(_ text: String) {
-    writeAll(Array((text + "\n").utf8), to: 2)
+    writeAll(Array((PlainASCII.forUserLocale(text) + "\n").utf8), to: 2)
 }

@@ -4,6 +4,7 @@ import FlowRecords
 import Foundation
 import Headless
 import IdentityProvider
+import LocaleText
 import StateStore
 import TerminalUI
 import Threading
@@ -114,7 +115,8 @@ let signalSources: [any DispatchSourceSignal]
 if case .run(.terminal) = parsed.request { signalSources = [] } else { signalSources = exitOnSignals() }
 switch parsed.request {
 case .help(let command):
-    print(help(command))
+    // In ASCII under a locale that is not UTF-8, as plain mode and the error lines are.
+    print(PlainASCII.forUserLocale(help(command)))
     end(0)
 case .version:
     print("idp-tui \(version)")

@@ -1,5 +1,6 @@
 import Foundation
 import FlowEngine
+import LocaleText
 import PaymentFlows
 import Secrets
 import ThreeDSecure

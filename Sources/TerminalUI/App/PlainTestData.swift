@@ -1,3 +1,4 @@
+import LocaleText
 import PaymentFlows
 import ThreeDSecure
 

@@ -1,11 +1,17 @@
 import CTextWidth
 
-/// Plain mode's text for a terminal whose locale is not UTF-8 (`LC_ALL=C`, or no locale set at all): the
-/// symbols spelled in ASCII, so that a serial console, an old terminal or a log read as ASCII gets words, not
-/// mojibake. docs/terminal.md lists them.
+/// Text for a terminal whose locale is not UTF-8 (`LC_ALL=C`, or no locale set at all) — plain mode's, `--help`'s
+/// and the one-line errors on standard error: the symbols spelled in ASCII, so that a serial console, an old
+/// terminal or a log read as ASCII gets words, not mojibake. docs/terminal.md lists them.
 public enum PlainASCII {
-    /// Whether the user's locale is UTF-8: by its codeset when the locale is installed, else by its name.
-    public static var localeIsUTF8: Bool { idp_user_locale_is_utf8() != 0 }
+    /// Whether the user's locale is UTF-8: by its codeset when the locale is installed, else by its name. Asked
+    /// once: the environment it is read from does not change under a running process.
+    public static let localeIsUTF8 = idp_user_locale_is_utf8() != 0
+
+    /// `text` as the user's locale can show it: as it is under a UTF-8 locale, else in ASCII (``text(_:)``).
+    public static func forUserLocale(_ text: String) -> String {
+        localeIsUTF8 ? text : self.text(text)
+    }
 
     /// Each symbol the app prints, in ASCII.
     static let spellings: [Character: String] = [

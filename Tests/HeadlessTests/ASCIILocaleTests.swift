@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+
+/// `--help` and the one-line errors on standard error under a locale that is not UTF-8 (`LC_ALL=C`, or none set):
+/// ASCII only, as plain mode is; under a UTF-8 locale, the symbols.
+@Suite struct ASCIILocaleTests {
+    static let commands = [[], ["run"], ["compare"], ["history"], ["reset"], ["scenario"]]
+
+    /// Every byte below 0x80.
+    private func expectASCII(_ text: String, _ what: String) {
+        let other = text.unicodeScalars.filter { !$0.isASCII }
+        #expect(other.isEmpty, "\(what): \(String(String.UnicodeScalarView(other)))")
+        #expect(text.utf8.allSatisfy { $0 < 0x80 }, "\(what)")
+    }
+
+    @Test func helpIsASCIIUnderALocaleThatIsNotUTF8() throws {
+        for environment in [["LC_ALL": "C"], ["LANG": ""], ["LANG": "C.UTF-8", "LC_CTYPE": "POSIX"]] {
+            for command in Self.commands {
+                let run = try BinaryRun.run(command + ["--help"], environment: environment)
+                #expect(run.status == 0)
+                expectASCII(run.stdout + run.stderr, "\(environment) \(command) --help")
+            }
+            let help = try BinaryRun.run(["--help"], environment: environment).stdout
+            #expect(help.contains("idp-tui 0.2.0 -- simulate IdpSdk"), "\(environment): the dash spelled")
+            #expect(help.contains("exit status: 0 every flow succeeded (or quit) - 1 a flow failed"), "\(environment): the separator spelled")
+            #expect(try BinaryRun.run(["run", "--help"], environment: environment).stdout.contains("swift 1.5 s x 3"))
+        }
+        // Under a UTF-8 locale (BinaryRun's default, C.UTF-8) the same help keeps its symbols.
+        let help = try BinaryRun.run(["--help"]).stdout
+        #expect(help.contains("idp-tui 0.2.0 — simulate IdpSdk") && help.contains("(or quit) · 1 a flow failed"))
+    }
+
+    @Test func errorLinesAreASCIIUnderALocaleThatIsNotUTF8() throws {
+        let theme = try temporaryFile("title = bogus\n")
+        defer { try? FileManager.default.removeItem(atPath: theme) }
+        let cases: [(arguments: [String], says: String)] = [
+            (["--theme", theme], "bright-..., default, or 0 to 255"),
+            (["--theme", "/nonexistent/thème-€.theme"], "/nonexistent/th?me-?.theme"),
+            (["run", "activate", "--scenario", "/nonexistent/scénario.json"], "/nonexistent/sc?nario.json"),
+            (["--bogus"], "unknown option --bogus"),
+        ]
+        for (arguments, says) in cases {
+            let run = try BinaryRun.run(arguments, stdin: Answers.aliceActivation, environment: ["LC_ALL": "C"])
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            expectASCII(run.stdout + run.stderr, "\(arguments)")
+            #expect(run.stderr.hasPrefix("idp-tui: ") && run.stderr.contains(says), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+        }
+        // A UTF-8 locale gets the line as it is.
+        let utf8 = try BinaryRun.run(["--theme", theme])
+        #expect(utf8.stderr.contains("bright-…, default"), "\(utf8.stderr)")
+        #expect(try BinaryRun.run(["--theme", "/nonexistent/thème-€.theme"]).stderr.contains("thème-€.theme"))
+    }
+}
