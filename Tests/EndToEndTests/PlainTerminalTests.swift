@@ -16,14 +16,14 @@ import Testing
         #expect(session.waitFor("Choose 1-7 (q quits):"))
         session.type("1")
         session.press("Enter")
-        #expect(session.waitFor("Username:"))
+        #expect(session.waitFor("Username (? lists demo users):"))
     }
 
     /// Questions a line each, secrets typed unseen, Ctrl-C quits (exit 130).
     @Test func plainModeAsksLineByLineWithSecretsHidden() throws {
         let session = try plainSession()
         startActivation(session)
-        for (answer, next) in [("alice", "Password (hidden):"), ("wonderland", "Activation code (hidden):"),
+        for (answer, next) in [("alice", "Password (hidden):"), ("wonderland", "Activation code (hidden; ? lists demo users):"),
                                ("123456", "✓ Device activated and logged in")] {
             session.type(answer)
             session.press("Enter")
@@ -78,7 +78,7 @@ import Testing
         #expect(session.waitForExit() == 0)
     }
 
-    /// A user name, password and activation code pasted at once at `Username:`: plain mode edits and echoes lines
+    /// A user name, password and activation code pasted at once at the user name question: plain mode edits and echoes lines
     /// itself, so the lines pasted ahead are not shown, and each secret answers its own hidden question.
     @Test func answersPastedAheadShowNoSecret() throws {
         let session = try plainSession()
@@ -86,8 +86,35 @@ import Testing
         session.paste("alice\nwonderland\n123456\n")
         #expect(session.waitFor("✓ Device activated and logged in"))
         let scrollback = session.scrollback()
-        #expect(scrollback.contains("Username: alice"))
+        #expect(scrollback.contains("Username (? lists demo users): alice"))
         #expect(!scrollback.contains("wonderland") && !scrollback.contains("123456"), "a secret was shown: \(scrollback)")
+        session.type("q")
+        session.press("Enter")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// `?` at the user name and at the (hidden) activation code fills in a demo user chosen by number: the device
+    /// is activated, and nothing on the terminal shows its password or activation code.
+    @Test func aQuestionMarkFillsInADemoUserUnseen() throws {
+        let session = try plainSession()
+        startActivation(session)
+        for (answer, next) in [("?", "Demo user (1-2; Enter for none):"), ("1", "Submit? (Enter; Esc cancels)"),
+                               ("", "Activation code (hidden; ? lists demo users):")] {
+            if !answer.isEmpty { session.type(answer) }
+            session.press("Enter")
+            #expect(session.waitFor(next))
+        }
+        session.type("?")
+        session.press("Enter")
+        let (asked, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "Demo user (1-2; Enter for none):").count > 2 }
+        #expect(asked, "\(screen)")
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Filled in demo user alice: activation code (not shown)."))
+        session.press("Enter")
+        #expect(session.waitFor("✓ Device activated and logged in"))
+        let scrollback = session.scrollback()
+        for secret in ["wonderland", "123456", "builder", "654321"] { #expect(!scrollback.contains(secret), "\(secret) was shown") }
         session.type("q")
         session.press("Enter")
         #expect(session.waitForExit() == 0)
@@ -102,7 +129,7 @@ import Testing
         session.press("Left")
         session.press("Right")
         session.type("ice")
-        #expect(session.waitFor("Username: alice"))
+        #expect(session.waitFor("Username (? lists demo users): alice"))
         session.press("Enter")
         #expect(session.waitFor("Password (hidden):"))
         #expect(!session.screen().contains("[D"), "an arrow key was typed")

@@ -106,6 +106,30 @@ import Testing
         }
     }
 
+    /// `?` at the user name or the activation code lists the demo users by number (F4 of the terminal UI); the one
+    /// chosen fills the form, its password and activation code straight into the fields, so that no output of
+    /// the session holds a secret of any demo user.
+    @Test func aQuestionMarkFillsInADemoUserWithoutShowingItsSecrets() throws {
+        let input = "1\n?\n9\n1\n\n?\n1\n\n\n2\n?\n\n?\n1\n\n\nq\n"
+        for environment in [["LANG": "C.UTF-8"], ["LC_ALL": "C"]] {
+            let run = try BinaryRun.run(["--ephemeral"], stdin: input, environment: environment)
+            #expect(run.status == 0, "\(environment): \(run.stderr)")
+            let listing = "Demo users of tenant demo (type a number to fill the form in; no password or code is shown):\n  1  alice\n  2  bob\n"
+            for text in ["Username (? lists demo users): ?\n" + listing, "! choose a demo user from 1 to 2, or Enter for none\n",
+                         "Demo user (1-2; Enter for none): 1\nFilled in demo user alice: username, password (not shown).\nSubmit? (Enter; Esc cancels) \n",
+                         "Activation code (hidden; ? lists demo users): \n" + listing,
+                         "Demo user (1-2; Enter for none): 1\nFilled in demo user alice: activation code (not shown).\n",
+                         "Demo user (1-2; Enter for none): \nUsername (? lists demo users): ?\n", "Logged in\n  user: alice@demo"] {
+                #expect(run.stdout.contains(text), "\(environment): no \(text)\n\(run.stdout)")
+            }
+            #expect(run.stdout.contains("✓ Device activated and logged in") || run.stdout.contains("ok Device activated and logged in"))
+            #expect(!run.stdout.contains("Password (hidden)"), "the password was filled in, not asked for")
+            for secret in Answers.secrets {
+                #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "\(environment): \(secret) was printed")
+            }
+        }
+    }
+
     @Test func aWrongChoiceSaysWhatItTakes() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "9\nq\n")
         #expect(run.stdout.contains("! choose a number from 1 to 7, or q"))
@@ -162,7 +186,7 @@ import Testing
     @Test func arrowKeysInALineAskAgainRatherThanCancel() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nalce\u{1b}[D\u{1b}[D\u{1b}[Di\nalice\n\u{1b}\n\nq\n")
         #expect(run.stdout.contains("! arrow and editing keys do not move the cursor here"), "\(run.stdout)")
-        #expect(run.stdout.contains("Username: alice"))
+        #expect(run.stdout.contains("Username (? lists demo users): alice"))
         #expect(run.stdout.contains("⊘ Activate device cancelled"), "a lone Esc still cancels")
         #expect(run.stdout.components(separatedBy: "⊘ Activate device cancelled").count - 1 == 1)
     }

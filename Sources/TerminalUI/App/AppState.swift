@@ -43,6 +43,8 @@ public struct FormState: Sendable {
     public var note: String?
     /// The demo user F4 fills in next.
     var demoUser = 0
+    /// Plain mode: `?` listed the demo users, and the question is which one fills the form.
+    var choosingDemoUser = false
 
     init(prompt: FlowPrompt, note: String? = nil) {
         self.prompt = prompt

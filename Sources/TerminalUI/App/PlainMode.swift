@@ -122,9 +122,7 @@ extension TerminalApp {
             let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q"])
             return PlainQuestion(text: "Choose 1-\(MenuItem.allCases.count) (q quits): ", secret: false, takes: .choice(choices))
         case .form(let form):
-            guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false) }
-            let field = form.prompt.fields[index]
-            return PlainQuestion(text: "\(TerminalApp.label(field))\(field.isSecret ? " (hidden)" : ""): ", secret: field.isSecret)
+            return plainFormQuestion(form)
         case .payment(let form):
             guard let index = form.focusedField else { return PlainQuestion(text: "Pay? (Enter; Esc cancels) ", secret: false) }
             let field = PaymentFormState.fields[index]
@@ -182,6 +180,9 @@ extension TerminalApp {
             }
             return false
         case .form(var form):
+            // `?` at the user name or activation code: the demo users, and then which one fills the form.
+            if form.choosingDemoUser { return answerPlainDemoUser(text, &form) }
+            if askPlainDemoUser(text, &form) { return false }
             guard let index = form.focusedField else { break }
             let label = TerminalApp.label(form.prompt.fields[index])
             // Each field is checked as it is answered, not after the whole form.

@@ -1,8 +1,12 @@
+import FlowEngine
+import IdentityProvider
 import LocaleText
 import PaymentFlows
 import ThreeDSecure
 
-// Plain mode's test data, asked for with `?`: the lines of F4's card picker, in columns.
+// Plain mode's test data, asked for with `?`, as F4 gives it in the terminal UI: at the card number, the test cards
+// in columns; at a credential form's user name or activation code, the demo users by number, one of which fills
+// the form (its password and activation code go into the fields unseen, as F4 puts them there).
 extension TerminalApp {
     /// Whether plain mode's listings are spelled in ASCII (a locale that is not UTF-8): their columns are then
     /// measured in the ASCII that is printed (`→` is `->`, two columns).
@@ -26,5 +30,64 @@ extension TerminalApp {
     /// that the columns are measured in what is printed.
     static func plainColumns(_ rows: [[String]], ascii: Bool) -> [String] {
         CharacterWidth.columns(rows.map { row in row.map { ascii ? PlainASCII.text($0) : $0 } }).map { "  " + $0 }
+    }
+
+    /// Whether `?` at this field lists the demo users: at the user name and the activation code (the first
+    /// question of activation's two forms and of log in's), when the scenario has users on the app's tenant.
+    func offersDemoUsers(_ field: CredentialField) -> Bool {
+        (field == .username || field == .activationCode) && !service.world.demoUsers.isEmpty
+    }
+
+    /// A credential form's question: its focused field (saying when `?` lists the demo users), Submit, or, after
+    /// `?`, which demo user fills the form.
+    func plainFormQuestion(_ form: FormState) -> PlainQuestion {
+        if form.choosingDemoUser {
+            let count = service.world.demoUsers.count
+            return PlainQuestion(text: "Demo user (1-\(count); Enter for none): ", secret: false,
+                                 takes: .choice(Set([""] + (1...max(1, count)).map(String.init))))
+        }
+        guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false) }
+        let field = form.prompt.fields[index]
+        let notes = [field.isSecret ? "hidden" : nil, offersDemoUsers(field) ? "? lists demo users" : nil].compactMap { $0 }
+        return PlainQuestion(text: "\(TerminalApp.label(field))\(notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"): ",
+                             secret: field.isSecret)
+    }
+
+    /// `?` at a field that offers them: the demo users listed by number (their names, never a password or a
+    /// code), and the question which one. False when the line is something else, the field's answer.
+    func askPlainDemoUser(_ text: String, _ form: inout FormState) -> Bool {
+        guard text == "?", let index = form.focusedField, offersDemoUsers(form.prompt.fields[index]) else { return false }
+        let wantsCode = form.prompt.fields.contains(.activationCode)
+        form.choosingDemoUser = true
+        form.error = nil
+        state.screen = .form(form)
+        let rows = service.world.demoUsers.enumerated().map { offset, user in
+            [String(offset + 1), user.username] + (wantsCode && user.activationCode == nil ? ["no activation code"] : [])
+        }
+        state.plainListing = ["Demo users of tenant \(service.world.tenantId) (type a number to fill the form in; no password or code is shown):"]
+            + Self.plainColumns(rows, ascii: state.plainASCII)
+        return true
+    }
+
+    /// The answer to "Demo user": that user's credentials into the form (``fill(_:with:)``, nothing of them
+    /// printed) and the first field left empty asked next, else Submit; an empty line goes back to the field.
+    /// True when the answer is refused and asked again.
+    func answerPlainDemoUser(_ text: String, _ form: inout FormState) -> Bool {
+        let users = service.world.demoUsers
+        if let number = Int(text), users.indices.contains(number - 1) {
+            let user = users[number - 1]
+            let filled = Self.fill(&form, with: user)
+            form.focus = form.inputs.firstIndex(where: \.isEmpty) ?? form.submitIndex
+            let what = filled.map { $0.label.lowercased() + ($0.isSecret ? " (not shown)" : "") }
+            state.plainListing = ["Filled in demo user \(user.username): \(what.joined(separator: ", "))."]
+        } else if !text.isEmpty {
+            form.error = "choose a demo user from 1 to \(users.count), or Enter for none"
+            state.screen = .form(form)
+            return true
+        }
+        form.choosingDemoUser = false
+        form.error = nil
+        state.screen = .form(form)
+        return false
     }
 }

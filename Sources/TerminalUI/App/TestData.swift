@@ -36,6 +36,16 @@ extension TerminalApp {
         }
         let user = users[form.demoUser % users.count]
         form.demoUser += 1
+        Self.fill(&form, with: user)
+        state.notice = "filled in demo user \(user.username) (F4: the next one)"
+    }
+
+    /// Puts `user`'s username, password and activation code into the form's fields that ask for them (F4, and `?`
+    /// in plain mode): into the fields' text, which becomes a `Secret` on submit, as typed text does. Returns the
+    /// fields filled; never shows a value.
+    @discardableResult
+    static func fill(_ form: inout FormState, with user: UserConfiguration) -> [CredentialField] {
+        var filled: [CredentialField] = []
         for (index, field) in form.prompt.fields.enumerated() {
             let value: String? = switch field {
             case .username: user.username
@@ -46,9 +56,10 @@ extension TerminalApp {
             guard let value else { continue }
             form.inputs[index].clear()
             form.inputs[index].insert(value)
+            filled.append(field)
         }
         form.error = nil
-        state.notice = "filled in demo user \(user.username) (F4: the next one)"
+        return filled
     }
 
     func handleCardPicker(_ key: Key, _ picker: inout CardPickerState) {
