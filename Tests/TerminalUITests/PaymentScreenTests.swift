@@ -312,6 +312,25 @@ extension AppDriver {
         #expect(driver.result?.user == "alice")
     }
 
+    @Test func f4OnActivationsSecondPageFillsTheCodeOfTheUserTheFirstPageNamed() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.f4, .f4)
+        guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(form.inputs.first?.text == "bob")
+        driver.press(.enter, .enter)
+        driver.pump { _ in
+            if case .form(let page) = driver.app.state.screen { return page.prompt.page == 2 }
+            return false
+        }
+        driver.press(.f4)
+        #expect(driver.app.render().text.contains("filled in demo user bob's code"))
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .success)
+        #expect(driver.result?.user == "bob")
+    }
+
     @Test func at60ColumnsThePickerShowsTheFocusedCardWhole() throws {
         let driver = AppDriver(width: 60, height: 18)
         driver.openPayment()

@@ -34,10 +34,20 @@ extension TerminalApp {
             state.notice = "the scenario has no users on this tenant"
             return
         }
-        let user = users[form.demoUser % users.count]
-        form.demoUser += 1
+        let flowID = form.prompt.flowID
+        let index: Int
+        if !form.prompt.fields.contains(.username), let last = state.lastDemoUser, last.flowID == flowID,
+           users.indices.contains(last.index) {
+            index = last.index
+        } else {
+            index = form.demoUser % users.count
+            form.demoUser += 1
+        }
+        state.lastDemoUser = (flowID, index)
+        let user = users[index]
         Self.fill(&form, with: user)
-        state.notice = "filled in demo user \(user.username) (F4: the next one)"
+        state.notice = form.prompt.fields.contains(.username)
+            ? "filled in demo user \(user.username) (F4: the next one)" : "filled in demo user \(user.username)'s code"
     }
 
     /// Puts `user`'s username, password and activation code into the form's fields that ask for them (F4, and `?`
