@@ -36,8 +36,8 @@ public final class FlowService: Sendable {
     /// Where a cancel ends a flow, not behind the call that may still hold the device.
     package let sideQueue = QueueName.makeSerialQueue("idp-tui.flow")
     private let runs = Locked<[Int: FlowRun]>([:])
-    /// The flows started and not yet running, in order, and whether one runs now.
-    private let lineup = Locked<(waiting: [FlowRun], running: Bool)>(([], false))
+    /// The flows started and not yet running, in order, for the task that runs them in turn.
+    private let lineup = FlowLineup()
     private let nextFlowID = Atomic(1)
     /// The run on the device now: faults that bite, and the servers' traffic, are reported in its log.
     private let current = Locked<FlowRun?>(nil)
@@ -88,28 +88,29 @@ public final class FlowService: Sendable {
         let run = FlowRun(id: id, kind: kind, service: self)
         runs.withLock { $0[id] = run }
         channel.open(flowID: id)
-        let first = lineup.withLock { lineup -> FlowRun? in
-            if lineup.running {
-                lineup.waiting.append(run)
-                return nil
-            }
-            lineup.running = true
-            return run
-        }
-        if let first { launch(first) }
+        if lineup.add(run) { startRunner() }
         return id
     }
 
-    private func launch(_ run: FlowRun) {
-        Task(executorPreference: flowExecutor) { [self] in
-            current.withLock { $0 = run }
-            if !run.isCancelled { announceFaults(run) }
-            // Nil: a cancel ended the flow and reported it.
-            if let result = await run.run(), run.ending.claim() { finish(run, with: result) }
+    /// Starts the task that runs the device's flows in turn, on the device's queue, for as long as the service
+    /// lives. It holds the lineup, not the service: a run holds its service only while it waits or runs.
+    private func startRunner() {
+        let lineup = lineup
+        Task(executorPreference: flowExecutor) {
+            while let run = await lineup.next() { await run.service.perform(run) }
         }
     }
 
-    /// Reports a run's result and starts the next run waiting.
+    private func perform(_ run: FlowRun) async {
+        current.withLock { $0 = run }
+        if !run.isCancelled { announceFaults(run) }
+        // Nil: a cancel ended the flow and reported it.
+        if let result = await run.run(), run.ending.claim() { finish(run, with: result) }
+    }
+
+    deinit { lineup.close() }
+
+    /// Reports a run's result (the lineup's task then runs the next run waiting).
     func finish(_ run: FlowRun, with result: FlowResult) {
         current.withLock { if $0 === run { $0 = nil } }
         runs.withLock { _ = $0.removeValue(forKey: run.id) }
@@ -123,14 +124,6 @@ public final class FlowService: Sendable {
             }
         }
         mailbox.post(.finished(result))
-        let next = lineup.withLock { lineup -> FlowRun? in
-            guard !lineup.waiting.isEmpty else {
-                lineup.running = false
-                return nil
-            }
-            return lineup.waiting.removeFirst()
-        }
-        if let next { launch(next) }
     }
 
     /// Cancels a flow: at a prompt the SDK gets the "User cancelled" error; while a step is in flight the flow

@@ -38,6 +38,22 @@ import Testing
         #expect(service.statusLine == "logged in as alice")
     }
 
+    /// The task that runs a device's flows in turn lives as long as its service, and must not keep it alive.
+    @Test func aServiceLetGoAfterItsFlowsIsFreed() throws {
+        weak var released: FlowService?
+        do {
+            let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+            let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice])
+            #expect(service.run(.activate, with: frontEnd)?.outcome == .success)
+            #expect(service.run(.login, with: frontEnd)?.outcome == .success)
+            released = service
+        }
+        // The runner lets go of the last run (and so of the service) once it is back in the lineup.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while released != nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(released == nil)
+    }
+
     @Test func activationRunsTheThreeStepsInOrderWithProvideCredentialsOnABackgroundThread() throws {
         let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
