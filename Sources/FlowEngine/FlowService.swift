@@ -92,12 +92,10 @@ public final class FlowService: Sendable {
         return id
     }
 
-    /// Starts the task that runs the device's flows in turn, on the device's queue, for as long as the service
-    /// lives. It holds the lineup, not the service: a run holds its service only while it waits or runs.
+    /// Starts a task that runs the flows waiting in turn, on the device's queue, until none is left.
     private func startRunner() {
-        let lineup = lineup
-        Task(executorPreference: flowExecutor) {
-            while let run = await lineup.next() { await run.service.perform(run) }
+        Task(executorPreference: flowExecutor) { [self] in
+            while let run = lineup.next() { await perform(run) }
         }
     }
 
@@ -107,8 +105,6 @@ public final class FlowService: Sendable {
         // Nil: a cancel ended the flow and reported it.
         if let result = await run.run(), run.ending.claim() { finish(run, with: result) }
     }
-
-    deinit { lineup.close() }
 
     /// Reports a run's result (the lineup's task then runs the next run waiting).
     func finish(_ run: FlowRun, with result: FlowResult) {

@@ -38,7 +38,7 @@ import Testing
         #expect(service.statusLine == "logged in as alice")
     }
 
-    /// The task that runs a device's flows in turn lives as long as its service, and must not keep it alive.
+    /// The task that runs the flows waiting holds its service until none is left, and must let go of it then.
     @Test func aServiceLetGoAfterItsFlowsIsFreed() throws {
         weak var released: FlowService?
         do {
@@ -48,7 +48,7 @@ import Testing
             #expect(service.run(.login, with: frontEnd)?.outcome == .success)
             released = service
         }
-        // The runner lets go of the last run (and so of the service) once it is back in the lineup.
+        // The runner lets go of the service once it finds the lineup empty, just after the last result.
         let deadline = ContinuousClock.now + .seconds(20)
         while released != nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
         #expect(released == nil)
