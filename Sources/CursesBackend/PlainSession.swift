@@ -44,8 +44,8 @@ public enum PlainSession {
         // Arrows as LogPane.who draws them, seen from the app: `→ MC-SDK` the app's call or answer sent to the MC-SDK,
         // `← IdpSdk` a prompt or result received from the SDK, `⇢ IdP` `⇠ IdP` an SDK's request to the IdP and its
         // answer; the terminal UI's log title says the same in short (`→ to ← from ⇢ ⇠ IdP ⚡ fault`).
-        write(ascii ? "Events, seen from the app: -> sent to, <- received from, ~> <~ an SDK's traffic with the IdP, ! a fault\n"
-            : "Events, seen from the app: → sent to · ← received from · ⇢ ⇠ an SDK's traffic with the IdP · ⚡ a fault\n")
+        write(ascii ? "Events, seen from the app: -> sent to, <- received from, ~> <~ SDK-IdP, ! fault\n"
+            : "Events, seen from the app: → sent to · ← received from · ⇢ ⇠ SDK–IdP · ⚡ fault\n")
         var printedScreen: [String] = []
         var printedSequence = 0
         var asked: PlainQuestion?

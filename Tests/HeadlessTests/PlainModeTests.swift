@@ -32,7 +32,7 @@ import Testing
             #expect(run.status == 1, "\(environment): \(run.stderr)")
             let other = run.stdout.unicodeScalars.filter { !$0.isASCII }
             #expect(other.isEmpty, "\(environment): \(String(String.UnicodeScalarView(other)))")
-            for text in ["idp-tui (plain) - tenant demo", "Events, seen from the app: -> sent to, <- received from, ~> <~ an SDK's traffic with the IdP, ! a fault",
+            for text in ["idp-tui (plain) - tenant demo", "Events, seen from the app: -> sent to, <- received from, ~> <~ SDK-IdP, ! fault",
                          "\n  -> MC-SDK  Start    idp-tui.flow StartEvent\n", "\n  <- MC-SDK  Start    MC-SDK OK ",
                          "\n  ~> IdP     POST /authorize IdpSdk ", "\n  <~ IdP     POST /authorize IdpSdk 400 ", "Activate device -- step 1 of 2",
                          "working... (a line with Esc", "\nx Activate device failed -- WRONG_CREDENTIALS\n", "Card number: **** 2701",
@@ -45,7 +45,7 @@ import Testing
         }
         for environment in [["LC_ALL": "C.UTF-8"], ["LANG": "C.UTF-8"], ["LC_ALL": "xx_XX.UTF-8"]] {
             let run = try BinaryRun.run(["--ephemeral"], stdin: input, environment: environment)
-            for text in ["Events, seen from the app: → sent to · ← received from · ⇢ ⇠ an SDK's traffic with the IdP · ⚡ a fault", "\n  → MC-SDK  Start    idp-tui.flow",
+            for text in ["Events, seen from the app: → sent to · ← received from · ⇢ ⇠ SDK–IdP · ⚡ fault", "\n  → MC-SDK  Start    idp-tui.flow",
                          "\n  ⇢ IdP     POST /authorize", "\n✗ Activate device failed — WRONG_CREDENTIALS\n", "Card number: •••• 2701",
                          "\n✓ Payment authenticated without a challenge\n"] {
                 #expect(run.stdout.contains(text), "\(environment): no \(text)")
