@@ -7,6 +7,9 @@
 #
 #   scripts/ab-bench.sh BEFORE_BINARY AFTER_BINARY [ROUNDS] [CASES] [PAIRS]
 #   e.g. scripts/ab-bench.sh /tmp/ab-pre/.build/release/idp-bench .build/release/idp-bench 12 "1 2 4"
+# A case given as B:A runs case B with the before binary and case A with the after one (case 7, default hashing
+# with the stored hashes made before timing, exists only since session 12: "5:7" compares it with case 5 of
+# builds from before issue 16, which made them at start).
 set -euo pipefail
 before=$1 after=$2 rounds=${3:-8} cases=${4:-"2 4"} pairs=${5:-20000}
 out=$(mktemp)
@@ -15,7 +18,8 @@ for round in $(seq 1 "$rounds"); do
     for c in $cases; do
         for which in $order; do
             binary=${!which}
-            line=$("$binary" --round-trips 10 --pairs "$pairs" --case "$c" | grep 'flows/s')
+            if [[ $which == before ]]; then number=${c%%:*}; else number=${c##*:}; fi
+            line=$("$binary" --round-trips 10 --pairs "$pairs" --case "$number" | grep 'flows/s')
             echo "$round $c $which $(sed -E 's/.*\(([0-9]+) flows\/s\).*per flow ([0-9]+) µs user \+ ([0-9]+) µs system.*/\1 \2 \3/' <<<"$line")" | tee -a "$out"
         done
     done
@@ -23,7 +27,7 @@ done
 python3 - "$out" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1]) if len(line.split()) == 6]
-for case in sorted({row[1] for row in rows}, key=int):
+for case in sorted({row[1] for row in rows}, key=lambda c: [int(n) for n in c.split(":")]):
     medians = {}
     for which in ("before", "after"):
         runs = [row for row in rows if row[1] == case and row[2] == which]
