@@ -2,7 +2,7 @@ import Threading
 
 /// A device's flows, started and not yet running, in order, for the task that runs them in turn
 /// (``FlowService``). One task runs every flow waiting, and ends when none is left: flows started together (a
-/// script's, a benchmark's activation and login) run in one task, so the frames they await in stay in its
+/// benchmark's activation and login) run in one task, so the frames they await in stay in its
 /// allocator's slabs from one flow to the next instead of being allocated anew with a task for each flow.
 final class FlowLineup: Sendable {
     private let state = Locked<(waiting: [FlowRun], running: Bool)>(([], false))

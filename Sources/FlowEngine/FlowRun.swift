@@ -33,6 +33,9 @@ public final class FlowRun: Sendable {
         /// Why the run was cancelled, or a prompt of it: the first reason given. Kept under this lock rather than
         /// its own, which would cost every flow two allocations.
         var reason: CancelReason?
+        /// Whether the run's end is reported (``FlowService/finish(_:with:)`` done), and who waits for it.
+        var ended = false
+        var awaitingEnd: UnsafeContinuation<Void, Never>?
     }
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
@@ -171,6 +174,29 @@ public final class FlowRun: Sendable {
             swap(&stop, &awaiting.stop)
         }
         return stop
+    }
+
+    /// Marks the run's end reported: its result, events and history are all out.
+    func markEnded() {
+        let waiting = awaiting.withLock { awaiting in
+            awaiting.ended = true
+            defer { awaiting.awaitingEnd = nil }
+            return awaiting.awaitingEnd
+        }
+        waiting?.resume()
+    }
+
+    /// Returns once the run's end is reported. A cancel in flight resumes the flow's code at once but reports the
+    /// end from the side queue (after undoing the call's set-up): the next flow waits for that, so that nothing of
+    /// this run comes after the next one begins.
+    func ended() async {
+        await withUnsafeContinuation { continuation in
+            let now = awaiting.withLock { awaiting in
+                if !awaiting.ended { awaiting.awaitingEnd = continuation }
+                return awaiting.ended
+            }
+            if now { continuation.resume() }
+        }
     }
 
     /// Ends the flow if it is cancelled, before `step` starts; the flow's code must then stop.

@@ -102,11 +102,15 @@ public final class FlowService: Sendable {
     private func perform(_ run: FlowRun) async {
         current.withLock { $0 = run }
         if !run.isCancelled { announceFaults(run) }
-        // Nil: a cancel ended the flow and reported it.
-        if let result = await run.run(), run.ending.claim() { finish(run, with: result) }
+        // Nil: a cancel ended the flow and reports it, maybe still on the side queue.
+        if let result = await run.run(), run.ending.claim() {
+            finish(run, with: result)
+        } else {
+            await run.ended()
+        }
     }
 
-    /// Reports a run's result (the lineup's task then runs the next run waiting).
+    /// Reports a run's result; the lineup's task runs the next run waiting only after this.
     func finish(_ run: FlowRun, with result: FlowResult) {
         current.withLock { if $0 === run { $0 = nil } }
         runs.withLock { _ = $0.removeValue(forKey: run.id) }
@@ -120,6 +124,7 @@ public final class FlowService: Sendable {
             }
         }
         mailbox.post(.finished(result))
+        run.markEnded()
     }
 
     /// Cancels a flow: at a prompt the SDK gets the "User cancelled" error; while a step is in flight the flow
