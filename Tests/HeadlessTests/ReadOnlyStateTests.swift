@@ -53,6 +53,12 @@ enum Unprivileged {
         return made
     }
 
+    /// Removes a test's folder (made searchable and writable again first, whatever the test left it as).
+    static func remove(_ folder: String) {
+        chmod(folder, 0o700)
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
     /// Gives a folder and the files in it to that user.
     static func own(_ folder: String) throws {
         guard asRoot else { return }
@@ -107,6 +113,7 @@ struct ReadOnlyStateTests {
 
     @Test func aReadOnlyStateFileIsReadAndNotWritten() throws {
         let (state, folder) = try stateWithAFlow()
+        defer { Unprivileged.remove(folder) }
         chmod(state, 0o400)
         try readButNotWritten(state, folder: folder,
                               why: "it is read-only to you (mode 400); chmod u+w \(state), or name another file with --state")
@@ -114,6 +121,7 @@ struct ReadOnlyStateTests {
 
     @Test func aStateFileInAReadOnlyFolderIsReadAndNotWritten() throws {
         let (state, folder) = try stateWithAFlow()
+        defer { Unprivileged.remove(folder) }
         chmod(folder, 0o500)
         defer { chmod(folder, 0o700) }
         try readButNotWritten(state, folder: folder,
@@ -138,6 +146,7 @@ struct ReadOnlyStateTests {
     /// owner; every command now says it cannot be read, and why, in one line (exit 2).
     @Test func aStateFileYouCannotReadSaysSoWithItsModeAndOwner() throws {
         let (state, folder) = try stateWithAFlow()
+        defer { Unprivileged.remove(folder) }
         let refusal = unreadable(state, in: state)
         let commands: [(arguments: [String], prefix: String, end: String)] = [
             (["history"], "history", ""),
@@ -159,6 +168,7 @@ struct ReadOnlyStateTests {
     /// A read-only file whose -wal the user may not read: the -wal is named, and the line says "read".
     @Test func aWalYouCannotReadIsNamed() throws {
         let (state, folder) = try stateWithAFlow()
+        defer { Unprivileged.remove(folder) }
         chmod(state, 0o400)
         #expect(FileManager.default.createFile(atPath: state + "-wal", contents: Data()))
         try Unprivileged.own(folder)
@@ -173,6 +183,7 @@ struct ReadOnlyStateTests {
     /// a read-only folder with no -shm beside it, which SQLite cannot make.
     @Test func whatSQLiteCannotOpenToReadIsSaidNotToBeReadable() throws {
         let (state, folder) = try stateWithAFlow()
+        defer { Unprivileged.remove(folder) }
         #expect(FileManager.default.createFile(atPath: state + "-wal", contents: Data()))
         try Unprivileged.own(folder)
         chmod(state, 0o400)
@@ -189,6 +200,7 @@ struct ReadOnlyStateTests {
     /// every later write fail, even once the file was writable again.
     @Test func companionsLeftReadOnlyAreMadeWritableAgain() throws {
         let (state, folder) = try stateWithAFlow()
+        defer { Unprivileged.remove(folder) }
         #expect(FileManager.default.createFile(atPath: state + "-wal", contents: Data()))
         #expect(FileManager.default.createFile(atPath: state + "-shm", contents: Data(count: 32768)))
         try Unprivileged.own(folder)

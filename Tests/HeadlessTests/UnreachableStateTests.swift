@@ -13,6 +13,7 @@ struct UnreachableStateTests {
     @Test func aStateFileBehindAFolderYouCannotSearchIsRefused() throws {
         // Root's folder, 700: uid 65534 cannot search it. Run as the test's own user, a folder of theirs, 600.
         let home = try Unprivileged.folder()
+        defer { Unprivileged.remove(home) }
         let state = home + "/idp-tui/state.sqlite"
         #expect(try BinaryRun.run(["run", "activate"], stdin: Answers.aliceActivation, environment: ["XDG_STATE_HOME": home]).status == 0)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: state))
