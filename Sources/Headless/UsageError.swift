@@ -1,3 +1,4 @@
+import FlowRecords
 import LocaleText
 import Threading
 
@@ -20,5 +21,7 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 /// line, never the process (Foundation's `FileHandle.write` traps on a write error). Under a locale that is not
 /// UTF-8 the line is spelled in ASCII (`…` as `...`; a character it has no spelling for, a file name's, as `?`).
 public func writeErrorLine(_ text: String) {
-    writeAll(Array((PlainASCII.forUserLocale(text) + "\n").utf8), to: 2)
+    // Control characters escaped (`\x1B`): a path or value given on the command line cannot colour, retitle or
+    // clear the terminal through an error, and the line stays one line.
+    writeAll(Array((PlainASCII.forUserLocale(VisibleText.escaped(text)) + "\n").utf8), to: 2)
 }

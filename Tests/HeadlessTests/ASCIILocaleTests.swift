@@ -51,4 +51,17 @@ import Testing
         #expect(utf8.stderr.contains("bright-…, default"), "\(utf8.stderr)")
         #expect(try BinaryRun.run(["--theme", "/nonexistent/thème-€.theme"]).stderr.contains("thème-€.theme"))
     }
+
+    /// A control character in what the command line gave (here a path with an escape sequence and a newline) is
+    /// written as `\x1B` in the error: it cannot colour or clear the terminal, and the error stays one line.
+    @Test func errorLinesShowControlCharactersEscaped() throws {
+        let path = "/nonexistent/a\u{1B}[2J\u{1B}]0;owned\u{07}\nb.sqlite"
+        for environment in [[:], ["LC_ALL": "C"]] {
+            let run = try BinaryRun.run(["history", "--state", path], environment: environment)
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(!run.stderr.utf8.contains { $0 < 0x20 && $0 != 0x0A }, "\(environment): \(run.stderr)")
+            #expect(run.stderr.contains("/nonexistent/a\\x1B[2J\\x1B]0;owned\\x07\\x0Ab.sqlite"), "\(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+        }
+    }
 }
