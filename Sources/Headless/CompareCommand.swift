@@ -1,5 +1,6 @@
 import Foundation
 import LegacyFlows
+import LocaleText
 
 /// `idp-tui compare`: the migration parity check, side by side.
 public enum CompareCommand {
@@ -12,7 +13,7 @@ public enum CompareCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let data = try? encoder.encode(report) { write(String(decoding: data, as: UTF8.self)) }
         } else {
-            write(ParityText.lines(report, width: 100).joined(separator: "\n"))
+            write(PlainASCII.forUserLocale(ParityText.lines(report, width: 100).joined(separator: "\n")))
         }
         return report.agrees ? 0 : 1
     }

@@ -1,5 +1,6 @@
 import FlowRecords
 import Foundation
+import LocaleText
 import IdentityProvider
 import StateStore
 
@@ -102,7 +103,8 @@ public enum StateCommands {
             switch (verb, format) {
             case ("export", "mermaid"): write(HistoryExport.mermaid(record))
             case ("export", _): write(HistoryExport.json(record))
-            default: write(HistoryExport.transcript(record))
+            // Read by a person: in ASCII under a locale that is not UTF-8 (the exports are files for other tools).
+            default: write(PlainASCII.forUserLocale(HistoryExport.transcript(record)))
             }
             return 0
         case "prune":

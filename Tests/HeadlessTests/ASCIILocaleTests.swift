@@ -64,4 +64,21 @@ import Testing
             #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
         }
     }
+
+    /// What a person reads on standard output — `history show`'s transcript and `compare`'s table — is ASCII
+    /// under a locale that is not UTF-8 too; the exports and JSON, made for other tools, are left as they are.
+    @Test func historyShowAndCompareAreASCIIUnderALocaleThatIsNotUTF8() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let show = try BinaryRun.run(["history", "show", "1", "--state", state], environment: ["LC_ALL": "C"])
+        #expect(show.status == 0, "\(show.stderr)")
+        expectASCII(show.stdout, "history show")
+        #expect(show.stdout.contains("1. App -> MC-SDK  Start"), "\(show.stdout)")
+        #expect(try BinaryRun.run(["history", "show", "1", "--state", state]).stdout.contains("1. App → MC-SDK  Start"))
+        let compare = try BinaryRun.run(["compare"], environment: ["LC_ALL": "C"])
+        #expect(compare.status == 0, "\(compare.stderr)")
+        expectASCII(compare.stdout, "compare")
+        let mermaid = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state], environment: ["LC_ALL": "C"])
+        #expect(mermaid.status == 0 && mermaid.stdout.hasPrefix("sequenceDiagram"), "\(mermaid.stderr)")
+    }
 }
