@@ -103,7 +103,7 @@ public struct FlowAnswers: Sendable {
                 continue
             }
             guard credentialKeys.contains(key) else {
-                throw unknownKey(in: place, before: value, known: AnswerKeys.keys(for: kind))
+                throw unknownKey(key, in: place, before: value, known: AnswerKeys.keys(for: kind))
             }
             answers.values[key] = Secret(try text(value, at: "\(place).\(key)", limit: maximumLength))
         }
@@ -121,8 +121,8 @@ public struct FlowAnswers: Sendable {
     }
 
     /// A key that is not one of `known`: named by where its value starts, never by itself (a password typed in
-    /// the wrong place must not be printed).
-    static func unknownKey(in place: String, before value: JSONNode, known: [String]) -> UsageError {
-        UsageError("\(place) has a key it does not know, before the value at \(value.position); known keys: \(known.joined(separator: ", "))")
+    /// the wrong place must not be printed); the known key it was likely meant to be, if one is close.
+    static func unknownKey(_ key: String, in place: String, before value: JSONNode, known: [String]) -> UsageError {
+        UsageError("\(place) has a key it does not know, before the value at \(value.position)\(KeySuggestion.hint(for: key, among: known)); known keys: \(known.joined(separator: ", "))")
     }
 }

@@ -119,7 +119,7 @@ public struct PaymentAnswers: Sendable {
                 }
             default:
                 if let foreign = AnswerKeys.foreign(key, for: .payerAuth, at: place, before: value) { throw foreign }
-                throw FlowAnswers.unknownKey(in: "\(place) (payer-auth)", before: value, known: keys)
+                throw FlowAnswers.unknownKey(key, in: "\(place) (payer-auth)", before: value, known: keys)
             }
         }
         answers.payment = payment

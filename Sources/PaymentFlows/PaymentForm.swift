@@ -74,6 +74,7 @@ public enum PaymentForm {
     /// A decimal amount with at most two decimals, e.g. `49.99`, in minor units.
     static func parseAmount(_ text: String) throws(PaymentFormProblem) -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("-") { throw PaymentFormProblem(field: .amount, message: "the amount must be above zero") }
         let parts = trimmed.split(separator: ".", omittingEmptySubsequences: false)
         let digitsOnly = parts.allSatisfy { $0.allSatisfy { $0.isASCII && $0.isNumber } }
         guard (1...2).contains(parts.count), digitsOnly, !parts[0].isEmpty, parts[0].count <= 9,

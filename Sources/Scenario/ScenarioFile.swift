@@ -87,7 +87,7 @@ struct ScenarioReader {
         }
         for (key, value) in members where !known.contains(key) {
             // The key is not quoted back: a value typed where a key belongs (a password) would be.
-            problem(path(), value, "has a key it does not know, before this value; known keys here: \(known.joined(separator: ", "))")
+            problem(path(), value, "has a key it does not know, before this value\(KeySuggestion.hint(for: key, among: known)); known keys here: \(known.joined(separator: ", "))")
         }
         for key in required where node[key] == nil {
             problem("\(path()).\(key)", node, "is required")

@@ -148,6 +148,8 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","s3cr3t-typo":"alice"}"#, "answers (payer-auth) has a key it does not know, before the value at line 1, column 59; known keys: card,"),
         (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has "username", which activate, login, legacy-activate, legacy-login and q2-login take (line 1, column 56)"#),
         (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be a whole number from 0 to 10"),
+        (#"{"card":"4000000000002503","expiry":"12/30","amount":"-5"}"#, "the amount must be above zero"),
+        (#"{"card":"4000000000002503","expiry":"12/30","expirey":"12/30"}"#, #"did you mean "expiry"?"#),
         (#"{"card":"4000000000002503","expiry":"12/30","delay":"soon"}"#, "answers.delay must be a number of seconds from 0 to 60"),
     ]
 

@@ -147,6 +147,10 @@ import Testing
         (["run", "activate", "login"], "[{}, 7]", "answers[1] must be an object"),
         (["run", "activate"], #"{"pasword":"s3cr3t-typo"}"#, "answers has a key it does not know, before the value at line 1, column 12"),
         (["run", "activate"], #"{"wonderland-typed-as-a-key":"x"}"#, "known keys: username, password"),
+        // A key close to a known one is answered with the known key's name (never the key given).
+        (["run", "activate"], #"{"pasword":"s3cr3t-typo"}"#, #"column 12; did you mean "password"?; known keys: username"#),
+        (["run", "activate"], #"{"activation_code":"1"}"#, #"did you mean "activation-code"?"#),
+        (["run", "activate"], #"{"wonderland":"x"}"#, "column 15; known keys: username, password"),
         // Found by fuzzing (Fuzz/corpus/answers/unknown-fault-key.json): a key the faults object does not know was named.
         (["run", "activate"], #"{"faults":{"s3cr3t-typo":true}}"#, "answers.faults: has a key it does not know, before this value; known keys: networkUnavailable,"),
         (["run", "activate"], #"{"faults":{"bridge":{"s3cr3t-typo":1}}}"#, "answers.faults.bridge: has a key it does not know, before this value; known keys: loseAcks,"),

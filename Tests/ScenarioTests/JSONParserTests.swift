@@ -102,3 +102,17 @@ import Testing
         }
     }
 }
+
+@Suite struct KeySuggestionTests {
+    @Test func aKeyCloseToOneKnownKeyIsAnsweredWithThatKey() {
+        let known = ["username", "password", "activation-code", "cancel", "faults"]
+        #expect(KeySuggestion.closest(to: "pasword", among: known) == "password")
+        #expect(KeySuggestion.closest(to: "UserName", among: known) == "username")
+        #expect(KeySuggestion.closest(to: "activationCode", among: known) == "activation-code", "case, and a dash")
+        #expect(KeySuggestion.closest(to: "pass", among: known) == nil, "four letters away")
+        #expect(KeySuggestion.closest(to: "wonderland", among: known) == nil)
+        #expect(KeySuggestion.closest(to: "ca", among: known) == nil, "too short to guess")
+        // Two known keys equally close: no guess.
+        #expect(KeySuggestion.closest(to: "cart", among: ["card", "cars"]) == nil)
+    }
+}

@@ -123,6 +123,7 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         (minimal(#""faults": {"serverError": "yes"}"#), "$.faults.serverError: must be true or false, not a string"),
         (minimal(#""faults": {"bridge": {"loseAcks": 1000}}"#), "$.faults.bridge.loseAcks: must be from 0 to 100"),
         (minimal(#""faults": {"gremlins": true}"#), "$.faults: has a key it does not know, before this value; known keys here:"),
+        (minimal(#""faults": {"serverEror": true}"#), #"$.faults: has a key it does not know, before this value; did you mean "serverError"?; known keys here:"#),
         (minimal(#""app": {"tenant": "demo\u009b31m"}"#), "$.app.tenant: contains a control character"),
     ]
 
