@@ -25,6 +25,18 @@ extension FlowResultDetail {
     public var historyUser: String? { nil }
 }
 
+/// The flow's id in the service's history (`idp-tui history show ID`), which a result names beside its
+/// `flowId` (the flow's number in this process): written as `historyId`.
+public struct HistoryEntryDetail: FlowResultDetail {
+    public let id: Int
+
+    public init(id: Int) { self.id = id }
+
+    public func encode(to container: inout KeyedEncodingContainer<FlowResult.Key>) throws {
+        try container.encode(id, forKey: FlowResult.Key("historyId"))
+    }
+}
+
 /// The end of a flow: its outcome, a status name, the step and error, and what its family adds.
 ///
 /// A value, kept in one immutable box: a flow's `async` functions hold a result in their frames at every

@@ -112,13 +112,14 @@ public final class FlowService: Sendable {
 
     /// Reports a run's result; the lineup's task runs the next run waiting only after this.
     func finish(_ run: FlowRun, with result: FlowResult) {
+        var result = result
         current.withLock { if $0 === run { $0 = nil } }
         runs.withLock { _ = $0.removeValue(forKey: run.id) }
         channel.cancel(flowID: run.id)
         if let history {
             let record = HistoryRecord(result: result, events: run.closeTranscript(), startedAt: run.started)
             do {
-                _ = try history.record(record)
+                result.set(HistoryEntryDetail(id: try history.record(record)))
             } catch {
                 run.emit(.fault, from: .simulator, to: .app, status: "HISTORY", detail: "this flow was not saved to history: \(error)")
             }

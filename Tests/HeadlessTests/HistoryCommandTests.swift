@@ -11,6 +11,20 @@ import Testing
         return state
     }
 
+    /// A result line names the flow's history id, which `history show` takes: `flowId` counts this process's
+    /// flows only (both payments below are its flow 1).
+    @Test func aResultNamesItsHistoryID() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let payment = try BinaryRun.run(["run", "payer-auth", "--state", state], stdin: #"{"card":"4000000000002701","expiry":"12/30"}"#)
+        let result = try #require(payment.lines.last { $0["type"] as? String == "result" })
+        #expect(result["flowId"] as? Int == 1)
+        let id = try #require(result["historyId"] as? Int)
+        #expect(id == 2)
+        let show = try BinaryRun.run(["history", "show", String(id), "--state", state])
+        #expect(show.stdout.hasPrefix("flow 2: payer-auth"), "\(show.stdout)")
+    }
+
     @Test func aQ2LoginIsListedWithItsUser() throws {
         let state = freshStatePath()
         _ = try BinaryRun.run(["run", "q2-login", "--state", state], stdin: #"{"username":"alice","password":"wonderland"}"#)
