@@ -443,6 +443,20 @@ import Testing
 }
 
 @Suite struct EventLogFocusTests {
+    @Test func helpOpensFromTheFocusedLogAndItsFilterTakesAQuestionMark() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab, .f1)
+        #expect(driver.app.state.showHelp)
+        driver.press(.escape)
+        #expect(!driver.app.state.showHelp && driver.app.state.logFocus != nil, "the log keeps its focus under the help")
+        driver.press(.character("?"))
+        #expect(driver.app.state.showHelp)
+        driver.press(.escape, .character("/"), .character("?"))
+        #expect(!driver.app.state.showHelp && driver.app.state.logFocus?.filter == "?")
+    }
+
     @Test func tabSelectsEventsAndEnterShowsOneWhole() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002701")

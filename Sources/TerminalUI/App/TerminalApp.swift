@@ -103,7 +103,8 @@ public final class TerminalApp: FlowFrontEnd {
             handleCardPicker(key, &picker)
             return
         }
-        if var focus = state.logFocus {
+        // F1 and ? open the help over the focused log too (? types into its filter while one is edited).
+        if var focus = state.logFocus, key != .f1 && (key != .character("?") || focus.editingFilter || isEditing) {
             handleLogFocus(key, &focus)
             return
         }
