@@ -443,6 +443,20 @@ import Testing
 }
 
 @Suite struct EventLogFocusTests {
+    @Test func theSequenceViewOpensOnTheNewestArrows() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.pageUp, .pageUp)
+        #expect(driver.app.state.logScroll > 0)
+        driver.press(.character("v"))
+        #expect(driver.app.state.logAsSequence)
+        #expect(!driver.app.render().text.contains("newer below"), "\(driver.app.render().text)")
+        // Scrolled up, it says so, whatever the title's length.
+        driver.press(.pageUp)
+        #expect(driver.app.render().text.contains("5 newer below"), "\(driver.app.render().text)")
+    }
+
     @Test func helpOpensFromTheFocusedLogAndItsFilterTakesAQuestionMark() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002701")

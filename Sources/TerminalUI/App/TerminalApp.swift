@@ -117,6 +117,7 @@ public final class TerminalApp: FlowFrontEnd {
         }
         if key == .character("v") && !isEditing && logTakesTab {
             state.logAsSequence.toggle()
+            state.logScroll = 0  // Each view opens on the newest (the list's lines and the diagram's arrows differ).
             return
         }
         if key == .f4, handleTestDataKey() { return }

@@ -36,8 +36,10 @@ enum SequencePane {
         let scroll = min(scroll, max(0, arrows.count - rows))
         // It may be drawn over another view (a past flow's, over its transcript): what is beneath goes first.
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
+        // The scroll note is kept whole: the title gives way to it.
+        let note = scroll > 0 ? " · \(scroll) newer below" : ""
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
-                   title: CharacterWidth.truncate(title + (scroll > 0 ? " · \(scroll) newer below" : ""), to: width - 6))
+                   title: CharacterWidth.truncate(title, to: max(1, width - 6 - note.count)) + note)
         var lanes = given
         for arrow in arrows where !arrow.isFault {
             for party in [arrow.from, arrow.to] where !lanes.contains(party) { lanes.append(party) }
