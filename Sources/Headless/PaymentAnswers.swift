@@ -57,7 +57,8 @@ public struct PaymentAnswers: Sendable {
             switch key {
             case "card": payment.card = try text()
             case "expiry": payment.expiry = try text()
-            case "amount": payment.amount = try text()
+            // A number as written (49.99) or a string ("49.99"): the amount's own check then reads it.
+            case "amount": if case .number(let written, _) = value.value { payment.amount = written } else { payment.amount = try text() }
             case "currency": payment.currency = try text()
             case "merchant": payment.merchant = try text()
             case "otp":

@@ -4,6 +4,12 @@ import Testing
 @Suite struct PayerAuthRunTests {
     func payment(_ result: [String: Any]?) -> [String: Any] { result?["payment"] as? [String: Any] ?? [:] }
 
+    @Test func anAmountMayBeAJSONNumber() throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"card":"4000000000002701","expiry":"12/30","amount":12.5}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(payment(run.results.first)["amount"] as? String == "EUR 12.50")
+    }
+
     @Test func aChallengePaymentSucceedsAndTheCodesNeverShow() throws {
         let run = try BinaryRun.run(["run", "payer-auth"],
                                     stdin: #"{"card":"4000 0000 0000 2503","expiry":"12/30","amount":"12.50","currency":"usd","otp":["9876","1234"]}"#)
@@ -149,6 +155,7 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has "username", which activate, login, legacy-activate, legacy-login and q2-login take (line 1, column 56)"#),
         (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be a whole number from 0 to 10"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"-5"}"#, "the amount must be above zero"),
+        (#"{"card":"4000000000002503","expiry":"12/30","amount":1e2}"#, "answers.amount: write it as a number with at most two decimals"),
         (#"{"card":"4000000000002503","expiry":"12/30","expirey":"12/30"}"#, #"did you mean "expiry"?"#),
         (#"{"card":"4000000000002503","expiry":"12/30","delay":"soon"}"#, "answers.delay must be a number of seconds from 0 to 60"),
     ]
