@@ -647,7 +647,11 @@ class Chaos:
                 flow_number = index + 1
                 transcript = tuple(tuple(item.get(key) for key in EVENT_KEYS) for item in proc.parsed
                                    if item.get("type") == "event" and item.get("flowId") == flow_number)
-                fingerprint = ("{" + line[len('{"type":"result",'):], transcript)
+                # The result names its history row (`historyId`), which the row's own copy, written before the id
+                # existed, cannot: the fingerprint leaves it out, and the row found must be that one.
+                history_id = re.search(r'"historyId":(\d+),', line)
+                line = re.sub(r'"historyId":\d+,', "", line, count=1)
+                fingerprint = ("{" + line[len('{"type":"result",'):], transcript, int(history_id.group(1)) if history_id else None)
                 must = "present"
                 if any(ended > proc.spawned for _, ended, _ in mid_resets):
                     must = "either"
@@ -665,7 +669,10 @@ class Chaos:
 
         matched = set()
         for proc, index, fingerprint, must in sorted(completed, key=lambda item: item[3] != "present"):
-            candidates = [flow_id for flow_id in by_print.get(fingerprint, []) if flow_id not in matched]
+            candidates = [flow_id for flow_id in by_print.get(fingerprint[:2], []) if flow_id not in matched]
+            if fingerprint[2] in candidates:
+                candidates.remove(fingerprint[2])
+                candidates.insert(0, fingerprint[2])
             if must == "absent":
                 self.check("a reset deletes what came before it", not candidates,
                            "round %d: process %d's flow %d is in the history, though a reset started after its result: row %s"
@@ -674,6 +681,9 @@ class Chaos:
             if candidates:
                 matched.add(candidates[0])
                 self.checks["completed flow in history, transcript exact"] += 1
+                self.check("a result's historyId names its history row", candidates[0] == fingerprint[2],
+                           "round %d: process %d's flow %d printed historyId %s but is row %s"
+                           % (round_.number, proc.number, index + 1, fingerprint[2], candidates[0]))
             elif must == "present":
                 self.fail("round %d: LOST: process %d (`%s`) printed the result of flow %d, which is not in the history: %s"
                           % (round_.number, proc.number, " ".join(proc.argv[:8]), index + 1, fingerprint[0][:300]))
