@@ -262,9 +262,9 @@ public final class IdentityProvider: Sendable {
         -> Result<String, IdpFailure>
     {
         let key = UserKey(tenant: session.tenant, username: username)
-        guard let record = state.withLock({ $0.users[key] }) else {
-            return .failure(.wrongCredentials(attemptsLeft: configuration.lockout.maxFailures))
-        }
+        // A user name the tenant does not have is counted and locked as a known user's wrong password is, so
+        // that the answer (attempts left, then the lock) never tells whether the user exists.
+        let record = state.withLock { $0.users[key] }
         do {
             // The lock check, the password check and the count are one transaction: two processes that send wrong
             // passwords at once cannot both pass the lock check and both be counted past it.
@@ -272,7 +272,9 @@ public final class IdentityProvider: Sendable {
             let checked = try store.updateUser(tenant: key.tenant, username: key.username) { counters -> IdpFailure? in
                 counters.unlockIfDue(at: now)
                 if let until = counters.lockedUntil { return .userLocked(remaining: now.duration(to: until)) }
-                guard record.password.matches(password) else { return Self.countFailure(&counters, policy: policy, now: now, code: false) }
+                guard let record, record.password.matches(password) else {
+                    return Self.countFailure(&counters, policy: policy, now: now, code: false)
+                }
                 return nil
             }
             if let checked { return .failure(checked) }

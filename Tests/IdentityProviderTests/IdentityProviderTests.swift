@@ -107,9 +107,17 @@ import Testing
         #expect(harness.signIn(.enrollment, [.username: "alice", .password: "x"]).failure == .userLocked(remaining: .seconds(60)))
     }
 
+    /// Every answer for a user the tenant does not have is the one a known user's wrong password gets, the
+    /// attempts left and the lock included: nothing tells whether the user exists.
     @Test func anUnknownUserLooksLikeAWrongPassword() {
         let harness = IdpHarness()
-        #expect(harness.signIn(.enrollment, [.username: "mallory", .password: "x"]).failure == .wrongCredentials(attemptsLeft: 3))
+        for username in ["mallory", "alice"] {
+            let answers: [FormField: String] = [.username: username, .password: "x"]
+            #expect(harness.signIn(.enrollment, answers).failure == .wrongCredentials(attemptsLeft: 2), "\(username)")
+            #expect(harness.signIn(.enrollment, answers).failure == .wrongCredentials(attemptsLeft: 1), "\(username)")
+            #expect(harness.signIn(.enrollment, answers).failure == .userLocked(remaining: .seconds(300)), "\(username)")
+            #expect(harness.signIn(.enrollment, answers).failure == .userLocked(remaining: .seconds(300)), "\(username)")
+        }
     }
 }
 
