@@ -12,11 +12,24 @@ public enum AppView {
     /// Rows of the main panel, border included; the log pane takes the rest.
     static let mainHeight = 11
 
-    /// The main panel's rows at a terminal height; the log pane has the rest but the status and help rows.
-    static func mainPanelHeight(_ height: Int) -> Int { max(mainHeight, (height - 3) / 2) }
+    /// The main panel's rows, border included; the log pane has the rest but the status and help rows. Half the
+    /// terminal, and at least what the menu needs; but on a terminal under 24 rows, where that would leave the log
+    /// fewer than 7 events (one at 60×18), a form and the working screen take only the rows they use.
+    static func mainPanelHeight(_ state: AppState) -> Int {
+        let half = max(mainHeight, (state.height - 3) / 2)
+        guard state.height < 24 else { return half }
+        switch state.screen {
+        // Working…, a blank, the call in flight (two lines when wrapped), Esc's hint.
+        case .working: return min(half, 7)
+        // The hint (two lines), the fields, a blank, the buttons and an error under them; at least two fields'
+        // worth, so that activation's one-field second page does not move the log.
+        case .form(let form): return min(half, max(2, form.fieldCount) + 7)
+        default: return half
+        }
+    }
 
-    /// Events the log pane lists at once at a terminal height (its frame and header take three rows).
-    static func logRows(_ height: Int) -> Int { max(0, height - 2 - (1 + mainPanelHeight(height)) - 3) }
+    /// Events the log pane lists at once (its frame and header take three rows).
+    static func logRows(_ state: AppState) -> Int { max(0, state.height - 2 - (1 + mainPanelHeight(state)) - 3) }
 
     public static func render(_ state: AppState) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: state.width, height: state.height)
@@ -26,7 +39,7 @@ public enum AppView {
         }
         let width = state.width
         buffer.put(" idp-tui · \(family(state))", row: 0, column: 0, role: .title)
-        let mainHeight = mainPanelHeight(state.height)
+        let mainHeight = mainPanelHeight(state)
         Frame.draw(&buffer, top: 1, left: 0, width: width, height: mainHeight, title: panelTitle(state))
         let inner = (top: 2, left: 2, width: width - 4, height: mainHeight - 2)
         switch state.screen {
@@ -210,7 +223,8 @@ public enum AppView {
             let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
             line = "waiting for \(call.what) · \(tenths / 10).\(tenths % 10) s"
         }
-        buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + 2, column: area.left, role: .text)
+        // Two lines, so that the ticking time is not cut off at 60 columns.
+        buffer.putWrapped(line, row: area.top + 2, column: area.left, width: area.width, lines: 2, role: .text)
         buffer.put("Esc cancels the flow.", row: area.top + 4, column: area.left, role: .hint)
     }
 
@@ -273,7 +287,7 @@ public enum AppView {
     }
 
     /// How many of a result's lines the panel shows at a terminal height (the headline, a blank and Back take three).
-    static func resultRows(_ height: Int) -> Int { max(1, mainPanelHeight(height) - 2 - 3) }
+    static func resultRows(_ state: AppState) -> Int { max(1, mainPanelHeight(state) - 2 - 3) }
 
     private static func drawResult(_ buffer: inout ScreenBuffer, _ result: FlowResult, scroll: Int, _ area: Area) {
         let (headline, headlineRole, _) = resultSummary(result)
@@ -332,7 +346,9 @@ public enum AppView {
     private static func drawStatus(_ buffer: inout ScreenBuffer, _ state: AppState, row: Int) {
         buffer.fill(row: row, column: 0, count: buffer.width, role: .status)
         let faults = FaultSwitch.allCases.filter { $0.isOn(state.identityFaults, state.bridgeFaults) }.count
-        let left = state.notice ?? "tenant \(state.tenant) · \(state.idpHost)" + (faults > 0 ? " · ⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : "")
+        // The faults before the host, so that a narrow line cuts the host, not the faults.
+        let left = state.notice ?? "tenant \(state.tenant)" + (faults > 0 ? " · ⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : "")
+            + " · \(state.idpHost)"
         var right = "device: \(state.deviceStatus) "
         // The device keeps at most half the line; the rest is the notice's, cut with … and two spaces before the
         // device, so that the two never run together.

@@ -34,7 +34,7 @@ extension TerminalApp {
     func handleComparison(_ key: Key, _ comparison: inout ComparisonState) {
         // The body as AppView lays it out (the screen less its border and margins): it scrolls until its last line
         // is on the panel's last row.
-        let rows = AppView.mainPanelHeight(state.height) - 2
+        let rows = AppView.mainPanelHeight(state) - 2
         let last = max(0, comparison.lines(width: state.width - 4).count - rows)
         switch key {
         case .escape, .enter, .character("q"):

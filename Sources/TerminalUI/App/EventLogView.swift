@@ -39,7 +39,7 @@ extension TerminalApp {
 
     /// Moves the log `lines` up (down when negative), no further than its first event at the top.
     func scrollLog(by lines: Int) {
-        let limit = LogPane.maximumScroll(state.log, rows: AppView.logRows(state.height))
+        let limit = LogPane.maximumScroll(state.log, rows: AppView.logRows(state))
         state.logScroll = max(0, min(state.logScroll + lines, limit))
     }
 

@@ -20,7 +20,7 @@ extension TerminalApp {
             return
         }
         // Over the log pane the wheel scrolls the log, whatever the main panel shows.
-        if row >= 1 + AppView.mainPanelHeight(state.height), row < state.height - 2, state.logFocus == nil {
+        if row >= 1 + AppView.mainPanelHeight(state), row < state.height - 2, state.logFocus == nil {
             scrollLog(by: up ? 1 : -1)
             return
         }

@@ -156,7 +156,7 @@ public final class TerminalApp: FlowFrontEnd {
                 state.screen = .working(flowID: flowID, flow: flow, step: "cancelling…")
             }
         case .result(let result):
-            let last = max(0, AppView.resultLines(result, width: state.width - 4).count - AppView.resultRows(state.height))
+            let last = max(0, AppView.resultLines(result, width: state.width - 4).count - AppView.resultRows(state))
             switch key {
             case .enter, .escape: state.screen = .home
             case .down, .character("j"): state.resultScroll = min(last, state.resultScroll + 1)

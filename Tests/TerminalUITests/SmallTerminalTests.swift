@@ -1,0 +1,53 @@
+import TerminalUI
+import Testing
+
+/// The smallest terminal idp-tui draws on, 60×18: what matters keeps its place.
+@Suite struct SmallTerminalTests {
+    /// The screen's rows, as a terminal shows them.
+    func rows(_ driver: AppDriver) -> [String] {
+        driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Rows the event log has for events: between its column header and its bottom border.
+    func logEventRows(_ driver: AppDriver) throws -> Int {
+        let lines = rows(driver)
+        let header = try #require(lines.firstIndex { $0.contains("who") && $0.contains("status") })
+        let bottom = try #require(lines[header...].firstIndex { $0.hasPrefix("└") })
+        return bottom - header - 1
+    }
+
+    @Test func theWaitingScreenLeavesTheLogFiveRowsAndShowsTheTimeWhole() throws {
+        let driver = AppDriver(width: 60, height: 18, latency: .seconds(5))
+        driver.press(.enter)  // Activate device
+        #expect(driver.pump { _ in driver.app.state.inFlight != nil })
+        let call = try #require(driver.app.state.inFlight)
+        driver.app.tick(now: call.since + .milliseconds(3_250))
+        let text = rows(driver).joined(separator: "\n")
+        #expect(text.contains("3.2 s"), "the elapsed time is cut off:\n\(text)")
+        #expect(try logEventRows(driver) >= 5, "\(text)")
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+    }
+
+    @Test func aFormLeavesTheLogThreeRowsAndKeepsItsButtons() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openActivation()
+        let text = rows(driver).joined(separator: "\n")
+        #expect(text.contains("[ Submit ]") && text.contains("[ Cancel ]"), "\(text)")
+        #expect(try logEventRows(driver) >= 3, "\(text)")
+        // An error under the buttons still fits in the panel.
+        driver.press(.enter, .enter, .enter)
+        let refused = rows(driver)
+        let errorRow = try #require(refused.firstIndex { $0.contains("[ Submit ]") }) + 1
+        #expect(driver.isForm)
+        #expect(refused[errorRow].hasPrefix("│"), "the row under the buttons is inside the panel:\n\(refused.joined(separator: "\n"))")
+    }
+
+    @Test func theStatusLineKeepsTheFaultsOnBeforeTheHost() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.press(.character("f"), .character(" "), .escape)  // the first fault on
+        let status = rows(driver)[16]
+        #expect(status.contains("⚡ 1 fault on"), "\(status)")
+        #expect(status.contains("device: not activated"), "\(status)")
+    }
+}
