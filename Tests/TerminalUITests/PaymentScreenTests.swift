@@ -348,7 +348,7 @@ extension AppDriver {
         #expect(driver.app.render().text.contains("F4 test cards"))
         driver.press(.f4)
         var text = driver.app.render().text
-        #expect(text.contains("Test cards 1 of \(CardCatalog.defaults.count) — enter fills the form"))
+        #expect(text.contains("Test cards 1 of \(CardCatalog.defaults.count) — type to filter, enter fills the form"))
         // The focused card whole under the list, as the columns cut its name.
         #expect(text.contains("Test Case 1: Successful frictionless authentication — frictionless Y"))
         #expect(text.contains("4000 0000 0000 2701  TC1   frictionless Y      Successful frictionless"))
@@ -364,5 +364,47 @@ extension AppDriver {
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.payment?.enrolled == "U")
         #expect(driver.result?.payment?.errorCode == "101")
+    }
+
+    /// Typing narrows the picker to the cards whose line contains what was typed; Esc clears, then closes.
+    @Test func typingFiltersTheTestCards() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        driver.type("multi")
+        var text = driver.app.render().text
+        // The multi-select challenges (their outcome column says so), and any card whose name says "multi".
+        let multi = CardCatalog.defaults.filter { card in
+            if case .challenge(let design) = card.scenario, design.uiType == .multiSelect { return true }
+            return card.title.lowercased().contains("multi")
+        }
+        #expect(!multi.isEmpty)
+        #expect(text.contains("Test cards matching “multi”: \(multi.count) of \(CardCatalog.defaults.count)"), "\(text)")
+        #expect(text.contains("› " + PaymentForm.formatCardNumber(multi[0].number)), "\(text)")
+        // Any case; j and k are part of a filter once one is being typed.
+        driver.press(.escape)
+        driver.type("2503")
+        text = driver.app.render().text
+        #expect(text.contains("matching “2503”: 1 of"), "\(text)")
+        driver.press(.backspace, .backspace, .backspace, .backspace)
+        driver.type("zzzz")
+        #expect(driver.app.render().text.contains("No test card matches"))
+        driver.press(.enter)
+        #expect(driver.app.state.cardPicker != nil, "Enter with nothing matched fills nothing")
+        driver.press(.escape)
+        #expect(driver.app.state.cardPicker?.filter == "", "the first Esc clears the filter")
+        driver.press(.character("j"))
+        #expect(driver.app.state.cardPicker?.focus == 1, "with no filter j moves")
+        driver.press(.escape)
+        #expect(driver.app.state.cardPicker == nil, "the next Esc closes")
+        // A filter, Enter: the form has the first match, and the picker opens on it next time.
+        driver.press(.f4)
+        driver.type("test case 4")
+        driver.press(.enter)
+        let chosen = try #require(CardCatalog.defaults.first { $0.source == "Test Case 4" })
+        #expect(driver.app.render().text.contains(PaymentForm.formatCardNumber(chosen.number)))
+        driver.press(.f4)
+        let picker = try #require(driver.app.state.cardPicker)
+        #expect(picker.matches[picker.focus].number == chosen.number, "the picker opens on the card it filled in last")
     }
 }

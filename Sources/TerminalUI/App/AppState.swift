@@ -126,6 +126,8 @@ public struct AppState: Sendable {
     public var logFocus: LogFocusState?
     /// The card form's test-card picker, when open (F4).
     public var cardPicker: CardPickerState?
+    /// The number of the test card the picker last filled in: the picker opens on it.
+    public var lastTestCard: String?
     /// The call a flow waits on (a request not answered yet), and since when.
     public var inFlight: (what: String, since: ContinuousClock.Instant)?
     /// The time the screen was last drawn for (elapsed times are measured to it).

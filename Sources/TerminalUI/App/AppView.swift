@@ -361,7 +361,10 @@ public enum AppView {
     private static func helpKeys(_ state: AppState) -> [(String, String)] {
         if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("?", "close help")] }
         if state.faultsPanel != nil { return [("↑↓", "move"), ("space", "switch"), ("esc", "close")] }
-        if state.cardPicker != nil { return [("↑↓", "move"), ("enter", "fill the form"), ("esc", "close")] }
+        if let picker = state.cardPicker {
+            if !picker.filter.isEmpty || picker.editingFilter { return [("type", "filter"), ("↑↓", "move"), ("enter", "fill the form"), ("esc", "clear")] }
+            return [("↑↓", "move"), ("type", "filter"), ("enter", "fill the form"), ("esc", "close")]
+        }
         if let focus = state.logFocus {
             if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")] }
             if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "keep")] }

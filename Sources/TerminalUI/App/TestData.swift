@@ -4,10 +4,34 @@ import IdentityProvider
 import PaymentFlows
 import ThreeDSecure
 
-/// The card form's picker of the issuer's test cards: which line has focus.
+/// The card form's picker of the issuer's test cards: the filter typed, and which of the cards it matches has focus.
 public struct CardPickerState: Sendable, Equatable {
     public let cards: [TestCard]
+    /// Index into ``matches``.
     public var focus = 0
+    /// Text every listed card's line contains (any case): its number (with or without spaces), test case ("Test
+    /// Case 4" or "TC4"), brand, expected outcome or name. Typing a character other than j and k adds to it (`/` first to start with those).
+    public var filter = ""
+    /// A filter is being typed (`/`, or a first character other than j, k and space): every character goes to it.
+    public var editingFilter = false
+
+    public init(cards: [TestCard], focusing number: String? = nil) {
+        self.cards = cards
+        focus = number.flatMap { number in cards.firstIndex { $0.number == number } } ?? 0
+    }
+
+    /// The cards the filter leaves, in the catalogue's order.
+    public var matches: [TestCard] {
+        let typed = filter.lowercased()
+        guard !typed.isEmpty else { return cards }
+        return cards.filter { card in
+            let source = card.source ?? "own card"
+            let line = [card.number, PaymentForm.formatCardNumber(card.number), source,
+                        source.replacingOccurrences(of: "Test Case ", with: "TC"), card.brand.rawValue,
+                        card.expectedOutcome, card.title].joined(separator: " · ").lowercased()
+            return line.contains(typed)
+        }
+    }
 }
 
 // Test data at hand: F4 on a credential form fills the next demo user of the scenario; on the card form it opens
@@ -20,7 +44,7 @@ extension TerminalApp {
             state.screen = .form(form)
             return true
         case .payment:
-            state.cardPicker = CardPickerState(cards: service.world.testCards)
+            state.cardPicker = CardPickerState(cards: service.world.testCards, focusing: state.lastTestCard)
             return true
         default:
             return false
@@ -73,11 +97,28 @@ extension TerminalApp {
     }
 
     func handleCardPicker(_ key: Key, _ picker: inout CardPickerState) {
-        let cards = picker.cards
+        let cards = picker.matches
         switch key {
+        case .escape where !picker.filter.isEmpty || picker.editingFilter:
+            // The first Esc clears the filter, the next closes the picker.
+            picker.filter = ""
+            picker.editingFilter = false
+            picker.focus = 0
         case .escape, .f4:
             state.cardPicker = nil
             return
+        case .character("/") where !picker.editingFilter:
+            picker.editingFilter = true
+        case .character(let character)
+            where picker.editingFilter || !picker.filter.isEmpty || !["j", "k", " "].contains(character):
+            // Once a filter is being typed every character is part of it (arrows move).
+            picker.filter.append(character)
+            picker.editingFilter = true
+            picker.focus = 0
+        case .backspace where !picker.filter.isEmpty:
+            picker.filter.removeLast()
+            picker.focus = 0
+        case .backspace: picker.editingFilter = false
         case .up, .backTab, .character("k"): picker.focus = max(0, picker.focus - 1)
         case .down, .tab, .character("j"): picker.focus = min(max(0, cards.count - 1), picker.focus + 1)
         case .pageUp: picker.focus = max(0, picker.focus - 10)
@@ -98,6 +139,7 @@ extension TerminalApp {
             form.error = nil
             state.screen = .payment(form)
             state.notice = "\(card.brand.rawValue) \(card.source.map { "· \($0) " } ?? "")· \(card.title)"
+            state.lastTestCard = card.number
             return
         default: break
         }
@@ -134,21 +176,31 @@ extension TestCard {
 
 extension AppView {
     static func drawCardPicker(_ buffer: inout ScreenBuffer, _ picker: CardPickerState) {
-        let cards = picker.cards
+        let cards = picker.matches
         let width = buffer.width - 4
         // The list, and under it the focused card's whole name and outcome (the list's columns cut them when narrow).
-        let height = min(buffer.height - 4, cards.count + 6)
+        // Its height stays that of the whole catalogue while a filter narrows the list.
+        let height = min(buffer.height - 4, picker.cards.count + 6)
         let top = max(1, (buffer.height - height) / 2)
         let left = 2
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
-        let place = cards.isEmpty ? "" : " \(picker.focus + 1) of \(cards.count)"
+        let title: String
+        if picker.filter.isEmpty && !picker.editingFilter {
+            let place = cards.isEmpty ? "" : " \(picker.focus + 1) of \(cards.count)"
+            title = "Test cards\(place) — type to filter, enter fills the form, esc closes"
+        } else {
+            title = "Test cards matching “\(picker.filter)”: \(cards.count) of \(picker.cards.count) — esc clears"
+        }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
-                   title: CharacterWidth.truncate("Test cards\(place) — enter fills the form, esc closes", to: width - 6))
+                   title: CharacterWidth.truncate(title, to: width - 6))
         let rows = max(1, height - 5)
         if cards.indices.contains(picker.focus) {
             let card = cards[picker.focus]
             let whole = "\(card.source ?? "own card"): \(card.title) — \(card.expectedOutcome)"
             buffer.putWrapped(whole, row: top + height - 3, column: left + 3, width: width - 4, lines: 2, role: .hint)
+        } else {
+            buffer.put("No test card matches; backspace or esc widens the list.", row: top + 2, column: left + 3,
+                       role: .hint, limit: width - 4)
         }
         let first = min(max(0, picker.focus - rows + 1), max(0, cards.count - rows))
         for (offset, card) in cards.enumerated().dropFirst(first).prefix(rows) {
