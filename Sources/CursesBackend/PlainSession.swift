@@ -40,6 +40,7 @@ public enum PlainSession {
         // A locale that is not UTF-8 gets the symbols in ASCII (docs/terminal.md).
         ascii = !PlainASCII.localeIsUTF8
         app.plainASCII = ascii
+        app.plain = true
         write("idp-tui (plain) · tenant \(service.world.tenantId) · \(service.world.idpUrl)\n")
         // Arrows as LogPane.who draws them, seen from the app: `→ MC-SDK` the app's call or answer sent to the MC-SDK,
         // `← IdpSdk` a prompt or result received from the SDK, `⇢ IdP` `⇠ IdP` an SDK's request to the IdP and its

@@ -32,6 +32,12 @@ public struct CredentialField: Sendable, Hashable, CustomStringConvertible {
 /// family asks (an IdP's login form, the Q2 sign-in screen).
 public protocol CredentialForm: PromptRequest {
     var fields: [CredentialField] { get }
+    /// A user name the app already knows (a login's: the device's user): the form's user name starts with it.
+    var knownUsername: String? { get }
+}
+
+extension CredentialForm {
+    public var knownUsername: String? { nil }
 }
 
 /// The values typed into a credential form, keyed by ``CredentialField/key``.

@@ -109,7 +109,7 @@ public struct IdpSdkFlow {
         run.emit(.getAuthorizationCode, from: .app, to: .idpSdk,
              detail: "clientId=\(clientId), userId=\(userId ?? "nil"), traceParent=\(traceParent)")
         let sent = environment.clock.now
-        let interaction = PromptingInteraction(run: run, clientId: clientId)
+        let interaction = PromptingInteraction(run: run, clientId: clientId, knownUsername: userId)
         let idpSdk = family.idpSdk
         guard let reply = await run.call({ .getAuthorizationCode }, { deliver in
             idpSdk.getAuthorizationCode(

@@ -50,12 +50,16 @@ public struct CredentialsRequest: CredentialForm, Equatable {
     /// The 1-based page of the IdP's form, and how many pages it has.
     public let page: Int
     public let pageCount: Int
+    /// The user the app passed to `getAuthorizationCode` (a login's: the MC-SDK's user list names the user the
+    /// device is activated for): the form's user name starts with it, as an app's login screen would.
+    public let knownUsername: String?
 
-    public init(fields: [CredentialField], clientId: String, page: Int = 1, pageCount: Int = 1) {
+    public init(fields: [CredentialField], clientId: String, page: Int = 1, pageCount: Int = 1, knownUsername: String? = nil) {
         self.fields = fields
         self.clientId = clientId
         self.page = page
         self.pageCount = pageCount
+        self.knownUsername = knownUsername
     }
 
     public func accepts(_ answer: PromptAnswer) -> Bool { answer.value(as: Credentials.self) != nil }

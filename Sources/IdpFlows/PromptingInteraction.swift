@@ -6,10 +6,12 @@ import IdpSdk
 final class PromptingInteraction: IdpSdkInteractionInterface {
     private let run: FlowRun
     private let clientId: String
+    private let knownUsername: String?
 
-    init(run: FlowRun, clientId: String) {
+    init(run: FlowRun, clientId: String, knownUsername: String?) {
         self.run = run
         self.clientId = clientId
+        self.knownUsername = knownUsername
     }
 
     func provideCredentials(_ interactionData: IdpSdkInteractionData) -> IdpSdkProvideCredentialsResult {
@@ -18,7 +20,8 @@ final class PromptingInteraction: IdpSdkInteractionInterface {
                  detail: "inputFieldIds=\(interactionData.inputFieldIds.joined(separator: ","))\(page)")
         let fields = interactionData.inputFieldIds.compactMap(IdpSdkInputFieldId.init(rawValue:)).map(\.credentialField)
         let (resolution, waited) = run.askBlocking(CredentialsRequest(
-            fields: fields, clientId: clientId, page: interactionData.page, pageCount: interactionData.pageCount))
+            fields: fields, clientId: clientId, page: interactionData.page, pageCount: interactionData.pageCount,
+            knownUsername: knownUsername))
         switch resolution {
         case .answered(let answer):
             guard let values = answer.value(as: Credentials.self)?.values else { preconditionFailure("the channel checks that answers fit") }

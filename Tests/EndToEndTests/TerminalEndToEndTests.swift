@@ -45,8 +45,8 @@ import Testing
         open(session, downs: 1)
         #expect(session.waitFor("The IdpSdk asks for USERNAME, PASSWORD (client KssIdpLogin)"))
         #expect(session.waitFor("IdpSdk       inputFieldIds=USERNAME,PASSWORD"), "provideCredentials shows the IdpSdk thread")
-        session.type("alice")
-        session.press("Tab")
+        // The device's user is filled in (the user list of the MC-SDK's Start names it); the password has the focus.
+        #expect(session.waitFor("Username   [alice "), "the login form starts with the activated user")
         session.type("wonderland")
         session.press("Enter")
         // Wait for every text the test checks, in one capture: tmux can show a frame half drawn, and curses
@@ -177,7 +177,7 @@ import Testing
         open(session, downs: 3)
         #expect(session.waitFor("card details"))
         session.press("F4")
-        #expect(session.waitFor("— enter fills the form, esc closes"))
+        #expect(session.waitFor("enter fills the form, esc closes"))
         session.press("Enter", "Enter")
         #expect(session.waitFor("✓ Payment authenticated without a challenge"))
         session.press("v")

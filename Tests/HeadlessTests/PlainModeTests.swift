@@ -119,7 +119,8 @@ import Testing
                          "Demo user (1-2; Enter for none): 1\nFilled in demo user alice: username, password (not shown).\nSubmit? (Enter; Esc cancels) \n",
                          "Activation code (hidden; ? lists demo users): \n" + listing,
                          "Demo user (1-2; Enter for none): 1\nFilled in demo user alice: activation code (not shown).\n",
-                         "Demo user (1-2; Enter for none): \nUsername (? lists demo users): ?\n", "Logged in\n  user: alice@demo"] {
+                         // The login form offers the device's user; `?` still lists the demo users.
+                         "Demo user (1-2; Enter for none): \nUsername (? lists demo users) [alice]: ?\n", "Logged in\n  user: alice@demo"] {
                 #expect(run.stdout.contains(text), "\(environment): no \(text)\n\(run.stdout)")
             }
             #expect(run.stdout.contains("✓ Device activated and logged in") || run.stdout.contains("ok Device activated and logged in"))

@@ -51,3 +51,32 @@ import Testing
         #expect(status.contains("device: not activated"), "\(status)")
     }
 }
+
+@Suite struct KnownUserTests {
+    /// After an activation the login form starts with the device's user (the MC-SDK's user list names it, and the
+    /// app passes it to getAuthorizationCode), and the focus is on the password: typing it and Enter logs in.
+    @Test func theLoginFormStartsWithTheActivatedUser() throws {
+        let driver = AppDriver()
+        driver.activate()
+        #expect(driver.result?.outcome == .success)
+        driver.press(.enter, .down, .enter)  // back, Log in
+        #expect(driver.pump { _ in driver.isForm })
+        guard case .form(let form) = driver.screen else { Issue.record("no login form"); return }
+        #expect(form.inputs[0].text == "alice")
+        #expect(form.focus == 1, "the password has the focus")
+        driver.type("wonderland")
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.outcome == .success)
+        #expect(driver.result?.device?.user == "alice")
+    }
+
+    /// Activation knows no user yet: its form starts empty, the user name focused.
+    @Test func theActivationFormStartsEmpty() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        guard case .form(let form) = driver.screen else { Issue.record("no activation form"); return }
+        #expect(form.inputs.allSatisfy { $0.isEmpty })
+        #expect(form.focus == 0)
+    }
+}

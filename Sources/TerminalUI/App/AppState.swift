@@ -46,10 +46,17 @@ public struct FormState: Sendable {
     /// Plain mode: `?` listed the demo users, and the question is which one fills the form.
     var choosingDemoUser = false
 
-    init(prompt: FlowPrompt, note: String? = nil) {
+    /// A form with its fields empty, but the user name the app already knows (a login's: the device's user);
+    /// `focusFirstEmpty`: the focus on the first field still empty (the password then), else on the first.
+    init(prompt: FlowPrompt, note: String? = nil, focusFirstEmpty: Bool = false) {
         self.prompt = prompt
         self.note = note
         inputs = prompt.fields.map { _ in TextInput() }
+        if let known = (prompt.request as? any CredentialForm)?.knownUsername,
+           let index = prompt.fields.firstIndex(of: .username) {
+            inputs[index].insert(known)
+        }
+        if focusFirstEmpty { focus = inputs.firstIndex { $0.isEmpty } ?? fieldCount }
     }
 
     var fieldCount: Int { prompt.fields.count }
@@ -117,6 +124,8 @@ public struct AppState: Sendable {
     public var plainListing: [String] = []
     /// Plain mode spells its text in ASCII (a locale that is not UTF-8): listings are laid out in that spelling.
     var plainASCII = false
+    /// Plain mode asks the form's fields in turn, the first one first, even when it is filled (`Username [alice]: `).
+    var plain = false
     public var runningFlow: Int?
     /// The faults panel, when open.
     public var faultsPanel: FaultsPanelState?

@@ -184,10 +184,15 @@ extension TerminalApp {
             if form.choosingDemoUser { return answerPlainDemoUser(text, &form) }
             if askPlainDemoUser(text, &form) { return false }
             guard let index = form.focusedField else { break }
-            let label = TerminalApp.label(form.prompt.fields[index])
-            // Each field is checked as it is answered, not after the whole form.
-            form.inputs[index].clear()
-            if line.isEmpty {
+            let field = form.prompt.fields[index]
+            let label = TerminalApp.label(field)
+            // Each field is checked as it is answered, not after the whole form. An empty line keeps what a field
+            // that is not secret already holds (the device's user name).
+            let keep = line.isEmpty && !field.isSecret && !form.inputs[index].isEmpty
+            if !keep { form.inputs[index].clear() }
+            if keep {
+                form.error = nil
+            } else if line.isEmpty {
                 form.error = "Fill in \(label)."
             } else if !form.inputs[index].insert(line) {
                 form.inputs[index].clear()

@@ -15,6 +15,12 @@ extension TerminalApp {
         set { state.plainASCII = newValue }
     }
 
+    /// The app runs in plain mode (``answerPlain(_:)``).
+    public var plain: Bool {
+        get { state.plain }
+        set { state.plain = newValue }
+    }
+
     /// The test cards, one a line in columns: number, brand, Cardinal's case (or the scenario's own card), what
     /// the payment should end with, and the case's name.
     static func testCardLines(_ cards: [TestCard], ascii: Bool) -> [String] {
@@ -49,7 +55,9 @@ extension TerminalApp {
         guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false) }
         let field = form.prompt.fields[index]
         let notes = [field.isSecret ? "hidden" : nil, offersDemoUsers(field) ? "? lists demo users" : nil].compactMap { $0 }
-        return PlainQuestion(text: "\(TerminalApp.label(field))\(notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"): ",
+        // A value already there (the device's user, for a login) is offered: Enter keeps it.
+        let kept = field.isSecret || form.inputs[index].isEmpty ? "" : " [\(form.inputs[index].text)]"
+        return PlainQuestion(text: "\(TerminalApp.label(field))\(notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")\(kept): ",
                              secret: field.isSecret)
     }
 

@@ -357,7 +357,7 @@ public final class TerminalApp: FlowFrontEnd {
         case let signIn as Q2SignIn: q2SignIn(prompt, signIn)
         case let request as PaymentDetailsRequest: state.screen = .payment(PaymentFormState(prompt: prompt, defaults: request.defaults))
         case let request as ChallengeRequest: state.screen = .challenge(ChallengeState(prompt: prompt, screen: request.screen))
-        case is any CredentialForm: state.screen = .form(FormState(prompt: prompt))
+        case is any CredentialForm: state.screen = .form(FormState(prompt: prompt, focusFirstEmpty: !state.plain))
         default: service.answer(prompt, with: .cancel)
         }
     }
