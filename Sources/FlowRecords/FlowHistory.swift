@@ -61,6 +61,15 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
     }
 }
 
+extension RecordedEvent {
+    /// What a sequence diagram's arrow says of an event: its step, and its status unless that only repeats the
+    /// step (the Drops bridge's `ack` has the status `ack`).
+    public static func arrowLabel(step: String, status: String?, separator: String) -> String {
+        guard let status, !status.isEmpty, status != step else { return step }
+        return step + separator + status
+    }
+}
+
 /// A past flow: its summary, its result as the `run` command prints it, and its transcript.
 public struct HistoryRecord: Sendable, Equatable {
     public let summary: HistorySummary

@@ -50,7 +50,8 @@ public enum HistoryExport {
         for name in order { lines.append("    participant \(id(name)) as \(escape(name))") }
         let answers = ArrowKind.answers(record.events)
         for (event, answers) in zip(record.events, answers) {
-            let text = [event.step, event.status, shorten(event.detail)].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+            let label = RecordedEvent.arrowLabel(step: event.step, status: event.status, separator: " · ")
+            let text = [label, shorten(event.detail)].filter { !$0.isEmpty }.joined(separator: " · ")
             if event.from == event.to {
                 lines.append("    Note over \(id(event.from)): \(escape(text))")
             } else {

@@ -35,6 +35,9 @@ import Testing
             let found = lines.filter { $0.contains(": \(response)") }
             #expect(!found.isEmpty && found.allSatisfy { $0.contains("-->>") }, "\(response): \(found)")
         }
+        // A bridge ack's status only repeats its step: the label says it once.
+        let acks = lines.filter { $0.contains(": ack") }
+        #expect(!acks.isEmpty && acks.allSatisfy { $0.contains(": ack · messageId ") }, "\(acks)")
         // The card form and each challenge screen: asked solid, answered dashed.
         #expect(lines.contains { $0.hasPrefix("Drops->>App: challenge screen") })
         #expect(lines.contains { $0.hasPrefix("App-->>Drops: challenge screen · answered") })

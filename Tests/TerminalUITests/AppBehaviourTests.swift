@@ -570,4 +570,15 @@ enum LogPaneProbe {
         #expect(text.contains("RReq"))
         Snapshot.check(driver.app.render(), "sequence-challenge-80x24")
     }
+
+    /// A bridge ack's status only repeats its step: its arrow says "ack" once.
+    @Test func anAckSaysAckOnce() throws {
+        let driver = AppDriver(width: 120, height: 90)
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("ack"), "\(text)")
+        #expect(!text.contains("ack ack"), "\(text)")
+    }
 }

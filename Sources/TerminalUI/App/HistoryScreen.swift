@@ -165,7 +165,7 @@ extension AppView {
         guard transcript.asSequence else { return }
         let s = transcript.record.summary
         let arrows = transcript.record.events.map { event in
-            SequencePane.Arrow(from: event.from, to: event.to, label: event.step + (event.status.map { " \($0)" } ?? ""),
+            SequencePane.Arrow(from: event.from, to: event.to, label: RecordedEvent.arrowLabel(step: event.step, status: event.status, separator: " "),
                                role: .logInfo, isFault: event.from == Participant.simulator.rawValue)
         }
         let lanes = FlowCatalog.kind(named: s.flow)?.lanes.map(\.rawValue) ?? ["App"]

@@ -1,4 +1,5 @@
 import FlowEngine
+import FlowRecords
 
 /// The event log as a sequence diagram: one lane per party of the newest flow (its kind's lanes first), an arrow
 /// per event from the lane that sent it to the lane that received it, labelled with the step; the newest at the
@@ -21,7 +22,7 @@ enum SequencePane {
         }
         // The newest flow's events: one diagram per flow.
         let arrows = events.filter { $0.flowID == newest.flowID }.map { event in
-            Arrow(from: event.from.rawValue, to: event.to.rawValue, label: event.step.rawValue + (event.status.map { " \($0)" } ?? ""),
+            Arrow(from: event.from.rawValue, to: event.to.rawValue, label: RecordedEvent.arrowLabel(step: event.step.rawValue, status: event.status, separator: " "),
                   role: LogPane.role(event), isFault: event.from == .simulator)
         }
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
