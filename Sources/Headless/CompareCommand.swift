@@ -13,7 +13,7 @@ public enum CompareCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let data = try? encoder.encode(report) { write(String(decoding: data, as: UTF8.self)) }
         } else {
-            write(PlainASCII.forUserLocale(ParityText.lines(report, width: 100).joined(separator: "\n")))
+            write(ParityText.lines(report, width: 100, spelled: PlainASCII.forUserLocale).joined(separator: "\n"))
         }
         return report.agrees ? 0 : 1
     }

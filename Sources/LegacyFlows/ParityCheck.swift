@@ -173,15 +173,15 @@ private final class ScriptedFrontEnd: FlowFrontEnd {
 
 /// The parity report as text: one block per case, the two sides in columns, ✓ or ✗ per step.
 public enum ParityText {
-    /// The messages joined with arrows, in lines of at most `width` characters.
-    static func wrap(_ messages: [String], width: Int) -> [String] {
+    /// The messages joined with arrows, in lines of at most `width` characters, each piece as `spelled` spells it.
+    static func wrap(_ messages: [String], width: Int, spelled: (String) -> String = { $0 }) -> [String] {
         var lines: [String] = []
         var line = ""
         for (index, message) in messages.enumerated() {
-            let piece = index == 0 ? message : " → " + message
+            let piece = spelled(index == 0 ? message : " → " + message)
             if !line.isEmpty && line.count + piece.count > width {
                 lines.append(line)
-                line = "→ " + message
+                line = spelled("→ " + message)
             } else {
                 line += piece
             }
@@ -213,8 +213,12 @@ public enum ParityText {
         return lines
     }
 
-    public static func lines(_ report: ParityReport, width: Int) -> [String] {
+    /// The report in lines of at most `width` columns. `spelled` turns each piece of text into what is printed
+    /// (``PlainASCII`` under a locale that is not UTF-8: `✓` is `ok`, `→` is `->`) before the columns are laid out,
+    /// so that they stay aligned in either spelling.
+    public static func lines(_ report: ParityReport, width: Int, spelled: (String) -> String = { $0 }) -> [String] {
         let column = max(12, (width - 4) / 2)
+        func wrapText(_ text: String, width: Int) -> [String] { Self.wrapText(spelled(text), width: width) }
         // Two columns side by side, each wrapped: a value longer than its column takes more rows, never a cut.
         func row(_ left: String, _ right: String, lead: String = "    ") -> [String] {
             let leftLines = wrapText(left, width: column - 1)
@@ -231,13 +235,15 @@ public enum ParityText {
             lines += wrapText("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name)", width: width)
             lines += row("IdpSdk", "KSSIDP")
             for step in parityCase.steps {
-                let mark = step.differences.isEmpty ? "✓" : "✗"
+                // The mark in the lead's four columns, whichever its spelling (`✓`, `ok`).
+                let mark = spelled(step.differences.isEmpty ? "✓" : "✗")
                 lines += row("\(step.new.flow): \(step.new.outcome) \(step.new.status)",
-                             "\(step.legacy.flow): \(step.legacy.outcome) \(step.legacy.status)", lead: "  \(mark) ")
+                             "\(step.legacy.flow): \(step.legacy.outcome) \(step.legacy.status)",
+                             lead: String(repeating: " ", count: max(0, 3 - mark.count)) + mark + " ")
                 lines += row("SetAuthorisationCode \(step.new.setAuthorisationCode)", "SetAuthorisationCode \(step.legacy.setAuthorisationCode)")
                 lines += row(step.new.deviceAfter, step.legacy.deviceAfter)
-                let left = wrap(step.new.messages, width: column - 1)
-                let right = wrap(step.legacy.messages, width: column - 1)
+                let left = wrap(step.new.messages, width: column - 1, spelled: spelled)
+                let right = wrap(step.legacy.messages, width: column - 1, spelled: spelled)
                 for index in 0..<max(left.count, right.count) {
                     lines += row(index < left.count ? left[index] : "", index < right.count ? right[index] : "")
                 }

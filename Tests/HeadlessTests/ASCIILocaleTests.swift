@@ -83,6 +83,21 @@ import Testing
         let compare = try BinaryRun.run(["compare"], environment: ["LC_ALL": "C"])
         #expect(compare.status == 0, "\(compare.stderr)")
         expectASCII(compare.stdout, "compare")
+        // The KSSIDP column starts where it does under UTF-8, on every row: the table is laid out in ASCII, not
+        // spelled in ASCII after (✓ and → are one column, ok and -> two).
+        let utf8 = try BinaryRun.run(["compare"], environment: ["LANG": "C.UTF-8"]).stdout
+        // The step rows name the KSSIDP flow (`legacy-activate: …`) in the right column.
+        func kssidpColumn(_ text: String) -> Set<Int> {
+            Set(text.split(separator: "\n").compactMap { line in line.range(of: "legacy-")?.lowerBound.utf16Offset(in: line) })
+        }
+        #expect(kssidpColumn(utf8).count == 1)
+        #expect(kssidpColumn(compare.stdout) == kssidpColumn(utf8), "\(compare.stdout)")
+        // And so do the message rows (`Start -> GetAstClientData -> …` on both sides).
+        let column = try #require(kssidpColumn(utf8).first)
+        let twoSided = compare.stdout.split(separator: "\n").map(Array.init).filter { $0.count > column && $0.starts(with: Array("    ")) }
+        #expect(twoSided.count > 10)
+        let misaligned = twoSided.filter { $0[column - 1] != " " || $0[column] == " " }.map { String($0) }
+        #expect(misaligned.isEmpty, "\(misaligned.joined(separator: "\n"))")
         let mermaid = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state], environment: ["LC_ALL": "C"])
         #expect(mermaid.status == 0 && mermaid.stdout.hasPrefix("sequenceDiagram"), "\(mermaid.stderr)")
     }
