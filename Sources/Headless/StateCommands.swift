@@ -3,6 +3,7 @@ import Foundation
 import LocaleText
 import IdentityProvider
 import StateStore
+import Threading
 
 /// `idp-tui reset` and `idp-tui history …`: the state file from the command line.
 public enum StateCommands {
@@ -29,6 +30,18 @@ public enum StateCommands {
 
     public static func reset(_ options: CommandLineOptions, write: (String) -> Void) throws(UsageError) -> Int32 {
         let path = try statePath(options, command: .reset)
+        // At a terminal (standard input and error both one), a reset that would forget something asks first, as
+        // `rm -i` and package managers do; `--yes`, or a script (no terminal), is not asked.
+        if !options.yes, isatty(0) == 1, isatty(2) == 1, try !isAbsent(path, prefix: "reset: ") {
+            let question = "idp-tui: reset \(VisibleText.escaped(path))? It forgets the device, the identity provider's counters"
+                + " and locks, and the history; it cannot be undone. [y/N] "
+            _ = Threading.writeAll(Array(PlainASCII.forUserLocale(question).utf8), to: 2)
+            let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                writeErrorLine("idp-tui: reset: not confirmed; nothing was changed (--yes resets without asking)")
+                return 1
+            }
+        }
         let outcome: ResetOutcome
         do {
             outcome = try StateFile.reset(at: path)

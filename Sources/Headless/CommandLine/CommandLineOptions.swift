@@ -56,6 +56,8 @@ public struct CommandLineOptions: Sendable {
     public var keepFlows: Int?
     /// `history prune --keep-days D`.
     public var keepDays: Int?
+    /// `reset --yes`: no question, even at a terminal.
+    public var yes = false
 
     public init() {}
 }

@@ -169,6 +169,8 @@ enum OptionTable {
             }
             options.keepDays = days
         },
+        OptionSpec(name: "--yes", value: nil, help: "reset without asking (at a terminal it asks first; a script is not asked)",
+                   scope: .only([.reset])) { options, _, _ in options.yes = true },
         OptionSpec(name: "--format", value: "mermaid|json", help: "what `history export` writes", scope: .only([.history])) {
             options, value, problem throws(UsageError) in
             guard value == "mermaid" || value == "json" else { throw problem("--format takes mermaid or json, not \"\(value)\"") }
