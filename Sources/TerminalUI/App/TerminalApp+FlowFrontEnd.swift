@@ -1,0 +1,91 @@
+import FlowEngine
+import LegacyFlows
+import PaymentFlows
+import Q2Flows
+
+// The service's messages, on the main thread: events into the log and the working screen, prompts into forms,
+// results and reports onto the screen.
+extension TerminalApp {
+    public func flowService(_ service: FlowService, didEmit event: FlowEvent) {
+        state.log.append(event)
+        if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
+        if state.logScroll > 0 { state.logScroll += 1 }
+        trackInFlight(event)
+        if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel, event.step != .fault {
+            let step = if event.flow == .payerAuth {
+                "\(LogPane.who(event)) \(event.step.rawValue)" + (event.status.map { ": \($0)" } ?? "")
+            } else if event.from != .app && event.to != .app {
+                "\(event.from.rawValue) → \(event.to.rawValue): \(event.step.rawValue)" + (event.status.map { " \($0)" } ?? "…")
+            } else if event.from == .app {
+                "waiting for \(event.to.rawValue): \(event.step.rawValue)…"
+            } else {
+                "\(event.from.rawValue) answered \(event.step.rawValue): \(event.status ?? "")"
+            }
+            state.screen = .working(flowID: flowID, flow: flow, step: step)
+        }
+        state.deviceStatus = service.statusLine
+        refreshFaults()
+    }
+
+    /// A request (an event without a status: App → SDK, SDK → IdP, Drops → DS …) is in flight until an event
+    /// with a status answers; prompts and faults leave it as it is.
+    private func trackInFlight(_ event: FlowEvent) {
+        guard event.step != .fault, state.runningFlow == nil || state.runningFlow == event.flowID else { return }
+        if event.status == nil && event.duration == nil {
+            state.inFlight = ("\(event.to.rawValue): \(event.step.rawValue) (from \(event.from.rawValue))", .now)
+        } else {
+            state.inFlight = nil
+        }
+    }
+
+    /// How often the screen is drawn again while a call is in flight (its elapsed time ticks); nil when nothing
+    /// is waited on, so that an idle screen writes nothing.
+    public var tickInterval: Duration? {
+        guard case .working = state.screen, state.inFlight != nil else { return nil }
+        return .milliseconds(250)
+    }
+
+    /// Moves the screen's clock on, for the elapsed time of the call in flight.
+    public func tick(now: ContinuousClock.Instant = .now) {
+        state.now = now
+    }
+
+    public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
+        switch prompt.request {
+        case let signIn as Q2SignIn: q2SignIn(prompt, signIn)
+        case let request as PaymentDetailsRequest: state.screen = .payment(PaymentFormState(prompt: prompt, defaults: request.defaults))
+        case let request as ChallengeRequest: state.screen = .challenge(ChallengeState(prompt: prompt, screen: request.screen))
+        case is any CredentialForm: state.screen = .form(FormState(prompt: prompt, focusFirstEmpty: !state.plain))
+        default: service.answer(prompt, with: .cancel)
+        }
+    }
+
+    /// The Q2 sign-in screen: with a saved credential, auto-login when `shouldAllowAutoLogin()` allows it (asked
+    /// here, on the main thread, as the module asks it on the main actor); else the form, saying why not.
+    private func q2SignIn(_ prompt: FlowPrompt, _ signIn: Q2SignIn) {
+        guard let saved = signIn.savedUsername else {
+            state.screen = .form(FormState(prompt: prompt))
+            return
+        }
+        let service = service
+        let allowed = MainActor.assumeIsolated { service.q2.allowsAutoLogin() }
+        if allowed {
+            answer(prompt, .q2AutoLogin, working: "Q2: signing in automatically as \(saved) (saved credential)…")
+        } else {
+            let why = signIn.launch == .push ? "the app was opened from a push notification" : "the app does not allow it now"
+            state.screen = .form(FormState(prompt: prompt, note: "No auto-login as \(saved): \(why) (shouldAllowAutoLogin() is false)."))
+        }
+    }
+
+    public func flowService(_ service: FlowService, didFinish result: FlowResult) {
+        if state.runningFlow == result.flowID { state.runningFlow = nil }
+        state.inFlight = nil
+        state.deviceStatus = service.statusLine
+        guard exitStatus == nil else { return }
+        state.screen = .result(result)
+    }
+
+    public func flowService(_ service: FlowService, didReport report: any Sendable) {
+        if let report = report as? ParityReport { showComparison(report) }
+    }
+}
