@@ -469,6 +469,11 @@ import Testing
         #expect(driver.app.state.showHelp)
         driver.press(.escape, .character("/"), .character("?"))
         #expect(!driver.app.state.showHelp && driver.app.state.logFocus?.filter == "?")
+        // A paste goes into the filter being typed.
+        driver.press(.backspace)
+        driver.app.handlePaste("AReq\n")
+        #expect(driver.app.state.logFocus?.filter == "AReq")
+        #expect(driver.app.state.listedEvents.allSatisfy { LogPaneProbe.matches($0, "AReq") } && !driver.app.state.listedEvents.isEmpty)
     }
 
     @Test func tabSelectsEventsAndEnterShowsOneWhole() throws {

@@ -407,4 +407,20 @@ extension AppDriver {
         let picker = try #require(driver.app.state.cardPicker)
         #expect(picker.matches[picker.focus].number == chosen.number, "the picker opens on the card it filled in last")
     }
+
+    /// A paste while the picker is open goes into its filter, not into the card field behind it.
+    @Test func aPasteFiltersTheTestCards() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        driver.app.handlePaste("jk 2503\u{1b}[31m")
+        let picker = try #require(driver.app.state.cardPicker)
+        #expect(picker.filter == "jk 2503[31m", "control characters are dropped; j, k and space are typed")
+        driver.press(.backspace, .backspace, .backspace, .backspace)
+        driver.press(.backspace, .backspace, .backspace, .backspace, .backspace, .backspace, .backspace)
+        driver.app.handlePaste("2503")
+        #expect(driver.app.render().text.contains("matching “2503”: 1 of"))
+        guard case .payment(let form) = driver.screen else { Issue.record("no card form"); return }
+        #expect(form.inputs[0].isEmpty, "the card field behind the picker got nothing")
+    }
 }

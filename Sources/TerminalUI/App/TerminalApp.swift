@@ -197,6 +197,17 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         let flat = text.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
+        // Into the filter being typed, when one is open over the screen (the test cards', the log's).
+        let typed = flat.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }
+        if var picker = state.cardPicker {
+            picker.editingFilter = true
+            for character in typed { handleCardPicker(.character(character), &picker) }
+            return
+        }
+        if var focus = state.logFocus, focus.editingFilter {
+            for character in typed { handleLogFocus(.character(character), &focus) }
+            return
+        }
         func paste(into input: inout TextInput) {
             if !input.insert(flat) {
                 state.notice = "pasted text was cut at \(input.maximumBytes) bytes or had control characters"
