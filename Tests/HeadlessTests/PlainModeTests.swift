@@ -84,6 +84,17 @@ import Testing
         #expect(run.status == 0)
     }
 
+    /// `? TEXT` lists only the test cards whose number, case, brand, outcome or name contains TEXT (any case), as
+    /// typing in the terminal UI's picker does.
+    @Test func aQuestionMarkWithTextListsTheMatchingTestCards() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "4\n? test case 9\n? zzz\n\u{1b}\n\nq\n")
+        let listing = try #require(run.stdout.components(separatedBy: "Card number: ? test case 9\n").dropFirst().first)
+        let cards = listing.components(separatedBy: "Card number: ").first?.split(separator: "\n").filter { $0.hasPrefix("  4") } ?? []
+        #expect(!cards.isEmpty && cards.allSatisfy { $0.contains("Test Case 9 ") }, "\(listing)")
+        #expect(cards.contains { $0.contains("4000 0000 0000 2503") })
+        #expect(run.stdout.contains("Card number: ? zzz\nNo test card matches \"zzz\"; ? lists them all."), "\(run.stdout)")
+    }
+
     /// The test cards' columns line up, in UTF-8 (`→`, one column) and in ASCII (`->`, two): each starts at the
     /// same column on every line, the heading's too.
     @Test func theTestCardsAreListedInAlignedColumns() throws {

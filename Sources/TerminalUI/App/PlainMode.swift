@@ -1,5 +1,6 @@
 import Foundation
 import FlowEngine
+import FlowRecords
 import LocaleText
 import PaymentFlows
 import Secrets
@@ -36,7 +37,13 @@ public struct PlainQuestion: Equatable, Sendable {
     public func shown(_ answer: String) -> String {
         if secret { return "" }
         if cardNumber {
-            if answer.trimmingCharacters(in: .whitespaces) == "?" { return "?" }
+            let trimmed = answer.trimmingCharacters(in: .whitespaces)
+            // `?` or `? TEXT`: a listing asked for, not a card; a filter with a number's digits in it (five or more)
+            // masked as a number is.
+            if trimmed.hasPrefix("?") {
+                let digits = trimmed.filter(\.isNumber)
+                return digits.count >= 5 ? "? •••• \(digits.suffix(4))" : trimmed
+            }
             let digits = answer.filter(\.isNumber)
             return digits.count >= 4 ? "•••• \(digits.suffix(4))" : digits.isEmpty ? "" : "••••"
         }
@@ -70,7 +77,7 @@ extension TerminalApp {
             if let error = form.error { lines.append("! \(error)") }
             return lines
         case .payment(let form):
-            var lines = [panelTitle, "Test cards: ? lists them (Visa 4000 0000 0000 2503 asks for a code, 1234)"]
+            var lines = [panelTitle, "Test cards: ? lists them, ? TEXT those matching (Visa 4000 0000 0000 2503 asks for a code, 1234)"]
             if let error = form.error { lines.append("! \(error)") }
             return lines
         case .challenge(let challenge):
@@ -205,9 +212,14 @@ extension TerminalApp {
         case .payment(var form):
             guard let index = form.focusedField else { break }
             let field = PaymentFormState.fields[index]
-            if field == .card && text == "?" {
-                // The picker F4 opens in the terminal UI, as lines: each card, its case and what it should do.
-                state.plainListing = Self.testCardLines(service.world.testCards, ascii: state.plainASCII)
+            if field == .card && (text == "?" || text.hasPrefix("? ")) {
+                // The picker F4 opens in the terminal UI, as lines: each card, its case and what it should do; after
+                // `? `, only the cards its filter matches.
+                var picker = CardPickerState(cards: service.world.testCards)
+                picker.filter = String(text.dropFirst(1).trimmingCharacters(in: .whitespaces).prefix(40))
+                state.plainListing = picker.matches.isEmpty
+                    ? ["No test card matches \"\(VisibleText.escaped(picker.filter))\"; ? lists them all."]
+                    : Self.testCardLines(picker.matches, ascii: state.plainASCII)
                 return false
             }
             if !text.isEmpty {
