@@ -88,6 +88,22 @@ public struct KSMSetAuthorisationCodeEvent: KsEvent {
     public func getName() -> String { "SetAuthorisationCodeEvent" }
 }
 
+/// The authorisation code is never printed: it is a bearer credential until the MC-SDK exchanges it (as
+/// `IdpSdkResult` keeps it).
+extension KSMSetAuthorisationCodeEvent: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "KSMSetAuthorisationCodeEvent(tenantId: \(tenantId), authenticationMode: \(authenticationMode.rawValue), "
+            + "authorisationCode: <redacted>, clientId: \(clientId))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: ["tenantId": tenantId, "authenticationMode": authenticationMode, "authorisationCode": "<redacted>",
+                                "clientId": clientId])
+    }
+}
+
 public struct KSMSetAuthorisationCodeResultEvent: KsEvent {
     public let status: KSMEventStatusType
     /// The user now logged in, when the status is OK.

@@ -1,6 +1,7 @@
 import Foundation
 import IdpSdk
 import IdpTuiWorld
+import KSMasterController
 import Q2ModuleInterfaces
 import Testing
 
@@ -61,5 +62,12 @@ func printedForms(of value: Any) -> [String] {
     @Test func anAuthorizationCodeNeverPrints() {
         let result = IdpSdkResult(authorizationCode: "code-0f-the-idp")
         for text in printedForms(of: result) { #expect(!text.contains("0f-the-idp"), "\(text)") }
+        // Nor on its way to the MC-SDK.
+        let event = KSMSetAuthorisationCodeEvent(tenantId: "demo", authenticationMode: .no, authorisationCode: "code-0f-the-idp",
+                                                 clientId: "KssIdpLogin")
+        for text in printedForms(of: event) + [String(describing: event as any KsEvent)] {
+            #expect(!text.contains("0f-the-idp"), "\(text)")
+            #expect(text.contains("<redacted>") && text.contains("KssIdpLogin"), "\(text)")
+        }
     }
 }
