@@ -17,20 +17,25 @@ public struct AuthenticationModuleContext: Sendable {
     }
 }
 
-/// The platform's side of a module: an authentication module hands it the signed-in session.
-public protocol ModuleDelegate: AnyObject {
+/// The platform's side of a module: an authentication module hands it the signed-in session. `Sendable`: a view
+/// controller on the main actor keeps it and calls it.
+public protocol ModuleDelegate: AnyObject, Sendable {
     /// Sets up the session the response describes; throws when the platform cannot.
     func completePlatformAuthentication(with response: AuthenticationModuleResponse) async throws
 }
 
 /// What a module shows. On iOS this is UIKit's `UIViewController`; on Linux there is no UIKit, so modules return
-/// this stand-in (idp-tui's; docs/sdk-names.md), subclassed as a view controller would be.
+/// this stand-in (idp-tui's; docs/sdk-names.md), subclassed as a view controller would be — and, as UIKit's, it is
+/// `@MainActor`, so that a module's screen written here compiles unchanged against UIKit.
+@MainActor
 open class ModuleViewController {
     public init() {}
 }
 
-/// A module that replaces the platform's login screen with its own.
+/// A module that replaces the platform's login screen with its own. The platform asks for the screen on the main
+/// actor, where view controllers are made (the quick start makes one without `await`).
 public protocol AuthenticationModule: AnyObject {
+    @MainActor
     func viewControllerForPlatformAuthentication(with context: AuthenticationModuleContext) async throws -> ModuleViewController?
 }
 
@@ -52,6 +57,7 @@ open class Q2ModuleBase: AuthenticationModule {
     public init() {}
 
     /// An authentication module's sign-in screen; nil (the default) lets the platform show its own.
+    @MainActor
     open func viewControllerForPlatformAuthentication(with context: AuthenticationModuleContext) async throws -> ModuleViewController? {
         nil
     }
