@@ -45,7 +45,7 @@ public final class IdpSdkFamily: FlowFamily {
         self.settings = settings
         idpSdk = IdpSdkService(
             tenantId: environment.tenantId, idpUrl: environment.idpUrl, certificateChain: settings.pinnedChain,
-            shouldHashPin: settings.shouldHashPin, network: environment.world.network, targetQueue: environment.deviceQueue)
+            shouldHashPin: settings.shouldHashPin, network: environment.network, targetQueue: environment.deviceQueue)
     }
 
     deinit {
@@ -58,6 +58,8 @@ public final class IdpSdkFamily: FlowFamily {
     public static let kinds: [FlowKind] = [.activate, .login, .logout]
 
     public func run(_ run: FlowRun) async -> FlowResult? {
+        // A flow cancelled before left its device's line abandoned: this one's round trips wait again.
+        environment.network.resumeWaits()
         let flow = IdpSdkFlow(run: run, family: self)
         switch run.kind {
         case .activate: return await flow.signIn(clientId: settings.enrollmentClientId)

@@ -21,6 +21,14 @@ public struct IdpSdkFlow {
     var environment: SimulationEnvironment { family.environment }
     var kind: FlowKind { run.kind }
 
+    /// What a cancel does to a call in flight, beyond discarding its late result: the device's round trips
+    /// waiting on the network are abandoned, their requests never delivered, so that the device's thread is free
+    /// for the next flow at once (a request-timeout fault would hold it 30 s). docs/decisions.md.
+    var abandonWaits: @Sendable () -> Void {
+        let network = environment.network
+        return { network.abandonWaits() }
+    }
+
     func signIn(clientId: String) async -> FlowResult? {
         guard let startReply = await send(.start, KSMStartEvent(), detail: "") else { return nil }
         guard let start = startReply as? KSMStartResultEvent, start.status == .KSMOK else { return mcFailure(.start, startReply) }
@@ -92,7 +100,7 @@ public struct IdpSdkFlow {
         run.emit(step, from: .app, to: .masterController, detail: detail.isEmpty ? event.getName() : "\(event.getName()): \(detail)")
         let sent = environment.clock.now
         let controller = environment.masterController
-        guard let reply = await run.call({ step }, { deliver in
+        guard let reply = await run.call({ step }, onCancel: abandonWaits, { deliver in
             controller.receive(event) { result in
                 deliver(ResultEvent(event: result ?? KSMInvalidStateEvent(errorMessage: "no result event"), thread: QueueName.current))
             }
@@ -111,7 +119,7 @@ public struct IdpSdkFlow {
         let sent = environment.clock.now
         let interaction = PromptingInteraction(run: run, clientId: clientId, knownUsername: userId)
         let idpSdk = family.idpSdk
-        guard let reply = await run.call({ .getAuthorizationCode }, { deliver in
+        guard let reply = await run.call({ .getAuthorizationCode }, onCancel: abandonWaits, { deliver in
             idpSdk.getAuthorizationCode(
                 withAstClientData: info, clientId: clientId, interactionInterface: interaction, userId: userId,
                 traceParent: traceParent

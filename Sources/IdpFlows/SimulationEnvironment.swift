@@ -30,6 +30,9 @@ public struct SimulationEnvironment: Sendable {
     /// service's flow queue all target it, so that a flow's steps, its SDK calls and their completions follow
     /// one another on one thread (docs/architecture.md).
     public let deviceQueue: DispatchQueue
+    /// This device's line onto the world's network: its SDKs' round trips, which a cancelled flow abandons
+    /// (``SimulatedNetwork/abandonWaits()``).
+    public let network: SimulatedNetwork
 
     /// The world a scenario describes (the embedded demo by default), with one device. The same seed and the
     /// same inputs replay the same codes, ids and tokens.
@@ -45,7 +48,9 @@ public struct SimulationEnvironment: Sendable {
     private init(world: SimulatedWorld, deviceStore: any DeviceStore) {
         self.world = world
         deviceQueue = DispatchQueue(label: "idp-tui.device", qos: .userInitiated)
-        masterController = MCSDK(configuration: MasterControllerConfiguration(world: world, store: deviceStore, targetQueue: deviceQueue))
+        network = world.network.line()
+        masterController = MCSDK(configuration: MasterControllerConfiguration(
+            world: world, store: deviceStore, targetQueue: deviceQueue, network: network))
     }
 
     /// A second device (a fresh master controller) on the same IdP, clock and network.

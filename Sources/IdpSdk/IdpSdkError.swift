@@ -54,6 +54,8 @@ extension IdpSdkError {
         case .unreachable: unreachable(error.description)
         case .offline: IdpSdkError(subsystem: transportSubsystem, errorCode: 4, errorDescription: error.description)
         case .timedOut: IdpSdkError(subsystem: transportSubsystem, errorCode: 5, errorDescription: error.description)
+        // Only idp-tui's engine abandons a line's waits, for a flow it cancelled: its late result is discarded.
+        case .abandoned: IdpSdkError(subsystem: transportSubsystem, errorCode: 6, errorDescription: error.description)
         }
     }
 

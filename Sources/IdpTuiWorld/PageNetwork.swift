@@ -15,7 +15,8 @@ private struct WorldPageNetwork: PageNetwork {
             try network.roundTrip()
         } catch {
             switch error {
-            case .offline, .unreachable: throw .offline
+            // The world's network is no device's line: nothing abandons its waits.
+            case .offline, .unreachable, .abandoned: throw .offline
             case .timedOut(let after): throw .timedOut(after)
             }
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import IdentityProvider
 import IdpTuiWorld
 import Threading
 
@@ -34,11 +35,12 @@ public enum KSMasterControllerFactory {
 }
 
 extension MasterControllerConfiguration {
-    /// A device of `world`, kept in memory: the IdP's URL, network and client-data key, the world's randomness
-    /// and faults.
-    package init(world: SimulatedWorld, store: any DeviceStore = MemoryDeviceStore(), targetQueue: DispatchQueue? = nil) {
+    /// A device of `world`, kept in memory: the IdP's URL and client-data key, a line onto the world's network
+    /// (`network`, else one of its own), the world's randomness and faults.
+    package init(world: SimulatedWorld, store: any DeviceStore = MemoryDeviceStore(), targetQueue: DispatchQueue? = nil,
+                 network: SimulatedNetwork? = nil) {
         self.init(
-            idpUrl: world.idpUrl, network: world.network, random: world.random, clientDataKey: world.identityProvider.clientDataKey,
-            store: store, faults: world.faults, targetQueue: targetQueue)
+            idpUrl: world.idpUrl, network: network ?? world.network.line(), random: world.random,
+            clientDataKey: world.identityProvider.clientDataKey, store: store, faults: world.faults, targetQueue: targetQueue)
     }
 }

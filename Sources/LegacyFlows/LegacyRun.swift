@@ -32,7 +32,12 @@ public final class LegacyFamily: FlowFamily {
 
     public static let kinds: [FlowKind] = [.legacyActivate, .legacyLogin]
 
-    public func run(_ run: FlowRun) async -> FlowResult? { await LegacyFlow(run: run, idp: idp).run() }
+    public func run(_ run: FlowRun) async -> FlowResult? {
+        // A flow cancelled before left the device's line abandoned; KSSIDP's own call, once made, is never
+        // abandoned: it cannot be stopped (a cancel only stops the app from waiting for it).
+        idp.environment.network.resumeWaits()
+        return await LegacyFlow(run: run, idp: idp).run()
+    }
 
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { idp.details(of: kind) }
 
@@ -82,7 +87,7 @@ struct LegacyFlow {
                 certificateChain: Data((configuration.certificateChainPEM ?? IdentityProviderCertificates.genuinePEM).utf8),
                 baseUrl: environment.idpUrl, tenantId: environment.tenantId,
                 masterController: environment.masterController, shouldKssIdpHandleTms: false, shouldHashPin: configuration.shouldHashPin,
-                network: environment.world.network),
+                network: environment.network),
             observer: { [run] event, status in
                 if let status {
                     run.emit(FlowStep(event), from: .masterController, to: .kssidp, thread: "MC-SDK", status: status, detail: "\(event)ResultEvent")

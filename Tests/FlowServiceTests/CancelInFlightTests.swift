@@ -1,0 +1,50 @@
+import Determinism
+import FlowCatalog
+import FlowEngine
+import IdpFlows
+import Testing
+
+/// A flow cancelled while an SDK call waits on the simulated network: what the IdP got, and the next flow.
+@Suite struct CancelInFlightTests {
+    @Test func theNextFlowDoesNotWaitForARequestTheCancelledOneLeftHanging() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.aliceActivation])
+        service.environment.world.identityFaults.requestTimeout = true
+        let first = service.start(.activate)
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        service.cancel(flowID: first)
+        #expect(service.drive(frontEnd) { frontEnd.results.count == 1 })
+        #expect(frontEnd.results.first?.outcome == .cancelled)
+        service.environment.world.identityFaults.requestTimeout = false
+        // The clock does not move: the cancelled request's 30 s never pass.
+        service.start(.activate)
+        let second = service.drive(frontEnd, timeout: .seconds(5)) { frontEnd.results.count == 2 }
+        #expect(second, "the second activation waits for the first one's hanging request")
+        #expect(frontEnd.results.last?.outcome == .success)
+    }
+
+    /// A wrong password whose form is on its way to the IdP when the flow is cancelled never arrives: it is not
+    /// counted towards the lock, and the log says nothing was sent, truly.
+    @Test func aCancelledRequestIsNeverDeliveredNorCounted() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([["username": "alice", "password": "wrong", "activation-code": "123456"]])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        let flow = service.start(.activate)
+        // Round trips until the form's answer is on its way: the connection, then the answered form's POST.
+        let answered = { frontEnd.events.contains { $0.step == .provideCredentials && $0.status == "answered" } }
+        for _ in 0..<5 where !answered() {
+            #expect(clock.waitForPendingTimers(atLeast: 1))
+            clock.advance(by: .seconds(1))
+            service.drive(frontEnd, timeout: .seconds(2)) { answered() || clock.pendingTimerCount > 0 }
+        }
+        #expect(answered())
+        #expect(clock.waitForPendingTimers(atLeast: 1), "the answered form waits on the network")
+        service.cancel(flowID: flow)
+        service.settle(frontEnd, clock: clock)
+        #expect(frontEnd.results.first?.outcome == .cancelled)
+        #expect(service.environment.world.identityProvider.failedAttempts(tenantId: "demo", username: "alice") == 0)
+        #expect(!frontEnd.events(of: flow).contains { $0.from == .identityProvider && $0.step.rawValue == "POST /authorize" })
+    }
+}
