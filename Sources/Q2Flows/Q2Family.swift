@@ -1,5 +1,6 @@
 import Dispatch
 import FlowEngine
+import IdentityProvider
 import IdpTuiWorld
 import Q2Core
 import Q2ModuleInterfaces
@@ -78,6 +79,8 @@ public final class Q2Family: FlowFamily {
     public let platform: SimulatedQ2Platform
     /// Where the Q2 module's async calls run (labelled `Q2 SDK` in the log), on the device's queue.
     let executor: DispatchTaskExecutor
+    /// The Q2 SDK's line onto the world's network: a cancelled sign-in abandons its wait for Core.
+    let line: SimulatedNetwork
     private let saved = Locked<PasswordCredential?>(nil)
     private let service = Locked<WeakService>(WeakService())
     private let world: SimulatedWorld
@@ -95,12 +98,17 @@ public final class Q2Family: FlowFamily {
             guard let run = service.withLock({ $0.service })?.runningFlow else { return }
             Self.report(decision, in: run)
         }
-        platform = SimulatedQ2Platform(world: world, launch: settings.launch, security: security)
+        line = world.network.line()
+        platform = SimulatedQ2Platform(world: world, launch: settings.launch, security: security, line: line)
     }
 
     public static let kinds: [FlowKind] = [.q2Login]
 
-    public func run(_ run: FlowRun) async -> FlowResult? { await Q2Flow(run: run, family: self).run() }
+    public func run(_ run: FlowRun) async -> FlowResult? {
+        // A sign-in cancelled before left the line abandoned: this one's request waits again.
+        line.resumeWaits()
+        return await Q2Flow(run: run, family: self).run()
+    }
 
     /// Core's logon requests and answers appear in the running flow's log.
     public func attach(to service: FlowService) {

@@ -151,7 +151,9 @@ struct Q2Flow {
         let platform = family.platform
         let started = run.clock.now
         let executor = family.executor
-        guard let outcome = await run.call({ .authenticate }, { deliver in
+        // A cancel abandons the request to Core if it is still on its way: never delivered, never counted.
+        let line = family.line
+        guard let outcome = await run.call({ .authenticate }, onCancel: { line.abandonWaits() }, { deliver in
             Task(executorPreference: executor) {
                 // The platform loads the module and asks it for its sign-in screen; the screen logs in.
                 let module = SignInModule()

@@ -1,3 +1,4 @@
+import IdentityProvider
 import IdpTuiWorld
 import Threading
 
@@ -33,10 +34,11 @@ public final class SimulatedQ2Platform: ModuleDelegate, Sendable {
         self.init(world: world, launch: launch, security: SimulatedSecurityModule(faults: world.faults))
     }
 
-    package init(world: SimulatedWorld, launch: Q2Launch, security: any SecurityModule) {
+    /// `line`: the device's line onto the world's network, which idp-tui's engine abandons for a cancelled flow.
+    package init(world: SimulatedWorld, launch: Q2Launch, security: any SecurityModule, line: SimulatedNetwork? = nil) {
         context = AuthenticationModuleContext(
             presentWithLocalizedErrorMessage: launch.banner, shouldAllowAutoLogin: { launch != .push },
-            passwordAuthentication: CorePasswordAuthentication(core: world.q2Core, security: security))
+            passwordAuthentication: CorePasswordAuthentication(core: world.q2Core, security: security, line: line))
     }
 
     /// Loads a module: sets its ``Q2ModuleBase/moduleDelegate`` to this platform.

@@ -47,4 +47,26 @@ import Testing
         #expect(service.environment.world.identityProvider.failedAttempts(tenantId: "demo", username: "alice") == 0)
         #expect(!frontEnd.events(of: flow).contains { $0.from == .identityProvider && $0.step.rawValue == "POST /authorize" })
     }
+
+    /// The Q2 module's sign-in likewise: three wrong passwords cancelled on their way to Core lock nobody.
+    @Test func cancelledQ2SignInsAreNeverDeliveredNorCounted() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let wrong = ["username": "alice", "password": "wrong"]
+        let frontEnd = RecordingFrontEnd.answering([wrong, wrong, wrong, Demo.alice])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        for attempt in 1...3 {
+            let flow = service.start(.q2Login)
+            // The sign-in's prompt is answered as it is delivered; then the request to Core waits on the network.
+            #expect(service.drive(frontEnd) { clock.pendingTimerCount > 0 }, "attempt \(attempt)")
+            service.cancel(flowID: flow)
+            service.settle(frontEnd, clock: clock)
+            #expect(frontEnd.results.last?.outcome == .cancelled)
+            #expect(!frontEnd.events(of: flow).contains { $0.from == .q2Core }, "Core answered a cancelled request")
+        }
+        service.environment.world.identityFaults.addedLatency = .zero
+        service.start(.q2Login)
+        #expect(service.drive(frontEnd) { frontEnd.results.count == 4 })
+        #expect(frontEnd.results.last?.outcome == .success, "\(frontEnd.results.last?.error?.message ?? "")")
+    }
 }
