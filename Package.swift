@@ -146,7 +146,7 @@ let package = Package(
             name: "FlowServiceTests",
             dependencies: [
                 "FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism",
-                "Threading",
+                "Threading", "Scenario",
             ],
             swiftSettings: strict),
         // Depends on the executable so that `swift test` builds the binary these tests run.

@@ -129,6 +129,9 @@ extension DropsPage {
 
     // MARK: Faults on the round trips
 
+    /// How late a `slow` server answers.
+    static let slowAnswer: Duration = .seconds(5)
+
     /// The round trip to the directory server: nil when an ARes can come, else the 3DS Server's (or the DS's) Erro.
     private func lookupFailure(_ server: ServerFault?) -> ProtocolError? {
         if let failure = networkFailure(.server) { return failure }
@@ -137,13 +140,15 @@ extension DropsPage {
         case .unreachable?:
             fault("the directory server cannot be reached")
             return .connectionFailure(.server, detail: "the directory server cannot be reached")
-        case .slow?:
+        // Slow past the lookup timer (a scenario's shorter `lookupSeconds`): the lookup gives up first.
+        case .slow? where Self.slowAnswer < simulation.acs.timers.lookup:
             fault("the directory server answers 5 s late")
-            simulation.clock.sleep(for: .seconds(5))
+            simulation.clock.sleep(for: Self.slowAnswer)
             return nil
-        case .timeout?:
+        case .slow?, .timeout?:
             let wait = simulation.acs.timers.lookup
-            fault("the directory server does not answer: the lookup gives up after \(wait.components.seconds) s")
+            let late = server == .slow ? "answers 5 s late" : "does not answer"
+            fault("the directory server \(late): the lookup gives up after \(wait.components.seconds) s")
             simulation.clock.sleep(for: wait)
             return .timedOut(.server, detail: "no ARes within the lookup timeout")
         case .erro?:
@@ -166,13 +171,15 @@ extension DropsPage {
         case .unreachable?:
             fault("the ACS cannot be reached")
             return .connectionFailure(.sdk, detail: "the ACS cannot be reached")
-        case .slow?:
+        // Slow past the 3DS SDK's wait for a CRes (a scenario's shorter `firstCReqSeconds`): it gives up first.
+        case .slow? where Self.slowAnswer < simulation.acs.timers.firstCReq:
             fault("the ACS answers 5 s late")
-            simulation.clock.sleep(for: .seconds(5))
+            simulation.clock.sleep(for: Self.slowAnswer)
             return nil
-        case .timeout?:
+        case .slow?, .timeout?:
             let wait = simulation.acs.timers.firstCReq
-            fault("the ACS does not answer: the 3DS SDK gives up after \(wait.components.seconds) s")
+            let late = server == .slow ? "answers 5 s late" : "does not answer"
+            fault("the ACS \(late): the 3DS SDK gives up after \(wait.components.seconds) s")
             simulation.clock.sleep(for: wait)
             return .timedOut(.sdk, detail: "no CRes within \(wait.components.seconds) s")
         case .erro?:

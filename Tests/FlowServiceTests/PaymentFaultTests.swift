@@ -5,6 +5,7 @@ import FlowEngine
 import IdentityProvider
 import IdpFlows
 import PaymentFlows
+import Scenario
 import Testing
 import ThreeDSecure
 
@@ -15,10 +16,12 @@ import ThreeDSecure
 
     /// Pays with the step-up card (right code) under `faults`; the clock moves a second at a time until the
     /// flow ends. Returns the result and the simulated seconds from the card form to each 3-D Secure step.
-    func pay(threeDS: ThreeDSFaults = .none, identity: IdentityFaults = .none, card: String = "4000000000002503")
-        throws -> (FlowResult, [String: Int64])
+    func pay(threeDS: ThreeDSFaults = .none, identity: IdentityFaults = .none, card: String = "4000000000002503",
+             timers: ThreeDSTimers = ThreeDSTimers()) throws -> (FlowResult, [String: Int64])
     {
-        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration())
+        var scenario = Scenario.embeddedDefault
+        scenario.threeDSTimers = timers
+        let service = FlowService(environment: SimulationEnvironment(scenario: scenario, clock: clock), configuration: FlowConfiguration())
         service.world.bridgeFaults = BridgeFaults(threeDS: threeDS)
         service.world.identityFaults = identity
         let frontEnd = paying(card, actions: [code("1234")])
@@ -100,6 +103,27 @@ import ThreeDSecure
         let (result, times) = try pay(threeDS: ThreeDSFaults(directoryServer: .slow, acs: .slow))
         #expect(result.status == PaymentStatus.authenticated)
         #expect(try #require(times["ARes"]) - times["AReq", default: 0] == 5)
+    }
+
+    /// A slow directory server's 5 s outlast a scenario's 2 s lookup timer: the lookup gives up at 2 s, as with
+    /// `timeout` (it used to take the ARes at 5 s).
+    @Test func aSlowDirectoryServerPastAShorterLookupTimerTimesOut() throws {
+        let timers = ThreeDSTimers(method: .seconds(2), lookup: .seconds(2), firstCReq: .seconds(3))
+        let (slow, _) = try pay(threeDS: ThreeDSFaults(directoryServer: .slow), timers: timers)
+        let (timeout, _) = try pay(threeDS: ThreeDSFaults(directoryServer: .timeout), timers: timers)
+        #expect(slow.status == timeout.status && slow.payment?.errorCode == timeout.payment?.errorCode, "\(slow.status)")
+        #expect(slow.payment?.errorCode == "402", "\(slow.payment?.errorCode ?? "none")")
+        #expect(slow.duration == timeout.duration)
+    }
+
+    /// A slow ACS's 5 s outlast a scenario's 3 s wait for a CRes: the challenge ends as with `timeout`, at 3 s (it
+    /// used to wait the 5 s first).
+    @Test func aSlowACSPastAShorterCResWaitTimesOut() throws {
+        let timers = ThreeDSTimers(method: .seconds(2), lookup: .seconds(2), firstCReq: .seconds(3))
+        let (slow, _) = try pay(threeDS: ThreeDSFaults(acs: .slow), timers: timers)
+        let (timeout, _) = try pay(threeDS: ThreeDSFaults(acs: .timeout), timers: timers)
+        #expect(slow.status == timeout.status && slow.payment?.challengeCancel == timeout.payment?.challengeCancel, "\(slow.status)")
+        #expect(slow.duration == timeout.duration, "\(slow.duration) against \(timeout.duration)")
     }
 
     @Test func withoutANetworkThePageCannotLoad() throws {
