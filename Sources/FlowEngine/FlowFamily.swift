@@ -16,7 +16,7 @@ public protocol FlowFamily: AnyObject, Sendable {
     func details(of kind: FlowKind) -> [any FlowResultDetail]
 
     /// What to try next after a flow of this family ended with `status` (and the error's `code`).
-    func advice(status: String, code: Int?) -> String?
+    func advice(for kind: FlowKind, status: String, code: Int?) -> String?
 
     /// The faults that bite `kind` beyond the world's identity faults, in words, for the log as it starts.
     func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String]
@@ -31,7 +31,7 @@ public protocol FlowFamily: AnyObject, Sendable {
 
 extension FlowFamily {
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
-    public func advice(status: String, code: Int?) -> String? { nil }
+    public func advice(for kind: FlowKind, status: String, code: Int?) -> String? { nil }
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { [] }
     public func attach(to service: FlowService) {}
     public var statusLine: String? { nil }

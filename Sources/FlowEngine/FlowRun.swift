@@ -268,7 +268,7 @@ public final class FlowRun: Sendable {
         case (.cancelled, EngineStatus.abortedBadInput): EngineStatus.abortedBadInputAdvice
         case (.success, _), (.cancelled, _): nil
         case (_, EngineStatus.promptTimeout): EngineStatus.promptTimeoutAdvice
-        default: family?.advice(status: status, code: error?.code) ?? "See the error message for what the SDK reported."
+        default: family?.advice(for: kind, status: status, code: error?.code) ?? "See the error message for what the SDK reported."
         }
         return FlowResult(
             flowID: id, flow: kind, outcome: outcome, status: status, failedStep: step, error: error,

@@ -66,8 +66,8 @@ extension FlowResult {
 }
 
 enum DeviceAdvice {
-    /// What to try next after an IdpSdk or KSSIDP flow ended with `status`.
-    static func advice(status: String, code: Int?) -> String? {
+    /// What to try next after an IdpSdk or KSSIDP flow ended with `status`; `activating`: an activation's.
+    static func advice(status: String, code: Int?, activating: Bool) -> String? {
         switch (status, code) {
         case (StatusType.WRONG_CREDENTIALS.name, IdpFailure.wrongActivationCode(attemptsLeft: 0).code):
             "Check the activation code; wrong codes count towards the lock."
@@ -93,8 +93,10 @@ enum DeviceAdvice {
         case (StatusType.FAILED.name, IdpFailure.serverError("").code):
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
         case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."
+        case (StatusType.INTERNAL_ERROR.name, _) where activating:
+            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent). The activation's code was spent at the token endpoint: activate with another code, or reset to have the demo codes again."
         case (StatusType.INTERNAL_ERROR.name, _):
-            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent). An activation's code was spent at the token endpoint: activate with another code, or reset to have the demo codes again."
+            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
         case (SimulatorStatus.insecureDevice, _):
             "The MC-SDK does not run on a rooted or jailbroken device: use a secure device, or turn the insecure-device fault off."
         case (StatusType.NOT_REACHABLE.name, _): "Check the identity provider's URL and the network."

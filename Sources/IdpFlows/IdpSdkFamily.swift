@@ -77,7 +77,14 @@ public final class IdpSdkFamily: FlowFamily {
                             authenticationMode: device.authenticationMode)
     }
 
-    public func advice(status: String, code: Int?) -> String? { DeviceAdvice.advice(status: status, code: code) }
+    public func advice(for kind: FlowKind, status: String, code: Int?) -> String? {
+        deviceAdvice(status: status, code: code, activating: kind == .activate)
+    }
+
+    /// What to try after a flow on this device ended with `status`; `activating`: an activation's (KSSIDP's too).
+    public func deviceAdvice(status: String, code: Int?, activating: Bool) -> String? {
+        DeviceAdvice.advice(status: status, code: code, activating: activating)
+    }
 
     /// The IdP's requests and answers appear in the running flow's log, between the SDK that made them and the
     /// IdP: this device's only, when several devices share the IdP.

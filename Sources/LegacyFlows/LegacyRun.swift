@@ -41,7 +41,9 @@ public final class LegacyFamily: FlowFamily {
 
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { idp.details(of: kind) }
 
-    public func advice(status: String, code: Int?) -> String? { idp.advice(status: status, code: code) }
+    public func advice(for kind: FlowKind, status: String, code: Int?) -> String? {
+        idp.deviceAdvice(status: status, code: code, activating: kind == .legacyActivate)
+    }
 }
 
 struct LegacyFlow {

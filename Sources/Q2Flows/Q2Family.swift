@@ -129,8 +129,9 @@ public final class Q2Family: FlowFamily {
         platform.context.shouldAllowAutoLogin()
     }
 
-    public func advice(status: String, code: Int?) -> String? {
+    public func advice(for kind: FlowKind, status: String, code: Int?) -> String? {
         switch status {
+        case Q2Status.invalidCredentials where code == HydraCode.lockedOut: "Wait until the lock ends, then try again."
         case Q2Status.invalidCredentials: "Check the user id and password; Core locks the user after too many wrong attempts in a row."
         case Q2Status.networkUnavailable: "The device could not reach Core: check the network (or turn the network fault off)."
         case Q2Status.genericError where code == HydraCode.missingField: "Give both a user id and a password: Core refuses an empty one."

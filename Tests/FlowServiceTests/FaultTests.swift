@@ -118,6 +118,30 @@ import Testing
         #expect(next.status != "INTERNAL_ERROR")
     }
 
+    /// A login meets no activation code: its advice after a runtime error does not speak of one.
+    @Test func aRuntimeErrorOnALoginAdvisesNothingAboutActivationCodes() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice])
+        #expect(service.run(.activate, with: frontEnd)?.outcome == .success)
+        service.environment.world.identityFaults.runtimeError = true
+        let failed = try #require(service.run(.login, with: frontEnd))
+        #expect(failed.status == "INTERNAL_ERROR")
+        #expect(failed.advice?.contains("run the flow again") == true && failed.advice?.contains("activation") == false,
+                "\(failed.advice ?? "")")
+    }
+
+    /// Core's lock (HTTP 423, hydraCode 1003) is advised as a lock, not as a wrong password.
+    @Test func aQ2UserLockedOutIsAdvisedToWait() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let wrong = ["username": "alice", "password": "nope"]
+        let frontEnd = RecordingFrontEnd.answering([wrong, wrong, wrong, Demo.alice])
+        var results: [FlowResult] = []
+        for _ in 0..<4 { results.append(try #require(service.run(.q2Login, with: frontEnd))) }
+        #expect(results[0].advice?.hasPrefix("Check the user id and password") == true)
+        #expect(results[3].q2?.hydraCode == 1003, "\(results[3].error?.message ?? "")")
+        #expect(results[3].advice == "Wait until the lock ends, then try again.")
+    }
+
     @Test func clockSkewMakesTheActivationCodeExpired() throws {
         var faults = IdentityFaults()
         faults.clockSkew = .seconds(31 * 86_400)

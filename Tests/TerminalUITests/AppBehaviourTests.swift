@@ -339,6 +339,24 @@ import Testing
     }
 }
 
+extension WaitingTests {
+    /// After the form is answered the SDK goes on with it: the working screen says so, not that it waits for the
+    /// prompt it has just had its answer to.
+    @Test func afterTheFormTheWorkingScreenSaysTheSDKHasTheAnswer() throws {
+        let driver = AppDriver(latency: .seconds(5))
+        driver.press(.enter)  // Activate device: its connection waits 5 s on the manual clock
+        #expect(driver.pump { _ in driver.clock.pendingTimerCount > 0 })
+        driver.clock.advance(by: .seconds(5))
+        #expect(driver.pump { _ in driver.isForm })
+        driver.fill()
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.app.render().text.contains("(provideCredentials answered)") })
+        #expect(!driver.app.render().text.contains("waiting for IdpSdk: provideCredentials"))
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+    }
+}
+
 @Suite struct MouseTests {
     /// The screen row and column (1-based, as a terminal reports them) of the first cell showing `text`.
     func position(of text: String, in driver: AppDriver) throws -> (row: Int, column: Int) {

@@ -16,6 +16,9 @@ extension TerminalApp {
                 "\(LogPane.who(event)) \(event.step.rawValue)" + (event.status.map { ": \($0)" } ?? "")
             } else if event.from != .app && event.to != .app {
                 "\(event.from.rawValue) → \(event.to.rawValue): \(event.step.rawValue)" + (event.status.map { " \($0)" } ?? "…")
+            } else if event.from == .app, let status = event.status {
+                // The app answered the SDK's prompt: the SDK goes on with it (its request may be on its way).
+                "waiting for \(event.to.rawValue) (\(event.step.rawValue) \(status))…"
             } else if event.from == .app {
                 "waiting for \(event.to.rawValue): \(event.step.rawValue)…"
             } else {
