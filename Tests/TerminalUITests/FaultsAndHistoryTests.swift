@@ -38,14 +38,20 @@ import Testing
         let row = try #require(FaultSwitch.allCases.firstIndex(of: .acs))
         for _ in 0..<row { driver.press(.down) }
         driver.press(.character(" "))
-        #expect(driver.app.render().text.contains("[x] 3DS: ACS unreachable (space: next)"))
+        #expect(driver.app.render().text.contains("[x] 3DS: ACS unreachable"))
+        #expect(driver.app.render().text.contains("space next value"), "the help bar says what space does here")
         driver.press(.character(" "))
         #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == .slow)
         for _ in ServerFault.allCases.dropFirst(2) { driver.press(.character(" ")) }
         #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == .malformed)
         driver.press(.character(" "))
         #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == nil)
-        #expect(driver.app.render().text.contains("[ ] 3DS: ACS answers (space: next)"))
+        #expect(driver.app.render().text.contains("[ ] 3DS: ACS answers"))
+        // Closed and opened again, the panel is where it was: the ACS, one key away from its next value.
+        driver.press(.escape, .character("f"))
+        #expect(driver.app.state.faultsPanel?.focus == row)
+        driver.press(.character(" "))
+        #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == .unreachable)
     }
 
     @Test func faultsSwitchedDuringAPromptBiteAtTheNextStep() throws {

@@ -135,6 +135,8 @@ public struct AppState: Sendable {
     public var logFocus: LogFocusState?
     /// The card form's test-card picker, when open (F4).
     public var cardPicker: CardPickerState?
+    /// The switch the faults panel had the focus on when it was closed: it opens there again.
+    var lastFaultFocus = 0
     /// The number of the test card the picker last filled in: the picker opens on it.
     public var lastTestCard: String?
     /// The call a flow waits on (a request not answered yet), and since when.

@@ -360,7 +360,10 @@ public enum AppView {
 
     private static func helpKeys(_ state: AppState) -> [(String, String)] {
         if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("?", "close help")] }
-        if state.faultsPanel != nil { return [("↑↓", "move"), ("space", "switch"), ("esc", "close")] }
+        if let panel = state.faultsPanel {
+            let cycles = FaultSwitch.allCases.indices.contains(panel.focus) && FaultSwitch.allCases[panel.focus].cycles
+            return [("↑↓", "move"), ("space", cycles ? "next value" : "switch"), ("esc", "close")]
+        }
         if let picker = state.cardPicker {
             if !picker.filter.isEmpty || picker.editingFilter { return [("type", "filter"), ("↑↓", "move"), ("enter", "fill the form"), ("esc", "clear")] }
             return [("↑↓", "move"), ("type", "filter"), ("enter", "fill the form"), ("esc", "close")]

@@ -33,14 +33,18 @@ public enum FaultSwitch: CaseIterable, Sendable {
         }
     }
 
-    /// The label with the current value of a switch that cycles through values (space: the next one).
+    /// The label with the current value of a switch that cycles through values (space: the next one, as the help
+    /// bar says when one has the focus).
     public func label(_ identity: IdentityFaults, _ bridge: BridgeFaults) -> String {
         switch self {
-        case .directoryServer: "3DS: directory server \(bridge.threeDS.directoryServer?.name ?? "answers") (space: next)"
-        case .acs: "3DS: ACS \(bridge.threeDS.acs?.name ?? "answers") (space: next)"
+        case .directoryServer: "3DS: directory server \(bridge.threeDS.directoryServer?.name ?? "answers")"
+        case .acs: "3DS: ACS \(bridge.threeDS.acs?.name ?? "answers")"
         default: label
         }
     }
+
+    /// Space switches it to its next value rather than on or off.
+    public var cycles: Bool { self == .directoryServer || self == .acs }
 
     /// off → unreachable → slow → … → malformed → off.
     static func next(after fault: ServerFault?) -> ServerFault? {
@@ -105,8 +109,9 @@ public struct FaultsPanelState: Sendable, Equatable {
 }
 
 extension TerminalApp {
+    /// Opens the panel on the switch it was closed on (switching one on and off again is one key each time).
     func openFaults() {
-        state.faultsPanel = FaultsPanelState()
+        state.faultsPanel = FaultsPanelState(focus: state.lastFaultFocus)
         refreshFaults()
     }
 
@@ -120,6 +125,7 @@ extension TerminalApp {
         let switches = FaultSwitch.allCases
         switch key {
         case .escape, .f2, .character("f"), .character("q"):
+            state.lastFaultFocus = panel.focus
             state.faultsPanel = nil
             return
         case .up, .backTab: panel.focus = (panel.focus - 1 + switches.count) % switches.count
@@ -152,7 +158,8 @@ extension AppView {
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Faults — space switches, esc closes")
         let rows = height - 4
         let first = min(max(0, panel.focus - rows + 1), max(0, switches.count - rows))
-        buffer.put("Live: a flow meets a fault at its next step.", row: top + 1, column: left + 2,
+        // Identity and network faults are read at each step; the bridge's and 3-D Secure's when a payment starts.
+        buffer.put("Identity: next step · bridge, 3DS: next payment", row: top + 1, column: left + 2,
                    role: .hint, limit: width - 4)
         for (offset, fault) in switches.enumerated().dropFirst(first).prefix(rows) {
             let row = top + 2 + offset - first
