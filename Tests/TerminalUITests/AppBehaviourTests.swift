@@ -487,6 +487,10 @@ extension WaitingTests {
         #expect(driver.app.state.showHelp)
         driver.press(.escape, .character("/"), .character("?"))
         #expect(!driver.app.state.showHelp && driver.app.state.logFocus?.filter == "?")
+        // A filter that matches nothing says so, and how to widen it.
+        driver.press(.character("z"))
+        #expect(driver.app.render().text.contains("No event matches the filter \"?z\": backspace widens it."), "\(driver.app.render().text)")
+        driver.press(.backspace)
         // A paste goes into the filter being typed.
         driver.press(.backspace)
         driver.app.handlePaste("AReq\n")

@@ -73,6 +73,11 @@ enum LogPane {
         }
         let columns = Columns(shown.map(\.event), width: width - 2)
         buffer.put(header(columns), row: top + 1, column: left + 1, role: .label, limit: width - 2)
+        if let focus, events.isEmpty, !focus.filter.isEmpty, rows > 0 {
+            let widen = focus.editingFilter ? "backspace widens it" : "/ then backspace widens it"
+            buffer.put("No event matches the filter \"\(focus.filter)\": \(widen).", row: top + 2,
+                       column: left + 1, role: .hint, limit: width - 2)
+        }
         let selectedIndex = focus.map { AppState.selectedIndex($0, in: events) }
         for (offset, entry) in shown.enumerated() {
             let row = top + 2 + offset
