@@ -94,6 +94,11 @@ public struct FlowAnswers: Sendable {
             let at = " (\(value.position))"
             if let foreign = AnswerKeys.foreign(key, for: kind, at: place, before: value) { throw foreign }
             if key == "faults" {
+                // The bridge's and 3-D Secure's faults bite a payment only: in another flow's answers they would
+                // be switched on and do nothing.
+                if let (inner, node) = value.members?.first(where: { $0.key == "bridge" || $0.key == "threeDS" }) {
+                    throw UsageError("\(place) (\(kind.rawValue)) has \"faults.\(inner)\", which only payer-auth takes (\(node.position))")
+                }
                 answers.faults = try parseFaults(value, at: place)
                 continue
             }

@@ -20,6 +20,11 @@ import Testing
          #"answers (q2-login) has "activation-code", which activate and legacy-activate take"#),
         (["login"], #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#,
          #"answers (login) has "activation-code", which activate and legacy-activate take"#),
+        // A payment's faults in another flow's answers would be switched on and bite nothing.
+        (["activate"], #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"threeDS":{"acs":"slow"}}}"#,
+         #"answers (activate) has "faults.threeDS", which only payer-auth takes (line 1, column 92)"#),
+        (["q2-login"], #"{"username":"alice","password":"wonderland","faults":{"addedLatencyMs":5,"bridge":{"loseEveryAck":true}}}"#,
+         #"answers (q2-login) has "faults.bridge", which only payer-auth takes"#),
         (["activate", "logout"], "[\(Answers.aliceActivation),{\"username\":\"alice\"}]",
          #"answers[1] (logout) has "username", which activate, login, legacy-activate, legacy-login and q2-login take"#),
     ] as [([String], String, String)])

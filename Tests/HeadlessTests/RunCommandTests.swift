@@ -153,7 +153,8 @@ import Testing
         (["run", "activate"], #"{"wonderland":"x"}"#, "column 15; known keys: username, password"),
         // Found by fuzzing (Fuzz/corpus/answers/unknown-fault-key.json): a key the faults object does not know was named.
         (["run", "activate"], #"{"faults":{"s3cr3t-typo":true}}"#, "answers.faults: has a key it does not know, before this value; known keys: networkUnavailable,"),
-        (["run", "activate"], #"{"faults":{"bridge":{"s3cr3t-typo":1}}}"#, "answers.faults.bridge: has a key it does not know, before this value; known keys: loseAcks,"),
+        (["run", "payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","faults":{"bridge":{"s3cr3t-typo":1}}}"#,
+         "answers.faults.bridge: has a key it does not know, before this value; known keys: loseAcks,"),
         (["run", "activate"], #"{"faults":{"addedLatencyMs":1e9}}"#, "answers.faults.addedLatencyMs: must be from 0 to 60000 (line 1, column 29)"),
         (["run", "activate"], #"{"username":"alice","username":"bob"}"#, "answers are not valid JSON: a key appears twice in one object (the second time here) at line 1, column 21"),
         (["run", "activate"], #"{"password":123456}"#, "answers.password must be a string (line 1, column 13)"),
