@@ -80,3 +80,14 @@ import Testing
         #expect(form.focus == 0)
     }
 }
+
+extension SmallTerminalTests {
+    /// At 60 columns the card's brand and Luhn check fit beside the box on one line ("Visa ✓"), not cut in two.
+    @Test func theCardHintFitsBesideTheBox() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openPayment()
+        driver.type("4000000000002503")
+        let row = try #require(rows(driver).first { $0.contains("Card number") })
+        #expect(row.contains("Visa ✓"), "\(row)")
+    }
+}

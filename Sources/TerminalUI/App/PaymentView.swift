@@ -33,7 +33,13 @@ extension AppView {
             } else if field == .card {
                 let hint = PaymentForm.cardHint(form.inputs[index].text)
                 let role: Role = hint.valid == true ? .success : hint.valid == false ? .error : .hint
-                buffer.putWrapped(hint.text, row: row, column: besideBoxes, width: max(0, besideRoom), lines: 2, role: role)
+                // Narrow (60 columns leave 12): the short form, so that "Visa · Luhn ✓" is not cut before its ✓.
+                var text = hint.text
+                if CharacterWidth.of(text) > besideRoom {
+                    text = text.replacingOccurrences(of: "American Express", with: "Amex")
+                        .replacingOccurrences(of: " · Luhn ✓", with: " ✓").replacingOccurrences(of: " · fails Luhn", with: " ✗ Luhn")
+                }
+                buffer.putWrapped(text, row: row, column: besideBoxes, width: max(0, besideRoom), lines: 2, role: role)
             }
         }
         let buttonRow = area.top + 2 + form.fieldCount
