@@ -1,0 +1,42 @@
+// The help bar's keys for what is on screen: the current screen's, or those of the panel or overlay over it.
+extension AppView {
+    /// In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
+    static func helpKeys(_ state: AppState) -> [(String, String)] {
+        if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("?", "close help")] }
+        if let panel = state.faultsPanel {
+            let cycles = FaultSwitch.allCases.indices.contains(panel.focus) && FaultSwitch.allCases[panel.focus].cycles
+            return [("↑↓", "move"), ("space", cycles ? "next value" : "switch"), ("esc", "close")]
+        }
+        if let picker = state.cardPicker {
+            if !picker.filter.isEmpty || picker.editingFilter { return [("type", "filter"), ("↑↓", "move"), ("enter", "fill the form"), ("esc", "clear")] }
+            return [("↑↓", "move"), ("type", "filter"), ("enter", "fill the form"), ("esc", "close")]
+        }
+        if let focus = state.logFocus {
+            if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")] }
+            if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "keep")] }
+            // "move", not "select": at 60 columns the bar keeps End too.
+            return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back")]
+        }
+        switch state.screen {
+        case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
+        case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]
+        case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")]
+        case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back")]
+        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("v", "sequence"), ("esc", "back")]
+        case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
+        // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
+        // Test data (F4) before Enter, which everyone tries: at 60 columns the bar keeps tab, esc, F4 and F1.
+        case .form: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back")]
+        case .payment: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "test cards"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back")]
+        case .challenge(let challenge):
+            switch challenge.screen.uiType {
+            case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F1", "help")]
+            case .singleSelect, .multiSelect: return [("↑↓", "move"), ("space", "choose"), ("enter", "submit"), ("esc", "cancel"), ("?", "help")]
+            case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel")]
+            case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("?", "help")]
+            }
+        case .working: return [("esc", "cancel flow"), ("pgup pgdn", "log"), ("f", "faults"), ("?", "help")]
+        case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("h", "history"), ("f", "faults"), ("?", "help")]
+        }
+    }
+}
