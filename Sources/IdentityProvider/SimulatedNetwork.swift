@@ -40,6 +40,10 @@ public final class SimulatedNetwork: Sendable {
         self.state = state
     }
 
+    /// The line the current task's requests go over, when a caller set one (a Q2 sign-in's: the module's work
+    /// hops between executors, so its line goes with the task rather than with a queue or an object).
+    @TaskLocal package static var taskLine: SimulatedNetwork?
+
     /// A device's line onto this network: its hosts, latency and faults, with waits of its own to abandon.
     package func line() -> SimulatedNetwork {
         SimulatedNetwork(clock: clock, faults: faults, state: state)
@@ -62,26 +66,23 @@ public final class SimulatedNetwork: Sendable {
         waits.withLock { $0.abandoned = false }
     }
 
-    /// Waits `delay` on the clock, unless this line's waits are abandoned first: then throws.
+    /// Waits `delay` on the clock, unless this line's waits are abandoned first: then throws. Which came first is
+    /// decided under the line's lock: a wait ``abandonWaits()`` took is abandoned, even when its timer fired too.
     private func wait(_ delay: Duration) throws(NetworkError) {
         let woken = DispatchSemaphore(value: 0)
-        let abandoned = Locked(false)
         let id: Int? = waits.withLock { waits in
             guard !waits.abandoned else { return nil }
             let id = waits.next
             waits.next += 1
-            waits.waiting[id] = {
-                abandoned.withLock { $0 = true }
-                woken.signal()
-            }
+            waits.waiting[id] = { woken.signal() }
             return id
         }
         guard let id else { throw .abandoned }
         let timer = clock.schedule(after: delay) { woken.signal() }
         woken.wait()
         timer.cancel()
-        waits.withLock { _ = $0.waiting.removeValue(forKey: id) }
-        if abandoned.withLock({ $0 }) { throw .abandoned }
+        let abandoned = waits.withLock { $0.waiting.removeValue(forKey: id) == nil }
+        if abandoned { throw .abandoned }
     }
 
     /// Makes `provider` answer at its base URL.

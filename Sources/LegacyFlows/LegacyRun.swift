@@ -68,7 +68,9 @@ struct LegacyFlow {
         let callName = activating ? "activate" : "login"
         let step = FlowStep("KssIdpWrapper.\(callName)")
         run.emit(.provideCredentials, from: .app, to: .app, detail: "the app collects \(fields.map(\.rawValue).joined(separator: ", ")) before calling KSSIDP")
-        let (resolution, _) = await run.ask(CredentialsRequest(fields: fields, clientId: clientId))
+        // A login's form starts with the device's user, as the IdpSdk login's does (the MC-SDK's user list names it).
+        let known = activating ? nil : start.userList.first?.userId
+        let (resolution, _) = await run.ask(CredentialsRequest(fields: fields, clientId: clientId, knownUsername: known))
         let credentials: [String: Secret]
         switch resolution {
         case .answered(let answer) where answer.value(as: Credentials.self) != nil:

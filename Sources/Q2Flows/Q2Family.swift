@@ -79,8 +79,6 @@ public final class Q2Family: FlowFamily {
     public let platform: SimulatedQ2Platform
     /// Where the Q2 module's async calls run (labelled `Q2 SDK` in the log), on the device's queue.
     let executor: DispatchTaskExecutor
-    /// The Q2 SDK's line onto the world's network: a cancelled sign-in abandons its wait for Core.
-    let line: SimulatedNetwork
     private let saved = Locked<PasswordCredential?>(nil)
     private let service = Locked<WeakService>(WeakService())
     private let world: SimulatedWorld
@@ -98,17 +96,15 @@ public final class Q2Family: FlowFamily {
             guard let run = service.withLock({ $0.service })?.runningFlow else { return }
             Self.report(decision, in: run)
         }
-        line = world.network.line()
-        platform = SimulatedQ2Platform(world: world, launch: settings.launch, security: security, line: line)
+        platform = SimulatedQ2Platform(world: world, launch: settings.launch, security: security)
     }
 
     public static let kinds: [FlowKind] = [.q2Login]
 
-    public func run(_ run: FlowRun) async -> FlowResult? {
-        // A sign-in cancelled before left the line abandoned: this one's request waits again.
-        line.resumeWaits()
-        return await Q2Flow(run: run, family: self).run()
-    }
+    public func run(_ run: FlowRun) async -> FlowResult? { await Q2Flow(run: run, family: self).run() }
+
+    /// A sign-in's own line onto the world's network: a cancel abandons its request to Core, and only its.
+    func signInLine() -> SimulatedNetwork { world.network.line() }
 
     /// Core's logon requests and answers appear in the running flow's log.
     public func attach(to service: FlowService) {

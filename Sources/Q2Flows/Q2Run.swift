@@ -151,16 +151,20 @@ struct Q2Flow {
         let platform = family.platform
         let started = run.clock.now
         let executor = family.executor
-        // A cancel abandons the request to Core if it is still on its way: never delivered, never counted.
-        let line = family.line
+        // A cancel abandons the request to Core if it is still on its way: never delivered, never counted. The line
+        // is this sign-in's alone and goes with its task, so that a cancelled sign-in still running cannot send
+        // over the next one's.
+        let line = family.signInLine()
         guard let outcome = await run.call({ .authenticate }, onCancel: { line.abandonWaits() }, { deliver in
             Task(executorPreference: executor) {
-                // The platform loads the module and asks it for its sign-in screen; the screen logs in.
-                let module = SignInModule()
-                platform.load(module)
-                guard let screen = try? await module.viewControllerForPlatformAuthentication(with: platform.context) as? SignInViewController
-                else { preconditionFailure("idp-tui's module always returns its sign-in screen") }
-                deliver(await screen.login(credential))
+                await SimulatedNetwork.$taskLine.withValue(line) {
+                    // The platform loads the module and asks it for its sign-in screen; the screen logs in.
+                    let module = SignInModule()
+                    platform.load(module)
+                    guard let screen = try? await module.viewControllerForPlatformAuthentication(with: platform.context) as? SignInViewController
+                    else { preconditionFailure("idp-tui's module always returns its sign-in screen") }
+                    deliver(await screen.login(credential))
+                }
             }
         }) else { return nil }
         let took = started.duration(to: run.clock.now)

@@ -7,20 +7,19 @@ import Secrets
 package final class CorePasswordAuthentication: PasswordAuthentication {
     private let core: Q2CoreServer
     private let security: any SecurityModule
-    /// The device's line onto the network, whose waits a cancelled flow abandons; nil: Core's own.
-    private let line: SimulatedNetwork?
 
-    package init(core: Q2CoreServer, security: any SecurityModule, line: SimulatedNetwork? = nil) {
+    package init(core: Q2CoreServer, security: any SecurityModule) {
         self.core = core
         self.security = security
-        self.line = line
     }
 
     package func authenticate(using credential: PasswordCredential) async throws -> PasswordAuthenticationResult {
         if case .deny(let reason) = security.allowLogin() { throw MobileCoreLoginFailure.insecure(reason: reason) }
         let response: LogonResponse
         do {
-            response = try core.logonUser(userId: credential.username, password: Secret(credential.password), over: line)
+            // Over the sign-in's own line when idp-tui's engine set one (a cancel abandons it), else Core's.
+            response = try core.logonUser(userId: credential.username, password: Secret(credential.password),
+                                          over: SimulatedNetwork.taskLine)
         } catch {
             throw MobileCoreLoginFailure.networkUnavailable(error: error)
         }

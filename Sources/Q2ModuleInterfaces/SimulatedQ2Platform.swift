@@ -1,4 +1,3 @@
-import IdentityProvider
 import IdpTuiWorld
 import Threading
 
@@ -34,11 +33,10 @@ public final class SimulatedQ2Platform: ModuleDelegate, Sendable {
         self.init(world: world, launch: launch, security: SimulatedSecurityModule(faults: world.faults))
     }
 
-    /// `line`: the device's line onto the world's network, which idp-tui's engine abandons for a cancelled flow.
-    package init(world: SimulatedWorld, launch: Q2Launch, security: any SecurityModule, line: SimulatedNetwork? = nil) {
+    package init(world: SimulatedWorld, launch: Q2Launch, security: any SecurityModule) {
         context = AuthenticationModuleContext(
             presentWithLocalizedErrorMessage: launch.banner, shouldAllowAutoLogin: { launch != .push },
-            passwordAuthentication: CorePasswordAuthentication(core: world.q2Core, security: security, line: line))
+            passwordAuthentication: CorePasswordAuthentication(core: world.q2Core, security: security))
     }
 
     /// Loads a module: sets its ``Q2ModuleBase/moduleDelegate`` to this platform.
