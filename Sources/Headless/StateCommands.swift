@@ -30,21 +30,20 @@ public enum StateCommands {
 
     public static func reset(_ options: CommandLineOptions, write: (String) -> Void) throws(UsageError) -> Int32 {
         let path = try statePath(options, command: .reset)
-        // At a terminal (standard input and error both one), a reset that would forget something asks first, as
-        // `rm -i` and package managers do; `--yes`, or a script (no terminal), is not asked.
-        if !options.yes, isatty(0) == 1, isatty(2) == 1, try !isAbsent(path, prefix: "reset: ") {
+        // At a terminal (standard input and error both one), a reset asks first, as `rm -i` and package managers
+        // do, once the file is known to be one it acts on; `--yes`, or a script (no terminal), is not asked.
+        let asks = !options.yes && isatty(0) == 1 && isatty(2) == 1
+        func confirm() -> Bool {
+            guard asks else { return true }
             let question = "idp-tui: reset \(VisibleText.escaped(path))? It forgets the device, the identity provider's counters"
                 + " and locks, and the history; it cannot be undone. [y/N] "
             _ = Threading.writeAll(Array(PlainASCII.forUserLocale(question).utf8), to: 2)
             let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased()
-            guard answer == "y" || answer == "yes" else {
-                writeErrorLine("idp-tui: reset: not confirmed; nothing was changed (--yes resets without asking)")
-                return 1
-            }
+            return answer == "y" || answer == "yes"
         }
         let outcome: ResetOutcome
         do {
-            outcome = try StateFile.reset(at: path)
+            outcome = try StateFile.reset(at: path, confirm: confirm)
         } catch {
             throw UsageError("reset: " + error.description)
         }
@@ -53,6 +52,9 @@ public enum StateCommands {
             write("\(path) does not exist: there is nothing to reset")
         case .reset(let before, let after):
             write("\(path): the device, the identity provider's counters and locks, and the history are reset (\(bytes(before)) → \(bytes(after)))")
+        case .declined:
+            writeErrorLine("idp-tui: reset: not confirmed; nothing was changed (--yes resets without asking)")
+            return 1
         case .movedAside(let moves):
             write("\(path) could not be read; it was kept, not deleted, and the next run starts a new one. Moved:")
             for move in moves { write("  \(move.from) → \(move.to)") }

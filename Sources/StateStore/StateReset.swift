@@ -13,6 +13,8 @@ public enum ResetOutcome: Sendable, Equatable {
     case reset(bytesBefore: Int64, bytesAfter: Int64)
     /// Unreadable bytes in no known format were moved aside, with their -wal and -shm: each move, in order.
     case movedAside([Move])
+    /// The person asked said no: nothing was changed.
+    case declined
 
     public struct Move: Sendable, Equatable {
         public let from: String
@@ -25,7 +27,8 @@ extension StateFile {
     /// id), empty, or unreadable bytes in no other known format, and on the last only when no other process has
     /// it open. Everything else (a link, a folder, a FIFO, a device, another program's database or file, a file
     /// from a newer idp-tui, a file locked by another process) throws a one-line error, and nothing is changed.
-    public static func reset(at path: String, now: Date = Date()) throws(StateError) -> ResetOutcome {
+    /// `confirm` is asked once the path is known to be one `reset` acts on, before anything changes.
+    public static func reset(at path: String, now: Date = Date(), confirm: () -> Bool = { true }) throws(StateError) -> ResetOutcome {
         switch StatePath.Entry(path) {
         case .missing:
             return .nothingThere
@@ -37,13 +40,13 @@ extension StateFile {
             break
         }
         if let problem = StatePath.writeProblem(path) { throw StateError(problem + "; nothing was changed") }
-        guard StatePath.isSQLiteOrEmpty(path) else { return try moveAside(path, now: now) }
+        guard StatePath.isSQLiteOrEmpty(path) else { return confirm() ? try moveAside(path, now: now) : .declined }
         let probe: Probe
         do {
             probe = try Probe(path)
         } catch {
             switch error.reason {
-            case .damaged: return try moveAside(path, now: now)
+            case .damaged: return confirm() ? try moveAside(path, now: now) : .declined
             case .busy: throw inUse(path)
             case .other: throw StateError(error.description + "; nothing was changed")
             }
@@ -54,6 +57,7 @@ extension StateFile {
         guard probe.version <= schemaVersion else {
             throw StateError("\(path) was written by a newer idp-tui (schema \(probe.version); this one reads up to \(schemaVersion)); nothing was changed")
         }
+        guard confirm() else { return .declined }
         let before = size(path)
         do {
             let file = try StateFile(path: path)

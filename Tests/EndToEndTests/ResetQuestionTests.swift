@@ -38,5 +38,12 @@ import Testing
         let unasked = try run(["reset", "--yes"])
         #expect(unasked.status == 0 && !unasked.screen.contains("[y/N]"), "\(unasked.screen)")
         #expect(try run(["history"]).screen.contains("no flows yet"))
+
+        // What reset refuses is refused before any question.
+        try FileManager.default.removeItem(atPath: state)
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+        let refused = try run(["reset"])
+        #expect(refused.status == 2 && !refused.screen.contains("[y/N]"), "\(refused.screen)")
+        #expect(refused.screen.contains("is a folder, not a state file; nothing was changed"), "\(refused.screen)")
     }
 }
