@@ -105,7 +105,8 @@ public final class FlowRun: Sendable {
 
     /// Starts a call and awaits its reply, which `start` hands to its argument once; nil once the flow is
     /// cancelled — at once, even while the call is in flight: the flow then ends with a cancelled result at
-    /// `step` (after `onCancel`, which undoes what the call set up), and the flow's code must stop.
+    /// `step`, and the flow's code must stop. `onCancel` undoes what the call set up; it runs on the cancelling
+    /// thread, at the cancel, so it must not block.
     ///
     /// Inlinable, so that each flow's calls are specialized for their reply type (unspecialized, every call
     /// looked up `Reply?`'s metadata at run time); the work that does not depend on the type is not generic.
@@ -143,12 +144,12 @@ public final class FlowRun: Sendable {
         stop resume: @escaping @Sendable () -> Void
     ) -> UInt64? {
         let stop: @Sendable () -> Void = { [self] in
+            // At the cancel itself: a request still on its way is abandoned before anything else can move on
+            // (from the side queue, a clock passing meanwhile could still deliver it).
+            onCancel?()
             resume()
             // Not behind the call, which may still hold the device.
-            service.sideQueue.async { [self] in
-                onCancel?()
-                endCancelled(at: step(), inFlight: true)
-            }
+            service.sideQueue.async { [self] in endCancelled(at: step(), inFlight: true) }
         }
         let call = awaiting.withLock { awaiting in
             awaiting.call &+= 1

@@ -1,3 +1,4 @@
+import Dispatch
 import Determinism
 import FlowCatalog
 import FlowEngine
@@ -71,6 +72,28 @@ import Testing
         service.start(.q2Login)
         #expect(service.drive(frontEnd) { frontEnd.results.count == 4 })
         #expect(frontEnd.results.last?.outcome == .success, "\(frontEnd.results.last?.error?.message ?? "")")
+    }
+
+    /// The request is abandoned by the cancel itself, not later: a clock that passes the latency right after the
+    /// cancel, while the engine's side queue is still busy, delivers nothing.
+    @Test func aCancelAbandonsTheRequestBeforeTheClockMovesOn() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([["username": "alice", "password": "wrong"]])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        let flow = service.start(.q2Login)
+        #expect(service.drive(frontEnd) { clock.pendingTimerCount > 0 })
+        let busy = DispatchSemaphore(value: 0)
+        service.sideQueue.async { busy.wait() }
+        service.cancel(flowID: flow)
+        clock.advance(by: .seconds(60))
+        // The sign-in's request holds the device's queue while it waits: once the queue is free, the request
+        // either went (and Core answered) or was abandoned.
+        service.environment.deviceQueue.sync {}
+        busy.signal()
+        service.settle(frontEnd, clock: clock)
+        #expect(frontEnd.results.last?.outcome == .cancelled)
+        #expect(!frontEnd.events(of: flow).contains { $0.from == .q2Core }, "Core answered a cancelled request")
     }
 }
 
