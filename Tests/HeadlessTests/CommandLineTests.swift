@@ -1,3 +1,4 @@
+import Foundation
 import Headless
 import Testing
 
@@ -51,10 +52,29 @@ import Testing
         (["run", "activate", "--state", "f", "--ephemeral"], "run: --state and --ephemeral exclude each other"),
         (["compare", "now"], "compare: unknown argument \"now\""),
         (["run"], "run: name at least one flow"),
+        (["run", "activate", "--answers", "good.json", "--answers=wrong.json"], "run: --answers is given twice; give it once"),
+        (["--seed", "1", "history", "--seed", "2"], "history: --seed is given twice"),
+        (["--ephemeral", "run", "logout", "--ephemeral"], "run: --ephemeral is given twice"),
     ])
     func everyErrorNamesTheOption(arguments: [String], message: String) {
         let problem = problem(arguments)
         #expect(problem?.hasPrefix(message) == true, "\(problem ?? "no error")")
+    }
+
+    /// The one option that adds up: each `--bridge-fault` switches one more fault on.
+    @Test func bridgeFaultsAddUp() throws {
+        let parsed = try parse(["run", "payer-auth", "--bridge-fault", "lose-acks:2", "--bridge-fault=wrong-origin"])
+        #expect(parsed.options.bridgeFaults.lostAcks == 2 && parsed.options.bridgeFaults.wrongOrigin)
+    }
+
+    /// docs/headless.md's synopsis names every option `run --help` lists, as the table spells it.
+    @Test func theHeadlessGuidesSynopsisHasEveryOptionOfRun() throws {
+        let guide = try String(contentsOf: docsFolder.appendingPathComponent("headless.md"), encoding: .utf8)
+        let synopsis = try #require(guide.components(separatedBy: "```").dropFirst().first)
+        let options = Command.run.usage.split(separator: "\n").filter { $0.hasPrefix("  --") }
+            .map { $0.dropFirst(2).components(separatedBy: "  ")[0] }
+        #expect(options.count >= 12)
+        for option in options { #expect(synopsis.contains(option), "docs/headless.md's synopsis lacks \(option)") }
     }
 
     @Test func helpComesFromTheTableForEachCommand() throws {

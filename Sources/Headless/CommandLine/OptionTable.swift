@@ -31,6 +31,9 @@ struct OptionSpec: Sendable {
     let value: String?
     let help: String
     let scope: Scope
+    /// Given more than once, each adds to the last (`--bridge-fault`); any other option given twice is an error,
+    /// so that a script's second `--answers` cannot quietly win over its first.
+    var repeatable = false
     let apply: Apply
 
     /// `--seed N`.
@@ -94,7 +97,8 @@ enum OptionTable {
         OptionSpec(name: "--certificate-chain", value: "FILE", help: "the PEM chain the app pins (default: the IdP's own)", scope: .engine) {
             options, value, _ in options.certificateChainPath = value
         },
-        OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultList)", scope: .engine) {
+        OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultList)", scope: .engine,
+                   repeatable: true) {
             options, value, problem throws(UsageError) in
             switch value {
             case "lose-every-ack": options.bridgeFaults.loseEveryAck = true

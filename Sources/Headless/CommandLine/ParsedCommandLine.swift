@@ -71,11 +71,13 @@ public struct ParsedCommandLine: Sendable {
 
         let problem = { (message: String) in UsageError(chosen.prefix + message) }
         var options = CommandLineOptions()
+        var seen: Set<String> = []
         for (spec, name, value) in given {
             guard let spec, spec.scope.includes(chosen) else {
                 let owner = spec.map { owners(of: $0) }.map { " (it is for \($0))" } ?? ""
                 throw problem("unknown option \(name)\(owner); see idp-tui \(chosen.rawValue.isEmpty ? "" : chosen.rawValue + " ")--help")
             }
+            guard seen.insert(name).inserted || spec.repeatable else { throw problem("\(name) is given twice; give it once") }
             switch (spec.value, value) {
             case (nil, nil): try spec.apply(&options, "", problem)
             case (nil, _?): throw problem("\(name) takes no value")
