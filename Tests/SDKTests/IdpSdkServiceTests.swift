@@ -46,6 +46,18 @@ import Testing
             harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
             .answering(["username": "alice"]))
         #expect(missing.idpSdkError == IdpSdkError(subsystem: 510, errorCode: 3, errorDescription: "provideCredentials returned no value for \"password\""))
+        // Keyed by the field ids, as an Android app might: the error says which keys it takes.
+        let byFieldId = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
+            ScriptedInteraction { _ in
+                IdpSdkProvideCredentialsResult(credentials: [IdpSdkConstants.USERNAME: "alice", IdpSdkConstants.PASSWORD: "secret-pw"])
+            })
+        #expect(byFieldId.idpSdkError?.errorDescription == "provideCredentials returned no value for \"username\"; it returned \"USERNAME\": "
+                    + "the keys are username, password, activation-code …, not the inputFieldIds")
+        let elsewhere = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
+            ScriptedInteraction { _ in IdpSdkProvideCredentialsResult(credentials: ["alice": "secret-pw"]) })
+        #expect(elsewhere.idpSdkError?.errorDescription == "provideCredentials returned no value for \"username\"")
         let long = await harness.authorizationCode(
             harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
             .answering(["username": "alice", "password": String(repeating: "p", count: 257)]))
