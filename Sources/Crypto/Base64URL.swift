@@ -82,9 +82,13 @@ public enum Base64URL {
 
 /// Lower-case hexadecimal.
 public enum Hex {
-    /// 16 bytes as a UUID-shaped string (8-4-4-4-12 hex digits), for protocol ids drawn from a seeded source.
-    public static func uuid(_ bytes: [UInt8]) -> String {
-        precondition(bytes.count == 16, "a UUID takes 16 bytes")
+    /// 16 random bytes as an RFC 4122 version 4 UUID (8-4-4-4-12 hex digits, the version and variant bits set), as
+    /// EMV 3-D Secure's transaction ids are, for protocol ids drawn from a seeded source.
+    public static func uuid(_ random: [UInt8]) -> String {
+        precondition(random.count == 16, "a UUID takes 16 bytes")
+        var bytes = random
+        bytes[6] = bytes[6] & 0x0f | 0x40
+        bytes[8] = bytes[8] & 0x3f | 0x80
         let hex = encode(bytes)
         return [hex.prefix(8), hex.dropFirst(8).prefix(4), hex.dropFirst(12).prefix(4), hex.dropFirst(16).prefix(4),
                 hex.dropFirst(20)].joined(separator: "-")

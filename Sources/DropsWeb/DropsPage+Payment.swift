@@ -20,7 +20,7 @@ extension DropsPage {
             completion = "N"
         }
         log("Drops", "ACS", "3DS Method", "device data collection to \(collectionURL); threeDSCompInd \(completion)")
-        let requestID = Hex.encode(simulation.random.bytes(8))
+        let requestID = Hex.uuid(simulation.random.bytes(16))
         let request = AuthenticationRequest(
             threeDSServerTransID: requestID, card: details.card, expiryMonth: details.expiryMonth,
             expiryYear: details.expiryYear, amountMinorUnits: details.amountMinorUnits, currency: details.currency,

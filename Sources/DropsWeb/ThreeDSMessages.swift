@@ -32,7 +32,9 @@ enum ThreeDSMessage {
         logged([
             "messageType": "AReq", "messageVersion": AccessControlServer.messageVersion,
             "threeDSServerTransID": request.threeDSServerTransID, "acctNumber": request.card.description,
-            "purchaseAmount": String(request.amountMinorUnits), "purchaseCurrency": request.currency,
+            "purchaseAmount": String(request.amountMinorUnits),
+            "purchaseCurrency": Currency(code: request.currency)?.numeric ?? request.currency,
+            "purchaseExponent": Currency(code: request.currency).map { String($0.exponent) },
             "merchantName": request.merchantName, "threeDSCompInd": request.methodCompletion,
         ], line: "card \(request.card), \(AccessControlServer.format(request.amountMinorUnits, request.currency)), \(request.merchantName), threeDSCompInd \(request.methodCompletion)")
     }

@@ -33,9 +33,7 @@ public final class AccessControlServer: Sendable {
 
     public func authenticate(_ request: AuthenticationRequest) throws(DirectoryServerError) -> AuthenticationResponse {
         guard request.amountMinorUnits > 0 else { throw .invalidAmount }
-        guard request.currency.count == 3, request.currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
-            throw .invalidCurrency(request.currency)
-        }
+        guard Currency(code: request.currency) != nil else { throw .invalidCurrency(request.currency) }
         guard (1...12).contains(request.expiryMonth) else { throw .invalidExpiry }
         let dsTransID = identifier()
         let acsTransID = identifier()

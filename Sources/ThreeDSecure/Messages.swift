@@ -147,7 +147,7 @@ public enum DirectoryServerError: Error, Sendable, Equatable, CustomStringConver
     public var description: String {
         switch self {
         case .invalidAmount: "the amount must be above zero"
-        case .invalidCurrency(let code): "\"\(code)\" is not a three-letter ISO 4217 currency code"
+        case .invalidCurrency(let code): "\"\(code)\" is not an ISO 4217 currency code with two decimals"
         case .invalidExpiry: "the expiry month must be 1 to 12"
         case .unknownTransaction(let id): "no challenge with acsTransID \(id) is open"
         }

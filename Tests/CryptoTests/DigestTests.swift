@@ -82,7 +82,9 @@ import Testing
     }
 
     @Test func uuidShapedIdentifiers() {
-        #expect(Hex.uuid(Array(0..<16)) == "00010203-0405-0607-0809-0a0b0c0d0e0f")
+        #expect(Hex.uuid(Array(0..<16)) == "00010203-0405-4607-8809-0a0b0c0d0e0f")
+        // RFC 4122: version 4 in the third group's first digit, the variant (8, 9, a or b) in the fourth's.
+        #expect(Hex.uuid(Array(repeating: 0xff, count: 16)) == "ffffffff-ffff-4fff-bfff-ffffffffffff")
     }
 
     @Test func wipeZeroesTheBytes() {

@@ -70,6 +70,18 @@ extension RecordingFrontEnd {
         let onMain = frontEnd.events(of: result.flowID).filter { $0.thread == "main" }.map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" }
         #expect(onMain == ["SafepayDrops→Drops load", "SafepayDrops→App onPayerAuthenticationFrictionless"])
         #expect(frontEnd.events(of: result.flowID).first { $0.step.rawValue == "AReq" }?.thread == "DropsPage.payment")
+        // The AReq as EMV 3DS 2.2 spells it: the transaction id an RFC 4122 version 4 UUID, the currency's ISO 4217
+        // numeric code and exponent.
+        let areq = try #require(frontEnd.events(of: result.flowID).first { $0.step.rawValue == "AReq" }?.message)
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(areq.utf8)) as? [String: String])
+        #expect(fields["purchaseCurrency"] == "978" && fields["purchaseExponent"] == "2" && fields["purchaseAmount"] == "4999")
+        let uuid = /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}/
+        #expect(try uuid.wholeMatch(in: fields["threeDSServerTransID"] ?? "") != nil, "\(fields)")
+        let ares = try #require(frontEnd.events(of: result.flowID).first { $0.step.rawValue == "ARes" }?.message)
+        let answered = try #require(try JSONSerialization.jsonObject(with: Data(ares.utf8)) as? [String: String])
+        for id in ["threeDSServerTransID", "dsTransID", "acsTransID"] {
+            #expect(try uuid.wholeMatch(in: answered[id] ?? "") != nil, "\(id): \(answered)")
+        }
         // The flow disposes of the view: no bridge timer is left.
         #expect(clock.pendingTimerCount == 0)
     }
@@ -264,6 +276,8 @@ extension RecordingFrontEnd {
             ("4000000000002503", "12/30", "1.234", "EUR", "m", .amount),
             ("4000000000002503", "12/30", "-1", "EUR", "m", .amount),
             ("4000000000002503", "12/30", "1", "EURO", "m", .currency),
+            ("4000000000002503", "12/30", "1", "XYZ", "m", .currency),
+            ("4000000000002503", "12/30", "1", "JPY", "m", .currency),
             ("4000000000002503", "12/30", "1", "EUR", " ", .merchant),
         ]
         for (card, expiry, amount, currency, merchant, field) in bad {
