@@ -32,6 +32,8 @@ public struct PaymentAnswers: Sendable {
     /// How long the cardholder takes over each challenge screen, in real time: longer than the scenario's
     /// challenge limit (`payments.challenge.timeoutSeconds`), and the ACS ends the challenge (challengeCancel 04).
     public var challengeDelay: Duration = .zero
+    /// Where each card-form field was written, so that the form's own checks (Luhn, expiry …) name the place.
+    var written: [PaymentField: TextPosition] = [:]
 
     public enum Choice: Sendable, Equatable {
         case number(Int)
@@ -54,6 +56,7 @@ public struct PaymentAnswers: Sendable {
             func text(_ limit: Int = 64) throws(UsageError) -> String {
                 try FlowAnswers.text(value, at: "\(place).\(key)", limit: limit)
             }
+            if let field = PaymentField(rawValue: key) { payment.written[field] = value.position }
             switch key {
             case "card": payment.card = try text()
             case "expiry": payment.expiry = try text()
@@ -139,7 +142,7 @@ extension PaymentAnswers {
                 card: card, expiry: expiry, amount: amount ?? defaults.amount, currency: currency ?? defaults.currency,
                 merchant: merchant ?? defaults.merchant)
         } catch {
-            throw UsageError("\(place).\(error.field.rawValue): \(error.message)")
+            throw UsageError("\(place).\(error.field.rawValue): \(error.message)\(written[error.field].map { " (\($0))" } ?? "")")
         }
     }
 

@@ -137,8 +137,8 @@ import Testing
 
     static let badAnswers: [(String, String)] = [
         (#"{"expiry":"12/30"}"#, #"answers (payer-auth) needs "card" and "expiry""#),
-        (#"{"card":"4000000000002502","expiry":"12/30"}"#, "answers.card: the card number fails the Luhn check"),
-        (#"{"card":"4000000000002503","expiry":"13/30"}"#, "answers.expiry: the month must be 01 to 12"),
+        (#"{"card":"4000000000002502","expiry":"12/30"}"#, "answers.card: the card number fails the Luhn check; check for a mistyped digit (line 1, column 9)"),
+        (#"{"card":"4000000000002503","expiry":"13/30"}"#, "answers.expiry: the month must be 01 to 12 (line 1, column 37)"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"free"}"#, "answers.amount: write it as a number"),
         (#"{"card":"4000000000002503","expiry":"12/30","otp":7}"#, "answers.otp must be a string, or an array"),
         // Found by fuzzing (Fuzz/corpus/answers/empty-otp.json): an empty code was sent to the ACS, and failed there.
