@@ -36,6 +36,8 @@ public final class FlowRun: Sendable {
         /// Whether the run's end is reported (``FlowService/finish(_:with:)`` done), and who waits for it.
         var ended = false
         var awaitingEnd: UnsafeContinuation<Void, Never>?
+        /// The user the flow acts for, once known (``actsFor(user:)``).
+        var user: String?
     }
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
@@ -84,6 +86,17 @@ public final class FlowRun: Sendable {
     }
 
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Names the user the flow acts for, once the flow knows it: the history lists them even when the flow ends
+    /// with a result that does not (a cancel while the user's request is in flight).
+    public func actsFor(user: String) {
+        awaiting.withLock { $0.user = user }
+    }
+
+    /// The user the history lists for this run: its result's, else the one it named.
+    func historyUser(of result: FlowResult) -> String? {
+        result.details.lazy.compactMap(\.historyUser).first ?? awaiting.withLock { $0.user }
+    }
 
     /// Why the run, or one of its prompts, was cancelled; nil while nothing was.
     public var cancelReason: CancelReason? { awaiting.withLock { $0.reason } }

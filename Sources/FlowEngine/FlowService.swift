@@ -117,7 +117,7 @@ public final class FlowService: Sendable {
         runs.withLock { _ = $0.removeValue(forKey: run.id) }
         channel.cancel(flowID: run.id)
         if let history {
-            let record = HistoryRecord(result: result, events: run.closeTranscript(), startedAt: run.started)
+            let record = HistoryRecord(result: result, user: run.historyUser(of: result), events: run.closeTranscript(), startedAt: run.started)
             do {
                 result.set(HistoryEntryDetail(id: try history.record(record)))
             } catch {

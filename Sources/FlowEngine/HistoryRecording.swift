@@ -10,11 +10,11 @@ extension HistoryRecord {
     }()
 
     /// A finished flow's record.
-    init(result: FlowResult, events: [FlowEvent], startedAt: SimulationInstant) {
+    init(result: FlowResult, user: String?, events: [FlowEvent], startedAt: SimulationInstant) {
         let resultJSON = (try? Self.encoder.encode(result)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         self.init(
             summary: HistorySummary(
-                id: 0, time: startedAt.description, flow: result.flow.rawValue, user: result.details.lazy.compactMap(\.historyUser).first,
+                id: 0, time: startedAt.description, flow: result.flow.rawValue, user: user,
                 outcome: result.outcome, status: result.status, duration: result.duration.microseconds),
             resultJSON: resultJSON,
             events: events.enumerated().map { RecordedEvent($1, sequence: $0 + 1) })

@@ -122,6 +122,7 @@ struct Q2Flow {
                  detail: "shouldAllowAutoLogin() is true: signing in with the saved credential for \(saved.username)")
             credential = saved
             autoLogin = true
+            run.actsFor(user: saved.username)
         case .answered(let answer) where answer.value(as: Credentials.self) != nil:
             let values = answer.value(as: Credentials.self)?.values ?? [:]
             // An empty username or password goes to Core like any other, which answers 400 / 1010 (docs/q2.md).
@@ -137,6 +138,7 @@ struct Q2Flow {
             // The vendor's credential holds the password as a String: the typed secret becomes one here, at the
             // module's API, and a secret again inside Core's login.
             credential = PasswordCredential(username: username, password: password.reveal())
+            if !username.isEmpty { run.actsFor(user: username) }
         case .timedOut:
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: EngineStatus.promptTimeout,
                  detail: "nobody signed in within \(run.service.promptTimeout?.components.seconds ?? 0) s")

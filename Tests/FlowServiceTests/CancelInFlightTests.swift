@@ -67,6 +67,8 @@ import Testing
             service.settle(frontEnd, clock: clock)
             #expect(frontEnd.results.last?.outcome == .cancelled)
             #expect(!frontEnd.events(of: flow).contains { $0.from == .q2Core }, "Core answered a cancelled request")
+            // The history lists whom the cancelled sign-in was for: the name was typed.
+            #expect(try service.history?.list(limit: 1).first?.user == "alice")
         }
         service.environment.world.identityFaults.addedLatency = .zero
         service.start(.q2Login)
