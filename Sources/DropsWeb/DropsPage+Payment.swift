@@ -44,7 +44,7 @@ extension DropsPage {
         guard let status = response.transStatus else {
             // No ARes: Cardinal's Enrolled U (an Erro, or nothing in time) or B (bypassed).
             if let error = response.error {
-                log(error.errorComponent == .server ? "Drops" : "DS", "Drops", ThreeDSMessage.erro(error, about: requestID), status: error.errorCode)
+                log(error.errorComponent == .server ? "Drops" : "DS", "Drops", ThreeDSMessage.erro(error, about: "AReq", of: .init(response)), status: error.errorCode)
             } else {
                 log("DS", "Drops", "lookup", "Enrolled \(response.enrolled.rawValue): \(response.enrolled.meaning); no ARes", status: response.enrolled.rawValue)
             }
@@ -70,9 +70,10 @@ extension DropsPage {
 
     private func challenge(_ response: AuthenticationResponse, base: [String: JSONValue]) {
         guard let acsTransID = response.acsTransID else { return }
+        let ids = ThreeDSMessage.TransactionIDs(response)
         simulation.cardholder.challengeWillStart()
         // The 3DS SDK's first CReq fetches the first screen.
-        log("Drops", "ACS", ThreeDSMessage.creq(acsTransID, nil))
+        log("Drops", "ACS", ThreeDSMessage.creq(ids, nil))
         var reply: ChallengeResponse
         if simulation.faults.threeDS.firstCReqLost {
             let wait = simulation.acs.timers.firstCReq
@@ -85,7 +86,7 @@ extension DropsPage {
         }
         while !isDisposed {
             guard case .screen(let screen) = reply else { break }
-            log("ACS", "Drops", ThreeDSMessage.cres(acsTransID, screen))
+            log("ACS", "Drops", ThreeDSMessage.cres(ids, screen))
             let action = simulation.cardholder.respond(to: screen)
             guard !isDisposed else { return }
             let answer: ChallengeAnswer
@@ -96,17 +97,19 @@ extension DropsPage {
                 simulation.acs.decideOutOfBand(acsTransID, approve: approve)
                 answer = .continueOutOfBand
             }
-            log("Drops", "ACS", ThreeDSMessage.creq(acsTransID, answer))
+            log("Drops", "ACS", ThreeDSMessage.creq(ids, answer))
             guard let next = exchange(acsTransID, answer) else { return }
             reply = next
         }
         guard !isDisposed, case .completed(let result) = reply else { return }
         if let error = result.error {
             let from = error.errorComponent == .acs ? "ACS" : "Drops"
-            log(from, from == "ACS" ? "Drops" : "ACS", ThreeDSMessage.erro(error, about: nil), status: error.errorCode)
+            // The ACS's Erro is about a CReq; the 3DS SDK's, about the CRes it did not get or could not read.
+            log(from, from == "ACS" ? "Drops" : "ACS", ThreeDSMessage.erro(error, about: from == "ACS" ? "CReq" : "CRes", of: ids),
+                status: error.errorCode)
         }
-        log("ACS", "Drops", ThreeDSMessage.cresFinal(result))
-        log("ACS", "DS", ThreeDSMessage.rreq(result), status: result.transStatus.rawValue)
+        log("ACS", "Drops", ThreeDSMessage.cresFinal(ids, result))
+        log("ACS", "DS", ThreeDSMessage.rreq(ids, result), status: result.transStatus.rawValue)
         finish(result, response, base: base)
     }
 
@@ -153,7 +156,7 @@ extension DropsPage {
             return .timedOut(.server, detail: "no ARes within the lookup timeout")
         case .erro?:
             fault("the directory server answers with an Erro")
-            return ProtocolError("404", .directoryServer, "Permanent System Failure")
+            return ProtocolError("404", .directoryServer, "Permanent System Failure", detail: "the directory server cannot process the AReq")
         case .http500?:
             fault("the directory server answers HTTP 500")
             return .transientFailure(.server, detail: "the directory server answered HTTP 500")

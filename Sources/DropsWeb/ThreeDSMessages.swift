@@ -12,12 +12,28 @@ enum ThreeDSMessage {
         let json: String
     }
 
-    static func logged(_ fields: KeyValuePairs<String, String?>, line: String? = nil) -> Logged {
+    /// The ids of one transaction, which every message after the AReq carries (EMV 3DS 2.2: the 3DS Server's
+    /// and the ACS's in the CReq, CRes and RReq; the directory server's in the RReq and wherever known in an Erro).
+    struct TransactionIDs {
+        let threeDSServer: String
+        let directoryServer: String?
+        let acs: String?
+
+        init(_ response: AuthenticationResponse) {
+            threeDSServer = response.threeDSServerTransID
+            directoryServer = response.dsTransID
+            acs = response.acsTransID
+        }
+    }
+
+    /// `flags`: the fields that are JSON booleans (`oobContinue`).
+    static func logged(_ fields: KeyValuePairs<String, String?>, flags: [String: Bool] = [:], line: String? = nil) -> Logged {
         let present = fields.compactMap { key, value in value.map { (key, $0) } }
         // The line leaves out what every message repeats (type, version, transaction ids): the JSON has them.
         let line = line ?? present.filter { !["messageType", "messageVersion"].contains($0.0) && !$0.0.hasSuffix("TransID") }
             .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
-        let json = JSONValue.object(Dictionary(present.map { ($0.0, JSONValue.string($0.1)) }, uniquingKeysWith: { $1 }))
+        let json = JSONValue.object(Dictionary(present.map { ($0.0, JSONValue.string($0.1)) }, uniquingKeysWith: { $1 })
+            .merging(flags.mapValues { JSONValue.bool($0) }) { $1 })
         let name = present.first { $0.0 == "messageType" }?.1 ?? "message"
         return Logged(name: name, line: line, json: json.description)
     }
@@ -50,13 +66,13 @@ enum ThreeDSMessage {
     }
 
     /// A CReq carrying `answer` (nil: the SDK's first CReq, which fetches the first screen).
-    static func creq(_ acsTransID: String, _ answer: ChallengeAnswer?) -> Logged {
-        var entry: String?, cancel: String?, resend: String?, oobContinue: String?
+    static func creq(_ ids: TransactionIDs, _ answer: ChallengeAnswer?) -> Logged {
+        var entry: String?, cancel: String?, resend: String?, oobContinue: Bool?
         switch answer {
         case nil: break
         case .code?: entry = "••••"
         case .select(let chosen)?: entry = chosen.sorted().map { String($0 + 1) }.joined(separator: ",")
-        case .continueOutOfBand?: oobContinue = "01"
+        case .continueOutOfBand?: oobContinue = true
         case .resend?: resend = "Y"
         case .cancel?: cancel = ChallengeCancel.cardholderSelectedCancel.rawValue
         case .unsupportedInterface?: cancel = ChallengeCancel.transactionError.rawValue
@@ -64,39 +80,46 @@ enum ThreeDSMessage {
         case .transactionError?: cancel = ChallengeCancel.transactionError.rawValue
         }
         return logged([
-            "messageType": "CReq", "messageVersion": AccessControlServer.messageVersion, "acsTransID": acsTransID,
-            "challengeDataEntry": entry, "resendChallenge": resend, "oobContinue": oobContinue, "challengeCancel": cancel,
-        ])
+            "messageType": "CReq", "messageVersion": AccessControlServer.messageVersion,
+            "threeDSServerTransID": ids.threeDSServer, "acsTransID": ids.acs,
+            "challengeDataEntry": entry, "resendChallenge": resend, "challengeCancel": cancel,
+        ], flags: oobContinue.map { ["oobContinue": $0] } ?? [:], line: oobContinue == true ? "oobContinue true" : nil)
     }
 
-    static func cres(_ acsTransID: String, _ screen: ChallengeScreen) -> Logged {
+    static func cres(_ ids: TransactionIDs, _ screen: ChallengeScreen) -> Logged {
         logged([
-            "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion, "acsTransID": acsTransID,
+            "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion,
+            "threeDSServerTransID": ids.threeDSServer, "acsTransID": ids.acs,
             "acsUiType": screen.uiType.rawValue, "challengeCompletionInd": "N", "challengeInfoText": screen.message,
         ])
     }
 
-    static func cresFinal(_ result: AuthenticationResult) -> Logged {
+    static func cresFinal(_ ids: TransactionIDs, _ result: AuthenticationResult) -> Logged {
         logged([
-            "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion, "acsTransID": result.acsTransID,
+            "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion,
+            "threeDSServerTransID": ids.threeDSServer, "acsTransID": result.acsTransID,
             "challengeCompletionInd": "Y", "transStatus": result.transStatus.rawValue,
         ])
     }
 
-    static func rreq(_ result: AuthenticationResult) -> Logged {
+    static func rreq(_ ids: TransactionIDs, _ result: AuthenticationResult) -> Logged {
         logged([
             "messageType": "RReq", "messageVersion": AccessControlServer.messageVersion, "transStatus": result.transStatus.rawValue,
             "transStatusReason": result.transStatusReason?.rawValue, "eci": result.eci,
             "authenticationValue": shortened(result.authenticationValue), "challengeCancel": result.challengeCancel?.rawValue,
-            "interactionCounter": String(result.interactionCounter), "acsTransID": result.acsTransID,
+            // Two digits, 00 to 99.
+            "interactionCounter": result.interactionCounter < 10 ? "0\(result.interactionCounter)" : String(min(result.interactionCounter, 99)),
+            "threeDSServerTransID": ids.threeDSServer, "dsTransID": ids.directoryServer, "acsTransID": result.acsTransID,
         ])
     }
 
-    static func erro(_ error: ProtocolError, about transID: String?) -> Logged {
+    /// An Erro about a message of type `messageType` (AReq, CReq, CRes), with the transaction's ids known so far.
+    static func erro(_ error: ProtocolError, about messageType: String, of ids: TransactionIDs) -> Logged {
         logged([
             "messageType": "Erro", "messageVersion": AccessControlServer.messageVersion, "errorCode": error.errorCode,
             "errorComponent": error.errorComponent.rawValue, "errorDescription": error.errorDescription,
-            "errorDetail": error.errorDetail, "threeDSServerTransID": transID,
+            "errorDetail": error.errorDetail, "errorMessageType": messageType, "threeDSServerTransID": ids.threeDSServer,
+            "dsTransID": ids.directoryServer, "acsTransID": ids.acs,
         ])
     }
 }

@@ -118,20 +118,22 @@ public final class FlowRun: Sendable {
 
     /// Starts a call and awaits its reply, which `start` hands to its argument once; nil once the flow is
     /// cancelled — at once, even while the call is in flight: the flow then ends with a cancelled result at
-    /// `step`, and the flow's code must stop. `onCancel` undoes what the call set up; it runs on the cancelling
-    /// thread, at the cancel, so it must not block.
+    /// `step`, and the flow's code must stop. `atCancel` runs at the cancel itself, on the cancelling thread (the
+    /// main thread, from a terminal), so it must not block: it abandons what must not happen once the cancel is
+    /// made (a request still on its way). `onCancel` undoes what the call set up, later, from the service's side
+    /// queue, before the cancelled result is reported; it may wait (a view disposed of on the main queue).
     ///
     /// Inlinable, so that each flow's calls are specialized for their reply type (unspecialized, every call
     /// looked up `Reply?`'s metadata at run time); the work that does not depend on the type is not generic.
     @inlinable
     public func call<Reply: Sendable>(
-        _ step: @escaping @Sendable () -> FlowStep?, onCancel: (@Sendable () -> Void)? = nil,
-        _ start: (@escaping @Sendable (Reply) -> Void) -> Void
+        _ step: @escaping @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)? = nil,
+        onCancel: (@Sendable () -> Void)? = nil, _ start: (@escaping @Sendable (Reply) -> Void) -> Void
     ) async -> Reply? {
-        if endedBeforeCall(at: step, onCancel: onCancel) { return nil }
+        if endedBeforeCall(at: step, atCancel: atCancel, onCancel: onCancel) { return nil }
         // Resumed exactly once: by whichever of the reply and the cancel takes the awaited call first.
         return await withUnsafeContinuation { continuation in
-            guard let call = beginAwaiting(at: step, onCancel: onCancel, stop: { continuation.resume(returning: nil) })
+            guard let call = beginAwaiting(at: step, atCancel: atCancel, onCancel: onCancel, stop: { continuation.resume(returning: nil) })
             else { return }
             start { [self] reply in
                 guard endAwaiting(call) else { return }
@@ -142,8 +144,9 @@ public final class FlowRun: Sendable {
 
     /// True, with the flow ended as cancelled, when a cancel came before the call was made.
     @usableFromInline
-    func endedBeforeCall(at step: @Sendable () -> FlowStep?, onCancel: (@Sendable () -> Void)?) -> Bool {
+    func endedBeforeCall(at step: @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)?, onCancel: (@Sendable () -> Void)?) -> Bool {
         guard isCancelled else { return false }
+        atCancel?()
         onCancel?()
         endCancelled(at: step(), inFlight: false)
         return true
@@ -153,16 +156,19 @@ public final class FlowRun: Sendable {
     /// call's number; nil when a cancel came meanwhile and has already stopped it.
     @usableFromInline
     func beginAwaiting(
-        at step: @escaping @Sendable () -> FlowStep?, onCancel: (@Sendable () -> Void)?,
+        at step: @escaping @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)?, onCancel: (@Sendable () -> Void)?,
         stop resume: @escaping @Sendable () -> Void
     ) -> UInt64? {
         let stop: @Sendable () -> Void = { [self] in
             // At the cancel itself: a request still on its way is abandoned before anything else can move on
             // (from the side queue, a clock passing meanwhile could still deliver it).
-            onCancel?()
+            atCancel?()
             resume()
             // Not behind the call, which may still hold the device.
-            service.sideQueue.async { [self] in endCancelled(at: step(), inFlight: true) }
+            service.sideQueue.async { [self] in
+                onCancel?()
+                endCancelled(at: step(), inFlight: true)
+            }
         }
         let call = awaiting.withLock { awaiting in
             awaiting.call &+= 1

@@ -100,7 +100,7 @@ public struct IdpSdkFlow {
         run.emit(step, from: .app, to: .masterController, detail: detail.isEmpty ? event.getName() : "\(event.getName()): \(detail)")
         let sent = environment.clock.now
         let controller = environment.masterController
-        guard let reply = await run.call({ step }, onCancel: abandonWaits, { deliver in
+        guard let reply = await run.call({ step }, atCancel: abandonWaits, { deliver in
             controller.receive(event) { result in
                 deliver(ResultEvent(event: result ?? KSMInvalidStateEvent(errorMessage: "no result event"), thread: QueueName.current))
             }
@@ -119,7 +119,7 @@ public struct IdpSdkFlow {
         let sent = environment.clock.now
         let interaction = PromptingInteraction(run: run, clientId: clientId, knownUsername: userId)
         let idpSdk = family.idpSdk
-        guard let reply = await run.call({ .getAuthorizationCode }, onCancel: abandonWaits, { deliver in
+        guard let reply = await run.call({ .getAuthorizationCode }, atCancel: abandonWaits, { deliver in
             idpSdk.getAuthorizationCode(
                 withAstClientData: info, clientId: clientId, interactionInterface: interaction, userId: userId,
                 traceParent: traceParent

@@ -53,7 +53,7 @@ struct PaymentFlow {
             }
             _ = disposed.wait(timeout: .now() + .seconds(1))
         }
-        guard let end = await run.call({ payment.stage }, onCancel: close, { deliver in
+        guard let end = await run.call({ payment.stage }, atCancel: { payment.close() }, onCancel: close, { deliver in
             payment.start(deliver)
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {

@@ -157,7 +157,7 @@ struct Q2Flow {
         // is this sign-in's alone and goes with its task, so that a cancelled sign-in still running cannot send
         // over the next one's.
         let line = family.signInLine()
-        guard let outcome = await run.call({ .authenticate }, onCancel: { line.abandonWaits() }, { deliver in
+        guard let outcome = await run.call({ .authenticate }, atCancel: { line.abandonWaits() }, { deliver in
             Task(executorPreference: executor) {
                 await SimulatedNetwork.$taskLine.withValue(line) {
                     // The platform loads the module and asks it for its sign-in screen; the screen logs in.

@@ -86,7 +86,7 @@ public final class AccessControlServer: Sendable {
     /// A CReq with the cardholder's answer.
     public func challenge(_ acsTransID: String, _ answer: ChallengeAnswer) throws(DirectoryServerError) -> ChallengeResponse {
         try exchange(acsTransID) { challenge in
-            challenge.interactions += 1
+            if answer.isAuthenticationAttempt { challenge.interactions += 1 }
             if challenge.design.endsInError {
                 return finish(&challenge, .couldNotBePerformed, .acsTechnicalIssue, cancel: .transactionError,
                               error: .transientFailure(.acs, detail: "the ACS failed while authenticating"))
@@ -131,7 +131,7 @@ public final class AccessControlServer: Sendable {
             guard var challenge = challenges[acsTransID] else { return nil }
             defer { challenges[acsTransID] = challenge }
             if challenge.result == nil {
-                _ = finish(&challenge, .couldNotBePerformed, nil, cancel: .transactionError, error: error)
+                _ = finish(&challenge, .couldNotBePerformed, .acsTechnicalIssue, cancel: .transactionError, error: error)
             }
             return challenge.result
         }
@@ -164,14 +164,15 @@ public final class AccessControlServer: Sendable {
     private func respond(_ challenge: inout Challenge, to answer: ChallengeAnswer) -> ChallengeResponse {
         switch answer {
         case .cancel:
-            return finish(&challenge, .notAuthenticated, nil, cancel: .cardholderSelectedCancel)
+            // EMV 3DS requires a reason with N and U: for a cancel, authentication not performed by the cardholder.
+            return finish(&challenge, .notAuthenticated, .attemptedButNotPerformedByCardholder, cancel: .cardholderSelectedCancel)
         case .unsupportedInterface:
             return finish(&challenge, .couldNotBePerformed, .unsupportedDevice, cancel: .transactionError)
         case .timedOutAtSDK:
-            return finish(&challenge, .notAuthenticated, nil, cancel: .timedOutAtSDK)
+            return finish(&challenge, .notAuthenticated, .transactionTimedOutAtACS, cancel: .timedOutAtSDK)
         case .transactionError:
             // Nothing is known of the cardholder: authentication could not be performed.
-            return finish(&challenge, .couldNotBePerformed, nil, cancel: .transactionError)
+            return finish(&challenge, .couldNotBePerformed, .invalidTransaction, cancel: .transactionError)
         case .resend:
             guard challenge.design.uiType == .text else { return refuse(&challenge, "this challenge has no code to resend") }
             guard challenge.resendsLeft > 0 else {

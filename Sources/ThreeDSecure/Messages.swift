@@ -102,6 +102,15 @@ public enum ChallengeAnswer: Sendable {
 }
 
 extension ChallengeAnswer {
+    /// Whether the cardholder answered the screen (a code, a choice, continue, a resend): what
+    /// `interactionCounter` counts. A cancel, a timeout and a device's or app's error are not.
+    public var isAuthenticationAttempt: Bool {
+        switch self {
+        case .code, .select, .continueOutOfBand, .resend: true
+        case .cancel, .unsupportedInterface, .timedOutAtSDK, .transactionError: false
+        }
+    }
+
     /// The answer in words, for logs; a code is never shown.
     public var summary: String {
         switch self {

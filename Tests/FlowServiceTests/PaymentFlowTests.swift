@@ -162,7 +162,30 @@ extension RecordingFrontEnd {
         #expect(result.payment?.callback == "onPayerAuthenticationFailure")
         #expect(result.payment?.challengeCancel == "01")
         #expect(result.payment?.transStatus == "N")
+        #expect(result.payment?.transStatusReason == "26", "EMV 3DS requires a reason with N")
+        #expect(result.payment?.interactionCounter == 0, "a cancel is no authentication cycle")
         #expect(result.failedStep == .challengeScreen)
+    }
+
+    /// The challenge's messages carry what EMV 3DS 2.2 requires of them: the 3DS Server's and the ACS's
+    /// transaction ids in the CReq, CRes and RReq (and the directory server's in the RReq), a two-digit
+    /// interactionCounter, and oobContinue as the boolean true.
+    @Test func theChallengesMessagesCarryTheirTransactionIds() throws {
+        let frontEnd = paying("4000009900000038", actions: [.challenge(.decideOnOtherDevice(approve: true))])
+        let result = try #require(service().run(.payerAuth, with: frontEnd))
+        let messages = try frontEnd.events(of: result.flowID).compactMap { event -> (String, [String: Any])? in
+            guard let message = event.message else { return nil }
+            return (event.step.rawValue, try #require(try JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any]))
+        }
+        let ares = try #require(messages.first { $0.0 == "ARes" }?.1)
+        for (type, fields) in messages where ["CReq", "CRes", "RReq"].contains(type) {
+            #expect(fields["threeDSServerTransID"] as? String == ares["threeDSServerTransID"] as? String, "\(type)")
+            #expect(fields["acsTransID"] as? String == ares["acsTransID"] as? String, "\(type)")
+        }
+        let rreq = try #require(messages.first { $0.0 == "RReq" }?.1)
+        #expect(rreq["dsTransID"] as? String == ares["dsTransID"] as? String && rreq["dsTransID"] != nil)
+        #expect(rreq["interactionCounter"] as? String == "01")
+        #expect(messages.contains { $0.0 == "CReq" && $0.1["oobContinue"] as? Bool == true })
     }
 
     @Test func cancellingTheFlowAtAChallengeSendsTheACSACancel() throws {

@@ -184,8 +184,9 @@ extension ChallengeResponse {
         let id = try harness.open(visaChallenge)
         let result = try #require(try harness.answer(id, .transactionError).result)
         #expect(result.transStatus == .couldNotBePerformed)
-        #expect(result.transStatusReason == nil)
+        #expect(result.transStatusReason == .invalidTransaction, "EMV 3DS requires a reason with U")
         #expect(result.challengeCancel == .transactionError)
+        #expect(result.interactionCounter == 0, "the app's error is no answer of the cardholder's")
     }
 
     @Test func aChallengeLeftOpenTimesOutOnTheSimulationClock() throws {

@@ -176,11 +176,12 @@ extension AppView {
             rows.append(("Erro", "\(code)\(component): \(payment.errorDescription ?? "")", .error))
         }
         if let callback = payment.callback { rows.append(("callback", callback, .text)) }
-        if let reason = payment.transStatusReason {
-            rows.append(("reason", "\(reason) \(TransStatusReason(rawValue: reason)?.meaning ?? "")", .text))
-        }
+        // What ended a challenge first: its reason is then the spec's nearest code (a cancel's is 26).
         if let cancel = payment.challengeCancel {
             rows.append(("challengeCancel", "\(cancel) \(ChallengeCancel(rawValue: cancel)?.meaning ?? "")", .text))
+        }
+        if let reason = payment.transStatusReason {
+            rows.append(("reason", "\(reason) \(TransStatusReason(rawValue: reason)?.meaning ?? "")", .text))
         }
         let emv = [
             payment.threeDSCompInd.map { "threeDSCompInd \($0)" },
