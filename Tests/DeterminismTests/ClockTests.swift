@@ -74,13 +74,15 @@ import Testing
         let fired = Locked<[String]>([])
         let done = DispatchSemaphore(value: 0)
         // Set out of order: a later timer first, so that the earlier ones must move the heap's top.
-        clock.schedule(after: .milliseconds(120)) {
+        // Far enough ahead (the cancelled one 300 ms) that none comes due before the cancel, even under
+        // ThreadSanitizer on a loaded machine.
+        clock.schedule(after: .milliseconds(600)) {
             fired.withLock { $0.append("c on \(QueueName.current)") }
             done.signal()
         }
-        clock.schedule(after: .milliseconds(40)) { fired.withLock { $0.append("a") } }
-        let cancelled = clock.schedule(after: .milliseconds(20)) { fired.withLock { $0.append("cancelled") } }
-        clock.schedule(after: .milliseconds(80)) { fired.withLock { $0.append("b") } }
+        clock.schedule(after: .milliseconds(400)) { fired.withLock { $0.append("a") } }
+        let cancelled = clock.schedule(after: .milliseconds(300)) { fired.withLock { $0.append("cancelled") } }
+        clock.schedule(after: .milliseconds(500)) { fired.withLock { $0.append("b") } }
         cancelled.cancel()
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(fired.withLock { $0 } == ["a", "b", "c on timer"])

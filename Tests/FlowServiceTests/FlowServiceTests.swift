@@ -272,9 +272,8 @@ import Testing
         #expect(service.drive(frontEnd) { frontEnd.results.contains { $0.flowID == first } })
         #expect(frontEnd.results.first?.outcome == .cancelled)
 
-        // The next flow waits for the abandoned call, then runs whole.
+        // The next flow runs whole once the device is free (the cancel abandoned the call's network wait).
         let second = service.start(.activate)
-        #expect(frontEnd.events.allSatisfy { $0.flowID == first })
         var steps = 0
         while !frontEnd.results.contains(where: { $0.flowID == second }) && steps < 100 {
             clock.waitForPendingTimers(atLeast: 1, timeout: .milliseconds(100))

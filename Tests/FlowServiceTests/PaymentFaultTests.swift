@@ -41,11 +41,18 @@ import ThreeDSecure
         return (result, times)
     }
 
+    /// Whether `measured` simulated seconds are `expected`, to within the one tick `pay` may move the clock while
+    /// a page thread is between two steps (busy, not yet waiting on the clock): under load that thread can start
+    /// its wait a tick late (CI's thread sanitizer run once measured 31 s for the lost first CReq's 30).
+    func withinATick(_ measured: Int64?, _ expected: Int64) -> Bool {
+        measured.map { $0 == expected || $0 == expected + 1 } ?? false
+    }
+
     @Test func aMethodThatNeverCompletesSendsTheAReqAfterTenSecondsWithCompIndN() throws {
         let (result, times) = try pay(threeDS: ThreeDSFaults(methodTimeout: true))
         #expect(result.status == PaymentStatus.authenticated)
         #expect(result.payment?.threeDSCompInd == "N")
-        #expect(times["AReq"] == 10)
+        #expect(withinATick(times["AReq"], 10), "\(times)")
     }
 
     @Test func aLostFirstCReqEndsTheChallengeAfterThirtySeconds() throws {
@@ -57,7 +64,7 @@ import ThreeDSecure
         #expect(result.payment?.challengeCancel == "05")
         #expect(result.payment?.interactionCounter == 0)
         #expect(result.payment?.nextAction == .retry)
-        #expect(try #require(times["RReq"]) - times["ARes", default: 0] == 30)
+        #expect(withinATick(try #require(times["RReq"]) - times["ARes", default: 0], 30), "\(times)")
     }
 
     @Test(arguments: [
@@ -74,7 +81,7 @@ import ThreeDSecure
         #expect(result.payment?.errorCode == code)
         #expect(result.payment?.errorComponent == component)
         #expect(result.payment?.nextAction == .proceedWithoutLiabilityShift)
-        #expect(try #require(times["Erro"]) - times["AReq", default: 0] == after)
+        #expect(withinATick(try #require(times["Erro"]) - times["AReq", default: 0], after), "\(times)")
         #expect(times["ARes"] == nil)
     }
 
@@ -102,7 +109,7 @@ import ThreeDSecure
     @Test func slowServersOnlyTakeLonger() throws {
         let (result, times) = try pay(threeDS: ThreeDSFaults(directoryServer: .slow, acs: .slow))
         #expect(result.status == PaymentStatus.authenticated)
-        #expect(try #require(times["ARes"]) - times["AReq", default: 0] == 5)
+        #expect(withinATick(try #require(times["ARes"]) - times["AReq", default: 0], 5), "\(times)")
     }
 
     /// A slow directory server's 5 s outlast a scenario's 2 s lookup timer: the lookup gives up at 2 s, as with
@@ -113,7 +120,8 @@ import ThreeDSecure
         let (timeout, _) = try pay(threeDS: ThreeDSFaults(directoryServer: .timeout), timers: timers)
         #expect(slow.status == timeout.status && slow.payment?.errorCode == timeout.payment?.errorCode, "\(slow.status)")
         #expect(slow.payment?.errorCode == "402", "\(slow.payment?.errorCode ?? "none")")
-        #expect(slow.duration == timeout.duration)
+        #expect(withinATick(slow.duration.components.seconds, timeout.duration.components.seconds)
+                    || withinATick(timeout.duration.components.seconds, slow.duration.components.seconds), "\(slow.duration) against \(timeout.duration)")
     }
 
     /// A slow ACS's 5 s outlast a scenario's 3 s wait for a CRes: the challenge ends as with `timeout`, at 3 s (it
@@ -123,7 +131,8 @@ import ThreeDSecure
         let (slow, _) = try pay(threeDS: ThreeDSFaults(acs: .slow), timers: timers)
         let (timeout, _) = try pay(threeDS: ThreeDSFaults(acs: .timeout), timers: timers)
         #expect(slow.status == timeout.status && slow.payment?.challengeCancel == timeout.payment?.challengeCancel, "\(slow.status)")
-        #expect(slow.duration == timeout.duration, "\(slow.duration) against \(timeout.duration)")
+        #expect(withinATick(slow.duration.components.seconds, timeout.duration.components.seconds)
+                    || withinATick(timeout.duration.components.seconds, slow.duration.components.seconds), "\(slow.duration) against \(timeout.duration)")
     }
 
     @Test func withoutANetworkThePageCannotLoad() throws {
@@ -141,7 +150,7 @@ import ThreeDSecure
         slow.addedLatency = .seconds(2)
         let (result, times) = try pay(identity: slow)
         #expect(result.status == PaymentStatus.authenticated)
-        #expect(try #require(times["ARes"]) - times["AReq", default: 0] == 2)
+        #expect(withinATick(try #require(times["ARes"]) - times["AReq", default: 0], 2), "\(times)")
         #expect(try #require(times["RReq"]) - times["CReq", default: 0] >= 4, "the first CReq and the answer's each take 2 s")
     }
 }
