@@ -110,6 +110,7 @@ extension DropsPage {
         }
         log("ACS", "Drops", ThreeDSMessage.cresFinal(ids, result))
         log("ACS", "DS", ThreeDSMessage.rreq(ids, result), status: result.transStatus.rawValue)
+        log("DS", "ACS", ThreeDSMessage.rres(ids, result))
         finish(result, response, base: base)
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import JSONText
 import ThreeDSecure
 
@@ -29,14 +30,28 @@ enum ThreeDSMessage {
     /// `flags`: the fields that are JSON booleans (`oobContinue`).
     static func logged(_ fields: KeyValuePairs<String, String?>, flags: [String: Bool] = [:], line: String? = nil) -> Logged {
         let present = fields.compactMap { key, value in value.map { (key, $0) } }
-        // The line leaves out what every message repeats (type, version, transaction ids): the JSON has them.
-        let line = line ?? present.filter { !["messageType", "messageVersion"].contains($0.0) && !$0.0.hasSuffix("TransID") }
+        // The line leaves out what every message repeats (type, version, category, transaction ids, reference
+        // numbers, the screen's labels): the JSON has them.
+        let line = line ?? present.filter { !repeated.contains($0.0) && !$0.0.hasSuffix("TransID") }
             .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         let json = JSONValue.object(Dictionary(present.map { ($0.0, JSONValue.string($0.1)) }, uniquingKeysWith: { $1 })
             .merging(flags.mapValues { JSONValue.bool($0) }) { $1 })
         let name = present.first { $0.0 == "messageType" }?.1 ?? "message"
         return Logged(name: name, line: line, json: json.description)
     }
+
+    private static let repeated: Set = [
+        "messageType", "messageVersion", "messageCategory", "acsReferenceNumber", "dsReferenceNumber", "authenticationType",
+        "submitAuthenticationLabel", "oobContinueLabel", "acsHTML",
+    ]
+
+    /// `messageCategory` 01: a payment authentication.
+    static let paymentCategory = "01"
+    /// `authenticationType` 02: dynamic authentication (a code, a choice or an approval per challenge).
+    static let dynamicAuthentication = "02"
+    /// The reference numbers EMVCo assigns an approved ACS and directory server: the simulators' own.
+    static let acsReferenceNumber = "IDPTUI-SIMULATED-ACS"
+    static let dsReferenceNumber = "IDPTUI-SIMULATED-DS"
 
     /// An authentication value (CAVV, AAV) as results and logs show it: its first 8 characters and an ellipsis. It
     /// is a one-use cryptogram an app sends to its acquirer, not something to keep in a log.
@@ -46,7 +61,7 @@ enum ThreeDSMessage {
 
     static func areq(_ request: AuthenticationRequest) -> Logged {
         logged([
-            "messageType": "AReq", "messageVersion": AccessControlServer.messageVersion,
+            "messageType": "AReq", "messageVersion": AccessControlServer.messageVersion, "messageCategory": paymentCategory,
             "threeDSServerTransID": request.threeDSServerTransID, "acctNumber": request.card.description,
             "purchaseAmount": String(request.amountMinorUnits),
             "purchaseCurrency": Currency(code: request.currency)?.numeric ?? request.currency,
@@ -62,6 +77,8 @@ enum ThreeDSMessage {
             "authenticationValue": shortened(response.authenticationValue),
             "acsChallengeMandated": response.acsChallengeMandated, "threeDSServerTransID": response.threeDSServerTransID,
             "dsTransID": response.dsTransID, "acsTransID": response.acsTransID,
+            "acsReferenceNumber": acsReferenceNumber, "dsReferenceNumber": dsReferenceNumber,
+            "authenticationType": response.transStatus == .challengeRequired ? dynamicAuthentication : nil,
         ])
     }
 
@@ -91,6 +108,9 @@ enum ThreeDSMessage {
             "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion,
             "threeDSServerTransID": ids.threeDSServer, "acsTransID": ids.acs,
             "acsUiType": screen.uiType.rawValue, "challengeCompletionInd": "N", "challengeInfoText": screen.message,
+            "submitAuthenticationLabel": [.text, .singleSelect, .multiSelect].contains(screen.uiType) ? "Submit" : nil,
+            "oobContinueLabel": screen.uiType == .outOfBand ? "Continue" : nil,
+            "acsHTML": screen.uiType == .htmlOther ? htmlScreen(screen) : nil,
         ])
     }
 
@@ -104,13 +124,28 @@ enum ThreeDSMessage {
 
     static func rreq(_ ids: TransactionIDs, _ result: AuthenticationResult) -> Logged {
         logged([
-            "messageType": "RReq", "messageVersion": AccessControlServer.messageVersion, "transStatus": result.transStatus.rawValue,
+            "messageType": "RReq", "messageVersion": AccessControlServer.messageVersion, "messageCategory": paymentCategory,
+            "authenticationType": [.authenticated, .notAuthenticated].contains(result.transStatus) ? dynamicAuthentication : nil, "transStatus": result.transStatus.rawValue,
             "transStatusReason": result.transStatusReason?.rawValue, "eci": result.eci,
             "authenticationValue": shortened(result.authenticationValue), "challengeCancel": result.challengeCancel?.rawValue,
             // Two digits, 00 to 99.
             "interactionCounter": result.interactionCounter < 10 ? "0\(result.interactionCounter)" : String(min(result.interactionCounter, 99)),
             "threeDSServerTransID": ids.threeDSServer, "dsTransID": ids.directoryServer, "acsTransID": result.acsTransID,
         ])
+    }
+
+    /// The directory server's answer to the RReq: `resultsStatus` 01, the results received for further processing.
+    static func rres(_ ids: TransactionIDs, _ result: AuthenticationResult) -> Logged {
+        logged([
+            "messageType": "RRes", "messageVersion": AccessControlServer.messageVersion, "resultsStatus": "01",
+            "threeDSServerTransID": ids.threeDSServer, "dsTransID": ids.directoryServer, "acsTransID": result.acsTransID,
+        ])
+    }
+
+    /// An HTML screen's `acsHTML`: the page the ACS would render, base64url-encoded as EMV 3DS sends it.
+    static func htmlScreen(_ screen: ChallengeScreen) -> String {
+        let page = "<html><body><h1>\(screen.issuerName)</h1><p>\(screen.prompt)</p><p>\(screen.merchantName) \(screen.amount) \(screen.maskedCard)</p></body></html>"
+        return Base64URL.encode(Array(page.utf8))
     }
 
     /// An Erro about a message of type `messageType` (AReq, CReq, CRes), with the transaction's ids known so far.

@@ -246,10 +246,14 @@ import Testing
         session.type("/ARes")
         session.press("Enter", "Enter")
         let (done, screen) = session.waitUntil { screen in
-            ["Event — esc closes", "from → to DS → Drops", "\"messageType\": \"ARes\"", "\"transStatus\": \"Y\"", "\"dsTransID\""]
+            ["Event — esc closes", "from → to DS → Drops", "\"messageType\": \"ARes\"", "\"dsTransID\""]
                 .allSatisfy { screen.contains($0) }
         }
         #expect(done, "\(screen)")
+        // The rest of the message is a scroll away.
+        session.press("PageDown")
+        let (scrolled, end) = session.waitUntil { $0.contains("\"transStatus\": \"Y\"") && $0.contains("}") }
+        #expect(scrolled, "\(end)")
         session.press("Escape", "Escape")
         #expect(session.waitFor("tab: read them"))
     }

@@ -186,6 +186,13 @@ extension RecordingFrontEnd {
         #expect(rreq["dsTransID"] as? String == ares["dsTransID"] as? String && rreq["dsTransID"] != nil)
         #expect(rreq["interactionCounter"] as? String == "01")
         #expect(messages.contains { $0.0 == "CReq" && $0.1["oobContinue"] as? Bool == true })
+        // The fields the spec requires of each: category, reference numbers, authentication type, the screen's
+        // label, and the directory server's RRes.
+        #expect(messages.first { $0.0 == "AReq" }?.1["messageCategory"] as? String == "01")
+        #expect(rreq["messageCategory"] as? String == "01" && rreq["authenticationType"] as? String == "02")
+        #expect(ares["acsReferenceNumber"] != nil && ares["dsReferenceNumber"] != nil && ares["authenticationType"] as? String == "02")
+        #expect(messages.contains { $0.0 == "CRes" && $0.1["oobContinueLabel"] as? String == "Continue" })
+        #expect(messages.last { $0.0 == "RRes" }?.1["resultsStatus"] as? String == "01")
     }
 
     @Test func cancellingTheFlowAtAChallengeSendsTheACSACancel() throws {
