@@ -28,11 +28,13 @@ enum ThreeDSMessage {
     }
 
     /// `flags`: the fields that are JSON booleans (`oobContinue`).
-    static func logged(_ fields: KeyValuePairs<String, String?>, flags: [String: Bool] = [:], line: String? = nil) -> Logged {
+    /// `statusShown`: the event's status column shows the transStatus, which the line then leaves out.
+    static func logged(_ fields: KeyValuePairs<String, String?>, flags: [String: Bool] = [:], line: String? = nil,
+                       statusShown: Bool = false) -> Logged {
         let present = fields.compactMap { key, value in value.map { (key, $0) } }
         // The line leaves out what every message repeats (type, version, category, transaction ids, reference
         // numbers, the screen's labels): the JSON has them.
-        let line = line ?? present.filter { !repeated.contains($0.0) && !$0.0.hasSuffix("TransID") }
+        let line = line ?? present.filter { !repeated.contains($0.0) && !$0.0.hasSuffix("TransID") && !(statusShown && $0.0 == "transStatus") }
             .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         let json = JSONValue.object(Dictionary(present.map { ($0.0, JSONValue.string($0.1)) }, uniquingKeysWith: { $1 })
             .merging(flags.mapValues { JSONValue.bool($0) }) { $1 })
@@ -79,7 +81,7 @@ enum ThreeDSMessage {
             "dsTransID": response.dsTransID, "acsTransID": response.acsTransID,
             "acsReferenceNumber": acsReferenceNumber, "dsReferenceNumber": dsReferenceNumber,
             "authenticationType": response.transStatus == .challengeRequired ? dynamicAuthentication : nil,
-        ])
+        ], statusShown: true)
     }
 
     /// A CReq carrying `answer` (nil: the SDK's first CReq, which fetches the first screen).
@@ -100,7 +102,8 @@ enum ThreeDSMessage {
             "messageType": "CReq", "messageVersion": AccessControlServer.messageVersion,
             "threeDSServerTransID": ids.threeDSServer, "acsTransID": ids.acs,
             "challengeDataEntry": entry, "resendChallenge": resend, "challengeCancel": cancel,
-        ], flags: oobContinue.map { ["oobContinue": $0] } ?? [:], line: oobContinue == true ? "oobContinue true" : nil)
+        ], flags: oobContinue.map { ["oobContinue": $0] } ?? [:],
+           line: oobContinue == true ? "oobContinue true" : answer == nil ? "fetches the first screen" : nil)
     }
 
     static func cres(_ ids: TransactionIDs, _ screen: ChallengeScreen) -> Logged {
@@ -118,7 +121,7 @@ enum ThreeDSMessage {
         logged([
             "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion,
             "threeDSServerTransID": ids.threeDSServer, "acsTransID": result.acsTransID,
-            "challengeCompletionInd": "Y", "transStatus": result.transStatus.rawValue,
+            "transStatus": result.transStatus.rawValue, "challengeCompletionInd": "Y",
         ])
     }
 
@@ -131,7 +134,7 @@ enum ThreeDSMessage {
             // Two digits, 00 to 99.
             "interactionCounter": result.interactionCounter < 10 ? "0\(result.interactionCounter)" : String(min(result.interactionCounter, 99)),
             "threeDSServerTransID": ids.threeDSServer, "dsTransID": ids.directoryServer, "acsTransID": result.acsTransID,
-        ])
+        ], statusShown: true)
     }
 
     /// The directory server's answer to the RReq: `resultsStatus` 01, the results received for further processing.

@@ -287,9 +287,12 @@ private struct Challenge: Sendable {
     var timer: ScheduledTimer?
 
     func screen(message: String?) -> ChallengeScreen {
-        ChallengeScreen(
+        var screen = ChallengeScreen(
             uiType: design.uiType, issuerName: "Simulated \(card.brand.rawValue) Issuer", merchantName: merchant,
             amount: amount, maskedCard: card.description, prompt: design.prompt, options: design.options,
             attemptsLeft: attemptsLeft, resendsLeft: resendsLeft, message: message)
+        let expected = design.correctOptions.sorted().compactMap { design.options.indices.contains($0) ? design.options[$0] : nil }
+        if !expected.isEmpty { screen.expectedChoice = expected.joined(separator: " and ") }
+        return screen
     }
 }

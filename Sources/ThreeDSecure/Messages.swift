@@ -78,6 +78,9 @@ public struct ChallengeScreen: Sendable, Equatable {
     public let resendsLeft: Int
     /// Why the previous answer did not complete the challenge, if it did not.
     public let message: String?
+    /// What the simulated issuer takes on a select screen ("Lisbon"; "Amsterdam and Lisbon"): test data shown
+    /// beside the options, as the code screen shows its code. Not part of any message.
+    public var expectedChoice: String? = nil
 }
 
 /// The cardholder's side of a CReq.

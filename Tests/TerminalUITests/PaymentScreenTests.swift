@@ -167,6 +167,33 @@ extension AppDriver {
         #expect(driver.result?.payment?.transStatus == "Y")
     }
 
+    /// At 60×18 an out-of-band screen's four buttons fit inside its border (short titles), its instruction wraps
+    /// whole, and a wrong answer's line says the attempts left once.
+    @Test func anOutOfBandScreenFitsSixtyColumns() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000009900000038")
+        let first = try #require(driver.challenge)
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        let buttons = try #require(lines.first { $0.contains("[ Approve ]") }, "\(lines.joined(separator: "\n"))")
+        #expect(buttons.contains("[ Cancel ]") && buttons.hasSuffix("│"), "\(buttons)")
+        #expect(driver.app.render().text.contains("then continue"))
+        _ = first
+    }
+
+    /// A wrong choice's line says the attempts left once (it read "2 attempts left   that is not the right
+    /// choice; 2 attempts left"); the simulated issuer's answer is shown under the options.
+    @Test func aWrongChoiceSaysTheAttemptsLeftOnce() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000009900000012")
+        let first = try #require(driver.challenge)
+        #expect(driver.app.render().text.contains("the simulated issuer takes Lisbon"))
+        driver.press(.enter)  // Amsterdam
+        driver.nextScreen(after: first)
+        let text = driver.app.render().text
+        #expect(text.contains("that is not the right choice; 2 attempts left"), "\(text)")
+        #expect(text.components(separatedBy: "attempts left").count == 2, "\(text)")
+    }
+
     @Test func htmlIsShownAsNotSupportedInATerminal() throws {
         let driver = AppDriver()
         driver.pay(card: "4000009900000046")

@@ -88,6 +88,11 @@ extension AppView {
                     buffer.targets.append(ClickTarget(row: row, column: area.left, width: area.width, stop: stop))
                 }
             }
+            // Test data at hand, as the code screen's code: under the options, when there is a row for it.
+            if let expected = screen.expectedChoice, row + 1 < bottom - 1 {
+                row += 1
+                buffer.put("  the simulated issuer takes \(expected)", row: row, column: area.left, role: .hint, limit: area.width)
+            }
         case .outOfBand:
             row += 1
             let status = switch challenge.decision {
@@ -95,7 +100,8 @@ extension AppView {
             case false?: "✗ refused on the other device: press enter to continue"
             case nil: "press a to approve (r to refuse) on the simulated other device, then continue"
             }
-            buffer.put(status, row: row, column: area.left, role: challenge.decision == nil ? .hint : .text, limit: area.width)
+            buffer.putWrapped(status, row: row, column: area.left, width: area.width, lines: 2,
+                              role: challenge.decision == nil ? .hint : .text)
         case .htmlOther:
             row += 1
             buffer.put("This challenge is an HTML page, which a terminal cannot show.", row: row, column: area.left,
@@ -106,7 +112,10 @@ extension AppView {
         var status = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
         if screen.uiType == .text { status += " · \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" }
         let message = challenge.error ?? screen.message
-        if let message, CharacterWidth.of(status) + 3 + CharacterWidth.of(message) > area.width {
+        // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
+        if let message, message.contains(" left") {
+            buffer.putWrapped(message, row: bottom - 1, column: area.left, width: area.width, role: .error)
+        } else if let message, CharacterWidth.of(status) + 3 + CharacterWidth.of(message) > area.width {
             // Too narrow for both: the message (it says what went wrong, and the attempts left when that is news).
             buffer.putWrapped(message, row: bottom - 1, column: area.left, width: area.width, role: .error)
         } else {
@@ -126,8 +135,18 @@ extension AppView {
             case .cancel: (stop, "Cancel")
             }
         }
+        // Too wide for the panel: the short titles (at 60 columns an out-of-band screen's four buttons spilled over).
+        let wide = titles.reduce(0) { $0 + CharacterWidth.of($1.1) + 6 } - 2 > area.width
         var column = area.left
-        for (stop, title) in titles {
+        for (stop, full) in titles {
+            let short: String? = switch stop {
+            case .approve: "Approve"
+            case .refuse: "Refuse"
+            case .resend: "Resend"
+            case .proceed: "Continue"
+            default: nil
+            }
+            let title = wide ? short ?? full : full
             let width = buffer.put("[ \(title) ]", row: bottom, column: column,
                                    role: challenge.focusedStop == stop ? .buttonFocused : .buttonBlurred)
             if let index = challenge.stops.firstIndex(of: stop) {

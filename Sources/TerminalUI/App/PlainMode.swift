@@ -85,6 +85,7 @@ extension TerminalApp {
             var lines = [panelTitle, "\(screen.amount) at \(screen.merchantName) · card \(screen.maskedCard) · \(screen.uiType.name)", screen.prompt]
             for (index, option) in screen.options.enumerated() { lines.append("  \(index + 1) \(option)") }
             if screen.uiType == .text { lines.append("(the simulated issuer's code is 1234)") }
+            if let expected = screen.expectedChoice { lines.append("(the simulated issuer takes \(expected))") }
             // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
             let attempts = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
             lines.append(screen.message.map { $0.contains(" left") ? $0 : "\(attempts) · \($0)" } ?? attempts)
