@@ -62,12 +62,12 @@ enum ThreeDSMessage {
     }
 
     static func areq(_ request: AuthenticationRequest) -> Logged {
-        logged([
+        let currency = Currency(code: request.currency)
+        return logged([
             "messageType": "AReq", "messageVersion": AccessControlServer.messageVersion, "messageCategory": paymentCategory,
             "threeDSServerTransID": request.threeDSServerTransID, "acctNumber": request.card.description,
             "purchaseAmount": String(request.amountMinorUnits),
-            "purchaseCurrency": Currency(code: request.currency)?.numeric ?? request.currency,
-            "purchaseExponent": Currency(code: request.currency).map { String($0.exponent) },
+            "purchaseCurrency": currency?.numeric ?? request.currency, "purchaseExponent": currency.map { String($0.exponent) },
             "merchantName": request.merchantName, "threeDSCompInd": request.methodCompletion,
         ], line: "card \(request.card), \(AccessControlServer.format(request.amountMinorUnits, request.currency)), \(request.merchantName), threeDSCompInd \(request.methodCompletion)")
     }

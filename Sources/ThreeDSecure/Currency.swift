@@ -22,7 +22,4 @@ public struct Currency: Sendable, Equatable {
         "HKD": "344", "CNY": "156", "INR": "356", "BRL": "986", "MXN": "484", "ZAR": "710", "TRY": "949", "ILS": "376",
         "AED": "784", "SAR": "682", "THB": "764", "MYR": "458", "PHP": "608",
     ]
-
-    /// The codes idp-tui knows, sorted, for help and errors.
-    public static var knownCodes: [String] { numericCodes.keys.sorted() }
 }
