@@ -6,7 +6,7 @@ extension StateFile {
     /// A file this user can write, in a folder they can write, is opened as ``init(path:)`` opens it (migrated
     /// when it is older). One that is read-only to them — the file (`chmod 400`) or its folder (`chmod 500`,
     /// where SQLite would make the -wal and -shm) — is read as it is: opened read-only, nothing made, migrated
-    /// or written (only others' permission bits are taken off the user's own file, as always). Its writes then
+    /// or written (only others' permission bits are taken off the user's own file once it is known to be idp-tui's, as always). Its writes then
     /// fail: the commands that write open the file with ``init(path:)``, which refuses it in one line. A file, -wal
     /// or -shm the user may not read is refused in one line that says so, with its mode and owner.
     public convenience init(reading path: String) throws(StateError) {
@@ -28,11 +28,8 @@ extension StateFile {
         if let problem = StatePath.readProblem(path) { throw StateError(problem) }
         guard StatePath.isSQLiteOrEmpty(path) else { throw Database.damaged(path, "file is not a database") }
         let database = try Database(path: path, readOnly: true)
-        let application = try database.query("PRAGMA application_id").first?.first?.integer ?? 0
-        let version = Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
-        let tables = try database.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0
-        if version > Self.schemaVersion { throw Self.fromANewerVersion(path, version) }
-        guard application == Self.applicationID || (application == 0 && tables == 0) else { throw Self.notOurs(path) }
+        let tables = try Self.identify(database, path)
+        StatePath.tighten(path)
         // An older schema is read as it is: every version has the flows and flow_events columns the history reads.
         self.init(path: path, database: database, warnings: warnings, readOnly: true, unformatted: tables == 0)
     }
@@ -46,13 +43,5 @@ extension StateFile {
         case .unreachable(let refusal): throw StateError(refusal)
         case .regularFile, .notAFile: return false
         }
-    }
-
-    static func fromANewerVersion(_ path: String, _ version: Int) -> StateError {
-        StateError("the state file \(path) was written by a newer idp-tui (schema \(version); this one reads up to \(schemaVersion)); use that idp-tui, or another file with --state")
-    }
-
-    static func notOurs(_ path: String) -> StateError {
-        StateError("\(path) is an SQLite database, but not an idp-tui state file; name another file with --state")
     }
 }

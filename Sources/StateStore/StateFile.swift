@@ -42,9 +42,11 @@ public final class StateFile: Sendable {
         let warnings = path == ":memory:" ? [] : try StatePath.prepare(path)
         if path != ":memory:" && !StatePath.isSQLiteOrEmpty(path) { throw Database.damaged(path, "file is not a database") }
         let database = try Database(path: path)
+        _ = try Self.identify(database, path)
         try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
         self.init(path: path, database: database, warnings: warnings, readOnly: false, unformatted: false)
         try migrate()
+        StatePath.tighten(path)
     }
 
     /// Closes every state file this process has open (each waits for a write in progress to end): for an exit

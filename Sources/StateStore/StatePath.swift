@@ -80,8 +80,9 @@ enum StatePath {
         return "move \(name) away together with \(name)-wal and \(name)-shm"
     }
 
-    /// Makes the folder (0700) and the file (0600) if they are missing, tightens an existing file of ours and its
-    /// companions to 0600, and refuses anything at the path that is not a regular file. Returns warnings for the
+    /// Makes the folder (0700) and the file (0600) if they are missing, makes a read-only -wal or -shm of ours
+    /// writable again, and refuses anything at the path that is not a regular file (others' permission bits come
+    /// off in ``tighten(_:)``, once SQLite has shown the file to be ours). Returns warnings for the
     /// user (a folder that others may write to). A file this user cannot write, or a folder (where SQLite makes the
     /// -wal and -shm), or a path behind a folder they cannot search, is refused before anything is made or changed.
     static func prepare(_ path: String) throws(StateError) -> [String] {
@@ -100,9 +101,11 @@ enum StatePath {
                 throw StateError(refusal(path + suffix, what) + "; name another file with --state")
             case .regularFile(_, let mode, let owner):
                 // A companion SQLite made read-only (the file's mode, for a read-only connection) is made writable
-                // again: a read-only -shm makes every write fail.
-                let readOnlyCompanion = !suffix.isEmpty && mode & 0o600 != 0o600
-                if owner == geteuid() && (mode & 0o077 != 0 || readOnlyCompanion) { chmod(path + suffix, 0o600) }
+                // again: a read-only -shm makes every write fail. Only beside a file of ours: others' permission
+                // bits come off once the file is known to be ours (`tighten`), and another's file stays as it was.
+                if !suffix.isEmpty && mode & 0o600 != 0o600 && owner == geteuid() && headerIsOursOrEmpty(path) {
+                    chmod(path + suffix, 0o600)
+                }
             }
         }
         return warnings
@@ -191,8 +194,7 @@ enum StatePath {
     }
 
     /// Checks a state file that is only to be read (``StateFile/init(reading:)``): it must be a regular file;
-    /// others' permission bits are taken off the user's own file and companions, as ``prepare(_:)`` does, and
-    /// nothing else is made or changed. Returns the same warnings.
+    /// nothing is made or changed. Returns the same warnings.
     static func prepareForReading(_ path: String) throws(StateError) -> [String] {
         for suffix in [""] + companions {
             switch Entry(path + suffix) {
@@ -204,8 +206,8 @@ enum StatePath {
                 throw StateError(refusal)
             case .notAFile(let what):
                 throw StateError(refusal(path + suffix, what) + "; name another file with --state")
-            case .regularFile(_, let mode, let owner):
-                if owner == geteuid() && mode & 0o077 != 0 { chmod(path + suffix, mode & 0o700) }
+            case .regularFile:
+                break
             }
         }
         // The folder exists (the file is in it): only its warning, nothing made.

@@ -70,6 +70,27 @@ import Threading
         #expect(try StateFile(path: healthy).queryForTesting("SELECT count(*) FROM flows") == [["1"]])
     }
 
+    /// The commands that open a state file to use it refuse another program's database or a text file without
+    /// touching it: not its bytes (SQLite's journal mode lives in the header), not its permissions.
+    @Test func commandsThatRefuseAFileLeaveItsBytesAndModeAsTheyWere() throws {
+        let folder = try folder()
+        let other = folder + "/recipes.db"
+        try StateFile.createForTesting(path: other, version: 0)
+        try StateFile.executeWithoutMigratingForTesting(path: other, "PRAGMA application_id = 1; CREATE TABLE recipes (name TEXT)")
+        chmod(other, 0o644)
+        try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        chmod(folder + "/notes.txt", 0o664)
+        let before = try snapshot(folder)
+        for name in ["recipes.db", "notes.txt"] {
+            for arguments in [["history"], ["history", "show", "1"], ["history", "prune", "--keep-flows", "5"], ["run", "logout"]] {
+                let run = try BinaryRun.run(arguments + ["--state", folder + "/" + name], stdin: "")
+                #expect(run.status == 2, "\(arguments) \(name): \(run.stderr)")
+            }
+        }
+        #expect(try snapshot(folder) == before)
+        #expect(mode(other) == 0o644 && mode(folder + "/notes.txt") == 0o664)
+    }
+
     @Test func resetRefusesAHealthyFileLockedByAnotherProcess() throws {
         let state = try folder() + "/state.sqlite"
         #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)

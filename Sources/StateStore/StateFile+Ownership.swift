@@ -1,0 +1,48 @@
+import Foundation
+
+extension StateFile {
+    /// Refuses a database that is another program's or a newer idp-tui's before anything is written to it (the
+    /// journal mode included, which SQLite keeps in the file's header) and before its permissions are touched.
+    /// Returns the number of its tables: 0 for a file that is empty or that SQLite has only just made.
+    static func identify(_ database: Database, _ path: String) throws(StateError) -> Int64 {
+        let application = try database.query("PRAGMA application_id").first?.first?.integer ?? 0
+        let version = Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
+        let tables = try database.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0
+        if version > Self.schemaVersion { throw Self.fromANewerVersion(path, version) }
+        guard application == Self.applicationID || (application == 0 && tables == 0) else { throw Self.notOurs(path) }
+        return tables
+    }
+
+    static func fromANewerVersion(_ path: String, _ version: Int) -> StateError {
+        StateError("the state file \(path) was written by a newer idp-tui (schema \(version); this one reads up to \(schemaVersion)); use that idp-tui, or another file with --state")
+    }
+
+    static func notOurs(_ path: String) -> StateError {
+        StateError("\(path) is an SQLite database, but not an idp-tui state file; name another file with --state")
+    }
+}
+
+extension StatePath {
+    /// Takes others' permission bits off the user's own state file and its -wal and -shm, once the file is known
+    /// to be idp-tui's (``StateFile/identify(_:_:)``): a file that is refused is left as it was.
+    static func tighten(_ path: String) {
+        guard path != ":memory:" else { return }
+        for suffix in [""] + companions {
+            if case .regularFile(_, let mode, let owner) = Entry(path + suffix), owner == geteuid(), mode & 0o077 != 0 {
+                chmod(path + suffix, mode & 0o700)
+            }
+        }
+    }
+
+    /// Whether the file is empty or its SQLite header carries idp-tui's application id: read from the bytes, for
+    /// what must be mended before SQLite can open the file at all (a read-only -shm).
+    static func headerIsOursOrEmpty(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 72)) ?? Data())
+        guard !head.isEmpty else { return true }
+        guard head.count == 72 else { return false }
+        let application = head[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        return application == StateFile.applicationID
+    }
+}
