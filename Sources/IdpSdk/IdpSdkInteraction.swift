@@ -1,9 +1,10 @@
+import KSMasterController
 import Secrets
 
 /// What the app implements to answer the IdP's form. `provideCredentials` is called on a background thread (the
 /// SDK's `IdpSdk` queue), possibly several times in one `getAuthorizationCode` (one call per form page), and
 /// blocks that thread until it returns; the implementation must be thread-safe.
-public protocol IdpSdkInteractionInterface: AnyObject {
+public protocol IdpSdkInteractionInterface: CalledOnSDKThreads {
     func provideCredentials(_ interactionData: IdpSdkInteractionData) -> IdpSdkProvideCredentialsResult
 }
 

@@ -51,9 +51,19 @@ package struct DeviceSnapshot: Sendable, Equatable {
     package var hasOfflineToken: Bool = false
 }
 
+/// What the SDKs ask of an object they call on their own threads (``KSAsyncEventReceiver``, the IdpSdk's
+/// `IdpSdkInteractionInterface`): a class whose conformance is not isolated to an actor. From Swift 6.2 a
+/// `@MainActor` conformance to such a protocol is refused when it is compiled (`SendableMetatype`): the SDK
+/// would call main-actor code on its own thread, unchecked. Ours, not the vendors' (docs/sdk-names.md).
+#if compiler(>=6.2)
+public typealias CalledOnSDKThreads = AnyObject & SendableMetatype
+#else
+public typealias CalledOnSDKThreads = AnyObject
+#endif
+
 /// What receives the MC-SDK's events: the master controller itself (the app sends it events), and the app's
 /// consumer, given to ``KSMasterControllerFactory``, which hears the events the controller sends unasked.
-public protocol KSAsyncEventReceiver: AnyObject {
+public protocol KSAsyncEventReceiver: CalledOnSDKThreads {
     /// Takes an event; `completionBlock`, when given, gets the result event on the MC-SDK's own thread.
     func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?)
 }

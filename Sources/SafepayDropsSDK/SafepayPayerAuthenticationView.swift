@@ -25,7 +25,8 @@ import Threading
 public final class SafepayPayerAuthenticationView {
     /// Gets the callbacks, on the main actor. Held weakly, as a UIKit delegate is.
     public weak var delegate: (any SafepayPayerAuthenticationDelegate)?
-    /// True once the page has processed the configuration (`messages-processed`): the view would show now.
+    /// True once the page has processed the configuration (`messages-processed`): the view would show now; false
+    /// again once disposed of, or configured anew.
     public private(set) var isVisible = false
     private let simulation: DropsSimulation
     private var bridge: MessageBridge?
@@ -48,16 +49,25 @@ public final class SafepayPayerAuthenticationView {
         self.simulation = simulation
     }
 
-    /// Starts a payer authentication. A bad configuration reaches `onSafepayError` and nothing is loaded.
+    /// Starts a payer authentication, in place of any earlier one (whose page stops, and which reports nothing
+    /// more). A bad configuration reaches `onSafepayError`, as every callback does, after `configure` has
+    /// returned, and nothing is loaded.
     public func configure(_ configuration: SafepayPayerAuthenticationConfiguration) {
-        if let problem = configuration.problem {
-            let error = SafepayErrorData(message: "bad configuration: \(problem)", status: 400)
-            report { $0.onSafepayError(error: error) }
-            return
-        }
+        stopPage()
         finished = false
+        isVisible = false
         generation += 1
         let current = generation
+        if let problem = configuration.problem {
+            let error = SafepayErrorData(message: "bad configuration: \(problem)", status: 400)
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { [weak self] in
+                    guard let self, current == self.generation else { return }
+                    self.report { $0.onSafepayError(error: error) }
+                }
+            }
+            return
+        }
         let origin = Self.origin(of: configuration.environment.baseURL)
         let simulation = simulation
         let random = simulation.random
@@ -92,6 +102,11 @@ public final class SafepayPayerAuthenticationView {
     /// not even one already on its way.
     public func dispose() {
         finished = true
+        isVisible = false
+        stopPage()
+    }
+
+    private func stopPage() {
         bridge?.dispose()
         page?.dispose()
         bridge = nil

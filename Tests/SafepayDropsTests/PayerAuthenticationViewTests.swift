@@ -110,6 +110,35 @@ import ThreeDSecure
         #expect(harness.delegate.wait(for: 1))
         #expect(harness.delegate.calls.withLock { $0 } == [.error(SafepayErrorData(message: message, status: 400))])
     }
+
+    /// A view is configured again for the next payment: a bad configuration then is reported as on a new view,
+    /// after `configure` returns (never inside it), and the view is no longer shown.
+    @Test func aViewConfiguredAgainAfterItsPaymentReportsABadConfiguration() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
+        harness.start()
+        #expect(harness.delegate.wait(for: 1))
+        #expect(harness.isVisible)
+        var bad = DropsHarness.configuration
+        bad.tracker = ""
+        let view = harness.view
+        let duringConfigure = onMain {
+            view.configure(bad)
+            return harness.delegate.calls.withLock { $0.count }
+        }
+        #expect(duringConfigure == 1, "nothing is reported before configure returns")
+        #expect(harness.delegate.wait(for: 2))
+        #expect(harness.delegate.names == ["frictionless", "error"])
+        #expect(!harness.isVisible)
+    }
+
+    @Test func aDisposedViewIsNoLongerVisible() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
+        harness.start()
+        #expect(harness.delegate.wait(for: 1))
+        #expect(harness.isVisible)
+        harness.dispose()
+        #expect(!harness.isVisible)
+    }
 }
 
 @Suite struct BridgeFaultTests {

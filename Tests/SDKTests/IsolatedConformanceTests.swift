@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// App code compiled against the SDK modules this test run built (`swiftc -typecheck`): the SDKs call
+/// `provideCredentials` and the MC-SDK consumer's `receive` on their own threads, so a `@MainActor` conformance,
+/// which Swift 6.2 would otherwise accept and the SDK then call off the main actor unchecked, is refused when it
+/// is compiled; the `nonisolated` form docs/sdk-usage.md shows compiles.
+@Suite struct IsolatedConformanceTests {
+    struct Typecheck {
+        let status: Int32
+        let errors: String
+    }
+
+    static func typecheck(_ source: String) throws -> Typecheck {
+        let build = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-app-\(UUID().uuidString).swift")
+        try Data(source.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let maps = ["CLibCrypto", "CSQLite"].map { "-fmodule-map-file=" + root.appendingPathComponent("Sources/\($0)/module.modulemap").path }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swiftc", "-swift-version", "6", "-typecheck", "-I", build.appendingPathComponent("Modules").path]
+            + maps.flatMap { ["-Xcc", $0] } + [file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Typecheck(status: process.terminationStatus, errors: text)
+    }
+
+    static let interaction = """
+        import IdpSdk
+        @MainActor final class LoginModel: ISOLATION IdpSdkInteractionInterface {
+            var asked = 0
+            METHOD provideCredentials(_ interactionData: IdpSdkInteractionData) -> IdpSdkProvideCredentialsResult {
+                IdpSdkProvideCredentialsResult(credentials: [:])
+            }
+        }
+        """
+
+    static let consumer = """
+        import KSMasterController
+        @MainActor final class AppConsumer: ISOLATION KSAsyncEventReceiver {
+            var heard: [String] = []
+            METHOD receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {}
+        }
+        """
+
+    #if compiler(>=6.2)
+    @Test(arguments: [("IdpSdkInteractionInterface", interaction), ("KSAsyncEventReceiver", consumer)])
+    func aMainActorConformanceIsRefusedWhenCompiled(_ name: String, _ source: String) throws {
+        let isolated = try Self.typecheck(source.replacingOccurrences(of: "ISOLATION", with: "@MainActor")
+            .replacingOccurrences(of: "METHOD", with: "func"))
+        #expect(isolated.status != 0)
+        #expect(isolated.errors.contains("cannot form main actor-isolated conformance of"), "\(isolated.errors)")
+        #expect(isolated.errors.contains("'\(name)'"), "\(isolated.errors)")
+
+        let nonisolated = try Self.typecheck(source.replacingOccurrences(of: "ISOLATION", with: "")
+            .replacingOccurrences(of: "METHOD", with: "nonisolated func"))
+        #expect(nonisolated.status == 0, "\(nonisolated.errors)")
+    }
+    #endif
+}
