@@ -106,6 +106,18 @@ extension AppDriver {
         #expect(driver.app.render().text.contains("a new code was sent"))
     }
 
+    /// A wrong code's line keeps the resends left in view (it said only "wrong code; 2 attempts left").
+    @Test func aWrongCodeKeepsTheResendsLeftInView() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        let first = try #require(driver.challenge)
+        driver.type("9999")
+        driver.press(.enter)
+        driver.nextScreen(after: first)
+        let text = driver.app.render().text
+        #expect(text.contains("wrong code; 2 attempts left · 3 resends left"), "\(text)")
+    }
+
     @Test func escOnTheChallengeIsReportedAsCancelled() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002503")
@@ -141,6 +153,8 @@ extension AppDriver {
     @Test func multiSelectTogglesWithSpace() throws {
         let driver = AppDriver()
         driver.pay(card: "4000009900000020")
+        // Test data at hand: the four options fill the panel at 80×24, so the answer is beside them.
+        #expect(driver.app.render().text.contains("the simulated issuer takes Bookshop and Bakery"))
         driver.press(.enter)
         #expect(driver.app.render().text.contains("Choose at least one option with space."))
         driver.press(.character(" "), .down, .down, .character(" "))
@@ -157,7 +171,7 @@ extension AppDriver {
         let driver = AppDriver()
         driver.pay(card: "4000009900000038")
         let first = try #require(driver.challenge)
-        driver.press(.tab, .tab, .enter)  // Continue before approving
+        driver.press(.enter)  // Continue, where the focus starts, before approving (the help bar: "enter continue")
         driver.nextScreen(after: first)
         #expect(driver.app.render().text.contains("the payment is not approved on the other device yet"))
         driver.press(.character("a"))

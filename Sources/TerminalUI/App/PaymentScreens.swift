@@ -63,6 +63,8 @@ public struct ChallengeState: Sendable {
     init(prompt: FlowPrompt, screen: ChallengeScreen) {
         self.prompt = prompt
         self.screen = screen
+        // Out-of-band: `a` and `r` answer on the other device, and Enter continues, as the help bar says.
+        if screen.uiType == .outOfBand { focus(on: .proceed) }
     }
 
     /// The focus stops, in order.

@@ -77,6 +77,7 @@ extension AppView {
                               lines: 2, role: .hint)
         case .singleSelect, .multiSelect:
             let single = screen.uiType == .singleSelect
+            let firstOptionRow = row + 1
             for (index, option) in screen.options.enumerated() where row + 1 < bottom - 1 {
                 row += 1
                 let focused = challenge.focusedStop == .option(index)
@@ -88,10 +89,19 @@ extension AppView {
                     buffer.targets.append(ClickTarget(row: row, column: area.left, width: area.width, stop: stop))
                 }
             }
-            // Test data at hand, as the code screen's code: under the options, when there is a row for it.
-            if let expected = screen.expectedChoice, row + 1 < bottom - 1 {
-                row += 1
-                buffer.put("  the simulated issuer takes \(expected)", row: row, column: area.left, role: .hint, limit: area.width)
+            // Test data at hand, as the code screen's code: under the options when there is a row for it, else
+            // beside the first (a multi-select's four options fill the panel at 80×24).
+            if let expected = screen.expectedChoice {
+                let hint = "the simulated issuer takes \(expected)"
+                let widest: Int = screen.options.map { CharacterWidth.of($0) }.max() ?? 0
+                // The focus mark and "[ ] ", the widest option, three spaces.
+                let besideOptions = area.left + 6 + widest + 3
+                if row + 1 < bottom - 1 {
+                    row += 1
+                    buffer.put("  " + hint, row: row, column: area.left, role: .hint, limit: area.width)
+                } else if besideOptions + CharacterWidth.of(hint) <= area.left + area.width {
+                    buffer.put(hint, row: firstOptionRow, column: besideOptions, role: .hint)
+                }
             }
         case .outOfBand:
             row += 1
@@ -114,7 +124,9 @@ extension AppView {
         let message = challenge.error ?? screen.message
         // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
         if let message, message.contains(" left") {
-            buffer.putWrapped(message, row: bottom - 1, column: area.left, width: area.width, role: .error)
+            // The resends left stay in view beside it.
+            let resends = screen.uiType == .text ? " · \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" : ""
+            buffer.putWrapped(message + resends, row: bottom - 1, column: area.left, width: area.width, role: .error)
         } else if let message, CharacterWidth.of(status) + 3 + CharacterWidth.of(message) > area.width {
             // Too narrow for both: the message (it says what went wrong, and the attempts left when that is news).
             buffer.putWrapped(message, row: bottom - 1, column: area.left, width: area.width, role: .error)
