@@ -338,7 +338,10 @@ public enum AppView {
             return "Cancelled at the credential prompt: the IdpSdk received \"User cancelled\" and nothing was sent to the MC-SDK afterwards."
         }
         let sdk = result.flow == .q2Login ? "Q2 Core" : "the MC-SDK"
-        return "Cancelled: \(result.error?.message ?? "the flow stopped"). Nothing more was sent to \(sdk)."
+        let message = result.error?.message ?? "the flow stopped"
+        // The engine's message may say "cancelled …" itself: one sentence, not "Cancelled: cancelled …".
+        let what = message.hasPrefix("cancelled") ? "C" + message.dropFirst() : "Cancelled: \(message)"
+        return "\(what). Nothing more was sent to \(sdk)."
     }
 
     // MARK: Status, help, too small
