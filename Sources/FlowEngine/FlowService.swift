@@ -166,7 +166,7 @@ public final class FlowService: Sendable {
     private func announceFaults(_ run: FlowRun) {
         let names = world.identityFaults.activeNames + (family(for: run.kind)?.faultNames(for: run.kind, in: world) ?? [])
         guard !names.isEmpty else { return }
-        run.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: "faults on: \(names.joined(separator: ", "))")
+        run.emit(.faultsOn, from: .simulator, to: .app, status: "FAULT", detail: names.joined(separator: ", "))
     }
 
     /// Works `make` out off the caller's thread; its report arrives through the mailbox like a flow's result

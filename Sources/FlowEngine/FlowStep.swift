@@ -14,6 +14,10 @@ public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStr
 
     /// A fault of the simulation bit (network unavailable, server error …).
     public static let fault = FlowStep("fault injected")
+    /// Not a call: which faults are on as the flow starts (none has bitten yet).
+    public static let faultsOn = FlowStep("faults on")
+    /// Whether the event is the simulation's notice (a fault on or bitten), not a call of the flow.
+    public var isFaultNotice: Bool { self == .fault || self == .faultsOn }
     /// Not a call: the flow was cancelled.
     public static let cancel = FlowStep("cancel")
 }

@@ -308,12 +308,17 @@ public final class IdentityProvider: Sendable {
             guard let activation else { return .failure(.invalidRequest("the user has no activation code")) }
             let expiresAt = try store.epoch(orStartAt: clock.now).advanced(by: activation.validFor)
             // One transaction: two processes presenting the same code cannot both use it.
-            return try store.updateUser(tenant: key.tenant, username: key.username) { counters -> Result<String, IdpFailure> in
+            let outcome = try store.updateUser(tenant: key.tenant, username: key.username) { counters -> Result<String, IdpFailure> in
                 guard !counters.activationUsed else { return .failure(.activationCodeUsed) }
                 guard expiresAt > now else { return .failure(.activationCodeExpired) }
                 counters.activationUsed = true
                 return .success(username)
             }
+            // Expired only on the IdP's clock, which the fault puts ahead: the fault bit.
+            if case .failure(.activationCodeExpired) = outcome, expiresAt > clock.now {
+                faults.triggered("clock skew: the IdP's clock is ahead, past the activation code's expiry")
+            }
+            return outcome
         } catch {
             return .failure(.serverError("its store failed: \(error.description)"))
         }

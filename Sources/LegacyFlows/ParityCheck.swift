@@ -136,7 +136,7 @@ public enum ParityCheck {
             let set = frontEnd.events.last { $0.step == .setAuthorisationCode && $0.from == .masterController }
             // Requests only: to the MC-SDK from the app or the wrapper, and to the IdP.
             let messages = frontEnd.events.filter {
-                (($0.to == .masterController && $0.from != .identityProvider) || $0.to == .identityProvider) && $0.step != .fault
+                (($0.to == .masterController && $0.from != .identityProvider) || $0.to == .identityProvider) && !$0.step.isFaultNotice
             }.map { $0.step.rawValue }
             let error = result.error.map { error in
                 error.code.map { code in "\(error.subsystem.map { "\($0)/" } ?? "")\(code)" } ?? error.message

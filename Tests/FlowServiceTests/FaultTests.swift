@@ -48,8 +48,10 @@ import Testing
         #expect(result.status == status)
         #expect(result.error?.subsystem == subsystem && result.error?.code == code, "\(String(describing: result.error))")
         #expect(result.advice?.contains("fault") == true)
-        #expect(faultsLogged(events).first?.hasPrefix("faults on: ") == true)
-        #expect(faultsLogged(events).dropFirst().contains { $0.hasPrefix(logged) }, "\(faultsLogged(events))")
+        // The start's notice is not a fault that bit: a step of its own.
+        #expect(events.first { $0.step == .faultsOn }?.detail == logged)
+        #expect(faultsLogged(events).contains { $0.hasPrefix(logged) }, "\(faultsLogged(events))")
+        #expect(!faultsLogged(events).contains { $0.hasPrefix("faults on") })
     }
 
     @Test func aRequestTimeoutWaitsThirtySecondsThenFails() throws {
@@ -147,7 +149,11 @@ import Testing
         faults.clockSkew = .seconds(31 * 86_400)
         let (result, events) = try run(.activate, faults: faults)
         #expect(result.status == "ACTIVATION_CODE_EXPIRED")
-        #expect(faultsLogged(events).first?.contains("clock skew 31 days") == true)
+        #expect(events.first { $0.step == .faultsOn }?.detail == "clock skew 31 days")
+        // Where it bites, the log says so, and the advice names it.
+        #expect(faultsLogged(events).contains { $0.hasPrefix("clock skew: the IdP's clock is ahead, past the activation code's expiry") },
+                "\(faultsLogged(events))")
+        #expect(result.advice?.contains("clock-skew fault") == true)
     }
 
     @Test func faultsSwitchedOffMidFlowStopBiting() throws {

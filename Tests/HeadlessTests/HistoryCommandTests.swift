@@ -182,7 +182,8 @@ import Testing
         let run = try BinaryRun.run(["run", "activate", "--scenario", scenarioPath("faults"), "--ephemeral"], stdin: Answers.aliceActivation)
         #expect(run.results.first?["status"] as? String == "FAILED")
         #expect((run.results.first?["error"] as? [String: Any])?["code"] as? Int == 5000)
-        #expect(run.events.first?["detail"] as? String == "faults on: latency +800 ms, server error")
+        #expect(run.events.first?["step"] as? String == "faults on")
+        #expect(run.events.first?["detail"] as? String == "latency +800 ms, server error")
     }
 
     @Test func afterALogoutTheNextRunLogsInOffline() throws {

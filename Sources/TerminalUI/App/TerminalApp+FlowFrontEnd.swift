@@ -11,7 +11,7 @@ extension TerminalApp {
         if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
         if state.logScroll > 0 { state.logScroll += 1 }
         trackInFlight(event)
-        if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel, event.step != .fault {
+        if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel, !event.step.isFaultNotice {
             let step = if event.flow == .payerAuth {
                 "\(LogPane.who(event)) \(event.step.rawValue)" + (event.status.map { ": \($0)" } ?? "")
             } else if event.from != .app && event.to != .app {
@@ -33,7 +33,7 @@ extension TerminalApp {
     /// A request (an event without a status: App → SDK, SDK → IdP, Drops → DS …) is in flight until an event
     /// with a status answers; prompts and faults leave it as it is.
     private func trackInFlight(_ event: FlowEvent) {
-        guard event.step != .fault, state.runningFlow == nil || state.runningFlow == event.flowID else { return }
+        guard !event.step.isFaultNotice, state.runningFlow == nil || state.runningFlow == event.flowID else { return }
         if event.status == nil && event.duration == nil {
             state.inFlight = ("\(event.to.rawValue): \(event.step.rawValue) (from \(event.from.rawValue))", .now)
         } else {
