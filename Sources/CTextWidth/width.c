@@ -34,20 +34,24 @@ static int names_utf8(const char *name) {
 }
 
 int idp_user_locale_is_utf8(void) {
-    // newlocale, not setlocale: the process's own locale (C.UTF-8 for wcwidth) is left as it is, on any thread.
-    locale_t user = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
-    if (user != (locale_t)0) {
-        const char *codeset = nl_langinfo_l(CODESET, user);
-        int utf8 = codeset != NULL && strcmp(codeset, "UTF-8") == 0;
-        freelocale(user);
-        return utf8;
-    }
-    // A locale that is not installed here (LANG=en_US.UTF-8 in a container without it): its name says what the
+    // The locale the user chose: the first of LC_ALL, LC_CTYPE and LANG that is set. Its name is asked first: a
+    // static binary's newlocale loads C.UTF-8 but answers its codeset as ANSI_X3.4-1968 (glibc 2.36), and a
+    // locale that is not installed here (LANG=en_US.UTF-8 in a container without it) still says what the
     // terminal was set up for.
     const char *variables[] = {"LC_ALL", "LC_CTYPE", "LANG"};
     for (unsigned i = 0; i < sizeof variables / sizeof variables[0]; i++) {
         const char *value = getenv(variables[i]);
-        if (value != NULL && value[0] != '\0') return names_utf8(value);
+        if (value != NULL && value[0] != '\0') {
+            if (names_utf8(value)) return 1;
+            break;
+        }
     }
-    return 0;
+    // A name without a codeset ("en_US", "de_DE@euro"): what the installed locale's codeset is. newlocale, not
+    // setlocale: the process's own locale (C.UTF-8 for wcwidth) is left as it is, on any thread.
+    locale_t user = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
+    if (user == (locale_t)0) return 0;
+    const char *codeset = nl_langinfo_l(CODESET, user);
+    int utf8 = codeset != NULL && strcmp(codeset, "UTF-8") == 0;
+    freelocale(user);
+    return utf8;
 }
