@@ -104,8 +104,9 @@ public final class SimulatedNetwork: Sendable {
         return host
     }
 
-    /// One more round trip to an IdP already connected: latency, or a fault.
-    public func roundTrip() throws(NetworkError) {
+    /// One more round trip to a server already connected (an IdP unless `server` names another, as a fault's
+    /// line in the log does): latency, or a fault.
+    public func roundTrip(to server: String = "the IdP") throws(NetworkError) {
         if waits.withLock({ $0.abandoned }) { throw .abandoned }
         let faults = faults.faults
         if faults.networkUnavailable {
@@ -113,7 +114,7 @@ public final class SimulatedNetwork: Sendable {
             throw .offline
         }
         if faults.requestTimeout {
-            self.faults.triggered("request timeout: the IdP does not answer within \(FaultSwitchboard.requestTimeout.components.seconds) s")
+            self.faults.triggered("request timeout: \(server) does not answer within \(FaultSwitchboard.requestTimeout.components.seconds) s")
             try wait(FaultSwitchboard.requestTimeout)
             throw .timedOut(FaultSwitchboard.requestTimeout)
         }

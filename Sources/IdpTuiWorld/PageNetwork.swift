@@ -12,7 +12,8 @@ private struct WorldPageNetwork: PageNetwork {
 
     func roundTrip() throws(PageNetworkFailure) {
         do {
-            try network.roundTrip()
+            // The page's servers: Drops, the directory server, the ACS.
+            try network.roundTrip(to: "the server")
         } catch {
             switch error {
             // The world's network is no device's line: nothing abandons its waits.

@@ -19,6 +19,19 @@ import ThreeDSecure
     func pay(threeDS: ThreeDSFaults = .none, identity: IdentityFaults = .none, card: String = "4000000000002503",
              timers: ThreeDSTimers = ThreeDSTimers()) throws -> (FlowResult, [String: Int64])
     {
+        let (result, events) = try payLogging(threeDS: threeDS, identity: identity, card: card, timers: timers)
+        let start = try #require(events.first { $0.step == .paymentDetails && $0.status == "entered" } ?? events.first).time
+        var times: [String: Int64] = [:]
+        for event in events where times[event.step.rawValue] == nil {
+            times[event.step.rawValue] = start.duration(to: event.time).components.seconds
+        }
+        return (result, times)
+    }
+
+    /// ``pay(threeDS:identity:card:timers:)``'s payment: its result and its events.
+    func payLogging(threeDS: ThreeDSFaults = .none, identity: IdentityFaults = .none, card: String = "4000000000002503",
+                    timers: ThreeDSTimers = ThreeDSTimers()) throws -> (FlowResult, [FlowEvent])
+    {
         var scenario = Scenario.embeddedDefault
         scenario.threeDSTimers = timers
         let service = FlowService(environment: SimulationEnvironment(scenario: scenario, clock: clock), configuration: FlowConfiguration())
@@ -32,13 +45,7 @@ import ThreeDSecure
             }
         }
         let result = try #require(frontEnd.results.first)
-        let events = frontEnd.events(of: result.flowID)
-        let start = try #require(events.first { $0.step == .paymentDetails && $0.status == "entered" } ?? events.first).time
-        var times: [String: Int64] = [:]
-        for event in events where times[event.step.rawValue] == nil {
-            times[event.step.rawValue] = start.duration(to: event.time).components.seconds
-        }
-        return (result, times)
+        return (result, frontEnd.events(of: result.flowID))
     }
 
     /// Whether `measured` simulated seconds are `expected`, to within the one tick `pay` may move the clock while
@@ -143,6 +150,18 @@ import ThreeDSecure
         #expect(result.error?.message == "the Drops page could not be loaded: the network is unavailable: the device is offline")
         #expect(result.payment?.nextAction == .retry)
         #expect(times["AReq"] == nil)
+    }
+
+    /// The request-timeout fault bites the Drops page's own request: its line names no IdP (it said "the IdP
+    /// does not answer within 30 s"), and the page's 10 s wait for ready gives up first.
+    @Test func aRequestTimeoutNamesThePagesServerNotTheIdP() throws {
+        var stuck = IdentityFaults()
+        stuck.requestTimeout = true
+        let (result, events) = try payLogging(identity: stuck)
+        #expect(result.status == PaymentStatus.safepayError)
+        let faults = events.filter { $0.step == .fault }.map(\.detail)
+        #expect(faults.contains("request timeout: the server does not answer within 30 s"), "\(faults)")
+        #expect(!faults.contains { $0.contains("IdP") }, "\(faults)")
     }
 
     @Test func addedLatencyDelaysEveryRoundTrip() throws {

@@ -77,6 +77,8 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
         let clock = ManualClock()
         let faults = FaultSwitchboard()
         faults.faults.requestTimeout = true
+        let bitten = Locked<[String]>([])
+        faults.onTrigger { name in bitten.withLock { $0.append(name) } }
         let server = core(faults: faults, clock: clock)
         let outcome = Locked<Result<LogonResponse, NetworkError>?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -95,6 +97,7 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
         let seen = outcome.withLock { $0 }
         guard case .failure(.timedOut(let after))? = seen else { Issue.record("\(String(describing: seen))"); return }
         #expect(after == .seconds(30))
+        #expect(bitten.withLock { $0 } == ["request timeout: Q2 Core does not answer within 30 s"])
     }
 
     @Test func theSecurityModuleRunsBeforeThePasswordLogin() async {
