@@ -149,7 +149,8 @@ struct Q2Flow {
             return run.cancelledResult(at: .signInScreen, inFlight: false, atPrompt: true)
         }
 
-        run.emit(.authenticate, from: .q2Module, to: .q2Module, detail: "passwordAuthentication.authenticate(using: \(credential))")
+        // The app's custom auth module calls the SDK's PasswordAuthentication (the Q2 guide's quick start).
+        run.emit(.authenticate, from: .app, to: .q2Module, detail: "passwordAuthentication.authenticate(using: \(credential))")
         let platform = family.platform
         let started = run.clock.now
         let executor = family.executor

@@ -59,7 +59,9 @@ import Testing
         #expect(q2.contains { $0.hasPrefix("App-->>Q2SDK: sign-in screen · answered") })
         #expect(q2.contains { $0.hasPrefix("Q2SDK->>Q2Core: POST /mobilews/logonUser") })
         #expect(q2.contains { $0.hasPrefix("Q2Core-->>Q2SDK: POST /mobilews/logonUser · 200") })
-        // Core's passwordAuthentication runs within the module's lane (a note); its result goes to the app.
+        // The app's custom auth module calls passwordAuthentication (it was a note in the module's own lane); its
+        // result goes back to the app.
+        #expect(q2.contains { $0.hasPrefix("App->>Q2SDK: authenticate(using:)") }, "\(q2)")
         #expect(q2.contains { $0.hasPrefix("Q2SDK-->>App: authenticate(using:) · 200") })
         // The module hands the response to the platform: a call.
         #expect(q2.contains { $0.hasPrefix("Q2SDK->>App: completePlatformAuthentication(with:) · OK") })
