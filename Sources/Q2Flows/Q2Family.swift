@@ -57,6 +57,9 @@ public struct Q2SignIn: CredentialForm, Equatable {
 
     public var fields: [CredentialField] { [.username, .password] }
 
+    /// The saved credential's user, when the screen shows (no auto-login): the form asks for the password.
+    public var knownUsername: String? { savedUsername }
+
     public func accepts(_ answer: PromptAnswer) -> Bool {
         answer.value(as: Credentials.self) != nil || answer.value(as: Q2AutoLogin.self) != nil
     }

@@ -150,14 +150,15 @@ public enum AppView {
     private static func drawForm(_ buffer: inout ScreenBuffer, _ form: FormState, _ area: Area) {
         let asked = form.prompt.fields.map(\.rawValue).joined(separator: ", ")
         if let signIn = form.prompt.request as? Q2SignIn {
+            // Two rows above the fields: the banner and the note, or the note (why no auto-login) wrapped over both.
             if let banner = signIn.banner {
                 buffer.putWrapped("⚠ \(banner)", row: area.top, column: area.left, width: area.width, role: .error)
+                if let note = form.note { buffer.putWrapped(note, row: area.top + 1, column: area.left, width: area.width, role: .hint) }
+            } else if let note = form.note {
+                buffer.putWrapped(note, row: area.top, column: area.left, width: area.width, lines: 2, role: .hint)
             } else {
                 buffer.putWrapped("Sign in to online banking (the Q2 module's own sign-in)", row: area.top, column: area.left,
                                   width: area.width, role: .hint)
-            }
-            if let note = form.note {
-                buffer.putWrapped(note, row: area.top + 1, column: area.left, width: area.width, role: .hint)
             }
         } else {
             buffer.putWrapped("The IdpSdk asks for \(asked) (client \(form.prompt.clientId))", row: area.top, column: area.left,

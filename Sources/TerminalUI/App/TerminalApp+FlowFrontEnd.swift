@@ -76,7 +76,9 @@ extension TerminalApp {
             answer(prompt, .q2AutoLogin, working: "Q2: signing in automatically as \(saved) (saved credential)…")
         } else {
             let why = signIn.launch == .push ? "the app was opened from a push notification" : "the app does not allow it now"
-            state.screen = .form(FormState(prompt: prompt, note: "No auto-login as \(saved): \(why) (shouldAllowAutoLogin() is false)."))
+            // The saved user is known: the form asks for the password.
+            state.screen = .form(FormState(prompt: prompt, note: "No auto-login as \(saved): \(why) (shouldAllowAutoLogin() is false).",
+                                           focusFirstEmpty: !state.plain))
         }
     }
 
