@@ -44,14 +44,33 @@ import Testing
         #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == .slow)
         for _ in ServerFault.allCases.dropFirst(2) { driver.press(.character(" ")) }
         #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == .malformed)
+        // The longest value is shown whole at 80 columns.
+        #expect(driver.app.render().text.contains("[x] 3DS: ACS answering a malformed message"))
         driver.press(.character(" "))
         #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == nil)
-        #expect(driver.app.render().text.contains("[ ] 3DS: ACS answers"))
+        #expect(driver.app.render().text.contains("[ ] 3DS: ACS answers normally"))
         // Closed and opened again, the panel is where it was: the ACS, one key away from its next value.
         driver.press(.escape, .character("f"))
         #expect(driver.app.state.faultsPanel?.focus == row)
         driver.press(.character(" "))
         #expect(driver.service.environment.world.bridgeFaults.threeDS.acs == .unreachable)
+    }
+
+    /// The directory server's longest value fits the panel at 80 columns; at 60 it ends in "…", never cut bare.
+    @Test func aFaultsLongestValueIsWholeOrEndsInAnEllipsis() throws {
+        for (width, height) in [(80, 24), (60, 18)] {
+            let driver = AppDriver(width: width, height: height)
+            driver.service.environment.world.bridgeFaults.threeDS.directoryServer = .malformed
+            driver.press(.character("f"))
+            let row = try #require(FaultSwitch.allCases.firstIndex(of: .directoryServer))
+            for _ in 0..<row { driver.press(.down) }
+            let line = try #require(driver.app.render().text.split(separator: "\n").first { $0.contains("[x] 3DS: directory") })
+            if width == 80 {
+                #expect(line.contains("[x] 3DS: directory server answering a malformed message"), "\(line)")
+            } else {
+                #expect(line.contains("[x] 3DS: directory server answering a malformed m…"), "\(line)")
+            }
+        }
     }
 
     @Test func faultsSwitchedDuringAPromptBiteAtTheNextStep() throws {

@@ -13,7 +13,7 @@ public enum FaultSwitch: CaseIterable, Sendable {
         switch self {
         case .networkUnavailable: "network unavailable"
         case .addedLatency: "added latency: +1000 ms a round trip"
-        case .requestTimeout: "request timeout: the IdP never answers (30 s)"
+        case .requestTimeout: "request timeout: no server answers (30 s)"
         case .serverError: "server error: the IdP answers HTTP 500"
         case .malformedPage: "malformed page from the IdP"
         case .pinningFails: "certificate pinning fails"
@@ -37,8 +37,8 @@ public enum FaultSwitch: CaseIterable, Sendable {
     /// bar says when one has the focus).
     public func label(_ identity: IdentityFaults, _ bridge: BridgeFaults) -> String {
         switch self {
-        case .directoryServer: "3DS: directory server \(bridge.threeDS.directoryServer?.name ?? "answers")"
-        case .acs: "3DS: ACS \(bridge.threeDS.acs?.name ?? "answers")"
+        case .directoryServer: "3DS: directory server \(bridge.threeDS.directoryServer?.name ?? "answers normally")"
+        case .acs: "3DS: ACS \(bridge.threeDS.acs?.name ?? "answers normally")"
         default: label
         }
     }
@@ -149,7 +149,8 @@ extension TerminalApp {
 extension AppView {
     static func drawFaultsPanel(_ buffer: inout ScreenBuffer, _ state: AppState, _ panel: FaultsPanelState) {
         let switches = FaultSwitch.allCases
-        let width = min(buffer.width - 4, 56)
+        // Wide enough for the longest value ("[x] 3DS: directory server answering a malformed message").
+        let width = min(buffer.width - 4, 62)
         // The status line below stays visible: it says what the last switch did.
         let height = min(buffer.height - 4, switches.count + 4)
         let top = max(1, (buffer.height - height) / 2)
@@ -166,8 +167,9 @@ extension AppView {
             let focused = offset == panel.focus
             let on = fault.isOn(state.identityFaults, state.bridgeFaults)
             buffer.put(focused ? "›" : " ", row: row, column: left + 2, role: focused ? .fieldFocused : .fieldBlurred)
-            buffer.put("[\(on ? "x" : " ")] \(fault.label(state.identityFaults, state.bridgeFaults))", row: row, column: left + 4, role: focused ? .menuFocused : on ? .error : .text,
-                       limit: width - 6)
+            // Narrower than that (60 columns), a label ends in "…"; the status line says the whole of it when switched.
+            let entry = CharacterWidth.truncate("[\(on ? "x" : " ")] \(fault.label(state.identityFaults, state.bridgeFaults))", to: width - 6)
+            buffer.put(entry, row: row, column: left + 4, role: focused ? .menuFocused : on ? .error : .text, limit: width - 6)
         }
         // Entries that do not fit: the panel's last row says how many, and where.
         let below = switches.count - first - rows
