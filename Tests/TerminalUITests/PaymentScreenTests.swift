@@ -131,6 +131,19 @@ extension AppDriver {
         Snapshot.check(screen, "result-payment-cancelled-80x24")
     }
 
+    /// Typing into a full field says so beside it (the pre-filled currency took "usd" without a sign).
+    @Test func typingIntoAFullFieldSaysItIsFull() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.tab, .tab, .tab, .end)  // Currency, EUR
+        driver.type("u")
+        let text = driver.app.render().text
+        #expect(text.contains("[EUR       ]"))
+        #expect(text.contains("This field is full"), "\(text)")
+        driver.press(.backspace)
+        #expect(!driver.app.render().text.contains("This field is full"))
+    }
+
     @Test func escOnTheCardFormCancelsBeforeAnyChallenge() {
         let driver = AppDriver()
         driver.openPayment()

@@ -4,6 +4,8 @@ protocol FieldForm {
     var inputs: [TextInput] { get set }
     var error: String? { get set }
     var fieldCount: Int { get }
+    /// Says that the field at `index` is full: a typed character was left out.
+    mutating func reportFull(_ index: Int)
 }
 
 /// What a key did to a form.
@@ -39,13 +41,29 @@ extension FieldForm {
             }
         default:
             if let field = focusedField {
-                _ = inputs[field].apply(key)
                 error = nil
+                // A character that does not fit is said so, not dropped unseen (a pre-filled currency takes three).
+                if case .character(let character) = key, !inputs[field].fits(character) {
+                    reportFull(field)
+                } else {
+                    _ = inputs[field].apply(key)
+                }
             }
         }
         return .edited
     }
 }
 
-extension FormState: FieldForm {}
-extension PaymentFormState: FieldForm {}
+/// What a full field says, beside it.
+let fullFieldMessage = "This field is full: Backspace or Ctrl-U make room."
+
+extension FormState: FieldForm {
+    mutating func reportFull(_ index: Int) { error = fullFieldMessage }
+}
+
+extension PaymentFormState: FieldForm {
+    mutating func reportFull(_ index: Int) {
+        error = fullFieldMessage
+        errorField = Self.fields[index]
+    }
+}

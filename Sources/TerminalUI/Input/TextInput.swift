@@ -18,6 +18,11 @@ public struct TextInput: Equatable, Sendable {
     public var isEmpty: Bool { characters.isEmpty }
     private var byteCount: Int { characters.reduce(0) { $0 + $1.utf8.count } }
 
+    /// Whether `character` would fit under the limit (a control character, which is never inserted, does).
+    public func fits(_ character: Character) -> Bool {
+        byteCount + character.utf8.count <= maximumBytes
+    }
+
     /// Inserts text at the cursor, leaving out control characters and whatever would pass the limit.
     /// Returns false when something was left out.
     @discardableResult
