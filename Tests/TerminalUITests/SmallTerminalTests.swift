@@ -43,6 +43,32 @@ import Testing
         #expect(refused[errorRow].hasPrefix("│"), "the row under the buttons is inside the panel:\n\(refused.joined(separator: "\n"))")
     }
 
+    /// "terminal too small" hides the form: keys, pastes and the mouse do nothing to it (they typed into the
+    /// field, moved the focus, and a second Enter submitted blind); Ctrl-C still quits.
+    @Test func whileTooSmallOnlyCtrlCActs() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.type("bob")
+        driver.app.resize(width: 50, height: 15)
+        #expect(driver.app.render().text.contains("terminal too small"))
+        driver.type("X")
+        driver.press(.enter, .enter, .tab, .escape, .character("?"), .f2, .pageUp)
+        driver.app.handlePaste("pasted")
+        driver.app.handleMouse(MouseReport(button: 64, column: 5, row: 12, pressed: true))
+        driver.app.handleMouse(MouseReport(button: 0, column: 5, row: 5, pressed: true))
+        driver.app.resize(width: 80, height: 24)
+        guard case .form(let form) = driver.screen else {
+            Issue.record("the form is gone:\n\(driver.app.render().text)")
+            return
+        }
+        #expect(form.inputs[0].text == "bob")
+        #expect(form.focus == 0)
+        #expect(!driver.app.state.showHelp && driver.app.state.faultsPanel == nil && driver.app.state.logScroll == 0)
+        driver.app.resize(width: 50, height: 15)
+        driver.press(.control("c"))
+        #expect(driver.app.exitStatus == 130)
+    }
+
     @Test func theStatusLineKeepsTheFaultsOnBeforeTheHost() {
         let driver = AppDriver(width: 60, height: 18)
         driver.press(.character("f"), .character(" "), .escape)  // the first fault on

@@ -148,4 +148,8 @@ public struct AppState: Sendable {
     public var bridgeFaults = BridgeFaults()
 
     public static let logLimit = 2000
+
+    /// The terminal is under the smallest size drawn: "terminal too small" replaces the screen, and input but
+    /// Ctrl-C is dropped, since it would act on a screen that cannot be seen.
+    public var isTooSmall: Bool { width < AppView.minimumWidth || height < AppView.minimumHeight }
 }

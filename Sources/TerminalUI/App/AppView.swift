@@ -33,7 +33,7 @@ public enum AppView {
 
     public static func render(_ state: AppState) -> ScreenBuffer {
         var buffer = ScreenBuffer(width: state.width, height: state.height)
-        guard state.width >= minimumWidth, state.height >= minimumHeight else {
+        guard !state.isTooSmall else {
             drawTooSmall(&buffer, state)
             return buffer
         }

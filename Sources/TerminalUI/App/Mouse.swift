@@ -2,6 +2,8 @@
 // would; the wheel scrolls the help, the lists and the event log.
 extension TerminalApp {
     public func handleMouse(_ report: MouseReport) {
+        // Nothing is under the pointer while "terminal too small" hides the screen.
+        guard !state.isTooSmall else { return }
         guard serviceIfReady != nil else {
             waitUntilReady(.mouse(report))
             return

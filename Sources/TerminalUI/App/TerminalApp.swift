@@ -79,6 +79,8 @@ public final class TerminalApp: FlowFrontEnd {
             quit(130)
             return
         }
+        // "terminal too small" hides the screen: a key would act on it blind (type, submit, cancel a flow).
+        guard !state.isTooSmall else { return }
         guard serviceIfReady != nil else {
             waitingInput.append(.key(key))
             return
@@ -192,6 +194,7 @@ public final class TerminalApp: FlowFrontEnd {
     /// it are dropped.
     public func handlePaste(_ text: String) {
         state.notice = nil
+        guard !state.isTooSmall else { return }
         guard serviceIfReady != nil else {
             waitUntilReady(.paste(text))
             return
