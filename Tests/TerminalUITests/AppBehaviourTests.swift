@@ -281,12 +281,27 @@ import Testing
         var text = driver.app.render().text
         #expect(text.contains("↑↓ scroll"))
         #expect(!text.contains("suspend; fg resumes"))
-        driver.press(.pageDown)
+        driver.press(.end)
         text = driver.app.render().text
         #expect(text.contains("suspend; fg resumes"), "\(text)")
         #expect(text.contains("ctrl-c"))
         driver.press(.character("?"))
         #expect(!driver.app.state.showHelp)
+    }
+
+    /// PgDn moves the help one page (it jumped from lines 1–13 to 24–36 at 60×18, skipping 14–23), PgUp back.
+    @Test func helpPagesOnePageAtATime() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.press(.f1)
+        #expect(driver.app.render().text.contains("(1–13 of 36"))
+        driver.press(.pageDown)
+        #expect(driver.app.render().text.contains("(14–26 of 36"), "\(driver.app.render().text)")
+        driver.press(.pageDown)
+        #expect(driver.app.render().text.contains("(24–36 of 36"))
+        driver.press(.pageUp)
+        #expect(driver.app.render().text.contains("(11–23 of 36"))
+        driver.press(.pageUp)
+        #expect(driver.app.render().text.contains("(1–13 of 36"))
     }
 
     @Test func helpWrapsItsDescriptionsAtWordsAndNeverCutsOne() {
