@@ -13,6 +13,13 @@ public struct LogFocusState: Sendable, Equatable {
     public var editingFilter = false
     /// The detail view of the selected event is open, scrolled this far.
     public var detail: Int?
+    /// Events hidden below the view (as ``AppState/logScroll``): it moves only when the selection leaves the view.
+    public var scroll = 0
+
+    public init(selected: Int? = nil, scroll: Int = 0) {
+        self.selected = selected
+        self.scroll = scroll
+    }
 }
 
 extension AppState {
@@ -54,6 +61,7 @@ extension TerminalApp {
             default: break
             }
             focus.selected = nil
+            focus.scroll = 0
             state.logFocus = focus
             return
         }
@@ -78,7 +86,7 @@ extension TerminalApp {
         case .escape, .tab, .backTab:
             // The log stays where the selection left it: on the newest event (End) it follows again.
             state.logFocus = nil
-            state.logScroll = focus.filter.isEmpty ? max(0, last - current) : 0
+            state.logScroll = focus.filter.isEmpty ? LogPane.scroll(keeping: current, from: focus.scroll, events, rows: AppView.logRows(state)) : 0
             return
         case .up, .character("k"): select(current - 1)
         case .down, .character("j"): select(current + 1)
@@ -93,6 +101,9 @@ extension TerminalApp {
             focus.filter = ""
         default: break
         }
+        // The view follows the selection only when it leaves the view.
+        focus.scroll = LogPane.scroll(keeping: AppState.selectedIndex(focus, in: events), from: focus.scroll, events,
+                                      rows: AppView.logRows(state))
         state.logFocus = focus
     }
 }

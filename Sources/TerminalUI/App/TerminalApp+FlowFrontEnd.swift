@@ -10,6 +10,11 @@ extension TerminalApp {
         state.log.append(event)
         if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
         if state.logScroll > 0 { state.logScroll += 1 }
+        // A focused log with an event selected stays still as events come (the newest followed moves with them).
+        if var focus = state.logFocus, focus.selected != nil, focus.filter.isEmpty || LogPane.matches(event, focus.filter) {
+            focus.scroll += 1
+            state.logFocus = focus
+        }
         trackInFlight(event)
         if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel, !event.step.isFaultNotice {
             let step = if event.flow == .payerAuth {

@@ -117,7 +117,8 @@ public final class TerminalApp: FlowFrontEnd {
         if key == .tab && logTakesTab {
             // The selection starts on the newest event shown.
             let shown = state.log.count - 1 - state.logScroll
-            state.logFocus = LogFocusState(selected: state.logScroll > 0 && state.log.indices.contains(shown) ? state.log[shown].sequence : nil)
+            state.logFocus = LogFocusState(selected: state.logScroll > 0 && state.log.indices.contains(shown) ? state.log[shown].sequence : nil,
+                                           scroll: state.logScroll)
             state.logAsSequence = false
             return
         }

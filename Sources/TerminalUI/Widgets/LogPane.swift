@@ -40,19 +40,48 @@ enum LogPane {
         return 0
     }
 
+    /// The first event shown when `scroll` events are hidden below (a rule between flows takes a line).
+    static func firstShown(_ events: [FlowEvent], scroll: Int, rows: Int) -> Int {
+        var index = events.count - 1 - scroll
+        var lines = 0
+        while index >= 0 {
+            lines += 1
+            if lines >= rows { return index }
+            if index > 0, events[index - 1].flowID != events[index].flowID {
+                lines += 1
+                if lines >= rows { return index }
+            }
+            index -= 1
+        }
+        return 0
+    }
+
+    /// The scroll that shows `selected`, moved as little as it can from `scroll`: the view moves only when the
+    /// selection leaves it, as lazygit's and less's do.
+    static func scroll(keeping selected: Int, from scroll: Int, _ events: [FlowEvent], rows: Int) -> Int {
+        let limit = maximumScroll(events, rows: rows)
+        var scroll = max(0, min(scroll, limit))
+        guard events.indices.contains(selected), rows > 0 else { return scroll }
+        if selected > events.count - 1 - scroll { return events.count - 1 - selected }
+        while scroll < limit, selected < firstShown(events, scroll: scroll, rows: rows) { scroll += 1 }
+        return scroll
+    }
+
     /// The log: a header of its columns, a rule where the flow changes, one line per event, the newest at the
-    /// bottom. `scroll` lines are hidden below; with the focus, `selected` is highlighted and kept in view.
+    /// bottom. `scroll` lines are hidden below; with the focus, `selected` is highlighted and kept in view (the
+    /// focus's own scroll, moved only as far as that needs).
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
                      height: Int, focus: LogFocusState? = nil) {
         let rows = max(0, height - 3)
         var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
-            // The selected event is the last line shown, or on the first page when it is one of the first events.
-            scroll = min(max(0, events.count - 1 - AppState.selectedIndex(focus, in: events)), maximumScroll(events, rows: rows))
+            scroll = Self.scroll(keeping: AppState.selectedIndex(focus, in: events), from: focus.scroll, events, rows: rows)
         }
         var title = "SDK events"
         if let focus {
             title += focus.editingFilter ? " — filter: \(focus.filter)▏ (enter keeps it)" : focus.filter.isEmpty ? "" : " — filter \"\(focus.filter)\""
+            // Before the keys, so that a narrow title cuts the keys, not the note.
+            if scroll > 0 { title += " — \(scroll) newer below" }
             title += " — ↑↓ select · enter details · / filter · end newest · esc back"
         } else if scroll > 0 {
             title += " — \(scroll) newer below (pgdn)"
@@ -71,7 +100,8 @@ enum LogPane {
             if index > 0, events[index - 1].flowID != event.flowID, shown.count < rows { shown.insert((nil, event), at: 0) }
             index -= 1
         }
-        let columns = Columns(shown.map(\.event), width: width - 2)
+        // From every event listed, not only those shown: the columns stay put as the log scrolls.
+        let columns = Columns(events, width: width - 2)
         buffer.put(header(columns), row: top + 1, column: left + 1, role: .label, limit: width - 2)
         if let focus, events.isEmpty, !focus.filter.isEmpty, rows > 0 {
             let widen = focus.editingFilter ? "backspace widens it" : "/ then backspace widens it"

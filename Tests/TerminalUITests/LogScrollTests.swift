@@ -1,0 +1,71 @@
+import FlowEngine
+import TerminalUI
+import Testing
+
+extension AppDriver {
+    /// A challenge payment (card 2503, code 1234) that succeeds.
+    func payWithAChallenge() {
+        pay(card: "4000000000002503", expiry: "01/30")
+        type("1234")
+        press(.enter)
+        pump { _ in self.isResult }
+    }
+}
+
+/// The focused event log scrolls as lazygit's and less's lists do.
+@Suite struct FocusedLogScrollTests {
+    func logLines(_ driver: AppDriver) -> [String] {
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let header = lines.firstIndex(where: { $0.contains("who") && $0.contains("status · took") }),
+              let bottom = lines[header...].firstIndex(where: { $0.hasPrefix("└") }) else { return [] }
+        return Array(lines[header..<bottom])
+    }
+
+    /// The selection moves within the rows shown; the view scrolls only when it leaves them, and then the title
+    /// says how many newer events are hidden below (the selection was pinned to the bottom line and the whole
+    /// list moved a line per ↑, with no note).
+    @Test func theSelectionMovesWithinTheViewAndTheTitleSaysWhatIsBelow() throws {
+        let driver = AppDriver()
+        driver.activate()
+        let rows = logLines(driver).count - 1
+        #expect(rows == 7)
+        let before = logLines(driver)
+        driver.press(.tab)
+        for _ in 0..<(rows - 1) { driver.press(.up) }
+        #expect(logLines(driver) == before, "the view stays while the selection moves up to its top line")
+        #expect(!driver.app.render().text.contains("newer below"))
+        driver.press(.up)
+        let text = driver.app.render().text
+        #expect(text.contains("SDK events — 1 newer below — ↑↓ select"), "\(text)")
+        #expect(Array(logLines(driver)[1...].dropFirst()) == Array(before[1...].dropLast()), "the view moved one event")
+        // Back down: the view stays until the selection passes its bottom line.
+        let scrolled = logLines(driver)
+        for _ in 0..<(rows - 1) { driver.press(.down) }
+        #expect(logLines(driver) == scrolled)
+        driver.press(.down)
+        #expect(!driver.app.render().text.contains("newer below"))
+        // Esc leaves the log where it was.
+        driver.press(.up, .up, .up, .up, .up, .up, .up, .up, .escape)
+        #expect(driver.app.state.logScroll == 2)
+    }
+
+    /// The columns are as wide as the widest value of every event, not of those shown: they stay put as the log
+    /// scrolls (the step and thread columns narrowed when only short names were in view).
+    @Test func theColumnsStayPutAsTheLogScrolls() {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.tab)
+        let header = logLines(driver).first
+        var headers: Set<String> = []
+        for _ in 0..<30 {
+            driver.press(.up)
+            headers.insert(logLines(driver).first ?? "")
+        }
+        driver.press(.escape)
+        for _ in 0..<6 {
+            driver.press(.pageDown)
+            headers.insert(logLines(driver).first ?? "")
+        }
+        #expect(headers == [header ?? ""], "\(headers)")
+    }
+}
