@@ -113,16 +113,13 @@ extension AppView {
             return
         }
         let top = area.top + (history.error == nil ? 0 : 1)
-        // Under 70 columns the time goes (the transcript shows it), so that the outcome and status stay whole.
-        let withTime = area.width >= 70
-        buffer.put(row("ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS", withTime: withTime), row: top, column: area.left,
+        let columns = HistoryColumns(history.entries, width: area.width)
+        buffer.put(columns.row(["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]), row: top, column: area.left,
                    role: .label, limit: area.width)
         let rows = area.height - 1 - (history.error == nil ? 0 : 1)
         let first = min(max(0, history.selection - rows + 1), max(0, history.entries.count - rows))
         for (offset, entry) in history.entries.enumerated().dropFirst(first).prefix(rows) {
-            let line = CharacterWidth.truncate(
-                row(String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow,
-                    entry.user ?? "—", entry.outcome.rawValue, entry.status, withTime: withTime), to: area.width)
+            let line = CharacterWidth.truncate(columns.row(HistoryColumns.values(entry)), to: area.width)
             let selected = offset == history.selection
             let at = top + 1 + offset - first
             if selected { buffer.fill(row: at, column: area.left, count: area.width, role: .menuFocused) }
@@ -131,28 +128,71 @@ extension AppView {
         }
     }
 
-    private static func row(_ id: String, _ time: String, _ flow: String, _ user: String, _ outcome: String, _ status: String,
-                            withTime: Bool) -> String {
-        func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
-        return ([pad(id, 5)] + (withTime ? [pad(time, 20)] : []) + [pad(flow, 11), pad(user, 8), pad(outcome, 10), status])
-            .joined(separator: " ")
+    /// The history's columns, each as wide as its widest value among all the entries (not fixed widths: USER took
+    /// 8 columns for "—" while STATUS was cut), the status last with the rest of the row. The time goes when the
+    /// row is too narrow for it and the longest status (under 70 columns, always): the transcript shows it.
+    struct HistoryColumns {
+        var widths: [Int]
+        var withTime: Bool
+        var gap = 1
+
+        static func values(_ entry: HistorySummary) -> [String] {
+            [String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow,
+             entry.user ?? "—", entry.outcome.rawValue, entry.status]
+        }
+
+        init(_ entries: [HistorySummary], width: Int) {
+            let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]
+            widths = header.map(CharacterWidth.of)
+            for entry in entries {
+                for (index, value) in Self.values(entry).enumerated() { widths[index] = max(widths[index], CharacterWidth.of(value)) }
+            }
+            // The first layout in which the longest status fits: the time first, then two spaces between columns.
+            let all = widths.reduce(0, +), time = widths[1], count = widths.count
+            let layouts = (width >= 70 ? [(true, 2), (true, 1)] : []) + [(false, 2), (false, 1)]
+            let fitting = layouts.first { withTime, gap in
+                (withTime ? all : all - time) + gap * (count - (withTime ? 1 : 2)) <= width
+            }
+            (withTime, gap) = fitting ?? (false, 1)
+        }
+
+        func row(_ values: [String]) -> String {
+            var parts: [String] = []
+            for (index, value) in values.enumerated() where index != 1 || withTime {
+                parts.append(index == values.count - 1 ? value : value + String(repeating: " ", count: max(0, widths[index] - CharacterWidth.of(value))))
+            }
+            return parts.joined(separator: String(repeating: " ", count: gap))
+        }
     }
 
     /// A past flow's events, one line each (cut with …), the selected one highlighted; Enter shows it whole.
     static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel) {
         let s = transcript.record.summary
-        // The help bar says what Enter does; the header ends with "…" where it does not fit.
-        buffer.putWrapped("\(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(s.time) · \(transcript.record.events.count) events",
-                          row: area.top, column: area.left, width: area.width, role: .title)
-        let rows = max(1, area.height - 1)
+        // The help bar says what Enter does. The time as the list shows it; a header too long for a line goes on
+        // to a second between its parts (it was cut: "… · 26 even…").
+        let time = String(s.time.prefix(19)).replacingOccurrences(of: "T", with: " ")
+        let parts = [s.flow] + (s.user.map { [$0] } ?? []) + ["\(s.outcome.rawValue) \(s.status)", time, "\(transcript.record.events.count) events"]
+        var header = [parts[0]]
+        for part in parts.dropFirst() {
+            if CharacterWidth.of(header[header.count - 1] + " · " + part) <= area.width || header.count == 2 {
+                header[header.count - 1] += " · " + part
+            } else {
+                header[header.count - 1] += " ·"
+                header.append(part)
+            }
+        }
+        for (index, line) in header.enumerated() {
+            buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + index, column: area.left, role: .title, limit: area.width)
+        }
+        let rows = max(1, area.height - header.count)
         let first = max(0, transcript.scroll - rows + 1)
         for (offset, event) in transcript.record.events.dropFirst(first).prefix(rows).enumerated() {
             var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"
             if let status = event.status { line += " \(status)" }
             line += " \(event.detail)"
             let selected = first + offset == transcript.scroll
-            if selected { buffer.fill(row: area.top + 1 + offset, column: area.left, count: area.width, role: .menuFocused) }
-            buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + 1 + offset, column: area.left,
+            if selected { buffer.fill(row: area.top + header.count + offset, column: area.left, count: area.width, role: .menuFocused) }
+            buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + header.count + offset, column: area.left,
                        role: selected ? .menuFocused : .text, limit: area.width)
         }
     }

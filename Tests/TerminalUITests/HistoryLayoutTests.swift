@@ -1,0 +1,34 @@
+import TerminalUI
+import Testing
+
+/// The history's columns and the transcript's header at 80 columns.
+@Suite struct HistoryLayoutTests {
+    /// A payment the issuer could not authenticate (Cardinal's case 4): its status, AUTHENTICATION_UNAVAILABLE.
+    func payUnavailable(_ driver: AppDriver) {
+        driver.pay(card: "4000000000002313", expiry: "01/30")
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape, .character("h"))
+    }
+
+    /// Columns as wide as their values: the status whole, with the time (STATUS was cut to "AUTHENTICATION_U…"
+    /// while USER took 8 columns for "—").
+    @Test func theStatusIsWholeAt80Columns() {
+        let driver = AppDriver()
+        payUnavailable(driver)
+        let text = driver.app.render().text
+        #expect(text.contains("ID TIME                FLOW       USER OUTCOME STATUS"), "\(text)")
+        #expect(text.contains(" payer-auth —    failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
+    }
+
+    /// The transcript's header goes on to a second line between its parts rather than end in "… · 26 even…".
+    @Test func theTranscriptHeaderIsWhole() throws {
+        let driver = AppDriver()
+        payUnavailable(driver)
+        driver.press(.enter)
+        let lines = driver.app.render().text.split(separator: "\n").map(String.init)
+        let header = try #require(lines.firstIndex { $0.contains("payer-auth · failure AUTHENTICATION_UNAVAILABLE ·") })
+        #expect(lines[header + 1].contains(" events "), "\(lines.joined(separator: "\n"))")
+        #expect(!lines[header].contains("…") && !lines[header + 1].contains("…"))
+        #expect(lines[header + 2].contains("1. App→SafepayDrops configure"))
+    }
+}
