@@ -26,29 +26,39 @@ enum SequencePane {
                   role: LogPane.role(event), isFault: event.from == .simulator)
         }
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
-             title: "Sequence — flow \(newest.flowID): \(newest.flow.title) · v: the list", scroll: scroll,
+             title: "Sequence — flow \(newest.flowID): \(newest.flow.title)", scroll: scroll,
              top: top, left: left, width: width, height: height)
     }
 
-    /// The diagram of `arrows`: `lanes` first, then any other party in the order it appears.
+    /// The diagram of `arrows`: `lanes` first, then any other party in the order it appears. The title is followed
+    /// by v's hint and, when scrolled, how many arrows are below.
     static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: String, scroll: Int,
                      top: Int, left: Int, width: Int, height: Int) {
         let rows = max(0, height - 3)
         let scroll = min(scroll, max(0, arrows.count - rows))
         // It may be drawn over another view (a past flow's, over its transcript): what is beneath goes first.
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
-        // The scroll note is kept whole: the title gives way to it.
+        // The scroll note is kept whole, and the key's hint whole or shorter ("v: the l…" was cut mid-word): the
+        // flow's name gives way to them.
         let note = scroll > 0 ? " · \(scroll) newer below" : ""
+        let room = max(1, width - 6 - CharacterWidth.of(note))
+        let hint = [" · v: the list", " · v: list"].first { CharacterWidth.of(title + $0) <= room } ?? " · v: list"
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
-                   title: CharacterWidth.truncate(title, to: max(1, width - 6 - note.count)) + note)
+                   title: CharacterWidth.truncate(title, to: max(1, room - CharacterWidth.of(hint))) + hint + note)
         var lanes = given
         for arrow in arrows where !arrow.isFault {
             for party in [arrow.from, arrow.to] where !lanes.contains(party) { lanes.append(party) }
         }
+        // The lanes spread over the whole width (11 columns right of the last one were left empty at 80): the first
+        // and the last as near the edges as their names allow, the labels between them getting the rest.
         let inner = width - 2
-        let spacing = max(4, inner / max(1, lanes.count))
+        let even = max(4, inner / max(1, lanes.count))
+        func half(_ party: String?) -> Int { party.map { min(CharacterWidth.of($0), even - 1) / 2 + 1 } ?? 2 }
+        let first = left + 1 + max(2, half(lanes.first))
+        let last = left + width - 2 - max(2, half(lanes.last))
+        let spacing = lanes.count > 1 ? max(4, (last - first) / (lanes.count - 1)) : even
         func column(_ party: String) -> Int? {
-            lanes.firstIndex(of: party).map { left + 1 + spacing / 2 + $0 * spacing }
+            lanes.firstIndex(of: party).map { lanes.count > 1 ? first + $0 * spacing : left + 1 + even / 2 }
         }
         // The lanes' names.
         for party in lanes {

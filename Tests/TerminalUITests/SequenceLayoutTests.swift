@@ -1,0 +1,48 @@
+import TerminalUI
+import Testing
+
+/// The sequence diagram's lanes, labels and title at 80×24.
+@Suite struct SequenceLayoutTests {
+    func lines(_ driver: AppDriver) -> [String] {
+        driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// The lanes spread over the whole width, so labels use it: "getAuthorizationCode" is whole (it was cut to
+    /// "◀getAuthorizatio…" with 11 columns empty right of the last lane).
+    @Test func theLanesSpreadOverTheWholeWidth() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.character("v"))
+        var seen = ""
+        for _ in 0..<6 {
+            seen += driver.app.render().text
+            driver.press(.pageUp)
+        }
+        #expect(seen.contains("getAuthorizationCode"), "\(seen)")
+        let names = try #require(lines(driver).first { $0.contains("App") && $0.contains("IdpSdk") && $0.contains("IdP") })
+        #expect(names.hasSuffix("IdP  │"), "the last lane near the right border: \(names)")
+    }
+
+    /// The title's key hint is shortened, not cut mid-word ("v: the l… · 16 newer below").
+    @Test func theTitleShortensItsHint() {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.character("v"), .pageUp, .pageUp, .pageUp, .pageUp)
+        let text = driver.app.render().text
+        #expect(text.contains("Sequence — flow 1: Pay with card (3-D Secure) · v: list · 16 newer below"), "\(text)")
+    }
+
+    /// A past payment's diagram scrolls to its last arrow, the count in its title right on the way (the tester
+    /// saw it stop at the first CReq; not seen on this build, kept as a guard).
+    @Test func aPastPaymentsDiagramScrollsToItsLastArrow() throws {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.escape, .character("h"), .enter, .character("v"))
+        #expect(driver.app.render().text.contains("· 5 newer below"))
+        for _ in 0..<30 { driver.press(.down) }
+        let screen = lines(driver)
+        #expect(!screen.joined().contains("newer below"))
+        #expect(screen[20].contains("◀─onPayer"), "\(screen.joined(separator: "\n"))")
+        #expect(screen[19].contains("◀─safepay-inf"))
+    }
+}
