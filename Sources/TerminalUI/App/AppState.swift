@@ -143,11 +143,24 @@ public struct AppState: Sendable {
     public var inFlight: (what: String, since: ContinuousClock.Instant)?
     /// The time the screen was last drawn for (elapsed times are measured to it).
     public var now = ContinuousClock.now
+    /// When the prompt last shown times out (`--prompt-timeout`, 300 s by default), if it does.
+    public var promptDeadline: ContinuousClock.Instant?
+    /// A prompt's last seconds are counted down on the status line.
+    static let countdownFrom: Duration = .seconds(30)
     /// The faults that are on (a copy, for drawing).
     public var identityFaults = IdentityFaults()
     public var bridgeFaults = BridgeFaults()
 
     public static let logLimit = 2000
+
+    /// The time left to answer the prompt on screen (a form, the card form, a challenge), when it times out.
+    func promptTimeLeft(at now: ContinuousClock.Instant) -> Duration? {
+        guard let deadline = promptDeadline else { return nil }
+        switch screen {
+        case .form, .payment, .challenge: return max(.zero, now.duration(to: deadline))
+        default: return nil
+        }
+    }
 
     /// The terminal is under the smallest size drawn: "terminal too small" replaces the screen, and input but
     /// Ctrl-C is dropped, since it would act on a screen that cannot be seen.

@@ -347,11 +347,18 @@ public enum AppView {
 
     // MARK: Status, help, too small
 
+    /// A prompt's last seconds before it times out (`--prompt-timeout`), in whole seconds rounded up.
+    private static func countdown(_ state: AppState) -> String? {
+        guard let left = state.promptTimeLeft(at: state.now), left <= AppState.countdownFrom else { return nil }
+        let seconds = left.components.seconds + (left.components.attoseconds > 0 ? 1 : 0)
+        return "answer within \(seconds) s: the prompt then times out"
+    }
+
     private static func drawStatus(_ buffer: inout ScreenBuffer, _ state: AppState, row: Int) {
         buffer.fill(row: row, column: 0, count: buffer.width, role: .status)
         let faults = FaultSwitch.allCases.filter { $0.isOn(state.identityFaults, state.bridgeFaults) }.count
         // The faults before the host, so that a narrow line cuts the host, not the faults.
-        let left = state.notice ?? "tenant \(state.tenant)" + (faults > 0 ? " · ⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : "")
+        let left = countdown(state) ?? state.notice ?? "tenant \(state.tenant)" + (faults > 0 ? " · ⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : "")
             + " · \(state.idpHost)"
         var right = "device: \(state.deviceStatus) "
         // The device keeps at most half the line; the rest is the notice's, cut with … and two spaces before the

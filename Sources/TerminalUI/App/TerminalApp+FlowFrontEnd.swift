@@ -49,8 +49,12 @@ extension TerminalApp {
     /// How often the screen is drawn again while a call is in flight (its elapsed time ticks); nil when nothing
     /// is waited on, so that an idle screen writes nothing.
     public var tickInterval: Duration? {
-        guard case .working = state.screen, state.inFlight != nil else { return nil }
-        return .milliseconds(250)
+        if case .working = state.screen, state.inFlight != nil { return .milliseconds(250) }
+        // A prompt that times out: nothing until its countdown starts, then the countdown ticks.
+        if let left = state.promptTimeLeft(at: .now), left > .zero {
+            return left > AppState.countdownFrom ? left - AppState.countdownFrom : .milliseconds(250)
+        }
+        return nil
     }
 
     /// Moves the screen's clock on, for the elapsed time of the call in flight.
@@ -59,6 +63,7 @@ extension TerminalApp {
     }
 
     public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
+        state.promptDeadline = service.promptTimeout.map { ContinuousClock.now + $0 }
         switch prompt.request {
         case let signIn as Q2SignIn: q2SignIn(prompt, signIn)
         case let request as PaymentDetailsRequest: state.screen = .payment(PaymentFormState(prompt: prompt, defaults: request.defaults))
