@@ -21,12 +21,14 @@ public enum ScenarioCommand {
             case .success(let scenario):
                 let users = scenario.identityProvider.tenants.reduce(0) { $0 + $1.users.count }
                 let tenants = scenario.identityProvider.tenants.count
-                write("\(path): ok — scenario \"\(scenario.name)\": \(tenants) \(tenants == 1 ? "tenant" : "tenants"), \(users) \(users == 1 ? "user" : "users"), \(scenario.cards.count) cards")
+                // The file's name and the scenario's with control characters escaped: one line that cannot clear,
+                // colour or retitle the terminal.
+                write(VisibleText.escaped("\(path): ok — scenario \"\(scenario.name)\": \(tenants) \(tenants == 1 ? "tenant" : "tenants"), \(users) \(users == 1 ? "user" : "users"), \(scenario.cards.count) cards"))
                 return 0
             case .failure(let failure):
                 for problem in failure.problems {
                     let place = problem.position.map { "\(path):\($0.line):\($0.column): " } ?? "\(path): "
-                    write(place + "\(problem.path): \(problem.message)")
+                    write(VisibleText.escaped(place + "\(problem.path): \(problem.message)"))
                 }
                 fail("\(path): \(failure.problems.count) \(failure.problems.count == 1 ? "problem" : "problems")")
                 return UsageError.exitStatus

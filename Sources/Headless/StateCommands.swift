@@ -51,7 +51,7 @@ public enum StateCommands {
         case .nothingThere:
             write("\(path) does not exist: there is nothing to reset")
         case .reset(let before, let after):
-            write("\(path): the device, the identity provider's counters and locks, and the history are reset (\(bytes(before)) → \(bytes(after)))")
+            write("\(VisibleText.escaped(path)): the device, the identity provider's counters and locks, and the history are reset (\(bytes(before)) → \(bytes(after)))")
         case .declined:
             writeErrorLine("idp-tui: reset: not confirmed; nothing was changed (--yes resets without asking)")
             return 1
@@ -148,10 +148,10 @@ public enum StateCommands {
                 throw UsageError("history prune: \(error)")
             }
             if isNew {
-                write("\(path): a new state file, to keep \(report.retention) from now on; no flows yet")
+                write("\(VisibleText.escaped(path)): a new state file, to keep \(report.retention) from now on; no flows yet")
                 return 0
             }
-            write("\(path): keeps \(report.retention); removed \(report.removed) \(report.removed == 1 ? "flow" : "flows"), \(report.kept) kept (\(bytes(report.bytesBefore)) → \(bytes(report.bytesAfter)))")
+            write("\(VisibleText.escaped(path)): keeps \(report.retention); removed \(report.removed) \(report.removed == 1 ? "flow" : "flows"), \(report.kept) kept (\(bytes(report.bytesBefore)) → \(bytes(report.bytesAfter)))")
             return 0
         case let word?:
             throw UsageError("history: unknown argument \"\(word)\"; use show ID, export ID or prune, or see idp-tui history --help")

@@ -45,6 +45,34 @@ func temporaryFile(_ text: String) throws -> String {
         #expect(!run.stdout.contains("hunter2"))
     }
 
+    /// A file whose name holds escape sequences and a newline is named with them escaped: each problem stays one
+    /// line, and nothing reaches the terminal that could clear, colour or retitle it.
+    @Test func aFileNameWithControlCharactersIsEscaped() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let bad = folder + "/bad\u{1B}[2J\n.json"
+        try Data(#"{"scenario": 1, "name": "a", "identityProvider": {"tenants": [{"id": "d", "users": [{"username": "u", "password": 5}]}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: bad))
+        let good = folder + "/evil\u{1B}]0;T\u{07}.json"
+        try Data(#"{"scenario": 1, "name": "ok", "identityProvider": {"tenants": [{"id": "d", "users": [{"username": "u", "password": "p"}]}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: good))
+        let shown = folder + "/bad\\x1B[2J\\x0A.json"
+        let problems = try BinaryRun.run(["scenario", "check", bad])
+        #expect(problems.status == 2)
+        #expect(problems.stdout.split(separator: "\n").count == 1, "\(problems.stdout)")
+        #expect(problems.stdout.hasPrefix(shown + ":1:"), "\(problems.stdout)")
+        let fine = try BinaryRun.run(["scenario", "check", good])
+        #expect(fine.status == 0, "\(fine.stderr)")
+        #expect(!fine.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(fine.stdout)")
+        #expect(fine.stdout.hasPrefix(folder + "/evil\\x1B]0;T\\x07.json: ok — scenario \"ok\""), "\(fine.stdout)")
+        // So do the state commands' lines that name their file.
+        let state = folder + "/s\u{1B}[2J.sqlite"
+        #expect(try BinaryRun.run(["run", "logout", "--state", state]).status == 0)
+        let prune = try BinaryRun.run(["history", "prune", "--keep-flows", "5", "--state", state])
+        #expect(prune.status == 0, "\(prune.stderr)")
+        #expect(prune.stdout.hasPrefix(folder + "/s\\x1B[2J.sqlite: "), "\(prune.stdout)")
+    }
+
     @Test func showPrintsTheEmbeddedDefaultWithoutSecrets() throws {
         let run = try BinaryRun.run(["scenario", "show"])
         #expect(run.status == 0)
