@@ -50,7 +50,7 @@ public struct FlowAnswers: Sendable {
         guard bytes.count <= maximumDocumentSize else {
             throw UsageError("answers: larger than \(maximumDocumentSize / 1024) KiB")
         }
-        guard bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+        guard !isBlank(bytes) else {
             throw UsageError("answers: the input is empty (give one answers object for each flow, as JSON, on standard input or with --answers FILE)")
         }
         let document: JSONNode
@@ -85,6 +85,11 @@ public struct FlowAnswers: Sendable {
                 : try parseObject(element, at: place, for: flows[index]))
         }
         return parsed
+    }
+
+    /// Whether the document holds nothing but JSON whitespace.
+    static func isBlank(_ bytes: [UInt8]) -> Bool {
+        !bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
     }
 
     private static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers {

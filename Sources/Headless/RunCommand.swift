@@ -25,12 +25,13 @@ public enum RunCommand {
         return status
     }
 
-    /// Flows that never prompt need no answers, so `run logout` does not wait on standard input.
+    /// Answers are read and checked the same way whatever the flows. Flows that never prompt (`logout`) need none:
+    /// when only such flows run, a terminal on standard input is not read (`run logout` typed at a shell does not
+    /// wait), and empty input stands for `{}` for each; anything else given is read and checked.
     private static func readAnswers(_ options: CommandLineOptions) throws(UsageError) -> [FlowAnswers] {
-        guard options.flows.contains(where: \.asksTheUser) || options.answersPath != "-" else {
-            return options.flows.map { _ in FlowAnswers() }
-        }
+        let needsNone = !options.flows.contains(where: \.asksTheUser)
         if options.answersPath == "-" && isatty(STDIN_FILENO) != 0 {
+            if needsNone { return options.flows.map { _ in FlowAnswers() } }
             throw UsageError("run: answers are read from standard input, which is a terminal; pipe them in (echo '{\"username\":…}' | idp-tui run …) or pass --answers FILE")
         }
         var bytes: [UInt8]
@@ -41,6 +42,7 @@ public enum RunCommand {
             throw UsageError("run: \(what) \(failure)")
         }
         defer { SecureMemory.wipe(&bytes) }
+        if needsNone && FlowAnswers.isBlank(bytes) { return options.flows.map { _ in FlowAnswers() } }
         return try FlowAnswers.parse(bytes, flows: options.flows)
     }
 

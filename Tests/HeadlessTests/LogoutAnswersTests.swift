@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// A run of flows that never prompt (`logout`) reads and checks its answers as any run does: bad ones exit 2, and
+/// a fault given is switched on. Only nothing at all (empty input, or a terminal) stands for `{}`.
+@Suite struct LogoutAnswersTests {
+    @Test(arguments: [
+        ("garbage", "answers are not valid JSON"),
+        (#"{"QQQ":1}"#, "answers has a key it does not know, before the value at line 1, column 8"),
+        (#"{"username":"alice"}"#, #"answers (logout) has "username""#),
+        ("[{},{}]", "answers: 2 objects for 1 flow"),
+    ])
+    func badAnswersForALogoutAloneExitTwo(_ stdin: String, _ message: String) throws {
+        let run = try BinaryRun.run(["run", "logout", "--ephemeral"], stdin: stdin)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.results.isEmpty, "nothing ran")
+    }
+
+    @Test func aFaultForALogoutAloneIsSwitchedOn() throws {
+        let run = try BinaryRun.run(["run", "logout", "--ephemeral"], stdin: #"{"faults":{"networkUnavailable":true}}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.events.first?["detail"] as? String == "faults on: network unavailable")
+    }
+
+    @Test func noAnswersAtAllStandForAnEmptyObject() throws {
+        #expect(try BinaryRun.run(["run", "logout", "logout", "--ephemeral"], stdin: "").status == 0)
+        #expect(try BinaryRun.run(["run", "logout", "--ephemeral"], stdin: " \n").status == 0)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("empty-answers-\(UUID()).json")
+        try Data().write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        #expect(try BinaryRun.run(["run", "logout", "--ephemeral", "--answers", file.path]).status == 0)
+    }
+}
