@@ -38,6 +38,9 @@ public enum RunCommand {
         switch TextFile.read(options.answersPath, limit: FlowAnswers.maximumDocumentSize) {
         case .success(let read): bytes = read
         case .failure(let failure):
+            if options.answersPath != "-" && ArgumentEcho.looksLikeJSON(options.answersPath) {
+                throw UsageError("run: --answers takes a file name, and this value looks like JSON: answers go on standard input or in the file --answers names, never on the command line")
+            }
             let what = options.answersPath == "-" ? "the answers on standard input" : "the answers file \(options.answersPath)"
             throw UsageError("run: \(what) \(failure)")
         }

@@ -58,8 +58,14 @@ func end(_ status: Int32) -> Never {
     _exit(status)
 }
 
+/// An error line: a word of the command line that does not look like a name or a path (a value pasted in the
+/// wrong place, a password) is named by its place (`[argument 3]`), never printed.
+func writeError(_ message: String) {
+    writeErrorLine("idp-tui: \(ArgumentEcho.redacting(message, arguments: Array(CommandLine.arguments.dropFirst())))")
+}
+
 func fail(_ message: String) -> Never {
-    writeErrorLine("idp-tui: \(message)")
+    writeError(message)
     end(UsageError.exitStatus)
 }
 
@@ -148,7 +154,7 @@ case .run(.reset):
 case .run(.scenario):
     do {
         end(try ScenarioCommand.main(
-            parsed, write: { print($0) }, fail: { writeErrorLine("idp-tui: \($0)") }))
+            parsed, write: { print($0) }, fail: { writeError($0) }))
     } catch {
         fail(error.message)
     }

@@ -1,4 +1,5 @@
 import FlowCatalog
+import JSONText
 
 /// A command line, read: which command, its options, and the words that are not options.
 ///
@@ -28,9 +29,12 @@ public struct ParsedCommandLine: Sendable {
         var help = false
         var version = false
         var words: [String] = []
+        /// Where each word is on the command line, from 1, for an error that must not print the word.
+        var places: [Int] = []
         var given: [(spec: OptionSpec?, name: String, value: String?)] = []
         var rest = arguments[...]
         while let argument = rest.popFirst() {
+            let place = arguments.count - rest.count
             switch argument {
             case "--help", "-h":
                 help = true
@@ -47,6 +51,7 @@ public struct ParsedCommandLine: Sendable {
                     command = named
                 } else {
                     words.append(argument)
+                    places.append(place)
                 }
                 continue
             }
@@ -64,6 +69,7 @@ public struct ParsedCommandLine: Sendable {
         if help, command == nil, let first = words.first, let named = Command(rawValue: first), named != .terminal {
             command = named
             words.removeFirst()
+            places.removeFirst()
         }
         let chosen = command ?? .terminal
         if version && command == nil { return ParsedCommandLine(request: .version, options: CommandLineOptions(), words: []) }
@@ -92,9 +98,17 @@ public struct ParsedCommandLine: Sendable {
         case .terminal:
             if let word = words.first { throw UsageError("unknown command or option \"\(word)\"; see idp-tui --help") }
         case .run:
-            for word in words {
+            for (word, place) in zip(words, places) {
                 guard let flow = FlowCatalog.kind(named: word) else {
-                    throw problem("unknown flow \"\(word)\"; flows: \(FlowCatalog.kinds.map(\.rawValue).joined(separator: ", "))")
+                    let flows = FlowCatalog.kinds.map(\.rawValue)
+                    // A value pasted here (the answers, a password) is named by its place, never printed.
+                    guard ArgumentEcho.isShowable(word) else {
+                        throw problem("argument \(place) is not a flow name; "
+                            + (ArgumentEcho.looksLikeJSON(word)
+                                ? "answers go on standard input or in a file named by --answers, never on the command line"
+                                : "flows: \(flows.joined(separator: ", "))"))
+                    }
+                    throw problem("unknown flow \"\(word)\"\(KeySuggestion.hint(for: word, among: flows)); flows: \(flows.joined(separator: ", "))")
                 }
                 options.flows.append(flow)
             }

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Which words of the command line an error may print. A flow's name, an option's value or a file's path is
+/// printed when it looks like one: a value pasted there (`'{"password":"…"}'`, the answers meant for standard
+/// input) is named by its place on the command line instead, `[argument 3]`, so that a secret given in the wrong
+/// place is never printed back (docs/decisions.md, "What an error echoes").
+public enum ArgumentEcho {
+    /// The longest word printed.
+    public static let maximumLength = 200
+
+    /// Whether `word` may be printed: 1 to 200 characters, each a letter, a digit or one of `. _ - / + : @ ~ , % #`
+    /// (names, numbers, paths without spaces). Quotes, braces, brackets, spaces and control characters are not.
+    public static func isShowable(_ word: some StringProtocol) -> Bool {
+        !word.isEmpty && word.count <= maximumLength
+            && word.unicodeScalars.allSatisfy { scalar in
+                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-/+:@~,%#".unicodeScalars.contains(scalar)
+            }
+    }
+
+    /// Whether `word` looks like the answers' JSON: it starts with `{` or `[`.
+    public static func looksLikeJSON(_ word: some StringProtocol) -> Bool {
+        word.drop { $0 == " " || $0 == "\t" || $0 == "\n" }.first.map { $0 == "{" || $0 == "[" } ?? false
+    }
+
+    /// `message` with every argument of `arguments` (the command line after the program's name) that may not be
+    /// shown, and the value of every `--option=value` that may not, replaced by its place: `[argument 3]`. A quoted
+    /// occurrence loses its quotes. Words shorter than 3 characters are left: they cannot hold a secret.
+    public static func redacting(_ message: String, arguments: [String]) -> String {
+        var hidden: [(text: String, place: String)] = []
+        for (offset, argument) in arguments.enumerated() {
+            let place = "[argument \(offset + 1)]"
+            if !isShowable(argument) { hidden.append((argument, place)) }
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                let value = argument[argument.index(after: equals)...]
+                if !isShowable(value) { hidden.append((String(value), place)) }
+            }
+        }
+        var redacted = message
+        // The longest first: a value inside a longer argument is replaced with it.
+        for (text, place) in hidden.sorted(by: { $0.text.count > $1.text.count }) where text.count >= 3 {
+            redacted = redacted.replacingOccurrences(of: "\"\(text)\"", with: place).replacingOccurrences(of: text, with: place)
+        }
+        return redacted
+    }
+}
