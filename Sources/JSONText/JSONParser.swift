@@ -109,7 +109,7 @@ public struct JSONParser {
 
     private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    /// The character at the index, for messages.
+    /// The character at the index, for messages to describe (never to print).
     private var scalarHere: Unicode.Scalar {
         String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self).unicodeScalars.first!
     }
@@ -140,7 +140,12 @@ public struct JSONParser {
         case UInt8(ascii: "f"): try literal("false"); return JSONNode(.bool(false), at: start)
         case UInt8(ascii: "n"): try literal("null"); return JSONNode(.null, at: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(try number(), at: start)
-        default: throw error("unexpected \(Self.show(scalarHere)) where a value should be")
+        // The character is described, never quoted: the text may be a password written without its quotes.
+        default:
+            let found = scalarHere
+            throw error(Self.isControl(found) ? "a control character where a value should be"
+                : found.properties.isAlphabetic ? "unquoted text where a value should be (a string goes in double quotes)"
+                : "an unexpected character where a value should be")
         }
     }
 
@@ -264,7 +269,8 @@ public struct JSONParser {
                         column = 1
                         countedTo = index
                     }
-                    throw error("unknown escape \\\(Self.isControl(shown) ? " and \(Self.show(shown))" : "\(shown)") in a string")
+                    // Not quoted: the string may be a secret.
+                    throw error("an unknown escape in a string (after a backslash JSON takes \" \\ / b f n r t or u)")
                 }
                 index += 1
             default:
@@ -331,14 +337,8 @@ public struct JSONParser {
             guard digits() > 0 else { throw error("expected digits in the exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let number = Double(text), number.isFinite else { throw error("the number \(text) is out of range") }
+        guard let number = Double(text), number.isFinite else { throw error("a number out of range") }
         return .number(text, number)
-    }
-
-    /// A character as an error shows it: a control character (C0, DEL or C1) by its code, so that an error stays
-    /// one line and a terminal that shows it does not act on it.
-    private static func show(_ scalar: Unicode.Scalar) -> String {
-        isControl(scalar) ? "control character U+\(String(scalar.value, radix: 16, uppercase: true))" : "\"\(scalar)\""
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -49,7 +49,7 @@ public enum PaymentForm {
             throw PaymentFormProblem(field: .currency, message: "give a three-letter ISO 4217 code such as EUR or USD")
         }
         guard Currency(code: code) != nil else {
-            throw PaymentFormProblem(field: .currency, message: "\(code) is not taken here; try EUR, USD or GBP")
+            throw PaymentFormProblem(field: .currency, message: "not a currency taken here; try EUR, USD or GBP")
         }
         let name = merchant.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw PaymentFormProblem(field: .merchant, message: "give the merchant's name") }

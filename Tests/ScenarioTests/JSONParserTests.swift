@@ -28,15 +28,20 @@ import Testing
         ("\"\\ud800\"", "a lone UTF-16 surrogate in a \\u escape", 1, 8),
         ("{} x", "unexpected text after the JSON value", 1, 4),
         ("", "the text ends where a value should be", 1, 1),
-        ("1e999", "the number 1e999 is out of range", 1, 6),
-        ("\"\\q\"", "unknown escape \\q in a string", 1, 4),
+        ("1e999", "a number out of range", 1, 6),
+        ("\"\\q\"", "an unknown escape in a string (after a backslash JSON takes \" \\ / b f n r t or u)", 1, 4),
         // Found by fuzzing (Fuzz/corpus/answers/escaped-newline.json): a control character after a backslash was
         // printed, and the error was no longer one line.
-        ("\"\\\u{07}\"", "unknown escape \\ and control character U+7 in a string", 1, 4),
-        ("\u{9B}", "unexpected control character U+9B where a value should be", 1, 1),
+        ("\"\\\u{07}\"", "an unknown escape in a string (after a backslash JSON takes \" \\ / b f n r t or u)", 1, 4),
+        ("\u{9B}", "a control character where a value should be", 1, 1),
         // Found by comparing with the previous parser: a line end after a backslash moves to the next line.
-        ("{\n  \"a\": \"x\\\n\"}", "unknown escape \\ and control character U+A in a string", 3, 1),
+        ("{\n  \"a\": \"x\\\n\"}", "an unknown escape in a string (after a backslash JSON takes \" \\ / b f n r t or u)", 3, 1),
         ("\u{FEFF}[\"é\", tru]", "expected true", 1, 10),
+        // Nothing of the text is quoted back: a password written without its quotes, or with a bad escape, is a secret.
+        ("{\"password\":LeakPw0006}", "unquoted text where a value should be (a string goes in double quotes)", 1, 13),
+        ("[1, 'x']", "an unexpected character where a value should be", 1, 5),
+        ("{\"p\":\"x\\q\"}", "an unknown escape in a string (after a backslash JSON takes \" \\ / b f n r t or u)", 1, 10),
+        ("[12345678901234567890e400]", "a number out of range", 1, 26),
     ])
     func syntaxErrorsSayWhatAndWhere(text: String, message: String, line: Int, column: Int) {
         #expect(throws: JSONSyntaxError(message: message, position: TextPosition(line: line, column: column))) {
