@@ -18,6 +18,11 @@ public struct FlowAnswers: Sendable {
     public var payment: PaymentAnswers
     /// Faults switched on for this flow only (`"faults": {…}`, as in a scenario file).
     public var faults: (identity: IdentityFaults, bridge: BridgeFaults)?
+    /// Where the object starts in the answers, for an error about what it lacks.
+    public var position = TextPosition.unplaced
+
+    /// ` (line 1, column 2)`: where the object starts, for an error about what it lacks.
+    var at: String { position == .unplaced ? "" : " (\(position))" }
 
     public init(values: [String: Secret] = [:], cancel: Bool = false, payment: PaymentAnswers = PaymentAnswers()) {
         self.values = values
@@ -66,11 +71,11 @@ public struct FlowAnswers: Sendable {
             objects = items
             single = false
             guard objects.count == flowCount else {
-                throw UsageError("answers: \(objects.count) \(objects.count == 1 ? "object" : "objects") for \(flowCount) \(flowCount == 1 ? "flow" : "flows"); give one object per flow, in order")
+                throw UsageError("answers: \(objects.count) \(objects.count == 1 ? "object" : "objects") for \(flowCount) \(flowCount == 1 ? "flow" : "flows"); give one object per flow, in order (\(document.position))")
             }
         case .object:
             guard flowCount == 1 else {
-                throw UsageError("answers: one object for \(flowCount) flows; give an array with one object per flow, in order")
+                throw UsageError("answers: one object for \(flowCount) flows; give an array with one object per flow, in order (\(document.position))")
             }
             objects = [document]
             single = true
@@ -95,6 +100,7 @@ public struct FlowAnswers: Sendable {
     private static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers {
         guard let members = node.members else { throw UsageError("\(place) must be an object (\(node.position))") }
         var answers = FlowAnswers()
+        answers.position = node.position
         for (key, value) in members {
             let at = " (\(value.position))"
             if let foreign = AnswerKeys.foreign(key, for: kind, at: place, before: value) { throw foreign }

@@ -144,7 +144,7 @@ public final class HeadlessRunner: FlowFrontEnd {
             let why = signIn.savedUsername == nil
                 ? "no credential is saved yet (a successful q2-login earlier in the run saves one)"
                 : "shouldAllowAutoLogin() is false (--launch push)"
-            refuse(prompt, "\(place) (q2-login) asks for auto-login, but \(why); give \"username\" and \"password\" too")
+            refuse(prompt, "\(place) (q2-login) asks for auto-login, but \(why); give \"username\" and \"password\" too\(given.at)")
             return
         }
         answerCredentials(prompt, given)
@@ -155,7 +155,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         for field in prompt.fields {
             guard let value = given.values[field.key] else {
                 let asker = prompt.flow == .q2Login ? "the Q2 sign-in screen asks for" : "the identity provider asks for on page \(prompt.page) of \(prompt.pageCount)"
-                refuse(prompt, "\(place) (\(prompt.flow.rawValue)) has no \"\(field.key)\", which \(asker)")
+                refuse(prompt, "\(place) (\(prompt.flow.rawValue)) has no \"\(field.key)\", which \(asker)\(given.at)")
                 return
             }
             values[field.key] = value
@@ -191,7 +191,7 @@ public final class HeadlessRunner: FlowFrontEnd {
                 action = .answer(.code(given.otp[min(codesUsed, given.otp.count - 1)]))
                 codesUsed += 1
             } else if given.otp.isEmpty {
-                refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for")
+                refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(PaymentAnswers.at(given.object))")
                 return
             } else {
                 refuse(prompt, "\(place).otp has \(given.otp.count) \(given.otp.count == 1 ? "code" : "codes"), but the challenge asked for another")
@@ -199,7 +199,7 @@ public final class HeadlessRunner: FlowFrontEnd {
             }
         case .singleSelect, .multiSelect:
             guard !given.choices.isEmpty else {
-                refuse(prompt, PaymentAnswers.noChoices(screen.uiType, screen.options, at: place).message)
+                refuse(prompt, PaymentAnswers.noChoices(screen.uiType, screen.options, at: place, given.object).message)
                 return
             }
             do {
@@ -210,7 +210,7 @@ public final class HeadlessRunner: FlowFrontEnd {
             }
         case .outOfBand:
             guard let approve = given.approve else {
-                refuse(prompt, PaymentAnswers.noApproval(at: place).message)
+                refuse(prompt, PaymentAnswers.noApproval(at: place, given.object).message)
                 return
             }
             action = .decideOnOtherDevice(approve: approve)

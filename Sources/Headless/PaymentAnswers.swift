@@ -34,6 +34,9 @@ public struct PaymentAnswers: Sendable {
     public var challengeDelay: Duration = .zero
     /// Where each card-form field was written, so that the form's own checks (Luhn, expiry …) name the place.
     var written: [PaymentField: TextPosition] = [:]
+    /// Where the answers object starts, and its `choices`: for an error about what they lack or hold.
+    var object = TextPosition.unplaced
+    var choicesPosition = TextPosition.unplaced
 
     public enum Choice: Sendable, Equatable {
         case number(Int)
@@ -50,7 +53,9 @@ public struct PaymentAnswers: Sendable {
     static func parseObject(_ node: JSONNode, at place: String) throws(UsageError) -> FlowAnswers {
         guard let members = node.members else { throw UsageError("\(place) must be an object (\(node.position))") }
         var answers = FlowAnswers()
+        answers.position = node.position
         var payment = PaymentAnswers()
+        payment.object = node.position
         for (key, value) in members {
             let at = " (\(value.position))"
             func text(_ limit: Int = 64) throws(UsageError) -> String {
@@ -86,6 +91,7 @@ public struct PaymentAnswers: Sendable {
                 }
                 payment.resend = count
             case "choices":
+                payment.choicesPosition = value.position
                 guard let list = value.array, !list.isEmpty, list.count <= 16 else {
                     throw UsageError("\(place).choices must be an array of 1 to 16 option numbers (from 1) or option texts\(at)")
                 }
@@ -136,7 +142,7 @@ public struct PaymentAnswers: Sendable {
 extension PaymentAnswers {
     /// The card form these answers fill in, or the usage error that names the field.
     func cardForm(_ defaults: PaymentDefaults, at place: String) throws(UsageError) -> PaymentDetails {
-        guard let card, let expiry else { throw UsageError("\(place) (payer-auth) needs \"card\" and \"expiry\" for the card form") }
+        guard let card, let expiry else { throw UsageError("\(place) (payer-auth) needs \"card\" and \"expiry\" for the card form\(Self.at(object))") }
         do {
             return try PaymentForm.details(
                 card: card, expiry: expiry, amount: amount ?? defaults.amount, currency: currency ?? defaults.currency,
@@ -155,7 +161,7 @@ extension PaymentAnswers {
             case .text(let text): options.firstIndex { $0.caseInsensitiveCompare(text) == .orderedSame }
             }
             guard let found else {
-                throw UsageError("\(place).choices: the challenge's options are \(options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", "))")
+                throw UsageError("\(place).choices: the challenge's options are \(options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", "))\(Self.at(choicesPosition))")
             }
             chosen.insert(found)
         }
@@ -171,25 +177,30 @@ extension PaymentAnswers {
         guard challengeMayCome, !expired, !cancelChallenge, case .challenge(let design)? = issuer.card(details.card)?.scenario else { return }
         switch design.uiType {
         case .text:
-            if otp.isEmpty { throw UsageError("\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for") }
+            if otp.isEmpty { throw UsageError("\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(Self.at(object))") }
         case .singleSelect, .multiSelect:
-            guard !choices.isEmpty else { throw Self.noChoices(design.uiType, design.options, at: place) }
+            guard !choices.isEmpty else { throw Self.noChoices(design.uiType, design.options, at: place, object) }
             let chosen = try chosen(from: design.options, at: place)
             if design.uiType == .singleSelect && chosen.count != 1 {
-                throw UsageError("\(place).choices: the single-select challenge takes exactly one choice, not \(chosen.count)")
+                throw UsageError("\(place).choices: the single-select challenge takes exactly one choice, not \(chosen.count)\(Self.at(choicesPosition))")
             }
         case .outOfBand:
-            if approve == nil { throw Self.noApproval(at: place) }
+            if approve == nil { throw Self.noApproval(at: place, object) }
         case .htmlOther:
             break
         }
     }
 
-    static func noChoices(_ type: AcsUiType, _ options: [String], at place: String) -> UsageError {
-        UsageError("\(place) (payer-auth) has no \"choices\", which the \(type.name) challenge asks for (options: \(options.joined(separator: ", ")))")
+    static func noChoices(_ type: AcsUiType, _ options: [String], at place: String, _ object: TextPosition) -> UsageError {
+        UsageError("\(place) (payer-auth) has no \"choices\", which the \(type.name) challenge asks for (options: \(options.joined(separator: ", ")))\(at(object))")
     }
 
-    static func noApproval(at place: String) -> UsageError {
-        UsageError("\(place) (payer-auth) has no \"approve\" (true or false), which the out-of-band challenge asks for")
+    static func noApproval(at place: String, _ object: TextPosition) -> UsageError {
+        UsageError("\(place) (payer-auth) has no \"approve\" (true or false), which the out-of-band challenge asks for\(at(object))")
+    }
+
+    /// ` (line 1, column 2)`, or nothing for answers built in code.
+    static func at(_ position: TextPosition) -> String {
+        position == .unplaced ? "" : " (\(position))"
     }
 }
