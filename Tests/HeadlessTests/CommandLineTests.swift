@@ -55,6 +55,15 @@ import Testing
         (["run", "activate", "--answers", "good.json", "--answers=wrong.json"], "run: --answers is given twice; give it once"),
         (["--seed", "1", "history", "--seed", "2"], "history: --seed is given twice"),
         (["--ephemeral", "run", "logout", "--ephemeral"], "run: --ephemeral is given twice"),
+        // An empty value is a missing one, for every option that takes a value (`--answers=` looked for a file "").
+        (["run", "activate", "--answers="], "run: --answers needs a value, not an empty one"),
+        (["run", "activate", "--answers", ""], "run: --answers needs a value, not an empty one"),
+        (["run", "activate", "--certificate-chain="], "run: --certificate-chain needs a value, not an empty one"),
+        (["--scenario=", "reset"], "reset: --scenario needs a value, not an empty one"),
+        (["--theme="], "--theme needs a value, not an empty one"),
+        (["run", "activate", "--seed="], "run: --seed needs a value, not an empty one"),
+        (["run", "activate", "--insecure-device="], "run: --insecure-device needs a value, not an empty one"),
+        (["history", "export", "1", "--format="], "history: --format needs a value, not an empty one"),
     ])
     func everyErrorNamesTheOption(arguments: [String], message: String) {
         let problem = problem(arguments)

@@ -51,9 +51,7 @@ enum OptionTable {
 
     private static let global: [OptionSpec] = [
         OptionSpec(name: "--state", value: "FILE", help: "the state file (default: $XDG_STATE_HOME/idp-tui/state.sqlite)", scope: .global) {
-            options, value, problem throws(UsageError) in
-            guard !value.isEmpty else { throw problem("--state needs a file name, not an empty one") }
-            options.statePath = value
+            options, value, _ in options.statePath = value
         },
         OptionSpec(name: "--ephemeral", value: nil, help: "keep no state: everything in memory, gone at exit", scope: .global) {
             options, _, _ in options.ephemeral = true

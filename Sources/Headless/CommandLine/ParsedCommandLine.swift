@@ -88,6 +88,8 @@ public struct ParsedCommandLine: Sendable {
             case (nil, nil): try spec.apply(&options, "", problem)
             case (nil, _?): throw problem("\(name) takes no value")
             case (_?, nil): throw problem("\(name) needs a value")
+            // No option takes an empty value: `--answers=` would otherwise look for a file named "".
+            case (_?, ""?): throw problem("\(name) needs a value, not an empty one")
             case (_?, let value?): try spec.apply(&options, value, problem)
             }
         }
