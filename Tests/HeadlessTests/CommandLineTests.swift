@@ -40,6 +40,11 @@ import Testing
         #expect(try parse(["--state", "f", "reset"]).options.statePath == "f")
     }
 
+    @Test func differentBridgeFaultsAddUp() throws {
+        let faults = try ParsedCommandLine.parse(["run", "payer-auth", "--bridge-fault", "lose-acks:3", "--bridge-fault", "unknown-event"]).options.bridgeFaults
+        #expect(faults.lostAcks == 3 && faults.unknownEvent && !faults.wrongOrigin)
+    }
+
     @Test(arguments: [
         (["run", "activate", "--frob"], "run: unknown option --frob; see idp-tui run --help"),
         (["--answers", "a.json"], "unknown option --answers (it is for idp-tui run); see idp-tui --help"),
@@ -64,6 +69,11 @@ import Testing
         (["run", "activate", "--seed="], "run: --seed needs a value, not an empty one"),
         (["run", "activate", "--insecure-device="], "run: --insecure-device needs a value, not an empty one"),
         (["history", "export", "1", "--format="], "history: --format needs a value, not an empty one"),
+        // --bridge-fault adds a fault each time; the same fault twice is refused, not the last one kept.
+        (["run", "payer-auth", "--bridge-fault", "lose-acks:3", "--bridge-fault", "lose-acks:1"],
+         "run: --bridge-fault lose-acks is given twice; give it once"),
+        (["--bridge-fault", "wrong-origin", "--bridge-fault=lose-acks:2", "--bridge-fault", "wrong-origin"],
+         "--bridge-fault wrong-origin is given twice; give it once"),
     ])
     func everyErrorNamesTheOption(arguments: [String], message: String) {
         let problem = problem(arguments)

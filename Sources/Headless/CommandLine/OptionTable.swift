@@ -1,3 +1,4 @@
+import DropsWeb
 import Foundation
 import KSMasterController
 import LegacyFlows
@@ -98,16 +99,23 @@ enum OptionTable {
         OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultList)", scope: .engine,
                    repeatable: true) {
             options, value, problem throws(UsageError) in
+            // Repeatable to add another fault; the same fault twice (lose-acks:3 then lose-acks:1) is an error, as
+            // any other option given twice is, rather than the last one quietly winning.
+            func set(_ fault: WritableKeyPath<BridgeFaults, Bool>, _ name: String) throws(UsageError) {
+                guard !options.bridgeFaults[keyPath: fault] else { throw problem("--bridge-fault \(name) is given twice; give it once") }
+                options.bridgeFaults[keyPath: fault] = true
+            }
             switch value {
-            case "lose-every-ack": options.bridgeFaults.loseEveryAck = true
-            case "ready-never-comes": options.bridgeFaults.readyNeverComes = true
-            case "malformed-message": options.bridgeFaults.malformedMessage = true
-            case "unknown-event": options.bridgeFaults.unknownEvent = true
-            case "wrong-origin": options.bridgeFaults.wrongOrigin = true
+            case "lose-every-ack": try set(\.loseEveryAck, value)
+            case "ready-never-comes": try set(\.readyNeverComes, value)
+            case "malformed-message": try set(\.malformedMessage, value)
+            case "unknown-event": try set(\.unknownEvent, value)
+            case "wrong-origin": try set(\.wrongOrigin, value)
             default:
                 guard value.hasPrefix("lose-acks:"), let count = Int(value.dropFirst("lose-acks:".count)), (1...100).contains(count) else {
                     throw problem("--bridge-fault takes \(bridgeFaultList) (N from 1 to 100), not \"\(value)\"")
                 }
+                guard options.bridgeFaults.lostAcks == 0 else { throw problem("--bridge-fault lose-acks is given twice; give it once") }
                 options.bridgeFaults.lostAcks = count
             }
         },
