@@ -95,6 +95,11 @@ public enum StateCommands {
             throw UsageError("history \(verb): \(option) is for the list (idp-tui history \(option == "--json" ? "--json" : "--limit N"))"
                 + (option == "--json" && verb != "prune" ? "; one flow as JSON: idp-tui history export ID --format json" : ""))
         }
+        if options.format != nil && arguments.first != "export" {
+            // Accepted and ignored, `history --format json` printed the text table where a script expects JSON.
+            throw UsageError("history\(arguments.first.map { " \($0)" } ?? ""): --format is for history export (idp-tui history export ID --format mermaid|json)"
+                + (arguments.first == nil ? "; the list as JSON: idp-tui history --json" : ""))
+        }
         switch arguments.first {
         case "show", "export":
             let verb = arguments[0]
@@ -106,7 +111,6 @@ public enum StateCommands {
             }
             let format = options.format
             if verb == "export" && format == nil { throw UsageError("history export: choose --format mermaid or --format json") }
-            if verb == "show" && format != nil { throw UsageError("history show: --format is for history export") }
             let record: HistoryRecord?
             let state = try open()
             do {

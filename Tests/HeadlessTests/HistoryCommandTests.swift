@@ -113,6 +113,10 @@ import Testing
         (["history", "--limit", "0"], "--limit takes a whole number"),
         (["history", "--frob"], "history: unknown option --frob"),
         (["history", "show", "1", "--format", "json"], "history show: --format is for history export"),
+        // Accepted and ignored, --format gave the list as a text table to a script that asked for JSON.
+        (["history", "--format", "json"], "history: --format is for history export (idp-tui history export ID --format mermaid|json); the list as JSON: idp-tui history --json"),
+        (["history", "--format=mermaid"], "history: --format is for history export"),
+        (["history", "prune", "--format", "json"], "history prune: --format is for history export"),
         (["reset", "now"], #"reset: unknown argument "now""#),
     ])
     func badHistoryCommandsExitTwo(arguments: [String], message: String) throws {
