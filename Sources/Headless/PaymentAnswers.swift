@@ -37,6 +37,8 @@ public struct PaymentAnswers: Sendable {
     /// Where the answers object starts, and its `choices`: for an error about what they lack or hold.
     var object = TextPosition.unplaced
     var choicesPosition = TextPosition.unplaced
+    /// Where each of `choices` was written.
+    var choicePositions: [TextPosition] = []
 
     public enum Choice: Sendable, Equatable {
         case number(Int)
@@ -96,6 +98,7 @@ public struct PaymentAnswers: Sendable {
                     throw UsageError("\(place).choices must be an array of 1 to 16 option numbers (from 1) or option texts\(at)")
                 }
                 for (index, item) in list.enumerated() {
+                    payment.choicePositions.append(item.position)
                     if let number = item.integer, number >= 1 {
                         payment.choices.append(.number(number))
                     } else if let option = item.string, !option.isEmpty, option.utf8.count <= 64 {
@@ -155,7 +158,8 @@ extension PaymentAnswers {
     /// The options `choices` picks on a select screen, by index.
     func chosen(from options: [String], at place: String) throws(UsageError) -> Set<Int> {
         var chosen = Set<Int>()
-        for choice in choices {
+        var firstPicking: [Int: Int] = [:]
+        for (index, choice) in choices.enumerated() {
             let found: Int? = switch choice {
             case .number(let number): number <= options.count ? number - 1 : nil
             case .text(let text): options.firstIndex { $0.caseInsensitiveCompare(text) == .orderedSame }
@@ -163,6 +167,12 @@ extension PaymentAnswers {
             guard let found else {
                 throw UsageError("\(place).choices: the challenge's options are \(options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", "))\(Self.at(choicesPosition))")
             }
+            // The same option twice (by number or by text) is a mistake, not one choice: [3,3] passed as one.
+            if let first = firstPicking[found] {
+                let position = index < choicePositions.count ? Self.at(choicePositions[index]) : ""
+                throw UsageError("\(place).choices[\(index)] picks the same option as choices[\(first)]; give each option once\(position)")
+            }
+            firstPicking[found] = index
             chosen.insert(found)
         }
         return chosen

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// A select challenge's `choices` names each option once: the same option twice (by number or by its text) is bad
+/// input, found before the payment starts. `[3,3]` passed a single-select challenge as one choice, and `[1,1,3]`
+/// a multi-select one.
+@Suite struct RepeatedChoiceTests {
+    @Test(arguments: [
+        (#"{"card":"4000009900000012","expiry":"12/30","choices":[3,3]}"#,
+         "idp-tui: answers.choices[1] picks the same option as choices[0]; give each option once (line 1, column 58)"),
+        (#"{"card":"4000009900000020","expiry":"12/30","choices":[1,1,3]}"#,
+         "idp-tui: answers.choices[1] picks the same option as choices[0]; give each option once (line 1, column 58)"),
+        (#"{"card":"4000009900000020","expiry":"12/30","choices":[1,3,"bookshop"]}"#,
+         "idp-tui: answers.choices[2] picks the same option as choices[0]; give each option once (line 1, column 60)"),
+    ])
+    func theSameOptionTwiceExitsTwo(_ stdin: String, _ message: String) throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: stdin)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == message + "\n", "\(run.stderr)")
+        #expect(run.events.isEmpty, "found before the payment starts")
+    }
+
+    @Test func differentOptionsStillPass() throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: #"{"card":"4000009900000020","expiry":"12/30","choices":[1,3]}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+}
