@@ -26,6 +26,20 @@ public enum StateCommands {
         }
     }
 
+    /// `--state` given to a command that does not use it (`compare`, `scenario`) is still checked, as every
+    /// command checks it: what is at the path must be a state file this user can reach (not a folder, a FIFO, a
+    /// link, another program's database, a path behind a folder they cannot search). Nothing there yet is
+    /// accepted, as `run` accepts it; nothing is made.
+    public static func checkUnused(_ options: CommandLineOptions, command: Command) throws(UsageError) {
+        guard let path = options.statePath, !options.ephemeral else { return }
+        if try isAbsent(path, prefix: command.prefix) { return }
+        do {
+            try StateFile(reading: path).close()
+        } catch {
+            throw UsageError(command.prefix + error.description)
+        }
+    }
+
     // MARK: reset
 
     public static func reset(_ options: CommandLineOptions, write: (String) -> Void) throws(UsageError) -> Int32 {

@@ -116,6 +116,9 @@ if case .run(let command) = parsed.request, command != .terminal {
     if [.reset, .history].contains(command), parsed.options.scenarioPath != nil {
         do { _ = try parsed.options.loadScenario(for: command) } catch { fail(error.message) }
     }
+    if [.compare, .scenario].contains(command) {
+        do { try StateCommands.checkUnused(parsed.options, command: command) } catch { fail(error.message) }
+    }
 }
 let signalSources: [any DispatchSourceSignal]
 if case .run(.terminal) = parsed.request { signalSources = [] } else { signalSources = exitOnSignals() }

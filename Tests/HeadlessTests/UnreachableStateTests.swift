@@ -36,6 +36,9 @@ struct UnreachableStateTests {
             (["history", "show", "1", "--state", state], "history", ""),
             (["history", "prune", "--state", state], "history prune", ""),
             (["reset", "--state", state], "reset", "; nothing was changed"),
+            // Commands that keep no state still check a --state given them.
+            (["compare", "--state", state], "compare", ""),
+            (["scenario", "show", "--state", state], "scenario", ""),
         ]
         for command in commands {
             let run = try Unprivileged.run(command.arguments, stdin: "{}", environment: ["XDG_STATE_HOME": home])

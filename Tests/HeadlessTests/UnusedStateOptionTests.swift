@@ -1,0 +1,54 @@
+import Foundation
+import StateStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `compare` and `scenario` keep no state, but a `--state` given them is checked as every command checks it: what
+/// is at the path and is no state file of this user's is refused (exit 2, one line), and nothing is made or changed.
+@Suite struct UnusedStateOptionTests {
+    @Test func whatIsNotAStateFileIsRefused() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-unused-state-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder + "/a-folder", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(mkfifo(folder + "/a-fifo", 0o600) == 0)
+        try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        let other = folder + "/recipes.db"
+        try StateFile.createForTesting(path: other, version: 0)
+        try StateFile.executeWithoutMigratingForTesting(path: other, "PRAGMA application_id = 1; CREATE TABLE recipes (name TEXT)")
+        #expect(symlink(folder + "/notes.txt", folder + "/a-link") == 0)
+        let notes = try Data(contentsOf: URL(fileURLWithPath: folder + "/notes.txt"))
+        let cases: [(String, String)] = [
+            ("a-folder", "is a folder, not a state file"),
+            ("a-fifo", "is a FIFO, not a state file"),
+            ("a-link", "is a symbolic link, not a state file"),
+            ("notes.txt", "is damaged or not an idp-tui state file (file is not a database)"),
+            ("recipes.db", "is an SQLite database, but not an idp-tui state file"),
+        ]
+        for (name, message) in cases {
+            for (arguments, prefix) in [(["compare"], "compare"), (["scenario", "show"], "scenario")] {
+                let run = try BinaryRun.run(arguments + ["--state", folder + "/" + name])
+                #expect(run.status == 2, "\(arguments) \(name): \(run.stderr)")
+                #expect(run.stderr.hasPrefix("idp-tui: \(prefix): "), "\(arguments) \(name): \(run.stderr)")
+                #expect(run.stderr.contains(message), "\(arguments) \(name): \(run.stderr)")
+                #expect(run.stderr.split(separator: "\n").count == 1)
+                #expect(run.stdout.isEmpty)
+            }
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/notes.txt")) == notes)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["a-fifo", "a-folder", "a-link", "notes.txt", "recipes.db"])
+    }
+
+    @Test func aStateFileOrNothingYetIsAccepted() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-unused-state-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let state = folder + "/state.sqlite"
+        #expect(try BinaryRun.run(["scenario", "show", "--state", state]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: state), "nothing is made")
+        #expect(try BinaryRun.run(["run", "logout", "--state", state]).status == 0)
+        #expect(try BinaryRun.run(["scenario", "show", "--state", state]).status == 0)
+    }
+}
