@@ -7,16 +7,23 @@ import Foundation
 /// Reading an input file or stream with its size checked first: a regular file larger than the limit is refused
 /// by its size, before any byte is read; a pipe, a FIFO or a device is read only up to one byte past the limit.
 /// So a 50 MB theme, or `/dev/zero` as an answers file, costs nothing but its one-line error.
+///
+/// A file is opened without waiting (`O_NONBLOCK`): opening a FIFO no program writes to would wait forever. A
+/// theme, scenario or certificate file must then be a regular file; answers may come from a pipe or a FIFO
+/// (`--answers <(…)`), read as a stream, where a FIFO without a writer reads as empty.
 public enum TextFile {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case cannotOpen(String)
         case isAFolder
+        /// Not a regular file (a FIFO, a device, a socket) where one is needed: what it is.
+        case notAFile(String)
         case tooLarge(limit: Int, size: Int?)
 
         public var description: String {
             switch self {
             case .cannotOpen(let reason): "cannot be read (\(reason))"
             case .isAFolder: "is a folder, not a file"
+            case .notAFile(let kind): "is \(kind), not a regular file"
             case .tooLarge(let limit, let size):
                 "is larger than \(Self.bytes(limit))" + (size.map { " (\(Self.bytes($0)))" } ?? "")
             }
@@ -29,9 +36,11 @@ public enum TextFile {
         }
     }
 
-    /// The bytes of `path` (`-` is standard input), at most `limit` of them.
-    public static func read(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
-        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC)
+    /// The bytes of `path` (`-` is standard input), at most `limit` of them. With `streams` false, `path` must be a
+    /// regular file (standard input, a pipe, a FIFO or a device is refused); with `streams` true it may be any of
+    /// them.
+    public static func read(_ path: String, limit: Int, streams: Bool = false) -> Result<[UInt8], Failure> {
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
         var info = stat()
@@ -39,7 +48,15 @@ public enum TextFile {
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return .failure(.isAFolder)
         case S_IFREG where Int(info.st_size) > limit: return .failure(.tooLarge(limit: limit, size: Int(info.st_size)))
+        case S_IFREG: break
+        case let kind where !streams:
+            return .failure(.notAFile(kind == S_IFIFO ? "a FIFO or a pipe" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : kind == S_IFSOCK ? "a socket" : "something else"))
         default: break
+        }
+        // Read as a stream, waiting for what a writer sends: a FIFO without a writer then reads as empty.
+        if path != "-" {
+            let flags = fcntl(descriptor, F_GETFL)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
         }
         // Room for all of it at once: growing would leave copies of what was read (an answers file holds
         // passwords) in freed memory. The chunk is zeroed after use for the same reason.

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A FIFO no program writes to does not stop a command: a theme, scenario or certificate file must be a regular
+/// file (exit 2, one line), and answers read from a FIFO without a writer are empty. Each run is under `timeout`,
+/// killed after 15 s, so that a hang fails the test rather than stopping the suite (SIGKILL: the test runner may
+/// hand its children SIGTERM blocked).
+@Suite struct FIFOInputTests {
+    static func run(_ arguments: [String], stdin: String = "") throws -> BinaryRun {
+        try BinaryRun.run(["-s", "KILL", "15", BinaryRun.executable.path] + arguments, stdin: stdin, executable: URL(fileURLWithPath: "/usr/bin/timeout"))
+    }
+
+    static func fifo() throws -> (folder: String, fifo: String) {
+        let folder = NSTemporaryDirectory() + "idp-tui-fifo-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(mkfifo(folder + "/f", 0o600) == 0)
+        return (folder, folder + "/f")
+    }
+
+    @Test func aFIFOIsNoThemeScenarioOrCertificateFile() throws {
+        let (folder, fifo) = try Self.fifo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (arguments, message) in [
+            (["run", "logout", "--ephemeral", "--theme", fifo], "idp-tui: run: theme \(fifo): is a FIFO or a pipe, not a regular file"),
+            (["scenario", "check", fifo], "idp-tui: \(fifo): 1 problem"),
+            (["run", "logout", "--ephemeral", "--scenario", fifo], "idp-tui: run: scenario \(fifo): $: the file is a FIFO or a pipe, not a regular file"),
+            (["run", "logout", "--ephemeral", "--certificate-chain", fifo], "idp-tui: run: the certificate chain file \(fifo) is a FIFO or a pipe, not a regular file"),
+        ] {
+            let run = try Self.run(arguments)
+            #expect(run.status == 2, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr == message + "\n", "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test func answersFromAFIFOWithoutAWriterAreEmpty() throws {
+        let (folder, fifo) = try Self.fifo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let logout = try Self.run(["run", "logout", "--ephemeral", "--answers", fifo])
+        #expect(logout.status == 0, "\(logout.status) \(logout.stderr)")
+        let activate = try Self.run(["run", "activate", "--ephemeral", "--answers", fifo])
+        #expect(activate.status == 2, "\(activate.status) \(activate.stderr)")
+        #expect(activate.stderr.contains("answers: the input is empty"), "\(activate.stderr)")
+    }
+
+    /// `--answers <(…)`: the shell's pipe, /dev/fd/63, is read as before.
+    @Test func answersFromProcessSubstitutionAreRead() throws {
+        let script = "exec timeout -s KILL 15 \"$0\" run activate --ephemeral --answers <(echo '\(Answers.aliceActivation)')"
+        let run = try BinaryRun.run(["-c", script, BinaryRun.executable.path], executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(run.status == 0, "\(run.status) \(run.stderr)")
+        #expect(run.results.first?["outcome"] as? String == "success")
+    }
+}
