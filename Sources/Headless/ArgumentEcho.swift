@@ -8,12 +8,14 @@ public enum ArgumentEcho {
     /// The longest word printed.
     public static let maximumLength = 200
 
-    /// Whether `word` may be printed: 1 to 200 characters, each a letter, a digit or one of `. _ - / + : @ ~ , % #`
-    /// (names, numbers, paths without spaces). Quotes, braces, brackets, spaces and control characters are not.
+    /// Whether `word` may be printed: 1 to 200 characters, none of them a quote, a brace, a bracket, a backslash,
+    /// `<` or `>`, a space (any white space) or a control character. Names, numbers and paths without spaces pass
+    /// (`activte`, `lose-acks:3`, `/tmp/thème-€.theme`); JSON and phrases do not.
     public static func isShowable(_ word: some StringProtocol) -> Bool {
         !word.isEmpty && word.count <= maximumLength
-            && word.unicodeScalars.allSatisfy { scalar in
-                scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-/+:@~,%#".unicodeScalars.contains(scalar)
+            && !word.unicodeScalars.contains { scalar in
+                scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+                    || "\"'`{}[]\\<>".unicodeScalars.contains(scalar)
             }
     }
 
