@@ -36,7 +36,8 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
     public var rawValue: String { storage.rawValue }
     /// A title for screens, e.g. "Activate device".
     public var title: String { storage.title }
-    /// Whether the flow asks the user for anything (`run` reads no answers for one that does not).
+    /// Whether the flow asks the user for anything (`run` needs no answers for one that does not: a terminal on
+    /// standard input is not read, and empty input stands for `{}`).
     public var asksTheUser: Bool { storage.asksTheUser }
     /// The parties of its sequence diagram, left to right.
     public var lanes: [Participant] { storage.lanes }

@@ -21,7 +21,8 @@ import Testing
     @Test func aFaultForALogoutAloneIsSwitchedOn() throws {
         let run = try BinaryRun.run(["run", "logout", "--ephemeral"], stdin: #"{"faults":{"networkUnavailable":true}}"#)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.events.first?["detail"] as? String == "faults on: network unavailable")
+        #expect(run.events.first?["step"] as? String == "faults on")
+        #expect(run.events.first?["detail"] as? String == "network unavailable")
     }
 
     @Test func noAnswersAtAllStandForAnEmptyObject() throws {
