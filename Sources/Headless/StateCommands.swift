@@ -34,7 +34,7 @@ public enum StateCommands {
         guard let path = options.statePath, !options.ephemeral else { return }
         if try isAbsent(path, prefix: command.prefix) { return }
         do {
-            try StateFile(reading: path).close()
+            try StateFile.check(path)
         } catch {
             throw UsageError(command.prefix + error.description)
         }

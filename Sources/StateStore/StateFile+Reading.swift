@@ -24,14 +24,30 @@ extension StateFile {
     }
 
     private convenience init(readingOnly path: String) throws(StateError) {
+        let (warnings, database, tables) = try Self.openUnchanged(path)
+        StatePath.tighten(path)
+        // An older schema is read as it is: every version has the flows and flow_events columns the history reads.
+        self.init(path: path, database: database, warnings: warnings, readOnly: true, unformatted: tables == 0)
+    }
+
+    /// Checks that `path` holds a state file this user may read, as ``init(reading:)`` does, and changes nothing
+    /// at all: no migration, no journal mode, no permission (`compare` and `scenario`, which do not use it).
+    public static func check(_ path: String) throws(StateError) {
+        try openUnchanged(path).database.close()
+    }
+
+    /// A read-only connection to an idp-tui state file (refused in one line otherwise), and the folder's warnings.
+    private static func openUnchanged(_ path: String) throws(StateError) -> (warnings: [String], database: Database, tables: Int64) {
         let warnings = try StatePath.prepareForReading(path)
         if let problem = StatePath.readProblem(path) { throw StateError(problem) }
         guard StatePath.isSQLiteOrEmpty(path) else { throw Database.damaged(path, "file is not a database") }
         let database = try Database(path: path, readOnly: true)
-        let tables = try Self.identify(database, path)
-        StatePath.tighten(path)
-        // An older schema is read as it is: every version has the flows and flow_events columns the history reads.
-        self.init(path: path, database: database, warnings: warnings, readOnly: true, unformatted: tables == 0)
+        do {
+            return (warnings, database, try identify(database, path))
+        } catch {
+            database.close()
+            throw error
+        }
     }
 
     /// Whether nothing at all is at `path` (`lstat`: no such entry): a new user's default file before the first

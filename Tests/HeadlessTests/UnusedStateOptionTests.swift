@@ -41,6 +41,36 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["a-fifo", "a-folder", "a-link", "notes.txt", "recipes.db"])
     }
 
+    /// An empty file and a file of an older schema, each 0644, are accepted and left exactly as they were: not
+    /// formatted, migrated, switched to WAL or tightened (the check opened them as history does, which does all that).
+    @Test func aFileThatIsAcceptedIsLeftAsItWas() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-unused-state-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let empty = folder + "/empty.sqlite"
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let older = folder + "/older.sqlite"
+        try StateFile.createForTesting(path: older, version: 1)
+        for path in [empty, older] { chmod(path, 0o644) }
+        func snapshot() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+                var info = stat()
+                stat(folder + "/" + name, &info)
+                files[name + " \(info.st_mode & 0o777)"] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            }
+            return files
+        }
+        let before = try snapshot()
+        for path in [empty, older] {
+            for arguments in [["compare"], ["scenario", "show"]] {
+                let run = try BinaryRun.run(arguments + ["--state", path])
+                #expect(run.status == 0, "\(arguments) \(path): \(run.stderr)")
+            }
+        }
+        #expect(try snapshot() == before)
+    }
+
     @Test func aStateFileOrNothingYetIsAccepted() throws {
         let folder = NSTemporaryDirectory() + "idp-tui-unused-state-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
