@@ -26,10 +26,15 @@ public enum RunCommand {
     }
 
     /// Answers are read and checked the same way whatever the flows. Flows that never prompt (`logout`) need none:
-    /// when only such flows run, a terminal on standard input is not read (`run logout` typed at a shell does not
-    /// wait), and empty input stands for `{}` for each; anything else given is read and checked.
+    /// when only such flows run, standard input is read only when it is a file (`< answers.json`) or `--answers`
+    /// names it: a terminal (`run logout` typed at a shell) or a pipe its caller holds open (a CI step, Node's
+    /// `spawn`) would make the logout wait for an end that never comes. Empty input stands for `{}` for each;
+    /// anything else given is read and checked.
     private static func readAnswers(_ options: CommandLineOptions) throws(UsageError) -> [FlowAnswers] {
         let needsNone = !options.flows.contains(where: \.asksTheUser)
+        if needsNone && options.answersPath == "-" && !options.answersNamed && !standardInputIsAFile {
+            return options.flows.map { _ in FlowAnswers() }
+        }
         if options.answersPath == "-" && isatty(STDIN_FILENO) != 0 {
             if needsNone { return options.flows.map { _ in FlowAnswers() } }
             throw UsageError("run: answers are read from standard input, which is a terminal; pipe them in (echo '{\"username\":…}' | idp-tui run …) or pass --answers FILE")
@@ -47,6 +52,11 @@ public enum RunCommand {
         defer { SecureMemory.wipe(&bytes) }
         if needsNone && FlowAnswers.isBlank(bytes) { return options.flows.map { _ in FlowAnswers() } }
         return try FlowAnswers.parse(bytes, flows: options.flows)
+    }
+
+    private static var standardInputIsAFile: Bool {
+        var info = stat()
+        return fstat(STDIN_FILENO, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// False once the process is ending on a signal: nothing more is written, so that no result line is printed

@@ -9,8 +9,8 @@ import Foundation
 /// So a 50 MB theme, or `/dev/zero` as an answers file, costs nothing but its one-line error.
 ///
 /// A file is opened without waiting (`O_NONBLOCK`): opening a FIFO no program writes to would wait forever. A
-/// theme, scenario or certificate file must then be a regular file; answers may come from a pipe or a FIFO
-/// (`--answers <(…)`), read as a stream, where a FIFO without a writer reads as empty.
+/// theme, scenario or certificate file must then be a regular file. Answers may come from a pipe or a FIFO
+/// (`--answers <(…)`, `--answers FIFO`), opened and read as a stream: a FIFO waits for its writer, as `cat` does.
 public enum TextFile {
     public enum Failure: Error, Equatable, CustomStringConvertible {
         case cannotOpen(String)
@@ -40,7 +40,8 @@ public enum TextFile {
     /// regular file (standard input, a pipe, a FIFO or a device is refused); with `streams` true it may be any of
     /// them.
     public static func read(_ path: String, limit: Int, streams: Bool = false) -> Result<[UInt8], Failure> {
-        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        // A stream named for it (`--answers FIFO`) waits for its writer, as `cat` does; any other file must not.
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | (streams ? 0 : O_NONBLOCK))
         guard descriptor >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
         var info = stat()
@@ -52,11 +53,6 @@ public enum TextFile {
         case let kind where !streams:
             return .failure(.notAFile(kind == S_IFIFO ? "a FIFO or a pipe" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : kind == S_IFSOCK ? "a socket" : "something else"))
         default: break
-        }
-        // Read as a stream, waiting for what a writer sends: a FIFO without a writer then reads as empty.
-        if path != "-" {
-            let flags = fcntl(descriptor, F_GETFL)
-            if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
         }
         // Room for all of it at once: growing would leave copies of what was read (an answers file holds
         // passwords) in freed memory. The chunk is zeroed after use for the same reason.

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// A run of flows that never prompt (`logout`) reads and checks its answers as any run does: bad ones exit 2, and
-/// a fault given is switched on. Only nothing at all (empty input, or a terminal) stands for `{}`.
+/// a fault given is switched on. Only nothing at all (empty input, or a terminal) stands for `{}`. A pipe on
+/// standard input is read only with `--answers`: one its caller holds open must not make a logout wait.
 @Suite struct LogoutAnswersTests {
     @Test(arguments: [
         ("garbage", "answers are not valid JSON"),
@@ -11,7 +12,7 @@ import Testing
         ("[{},{}]", "answers: 2 objects for 1 flow"),
     ])
     func badAnswersForALogoutAloneExitTwo(_ stdin: String, _ message: String) throws {
-        let run = try BinaryRun.run(["run", "logout", "--ephemeral"], stdin: stdin)
+        let run = try BinaryRun.run(["run", "logout", "--ephemeral", "--answers", "-"], stdin: stdin)
         #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func aFaultForALogoutAloneIsSwitchedOn() throws {
-        let run = try BinaryRun.run(["run", "logout", "--ephemeral"], stdin: #"{"faults":{"networkUnavailable":true}}"#)
+        let run = try BinaryRun.run(["run", "logout", "--ephemeral", "--answers", "-"], stdin: #"{"faults":{"networkUnavailable":true}}"#)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.events.first?["step"] as? String == "faults on")
         #expect(run.events.first?["detail"] as? String == "network unavailable")
@@ -32,5 +33,36 @@ import Testing
         try Data().write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try BinaryRun.run(["run", "logout", "--ephemeral", "--answers", file.path]).status == 0)
+    }
+
+    @Test func aPipeHeldOpenDoesNotMakeALogoutWait() throws {
+        let process = Process()
+        process.executableURL = BinaryRun.executable
+        process.arguments = ["run", "logout", "--ephemeral"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+        // The write end stays open until the logout has ended (or the wait gives up).
+        let finished = ended.wait(timeout: .now() + 20) == .success
+        try input.fileHandleForWriting.close()
+        // SIGKILL: the test runner may hand its children SIGTERM blocked.
+        if !finished { kill(process.processIdentifier, SIGKILL) }
+        #expect(finished, "run logout waited for the end of a pipe held open")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func answersRedirectedFromAFileAreRead() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("logout-answers-\(UUID()).json")
+        try Data("garbage".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try BinaryRun.run(["-c", "exec \"$0\" run logout --ephemeral < \"$1\"", BinaryRun.executable.path, file.path],
+                                    executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("answers are not valid JSON"), "\(run.stderr)")
     }
 }

@@ -25,6 +25,8 @@ public struct CommandLineOptions: Sendable {
     public var plain = false
     /// `--answers FILE|-`; `-` for standard input.
     public var answersPath = "-"
+    /// Whether `--answers` was given (a run of only logouts reads a pipe on standard input only then).
+    public var answersNamed = false
     public var seed: UInt64 = 1
     public var promptTimeout: Duration = .seconds(300)
     public var authenticationMode: KSMAuthenticationMode = .no

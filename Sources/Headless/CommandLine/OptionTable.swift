@@ -143,7 +143,9 @@ enum OptionTable {
 
     private static let commands: [OptionSpec] = [
         OptionSpec(name: "--answers", value: "FILE|-", help: "the answers, as JSON (default -: standard input)", scope: .only([.run])) {
-            options, value, _ in options.answersPath = value
+            options, value, _ in
+            options.answersPath = value
+            options.answersNamed = true
         },
         OptionSpec(name: "--variant", value: "guide|enrollment-client-for-login", help: "the IdpSdk orchestration to compare (default: the guide's)",
                    scope: .only([.compare])) {
