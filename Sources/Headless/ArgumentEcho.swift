@@ -25,12 +25,18 @@ public enum ArgumentEcho {
     }
 
     /// `message` with every argument of `arguments` (the command line after the program's name) that may not be
-    /// shown, and the value of every `--option=value` that may not, replaced by its place: `[argument 3]`. A quoted
-    /// occurrence loses its quotes. Words shorter than 3 characters are left: they cannot hold a secret.
+    /// shown, and the value of every `--option=value` that may not, replaced by its place: `[argument 3]`. Where
+    /// the message quotes the word, that quoted occurrence is replaced (quotes and all) and the rest of the message
+    /// is the program's own text (`run " login"`: the list of flows keeps its `login`); else the word's last
+    /// occurrence, where a message puts the value after its words ("the answers file answers file cannot …" keeps
+    /// its first two words). Words shorter than 3 characters are left: they cannot hold a secret.
     public static func redacting(_ message: String, arguments: [String]) -> String {
         var hidden: [(text: String, place: String)] = []
         for (offset, argument) in arguments.enumerated() {
             let place = "[argument \(offset + 1)]"
+            // A message that names the word by its place already left it out: its own words stay (`run " login"`
+            // lists the flows, login among them).
+            if message.contains("argument \(offset + 1) ") { continue }
             if !isShowable(argument) { hidden.append((argument, place)) }
             if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
                 let value = argument[argument.index(after: equals)...]
@@ -40,7 +46,11 @@ public enum ArgumentEcho {
         var redacted = message
         // The longest first: a value inside a longer argument is replaced with it.
         for (text, place) in hidden.sorted(by: { $0.text.count > $1.text.count }) where text.count >= 3 {
-            redacted = redacted.replacingOccurrences(of: "\"\(text)\"", with: place).replacingOccurrences(of: text, with: place)
+            if redacted.contains("\"\(text)\"") {
+                redacted = redacted.replacingOccurrences(of: "\"\(text)\"", with: place)
+            } else if let last = redacted.range(of: text, options: .backwards) {
+                redacted.replaceSubrange(last, with: place)
+            }
         }
         return redacted
     }

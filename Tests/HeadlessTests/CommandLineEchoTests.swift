@@ -16,6 +16,13 @@ import Testing
         (["run", "activate", "--answers", "my CliSecret93.json"], "idp-tui: run: the answers file [argument 4] cannot be read (No such file or directory)"),
         (["compare", "--ephemeral", "CliSecret92 x"], "idp-tui: compare: unknown argument [argument 3]; see idp-tui compare --help"),
         ([#"{"password":"CliSecret91"}"#], "idp-tui: unknown command or option [argument 1]; see idp-tui --help"),
+        // A code or a password with digits where a flow belongs cannot be a mistyped flow: not printed.
+        (["run", "activate", "CliSecret90123456"], "idp-tui: run: argument 3 is not a flow name; flows: activate, login"),
+        // A message that names the word by its place keeps its own words: the list of flows keeps its "login".
+        (["run", "CliSecret 89 login"], "idp-tui: run: argument 2 is not a flow name; flows: activate, login, logout"),
+        (["run", " login"], "idp-tui: run: argument 2 is not a flow name; flows: activate, login, logout"),
+        // Unquoted, its last occurrence: the message's own words before it are kept.
+        (["run", "activate", "--answers", "answers file"], "idp-tui: run: the answers file [argument 4] cannot be read"),
     ] as [([String], String)])
     func aPastedValueIsNamedByItsPlace(_ arguments: [String], _ message: String) throws {
         let run = try BinaryRun.run(arguments)

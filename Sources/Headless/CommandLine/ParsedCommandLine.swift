@@ -103,14 +103,17 @@ public struct ParsedCommandLine: Sendable {
             for (word, place) in zip(words, places) {
                 guard let flow = FlowCatalog.kind(named: word) else {
                     let flows = FlowCatalog.kinds.map(\.rawValue)
-                    // A value pasted here (the answers, a password) is named by its place, never printed.
-                    guard ArgumentEcho.isShowable(word) else {
+                    // A value pasted here (the answers, a password, a code) is named by its place, never printed: only
+                    // a word that could be a mistyped flow (letters and dashes, or one a flow is near) is named.
+                    let hint = KeySuggestion.hint(for: word, among: flows)
+                    let couldBeAFlow = !hint.isEmpty || (word.count <= 24 && word.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") })
+                    guard ArgumentEcho.isShowable(word), couldBeAFlow else {
                         throw problem("argument \(place) is not a flow name; "
                             + (ArgumentEcho.looksLikeJSON(word)
                                 ? "answers go on standard input or in a file named by --answers, never on the command line"
                                 : "flows: \(flows.joined(separator: ", "))"))
                     }
-                    throw problem("unknown flow \"\(word)\"\(KeySuggestion.hint(for: word, among: flows)); flows: \(flows.joined(separator: ", "))")
+                    throw problem("unknown flow \"\(word)\"\(hint); flows: \(flows.joined(separator: ", "))")
                 }
                 options.flows.append(flow)
             }
