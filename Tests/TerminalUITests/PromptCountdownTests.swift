@@ -9,9 +9,10 @@ import Testing
         let driver = AppDriver(configuration: FlowConfiguration(promptTimeout: .seconds(45)))
         driver.openActivation()
         let deadline = try #require(driver.app.state.promptDeadline)
-        // 45 s to go: quiet until the countdown starts, about 15 s from now.
-        let wait = try #require(driver.app.tickInterval)
-        #expect(wait > .seconds(14) && wait <= .seconds(15), "\(wait)")
+        // 45 s to go: quiet until the countdown starts, 15 s on; then a tick every quarter second.
+        #expect(driver.app.tickInterval(at: deadline - .seconds(45)) == .seconds(15))
+        #expect(driver.app.tickInterval(at: deadline - .seconds(20)) == .milliseconds(250))
+        #expect(driver.app.tickInterval(at: deadline) == nil, "none once the time is up")
         #expect(!driver.app.render().text.contains("answer within"))
         driver.app.tick(now: deadline - .milliseconds(11_500))
         #expect(driver.app.render().text.contains("answer within 12 s: the prompt then times out"))

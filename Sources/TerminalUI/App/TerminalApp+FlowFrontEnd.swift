@@ -48,10 +48,13 @@ extension TerminalApp {
 
     /// How often the screen is drawn again while a call is in flight (its elapsed time ticks); nil when nothing
     /// is waited on, so that an idle screen writes nothing.
-    public var tickInterval: Duration? {
+    public var tickInterval: Duration? { tickInterval(at: .now) }
+
+    /// ``tickInterval`` as it is at `now`.
+    public func tickInterval(at now: ContinuousClock.Instant) -> Duration? {
         if case .working = state.screen, state.inFlight != nil { return .milliseconds(250) }
         // A prompt that times out: nothing until its countdown starts, then the countdown ticks.
-        if let left = state.promptTimeLeft(at: .now), left > .zero {
+        if let left = state.promptTimeLeft(at: now), left > .zero {
             return left > AppState.countdownFrom ? left - AppState.countdownFrom : .milliseconds(250)
         }
         return nil
