@@ -23,13 +23,14 @@ extension StateFile {
 }
 
 extension StatePath {
-    /// Takes others' permission bits off the user's own state file and its -wal and -shm, once the file is known
-    /// to be idp-tui's (``StateFile/identify(_:_:)``): a file that is refused is left as it was.
+    /// Takes others' permission bits off the user's own state file and its -wal and -shm (0644 → 0600; a file the
+    /// user made read-only stays so: 0444 → 0400), once the file is known to be idp-tui's
+    /// (``StateFile/identify(_:_:)``): a file that is refused is left as it was.
     static func tighten(_ path: String) {
         guard path != ":memory:" else { return }
         for suffix in [""] + companions {
             if case .regularFile(_, let mode, let owner) = Entry(path + suffix), owner == geteuid(), mode & 0o077 != 0 {
-                chmod(path + suffix, mode & 0o700)
+                chmod(path + suffix, mode & 0o600)
             }
         }
     }
