@@ -1,6 +1,5 @@
 import FlowEngine
 import Foundation
-import Synchronization
 
 /// The pane of flow events, newest at the bottom, scrollable.
 enum LogPane {
@@ -30,30 +29,6 @@ enum LogPane {
             self.time = time
         }
     }
-
-    /// The columns of a list of events, kept for the next frames: the widths come from every event listed (up to
-    /// 2,000), and measuring them took most of a frame; a key press or a tick draws the same list again. The list
-    /// is known by its length, its ends and the width (a new event, a trim or a filter changes them).
-    static func columns(for events: [FlowEvent], width: Int) -> Columns {
-        let key = ColumnsKey(count: events.count, first: events.first.map { [$0.flowID, $0.sequence] } ?? [],
-                             last: events.last.map { [$0.flowID, $0.sequence] } ?? [], width: width)
-        if let cached = columnsCache.withLock({ $0[key] }) { return cached }
-        let columns = Columns(events, width: width)
-        columnsCache.withLock { cache in
-            if cache.count >= 8 { cache.removeAll() }
-            cache[key] = columns
-        }
-        return columns
-    }
-
-    private struct ColumnsKey: Hashable {
-        let count: Int
-        let first: [Int]
-        let last: [Int]
-        let width: Int
-    }
-
-    private static let columnsCache = Mutex<[ColumnsKey: Columns]>([:])
 
     /// How far up the log scrolls: until its first event is on the top line (a rule between flows takes a line).
     static func maximumScroll(_ events: [FlowEvent], rows: Int) -> Int {
@@ -125,8 +100,10 @@ enum LogPane {
             if index > 0, events[index - 1].flowID != event.flowID, shown.count < rows { shown.insert((nil, event), at: 0) }
             index -= 1
         }
-        // From every event listed, not only those shown: the columns stay put as the log scrolls.
-        let columns = columns(for: events, width: width - 2)
+        // From every event of the flows shown, not only the lines shown: the columns stay put as the log scrolls
+        // within a flow. (All 2,000 events took most of a frame, at every key press and tick.)
+        let flowsShown = Set(shown.map(\.event.flowID))
+        let columns = Columns(events.lazy.filter { flowsShown.contains($0.flowID) }, width: width - 2)
         buffer.put(header(columns), row: top + 1, column: left + 1, role: .label, limit: width - 2)
         if let focus, events.isEmpty, !focus.filter.isEmpty, rows > 0 {
             let widen = focus.editingFilter ? "backspace widens it" : "/ then backspace widens it"
