@@ -118,6 +118,22 @@ extension AppDriver {
         #expect(text.contains("wrong code; 2 attempts left · 3 resends left"), "\(text)")
     }
 
+    /// With no resends left, the refusal keeps the attempts left beside it (they were dropped for the width).
+    @Test func noMoreResendsKeepsTheAttemptsLeftInView() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        var previous = try #require(driver.challenge)
+        for _ in 0...previous.screen.resendsLeft {
+            driver.press(.tab, .tab, .enter)  // code → Submit → Resend code
+            driver.nextScreen(after: previous)
+            previous = try #require(driver.challenge)
+            if previous.focus != 0 { driver.press(.backTab, .backTab) }
+        }
+        let text = driver.app.render().text
+        #expect(text.contains("no more codes can be sent; enter the last one or cancel"), "\(text)")
+        #expect(text.contains("attempts left"), "\(text)")
+    }
+
     @Test func escOnTheChallengeIsReportedAsCancelled() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002503")
@@ -188,6 +204,8 @@ extension AppDriver {
         driver.nextScreen(after: first)
         #expect(driver.app.render().text.contains("the payment is not approved on the other device yet"))
         driver.press(.character("a"))
+        // The ACS's "not approved yet" is gone once the other device has answered.
+        #expect(!driver.app.render().text.contains("not approved on the other device yet"))
         Snapshot.check(driver.app.render(), "challenge-out-of-band-80x24")
         driver.press(.enter)
         driver.pump { _ in driver.isResult }

@@ -119,9 +119,16 @@ extension AppView {
             buffer.put("Continue tells the ACS so (transStatus U, challengeCancel 06).", row: row + 1, column: area.left,
                        role: .hint, limit: area.width)
         }
-        var status = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
+        let attempts = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
+        var status = attempts
         if screen.uiType == .text { status += " · \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" }
-        let message = challenge.error ?? screen.message
+        // Out-of-band: once the cardholder has answered on the other device, the ACS's "not approved yet" is old news.
+        let message = challenge.error ?? (screen.uiType == .outOfBand && challenge.decision != nil ? nil : screen.message)
+        // Too narrow for the whole status beside the message: the attempts alone ("no more codes can be sent …").
+        if let message, CharacterWidth.of(status) + 3 + CharacterWidth.of(message) > area.width,
+           CharacterWidth.of(attempts) + 3 + CharacterWidth.of(message) <= area.width {
+            status = attempts
+        }
         // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
         if let message, message.contains(" left") {
             // The resends left stay in view beside it.
