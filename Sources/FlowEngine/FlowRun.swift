@@ -93,9 +93,10 @@ public final class FlowRun: Sendable {
         awaiting.withLock { $0.user = user }
     }
 
-    /// The user the history lists for this run: its result's, else the one it named.
+    /// The user the history lists for this run: the one it named (who signed in), else its result's (a login
+    /// with no form: the device's user). A failed login as alice on bob's device lists alice, not bob.
     func historyUser(of result: FlowResult) -> String? {
-        result.details.lazy.compactMap(\.historyUser).first ?? awaiting.withLock { $0.user }
+        awaiting.withLock { $0.user } ?? result.details.lazy.compactMap(\.historyUser).first
     }
 
     /// Why the run, or one of its prompts, was cancelled; nil while nothing was.

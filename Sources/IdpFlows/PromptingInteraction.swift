@@ -26,6 +26,7 @@ final class PromptingInteraction: IdpSdkInteractionInterface {
         case .answered(let answer):
             guard let values = answer.value(as: Credentials.self)?.values else { preconditionFailure("the channel checks that answers fit") }
             let keys = fields.map(\.key).filter { values[$0] != nil }
+            if let username = values[CredentialField.username.key]?.reveal(), !username.isEmpty { run.actsFor(user: username) }
             run.emit(.provideCredentials, from: .app, to: .idpSdk, duration: waited, status: "answered",
                      detail: "credentials for \(keys.joined(separator: ", "))")
             return IdpSdkProvideCredentialsResult(secrets: values)

@@ -52,6 +52,20 @@ import Testing
         #expect(objects.allSatisfy { $0["time"] is String && $0["duration"] is Int && $0["outcome"] is String })
     }
 
+    /// A login that fails as another user than the device's is listed under the user who signed in: the history
+    /// said bob (the device's user) for alice's failed login, and a QA reader concluded bob was locked.
+    @Test func aFailedLoginIsListedUnderTheUserWhoSignedIn() throws {
+        let state = freshStatePath()
+        let answers = #"[{"username":"bob","password":"builder","activation-code":"654321"},{"username":"alice","password":"nope"}]"#
+        let run = try BinaryRun.run(["run", "activate", "login", "--state", state], stdin: answers)
+        #expect(run.results.map { $0["outcome"] as? String } == ["success", "failure"], "\(run.stdout)")
+        let json = try BinaryRun.run(["history", "--json", "--state", state])
+        let users = json.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["user"] as? String
+        }
+        #expect(users == ["alice", "bob"], "\(json.stdout)")
+    }
+
     @Test func exportAsMermaidHasTheParticipantsAndEveryMessage() throws {
         let state = try populated()
         let login = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state])
