@@ -22,7 +22,7 @@ public struct FlowAnswers: Sendable {
     public var position = TextPosition.unplaced
 
     /// ` (line 1, column 2)`: where the object starts, for an error about what it lacks.
-    var at: String { position == .unplaced ? "" : " (\(position))" }
+    var at: String { PaymentAnswers.at(position) }
 
     public init(values: [String: Secret] = [:], cancel: Bool = false, payment: PaymentAnswers = PaymentAnswers()) {
         self.values = values

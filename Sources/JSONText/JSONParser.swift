@@ -151,8 +151,13 @@ public struct JSONParser {
 
     private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        let start = index
         for byte in expected {
-            guard peek == byte else { throw error("expected \(word)") }
+            guard peek == byte else {
+                // `fish` is no misspelt `false`: text without quotes, at its start.
+                index = start
+                throw error("unquoted text where a value should be (a string goes in double quotes)")
+            }
             index += 1
         }
     }

@@ -60,8 +60,8 @@ public final class SafepayPayerAuthenticationView {
         let current = generation
         if let problem = configuration.problem {
             let error = SafepayErrorData(message: "bad configuration: \(problem)", status: 400)
-            DispatchQueue.main.async {
-                MainActor.assumeIsolated { [weak self] in
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated {
                     guard let self, current == self.generation else { return }
                     self.report { $0.onSafepayError(error: error) }
                 }

@@ -20,7 +20,7 @@ import Testing
         ("{\"a\": 1,}", "expected a key in double quotes", 1, 9),
         ("{\"a\": 1, \"a\": 2}", "a key appears twice in one object (the second time here)", 1, 10),
         ("[1 2]", "expected , or ] after an array element", 1, 4),
-        ("{\n  \"a\": tru\n}", "expected true", 2, 11),
+        ("{\n  \"a\": tru\n}", "unquoted text where a value should be (a string goes in double quotes)", 2, 8),
         ("\"abc", "the text ends inside a string", 1, 5),
         ("01", "a number may not start with 0", 1, 2),
         ("[1.]", "expected digits after the decimal point", 1, 4),
@@ -36,9 +36,11 @@ import Testing
         ("\u{9B}", "a control character where a value should be", 1, 1),
         // Found by comparing with the previous parser: a line end after a backslash moves to the next line.
         ("{\n  \"a\": \"x\\\n\"}", "an unknown escape in a string (after a backslash JSON takes \" \\ / b f n r t or u)", 3, 1),
-        ("\u{FEFF}[\"é\", tru]", "expected true", 1, 10),
+        ("\u{FEFF}[\"é\", tru]", "unquoted text where a value should be (a string goes in double quotes)", 1, 7),
         // Nothing of the text is quoted back: a password written without its quotes, or with a bad escape, is a secret.
         ("{\"password\":LeakPw0006}", "unquoted text where a value should be (a string goes in double quotes)", 1, 13),
+        // A password that starts as false, true or null does: not "expected false".
+        ("{\"password\":fish}", "unquoted text where a value should be (a string goes in double quotes)", 1, 13),
         ("[1, 'x']", "an unexpected character where a value should be", 1, 5),
         ("{\"p\":\"x\\q\"}", "an unknown escape in a string (after a backslash JSON takes \" \\ / b f n r t or u)", 1, 10),
         ("[12345678901234567890e400]", "a number out of range", 1, 26),

@@ -18,7 +18,8 @@ public struct TextInput: Equatable, Sendable {
     public var isEmpty: Bool { characters.isEmpty }
     private var byteCount: Int { characters.reduce(0) { $0 + $1.utf8.count } }
 
-    /// Whether `character` would fit under the limit (a control character, which is never inserted, does).
+    /// Whether `character` would fit under the limit, by its bytes (a control character, never inserted, is
+    /// measured all the same).
     public func fits(_ character: Character) -> Bool {
         byteCount + character.utf8.count <= maximumBytes
     }
