@@ -17,7 +17,8 @@ public struct IdentityFaults: Sendable, Equatable {
     public var pinningFails = false
     /// The device is rooted or jailbroken: the MC-SDK refuses to start.
     public var insecureDevice = false
-    /// The MC-SDK hits a runtime error on the next SetAuthorisationCode and restarts itself.
+    /// The MC-SDK hits a runtime error on the next SetAuthorisationCode and restarts itself; the switch then turns
+    /// itself off (``FaultSwitchboard/takeRuntimeError()``).
     public var runtimeError = false
     /// The IdP's clock runs ahead by this much (activation codes look expired).
     public var clockSkew: Duration = .zero
@@ -74,8 +75,6 @@ public final class FaultSwitchboard: Sendable {
     private struct State {
         var faults = IdentityFaults()
         var listener: (@Sendable (String) -> Void)?
-        /// The runtime error fires once per switch-on.
-        var runtimeErrorSpent = false
     }
 
     public init(_ faults: IdentityFaults = .none) {
@@ -85,10 +84,7 @@ public final class FaultSwitchboard: Sendable {
     public var faults: IdentityFaults {
         get { state.withLock { $0.faults } }
         set {
-            state.withLock { state in
-                if newValue.runtimeError && !state.faults.runtimeError { state.runtimeErrorSpent = false }
-                state.faults = newValue
-            }
+            state.withLock { $0.faults = newValue }
         }
     }
 
@@ -102,11 +98,12 @@ public final class FaultSwitchboard: Sendable {
         state.withLock { $0.listener }?(name)
     }
 
-    /// Whether the runtime error should fire now; it fires once until switched off and on again.
+    /// Whether the runtime error should fire now. It fires once, and its switch turns itself off: the faults
+    /// panel and the next flow's "faults on" no longer show it (they showed it on, never to fire again).
     public func takeRuntimeError() -> Bool {
         state.withLock { state in
-            guard state.faults.runtimeError, !state.runtimeErrorSpent else { return false }
-            state.runtimeErrorSpent = true
+            guard state.faults.runtimeError else { return false }
+            state.faults.runtimeError = false
             return true
         }
     }
