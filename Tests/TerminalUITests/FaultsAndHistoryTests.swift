@@ -101,8 +101,9 @@ import Testing
         driver.activate(password: "wrong")
         driver.press(.enter, .character("h"))
         let text = driver.app.render().text
-        #expect(text.contains("ID  FLOW      USER  OUTCOME  STATUS"), "\(text)")
-        #expect(text.contains("activate  —     failure  WRONG_CREDENTIALS"), "\(text)")
+        #expect(text.contains("ID  FLOW      USER   OUTCOME  STATUS"), "\(text)")
+        // The user who tried, though the activation failed.
+        #expect(text.contains("activate  alice  failure  WRONG_CREDENTIALS"), "\(text)")
     }
 
     @Test func aPastFlowsDiagramScrollsBackAtOnceFromItsEnd() {
@@ -127,7 +128,7 @@ import Testing
         driver.press(.enter, .character("h"))
         var screen = driver.app.render()
         #expect(screen.text.contains("History — 2 flows"))
-        #expect(screen.text.contains("activate  —      failure  WRONG_CREDENTIALS"))
+        #expect(screen.text.contains("activate  alice  failure  WRONG_CREDENTIALS"))
         #expect(screen.text.contains("activate  alice  success  OK"))
         Snapshot.check(screen, "history-80x24")
         driver.press(.down, .enter)
