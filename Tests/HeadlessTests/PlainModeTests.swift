@@ -8,7 +8,8 @@ import Testing
         let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nalice\nwonderland\n123456\n\n2\nalice\nwonderland\n\n4\n4000000000002503\n1230\n\n\n\n9876\n1234\n\nq\n")
         #expect(run.status == 0, "\(run.stderr)")
         for text in ["What would you like to do?", "Choose 1-7 (q quits): ", "Activate device — step 1 of 2", "Password (hidden): ",
-                     "✓ Device activated and logged in", "✓ Logged in", "wrong code; 2 attempts left",
+                     "✓ Device activated and logged in", "✓ Logged in", "3 attempts left · 3 resends left",
+                     "wrong code; 2 attempts left · 3 resends left",
                      "✓ Payment authenticated after a challenge", "next step: Authorise with the CAVV"] {
             #expect(run.stdout.contains(text), "no \(text)")
         }

@@ -87,8 +87,10 @@ extension TerminalApp {
             if screen.uiType == .text { lines.append("(the simulated issuer's code is 1234)") }
             if let expected = screen.expectedChoice { lines.append("(the simulated issuer takes \(expected))") }
             // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
-            let attempts = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
-            lines.append(screen.message.map { $0.contains(" left") ? $0 : "\(attempts) · \($0)" } ?? attempts)
+            // A one-time code's screen says the resends left too, as the terminal UI does.
+            let resends = screen.uiType == .text ? " · \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" : ""
+            let attempts = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left" + resends
+            lines.append(screen.message.map { $0.contains(" left") ? $0 + resends : "\(attempts) · \($0)" } ?? attempts)
             if let error = challenge.error { lines.append("! \(error)") }
             return lines
         case .working(_, let flow, _):
