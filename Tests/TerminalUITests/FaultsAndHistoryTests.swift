@@ -96,6 +96,23 @@ import Testing
         #expect(driver.app.render().text.contains("[x] bridge: every ack is lost"))
     }
 
+    /// More flows than rows: the header says how many are below, and above once the selection has moved down.
+    @Test func theHistorySaysHowManyFlowsAreOutOfView() {
+        let driver = AppDriver(width: 60, height: 18)
+        for _ in 0..<10 {
+            driver.activate(password: "wrong")
+            driver.press(.enter)
+        }
+        driver.press(.character("h"))
+        var text = driver.app.render().text
+        let shown = text.split(separator: "\n").filter { $0.contains("activate  alice") }.count
+        #expect(shown < 10)
+        #expect(text.contains("↓ \(10 - shown) more"), "\(text)")
+        for _ in 0..<9 { driver.press(.down) }
+        text = driver.app.render().text
+        #expect(text.contains("↑ \(10 - shown) above"), "\(text)")
+    }
+
     @Test func at60ColumnsTheHistoryKeepsOutcomeAndStatusWhole() {
         let driver = AppDriver(width: 60, height: 18)
         driver.activate(password: "wrong")

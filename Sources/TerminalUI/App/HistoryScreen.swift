@@ -118,6 +118,13 @@ extension AppView {
                    role: .label, limit: area.width)
         let rows = area.height - 1 - (history.error == nil ? 0 : 1)
         let first = min(max(0, history.selection - rows + 1), max(0, history.entries.count - rows))
+        // Flows that do not fit: the header's end says how many, and where, as the faults panel's last row does.
+        let below = history.entries.count - first - rows
+        let more = [first > 0 ? "↑ \(first) above" : nil, below > 0 ? "↓ \(below) more" : nil].compactMap { $0 }.joined(separator: " · ")
+        let headerWidth = CharacterWidth.of(columns.row(["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]))
+        if !more.isEmpty, headerWidth + 2 + CharacterWidth.of(more) <= area.width {
+            buffer.put(more, row: top, column: area.left + area.width - CharacterWidth.of(more), role: .hint)
+        }
         for (offset, entry) in history.entries.enumerated().dropFirst(first).prefix(rows) {
             let line = CharacterWidth.truncate(columns.row(HistoryColumns.values(entry)), to: area.width)
             let selected = offset == history.selection
