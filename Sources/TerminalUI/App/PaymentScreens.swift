@@ -88,6 +88,13 @@ public struct ChallengeState: Sendable {
     }
 }
 
+extension ChallengeScreen {
+    /// "2 attempts left".
+    var attemptsLeftText: String { "\(attemptsLeft) \(attemptsLeft == 1 ? "attempt" : "attempts") left" }
+    /// " · 3 resends left" on a one-time code's screen (the terminal and plain mode keep it in view); else "".
+    var resendsLeftText: String { uiType == .text ? " · \(resendsLeft) \(resendsLeft == 1 ? "resend" : "resends") left" : "" }
+}
+
 extension TerminalApp {
     // MARK: The card form
 

@@ -119,9 +119,8 @@ extension AppView {
             buffer.put("Continue tells the ACS so (transStatus U, challengeCancel 06).", row: row + 1, column: area.left,
                        role: .hint, limit: area.width)
         }
-        let attempts = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
-        var status = attempts
-        if screen.uiType == .text { status += " · \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" }
+        let attempts = screen.attemptsLeftText
+        var status = attempts + screen.resendsLeftText
         // Out-of-band: once the cardholder has answered on the other device, the ACS's "not approved yet" is old news.
         let message = challenge.error ?? (screen.uiType == .outOfBand && challenge.decision != nil ? nil : screen.message)
         // Too narrow for the whole status beside the message: the attempts alone ("no more codes can be sent …").
@@ -132,8 +131,7 @@ extension AppView {
         // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
         if let message, message.contains(" left") {
             // The resends left stay in view beside it.
-            let resends = screen.uiType == .text ? " · \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" : ""
-            buffer.putWrapped(message + resends, row: bottom - 1, column: area.left, width: area.width, role: .error)
+            buffer.putWrapped(message + screen.resendsLeftText, row: bottom - 1, column: area.left, width: area.width, role: .error)
         } else if let message, CharacterWidth.of(status) + 3 + CharacterWidth.of(message) > area.width {
             // Too narrow for both: the message (it says what went wrong, and the attempts left when that is news).
             buffer.putWrapped(message, row: bottom - 1, column: area.left, width: area.width, role: .error)

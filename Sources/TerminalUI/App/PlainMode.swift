@@ -88,9 +88,8 @@ extension TerminalApp {
             if let expected = screen.expectedChoice { lines.append("(the simulated issuer takes \(expected))") }
             // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
             // A one-time code's screen says the resends left too, as the terminal UI does.
-            let resends = screen.uiType == .text ? " · \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" : ""
-            let attempts = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left" + resends
-            lines.append(screen.message.map { $0.contains(" left") ? $0 + resends : "\(attempts) · \($0)" } ?? attempts)
+            let attempts = screen.attemptsLeftText + screen.resendsLeftText
+            lines.append(screen.message.map { $0.contains(" left") ? $0 + screen.resendsLeftText : "\(attempts) · \($0)" } ?? attempts)
             if let error = challenge.error { lines.append("! \(error)") }
             return lines
         case .working(_, let flow, _):
