@@ -616,7 +616,7 @@ class Chaos:
                                       for event, (sequence, _, step) in zip(parsed, recorded))
                 whole = whole and (result["flow"], result["outcome"], result["status"]) == (flow, outcome, status)
                 # The flow's first call from the app, after the simulator's note of the faults it turned on.
-                first = next(event for event in parsed if not (event["from"] == "simulator" and event["step"] == "fault injected"))
+                first = next(event for event in parsed if not (event["from"] == "simulator" and event["step"] in ("faults on", "fault injected")))
                 whole = whole and first["from"] == "App" and first["step"] in FIRST_STEP.get(flow, ())
             except (ValueError, KeyError, StopIteration):
                 whole = False
