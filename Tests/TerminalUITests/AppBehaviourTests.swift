@@ -177,10 +177,13 @@ import Testing
         #expect(screen.contains("KSSIDP comparison — the orchestrations agree"))
         #expect(screen.contains("✓ 1. activation, then login"))
         #expect(driver.service.statusLine == "not activated", "the check runs on worlds of its own")
-        // PgDn stops with the report's last line on the panel's last row: the panel stays full.
+        // The panel's last row says how much of the report is out of view.
+        #expect(screen.split(separator: "\n")[10].contains("more (↑↓ PgUp PgDn Home End)"), "\(screen)")
+        // PgDn stops with the report's last line on the row above that note: the panel stays full.
         for _ in 0..<10 { driver.press(.pageDown) }
         let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[10].contains("SetAuthorisationCode, device)."), "the last line on the last row: \(lines[10])")
+        #expect(lines[9].contains("SetAuthorisationCode, device)."), "the last line above the note: \(lines[9])")
+        #expect(lines[10].contains("above (↑↓") && !lines[10].contains("more"), "\(lines[10])")
         #expect(lines[2].dropFirst().contains { $0.isLetter }, "the first row is not empty: \(lines[2])")
         driver.press(.escape)
         #expect(driver.app.render().text.contains("What would you like to do?"))

@@ -11,6 +11,10 @@ public struct ComparisonState: Sendable, Equatable {
     public var running: Bool { report == nil }
     public var differences: Int { report?.differenceCount ?? 0 }
 
+    /// The rows the report's lines get in a panel of `height` rows: the last one goes to the note of how many lines
+    /// are above and below when they do not all fit.
+    static func rows(for lines: Int, in height: Int) -> Int { lines > height ? max(1, height - 1) : height }
+
     /// The report's lines at `width` columns.
     func lines(width: Int) -> [String] {
         guard let report else { return ["Running the same cases through the IdpSdk orchestration and through KSSIDP…"] }
@@ -34,8 +38,8 @@ extension TerminalApp {
     func handleComparison(_ key: Key, _ comparison: inout ComparisonState) {
         // The body as AppView lays it out (the screen less its border and margins): it scrolls until its last line
         // is on the panel's last row.
-        let rows = AppView.mainPanelHeight(state) - 2
-        let last = max(0, comparison.lines(width: state.width - 4).count - rows)
+        let count = comparison.lines(width: state.width - 4).count
+        let last = max(0, count - ComparisonState.rows(for: count, in: AppView.mainPanelHeight(state) - 2))
         switch key {
         case .escape, .enter, .character("q"):
             state.screen = .home
@@ -55,9 +59,17 @@ extension TerminalApp {
 extension AppView {
     static func drawComparison(_ buffer: inout ScreenBuffer, _ comparison: ComparisonState, _ area: Panel) {
         let lines = comparison.lines(width: area.width)
-        for (offset, line) in lines.dropFirst(min(comparison.scroll, max(0, lines.count - area.height))).prefix(area.height).enumerated() {
+        let rows = ComparisonState.rows(for: lines.count, in: area.height)
+        let first = min(comparison.scroll, max(0, lines.count - rows))
+        for (offset, line) in lines.dropFirst(first).prefix(rows).enumerated() {
             let role: Role = line.hasPrefix("✗") || line.contains("✗ differs") ? .error : line.hasPrefix("✓") ? .success : .text
             buffer.put(line, row: area.top + offset, column: area.left, role: role, limit: area.width)
+        }
+        // The report runs to some 60 lines: say how many are out of view, and how to reach them.
+        if rows < lines.count {
+            let below = lines.count - first - rows
+            let more = [first > 0 ? "↑ \(first) above" : nil, below > 0 ? "↓ \(below) more" : nil].compactMap { $0 }.joined(separator: " · ")
+            buffer.put(more + " (↑↓ PgUp PgDn Home End)", row: area.top + area.height - 1, column: area.left, role: .hint, limit: area.width)
         }
     }
 }
