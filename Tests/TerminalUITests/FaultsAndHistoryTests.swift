@@ -87,6 +87,14 @@ import Testing
         #expect(driver.result?.error?.code == 5000)
     }
 
+    @Test func homeAndEndReachTheFirstAndLastSwitch() {
+        let driver = AppDriver()
+        driver.press(.f2, .end)
+        #expect(driver.app.state.faultsPanel?.focus == FaultSwitch.allCases.count - 1)
+        driver.press(.home)
+        #expect(driver.app.state.faultsPanel?.focus == 0)
+    }
+
     @Test func theBridgeFaultsAreOnThePanelToo() {
         let driver = AppDriver()
         driver.press(.f2)

@@ -130,6 +130,9 @@ extension TerminalApp {
             return
         case .up, .backTab: panel.focus = (panel.focus - 1 + switches.count) % switches.count
         case .down, .tab: panel.focus = (panel.focus + 1) % switches.count
+        // As the menu and the lists take them.
+        case .home, .pageUp: panel.focus = 0
+        case .end, .pageDown: panel.focus = switches.count - 1
         case .character(" "), .enter:
             var identity = service.world.identityFaults
             var bridge = service.world.bridgeFaults
