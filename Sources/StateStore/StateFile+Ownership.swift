@@ -41,9 +41,11 @@ extension StatePath {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 72)) ?? Data())
-        guard !head.isEmpty else { return true }
-        guard head.count == 72 else { return false }
-        let application = head[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-        return application == StateFile.applicationID
+        return head.isEmpty || applicationID(inHeader: head) == StateFile.applicationID
+    }
+
+    /// The application id an SQLite header holds (bytes 68–71, big-endian); nil for a header too short to hold one.
+    static func applicationID(inHeader head: [UInt8]) -> Int64? {
+        head.count >= 72 ? head[68..<72].reduce(Int64(0)) { $0 << 8 | Int64($1) } : nil
     }
 }

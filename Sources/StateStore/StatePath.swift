@@ -336,7 +336,7 @@ enum StatePath {
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
         if head.starts(with: sqliteMagic) {
-            let application = head.count >= 72 ? head[68..<72].reduce(0) { $0 << 8 | Int64($1) } : 0
+            let application = applicationID(inHeader: head) ?? 0
             return application == 0 || application == StateFile.applicationID
                 ? .damagedStateFile : .otherFormat("another program's SQLite database")
         }
