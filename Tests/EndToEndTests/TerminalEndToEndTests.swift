@@ -361,6 +361,7 @@ import Testing
     @Test func aDamagedStateFileEndsTheUIWithItsErrorAndTheTerminalBack() throws {
         let folder = NSTemporaryDirectory() + "idp-tui-damaged-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let state = folder + "/state.sqlite"
         try Data(repeating: 0x5a, count: 4096).write(to: URL(fileURLWithPath: state))
         let session = try TmuxSession(arguments: ["--state", state])

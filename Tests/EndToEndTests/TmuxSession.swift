@@ -12,6 +12,8 @@ final class TmuxSession {
         .appendingPathComponent("idp-tui").path
 
     private let socket = "idp-tui-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+    /// The session's state folder (`XDG_STATE_HOME`), removed with the session.
+    let stateHome = NSTemporaryDirectory() + "idp-tui-state-\(UUID().uuidString)"
     let target = "e2e"
 
     /// What the wrapper prints when the binary exits, before the status.
@@ -25,7 +27,7 @@ final class TmuxSession {
          environment: [String: String] = [:]) throws {
         // A state folder of its own, so that sessions never see each other's device.
         var tmuxArguments = ["-f", "/dev/null", "new-session", "-d", "-s", target, "-x", "\(width)", "-y", "\(height)",
-                             "-e", "LANG=C.UTF-8", "-e", "XDG_STATE_HOME=\(NSTemporaryDirectory())idp-tui-state-\(UUID().uuidString)"]
+                             "-e", "LANG=C.UTF-8", "-e", "XDG_STATE_HOME=\(stateHome)"]
         for (key, value) in environment { tmuxArguments += ["-e", "\(key)=\(value)"] }
         tmuxArguments += command
             ?? (["sh", "-c", "\"$0\" \"$@\"; echo \"\(Self.exitMarker)$?]\"; read -r _", Self.binary] + arguments)
@@ -37,6 +39,7 @@ final class TmuxSession {
 
     deinit {
         _ = try? tmux(["kill-server"], capture: false)
+        try? FileManager.default.removeItem(atPath: stateHome)
     }
 
     @discardableResult

@@ -12,12 +12,15 @@ import Testing
 import Threading
 import kssidp
 
-/// The IdP's chain in a file, as an app ships it.
-func chainFile() -> String {
+/// The IdP's chain in a file, as an app ships it: one file for the test process, removed when it exits.
+func chainFile() -> String { chainFilePath }
+
+private let chainFilePath: String = {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-test-chain-\(UUID().uuidString).pem").path
     _ = FileManager.default.createFile(atPath: path, contents: Data(IdentityProviderCertificates.genuinePEM.utf8))
+    atexit { try? FileManager.default.removeItem(atPath: chainFilePath) }
     return path
-}
+}()
 
 @Suite struct KssIdpWrapperTests {
     func wrapper() -> (KssIdpWrapper, MCSDK, Locked<[String]>) {

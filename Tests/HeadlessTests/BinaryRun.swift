@@ -21,7 +21,7 @@ struct BinaryRun {
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        env["XDG_STATE_HOME"] = NSTemporaryDirectory() + "idp-tui-state-\(UUID().uuidString)"
+        env["XDG_STATE_HOME"] = scratchPath("idp-tui-state")
         // Plain mode spells its symbols in ASCII under a locale that is not UTF-8.
         env["LC_ALL"] = nil
         env["LC_CTYPE"] = nil

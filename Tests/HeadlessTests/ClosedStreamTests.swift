@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func withoutHomeTheStateFileIsInTheUsersPasswdHome() throws {
-        let passwd = NSTemporaryDirectory() + "passwd-\(UUID().uuidString)"
+        let passwd = scratchPath("passwd")
         try Data("root:x:0:0:root:/root:/bin/sh\nci:x:12345:12345::/home/ci:/bin/sh\nnohome:x:777:777:::/bin/sh\n".utf8)
             .write(to: URL(fileURLWithPath: passwd))
         defer { try? FileManager.default.removeItem(atPath: passwd) }

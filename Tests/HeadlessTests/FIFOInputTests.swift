@@ -15,7 +15,7 @@ import Testing
     }
 
     static func fifo() throws -> (folder: String, fifo: String) {
-        let folder = NSTemporaryDirectory() + "idp-tui-fifo-\(UUID().uuidString)"
+        let folder = scratchPath("idp-tui-fifo")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         #expect(mkfifo(folder + "/f", 0o600) == 0)
         return (folder, folder + "/f")

@@ -149,7 +149,7 @@ import Testing
 
     @Test func aNewUsersHistoryIsEmptyNotAnError() throws {
         // The default file (BinaryRun gives each run a fresh XDG_STATE_HOME) does not exist before the first flow.
-        let folder = NSTemporaryDirectory() + "idp-tui-new-\(UUID().uuidString)"
+        let folder = scratchPath("idp-tui-new")
         let text = try BinaryRun.run(["history"], environment: ["XDG_STATE_HOME": folder])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout == "no flows yet\n")
@@ -159,7 +159,7 @@ import Testing
     }
 
     @Test func aNewUserHasNothingToPruneAndAPolicyGivenIsKept() throws {
-        let folder = NSTemporaryDirectory() + "idp-tui-new-\(UUID().uuidString)"
+        let folder = scratchPath("idp-tui-new")
         let environment = ["XDG_STATE_HOME": folder]
         let state = folder + "/idp-tui/state.sqlite"
         let prune = try BinaryRun.run(["history", "prune"], environment: environment)

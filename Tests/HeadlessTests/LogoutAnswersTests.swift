@@ -29,7 +29,7 @@ import Testing
     @Test func noAnswersAtAllStandForAnEmptyObject() throws {
         #expect(try BinaryRun.run(["run", "logout", "logout", "--ephemeral"], stdin: "").status == 0)
         #expect(try BinaryRun.run(["run", "logout", "--ephemeral"], stdin: " \n").status == 0)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("empty-answers-\(UUID()).json")
+        let file = URL(fileURLWithPath: scratchPath("empty-answers", ".json"))
         try Data().write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         #expect(try BinaryRun.run(["run", "logout", "--ephemeral", "--answers", file.path]).status == 0)
@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func answersRedirectedFromAFileAreRead() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("logout-answers-\(UUID()).json")
+        let file = URL(fileURLWithPath: scratchPath("logout-answers", ".json"))
         try Data("garbage".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try BinaryRun.run(["-c", "exec \"$0\" run logout --ephemeral < \"$1\"", BinaryRun.executable.path, file.path],

@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func aClosedOutputEndsWith141AndTheFileKeepsEveryFlow() throws {
-        let directory = NSTemporaryDirectory() + "idp-tui-closed-\(UUID().uuidString)"
+        let directory = scratchPath("idp-tui-closed")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let closed = Pipe()
         try closed.fileHandleForReading.close()
@@ -33,7 +33,7 @@ import Testing
     }
 
     private func stateWithOneFlow() throws -> String {
-        let path = NSTemporaryDirectory() + "idp-tui-one-\(UUID().uuidString).sqlite"
+        let path = scratchPath("idp-tui-one", ".sqlite")
         let run = try BinaryRun.run(["run", "activate", "--state", path], stdin: Answers.aliceActivation)
         #expect(run.status == 0)
         return path

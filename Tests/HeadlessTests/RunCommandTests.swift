@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func answersCanComeFromAFile() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("answers-\(UUID()).json")
+        let file = URL(fileURLWithPath: scratchPath("answers", ".json"))
         try Data(Answers.aliceActivation.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try BinaryRun.run(["run", "activate", "--answers", file.path])
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func aForeignCertificateChainFailsWithAPinningError() throws {
-        let chain = FileManager.default.temporaryDirectory.appendingPathComponent("chain-\(UUID()).pem")
+        let chain = URL(fileURLWithPath: scratchPath("chain", ".pem"))
         try Data(IdentityProviderCertificates.impostorPEM.utf8).write(to: chain)
         defer { try? FileManager.default.removeItem(at: chain) }
         let run = try BinaryRun.run(["run", "activate", "--certificate-chain", chain.path], stdin: Answers.aliceActivation)
@@ -186,7 +186,7 @@ import Testing
 
 @Suite struct TerminalCommandLineTests {
     @Test func aBadThemeFileNamesTheFileLineAndColumnAndExitsTwo() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).theme")
+        let file = URL(fileURLWithPath: scratchPath("bad", ".theme"))
         try "# mine\ntitle = bold\nfield.focussed = reverse\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try BinaryRun.run(["--theme", file.path])

@@ -7,7 +7,7 @@ let docsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().del
 func scenarioPath(_ name: String) -> String { docsFolder.appendingPathComponent("scenarios/\(name).json").path }
 
 func temporaryFile(_ text: String) throws -> String {
-    let path = NSTemporaryDirectory() + "idp-tui-\(UUID().uuidString).json"
+    let path = scratchPath("idp-tui", ".json")
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     return path
 }
@@ -48,7 +48,7 @@ func temporaryFile(_ text: String) throws -> String {
     /// A file whose name holds escape sequences and a newline is named with them escaped: each problem stays one
     /// line, and nothing reaches the terminal that could clear, colour or retitle it.
     @Test func aFileNameWithControlCharactersIsEscaped() throws {
-        let folder = NSTemporaryDirectory() + "idp-tui-\(UUID().uuidString)"
+        let folder = scratchPath("idp-tui")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         let bad = folder + "/bad\u{1B}[2J\n.json"
         try Data(#"{"scenario": 1, "name": "a", "identityProvider": {"tenants": [{"id": "d", "users": [{"username": "u", "password": 5}]}]}}"#.utf8)

@@ -9,7 +9,7 @@ import Threading
 
 /// A fresh state file path in a folder of its own.
 func freshStatePath() -> String {
-    NSTemporaryDirectory() + "idp-tui-state-\(UUID().uuidString)/state.sqlite"
+    scratchPath("idp-tui-state", "/state.sqlite")
 }
 
 @Suite struct StateFileTests {
@@ -26,7 +26,7 @@ func freshStatePath() -> String {
     }
 
     @Test func theDefaultFileIsUnderXDGStateHome() throws {
-        let home = NSTemporaryDirectory() + "idp-tui-xdg-\(UUID().uuidString)"
+        let home = scratchPath("idp-tui-xdg")
         _ = try BinaryRun.run(["run", "activate"], stdin: Answers.aliceActivation, environment: ["XDG_STATE_HOME": home])
         #expect(FileManager.default.fileExists(atPath: home + "/idp-tui/state.sqlite"))
         let login = try BinaryRun.run(["run", "login"], stdin: Answers.alice, environment: ["XDG_STATE_HOME": home])

@@ -12,7 +12,7 @@ import Threading
 @Suite struct StateSafetyTests {
     /// A folder of its own for one test's files.
     private func folder() throws -> String {
-        let folder = NSTemporaryDirectory() + "idp-tui-safety-\(UUID().uuidString)"
+        let folder = scratchPath("idp-tui-safety")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }

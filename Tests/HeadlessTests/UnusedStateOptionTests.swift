@@ -10,7 +10,7 @@ import Testing
 /// is at the path and is no state file of this user's is refused (exit 2, one line), and nothing is made or changed.
 @Suite struct UnusedStateOptionTests {
     @Test func whatIsNotAStateFileIsRefused() throws {
-        let folder = NSTemporaryDirectory() + "idp-tui-unused-state-\(UUID().uuidString)"
+        let folder = scratchPath("idp-tui-unused-state")
         try FileManager.default.createDirectory(atPath: folder + "/a-folder", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(mkfifo(folder + "/a-fifo", 0o600) == 0)
@@ -44,7 +44,7 @@ import Testing
     /// An empty file and a file of an older schema, each 0644, are accepted and left exactly as they were: not
     /// formatted, migrated, switched to WAL or tightened (the check opened them as history does, which does all that).
     @Test func aFileThatIsAcceptedIsLeftAsItWas() throws {
-        let folder = NSTemporaryDirectory() + "idp-tui-unused-state-\(UUID().uuidString)"
+        let folder = scratchPath("idp-tui-unused-state")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let empty = folder + "/empty.sqlite"
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aStateFileOrNothingYetIsAccepted() throws {
-        let folder = NSTemporaryDirectory() + "idp-tui-unused-state-\(UUID().uuidString)"
+        let folder = scratchPath("idp-tui-unused-state")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let state = folder + "/state.sqlite"

@@ -14,22 +14,19 @@ import Testing
     static func typecheck(_ source: String) throws -> Typecheck {
         let build = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-app-\(UUID().uuidString).swift")
+        let scratch = try ToolScratch("typecheck")
+        let file = scratch.path("App.swift")
         try Data(source.utf8).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         // Every C module's map (the SDK modules import libcrypto's and SQLite's), and a module cache of its own.
         let sources = root.appendingPathComponent("Sources")
         let maps = try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted()
             .map { sources.appendingPathComponent("\($0)/module.modulemap").path }
             .filter { FileManager.default.fileExists(atPath: $0) }
             .map { "-fmodule-map-file=" + $0 }
-        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-module-cache-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-swift-version", "6", "-typecheck", "-module-cache-path", cache.path,
-                             "-I", build.appendingPathComponent("Modules").path]
-            + maps.flatMap { ["-Xcc", $0] } + [file.path]
+        let process = try scratch.process(["swiftc", "-swift-version", "6", "-typecheck",
+                                           "-module-cache-path", scratch.path("module-cache").path,
+                                           "-I", build.appendingPathComponent("Modules").path]
+            + maps.flatMap { ["-Xcc", $0] } + [file.path])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

@@ -11,11 +11,9 @@ struct PackageGraph {
 
     static func describe() throws -> PackageGraph {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-describe-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift", "package", "--package-path", root.path, "--scratch-path", scratch.path, "describe", "--type", "json"]
+        let scratch = try ToolScratch("describe")
+        let process = try scratch.process(["swift", "package", "--package-path", root.path,
+                                           "--scratch-path", scratch.path("build").path, "describe", "--type", "json"])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
