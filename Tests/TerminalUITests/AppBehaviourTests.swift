@@ -31,6 +31,19 @@ import Testing
         driver.clock.advance(by: .seconds(10))
     }
 
+    @Test func keysTypedWhileWorkingAreNotKeptAndTheScreenSaysSo() {
+        let driver = AppDriver(latency: .seconds(1))
+        driver.press(.enter)  // Activate device: its first IdP call waits on the manual clock
+        #expect(driver.clock.waitForPendingTimers(atLeast: 1))
+        for character in "alice" { driver.press(.character(character)) }
+        #expect(driver.app.render().text.contains("keys typed before the form opens are not kept"))
+        driver.clock.advance(by: .seconds(1))
+        #expect(driver.pump { _ in driver.isForm })
+        if case .form(let form) = driver.screen { #expect(form.inputs.allSatisfy { $0.isEmpty }) }
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+    }
+
     @Test func enterMovesToTheNextFieldAndSubmitsOnTheLast() {
         let driver = AppDriver()
         driver.openActivation()
