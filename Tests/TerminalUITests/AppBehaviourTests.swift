@@ -36,7 +36,7 @@ import Testing
         driver.press(.enter)  // Activate device: its first IdP call waits on the manual clock
         #expect(driver.clock.waitForPendingTimers(atLeast: 1))
         for character in "alice" { driver.press(.character(character)) }
-        #expect(driver.app.render().text.contains("keys typed before the form opens are not kept"))
+        #expect(driver.app.render().text.contains("not kept: no form open yet"))
         driver.clock.advance(by: .seconds(1))
         #expect(driver.pump { _ in driver.isForm })
         if case .form(let form) = driver.screen { #expect(form.inputs.allSatisfy { $0.isEmpty }) }
