@@ -211,7 +211,8 @@ extension DropsPage {
         }
     }
 
-    private func fault(_ what: String) {
+    /// Says in the flow's log that a fault bit (`fault injected`).
+    func fault(_ what: String) {
         if let network = simulation.network { network.reportFault(what) } else { log("simulator", "Drops", "fault", what) }
     }
 

@@ -44,9 +44,20 @@ package final class DropsPage: Sendable {
             }
             guard !isDisposed else { return }
             let faults = simulation.faults
-            if faults.malformedMessage { send(raw: "{\"type\": \"safepay-inframe-event\", \"name\": ") }
-            if faults.unknownEvent { send(name: "safepay-inframe__mystery", detail: [:]) }
-            if !faults.readyNeverComes { send(name: InframeEventName.ready.rawValue, detail: [:]) }
+            if faults.wrongOrigin { fault("the Drops page posts from https://elsewhere.example, not its own origin") }
+            if faults.malformedMessage {
+                fault("the Drops page sends a malformed message")
+                send(raw: "{\"type\": \"safepay-inframe-event\", \"name\": ")
+            }
+            if faults.unknownEvent {
+                fault("the Drops page sends an unknown event")
+                send(name: "safepay-inframe__mystery", detail: [:])
+            }
+            if faults.readyNeverComes {
+                fault("the Drops page never sends safepay-inframe__ready")
+            } else {
+                send(name: InframeEventName.ready.rawValue, detail: [:])
+            }
         }
     }
 
@@ -86,7 +97,11 @@ package final class DropsPage: Sendable {
             state.acksDropped += 1
             return true
         }
-        if !dropAck { send(name: InframeEventName.ack.rawValue, detail: ["messageId": .string(id), "status": .string("success")]) }
+        if dropAck {
+            fault("the ack for message \(id) is lost")
+        } else {
+            send(name: InframeEventName.ack.rawValue, detail: ["messageId": .string(id), "status": .string("success")])
+        }
         let first = state.withLock { state -> Bool in
             guard !state.processed.contains(id) else { return false }
             state.processed.insert(id)

@@ -125,6 +125,20 @@ import Testing
         #expect(run.events.filter { $0["step"] as? String == "rejected" }.count == 2)
     }
 
+    /// docs/faults.md: a script counts the faults that bit by the `fault injected` steps alone; the bridge's
+    /// faults bit with no such step (only `rejected` or `resent` lines), so a count found none.
+    @Test func everyBridgeFaultThatBitesIsAFaultInjectedStep() throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral", "--bridge-fault", "malformed-message", "--bridge-fault",
+                                     "unknown-event", "--bridge-fault", "lose-acks:1", "--bridge-timing", "web"],
+                                    stdin: #"{"card":"4000000000002701","expiry":"12/30","delay":1.5}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        let injected = run.events.filter { $0["step"] as? String == "fault injected" }.compactMap { $0["detail"] as? String }
+        #expect(injected.count == 3, "\(injected)")
+        #expect(injected.contains("the Drops page sends a malformed message"))
+        #expect(injected.contains("the Drops page sends an unknown event"))
+        #expect(injected.contains { $0.hasPrefix("the ack for message ") && $0.hasSuffix(" is lost") })
+    }
+
     @Test(arguments: [
         (#"{"card":"4000000000002503","expiry":"01/20"}"#, "N"),
         (#"{"card":"4000000000002503","expiry":"12/30","faults":{"threeDS":{"directoryServer":"erro"}}}"#, nil),

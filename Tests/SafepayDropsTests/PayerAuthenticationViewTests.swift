@@ -172,6 +172,19 @@ import ThreeDSecure
         harness.dispose()
     }
 
+    @Test(arguments: [
+        (BridgeFaults(readyNeverComes: true), "the Drops page never sends safepay-inframe__ready"),
+        (BridgeFaults(wrongOrigin: true), "the Drops page posts from https://elsewhere.example, not its own origin"),
+    ])
+    func aPageThatCannotGetReadySaysWhichFaultBit(faults: BridgeFaults, fault: String) throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"), faults: faults)
+        harness.start()
+        #expect(harness.waitForLog { $0.contains { $0.name == "fault" } })
+        #expect(harness.logged("fault").map(\.detail) == [fault])
+        harness.clock.advance(by: .seconds(10))
+        #expect(harness.delegate.wait(for: 1))
+    }
+
     @Test func aPageThatNeverGetsReadyEndsInOnSafepayError() throws {
         let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"), faults: BridgeFaults(readyNeverComes: true))
         harness.start()
