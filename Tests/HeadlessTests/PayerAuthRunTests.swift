@@ -170,6 +170,9 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be a whole number from 0 to 10"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"-5"}"#, "the amount must be above zero"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":1e2}"#, "answers.amount: write it as a number with at most two decimals"),
+        // Too large, however many digits: not "write it with at most two decimals", which it already is.
+        (#"{"card":"4000000000002503","expiry":"12/30","amount":99999999999999}"#, "answers.amount: at most 9999999.99"),
+        (#"{"card":"4000000000002503","expiry":"12/30","amount":"12345678901.50"}"#, "answers.amount: at most 9999999.99"),
         (#"{"card":"4000000000002503","expiry":"12/30","expirey":"12/30"}"#, #"did you mean "expiry"?"#),
         (#"{"card":"4000000000002503","expiry":"12/30","delay":"soon"}"#, "answers.delay must be a number of seconds from 0 to 60"),
     ]
