@@ -39,6 +39,10 @@ public enum TerminalSession {
             close(signalPipe[1])
         }
         idp_signals_install(signalPipe[1])
+        // The world's builder tells the loop it is done through a pipe whose read end is closed when the loop
+        // ends: a build that finishes between that and the exit wrote to a closed pipe, and SIGPIPE (when the
+        // parent had not ignored it) killed the process with 141 instead of its own status (143 for SIGTERM).
+        signal(SIGPIPE, SIG_IGN)
         let built = ServiceBuilder()
         defer { built.close() }
         guard idp_curses_start(mouse ? 1 : 0) == 0 else {

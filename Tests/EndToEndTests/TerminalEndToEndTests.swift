@@ -474,6 +474,20 @@ import Testing
         #expect(session.format("#{alternate_on}") == "0")
     }
 
+    /// A write to a closed pipe (the world's builder finishing as the loop ends) must not kill the UI with
+    /// SIGPIPE, whatever its parent left the signal at: it then exited 141 instead of 143 after a SIGTERM.
+    @Test func theTerminalUIIsNotKilledBySIGPIPE() throws {
+        // Started with SIGPIPE at its default action, as a parent that does not ignore it leaves it.
+        let defaultAction = "import os, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+        let session = try TmuxSession(command: ["python3", "-c", defaultAction, TmuxSession.binary, "--ephemeral"])
+        #expect(session.waitFor("What would you like to do?"))
+        let pid = session.format("#{pane_pid}")  // python3 became idp-tui (execv)
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let ignored = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }.flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
+        #expect(ignored.map { $0 & (1 << (UInt64(SIGPIPE) - 1)) != 0 } == true, "SigIgn: \(String(describing: ignored))")
+        session.press("q")
+    }
+
     @Test func pastedTextGoesIntoTheFieldOnceAndDoesNotSubmit() throws {
         let session = try TmuxSession()
         openActivation(session)
