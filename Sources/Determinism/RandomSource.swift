@@ -9,6 +9,15 @@ public final class RandomSource: Sendable {
         generator = Locked(SeededGenerator(seed: seed))
     }
 
+    /// The seed for the `generation`th run of a sequence of runs that all start from `seed`: `seed` itself for
+    /// the first (generation 0), a well-mixed other one for each later one. The same seed and generation always
+    /// give the same result.
+    public static func seed(_ seed: UInt64, generation: UInt64) -> UInt64 {
+        guard generation > 0 else { return seed }
+        var mixed = SeededGenerator(seed: seed &+ generation &* 0x9E37_79B9_7F4A_7C15)
+        return mixed.next()
+    }
+
     public func nextUInt64() -> UInt64 {
         generator.withLock { $0.next() }
     }

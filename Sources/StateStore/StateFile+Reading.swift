@@ -61,3 +61,14 @@ extension StateFile {
         }
     }
 }
+
+extension StateFile {
+    /// How many flows the file has ever recorded (history ids given out: pruning and `history prune` do not lower
+    /// it; `reset` starts a new file at 0). Runs on one file draw their ids after it, so they never repeat each
+    /// other's (``CommandLineOptions``' seed).
+    public var flowsRecorded: UInt64 {
+        guard !unformatted, let rows = try? database.query("SELECT seq FROM sqlite_sequence WHERE name = 'flows'"),
+              let seq = rows.first?.first?.integer, seq > 0 else { return 0 }
+        return UInt64(seq)
+    }
+}

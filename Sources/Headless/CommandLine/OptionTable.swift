@@ -57,7 +57,7 @@ enum OptionTable {
         OptionSpec(name: "--ephemeral", value: nil, help: "keep no state: everything in memory, gone at exit", scope: .global) {
             options, _, _ in options.ephemeral = true
         },
-        OptionSpec(name: "--seed", value: "N", help: "the seed of every id, code and token (default 1: the same seed replays them)", scope: .global) {
+        OptionSpec(name: "--seed", value: "N", help: "the seed of every id, code and token (default 1: the same seed and state replay them)", scope: .global) {
             options, value, problem throws(UsageError) in
             guard let seed = UInt64(value) else { throw problem("--seed takes a whole number from 0 to \(UInt64.max), not \"\(value)\"") }
             options.seed = seed

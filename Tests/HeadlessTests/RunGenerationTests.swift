@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// Runs on one state file draw their ids after the flows it has recorded: a pipeline's payments never share a
+/// 3-D Secure transaction id, and the same seed on the same file still replays them.
+@Suite struct RunGenerationTests {
+    static let card = #"{"card":"4000000000002701","expiry":"01/30"}"#
+
+    func transactionID(_ arguments: [String]) throws -> String? {
+        let run = try BinaryRun.run(["run", "payer-auth"] + arguments, stdin: Self.card)
+        #expect(run.status == 0, "\(run.stderr)")
+        return (run.results.first?["payment"] as? [String: Any])?["threeDSServerTransID"] as? String
+    }
+
+    @Test func paymentsOnOneStateFileHaveTheirOwnTransactionIds() throws {
+        let state = scratchPath("idp-tui-generation", "/state.sqlite")
+        let ephemeral = try #require(try transactionID(["--ephemeral"]))
+        let first = try #require(try transactionID(["--state", state]))
+        #expect(first == ephemeral, "a fresh file draws from the seed itself, as --ephemeral does")
+        // The file as it is after one flow, to replay the second run on.
+        let copy = scratchPath("idp-tui-generation-copy", ".sqlite")
+        try FileManager.default.copyItem(atPath: state, toPath: copy)
+        let second = try #require(try transactionID(["--state", state]))
+        #expect(second != first)
+        let third = try #require(try transactionID(["--state", state]))
+        #expect(third != first && third != second)
+        #expect(try transactionID(["--state", copy]) == second, "the same seed on the same file replays the run")
+        #expect(try transactionID(["--ephemeral"]) == ephemeral)
+    }
+}
