@@ -75,7 +75,10 @@ extension DropsPage {
         // The 3DS SDK's first CReq fetches the first screen.
         log("Drops", "ACS", ThreeDSMessage.creq(ids, nil))
         var reply: ChallengeResponse
+        // Whether the ACS got a CReq to answer: not when the first one was lost.
+        var acsHasACReq = true
         if simulation.faults.threeDS.firstCReqLost {
+            acsHasACReq = false
             let wait = simulation.acs.timers.firstCReq
             fault("the first CReq is lost: the ACS waits \(wait.components.seconds) s for it")
             guard let result = simulation.acs.awaitResult(acsTransID, within: wait) else { return }
@@ -107,8 +110,12 @@ extension DropsPage {
             // The ACS's Erro is about a CReq; the 3DS SDK's, about the CRes it did not get or could not read.
             log(from, from == "ACS" ? "Drops" : "ACS", ThreeDSMessage.erro(error, about: from == "ACS" ? "CReq" : "CRes", of: ids),
                 status: error.errorCode)
+        } else if acsHasACReq {
+            // An Erro ends the exchange in place of the final CRes (EMV 3DS: the answer to a CReq is a CRes or an
+            // Erro, and a 3DS SDK that gave up on the ACS gets nothing more from it), and a CReq the ACS never got
+            // has no answer; the ACS sends its RReq either way.
+            log("ACS", "Drops", ThreeDSMessage.cresFinal(ids, result))
         }
-        log("ACS", "Drops", ThreeDSMessage.cresFinal(ids, result))
         log("ACS", "DS", ThreeDSMessage.rreq(ids, result), status: result.transStatus.rawValue)
         log("DS", "ACS", ThreeDSMessage.rres(ids, result))
         finish(result, response, base: base)

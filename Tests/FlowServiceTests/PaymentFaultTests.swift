@@ -107,6 +107,35 @@ import ThreeDSecure
         #expect(result.payment?.nextAction == next)
     }
 
+    /// The 3-D Secure messages of a payment in order, as "from→to type".
+    func messageSequence(_ events: [FlowEvent]) -> [String] {
+        events.filter { $0.message != nil }.map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" }
+    }
+
+    /// An Erro answers a CReq in place of a CRes, and a 3DS SDK that gave up on the ACS hears nothing more from
+    /// it: no final CRes follows either Erro, while the ACS still reports the result to the directory server.
+    @Test(arguments: [
+        (ThreeDSFaults.none, "4000000000002644", "ACS→Drops Erro"), (ThreeDSFaults(acs: .unreachable), "4000000000002503", "Drops→ACS Erro"),
+        (ThreeDSFaults(acs: .malformed), "4000000000002503", "Drops→ACS Erro"),
+    ])
+    func anErroEndsTheChallengeWithoutAFinalCRes(faults: ThreeDSFaults, card: String, erro: String) throws {
+        let (result, events) = try payLogging(threeDS: faults, card: card)
+        #expect(result.payment?.transStatus == "U")
+        let sequence = messageSequence(events)
+        let at = try #require(sequence.firstIndex(of: erro), "\(sequence)")
+        #expect(Array(sequence[at...]) == [erro, "ACS→DS RReq", "DS→ACS RRes"], "\(sequence)")
+    }
+
+    /// The first CReq never reached the ACS: its timer ends the challenge (RReq), but no CRes answers a CReq it
+    /// never got.
+    @Test func aLostFirstCReqGetsNoCRes() throws {
+        let (result, events) = try payLogging(threeDS: ThreeDSFaults(firstCReqLost: true))
+        #expect(result.payment?.challengeCancel == "05")
+        let sequence = messageSequence(events)
+        #expect(sequence.contains("ACS→DS RReq"), "\(sequence)")
+        #expect(!sequence.contains { $0.hasSuffix("CRes") }, "\(sequence)")
+    }
+
     @Test func anACSThatNeverAnswersLetsItsFirstCReqTimerEndTheChallenge() throws {
         let (result, _) = try pay(threeDS: ThreeDSFaults(acs: .timeout))
         #expect(result.payment?.transStatus == "N")
