@@ -29,22 +29,24 @@ enum ThreeDSMessage {
 
     /// `flags`: the fields that are JSON booleans (`oobContinue`).
     /// `statusShown`: the event's status column shows the transStatus, which the line then leaves out.
-    static func logged(_ fields: KeyValuePairs<String, String?>, flags: [String: Bool] = [:], line: String? = nil,
-                       statusShown: Bool = false) -> Logged {
+    /// `values`: the fields that are JSON arrays or objects (`challengeSelectInfo`), which the line leaves out.
+    static func logged(_ fields: KeyValuePairs<String, String?>, flags: [String: Bool] = [:], values: [String: JSONValue] = [:],
+                       line: String? = nil, statusShown: Bool = false) -> Logged {
         let present = fields.compactMap { key, value in value.map { (key, $0) } }
         // The line leaves out what every message repeats (type, version, category, transaction ids, reference
         // numbers, the screen's labels): the JSON has them.
         let line = line ?? present.filter { !repeated.contains($0.0) && !$0.0.hasSuffix("TransID") && !(statusShown && $0.0 == "transStatus") }
             .map { "\($0.0) \($0.1)" }.joined(separator: ", ")
         let json = JSONValue.object(Dictionary(present.map { ($0.0, JSONValue.string($0.1)) }, uniquingKeysWith: { $1 })
-            .merging(flags.mapValues { JSONValue.bool($0) }) { $1 })
+            .merging(flags.mapValues { JSONValue.bool($0) }) { $1 }.merging(values) { $1 })
         let name = present.first { $0.0 == "messageType" }?.1 ?? "message"
         return Logged(name: name, line: line, json: json.description)
     }
 
     private static let repeated: Set = [
         "messageType", "messageVersion", "messageCategory", "acsReferenceNumber", "dsReferenceNumber", "authenticationType",
-        "submitAuthenticationLabel", "oobContinueLabel", "acsHTML",
+        "submitAuthenticationLabel", "oobContinueLabel", "acsHTML", "challengeInfoHeader", "challengeInfoLabel",
+        "challengeInfoText", "challengeInfoTextIndicator", "resendInformationLabel",
     ]
 
     /// `messageCategory` 01: a payment authentication.
@@ -106,15 +108,33 @@ enum ThreeDSMessage {
            line: oobContinue == true ? "oobContinue true" : answer == nil ? "fetches the first screen" : nil)
     }
 
+    /// A challenge screen. A native screen (acsUiType 01 to 04) carries what the 3DS SDK draws, as EMV 3DS 2.2
+    /// requires of it: the header, the challenge text (after why the last answer failed, with
+    /// challengeInfoTextIndicator Y), the entry's label, a select screen's options (`challengeSelectInfo`, named
+    /// 1, 2, 3 … as the CReq's challengeDataEntry names them) and its buttons' labels; an HTML screen its page.
     static func cres(_ ids: TransactionIDs, _ screen: ChallengeScreen) -> Logged {
-        logged([
+        let native = screen.uiType != .htmlOther
+        let label: String? = switch screen.uiType {
+        case .text: "Enter the code"
+        case .singleSelect: "Choose one"
+        case .multiSelect: "Choose all that apply"
+        case .outOfBand, .htmlOther: nil
+        }
+        let select = [.singleSelect, .multiSelect].contains(screen.uiType)
+            ? ["challengeSelectInfo": JSONValue.array(screen.options.enumerated().map { .object([String($0.offset + 1): .string($0.element)]) })]
+            : [:]
+        return logged([
             "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion,
             "threeDSServerTransID": ids.threeDSServer, "acsTransID": ids.acs,
-            "acsUiType": screen.uiType.rawValue, "challengeCompletionInd": "N", "challengeInfoText": screen.message,
+            "acsUiType": screen.uiType.rawValue, "challengeCompletionInd": "N",
+            "challengeInfoHeader": native ? "Purchase authentication" : nil, "challengeInfoLabel": label,
+            "challengeInfoText": native ? screen.message.map { "\($0). \(screen.prompt)" } ?? screen.prompt : nil,
+            "challengeInfoTextIndicator": native ? (screen.message == nil ? "N" : "Y") : nil,
             "submitAuthenticationLabel": [.text, .singleSelect, .multiSelect].contains(screen.uiType) ? "Submit" : nil,
+            "resendInformationLabel": screen.uiType == .text && screen.resendsLeft > 0 ? "Resend code" : nil,
             "oobContinueLabel": screen.uiType == .outOfBand ? "Continue" : nil,
             "acsHTML": screen.uiType == .htmlOther ? htmlScreen(screen) : nil,
-        ])
+        ], values: select, line: "acsUiType \(screen.uiType.rawValue), challengeCompletionInd N" + (screen.message.map { ", challengeInfoTextIndicator Y: \($0)" } ?? ""))
     }
 
     static func cresFinal(_ ids: TransactionIDs, _ result: AuthenticationResult) -> Logged {
