@@ -25,7 +25,7 @@ extension DropsPage {
             threeDSServerTransID: requestID, card: details.card, expiryMonth: details.expiryMonth,
             expiryYear: details.expiryYear, amountMinorUnits: details.amountMinorUnits, currency: details.currency,
             merchantName: details.merchantName, methodCompletion: completion)
-        log("Drops", "DS", ThreeDSMessage.areq(request))
+        log("Drops", "DS", ThreeDSMessage.areq(request, at: simulation.clock.now.date))
         let response: AuthenticationResponse
         do {
             if let failure = lookupFailure(faults.directoryServer) {

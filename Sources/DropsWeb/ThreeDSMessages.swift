@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import JSONText
 import ThreeDSecure
 
@@ -63,15 +64,27 @@ enum ThreeDSMessage {
         value.map { $0.count > 8 ? String($0.prefix(8)) + "…" : $0 }
     }
 
-    static func areq(_ request: AuthenticationRequest) -> Logged {
+    /// The AReq sent at `date`: `purchaseDate` is when the cardholder paid (the form was sent), in UTC, and
+    /// `cardExpiryDate` the expiry the issuer judges (YYMM).
+    static func areq(_ request: AuthenticationRequest, at date: Date) -> Logged {
         let currency = Currency(code: request.currency)
         return logged([
             "messageType": "AReq", "messageVersion": AccessControlServer.messageVersion, "messageCategory": paymentCategory,
             "threeDSServerTransID": request.threeDSServerTransID, "acctNumber": request.card.description,
-            "purchaseAmount": String(request.amountMinorUnits),
+            "cardExpiryDate": String(format: "%02d%02d", request.expiryYear % 100, request.expiryMonth),
+            "purchaseDate": purchaseDate(date), "purchaseAmount": String(request.amountMinorUnits),
             "purchaseCurrency": currency?.numeric ?? request.currency, "purchaseExponent": currency.map { String($0.exponent) },
             "merchantName": request.merchantName, "threeDSCompInd": request.methodCompletion,
         ], line: "card \(request.card), \(AccessControlServer.format(request.amountMinorUnits, request.currency)), \(request.merchantName), threeDSCompInd \(request.methodCompletion)")
+    }
+
+    /// EMV 3DS's date and time format, YYYYMMDDHHMMSS in UTC.
+    static func purchaseDate(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d%02d%02d%02d%02d%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+                      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 
     static func ares(_ response: AuthenticationResponse) -> Logged {
