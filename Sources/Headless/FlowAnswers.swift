@@ -16,8 +16,10 @@ public struct FlowAnswers: Sendable {
     /// Q2: sign in with the saved credential when the module allows auto-login.
     public var autoLogin = false
     public var payment: PaymentAnswers
-    /// Faults switched on for this flow only (`"faults": {…}`, as in a scenario file).
-    public var faults: (identity: IdentityFaults, bridge: BridgeFaults)?
+    /// The `faults` object for this flow only (as in a scenario file), checked when the answers were read: each key
+    /// given sets its fault for this flow (`true` or a number switches it on, `false`, 0 or null off), over the
+    /// faults of the run (the scenario's and the command line's); a key left out keeps the run's.
+    public var faultsGiven: JSONNode?
     /// Where the object starts in the answers, for an error about what it lacks.
     public var position = TextPosition.unplaced
 
@@ -30,10 +32,17 @@ public struct FlowAnswers: Sendable {
         self.payment = payment
     }
 
-    /// The `faults` member of an answers object, read as a scenario's `faults`.
-    static func parseFaults(_ node: JSONNode, at place: String) throws(UsageError) -> (IdentityFaults, BridgeFaults) {
+    /// The faults this flow runs with: the run's, with the answer's `faults` set over them.
+    public func faults(over run: (identity: IdentityFaults, bridge: BridgeFaults)) -> (identity: IdentityFaults, bridge: BridgeFaults) {
+        guard let faultsGiven, case .success(let faults) = ScenarioFile.faults(faultsGiven, at: "faults", over: run) else { return run }
+        return faults
+    }
+
+    /// The `faults` member of an answers object, checked as a scenario's `faults` are; kept to be applied over the
+    /// run's faults when the flow starts.
+    static func parseFaults(_ node: JSONNode, at place: String) throws(UsageError) -> JSONNode {
         switch ScenarioFile.faults(node, at: "\(place).faults") {
-        case .success(let faults): return faults
+        case .success: return node
         case .failure(let failure):
             let problem = failure.problems.first.map { "\($0.path): \($0.message)\($0.position.map { " (\($0))" } ?? "")" }
                 ?? "\(place).faults is not valid"
@@ -110,7 +119,7 @@ public struct FlowAnswers: Sendable {
                 if let (inner, node) = value.members?.first(where: { $0.key == "bridge" || $0.key == "threeDS" }) {
                     throw UsageError("\(place) (\(kind.rawValue)) has \"faults.\(inner)\", which only payer-auth takes (\(node.position))")
                 }
-                answers.faults = try parseFaults(value, at: place)
+                answers.faultsGiven = try parseFaults(value, at: place)
                 continue
             }
             if key == "cancel" || key == "autoLogin" {

@@ -79,9 +79,9 @@ public final class HeadlessRunner: FlowFrontEnd {
         for (position, kind) in flows.enumerated() where PaymentFamily.kinds.contains(kind) && !answers[position].cancel {
             let place = flows.count == 1 ? "answers" : "answers[\(position)]"
             // With a fault that ends the payment before any challenge, the challenge's answers are not needed.
-            let faults = answers[position].faults
-            let noChallenge = faults?.bridge.threeDS.directoryServer != nil || faults?.identity.networkUnavailable == true
-                || faults?.identity.requestTimeout == true || service.world.bridgeFaults.threeDS.directoryServer != nil
+            let faults = answers[position].faults(over: baseFaults)
+            let noChallenge = faults.bridge.threeDS.directoryServer != nil || faults.identity.networkUnavailable
+                || faults.identity.requestTimeout
             try answers[position].payment.check(
                 payments.settings.paymentDefaults, issuer: service.world.accessControlServer, challengeMayCome: !noChallenge, at: place)
         }
@@ -94,9 +94,10 @@ public final class HeadlessRunner: FlowFrontEnd {
         }
         codesUsed = 0
         resendsAsked = 0
-        // Faults an answer switches on hold for its flow only.
-        service.environment.world.identityFaults = baseFaults.identity.merged(with: answers[index].faults?.identity ?? .none)
-        service.environment.world.bridgeFaults = baseFaults.bridge.merged(with: answers[index].faults?.bridge ?? .none)
+        // Faults an answer sets (on or off) hold for its flow only.
+        let faults = answers[index].faults(over: baseFaults)
+        service.environment.world.identityFaults = faults.identity
+        service.environment.world.bridgeFaults = faults.bridge
         currentFlowID = service.start(flows[index])
     }
 

@@ -108,7 +108,7 @@ public struct PaymentAnswers: Sendable {
                     }
                 }
             case "faults":
-                answers.faults = try FlowAnswers.parseFaults(value, at: place)
+                answers.faultsGiven = try FlowAnswers.parseFaults(value, at: place)
             case "delay":
                 guard let seconds = value.number, (0...60).contains(seconds) else {
                     throw UsageError("\(place).delay must be a number of seconds from 0 to 60\(at)")

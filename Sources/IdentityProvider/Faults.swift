@@ -27,21 +27,6 @@ public struct IdentityFaults: Sendable, Equatable {
 
     public static let none = IdentityFaults()
 
-    /// Every fault that is on in either (the larger latency and skew).
-    public func merged(with other: IdentityFaults) -> IdentityFaults {
-        var merged = self
-        merged.networkUnavailable = networkUnavailable || other.networkUnavailable
-        merged.addedLatency = max(addedLatency, other.addedLatency)
-        merged.requestTimeout = requestTimeout || other.requestTimeout
-        merged.serverError = serverError || other.serverError
-        merged.malformedPage = malformedPage || other.malformedPage
-        merged.pinningFails = pinningFails || other.pinningFails
-        merged.insecureDevice = insecureDevice || other.insecureDevice
-        merged.runtimeError = runtimeError || other.runtimeError
-        merged.clockSkew = other.clockSkew != .zero ? other.clockSkew : clockSkew
-        return merged
-    }
-
     /// The faults that are on, in words, for logs: "network unavailable", "latency +200 ms" …
     public var activeNames: [String] {
         var names: [String] = []

@@ -43,11 +43,14 @@ public enum ScenarioFile {
         return .failure(ScenarioProblems(reader.problems))
     }
 
-    /// Reads a faults object (the scenario's `faults`, or a headless answer's), with its problems. A key it does not
-    /// know is reported by where its value starts, never quoted (in answers, it may be a password).
-    public static func faults(_ node: JSONNode, at path: String) -> Result<(IdentityFaults, BridgeFaults), ScenarioProblems> {
+    /// Reads a faults object (the scenario's `faults`, or a headless answer's over the run's), with its problems. A
+    /// key it does not know is reported by where its value starts, never quoted (in answers, it may be a password).
+    /// Each key given sets its fault over `base`; a key left out keeps `base`'s.
+    public static func faults(_ node: JSONNode, at path: String, over base: (IdentityFaults, BridgeFaults) = (IdentityFaults(), BridgeFaults()))
+        -> Result<(IdentityFaults, BridgeFaults), ScenarioProblems>
+    {
         var reader = ScenarioReader()
-        let faults = reader.faults(node, path)
+        let faults = reader.faults(node, path, over: base)
         return reader.problems.isEmpty ? .success(faults) : .failure(ScenarioProblems(reader.problems))
     }
 

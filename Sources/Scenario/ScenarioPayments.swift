@@ -157,9 +157,12 @@ extension ScenarioReader {
 
     // MARK: Faults
 
-    mutating func faults(_ node: JSONNode, _ path: String) -> (IdentityFaults, BridgeFaults) {
-        var identity = IdentityFaults()
-        var bridge = BridgeFaults()
+    /// The faults `node` sets, each key over what `base` has (a key left out keeps `base`'s value; `false`, 0 or
+    /// null switches that fault off).
+    mutating func faults(_ node: JSONNode, _ path: String, over base: (IdentityFaults, BridgeFaults) = (IdentityFaults(), BridgeFaults()))
+        -> (IdentityFaults, BridgeFaults)
+    {
+        var (identity, bridge) = base
         let flags: [(String, WritableKeyPath<IdentityFaults, Bool>)] = [
             ("networkUnavailable", \.networkUnavailable), ("requestTimeout", \.requestTimeout), ("serverError", \.serverError),
             ("malformedPage", \.malformedPage), ("pinningFails", \.pinningFails), ("insecureDevice", \.insecureDevice),
@@ -194,7 +197,12 @@ extension ScenarioReader {
             if let flag = bool(fields["firstCReqLost"], "\(path).threeDS.firstCReqLost") { bridge.threeDS.firstCReqLost = flag }
             for (key, keyPath) in [("directoryServer", \ThreeDSFaults.directoryServer), ("acs", \ThreeDSFaults.acs)] {
                 // null: no fault (what `scenario show` writes when none is on).
-                guard let node = fields[key], node.value != .null, let text = string(node, "\(path).threeDS.\(key)", maxLength: 20) else { continue }
+                guard let node = fields[key] else { continue }
+                guard node.value != .null else {
+                    bridge.threeDS[keyPath: keyPath] = nil
+                    continue
+                }
+                guard let text = string(node, "\(path).threeDS.\(key)", maxLength: 20) else { continue }
                 if let fault = ServerFault(rawValue: text) {
                     bridge.threeDS[keyPath: keyPath] = fault
                 } else {

@@ -204,6 +204,16 @@ import Testing
         #expect(run.events.first?["detail"] as? String == "latency +800 ms, server error")
     }
 
+    /// An answer's faults are set over the scenario's for that flow: `false` (or 0) switches one off, and the
+    /// next flow has the scenario's again. `false` used to be accepted and ignored (the two were OR-ed).
+    @Test func anAnswerSwitchesAScenarioFaultOffForItsFlow() throws {
+        let answers = #"[{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"serverError":false,"addedLatencyMs":0}},{"username":"alice","password":"wonderland"}]"#
+        let run = try BinaryRun.run(["run", "activate", "login", "--scenario", scenarioPath("faults"), "--ephemeral"], stdin: answers)
+        #expect(run.results.map { $0["status"] as? String } == ["OK", "FAILED"], "\(run.stderr)")
+        let faultsOn = run.events.filter { $0["step"] as? String == "faults on" }.map { $0["detail"] as? String }
+        #expect(faultsOn == ["latency +800 ms, server error"], "only the login has the scenario's faults: \(faultsOn)")
+    }
+
     @Test func afterALogoutTheNextRunLogsInOffline() throws {
         let state = freshStatePath()
         _ = try BinaryRun.run(["run", "activate", "logout", "--state", state, "--auth-mode", "biometric"], stdin: "[\(Answers.aliceActivation),{}]")
