@@ -235,6 +235,10 @@ public enum AppView {
         let headline: String
         let headlineRole: Role
         switch result.outcome {
+        case .success where result.flow == .logout && result.device?.wasLoggedIn == false:
+            // A logout that had nothing to do is a notice, not an achievement: no ✓, the text's colour.
+            headline = successTitle(result)
+            headlineRole = .text
         case .success:
             headline = "✓ \(successTitle(result))"
             headlineRole = .success
