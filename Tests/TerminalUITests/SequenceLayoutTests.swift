@@ -20,7 +20,35 @@ import Testing
         }
         #expect(seen.contains("getAuthorizationCode"), "\(seen)")
         let names = try #require(lines(driver).first { $0.contains("App") && $0.contains("IdpSdk") && $0.contains("IdP") })
-        #expect(names.hasSuffix("IdP  │"), "the last lane near the right border: \(names)")
+        #expect(names.hasSuffix("IdP │"), "the last lane near the right border: \(names)")
+    }
+
+    /// Each gap is as wide as its labels want: a cancelled prompt's arrow between App and IdpSdk is whole at 80
+    /// columns (evenly spaced lanes cut it to "provideCredentials U…" with 30 columns empty right of it).
+    @Test func aGapIsAsWideAsItsLabels() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("│─provideCredentials USER_CANCEL─"), "\(text)")
+        #expect(text.contains("getAuthorizationCode 1000/1─"), "\(text)")
+        #expect(!text.contains("…▶") && !text.contains("…│"), "no label cut: \(text)")
+        #expect(!text.contains("a label is cut"))
+    }
+
+    /// A label that cannot be whole says which key lists the events whole, and Tab does: the list, on the newest
+    /// arrow shown, with its step whole.
+    @Test func aCutLabelSaysWhereItIsWhole() {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("◀─onPayerAuthenticationS…│"), "\(text)")
+        #expect(text.contains("a label is cut: tab lists them whole ─┘"), "\(text)")
+        driver.press(.tab)
+        #expect(driver.app.render().text.contains("onPayerAuthenticationSuccess"))
     }
 
     /// The title's key hint is shortened, not cut mid-word ("v: the l… · 16 newer below").

@@ -26,13 +26,13 @@ enum SequencePane {
                   role: LogPane.role(event), isFault: event.from == .simulator)
         }
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
-             title: "Sequence — flow \(newest.flowID): \(newest.flow.title)", scroll: scroll,
+             title: "Sequence — flow \(newest.flowID): \(newest.flow.title)", wholeKey: "tab", scroll: scroll,
              top: top, left: left, width: width, height: height)
     }
 
     /// The diagram of `arrows`: `lanes` first, then any other party in the order it appears. The title is followed
-    /// by v's hint and, when scrolled, how many arrows are below.
-    static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: String, scroll: Int,
+    /// by v's hint and, when scrolled, how many arrows are below. `wholeKey` is the key that lists the events whole.
+    static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: String, wholeKey: String, scroll: Int,
                      top: Int, left: Int, width: Int, height: Int) {
         let rows = max(0, height - 3)
         let scroll = min(scroll, max(0, arrows.count - rows))
@@ -49,26 +49,32 @@ enum SequencePane {
         for arrow in arrows where !arrow.isFault {
             for party in [arrow.from, arrow.to] where !lanes.contains(party) { lanes.append(party) }
         }
-        // The lanes spread over the whole width (11 columns right of the last one were left empty at 80): the first
-        // and the last as near the edges as their names allow, the labels between them getting the rest.
+        // The lanes spread over the whole width, each gap as wide as its labels want (``laneColumns``).
         let inner = width - 2
         let even = max(4, inner / max(1, lanes.count))
         func half(_ party: String?) -> Int { party.map { min(CharacterWidth.of($0), even - 1) / 2 + 1 } ?? 2 }
         let first = left + 1 + max(2, half(lanes.first))
         let last = left + width - 2 - max(2, half(lanes.last))
-        let spacing = lanes.count > 1 ? max(4, (last - first) / (lanes.count - 1)) : even
+        let columns = laneColumns(lanes: lanes, arrows: arrows, first: first, last: last)
         func column(_ party: String) -> Int? {
-            lanes.firstIndex(of: party).map { lanes.count > 1 ? first + $0 * spacing : left + 1 + even / 2 }
+            lanes.firstIndex(of: party).map { lanes.count > 1 ? columns[$0] : left + 1 + even / 2 }
+        }
+        // A lane's name has the room to its nearer neighbour.
+        func nameRoom(_ index: Int) -> Int {
+            let gaps = [index > 0 ? columns[index] - columns[index - 1] : nil,
+                        index + 1 < columns.count ? columns[index + 1] - columns[index] : nil].compactMap { $0 }
+            return gaps.min() ?? inner
         }
         // The lanes' names.
-        for party in lanes {
+        for (index, party) in lanes.enumerated() {
             guard let x = column(party) else { continue }
-            let name = CharacterWidth.truncate(party, to: spacing - 1)
+            let name = CharacterWidth.truncate(party, to: nameRoom(index) - 1)
             let start = max(left + 1, x - CharacterWidth.of(name) / 2)
             buffer.put(name, row: top + 1, column: start, role: .label, limit: left + width - 1 - start)
         }
         let end = arrows.count - scroll
         let visible = arrows[max(0, end - rows)..<max(0, end)]
+        var cut = false
         for (offset, arrow) in visible.enumerated() {
             let row = top + 2 + offset
             for party in lanes { if let x = column(party) { buffer.put("│", row: row, column: x, role: .label) } }
@@ -76,17 +82,73 @@ enum SequencePane {
                 // A fault, or a party talking to itself: a mark on its lane.
                 let x = column(arrow.to) ?? left + 1
                 let mark = arrow.isFault ? "⚡ " : "● "
-                buffer.put(CharacterWidth.truncate(mark + arrow.label, to: left + width - 1 - x), row: row, column: x, role: arrow.role)
+                let label = CharacterWidth.truncate(mark + arrow.label, to: left + width - 1 - x)
+                cut = cut || label != mark + arrow.label
+                buffer.put(label, row: row, column: x, role: arrow.role)
                 continue
             }
             let (low, high) = (min(from, to), max(from, to))
             var characters = Array(String(repeating: "─", count: max(1, high - low - 2)))
             let text = CharacterWidth.truncate(arrow.label, to: max(1, high - low - 3))
+            cut = cut || text != arrow.label
             // The label sits on the arrow, from its tail.
             let start = from < to ? 1 : max(1, characters.count - CharacterWidth.of(text) - 1)
             for (index, character) in text.enumerated() where start + index < characters.count { characters[start + index] = character }
             let line = from < to ? String(characters) + "▶" : "◀" + String(characters)
             buffer.put(line, row: row, column: low + 1, role: arrow.role, limit: high - low - 1)
         }
+        // A label cut short says where it is whole (the live log's Tab opens the list on the newest arrow shown).
+        let whole = " a label is cut: \(wholeKey) lists them whole "
+        if cut, width >= CharacterWidth.of(whole) + 4 {
+            buffer.put(whole, row: top + height - 1, column: left + width - 2 - CharacterWidth.of(whole), role: .hint)
+        }
+    }
+
+    /// The lanes' columns from `first` to `last`. Each gap between two lanes is first as wide as their names and
+    /// then as its arrows' labels ask (an arrow over several gaps shares them out); the rest of the width is
+    /// shared evenly. When the labels want more than there is, the widest gaps narrow first, so only the longest
+    /// labels are cut, and only when the terminal is too narrow for all of them (evenly spaced lanes cut
+    /// "provideCredentials USER_CANCEL" at 80 columns with 30 columns empty beside it).
+    static func laneColumns(lanes: [String], arrows: [Arrow], first: Int, last: Int) -> [Int] {
+        guard lanes.count > 1 else { return [first] }
+        let total = last - first
+        let count = lanes.count - 1
+        let names: [Int] = lanes.map { CharacterWidth.of($0) }
+        let least: [Int] = (0..<count).map { (index: Int) -> Int in
+            let both = names[index] + names[index + 1]
+            return max(4, (both + 1) / 2 + 1)
+        }
+        var gaps = least
+        let spans = arrows.compactMap { arrow -> (low: Int, high: Int, want: Int)? in
+            guard !arrow.isFault, let from = lanes.firstIndex(of: arrow.from), let to = lanes.firstIndex(of: arrow.to), from != to else { return nil }
+            // "─label─▶" between the lanes' lines.
+            return (min(from, to), max(from, to), CharacterWidth.of(arrow.label) + 4)
+        }.sorted { $0.high - $0.low < $1.high - $1.low }
+        for span in spans {
+            let have: Int = gaps[span.low..<span.high].reduce(0, +)
+            guard have < span.want else { continue }
+            let missing = span.want - have
+            let width = span.high - span.low
+            for (offset, index) in (span.low..<span.high).enumerated() {
+                gaps[index] += missing / width + (offset < missing % width ? 1 : 0)
+            }
+        }
+        let asked = gaps.reduce(0, +)
+        if asked <= total {
+            let spare = total - asked
+            for index in gaps.indices { gaps[index] += spare / count + (index < spare % count ? 1 : 0) }
+        } else {
+            // The widest gaps give way first, one column at a time: the short labels stay whole, the longest are cut.
+            var over = asked - total
+            while over > 0, let widest = gaps.indices.filter({ gaps[$0] > least[$0] }).max(by: { gaps[$0] < gaps[$1] }) {
+                gaps[widest] -= 1
+                over -= 1
+            }
+            // Too narrow even for the names: even spacing, as before.
+            if over > 0 { gaps = Array(repeating: max(4, total / count), count: count) }
+        }
+        var columns = [first]
+        for gap in gaps { columns.append(columns[columns.count - 1] + gap) }
+        return columns
     }
 }
