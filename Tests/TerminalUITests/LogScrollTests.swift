@@ -68,4 +68,15 @@ extension AppDriver {
         }
         #expect(headers == [header ?? ""], "\(headers)")
     }
+
+    /// A wide terminal gives the step column the room it has: at 160 columns a bridge message's name is whole (a
+    /// fixed 28 cut "safepay-inframe__messages-p…" with 60 columns of detail free).
+    @Test func aWideLogShowsLongStepsWhole() {
+        let driver = AppDriver(width: 160, height: 40)
+        driver.openPayment()
+        driver.pump { _ in driver.app.render().text.contains("card form shown") }
+        let text = driver.app.render().text
+        #expect(text.contains("safepay-inframe__messages-processed "), "\(text)")
+        #expect(!text.contains("safepay-inframe__messages-p…"))
+    }
 }

@@ -16,7 +16,9 @@ enum LogPane {
             let threads = events.map { CharacterWidth.of($0.thread) }.max() ?? 8
             let whos = events.map { CharacterWidth.of(LogPane.who($0)) }.max() ?? 9
             who = min(max(whos, 9), width >= 100 ? 24 : 16)
-            step = min(max(steps, 8), width >= 100 ? 28 : 20)
+            // The step column grows with a wide terminal: 28 at 100 columns and one more for every two beyond, up
+            // to the longest step (a bridge message's name, 41); a fixed 28 cut them at 160 with room to spare.
+            step = min(max(steps, 8), width >= 100 ? min(44, 28 + (width - 100) / 2) : 20)
             // A narrow log drops the thread column first (the detail view has it).
             thread = width < 72 ? 0 : min(max(threads, 6), width >= 100 ? 18 : 12)
             time = width >= 110
