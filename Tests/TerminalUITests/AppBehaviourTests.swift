@@ -307,19 +307,36 @@ import Testing
         #expect(!driver.app.state.showHelp)
     }
 
-    /// PgDn moves the help one page (it jumped from lines 1–13 to 24–36 at 60×18, skipping 14–23), PgUp back.
+    /// PgDn moves the help one page (it jumped from lines 1–13 to 24–36 at 60×18, skipping 14–23), PgUp back;
+    /// a page holds whole keys (line 13 is a key whose description goes on, so it starts the next page).
     @Test func helpPagesOnePageAtATime() {
         let driver = AppDriver(width: 60, height: 18)
         driver.press(.f1)
-        #expect(driver.app.render().text.contains("(1–13 of 36"))
+        #expect(driver.app.render().text.contains("(1–12 of 36"))
         driver.press(.pageDown)
-        #expect(driver.app.render().text.contains("(14–26 of 36"), "\(driver.app.render().text)")
+        #expect(driver.app.render().text.contains("(13–25 of 36"), "\(driver.app.render().text)")
         driver.press(.pageDown)
         #expect(driver.app.render().text.contains("(24–36 of 36"))
         driver.press(.pageUp)
         #expect(driver.app.render().text.contains("(11–23 of 36"))
         driver.press(.pageUp)
-        #expect(driver.app.render().text.contains("(1–13 of 36"))
+        #expect(driver.app.render().text.contains("(1–12 of 36"))
+    }
+
+    /// Every page of the help starts with a key, never with the rest of the description above it ("ctrl-→ too)"
+    /// alone on the top line at 60×18), going down or up a key or a page at a time.
+    @Test func aHelpPageStartsWithAKey() throws {
+        for (start, key) in [(Key.home, Key.pageDown), (.home, .down), (.end, .pageUp), (.end, .up)] {
+            let driver = AppDriver(width: 60, height: 18)
+            driver.press(.f1, start)
+            for _ in 0..<20 {
+                let rows = driver.app.render().text.split(separator: "\n").map { Array($0) }
+                let title = try #require(rows.firstIndex { String($0).contains("┌─ Keys") })
+                let left = try #require(String(rows[title]).range(of: "┌─ Keys").map { String(rows[title])[..<$0.lowerBound].count })
+                #expect(rows[title + 2][left + 2] != " ", "\(key): a page starts on a continuation line:\n\(driver.app.render().text)")
+                driver.press(key)
+            }
+        }
     }
 
     @Test func helpWrapsItsDescriptionsAtWordsAndNeverCutsOne() {

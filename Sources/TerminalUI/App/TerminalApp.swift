@@ -86,18 +86,9 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         if state.showHelp {
-            let last = HelpBar.overlayLastScroll(width: state.width, height: state.height)
-            let page = HelpBar.overlayRows(width: state.width, height: state.height)
             switch key {
             case .character("?"), .f1, .escape, .enter: state.showHelp = false
-            case .down, .character("j"): state.helpScroll = min(last, state.helpScroll + 1)
-            case .up, .character("k"): state.helpScroll = max(0, state.helpScroll - 1)
-            // A page at a time, as less does (PgDn went to the end, skipping the lines between).
-            case .pageDown, .character(" "): state.helpScroll = min(last, state.helpScroll + page)
-            case .pageUp: state.helpScroll = max(0, state.helpScroll - page)
-            case .end: state.helpScroll = last
-            case .home: state.helpScroll = 0
-            default: break
+            default: state.helpScroll = HelpBar.overlayScroll(from: state.helpScroll, by: key, width: state.width, height: state.height)
             }
             return
         }

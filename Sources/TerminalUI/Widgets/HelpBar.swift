@@ -66,9 +66,44 @@ enum HelpBar {
         max(1, min(height - 2, overlayLayout(screenWidth: width).lines.count + 3) - 3)
     }
 
-    /// How far the overlay scrolls on a screen of this size: until its last line is shown.
+    /// The lines where a key starts (its description's first line).
+    static func overlayStarts(width: Int) -> [Int] {
+        overlayLayout(screenWidth: width).lines.enumerated().filter { !$0.element.key.isEmpty }.map(\.offset)
+    }
+
+    /// How far the overlay scrolls on a screen of this size: to the first key from which its last line is shown.
+    /// A page starts at a key, never on a description's continuation line.
     static func overlayLastScroll(width: Int, height: Int) -> Int {
-        max(0, overlayLayout(screenWidth: width).lines.count - overlayRows(width: width, height: height))
+        let count = overlayLayout(screenWidth: width).lines.count
+        let rows = overlayRows(width: width, height: height)
+        return overlayStarts(width: width).first { count - $0 <= rows } ?? max(0, count - rows)
+    }
+
+    /// The lines shown from `scroll`: whole keys only (the last is left for the next page when its description
+    /// does not fit), unless one key alone is longer than the page.
+    static func overlayPage(width: Int, height: Int, scroll: Int) -> Range<Int> {
+        let count = overlayLayout(screenWidth: width).lines.count
+        let rows = overlayRows(width: width, height: height)
+        let first = min(max(0, scroll), overlayLastScroll(width: width, height: height))
+        let ends = overlayStarts(width: width).filter { $0 > first && $0 <= first + rows } + (count <= first + rows ? [count] : [])
+        return first..<(ends.max() ?? min(count, first + rows))
+    }
+
+    /// Where a key moves the overlay from `scroll`: a key (↑↓) or a page (PgUp PgDn) at a time, always to a key.
+    static func overlayScroll(from scroll: Int, by key: Key, width: Int, height: Int) -> Int {
+        let starts = overlayStarts(width: width)
+        let last = overlayLastScroll(width: width, height: height)
+        let rows = overlayRows(width: width, height: height)
+        switch key {
+        case .down, .character("j"): return min(last, starts.first { $0 > scroll } ?? last)
+        case .up, .character("k"): return starts.last { $0 < scroll } ?? 0
+        // A page at a time, as less does: the next page starts where this one ended.
+        case .pageDown, .character(" "): return min(last, overlayPage(width: width, height: height, scroll: scroll).upperBound)
+        case .pageUp: return starts.first { $0 >= scroll - rows && $0 < scroll } ?? 0
+        case .end: return last
+        case .home: return 0
+        default: return scroll
+        }
     }
 
     /// The overlay of every key, from `scroll` when they do not all fit (↑↓ scroll it; the title says so).
@@ -76,14 +111,14 @@ enum HelpBar {
         let (width, keyWidth, lines) = overlayLayout(screenWidth: buffer.width)
         let height = min(buffer.height - 2, lines.count + 3)
         let rows = overlayRows(width: buffer.width, height: buffer.height)
-        let first = min(max(0, scroll), max(0, lines.count - rows))
+        let page = overlayPage(width: buffer.width, height: buffer.height, scroll: scroll)
         let top = max(1, (buffer.height - height) / 2)
         let left = max(2, (buffer.width - width) / 2)
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
-        let more = rows < lines.count ? " (\(first + 1)–\(first + rows) of \(lines.count), ↑↓ scroll)" : ""
+        let more = rows < lines.count ? " (\(page.lowerBound + 1)–\(page.upperBound) of \(lines.count), ↑↓ scroll)" : ""
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
                    title: CharacterWidth.truncate("Keys — ? closes" + more, to: width - 4))
-        for (index, line) in lines.dropFirst(first).prefix(rows).enumerated() {
+        for (index, line) in lines[page].enumerated() {
             let row = top + 2 + index
             buffer.put(line.key, row: row, column: left + 2, role: .helpKey)
             buffer.put(line.text, row: row, column: left + 3 + keyWidth, role: .helpDescription, limit: width - keyWidth - 5)
