@@ -29,6 +29,18 @@ import Testing
         #expect(driver.pump { _ in driver.isResult })
     }
 
+    /// The challenge's subtitle says which kind of challenge it is at 60 columns, in shorter words ("· text
+    /// (one-tim…" was cut).
+    @Test func theChallengeSubtitleIsWholeAtSixtyColumns() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000000000002503")
+        let text = rows(driver).joined(separator: "\n")
+        #expect(text.contains("EUR 49.99 at Demo Shop · •••• 2503 · one-time code"), "\(text)")
+        let wide = AppDriver()
+        wide.pay(card: "4000000000002503")
+        #expect(wide.app.render().text.contains("EUR 49.99 at Demo Shop · card •••• 2503 · text (one-time code)"))
+    }
+
     @Test func aFormLeavesTheLogThreeRowsAndKeepsItsButtons() throws {
         let driver = AppDriver(width: 60, height: 18)
         driver.openActivation()

@@ -56,7 +56,11 @@ extension AppView {
     static func drawChallenge(_ buffer: inout ScreenBuffer, _ challenge: ChallengeState, _ area: Panel) {
         let screen = challenge.screen
         var row = area.top
-        buffer.putWrapped("\(screen.amount) at \(screen.merchantName) · card \(screen.maskedCard) · \(screen.uiType.name)",
+        // Shorter words before a cut (at 60 columns "· text (one-tim…" lost the kind of challenge).
+        let kind = screen.uiType == .text ? "one-time code" : screen.uiType.name
+        let subtitle = ["\(screen.amount) at \(screen.merchantName) · card \(screen.maskedCard) · \(screen.uiType.name)",
+                        "\(screen.amount) at \(screen.merchantName) · \(screen.maskedCard) · \(kind)"]
+        buffer.putWrapped(subtitle.first { CharacterWidth.of($0) <= area.width } ?? subtitle[1],
                           row: row, column: area.left, width: area.width, role: .hint)
         row += 1
         for line in Wrap.lines(screen.prompt, width: area.width).prefix(2) {
