@@ -14,7 +14,7 @@ import Testing
         driver.press(.character(" "))
         screen = driver.app.render()
         #expect(screen.text.contains("[x] network unavailable"))
-        #expect(screen.text.contains("fault on: network unavailable"))
+        #expect(screen.text.contains("⚡ 1 fault on · switched on: network unavailable"))
         Snapshot.check(screen, "faults-panel-80x24")
         #expect(screen.text.contains("↓ 3 more"), "the entries below the panel are announced")
         driver.press(.escape)

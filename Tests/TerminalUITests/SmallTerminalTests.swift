@@ -41,6 +41,28 @@ import Testing
         #expect(wide.app.render().text.contains("EUR 49.99 at Demo Shop · card •••• 2503 · text (one-time code)"))
     }
 
+    /// At 60 columns a notice is whole (the device gives way until the next key) and the faults stay in sight
+    /// beside it (a notice took their place).
+    @Test func aNoticeIsWholeAndKeepsTheFaultsInSight() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        // A bridge fault: the activation's form still comes.
+        driver.press(.character("f"))
+        for _ in 0..<(FaultSwitch.allCases.firstIndex(of: .loseAcks) ?? 0) { driver.press(.down) }
+        driver.press(.character(" "), .escape)
+        driver.app.handlePaste("alice")
+        var status = rows(driver)[16]
+        #expect(status.hasPrefix(" ⚡ 1 fault on · paste ignored: no text field has focus"), "\(status)")
+        driver.press(.character("x"))
+        status = rows(driver)[16]
+        #expect(status.contains("⚡ 1 fault on") && status.contains("device: not activated"), "\(status)")
+        driver.openActivation()
+        driver.app.handlePaste(String(repeating: "a", count: 300))
+        #expect(rows(driver)[16].contains("⚡ 1 fault on · paste cut at 256 bytes (the field's limit)"), "\(rows(driver)[16])")
+        driver.press(.control("u"))
+        driver.app.handlePaste("al\u{7}ice")
+        #expect(rows(driver)[16].contains("⚡ 1 fault on · paste: control characters left out"), "\(rows(driver)[16])")
+    }
+
     @Test func aFormLeavesTheLogThreeRowsAndKeepsItsButtons() throws {
         let driver = AppDriver(width: 60, height: 18)
         driver.openActivation()

@@ -361,15 +361,24 @@ public enum AppView {
     private static func drawStatus(_ buffer: inout ScreenBuffer, _ state: AppState, row: Int) {
         buffer.fill(row: row, column: 0, count: buffer.width, role: .status)
         let faults = FaultSwitch.allCases.filter { $0.isOn(state.identityFaults, state.bridgeFaults) }.count
-        // The faults before the host, so that a narrow line cuts the host, not the faults.
-        let left = countdown(state) ?? state.notice ?? "tenant \(state.tenant)" + (faults > 0 ? " · ⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : "")
-            + " · \(state.idpHost)"
+        let faultsOn = faults > 0 ? "⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : nil
         var right = "device: \(state.deviceStatus) "
-        // The device keeps at most half the line; the rest is the notice's, cut with … and two spaces before the
-        // device, so that the two never run together.
+        let left: String
+        if let message = countdown(state) ?? state.notice {
+            // A notice answers the last key and goes with the next: it has the line, the faults before it (they
+            // stay in sight while any is on), and the device only when there is room left (it comes back with
+            // the next key).
+            left = " " + ([faultsOn, message].compactMap { $0 }.joined(separator: " · "))
+            if CharacterWidth.of(left) + 2 + CharacterWidth.of(right) > buffer.width { right = "" }
+        } else {
+            // The faults before the host, so that a narrow line cuts the host, not the faults.
+            left = " tenant \(state.tenant)" + (faultsOn.map { " · \($0)" } ?? "") + " · \(state.idpHost)"
+        }
+        // The device keeps at most half the line; the rest is the left part's, cut with … and two spaces before
+        // the device, so that the two never run together.
         right = CharacterWidth.truncate(right, to: max(0, buffer.width / 2))
-        let room = buffer.width - CharacterWidth.of(right) - 2
-        buffer.put(CharacterWidth.truncate(" " + left, to: room), row: row, column: 0, role: .status, limit: room)
+        let room = buffer.width - CharacterWidth.of(right) - (right.isEmpty ? 0 : 2)
+        buffer.put(CharacterWidth.truncate(left, to: room), row: row, column: 0, role: .status, limit: room)
         buffer.put(right, row: row, column: buffer.width - CharacterWidth.of(right), role: .status)
     }
 

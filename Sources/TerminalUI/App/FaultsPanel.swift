@@ -142,7 +142,7 @@ extension TerminalApp {
             service.world.identityFaults = identity
             service.world.bridgeFaults = bridge
             refreshFaults()
-            state.notice = "fault \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge))"
+            state.notice = "switched \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge))"
         default: break
         }
         state.faultsPanel = panel

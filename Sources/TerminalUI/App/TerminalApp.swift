@@ -212,8 +212,12 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         func paste(into input: inout TextInput) {
-            if !input.insert(flat) {
-                state.notice = "pasted text was cut at \(input.maximumBytes) bytes or had control characters"
+            // What was left out, in words short enough for a 60-column status line.
+            let control = flat.count != typed.count
+            let cut = !input.insert(typed)
+            if cut || control {
+                state.notice = control && cut ? "paste: control characters left out, cut at \(input.maximumBytes) bytes"
+                    : control ? "paste: control characters left out" : "paste cut at \(input.maximumBytes) bytes (the field's limit)"
             }
         }
         switch state.screen {
