@@ -203,6 +203,8 @@ extension AppDriver {
         driver.press(.enter)  // Continue, where the focus starts, before approving (the help bar: "enter continue")
         driver.nextScreen(after: first)
         #expect(driver.app.render().text.contains("the payment is not approved on the other device yet"))
+        // The other device's answer ends it: no attempt is spent, and none is counted.
+        #expect(!driver.app.render().text.contains("attempts left"))
         driver.press(.character("a"))
         // The ACS's "not approved yet" is gone once the other device has answered.
         #expect(!driver.app.render().text.contains("not approved on the other device yet"))
@@ -244,6 +246,8 @@ extension AppDriver {
         driver.pay(card: "4000009900000046")
         let screen = driver.app.render()
         #expect(screen.text.contains("This challenge is an HTML page, which a terminal cannot show."))
+        // Continue ends it: there is no answer to get wrong, so no attempts to count (it said "3 attempts left").
+        #expect(!screen.text.contains("attempts left"))
         Snapshot.check(screen, "challenge-html-80x24")
         driver.press(.enter)
         driver.pump { _ in driver.isResult }

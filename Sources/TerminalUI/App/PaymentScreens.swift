@@ -89,8 +89,13 @@ public struct ChallengeState: Sendable {
 }
 
 extension ChallengeScreen {
-    /// "2 attempts left".
-    var attemptsLeftText: String { "\(attemptsLeft) \(attemptsLeft == 1 ? "attempt" : "attempts") left" }
+    /// "2 attempts left" where a wrong answer costs an attempt (a code, a choice); else "": an out-of-band
+    /// challenge ends at the other device's answer and an HTML one at Continue, so no attempt is ever spent
+    /// (they said "3 attempts left").
+    var attemptsLeftText: String {
+        guard uiType == .text || uiType == .singleSelect || uiType == .multiSelect else { return "" }
+        return "\(attemptsLeft) \(attemptsLeft == 1 ? "attempt" : "attempts") left"
+    }
     /// " · 3 resends left" on a one-time code's screen (the terminal and plain mode keep it in view); else "".
     var resendsLeftText: String { uiType == .text ? " · \(resendsLeft) \(resendsLeft == 1 ? "resend" : "resends") left" : "" }
 }

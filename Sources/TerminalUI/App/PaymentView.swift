@@ -142,7 +142,8 @@ extension AppView {
         } else {
             buffer.put(status, row: bottom - 1, column: area.left, role: .hint)
             if let message {
-                buffer.put(message, row: bottom - 1, column: area.left + CharacterWidth.of(status) + 3, role: .error)
+                let column = status.isEmpty ? area.left : area.left + CharacterWidth.of(status) + 3
+                buffer.put(message, row: bottom - 1, column: column, role: .error, limit: area.left + area.width - column)
             }
         }
         let titles: [(ChallengeState.Stop, String)] = challenge.stops.compactMap { stop in
