@@ -190,7 +190,8 @@ import Testing
         let session = try TmuxSession()
         #expect(session.waitFor("What would you like to do?"))
         session.press("f", "Down", "Space", "Escape")
-        #expect(session.waitFor("⚡ 1 fault on"))
+        // The panel closed (the status line says "⚡ 1 fault on" while it is open too, beside its notice).
+        #expect(session.waitUntil { $0.contains("⚡ 1 fault on") && !$0.contains("Faults — space switches") }.0)
         session.press("Enter")
         func elapsed(_ screen: String) -> String? {
             guard let range = screen.range(of: #"waiting for [^·]+ · [0-9]+\.[0-9] s"#, options: .regularExpression) else { return nil }
@@ -347,7 +348,8 @@ import Testing
         session.press("Space")
         #expect(session.waitFor("[x] network unavailable"))
         session.press("Escape")
-        #expect(session.waitFor("⚡ 1 fault on"))
+        // The panel closed (the status line says "⚡ 1 fault on" while it is open too, beside its notice).
+        #expect(session.waitUntil { $0.contains("⚡ 1 fault on") && !$0.contains("Faults — space switches") }.0)
         session.press("Enter")
         let (failed, screen) = session.waitUntil { screen in ["failed — NOT_REACHABLE", "⚡ fault"].allSatisfy { screen.contains($0) } }
         #expect(failed, "\(screen)")
