@@ -20,6 +20,14 @@ import Testing
         #expect(run.stdout.contains(" safepay-inframe__messages-processed "))
         #expect(!run.stdout.contains("safepay-inframe__messages-p…"))
         for secret in ["wonderland", "123456", "9876"] { #expect(!run.stdout.contains(secret), "\(secret) was printed") }
+        // The IdpSdk's event lines line up: the thread starts in one column on every line (each step was padded
+        // to its own width: "Start    idp-tui.flow", "getAuthorizationCode idp-tui.flow").
+        let idp = run.stdout.split(separator: "\n").map(Array.init).filter { line in
+            ["  → MC-SDK", "  ← MC-SDK", "  → IdpSdk", "  ← IdpSdk", "  ⇢ IdP", "  ⇠ IdP"].contains { line.starts(with: Array($0)) }
+        }
+        let threads = idp.map { String($0[33...].prefix { $0 != " " }) }
+        #expect(idp.count > 20 && idp.allSatisfy { $0[32] == " " }, "\(idp.map { String($0) })")
+        #expect(Set(threads).isSubset(of: ["idp-tui.flow", "MC-SDK", "IdpSdk"]), "\(threads)")
     }
 
     /// Under a locale that is not UTF-8 (`LC_ALL=C`, or none set) every symbol is spelled in ASCII; under a UTF-8
@@ -34,19 +42,19 @@ import Testing
             let other = run.stdout.unicodeScalars.filter { !$0.isASCII }
             #expect(other.isEmpty, "\(environment): \(String(String.UnicodeScalarView(other)))")
             for text in ["idp-tui (plain) - tenant demo", "Events, seen from the app: -> sent to, <- received from, ~> <~ SDK-IdP, ! fault",
-                         "\n  -> MC-SDK  Start    idp-tui.flow StartEvent\n", "\n  <- MC-SDK  Start    MC-SDK OK ",
-                         "\n  ~> IdP     POST /authorize IdpSdk ", "\n  <~ IdP     POST /authorize IdpSdk 400 ", "Activate device -- step 1 of 2",
+                         "\n  -> MC-SDK  Start                idp-tui.flow StartEvent\n", "\n  <- MC-SDK  Start                MC-SDK       OK ",
+                         "\n  ~> IdP     POST /authorize      IdpSdk       ", "\n  <~ IdP     POST /authorize      IdpSdk       400 ", "Activate device -- step 1 of 2",
                          "working... (a line with Esc", "\nx Activate device failed -- WRONG_CREDENTIALS\n", "Card number: **** 2701",
                          "\nok Payment authenticated without a challenge\n", "\n  Q2 SDK->Q2 Core "] {
                 #expect(run.stdout.contains(text), "\(environment): no \(text)")
             }
             let fault = try BinaryRun.run(["--ephemeral", "--scenario", scenarioPath("faults")], stdin: faults, environment: environment)
-            #expect(fault.stdout.contains("\n  ! fault    faults on idp-tui.flow FAULT latency +800 ms, server error\n"),
+            #expect(fault.stdout.contains("\n  ! fault    faults on            idp-tui.flow FAULT latency +800 ms, server error\n"),
                     "\(environment): \(fault.stdout)")
         }
         for environment in [["LC_ALL": "C.UTF-8"], ["LANG": "C.UTF-8"], ["LC_ALL": "xx_XX.UTF-8"]] {
             let run = try BinaryRun.run(["--ephemeral"], stdin: input, environment: environment)
-            for text in ["Events, seen from the app: → sent to · ← received from · ⇢ ⇠ SDK–IdP · ⚡ fault", "\n  → MC-SDK  Start    idp-tui.flow",
+            for text in ["Events, seen from the app: → sent to · ← received from · ⇢ ⇠ SDK–IdP · ⚡ fault", "\n  → MC-SDK  Start                idp-tui.flow",
                          "\n  ⇢ IdP     POST /authorize", "\n✗ Activate device failed — WRONG_CREDENTIALS\n", "Card number: •••• 2701",
                          "\n✓ Payment authenticated without a challenge\n"] {
                 #expect(run.stdout.contains(text), "\(environment): no \(text)")

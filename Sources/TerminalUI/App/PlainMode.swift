@@ -369,10 +369,13 @@ extension TerminalApp {
     /// (``PlainASCII``) with the columns as aligned as they are in Unicode (`-> MC-SDK  Start`).
     public static func plainLine(_ event: FlowEvent, ascii: Bool = false) -> String {
         func spelled(_ text: String) -> String { ascii ? PlainASCII.text(text) : text }
-        // A line has no width to keep to: step and thread whole.
+        // A line has no width to keep to: step and thread whole. Lines are printed as they come, so the columns
+        // are as wide as the IdpSdk's and the Q2 module's longest step (getAuthorizationCode) and thread
+        // (idp-tui.flow): every line of those flows lines up (each was as wide as its own step); a longer one (a
+        // bridge message's name) pushes only its own line's rest.
         let columns = LogPane.Columns(who: max(ascii ? 10 : 9, CharacterWidth.of(spelled(LogPane.who(event)))),
-                                      step: max(8, CharacterWidth.of(spelled(event.step.rawValue))),
-                                      thread: max(6, CharacterWidth.of(spelled(event.thread))), time: false)
+                                      step: max(20, CharacterWidth.of(spelled(event.step.rawValue))),
+                                      thread: max(12, CharacterWidth.of(spelled(event.thread))), time: false)
         return "  " + LogPane.line(event, columns: columns, spelled: spelled)
     }
 }
