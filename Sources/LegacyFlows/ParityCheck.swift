@@ -241,6 +241,10 @@ public enum ParityText {
                              "\(step.legacy.flow): \(step.legacy.outcome) \(step.legacy.status)",
                              lead: String(repeating: " ", count: max(0, 3 - mark.count)) + mark + " ")
                 lines += row("SetAuthorisationCode \(step.new.setAuthorisationCode)", "SetAuthorisationCode \(step.legacy.setAuthorisationCode)")
+                // The error is judged, so it is shown: the IdpSdkError (KSSIDP's errorModel) as subsystem/code.
+                if step.new.error != nil || step.legacy.error != nil {
+                    lines += row("error \(step.new.error ?? "none")", "error \(step.legacy.error ?? "none")")
+                }
                 lines += row(step.new.deviceAfter, step.legacy.deviceAfter)
                 let left = wrap(step.new.messages, width: column - 1, spelled: spelled)
                 let right = wrap(step.legacy.messages, width: column - 1, spelled: spelled)

@@ -101,6 +101,17 @@ private let chainFilePath: String = {
         #expect(lines.last?.hasPrefix("The two orchestrations agree") == true)
     }
 
+    @Test func theReportShowsTheErrorItJudges() {
+        // The summary says the errors agree: the reader sees which, on both sides (513/4011 is what a KSSIDP
+        // handler read from errorModel, and what idpSdkError carries after the migration).
+        let lines = ParityText.lines(ParityCheck.run(), width: 100)
+        let wrongPassword = lines.drop { !$0.contains("2. a wrong password") }.prefix { !$0.contains("3. a wrong activation code") }
+        #expect(wrongPassword.contains { $0.contains("error 513/4011") && $0.components(separatedBy: "error 513/4011").count == 3 },
+                "\(wrongPassword)")
+        let activation = lines.drop { !$0.contains("1. activation, then login") }.prefix { !$0.contains("2. a wrong password") }
+        #expect(!activation.contains { $0.contains("error ") }, "no error row when neither side failed")
+    }
+
     @Test(arguments: [40, 56, 76, 156])
     func theReportFitsAnyWidthAndCutsNothing(_ width: Int) {
         let report = ParityCheck.run(variant: .enrollmentClientForLogin)
@@ -110,7 +121,8 @@ private let chainFilePath: String = {
         // Every value is there whole, if in pieces: the text without its spaces holds each one without its spaces.
         let text = lines.joined().filter { $0 != " " }
         for step in report.cases.flatMap(\.steps) {
-            for value in step.new.messages + step.legacy.messages + [step.new.deviceAfter, step.legacy.deviceAfter] + step.differences {
+            for value in step.new.messages + step.legacy.messages + [step.new.deviceAfter, step.legacy.deviceAfter] + step.differences
+                + [step.new.error, step.legacy.error].compactMap({ $0 }) {
                 #expect(text.contains(value.filter { $0 != " " }), "\(value) at \(width) columns")
             }
         }
