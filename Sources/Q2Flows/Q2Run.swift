@@ -192,7 +192,8 @@ struct Q2Flow {
             case .genericError: Q2Status.genericError
             case .insecure: Q2Status.insecure
             }
-            var done = signInResult(.failure, status: status, error: FlowError(subsystem: failure.statusCode, code: failure.hydraCode, message: failure.message))
+            // Q2 has no subsystems: the error's code is Core's hydraCode; the HTTP status is the q2 object's statusCode.
+            var done = signInResult(.failure, status: status, error: FlowError(subsystem: nil, code: failure.hydraCode, message: failure.message))
             done.q2 = Q2Outcome(username: credential.username.isEmpty ? nil : credential.username, failure: failure.caseName, statusCode: failure.statusCode,
                                 hydraCode: failure.hydraCode, authenticationMethod: nil, autoLogin: autoLogin, launch: launch.rawValue,
                                 userDataKeys: nil)
