@@ -90,6 +90,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     private let clientDataSealer: HMAC.Key
     /// The app's consumer: it hears the runtime errors the controller reports unasked.
     private let consumer: Locked<WeakReceiver>
+    /// A RestartEvent sent whose result has not been handed back: the vendor's rule is to wait for it.
+    private let restartInFlight = Locked(false)
 
     /// The store is read at the first Start (and at every Start after): a store that fails makes Start fail,
     /// never this.
@@ -115,8 +117,17 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     public func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
         // The vendor's block is not `Sendable`: it is called once, on this controller's queue, as on a device.
         let completion = UncheckedSendable(completionBlock)
+        // Logout is RestartEvent, and nothing may follow it until its result has arrived (a fire-and-forget logout
+        // would pass here and fail on a device): what is sent meanwhile is refused as out of order.
+        let (restart, early) = restartInFlight.withLock { inFlight -> (Bool, Bool) in
+            let early = inFlight
+            if event is KSMRestartEvent { inFlight = true }
+            return (event is KSMRestartEvent && !early, early)
+        }
         queue.async { [self] in
-            let result = handle(event)
+            let result = early ? refusedBeforeRestartResult(event) : handle(event)
+            // Cleared before the result is handed back: whatever is sent once it has arrived is in order.
+            if restart { restartInFlight.withLock { $0 = false } }
             // What the controller reports unasked reaches the consumer first, then the sender's result.
             if result is KSMRuntimeErrorEvent, let consumer = consumer.withLock({ $0.receiver }) {
                 consumer.receive(result, withCompletionHandler: nil)

@@ -1,7 +1,9 @@
 import Crypto
+import Dispatch
 import IdentityProvider
 import KSMasterController
 import Testing
+import Threading
 
 @Suite struct MasterControllerTests {
     @Test func startReportsActivationRequiredOnAFreshDevice() async throws {
@@ -75,6 +77,40 @@ import Testing
         let (_, login) = await harness.signIn(clientId: KSMClientId.login, ["username": "alice", "password": "wonderland"])
         #expect((login as? KSMSetAuthorisationCodeResultEvent)?.status == .KSMOK)
         #expect(harness.controller.snapshot.loggedIn)
+    }
+
+    /// The vendor: logout is RestartEvent; wait for its result before sending anything else. An app that sends on
+    /// without waiting (a fire-and-forget logout) is told so, as it would fail on a device, instead of passing here.
+    @Test func anEventSentBeforeTheRestartsResultIsRefused() async throws {
+        let harness = SDKHarness()
+        let (_, set) = await harness.signIn(
+            clientId: KSMClientId.enrollment, ["username": "alice", "password": "wonderland", "activation-code": "123456"])
+        #expect((set as? KSMSetAuthorisationCodeResultEvent)?.status == .KSMOK)
+        let early = try #require(Self.sendWithoutWaitingForRestart(harness.controller) as? KSMGetAstClientDataResultEvent)
+        #expect(early.status == .KSMINVALID_STATE)
+        #expect(early.errorDescription?.contains("before RestartEvent's result arrived") == true, "\(String(describing: early.errorDescription))")
+        // Once the restart's result has arrived, the same event is in order.
+        let restart = try #require(await harness.controller.receive(KSMRestartEvent()) as? KSMRestartResultEvent)
+        #expect(restart.status == .KSMOK)
+        let later = try #require(await harness.controller.receive(KSMGetAstClientDataEvent(tenantId: "demo")) as? KSMGetAstClientDataResultEvent)
+        #expect(later.status == .KSMOK)
+    }
+
+    /// Sends RestartEvent with no completion, then GetAstClientData at once; the controller's queue is held (by a
+    /// completion that has not returned yet) until both are sent, so the restart is surely still in flight.
+    private static func sendWithoutWaitingForRestart(_ controller: MCSDK) -> (any KsEvent)? {
+        let hold = DispatchSemaphore(value: 0)
+        let answered = DispatchSemaphore(value: 0)
+        let reply = Locked<(any KsEvent)?>(nil)
+        controller.receive(KSMStartEvent()) { _ in hold.wait() }
+        controller.receive(KSMRestartEvent(), withCompletionHandler: nil)
+        controller.receive(KSMGetAstClientDataEvent(tenantId: "demo")) { result in
+            reply.withLock { $0 = result }
+            answered.signal()
+        }
+        hold.signal()
+        answered.wait()
+        return reply.withLock { $0 }
     }
 
     @Test func aCodeFromAnEarlierChallengeFailsPKCE() async throws {
