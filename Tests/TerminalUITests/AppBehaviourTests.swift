@@ -192,13 +192,17 @@ import Testing
         #expect(screen.contains("KSSIDP comparison — the orchestrations agree"))
         #expect(screen.contains("✓ 1. activation, then login"))
         #expect(driver.service.statusLine == "not activated", "the check runs on worlds of its own")
-        // The panel's last row says how much of the report is out of view.
-        #expect(screen.split(separator: "\n")[10].contains("more (↑↓ PgUp PgDn Home End)"), "\(screen)")
+        // The report has the log's rows too (its events do not go into the log): 18 lines and, on the panel's last
+        // row, how much of the report is out of view.
+        #expect(!screen.contains("SDK events"), "\(screen)")
+        let shown = screen.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(shown[20].contains("more (↑↓ PgUp PgDn Home End)"), "\(screen)")
+        #expect(shown[2...19].filter { !$0.dropFirst(2).dropLast(2).allSatisfy(\.isWhitespace) }.count >= 15, "\(screen)")
         // PgDn stops with the report's last line on the row above that note: the panel stays full.
         for _ in 0..<10 { driver.press(.pageDown) }
         let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[9].contains("SetAuthorisationCode, device)."), "the last line above the note: \(lines[9])")
-        #expect(lines[10].contains("above (↑↓") && !lines[10].contains("more"), "\(lines[10])")
+        #expect(lines[19].contains("SetAuthorisationCode, device)."), "the last line above the note: \(lines[19])")
+        #expect(lines[20].contains("above (↑↓") && !lines[20].contains("more"), "\(lines[20])")
         #expect(lines[2].dropFirst().contains { $0.isLetter }, "the first row is not empty: \(lines[2])")
         driver.press(.escape)
         #expect(driver.app.render().text.contains("What would you like to do?"))
@@ -501,12 +505,35 @@ extension WaitingTests {
             if case .comparison(let comparison) = driver.app.state.screen { return comparison.scroll }
             return nil
         }
-        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))  // over the log
-        #expect(driver.app.state.logScroll == 1)
-        #expect(comparisonScroll() == 0)
-        driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 5, pressed: true))  // over the comparison
+        // The report takes the log's rows on this screen: the wheel scrolls it wherever it is.
+        driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 5, pressed: true))
         #expect(comparisonScroll() == 1)
+        driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 20, pressed: true))  // where the log is elsewhere
+        #expect(comparisonScroll() == 2)
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
+        #expect(comparisonScroll() == 1)
+        #expect(driver.app.state.logScroll == 0, "the log, not on screen, did not move")
+        // Back home, the same row is the log's again.
+        driver.press(.escape)
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
         #expect(driver.app.state.logScroll == 1)
+    }
+
+    @Test func theComparisonFitsSixtyByEighteen() {
+        let driver = AppDriver(width: 60, height: 18)
+        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
+        driver.press(.enter)
+        driver.pump { app in
+            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
+            return false
+        }
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[14].contains("more (↑↓ PgUp PgDn Home End)"), "the note on the panel's last row: \(lines[14])")
+        #expect(lines[2...13].filter { !$0.dropFirst(2).dropLast(2).allSatisfy(\.isWhitespace) }.count >= 11, "\(lines)")
+        #expect(lines[15].contains("─") && lines[16].contains("device:"), "the frame, then the status line: \(lines)")
+        driver.press(.end)
+        let end = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(end[13].contains("device)."), "the report's last line above the note: \(end[13])")
     }
 }
 

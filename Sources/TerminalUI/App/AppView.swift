@@ -14,8 +14,10 @@ public enum AppView {
 
     /// The main panel's rows, border included; the log pane has the rest but the status and help rows. Half the
     /// terminal, and at least what the menu needs; but on a terminal under 24 rows, where that would leave the log
-    /// fewer than 7 events (one at 60×18), a form and the working screen take only the rows they use.
+    /// fewer than 7 events (one at 60×18), a form and the working screen take only the rows they use. The KSSIDP
+    /// comparison takes the log's rows too: its events do not go into the log, and its report runs to some 60 lines.
     static func mainPanelHeight(_ state: AppState) -> Int {
+        if case .comparison = state.screen { return state.height - 3 }
         let half = max(mainHeight, (state.height - 3) / 2)
         guard state.height < 24 else { return half }
         switch state.screen {
@@ -53,14 +55,7 @@ public enum AppView {
         case .transcript(let transcript, _): drawTranscript(&buffer, transcript, inner)
         case .comparison(let comparison): drawComparison(&buffer, comparison, inner)
         }
-        let logTop = 1 + mainHeight
-        if state.logAsSequence && state.logFocus == nil {
-            SequencePane.draw(&buffer, events: state.log, scroll: state.logScroll, top: logTop, left: 0, width: width,
-                              height: state.height - 2 - logTop)
-        } else {
-            LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: logTop, left: 0, width: width,
-                         height: state.height - 2 - logTop, focus: state.logFocus)
-        }
+        drawLog(&buffer, state, top: 1 + mainHeight)
         drawStatus(&buffer, state, row: state.height - 2)
         HelpBar.draw(&buffer, row: state.height - 1, keys: helpKeys(state))
         if let panel = state.faultsPanel { drawFaultsPanel(&buffer, state, panel) }

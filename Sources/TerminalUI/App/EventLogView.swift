@@ -172,6 +172,19 @@ extension LogPane {
 }
 
 extension AppView {
+    /// The log pane from `top` down to the status line, as a list or as a sequence diagram; nothing when the main
+    /// panel has taken its rows (the KSSIDP comparison).
+    static func drawLog(_ buffer: inout ScreenBuffer, _ state: AppState, top: Int) {
+        let height = state.height - 2 - top
+        guard height > 0 else { return }
+        if state.logAsSequence && state.logFocus == nil {
+            SequencePane.draw(&buffer, events: state.log, scroll: state.logScroll, top: top, left: 0, width: state.width, height: height)
+        } else {
+            LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
+                         height: height, focus: state.logFocus)
+        }
+    }
+
     static func drawEventDetail(_ buffer: inout ScreenBuffer, _ event: FlowEvent, scroll: Int) {
         drawEventDetail(&buffer, lines: LogPane.detailLines(event, width: buffer.width - 8), scroll: scroll)
     }

@@ -21,7 +21,7 @@ extension TerminalApp {
             handle(up ? .up : .down)
             return
         }
-        // Over the log pane the wheel scrolls the log, whatever the main panel shows.
+        // Over the log pane the wheel scrolls the log, whatever the main panel shows (the KSSIDP comparison has none).
         if row >= 1 + AppView.mainPanelHeight(state), row < state.height - 2, state.logFocus == nil {
             scrollLog(by: up ? 1 : -1)
             return
