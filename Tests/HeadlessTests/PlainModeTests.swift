@@ -30,6 +30,16 @@ import Testing
         #expect(Set(threads).isSubset(of: ["idp-tui.flow", "MC-SDK", "IdpSdk"]), "\(threads)")
     }
 
+    /// The second payment of a session offers the first one's card, masked; Enter keeps it.
+    @Test func theNextPaymentOffersTheLastCardMasked() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "4\n4000000000002701\n12/30\n\n\n\n\n4\n\n\n\n\n\n\nq\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("The last card used is filled in: Enter keeps it, another number replaces it.\nCard number [•••• 2701]: \nExpiry (MM/YY) [12/30]: "),
+                "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "✓ Payment authenticated without a challenge").count == 3, "paid twice: \(run.stdout)")
+        #expect(!run.stdout.contains("0000 2701") && !run.stdout.contains("0002701"), "the whole number was printed")
+    }
+
     /// Under a locale that is not UTF-8 (`LC_ALL=C`, or none set) every symbol is spelled in ASCII; under a UTF-8
     /// one (or one named UTF-8 that is not installed here) they are the symbols.
     @Test func aLocaleThatIsNotUTF8GetsASCII() throws {

@@ -21,6 +21,12 @@ extension AppDriver {
         pump { _ in self.isPaymentForm }
     }
 
+    /// Home (the menu on any item) → Pay with card → the card form.
+    func openPaymentAgain() {
+        press(.character("4"), .enter)
+        pump { _ in self.isPaymentForm }
+    }
+
     /// Fills in the card form (amount, currency and merchant keep their defaults) and pays.
     func pay(card: String, expiry: String = "12/30") {
         openPayment()
@@ -498,5 +504,61 @@ extension AppDriver {
         #expect(driver.app.render().text.contains("matching “2503”: 1 of"))
         guard case .payment(let form) = driver.screen else { Issue.record("no card form"); return }
         #expect(form.inputs[0].isEmpty, "the card field behind the picker got nothing")
+    }
+
+    /// A tester retrying a challenge card: the next card form of the session starts with the last card and expiry
+    /// (the amount and currency are the merchant's again), says so, and Ctrl-U clears the card.
+    @Test func theCardFormStartsWithTheLastCardUsed() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.escape)  // cancelled at the form: no card was used
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        #expect(driver.app.render().text.contains("The Drops page asks for the card"))
+        driver.type("4000000000002503")
+        driver.press(.tab)
+        driver.type("11/2031")
+        driver.press(.tab, .control("u"))
+        driver.type("5.00")
+        driver.press(.enter, .enter, .enter)
+        driver.pump { _ in driver.challenge != nil }
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        let text = driver.app.render().text
+        #expect(text.contains("The last card used is filled in (Ctrl-U clears it); F4 picks a test card."), "\(text)")
+        #expect(text.contains("[4000 0000 0000 2503     ] Visa · Luhn ✓"), "\(text)")
+        #expect(text.contains("[11/2031   ]"), "\(text)")
+        #expect(text.contains("[49.99     ]"), "the amount is the merchant's again: \(text)")
+        // Enter through the fields pays with it again.
+        driver.press(.enter, .enter, .enter, .enter, .enter)
+        driver.pump { _ in driver.challenge != nil || driver.isResult }
+        let challenge = try #require(driver.challenge)
+        #expect(challenge.screen.maskedCard.hasSuffix("2503") && challenge.screen.amount.contains("49.99"), "\(challenge.screen)")
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        // Kept in memory as a card number, which prints as its brand and last four digits.
+        let reflected = String(reflecting: driver.app.state)
+        #expect(reflected.contains("2503") && !reflected.contains("0000 2503") && !reflected.contains("0002503"), "the whole number")
+        // Ctrl-U clears it (the cursor is at its end), and the hint is the form's own again.
+        driver.openPaymentAgain()
+        driver.press(.control("u"))
+        let cleared = driver.app.render().text
+        #expect(cleared.contains("[                        ] Visa, Mastercard"), "\(cleared)")
+        #expect(cleared.contains("The Drops page asks for the card; F4 picks a test card."), "\(cleared)")
+    }
+
+    @Test func at60ColumnsTheLastCardsHintIsWhole() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        let text = driver.app.render().text
+        #expect(text.contains("Last card used (Ctrl-U clears it); F4 picks a test card."), "\(text)")
+        #expect(text.contains("[4000 0000 0000 2701"), "\(text)")
     }
 }

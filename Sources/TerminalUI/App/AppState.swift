@@ -139,6 +139,8 @@ public struct AppState: Sendable {
     var lastFaultFocus = 0
     /// The number of the test card the picker last filled in: the picker opens on it.
     public var lastTestCard: String?
+    /// The card and expiry of the last payment paid with, which the next card form starts with (memory only).
+    public var lastCard: LastCard?
     /// The call a flow waits on (a request not answered yet), and since when.
     public var inFlight: (what: String, since: ContinuousClock.Instant)?
     /// The time the screen was last drawn for (elapsed times are measured to it).

@@ -5,9 +5,19 @@ import SafepayDropsSDK
 import Secrets
 import ThreeDSecure
 
+/// The card and expiry of the session's last payment, which the next card form starts with. In memory only: never
+/// saved, never logged (the number is a ``CardNumber``, whose description is its brand and last four digits).
+public struct LastCard: Sendable, Equatable {
+    public let number: CardNumber
+    /// As it was typed (`12/30`, `12/2030`).
+    public let expiry: String
+}
+
 /// The Drops page's card form: card number, expiry, amount, currency and merchant, then Pay and Cancel.
 public struct PaymentFormState: Sendable {
     public let prompt: FlowPrompt
+    /// The last payment's card, when the form started with it.
+    let lastCard: LastCard?
     /// One input per ``PaymentField``, in order.
     public var inputs: [TextInput]
     /// 0..<fields: a field; fields: Pay; fields + 1: Cancel.
@@ -16,12 +26,15 @@ public struct PaymentFormState: Sendable {
     /// The field ``error`` is about: it is drawn beside that field wherever the focus goes next.
     public var errorField: PaymentField?
 
-    init(prompt: FlowPrompt, defaults: PaymentDefaults) {
+    /// The merchant's defaults, and the card and expiry of the last payment (the amount and currency stay the
+    /// merchant's).
+    init(prompt: FlowPrompt, defaults: PaymentDefaults, lastCard: LastCard? = nil) {
         self.prompt = prompt
+        self.lastCard = lastCard
         inputs = PaymentField.allCases.map { field in
             switch field {
-            case .card: TextInput(maximumBytes: 23)
-            case .expiry: TextInput(maximumBytes: 7)
+            case .card: TextInput(lastCard.map { PaymentForm.formatCardNumber($0.number.digits) } ?? "", maximumBytes: 23)
+            case .expiry: TextInput(lastCard?.expiry ?? "", maximumBytes: 7)
             case .amount: TextInput(defaults.amount, maximumBytes: 13)
             case .currency: TextInput(defaults.currency, maximumBytes: 3)
             case .merchant: TextInput(defaults.merchant, maximumBytes: PaymentForm.maximumMerchantLength * 4)
@@ -38,6 +51,12 @@ public struct PaymentFormState: Sendable {
     }
 
     func text(_ field: PaymentField) -> String { inputs[Self.fields.firstIndex(of: field) ?? 0].text }
+
+    /// The card field still holds the last payment's card (the hint says so until it is changed).
+    var showsLastCard: Bool {
+        guard let lastCard else { return false }
+        return text(.card) == PaymentForm.formatCardNumber(lastCard.number.digits)
+    }
 
     /// The card number in groups and the expiry with its slash, as they are typed (or pasted).
     mutating func formatAsTyped() {
@@ -128,6 +147,8 @@ extension TerminalApp {
             state.screen = .payment(form)
             return
         }
+        // The next card form of this session starts with this card (a tester retries a challenge card).
+        state.lastCard = LastCard(number: details.card, expiry: form.text(.expiry).trimmingCharacters(in: .whitespaces))
         answer(form.prompt, .payment(details), working: "Drops: device data collection and authentication…")
         form.wipe()
     }

@@ -10,7 +10,11 @@ extension AppView {
     // MARK: The card form
 
     static func drawPayment(_ buffer: inout ScreenBuffer, _ form: PaymentFormState, _ area: Panel) {
-        buffer.putWrapped("The Drops page asks for the card; F4 picks a test card.", row: area.top,
+        // The last payment's card, while the field holds it: a tester who meant another one sees how to clear it.
+        let hints = form.showsLastCard
+            ? ["The last card used is filled in (Ctrl-U clears it); F4 picks a test card.", "Last card used (Ctrl-U clears it); F4 picks a test card."]
+            : ["The Drops page asks for the card; F4 picks a test card."]
+        buffer.putWrapped(hints.first { CharacterWidth.of($0) <= area.width } ?? hints[hints.count - 1], row: area.top,
                           column: area.left, width: area.width, role: .hint)
         let labelWidth = PaymentFormState.fields.map { CharacterWidth.of($0.label) }.max() ?? 0
         let boxLeft = area.left + labelWidth + 4

@@ -78,6 +78,7 @@ extension TerminalApp {
             return lines
         case .payment(let form):
             var lines = [panelTitle, "Test cards: ? lists them, ? TEXT those matching (Visa 4000 0000 0000 2503 asks for a code, 1234)"]
+            if form.showsLastCard { lines.append("The last card used is filled in: Enter keeps it, another number replaces it.") }
             if let error = form.error { lines.append("! \(error)") }
             return lines
         case .challenge(let challenge):

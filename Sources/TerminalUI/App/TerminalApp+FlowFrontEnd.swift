@@ -69,7 +69,7 @@ extension TerminalApp {
         state.promptDeadline = service.promptTimeout.map { ContinuousClock.now + $0 }
         switch prompt.request {
         case let signIn as Q2SignIn: q2SignIn(prompt, signIn)
-        case let request as PaymentDetailsRequest: state.screen = .payment(PaymentFormState(prompt: prompt, defaults: request.defaults))
+        case let request as PaymentDetailsRequest: state.screen = .payment(PaymentFormState(prompt: prompt, defaults: request.defaults, lastCard: state.lastCard))
         case let request as ChallengeRequest: state.screen = .challenge(ChallengeState(prompt: prompt, screen: request.screen))
         case is any CredentialForm: state.screen = .form(FormState(prompt: prompt, focusFirstEmpty: !state.plain))
         default: service.answer(prompt, with: .cancel)
