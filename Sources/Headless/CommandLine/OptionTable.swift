@@ -155,7 +155,7 @@ enum OptionTable {
             }
             options.variant = variant
         },
-        OptionSpec(name: "--json", value: nil, help: "JSON, one object a line, instead of text", scope: .only([.compare, .history])) {
+        OptionSpec(name: "--json", value: nil, help: "JSON instead of text (history: one object a line; compare: one object)", scope: .only([.compare, .history])) {
             options, _, _ in options.json = true
         },
         OptionSpec(name: "--limit", value: "N", help: "how many flows `history` lists (default 50)", scope: .only([.history])) {
