@@ -68,20 +68,43 @@ public final class SimulatedNetwork: Sendable {
 
     /// Waits `delay` on the clock, unless this line's waits are abandoned first: then throws. Which came first is
     /// decided under the line's lock: a wait ``abandonWaits()`` took is abandoned, even when its timer fired too.
+    /// Blocks the calling thread (the IdpSdk's and the MC-SDK's synchronous calls).
     private func wait(_ delay: Duration) throws(NetworkError) {
-        let woken = DispatchSemaphore(value: 0)
+        guard let wait = startWait(delay) else { throw .abandoned }
+        wait.woken.wait()
+        try end(wait)
+    }
+
+    /// ``wait(_:)`` for async callers (Q2's `authenticate`): the task is suspended, its thread free meanwhile.
+    private func wait(_ delay: Duration) async throws(NetworkError) {
+        guard let wait = startWait(delay) else { throw .abandoned }
+        await wait.woken.value()
+        try end(wait)
+    }
+
+    private struct Wait {
+        let id: Int
+        let woken: OneShot<Void>
+        let timer: ScheduledTimer
+    }
+
+    /// A wait woken by its timer or by ``abandonWaits()``; nil when the line's waits are abandoned already.
+    private func startWait(_ delay: Duration) -> Wait? {
+        let woken = OneShot<Void>()
         let id: Int? = waits.withLock { waits in
             guard !waits.abandoned else { return nil }
             let id = waits.next
             waits.next += 1
-            waits.waiting[id] = { woken.signal() }
+            waits.waiting[id] = { woken.fulfil(()) }
             return id
         }
-        guard let id else { throw .abandoned }
-        let timer = clock.schedule(after: delay) { woken.signal() }
-        woken.wait()
-        timer.cancel()
-        let abandoned = waits.withLock { $0.waiting.removeValue(forKey: id) == nil }
+        guard let id else { return nil }
+        return Wait(id: id, woken: woken, timer: clock.schedule(after: delay) { woken.fulfil(()) })
+    }
+
+    private func end(_ wait: Wait) throws(NetworkError) {
+        wait.timer.cancel()
+        let abandoned = waits.withLock { $0.waiting.removeValue(forKey: wait.id) == nil }
         if abandoned { throw .abandoned }
     }
 
@@ -105,8 +128,23 @@ public final class SimulatedNetwork: Sendable {
     }
 
     /// One more round trip to a server already connected (an IdP unless `server` names another, as a fault's
-    /// line in the log does): latency, or a fault.
+    /// line in the log does): latency, or a fault. Blocks the calling thread for the latency.
     public func roundTrip(to server: String = "the IdP") throws(NetworkError) {
+        let trip = try plan(to: server)
+        if trip.delay > .zero { try wait(trip.delay) }
+        if trip.timesOut { throw .timedOut(FaultSwitchboard.requestTimeout) }
+    }
+
+    /// ``roundTrip(to:)`` for async callers: the task is suspended for the latency, its thread free.
+    public func roundTrip(to server: String = "the IdP") async throws(NetworkError) {
+        let trip = try plan(to: server)
+        if trip.delay > .zero { try await wait(trip.delay) }
+        if trip.timesOut { throw .timedOut(FaultSwitchboard.requestTimeout) }
+    }
+
+    /// What a round trip meets before its answer: a fault that ends it at once, or how long it waits (and whether
+    /// it then times out).
+    private func plan(to server: String) throws(NetworkError) -> (delay: Duration, timesOut: Bool) {
         if waits.withLock({ $0.abandoned }) { throw .abandoned }
         let faults = faults.faults
         if faults.networkUnavailable {
@@ -115,15 +153,14 @@ public final class SimulatedNetwork: Sendable {
         }
         if faults.requestTimeout {
             self.faults.triggered("request timeout: \(server) does not answer within \(FaultSwitchboard.requestTimeout.components.seconds) s")
-            try wait(FaultSwitchboard.requestTimeout)
-            throw .timedOut(FaultSwitchboard.requestTimeout)
+            return (FaultSwitchboard.requestTimeout, true)
         }
         var delay = latency
         if faults.addedLatency > .zero {
             self.faults.triggered("added latency: +\(faults.addedLatency.milliseconds) ms on this round trip")
             delay += faults.addedLatency
         }
-        if delay > .zero { try wait(delay) }
+        return (delay, false)
     }
 }
 

@@ -62,9 +62,10 @@ public final class Q2CoreServer: Sendable {
     }
 
     /// POST `/mobilews/logonUser` with userId and password, over the caller's `line` onto the network (else
-    /// Core's own view of it). Throws when the network does not carry the request.
-    public func logonUser(userId: String, password: Secret, over line: SimulatedNetwork? = nil) throws(NetworkError) -> LogonResponse {
-        try (line ?? network).roundTrip(to: "Q2 Core")
+    /// Core's own view of it). Throws when the network does not carry the request. The caller's task is
+    /// suspended for the network's latency, its thread free (the module's `authenticate` is async).
+    public func logonUser(userId: String, password: Secret, over line: SimulatedNetwork? = nil) async throws(NetworkError) -> LogonResponse {
+        try await (line ?? network).roundTrip(to: "Q2 Core")
         let response = answer(userId: userId, password: password)
         observer.withLock { $0 }?(userId, response)
         return response

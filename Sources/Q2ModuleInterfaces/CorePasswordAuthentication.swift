@@ -18,7 +18,7 @@ package final class CorePasswordAuthentication: PasswordAuthentication {
         let response: LogonResponse
         do {
             // Over the sign-in's own line when idp-tui's engine set one (a cancel abandons it), else Core's.
-            response = try core.logonUser(userId: credential.username, password: Secret(credential.password),
+            response = try await core.logonUser(userId: credential.username, password: Secret(credential.password),
                                           over: SimulatedNetwork.taskLine)
         } catch {
             throw MobileCoreLoginFailure.networkUnavailable(error: error)

@@ -8,6 +8,7 @@ import IdpSdk
 import Secrets
 import Synchronization
 import Testing
+import Threading
 
 @Suite struct CredentialChannelTests {
     @Test func everyBackgroundAskGetsItsOwnAnswerUnderLoad() {

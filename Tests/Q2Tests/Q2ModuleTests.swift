@@ -71,33 +71,68 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
         }
     }
 
-    /// Synchronous, on a queue of its own: the timeout waits on the manual clock, and the test must not
-    /// depend on a free thread of the cooperative pool to move it.
-    @Test func aTimeoutIsARequestThatTimesOut() throws {
+    /// `wait` on a Dispatch thread, the test's task suspended meanwhile: what the test waits for (sign-ins
+    /// going to sleep on the manual clock) must never depend on a free thread of the cooperative pool.
+    static func offThePool<T: Sendable>(_ wait: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: wait()) }
+        }
+    }
+
+    @Test func aTimeoutIsARequestThatTimesOut() async throws {
         let clock = ManualClock()
         let faults = FaultSwitchboard()
         faults.faults.requestTimeout = true
         let bitten = Locked<[String]>([])
         faults.onTrigger { name in bitten.withLock { $0.append(name) } }
         let server = core(faults: faults, clock: clock)
-        let outcome = Locked<Result<LogonResponse, NetworkError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue(label: "logon").async {
+        let logon = Task { () -> Result<LogonResponse, NetworkError> in
             do throws(NetworkError) {
-                let response = try server.logonUser(userId: "alice", password: Secret("wonderland"))
-                outcome.withLock { $0 = .success(response) }
+                return .success(try await server.logonUser(userId: "alice", password: Secret("wonderland")))
             } catch {
-                outcome.withLock { $0 = .failure(error) }
+                return .failure(error)
             }
-            done.signal()
         }
-        #expect(clock.waitForPendingTimers(atLeast: 1))
+        #expect(await Self.offThePool { clock.waitForPendingTimers(atLeast: 1) })
         clock.advance(by: .seconds(30))
-        #expect(done.wait(timeout: .now() + 10) == .success)
-        let seen = outcome.withLock { $0 }
-        guard case .failure(.timedOut(let after))? = seen else { Issue.record("\(String(describing: seen))"); return }
+        let seen = await logon.value
+        guard case .failure(.timedOut(let after)) = seen else { Issue.record("\(seen)"); return }
         #expect(after == .seconds(30))
         #expect(bitten.withLock { $0 } == ["request timeout: Q2 Core does not answer within 30 s"])
+    }
+
+    /// `authenticate` is async: a sign-in waiting out Core's latency is a suspended task, not a blocked thread.
+    /// It used to block a thread of the cooperative pool (as many at once as the machine has cores), so more
+    /// sign-ins than cores could not all be waiting at once, and the app's other async work waited with them.
+    @Test func signInsWaitingOnCoreHoldNoThread() async {
+        let clock = ManualClock()
+        let faults = FaultSwitchboard()
+        faults.faults.addedLatency = .seconds(1)
+        let server = core(faults: faults, clock: clock)
+        let count = max(8, 4 * ProcessInfo.processInfo.activeProcessorCount)
+        let finished = Locked(0)
+        let signIns = (0..<count).map { _ in
+            Task {
+                let result = await login(server, "wonderland")
+                finished.withLock { $0 += 1 }
+                return result
+            }
+        }
+        // Off the pool in one go: blocked sign-ins would leave no pool thread to resume this test's task.
+        // Without every sign-in waiting at once, they are let go a round trip at a time, so that the test ends.
+        let allWaiting = await Self.offThePool {
+            let allWaiting = clock.waitForPendingTimers(atLeast: count, timeout: .seconds(5))
+            let deadline = Date().addingTimeInterval(20)
+            while finished.withLock({ $0 }) < count && Date() < deadline {
+                clock.advance(by: .seconds(1))
+                clock.waitForPendingTimers(atLeast: 1, timeout: .milliseconds(50))
+            }
+            return allWaiting
+        }
+        #expect(allWaiting, "\(clock.pendingTimerCount) of \(count) sign-ins waiting on the clock at once")
+        for signIn in signIns {
+            if case .failure(let failure) = await signIn.value { Issue.record("\(failure)") }
+        }
     }
 
     @Test func theSecurityModuleRunsBeforeThePasswordLogin() async {

@@ -1,10 +1,10 @@
 import Dispatch
 import Synchronization
-import Threading
 
 /// A value set once, by whichever of several parties comes first, and taken by one waiter: a flow's code
-/// awaits it (``value()``, suspending), or an SDK's synchronous callback blocks its thread for it (``wait()``).
-final class OneShot<Value: Sendable>: Sendable {
+/// awaits it (``value()``, suspending), or an SDK's synchronous callback blocks its thread for it (``wait()``);
+/// a simulated round trip waits for its timer or its abandonment the same two ways.
+package final class OneShot<Value: Sendable>: Sendable {
     private enum Waiter {
         case task(CheckedContinuation<Value, Never>)
         /// Made only when a thread blocks: most waits are awaits.
@@ -14,8 +14,10 @@ final class OneShot<Value: Sendable>: Sendable {
     private let state = Locked<(value: Value?, waiter: Waiter?)>((nil, nil))
 
     /// Sets the value unless one is set already. Returns whether this call set it.
+    package init() {}
+
     @discardableResult
-    func fulfil(_ newValue: Value) -> Bool {
+    package func fulfil(_ newValue: Value) -> Bool {
         let (first, waiter) = state.withLock { state -> (Bool, Waiter?) in
             guard state.value == nil else { return (false, nil) }
             state.value = newValue
@@ -31,7 +33,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// Suspends until a value is set, then returns it.
-    func value() async -> Value {
+    package func value() async -> Value {
         await withCheckedContinuation { continuation in
             let set = state.withLock { state -> Value? in
                 if let value = state.value { return value }
@@ -44,7 +46,7 @@ final class OneShot<Value: Sendable>: Sendable {
 
     /// Blocks this thread until a value is set, then returns it. Only for the SDKs' synchronous callbacks
     /// (`provideCredentials`, the Drops page's form), whose vendor APIs block their thread.
-    func wait() -> Value {
+    package func wait() -> Value {
         let semaphore = state.withLock { state -> DispatchSemaphore? in
             guard state.value == nil else { return nil }
             let semaphore = DispatchSemaphore(value: 0)
@@ -55,7 +57,7 @@ final class OneShot<Value: Sendable>: Sendable {
         return state.withLock { $0.value! }
     }
 
-    var isFulfilled: Bool { state.withLock { $0.value != nil } }
+    package var isFulfilled: Bool { state.withLock { $0.value != nil } }
 }
 
 /// True for the first call of ``claim()`` only.
