@@ -101,8 +101,9 @@ import ThreeDSecure
         #expect(consumer.heard.withLock { $0 } == ["RuntimeErrorEvent on MC-SDK"])
     }
 
-    @Test func aScenarioFileThatIsWrongIsAnErrorNamingItsProblems() {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-bad-world.json").path
+    @Test func aScenarioFileThatIsWrongIsAnErrorNamingItsProblems() throws {
+        let scratch = try ToolScratch("bad-world")
+        let path = scratch.path("world.json").path
         _ = FileManager.default.createFile(atPath: path, contents: Data(#"{"scenario": 1, "name": 7}"#.utf8))
         #expect {
             try SimulatedWorld.use(scenarioFile: path)
