@@ -17,7 +17,7 @@ public struct FlowAnswers: Sendable {
     public var autoLogin = false
     public var payment: PaymentAnswers
     /// The `faults` object for this flow only (as in a scenario file), checked when the answers were read: each key
-    /// given sets its fault for this flow (`true` or a number switches it on, `false`, 0 or null off), over the
+    /// given sets its fault for this flow (`true` or a number switches it on, `false`, 0 or, for a server fault, null off), over the
     /// faults of the run (the scenario's and the command line's); a key left out keeps the run's.
     public var faultsGiven: JSONNode?
     /// Where the object starts in the answers, for an error about what it lacks.

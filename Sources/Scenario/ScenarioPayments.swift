@@ -158,7 +158,7 @@ extension ScenarioReader {
     // MARK: Faults
 
     /// The faults `node` sets, each key over what `base` has (a key left out keeps `base`'s value; `false`, 0 or
-    /// null switches that fault off).
+    /// null, where each is the key's type, switches that fault off).
     mutating func faults(_ node: JSONNode, _ path: String, over base: (IdentityFaults, BridgeFaults) = (IdentityFaults(), BridgeFaults()))
         -> (IdentityFaults, BridgeFaults)
     {
