@@ -343,6 +343,23 @@ import Testing
         }
     }
 
+    /// A resize rewraps the help: the page it was on starts on the key that line now belongs to, not on the
+    /// rest of a description.
+    @Test func aResizedHelpPageStillStartsWithAKey() throws {
+        for width in 60...79 {
+            for presses in 1...8 {
+                let driver = AppDriver(width: 60, height: 18)
+                driver.press(.f1)
+                for _ in 0..<presses { driver.press(.down) }
+                driver.app.resize(width: width, height: 18)
+                let rows = driver.app.render().text.split(separator: "\n").map { Array($0) }
+                let title = try #require(rows.firstIndex { String($0).contains("┌─ Keys") })
+                let left = try #require(String(rows[title]).range(of: "┌─ Keys").map { String(rows[title])[..<$0.lowerBound].count })
+                #expect(rows[title + 2][left + 2] != " ", "\(presses) keys down, then \(width) columns:\n\(driver.app.render().text)")
+            }
+        }
+    }
+
     @Test func helpWrapsItsDescriptionsAtWordsAndNeverCutsOne() {
         for (width, height) in [(60, 18), (80, 24)] {
             let driver = AppDriver(width: width, height: height)

@@ -84,13 +84,21 @@ enum HelpBar {
     static func overlayPage(width: Int, height: Int, scroll: Int) -> Range<Int> {
         let count = overlayLayout(screenWidth: width).lines.count
         let rows = overlayRows(width: width, height: height)
-        let first = min(max(0, scroll), overlayLastScroll(width: width, height: height))
+        let first = overlayFirst(width: width, height: height, scroll: scroll)
         let ends = overlayStarts(width: width).filter { $0 > first && $0 <= first + rows } + (count <= first + rows ? [count] : [])
         return first..<(ends.max() ?? min(count, first + rows))
     }
 
+    /// The first line shown from `scroll`: the start of the key that line belongs to (a resize rewraps the
+    /// descriptions, so a page's first line at one width can be a continuation line at another).
+    static func overlayFirst(width: Int, height: Int, scroll: Int) -> Int {
+        let first = min(max(0, scroll), overlayLastScroll(width: width, height: height))
+        return overlayStarts(width: width).last { $0 <= first } ?? first
+    }
+
     /// Where a key moves the overlay from `scroll`: a key (↑↓) or a page (PgUp PgDn) at a time, always to a key.
     static func overlayScroll(from scroll: Int, by key: Key, width: Int, height: Int) -> Int {
+        let scroll = overlayFirst(width: width, height: height, scroll: scroll)
         let starts = overlayStarts(width: width)
         let last = overlayLastScroll(width: width, height: height)
         let rows = overlayRows(width: width, height: height)
