@@ -123,8 +123,9 @@ enum ThreeDSMessage {
 
     /// A challenge screen. A native screen (acsUiType 01 to 04) carries what the 3DS SDK draws, as EMV 3DS 2.2
     /// requires of it: the header, the challenge text (after why the last answer failed, with
-    /// challengeInfoTextIndicator Y), the entry's label, a select screen's options (`challengeSelectInfo`, named
-    /// 1, 2, 3 … as the CReq's challengeDataEntry names them) and its buttons' labels; an HTML screen its page.
+    /// challengeInfoTextIndicator Y; after a resend's notice, N), the entry's label, a select screen's options
+    /// (`challengeSelectInfo`, named 1, 2, 3 … as the CReq's challengeDataEntry names them) and its buttons'
+    /// labels; an HTML screen its page.
     static func cres(_ ids: TransactionIDs, _ screen: ChallengeScreen) -> Logged {
         let native = screen.uiType != .htmlOther
         let label: String? = switch screen.uiType {
@@ -142,12 +143,12 @@ enum ThreeDSMessage {
             "acsUiType": screen.uiType.rawValue, "challengeCompletionInd": "N",
             "challengeInfoHeader": native ? "Purchase authentication" : nil, "challengeInfoLabel": label,
             "challengeInfoText": native ? screen.message.map { "\($0). \(screen.prompt)" } ?? screen.prompt : nil,
-            "challengeInfoTextIndicator": native ? (screen.message == nil ? "N" : "Y") : nil,
+            "challengeInfoTextIndicator": native ? (screen.message != nil && screen.messageWarns ? "Y" : "N") : nil,
             "submitAuthenticationLabel": [.text, .singleSelect, .multiSelect].contains(screen.uiType) ? "Submit" : nil,
             "resendInformationLabel": screen.uiType == .text && screen.resendsLeft > 0 ? "Resend code" : nil,
             "oobContinueLabel": screen.uiType == .outOfBand ? "Continue" : nil,
             "acsHTML": screen.uiType == .htmlOther ? htmlScreen(screen) : nil,
-        ], values: select, line: "acsUiType \(screen.uiType.rawValue), challengeCompletionInd N" + (screen.message.map { ", challengeInfoTextIndicator Y: \($0)" } ?? ""))
+        ], values: select, line: "acsUiType \(screen.uiType.rawValue), challengeCompletionInd N" + (screen.message.map { screen.messageWarns ? ", challengeInfoTextIndicator Y: \($0)" : ", \($0)" } ?? ""))
     }
 
     static func cresFinal(_ ids: TransactionIDs, _ result: AuthenticationResult) -> Logged {

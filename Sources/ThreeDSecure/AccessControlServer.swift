@@ -179,7 +179,9 @@ public final class AccessControlServer: Sendable {
                 return refuse(&challenge, "no more codes can be sent; enter the last one or cancel")
             }
             challenge.resendsLeft -= 1
-            return .screen(challenge.screen(message: "a new code was sent"))
+            var screen = challenge.screen(message: "a new code was sent")
+            screen.messageWarns = false
+            return .screen(screen)
         case .code(let code):
             guard challenge.design.uiType == .text else { return refuse(&challenge, "this challenge takes no code") }
             return judge(&challenge, correct: code == policy.oneTimeCode, wrong: "wrong code")

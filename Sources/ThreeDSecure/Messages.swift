@@ -78,6 +78,9 @@ public struct ChallengeScreen: Sendable, Equatable {
     public let resendsLeft: Int
     /// Why the previous answer did not complete the challenge, if it did not.
     public let message: String?
+    /// The message warns (a wrong or refused answer), rather than tells news ("a new code was sent"): EMV 3DS's
+    /// challengeInfoTextIndicator Y.
+    public var messageWarns = true
     /// What the simulated issuer takes on a select screen ("Lisbon"; "Amsterdam and Lisbon"): test data shown
     /// beside the options, as the code screen shows its code. Not part of any message.
     public var expectedChoice: String? = nil

@@ -50,6 +50,17 @@ import ThreeDSecure
         #expect(cres.last?["challengeInfoTextIndicator"] as? String == "Y")
     }
 
+    /// A resent code's screen says so ("a new code was sent"), which is news, not a warning: its CRes's
+    /// challengeInfoTextIndicator stays N, as docs/payer-authentication.md says (Y after a refused answer only).
+    @Test func aResentCodesCResIsNoWarning() throws {
+        let (frontEnd, messages) = try messages("4000000000002503", [.challenge(.answer(.resend)), code("1234")])
+        #expect(frontEnd.challengeScreens.last?.message == "a new code was sent")
+        let cres = messages.filter { $0.0 == "CRes" && $0.1["challengeCompletionInd"] as? String == "N" }.map(\.1)
+        #expect(cres.count == 2)
+        #expect((cres.last?["challengeInfoText"] as? String)?.contains("a new code was sent") == true)
+        #expect(cres.last?["challengeInfoTextIndicator"] as? String == "N", "\(String(describing: cres.last))")
+    }
+
     @Test func anOutOfBandScreensCResCarriesItsText() throws {
         let (frontEnd, messages) = try messages("4000009900000038", [.challenge(.decideOnOtherDevice(approve: true))])
         let cres = try #require(messages.first { $0.0 == "CRes" }?.1)
