@@ -106,7 +106,10 @@ enum HelpBar {
         case .down, .character("j"): return min(last, starts.first { $0 > scroll } ?? last)
         case .up, .character("k"): return starts.last { $0 < scroll } ?? 0
         // A page at a time, as less does: the next page starts where this one ended.
-        case .pageDown, .character(" "): return min(last, overlayPage(width: width, height: height, scroll: scroll).upperBound)
+        // (A key longer than a page ends its page mid-description: the next page starts at the next key.)
+        case .pageDown, .character(" "):
+            let end = overlayPage(width: width, height: height, scroll: scroll).upperBound
+            return min(last, starts.first { $0 >= end } ?? last)
         case .pageUp: return starts.first { $0 >= scroll - rows && $0 < scroll } ?? 0
         case .end: return last
         case .home: return 0
