@@ -84,7 +84,7 @@ public enum PaymentForm {
         if digitsOnly, parts[0].drop(while: { $0 == "0" }).count > 9 {
             throw PaymentFormProblem(field: .amount, message: "at most 9999999.99")
         }
-        guard (1...2).contains(parts.count), digitsOnly, !parts[0].isEmpty, parts[0].count <= 9,
+        guard (1...2).contains(parts.count), digitsOnly, !parts[0].isEmpty,
             parts.count == 1 || (1...2).contains(parts[1].count), let whole = Int(parts[0])
         else { throw PaymentFormProblem(field: .amount, message: "write it as a number with at most two decimals, e.g. 49.99") }
         var cents = 0

@@ -296,6 +296,9 @@ extension RecordingFrontEnd {
         // The digits alone are an expiry too, as a payment form formats them.
         let digitsOnly = try PaymentForm.details(card: "4000000000002503", expiry: "1230", amount: "1", currency: "EUR", merchant: "m")
         #expect(digitsOnly.expiryMonth == 12 && digitsOnly.expiryYear == 2030)
+        // Leading zeros are not digits of the amount (ten characters, one of them significant).
+        let padded = try PaymentForm.details(card: "4000000000002503", expiry: "1230", amount: "0000000001.50", currency: "EUR", merchant: "m")
+        #expect(padded.amountMinorUnits == 150)
         let bad: [(String, String, String, String, String, PaymentField)] = [
             ("4000000000002502", "12/30", "1", "EUR", "m", .card),
             ("1234", "12/30", "1", "EUR", "m", .card),
