@@ -94,7 +94,12 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
                 return .failure(error)
             }
         }
-        #expect(await Self.offThePool { clock.waitForPendingTimers(atLeast: 1) })
+        let waiting = await Self.offThePool { clock.waitForPendingTimers(atLeast: 1) }
+        // Without a sign-in waiting on the clock there is nothing to move on; awaiting it would never end.
+        guard waiting else {
+            Issue.record("the sign-in never waited on Core")
+            return
+        }
         clock.advance(by: .seconds(30))
         let seen = await logon.value
         guard case .failure(.timedOut(let after)) = seen else { Issue.record("\(seen)"); return }
@@ -125,7 +130,7 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
                 return result
             }
         }
-        // Off the pool in one go: blocked sign-ins would leave no pool thread to resume this test's task.
+        // Off the pool: the test waits on a queue of its own, whatever the pool and the sign-ins do.
         // Without every sign-in waiting at once, they are let go a round trip at a time, so that the test ends.
         let allWaiting = await Self.offThePool {
             let allWaiting = clock.waitForPendingTimers(atLeast: count, timeout: .seconds(5))
@@ -137,6 +142,11 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
             return allWaiting
         }
         #expect(allWaiting, "\(clock.pendingTimerCount) of \(count) sign-ins waiting on the clock at once")
+        // A sign-in not finished by now would be awaited forever: the test fails instead of hanging the suite.
+        guard finished.withLock({ $0 }) == count else {
+            Issue.record("\(finished.withLock { $0 }) of \(count) sign-ins finished")
+            return
+        }
         for signIn in signIns {
             if case .failure(let failure) = await signIn.value { Issue.record("\(failure)") }
         }
