@@ -68,11 +68,15 @@ int idp_curses_start(int mouse) {
     // ncurses 6.4 writes its buffer out at every cursor move until the screen has once been suspended and
     // resumed (its "initial" state, meant for low-level terminfo programs), so a frame left in dozens of
     // writes. One suspend and resume now, before anything is drawn, makes every frame one write.
+    // The cursor is hidden before the suspend, so that the resume hides it again in its own write, and the
+    // paste and mouse modes go into curses' buffer (putp) rather than out in writes of their own: what the
+    // terminal gets before the first frame is one burst, not five writes and then a sixth for the cursor.
+    curs_set(0);
     endwin();
+    putp(PASTE_ON);
+    if (mouse_wanted) putp(MOUSE_ON);
     refresh();
     fflush(stdout);
-    write_all(PASTE_ON);
-    if (mouse_wanted) write_all(MOUSE_ON);
     return 0;
 }
 

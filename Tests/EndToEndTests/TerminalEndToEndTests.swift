@@ -214,9 +214,11 @@ import Testing
         let session = try TmuxSession()
         #expect(session.waitFor("What would you like to do?"))
         #expect(session.format("#{mouse_any_flag}") == "1", "idp-tui asks for mouse reports")
+        #expect(session.format("#{cursor_flag}") == "0", "no cursor on the menu")
         // "▸ 1 Activate device" is on row 5, from column 3.
         session.send(bytes: "\u{1b}[<0;6;5M\u{1b}[<0;6;5m")
         #expect(session.waitFor("Activate device — step 1 of 2"))
+        #expect(session.format("#{cursor_flag}") == "1", "the cursor shows in the form's field")
         let screen = session.screen().split(separator: "\n").map(String.init)
         let row = try #require(screen.firstIndex { $0.contains("[ Cancel ]") })
         let column = try #require(screen[row].range(of: "[ Cancel ]")).lowerBound
