@@ -31,6 +31,11 @@ public struct ParityObservation: Sendable, Equatable, Encodable {
     public let setAuthorisationCode: String
     /// The device afterwards: "not activated", "logged in as alice" …
     public let deviceAfter: String
+    /// What the SDK's completion handed the app, in that SDK's names: the `IdpSdkResult` of
+    /// `getAuthorizationCode` (an authorization code, or its `idpSdkError` as subsystem/code), or the
+    /// `KssIdpStatus` case of KSSIDP's completion; "no completion (not called)" when the flow ended before the call.
+    /// Shown, not judged: it is how an app's old handler maps onto the new one.
+    public let appReceived: String
     /// The MC-SDK events and IdP requests, in order.
     public let messages: [String]
 }
@@ -144,10 +149,23 @@ public enum ParityCheck {
             observations.append(ParityObservation(
                 flow: kind.rawValue, outcome: result.outcome.rawValue, status: result.status,
                 error: result.outcome == .cancelled ? nil : error, setAuthorisationCode: set?.status ?? "not sent",
-                deviceAfter: service.statusLine, messages: messages))
+                deviceAfter: service.statusLine, appReceived: appReceived(frontEnd.events), messages: messages))
         }
         return observations
     }
+}
+
+/// What the SDK's completion handed the app: `IdpSdkResult` for the IdpSdk's `getAuthorizationCode`, the
+/// `KssIdpStatus` case (`success`, `requestFailed`, `eventFailed`, `biometricError`) for KSSIDP's completion.
+func appReceived(_ events: [FlowEvent]) -> String {
+    if let completion = events.last(where: { $0.from == .kssidp && $0.to == .app }) {
+        let status = completion.status ?? ""
+        return "KssIdpStatus." + status.prefix(1).lowercased() + status.dropFirst()
+    }
+    if let result = events.last(where: { $0.from == .idpSdk && $0.to == .app && $0.step == .getAuthorizationCode }) {
+        return result.status == StatusType.OK.name ? "IdpSdkResult.authorizationCode" : "IdpSdkResult.idpSdkError \(result.status ?? "")"
+    }
+    return "no completion (not called)"
 }
 
 /// Answers credential prompts from a dictionary; nil answers cancel.
@@ -246,6 +264,7 @@ public enum ParityText {
                     lines += row("error \(step.new.error ?? "none")", "error \(step.legacy.error ?? "none")")
                 }
                 lines += row(step.new.deviceAfter, step.legacy.deviceAfter)
+                lines += row(step.new.appReceived, step.legacy.appReceived)
                 let left = wrap(step.new.messages, width: column - 1, spelled: spelled)
                 let right = wrap(step.legacy.messages, width: column - 1, spelled: spelled)
                 for index in 0..<max(left.count, right.count) {

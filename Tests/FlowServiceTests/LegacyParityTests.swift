@@ -112,6 +112,22 @@ private let chainFilePath: String = {
         #expect(!activation.contains { $0.contains("error ") }, "no error row when neither side failed")
     }
 
+    @Test func theReportShowsWhatEachAppWasHanded() {
+        // How an old handler maps onto the new one: a KSSIDP app's requestFailed is the IdpSdkResult's
+        // idpSdkError; KSSIDP is never called when the app's own form is cancelled.
+        let report = ParityCheck.run()
+        let wrongPassword = report.cases[1].steps[0]
+        #expect(wrongPassword.new.appReceived == "IdpSdkResult.idpSdkError 513/4011")
+        #expect(wrongPassword.legacy.appReceived == "KssIdpStatus.requestFailed")
+        let activation = report.cases[0].steps[0]
+        #expect(activation.new.appReceived == "IdpSdkResult.authorizationCode" && activation.legacy.appReceived == "KssIdpStatus.success")
+        let cancel = report.cases[3].steps[0]
+        #expect(cancel.new.appReceived == "IdpSdkResult.idpSdkError 1000/1")
+        #expect(cancel.legacy.appReceived == "no completion (not called)")
+        let lines = ParityText.lines(report, width: 100)
+        #expect(lines.contains { $0.contains("IdpSdkResult.idpSdkError 513/4011") && $0.contains("KssIdpStatus.requestFailed") }, "\(lines)")
+    }
+
     @Test(arguments: [40, 56, 76, 156])
     func theReportFitsAnyWidthAndCutsNothing(_ width: Int) {
         let report = ParityCheck.run(variant: .enrollmentClientForLogin)
