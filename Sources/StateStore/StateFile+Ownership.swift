@@ -10,11 +10,18 @@ extension StateFile {
         let tables = try database.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0
         if version > Self.schemaVersion { throw Self.fromANewerVersion(path, version) }
         guard application == Self.applicationID || (application == 0 && tables == 0) else { throw Self.notOurs(path) }
+        if version < 0 { throw Self.negativeVersion(path, version) }
         return tables
     }
 
     static func fromANewerVersion(_ path: String, _ version: Int) -> StateError {
         StateError("the state file \(path) was written by a newer idp-tui (schema \(version); this one reads up to \(schemaVersion)); use that idp-tui, or another file with --state")
+    }
+
+    /// A schema version below 0, which no idp-tui writes (migrating from it indexed outside the migrations): the
+    /// file is idp-tui's, damaged, so `reset` moves it aside.
+    static func negativeVersion(_ path: String, _ version: Int) -> StateError {
+        Database.damaged(path, "schema version \(version), which no idp-tui writes")
     }
 
     static func notOurs(_ path: String) -> StateError {

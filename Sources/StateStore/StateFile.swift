@@ -117,6 +117,7 @@ public final class StateFile: Sendable {
             let version = Int(try transaction.query("PRAGMA user_version").first?.first?.integer ?? 0)
             let application = try transaction.query("PRAGMA application_id").first?.first?.integer ?? 0
             if version > Self.schemaVersion { throw Self.fromANewerVersion(path, version) }
+            if version < 0 { throw Self.negativeVersion(path, version) }
             if application != Self.applicationID {
                 let tables = try transaction.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0
                 guard application == 0 && tables == 0 else { throw Self.notOurs(path) }

@@ -57,6 +57,8 @@ extension StateFile {
         guard probe.version <= schemaVersion else {
             throw StateError("\(path) was written by a newer idp-tui (schema \(probe.version); this one reads up to \(schemaVersion)); nothing was changed")
         }
+        // A version below 0 no idp-tui writes: idp-tui's file, damaged (opening it would refuse it so).
+        if probe.version < 0 { return confirm() ? try moveAside(path, now: now) : .declined }
         guard confirm() else { return .declined }
         let before = size(path)
         do {
