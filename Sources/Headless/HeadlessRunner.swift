@@ -237,6 +237,8 @@ public final class HeadlessRunner: FlowFrontEnd {
     private func emit(_ type: String, _ value: some Encodable) {
         guard let data = try? encoder.encode(value) else { return }
         let body = String(decoding: data.dropFirst(), as: UTF8.self)
-        write("{\"type\":\"\(type)\"," + body)
+        // A crafted state file's device (its user, its astClientId) reaches events and results: DEL and C1, which
+        // JSONEncoder writes raw, are written as `\u` escapes too, as `history --json` writes them.
+        write(VisibleText.escapedInJSON("{\"type\":\"\(type)\"," + body))
     }
 }

@@ -29,4 +29,26 @@ import Testing
         #expect(reset.stdout.contains("\(state) → \(state).unreadable-"), "\(reset.stdout)")
         #expect(!FileManager.default.fileExists(atPath: state))
     }
+
+    /// ESC, BEL, a C1 CSI and DEL: what a crafted string would send the terminal.
+    private static let controls = "\u{1B}]0;PWN\u{07}\u{9B}2J\u{7F}"
+
+    /// Whether text holds a control character other than the line end.
+    private func hasControl(_ text: String) -> Bool {
+        text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+    }
+
+    /// The device's user and astClientId are read from the state file into `run`'s events and result: JSONEncoder
+    /// escapes C0 there but wrote DEL and C1 raw, so a crafted file sent a CSI to whoever watched the output.
+    @Test func runWritesAStateFilesControlCharactersEscaped() throws {
+        let state = try activated()
+        try StateFile.executeWithoutMigratingForTesting(path: state, "UPDATE device SET user_id = 'alice' || char(27, 93, 48, 59, 80, 87, 78, 7, 155, 50, 74, 127), ast_client_id = 'AST' || char(155, 127)")
+        let run = try BinaryRun.run(["run", "logout", "--answers", "-", "--state", state], stdin: "{}")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!hasControl(run.stdout), "\(run.stdout)")
+        #expect(run.stdout.contains(#"alice\u001b]0;PWN\u0007\u009b2J\u007f"#), "\(run.stdout)")
+        // Escapes in JSON, so the values read back as they are.
+        #expect(run.results.first?["user"] as? String == "alice" + Self.controls)
+        #expect(run.results.first?["astClientId"] as? String == "AST\u{9B}\u{7F}")
+    }
 }
