@@ -203,7 +203,10 @@ public enum PlainSession {
     nonisolated(unsafe) private static var ascii = false
 
     /// Text the session prints (never what the user types, which the line editor echoes as it came).
-    private static func write(_ text: String) { write(bytes: Array((ascii ? PlainASCII.text(text) : text).utf8)) }
+    private static func write(_ text: String) {
+        let visible = TerminalApp.plainVisible(text)
+        write(bytes: Array((ascii ? PlainASCII.text(visible) : visible).utf8))
+    }
 
     private static func write(bytes: [UInt8]) {
         guard !outputClosed else { return }

@@ -51,4 +51,13 @@ import Testing
         #expect(run.results.first?["user"] as? String == "alice" + Self.controls)
         #expect(run.results.first?["astClientId"] as? String == "AST\u{9B}\u{7F}")
     }
+
+    /// Plain mode printed the device's user (`device: activated as …`) and the events' details as they were.
+    @Test func plainModeWritesAStateFilesControlCharactersEscaped() throws {
+        let state = try activated()
+        try StateFile.executeWithoutMigratingForTesting(path: state, "UPDATE device SET user_id = 'alice' || char(27, 93, 48, 59, 80, 87, 78, 7, 155, 50, 74, 127)")
+        let plain = try BinaryRun.run(["--plain", "--state", state], stdin: "2\n")
+        #expect(plain.stdout.contains(#"alice\x1B]0;PWN\x07\x9B2J\x7F"#), "\(plain.stdout)")
+        #expect(!hasControl(plain.stdout), "\(plain.stdout)")
+    }
 }
