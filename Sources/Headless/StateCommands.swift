@@ -63,15 +63,15 @@ public enum StateCommands {
         }
         switch outcome {
         case .nothingThere:
-            write("\(path) does not exist: there is nothing to reset")
+            write("\(VisibleText.escaped(path)) does not exist: there is nothing to reset")
         case .reset(let before, let after):
             write("\(VisibleText.escaped(path)): the device, the identity provider's counters and locks, and the history are reset (\(bytes(before)) → \(bytes(after)))")
         case .declined:
             writeErrorLine("idp-tui: reset: not confirmed; nothing was changed (--yes resets without asking)")
             return 1
         case .movedAside(let moves):
-            write("\(path) could not be read; it was kept, not deleted, and the next run starts a new one. Moved:")
-            for move in moves { write("  \(move.from) → \(move.to)") }
+            write("\(VisibleText.escaped(path)) could not be read; it was kept, not deleted, and the next run starts a new one. Moved:")
+            for move in moves { write("  \(VisibleText.escaped(move.from)) → \(VisibleText.escaped(move.to))") }
         }
         return 0
     }
@@ -150,7 +150,7 @@ public enum StateCommands {
             var isNew = false
             if options.statePath == nil { isNew = try isAbsent(path, prefix: "history prune: ") }
             if isNew && !policyGiven {
-                write("no flows yet: nothing to prune (\(path) does not exist yet)")
+                write("no flows yet: nothing to prune (\(VisibleText.escaped(path)) does not exist yet)")
                 return 0
             }
             let state = try open(writing: true, creating: isNew)

@@ -60,4 +60,13 @@ import Testing
         #expect(plain.stdout.contains(#"alice\x1B]0;PWN\x07\x9B2J\x7F"#), "\(plain.stdout)")
         #expect(!hasControl(plain.stdout), "\(plain.stdout)")
     }
+
+    /// What `reset` prints on standard output names the path escaped, as its errors do.
+    @Test func resetNamesAPathWithControlCharactersEscaped() throws {
+        let state = freshStatePath() + Self.controls
+        let reset = try BinaryRun.run(["reset", "--state", state])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(reset.stdout.contains(#"\x1B]0;PWN\x07\x9B2J\x7F does not exist"#), "\(reset.stdout)")
+        #expect(!hasControl(reset.stdout), "\(reset.stdout)")
+    }
 }
