@@ -39,6 +39,13 @@ extension StateFile {
         case .regularFile:
             break
         }
+        // A -wal or -shm that is a link, a folder or anything else but a file is refused as the file would be:
+        // moved aside without it, it stayed at the path and refused every run after; reset, SQLite could not open it.
+        for suffix in StatePath.companions {
+            if case .notAFile(let what) = StatePath.Entry(path + suffix) {
+                throw StateError(StatePath.refusal(path + suffix, what) + "; nothing was changed")
+            }
+        }
         if let problem = StatePath.writeProblem(path) { throw StateError(problem + "; nothing was changed") }
         guard StatePath.isSQLiteOrEmpty(path) else { return confirm() ? try moveAside(path, now: now) : .declined }
         let probe: Probe

@@ -69,4 +69,29 @@ import Testing
         #expect(reset.stdout.contains(#"\x1B]0;PWN\x07\x9B2J\x7F does not exist"#), "\(reset.stdout)")
         #expect(!hasControl(reset.stdout), "\(reset.stdout)")
     }
+
+    /// A -wal that is a symbolic link, or a -shm that is a folder, beside unreadable bytes: `reset` moved the file
+    /// aside and left them at the path (every later run refused them), saying it had moved the file with its
+    /// companions; beside a healthy file it said SQLite could not open it. Now refused, and nothing is moved.
+    @Test func resetRefusesACompanionThatIsNotAFileAndMovesNothing() throws {
+        for (suffix, make) in [("-wal", { (path: String) in try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/etc/passwd") }),
+                               ("-shm", { (path: String) in try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) })] {
+            for healthy in [false, true] {
+                let state = try activated()
+                let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+                if !healthy { try garbage.write(to: URL(fileURLWithPath: state)) }
+                try make(state + suffix)
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: state))
+                let reset = try BinaryRun.run(["reset", "--yes", "--state", state])
+                let what = suffix == "-wal" ? "a symbolic link" : "a folder"
+                #expect(reset.status == 2, "\(suffix) \(healthy): \(reset.stdout)")
+                #expect(reset.stderr == "idp-tui: reset: \(state + suffix) is \(what), not a state file"
+                        + (suffix == "-wal" ? " (idp-tui does not follow links for its state file: name the file itself)" : "")
+                        + "; nothing was changed\n", "\(suffix) \(healthy): \(reset.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == bytes)
+                let folder = (state as NSString).deletingLastPathComponent
+                #expect(try !FileManager.default.contentsOfDirectory(atPath: folder).contains { $0.contains("unreadable") })
+            }
+        }
+    }
 }
