@@ -59,19 +59,25 @@ public enum RunCommand {
         return fstat(STDIN_FILENO, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-    /// False once the process is ending on a signal: nothing more is written, so that no result line is printed
-    /// for a flow the closed state file could not keep.
-    private static let writing = Locked(true)
+    /// The signal the process is ending on, once one came (nil before): nothing more is written, so that no result
+    /// line is printed for a flow the closed state file could not keep.
+    private static let stoppedBy = Locked<Int32?>(nil)
 
     /// Stops every later line (waiting for one being written to end); for a signal's exit.
-    public static func stopWriting() {
-        writing.withLock { $0 = false }
+    public static func stopWriting(signal: Int32) {
+        stoppedBy.withLock { $0 = $0 ?? signal }
+    }
+
+    /// The status to end with: 128 + the signal's number once a signal stopped the output, whatever `status`.
+    /// The run may reach its own end before the signal's handler exits, with a line held back: that is no success.
+    public static func endingStatus(_ status: Int32) -> Int32 {
+        stoppedBy.withLock { $0 }.map { 128 + $0 } ?? status
     }
 
     /// Writes every byte, unbuffered, so that each JSON line reaches a pipe as soon as it happens.
     static func writeFully(_ fd: Int32, _ bytes: [UInt8]) {
-        writing.withLock { writing in
-            if writing { writeAll(fd, bytes) }
+        stoppedBy.withLock { signal in
+            if signal == nil { writeAll(fd, bytes) }
         }
     }
 

@@ -42,7 +42,8 @@ func help(_ command: Command) -> String {
 /// -wal), then `_exit`. Not `exit`: its `atexit` handlers include OpenSSL's, which frees what a flow still winding
 /// down on another thread (a cancelled one in the terminal UI) may be using.
 func end(_ status: Int32) -> Never {
-    var status = status
+    // A signal that stopped the output ends the process with its own status, even when the run got here first.
+    var status = RunCommand.endingStatus(status)
     // Output that could not be written (a full disk) is not a success: one line, and exit 74. A closed pipe
     // (`| head`): 141, as a shell reports SIGPIPE, with no line (the reader chose to stop).
     let flushed = fflush(nil) == 0
@@ -81,7 +82,7 @@ func exitOnSignals() -> [any DispatchSourceSignal] {
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler {
-            RunCommand.stopWriting()
+            RunCommand.stopWriting(signal: number)
             StateFile.closeAll()
             _exit(128 + number)
         }
