@@ -65,7 +65,25 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
             let cutoff = timeText(now.addingTimeInterval(-Double(retention.days) * 86_400))
             removed += try transaction.query("DELETE FROM flows WHERE started_at < ? RETURNING id", [.text(cutoff)]).count
         }
+        // A scenario may make flows larger than the default's (ten attempts and ten resends: about 38 KB each, and
+        // 1,000 of them took 52 MB): the pages in use are kept within the policy's budget too, oldest flows first.
+        while try usedBytes(transaction) > retention.budget {
+            let count = try transaction.query("SELECT count(*) FROM flows").first?.first?.integer ?? 0
+            guard count > 1 else { break }
+            removed += try transaction.query("DELETE FROM flows WHERE id IN (SELECT id FROM flows ORDER BY id LIMIT ?) RETURNING id",
+                                             [.integer(max(1, min(count - 1, count / 20)))]).count
+        }
         return removed
+    }
+
+    /// At most 256 KB and 16 KB a flow of the policy in use in the file (16.3 MB by default): the default's flows
+    /// take about 9 KB each at most.
+    var budget: Int64 { (256 + 16 * Int64(flows)) << 10 }
+
+    /// The bytes of the file's pages in use (the free ones are reused before the file grows).
+    private static func usedBytes(_ transaction: Database.Transaction) throws(StateError) -> Int64 {
+        let pragma = { (name: String) throws(StateError) -> Int64 in try transaction.query("PRAGMA \(name)").first?.first?.integer ?? 0 }
+        return try (pragma("page_count") - pragma("freelist_count")) * pragma("page_size")
     }
 }
 

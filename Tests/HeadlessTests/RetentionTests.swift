@@ -40,6 +40,38 @@ import Testing
         #expect(try file.queryForTesting("SELECT count(*) FROM flow_events WHERE flow_id NOT IN (SELECT id FROM flows)") == [["0"]])
     }
 
+    /// A scenario within its limits (ten attempts, ten resends) makes a challenge payment about 38 KB: kept by
+    /// count alone, 1,000 of them took the file to 52 MB. The pages in use stay within the policy's budget, 256 KB
+    /// and 16 KB a flow (16.3 MB by default), the oldest flows going first.
+    @Test func largeFlowsAreKeptWithinThePolicysBudget() throws {
+        let folder = scratchPath("idp-tui-retention")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let shown = try BinaryRun.run(["scenario", "show"])
+        var scenario = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+        var provider = try #require(scenario["identityProvider"] as? [String: Any])
+        var tenants = try #require(provider["tenants"] as? [[String: Any]])
+        tenants[0]["users"] = [["username": "alice", "password": "wonderland", "activationCode": "123456"]]
+        provider["tenants"] = tenants
+        scenario["identityProvider"] = provider
+        scenario["payments"] = ["challenge": ["attempts": 10, "resends": 10, "oneTimeCode": "1234"]]
+        let path = folder + "/large-flows.json"
+        try JSONSerialization.data(withJSONObject: scenario).write(to: URL(fileURLWithPath: path))
+        let state = folder + "/state.sqlite"
+        try StateFile(path: state).close()
+        #expect(try BinaryRun.run(["history", "prune", "--keep-flows", "20", "--state", state]).status == 0)
+        let payment = #"{"card":"4000 0000 0000 2503","expiry":"12/30","otp":["1","2","3","4","5","6","7","8","9","10"],"resend":10}"#
+        let run = try BinaryRun.run(["run"] + Array(repeating: "payer-auth", count: 40) + ["--scenario", path, "--state", state],
+                                    stdin: "[" + Array(repeating: payment, count: 40).joined(separator: ",") + "]")
+        #expect(run.results.count == 40, "\(run.stderr)")
+        let file = try StateFile(path: state)
+        let kept = try file.queryForTesting("SELECT count(*), max(id) FROM flows").first ?? []
+        #expect(kept.last == "40", "the newest flow is kept: \(kept)")
+        #expect(Int(kept.first ?? "") ?? 0 < 20, "fewer than the policy's 20 flows: \(kept)")
+        file.close()
+        let bytes = try size(state)
+        #expect(bytes <= (256 + 16 * 20 + 64) << 10, "\(bytes) bytes")
+    }
+
     @Test func pruneByAgeAndGiveTheSpaceBack() throws {
         let state = freshStatePath()
         _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
