@@ -94,4 +94,20 @@ import Testing
             }
         }
     }
+
+    /// `--state :memory:` and `--state 'file:state?mode=memory'` are names of files in the current folder: SQLite
+    /// took the first, and the second as a URI (the system's library takes URIs), for a database in memory, and the
+    /// run kept nothing, exit 0, leaving an empty file behind.
+    @Test func namesSQLiteWouldReadAsMemoryAreFiles() throws {
+        let folder = scratchPath("idp-tui-names")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in [":memory:", "file:state.sqlite?mode=memory"] {
+            let run = try BinaryRun.run(["-c", "cd \"$0\" && exec \"$1\" run logout --answers - --state \"$2\"", folder, BinaryRun.executable.path, name],
+                                        stdin: "{}", executable: URL(fileURLWithPath: "/bin/sh"))
+            #expect(run.status == 0, "\(name): \(run.stderr)")
+            let file = try StateFile(path: folder + "/" + name)
+            #expect(try file.queryForTesting("SELECT count(*) FROM flows") == [["1"]], "\(name)")
+            file.close()
+        }
+    }
 }

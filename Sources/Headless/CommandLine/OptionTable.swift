@@ -52,7 +52,9 @@ enum OptionTable {
 
     private static let global: [OptionSpec] = [
         OptionSpec(name: "--state", value: "FILE", help: "the state file (default: $XDG_STATE_HOME/idp-tui/state.sqlite)", scope: .global) {
-            options, value, _ in options.statePath = value
+            // SQLite reads ":memory:" as a database in memory and, built to take URIs (Debian's is), "file:…" as one
+            // (`file:x?mode=memory`): the run then kept nothing, exit 0. Named as files in this folder, they are files.
+            options, value, _ in options.statePath = value == ":memory:" || value.hasPrefix("file:") ? "./" + value : value
         },
         OptionSpec(name: "--ephemeral", value: nil, help: "keep no state: everything in memory, gone at exit", scope: .global) {
             options, _, _ in options.ephemeral = true
