@@ -101,7 +101,7 @@ public enum StateCommands {
             }
         }
         if arguments.first != "prune" && (options.keepFlows != nil || options.keepDays != nil) {
-            throw UsageError("history: --\(options.keepFlows != nil ? "keep-flows" : "keep-days") is for history prune")
+            throw UsageError("history\(arguments.first.map { " \($0)" } ?? ""): --\(options.keepFlows != nil ? "keep-flows" : "keep-days") is for history prune")
         }
         if let verb = arguments.first, options.json || options.limit != nil {
             // Accepted and ignored, a script would read text where it expects JSON: refused instead.

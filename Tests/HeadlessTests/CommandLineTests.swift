@@ -50,7 +50,7 @@ import Testing
         (["--answers", "a.json"], "unknown option --answers (it is for idp-tui run); see idp-tui --help"),
         (["history", "--variant", "guide"], "history: unknown option --variant (it is for idp-tui compare); see idp-tui history --help"),
         (["run", "activate", "--seed"], "run: --seed needs a value"),
-        (["history", "export", "4", "--format", "--state", "f"], "history: --format needs a value"),
+        (["history", "export", "4", "--format", "--state", "f"], "history export: --format needs a value"),
         (["compare", "--json=yes"], "compare: --json takes no value"),
         (["reset", "--limit", "0"], "reset: unknown option --limit (it is for idp-tui history); see idp-tui reset --help"),
         (["history", "--limit", "0"], "history: --limit takes a whole number from 1 to 100000, not \"0\""),
@@ -68,7 +68,7 @@ import Testing
         (["--theme="], "--theme needs a value, not an empty one"),
         (["run", "activate", "--seed="], "run: --seed needs a value, not an empty one"),
         (["run", "activate", "--insecure-device="], "run: --insecure-device needs a value, not an empty one"),
-        (["history", "export", "1", "--format="], "history: --format needs a value, not an empty one"),
+        (["history", "export", "1", "--format="], "history export: --format needs a value, not an empty one"),
         // --bridge-fault adds a fault each time; the same fault twice is refused, not the last one kept.
         (["run", "payer-auth", "--bridge-fault", "lose-acks:3", "--bridge-fault", "lose-acks:1"],
          "run: --bridge-fault lose-acks is given twice; give it once"),

@@ -108,9 +108,16 @@ import Testing
     @Test func retentionOptionsAreCheckedAndBelongToPrune() throws {
         let state = freshStatePath()
         for (arguments, message) in [
-            (["history", "prune", "--keep-flows", "0"], "--keep-flows takes a whole number from 1 to 1000000, not \"0\""),
-            (["history", "prune", "--keep-days", "-1"], "--keep-days takes a whole number of days from 0 (no limit) to 36500, not \"-1\""),
-            (["history", "--keep-flows", "5"], "history: --keep-flows is for history prune"),
+            // Every `history prune` error starts `history prune: ` (docs/state-and-history.md), the option
+            // parser's as well as the verb's own.
+            (["history", "prune", "--keep-flows", "0"], "idp-tui: history prune: --keep-flows takes a whole number from 1 to 1000000, not \"0\""),
+            (["history", "prune", "--keep-days", "-1"], "idp-tui: history prune: --keep-days takes a whole number of days from 0 (no limit) to 36500, not \"-1\""),
+            (["history", "--keep-days", "-1", "prune"], "idp-tui: history prune: --keep-days takes a whole number of days from 0 (no limit) to 36500"),
+            (["history", "prune", "--bogus"], "idp-tui: history prune: unknown option --bogus"),
+            (["history", "prune", "--keep-flows", "5", "--keep-flows", "6"], "idp-tui: history prune: --keep-flows is given twice"),
+            (["history", "export", "1", "--format", "xml"], "idp-tui: history export: --format takes mermaid or json"),
+            (["history", "--keep-flows", "5"], "idp-tui: history: --keep-flows is for history prune"),
+            (["history", "show", "1", "--keep-flows", "5"], "idp-tui: history show: --keep-flows is for history prune"),
             (["history", "prune", "now"], "history prune: unknown argument \"now\""),
             // The list's options are refused elsewhere rather than ignored (a script would read text as JSON).
             (["history", "show", "1", "--json"], "history show: --json is for the list (idp-tui history --json); one flow as JSON"),

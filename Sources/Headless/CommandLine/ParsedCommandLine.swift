@@ -75,7 +75,8 @@ public struct ParsedCommandLine: Sendable {
         if version && command == nil { return ParsedCommandLine(request: .version, options: CommandLineOptions(), words: []) }
         if help { return ParsedCommandLine(request: .help(chosen), options: CommandLineOptions(), words: words) }
 
-        let problem = { (message: String) in UsageError(chosen.prefix + message) }
+        let prefix = errorPrefix(of: chosen, words: words)
+        let problem = { (message: String) in UsageError(prefix + message) }
         var options = CommandLineOptions()
         var seen: Set<String> = []
         for (spec, name, value) in given {
@@ -126,6 +127,13 @@ public struct ParsedCommandLine: Sendable {
             break  // their verbs and ids are read by the commands
         }
         return ParsedCommandLine(request: .run(chosen), options: options, words: words)
+    }
+
+    /// Where its errors start: `run: `, and for history's verbs the verb too (`history prune: `), as the errors the
+    /// verbs' own code writes do.
+    private static func errorPrefix(of command: Command, words: [String]) -> String {
+        if command == .history, let verb = words.first, ["show", "export", "prune"].contains(verb) { return "history \(verb): " }
+        return command.prefix
     }
 
     private static func split(_ argument: String) -> (String, String?) {
