@@ -16,6 +16,15 @@ import Testing
         return bottom - header - 1
     }
 
+    /// The empty history's sentence wraps at words at 60 columns (it stopped mid-word: "…, with thei").
+    @Test func anEmptyHistorySaysSoWholeAtSixtyColumns() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.press(.character("h"))
+        let text = rows(driver).joined(separator: "\n")
+        #expect(text.contains("No flows yet: the flows you run are kept here, with"), "\(text)")
+        #expect(text.contains("their transcripts."), "\(text)")
+    }
+
     @Test func theWaitingScreenLeavesTheLogFiveRowsAndShowsTheTimeWhole() throws {
         let driver = AppDriver(width: 60, height: 18, latency: .seconds(5))
         driver.press(.enter)  // Activate device

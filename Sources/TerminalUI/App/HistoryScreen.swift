@@ -108,8 +108,9 @@ extension AppView {
             buffer.put(error, row: area.top, column: area.left, role: .error, limit: area.width)
         }
         guard !history.entries.isEmpty else {
-            buffer.put("No flows yet: the flows you run are kept here, with their transcripts.", row: area.top + 1, column: area.left,
-                       role: .hint, limit: area.width)
+            // Wrapped at words (at 60 columns it stopped mid-word: "…, with thei").
+            buffer.putWrapped("No flows yet: the flows you run are kept here, with their transcripts.", row: area.top + 1,
+                              column: area.left, width: area.width, lines: max(1, area.height - 1), role: .hint)
             return
         }
         let top = area.top + (history.error == nil ? 0 : 1)
