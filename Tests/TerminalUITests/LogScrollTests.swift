@@ -69,6 +69,16 @@ extension AppDriver {
         #expect(headers == [header ?? ""], "\(headers)")
     }
 
+    /// "Terminals 110 columns or wider add the time" (docs/terminal.md): the thresholds are the terminal's
+    /// columns, not the pane's inside (the time came only from 112).
+    @Test func theTimeColumnComesAtATerminalOf110Columns() {
+        for (width, shown) in [(109, false), (110, true)] {
+            let driver = AppDriver(width: width, height: 30)
+            let header = driver.app.render().text.split(separator: "\n").first { $0.contains("who") && $0.contains("step") }
+            #expect(header?.contains("time") == shown, "\(width) columns: \(header ?? "no log header")")
+        }
+    }
+
     /// A wide terminal gives the step column the room it has: at 160 columns a bridge message's name is whole (a
     /// fixed 28 cut "safepay-inframe__messages-p…" with 60 columns of detail free).
     @Test func aWideLogShowsLongStepsWhole() {

@@ -3,7 +3,8 @@ import Foundation
 
 /// The pane of flow events, newest at the bottom, scrollable.
 enum LogPane {
-    /// The columns of the lines shown: as wide as their longest value, within bounds.
+    /// The columns of the lines shown: as wide as their longest value, within bounds. `width` is the terminal's
+    /// (docs/terminal.md: "Terminals 110 columns or wider add the time").
     struct Columns {
         /// Who talks to whom: 9 for the app's own calls; wider for two parties with long names (Q2's).
         var who = 9
@@ -105,7 +106,8 @@ enum LogPane {
         // From every event of the flows shown, not only the lines shown: the columns stay put as the log scrolls
         // within a flow. (All 2,000 events took most of a frame, at every key press and tick.)
         let flowsShown = Set(shown.map(\.event.flowID))
-        let columns = Columns(events.lazy.filter { flowsShown.contains($0.flowID) }, width: width - 2)
+        // The terminal's width (the pane spans it), which the thresholds are written in: the time from 110 columns.
+        let columns = Columns(events.lazy.filter { flowsShown.contains($0.flowID) }, width: width)
         buffer.put(header(columns), row: top + 1, column: left + 1, role: .label, limit: width - 2)
         if let focus, events.isEmpty, !focus.filter.isEmpty, rows > 0 {
             let widen = focus.editingFilter ? "backspace widens it" : "/ then backspace widens it"
