@@ -102,6 +102,8 @@ func freshStatePath() -> String {
             #expect(run.stderr.contains("\(state) is damaged or not an idp-tui state file"), "\(run.stderr)")
             #expect(run.stderr.contains("move state.sqlite away together with state.sqlite-wal and state.sqlite-shm, or name another file with --state"))
             #expect(!run.stderr.contains("start over with idp-tui reset"), "reset refuses a file that is not idp-tui's")
+            // What reset does next is what the line says it does.
+            #expect(run.stderr.contains("idp-tui reset moves it aside if it is damaged or unreadable, never another program's database"))
             #expect(run.stderr.split(separator: "\n").count == 1)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)
