@@ -110,3 +110,28 @@ extension AppDriver {
         #expect(shown.contains("the security module blocked the login: jailbroken: Cydia"), "the reason is shown")
     }
 }
+
+extension Q2ScreenTests {
+    /// The security module answers before the password goes to Core: the app's `authenticate(using:)` is still
+    /// waited on, and the working screen says so with its elapsed time, not the security module's "allow" of
+    /// before (with a request timeout, that line stood still for 30 s).
+    @Test func whileCoreIsAskedTheWorkingScreenWaitsOnAuthenticate() throws {
+        // Every round trip takes 5 s on the manual clock, which the test never moves: the sign-in waits on Core.
+        let driver = AppDriver(latency: .seconds(5))
+        driver.openQ2()
+        driver.type("alice")
+        driver.press(.tab)
+        driver.type("wonderland")
+        driver.press(.enter)
+        let askedCore = driver.pump { app in app.state.log.contains { $0.step.rawValue == "allowLogin" && $0.status != nil } }
+        #expect(askedCore)
+        let call = try #require(driver.app.state.inFlight)
+        #expect(driver.app.tickInterval == .milliseconds(250), "the elapsed time ticks while Core is asked")
+        driver.app.tick(now: call.since + .milliseconds(2_500))
+        let text = driver.app.render().text
+        #expect(text.contains("waiting for Q2 SDK: authenticate(using:) (from App) ·"), "\(text)")
+        #expect(!text.contains("allowLogin allow"), "\(text)")
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+    }
+}

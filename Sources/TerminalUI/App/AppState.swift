@@ -141,8 +141,14 @@ public struct AppState: Sendable {
     public var lastTestCard: String?
     /// The card and expiry of the last payment paid with, which the next card form starts with (memory only).
     public var lastCard: LastCard?
-    /// The call a flow waits on (a request not answered yet), and since when.
-    public var inFlight: (what: String, since: ContinuousClock.Instant)?
+    /// The call a flow waits on (the innermost request not answered yet), and since when.
+    public var inFlight: (what: String, since: ContinuousClock.Instant)? {
+        get { callsInFlight.last.map { ($0.what, $0.since) } }
+        set { callsInFlight = newValue.map { [InFlightCall(what: $0.what, since: $0.since, answeredBy: nil)] } ?? [] }
+    }
+    /// The requests not answered yet, outermost first: an SDK's request to its server sits on the app's call to
+    /// the SDK, which is waited on again once that request is answered.
+    var callsInFlight: [InFlightCall] = []
     /// The time the screen was last drawn for (elapsed times are measured to it).
     public var now = ContinuousClock.now
     /// When the prompt last shown times out (`--prompt-timeout`, 300 s by default), if it does.
@@ -167,4 +173,11 @@ public struct AppState: Sendable {
     /// The terminal is under the smallest size drawn: "terminal too small" replaces the screen, and input but
     /// Ctrl-C is dropped, since it would act on a screen that cannot be seen.
     public var isTooSmall: Bool { width < AppView.minimumWidth || height < AppView.minimumHeight }
+}
+
+/// A request in flight, and the reply that answers it (the same step, from its receiver back to its sender).
+struct InFlightCall {
+    let what: String
+    let since: ContinuousClock.Instant
+    let answeredBy: (from: String, to: String, step: String)?
 }

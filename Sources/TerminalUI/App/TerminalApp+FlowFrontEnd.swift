@@ -36,13 +36,20 @@ extension TerminalApp {
     }
 
     /// A request (an event without a status: App → SDK, SDK → IdP, Drops → DS …) is in flight until an event
-    /// with a status answers; prompts and faults leave it as it is.
+    /// with a status answers. The reply to a request (the same step, back) ends it and what was asked since, so
+    /// that the call it was made for (the app's `authenticate(using:)` around the security module's check, its
+    /// `SetAuthorisationCode` around `POST /token`) is waited on again, with its own elapsed time; any other
+    /// answer, and a prompt or callback to the app (the app's turn), ends them all. Faults leave them as they are.
     private func trackInFlight(_ event: FlowEvent) {
         guard !event.step.isFaultNotice, state.runningFlow == nil || state.runningFlow == event.flowID else { return }
-        if event.status == nil && event.duration == nil {
-            state.inFlight = ("\(event.to.rawValue): \(event.step.rawValue) (from \(event.from.rawValue))", .now)
+        let (from, to, step) = (event.from.rawValue, event.to.rawValue, event.step.rawValue)
+        if event.status == nil && event.duration == nil && event.to != .app {
+            state.callsInFlight.append(InFlightCall(what: "\(to): \(step) (from \(from))", since: .now,
+                                                    answeredBy: (from: to, to: from, step: step)))
+        } else if let asked = state.callsInFlight.lastIndex(where: { $0.answeredBy.map { $0 == (from, to, step) } ?? false }) {
+            state.callsInFlight.removeSubrange(asked...)
         } else {
-            state.inFlight = nil
+            state.callsInFlight = []
         }
     }
 
