@@ -31,4 +31,17 @@ import Testing
         #expect(!lines[header].contains("…") && !lines[header + 1].contains("…"))
         #expect(lines[header + 2].contains("1. App→SafepayDrops configure"))
     }
+
+    /// At 60 columns a payment's "payer-auth · success AUTHENTICATED · <time>" fills the 56 columns exactly: the
+    /// " ·" that says the header goes on was added after it, and cut the time to "17:46:4…".
+    @Test func theTranscriptHeaderIsWholeAt60Columns() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.payWithAChallenge()
+        #expect(driver.result?.status == "AUTHENTICATED")
+        driver.press(.escape, .character("h"), .enter)
+        let lines = driver.app.render().text.split(separator: "\n").map(String.init)
+        let header = try #require(lines.firstIndex { $0.contains("payer-auth · success AUTHENTICATED") }, "\(lines.joined(separator: "\n"))")
+        #expect(!lines[header].contains("…") && !lines[header + 1].contains("…"), "\(lines.joined(separator: "\n"))")
+        #expect(lines[header + 1].contains(" events "), "\(lines.joined(separator: "\n"))")
+    }
 }

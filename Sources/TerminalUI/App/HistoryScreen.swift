@@ -181,8 +181,11 @@ extension AppView {
         let time = String(s.time.prefix(19)).replacingOccurrences(of: "T", with: " ")
         let parts = [s.flow] + (s.user.map { [$0] } ?? []) + ["\(s.outcome.rawValue) \(s.status)", time, "\(transcript.record.events.count) events"]
         var header = [parts[0]]
-        for part in parts.dropFirst() {
-            if CharacterWidth.of(header[header.count - 1] + " · " + part) <= area.width || header.count == 2 {
+        for (index, part) in parts.enumerated().dropFirst() {
+            // A part with more after it keeps room for the " ·" that ends its line if the next goes on (a time that
+            // filled the line exactly was cut to "17:46:4…" by it).
+            let end = index < parts.count - 1 ? " ·" : ""
+            if CharacterWidth.of(header[header.count - 1] + " · " + part + end) <= area.width || header.count == 2 {
                 header[header.count - 1] += " · " + part
             } else {
                 header[header.count - 1] += " ·"
