@@ -167,6 +167,14 @@ import Testing
         #expect(run.status == 0)
     }
 
+    /// The terminal UI's `h` and `f` at the plain menu say where the history and the faults are.
+    @Test func historyAndFaultsKeysSayWhereTheyAre() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "h\nf\nq\n")
+        #expect(run.stdout.contains("! choose a number from 1 to 7, or q; the history is the terminal UI's: `idp-tui history` prints it"), "\(run.stdout)")
+        #expect(run.stdout.contains("! choose a number from 1 to 7, or q; faults are the terminal UI's panel: here, give them in a scenario file"))
+        #expect(run.status == 0)
+    }
+
     @Test func eventsKeepComingAfterTheLogsLimitAndCardsAreMasked() throws {
         // 250 cancelled activations make about 2,500 events: more than the 2,000 the app keeps.
         let input = String(repeating: "1\nalice\n\u{1b}\n\n", count: 250) + "4\n4000000000002701\n12/30\n\n\n\n\nq\n"

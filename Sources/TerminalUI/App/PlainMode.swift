@@ -187,7 +187,7 @@ extension TerminalApp {
                 handle(.character(Character(String(number))))
                 handle(.enter)
             } else {
-                state.notice = "choose a number from 1 to \(MenuItem.allCases.count), or q"
+                state.notice = Self.plainMenuRefusal(text)
             }
             return false
         case .form(var form):
