@@ -210,7 +210,7 @@ public enum ParityText {
 
     /// `text` in lines of at most `width` characters, broken at spaces where it can be and inside a word where
     /// a word is longer than a line: nothing is cut.
-    static func wrapText(_ text: String, width: Int) -> [String] {
+    public static func wrapText(_ text: String, width: Int) -> [String] {
         let width = max(1, width)
         var lines: [String] = []
         var line = ""

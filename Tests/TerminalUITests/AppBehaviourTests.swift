@@ -180,6 +180,30 @@ import Testing
         #expect(MenuItem.allCases[driver.app.state.menuSelection] == .quit)
     }
 
+    /// The status line says "⚡ 1 fault on" beside the report: the report says that the panel's faults did not
+    /// reach it (it said "the orchestrations agree" as if the fault had been tried).
+    @Test func theKSSIDPComparisonSaysThePanelsFaultsDidNotApply() {
+        let driver = AppDriver()
+        driver.press(.character("f"), .character(" "), .escape)  // network unavailable
+        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
+        driver.press(.enter)
+        driver.pump { app in
+            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
+            return false
+        }
+        let screen = driver.app.render().text
+        #expect(screen.contains("⚡ 1 fault on"), "\(screen)")
+        #expect(screen.contains("│ The faults panel's switches did not apply: the check runs on worlds of its"), "\(screen)")
+        driver.press(.escape, .character("f"), .character(" "), .escape)
+        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
+        driver.press(.enter)
+        driver.pump { app in
+            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
+            return false
+        }
+        #expect(!driver.app.render().text.contains("did not apply"), "no note once the fault is off")
+    }
+
     @Test func theKSSIDPComparisonRunsTheParityCheck() {
         let driver = AppDriver()
         while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }

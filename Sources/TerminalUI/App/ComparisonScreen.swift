@@ -7,6 +7,9 @@ public struct ComparisonState: Sendable, Equatable {
     /// Nil until the report arrives.
     public var report: ParityReport?
     public var scroll = 0
+    /// The faults panel had switches set otherwise than the scenario's when the check started: they do not reach
+    /// its worlds (the scenario's faults do), and the report says so.
+    public var panelFaultsIgnored = false
 
     public var running: Bool { report == nil }
     public var differences: Int { report?.differenceCount ?? 0 }
@@ -18,7 +21,12 @@ public struct ComparisonState: Sendable, Equatable {
     /// The report's lines at `width` columns.
     func lines(width: Int) -> [String] {
         guard let report else { return ["Running the same cases through the IdpSdk orchestration and through KSSIDP…"] }
-        return ParityText.lines(report, width: max(40, width))
+        let lines = ParityText.lines(report, width: max(40, width))
+        guard panelFaultsIgnored else { return lines }
+        // The status line says "⚡ N faults on" beside a report that they did not touch.
+        let note = "The faults panel's switches did not apply: the check runs on worlds of its own, with the scenario "
+            + "file's faults only (docs/migration.md)."
+        return ParityText.wrapText(note, width: max(40, width)) + [""] + lines
     }
 }
 
@@ -26,13 +34,18 @@ extension TerminalApp {
     /// Starts the parity check (off this thread, on worlds of its own: this device is not touched); the report
     /// replaces the screen's placeholder when it arrives.
     func openComparison() {
-        state.screen = .comparison(ComparisonState())
+        refreshFaults()
+        let scenario = service.world.scenario
+        let ignored = FaultSwitch.allCases.contains {
+            $0.isOn(state.identityFaults, state.bridgeFaults) != $0.isOn(scenario.identityFaults, scenario.bridgeFaults)
+        }
+        state.screen = .comparison(ComparisonState(panelFaultsIgnored: ignored))
         service.compareOrchestrations()
     }
 
     func showComparison(_ report: ParityReport) {
         guard case .comparison(let shown) = state.screen, shown.running else { return }
-        state.screen = .comparison(ComparisonState(report: report))
+        state.screen = .comparison(ComparisonState(report: report, panelFaultsIgnored: shown.panelFaultsIgnored))
     }
 
     func handleComparison(_ key: Key, _ comparison: inout ComparisonState) {
