@@ -67,11 +67,14 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
         }
         // A scenario may make flows larger than the default's (ten attempts and ten resends: about 38 KB each, and
         // 1,000 of them took 52 MB): the pages in use are kept within the policy's budget too, oldest flows first.
+        // Not below a tenth of the policy's flows: the budget counts every table, and the IdP's counters (53 bytes
+        // for each user name ever tried, made-up ones too) would otherwise take the whole history with them.
+        let floor = Int64(retention.minimumKeptByBudget)
         while try usedBytes(transaction) > retention.budget {
             let count = try transaction.query("SELECT count(*) FROM flows").first?.first?.integer ?? 0
-            guard count > 1 else { break }
+            guard count > floor else { break }
             removed += try transaction.query("DELETE FROM flows WHERE id IN (SELECT id FROM flows ORDER BY id LIMIT ?) RETURNING id",
-                                             [.integer(max(1, min(count - 1, count / 20)))]).count
+                                             [.integer(max(1, min(count - floor, count / 20)))]).count
         }
         return removed
     }
@@ -79,6 +82,9 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
     /// At most 256 KB and 16 KB a flow of the policy in use in the file (16.3 MB by default): the default's flows
     /// take about 9 KB each at most.
     var budget: Int64 { (256 + 16 * Int64(flows)) << 10 }
+
+    /// The flows the size budget never prunes below: a tenth of the policy's (100 by default), at least 1.
+    var minimumKeptByBudget: Int { max(1, flows / 10) }
 
     /// The bytes of the file's pages in use (the free ones are reused before the file grows).
     private static func usedBytes(_ transaction: Database.Transaction) throws(StateError) -> Int64 {

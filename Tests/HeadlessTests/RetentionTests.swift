@@ -72,6 +72,26 @@ import Testing
         #expect(bytes <= (256 + 16 * 20 + 64) << 10, "\(bytes) bytes")
     }
 
+    /// The size budget counts every table: a file whose IdP counters alone fill it (a pipeline that tried 320,000
+    /// made-up user names, 53 bytes each) still keeps a tenth of the policy's flows, not only the last one.
+    @Test func countersThatFillTheBudgetLeaveATenthOfTheHistory() throws {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
+        let file = try StateFile(path: state)
+        try file.executeForTesting("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 320000)
+            INSERT INTO idp_users (tenant, username, failures) SELECT 'demo', 'made-up-' || i, 1 FROM n
+            """)
+        file.close()
+        #expect(try BinaryRun.run(["history", "prune", "--keep-flows", "50", "--state", state]).status == 0)
+        #expect(try loginsAndLogouts(4, state: state).status == 0)
+        let after = try StateFile(path: state)
+        defer { after.close() }
+        // 1 activation + 8 flows, over the 50-flow policy's 1 MB budget: the newest 5 (a tenth of 50) are kept.
+        #expect(try after.queryForTesting("SELECT count(*) FROM flows").first == ["5"])
+        #expect(try after.queryForTesting("SELECT count(*) FROM idp_users").first == ["320001"], "the counters are not the history's to prune")
+    }
+
     @Test func pruneByAgeAndGiveTheSpaceBack() throws {
         let state = freshStatePath()
         _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
