@@ -118,17 +118,8 @@ public enum AppView {
 
     private static func drawHome(_ buffer: inout ScreenBuffer, _ state: AppState, _ area: Area) {
         buffer.put("What would you like to do?", row: area.top, column: area.left, role: .hint)
-        for (index, item) in MenuItem.allCases.enumerated() where index + 2 < area.height {
-            let row = area.top + 2 + index
-            buffer.targets.append(ClickTarget(row: row, column: area.left, width: 30, stop: index))
-            if index == state.menuSelection {
-                let text = "▸ \(index + 1) \(item.title)"
-                buffer.fill(row: row, column: area.left, count: 30, role: .menuFocused)
-                buffer.put(text, row: row, column: area.left, role: .menuFocused)
-            } else {
-                buffer.put("  \(index + 1) \(item.title)", row: row, column: area.left, role: .text)
-            }
-        }
+        ChoiceList.draw(&buffer, MenuItem.allCases.map(\.title), selection: state.menuSelection, top: area.top + 2, left: area.left,
+                        width: 30, rows: area.height - 2)
     }
 
     // MARK: Form

@@ -255,25 +255,17 @@ public final class TerminalApp: FlowFrontEnd {
 
     private func handleHome(_ key: Key) {
         let items = MenuItem.allCases
+        if let selection = ChoiceList.selection(after: key, from: state.menuSelection, count: items.count) {
+            state.menuSelection = selection
+            return
+        }
         switch key {
-        case .up, .backTab, .character("k"): state.menuSelection = nextAvailable(from: state.menuSelection, step: -1)
-        case .down, .tab, .character("j"): state.menuSelection = nextAvailable(from: state.menuSelection, step: 1)
-        case .home, .pageUp: state.menuSelection = 0
-        case .end, .pageDown: state.menuSelection = items.count - 1
-        // A digit moves to the item of that number, as the menu shows them (dialog's and whiptail's menus do so).
-        case .character(let digit) where digit.wholeNumberValue.map { (1...items.count).contains($0) } == true:
-            state.menuSelection = (digit.wholeNumberValue ?? 1) - 1
         case .character("q"): quit(0)
         case .enter:
             let item = items[state.menuSelection]
             if item == .quit { quit(0) } else if item == .kssidpComparison { openComparison() } else if let flow = item.flow { start(flow) }
         default: break
         }
-    }
-
-    private func nextAvailable(from index: Int, step: Int) -> Int {
-        let count = MenuItem.allCases.count
-        return (index + step + count) % count
     }
 
     private func handleForm(_ key: Key, _ form: inout FormState) {

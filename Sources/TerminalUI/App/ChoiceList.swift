@@ -1,0 +1,32 @@
+/// A numbered list with one entry selected (`▸ 2 Log in`): the home menu, and the Q2 sign-in's choice about its
+/// saved credential. ↑↓, j k, Tab and Shift-Tab move round it, Home End PgUp PgDn go to its ends, a digit to the
+/// entry of that number (as dialog's and whiptail's menus do); Enter chooses, and a click selects and chooses.
+enum ChoiceList {
+    /// The selection after `key`, or nil when the key does not move it.
+    static func selection(after key: Key, from selection: Int, count: Int) -> Int? {
+        switch key {
+        case .up, .backTab, .character("k"): (selection - 1 + count) % count
+        case .down, .tab, .character("j"): (selection + 1) % count
+        case .home, .pageUp: 0
+        case .end, .pageDown: count - 1
+        case .character(let digit) where digit.wholeNumberValue.map { (1...count).contains($0) } == true: (digit.wholeNumberValue ?? 1) - 1
+        default: nil
+        }
+    }
+
+    /// The entries from `top`, at most `rows` of them, each `width` columns wide (the selected one filled) and
+    /// clickable, its click target's stop its index.
+    static func draw(_ buffer: inout ScreenBuffer, _ titles: [String], selection: Int, top: Int, left: Int, width: Int, rows: Int) {
+        for (index, title) in titles.enumerated() where index < rows {
+            let row = top + index
+            buffer.targets.append(ClickTarget(row: row, column: left, width: width, stop: index))
+            let text = CharacterWidth.truncate("\(index == selection ? "▸" : " ") \(index + 1) \(title)", to: width)
+            if index == selection {
+                buffer.fill(row: row, column: left, count: width, role: .menuFocused)
+                buffer.put(text, row: row, column: left, role: .menuFocused)
+            } else {
+                buffer.put(text, row: row, column: left, role: .text)
+            }
+        }
+    }
+}
