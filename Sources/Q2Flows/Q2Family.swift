@@ -48,11 +48,15 @@ public struct Q2SignIn: CredentialForm, Equatable {
     public let savedUsername: String?
     /// How the app was opened.
     public let launch: Q2Launch
+    /// The screen asked again after the user set the saved credential aside (another account, or forgotten): the
+    /// form is empty, and says why.
+    public let setAside: Q2SetAside?
 
-    public init(banner: String?, savedUsername: String?, launch: Q2Launch) {
+    public init(banner: String?, savedUsername: String?, launch: Q2Launch, setAside: Q2SetAside? = nil) {
         self.banner = banner
         self.savedUsername = savedUsername
         self.launch = launch
+        self.setAside = setAside
     }
 
     public var fields: [CredentialField] { [.username, .password] }
@@ -60,8 +64,10 @@ public struct Q2SignIn: CredentialForm, Equatable {
     /// The saved credential's user, when the screen shows (no auto-login): the form asks for the password.
     public var knownUsername: String? { savedUsername }
 
+    /// The form's values, the auto-login, or (with a saved credential) the user's choice to set it aside.
     public func accepts(_ answer: PromptAnswer) -> Bool {
         answer.value(as: Credentials.self) != nil || answer.value(as: Q2AutoLogin.self) != nil
+            || (savedUsername != nil && answer.value(as: Q2AccountChoice.self) != nil)
     }
 
     public func title(in flow: FlowKind) -> String { "\(flow.title) — sign in" }
@@ -70,8 +76,30 @@ public struct Q2SignIn: CredentialForm, Equatable {
 /// Q2: sign in with the saved credential (only when `shouldAllowAutoLogin()` said yes).
 public struct Q2AutoLogin: Sendable {}
 
+/// Q2, at the sign-in screen with a saved credential ("Welcome back, alice — not you?"): not signing in with it.
+/// Either way the screen asks again, with an empty form.
+public enum Q2AccountChoice: Sendable, Equatable {
+    /// Another account: the saved credential stays saved, unused this time.
+    case anotherAccount
+    /// The saved credential is cleared from memory.
+    case forgetSavedCredential
+}
+
+/// What the user did with the saved credential at the sign-in screen, and whose it was.
+public struct Q2SetAside: Sendable, Equatable {
+    public let choice: Q2AccountChoice
+    public let username: String
+
+    public init(_ choice: Q2AccountChoice, username: String) {
+        self.choice = choice
+        self.username = username
+    }
+}
+
 extension PromptAnswer {
     public static let q2AutoLogin = PromptAnswer(Q2AutoLogin())
+    public static let q2AnotherAccount = PromptAnswer(Q2AccountChoice.anotherAccount)
+    public static let q2ForgetSavedCredential = PromptAnswer(Q2AccountChoice.forgetSavedCredential)
 }
 
 /// The Q2 authentication module: the platform (its context and delegate), the app's sign-in module, Core's

@@ -105,11 +105,18 @@ struct Q2Flow {
 
     func run() async -> FlowResult? {
         let launch = family.settings.launch
-        let saved = family.savedCredential
+        var saved = family.savedCredential
         run.emit(.signInScreen, from: .q2Module, to: .app,
              detail: "launch=\(launch.rawValue)" + (launch.banner.map { ", banner \"\($0)\"" } ?? "")
                 + (saved.map { ", saved credential for \($0.username)" } ?? ""))
-        let (resolution, waited) = await run.ask(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch))
+        var (resolution, waited) = await run.ask(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch))
+        // "Welcome back, alice — not you?": the user sets the saved credential aside, and the screen asks again, empty.
+        if case .answered(let answer) = resolution, let choice = answer.value(as: Q2AccountChoice.self), let user = saved?.username {
+            setAside(choice, for: user, waited: waited)
+            saved = nil
+            (resolution, waited) = await run.ask(Q2SignIn(banner: launch.banner, savedUsername: nil, launch: launch,
+                                                          setAside: Q2SetAside(choice, username: user)))
+        }
         let credential: PasswordCredential
         var autoLogin = false
         switch resolution {
@@ -198,6 +205,20 @@ struct Q2Flow {
                                 hydraCode: failure.hydraCode, authenticationMethod: nil, autoLogin: autoLogin, launch: launch.rawValue,
                                 userDataKeys: nil)
             return done
+        }
+    }
+
+    /// The app's answer at the sign-in screen when the user did not sign in with the saved credential: in the log
+    /// (never the password), and a forgotten credential cleared.
+    private func setAside(_ choice: Q2AccountChoice, for user: String, waited: Duration) {
+        switch choice {
+        case .anotherAccount:
+            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "another account",
+                 detail: "the user chose another account: the saved credential for \(user) is kept, not used")
+        case .forgetSavedCredential:
+            family.savedCredential = nil
+            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "credential forgotten",
+                 detail: "the user chose to forget the saved credential for \(user): cleared from memory")
         }
     }
 

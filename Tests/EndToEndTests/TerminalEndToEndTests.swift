@@ -393,6 +393,38 @@ import Testing
         #expect(!screen.contains("wonderland"))
     }
 
+    /// After a Q2 login the next one asks "Welcome back, alice — not you?" rather than signing in at once: another
+    /// account gets the empty form (bob signs in), and the choice is in the log.
+    @Test func aSavedQ2CredentialAsksBeforeSigningIn() throws {
+        let session = try TmuxSession()
+        open(session, downs: 4)
+        #expect(session.waitFor("Q2 login — sign in"))
+        session.type("alice")
+        session.press("Tab")
+        session.type("wonderland")
+        session.press("Enter")
+        #expect(session.waitFor("✓ Signed in to Q2"))
+        session.press("Enter")
+        open(session, downs: 0)
+        #expect(session.waitFor("Welcome back, alice — not you?"))
+        #expect(session.waitFor("▸ 1 Continue as alice (saved credential)"))
+        session.press("2")
+        #expect(session.waitFor("▸ 2 Use another account"))
+        session.press("Enter")
+        #expect(session.waitFor("No auto-login as alice: you chose another account"))
+        // The app's answer at the sign-in screen, in the log.
+        let (logged, form) = session.waitUntil { $0.split(separator: "\n").contains { $0.contains("sign-in screen") && $0.contains("another account") } }
+        #expect(logged, "\(form)")
+        session.type("bob")
+        session.press("Tab")
+        session.type("builder")
+        session.press("Enter")
+        let (done, screen) = session.waitUntil { $0.contains("✓ Signed in to Q2") && $0.contains("help") }
+        #expect(done, "\(screen)")
+        #expect(screen.split(separator: "\n").contains { $0.contains("│ user ") && $0.contains(" bob ") }, "\(screen)")
+        #expect(!screen.contains("wonderland") && !screen.contains("builder"))
+    }
+
     @Test func escAtTheFlowPromptCancels() throws {
         let session = try TmuxSession()
         activate(session)

@@ -78,6 +78,24 @@ import Testing
         #expect(!run.stdout.contains("Q2 SDK→Q…"))
     }
 
+    /// A second Q2 login asks what to do with the saved credential, as a numbered question: Enter continues with it,
+    /// 2 another account (an empty form), 3 forgets it; the answers are in the log, the passwords nowhere.
+    @Test func aSavedQ2CredentialIsANumberedChoice() throws {
+        let input = "5\nalice\nwonderland\n\n5\n\n\n5\n2\nbob\nbuilder\n\n5\nx\n3\nalice\nnope\n\nq\n"
+        let run = try BinaryRun.run(["--ephemeral"], stdin: input)
+        for text in ["Welcome back, alice — not you?\n  1 Continue as alice (saved credential)\n  2 Use another account\n"
+                        + "  3 Forget alice's saved credential\nChoose 1-3 (Enter: 1): \n",
+                     "✓ Signed in to Q2 with the saved credential",
+                     "No auto-login as alice: you chose another account (the saved credential is kept).\nUsername (? lists demo users): bob\n",
+                     " another account ", "Welcome back, bob — not you?",
+                     "Choose 1-3 (Enter: 1): (not an answer here)\n! give a number from 1 to 3 (Enter: 1, continue as bob)\nChoose 1-3 (Enter: 1): 3\n",
+                     " credential forgotten ", "bob's saved credential is forgotten: sign in with a username and password.\nUsername (? lists demo users): alice\n",
+                     "failed — INVALID_CREDENTIALS"] {
+            #expect(run.stdout.contains(text), "no \(text): \(run.stdout)")
+        }
+        for secret in ["wonderland", "builder", "nope"] { #expect(!run.stdout.contains(secret), "\(secret) was printed") }
+    }
+
     @Test func escOnALineCancelsTheFlowAndTheEndOfInputQuits() throws {
         let run = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\nalice\n\u{1b}\n")
         #expect(run.status == 3, "piped in, a cancelled flow gives run's exit status")

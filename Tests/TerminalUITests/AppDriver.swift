@@ -48,6 +48,11 @@ final class AppDriver {
 
     var screen: ScreenState { app.state.screen }
 
+    var isQ2Choice: Bool {
+        if case .q2Choice = app.state.screen { return true }
+        return false
+    }
+
     var isForm: Bool {
         if case .form = app.state.screen { return true }
         return false

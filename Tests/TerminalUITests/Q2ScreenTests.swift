@@ -68,11 +68,14 @@ extension AppDriver {
         #expect(driver.app.render().text.contains("⚠ Please sign in to continue"))
     }
 
-    @Test func theSavedCredentialLogsInAutomaticallyUnlessOpenedFromAPush() throws {
+    /// With a saved credential the screen asks first ("Welcome back, alice — not you?"); Enter continues with it.
+    @Test func theSavedCredentialSignsInWhenContinuedUnlessOpenedFromAPush() throws {
         let driver = AppDriver()
         driver.signInQ2()
         driver.press(.enter)
         driver.openQ2()
+        #expect(driver.isQ2Choice, "the saved credential does not sign in before the user chooses")
+        driver.press(.enter)
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.q2?.autoLogin == true)
         #expect(driver.app.render().text.contains("Signed in to Q2 with the saved credential"))

@@ -68,6 +68,8 @@ public enum ScreenState: Sendable {
     case form(FormState)
     case payment(PaymentFormState)
     case challenge(ChallengeState)
+    /// Q2's sign-in with a saved credential: continue with it, another account, or forget it.
+    case q2Choice(Q2ChoiceState)
     case working(flowID: Int, flow: FlowKind, step: String)
     case result(FlowResult)
     case history(HistoryState)
@@ -161,11 +163,11 @@ public struct AppState: Sendable {
 
     public static let logLimit = 2000
 
-    /// The time left to answer the prompt on screen (a form, the card form, a challenge), when it times out.
+    /// The time left to answer the prompt on screen (a form, the card form, a challenge, Q2's choice), when it times out.
     func promptTimeLeft(at now: ContinuousClock.Instant) -> Duration? {
         guard let deadline = promptDeadline else { return nil }
         switch screen {
-        case .form, .payment, .challenge: return max(.zero, now.duration(to: deadline))
+        case .form, .payment, .challenge, .q2Choice: return max(.zero, now.duration(to: deadline))
         default: return nil
         }
     }

@@ -35,6 +35,7 @@ extension AppView {
             case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel")]
             case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("?", "help")]
             }
+        case .q2Choice: return [("↑↓ 1-\(Q2ChoiceState.Choice.allCases.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"), ("?", "help")]
         case .working: return [("esc", "cancel flow"), ("pgup pgdn", "log"), ("f", "faults"), ("?", "help")]
         case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("h", "history"), ("f", "faults"), ("?", "help")]
         }

@@ -49,6 +49,7 @@ public enum AppView {
         case .form(let form): drawForm(&buffer, form, inner)
         case .payment(let form): drawPayment(&buffer, form, inner)
         case .challenge(let challenge): drawChallenge(&buffer, challenge, inner)
+        case .q2Choice(let choice): drawQ2Choice(&buffer, choice, inner)
         case .working(_, let flow, let step): drawWorking(&buffer, flow, step, state, inner)
         case .result(let result): drawResult(&buffer, result, scroll: state.resultScroll, inner)
         case .history(let history): drawHistory(&buffer, history, inner)
@@ -87,6 +88,7 @@ public enum AppView {
         case .form(let form): form.prompt.flow
         case .payment(let form): form.prompt.flow
         case .challenge(let challenge): challenge.prompt.flow
+        case .q2Choice(let choice): choice.prompt.flow
         case .working(_, let flow, _): flow
         case .result(let result): result.flow
         case .history, .transcript, .comparison: nil
@@ -104,6 +106,7 @@ public enum AppView {
         case .form(let form): form.prompt.title
         case .payment(let form): form.prompt.title
         case .challenge(let challenge): challenge.prompt.title
+        case .q2Choice(let choice): choice.prompt.title
         case .working(_, let flow, _): flow.title
         case .result(let result): result.flow.title
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
@@ -123,15 +126,6 @@ public enum AppView {
     }
 
     // MARK: Form
-
-    private static func q2Rows(_ result: FlowResult) -> [(String, String, Role)] {
-        guard let q2 = result.q2 else { return [] }
-        var rows: [(String, String, Role)] = [("user", q2.username ?? "—", .text), ("method", q2.authenticationMethod ?? "—", .text)]
-        rows.append(("auto-login", q2.autoLogin ? "yes, with the saved credential" : "no", .text))
-        if let keys = q2.userDataKeys { rows.append(("user data", keys.joined(separator: ", "), .text)) }
-        rows.append(("platform", "completePlatformAuthentication(with:) called; q2token kept (redacted)", .text))
-        return rows
-    }
 
     private static func drawForm(_ buffer: inout ScreenBuffer, _ form: FormState, _ area: Area) {
         let asked = form.prompt.fields.map(\.rawValue).joined(separator: ", ")

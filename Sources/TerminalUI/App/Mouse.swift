@@ -43,6 +43,10 @@ extension TerminalApp {
             handle(.enter)
         case .result:
             handle(.enter)
+        case .q2Choice(var choice):
+            choice.selection = target.stop
+            state.screen = .q2Choice(choice)
+            handle(.enter)
         case .form(var form):
             form.focus = target.stop
             state.screen = .form(form)

@@ -94,6 +94,8 @@ extension TerminalApp {
             if let line = status ?? (attempts.isEmpty ? nil : attempts) { lines.append(line) }
             if let error = challenge.error { lines.append("! \(error)") }
             return lines
+        case .q2Choice(let choice):
+            return Self.plainQ2Choice(choice)
         case .working(_, let flow, _):
             return ["\(flow.title): working… (a line with Esc, or end of input, cancels)"]
         case .result(let result):
@@ -113,6 +115,7 @@ extension TerminalApp {
         case .form(let form): form.error
         case .payment(let form): form.error
         case .challenge(let challenge): challenge.error
+        case .q2Choice(let choice): choice.error
         default: nil
         }
     }
@@ -122,6 +125,7 @@ extension TerminalApp {
         case .form(let form): form.prompt.title
         case .payment(let form): form.prompt.title
         case .challenge(let challenge): challenge.prompt.title
+        case .q2Choice(let choice): choice.prompt.title
         default: ""
         }
     }
@@ -152,6 +156,9 @@ extension TerminalApp {
             case .outOfBand: return PlainQuestion(text: "Approve on the other device? (y/n): ", secret: false, takes: .choice(["y", "n"]))
             case .htmlOther: return PlainQuestion(text: "This device cannot show it; Enter tells the ACS: ", secret: false, takes: .choice([""]))
             }
+        case .q2Choice:
+            let count = Q2ChoiceState.Choice.allCases.count
+            return PlainQuestion(text: "Choose 1-\(count) (Enter: 1): ", secret: false, takes: .choice(Set([""] + (1...count).map(String.init))))
         case .comparison(let comparison) where comparison.running:
             return nil  // the report comes first, as a flow's result does
         case .result, .history, .transcript, .comparison:
@@ -252,6 +259,8 @@ extension TerminalApp {
             state.screen = .payment(form)
         case .challenge(var challenge):
             return answerChallenge(text, line, &challenge)
+        case .q2Choice(var choice):
+            return answerPlainQ2Choice(text, &choice)
         case .result, .history, .transcript, .comparison:
             if text == "q" { quit(0) } else { state.screen = .home }
             return false
@@ -312,6 +321,9 @@ extension TerminalApp {
         case .challenge(var challenge):
             challenge.error = reason
             state.screen = .challenge(challenge)
+        case .q2Choice(var choice):
+            choice.error = reason
+            state.screen = .q2Choice(choice)
         default:
             state.notice = reason
             return false

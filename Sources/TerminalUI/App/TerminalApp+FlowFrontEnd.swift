@@ -83,17 +83,18 @@ extension TerminalApp {
         }
     }
 
-    /// The Q2 sign-in screen: with a saved credential, auto-login when `shouldAllowAutoLogin()` allows it (asked
-    /// here, on the main thread, as the module asks it on the main actor); else the form, saying why not.
+    /// The Q2 sign-in screen: with a saved credential that `shouldAllowAutoLogin()` lets sign in (asked here, on
+    /// the main thread, as the module asks it on the main actor), "Welcome back, alice — not you?": continue with
+    /// it, another account, or forget it; else the form, saying why not (or why it is empty after that choice).
     private func q2SignIn(_ prompt: FlowPrompt, _ signIn: Q2SignIn) {
         guard let saved = signIn.savedUsername else {
-            state.screen = .form(FormState(prompt: prompt))
+            state.screen = .form(FormState(prompt: prompt, note: signIn.setAside.map(Q2ChoiceState.note)))
             return
         }
         let service = service
         let allowed = MainActor.assumeIsolated { service.q2.allowsAutoLogin() }
         if allowed {
-            answer(prompt, .q2AutoLogin, working: "Q2: signing in automatically as \(saved) (saved credential)…")
+            state.screen = .q2Choice(Q2ChoiceState(prompt: prompt, username: saved, banner: signIn.banner))
         } else {
             let why = signIn.launch == .push ? "the app was opened from a push notification" : "the app does not allow it now"
             // The saved user is known: the form asks for the password.

@@ -148,6 +148,8 @@ public final class TerminalApp: FlowFrontEnd {
             handlePayment(key, &form)
         case .challenge(var challenge):
             handleChallenge(key, &challenge)
+        case .q2Choice(var choice):
+            handleQ2Choice(key, &choice)
         case .working(let flowID, let flow, _):
             if key == .escape {
                 service.cancel(flowID: flowID)
@@ -184,7 +186,7 @@ public final class TerminalApp: FlowFrontEnd {
     /// Screens where a plain letter is not typed into anything (and `f` opens the faults panel).
     private var acceptsShortcuts: Bool {
         switch state.screen {
-        case .home, .working, .result, .history, .transcript, .comparison: true
+        case .home, .working, .result, .history, .transcript, .comparison, .q2Choice: true
         case .challenge(let challenge): challenge.focusedStop != .code && challenge.screen.uiType != .outOfBand
         case .form, .payment: false
         }
