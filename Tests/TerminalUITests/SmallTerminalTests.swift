@@ -1,3 +1,4 @@
+import Foundation
 import TerminalUI
 import Testing
 
@@ -158,5 +159,21 @@ extension SmallTerminalTests {
         driver.type("4000000000002503")
         let row = try #require(rows(driver).first { $0.contains("Card number") })
         #expect(row.contains("Visa ✓"), "\(row)")
+    }
+}
+
+/// The event log's column header is whole or ends with "…" at every width (at 60 columns, after a Q2 sign-in
+/// widened the who column, it was cut mid-word: "status · took · deta").
+@Suite struct LogHeaderWidthTests {
+    @Test(arguments: [60, 64, 70, 72, 80, 90, 99, 100, 109, 110, 120])
+    func theLogHeaderIsWholeOrEndsWithAnEllipsis(width: Int) throws {
+        let driver = AppDriver(width: width, height: 24)
+        driver.signInQ2()
+        driver.press(.escape)
+        let lines = driver.app.render().text.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.contains("who") && $0.contains("status") }, "\(lines)")
+        let inside = header.split(separator: "│", omittingEmptySubsequences: false)
+        let text = (inside.count >= 3 ? String(inside[inside.count - 2]) : header).trimmingCharacters(in: .whitespaces)
+        #expect(text.hasSuffix("detail") || text.hasSuffix("…"), "\(width) columns: \(header)")
     }
 }

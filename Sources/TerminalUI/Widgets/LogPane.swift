@@ -108,7 +108,7 @@ enum LogPane {
         let flowsShown = Set(shown.map(\.event.flowID))
         // The terminal's width (the pane spans it), which the thresholds are written in: the time from 110 columns.
         let columns = Columns(events.lazy.filter { flowsShown.contains($0.flowID) }, width: width)
-        buffer.put(header(columns), row: top + 1, column: left + 1, role: .label, limit: width - 2)
+        buffer.put(header(columns, fitting: width - 2), row: top + 1, column: left + 1, role: .label, limit: width - 2)
         if let focus, events.isEmpty, !focus.filter.isEmpty, rows > 0 {
             let widen = focus.editingFilter ? "backspace widens it" : "/ then backspace widens it"
             buffer.put("No event matches the filter \"\(focus.filter)\": \(widen).", row: top + 2,
@@ -129,14 +129,20 @@ enum LogPane {
         }
     }
 
-    static func header(_ columns: Columns) -> String {
+    /// The column names, in `width` columns: the last column's name in shorter words when the full one does not
+    /// fit (a wide who column, a Q2 sign-in's, left "status · took · deta" at 60 columns), and cut with "…" only
+    /// when even those do not (docs/decisions.md, narrow screens).
+    static func header(_ columns: Columns, fitting width: Int) -> String {
         var parts: [String] = []
         if columns.time { parts.append(pad("time", 12)) }
         parts.append(pad("who", columns.who))
         parts.append(pad("step", columns.step))
         if columns.thread > 0 { parts.append(pad("thread", columns.thread)) }
-        parts.append("status · took · detail")
-        return parts.joined(separator: " ")
+        let start = parts.joined(separator: " ") + " "
+        for last in ["status · took · detail", "status·took·detail"] where CharacterWidth.of(start + last) <= width {
+            return start + last
+        }
+        return CharacterWidth.truncate(start + "status·took·detail", to: width)
     }
 
     /// `→ MC-SDK  Start                idp-tui.flow StartEvent` and `← MC-SDK  Start MC-SDK OK 0µs sdkState=…`:
