@@ -70,7 +70,9 @@ public enum PlainSession {
             if screen != printedScreen {
                 // When only the `! …` line changed (an answer refused, or a refusal put right), the news alone.
                 let said = { (lines: [String]) in lines.filter { !$0.hasPrefix("! ") } }
-                if said(screen) == said(printedScreen) {
+                if screen.isEmpty {
+                    // A screen with nothing to say (a cancelled flow's, until its result).
+                } else if said(screen) == said(printedScreen) {
                     for line in screen where line.hasPrefix("! ") { write(line + "\n") }
                 } else {
                     write("\n" + screen.joined(separator: "\n") + "\n")

@@ -78,6 +78,10 @@ public enum ScreenState: Sendable {
 }
 
 extension ScreenState {
+    /// The working screen's step once the user has cancelled (Esc at a prompt, or while the flow works): it stays
+    /// until the result, and plain mode prints no "working…" heading for it.
+    static let cancellingStep = "cancelling…"
+
     /// Wipes every text field the screen holds, in place (the screen should hold the only reference).
     mutating func wipeInputs() {
         switch self {

@@ -259,6 +259,6 @@ extension TerminalApp {
 
     func cancelPrompt(_ prompt: FlowPrompt) {
         service.answer(prompt, with: .cancel)
-        state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: "cancelling…")
+        state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: ScreenState.cancellingStep)
     }
 }

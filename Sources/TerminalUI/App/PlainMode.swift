@@ -96,7 +96,10 @@ extension TerminalApp {
             return lines
         case .q2Choice(let choice):
             return Self.plainQ2Choice(choice)
-        case .working(_, let flow, _):
+        case .working(_, let flow, let step):
+            // No heading for a flow the user has cancelled (Esc at its prompt): no work starts, and its cancel
+            // events and result follow at once.
+            if step == ScreenState.cancellingStep { return [] }
             return ["\(flow.title): working… (a line with Esc, or end of input, cancels)"]
         case .result(let result):
             let summary = AppView.resultSummary(result)

@@ -16,7 +16,9 @@ extension TerminalApp {
             state.logFocus = focus
         }
         trackInFlight(event)
-        if case .working(let flowID, let flow, _) = state.screen, flowID == event.flowID, event.step != .cancel, !event.step.isFaultNotice {
+        // A cancelled flow's screen says so until its result (the prompt's USER_CANCEL event read "waiting for …").
+        if case .working(let flowID, let flow, let current) = state.screen, flowID == event.flowID, current != ScreenState.cancellingStep,
+           event.step != .cancel, !event.step.isFaultNotice {
             let step = if event.flow == .payerAuth {
                 "\(LogPane.who(event)) \(event.step.rawValue)" + (event.status.map { ": \($0)" } ?? "")
             } else if event.from != .app && event.to != .app {

@@ -153,7 +153,7 @@ public final class TerminalApp: FlowFrontEnd {
         case .working(let flowID, let flow, _):
             if key == .escape {
                 service.cancel(flowID: flowID)
-                state.screen = .working(flowID: flowID, flow: flow, step: "cancelling…")
+                state.screen = .working(flowID: flowID, flow: flow, step: ScreenState.cancellingStep)
             } else if case .character = key {
                 // Its letters are shortcuts (f, v, ?), so nothing is typed ahead into the form to come: say so,
                 // rather than drop the keys of someone typing a user name early (docs/decisions.md).
@@ -295,7 +295,7 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     private func cancel(_ form: inout FormState) {
-        state.screen = .working(flowID: form.prompt.flowID, flow: form.prompt.flow, step: "cancelling…")
+        state.screen = .working(flowID: form.prompt.flowID, flow: form.prompt.flow, step: ScreenState.cancellingStep)
         for index in form.inputs.indices { form.inputs[index].clear() }
         service.answer(form.prompt, with: .cancel)
     }
