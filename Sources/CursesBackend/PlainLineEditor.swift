@@ -4,7 +4,8 @@
 /// typed or pasted ahead stay unseen until their question comes.
 ///
 /// Keys: text; Backspace; Ctrl-U (the whole line); Ctrl-W (the last word); Enter. Ctrl-D on an empty line is
-/// the end-of-input key; Esc alone (nothing after it for ``escapeWait``) cancels; escape sequences (arrows, Home,
+/// the end-of-input key (on a line with text it does nothing, as in a shell; at a secret's question, where the
+/// text does not show, it prints ``hiddenTextHint`` and the question again); Esc alone (nothing after it for ``escapeWait``) cancels; escape sequences (arrows, Home,
 /// Delete, function keys) are dropped whole; other control bytes are dropped.
 struct PlainLineEditor {
     /// A line finished with Enter (or a key that stands for one), and whether the user saw it typed.
@@ -17,12 +18,17 @@ struct PlainLineEditor {
     static let escapeWait: Int32 = 50
     static let endKey = "\u{4}"
     static let escapeKey = "\u{1b}"
+    /// Ctrl-D at a secret's question with text typed: a constant, so that nothing of the text (not even its
+    /// length) is shown.
+    static let hiddenTextHint = "! Ctrl-D ends input only on an empty line; Ctrl-U clears, Esc cancels"
 
     private var line: [UInt8] = []
     /// How many bytes of `line` are on the terminal.
     private var shown = 0
     /// Whether typing shows now: a question that is not a secret is open and waits for this line.
     private var echoing = false
+    /// The secret's question open, to ask again under ``hiddenTextHint``; nil when none is.
+    private var secretQuestion: [UInt8]?
     private var escape = Escape.none
     private let maximumLine: Int
 
@@ -37,15 +43,19 @@ struct PlainLineEditor {
 
     /// A question is asked: what is typed for it shows unless it is a secret. Returns what to write (the part of
     /// the line typed ahead, now that it is the answer being typed).
-    mutating func open(secret: Bool) -> [UInt8] {
+    mutating func open(secret: Bool, question: String = "") -> [UInt8] {
         echoing = !secret
+        secretQuestion = secret ? Array(question.utf8) : nil
         guard echoing, shown < line.count else { return [] }
         defer { shown = line.count }
         return Array(line[shown...])
     }
 
     /// No question waits for the line being typed: it no longer shows.
-    mutating func close() { echoing = false }
+    mutating func close() {
+        echoing = false
+        secretQuestion = nil
+    }
 
     /// Takes bytes typed. Returns the lines finished, and what to write for the echo.
     mutating func feed(_ bytes: some Sequence<UInt8>) -> (entries: [Entry], output: [UInt8]) {
@@ -85,7 +95,11 @@ struct PlainLineEditor {
                 }
                 erase(count: characters, &output)
             case 0x04:
-                if line.isEmpty { entries.append(Entry(text: Self.endKey, echoed: false)) }
+                if line.isEmpty {
+                    entries.append(Entry(text: Self.endKey, echoed: false))
+                } else if let question = secretQuestion {
+                    output += Array("\n\(Self.hiddenTextHint)\n".utf8) + question
+                }
             case 0..<0x20:
                 break
             default:
@@ -107,6 +121,7 @@ struct PlainLineEditor {
         line.removeAll()
         shown = 0
         echoing = false
+        secretQuestion = nil
         return Entry(text: Self.escapeKey, echoed: false)
     }
 
@@ -119,6 +134,7 @@ struct PlainLineEditor {
         shown = 0
         // Answered: until the next question is asked, what is typed is typed ahead and does not show.
         echoing = false
+        secretQuestion = nil
         return entry
     }
 

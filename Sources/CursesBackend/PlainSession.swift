@@ -93,7 +93,8 @@ public enum PlainSession {
             let question = app.plainQuestion
             if question != asked, let question {
                 write(question.text)
-                write(bytes: editor.open(secret: question.secret))
+                // A secret's question is asked again under the editor's hint to Ctrl-D on hidden text, as printed here.
+                write(bytes: editor.open(secret: question.secret, question: printable(question.text)))
             }
             if question == nil { editor.close() }
             asked = question
@@ -206,8 +207,13 @@ public enum PlainSession {
 
     /// Text the session prints (never what the user types, which the line editor echoes as it came).
     private static func write(_ text: String) {
+        write(bytes: Array(printable(text).utf8))
+    }
+
+    /// Text as the session prints it: its control characters made visible, in ASCII under a locale that is not UTF-8.
+    private static func printable(_ text: String) -> String {
         let visible = TerminalApp.plainVisible(text)
-        write(bytes: Array((ascii ? PlainASCII.text(visible) : visible).utf8))
+        return ascii ? PlainASCII.text(visible) : visible
     }
 
     private static func write(bytes: [UInt8]) {

@@ -57,6 +57,38 @@ import Testing
         #expect(session.waitForExit() == 0)
     }
 
+    /// Ctrl-D on a hidden question with text typed does nothing, as in a shell, but says why and asks again: the
+    /// text is kept (Enter submits it) and nothing of it shows.
+    @Test func ctrlDOnHiddenTextSaysWhyAndShowsNothingOfIt() throws {
+        let session = try plainSession()
+        startActivation(session)
+        session.type("alice")
+        session.press("Enter")
+        #expect(session.waitFor("Password (hidden):"))
+        session.type("wonderland")
+        session.press("C-d")
+        let hint = "! Ctrl-D ends input only on an empty line; Ctrl-U clears, Esc cancels"
+        let (asked, screen) = session.waitUntil { screen in
+            guard let said = screen.range(of: hint) else { return false }
+            return screen[said.upperBound...].contains("Password (hidden):")
+        }
+        #expect(asked, "\(screen)")
+        session.press("Enter")
+        #expect(session.waitFor("Activation code (hidden; ? lists demo users):"))
+        session.type("12")
+        session.press("C-d")
+        #expect(session.waitUntil { $0.components(separatedBy: hint).count == 3 }.0)
+        session.type("3456")
+        session.press("Enter")
+        #expect(session.waitFor("✓ Device activated and logged in"))
+        let scrollback = session.scrollback()
+        #expect(!scrollback.contains("wonderland") && !scrollback.contains("123456") && !scrollback.contains("12\n"),
+                "a secret was shown: \(scrollback)")
+        session.type("q")
+        session.press("Enter")
+        #expect(session.waitForExit() == 0)
+    }
+
     @Test func ctrlDCancelsAFlowThatIsWorking() throws {
         // The lookup-timeout card keeps the payment working for seconds: Ctrl-D ends it at once.
         let session = try plainSession()
