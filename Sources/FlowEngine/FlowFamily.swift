@@ -27,6 +27,10 @@ public protocol FlowFamily: AnyObject, Sendable {
 
     /// What a status line says of this family's state (the device), or nil.
     var statusLine: String? { get }
+
+    /// Reads again what the family keeps between runs (the device, in the state file another process may have
+    /// changed), so that ``statusLine`` says what is stored. Called only while no flow runs.
+    func reloadStoredState()
 }
 
 extension FlowFamily {
@@ -35,4 +39,5 @@ extension FlowFamily {
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { [] }
     public func attach(to service: FlowService) {}
     public var statusLine: String? { nil }
+    public func reloadStoredState() {}
 }

@@ -181,4 +181,14 @@ public final class FlowService: Sendable {
 
     /// What the families say of their state for a status line (the device), in order.
     public var statusLine: String { families.compactMap(\.statusLine).joined(separator: " · ") }
+
+    /// ``statusLine`` after the families have read their stored state again (another process on the same state
+    /// file may have activated or logged out the device: `idp-tui run activate` in another terminal). One read
+    /// of the store; while a flow runs, the state it works on is left alone and the line is the one in memory.
+    public func reloadedStatusLine() -> String {
+        if activeFlowCount == 0 {
+            for family in families { family.reloadStoredState() }
+        }
+        return statusLine
+    }
 }

@@ -107,6 +107,9 @@ public final class IdpSdkFamily: FlowFamily {
         run.emit(step, from: .identityProvider, to: caller, status: traffic.status, detail: traffic.response)
     }
 
+    /// The device as stored (the MC-SDK reads it again at its next Start in any case).
+    public func reloadStoredState() { device.loadStoredDevice() }
+
     /// "not activated", "activated as alice" or "logged in as alice".
     public var statusLine: String? {
         let device = device.snapshot

@@ -265,7 +265,12 @@ extension TerminalApp {
         case .q2Choice(var choice):
             return answerPlainQ2Choice(text, &choice)
         case .result, .history, .transcript, .comparison:
-            if text == "q" { quit(0) } else { state.screen = .home }
+            if text == "q" {
+                quit(0)
+            } else {
+                state.screen = .home
+                refreshDeviceStatus()
+            }
             return false
         case .working:
             return false

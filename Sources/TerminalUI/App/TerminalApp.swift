@@ -74,6 +74,25 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     public func handle(_ key: Key) {
+        let homeWasInSight = homeInSight
+        handleKey(key)
+        if !homeWasInSight, homeInSight { refreshDeviceStatus() }
+    }
+
+    /// The home screen with nothing over it (the help, the faults panel).
+    private var homeInSight: Bool {
+        guard case .home = state.screen, !state.showHelp, state.faultsPanel == nil, serviceIfReady != nil else { return false }
+        return true
+    }
+
+    /// The status line's device as stored, when the home screen comes back into sight (after a result, the
+    /// history, the help, the faults panel): another process on the same state file may have changed it. Once
+    /// per return, never while idle (docs/decisions.md).
+    func refreshDeviceStatus() {
+        state.deviceStatus = service.reloadedStatusLine()
+    }
+
+    private func handleKey(_ key: Key) {
         state.notice = nil
         if key == .control("c") {
             quit(130)
