@@ -177,3 +177,18 @@ extension SmallTerminalTests {
         #expect(text.hasSuffix("detail") || text.hasSuffix("…"), "\(width) columns: \(header)")
     }
 }
+
+/// The rule between two flows in the log runs to the border in dashes: it ended in "…" where nothing was cut
+/// ("── flow 2: Q2 login ─────…│").
+@Suite struct LogFlowRuleTests {
+    @Test(arguments: [60, 80, 120])
+    func theRuleBetweenFlowsEndsInADash(width: Int) throws {
+        let driver = AppDriver(width: width, height: 60)
+        driver.activate()
+        driver.press(.escape)
+        driver.signInQ2()
+        let lines = driver.app.render().text.split(separator: "\n").map(String.init)
+        let rule = try #require(lines.first { $0.contains("── flow 2: Q2 login") }, "\(lines.joined(separator: "\n"))")
+        #expect(rule.hasSuffix("─│"), "\(width) columns: \(rule)")
+    }
+}

@@ -118,8 +118,11 @@ enum LogPane {
         for (offset, entry) in shown.enumerated() {
             let row = top + 2 + offset
             guard let eventIndex = entry.index else {
-                let rule = "── flow \(entry.event.flowID): \(entry.event.flow.title) " + String(repeating: "─", count: width)
-                buffer.put(CharacterWidth.truncate(rule, to: width - 2), row: row, column: left + 1, role: .label, limit: width - 2)
+                // Dashes to the border: cut with "…" only when the flow's name is (a rule cut in its dashes read as
+                // if something were hidden).
+                let label = CharacterWidth.truncate("── flow \(entry.event.flowID): \(entry.event.flow.title) ", to: width - 2)
+                let rule = label + String(repeating: "─", count: max(0, width - 2 - CharacterWidth.of(label)))
+                buffer.put(rule, row: row, column: left + 1, role: .label, limit: width - 2)
                 continue
             }
             let selected = eventIndex == selectedIndex
