@@ -247,7 +247,7 @@ final class Database: @unchecked Sendable {
     static func damaged(_ path: String, _ message: String) -> StateError {
         // `reset` moves only a file that is idp-tui's (or unreadable garbage); another program's file, a text file,
         // it refuses: so the advice that always works comes first.
-        StateError("the state file \(path) is damaged or not an idp-tui state file (\(message)); \(StatePath.moveAdvice(path)), or name another file with --state (idp-tui reset moves it aside if it is damaged or unreadable, never another program's database)",
+        StateError("the state file \(path) is damaged or not an idp-tui state file (\(message)); \(StatePath.moveAdvice(path)), or name another file with --state (idp-tui reset moves it aside if it is damaged or unreadable bytes, never another program's database nor a file of a known format (text, an archive, an image))",
                    reason: .damaged)
     }
 

@@ -91,6 +91,22 @@ func freshStatePath() -> String {
         #expect(try BinaryRun.run(["run", "logout", "login", "--state", state], stdin: "[{},\(Answers.alice)]").status == 0)
     }
 
+    /// A text file at the path gets the damaged-file line too; what the line says of `reset` is what it then
+    /// does: it refuses a file in a known format (it said reset "moves it aside if it is damaged or unreadable").
+    @Test func theDamagedLineSaysResetLeavesATextFile() throws {
+        let state = freshStatePath()
+        try FileManager.default.createDirectory(atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let notes = Data("my notes\nnot a database\n".utf8)
+        try notes.write(to: URL(fileURLWithPath: state))
+        let run = try BinaryRun.run(["history", "--state", state])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("is damaged or not an idp-tui state file"), "\(run.stderr)")
+        #expect(run.stderr.contains("never another program's database nor a file of a known format (text, an archive, an image)"), "\(run.stderr)")
+        let reset = try BinaryRun.run(["reset", "--yes", "--state", state])
+        #expect(reset.status == 2 && reset.stderr.contains("is a text file, not an idp-tui state file; nothing was changed"), "\(reset.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == notes)
+    }
+
     @Test func aDamagedFileIsAClearErrorAndIsNeverThrownAway() throws {
         let state = freshStatePath()
         try FileManager.default.createDirectory(atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -103,7 +119,7 @@ func freshStatePath() -> String {
             #expect(run.stderr.contains("move state.sqlite away together with state.sqlite-wal and state.sqlite-shm, or name another file with --state"))
             #expect(!run.stderr.contains("start over with idp-tui reset"), "reset refuses a file that is not idp-tui's")
             // What reset does next is what the line says it does.
-            #expect(run.stderr.contains("idp-tui reset moves it aside if it is damaged or unreadable, never another program's database"))
+            #expect(run.stderr.contains("idp-tui reset moves it aside if it is damaged or unreadable bytes, never another program's database nor a file of a known format (text, an archive, an image)"))
             #expect(run.stderr.split(separator: "\n").count == 1)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)
