@@ -100,19 +100,26 @@ public enum StateCommands {
                 throw UsageError(prefix + error.description)
             }
         }
-        if arguments.first != "prune" && (options.keepFlows != nil || options.keepDays != nil) {
-            throw UsageError("history\(arguments.first.map { " \($0)" } ?? ""): --\(options.keepFlows != nil ? "keep-flows" : "keep-days") is for history prune")
+        // The option checks below name the verb only when it is one (a password typed there is not echoed back);
+        // another word is left for the unknown-argument error, which names it by its place.
+        let verb = arguments.first.flatMap { ["show", "export", "prune"].contains($0) ? $0 : nil }
+        let unknown = { (word: String) in
+            UsageError("history: unknown argument \"\(word)\"; use show ID, export ID or prune, or see idp-tui history --help")
         }
-        if let verb = arguments.first, options.json || options.limit != nil {
+        if verb == nil, let word = arguments.first { throw unknown(word) }
+        if verb != "prune" && (options.keepFlows != nil || options.keepDays != nil) {
+            throw UsageError("history\(verb.map { " \($0)" } ?? ""): --\(options.keepFlows != nil ? "keep-flows" : "keep-days") is for history prune")
+        }
+        if let verb, options.json || options.limit != nil {
             // Accepted and ignored, a script would read text where it expects JSON: refused instead.
             let option = options.json ? "--json" : "--limit"
             throw UsageError("history \(verb): \(option) is for the list (idp-tui history \(option == "--json" ? "--json" : "--limit N"))"
                 + (option == "--json" && verb != "prune" ? "; one flow as JSON: idp-tui history export ID --format json" : ""))
         }
-        if options.format != nil && arguments.first != "export" {
+        if options.format != nil && verb != "export" {
             // Accepted and ignored, `history --format json` printed the text table where a script expects JSON.
-            throw UsageError("history\(arguments.first.map { " \($0)" } ?? ""): --format is for history export (idp-tui history export ID --format mermaid|json)"
-                + (arguments.first == nil ? "; the list as JSON: idp-tui history --json" : ""))
+            throw UsageError("history\(verb.map { " \($0)" } ?? ""): --format is for history export (idp-tui history export ID --format mermaid|json)"
+                + (verb == nil ? "; the list as JSON: idp-tui history --json" : ""))
         }
         switch arguments.first {
         case "show", "export":
@@ -172,7 +179,7 @@ public enum StateCommands {
             write("\(VisibleText.escaped(path)): keeps \(report.retention); removed \(report.removed) \(report.removed == 1 ? "flow" : "flows"), \(report.kept) kept (\(bytes(report.bytesBefore)) → \(bytes(report.bytesAfter)))")
             return 0
         case let word?:
-            throw UsageError("history: unknown argument \"\(word)\"; use show ID, export ID or prune, or see idp-tui history --help")
+            throw unknown(word)
         case nil:
             let json = options.json
             let limit = options.limit ?? 50

@@ -142,6 +142,10 @@ import Testing
             // The list's options are refused elsewhere rather than ignored (a script would read text as JSON).
             (["history", "show", "1", "--json"], "history show: --json is for the list (idp-tui history --json); one flow as JSON"),
             (["history", "prune", "--limit", "3"], "history prune: --limit is for the list"),
+            // A word that is not a verb is the unknown argument it is, not a verb the option is misplaced on.
+            (["history", "hunter2", "--keep-flows", "5"], "idp-tui: history: unknown argument"),
+            (["history", "hunter2", "--json"], "idp-tui: history: unknown argument"),
+            (["history", "hunter2", "--format", "json"], "idp-tui: history: unknown argument"),
             (["history", "show", "1", "--limit", "3"], "history show: --limit is for the list"),
         ] {
             let run = try BinaryRun.run(arguments + ["--state", state])
