@@ -79,7 +79,7 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
         return removed
     }
 
-    /// At most 256 KB and 16 KB a flow of the policy in use in the file (16.3 MB by default): the default's flows
+    /// At most 256 KB and 16 KB a flow of the policy in use in the file (16.6 MB, 15.9 MiB, by default): the default's flows
     /// take about 9 KB each at most.
     var budget: Int64 { (256 + 16 * Int64(flows)) << 10 }
 

@@ -1,14 +1,15 @@
 /// A numbered list with one entry selected (`▸ 2 Log in`): the home menu, and the Q2 sign-in's choice about its
-/// saved credential. ↑↓, j k, Tab and Shift-Tab move round it, Home End PgUp PgDn go to its ends, a digit to the
-/// entry of that number (as dialog's and whiptail's menus do); Enter chooses, and a click selects and chooses.
+/// saved credential. ↑↓, j k, Tab and Shift-Tab move round it, Home and End go to its ends, a digit to the entry
+/// of that number (as dialog's and whiptail's menus do); Enter chooses, and a click selects and chooses. (PgUp and
+/// PgDn scroll the event log below the list.)
 enum ChoiceList {
     /// The selection after `key`, or nil when the key does not move it.
     static func selection(after key: Key, from selection: Int, count: Int) -> Int? {
         switch key {
         case .up, .backTab, .character("k"): (selection - 1 + count) % count
         case .down, .tab, .character("j"): (selection + 1) % count
-        case .home, .pageUp: 0
-        case .end, .pageDown: count - 1
+        case .home: 0
+        case .end: count - 1
         case .character(let digit) where digit.wholeNumberValue.map { (1...count).contains($0) } == true: (digit.wholeNumberValue ?? 1) - 1
         default: nil
         }
