@@ -185,33 +185,18 @@ import Testing
     @Test func theKSSIDPComparisonSaysThePanelsFaultsDidNotApply() {
         let driver = AppDriver()
         driver.press(.character("f"), .character(" "), .escape)  // network unavailable
-        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
-        driver.press(.enter)
-        driver.pump { app in
-            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
-            return false
-        }
+        driver.openComparison()
         let screen = driver.app.render().text
         #expect(screen.contains("⚡ 1 fault on"), "\(screen)")
         #expect(screen.contains("│ The faults panel's switches did not apply: the check runs on worlds of its"), "\(screen)")
         driver.press(.escape, .character("f"), .character(" "), .escape)
-        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
-        driver.press(.enter)
-        driver.pump { app in
-            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
-            return false
-        }
+        driver.openComparison()
         #expect(!driver.app.render().text.contains("did not apply"), "no note once the fault is off")
     }
 
     @Test func theKSSIDPComparisonRunsTheParityCheck() {
         let driver = AppDriver()
-        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
-        driver.press(.enter)
-        driver.pump { app in
-            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
-            return false
-        }
+        driver.openComparison()
         let screen = driver.app.render().text
         #expect(screen.contains("KSSIDP comparison — the orchestrations agree"))
         #expect(screen.contains("✓ 1. activation, then login"))
@@ -538,12 +523,7 @@ extension WaitingTests {
         let driver = AppDriver()
         driver.activate()
         driver.press(.escape)
-        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
-        driver.press(.enter)
-        driver.pump { app in
-            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
-            return false
-        }
+        driver.openComparison()
         func comparisonScroll() -> Int? {
             if case .comparison(let comparison) = driver.app.state.screen { return comparison.scroll }
             return nil
@@ -564,12 +544,7 @@ extension WaitingTests {
 
     @Test func theComparisonFitsSixtyByEighteen() {
         let driver = AppDriver(width: 60, height: 18)
-        while MenuItem.allCases[driver.app.state.menuSelection] != .kssidpComparison { driver.press(.down) }
-        driver.press(.enter)
-        driver.pump { app in
-            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
-            return false
-        }
+        driver.openComparison()
         let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[14].contains("more (↑↓ PgUp PgDn Home End)"), "the note on the panel's last row: \(lines[14])")
         #expect(lines[2...13].filter { !$0.dropFirst(2).dropLast(2).allSatisfy(\.isWhitespace) }.count >= 11, "\(lines)")

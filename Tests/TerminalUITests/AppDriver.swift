@@ -48,6 +48,16 @@ final class AppDriver {
 
     var screen: ScreenState { app.state.screen }
 
+    /// Chooses KSSIDP comparison on the home menu and waits until its report has arrived.
+    func openComparison() {
+        while MenuItem.allCases[app.state.menuSelection] != .kssidpComparison { press(.down) }
+        press(.enter)
+        pump { app in
+            if case .comparison(let comparison) = app.state.screen { return !comparison.running }
+            return false
+        }
+    }
+
     var isQ2Choice: Bool {
         if case .q2Choice = app.state.screen { return true }
         return false
