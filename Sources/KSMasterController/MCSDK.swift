@@ -108,9 +108,14 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
 
     /// Reads the stored device now, so that ``snapshot`` shows it before the first Start. A store that fails
     /// is left for Start to report.
+    /// Called off the controller's queue (the status line's reload, while no flow runs): a call a cancel left
+    /// in flight may store and load the device between this read and its load, and what it loaded is newer.
     package func loadStoredDevice() {
+        let loads = state.withLock { $0.loads }
         guard let device = try? configuration.store.load() else { return }
-        state.withLock { $0.load(device) }
+        state.withLock { state in
+            if state.loads == loads { state.load(device) }
+        }
     }
 
     /// Sends an event; `completionBlock` gets the result event on the controller's queue (`MC-SDK`).
@@ -361,12 +366,16 @@ private struct DeviceState {
     var loggedIn = false
     var offlineToken: PersistedDevice.OfflineToken?
     var pending: PendingLogin?
+    /// How many times the store's device has been taken: a reload that read the store before another load
+    /// took it keeps that newer one.
+    var loads = 0
 
     var sdkState: KSMSdkState { activation == nil ? .activationRequired : .loginRequired }
     var userList: [KsUserIdentifier] { activation.map { [$0.user] } ?? [] }
 
     /// Takes what the store holds (the process's own `started` and `pending` stay).
     mutating func load(_ device: PersistedDevice) {
+        loads &+= 1
         deviceID = device.deviceID
         activation = device.activation
         loggedIn = device.accessTokenHash != nil

@@ -1,4 +1,5 @@
 import Crypto
+import Determinism
 import Dispatch
 import IdentityProvider
 import KSMasterController
@@ -157,5 +158,74 @@ import Threading
             tenantId: "demo", authenticationMode: .no, authorisationCode: "x", clientId: KSMClientId.login))
             as? KSMSetAuthorisationCodeResultEvent)
         #expect(set.status == .KSMNOT_REACHABLE)
+    }
+}
+
+/// The status line's reload (`loadStoredDevice`, when the home screen comes back) runs on the main thread while a
+/// cancelled flow's call may still be on the MC-SDK's queue: what that call stored and loaded meanwhile is not
+/// overwritten by what the reload read before it.
+@Suite struct MasterControllerReloadTests {
+    @Test func aReloadDoesNotUndoWhatTheQueueStoredMeanwhile() async throws {
+        let store = GatedDeviceStore(PersistedDevice(
+            deviceID: "device-1",
+            activation: .init(user: KsUserIdentifier(tenantId: "demo", userId: "alice"), astClientId: "ast", authenticationMode: .no),
+            accessTokenHash: [1, 2, 3]))
+        let controller = MCSDK(configuration: MasterControllerConfiguration(
+            idpUrl: "https://idp.invalid", network: SimulatedNetwork(clock: ManualClock()), random: RandomSource(seed: 1),
+            clientDataKey: [1, 2, 3], store: store))
+        let start = try #require(await controller.receive(KSMStartEvent()) as? KSMStartResultEvent)
+        #expect(start.status == .KSMOK)
+        #expect(controller.snapshot.loggedIn)
+        Self.reloadAcrossARestart(controller, store)
+        #expect(try store.load()?.accessTokenHash == nil)
+        #expect(!controller.snapshot.loggedIn, "the reload put back the session the restart had ended")
+    }
+
+    /// The reload reads the store (logged in), then a restart on the controller's queue ends the session and
+    /// returns, then the reload goes on with what it read.
+    private static func reloadAcrossARestart(_ controller: MCSDK, _ store: GatedDeviceStore) {
+        let reloaded = DispatchSemaphore(value: 0)
+        let restarted = DispatchSemaphore(value: 0)
+        store.holdNextLoad()
+        DispatchQueue.global().async {
+            controller.loadStoredDevice()
+            reloaded.signal()
+        }
+        store.read.wait()
+        controller.receive(KSMRestartEvent()) { _ in restarted.signal() }
+        restarted.wait()
+        store.proceed.signal()
+        reloaded.wait()
+    }
+}
+
+/// A device store whose next load, once held, returns only when told to, having signalled that it has read.
+final class GatedDeviceStore: DeviceStore, @unchecked Sendable {
+    private let inner = MemoryDeviceStore()
+    private let held = Locked(false)
+    let read = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+
+    init(_ device: PersistedDevice) {
+        _ = try? inner.update { $0 = device }
+    }
+
+    func holdNextLoad() { held.withLock { $0 = true } }
+
+    func load() throws(StoreFailure) -> PersistedDevice? {
+        let device = try inner.load()
+        if held.withLock({ held in
+            let was = held
+            held = false
+            return was
+        }) {
+            read.signal()
+            proceed.wait()
+        }
+        return device
+    }
+
+    func update<T>(_ body: (inout PersistedDevice?) -> T) throws(StoreFailure) -> T {
+        try inner.update(body)
     }
 }
