@@ -100,8 +100,8 @@ public enum StateCommands {
                 throw UsageError(prefix + error.description)
             }
         }
-        // The option checks below name the verb only when it is one (a password typed there is not echoed back);
-        // another word is left for the unknown-argument error, which names it by its place.
+        // The option checks below name the verb only when it is one; another word is the unknown argument, shown
+        // as every error shows a word from the command line (ArgumentEcho: a name-like word as it is, else its place).
         let verb = arguments.first.flatMap { ["show", "export", "prune"].contains($0) ? $0 : nil }
         let unknown = { (word: String) in
             UsageError("history: unknown argument \"\(word)\"; use show ID, export ID or prune, or see idp-tui history --help")

@@ -106,10 +106,9 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     /// This device's id (the stored one once the store has been read).
     package var deviceID: String { state.withLock { $0.deviceID } }
 
-    /// Reads the stored device now, so that ``snapshot`` shows it before the first Start. A store that fails
-    /// is left for Start to report.
-    /// Called off the controller's queue (the status line's reload, while no flow runs): a call a cancel left
-    /// in flight may store and load the device between this read and its load, and what it loaded is newer.
+    /// Reads the stored device now, so that ``snapshot`` shows it before the first Start (a store that fails is
+    /// left for Start to report). Off the controller's queue: a call a cancel left in flight may store and load
+    /// the device between this read and its load, and what it loaded is newer.
     package func loadStoredDevice() {
         let loads = state.withLock { $0.loads }
         guard let device = try? configuration.store.load() else { return }
