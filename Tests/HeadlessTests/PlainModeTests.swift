@@ -96,6 +96,17 @@ import Testing
         for secret in ["wonderland", "builder", "nope"] { #expect(!run.stdout.contains(secret), "\(secret) was printed") }
     }
 
+    /// `--launch deep-link`: the banner the platform sets is said over the sign-in form, first as on the saved
+    /// credential's choice, as the terminal UI shows it over both; not only in the event's detail.
+    @Test func aDeepLinksBannerIsSaidOverTheSignInForm() throws {
+        let run = try BinaryRun.run(["--ephemeral", "--launch", "deep-link"], stdin: "5\nalice\nwonderland\n\n5\n2\n\u{1b}\nq\n")
+        for text in ["Q2 login — sign in\n⚠ Please sign in to continue\nUsername (? lists demo users): alice\n",
+                     "Q2 login — sign in\n⚠ Please sign in to continue\nWelcome back, alice — not you?\n",
+                     "Q2 login — sign in\n⚠ Please sign in to continue\nNo auto-login as alice: you chose another account"] {
+            #expect(run.stdout.contains(text), "no \(text): \(run.stdout)")
+        }
+    }
+
     @Test func escOnALineCancelsTheFlowAndTheEndOfInputQuits() throws {
         let run = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\nalice\n\u{1b}\n")
         #expect(run.status == 3, "piped in, a cancelled flow gives run's exit status")

@@ -3,61 +3,9 @@ import FlowEngine
 import FlowRecords
 import LocaleText
 import PaymentFlows
+import Q2Flows
 import Secrets
 import ThreeDSecure
-
-/// What the plain front end asks, one line at a time: the text before the answer, and whether the answer is a
-/// secret (read with echo off).
-public struct PlainQuestion: Equatable, Sendable {
-    public let text: String
-    public let secret: Bool
-    /// The answer is a card number: shown masked (`•••• 2503`) wherever it is shown again.
-    public var cardNumber = false
-    /// What the question takes, when not free text.
-    public var takes: Takes = .text
-
-    public enum Takes: Equatable, Sendable {
-        case text
-        /// One of these words.
-        case choice(Set<String>)
-        /// Option numbers from 1 to the count, separated by commas or spaces.
-        case options(count: Int)
-    }
-
-    public init(text: String, secret: Bool, cardNumber: Bool = false, takes: Takes = .text) {
-        self.text = text
-        self.secret = secret
-        self.cardNumber = cardNumber
-        self.takes = takes
-    }
-
-    /// The answer as the plain output may show it again (a log of piped answers): nothing of a secret, a card
-    /// number masked, and for a question that takes a choice only an answer it takes — a line meant for another
-    /// question (a secret, when a flow ended before the answers it was given) is not printed under this one.
-    public func shown(_ answer: String) -> String {
-        if secret { return "" }
-        if cardNumber {
-            let trimmed = answer.trimmingCharacters(in: .whitespaces)
-            // `?` or `? TEXT`: a listing asked for, not a card; a filter with a number's digits in it (five or more)
-            // masked as a number is.
-            if trimmed.hasPrefix("?") {
-                let digits = trimmed.filter(\.isNumber)
-                return digits.count >= 5 ? "? •••• \(digits.suffix(4))" : trimmed
-            }
-            let digits = answer.filter(\.isNumber)
-            return digits.count >= 4 ? "•••• \(digits.suffix(4))" : digits.isEmpty ? "" : "••••"
-        }
-        let word = answer.trimmingCharacters(in: .whitespaces)
-        switch takes {
-        case .text: return answer
-        case .choice(let words): return words.contains(word) ? word : "(not an answer here)"
-        case .options(let count):
-            let numbers = word.split(whereSeparator: { $0 == "," || $0 == " " })
-            return !numbers.isEmpty && numbers.allSatisfy({ Int($0).map { (1...count).contains($0) } ?? false })
-                ? word : "(not an answer here)"
-        }
-    }
-}
 
 // The plain mode (`--plain`, or TERM=dumb, or no terminal on standard output): the same app, its screens told
 // as lines of text and its questions answered one line each, as huh's accessible mode does. A line is turned
@@ -72,7 +20,8 @@ extension TerminalApp {
             return ["What would you like to do? (device: \(state.deviceStatus))"]
                 + MenuItem.allCases.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
         case .form(let form):
-            var lines = [panelTitle]
+            // A deep link's banner, as the terminal UI shows it over Q2's sign-in form (and plain mode over the choice).
+            var lines = [panelTitle] + ((form.prompt.request as? Q2SignIn)?.banner.map { ["⚠ \($0)"] } ?? [])
             if let note = form.note { lines.append(note) }
             if let error = form.error { lines.append("! \(error)") }
             return lines
