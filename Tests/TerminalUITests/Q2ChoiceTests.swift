@@ -149,4 +149,27 @@ extension AppDriver {
         let text = driver.app.render().text
         #expect(text.contains("⚠ Please sign in to continue") && text.contains("Welcome back, alice"), "\(text)")
     }
+
+    /// A deep link's banner takes the first row over the form; the note of another account, too long for the one
+    /// row left, takes two, whole, and the fields move down into the blank row above the buttons (80×24, 60×18).
+    @Test func underABannerTheNoteOfAnotherAccountIsWhole() throws {
+        for (width, height) in [(80, 24), (60, 18)] {
+            var configuration = FlowConfiguration()
+            configuration.q2.launch = .deepLink
+            let driver = AppDriver(width: width, height: height, configuration: configuration)
+            driver.openQ2WithASavedCredential()
+            driver.press(.character("2"))
+            driver.press(.enter)
+            driver.pump { _ in driver.isForm }
+            let screen = driver.app.render()
+            let rows = screen.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let panel = rows.prefix { !$0.contains("SDK events") }.joined(separator: "\n")
+            #expect(panel.contains("⚠ Please sign in to continue"), "\(width)×\(height): \(panel)")
+            #expect(panel.contains("kept).") && !panel.contains("…"), "\(width)×\(height): the note is cut: \(panel)")
+            let username = try #require(rows.firstIndex { $0.contains("Username") })
+            #expect(rows[username - 1].contains("kept)."), "\(width)×\(height): the note's end is just above the fields")
+            #expect(rows[username + 2].contains("[ Submit ]"), "\(width)×\(height): \(panel)")
+            #expect(screen.cursor?.row == username, "\(width)×\(height): the cursor is in the username field")
+        }
+    }
 }

@@ -129,11 +129,17 @@ public enum AppView {
 
     private static func drawForm(_ buffer: inout ScreenBuffer, _ form: FormState, _ area: Area) {
         let asked = form.prompt.fields.map(\.rawValue).joined(separator: ", ")
+        // A note too long for the row under a banner takes two, and the fields move down into the blank row
+        // above the buttons, so that it is read whole ("… (the saved credential is kept).").
+        var shift = 0
         if let signIn = form.prompt.request as? Q2SignIn {
             // Two rows above the fields: the banner and the note, or the note (why no auto-login) wrapped over both.
             if let banner = signIn.banner {
                 buffer.putWrapped("⚠ \(banner)", row: area.top, column: area.left, width: area.width, role: .error)
-                if let note = form.note { buffer.putWrapped(note, row: area.top + 1, column: area.left, width: area.width, role: .hint) }
+                if let note = form.note {
+                    shift = Wrap.lines(note, width: area.width).count > 1 ? 1 : 0
+                    buffer.putWrapped(note, row: area.top + 1, column: area.left, width: area.width, lines: 1 + shift, role: .hint)
+                }
             } else if let note = form.note {
                 buffer.putWrapped(note, row: area.top, column: area.left, width: area.width, lines: 2, role: .hint)
             } else {
@@ -148,7 +154,7 @@ public enum AppView {
         let boxLeft = area.left + labelWidth + 4
         let boxWidth = max(8, min(40, area.width - labelWidth - 5))
         for (index, field) in form.prompt.fields.enumerated() {
-            let row = area.top + 2 + index
+            let row = area.top + 2 + shift + index
             let focused = form.focus == index
             buffer.put(TerminalApp.label(field), row: row, column: area.left, role: focused ? .title : .label)
             drawInput(&buffer, form.inputs[index], secret: field.isSecret, focused: focused, row: row, left: boxLeft,
@@ -165,7 +171,7 @@ public enum AppView {
             if let field = form.focusedField, room >= 16 {
                 let lines = Wrap.lines(error, width: room)
                 for (offset, line) in lines.prefix(2).enumerated() {
-                    buffer.put(line, row: area.top + 2 + field + offset, column: column, role: .error, limit: room)
+                    buffer.put(line, row: area.top + 2 + shift + field + offset, column: column, role: .error, limit: room)
                 }
             } else {
                 buffer.put(error, row: buttonRow + 1, column: boxLeft, role: .error, limit: area.width - boxLeft)
