@@ -99,7 +99,7 @@ import Testing
     /// `--launch deep-link`: the banner the platform sets is said over the sign-in form, first as on the saved
     /// credential's choice, as the terminal UI shows it over both; not only in the event's detail.
     @Test func aDeepLinksBannerIsSaidOverTheSignInForm() throws {
-        let run = try BinaryRun.run(["--ephemeral", "--launch", "deep-link"], stdin: "5\nalice\nwonderland\n\n5\n2\n\u{1b}\nq\n")
+        let run = try BinaryRun.run(["--ephemeral", "--launch", "deep-link"], stdin: "5\nalice\nwonderland\n\n5\n2\nbob\nbuilder\n\nq\n")
         for text in ["Q2 login — sign in\n⚠ Please sign in to continue\nUsername (? lists demo users): alice\n",
                      "Q2 login — sign in\n⚠ Please sign in to continue\nWelcome back, alice — not you?\n",
                      "Q2 login — sign in\n⚠ Please sign in to continue\nNo auto-login as alice: you chose another account"] {
