@@ -14,7 +14,7 @@ public enum FaultSwitch: CaseIterable, Sendable {
         case .networkUnavailable: "network unavailable"
         case .addedLatency: "added latency: +1000 ms a round trip"
         case .requestTimeout: "request timeout: no server answers (30 s)"
-        case .serverError: "server error: the IdP answers HTTP 500"
+        case .serverError: "server error: the IdP and Q2 Core answer HTTP 500"
         case .malformedPage: "malformed page from the IdP"
         case .pinningFails: "certificate pinning fails"
         case .insecureDevice: "insecure device (rooted or jailbroken)"
