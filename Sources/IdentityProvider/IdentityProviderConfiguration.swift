@@ -1,5 +1,6 @@
 import Determinism
 import Secrets
+import Threading
 
 /// Everything the simulated identity provider starts with: its address, tenants, users and policies.
 public struct IdentityProviderConfiguration: Sendable {
@@ -51,14 +52,72 @@ public struct IdentityProviderConfiguration: Sendable {
 /// A tenant (realm) of the IdP.
 public struct TenantConfiguration: Sendable {
     public var id: String
-    public var users: [UserConfiguration]
     /// True when the tenant expects passwords hashed by the SDK (`shouldHashPin`), see ``PinHashing``.
     public var expectsHashedPins: Bool
+    private var list: UserList
 
     public init(id: String, users: [UserConfiguration], expectsHashedPins: Bool = false) {
         self.id = id
-        self.users = users
         self.expectsHashedPins = expectsHashedPins
+        list = UserList(users)
+    }
+
+    /// A tenant whose users are made when they are first asked for (a scenario file's users, checked when the
+    /// file was read and turned into values at the tenant's first login: a scenario of 10,000 users starts as
+    /// fast as the demo). `load` must make exactly `userCount` users.
+    public init(id: String, userCount: Int, expectsHashedPins: Bool = false, load: @escaping @Sendable () -> [UserConfiguration]) {
+        self.id = id
+        self.expectsHashedPins = expectsHashedPins
+        list = UserList(count: userCount, load: load)
+    }
+
+    public var users: [UserConfiguration] {
+        get { list.users }
+        set { list = UserList(newValue) }
+    }
+
+    /// How many users the tenant has, without making them.
+    public var userCount: Int { list.count }
+
+    /// Whether the users have been made (tests: a scenario's users are not made before they are needed).
+    public var usersAreLoaded: Bool { list.isLoaded }
+}
+
+/// A tenant's users, made once, at the first use, by whichever thread asks first.
+private final class UserList: Sendable {
+    private enum State {
+        case pending(@Sendable () -> [UserConfiguration])
+        case loaded([UserConfiguration])
+    }
+
+    let count: Int
+    private let state: Locked<State>
+
+    init(_ users: [UserConfiguration]) {
+        count = users.count
+        state = Locked(.loaded(users))
+    }
+
+    init(count: Int, load: @escaping @Sendable () -> [UserConfiguration]) {
+        self.count = count
+        state = Locked(.pending(load))
+    }
+
+    var users: [UserConfiguration] {
+        state.withLock { state in
+            switch state {
+            case .loaded(let users):
+                return users
+            case .pending(let load):
+                let users = load()
+                state = .loaded(users)
+                return users
+            }
+        }
+    }
+
+    var isLoaded: Bool {
+        state.withLock { if case .loaded = $0 { true } else { false } }
     }
 }
 

@@ -51,7 +51,27 @@ struct IdpState {
     var observers: [Int: @Sendable (IdpTraffic) -> Void] = [:]
     var nextObserver = 0
     var tenants: [String: Bool]
-    var users: [UserKey: UserRecord]
+    /// The users of the tenants that have had a login; the others' are made at their first (`user(_:)`).
+    private(set) var loadedUsers: [UserKey: UserRecord] = [:]
+    private var unloadedUsers: [String: @Sendable () -> [UserKey: UserRecord]]
+
+    init(tenants: [String: Bool], unloadedUsers: [String: @Sendable () -> [UserKey: UserRecord]]) {
+        self.tenants = tenants
+        self.unloadedUsers = unloadedUsers
+    }
+
+    /// The user's record, making its tenant's records first if this is the tenant's first use.
+    mutating func user(_ key: UserKey) -> UserRecord? {
+        if let load = unloadedUsers.removeValue(forKey: key.tenant) {
+            loadedUsers.merge(load()) { first, _ in first }
+        }
+        return loadedUsers[key]
+    }
+
+    mutating func loadEveryTenant() {
+        for (_, load) in unloadedUsers { loadedUsers.merge(load()) { first, _ in first } }
+        unloadedUsers = [:]
+    }
     var sessions: [String: LoginSession] = [:]
     var grants: [String: Grant] = [:]
 

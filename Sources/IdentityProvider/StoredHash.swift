@@ -6,9 +6,9 @@ import Threading
 /// A salted PBKDF2 hash, the only form in which the IdP keeps passwords and activation codes.
 ///
 /// The hash is computed when it is first compared, not when the scenario is loaded: a scenario of 10,000 users
-/// starts as fast as one of two, and only the users who log in pay for their hash. The salt is drawn at once, so
-/// that the random stream, and every value drawn after it, do not depend on which users are used. Until then
-/// it holds the secret it was made from, as the scenario does.
+/// starts as fast as one of two, and only the users who log in pay for their hash. The salt is given, or drawn at
+/// once, so that the random stream, and every value drawn after it, do not depend on which users are used. Until
+/// then it holds the secret it was made from, as the scenario does.
 public struct StoredHash: Sendable {
     let salt: [UInt8]
     let iterations: Int
@@ -21,7 +21,15 @@ public struct StoredHash: Sendable {
     /// `secret` runs once, at the first comparison (for a secret that is itself expensive to make, such as a
     /// hashed PIN).
     public init(deferred secret: @escaping @Sendable () -> Secret, iterations: Int, random: RandomSource) {
-        salt = random.bytes(16)
+        self.init(deferred: secret, iterations: iterations, salt: random.bytes(16))
+    }
+
+    public init(of secret: Secret, iterations: Int, salt: [UInt8]) {
+        self.init(deferred: { secret }, iterations: iterations, salt: salt)
+    }
+
+    public init(deferred secret: @escaping @Sendable () -> Secret, iterations: Int, salt: [UInt8]) {
+        self.salt = salt
         self.iterations = iterations
         digest = Digest(secret)
     }

@@ -240,3 +240,34 @@ extension Result {
         return nil
     }
 }
+
+/// A tenant's users become records at the tenant's first login, not when the IdP starts (issue 16, point 5), and
+/// nothing an IdP hands out depends on which tenants have been used.
+@Suite struct TenantsMadeAtFirstUseTests {
+    static func configuration() -> IdentityProviderConfiguration {
+        var configuration = IdentityProviderConfiguration.demo()
+        configuration.tenants.append(TenantConfiguration(id: "other", userCount: 1) {
+            [UserConfiguration(username: "carol", password: Secret("cpw"))]
+        })
+        return configuration
+    }
+
+    @Test func aTenantsUsersAreMadeAtItsFirstLogin() {
+        let configuration = Self.configuration()
+        let harness = IdpHarness(configuration)
+        #expect(!configuration.tenants[1].usersAreLoaded)
+        #expect(harness.activate("alice", "wonderland", "123456") != nil)
+        #expect(!configuration.tenants[1].usersAreLoaded)
+        let page = harness.submit(harness.authorize(.enrollment, tenant: "other"), [.username: "carol", .password: "cpw"])
+        #expect(configuration.tenants[1].usersAreLoaded)
+        #expect(page.fields == [.activationCode])
+    }
+
+    @Test func theIdsDrawnDoNotDependOnWhichTenantsWereUsed() {
+        let untouched = IdpHarness(Self.configuration())
+        let everyTenantMade = IdpHarness(Self.configuration())
+        everyTenantMade.idp.computeStoredHashes()
+        let ast = untouched.activate("alice", "wonderland", "123456")
+        #expect(ast != nil && everyTenantMade.activate("alice", "wonderland", "123456") == ast)
+    }
+}
