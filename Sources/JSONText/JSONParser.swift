@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Why a text is not JSON, and where.
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
@@ -27,8 +31,30 @@ public struct JSONParser {
     private var column = 1
     private var countedTo = 0
 
+    /// Arrays the caller has checked already, read as empty arrays without looking inside (in order of the text).
+    private var skips: ArraySlice<Range<Int>> = []
+    /// Where each skipped array was.
+    private var skipped: [TextPosition] = []
+
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+    }
+
+    /// Parses `bytes`, reading each of `ranges` (in order; each must be an array, `[` to `]`, of ASCII text the
+    /// caller has checked) as an empty array, and says where each was read. A range not found where a value starts
+    /// is not skipped, nor are those after it: `skipped` is then shorter than `ranges`.
+    package static func parse(_ bytes: [UInt8], skippingCheckedArrays ranges: [Range<Int>]) throws(JSONSyntaxError)
+        -> (root: JSONNode, skipped: [TextPosition])
+    {
+        if let invalid = firstInvalidUTF8(bytes) {
+            throw JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: position(of: invalid, in: bytes))
+        }
+        let result: Result<(JSONNode, [TextPosition]), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer)
+            parser.skips = ranges[...]
+            return Result { () throws(JSONSyntaxError) in (try parser.document(), parser.skipped) }
+        }
+        return try result.get()
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONNode {
@@ -80,7 +106,20 @@ public struct JSONParser {
 
     /// Where the first byte that is not part of well-formed UTF-8 is, or nil when every byte is.
     private static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        // ASCII is looked for first, 8 bytes at a time: most files are, and the check makes no copy.
+        let ascii = bytes.withUnsafeBytes { raw in
+            var index = 0, high: UInt64 = 0
+            while index + 8 <= raw.count {
+                high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < raw.count {
+                high |= UInt64(raw[index])
+                index += 1
+            }
+            return high & 0x8080_8080_8080_8080 == 0
+        }
+        if ascii || String(validating: bytes, as: UTF8.self) != nil { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var offset = 0
@@ -134,6 +173,10 @@ public struct JSONParser {
         guard let byte = peek else { throw error("the text ends where a value should be") }
         switch byte {
         case UInt8(ascii: "{"): return JSONNode(try object(depth: depth), at: start)
+        case UInt8(ascii: "[") where skips.first?.lowerBound == index:
+            skip(skips.removeFirst())
+            skipped.append(start)
+            return JSONNode(.array([]), at: start)
         case UInt8(ascii: "["): return JSONNode(try array(depth: depth), at: start)
         case UInt8(ascii: "\""): return JSONNode(.string(try string()), at: start)
         case UInt8(ascii: "t"): try literal("true"); return JSONNode(.bool(true), at: start)
@@ -147,6 +190,22 @@ public struct JSONParser {
                 : found.properties.isAlphabetic ? "unquoted text where a value should be (a string goes in double quotes)"
                 : "an unexpected character where a value should be")
         }
+    }
+
+    /// Steps over a checked array of ASCII text (`here()` has counted up to its start).
+    private mutating func skip(_ range: Range<Int>) {
+        var lineStart: Int?
+        var offset = range.lowerBound
+        while let base = bytes.baseAddress, offset < range.upperBound,
+            let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), range.upperBound - offset)
+        {
+            offset = base.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+            line += 1
+            lineStart = offset
+        }
+        column = lineStart.map { 1 + range.upperBound - $0 } ?? column + range.count
+        index = range.upperBound
+        countedTo = index
     }
 
     private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {

@@ -54,17 +54,18 @@ public enum TextFile {
             return .failure(.notAFile(kind == S_IFIFO ? "a FIFO or a pipe" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : kind == S_IFSOCK ? "a socket" : "something else"))
         default: break
         }
-        // Room for all of it at once: growing would leave copies of what was read (an answers file holds
-        // passwords) in freed memory. The chunk is zeroed after use for the same reason.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(limit + 1, 16 << 20))
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        defer { chunk.withUnsafeMutableBytes { if let base = $0.baseAddress { _ = memset(base, 0, $0.count) } } }
-        while bytes.count <= limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min($0.count, limit + 1 - bytes.count)) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: chunk[..<count])
+        // Read straight into room for all of it (every limit is a few MiB at most; one byte more tells a stream that
+        // is too long): growing, or a chunk copied from, would leave copies of what was read (an answers file holds
+        // passwords) in freed memory.
+        let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
+            count = 0
+            let room = min(buffer.count, limit + 1)
+            while count < room {
+                let read = Glibc.read(descriptor, buffer.baseAddress! + count, room - count)
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else { break }
+                count += read
+            }
         }
         guard bytes.count <= limit else { return .failure(.tooLarge(limit: limit, size: nil)) }
         return .success(bytes)
