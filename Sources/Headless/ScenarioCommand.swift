@@ -19,7 +19,7 @@ public enum ScenarioCommand {
             guard let path else { throw UsageError("scenario check: name the file to check") }
             switch ScenarioFile.read(path: path) {
             case .success(let scenario):
-                let users = scenario.identityProvider.tenants.reduce(0) { $0 + $1.users.count }
+                let users = scenario.identityProvider.tenants.reduce(0) { $0 + $1.userCount }
                 let tenants = scenario.identityProvider.tenants.count
                 // The file's name and the scenario's with control characters escaped: one line that cannot clear,
                 // colour or retitle the terminal.

@@ -28,8 +28,22 @@ public enum ScenarioFile {
 
     /// Reads a scenario. Returns it, or every problem found (never both).
     public static func read(_ bytes: [UInt8]) -> Result<Scenario, ScenarioProblems> {
+        read(bytes, deferringUsers: true)
+    }
+
+    /// `deferringUsers`: whether the users lists that ``DeferredUsers`` can check are checked there, and made at
+    /// their tenant's first use; tests and fuzzing compare the two ways.
+    package static func read(_ bytes: [UInt8], deferringUsers: Bool) -> Result<Scenario, ScenarioProblems> {
         guard bytes.count <= maximumSize else {
             return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: nil, message: "the file is larger than 1 MiB")]))
+        }
+        // A file with a problem is read again the usual way, so that its problems are told as they always are.
+        if deferringUsers, case let lists = DeferredUsers.find(in: bytes), !lists.isEmpty,
+            let (root, positions) = try? JSONParser.parse(bytes, skippingCheckedArrays: lists.map(\.range)),
+            positions.count == lists.count
+        {
+            var reader = ScenarioReader(deferred: Array(zip(lists, positions)), source: bytes)
+            if let scenario = reader.scenario(root), reader.problems.isEmpty, reader.deferred.isEmpty { return .success(scenario) }
         }
         let root: JSONNode
         do {
@@ -76,6 +90,17 @@ public struct ScenarioProblems: Error, Sendable {
 
 struct ScenarioReader {
     var problems: [ScenarioProblem] = []
+    /// Users lists checked already (by tenant), each with where the parser read it as an empty array; each is
+    /// taken when its tenant is read.
+    private(set) var deferred: [Int: (list: DeferredUsers.List, position: TextPosition)] = [:]
+    private var source: [UInt8] = []
+
+    init() {}
+
+    init(deferred lists: [(DeferredUsers.List, TextPosition)], source: [UInt8]) {
+        deferred = Dictionary(uniqueKeysWithValues: lists.map { ($0.tenant, ($0, $1)) })
+        self.source = source
+    }
 
     mutating func problem(_ path: String, _ node: JSONNode?, _ message: String) {
         problems.append(ScenarioProblem(path: path, position: node?.position, message: message))
@@ -267,7 +292,7 @@ struct ScenarioReader {
             var ids: Set<String> = []
             for (index, item) in list.enumerated() {
                 let tenantPath = "\(path).tenants[\(index)]"
-                guard let tenant = tenant(item, tenantPath) else { continue }
+                guard let tenant = tenant(item, tenantPath, index: index) else { continue }
                 if !ids.insert(tenant.id).inserted {
                     problem("\(tenantPath).id", item["id"], "the tenant \"\(tenant.id)\" is listed twice")
                 }
@@ -277,13 +302,21 @@ struct ScenarioReader {
         return IdentityProviderConfiguration(baseURL: url, tenants: tenants, lockout: lockout)
     }
 
-    mutating func tenant(_ node: JSONNode, _ path: @autoclosure () -> String) -> TenantConfiguration? {
+    mutating func tenant(_ node: JSONNode, _ path: @autoclosure () -> String, index: Int) -> TenantConfiguration? {
         guard let members = object(node, path(), known: ["id", "hashedPins", "users"], required: ["id", "users"]) else { return nil }
         let id = string(members["id"], "\(path()).id", maxLength: 64)
         if let id, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
             problem("\(path()).id", members["id"], "may hold only letters, digits, - _ and .")
         }
         let hashed = bool(members["hashedPins"], "\(path()).hashedPins") ?? false
+        if let (list, position) = deferred[index], let node = members["users"], node.array?.isEmpty == true, node.position == position {
+            deferred[index] = nil
+            guard let id else { return nil }
+            let source = source
+            return TenantConfiguration(id: id, userCount: list.count, expectsHashedPins: hashed) {
+                Self.users(checkedAlready: Array(source[list.range]))
+            }
+        }
         var users: [UserConfiguration] = []
         if let list = array(members["users"], "\(path()).users", maxCount: 1000) {
             var names: Set<String> = []
@@ -299,6 +332,14 @@ struct ScenarioReader {
         }
         guard let id else { return nil }
         return TenantConfiguration(id: id, users: users, expectsHashedPins: hashed)
+    }
+
+    /// The users of a list ``DeferredUsers`` checked: made as any other list is, and finding nothing wrong.
+    static func users(checkedAlready text: [UInt8]) -> [UserConfiguration] {
+        var reader = ScenarioReader()
+        let users = ((try? JSONParser.parse(text))?.array ?? []).compactMap { reader.user($0, "$") }
+        assert(reader.problems.isEmpty && !users.isEmpty, "a users list DeferredUsers accepted has problems: \(reader.problems)")
+        return users
     }
 
     mutating func user(_ node: JSONNode, _ path: @autoclosure () -> String) -> UserConfiguration? {

@@ -1,12 +1,15 @@
 import JSONText
 import Scenario
 
-/// The scenario loader: any bytes are a scenario or a list of problems, each at a JSON path; and a scenario that
+/// The scenario loader: any bytes are a scenario or a list of problems, each at a JSON path; the users lists
+/// checked without the reader (made at their tenant's first use) read as the reader reads them; and a scenario that
 /// reads is written as `scenario show` writes it, and that text, its secrets filled in again, reads back as the
 /// same scenario.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let quick = outcome(ScenarioFile.read(bytes, deferringUsers: true)), usual = outcome(ScenarioFile.read(bytes, deferringUsers: false))
+    check(quick == usual, "the users checked without the reader read otherwise:\n\(quick)\n---\n\(usual)")
     let scenario: Scenario
     switch ScenarioFile.read(bytes) {
     case .failure(let failure):
@@ -36,6 +39,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let shownAgain = ScenarioFile.json(again).text()
     check(shownAgain == shown, "the scenario read back is another one:\n\(shown)\n---\n\(shownAgain)")
     return 0
+}
+
+/// A read's problems, or its scenario as `scenario show` writes it with every user's secrets.
+func outcome(_ result: Result<Scenario, ScenarioProblems>) -> String {
+    switch result {
+    case .failure(let failure):
+        return failure.problems.map(\.description).joined(separator: "\n")
+    case .success(let scenario):
+        let users = scenario.identityProvider.tenants.flatMap(\.users).map {
+            "\($0.username) \($0.password.reveal()) \($0.activationCode.map { "\($0.code.reveal()) \($0.validFor)" } ?? "-")"
+        }
+        return ScenarioFile.json(scenario).text() + "\n" + users.joined(separator: "\n")
+    }
 }
 
 /// The document with a value in place of each secret `scenario show` leaves out.
