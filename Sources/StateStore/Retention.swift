@@ -65,10 +65,23 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
             let cutoff = timeText(now.addingTimeInterval(-Double(retention.days) * 86_400))
             removed += try transaction.query("DELETE FROM flows WHERE started_at < ? RETURNING id", [.text(cutoff)]).count
         }
+        // Over the budget, the IdP's counters go first past a quarter of it (53 bytes for each user name ever tried,
+        // made-up ones too): the names least recently written, but never a lock in force or a used activation code.
+        // A name forgotten is one whose failures were reset, as a real IdP resets them after a while.
+        if try usedBytes(transaction) > retention.budget {
+            let count = try transaction.query("SELECT count(*) FROM idp_users").first?.first?.integer ?? 0
+            if count > retention.countersKept {
+                _ = try transaction.query(
+                    """
+                    DELETE FROM idp_users WHERE rowid IN (SELECT rowid FROM idp_users
+                        WHERE activation_used = 0 AND (locked_until IS NULL OR locked_until <= ?) ORDER BY rowid LIMIT ?)
+                    """,
+                    [.integer(Int64(now.timeIntervalSince1970 * 1e9)), .integer(count - retention.countersKept)])
+            }
+        }
         // A scenario may make flows larger than the default's (ten attempts and ten resends: about 38 KB each, and
         // 1,000 of them took 52 MB): the pages in use are kept within the policy's budget too, oldest flows first.
-        // Not below a tenth of the policy's flows: the budget counts every table, and the IdP's counters (53 bytes
-        // for each user name ever tried, made-up ones too) would otherwise take the whole history with them.
+        // Not below a tenth of the policy's flows: the locks in force and used codes count too.
         let floor = Int64(retention.minimumKeptByBudget)
         while try usedBytes(transaction) > retention.budget {
             let count = try transaction.query("SELECT count(*) FROM flows").first?.first?.integer ?? 0
@@ -82,6 +95,10 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
     /// At most 256 KB and 16 KB a flow of the policy in use in the file (16.6 MB, 15.9 MiB, by default): the default's flows
     /// take about 9 KB each at most.
     var budget: Int64 { (256 + 16 * Int64(flows)) << 10 }
+
+    /// The IdP's counters kept when the file is over its budget: as many as a quarter of it holds (about 64 bytes
+    /// each with the index: 65,000 by default).
+    var countersKept: Int64 { budget / 4 / 64 }
 
     /// The flows the size budget never prunes below: a tenth of the policy's (100 by default), at least 1.
     var minimumKeptByBudget: Int { max(1, flows / 10) }

@@ -196,14 +196,15 @@ final class SQLiteIdentityProviderStore: IdentityProviderStore {
             return try database.write { transaction throws(StateError) -> T in
                 var counters = Self.counters(try transaction.query(Self.selectUser, [.text(tenant), .text(username)]).first)
                 let value = body(&counters)
-                _ = try transaction.query(
-                    """
-                    INSERT INTO idp_users (tenant, username, failures, locked_until, activation_used) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (tenant, username) DO UPDATE SET
-                        failures = excluded.failures, locked_until = excluded.locked_until, activation_used = excluded.activation_used
-                    """,
-                    [.text(tenant), .text(username), .integer(Int64(counters.failures)),
-                     counters.lockedUntil.map { .integer($0.nanosecondsSinceEpoch) } ?? .null, .integer(counters.activationUsed ? 1 : 0)])
+                // A user with nothing to remember has no row; a row written is a new one (REPLACE), so the oldest
+                // rowids are the names least recently written, the first the size budget forgets (Retention).
+                _ = try transaction.query("DELETE FROM idp_users WHERE tenant = ? AND username = ?", [.text(tenant), .text(username)])
+                if counters != UserCounters() {
+                    _ = try transaction.query(
+                        "INSERT INTO idp_users (tenant, username, failures, locked_until, activation_used) VALUES (?, ?, ?, ?, ?)",
+                        [.text(tenant), .text(username), .integer(Int64(counters.failures)),
+                         counters.lockedUntil.map { .integer($0.nanosecondsSinceEpoch) } ?? .null, .integer(counters.activationUsed ? 1 : 0)])
+                }
                 return value
             }
         } catch {

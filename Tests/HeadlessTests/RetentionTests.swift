@@ -1,4 +1,5 @@
 import Foundation
+import IdentityProvider
 import StateStore
 import Testing
 
@@ -73,23 +74,37 @@ import Testing
     }
 
     /// The size budget counts every table: a file whose IdP counters alone fill it (a pipeline that tried 320,000
-    /// made-up user names, 53 bytes each) still keeps a tenth of the policy's flows, not only the last one.
-    @Test func countersThatFillTheBudgetLeaveATenthOfTheHistory() throws {
+    /// made-up user names, 53 bytes each) forgets the names least recently tried, down to a quarter of the budget,
+    /// and keeps its history, every lock in force and every used activation code.
+    @Test func countersThatFillTheBudgetAreForgottenOldestFirst() throws {
         let state = freshStatePath()
         _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation)
         let file = try StateFile(path: state)
         try file.executeForTesting("""
+            INSERT INTO idp_users (tenant, username, failures, locked_until) VALUES ('demo', 'locked-long', 3, 9000000000000000000);
             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 320000)
             INSERT INTO idp_users (tenant, username, failures) SELECT 'demo', 'made-up-' || i, 1 FROM n
             """)
+        // A name written again is as recent as the newest; one left with nothing to remember has no row.
+        let store = file.identityProviderStore
+        try store.updateUser(tenant: "demo", username: "made-up-1") { $0.failures = 2 }
+        try store.updateUser(tenant: "demo", username: "made-up-2") { $0 = UserCounters() }
         file.close()
         #expect(try BinaryRun.run(["history", "prune", "--keep-flows", "50", "--state", state]).status == 0)
         #expect(try loginsAndLogouts(4, state: state).status == 0)
         let after = try StateFile(path: state)
         defer { after.close() }
-        // 1 activation + 8 flows, over the 50-flow policy's 1 MB budget: the newest 5 (a tenth of 50) are kept.
-        #expect(try after.queryForTesting("SELECT count(*) FROM flows").first == ["5"])
-        #expect(try after.queryForTesting("SELECT count(*) FROM idp_users").first == ["320001"], "the counters are not the history's to prune")
+        // The 50-flow policy's budget is 1 MB; a quarter of it holds 4,224 counters.
+        #expect(try after.queryForTesting("SELECT count(*) FROM flows").first == ["9"], "the history is kept whole")
+        #expect(try after.queryForTesting("SELECT count(*) FROM idp_users").first == ["4224"], "a quarter of the budget, locks and used codes counted")
+        #expect(try after.queryForTesting("SELECT username FROM idp_users WHERE username NOT LIKE 'made-up-%' ORDER BY username")
+            == [["alice"], ["locked-long"]], "a used activation code and a lock in force stay")
+        #expect(try after.queryForTesting("SELECT username, failures FROM idp_users WHERE username IN ('made-up-1', 'made-up-2')")
+            == [["made-up-1", "2"]], "the name written last stays")
+        #expect(try after.queryForTesting("SELECT min(CAST(substr(username, 9) AS INTEGER)) FROM idp_users WHERE username LIKE 'made-up-%' AND username != 'made-up-1'")
+            == [["315780"]], "the names tried last stay")
+        #expect(try after.queryForTesting("SELECT (SELECT page_count FROM pragma_page_count) - (SELECT freelist_count FROM pragma_freelist_count)")
+            .first.flatMap { $0.first.flatMap { Int($0) } }.map { $0 * 4096 <= (256 + 16 * 50) << 10 } == true)
     }
 
     @Test func pruneByAgeAndGiveTheSpaceBack() throws {
