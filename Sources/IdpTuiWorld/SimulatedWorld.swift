@@ -58,7 +58,7 @@ public final class SimulatedWorld: Sendable {
         network.register(identityProvider)
         let configuration = scenario.identityProvider
         q2Core = Q2CoreServer(
-            tenant: scenario.appTenant, users: configuration.tenants.first { $0.id == scenario.appTenant }?.users ?? [],
+            tenant: scenario.appTenant, usersOf: configuration.tenants.first { $0.id == scenario.appTenant },
             lockout: configuration.lockout, store: identityProviderStore, network: network, random: random, clock: clock,
             faults: faults, passwordHashIterations: configuration.passwordHashIterations)
         people = Locked(People(cardholder: ScriptedCardholder()))

@@ -29,7 +29,10 @@ public enum HydraCode {
 public final class Q2CoreServer: Sendable {
     public static let path = "/mobilews/logonUser"
 
-    private let users: [String: StoredHash]
+    /// The app tenant's users' stored hashes, made at the first logon (a scenario's users are made at their
+    /// tenant's first use: a tenant of 1,000 users starts as fast as the demo's two); until then the tenant and
+    /// the salts drawn for its users at start.
+    private let users: Locked<Users>
     private let lockout: LockoutPolicy
     private let store: any IdentityProviderStore
     private let network: SimulatedNetwork
@@ -40,20 +43,52 @@ public final class Q2CoreServer: Sendable {
     private let observer = Locked<(@Sendable (String, LogonResponse) -> Void)?>(nil)
 
     /// `passwordHashIterations`: PBKDF2 rounds for the stored passwords, the scenario's setting as for the IdP.
-    public init(tenant: String, users: [UserConfiguration], lockout: LockoutPolicy, store: any IdentityProviderStore,
+    public convenience init(tenant: String, users: [UserConfiguration], lockout: LockoutPolicy, store: any IdentityProviderStore,
+                            network: SimulatedNetwork, random: RandomSource, clock: any SimulationClock, faults: FaultSwitchboard,
+                            passwordHashIterations: Int = 1000) {
+        self.init(tenant: tenant, usersOf: TenantConfiguration(id: tenant, users: users), lockout: lockout, store: store,
+                  network: network, random: random, clock: clock, faults: faults, passwordHashIterations: passwordHashIterations)
+    }
+
+    /// The users are those of `configuration` (none when nil), made at the first logon, not here. Each user's salt
+    /// is still drawn here, 16 bytes in the users' order, so that the random stream is what it was when they were
+    /// made at start.
+    public init(tenant: String, usersOf configuration: TenantConfiguration?, lockout: LockoutPolicy, store: any IdentityProviderStore,
                 network: SimulatedNetwork, random: RandomSource, clock: any SimulationClock, faults: FaultSwitchboard,
                 passwordHashIterations: Int = 1000) {
         self.tenant = "q2-core/" + tenant
-        self.users = Dictionary(users.map {
-            ($0.username, StoredHash(of: $0.password, iterations: passwordHashIterations, random: random))
-        },
-                                uniquingKeysWith: { first, _ in first })
+        if let configuration {
+            users = Locked(.pending(configuration, salts: random.bytes(16 * configuration.userCount), iterations: passwordHashIterations))
+        } else {
+            users = Locked(.made([:]))
+        }
         self.lockout = lockout
         self.store = store
         self.network = network
         self.random = random
         self.clock = clock
         self.faults = faults
+    }
+
+    private enum Users: Sendable {
+        case pending(TenantConfiguration, salts: [UInt8], iterations: Int)
+        case made([String: StoredHash])
+    }
+
+    /// The user's stored hash, the tenant's made first if this is the first logon.
+    private func hash(of userId: String) -> StoredHash? {
+        users.withLock { users in
+            if case .pending(let configuration, let salts, let iterations) = users {
+                var made: [String: StoredHash] = [:]
+                made.reserveCapacity(configuration.userCount)
+                for (index, user) in configuration.users.enumerated() where made[user.username] == nil && 16 * index + 16 <= salts.count {
+                    made[user.username] = StoredHash(of: user.password, iterations: iterations, salt: Array(salts[16 * index..<16 * index + 16]))
+                }
+                users = .made(made)
+            }
+            guard case .made(let made) = users else { return nil }
+            return made[userId]
+        }
     }
 
     /// Called with each request's user id and the response, on the caller's thread.
@@ -83,7 +118,7 @@ public final class Q2CoreServer: Sendable {
         }
         let now = clock.now
         let policy = lockout
-        let hash = users[userId]
+        let hash = hash(of: userId)
         do {
             // The lock check, the password check and the count are one transaction (two processes at once).
             let refused = try store.updateUser(tenant: tenant, username: userId) { counters -> LogonResponse? in

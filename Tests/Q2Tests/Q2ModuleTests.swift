@@ -179,3 +179,24 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
         #expect(!((credential as Any) is any Decodable))
     }
 }
+
+/// Q2 Core's users are the app tenant's, made at the first logon rather than when the world starts (a scenario's
+/// users are made at their tenant's first use), with the salts drawn at start as before.
+@Suite struct Q2CoreUsersAtFirstLogonTests {
+    @Test func theAppTenantsUsersAreMadeAtTheFirstLogonAndTheRandomStreamIsUnchanged() async throws {
+        let tenant = TenantConfiguration(id: "demo", userCount: 2) {
+            [UserConfiguration(username: "alice", password: Secret("wonderland")), UserConfiguration(username: "bob", password: Secret("b"))]
+        }
+        let clock = ManualClock(), faults = FaultSwitchboard(), random = RandomSource(seed: 3)
+        let server = Q2CoreServer(
+            tenant: "demo", usersOf: tenant, lockout: LockoutPolicy(), store: MemoryIdentityProviderStore(),
+            network: SimulatedNetwork(clock: clock, faults: faults), random: random, clock: clock, faults: faults)
+        #expect(!tenant.usersAreLoaded)
+        // One 16-byte salt per user drawn at start, as when the users were made then.
+        let expected = RandomSource(seed: 3)
+        _ = expected.bytes(32)
+        #expect(random.bytes(8) == expected.bytes(8))
+        #expect(try await login(server, "wonderland").get().statusCode == 200)
+        #expect(tenant.usersAreLoaded)
+    }
+}
