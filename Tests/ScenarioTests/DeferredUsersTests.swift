@@ -103,6 +103,14 @@ import Testing
         #expect(tenants[1].usersAreLoaded && !tenants[0].usersAreLoaded)
     }
 
+    /// Names are unique within a tenant, not across tenants: the same two users in two tenants take the quick way
+    /// in both.
+    @Test func theSameNamesInTwoTenantsTakeTheQuickWayInBoth() throws {
+        let scenario = try ScenarioFile.read(Array(Self.file(Self.valid).utf8)).get()
+        #expect(scenario.identityProvider.tenants.map(\.userCount) == [2, 2])
+        #expect(scenario.identityProvider.tenants.allSatisfy { !$0.usersAreLoaded })
+    }
+
     /// The demo scenario written out and read back takes the quick way too (what `run` reads most often).
     @Test func theDefaultScenarioTakesTheQuickWay() throws {
         let text = ScenarioFile.json(.embeddedDefault).text().replacingOccurrences(of: "\"\(ScenarioFile.secretPlaceholder)\"", with: "\"x\"")
