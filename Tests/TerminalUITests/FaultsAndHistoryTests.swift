@@ -1,4 +1,5 @@
 import DropsWeb
+import FlowCatalog
 import FlowEngine
 import FlowRecords
 import TerminalUI
@@ -185,5 +186,33 @@ import Testing
         #expect(driver.app.render().text.contains("History — 2 flows"))
         driver.press(.escape)
         #expect(driver.app.render().text.contains("What would you like to do?"))
+    }
+}
+
+/// `--insecure-device REASON` denies every Q2 login whatever the panel says: the panel shows its switch on, with the
+/// reason, and space does not pretend to switch it off.
+@Suite struct InsecureDeviceOptionTests {
+    @Test func thePanelShowsTheOptionsSwitchOnWithItsReason() throws {
+        var configuration = FlowConfiguration()
+        configuration.q2.insecureDeviceReason = "su found"
+        let driver = AppDriver(configuration: configuration)
+        driver.press(.character("f"))
+        let row = try #require(FaultSwitch.allCases.firstIndex(of: .insecureDevice))
+        for _ in 0..<row { driver.press(.down) }
+        #expect(driver.app.render().text.contains("[x] insecure device: su found (--insecure-device)"))
+        driver.press(.character(" "))
+        #expect(driver.app.render().text.contains("[x] insecure device: su found (--insecure-device)"))
+        #expect(driver.app.render().text.contains(#"on for this session: --insecure-device "su found" was given"#))
+        #expect(!driver.service.environment.world.identityFaults.insecureDevice, "the panel's own switch is not touched")
+    }
+
+    @Test func withoutTheOptionTheSwitchIsThePanels() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"))
+        let row = try #require(FaultSwitch.allCases.firstIndex(of: .insecureDevice))
+        for _ in 0..<row { driver.press(.down) }
+        #expect(driver.app.render().text.contains("[ ] insecure device (rooted or jailbroken)"))
+        driver.press(.character(" "))
+        #expect(driver.app.render().text.contains("[x] insecure device (rooted or jailbroken)"))
     }
 }

@@ -164,6 +164,8 @@ public struct AppState: Sendable {
     /// The faults that are on (a copy, for drawing).
     public var identityFaults = IdentityFaults()
     public var bridgeFaults = BridgeFaults()
+    /// `--insecure-device REASON`: the security module denies every Q2 login, whatever the panel's switch.
+    public var insecureDeviceReason: String?
 
     public static let logLimit = 2000
 

@@ -1,4 +1,5 @@
 import DropsWeb
+import FlowRecords
 import IdentityProvider
 import SafepayDropsSDK
 
@@ -119,6 +120,7 @@ extension TerminalApp {
         guard let service = serviceIfReady else { return }
         state.identityFaults = service.world.identityFaults
         state.bridgeFaults = service.world.bridgeFaults
+        state.insecureDeviceReason = service.q2.settings.insecureDeviceReason
     }
 
     func handleFaultsPanel(_ key: Key, _ panel: inout FaultsPanelState) {
@@ -133,6 +135,9 @@ extension TerminalApp {
         // As the menu and the lists take them.
         case .home, .pageUp: panel.focus = 0
         case .end, .pageDown: panel.focus = switches.count - 1
+        case .character(" ") where switches[panel.focus] == .insecureDevice && state.insecureDeviceReason != nil,
+            .enter where switches[panel.focus] == .insecureDevice && state.insecureDeviceReason != nil:
+            state.notice = "on for this session: --insecure-device \"\(VisibleText.escaped(state.insecureDeviceReason ?? ""))\" was given"
         case .character(" "), .enter:
             var identity = service.world.identityFaults
             var bridge = service.world.bridgeFaults
@@ -168,10 +173,13 @@ extension AppView {
         for (offset, fault) in switches.enumerated().dropFirst(first).prefix(rows) {
             let row = top + 2 + offset - first
             let focused = offset == panel.focus
-            let on = fault.isOn(state.identityFaults, state.bridgeFaults)
+            // `--insecure-device REASON` holds its switch on, and says so with its reason.
+            let given = fault == .insecureDevice ? state.insecureDeviceReason.map { VisibleText.escaped($0) } : nil
+            let on = given != nil || fault.isOn(state.identityFaults, state.bridgeFaults)
+            let label = given.map { "insecure device: \($0) (--insecure-device)" } ?? fault.label(state.identityFaults, state.bridgeFaults)
             buffer.put(focused ? "›" : " ", row: row, column: left + 2, role: focused ? .fieldFocused : .fieldBlurred)
             // Narrower than that (60 columns), a label ends in "…"; the status line says the whole of it when switched.
-            let entry = CharacterWidth.truncate("[\(on ? "x" : " ")] \(fault.label(state.identityFaults, state.bridgeFaults))", to: width - 6)
+            let entry = CharacterWidth.truncate("[\(on ? "x" : " ")] \(label)", to: width - 6)
             buffer.put(entry, row: row, column: left + 4, role: focused ? .menuFocused : on ? .error : .text, limit: width - 6)
         }
         // Entries that do not fit: the panel's last row says how many, and where.
