@@ -196,6 +196,7 @@ import Testing
         var configuration = FlowConfiguration()
         configuration.q2.insecureDeviceReason = "su found"
         let driver = AppDriver(configuration: configuration)
+        #expect(driver.app.render().text.contains("⚡ 1 fault on"), "the status line counts it from the start")
         driver.press(.character("f"))
         let row = try #require(FaultSwitch.allCases.firstIndex(of: .insecureDevice))
         for _ in 0..<row { driver.press(.down) }

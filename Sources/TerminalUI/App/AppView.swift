@@ -346,7 +346,8 @@ public enum AppView {
 
     private static func drawStatus(_ buffer: inout ScreenBuffer, _ state: AppState, row: Int) {
         buffer.fill(row: row, column: 0, count: buffer.width, role: .status)
-        let faults = FaultSwitch.allCases.filter { $0.isOn(state.identityFaults, state.bridgeFaults) }.count
+        let held = state.insecureDeviceReason != nil && !state.identityFaults.insecureDevice ? 1 : 0  // --insecure-device
+        let faults = FaultSwitch.allCases.filter { $0.isOn(state.identityFaults, state.bridgeFaults) }.count + held
         let faultsOn = faults > 0 ? "⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : nil
         var right = "device: \(state.deviceStatus) "
         let left: String
