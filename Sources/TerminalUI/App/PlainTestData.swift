@@ -72,7 +72,7 @@ extension TerminalApp {
         let rows = service.world.demoUsers.enumerated().map { offset, user in
             [String(offset + 1), user.username] + (wantsCode && user.activationCode == nil ? ["no activation code"] : [])
         }
-        state.plainListing = ["Demo users of tenant \(service.world.tenantId) (type a number to fill the form in; no password or code is shown):"]
+        state.plainListing = ["Demo users of tenant \(service.world.tenantId), by number (no password or code is shown):"]
             + Self.plainColumns(rows, ascii: state.plainASCII)
         return true
     }
