@@ -209,7 +209,9 @@ public enum ParityText {
     }
 
     /// `text` in lines of at most `width` characters, broken at spaces where it can be and inside a word where
-    /// a word is longer than a line: nothing is cut.
+    /// a word is longer than a line: nothing is cut. Inside a word, the break comes after the last `.` `/` `_` `=`
+    /// `:` `,` that fits (`IdpSdkResult.` / `authorizationCode`), else before the last capital that follows a small
+    /// letter (`onPayer` / `Authentication`), else at the line's end.
     public static func wrapText(_ text: String, width: Int) -> [String] {
         let width = max(1, width)
         var lines: [String] = []
@@ -222,13 +224,22 @@ public enum ParityText {
             }
             if !line.isEmpty { lines.append(line) }
             while word.count > width {
-                lines.append(String(word.prefix(width)))
-                word = word.dropFirst(width)
+                let cut = breakPoint(in: word.prefix(width + 1), width: width)
+                lines.append(String(word.prefix(cut)))
+                word = word.dropFirst(cut)
             }
             line = String(word)
         }
         lines.append(line)
         return lines
+    }
+
+    /// Where to break a word longer than `width`: `head` is its first `width + 1` characters.
+    private static func breakPoint(in head: Substring, width: Int) -> Int {
+        let characters = Array(head)
+        let cuts = stride(from: width, to: 0, by: -1)
+        return cuts.first { "./_=:,".contains(characters[$0 - 1]) }
+            ?? cuts.first { characters[$0].isUppercase && characters[$0 - 1].isLowercase } ?? width
     }
 
     /// The report in lines of at most `width` columns. `spelled` turns each piece of text into what is printed

@@ -112,6 +112,17 @@ private let chainFilePath: String = {
         #expect(!activation.contains { $0.contains("error ") }, "no error row when neither side failed")
     }
 
+    /// At 60 columns a column is 27 characters: a longer name breaks where a reader would, and nothing is lost.
+    @Test func aNameLongerThanItsColumnBreaksAtAPartOfIt() {
+        #expect(ParityText.wrapText("IdpSdkResult.authorizationCode", width: 27) == ["IdpSdkResult.", "authorizationCode"])
+        #expect(ParityText.wrapText("KssIdpStatus.requestFailed now", width: 20) == ["KssIdpStatus.", "requestFailed now"])
+        #expect(ParityText.wrapText("onPayerAuthenticationComplete", width: 20) == ["onPayer", "Authentication", "Complete"])
+        #expect(ParityText.wrapText("0123456789abcdefghij0123", width: 10) == ["0123456789", "abcdefghij", "0123"], "no part: the line's end")
+        let lines = ParityText.lines(ParityCheck.run(), width: 60)
+        #expect(lines.contains { $0.contains("IdpSdkResult.") } && !lines.contains { $0.hasSuffix("IdpSdkResult.authoriz") })
+        #expect(lines.allSatisfy { $0.count <= 60 })
+    }
+
     @Test func theReportShowsWhatEachAppWasHanded() {
         // How an old handler maps onto the new one: a KSSIDP app's requestFailed is the IdpSdkResult's
         // idpSdkError; KSSIDP is never called when the app's own form is cancelled.
