@@ -163,8 +163,11 @@ public final class Q2Family: FlowFamily {
         case Q2Status.networkUnavailable: "The device could not reach Core: check the network (or turn the network fault off)."
         case Q2Status.genericError where code == HydraCode.missingField: "Give both a user id and a password: Core refuses an empty one."
         case Q2Status.genericError: "Core failed: try again later (or turn the server-error fault off)."
+        // The option holds for the session; the fault is the panel's (or the answers') to switch off.
+        case Q2Status.insecure where settings.insecureDeviceReason != nil:
+            "The security module blocks logins on this device: --insecure-device holds for this session; run without it."
         case Q2Status.insecure:
-            "The security module blocks logins on this device: use a secure device (or turn the insecure-device fault off, or run without --insecure-device)."
+            "The security module blocks logins on this device: use a secure device (or turn the insecure-device fault off)."
         case Q2Status.noSavedCredential: "Sign in with a username and password first; a successful login saves the credential."
         default: nil
         }

@@ -40,6 +40,19 @@ import Testing
         #expect(!run.stdout.contains("wonderland") && !run.stdout.contains("\"nope\""))
     }
 
+    /// The advice says what can end the denial: the option holds for the session, the fault can be switched off.
+    @Test func anInsecureDevicesAdviceSaysWhatEndsIt() throws {
+        let held = try BinaryRun.run(["run", "q2-login", "--ephemeral", "--insecure-device", "rooted"],
+                                     stdin: #"{"username":"alice","password":"wonderland"}"#)
+        #expect(held.results.first?["advice"] as? String
+            == "The security module blocks logins on this device: --insecure-device holds for this session; run without it.")
+        let fault = try BinaryRun.run(["run", "q2-login", "--ephemeral"],
+                                      stdin: #"{"username":"alice","password":"wonderland","faults":{"insecureDevice":true}}"#)
+        #expect(fault.results.first?["status"] as? String == "INSECURE")
+        #expect(fault.results.first?["advice"] as? String
+            == "The security module blocks logins on this device: use a secure device (or turn the insecure-device fault off).")
+    }
+
     @Test func theNetworkFaultIsNetworkUnavailable() throws {
         let run = try BinaryRun.run(["run", "q2-login", "--ephemeral"], stdin: #"{"username":"alice","password":"wonderland","faults":{"networkUnavailable":true}}"#)
         #expect(run.results.first?["status"] as? String == "NETWORK_UNAVAILABLE")
