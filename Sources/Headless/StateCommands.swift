@@ -176,7 +176,9 @@ public enum StateCommands {
                 write("\(VisibleText.escaped(path)): a new state file, to keep \(report.retention) from now on; no flows yet")
                 return 0
             }
-            write("\(VisibleText.escaped(path)): keeps \(report.retention); removed \(report.removed) \(report.removed == 1 ? "flow" : "flows"), \(report.kept) kept (\(bytes(report.bytesBefore)) → \(bytes(report.bytesAfter)))")
+            let forgotten = report.countersForgotten == 0 ? ""
+                : "; over its size budget, forgot the failure counters of the \(report.countersForgotten) user \(report.countersForgotten == 1 ? "name" : "names") least recently tried"
+            write("\(VisibleText.escaped(path)): keeps \(report.retention); removed \(report.removed) \(report.removed == 1 ? "flow" : "flows"), \(report.kept) kept\(forgotten) (\(bytes(report.bytesBefore)) → \(bytes(report.bytesAfter)))")
             return 0
         case let word?:
             throw unknown(word)

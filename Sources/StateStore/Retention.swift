@@ -53,10 +53,11 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
                                   [.text(String(flows)), .text(String(days))])
     }
 
-    /// Deletes the flows (and their events) outside the file's policy; returns how many.
-    static func prune(_ transaction: Database.Transaction, now: Date) throws(StateError) -> Int {
+    /// Deletes the flows (and their events) outside the file's policy, and over its budget the IdP's oldest
+    /// counters; returns how many of each.
+    static func prune(_ transaction: Database.Transaction, now: Date) throws(StateError) -> (flows: Int, counters: Int) {
         let retention = try read(transaction)
-        var removed = 0
+        var removed = 0, forgotten = 0
         if let newestOut = try transaction.query("SELECT id FROM flows ORDER BY id DESC LIMIT 1 OFFSET ?",
                                                  [.integer(Int64(retention.flows))]).first?.first?.integer {
             removed += Int(try transaction.query("DELETE FROM flows WHERE id <= ? RETURNING id", [.integer(newestOut)]).count)
@@ -71,12 +72,13 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
         if try usedBytes(transaction) > retention.budget {
             let count = try transaction.query("SELECT count(*) FROM idp_users").first?.first?.integer ?? 0
             if count > retention.countersKept {
-                _ = try transaction.query(
+                forgotten = try transaction.query(
                     """
                     DELETE FROM idp_users WHERE rowid IN (SELECT rowid FROM idp_users
                         WHERE activation_used = 0 AND (locked_until IS NULL OR locked_until <= ?) ORDER BY rowid LIMIT ?)
+                    RETURNING rowid
                     """,
-                    [.integer(Int64(now.timeIntervalSince1970 * 1e9)), .integer(count - retention.countersKept)])
+                    [.integer(Int64(now.timeIntervalSince1970 * 1e9)), .integer(count - retention.countersKept)]).count
             }
         }
         // A scenario may make flows larger than the default's (ten attempts and ten resends: about 38 KB each, and
@@ -89,7 +91,7 @@ public struct Retention: Sendable, Equatable, CustomStringConvertible {
             removed += try transaction.query("DELETE FROM flows WHERE id IN (SELECT id FROM flows ORDER BY id LIMIT ?) RETURNING id",
                                              [.integer(max(1, min(count - floor, count / 20)))]).count
         }
-        return removed
+        return (removed, forgotten)
     }
 
     /// At most 256 KB and 16 KB a flow of the policy in use in the file (16.6 MB, 15.9 MiB, by default): the default's flows
@@ -115,6 +117,8 @@ public struct PruneReport: Sendable {
     public let retention: Retention
     public let removed: Int
     public let kept: Int
+    /// The IdP's counters forgotten because the file was over its budget.
+    public let countersForgotten: Int
     public let bytesBefore: Int64
     public let bytesAfter: Int64
 }
@@ -135,6 +139,7 @@ extension StateFile {
             return (try Retention.read(transaction), removed, kept)
         }
         try reclaimSpace()
-        return PruneReport(retention: retention, removed: removed, kept: kept, bytesBefore: before, bytesAfter: StateFile.size(path))
+        return PruneReport(retention: retention, removed: removed.flows, kept: kept, countersForgotten: removed.counters,
+                           bytesBefore: before, bytesAfter: StateFile.size(path))
     }
 }
