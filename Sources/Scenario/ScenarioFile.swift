@@ -246,7 +246,9 @@ struct ScenarioReader {
         var appTenant = idp?.tenants.first?.id
         if let app = top["app"], let members = object(app, "$.app", known: ["tenant"]) {
             if let tenant = string(members["tenant"], "$.app.tenant", maxLength: 64) {
-                if let idp, !idp.tenants.contains(where: { $0.id == tenant }) {
+                // Not when a tenant could not be read: the tenant named may be that one (or the list refused whole).
+                let tenantsRead = !problems.contains { $0.path.hasPrefix("$.identityProvider.tenants") }
+                if let idp, tenantsRead, !idp.tenants.contains(where: { $0.id == tenant }) {
                     problem("$.app.tenant", members["tenant"], "names no tenant of the identity provider (tenants: \(idp.tenants.map(\.id).joined(separator: ", ")))")
                 }
                 appTenant = tenant

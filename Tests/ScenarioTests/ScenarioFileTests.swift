@@ -134,6 +134,16 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(found.contains { $0.contains(expected) }, "\(found)")
     }
 
+    /// A tenants list refused whole (over 100), or a tenant refused, is the one problem: the app's tenant is not then
+    /// said to name no tenant, with a list of the tenants read (empty, or without the one refused).
+    @Test func aTenantRefusedIsNotAlsoAnUnknownAppTenant() {
+        let many = (0...100).map { #"{"id": "t\#($0)", "users": []}"# }.joined(separator: ", ")
+        let tooMany = problems(#"{"scenario": 1, "identityProvider": {"tenants": [\#(many)]}, "app": {"tenant": "t5"}}"#)
+        #expect(tooMany.count == 1 && tooMany[0].contains("$.identityProvider.tenants: "), "\(tooMany)")
+        let refused = problems(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "a", "users": []}, {"id": "b", "users": 7}]}, "app": {"tenant": "b"}}"#)
+        #expect(refused.count == 1 && refused[0].contains("$.identityProvider.tenants[1].users: must be an array"), "\(refused)")
+    }
+
     /// A whole number written with an exponent (or too long for an Int) is no fraction: the message says what is wrong.
     @Test(arguments: [
         (#""faults": {"addedLatencyMs": 1e9}"#, "$.faults.addedLatencyMs: must be from 0 to 60000"),
