@@ -246,8 +246,12 @@ struct ScenarioReader {
         var appTenant = idp?.tenants.first?.id
         if let app = top["app"], let members = object(app, "$.app", known: ["tenant"]) {
             if let tenant = string(members["tenant"], "$.app.tenant", maxLength: 64) {
-                // Not when a tenant could not be read: the tenant named may be that one (or the list refused whole).
-                let tenantsRead = !problems.contains { $0.path.hasPrefix("$.identityProvider.tenants") }
+                // Not when a tenant could not be read (the list refused whole, a tenant or its id refused): the
+                // tenant named may be that one. A problem inside a tenant that was read leaves it in the list.
+                let tenantsRead = !problems.contains { problem in
+                    problem.path == "$.identityProvider.tenants" || (problem.path.hasPrefix("$.identityProvider.tenants[")
+                        && (problem.path.hasSuffix("]") || problem.path.hasSuffix("].id")))
+                }
                 if let idp, tenantsRead, !idp.tenants.contains(where: { $0.id == tenant }) {
                     problem("$.app.tenant", members["tenant"], "names no tenant of the identity provider (tenants: \(idp.tenants.map(\.id).joined(separator: ", ")))")
                 }

@@ -142,6 +142,11 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(tooMany.count == 1 && tooMany[0].contains("$.identityProvider.tenants: "), "\(tooMany)")
         let refused = problems(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "a", "users": []}, {"id": "b", "users": 7}]}, "app": {"tenant": "b"}}"#)
         #expect(refused.count == 1 && refused[0].contains("$.identityProvider.tenants[1].users: must be an array"), "\(refused)")
+        let badId = problems(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "a", "users": []}, {"id": "b c", "users": []}]}, "app": {"tenant": "b c"}}"#)
+        #expect(badId.count == 1 && badId[0].contains("$.identityProvider.tenants[1].id: may hold only"), "\(badId)")
+        // A problem inside a tenant read keeps the check: both are said.
+        let both = problems(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "a", "users": 7}]}, "app": {"tenant": "z"}}"#)
+        #expect(both.count == 2 && both[1].contains("$.app.tenant: names no tenant of the identity provider (tenants: a)"), "\(both)")
     }
 
     /// A whole number written with an exponent (or too long for an Int) is no fraction: the message says what is wrong.
