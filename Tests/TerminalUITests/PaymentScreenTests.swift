@@ -394,6 +394,20 @@ extension AppDriver {
         #expect(driver.result?.user == "alice")
     }
 
+    /// With 1,000 users on a tenant, stepping through them is no way to reach one: a demo user's name typed, F4
+    /// fills in that user, and the next F4 goes on from there.
+    @Test func f4FillsInTheDemoUserWhoseNameIsTyped() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.character("b"), .character("o"), .character("b"), .f4)
+        guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(form.inputs.map(\.text) == ["bob", "builder"])
+        #expect(driver.app.render().text.contains("filled in demo user bob, the name typed (F4: the next one)"))
+        driver.press(.f4)
+        guard case .form(let next) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(next.inputs.first?.text == "alice", "the next one after bob")
+    }
+
     @Test func f4OnActivationsSecondPageFillsTheCodeOfTheUserTheFirstPageNamed() throws {
         let driver = AppDriver()
         driver.openActivation()

@@ -60,7 +60,14 @@ extension TerminalApp {
         }
         let flowID = form.prompt.flowID
         let index: Int
-        if !form.prompt.fields.contains(.username), let last = state.lastDemoUser, last.flowID == flowID,
+        // A demo user's name typed (one F4 has not just filled in): that user, and the next F4 goes on from there;
+        // with 1,000 users on the tenant, stepping through them is no way to reach one.
+        let typed = form.prompt.fields.firstIndex(of: .username).map { form.inputs[$0].text }
+        let named = typed.flatMap { name in users.firstIndex { $0.username == name } }
+        if let named, state.lastDemoUser.map({ $0.flowID != flowID || $0.index != named }) ?? true {
+            index = named
+            form.demoUser = named + 1
+        } else if !form.prompt.fields.contains(.username), let last = state.lastDemoUser, last.flowID == flowID,
            users.indices.contains(last.index) {
             index = last.index
         } else {
@@ -70,8 +77,9 @@ extension TerminalApp {
         state.lastDemoUser = (flowID, index)
         let user = users[index]
         Self.fill(&form, with: user)
-        state.notice = form.prompt.fields.contains(.username)
-            ? "filled in demo user \(user.username) (F4: the next one)" : "filled in demo user \(user.username)'s code"
+        state.notice = !form.prompt.fields.contains(.username) ? "filled in demo user \(user.username)'s code"
+            : index == named ? "filled in demo user \(user.username), the name typed (F4: the next one)"
+            : "filled in demo user \(user.username) (F4: the next one; or type a name, then F4)"
     }
 
     /// Puts `user`'s username, password and activation code into the form's fields that ask for them (F4, and `?`
