@@ -191,6 +191,26 @@ import Testing
         }
     }
 
+    /// A tenant of many users: `?` lists the first 20 and says how to find the others; `? ` and part of a name lists
+    /// those whose name holds it, each by its number in the whole list.
+    @Test func aLongListOfDemoUsersIsFoundByPartOfAName() throws {
+        let folder = scratchPath("idp-tui-plain-users")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let users = (1...30).map { String(format: #"{"username": "u%02d", "password": "pw%02d", "activationCode": "1000%02d"}"#, $0, $0, $0) }
+        let path = folder + "/thirty.json"
+        try Data(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [\#(users.joined(separator: ", "))]}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let run = try BinaryRun.run(["--ephemeral", "--scenario", path], stdin: "1\n?\n\n? U2\n25\n\n? 25\n25\n\nq\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("  20  u20\n  … 10 more: type ? and part of a name to list fewer (? u01)\n"), "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "… 10 more").first?.contains("u21") == false, "20 at most at first")
+        #expect(run.stdout.contains(#"Demo users of tenant demo whose name holds "U2", by number:"# + "\n  20  u20\n  21  u21\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("Demo user (1-30; Enter for none): 25\nFilled in demo user u25: username, password (not shown)."), "\(run.stdout)")
+        #expect(run.stdout.contains("Activated and logged in") || run.stdout.contains("Device activated and logged in"), "\(run.stdout)")
+        #expect(run.stdout.contains("user: u25@demo"), "\(run.stdout)")
+        #expect(!run.stdout.contains("pw25") && !run.stdout.contains("100025"))
+    }
+
     @Test func aWrongChoiceSaysWhatItTakes() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "9\nq\n")
         #expect(run.stdout.contains("! choose a number from 1 to 7, or q"))

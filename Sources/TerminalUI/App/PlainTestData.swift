@@ -1,3 +1,4 @@
+import FlowRecords
 import FlowEngine
 import IdentityProvider
 import LocaleText
@@ -63,19 +64,29 @@ extension TerminalApp {
 
     /// `?` at a field that offers them: the demo users listed by number (their names, never a password or a
     /// code), and the question which one. False when the line is something else, the field's answer.
+    /// `? ` and part of a name lists only the users whose name holds it (any case), as `? ` and text does for the
+    /// test cards: a tenant of 1,000 users is listed 20 at most, each by its number in the whole list.
     func askPlainDemoUser(_ text: String, _ form: inout FormState) -> Bool {
-        guard text == "?", let index = form.focusedField, offersDemoUsers(form.prompt.fields[index]) else { return false }
+        guard text == "?" || text.hasPrefix("? "), let index = form.focusedField, offersDemoUsers(form.prompt.fields[index]) else { return false }
+        let filter = text.dropFirst().trimmingCharacters(in: .whitespaces)
         let wantsCode = form.prompt.fields.contains(.activationCode)
         form.choosingDemoUser = true
         form.error = nil
         state.screen = .form(form)
-        let rows = service.world.demoUsers.enumerated().map { offset, user in
+        let matching = service.world.demoUsers.enumerated().filter { filter.isEmpty || $0.element.username.localizedCaseInsensitiveContains(filter) }
+        let rows = matching.prefix(Self.demoUsersListed).map { offset, user in
             [String(offset + 1), user.username] + (wantsCode && user.activationCode == nil ? ["no activation code"] : [])
         }
-        state.plainListing = ["Demo users of tenant \(service.world.tenantId), by number (no password or code is shown):"]
-            + Self.plainColumns(rows, ascii: state.plainASCII)
+        let heading = filter.isEmpty ? "Demo users of tenant \(service.world.tenantId), by number (no password or code is shown):"
+            : "Demo users of tenant \(service.world.tenantId) whose name holds \"\(VisibleText.escaped(filter))\", by number:"
+        let more = matching.count - rows.count
+        state.plainListing = [heading] + Self.plainColumns(rows, ascii: state.plainASCII)
+            + (matching.isEmpty ? ["  none"] : [])
+            + (more > 0 ? ["  … \(more) more: type ? and part of a name to list fewer (? \(service.world.demoUsers[matching[0].offset].username.prefix(4)))"] : [])
         return true
     }
+
+    static let demoUsersListed = 20
 
     /// The answer to "Demo user": that user's credentials into the form (``fill(_:with:)``, nothing of them
     /// printed) and the first field left empty asked next, else Submit; an empty line goes back to the field.
