@@ -73,11 +73,13 @@ public final class IdentityProvider: Sendable {
             let sent: @Sendable () -> Secret = {
                 hashedPins ? PinHashing.hash(password, tenantId: tenantID, username: username) : password
             }
-            func salt(_ secret: String) -> [UInt8] {
-                Array(saltKey.authenticate(Array("\(secret)\u{0}\(tenantID)\u{0}\(username)".utf8)).prefix(16))
+            // Made at the first comparison, as the hash is: only the users who log in pay for their salts.
+            func salt(_ secret: String) -> @Sendable () -> [UInt8] {
+                { Array(saltKey.authenticate(Array("\(secret)\u{0}\(tenantID)\u{0}\(username)".utf8)).prefix(16)) }
             }
             let activation = user.activationCode.map { code in
-                ActivationRecord(hash: StoredHash(of: code.code, iterations: iterations, salt: salt("activationCode")), validFor: code.validFor)
+                ActivationRecord(hash: StoredHash(deferred: { code.code }, iterations: iterations, salt: salt("activationCode")),
+                                 validFor: code.validFor)
             }
             records[UserKey(tenant: tenantID, username: username)] = UserRecord(
                 password: StoredHash(deferred: sent, iterations: iterations, salt: salt("password")), activation: activation)
