@@ -94,6 +94,8 @@ struct ScenarioReader {
     /// taken when its tenant is read.
     private(set) var deferred: [Int: (list: DeferredUsers.List, position: TextPosition)] = [:]
     private var source: [UInt8] = []
+    /// Whether the tenants list, or one of its tenants, could not be read: the app's tenant may be the one missing.
+    private var tenantRefused = false
 
     init() {}
 
@@ -247,12 +249,9 @@ struct ScenarioReader {
         if let app = top["app"], let members = object(app, "$.app", known: ["tenant"]) {
             if let tenant = string(members["tenant"], "$.app.tenant", maxLength: 64) {
                 // Not when a tenant could not be read (the list refused whole, a tenant or its id refused): the
-                // tenant named may be that one. A problem inside a tenant that was read leaves it in the list.
-                let tenantsRead = !problems.contains { problem in
-                    problem.path == "$.identityProvider.tenants" || (problem.path.hasPrefix("$.identityProvider.tenants[")
-                        && (problem.path.hasSuffix("]") || problem.path.hasSuffix("].id")))
-                }
-                if let idp, tenantsRead, !idp.tenants.contains(where: { $0.id == tenant }) {
+                // tenant named may be that one. A problem inside a tenant that was read (an unknown key, a user
+                // refused) leaves it in the list.
+                if let idp, !tenantRefused, !idp.tenants.contains(where: { $0.id == tenant }) {
                     problem("$.app.tenant", members["tenant"], "names no tenant of the identity provider (tenants: \(idp.tenants.map(\.id).joined(separator: ", ")))")
                 }
                 appTenant = tenant
@@ -293,12 +292,17 @@ struct ScenarioReader {
             }
         }
         var tenants: [TenantConfiguration] = []
+        tenantRefused = true
         if let list = array(members["tenants"], "\(path).tenants", maxCount: 100) {
+            tenantRefused = false
             if list.isEmpty { problem("\(path).tenants", members["tenants"], "needs at least one tenant") }
             var ids: Set<String> = []
             for (index, item) in list.enumerated() {
                 let tenantPath = "\(path).tenants[\(index)]"
-                guard let tenant = tenant(item, tenantPath, index: index) else { continue }
+                guard let tenant = tenant(item, tenantPath, index: index) else {
+                    tenantRefused = true
+                    continue
+                }
                 if !ids.insert(tenant.id).inserted {
                     problem("\(tenantPath).id", item["id"], "the tenant \"\(tenant.id)\" is listed twice")
                 }

@@ -147,6 +147,13 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         // A problem inside a tenant read keeps the check: both are said.
         let both = problems(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "a", "users": 7}]}, "app": {"tenant": "z"}}"#)
         #expect(both.count == 2 && both[1].contains("$.app.tenant: names no tenant of the identity provider (tenants: a)"), "\(both)")
+        // A problem whose path ends in "]" (a tenant's unknown key, a user refused) is inside a tenant read too.
+        for inside in [#"{"id": "a", "users": [], "extra": 1}"#, #"{"id": "a", "users": [7]}"#,
+                       #"{"id": "a", "users": [{"username": "x", "password": "y", "pasword": 1}]}"#] {
+            let found = problems(#"{"scenario": 1, "identityProvider": {"tenants": [\#(inside)]}, "app": {"tenant": "z"}}"#)
+            #expect(found.count == 2 && found.last?.contains("$.app.tenant: names no tenant of the identity provider (tenants: a)") == true,
+                    "\(inside): \(found)")
+        }
     }
 
     /// A whole number written with an exponent (or too long for an Int) is no fraction: the message says what is wrong.
