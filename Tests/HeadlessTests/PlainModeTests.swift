@@ -202,13 +202,29 @@ import Testing
             .write(to: URL(fileURLWithPath: path))
         let run = try BinaryRun.run(["--ephemeral", "--scenario", path], stdin: "1\n?\n\n? U2\n25\n\n? 25\n25\n\nq\n")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("  20  u20\n  … 10 more: type ? and part of a name to list fewer (? u01)\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("  20  u20\n  … 10 more: type ? and part of a name to list fewer (? u2)\n"), "\(run.stdout)")
         #expect(run.stdout.components(separatedBy: "… 10 more").first?.contains("u21") == false, "20 at most at first")
         #expect(run.stdout.contains(#"Demo users of tenant demo whose name holds "U2", by number:"# + "\n  20  u20\n  21  u21\n"), "\(run.stdout)")
         #expect(run.stdout.contains("Demo user (1-30; Enter for none): 25\nFilled in demo user u25: username, password (not shown)."), "\(run.stdout)")
         #expect(run.stdout.contains("Activated and logged in") || run.stdout.contains("Device activated and logged in"), "\(run.stdout)")
         #expect(run.stdout.contains("user: u25@demo"), "\(run.stdout)")
         #expect(!run.stdout.contains("pw25") && !run.stdout.contains("100025"))
+    }
+
+    /// Names that share their start (`user01` … `user30`): the hint names what lists the first one not shown, with
+    /// 20 names at most (`? user2`), not a start every name holds (`? user` listed the same 30).
+    @Test func theHintForMoreDemoUsersListsFewer() throws {
+        let folder = scratchPath("idp-tui-plain-users-hint")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let users = (1...30).map { String(format: #"{"username": "user%02d", "password": "pw%02d", "activationCode": "1000%02d"}"#, $0, $0, $0) }
+        let path = folder + "/thirty.json"
+        try Data(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [\#(users.joined(separator: ", "))]}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: path))
+        let run = try BinaryRun.run(["--ephemeral", "--scenario", path], stdin: "1\n?\n\n? user2\n25\n\nq\n")
+        #expect(run.stdout.contains("  20  user20\n  … 10 more: type ? and part of a name to list fewer (? user2)\n"), "\(run.stdout)")
+        #expect(run.stdout.contains(#"whose name holds "user2", by number:"# + "\n  20  user20\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("  29  user29\n  30  user30\n") == false, "user30 does not hold user2")
+        #expect(run.stdout.components(separatedBy: "… 10 more").count == 2, "the filtered list has no more: \(run.stdout)")
     }
 
     @Test func aWrongChoiceSaysWhatItTakes() throws {

@@ -82,11 +82,28 @@ extension TerminalApp {
         let more = matching.count - rows.count
         state.plainListing = [heading] + Self.plainColumns(rows, ascii: state.plainASCII)
             + (matching.isEmpty ? ["  none"] : [])
-            + (more > 0 ? ["  … \(more) more: type ? and part of a name to list fewer (? \(service.world.demoUsers[matching[0].offset].username.prefix(4)))"] : [])
+            + (more > 0 ? ["  … \(more) more: type ? and part of a name to list fewer (? \(Self.narrowerFilter(matching[rows.count].element.username, among: service.world.demoUsers)))"] : [])
         return true
     }
 
     static let demoUsersListed = 20
+
+    /// What to type after `?` to reach `name`, a user not listed: the shortest start of it that at most
+    /// ``demoUsersListed`` names hold (its whole name at worst). A fixed-length start is no help when the names share
+    /// one (`user0001` … `user1000`: `? user` holds them all).
+    static func narrowerFilter(_ name: String, among users: [UserConfiguration]) -> String {
+        var start = ""
+        for character in name {
+            start.append(character)
+            var holding = 0
+            for user in users where user.username.localizedCaseInsensitiveContains(start) {
+                holding += 1
+                if holding > demoUsersListed { break }
+            }
+            if holding <= demoUsersListed { return start }
+        }
+        return name
+    }
 
     /// The answer to "Demo user": that user's credentials into the form (``fill(_:with:)``, nothing of them
     /// printed) and the first field left empty asked next, else Submit; an empty line goes back to the field.
