@@ -60,11 +60,12 @@ extension TerminalApp {
         }
         let flowID = form.prompt.flowID
         let index: Int
-        // A demo user's name typed (one F4 has not just filled in): that user, and the next F4 goes on from there;
-        // with 1,000 users on the tenant, stepping through them is no way to reach one.
+        // A demo user's name typed (one this form's F4 has not just filled in): that user, and the next F4 goes on
+        // from there; with 1,000 users on the tenant, stepping through them is no way to reach one.
         let typed = form.prompt.fields.firstIndex(of: .username).map { form.inputs[$0].text }
         let named = typed.flatMap { name in users.firstIndex { $0.username == name } }
-        if let named, state.lastDemoUser.map({ $0.flowID != flowID || $0.index != named }) ?? true {
+        // "Just filled in": by this form's own F4s (a form asked again in the same flow starts its own turn).
+        if let named, form.demoUser == 0 || (form.demoUser - 1) % users.count != named {
             index = named
             form.demoUser = named + 1
         } else if !form.prompt.fields.contains(.username), let last = state.lastDemoUser, last.flowID == flowID,
