@@ -90,7 +90,7 @@ public struct JSONParser {
 
     // MARK: Positions
 
-    private static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
+    static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
 
     private mutating func here() -> TextPosition {
         while countedTo < index {
@@ -102,46 +102,6 @@ public struct JSONParser {
 
     private mutating func error(_ message: String) -> JSONSyntaxError {
         JSONSyntaxError(message: message, position: here())
-    }
-
-    /// Where the first byte that is not part of well-formed UTF-8 is, or nil when every byte is.
-    private static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
-        // ASCII is looked for first, 8 bytes at a time: most files are, and the check makes no copy.
-        let ascii = bytes.withUnsafeBytes { raw in
-            var index = 0, high: UInt64 = 0
-            while index + 8 <= raw.count {
-                high |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                index += 8
-            }
-            while index < raw.count {
-                high |= UInt64(raw[index])
-                index += 1
-            }
-            return high & 0x8080_8080_8080_8080 == 0
-        }
-        if ascii || String(validating: bytes, as: UTF8.self) != nil { return nil }
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var offset = 0
-        while case .scalarValue(let scalar) = decoder.decode(&iterator) {
-            offset += UTF8.width(scalar)
-        }
-        return offset
-    }
-
-    private static func position(of offset: Int, in bytes: [UInt8]) -> TextPosition {
-        var line = 1, column = 1
-        // A byte-order mark is not a column, as in every other position.
-        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        for byte in bytes[start..<offset] where !isContinuation(byte) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
-        }
-        return TextPosition(line: line, column: column)
     }
 
     // MARK: Values
