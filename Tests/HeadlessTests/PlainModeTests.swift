@@ -191,15 +191,21 @@ import Testing
         }
     }
 
-    /// A tenant of many users: `?` lists the first 20 and says how to find the others; `? ` and part of a name lists
-    /// those whose name holds it, each by its number in the whole list.
-    @Test func aLongListOfDemoUsersIsFoundByPartOfAName() throws {
-        let folder = scratchPath("idp-tui-plain-users")
+    /// A scenario file whose demo tenant has 30 users, `PREFIX01` … `PREFIX30` (passwords `pw01` …, codes `100001` …).
+    static func thirtyUsers(named prefix: String, in folderName: String) throws -> String {
+        let folder = scratchPath(folderName)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let users = (1...30).map { String(format: #"{"username": "u%02d", "password": "pw%02d", "activationCode": "1000%02d"}"#, $0, $0, $0) }
+        let users = (1...30).map { String(format: #"{"username": "%@%02d", "password": "pw%02d", "activationCode": "1000%02d"}"#, prefix, $0, $0, $0) }
         let path = folder + "/thirty.json"
         try Data(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [\#(users.joined(separator: ", "))]}]}}"#.utf8)
             .write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A tenant of many users: `?` lists the first 20 and says how to find the others; `? ` and part of a name lists
+    /// those whose name holds it, each by its number in the whole list.
+    @Test func aLongListOfDemoUsersIsFoundByPartOfAName() throws {
+        let path = try Self.thirtyUsers(named: "u", in: "idp-tui-plain-users")
         let run = try BinaryRun.run(["--ephemeral", "--scenario", path], stdin: "1\n?\n\n? U2\n25\n\n? 25\n25\n\nq\n")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("  20  u20\n  … 10 more: type ? and part of a name to list fewer (? u2)\n"), "\(run.stdout)")
@@ -214,12 +220,7 @@ import Testing
     /// Names that share their start (`user01` … `user30`): the hint names what lists the first one not shown, with
     /// 20 names at most (`? user2`), not a start every name holds (`? user` listed the same 30).
     @Test func theHintForMoreDemoUsersListsFewer() throws {
-        let folder = scratchPath("idp-tui-plain-users-hint")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let users = (1...30).map { String(format: #"{"username": "user%02d", "password": "pw%02d", "activationCode": "1000%02d"}"#, $0, $0, $0) }
-        let path = folder + "/thirty.json"
-        try Data(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [\#(users.joined(separator: ", "))]}]}}"#.utf8)
-            .write(to: URL(fileURLWithPath: path))
+        let path = try Self.thirtyUsers(named: "user", in: "idp-tui-plain-users-hint")
         let run = try BinaryRun.run(["--ephemeral", "--scenario", path], stdin: "1\n?\n\n? user2\n25\n\nq\n")
         #expect(run.stdout.contains("  20  user20\n  … 10 more: type ? and part of a name to list fewer (? user2)\n"), "\(run.stdout)")
         #expect(run.stdout.contains(#"whose name holds "user2", by number:"# + "\n  20  user20\n"), "\(run.stdout)")
