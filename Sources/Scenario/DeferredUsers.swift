@@ -23,7 +23,8 @@ struct DeferredUsers {
     /// The lists that can be deferred, in the order of the file; empty when none can (or the file is not JSON
     /// enough to find them: the reader then reports what is wrong).
     static func find(in bytes: [UInt8]) -> [List] {
-        bytes.withUnsafeBufferPointer { buffer in
+        assert(Scanner.KeyWords.areTheKeys)
+        return bytes.withUnsafeBufferPointer { buffer in
             var scanner = Scanner(bytes: buffer)
             return scanner.lists()
         }
@@ -69,13 +70,13 @@ private struct Scanner {
 
     var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    mutating func skipWhitespace() {
-        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+    @inline(__always) mutating func skipWhitespace() {
+        while index < bytes.count, bytes[index] <= 0x20, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
             index += 1
         }
     }
 
-    mutating func take(_ byte: UInt8) -> Bool {
+    @inline(__always) mutating func take(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard peek == byte else { return false }
         index += 1
@@ -116,26 +117,37 @@ private struct Scanner {
         guard peek == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
         var end = start
-        // Printable ASCII but the quote and the backslash: eight bytes at a time while none is another, then one by one.
-        while end + 8 <= bytes.count, !Self.mayEndOrEscape(UnsafeRawPointer(bytes.baseAddress! + end).loadUnaligned(as: UInt64.self)) {
+        // Eight bytes at a time up to the first that is not printable ASCII, or is a quote or a backslash.
+        var found = Self.stops(word(at: end))
+        while found == 0 {
             end += 8
+            found = Self.stops(word(at: end))
         }
-        while end < bytes.count, bytes[end] &- 0x20 < 0x5F, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") {
-            end += 1
-        }
+        end += found.trailingZeroBitCount / 8
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return nil }
         index = end + 1
         return start..<end
     }
 
-    /// Whether any of eight bytes is a control character, DEL or above, a quote or a backslash (never false when
-    /// one is; sometimes true when none is, after a byte that is).
-    static func mayEndOrEscape(_ word: UInt64) -> Bool {
+    /// The eight bytes from the offset, little-endian; those past the end read as zero.
+    @inline(__always) func word(at offset: Int) -> UInt64 {
+        offset + 8 <= bytes.count ? UnsafeRawPointer(bytes.baseAddress! + offset).loadUnaligned(as: UInt64.self) : lastWord(at: offset)
+    }
+
+    func lastWord(at offset: Int) -> UInt64 {
+        var word: UInt64 = 0
+        for place in stride(from: min(offset + 8, bytes.count) - 1, through: offset, by: -1) { word = word << 8 | UInt64(bytes[place]) }
+        return word
+    }
+
+    /// The high bit of each of the word's bytes that is a control character, DEL or above, a quote or a backslash.
+    /// The lowest bit set is exact (a borrow or a carry may set some above it): its byte is the first such.
+    static func stops(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let control = (word &- ones &* 0x20) & ~word & highs != 0
-        let high = ((word &+ ones) | word) & highs != 0
-        return control || high || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+        func zeros(_ x: UInt64) -> UInt64 { (x &- ones) & ~x & highs }
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let high = ((word &+ ones) | word) & highs
+        return control | high | zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C))
     }
 
     /// Any value, unchecked (the parser checks what is not deferred): strings with their escapes, nesting.
@@ -196,11 +208,8 @@ private struct Scanner {
         namesUsed.removeAll(keepingCapacity: true)
         var count = 0
         let complete = items { scanner in
-            guard count < Self.maximumUsers, let name = scanner.checkedUser() else { return false }
+            guard count < Self.maximumUsers, let hash = scanner.checkedUser() else { return false }
             count += 1
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in scanner.bytes[name] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            hash |= 1
             // A name listed twice (or two names of one hash, about one chance in 10^13 for 1,000 names) is left
             // to the reader.
             var slot = Int(truncatingIfNeeded: hash) & (scanner.names.count - 1)
@@ -215,32 +224,83 @@ private struct Scanner {
         return complete && count > 0 ? count : nil
     }
 
-    /// One user that passes every check; returns where its username's bytes are.
-    mutating func checkedUser() -> Range<Int>? {
-        var username: Range<Int>?
-        var password = false, code = false, days = false
-        let complete = members { scanner, key in
-            if scanner.is(key, "username"), username == nil {
-                guard let name = scanner.plainStringBytes(), (1...64).contains(name.count),
-                    scanner.bytes[name].contains(where: { $0 != 0x20 })
-                else { return false }
-                username = name
-            } else if scanner.is(key, "password"), !password {
-                guard scanner.checkedSecret() else { return false }
-                password = true
-            } else if scanner.is(key, "activationCode"), !code {
-                guard scanner.checkedSecret() else { return false }
-                code = true
-            } else if scanner.is(key, "activationCodeValidDays"), !days {
-                guard scanner.checkedDays() else { return false }
-                days = true
-            } else {
-                return false
-            }
-            return true
+    /// The user's keys as they are found in the file: eight bytes at a time, little-endian, with the quote that ends
+    /// them. Literals, so that nothing is computed at each use (``KeyWords/areTheKeys`` checks them in debug builds).
+    enum Key { case username, password, activationCode, activationCodeValidDays }
+    enum KeyWords {
+        static let username: UInt64 = 0x656D_616E_7265_7375, password: UInt64 = 0x6472_6F77_7373_6170
+        static let activati: UInt64 = 0x6974_6176_6974_6361, onCodeVa: UInt64 = 0x6156_6564_6F43_6E6F
+        static let onCodeQuote: UInt64 = 0x0022_6564_6F43_6E6F, lidDaysQuote: UInt64 = 0x2273_7961_4464_696C
+
+        static var areTheKeys: Bool {
+            func word(_ text: String) -> UInt64 { text.utf8.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+            return [username, password, activati, onCodeVa, onCodeQuote, lidDaysQuote]
+                == ["username", "password", "activati", "onCodeVa", "onCode\"", "lidDays\""].map(word)
         }
-        guard complete, password, code || !days else { return nil }
+    }
+
+    /// The key at the index, with the index after its closing quote; nil if it is none of the user's.
+    mutating func userKey() -> Key? {
+        guard peek == UInt8(ascii: "\"") else { return nil }
+        let start = index + 1, seven: UInt64 = 0x00FF_FFFF_FFFF_FFFF
+        let key: Key, length: Int
+        switch word(at: start) {
+        case KeyWords.username where word(at: start + 8) & 0xFF == 0x22: (key, length) = (.username, 8)
+        case KeyWords.password where word(at: start + 8) & 0xFF == 0x22: (key, length) = (.password, 8)
+        case KeyWords.activati:
+            switch word(at: start + 8) {
+            case let next where next & seven == KeyWords.onCodeQuote: (key, length) = (.activationCode, 14)
+            case KeyWords.onCodeVa where word(at: start + 16) == KeyWords.lidDaysQuote: (key, length) = (.activationCodeValidDays, 23)
+            default: return nil
+            }
+        default: return nil
+        }
+        index = start + length + 1
+        return key
+    }
+
+    /// One user that passes every check; returns its username's ``nameHash(_:)``.
+    mutating func checkedUser() -> UInt64? {
+        var username: UInt64?
+        var password = false, code = false, days = false
+        guard take(UInt8(ascii: "{")) else { return nil }
+        if take(UInt8(ascii: "}")) { return nil }
+        repeat {
+            skipWhitespace()
+            guard let key = userKey(), take(UInt8(ascii: ":")) else { return nil }
+            skipWhitespace()
+            switch key {
+            case .username where username == nil:
+                guard let name = plainStringBytes(), (1...64).contains(name.count), let hash = nameHash(name) else { return nil }
+                username = hash
+            case .password where !password:
+                guard checkedSecret() else { return nil }
+                password = true
+            case .activationCode where !code:
+                guard checkedSecret() else { return nil }
+                code = true
+            case .activationCodeValidDays where !days:
+                guard checkedDays() else { return nil }
+                days = true
+            default:
+                return nil
+            }
+        } while take(UInt8(ascii: ","))
+        guard take(UInt8(ascii: "}")), password, code || !days else { return nil }
         return username
+    }
+
+    /// A hash of the name's bytes (never zero), eight at a time; nil if they are all spaces.
+    func nameHash(_ name: Range<Int>) -> UInt64? {
+        var hash = UInt64(name.count), spaces = true
+        for start in stride(from: name.lowerBound, to: name.upperBound, by: 8) {
+            let tail = name.upperBound - start, mask: UInt64 = tail >= 8 ? ~0 : 1 << (tail * 8) - 1
+            let word = word(at: start) & mask
+            spaces = spaces && word == 0x2020_2020_2020_2020 & mask
+            hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+            hash ^= hash >> 29
+        }
+        return spaces ? nil : hash | 1
     }
 
     mutating func checkedSecret() -> Bool {

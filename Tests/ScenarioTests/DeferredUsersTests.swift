@@ -61,6 +61,20 @@ import Testing
         #"{"username": "a", "password": "p"} {"username": "b", "password": "p"}"#,
         #"{"username": "a", "password": "p"},"#, #"{"username": "a", "password": "p""#,
         manyUsers, manyUsers + #", {"username": "last", "password": "p"}"#,
+        // Keys and names are read eight bytes at a time: keys that share their first eight bytes with one, or stop
+        // short of one; names of spaces around eight bytes long; a name listed twice that is longer than eight.
+        #"{"usernameX": "a", "password": "p"}"#, #"{"username": "a", "passwordX": "p"}"#, #"{"usernam": "a", "password": "p"}"#,
+        #"{"username": "a", "password": "p", "activati": "1"}"#, #"{"username": "a", "password": "p", "activationCod": "1"}"#,
+        #"{"username": "a", "password": "p", "activationCodeX": "1"}"#, #"{"username": "a", "password": "p", "activationCodeV": 1}"#,
+        #"{"username": "a", "password": "p", "activationCode": "1", "activationCodeValidDay": 1}"#,
+        #"{"username": "a", "password": "p", "activationCode": "1", "activationCodeValidDaysX": 1}"#,
+        // The same, the key's closing quote replaced: not JSON.
+        #"{"usernameX: "a", "password": "p"}"#, #"{"username": "a", "passwordX: "p"}"#,
+        #"{"username": "a", "password": "p", "activationCodeX: "1"}"#,
+        #"{"username": "a", "password": "p", "activationCode": "1", "activationCodeValidDaysX: 1}"#,
+        #"{"username": "        ", "password": "p"}"#, #"{"username": "         ", "password": "p"}"#,
+        #"{"username": "                ", "password": "p"}"#,
+        #"{"username": "abcdefghijk", "password": "p"}, {"username": "abcdefghijk", "password": "q"}"#,
         "\n  {\r\n \"username\": \"a\",\n\t\"password\": \"p\"\n  }\n",
     ]
 
@@ -109,6 +123,17 @@ import Testing
         let scenario = try ScenarioFile.read(Array(Self.file(Self.valid).utf8)).get()
         #expect(scenario.identityProvider.tenants.map(\.userCount) == [2, 2])
         #expect(scenario.identityProvider.tenants.allSatisfy { !$0.usersAreLoaded })
+    }
+
+    /// Names that differ only past their first eight bytes, or by a space, are different names, and keys in any
+    /// order are keys: such lists take the quick way, not the reader's.
+    @Test func namesThatDifferPastTheirFirstEightBytesTakeTheQuickWay() throws {
+        let names = ["abcdefgh1", "abcdefgh2", "abcdefghijklmnop", "abcdefghijklmnoq", "a", " a", "a ", "        a", String(repeating: "x", count: 64)]
+        let list = names.map { #"{"password": "p", "activationCodeValidDays": 1, "activationCode": "1", "username": "\#($0)"}"# }
+        let scenario = try ScenarioFile.read(Array(Self.file(list.joined(separator: ",")).utf8)).get()
+        #expect(scenario.identityProvider.tenants.map(\.userCount) == [2, names.count])
+        #expect(scenario.identityProvider.tenants.allSatisfy { !$0.usersAreLoaded })
+        #expect(scenario.identityProvider.tenants[1].users.map(\.username) == names)
     }
 
     /// The demo scenario written out and read back takes the quick way too (what `run` reads most often).
