@@ -1,3 +1,4 @@
+import Foundation
 import IdentityProvider
 import JSONText
 import Scenario
@@ -106,6 +107,19 @@ import Testing
     func aFileReadsTheSameEitherWay(_ index: Int) {
         let bytes = Array(Self.files[index].utf8)
         #expect(Self.outcome(bytes, deferring: true) == Self.outcome(bytes, deferring: false))
+    }
+
+    /// The lists' bytes are known to be ASCII once checked, and the rest of the file's are checked as UTF-8: a byte
+    /// that is not, before the lists, between them or after them, is found either way, at the same place.
+    @Test(arguments: [#""scenario""#, #""demo""#, #""other""#, #""y""#])
+    func aByteThatIsNotUTF8OutsideTheListsIsFoundEitherWay(_ before: String) throws {
+        var bytes = Array(Self.file(Self.valid, after: #", "x": "y""#).utf8)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let offset = try #require(text.range(of: before, options: .backwards)).lowerBound.utf16Offset(in: text) + 1
+        bytes.insert(0xFF, at: offset)
+        let outcome = Self.outcome(bytes, deferring: true)
+        #expect(outcome.contains("not UTF-8"))
+        #expect(outcome == Self.outcome(bytes, deferring: false))
     }
 
     @Test func theUsersAreMadeAtTheirTenantsFirstUse() throws {
