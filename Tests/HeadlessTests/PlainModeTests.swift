@@ -191,6 +191,31 @@ import Testing
         }
     }
 
+    /// After `?` fills a form, a script's next line (often the code it would have typed) falls on Submit: it is
+    /// neither shown nor taken as Enter. Any line but Enter is refused there, `n` included; so are a repeated
+    /// option number and a line at an HTML challenge's "Enter tells the ACS".
+    @Test func aQuestionThatTakesEnterRefusesAnyOtherLineUnseen() throws {
+        let filled = try BinaryRun.run(["--ephemeral"], stdin: "1\n?\n1\n\n?\n1\n123456\nn\n\nq\n")
+        #expect(filled.status == 0, "\(filled.stderr)")
+        let refused = "Submit? (Enter; Esc cancels) (not an answer here)\n! Enter submits; Esc cancels\n"
+        #expect(filled.stdout.contains(refused + refused + "Submit? (Enter; Esc cancels) \n"), "\(filled.stdout)")
+        #expect(filled.stdout.contains("✓ Device activated and logged in"))
+        for secret in Answers.secrets { #expect(!filled.stdout.contains(secret) && !filled.stderr.contains(secret), "\(secret) was printed") }
+
+        // `n` at Submit and then the end of input: the flow is cancelled, not submitted.
+        let declined = try BinaryRun.run(["--ephemeral"], stdin: "1\n?\n1\nn\n")
+        #expect(declined.status == 3, "\(declined.stdout)")
+        #expect(declined.stdout.contains(refused) && !declined.stdout.contains("Activate device — step 2"), "\(declined.stdout)")
+
+        let options = try BinaryRun.run(["--ephemeral"], stdin: "4\n4000009900000020\n12/30\n\n\n\n1,1\n\u{1b}\n\nq\n")
+        #expect(options.stdout.contains("Choose all that apply (e.g. 1,3): 1,1\n! give option numbers from 1 to 4, each once\n"), "\(options.stdout)")
+        #expect(options.stdout.contains("⊘ Pay with card (3-D Secure) cancelled") && !options.stdout.contains("1 attempt"), "\(options.stdout)")
+
+        let html = try BinaryRun.run(["--ephemeral"], stdin: "4\n4000009900000046\n12/30\n\n\n\nn\n\u{1b}\n\nq\n")
+        #expect(html.stdout.contains("Enter tells the ACS: (not an answer here)\n! Enter tells the ACS; Esc cancels\n"), "\(html.stdout)")
+        #expect(html.stdout.contains("⊘ Pay with card (3-D Secure) cancelled"), "\(html.stdout)")
+    }
+
     /// A scenario file whose demo tenant has 30 users, `PREFIX01` … `PREFIX30` (passwords `pw01` …, codes `100001` …).
     static func thirtyUsers(named prefix: String, in folderName: String) throws -> String {
         let folder = scratchPath(folderName)

@@ -91,7 +91,7 @@ extension TerminalApp {
         case .form(let form):
             return plainFormQuestion(form)
         case .payment(let form):
-            guard let index = form.focusedField else { return PlainQuestion(text: "Pay? (Enter; Esc cancels) ", secret: false) }
+            guard let index = form.focusedField else { return PlainQuestion(text: "Pay? (Enter; Esc cancels) ", secret: false, takes: .choice([""])) }
             let field = PaymentFormState.fields[index]
             let question = PlainQuestion(text: "", secret: false, cardNumber: field == .card)
             let value = form.inputs[index].isEmpty ? "" : question.shown(form.inputs[index].text)
@@ -153,7 +153,9 @@ extension TerminalApp {
             // `?` at the user name or activation code: the demo users, and then which one fills the form.
             if form.choosingDemoUser { return answerPlainDemoUser(text, &form) }
             if askPlainDemoUser(text, &form) { return false }
-            guard let index = form.focusedField else { break }
+            // Submit takes Enter alone: a line meant for a question the form no longer asks (a code a demo user
+            // filled in) neither submits nor shows.
+            guard let index = form.focusedField else { return text.isEmpty ? submitPlain() : refuse("Enter submits; Esc cancels") }
             let field = form.prompt.fields[index]
             let label = TerminalApp.label(field)
             // Each field is checked as it is answered, not after the whole form. An empty line keeps what a field
@@ -173,7 +175,7 @@ extension TerminalApp {
             state.screen = .form(form)
             if form.error != nil { return true }
         case .payment(var form):
-            guard let index = form.focusedField else { break }
+            guard let index = form.focusedField else { return text.isEmpty ? submitPlain() : refuse("Enter pays; Esc cancels") }
             let field = PaymentFormState.fields[index]
             if field == .card && (text == "?" || text.hasPrefix("? ")) {
                 // The picker F4 opens in the terminal UI, as lines: each card, its case and what it should do; after
@@ -267,6 +269,12 @@ extension TerminalApp {
         return "arrow and editing keys do not move the cursor here: type the answer again (Backspace and Ctrl-U edit the line)"
     }
 
+    /// Enter at a form's last question (Submit, Pay): the form goes.
+    private func submitPlain() -> Bool {
+        handle(.enter)
+        return false
+    }
+
     private func refuse(_ reason: String) -> Bool {
         switch state.screen {
         case .form(var form):
@@ -306,8 +314,10 @@ extension TerminalApp {
             let numbers = text.split(whereSeparator: { $0 == "," || $0 == " " }).compactMap { Int($0) }
             let count = challenge.screen.options.count
             let single = challenge.screen.uiType == .singleSelect
-            guard !numbers.isEmpty, numbers.allSatisfy({ (1...count).contains($0) }), !single || numbers.count == 1 else {
-                challenge.error = single ? "give one option number from 1 to \(count)" : "give option numbers from 1 to \(count)"
+            guard !numbers.isEmpty, numbers.allSatisfy({ (1...count).contains($0) }), !single || numbers.count == 1,
+                Set(numbers).count == numbers.count
+            else {
+                challenge.error = single ? "give one option number from 1 to \(count)" : "give option numbers from 1 to \(count), each once"
                 state.screen = .challenge(challenge)
                 return true
             }
@@ -322,6 +332,11 @@ extension TerminalApp {
             challenge.decision = text == "y"
             challenge.focus(on: .proceed)
         case .htmlOther:
+            guard text.isEmpty else {
+                challenge.error = "Enter tells the ACS; Esc cancels"
+                state.screen = .challenge(challenge)
+                return true
+            }
             challenge.focus(on: .proceed)
         }
         state.screen = .challenge(challenge)

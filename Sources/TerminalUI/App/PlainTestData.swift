@@ -53,7 +53,7 @@ extension TerminalApp {
             return PlainQuestion(text: "Demo user (1-\(count); Enter for none): ", secret: false,
                                  takes: .choice(Set([""] + (1...max(1, count)).map(String.init))))
         }
-        guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false) }
+        guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false, takes: .choice([""])) }
         let field = form.prompt.fields[index]
         let notes = [field.isSecret ? "hidden" : nil, offersDemoUsers(field) ? "? lists demo users" : nil].compactMap { $0 }
         // A value already there (the device's user, for a login) is offered: Enter keeps it.
