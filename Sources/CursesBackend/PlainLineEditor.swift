@@ -29,6 +29,9 @@ struct PlainLineEditor {
     private var echoing = false
     /// The secret's question open, to ask again under ``hiddenTextHint``; nil when none is.
     private var secretQuestion: [UInt8]?
+    /// Some of the line was typed while a secret's question was open: it belongs to that question, and is dropped
+    /// when the question goes unanswered (a flow's timeout), never shown under the next one.
+    private var typedForSecret = false
     private var escape = Escape.none
     private let maximumLine: Int
 
@@ -44,6 +47,7 @@ struct PlainLineEditor {
     /// A question is asked: what is typed for it shows unless it is a secret. Returns what to write (the part of
     /// the line typed ahead, now that it is the answer being typed).
     mutating func open(secret: Bool, question: String = "") -> [UInt8] {
+        if typedForSecret, !secret || secretQuestion != Array(question.utf8) { dropLine() }
         echoing = !secret
         secretQuestion = secret ? Array(question.utf8) : nil
         guard echoing, shown < line.count else { return [] }
@@ -51,8 +55,15 @@ struct PlainLineEditor {
         return Array(line[shown...])
     }
 
+    /// The line on the terminal was ended under what is typed (something was printed): the next ``open(secret:question:)``
+    /// shows all of it again.
+    mutating func lineBroken() {
+        shown = 0
+    }
+
     /// No question waits for the line being typed: it no longer shows.
     mutating func close() {
+        if typedForSecret { dropLine() }
         echoing = false
         secretQuestion = nil
     }
@@ -105,6 +116,7 @@ struct PlainLineEditor {
             default:
                 guard line.count < maximumLine else { break }
                 line.append(byte)
+                if secretQuestion != nil { typedForSecret = true }
                 if echoing {
                     output.append(byte)
                     shown = line.count
@@ -117,9 +129,7 @@ struct PlainLineEditor {
     /// The Esc that waited was the Esc key: the line being typed is dropped and the answer is a cancel.
     mutating func escapeTimedOut() -> Entry {
         escape = .none
-        for index in line.indices { line[index] = 0 }
-        line.removeAll()
-        shown = 0
+        dropLine()
         echoing = false
         secretQuestion = nil
         return Entry(text: Self.escapeKey, echoed: false)
@@ -129,13 +139,19 @@ struct PlainLineEditor {
         let echoed = echoing && shown == line.count
         if echoed { output.append(UInt8(ascii: "\n")) }
         let entry = Entry(text: String(decoding: text, as: UTF8.self), echoed: echoed)
-        for index in line.indices { line[index] = 0 }
-        line.removeAll(keepingCapacity: true)
-        shown = 0
+        dropLine()
         // Answered: until the next question is asked, what is typed is typed ahead and does not show.
         echoing = false
         secretQuestion = nil
         return entry
+    }
+
+    /// The line wiped and gone (nothing of it is on the terminal's line any more, or it never was).
+    private mutating func dropLine() {
+        for index in line.indices { line[index] = 0 }
+        line.removeAll(keepingCapacity: true)
+        shown = 0
+        typedForSecret = false
     }
 
     /// Removes `count` characters from the end of the line, and from the terminal what of them showed.
@@ -153,5 +169,6 @@ struct PlainLineEditor {
             }
             left -= 1
         }
+        if line.isEmpty { typedForSecret = false }
     }
 }

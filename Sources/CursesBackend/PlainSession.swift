@@ -50,6 +50,16 @@ public enum PlainSession {
         var printedScreen: [String] = []
         var printedSequence = 0
         var asked: PlainQuestion?
+        // A question waits at the end of the line (with what is typed so far): anything printed before its answer
+        // starts on a line of its own, and the question is asked again under it, the typing shown again.
+        var questionOnLine = false
+        func endQuestionLine() {
+            guard questionOnLine else { return }
+            write("\n")
+            editor.lineBroken()
+            questionOnLine = false
+            asked = nil
+        }
         var buffer: [UInt8] = []
         // Lines typed ahead wait for the question they answer (a flow may still be working).
         var pending = LineQueue()
@@ -62,12 +72,14 @@ public enum PlainSession {
             // What changed: new events, a new screen, a new question.
             // By sequence, not by count: the app keeps only the newest 2,000 events.
             for event in app.state.log where event.sequence > printedSequence {
+                endQuestionLine()
                 write(TerminalApp.plainLine(event, ascii: ascii) + "\n")
                 printedSequence = event.sequence
             }
             if outputClosed { return app.exitStatus ?? 0 }
             let screen = app.plainScreen
             if screen != printedScreen {
+                endQuestionLine()
                 // When only the `! …` line changed (an answer refused, or a refusal put right), the news alone.
                 let said = { (lines: [String]) in lines.filter { !$0.hasPrefix("! ") } }
                 if screen.isEmpty {
@@ -81,11 +93,13 @@ public enum PlainSession {
                 asked = nil
             }
             if let notice = app.state.notice {
+                endQuestionLine()
                 write("! \(notice)\n")
                 app.clearNotice()
                 asked = nil
             }
             if !app.state.plainListing.isEmpty {
+                endQuestionLine()
                 write(app.state.plainListing.joined(separator: "\n") + "\n")
                 app.clearPlainListing()
                 asked = nil
@@ -95,12 +109,14 @@ public enum PlainSession {
                 write(question.text)
                 // A secret's question is asked again under the editor's hint to Ctrl-D on hidden text, as printed here.
                 write(bytes: editor.open(secret: question.secret, question: printable(question.text)))
+                questionOnLine = true
             }
             if question == nil { editor.close() }
             asked = question
             // A line waiting answers the open question; Esc cancels even while a flow works.
             if let line = pending.first, question != nil || line.unicodeScalars.contains("\u{1b}") || line == endKey {
                 pending.removeFirst()
+                questionOnLine = false
                 let echoed = typed && !echoedLines.isEmpty && echoedLines.removeFirst()
                 editor.close()
                 // What the user saw typed is on the terminal with its newline; otherwise the log shows the answer
@@ -125,6 +141,7 @@ public enum PlainSession {
                 continue
             }
             if pending.isEmpty, inputEnded, question != nil {
+                questionOnLine = false
                 write("\n")
                 app.answerPlain(nil)
                 results.note(app.state.screen)

@@ -36,6 +36,40 @@ import Testing
         #expect(session.waitForExit() == 130)
     }
 
+    /// Events that come while a question waits (here the prompt's own timeout) start on a line of their own: the
+    /// question and what was typed keep theirs.
+    @Test func eventsWhileAQuestionWaitsStartOnALineOfTheirOwn() throws {
+        let session = try plainSession(["--prompt-timeout", "1"])
+        startActivation(session)
+        session.type("ali")
+        #expect(session.waitFor("✗ Activate device failed — PROMPT_TIMEOUT"))
+        let lines = session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let asked = try #require(lines.firstIndex { $0.hasPrefix("Username (? lists demo users):") }, "\(lines)")
+        #expect(lines[asked] == "Username (? lists demo users): ali", "\(lines)")
+        #expect(lines[asked + 1].hasPrefix("→ IdpSdk  provideCredentials") && lines[asked + 1].contains("PROMPT_TIMEOUT"), "\(lines)")
+        session.press("C-c")
+        #expect(session.waitForExit() == 130)
+    }
+
+    /// A password typed in part when its question goes (the prompt timed out) is dropped with it: it is not shown
+    /// under the next question, nor taken as that question's answer.
+    @Test func aSecretTypedInPartGoesWithItsQuestion() throws {
+        let session = try plainSession(["--prompt-timeout", "1"])
+        startActivation(session)
+        session.type("alice")
+        session.press("Enter")
+        #expect(session.waitFor("Password (hidden):"))
+        session.type("wonder")
+        #expect(session.waitFor("✗ Activate device failed — PROMPT_TIMEOUT"))
+        #expect(session.waitFor("Enter goes back (q quits):"))
+        let lines = session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(!lines.contains { $0.contains("wonder") }, "\(lines)")
+        #expect(lines.last { !$0.isEmpty } == "Enter goes back (q quits):", "\(lines)")
+        session.type("q")
+        session.press("Enter")
+        #expect(session.waitForExit() == 0, "q quit: nothing typed before it was left on the line")
+    }
+
     @Test func ctrlDAtAPromptCancelsAndTheSessionGoesOn() throws {
         let session = try plainSession()
         startActivation(session)
