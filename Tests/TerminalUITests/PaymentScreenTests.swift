@@ -427,6 +427,26 @@ extension AppDriver {
         #expect(driver.result?.user == "bob")
     }
 
+    /// The first page typed by hand, not filled in: F4 on the second gives the code of the user typed (it gave
+    /// the first demo user's, and the wrong code cost an attempt).
+    @Test func f4OnActivationsSecondPageFillsTheCodeOfTheUserTypedOnTheFirst() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.character("b"), .character("o"), .character("b"), .tab)
+        driver.press(.character("b"), .character("u"), .character("i"), .character("l"), .character("d"), .character("e"), .character("r"))
+        driver.press(.enter)
+        driver.pump { _ in
+            if case .form(let page) = driver.app.state.screen { return page.prompt.page == 2 }
+            return false
+        }
+        driver.press(.f4)
+        #expect(driver.app.render().text.contains("filled in demo user bob's code"))
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .success)
+        #expect(driver.result?.user == "bob")
+    }
+
     @Test func at60ColumnsThePickerShowsTheFocusedCardWhole() throws {
         let driver = AppDriver(width: 60, height: 18)
         driver.openPayment()

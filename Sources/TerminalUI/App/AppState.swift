@@ -108,9 +108,9 @@ public struct AppState: Sendable {
     /// The first line of a result's rows shown, when they do not all fit (↑↓ scroll them).
     public var resultScroll = 0
     public var menuSelection = 0
-    /// The demo user (index) the test-data key last filled in, and in which flow: a later form of that flow
-    /// that asks no user name (activation's code) is for the same user.
-    var lastDemoUser: (flowID: Int, index: Int)?
+    /// The user name last filled in by the test-data key or submitted, and in which flow: a later form of that
+    /// flow that asks no user name (activation's code) is for the same user.
+    var lastUser: (flowID: Int, name: String)?
     public var log: [FlowEvent] = []
     /// How many log lines the pane is scrolled up from the newest.
     public var logScroll = 0

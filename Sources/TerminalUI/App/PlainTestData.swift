@@ -112,7 +112,7 @@ extension TerminalApp {
         let users = service.world.demoUsers
         if let number = Int(text), users.indices.contains(number - 1) {
             let user = users[number - 1]
-            state.lastDemoUser = (form.prompt.flowID, number - 1)
+            state.lastUser = (form.prompt.flowID, user.username)
             let filled = Self.fill(&form, with: user)
             form.focus = form.inputs.firstIndex(where: \.isEmpty) ?? form.submitIndex
             let what = filled.map { $0.label.lowercased() + ($0.isSecret ? " (not shown)" : "") }

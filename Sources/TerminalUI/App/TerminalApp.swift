@@ -305,6 +305,7 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         let prompt = form.prompt
+        if let at = prompt.fields.firstIndex(of: .username) { state.lastUser = (prompt.flowID, form.inputs[at].text) }
         // The screen lets go of the form first, so that taking the values wipes the only copy of the fields.
         let step = prompt.flow == .q2Login ? "Q2: security check and password login…" : "IdpSdk: submitting page \(prompt.page) of \(prompt.pageCount)…"
         state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: step)

@@ -68,15 +68,17 @@ extension TerminalApp {
         if let named, form.demoUser == 0 || (form.demoUser - 1) % users.count != named {
             index = named
             form.demoUser = named + 1
-        } else if !form.prompt.fields.contains(.username), let last = state.lastDemoUser, last.flowID == flowID,
-           users.indices.contains(last.index) {
-            index = last.index
+        } else if !form.prompt.fields.contains(.username), let last = state.lastUser, last.flowID == flowID,
+            let user = users.firstIndex(where: { $0.username == last.name })
+        {
+            // The user of this flow's first page, filled in or typed (the IdP took the name: it is a demo user's).
+            index = user
         } else {
             index = form.demoUser % users.count
             form.demoUser += 1
         }
-        state.lastDemoUser = (flowID, index)
         let user = users[index]
+        state.lastUser = (flowID, user.username)
         Self.fill(&form, with: user)
         state.notice = !form.prompt.fields.contains(.username) ? "filled in demo user \(user.username)'s code"
             : index == named ? "filled in demo user \(user.username), the name typed (F4: the next one)"
