@@ -253,6 +253,16 @@ import Testing
         #expect(run.stdout.components(separatedBy: "… 10 more").count == 2, "the filtered list has no more: \(run.stdout)")
     }
 
+    /// The hint's `? user2` is taken where the hint is printed, at "Demo user", as well as at the user name.
+    @Test func theHintForMoreDemoUsersIsTakenWhereItIsGiven() throws {
+        let path = try Self.thirtyUsers(named: "user", in: "idp-tui-plain-users-hint-here")
+        let run = try BinaryRun.run(["--ephemeral", "--scenario", path], stdin: "1\n?\n? user2\n25\n\nq\n")
+        #expect(run.stdout.contains("(? user2)\nDemo user (1-30; Enter for none): ? user2\n"), "\(run.stdout)")
+        #expect(run.stdout.contains(#"whose name holds "user2", by number:"# + "\n  20  user20\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("Demo user (1-30; Enter for none): 25\nFilled in demo user user25: username, password (not shown)."), "\(run.stdout)")
+        #expect(!run.stdout.contains("! choose a demo user"), "\(run.stdout)")
+    }
+
     @Test func aWrongChoiceSaysWhatItTakes() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "9\nq\n")
         #expect(run.stdout.contains("! choose a number from 1 to 7, or q"))

@@ -16,6 +16,8 @@ public struct PlainQuestion: Equatable, Sendable {
         case choice(Set<String>)
         /// Option numbers from 1 to the count, separated by commas or spaces.
         case options(count: Int)
+        /// A number from 1 to the count, Enter, or a listing asked for (`?`, `? ` and text).
+        case numberOrListing(count: Int)
     }
 
     public init(text: String, secret: Bool, cardNumber: Bool = false, takes: Takes = .text) {
@@ -45,6 +47,9 @@ public struct PlainQuestion: Equatable, Sendable {
         switch takes {
         case .text: return answer
         case .choice(let words): return words.contains(word) ? word : "(not an answer here)"
+        case .numberOrListing(let count):
+            return word.isEmpty || word == "?" || word.hasPrefix("? ") || Int(word).map({ (1...count).contains($0) }) == true
+                ? word : "(not an answer here)"
         case .options(let count):
             let numbers = word.split(whereSeparator: { $0 == "," || $0 == " " })
             return !numbers.isEmpty && numbers.allSatisfy({ Int($0).map { (1...count).contains($0) } ?? false })

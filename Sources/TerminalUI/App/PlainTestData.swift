@@ -50,8 +50,7 @@ extension TerminalApp {
     func plainFormQuestion(_ form: FormState) -> PlainQuestion {
         if form.choosingDemoUser {
             let count = service.world.demoUsers.count
-            return PlainQuestion(text: "Demo user (1-\(count); Enter for none): ", secret: false,
-                                 takes: .choice(Set([""] + (1...max(1, count)).map(String.init))))
+            return PlainQuestion(text: "Demo user (1-\(count); Enter for none): ", secret: false, takes: .numberOrListing(count: count))
         }
         guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false, takes: .choice([""])) }
         let field = form.prompt.fields[index]
@@ -109,6 +108,8 @@ extension TerminalApp {
     /// printed) and the first field left empty asked next, else Submit; an empty line goes back to the field.
     /// True when the answer is refused and asked again.
     func answerPlainDemoUser(_ text: String, _ form: inout FormState) -> Bool {
+        // `?` or `? ` and text again: listed again, as the listing's own hint says.
+        if askPlainDemoUser(text, &form) { return false }
         let users = service.world.demoUsers
         if let number = Int(text), users.indices.contains(number - 1) {
             let user = users[number - 1]
