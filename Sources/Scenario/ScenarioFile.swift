@@ -333,11 +333,7 @@ struct ScenarioReader {
             names.reserveCapacity(list.count)
             users.reserveCapacity(list.count)
             for (index, item) in list.enumerated() {
-                guard let user = user(item, "\(path()).users[\(index)]") else { continue }
-                if !names.insert(user.username).inserted {
-                    problem("\(path()).users[\(index)].username", item["username"], "the user \"\(user.username)\" is listed twice in this tenant")
-                }
-                users.append(user)
+                if let user = user(item, "\(path()).users[\(index)]", names: &names) { users.append(user) }
             }
         }
         guard let id else { return nil }
@@ -347,12 +343,15 @@ struct ScenarioReader {
     /// The users of a list ``DeferredUsers`` checked: made as any other list is, and finding nothing wrong.
     static func users(checkedAlready text: [UInt8]) -> [UserConfiguration] {
         var reader = ScenarioReader()
-        let users = ((try? JSONParser.parse(text))?.array ?? []).compactMap { reader.user($0, "$") }
+        var names: Set<String> = []
+        let users = ((try? JSONParser.parse(text))?.array ?? []).compactMap { reader.user($0, "$", names: &names) }
         assert(reader.problems.isEmpty && !users.isEmpty, "a users list DeferredUsers accepted has problems: \(reader.problems)")
         return users
     }
 
-    mutating func user(_ node: JSONNode, _ path: @autoclosure () -> String) -> UserConfiguration? {
+    /// A tenant's user. `names`: the tenant's user names read so far; a name listed twice is a problem even when
+    /// something else is wrong with either user (`scenario check` reports every problem at once).
+    mutating func user(_ node: JSONNode, _ path: @autoclosure () -> String, names: inout Set<String>) -> UserConfiguration? {
         guard let members = object(node, path(), known: ["username", "password", "activationCode", "activationCodeValidDays"],
                                    required: ["username", "password"]) else { return nil }
         let username = string(members["username"], "\(path()).username", maxLength: 64)
@@ -361,6 +360,9 @@ struct ScenarioReader {
         let days = number(members["activationCodeValidDays"], "\(path()).activationCodeValidDays", -3650...3650)
         if days != nil && members["activationCode"] == nil {
             problem("\(path()).activationCodeValidDays", members["activationCodeValidDays"], "applies only with an activationCode")
+        }
+        if let username, !names.insert(username).inserted {
+            problem("\(path()).username", members["username"], "the user \"\(username)\" is listed twice in this tenant")
         }
         guard let username, let password else { return nil }
         let activation = code.map { code in

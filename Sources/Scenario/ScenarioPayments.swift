@@ -40,12 +40,7 @@ extension ScenarioReader {
         var numbers: Set<String> = []
         if let list = array(members["cards"], "\(path).cards", maxCount: 1000) {
             for (index, item) in list.enumerated() {
-                let cardPath = "\(path).cards[\(index)]"
-                guard let card = card(item, cardPath) else { continue }
-                if !numbers.insert(card.number).inserted {
-                    problem("\(cardPath).number", item["number"], "this card number is listed twice")
-                }
-                cards.append(card)
+                if let card = card(item, "\(path).cards[\(index)]", numbers: &numbers) { cards.append(card) }
             }
         }
         // A scenario's own card replaces a default card with the same number.
@@ -57,7 +52,9 @@ extension ScenarioReader {
         "text": .text, "single-select": .singleSelect, "multi-select": .multiSelect, "out-of-band": .outOfBand, "html": .htmlOther,
     ]
 
-    mutating func card(_ node: JSONNode, _ path: String) -> TestCard? {
+    /// A scenario card. `numbers`: the card numbers read so far; a number listed twice is a problem even when
+    /// something else is wrong with either card.
+    mutating func card(_ node: JSONNode, _ path: String, numbers: inout Set<String>) -> TestCard? {
         guard let members = object(node, path, known: ["number", "title", "frictionless", "challenge", "lookup", "final", "reason", "prompt", "options", "correct"],
                                    required: ["number"]) else { return nil }
         var number: CardNumber?
@@ -106,6 +103,9 @@ extension ScenarioReader {
             }
         } else if let challenge = members["challenge"] {
             scenario = self.challenge(challenge, members, path, reason: reason)
+        }
+        if let number, !numbers.insert(number.digits).inserted {
+            problem("\(path).number", members["number"], "this card number is listed twice")
         }
         guard let number, let scenario else { return nil }
         return TestCard(number: number.digits, brand: number.brand, title: title, source: nil, scenario: scenario)

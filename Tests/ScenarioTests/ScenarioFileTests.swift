@@ -127,6 +127,17 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         (minimal(#""app": {"tenant": "demo\u009b31m"}"#), "$.app.tenant: contains a control character"),
     ]
 
+    /// A name or number listed twice is reported with whatever else is wrong with either entry, not once that is
+    /// put right: `scenario check` reports every problem at once.
+    @Test func aDuplicateIsReportedBesideTheOtherProblemsOfItsEntries() {
+        let users = problems(minimal(users: #"{"username": "alice", "password": 5}, {"username": "alice", "password": "b"}"#))
+        #expect(users.contains { $0.contains("users[0].password: must be a string, not a number") }, "\(users)")
+        #expect(users.contains { $0.contains(#"users[1].username: the user "alice" is listed twice in this tenant"#) }, "\(users)")
+        let cards = problems(minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "Y"}, {"number": "4111111111111111", "frictionless": "Q"}]}"#))
+        #expect(cards.contains { $0.contains("cards[1].frictionless: must be Y, A, N, U or R") }, "\(cards)")
+        #expect(cards.contains { $0.contains("cards[1].number: this card number is listed twice") }, "\(cards)")
+    }
+
     @Test(arguments: 0..<badFiles.count)
     func badFilesAreReportedWithTheirPath(_ index: Int) {
         let (text, expected) = Self.badFiles[index]
