@@ -458,6 +458,15 @@ extension AppDriver {
         #expect(text.contains("Test Case 5: Rejected frictionless authentication by") && text.contains("the issuer — frictionless R"), "\(text)")
     }
 
+    /// At 60 columns the picker's "no card matches" line wraps whole; it was cut ("widens the li").
+    @Test func at60ColumnsThePickerSaysWhollyThatNoCardMatches() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openPayment()
+        driver.press(.f4, .character("z"), .character("z"), .character("z"))
+        let text = driver.app.render().text
+        #expect(text.contains("No test card matches; backspace or esc widens the") && text.contains("list."), "\(text)")
+    }
+
     @Test func f4OnTheCardFormPicksACardinalCase() throws {
         let driver = AppDriver()
         driver.openPayment()

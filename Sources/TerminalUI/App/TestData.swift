@@ -212,8 +212,8 @@ extension AppView {
             let whole = "\(card.source ?? "own card"): \(card.title) — \(card.expectedOutcome)"
             buffer.putWrapped(whole, row: top + height - 3, column: left + 3, width: width - 4, lines: 2, role: .hint)
         } else {
-            buffer.put("No test card matches; backspace or esc widens the list.", row: top + 2, column: left + 3,
-                       role: .hint, limit: width - 4)
+            buffer.putWrapped("No test card matches; backspace or esc widens the list.", row: top + 2, column: left + 3,
+                              width: width - 4, lines: 2, role: .hint)
         }
         let first = min(max(0, picker.focus - rows + 1), max(0, cards.count - rows))
         for (offset, card) in cards.enumerated().dropFirst(first).prefix(rows) {
