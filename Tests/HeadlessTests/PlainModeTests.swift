@@ -169,7 +169,7 @@ import Testing
     /// chosen fills the form, its password and activation code straight into the fields, so that no output of
     /// the session holds a secret of any demo user.
     @Test func aQuestionMarkFillsInADemoUserWithoutShowingItsSecrets() throws {
-        let input = "1\n?\n9\n1\n\n?\n1\n\n\n2\n?\n\n?\n1\n\n\nq\n"
+        let input = "1\n?\n9\n1\n\n?\n\n\n2\n?\n\n?\n1\n\n\nq\n"
         for environment in [["LANG": "C.UTF-8"], ["LC_ALL": "C"]] {
             let run = try BinaryRun.run(["--ephemeral"], stdin: input, environment: environment)
             #expect(run.status == 0, "\(environment): \(run.stderr)")
@@ -177,8 +177,8 @@ import Testing
             let listing = "Demo users of tenant demo, by number (no password or code is shown):\n  1  alice\n  2  bob\n"
             for text in ["Username (? lists demo users): ?\n" + listing, "! choose a demo user from 1 to 2, or Enter for none\n",
                          "Demo user (1-2; Enter for none): 1\nFilled in demo user alice: username, password (not shown).\nSubmit? (Enter; Esc cancels) \n",
-                         "Activation code (hidden; ? lists demo users): \n" + listing,
-                         "Demo user (1-2; Enter for none): 1\nFilled in demo user alice: activation code (not shown).\n",
+                         // The second page's `?` fills the code of the user of the first, as F4 does.
+                         "Activation code (hidden; ? fills in alice's code): \nFilled in demo user alice: activation code (not shown).\nSubmit?",
                          // The login form offers the device's user; `?` still lists the demo users.
                          "Demo user (1-2; Enter for none): \nUsername (? lists demo users) [alice]: ?\n", "Logged in\n  user: alice@demo"] {
                 #expect(run.stdout.contains(text), "\(environment): no \(text)\n\(run.stdout)")
@@ -251,6 +251,15 @@ import Testing
         #expect(run.stdout.contains(#"whose name holds "user2", by number:"# + "\n  20  user20\n"), "\(run.stdout)")
         #expect(run.stdout.contains("  29  user29\n  30  user30\n") == false, "user30 does not hold user2")
         #expect(run.stdout.components(separatedBy: "… 10 more").count == 2, "the filtered list has no more: \(run.stdout)")
+    }
+
+    /// A first page typed by hand: the second page's `?` fills in that user's code, not a list of every user's.
+    @Test func theSecondPagesQuestionMarkFillsTheCodeOfTheUserTyped() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nbob\nbuilder\n\n?\n\nq\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Activation code (hidden; ? fills in bob's code): \nFilled in demo user bob: activation code (not shown).\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("user: bob@demo"), "\(run.stdout)")
+        for secret in Answers.secrets { #expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "\(secret) was printed") }
     }
 
     /// The hint's `? user2` is taken where the hint is printed, at "Demo user", as well as at the user name.

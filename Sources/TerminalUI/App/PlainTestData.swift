@@ -54,7 +54,8 @@ extension TerminalApp {
         }
         guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false, takes: .choice([""])) }
         let field = form.prompt.fields[index]
-        let notes = [field.isSecret ? "hidden" : nil, offersDemoUsers(field) ? "? lists demo users" : nil].compactMap { $0 }
+        let demo = !offersDemoUsers(field) ? nil : firstPageUser(of: form).map { "? fills in \($0.username)'s code" } ?? "? lists demo users"
+        let notes = [field.isSecret ? "hidden" : nil, demo].compactMap { $0 }
         // A value already there (the device's user, for a login) is offered: Enter keeps it.
         let kept = field.isSecret || form.inputs[index].isEmpty ? "" : " [\(form.inputs[index].text)]"
         return PlainQuestion(text: "\(TerminalApp.label(field))\(notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")\(kept): ",
@@ -67,6 +68,13 @@ extension TerminalApp {
     /// test cards: a tenant of 1,000 users is listed 20 at most, each by its number in the whole list.
     func askPlainDemoUser(_ text: String, _ form: inout FormState) -> Bool {
         guard text == "?" || text.hasPrefix("? "), let index = form.focusedField, offersDemoUsers(form.prompt.fields[index]) else { return false }
+        // Activation's second page asks only for the code: the code of the user the first page named, as F4 gives
+        // it (any other user's code is wrong there, and costs an attempt).
+        if let user = firstPageUser(of: form) {
+            plainFill(&form, with: user)
+            state.screen = .form(form)
+            return true
+        }
         let filter = text.dropFirst().trimmingCharacters(in: .whitespaces)
         let wantsCode = form.prompt.fields.contains(.activationCode)
         form.choosingDemoUser = true
@@ -86,6 +94,23 @@ extension TerminalApp {
     }
 
     static let demoUsersListed = 20
+
+    /// The demo user the first page of this form's flow named (typed or filled in), for a form that asks for no
+    /// user name (activation's code).
+    func firstPageUser(of form: FormState) -> UserConfiguration? {
+        guard !form.prompt.fields.contains(.username), let last = state.lastUser, last.flowID == form.prompt.flowID else { return nil }
+        return service.world.demoUsers.first { $0.username == last.name }
+    }
+
+    /// `user`'s credentials into the form (nothing of them printed), the first field left empty focused, else
+    /// Submit; the listing says which fields were filled.
+    private func plainFill(_ form: inout FormState, with user: UserConfiguration) {
+        let filled = Self.fill(&form, with: user)
+        form.focus = form.inputs.firstIndex(where: \.isEmpty) ?? form.submitIndex
+        let what = filled.map { $0.label.lowercased() + ($0.isSecret ? " (not shown)" : "") }
+        state.plainListing = [what.isEmpty ? "Demo user \(user.username) has no activation code in the scenario."
+            : "Filled in demo user \(user.username): \(what.joined(separator: ", "))."]
+    }
 
     /// What to type after `?` to reach `name`, a user not listed: the shortest start of it that at most
     /// ``demoUsersListed`` names hold (its whole name at worst). A fixed-length start is no help when the names share
@@ -114,10 +139,7 @@ extension TerminalApp {
         if let number = Int(text), users.indices.contains(number - 1) {
             let user = users[number - 1]
             state.lastUser = (form.prompt.flowID, user.username)
-            let filled = Self.fill(&form, with: user)
-            form.focus = form.inputs.firstIndex(where: \.isEmpty) ?? form.submitIndex
-            let what = filled.map { $0.label.lowercased() + ($0.isSecret ? " (not shown)" : "") }
-            state.plainListing = ["Filled in demo user \(user.username): \(what.joined(separator: ", "))."]
+            plainFill(&form, with: user)
         } else if !text.isEmpty {
             form.error = "choose a demo user from 1 to \(users.count), or Enter for none"
             state.screen = .form(form)
