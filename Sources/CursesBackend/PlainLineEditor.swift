@@ -48,11 +48,19 @@ struct PlainLineEditor {
     /// the line typed ahead, now that it is the answer being typed).
     mutating func open(secret: Bool, question: String = "") -> [UInt8] {
         if typedForSecret, !secret || secretQuestion != Array(question.utf8) { dropLine() }
+        // What was typed ahead (pasted with the lines before it, without its Enter) is the secret's now.
+        if secret, !line.isEmpty { typedForSecret = true }
         echoing = !secret
         secretQuestion = secret ? Array(question.utf8) : nil
         guard echoing, shown < line.count else { return [] }
         defer { shown = line.count }
         return Array(line[shown...])
+    }
+
+    /// Whether the text typed ahead of the question about to be asked (none shows yet) may show under it: `shows`
+    /// says whether the question would print an answer as it is.
+    func typedAheadFits(_ shows: (String) -> Bool) -> Bool {
+        shown == line.count || shows(String(decoding: line, as: UTF8.self))
     }
 
     /// The line on the terminal was ended under what is typed (something was printed): the next ``open(secret:question:)``

@@ -106,9 +106,14 @@ public enum PlainSession {
             }
             let question = app.plainQuestion
             if question != asked, let question {
+                // A question that took another's place with nothing printed between them starts a line of its own.
+                endQuestionLine()
                 write(question.text)
                 // A secret's question is asked again under the editor's hint to Ctrl-D on hidden text, as printed here.
-                write(bytes: editor.open(secret: question.secret, question: printable(question.text)))
+                // Text typed ahead that this question would not show (a code typed ahead falling on Submit) is kept
+                // unseen, as a secret's is.
+                let hidden = question.secret || !editor.typedAheadFits { question.shown($0) == $0 }
+                write(bytes: editor.open(secret: hidden, question: printable(question.text)))
                 questionOnLine = true
             }
             if question == nil { editor.close() }
@@ -178,6 +183,8 @@ public enum PlainSession {
                 if typed, count > 0 {
                     let (entries, output) = editor.feed(chunk.prefix(count))
                     write(bytes: output)
+                    // An answer echoed with its Enter has ended the question's line.
+                    if entries.contains(where: \.echoed) { questionOnLine = false }
                     for entry in entries {
                         if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed) } else { droppedLines += 1 }
                     }

@@ -70,6 +70,40 @@ import Testing
         #expect(session.waitForExit() == 0, "q quit: nothing typed before it was left on the line")
     }
 
+    /// The same with the password pasted together with the user name, without its Enter: it is the password
+    /// question's from when that question comes, and goes with it.
+    @Test func aSecretPastedAheadGoesWithItsQuestion() throws {
+        let session = try plainSession(["--prompt-timeout", "1"])
+        startActivation(session)
+        session.paste("alice\nwonder")
+        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Enter goes back (q quits):"))
+        let lines = session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(!lines.contains { $0.contains("wonder") }, "\(lines)")
+        session.type("q")
+        session.press("Enter")
+        #expect(session.waitForExit() == 0, "q quit: nothing pasted before it was left on the line")
+    }
+
+    /// A code pasted ahead of a question that would not show it (the demo user's number and a code, the code
+    /// falling on Submit once the demo user has filled it in) stays unseen there, and is refused, not taken.
+    @Test func textPastedAheadOfAQuestionThatWouldNotShowItStaysUnseen() throws {
+        let session = try plainSession()
+        startActivation(session)
+        session.type("?")
+        session.press("Enter")
+        #expect(session.waitFor("Demo user (1-2; Enter for none):"))
+        session.paste("1\n123456")
+        #expect(session.waitFor("Submit? (Enter; Esc cancels)"))
+        session.press("Enter")
+        #expect(session.waitFor("! Enter submits; Esc cancels"))
+        let lines = session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(!lines.contains { $0.contains("123456") }, "\(lines)")
+        #expect(lines.contains("Submit? (Enter; Esc cancels) (not an answer here)"), "\(lines)")
+        session.press("C-c")
+        #expect(session.waitForExit() == 130)
+    }
+
     @Test func ctrlDAtAPromptCancelsAndTheSessionGoesOn() throws {
         let session = try plainSession()
         startActivation(session)
