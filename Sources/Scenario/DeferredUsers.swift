@@ -259,7 +259,8 @@ private struct Scanner {
         return key
     }
 
-    /// One user that passes every check; returns its username's ``nameHash(_:)``.
+    /// One user that passes every check; returns its username's ``nameHash(_:)``. ``members(_:)``'s loop, written
+    /// out: this is the check's inner loop, run once for each user of the file.
     mutating func checkedUser() -> UInt64? {
         var username: UInt64?
         var password = false, code = false, days = false

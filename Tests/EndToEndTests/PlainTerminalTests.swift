@@ -11,6 +11,11 @@ import Testing
         ] + arguments)
     }
 
+    /// The session's lines so far, trimmed.
+    private func scrollbackLines(_ session: TmuxSession) -> [String] {
+        session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
     /// The menu, then Activate device's first question.
     private func startActivation(_ session: TmuxSession) {
         #expect(session.waitFor("Choose 1-7 (q quits):"))
@@ -43,7 +48,7 @@ import Testing
         startActivation(session)
         session.type("ali")
         #expect(session.waitFor("✗ Activate device failed — PROMPT_TIMEOUT"))
-        let lines = session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = scrollbackLines(session)
         let asked = try #require(lines.firstIndex { $0.hasPrefix("Username (? lists demo users):") }, "\(lines)")
         #expect(lines[asked] == "Username (? lists demo users): ali", "\(lines)")
         #expect(lines[asked + 1].hasPrefix("→ IdpSdk  provideCredentials") && lines[asked + 1].contains("PROMPT_TIMEOUT"), "\(lines)")
@@ -62,7 +67,7 @@ import Testing
         session.type("wonder")
         #expect(session.waitFor("✗ Activate device failed — PROMPT_TIMEOUT"))
         #expect(session.waitFor("Enter goes back (q quits):"))
-        let lines = session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = scrollbackLines(session)
         #expect(!lines.contains { $0.contains("wonder") }, "\(lines)")
         #expect(lines.last { !$0.isEmpty } == "Enter goes back (q quits):", "\(lines)")
         session.type("q")
@@ -78,7 +83,7 @@ import Testing
         session.paste("alice\nwonder")
         #expect(session.waitFor("Password (hidden):"))
         #expect(session.waitFor("Enter goes back (q quits):"))
-        let lines = session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = scrollbackLines(session)
         #expect(!lines.contains { $0.contains("wonder") }, "\(lines)")
         session.type("q")
         session.press("Enter")
@@ -97,7 +102,7 @@ import Testing
         #expect(session.waitFor("Submit? (Enter; Esc cancels)"))
         session.press("Enter")
         #expect(session.waitFor("! Enter submits; Esc cancels"))
-        let lines = session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = scrollbackLines(session)
         #expect(!lines.contains { $0.contains("123456") }, "\(lines)")
         #expect(lines.contains("Submit? (Enter; Esc cancels) (not an answer here)"), "\(lines)")
         session.press("C-c")
