@@ -45,6 +45,22 @@ func temporaryFile(_ text: String) throws -> String {
         #expect(!run.stdout.contains("hunter2"))
     }
 
+    /// Problems are listed in the file's order, whatever order the reader finds them in (it reads the identity
+    /// provider before the payments, which this file has first).
+    @Test func checkListsProblemsInTheFilesOrder() throws {
+        let path = try temporaryFile("""
+            {
+              "payments": {"cards": [{"number": "4000000000002502", "frictionless": "Y"}]},
+              "scenario": 1,
+              "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "bob", "password": 42}]}]}
+            }
+            """)
+        let run = try BinaryRun.run(["scenario", "check", path])
+        #expect(run.status == 2)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasPrefix("\(path):2:") && lines[1].hasPrefix("\(path):4:"), "\(lines)")
+    }
+
     /// A file whose name holds escape sequences and a newline is named with them escaped: each problem stays one
     /// line, and nothing reaches the terminal that could clear, colour or retitle it.
     @Test func aFileNameWithControlCharactersIsEscaped() throws {
