@@ -199,13 +199,21 @@ import Testing
         }
         let (first, screen) = session.waitUntil { elapsed($0) != nil }
         #expect(first, "\(screen)")
-        // The same call, a later time: the screen ticks while nothing else happens.
-        let call = elapsed(screen)?.components(separatedBy: " · ").first
-        let (ticked, later) = session.waitUntil { now in
-            guard let line = elapsed(now) else { return false }
-            return line.hasPrefix(call ?? "?") && line != elapsed(screen)
+        // The same call, a later time, seen on two screens in a row: the screen ticks while nothing else happens.
+        var last: String?
+        func ticked(_ now: String) -> Bool {
+            let line = elapsed(now)
+            defer { last = line }
+            guard let line, let last else { return false }
+            return line != last && line.components(separatedBy: " · ").first == last.components(separatedBy: " · ").first
         }
-        #expect(ticked, "the time did not move: \(later)")
+        var (ticks, later) = session.waitUntil(timeout: .seconds(5)) { ticked($0) }
+        if !ticks {
+            // A loaded machine saw the first call's wait once only, near its end: the next page's calls wait as long.
+            session.press("F4", "Enter")
+            (ticks, later) = session.waitUntil { ticked($0) }
+        }
+        #expect(ticks, "the time did not move: \(later)")
     }
 
     /// A click on a menu item starts it, a click on Cancel cancels; the terminal reports the mouse only while
