@@ -39,12 +39,7 @@ public final class IdentityProvider: Sendable {
         baseURL = configuration.baseURL
         clientDataKey = random.bytes(32)
         clientDataSealer = HMAC.Key(clientDataKey)
-        do {
-            genuineChain = try CertificateChain.parsed(pem: IdentityProviderCertificates.genuinePEM)
-            impostorChain = try CertificateChain.parsed(pem: IdentityProviderCertificates.impostorPEM)
-        } catch {
-            preconditionFailure("the bundled IdP certificate chains do not parse: \(error)")
-        }
+        (genuineChain, impostorChain) = IdentityProviderCertificates.parsed
         // A tenant's users become records at its first login (their salts made from this key, not drawn one by
         // one): a scenario of 10,000 users starts as fast as the demo, and the random stream does not depend on
         // which users are used.

@@ -181,6 +181,8 @@ case .run(.terminal):
         let tenant = options.scenarioPath == nil ? "demo" : "…"
         let idpUrl = options.scenarioPath == nil ? IdentityProviderConfiguration.defaultBaseURL : "…"
         let makeService: @Sendable () -> Result<FlowService, TerminalSession.StartError> = {
+            // As `run` does: what the world needs whatever the scenario loads on another thread meanwhile.
+            IdentityProviderCertificates.prepareInBackground()
             do throws(UsageError) {
                 let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
                 let configuration = try options.flowConfiguration(for: .terminal, scenario: fromFile)

@@ -5,6 +5,30 @@ import IdentityProvider
 import Secrets
 import Testing
 
+@Suite struct BundledChainTests {
+    /// Start-ups load the chains on another thread while they read the scenario: providers made meanwhile, on
+    /// several threads, each present the genuine chain and the impostor in their places.
+    @Test func providersMadeWhileTheChainsLoadPresentEachInItsPlace() async throws {
+        let genuine = try CertificateChain(pem: IdentityProviderCertificates.genuinePEM)
+        let impostor = try CertificateChain(pem: IdentityProviderCertificates.impostorPEM)
+        IdentityProviderCertificates.prepareInBackground()
+        let presented = await withTaskGroup(of: (CertificateChain, CertificateChain).self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let idp = IdpHarness().idp
+                    return (idp.genuineChain, idp.impostorChain)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(presented.count == 4)
+        for (presentedGenuine, presentedImpostor) in presented {
+            #expect(presentedGenuine == genuine)
+            #expect(presentedImpostor == impostor)
+        }
+    }
+}
+
 @Suite struct LoginFormTests {
     @Test func activationAsksForCredentialsThenTheActivationCode() {
         let harness = IdpHarness()

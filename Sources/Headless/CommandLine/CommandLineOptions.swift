@@ -5,6 +5,7 @@ import FlowCatalog
 import FlowEngine
 import FlowRecords
 import Foundation
+import IdentityProvider
 import IdpFlows
 import KSMasterController
 import LegacyFlows
@@ -68,6 +69,8 @@ public struct CommandLineOptions: Sendable {
 extension CommandLineOptions {
     /// The flow service these options describe, on the embedded default scenario.
     public func makeService(for command: Command = .run) throws(UsageError) -> FlowService {
+        // The world's parts that no scenario changes load on another thread while the scenario is read.
+        IdentityProviderCertificates.prepareInBackground()
         let scenario = try loadScenario(for: command)
         return makeService(scenario: scenario, configuration: try flowConfiguration(for: command, scenario: scenario),
                            state: try openState(for: command))
