@@ -1,0 +1,160 @@
+import FlowEngine
+import FlowRecords
+import Foundation
+import IdpFlows
+import LegacyFlows
+import Secrets
+import TerminalUI
+import Testing
+
+@Suite struct MenuAndHelpKeyTests {
+    @Test func theMenuTakesDigitsJKHomeAndEnd() {
+        let driver = AppDriver()
+        let count = MenuItem.allCases.count
+        driver.press(.character("4"))
+        #expect(driver.app.state.menuSelection == 3)
+        #expect(driver.app.render().text.contains("▸ 4 Pay with card (3-D Secure)"))
+        driver.press(.character("j"))
+        #expect(driver.app.state.menuSelection == 4)
+        driver.press(.character("k"), .character("k"))
+        #expect(driver.app.state.menuSelection == 2)
+        driver.press(.end)
+        #expect(driver.app.state.menuSelection == count - 1)
+        driver.press(.home)
+        #expect(driver.app.state.menuSelection == 0)
+        driver.press(.character("9"), .character("0"))
+        #expect(driver.app.state.menuSelection == 0, "a digit without an item does nothing")
+    }
+
+    @Test func helpScrollsToItsLastKeyAt60x18() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.press(.character("?"))
+        var text = driver.app.render().text
+        #expect(text.contains("↑↓ scroll"))
+        #expect(!text.contains("suspend; fg resumes"))
+        driver.press(.end)
+        text = driver.app.render().text
+        #expect(text.contains("suspend; fg resumes"), "\(text)")
+        #expect(text.contains("ctrl-c"))
+        driver.press(.character("?"))
+        #expect(!driver.app.state.showHelp)
+    }
+
+    /// PgDn moves the help one page (it jumped from lines 1–13 to 24–36 at 60×18, skipping 14–23), PgUp back;
+    /// a page holds whole keys (line 13 is a key whose description goes on, so it starts the next page).
+    @Test func helpPagesOnePageAtATime() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.press(.f1)
+        #expect(driver.app.render().text.contains("(1–12 of 36"))
+        driver.press(.pageDown)
+        #expect(driver.app.render().text.contains("(13–25 of 36"), "\(driver.app.render().text)")
+        driver.press(.pageDown)
+        #expect(driver.app.render().text.contains("(24–36 of 36"))
+        driver.press(.pageUp)
+        #expect(driver.app.render().text.contains("(11–23 of 36"))
+        driver.press(.pageUp)
+        #expect(driver.app.render().text.contains("(1–12 of 36"))
+    }
+
+    /// Every page of the help starts with a key, never with the rest of the description above it ("ctrl-→ too)"
+    /// alone on the top line at 60×18), going down or up a key or a page at a time.
+    @Test func aHelpPageStartsWithAKey() throws {
+        for (start, key) in [(Key.home, Key.pageDown), (.home, .down), (.end, .pageUp), (.end, .up)] {
+            let driver = AppDriver(width: 60, height: 18)
+            driver.press(.f1, start)
+            for _ in 0..<20 {
+                let rows = driver.app.render().text.split(separator: "\n").map { Array($0) }
+                let title = try #require(rows.firstIndex { String($0).contains("┌─ Keys") })
+                let left = try #require(String(rows[title]).range(of: "┌─ Keys").map { String(rows[title])[..<$0.lowerBound].count })
+                #expect(rows[title + 2][left + 2] != " ", "\(key): a page starts on a continuation line:\n\(driver.app.render().text)")
+                driver.press(key)
+            }
+        }
+    }
+
+    /// A resize rewraps the help: the page it was on starts on the key that line now belongs to, not on the
+    /// rest of a description.
+    @Test func aResizedHelpPageStillStartsWithAKey() throws {
+        for width in 61...79 {
+            let driver = AppDriver(width: 60, height: 18)
+            driver.press(.f1)
+            for presses in 1...8 {
+                // A key down at 60 columns (where the page is on a key), then drawn at the new width.
+                driver.app.resize(width: 60, height: 18)
+                driver.press(.down)
+                driver.app.resize(width: width, height: 18)
+                let rows = driver.app.render().text.split(separator: "\n").map { Array($0) }
+                let title = try #require(rows.firstIndex { String($0).contains("┌─ Keys") })
+                let left = try #require(String(rows[title]).range(of: "┌─ Keys").map { String(rows[title])[..<$0.lowerBound].count })
+                #expect(rows[title + 2][left + 2] != " ", "\(presses) keys down, then \(width) columns:\n\(driver.app.render().text)")
+            }
+        }
+    }
+
+    @Test func helpWrapsItsDescriptionsAtWordsAndNeverCutsOne() {
+        for (width, height) in [(60, 18), (80, 24)] {
+            let driver = AppDriver(width: width, height: height)
+            driver.press(.character("?"))
+            var seen = ""
+            for _ in 0..<40 {
+                seen += driver.app.render().text
+                driver.press(.down)
+            }
+            // Descriptions that were cut at 60 or 80 columns, whole.
+            for words in ["to that item)", "the test cards", "on the other device", "/ filter", "with transcripts"] {
+                let joined = seen.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "│" }).joined(separator: " ")
+                #expect(joined.contains(words), "\(width)×\(height): \(words)")
+            }
+        }
+    }
+
+    @Test func theHelpBarKeepsEscAndHelpAtEveryWidth() {
+        for width in [60, 70, 80] {
+            let driver = AppDriver(width: width, height: 24)
+            driver.openActivation()
+            let bar = driver.app.render().text.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(bar.contains("esc cancel"), "\(width): \(bar)")
+            #expect(bar.contains("F1 help") || bar.contains("? help"), "\(width): \(bar)")
+            #expect(bar.contains("F4 demo user"), "test data is found at every width: \(width): \(bar)")
+        }
+    }
+}
+
+@Suite struct WaitingTests {
+    @Test func waitingShowsTheCallInFlightAndItsElapsedTime() throws {
+        // Every round trip to the IdP takes 5 s on the manual clock, which the test never moves: the activation
+        // waits on its first IdP call.
+        let driver = AppDriver(latency: .seconds(5))
+        driver.press(.enter)  // Activate device
+        let shown = driver.pump { _ in driver.app.state.inFlight != nil && driver.app.render().text.contains("waiting for") }
+        #expect(shown)
+        let call = try #require(driver.app.state.inFlight)
+        #expect(driver.app.tickInterval == .milliseconds(250), "the elapsed time ticks while a call is in flight")
+        driver.app.tick(now: call.since + .milliseconds(3_250))
+        let text = driver.app.render().text
+        #expect(text.contains("waiting for IdpSdk: getAuthorizationCode (from App) · 3.2 s"), "\(text)")
+        #expect(!text.contains("fault injected"))
+        driver.press(.escape)
+        let ended = driver.pump { _ in driver.isResult }
+        #expect(ended)
+        #expect(driver.app.tickInterval == nil, "nothing ticks once the flow has ended")
+    }
+}
+
+extension WaitingTests {
+    /// After the form is answered the SDK goes on with it: the working screen says so, not that it waits for the
+    /// prompt it has just had its answer to.
+    @Test func afterTheFormTheWorkingScreenSaysTheSDKHasTheAnswer() throws {
+        let driver = AppDriver(latency: .seconds(5))
+        driver.press(.enter)  // Activate device: its connection waits 5 s on the manual clock
+        #expect(driver.pump { _ in driver.clock.pendingTimerCount > 0 })
+        driver.clock.advance(by: .seconds(5))
+        #expect(driver.pump { _ in driver.isForm })
+        driver.fill()
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.app.render().text.contains("(provideCredentials answered)") })
+        #expect(!driver.app.render().text.contains("waiting for IdpSdk: provideCredentials"))
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+    }
+}

@@ -1,0 +1,277 @@
+import FlowEngine
+import FlowRecords
+import Foundation
+import IdpFlows
+import LegacyFlows
+import Secrets
+import TerminalUI
+import Testing
+
+@Suite struct MouseTests {
+    /// The screen row and column (1-based, as a terminal reports them) of the first cell showing `text`.
+    func position(of text: String, in driver: AppDriver) throws -> (row: Int, column: Int) {
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let row = try #require(lines.firstIndex { $0.contains(text) })
+        let prefix = try #require(lines[row].range(of: text)).lowerBound
+        return (row + 1, CharacterWidth.of(lines[row][..<prefix]) + 1)
+    }
+
+    func click(_ text: String, _ driver: AppDriver) throws {
+        let (row, column) = try position(of: text, in: driver)
+        driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: true))
+        driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: false))
+    }
+
+    @Test func clicksPressMenuItemsFieldsAndButtons() throws {
+        let driver = AppDriver()
+        try click("Pay with card (3-D Secure)", driver)
+        driver.pump { _ in driver.isPaymentForm }
+        #expect(driver.isPaymentForm)
+        try click("Expiry (MM/YY)", driver)
+        guard case .payment(let form) = driver.app.state.screen else { Issue.record("no card form"); return }
+        #expect(form.focus == 1, "a click on a field's label focuses the field")
+        try click("[ Cancel ]", driver)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .cancelled)
+        try click("[ Back ]", driver)
+        #expect(driver.app.render().text.contains("What would you like to do?"))
+    }
+
+    @Test func aClickChoosesAChallengeOption() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000009900000012")
+        try click("Lisbon", driver)
+        try click("[ Submit ]", driver)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.payment?.transStatus == "Y")
+    }
+
+    @Test func theLogScrollsNoFurtherThanItsFirstEventAndFollowsAgain() {
+        let driver = AppDriver()
+        driver.activate()
+        for _ in 0..<20 { driver.press(.pageUp) }
+        // At 80×24 the log lists 7 lines (rows 14 to 20): still full at the top, its first event on the first line.
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[14].contains("Start"), "\(lines[14])")
+        #expect(lines[20].dropFirst().contains { $0.isLetter }, "the last line is not empty: \(lines[20])")
+        let top = driver.app.state.logScroll
+        driver.press(.pageDown)
+        #expect(driver.app.state.logScroll == top - 5)
+        // Tab, End, Esc: the log follows the newest event again.
+        driver.press(.tab, .end, .escape)
+        #expect(driver.app.state.logScroll == 0)
+        #expect(!driver.app.render().text.contains("newer below"))
+        // Scrolled back, then a flow started from the menu: the log follows it.
+        driver.press(.pageUp, .escape, .character("3"), .enter)
+        #expect(driver.app.state.logScroll == 0)
+        _ = driver.pump { _ in driver.isResult }
+        #expect(!driver.app.render().text.contains("newer below"))
+    }
+
+    @Test func theFocusedLogAtItsTopStillFillsThePane() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .home)
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[14].contains("Start"), "\(lines[14])")
+        #expect(lines[20].dropFirst().contains { $0.isLetter }, "the pane is full: \(lines[20])")
+    }
+
+    @Test func theWheelScrollsTheLog() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
+        #expect(driver.app.state.logScroll == 2)
+        driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 20, pressed: true))
+        #expect(driver.app.state.logScroll == 1)
+    }
+
+    @Test func theWheelScrollsWhatIsUnderThePointer() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.escape)
+        driver.openComparison()
+        func comparisonScroll() -> Int? {
+            if case .comparison(let comparison) = driver.app.state.screen { return comparison.scroll }
+            return nil
+        }
+        // The report takes the log's rows on this screen: the wheel scrolls it wherever it is.
+        driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 5, pressed: true))
+        #expect(comparisonScroll() == 1)
+        driver.app.handleMouse(MouseReport(button: 65, column: 10, row: 20, pressed: true))  // where the log is elsewhere
+        #expect(comparisonScroll() == 2)
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
+        #expect(comparisonScroll() == 1)
+        #expect(driver.app.state.logScroll == 0, "the log, not on screen, did not move")
+        // Back home, the same row is the log's again.
+        driver.press(.escape)
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
+        #expect(driver.app.state.logScroll == 1)
+    }
+
+    @Test func theComparisonFitsSixtyByEighteen() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openComparison()
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[14].contains("more (↑↓ PgUp PgDn Home End)"), "the note on the panel's last row: \(lines[14])")
+        #expect(lines[2...13].filter { !$0.dropFirst(2).dropLast(2).allSatisfy(\.isWhitespace) }.count >= 11, "\(lines)")
+        #expect(lines[15].contains("─") && lines[16].contains("device:"), "the frame, then the status line: \(lines)")
+        driver.press(.end)
+        let end = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(end[13].contains("device)."), "the report's last line above the note: \(end[13])")
+    }
+}
+
+@Suite struct EventLogFocusTests {
+    @Test func theSequenceViewOpensOnTheNewestArrows() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.pageUp, .pageUp)
+        #expect(driver.app.state.logScroll > 0)
+        driver.press(.character("v"))
+        #expect(driver.app.state.logAsSequence)
+        #expect(!driver.app.render().text.contains("newer below"), "\(driver.app.render().text)")
+        // Scrolled up, it says so, whatever the title's length.
+        driver.press(.pageUp)
+        #expect(driver.app.render().text.contains("5 newer below"), "\(driver.app.render().text)")
+    }
+
+    @Test func helpOpensFromTheFocusedLogAndItsFilterTakesAQuestionMark() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab, .f1)
+        #expect(driver.app.state.showHelp)
+        driver.press(.escape)
+        #expect(!driver.app.state.showHelp && driver.app.state.logFocus != nil, "the log keeps its focus under the help")
+        driver.press(.character("?"))
+        #expect(driver.app.state.showHelp)
+        driver.press(.escape, .character("/"), .character("?"))
+        #expect(!driver.app.state.showHelp && driver.app.state.logFocus?.filter == "?")
+        // A filter that matches nothing says so, and how to widen it.
+        driver.press(.character("z"))
+        #expect(driver.app.render().text.contains("No event matches the filter \"?z\": backspace widens it."), "\(driver.app.render().text)")
+        driver.press(.backspace)
+        // A paste goes into the filter being typed.
+        driver.press(.backspace)
+        driver.app.handlePaste("AReq\n")
+        #expect(driver.app.state.logFocus?.filter == "AReq")
+        #expect(driver.app.state.listedEvents.allSatisfy { LogPaneProbe.matches($0, "AReq") } && !driver.app.state.listedEvents.isEmpty)
+    }
+
+    @Test func tabSelectsEventsAndEnterShowsOneWhole() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab)
+        #expect(driver.app.state.logFocus != nil)
+        var text = driver.app.render().text
+        #expect(text.contains("↑↓ select · enter details"))
+        // Filter to the AReq, then open it.
+        driver.press(.character("/"))
+        for character in "AReq" { driver.press(.character(character)) }
+        driver.press(.enter)
+        text = driver.app.render().text
+        #expect(text.contains("filter \"AReq\""))
+        let listed = driver.app.state.listedEvents
+        #expect(!listed.isEmpty && listed.allSatisfy { LogPaneProbe.matches($0, "AReq") })
+        driver.press(.enter)
+        text = driver.app.render().text
+        #expect(text.contains("Event — esc closes"))
+        #expect(text.contains("from → to Drops → DS"))
+        #expect(text.contains("\"messageType\": \"AReq\""), "the whole message, pretty-printed: \(text)")
+        #expect(text.contains("│     \"messageType\": \"AReq\""), "its keys indented inside the braces: \(text)")
+        // Its last keys below the fold, a page down.
+        driver.press(.pageDown)
+        text = driver.app.render().text
+        #expect(text.contains("\"threeDSServerTransID\""), "\(text)")
+        driver.press(.escape, .escape)
+        #expect(driver.app.state.logFocus == nil)
+        // A bridge message's JSON body, pretty-printed too.
+        driver.press(.tab, .character("/"))
+        for character in "enrollment__frictionless" { driver.press(.character(character)) }
+        driver.press(.enter, .enter)
+        text = driver.app.render().text
+        #expect(text.contains("│     \"request_id\": "), "pretty-printed: \(text)")
+    }
+
+    @Test func arrowsMoveTheSelectionAndEndFollowsTheNewest() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .up, .up)
+        let listed = driver.app.state.listedEvents
+        #expect(driver.app.state.logFocus?.selected == listed[listed.count - 3].sequence)
+        driver.press(.enter)
+        let text = driver.app.render().text
+        #expect(text.contains("detail"))
+        driver.press(.escape, .end)
+        #expect(driver.app.state.logFocus?.selected == nil)
+    }
+
+    @Test func theSelectionStaysOnItsEventAsNewOnesCome() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .up, .up)
+        let chosen = try #require(driver.app.state.logFocus?.selected)
+        let before = driver.app.state.log.count
+        driver.service.start(.logout)
+        let arrived = driver.pump { app in app.state.log.count >= before + 2 }
+        #expect(arrived, "the logout's events came: \(driver.app.state.log.count - before)")
+        #expect(driver.app.state.logFocus?.selected == chosen)
+        driver.press(.enter)
+        let event = try #require(driver.app.state.log.first { $0.sequence == chosen })
+        #expect(driver.app.render().text.contains("step      \(event.step.rawValue)"))
+    }
+}
+
+/// The log's matching, as the app filters with it.
+enum LogPaneProbe {
+    static func matches(_ event: FlowEvent, _ filter: String) -> Bool {
+        [event.step.rawValue, event.detail, event.thread, event.from.rawValue, event.to.rawValue, event.status ?? ""]
+            .contains { $0.range(of: filter, options: .caseInsensitive) != nil }
+    }
+}
+
+@Suite struct SequenceViewTests {
+    @Test func vDrawsAnActivationAsASequenceDiagram() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.character("v"))
+        #expect(driver.app.state.logAsSequence)
+        let screen = driver.app.render()
+        Snapshot.check(screen, "sequence-activation-80x24")
+        let text = screen.text
+        #expect(text.contains("Sequence — flow 1: Activate device"))
+        for lane in ["App", "MC-SDK", "IdpSdk", "IdP"] { #expect(text.contains(lane)) }
+        #expect(text.contains("▶") && text.contains("◀"), "arrows both ways")
+        driver.press(.character("v"))
+        #expect(!driver.app.state.logAsSequence)
+    }
+
+    @Test func aChallengePaymentHasItsOwnLanes() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        driver.type("1234")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        driver.press(.character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("Sequence — flow 1: Pay with card"))
+        for lane in ["SafepayDrops", "Drops", "DS", "ACS"] { #expect(text.contains(lane), "no lane \(lane)") }
+        #expect(text.contains("RReq"))
+        Snapshot.check(driver.app.render(), "sequence-challenge-80x24")
+    }
+
+    /// A bridge ack's status only repeats its step: its arrow says "ack" once.
+    @Test func anAckSaysAckOnce() throws {
+        let driver = AppDriver(width: 120, height: 90)
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("ack"), "\(text)")
+        #expect(!text.contains("ack ack"), "\(text)")
+    }
+}

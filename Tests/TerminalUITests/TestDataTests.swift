@@ -1,0 +1,237 @@
+import FlowRecords
+import PaymentFlows
+import TerminalUI
+import Testing
+import ThreeDSecure
+
+@Suite struct TestDataTests {
+    @Test func f4FillsTheDemoUsersInTurnAndTheActivationWorks() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        #expect(driver.app.render().text.contains("F4 demo user"))
+        driver.press(.f4)
+        guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(form.inputs.first?.text == "alice")
+        #expect(driver.app.render().text.contains("filled in demo user alice"))
+        #expect(!driver.app.render().text.contains("wonderland"), "the password is masked")
+        driver.press(.f4)
+        guard case .form(let next) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(next.inputs.first?.text == "bob")
+        driver.press(.f4, .enter, .enter)
+        driver.pump { _ in
+            if case .form(let page) = driver.app.state.screen { return page.prompt.page == 2 }
+            return false
+        }
+        driver.press(.f4, .enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .success)
+        #expect(driver.result?.user == "alice")
+    }
+
+    /// With 1,000 users on a tenant, stepping through them is no way to reach one: a demo user's name typed, F4
+    /// fills in that user, and the next F4 goes on from there.
+    @Test func f4FillsInTheDemoUserWhoseNameIsTyped() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.character("b"), .character("o"), .character("b"), .f4)
+        guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(form.inputs.map(\.text) == ["bob", "builder"])
+        #expect(driver.app.render().text.contains("filled in demo user bob, the name typed (F4: the next one)"))
+        driver.press(.f4)
+        guard case .form(let next) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(next.inputs.first?.text == "alice", "the next one after bob")
+    }
+
+    @Test func f4OnActivationsSecondPageFillsTheCodeOfTheUserTheFirstPageNamed() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.f4, .f4)
+        guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(form.inputs.first?.text == "bob")
+        driver.press(.enter, .enter)
+        f4OnTheSecondPageActivatesBob(driver)
+    }
+
+    /// Activation's second page, once the first is submitted: F4 fills in bob's code, and the device is activated.
+    private func f4OnTheSecondPageActivatesBob(_ driver: AppDriver) {
+        driver.pump { _ in
+            if case .form(let page) = driver.app.state.screen { return page.prompt.page == 2 }
+            return false
+        }
+        driver.press(.f4)
+        #expect(driver.app.render().text.contains("filled in demo user bob's code"))
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .success)
+        #expect(driver.result?.user == "bob")
+    }
+
+    /// The first page typed by hand, not filled in: F4 on the second gives the code of the user typed (it gave
+    /// the first demo user's, and the wrong code cost an attempt).
+    @Test func f4OnActivationsSecondPageFillsTheCodeOfTheUserTypedOnTheFirst() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.character("b"), .character("o"), .character("b"), .tab)
+        driver.press(.character("b"), .character("u"), .character("i"), .character("l"), .character("d"), .character("e"), .character("r"))
+        driver.press(.enter)
+        f4OnTheSecondPageActivatesBob(driver)
+    }
+
+    @Test func at60ColumnsThePickerShowsTheFocusedCardWhole() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openPayment()
+        driver.press(.f4)
+        let index = try #require(CardCatalog.defaults.firstIndex { $0.source == "Test Case 5" })
+        for _ in 0..<index { driver.press(.down) }
+        // Under the list on two lines: "Test Case 5: Rejected frictionless authentication by" / "the issuer — …".
+        let text = driver.app.render().text
+        #expect(text.contains("Test Case 5: Rejected frictionless authentication by") && text.contains("the issuer — frictionless R"), "\(text)")
+    }
+
+    /// At 60 columns the picker's "no card matches" line wraps whole; it was cut ("widens the li").
+    @Test func at60ColumnsThePickerSaysWhollyThatNoCardMatches() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openPayment()
+        driver.press(.f4, .character("z"), .character("z"), .character("z"))
+        let text = driver.app.render().text
+        #expect(text.contains("No test card matches; backspace or esc widens the") && text.contains("list."), "\(text)")
+    }
+
+    @Test func f4OnTheCardFormPicksACardinalCase() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        #expect(driver.app.render().text.contains("F4 test cards"))
+        driver.press(.f4)
+        var text = driver.app.render().text
+        #expect(text.contains("Test cards 1 of \(CardCatalog.defaults.count) — type to filter, enter fills the form"))
+        // The focused card whole under the list, as the columns cut its name.
+        #expect(text.contains("Test Case 1: Successful frictionless authentication — frictionless Y"))
+        #expect(text.contains("4000 0000 0000 2701  TC1   frictionless Y      Successful frictionless"))
+        // Down to Test Case 7's Visa card: error on lookup.
+        let index = try #require(CardCatalog.defaults.firstIndex { $0.number == "4000000000002446" })
+        for _ in 0..<index { driver.press(.down) }
+        text = driver.app.render().text
+        #expect(text.contains("› 4000 0000 0000 2446  TC7   lookup: Enrolled U  Error on lookup"))
+        driver.press(.enter)
+        #expect(driver.app.state.cardPicker == nil)
+        #expect(driver.app.render().text.contains("4000 0000 0000 2446"))
+        driver.press(.enter)  // Pay has focus
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.payment?.enrolled == "U")
+        #expect(driver.result?.payment?.errorCode == "101")
+    }
+
+    /// Typing narrows the picker to the cards whose line contains what was typed; Esc clears, then closes.
+    @Test func typingFiltersTheTestCards() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        driver.type("multi")
+        var text = driver.app.render().text
+        // The multi-select challenges (their outcome column says so), and any card whose name says "multi".
+        let multi = CardCatalog.defaults.filter { card in
+            if case .challenge(let design) = card.scenario, design.uiType == .multiSelect { return true }
+            return card.title.lowercased().contains("multi")
+        }
+        #expect(!multi.isEmpty)
+        #expect(text.contains("Test cards matching “multi”: \(multi.count) of \(CardCatalog.defaults.count)"), "\(text)")
+        #expect(text.contains("› " + PaymentForm.formatCardNumber(multi[0].number)), "\(text)")
+        // Any case; j and k are part of a filter once one is being typed.
+        driver.press(.escape)
+        driver.type("2503")
+        text = driver.app.render().text
+        #expect(text.contains("matching “2503”: 1 of"), "\(text)")
+        driver.press(.backspace, .backspace, .backspace, .backspace)
+        driver.type("zzzz")
+        #expect(driver.app.render().text.contains("No test card matches"))
+        driver.press(.enter)
+        #expect(driver.app.state.cardPicker != nil, "Enter with nothing matched fills nothing")
+        driver.press(.escape)
+        #expect(driver.app.state.cardPicker?.filter == "", "the first Esc clears the filter")
+        driver.press(.character("j"))
+        #expect(driver.app.state.cardPicker?.focus == 1, "with no filter j moves")
+        driver.press(.escape)
+        #expect(driver.app.state.cardPicker == nil, "the next Esc closes")
+        // A filter, Enter: the form has the first match, and the picker opens on it next time.
+        driver.press(.f4)
+        driver.type("test case 4")
+        driver.press(.enter)
+        let chosen = try #require(CardCatalog.defaults.first { $0.source == "Test Case 4" })
+        #expect(driver.app.render().text.contains(PaymentForm.formatCardNumber(chosen.number)))
+        driver.press(.f4)
+        let picker = try #require(driver.app.state.cardPicker)
+        #expect(picker.matches[picker.focus].number == chosen.number, "the picker opens on the card it filled in last")
+    }
+
+    /// A paste while the picker is open goes into its filter, not into the card field behind it.
+    @Test func aPasteFiltersTheTestCards() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        driver.app.handlePaste("jk 2503\u{1b}[31m")
+        let picker = try #require(driver.app.state.cardPicker)
+        #expect(picker.filter == "jk 2503[31m", "control characters are dropped; j, k and space are typed")
+        driver.press(.backspace, .backspace, .backspace, .backspace)
+        driver.press(.backspace, .backspace, .backspace, .backspace, .backspace, .backspace, .backspace)
+        driver.app.handlePaste("2503")
+        #expect(driver.app.render().text.contains("matching “2503”: 1 of"))
+        guard case .payment(let form) = driver.screen else { Issue.record("no card form"); return }
+        #expect(form.inputs[0].isEmpty, "the card field behind the picker got nothing")
+    }
+
+    /// A tester retrying a challenge card: the next card form of the session starts with the last card and expiry
+    /// (the amount and currency are the merchant's again), says so, and Ctrl-U clears the card.
+    @Test func theCardFormStartsWithTheLastCardUsed() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.escape)  // cancelled at the form: no card was used
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        #expect(driver.app.render().text.contains("The Drops page asks for the card"))
+        driver.type("4000000000002503")
+        driver.press(.tab)
+        driver.type("11/2031")
+        driver.press(.tab, .control("u"))
+        driver.type("5.00")
+        driver.press(.enter, .enter, .enter)
+        driver.pump { _ in driver.challenge != nil }
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        let text = driver.app.render().text
+        #expect(text.contains("The last card used is filled in (Ctrl-U clears it); F4 picks a test card."), "\(text)")
+        #expect(text.contains("[4000 0000 0000 2503     ] Visa · Luhn ✓"), "\(text)")
+        #expect(text.contains("[11/2031   ]"), "\(text)")
+        #expect(text.contains("[49.99     ]"), "the amount is the merchant's again: \(text)")
+        // Enter through the fields pays with it again.
+        driver.press(.enter, .enter, .enter, .enter, .enter)
+        driver.pump { _ in driver.challenge != nil || driver.isResult }
+        let challenge = try #require(driver.challenge)
+        #expect(challenge.screen.maskedCard.hasSuffix("2503") && challenge.screen.amount.contains("49.99"), "\(challenge.screen)")
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        // Kept in memory as a card number, which prints as its brand and last four digits.
+        let reflected = String(reflecting: driver.app.state)
+        #expect(reflected.contains("2503") && !reflected.contains("0000 2503") && !reflected.contains("0002503"), "the whole number")
+        // Ctrl-U clears it (the cursor is at its end), and the hint is the form's own again.
+        driver.openPaymentAgain()
+        driver.press(.control("u"))
+        let cleared = driver.app.render().text
+        #expect(cleared.contains("[                        ] Visa, Mastercard"), "\(cleared)")
+        #expect(cleared.contains("The Drops page asks for the card; F4 picks a test card."), "\(cleared)")
+    }
+
+    @Test func at60ColumnsTheLastCardsHintIsWhole() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        let text = driver.app.render().text
+        #expect(text.contains("Last card used (Ctrl-U clears it); F4 picks a test card."), "\(text)")
+        #expect(text.contains("[4000 0000 0000 2701"), "\(text)")
+    }
+}
