@@ -61,7 +61,9 @@ final class Database: @unchecked Sendable {
         var opened: OpaquePointer?
         // NOFOLLOW: a symbolic link at the path is refused by SQLite too, not only by StatePath's check before.
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
-        var name = path
+        // SQLite's NOFOLLOW refuses a link anywhere on the path; only the file itself must not be one, so SQLite is
+        // given the path through its folder's real place (a home or project folder reached by a link is usual).
+        var name = StatePath.throughRealFolder(path)
         let immutable = readOnly && StatePath.Entry(path + "-wal") == .missing
         if !readOnly {
             flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
@@ -72,7 +74,7 @@ final class Database: @unchecked Sendable {
             // with "attempt to write a readonly database", even once the file is writable again. `immutable`
             // reads the file as it is, with no companions and no locks.
             flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
-            name = Self.immutableURI(path)
+            name = Self.immutableURI(name)
         } else {
             // Another process has it open (or one was killed): its -wal holds flows the file itself may not yet.
             flags |= SQLITE_OPEN_READONLY

@@ -11,6 +11,20 @@ import Foundation
 /// gives the -wal and -shm the main file's mode), an existing folder that others may write to is reported, and a
 /// symbolic link at the path is refused rather than followed.
 enum StatePath {
+    /// `path` with its folder's links resolved (`realpath`) and its last name as it is: what SQLite, which refuses
+    /// a link anywhere on the path when asked not to follow one, is given. `path` as it is when the folder
+    /// cannot be resolved (SQLite then says why it cannot open it).
+    static func throughRealFolder(_ path: String) -> String {
+        guard path != ":memory:" else { return path }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let resolved = realpath(folder, nil) else { return path }
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        return (real == "/" ? "" : real) + "/" + name
+    }
+
     /// What `lstat` finds at a path.
     enum Entry: Equatable {
         /// Nothing: no such entry (ENOENT), or a file where a folder of the path should be (ENOTDIR).

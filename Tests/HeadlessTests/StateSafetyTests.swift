@@ -194,6 +194,31 @@ import Threading
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["notes.txt", "state.sqlite"])
     }
 
+    /// Only the state file itself must not be a link: a home, `~/.local` or project folder reached through one is
+    /// as usual as any (SQLite's no-follow refuses a link anywhere on the path, and every command failed with
+    /// "unable to open database file", leaving an empty file behind).
+    @Test func foldersReachedThroughLinksHoldTheStateFileAsAnyOther() throws {
+        let folder = try folder()
+        try FileManager.default.createDirectory(atPath: folder + "/real", withIntermediateDirectories: false)
+        #expect(symlink(folder + "/real", folder + "/linked") == 0)
+        // The default path under a linked XDG_STATE_HOME, then --state through the linked folder.
+        let environment = ["XDG_STATE_HOME": folder + "/linked"]
+        let activation = try BinaryRun.run(["run", "activate"], stdin: Answers.aliceActivation, environment: environment)
+        #expect(activation.status == 0, "\(activation.stderr)")
+        let byOption = ["--state", folder + "/linked/idp-tui/state.sqlite"]
+        let login = try BinaryRun.run(["run", "logout"] + byOption, stdin: "{}")
+        #expect(login.status == 0, "\(login.stderr)")
+        let history = try BinaryRun.run(["history"] + byOption)
+        #expect(history.status == 0, "\(history.stderr)")
+        #expect(history.stdout.contains("activate") && history.stdout.contains("logout"), "\(history.stdout)")
+        let pruned = try BinaryRun.run(["history", "prune", "--keep-flows", "1"] + byOption)
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        let reset = try BinaryRun.run(["reset", "--yes"] + byOption)
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/real/idp-tui") == ["state.sqlite"])
+        #expect(mode(folder + "/real/idp-tui/state.sqlite") == 0o600)
+    }
+
     /// A link that leads nowhere is something at the path, not a new user's missing file: every command refuses
     /// it as it refuses any link (it read as "no flows yet" and "nothing to reset", exit 0), and makes nothing.
     @Test func aDanglingLinkAtTheDefaultPathIsRefusedNotReadAsNoFlows() throws {
