@@ -70,10 +70,16 @@ extension StateFile {
         let before = size(path)
         do {
             let file = try StateFile(path: path)
+            defer { file.close() }
             try file.reset()
-            file.close()
         } catch {
-            throw error.reason == .busy ? inUse(path) : StateError(error.description + "; nothing was changed")
+            switch error.reason {
+            // idp-tui's file by its header, damaged past it: the reset's transaction rolled back, and the file is
+            // moved aside as any damaged file of idp-tui's is.
+            case .damaged: return try moveAside(path, now: now)
+            case .busy: throw inUse(path)
+            case .other: throw StateError(error.description + "; nothing was changed")
+            }
         }
         return .reset(bytesBefore: before, bytesAfter: size(path))
     }

@@ -30,6 +30,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: state))
     }
 
+    /// idp-tui's own file (its header whole: application id, schema) with pages after the first overwritten: the
+    /// error lines say reset moves a damaged file aside, and reset does (it refused it with that very line,
+    /// "database disk image is malformed … nothing was changed").
+    @Test func resetMovesAsideItsOwnFileDamagedPastTheHeader() throws {
+        let state = try activated()
+        let handle = try #require(FileHandle(forUpdatingAtPath: state))
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 8192))
+        try handle.close()
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: state))
+        let reset = try BinaryRun.run(["reset", "--yes", "--state", state])
+        #expect(reset.status == 0, "\(reset.status) \(reset.stderr)")
+        #expect(reset.stdout.contains("\(state) → \(state).unreadable-"), "\(reset.stdout)")
+        let folder = (state as NSString).deletingLastPathComponent
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("state.sqlite.unreadable-") }
+        #expect(aside.count == 1)
+        #expect(try aside.first.map { try Data(contentsOf: URL(fileURLWithPath: folder + "/" + $0)) } == damaged)
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+    }
+
     /// ESC, BEL, a C1 CSI and DEL: what a crafted string would send the terminal.
     private static let controls = "\u{1B}]0;PWN\u{07}\u{9B}2J\u{7F}"
 
