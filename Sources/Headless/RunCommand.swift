@@ -46,7 +46,7 @@ public enum RunCommand {
             if options.answersPath != "-" && ArgumentEcho.looksLikeJSON(options.answersPath) {
                 throw UsageError("run: --answers takes a file name, and this value looks like JSON: answers go on standard input or in the file --answers names, never on the command line")
             }
-            let what = options.answersPath == "-" ? "the answers on standard input" : "the answers file \(options.answersPath)"
+            let what = options.answersPath == "-" ? "standard input (the answers)" : "the answers file \(options.answersPath)"
             throw UsageError("run: \(what) \(failure)")
         }
         defer { SecureMemory.wipe(&bytes) }

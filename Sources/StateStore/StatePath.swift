@@ -249,7 +249,7 @@ enum StatePath {
             let mode = info.st_mode & 0o777
             guard mode & 0o022 != 0 else { return [] }
             let who = mode & 0o002 != 0 ? "anyone" : "its group"
-            return ["warning: the folder \(folder) holding the state file can be written by \(who) (mode \(String(mode, radix: 8))); chmod 700 \(folder)"]
+            return ["warning: the folder \(folder) holding the state file can be written by \(who) (mode \(String(info.st_mode & 0o7777, radix: 8))); chmod 700 \(folder)"]
         }
         // Each missing folder is made 0700, whatever the umask.
         var missing: [String] = []

@@ -180,7 +180,7 @@ import Testing
     @Test func oversizedAnswersAreRefused() throws {
         let run = try BinaryRun.run(["run", "activate"], stdin: String(repeating: " ", count: (1 << 20) + 10))
         #expect(run.status == 2)
-        #expect(run.stderr.contains("the answers on standard input is larger than 1 MiB"))
+        #expect(run.stderr.contains("run: standard input (the answers) is larger than 1 MiB"))
     }
 }
 

@@ -177,6 +177,11 @@ import Threading
         #expect(try BinaryRun.run(["history", "--state", loose + "/state.sqlite"]).status == 0)
         #expect(mode(loose + "/state.sqlite") == 0o600)
         #expect(run.stderr == "idp-tui: warning: the folder \(loose) holding the state file can be written by its group (mode 775); chmod 700 \(loose)\n")
+
+        // A shared folder such as /tmp (sticky, 1777): its mode as ls shows it, the sticky bit with it (it said 777).
+        chmod(loose, 0o1777)
+        let shared = try BinaryRun.run(["history", "--state", loose + "/state.sqlite"])
+        #expect(shared.stderr == "idp-tui: warning: the folder \(loose) holding the state file can be written by anyone (mode 1777); chmod 700 \(loose)\n")
     }
 
     @Test func aSymlinkedStatePathIsRefusedAndItsTargetUntouched() throws {
