@@ -107,5 +107,17 @@ public enum Hex {
         }
     }
 
+    /// The lower-case hex digits of `bytes` as bytes, in one buffer of the exact size and with no other copy: for a
+    /// secret's digits, which the caller wipes or hands to a `Secret` (a `String` would stay in memory unwiped).
+    public static func encodedBytes(_ bytes: [UInt8]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: bytes.count * 2) { output, count in
+            for (index, byte) in bytes.enumerated() {
+                output[2 * index] = digits[Int(byte >> 4)]
+                output[2 * index + 1] = digits[Int(byte & 0x0f)]
+            }
+            count = bytes.count * 2
+        }
+    }
+
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -12,7 +12,8 @@ public enum PinHashing {
         var derived = password.withUnsafeBytes { bytes in
             PBKDF2.sha256(password: bytes, salt: salt, iterations: iterations)
         }
-        var hex = Array(Hex.encode(derived).utf8)
+        // Straight into bytes the secret takes (and wipes): a hex `String` would be a copy of the credential left unwiped.
+        var hex = Hex.encodedBytes(derived)
         SecureMemory.wipe(&derived)
         return Secret(consuming: &hex)
     }

@@ -87,6 +87,14 @@ import Testing
         #expect(Hex.uuid(Array(repeating: 0xff, count: 16)) == "ffffffff-ffff-4fff-bfff-ffffffffffff")
     }
 
+    @Test func hexDigitsAsBytesAreTheStringsBytes() {
+        for bytes: [UInt8] in [[], [0], [0x0f, 0xf0, 0xab], Array(0...255)] {
+            #expect(Hex.encodedBytes(bytes) == Array(Hex.encode(bytes).utf8))
+        }
+        #expect(String(decoding: Hex.encodedBytes(SHA256.digest("abc")), as: UTF8.self)
+            == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
+
     @Test func wipeZeroesTheBytes() {
         var bytes: [UInt8] = [1, 2, 3, 4]
         SecureMemory.wipe(&bytes)

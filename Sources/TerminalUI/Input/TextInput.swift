@@ -10,7 +10,10 @@ public struct TextInput: Equatable, Sendable {
 
     public init(_ text: String = "", maximumBytes: Int = 256) {
         self.maximumBytes = maximumBytes
-        characters = Array(text)
+        // Room for the longest value at once (a character takes a byte at least), so that typing never moves the
+        // characters to a bigger buffer and leaves the old one, with what was typed so far, unwiped.
+        characters.reserveCapacity(maximumBytes)
+        characters.append(contentsOf: text)
         cursor = characters.count
     }
 
@@ -100,7 +103,9 @@ public struct TextInput: Equatable, Sendable {
         let before = characters[..<cursor].filter(counts).count
         let formatted = Array(format(text))
         guard formatted != characters else { return }
-        characters = formatted
+        // In the same buffer (a new one would leave the old, unwiped); what the shorter text leaves past its end,
+        // `clear` wipes with the rest.
+        characters.replaceSubrange(characters.indices, with: formatted)
         var seen = 0
         cursor = characters.count
         for (index, character) in characters.enumerated() where counts(character) {
@@ -123,12 +128,25 @@ public struct TextInput: Equatable, Sendable {
         return Secret(consuming: &bytes)
     }
 
-    /// Empties the field, overwriting its characters in place first, so that what was typed (a password) does
-    /// not stay in the freed buffer. A copy of the field made earlier (a value type's copy) is out of reach: the
-    /// app drops its other references to a form before it wipes it (``AppState/wipeInputs()``).
+    /// Empties the field, overwriting its whole buffer in place first, so that what was typed (a password) does
+    /// not stay in memory: the characters there now, and those a deletion or a shorter reformat left past the end
+    /// (removing from an array moves the rest down without clearing the slot it leaves). The buffer is kept for
+    /// the next value. A copy of the field made earlier (a value type's copy) is out of reach: the app drops its
+    /// other references to a form before it wipes it (``AppState/wipeInputs()``).
     public mutating func clear() {
-        for index in characters.indices { characters[index] = "\u{0}" }
-        characters.removeAll()
+        let capacity = characters.capacity
+        characters.removeAll(keepingCapacity: true)
+        characters.append(contentsOf: repeatElement("\u{0}", count: capacity))
+        characters.removeAll(keepingCapacity: true)
         cursor = 0
+    }
+
+    /// The bytes of the field's whole buffer, its spare room included: what a wipe must leave without a trace of
+    /// what was typed.
+    package func bufferBytesForTesting() -> [UInt8] {
+        characters.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return [] }
+            return Array(UnsafeRawBufferPointer(start: base, count: characters.capacity * MemoryLayout<Character>.stride))
+        }
     }
 }
