@@ -90,7 +90,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "PaymentFlows",
-            dependencies: ["FlowEngine", "FlowRecords", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "IdpTuiWorld", "Crypto", "Determinism", "Threading"],
+            dependencies: ["FlowEngine", "FlowRecords", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "IdpTuiWorld", "IdentityProvider", "Crypto", "Determinism", "Threading"],
             swiftSettings: strict),
         .target(
             name: "Q2Flows",

@@ -82,7 +82,7 @@ public struct BridgeFaults: Sendable, Equatable {
     /// The faults that are on, in words.
     public var activeNames: [String] {
         var names: [String] = []
-        if lostAcks > 0 { names.append("the first \(lostAcks) bridge acks lost") }
+        if lostAcks > 0 { names.append(lostAcks == 1 ? "the first bridge ack lost" : "the first \(lostAcks) bridge acks lost") }
         if loseEveryAck { names.append("every bridge ack lost") }
         if readyNeverComes { names.append("the Drops page never gets ready") }
         if malformedMessage { names.append("a malformed bridge message") }

@@ -18,7 +18,8 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// What to try next after a flow of this family ended with `status` (and the error's `code`).
     func advice(for kind: FlowKind, status: String, code: Int?) -> String?
 
-    /// The faults that bite `kind` beyond the world's identity faults, in words, for the log as it starts.
+    /// The faults on that can bite a flow of `kind`, in words, for the log's `faults on` as it starts (by default,
+    /// every identity fault: the IdP's, the network's and the device's).
     func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String]
 
     /// Called once, when the service is made: where a family starts observing its SDK's servers into the log of
@@ -36,7 +37,7 @@ public protocol FlowFamily: AnyObject, Sendable {
 extension FlowFamily {
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
     public func advice(for kind: FlowKind, status: String, code: Int?) -> String? { nil }
-    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { [] }
+    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { world.identityFaults.activeNames }
     public func attach(to service: FlowService) {}
     public var statusLine: String? { nil }
     public func reloadStoredState() {}

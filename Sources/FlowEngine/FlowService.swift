@@ -162,9 +162,9 @@ public final class FlowService: Sendable {
     }
 
 
-    /// Says which faults are on as a flow starts, so that its log shows them before they bite.
+    /// Says which faults that can bite a flow are on as it starts, so that its log shows them before they bite.
     private func announceFaults(_ run: FlowRun) {
-        let names = world.identityFaults.activeNames + (family(for: run.kind)?.faultNames(for: run.kind, in: world) ?? [])
+        let names = family(for: run.kind)?.faultNames(for: run.kind, in: world) ?? world.identityFaults.activeNames
         guard !names.isEmpty else { return }
         run.emit(.faultsOn, from: .simulator, to: .app, status: "FAULT", detail: names.joined(separator: ", "))
     }

@@ -195,7 +195,7 @@ public final class HeadlessRunner: FlowFrontEnd {
                 refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(PaymentAnswers.at(given.object))")
                 return
             } else {
-                refuse(prompt, "\(place).otp has \(given.otp.count) \(given.otp.count == 1 ? "code" : "codes"), but the challenge asked for another")
+                refuse(prompt, "\(place).otp has \(given.otp.count) \(given.otp.count == 1 ? "code" : "codes"), but the challenge asked for another\(PaymentAnswers.at(given.otpPosition))")
                 return
             }
         case .singleSelect, .multiSelect:

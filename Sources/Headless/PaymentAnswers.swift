@@ -37,6 +37,8 @@ public struct PaymentAnswers: Sendable {
     /// Where the answers object starts, and its `choices`: for an error about what they lack or hold.
     var object = TextPosition.unplaced
     var choicesPosition = TextPosition.unplaced
+    /// Where `otp`'s value is: a challenge that asks for more codes than it holds says so there.
+    var otpPosition = TextPosition.unplaced
     /// Where each of `choices` was written.
     var choicePositions: [TextPosition] = []
 
@@ -72,6 +74,7 @@ public struct PaymentAnswers: Sendable {
             case "currency": payment.currency = try text()
             case "merchant": payment.merchant = try text()
             case "otp":
+                payment.otpPosition = value.position
                 if let code = value.string {
                     // An empty code is refused here as in an array, and on the terminal's challenge screen.
                     guard !code.isEmpty else { throw UsageError("\(place).otp must be a code of 1 to 16 characters\(at)") }

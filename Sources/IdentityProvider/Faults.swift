@@ -28,18 +28,34 @@ public struct IdentityFaults: Sendable, Equatable {
     public static let none = IdentityFaults()
 
     /// The faults that are on, in words, for logs: "network unavailable", "latency +200 ms" …
-    public var activeNames: [String] {
-        var names: [String] = []
-        if networkUnavailable { names.append("network unavailable") }
-        if addedLatency > .zero { names.append("latency +\(addedLatency.milliseconds) ms") }
-        if requestTimeout { names.append("request timeout") }
-        if serverError { names.append("server error") }
-        if malformedPage { names.append("malformed page") }
-        if pinningFails { names.append("certificate pinning fails") }
-        if insecureDevice { names.append("insecure device") }
-        if runtimeError { names.append("MC runtime error") }
-        if clockSkew != .zero { names.append("clock skew \(clockSkew.components.seconds / 86_400) days") }
-        return names
+    public var activeNames: [String] { activeNames(of: Fault.allCases) }
+
+    /// The faults among `faults` that are on, in words, in the order of ``Fault``: what a flow that only those
+    /// can reach lists as it starts (a payment is not reached by the IdP's pages).
+    public func activeNames(of faults: [Fault]) -> [String] {
+        Fault.allCases.compactMap { fault in
+            guard faults.contains(fault) else { return nil }
+            switch fault {
+            case .networkUnavailable: return networkUnavailable ? "network unavailable" : nil
+            case .addedLatency: return addedLatency > .zero ? "latency +\(addedLatency.milliseconds) ms" : nil
+            case .requestTimeout: return requestTimeout ? "request timeout" : nil
+            case .serverError: return serverError ? "server error" : nil
+            case .malformedPage: return malformedPage ? "malformed page" : nil
+            case .pinningFails: return pinningFails ? "certificate pinning fails" : nil
+            case .insecureDevice: return insecureDevice ? "insecure device" : nil
+            case .runtimeError: return runtimeError ? "MC runtime error" : nil
+            case .clockSkew: return clockSkew != .zero ? "clock skew \(clockSkew.components.seconds / 86_400) days" : nil
+            }
+        }
+    }
+
+    /// Each of the faults, by name.
+    public enum Fault: CaseIterable, Sendable {
+        case networkUnavailable, addedLatency, requestTimeout, serverError, malformedPage, pinningFails, insecureDevice,
+            runtimeError, clockSkew
+
+        /// The faults of every round trip on the simulated network, whoever it goes to.
+        public static let network: [Fault] = [.networkUnavailable, .addedLatency, .requestTimeout]
     }
 }
 

@@ -1,5 +1,6 @@
 import DropsWeb
 import FlowEngine
+import IdentityProvider
 import Foundation
 import IdpTuiWorld
 import SafepayDropsSDK
@@ -107,5 +108,9 @@ public final class PaymentFamily: FlowFamily {
 
     public func run(_ run: FlowRun) async -> FlowResult? { await PaymentFlow(run: run, settings: settings).run() }
 
-    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { world.bridgeFaults.activeNames }
+    /// The network's faults (the page load, the AReq and each CReq cross it), the bridge's and 3-D Secure's; not
+    /// the IdP's pages, its certificate, the device's MC-SDK or its clock, which no payment reaches.
+    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
+        world.identityFaults.activeNames(of: IdentityFaults.Fault.network) + world.bridgeFaults.activeNames
+    }
 }

@@ -134,6 +134,12 @@ public final class Q2Family: FlowFamily {
 
     public func run(_ run: FlowRun) async -> FlowResult? { await Q2Flow(run: run, family: self).run() }
 
+    /// The network's faults (Core's logon crosses it), Core's server error and the security module's insecure
+    /// device; not the IdP's pages, its certificate, the MC-SDK or 3-D Secure, which a Q2 sign-in never reaches.
+    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
+        world.identityFaults.activeNames(of: IdentityFaults.Fault.network + [.serverError, .insecureDevice])
+    }
+
     /// A sign-in's own line onto the world's network: a cancel abandons its request to Core, and only its.
     func signInLine() -> SimulatedNetwork { world.network.line() }
 

@@ -66,3 +66,22 @@ import Testing
         #expect(run.stderr.contains("answers are not valid JSON"), "\(run.stderr)")
     }
 }
+
+/// A flow's `faults on` lists the faults on that can bite it (docs/faults.md): a payment not the IdP's, a login not
+/// the bridge's.
+@Suite struct FaultsOnTests {
+    private func faultsOn(_ flow: String, _ answers: String) throws -> [String] {
+        let run = try BinaryRun.run(["run", flow, "--ephemeral", "--bridge-fault", "lose-acks:1"], stdin: answers)
+        return run.events.filter { $0["step"] as? String == "faults on" }.compactMap { $0["detail"] as? String }
+    }
+
+    @Test func eachFlowListsTheFaultsThatCanBiteIt() throws {
+        let faults = #""faults":{"serverError":true,"pinningFails":true,"insecureDevice":true,"addedLatencyMs":5}"#
+        #expect(try faultsOn("payer-auth", #"{"card":"4000000000002701","expiry":"12/30","# + faults + "}")
+            == ["latency +5 ms, the first bridge ack lost"])
+        #expect(try faultsOn("activate", #"{"username":"alice","password":"wonderland","activation-code":"123456","# + faults + "}")
+            == ["latency +5 ms, server error, certificate pinning fails, insecure device"])
+        #expect(try faultsOn("q2-login", #"{"username":"alice","password":"wonderland","# + faults + "}")
+            == ["latency +5 ms, server error, insecure device"])
+    }
+}

@@ -161,7 +161,7 @@ import Testing
         // Found by fuzzing (Fuzz/corpus/answers/empty-otp.json): an empty code was sent to the ACS, and failed there.
         (#"{"card":"4000000000002503","expiry":"12/30","otp":""}"#, "answers.otp must be a code of 1 to 16 characters (line 1, column 51)"),
         (#"{"card":"4000000000002503","expiry":"12/30"}"#, #"has no "otp", which the one-time-code challenge asks for"#),
-        (#"{"card":"4000000000002503","expiry":"12/30","otp":["0000"]}"#, "answers.otp has 1 code, but the challenge asked for another"),
+        (#"{"card":"4000000000002503","expiry":"12/30","otp":["0000"]}"#, "answers.otp has 1 code, but the challenge asked for another (line 1, column 51)"),
         (#"{"card":"4000009900000012","expiry":"12/30","choices":["Paris"]}"#, "answers.choices: the challenge's options are 1 Amsterdam"),
         (#"{"card":"4000009900000012","expiry":"12/30","choices":[true]}"#, "answers.choices[0] must be an option number"),
         (#"{"card":"4000009900000012","expiry":"12/30","choices":[1,2]}"#, "answers.choices: the single-select challenge takes exactly one choice, not 2"),
