@@ -139,7 +139,7 @@ public struct FlowAnswers: Sendable {
     static func text(_ node: JSONNode, at place: String, limit: Int) throws(UsageError) -> String {
         guard let text = node.string else { throw UsageError("\(place) must be a string (\(node.position))") }
         guard text.utf8.count <= limit else { throw UsageError("\(place) is longer than \(limit) bytes (\(node.position))") }
-        guard !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
+        guard !text.unicodeScalars.contains(where: \.isControlCharacter) else {
             throw UsageError("\(place) contains a control character (\(node.position))")
         }
         return text

@@ -83,7 +83,7 @@ public struct PaymentAnswers: Sendable {
                 } else if let codes = value.array, !codes.isEmpty, codes.count <= 16 {
                     for (index, code) in codes.enumerated() {
                         guard let code = code.string, code.utf8.count <= 16, !code.isEmpty,
-                            !code.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+                            !code.unicodeScalars.contains(where: \.isControlCharacter)
                         else { throw UsageError("\(place).otp[\(index)] must be a code of 1 to 16 characters (\(codes[index].position))") }
                         payment.otp.append(Secret(code))
                     }

@@ -365,7 +365,11 @@ public struct JSONParser {
         return .number(text, number)
     }
 
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
-    }
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.isControlCharacter }
+}
+
+extension Unicode.Scalar {
+    /// A C0 control character, DEL or a C1 control character: what no name, secret or text field of a scenario,
+    /// an answer or a theme may hold (a terminal would act on it).
+    public var isControlCharacter: Bool { value < 0x20 || (0x7f...0x9f).contains(value) }
 }

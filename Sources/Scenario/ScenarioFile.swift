@@ -140,7 +140,7 @@ struct ScenarioReader {
             problem(path(), node, "is longer than \(maxLength) characters")
             return nil
         }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
+        if text.unicodeScalars.contains(where: \.isControlCharacter) {
             problem(path(), node, "contains a control character")
             return nil
         }

@@ -162,6 +162,9 @@ import Testing
         (["run", "activate"], #"{"cancel":1}"#, "answers.cancel must be true or false"),
         (["run", "activate"], "{\"password\":\"" + String(repeating: "w", count: 300) + "\"}", "answers.password is longer than 256 bytes"),
         (["run", "activate"], #"{"password":"wonder\nland"}"#, "answers.password contains a control character"),
+        // C1 controls too (U+0085 NEL, U+009B CSI), as a scenario's strings refuse them: a terminal acts on them.
+        (["run", "activate"], #"{"username":"al\u0085ice","password":"wonderland","activation-code":"123456"}"#, "answers.username contains a control character (line 1, column 13)"),
+        (["run", "payer-auth"], #"{"card":"4000000000002701","expiry":"12/30","merchant":"Shop\u009b2J"}"#, "answers.merchant contains a control character"),
         (["run", "activate"], #"{"username":"alice","password":"wonderland"}"#, #"has no "activation-code""#),
         (["frobnicate"], "", #"unknown command or option "frobnicate""#),
     ]
