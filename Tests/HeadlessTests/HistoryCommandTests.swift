@@ -25,6 +25,20 @@ import Testing
         #expect(show.stdout.hasPrefix("flow 2: payer-auth"), "\(show.stdout)")
     }
 
+    /// `history show` says what the result said: the error (an abort for bad input names what was missing) and the
+    /// next step, under the header (docs/headless.md: the history records "aborted for bad input: …").
+    @Test func aTranscriptShowsTheErrorAndTheNextStep() throws {
+        let state = freshStatePath()
+        _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: #"{"username":"alice","password":"nope","activation-code":"1"}"#)
+        _ = try BinaryRun.run(["run", "activate", "--state", state], stdin: #"{"username":"alice"}"#)
+        let wrong = try BinaryRun.run(["history", "show", "1", "--state", state]).stdout.split(separator: "\n").map(String.init)
+        #expect(wrong.count > 3 && wrong[1].hasPrefix("error 513/4011: wrong username or password"), "\(wrong.prefix(3))")
+        #expect(wrong.count > 3 && wrong[2].hasPrefix("next: Check the user name and password"), "\(wrong.prefix(3))")
+        #expect(!wrong.joined().contains("nope"))
+        let aborted = try BinaryRun.run(["history", "show", "2", "--state", state]).stdout
+        #expect(aborted.contains("\nerror 1000/1: aborted for bad input: answers (activate) has no \"password\""), "\(aborted.prefix(400))")
+    }
+
     @Test func aQ2LoginIsListedWithItsUser() throws {
         let state = freshStatePath()
         _ = try BinaryRun.run(["run", "q2-login", "--state", state], stdin: #"{"username":"alice","password":"wonderland"}"#)
