@@ -280,7 +280,7 @@ public final class FlowRun: Sendable {
     /// says (it may only know that its SDK was told "User cancelled"): its error names the input at fault first.
     public func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
         if outcome == .cancelled, case .badInput(let why)? = cancelReason, status != EngineStatus.abortedBadInput {
-            let message = "aborted for bad input: \(why)" + (error.map { " (\($0.message))" } ?? "")
+            let message = "aborted for bad input: \(why)" + (error.map { " (the SDK was told: \($0.message))" } ?? "")
             return result(.cancelled, status: EngineStatus.abortedBadInput, step: step,
                           error: FlowError(subsystem: error?.subsystem, code: error?.code, message: message))
         }

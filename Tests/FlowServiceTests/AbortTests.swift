@@ -50,7 +50,7 @@ import Testing
         let result = try #require(service.run(.activate, with: frontEnd))
         #expect(result.status == "ABORTED_BAD_INPUT")
         // The SDK's API has one cancel: it completed with the app's "User cancelled", which the error keeps.
-        #expect(result.error == FlowError(subsystem: 1000, code: 1, message: "aborted for bad input: \(why) (User cancelled)"))
+        #expect(result.error == FlowError(subsystem: 1000, code: 1, message: "aborted for bad input: \(why) (the SDK was told: User cancelled)"))
         #expect(!frontEnd.events.contains { $0.step == .setAuthorisationCode })
         let record = try #require(try service.history?.record(id: 1))
         #expect(record.summary.outcome == .cancelled && record.summary.status == "ABORTED_BAD_INPUT")
