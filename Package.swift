@@ -71,7 +71,7 @@ let package = Package(
             swiftSettings: strict),
 
         // What a finished flow leaves (its outcome, summary and transcript) and where it is kept.
-        .target(name: "FlowRecords", dependencies: ["IdentityProvider", "Threading"], swiftSettings: strict),
+        .target(name: "FlowRecords", dependencies: ["IdentityProvider", "JSONText", "Threading"], swiftSettings: strict),
 
         // The flow engine: scheduling, the device queues, the mailbox, the credential channel, events, cancel,
         // timeouts and history. It knows a flow family only through the FlowFamily protocol and imports no SDK.

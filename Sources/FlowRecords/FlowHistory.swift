@@ -1,3 +1,4 @@
+import JSONText
 import IdentityProvider
 import Threading
 
@@ -81,6 +82,22 @@ public struct HistoryRecord: Sendable, Equatable {
         self.summary = summary
         self.resultJSON = resultJSON
         self.events = events
+    }
+}
+
+extension HistoryRecord {
+    /// What the result says beyond the summary: its error (`error 513/4011: wrong username or password …`, or why
+    /// a flow was aborted for bad input) and the next step, as the result screen and `run`'s result line give them;
+    /// for `history show` and the terminal's transcript.
+    public var outcomeLines: [String] {
+        guard let result = try? JSONParser.parse(resultJSON) else { return [] }
+        var lines: [String] = []
+        if let error = result["error"], let message = error["message"]?.string {
+            let code = [error["subsystem"]?.integer, error["code"]?.integer].compactMap { $0.map(String.init) }
+            lines.append("error" + (code.count == 2 ? " " + code.joined(separator: "/") : "") + ": " + message)
+        }
+        if let advice = result["advice"]?.string { lines.append("next: " + advice) }
+        return lines
     }
 }
 

@@ -29,7 +29,7 @@ public enum HistoryExport {
     public static func transcript(_ record: HistoryRecord) -> String {
         let s = record.summary
         var lines = ["flow \(s.id): \(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(duration(s.duration)) · \(s.time)"]
-        lines += outcomeLines(record.resultJSON)
+        lines += record.outcomeLines
         for event in record.events {
             var line = "\(event.sequence). \(event.from) → \(event.to)  \(event.step)  [\(event.thread)]"
             if let status = event.status { line += "  \(status)" }
@@ -37,19 +37,6 @@ public enum HistoryExport {
             lines.append(line + "  \(event.detail)")
         }
         return lines.map(VisibleText.escaped).joined(separator: "\n")
-    }
-
-    /// What the result says beyond the header: its error (`error 513/4011: wrong username or password …`, or why
-    /// a flow was aborted for bad input) and the next step, as the result screen and `run`'s result line give them.
-    static func outcomeLines(_ resultJSON: String) -> [String] {
-        guard let result = try? JSONParser.parse(resultJSON) else { return [] }
-        var lines: [String] = []
-        if let error = result["error"], let message = error["message"]?.string {
-            let code = [error["subsystem"]?.integer, error["code"]?.integer].compactMap { $0.map(String.init) }
-            lines.append("error" + (code.count == 2 ? " " + code.joined(separator: "/") : "") + ": " + message)
-        }
-        if let advice = result["advice"]?.string { lines.append("next: " + advice) }
-        return lines
     }
 
     /// A Mermaid `sequenceDiagram`: the flow's own parties first, in its kind's order (``FlowKind/lanes``), then

@@ -29,7 +29,11 @@ import Testing
         let header = try #require(lines.firstIndex { $0.contains("payer-auth · failure AUTHENTICATION_UNAVAILABLE ·") })
         #expect(lines[header + 1].contains(" events "), "\(lines.joined(separator: "\n"))")
         #expect(!lines[header].contains("…") && !lines[header + 1].contains("…"))
-        #expect(lines[header + 2].contains("1. App→SafepayDrops configure"))
+        // Then the result's error and next step, wrapped at words, as `history show` prints them; then the events.
+        #expect(lines[header + 2].contains("error: transStatus U: authentication could not be performed"), "\(lines.joined(separator: "\n"))")
+        let next = try #require(lines.firstIndex { $0.contains("│ next: ") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.dropFirst(next + 1).contains { $0.contains("1. App→SafepayDrops configure") }, "\(lines.joined(separator: "\n"))")
+        #expect(!lines[header + 2..<next].contains { $0.contains("…") })
     }
 
     /// At 60 columns a payment's "payer-auth · success AUTHENTICATED · <time>" fills the 56 columns exactly: the

@@ -195,15 +195,23 @@ extension AppView {
         for (index, line) in header.enumerated() {
             buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + index, column: area.left, role: .title, limit: area.width)
         }
-        let rows = max(1, area.height - header.count)
+        // The result's error and next step under the header, as `history show` prints them, wrapped (up to three rows
+        // each, and never so many that fewer than three events show).
+        var top = area.top + header.count
+        for line in transcript.record.outcomeLines {
+            let room = min(3, area.top + area.height - 3 - top)
+            guard room > 0 else { break }
+            top += buffer.putWrapped(line, row: top, column: area.left, width: area.width, lines: room, role: .hint)
+        }
+        let rows = max(1, area.top + area.height - top)
         let first = max(0, transcript.scroll - rows + 1)
         for (offset, event) in transcript.record.events.dropFirst(first).prefix(rows).enumerated() {
             var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"
             if let status = event.status { line += " \(status)" }
             line += " \(event.detail)"
             let selected = first + offset == transcript.scroll
-            if selected { buffer.fill(row: area.top + header.count + offset, column: area.left, count: area.width, role: .menuFocused) }
-            buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + header.count + offset, column: area.left,
+            if selected { buffer.fill(row: top + offset, column: area.left, count: area.width, role: .menuFocused) }
+            buffer.put(CharacterWidth.truncate(line, to: area.width), row: top + offset, column: area.left,
                        role: selected ? .menuFocused : .text, limit: area.width)
         }
     }
