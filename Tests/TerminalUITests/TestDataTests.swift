@@ -121,6 +121,23 @@ import ThreeDSecure
         #expect(driver.result?.payment?.errorCode == "101")
     }
 
+    /// The picker's outcome column says what the card ends in: the HTML challenge, which a terminal cannot show,
+    /// ends U (it said "HTML → Y", the ACS's verdict had it been shown).
+    @Test func thePickerSaysTheHTMLChallengeEndsInU() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        driver.type("html")
+        #expect(driver.app.render().text.contains("HTML → U"), "\(driver.app.render().text)")
+        let paying = AppDriver()
+        paying.pay(card: "4000009900000046")
+        if paying.challenge != nil {
+            paying.press(.enter)
+            paying.pump { _ in paying.isResult }
+        }
+        #expect(paying.result?.status == "AUTHENTICATION_UNAVAILABLE", "\(paying.app.render().text)")
+    }
+
     /// Typing narrows the picker to the cards whose line contains what was typed; Esc clears, then closes.
     @Test func typingFiltersTheTestCards() throws {
         let driver = AppDriver()

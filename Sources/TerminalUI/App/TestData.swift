@@ -182,6 +182,8 @@ extension TestCard {
             case .outOfBand: "out-of-band"
             case .htmlOther: "HTML"
             }
+            // An HTML challenge cannot be shown here: the 3DS SDK ends it as a transaction error (challengeCancel 06), U.
+            if design.uiType == .htmlOther { return "\(kind) → U" }
             return design.endsInError ? "\(kind) → U, Erro" : "\(kind) → \(design.outcome.rawValue)"
         }
     }
