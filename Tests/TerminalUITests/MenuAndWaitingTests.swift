@@ -8,6 +8,22 @@ import TerminalUI
 import Testing
 
 @Suite struct MenuAndHelpKeyTests {
+    /// Every screen's bar says how to get help, and `?` opens it there: the history, a transcript (list and
+    /// sequence) and the out-of-band challenge had no help entry though `?` worked.
+    @Test func theHistoryAndTranscriptBarsSayHowToGetHelp() {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.press(.escape, .character("h"))
+        for (step, key) in [("history", nil), ("transcript", Key.enter), ("sequence", Key.character("v"))] as [(String, Key?)] {
+            if let key { driver.press(key) }
+            let bar = driver.app.render().text.split(separator: "\n").last.map(String.init) ?? ""
+            #expect(bar.contains("? help"), "\(step): \(bar)")
+            driver.press(.character("?"))
+            #expect(driver.app.state.showHelp, "\(step)")
+            driver.press(.character("?"))
+        }
+    }
+
     @Test func theMenuTakesDigitsJKHomeAndEnd() {
         let driver = AppDriver()
         let count = MenuItem.allCases.count

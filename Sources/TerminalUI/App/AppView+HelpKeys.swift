@@ -19,11 +19,11 @@ extension AppView {
         }
         switch state.screen {
         case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
-        case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults")]
-        case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")]
-        case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back")]
-        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("v", "sequence"), ("esc", "back")]
-        case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back")]
+        case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults"), ("?", "help")]
+        case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("?", "help")]
+        case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back"), ("?", "help")]
+        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("v", "sequence"), ("esc", "back"), ("?", "help")]
+        case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back"), ("?", "help")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
         // Test data (F4) before Enter, which everyone tries: at 60 columns the bar keeps tab, esc, F4 and F1.
         case .form: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back")]
@@ -32,7 +32,7 @@ extension AppView {
             switch challenge.screen.uiType {
             case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F1", "help")]
             case .singleSelect, .multiSelect: return [("↑↓", "move"), ("space", "choose"), ("enter", "submit"), ("esc", "cancel"), ("?", "help")]
-            case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel")]
+            case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("?", "help")]
             case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("?", "help")]
             }
         case .q2Choice: return [("↑↓ 1-\(Q2ChoiceState.Choice.allCases.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"), ("?", "help")]
