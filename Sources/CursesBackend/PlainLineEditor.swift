@@ -32,6 +32,8 @@ struct PlainLineEditor {
     /// Some of the line was typed while a secret's question was open: it belongs to that question, and is dropped
     /// when the question goes unanswered (a flow's timeout), never shown under the next one.
     private var typedForSecret = false
+    /// How the open question's answer is written once it is given (``open(secret:question:mask:)``), or nil.
+    private var mask: ((String) -> String)?
     private var escape = Escape.none
     private let maximumLine: Int
 
@@ -45,8 +47,11 @@ struct PlainLineEditor {
     var waitsForEscape: Bool { escape == .escape }
 
     /// A question is asked: what is typed for it shows unless it is a secret. Returns what to write (the part of
-    /// the line typed ahead, now that it is the answer being typed).
-    mutating func open(secret: Bool, question: String = "") -> [UInt8] {
+    /// the line typed ahead, now that it is the answer being typed). `mask`: the answer shows while it is typed, and
+    /// at Enter is erased and written as `mask` gives it (a card number as `•••• 2503`), so that the terminal keeps
+    /// only that.
+    mutating func open(secret: Bool, question: String = "", mask: ((String) -> String)? = nil) -> [UInt8] {
+        self.mask = secret ? nil : mask
         if typedForSecret, !secret || secretQuestion != Array(question.utf8) { dropLine() }
         // What was typed ahead (pasted with the lines before it, without its Enter) is the secret's now.
         if secret, !line.isEmpty { typedForSecret = true }
@@ -74,6 +79,7 @@ struct PlainLineEditor {
         if typedForSecret { dropLine() }
         echoing = false
         secretQuestion = nil
+        mask = nil
     }
 
     /// Takes bytes typed. Returns the lines finished, and what to write for the echo.
@@ -145,7 +151,14 @@ struct PlainLineEditor {
 
     private mutating func finish(_ text: [UInt8], output: inout [UInt8]) -> Entry {
         let echoed = echoing && shown == line.count
+        if echoed, let mask {
+            // Back over what was typed (a character at a time, as Backspace erases), and the masked answer instead.
+            let characters = line.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+            for _ in 0..<characters { output += [0x08, 0x20, 0x08] }
+            output += Array(mask(String(decoding: text, as: UTF8.self)).utf8)
+        }
         if echoed { output.append(UInt8(ascii: "\n")) }
+        mask = nil
         let entry = Entry(text: String(decoding: text, as: UTF8.self), echoed: echoed)
         dropLine()
         // Answered: until the next question is asked, what is typed is typed ahead and does not show.

@@ -113,7 +113,9 @@ public enum PlainSession {
                 // Text typed ahead that this question would not show (a code typed ahead falling on Submit) is kept
                 // unseen, as a secret's is.
                 let hidden = question.secret || !editor.typedAheadFits { question.shown($0) == $0 }
-                write(bytes: editor.open(secret: hidden, question: printable(question.text)))
+                // A card number shows as it is typed, and masked once given (the piped log shows it masked too).
+                let mask: ((String) -> String)? = question.cardNumber ? { printable(question.shown($0)) } : nil
+                write(bytes: editor.open(secret: hidden, question: printable(question.text), mask: mask))
                 questionOnLine = true
             }
             if question == nil { editor.close() }

@@ -183,6 +183,28 @@ import Testing
         #expect(session.waitForExit() == 0)
     }
 
+    /// A card number shows while it is typed and is left on the terminal masked (it stayed whole in the scrollback,
+    /// where a piped session's log masks it).
+    @Test func aTypedCardNumberIsLeftMasked() throws {
+        let session = try plainSession()
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("4")
+        session.press("Enter")
+        #expect(session.waitFor("Card number:"))
+        session.type("4000000000002503")
+        #expect(session.waitFor("4000000000002503"), "it shows while typed")
+        session.press("Enter")
+        #expect(session.waitFor("Expiry"))
+        let lines = scrollbackLines(session)
+        #expect(lines.contains { $0.hasPrefix("Card number") && $0.hasSuffix("•••• 2503") }, "\(lines)")
+        #expect(!session.scrollback().contains("4000000000002503"), "\(session.scrollback())")
+        session.press("C-d")
+        #expect(session.waitFor("⊘ Pay with card (3-D Secure) cancelled", timeout: .seconds(5)))
+        session.type("q")
+        session.press("Enter")
+        #expect(session.waitForExit() == 0)
+    }
+
     /// A user name, password and activation code pasted at once at the user name question: plain mode edits and echoes lines
     /// itself, so the lines pasted ahead are not shown, and each secret answers its own hidden question.
     @Test func answersPastedAheadShowNoSecret() throws {
