@@ -117,7 +117,12 @@ import Testing
         let shown = text.split(separator: "\n").filter { $0.contains("activate  alice") }.count
         #expect(shown < 10)
         #expect(text.contains("↓ \(10 - shown) more"), "\(text)")
-        for _ in 0..<9 { driver.press(.down) }
+        // In the middle, flows both ways: both counts, shorter where the long form has no room (it showed neither).
+        for _ in 0..<shown { driver.press(.down) }
+        text = driver.app.render().text
+        let header = text.split(separator: "\n").first { $0.contains("ID") && $0.contains("STATUS") }.map(String.init) ?? ""
+        #expect(header.contains("↑") && header.contains("↓"), "\(text)")
+        for _ in shown..<9 { driver.press(.down) }
         text = driver.app.render().text
         #expect(text.contains("↑ \(10 - shown) above"), "\(text)")
     }

@@ -121,9 +121,14 @@ extension AppView {
         let first = min(max(0, history.selection - rows + 1), max(0, history.entries.count - rows))
         // Flows that do not fit: the header's end says how many, and where, as the faults panel's last row does.
         let below = history.entries.count - first - rows
-        let more = [first > 0 ? "↑ \(first) above" : nil, below > 0 ? "↓ \(below) more" : nil].compactMap { $0 }.joined(separator: " · ")
+        // Both, in the middle of the list, shorter when the long form does not fit beside the header (it showed neither).
+        let forms = [
+            [first > 0 ? "↑ \(first) above" : nil, below > 0 ? "↓ \(below) more" : nil],
+            [first > 0 ? "↑ \(first)" : nil, below > 0 ? "↓ \(below)" : nil],
+            [first > 0 ? "↑\(first)" : nil, below > 0 ? "↓\(below)" : nil],
+        ].map { $0.compactMap { $0 }.joined(separator: " · ") }
         let headerWidth = CharacterWidth.of(columns.row(["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]))
-        if !more.isEmpty, headerWidth + 2 + CharacterWidth.of(more) <= area.width {
+        if let more = forms.first(where: { !$0.isEmpty && headerWidth + 2 + CharacterWidth.of($0) <= area.width }) {
             buffer.put(more, row: top, column: area.left + area.width - CharacterWidth.of(more), role: .hint)
         }
         for (offset, entry) in history.entries.enumerated().dropFirst(first).prefix(rows) {
