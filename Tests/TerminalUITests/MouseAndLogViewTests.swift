@@ -124,6 +124,21 @@ import Testing
 }
 
 @Suite struct EventLogFocusTests {
+    /// A form that comes while the log has the focus (its filter being typed) takes the keys: what is typed next
+    /// goes into the form's field, not into the filter.
+    @Test func aFormThatComesTakesTheFocusFromTheLog() throws {
+        let driver = AppDriver()
+        driver.press(.enter)  // Activate device: the flow starts, its first form a moment later
+        driver.press(.tab, .character("/"))
+        driver.type("GET")
+        #expect(driver.app.state.logFocus?.editingFilter == true)
+        driver.pump { _ in driver.isForm }
+        driver.type("abc")
+        #expect(driver.app.state.logFocus == nil)
+        guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(form.inputs.first?.text == "abc")
+    }
+
     @Test func theSequenceViewOpensOnTheNewestArrows() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002701")
