@@ -137,6 +137,36 @@ import Testing
 }
 
 @Suite struct WaitingTests {
+    /// Esc while a flow works, its first prompt already posted but not yet shown (the messages are handed over in
+    /// that order here): the flow ends cancelled and its form never shows; it did, and a piped script's next lines
+    /// became its hidden password.
+    @Test func aPromptOfAFlowCancelledWhileItWorkedIsNotShown() {
+        let driver = AppDriver()
+        driver.press(.enter)
+        var cancelled = false, sawForm = false
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !driver.isResult, ContinuousClock.now < deadline {
+            guard driver.service.mailbox.waitForMessages(timeout: .milliseconds(50)) else { continue }
+            for message in driver.service.mailbox.drain() {
+                switch message {
+                case .event(let event): driver.app.flowService(driver.service, didEmit: event)
+                case .prompt(let prompt):
+                    if !cancelled {
+                        driver.press(.escape)
+                        cancelled = true
+                    }
+                    driver.app.flowService(driver.service, needsAnswerTo: prompt)
+                case .finished(let result): driver.app.flowService(driver.service, didFinish: result)
+                case .report(let report): driver.app.flowService(driver.service, didReport: report)
+                }
+                if driver.isForm { sawForm = true }
+            }
+        }
+        #expect(cancelled)
+        #expect(!sawForm)
+        #expect(driver.result?.outcome == .cancelled)
+    }
+
     @Test func waitingShowsTheCallInFlightAndItsElapsedTime() throws {
         // Every round trip to the IdP takes 5 s on the manual clock, which the test never moves: the activation
         // waits on its first IdP call.
