@@ -102,6 +102,9 @@ extension TerminalEndToEndTests {
         session.press("h")
         #expect(session.waitFor("History — 1 flow"))
         session.press("Enter")
+        // The transcript: the result's error under its header, then the events; PgDn to the fault's.
+        #expect(session.waitFor("error 511/4: the network is unavailable"))
+        session.press("PageDown")
         #expect(session.waitFor("fault injected [IdpSdk] FAULT network unavailable"))
     }
 
