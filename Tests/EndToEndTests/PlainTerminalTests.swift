@@ -24,6 +24,14 @@ import Testing
         #expect(session.waitFor("Username (? lists demo users):"))
     }
 
+    /// The menu, then Pay with card's first question.
+    private func startPayment(_ session: TmuxSession) {
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("4")
+        session.press("Enter")
+        #expect(session.waitFor("Card number:"))
+    }
+
     /// Questions a line each, secrets typed unseen, Ctrl-C quits (exit 130).
     @Test func plainModeAsksLineByLineWithSecretsHidden() throws {
         let session = try plainSession()
@@ -165,10 +173,7 @@ import Testing
     @Test func ctrlDCancelsAFlowThatIsWorking() throws {
         // The lookup-timeout card keeps the payment working for seconds: Ctrl-D ends it at once.
         let session = try plainSession()
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
-        session.type("4")
-        session.press("Enter")
-        #expect(session.waitFor("Card number:"))
+        startPayment(session)
         for answer in ["4000000000002354", "1230", "", "", ""] {
             if !answer.isEmpty { session.type(answer) }
             session.press("Enter")
@@ -187,10 +192,7 @@ import Testing
     /// where a piped session's log masks it).
     @Test func aTypedCardNumberIsLeftMasked() throws {
         let session = try plainSession()
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
-        session.type("4")
-        session.press("Enter")
-        #expect(session.waitFor("Card number:"))
+        startPayment(session)
         session.type("4000000000002503")
         #expect(session.waitFor("4000000000002503"), "it shows while typed")
         session.press("Enter")
