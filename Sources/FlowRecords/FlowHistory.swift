@@ -93,8 +93,10 @@ extension HistoryRecord {
         guard let result = try? JSONParser.parse(resultJSON) else { return [] }
         var lines: [String] = []
         if let error = result["error"], let message = error["message"]?.string {
+            // `subsystem/code` for the IdpSdk's errors, the code alone for those that have one (Q2's hydra code, a
+            // payment's), as the result screen gives them.
             let code = [error["subsystem"]?.integer, error["code"]?.integer].compactMap { $0.map(String.init) }
-            lines.append("error" + (code.count == 2 ? " " + code.joined(separator: "/") : "") + ": " + message)
+            lines.append("error" + (code.isEmpty ? "" : " " + code.joined(separator: "/")) + ": " + message)
         }
         if let advice = result["advice"]?.string { lines.append("next: " + advice) }
         return lines

@@ -13,7 +13,7 @@ import Foundation
 enum StatePath {
     /// `path` with its folder's links resolved (`realpath`) and its last name as it is: what SQLite, which refuses
     /// a link anywhere on the path when asked not to follow one, is given. `path` as it is when the folder
-    /// cannot be resolved (SQLite then says why it cannot open it).
+    /// cannot be resolved (SQLite then says why it cannot open it) or its real name is not UTF-8.
     static func throughRealFolder(_ path: String) -> String {
         guard path != ":memory:" else { return path }
         let slash = path.lastIndex(of: "/")
@@ -21,7 +21,9 @@ enum StatePath {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         guard let resolved = realpath(folder, nil) else { return path }
         defer { free(resolved) }
-        let real = String(cString: resolved)
+        // A real place whose name is not UTF-8 cannot be a Swift string: the path as given (SQLite resolves a
+        // relative one from the real working folder itself).
+        guard let real = String(validatingCString: resolved) else { return path }
         return (real == "/" ? "" : real) + "/" + name
     }
 

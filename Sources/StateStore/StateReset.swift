@@ -74,8 +74,8 @@ extension StateFile {
             try file.reset()
         } catch {
             switch error.reason {
-            // idp-tui's file by its header, damaged past it: the reset's transaction rolled back, and the file is
-            // moved aside as any damaged file of idp-tui's is.
+            // idp-tui's file by its header, damaged past it: moved aside as any damaged file of idp-tui's is (the
+            // emptying rolled back when it met the damage; found by VACUUM after it, what is moved is emptied).
             case .damaged: return try moveAside(path, now: now)
             case .busy: throw inUse(path)
             case .other: throw StateError(error.description + "; nothing was changed")

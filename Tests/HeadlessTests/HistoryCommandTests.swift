@@ -35,6 +35,10 @@ import Testing
         #expect(wrong.count > 3 && wrong[1].hasPrefix("error 513/4011: wrong username or password"), "\(wrong.prefix(3))")
         #expect(wrong.count > 3 && wrong[2].hasPrefix("next: Check the user name and password"), "\(wrong.prefix(3))")
         #expect(!wrong.joined().contains("nope"))
+        // An error with a code and no subsystem (Q2's hydra code) keeps its code, as the result screen does.
+        _ = try BinaryRun.run(["run", "q2-login", "--state", state], stdin: #"{"username":"alice","password":"nope"}"#)
+        let q2 = try BinaryRun.run(["history", "show", "3", "--state", state]).stdout.split(separator: "\n").map(String.init)
+        #expect(q2.count > 1 && q2[1].hasPrefix("error 1001: "), "\(q2.prefix(3))")
         let aborted = try BinaryRun.run(["history", "show", "2", "--state", state]).stdout
         #expect(aborted.contains("\nerror 1000/1: aborted for bad input: answers (activate) has no \"password\""), "\(aborted.prefix(400))")
     }

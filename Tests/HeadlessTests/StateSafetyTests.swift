@@ -224,6 +224,18 @@ import Threading
         #expect(mode(folder + "/real/idp-tui/state.sqlite") == 0o600)
     }
 
+    /// A relative state path in a folder whose name is not UTF-8 (`caf\xE9`, Latin-1): it went to SQLite as given
+    /// before links in folders were resolved, and must still (a Swift string of the real name would not name it).
+    @Test func aRelativeStatePathWorksInAFolderWhoseNameIsNotUTF8() throws {
+        let folder = try folder()
+        let odd = Array(folder.utf8) + Array("/caf".utf8) + [0xE9]
+        #expect(mkdir(odd.map { CChar(bitPattern: $0) } + [0], 0o700) == 0)
+        let script = #"cd "$(printf '%s/caf\351' "$1")" && "$0" run logout --state s.sqlite < /dev/null && "$0" history --state s.sqlite"#
+        let run = try BinaryRun.run(["-c", script, BinaryRun.executable.path, folder], executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("logout"), "\(run.stdout)")
+    }
+
     /// A link that leads nowhere is something at the path, not a new user's missing file: every command refuses
     /// it as it refuses any link (it read as "no flows yet" and "nothing to reset", exit 0), and makes nothing.
     @Test func aDanglingLinkAtTheDefaultPathIsRefusedNotReadAsNoFlows() throws {

@@ -75,13 +75,13 @@ extension TerminalApp {
     }
 
     public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
-        state.promptDeadline = service.promptTimeout.map { ContinuousClock.now + $0 }
         // The prompt of a flow cancelled while it worked, posted before the cancel reached it: the flow is ending, and
         // its form is not shown (the lines of a script that followed the Esc were taken as its hidden password).
         if case .working(let flowID, _, ScreenState.cancellingStep) = state.screen, flowID == prompt.flowID {
             service.answer(prompt, with: .cancel)
             return
         }
+        state.promptDeadline = service.promptTimeout.map { ContinuousClock.now + $0 }
         // A prompt takes the keys: a focused log (its filter being typed, or an event shown whole) gives the focus
         // back, and shows every event again, following the newest, as Esc there does; keys typed next went to the
         // filter while the form's cursor waited in its field.
