@@ -74,6 +74,16 @@ struct PlainLineEditor {
         shown = 0
     }
 
+    /// Backspaces over what shows of an answer that is masked once given (a card number), a character at a time as
+    /// Backspace erases: before Esc drops it and before output breaks its line, so that none of it stays on the
+    /// terminal (a line that wrapped past the terminal's width keeps what is above: plain mode moves no cursor up).
+    mutating func eraseMasked() -> [UInt8] {
+        guard mask != nil, shown > 0 else { return [] }
+        let characters = line[..<shown].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        shown = 0
+        return Array([[UInt8]](repeating: [0x08, 0x20, 0x08], count: characters).joined())
+    }
+
     /// No question waits for the line being typed: it no longer shows.
     mutating func close() {
         if typedForSecret { dropLine() }
@@ -152,9 +162,8 @@ struct PlainLineEditor {
     private mutating func finish(_ text: [UInt8], output: inout [UInt8]) -> Entry {
         let echoed = echoing && shown == line.count
         if echoed, let mask {
-            // Back over what was typed (a character at a time, as Backspace erases), and the masked answer instead.
-            let characters = line.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
-            for _ in 0..<characters { output += [0x08, 0x20, 0x08] }
+            // Back over what was typed, and the masked answer instead.
+            output += eraseMasked()
             output += Array(mask(String(decoding: text, as: UTF8.self)).utf8)
         }
         if echoed { output.append(UInt8(ascii: "\n")) }

@@ -55,6 +55,8 @@ public enum PlainSession {
         var questionOnLine = false
         func endQuestionLine() {
             guard questionOnLine else { return }
+            // A card number typed in part is erased first: the question is asked again under it, with it echoed again.
+            write(bytes: editor.eraseMasked())
             write("\n")
             editor.lineBroken()
             questionOnLine = false
@@ -164,6 +166,7 @@ public enum PlainSession {
             let ready = poll(&fds, 3, editor.waitsForEscape ? PlainLineEditor.escapeWait : -1)
             if ready < 0 && errno != EINTR { return 1 }
             if ready == 0 && editor.waitsForEscape {
+                write(bytes: editor.eraseMasked())
                 let entry = editor.escapeTimedOut()
                 if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed) }
                 continue

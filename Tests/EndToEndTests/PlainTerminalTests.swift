@@ -207,6 +207,20 @@ import Testing
         #expect(session.waitForExit() == 0)
     }
 
+    /// Esc on a card number typed in part erases it before the cancel: none of it stays on the terminal.
+    @Test func aCardNumberTypedInPartIsErasedByEsc() throws {
+        let session = try plainSession()
+        startPayment(session)
+        session.type("4000000000")
+        #expect(session.waitFor("4000000000"), "it shows while typed")
+        session.press("Escape")
+        #expect(session.waitFor("⊘ Pay with card (3-D Secure) cancelled", timeout: .seconds(5)))
+        #expect(!session.scrollback().contains("4000000000"), "\(session.scrollback())")
+        session.type("q")
+        session.press("Enter")
+        #expect(session.waitForExit() == 0)
+    }
+
     /// A user name, password and activation code pasted at once at the user name question: plain mode edits and echoes lines
     /// itself, so the lines pasted ahead are not shown, and each secret answers its own hidden question.
     @Test func answersPastedAheadShowNoSecret() throws {
