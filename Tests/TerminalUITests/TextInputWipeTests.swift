@@ -20,13 +20,33 @@ import TerminalUI
         input.insert("hunter2 xyzzy")
         for key: Key in [.backspace, .backspace, .control("w"), .left, .delete] { _ = input.apply(key) }
         #expect(input.text == "hunter2")
-        input.reformat(counting: { _ in true }) { _ in "ok" }
-        #expect(input.text == "ok")
         let before = input.bufferBytesForTesting()
         #expect(before.contains(UInt8(ascii: "z")), "the removed characters are still in the buffer before the wipe")
+        input.reformat(counting: { _ in true }) { _ in "ok" }
+        #expect(input.text == "ok")
         input.clear()
         let after = input.bufferBytesForTesting()
         #expect(after.count == before.count, "the wipe keeps the same buffer")
         for byte in "hunter2xyzok".utf8 { #expect(!after.contains(byte), "\(Character(UnicodeScalar(byte)))") }
+    }
+
+    /// A copy of the field (what every key does to the screen's state) keeps its value; the field typed into gets a
+    /// buffer of its own with room for the longest value, and the copy's buffer, with the text so far in it, is
+    /// wiped when the copy goes (an array shared that way was copied at the next key and the old one freed as it was).
+    @Test func aCopysBufferIsWipedWhenTheCopyGoes() throws {
+        var input = TextInput(maximumBytes: 64)
+        input.insert("hunter")
+        var copy: TextInput? = input
+        input.insert("2")
+        #expect(copy?.text == "hunter" && input.text == "hunter2")
+        #expect(input.bufferBytesForTesting().count == 64 * MemoryLayout<Character>.stride)
+        #if DEBUG
+            let old = try #require(copy?.bufferForTesting)
+            #expect(old != input.bufferForTesting)
+            #expect(!TextInput.wipedForTesting.withLock { $0.contains(old) })
+            copy = nil
+            #expect(TextInput.wipedForTesting.withLock { $0.contains(old) }, "the copy's buffer was wiped as it went")
+        #endif
+        _ = copy
     }
 }

@@ -1,8 +1,63 @@
 import Secrets
+import Synchronization
 
 /// The contents of one text field and its cursor, with the editing keys of readline and of gum/huh inputs.
 public struct TextInput: Equatable, Sendable {
-    public private(set) var characters: [Character] = []
+    /// The characters, in a buffer of this field's own: a copy of the field (a screen state copied to be changed, as
+    /// every key does) shares it until one of them changes, and a buffer is wiped whole when the last copy lets it go
+    /// (an array shared that way was copied on the next key and the old one freed, the password typed so far in it).
+    public private(set) var characters: [Character] {
+        get { storage.characters }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.characters, room: maximumBytes) }
+            yield &storage.characters
+        }
+    }
+    private var storage = Storage([], room: 0)
+
+    /// The characters' buffer, overwritten whole (its spare room too) when it goes.
+    private final class Storage: @unchecked Sendable {
+        // Changed only through `characters`' `_modify`, on a buffer no other copy of the field holds.
+        var characters: [Character]
+
+        init(_ characters: [Character], room: Int) {
+            self.characters = []
+            self.characters.reserveCapacity(max(room, characters.count))
+            self.characters.append(contentsOf: characters)
+            #if DEBUG
+                // An earlier buffer at the same address is gone: this one is not wiped yet.
+                let id = ObjectIdentifier(self)
+                TextInput.wipedForTesting.withLock { _ = $0.remove(id) }
+            #endif
+        }
+
+        deinit {
+            TextInput.wipe(&characters)
+            #if DEBUG
+                let id = ObjectIdentifier(self)
+                TextInput.wipedForTesting.withLock { _ = $0.insert(id) }
+            #endif
+        }
+    }
+
+    #if DEBUG
+        /// The buffers wiped as they went, for tests (debug builds only).
+        package static let wipedForTesting = Mutex<Set<ObjectIdentifier>>([])
+        /// Which buffer the field's characters are in now.
+        package var bufferForTesting: ObjectIdentifier { ObjectIdentifier(storage) }
+    #endif
+
+    /// Overwrites every slot of `characters`' buffer, its spare room included, and empties it, keeping the buffer.
+    fileprivate static func wipe(_ characters: inout [Character]) {
+        let capacity = characters.capacity
+        characters.removeAll(keepingCapacity: true)
+        characters.append(contentsOf: repeatElement("\u{0}", count: capacity))
+        characters.removeAll(keepingCapacity: true)
+    }
+
+    public static func == (lhs: TextInput, rhs: TextInput) -> Bool {
+        lhs.characters == rhs.characters && lhs.cursor == rhs.cursor && lhs.maximumBytes == rhs.maximumBytes
+    }
     /// Cursor position, 0…characters.count.
     public private(set) var cursor = 0
     /// The longest value accepted, in UTF-8 bytes.
@@ -12,8 +67,7 @@ public struct TextInput: Equatable, Sendable {
         self.maximumBytes = maximumBytes
         // Room for the longest value at once (a character takes a byte at least), so that typing never moves the
         // characters to a bigger buffer and leaves the old one, with what was typed so far, unwiped.
-        characters.reserveCapacity(maximumBytes)
-        characters.append(contentsOf: text)
+        storage = Storage(Array(text), room: maximumBytes)
         cursor = characters.count
     }
 
@@ -103,9 +157,10 @@ public struct TextInput: Equatable, Sendable {
         let before = characters[..<cursor].filter(counts).count
         let formatted = Array(format(text))
         guard formatted != characters else { return }
-        // In the same buffer (a new one would leave the old, unwiped); what the shorter text leaves past its end,
-        // `clear` wipes with the rest.
-        characters.replaceSubrange(characters.indices, with: formatted)
+        // In the same buffer, wiped first (a new one would leave the old unwiped; one too small for the formatted
+        // text grows from the wiped one).
+        Self.wipe(&characters)
+        characters.append(contentsOf: formatted)
         var seen = 0
         cursor = characters.count
         for (index, character) in characters.enumerated() where counts(character) {
@@ -134,10 +189,7 @@ public struct TextInput: Equatable, Sendable {
     /// the next value. A copy of the field made earlier (a value type's copy) is out of reach: the app drops its
     /// other references to a form before it wipes it (``AppState/wipeInputs()``).
     public mutating func clear() {
-        let capacity = characters.capacity
-        characters.removeAll(keepingCapacity: true)
-        characters.append(contentsOf: repeatElement("\u{0}", count: capacity))
-        characters.removeAll(keepingCapacity: true)
+        Self.wipe(&characters)
         cursor = 0
     }
 
