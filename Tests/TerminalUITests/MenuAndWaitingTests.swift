@@ -189,7 +189,8 @@ import Testing
 
 extension WaitingTests {
     /// After the form is answered the SDK goes on with it: the working screen says so, not that it waits for the
-    /// prompt it has just had its answer to.
+    /// prompt it has just had its answer to, and its time ticks while the SDK's next request waits out the added
+    /// latency (it showed no time until the request was sent).
     @Test func afterTheFormTheWorkingScreenSaysTheSDKHasTheAnswer() throws {
         let driver = AppDriver(latency: .seconds(5))
         driver.press(.enter)  // Activate device: its connection waits 5 s on the manual clock
@@ -200,6 +201,15 @@ extension WaitingTests {
         driver.press(.enter)
         #expect(driver.pump { _ in driver.app.render().text.contains("(provideCredentials answered)") })
         #expect(!driver.app.render().text.contains("waiting for IdpSdk: provideCredentials"))
+        let call = try #require(driver.app.state.inFlight, "the SDK is waited on after the answer")
+        #expect(driver.app.tickInterval == .milliseconds(250))
+        driver.app.tick(now: call.since + .milliseconds(1_750))
+        let text = driver.app.render().text
+        #expect(text.contains("waiting for IdpSdk (provideCredentials answered) · 1.7 s"), "\(text)")
+        // The request goes once the latency is waited out; its answer brings the next page, the app's turn.
+        driver.clock.advance(by: .seconds(5))
+        #expect(driver.pump { _ in driver.isForm })
+        #expect(driver.app.state.inFlight == nil)
         driver.press(.escape)
         #expect(driver.pump { _ in driver.isResult })
     }

@@ -41,13 +41,19 @@ extension TerminalApp {
     /// with a status answers. The reply to a request (the same step, back) ends it and what was asked since, so
     /// that the call it was made for (the app's `authenticate(using:)` around the security module's check, its
     /// `SetAuthorisationCode` around `POST /token`) is waited on again, with its own elapsed time; any other
-    /// answer, and a prompt or callback to the app (the app's turn), ends them all. Faults leave them as they are.
+    /// answer, and a prompt or callback to the app (the app's turn), ends them all. The app's answer to a prompt
+    /// hands the turn back: the SDK is waited on, with its own elapsed time, until its next request (an added
+    /// latency is waited out before that request is sent, and the screen showed no time). Faults leave them as
+    /// they are.
     private func trackInFlight(_ event: FlowEvent) {
         guard !event.step.isFaultNotice, state.runningFlow == nil || state.runningFlow == event.flowID else { return }
         let (from, to, step) = (event.from.rawValue, event.to.rawValue, event.step.rawValue)
         if event.status == nil && event.duration == nil && event.to != .app {
+            state.callsInFlight.removeAll { $0.answeredBy == nil }
             state.callsInFlight.append(InFlightCall(what: "\(to): \(step) (from \(from))", since: .now,
                                                     answeredBy: (from: to, to: from, step: step)))
+        } else if event.from == .app, event.to != .app, event.step != .cancel, let status = event.status {
+            state.callsInFlight = [InFlightCall(what: "\(to) (\(step) \(status))", since: .now, answeredBy: nil)]
         } else if let asked = state.callsInFlight.lastIndex(where: { $0.answeredBy.map { $0 == (from, to, step) } ?? false }) {
             state.callsInFlight.removeSubrange(asked...)
         } else {
