@@ -42,6 +42,22 @@ import ThreeDSecure
         #expect(next.inputs.first?.text == "alice", "the next one after bob")
     }
 
+    /// The name F4 has just filled in, erased and typed again: that user, as any name typed (F4 went on to the
+    /// next user, taking the retyped name for its own fill).
+    @Test func f4FillsInANameRetypedAfterItsOwnFill() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.f4)
+        driver.press(.backspace, .backspace, .backspace, .backspace, .backspace)
+        driver.press(.character("a"), .character("l"), .character("i"), .character("c"), .character("e"), .f4)
+        guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(form.inputs.first?.text == "alice")
+        #expect(driver.app.render().text.contains("filled in demo user alice, the name typed (F4: the next one)"))
+        driver.press(.f4)
+        guard case .form(let next) = driver.app.state.screen else { Issue.record("no form"); return }
+        #expect(next.inputs.first?.text == "bob", "F4 again, the name untouched: the next one")
+    }
+
     @Test func f4OnActivationsSecondPageFillsTheCodeOfTheUserTheFirstPageNamed() throws {
         let driver = AppDriver()
         driver.openActivation()

@@ -43,6 +43,9 @@ public struct FormState: Sendable {
     public var note: String?
     /// The demo user F4 fills in next.
     var demoUser = 0
+    /// The user name F4 last put in the username field, until a key edits that field: F4 again goes on to the
+    /// next user; a name typed, even the same one again, is the user F4 fills in.
+    var filledName: String?
     /// Plain mode: `?` listed the demo users, and the question is which one fills the form.
     var choosingDemoUser = false
 

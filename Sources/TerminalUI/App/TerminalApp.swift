@@ -290,10 +290,14 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     private func handleForm(_ key: Key, _ form: inout FormState) {
+        let username = form.prompt.fields.firstIndex(of: .username)
+        let named = username.map { form.inputs[$0].text }
         switch form.handle(key) {
         case .cancel: cancel(&form)
         case .submit: submit(&form)
-        case .edited: state.screen = .form(form)
+        case .edited:
+            if let username, form.inputs[username].text != named { form.filledName = nil }
+            state.screen = .form(form)
         }
     }
 

@@ -60,12 +60,12 @@ extension TerminalApp {
         }
         let flowID = form.prompt.flowID
         let index: Int
-        // A demo user's name typed (one this form's F4 has not just filled in): that user, and the next F4 goes on
-        // from there; with 1,000 users on the tenant, stepping through them is no way to reach one.
+        // A demo user's name typed (not the one this form's F4 has just filled in, untouched since): that user, and
+        // the next F4 goes on from there; with 1,000 users on the tenant, stepping through them is no way to reach
+        // one. A form asked again in the same flow starts its own turn.
         let typed = form.prompt.fields.firstIndex(of: .username).map { form.inputs[$0].text }
         let named = typed.flatMap { name in users.firstIndex { $0.username == name } }
-        // "Just filled in": by this form's own F4s (a form asked again in the same flow starts its own turn).
-        if let named, form.demoUser == 0 || (form.demoUser - 1) % users.count != named {
+        if let named, typed != form.filledName {
             index = named
             form.demoUser = named + 1
         } else if !form.prompt.fields.contains(.username), let last = state.lastUser, last.flowID == flowID,
@@ -80,6 +80,7 @@ extension TerminalApp {
         let user = users[index]
         state.lastUser = (flowID, user.username)
         Self.fill(&form, with: user)
+        if form.prompt.fields.contains(.username) { form.filledName = user.username }
         state.notice = !form.prompt.fields.contains(.username) ? "filled in demo user \(user.username)'s code"
             : index == named ? "filled in demo user \(user.username), the name typed (F4: the next one)"
             : "filled in demo user \(user.username) (F4: the next one; or type a name, then F4)"
