@@ -25,7 +25,7 @@ import Testing
         let result = try #require(driver.result)
         #expect(result.status == "NOT_REACHABLE")
         #expect(driver.app.state.log.contains { $0.step == .fault && $0.detail.hasPrefix("network unavailable") })
-        #expect(driver.app.render().text.contains("⚡ fault"))
+        #expect(driver.app.render().text.split(separator: "\n").contains { $0.contains("⚡ fault") && $0.contains("fault injected") })
         // Switched off again, the next activation works.
         driver.press(.enter, .character("f"), .character(" "), .escape)
         #expect(!driver.service.environment.world.identityFaults.networkUnavailable)
@@ -72,6 +72,21 @@ import Testing
                 #expect(line.contains("[x] 3DS: directory server answering a malformed m…"), "\(line)")
             }
         }
+    }
+
+    /// The log marks the fault that bit with ⚡, and the faults switched on at the flow's start as a notice from
+    /// the simulator (it was marked ⚡ as if it had bitten); the sequence view the same.
+    @Test func onlyAFaultThatBitIsMarkedWithALightningBolt() throws {
+        let driver = AppDriver(height: 40)
+        driver.press(.character("f"), .character(" "), .escape, .enter)
+        driver.pump { _ in driver.isResult }
+        let rows = driver.app.render().text.split(separator: "\n")
+        #expect(rows.contains { $0.contains("⚡ fault") && $0.contains("fault injected") }, "\(rows)")
+        #expect(rows.contains { $0.contains("simulator") && $0.contains("faults on") && !$0.contains("⚡") }, "\(rows)")
+        driver.press(.character("v"))
+        let lanes = driver.app.render().text
+        #expect(lanes.contains("⚡ fault injected"), "\(lanes)")
+        #expect(lanes.contains("● faults on"), "\(lanes)")
     }
 
     @Test func faultsSwitchedDuringAPromptBiteAtTheNextStep() throws {

@@ -230,7 +230,8 @@ extension AppView {
         let s = transcript.record.summary
         let arrows = transcript.record.events.map { event in
             SequencePane.Arrow(from: event.from, to: event.to, label: RecordedEvent.arrowLabel(step: event.step, status: event.status, separator: " "),
-                               role: .logInfo, isFault: event.from == Participant.simulator.rawValue)
+                               role: .logInfo, isFault: event.from == Participant.simulator.rawValue,
+                               isFaultsOn: event.step == FlowStep.faultsOn.rawValue)
         }
         let lanes = FlowCatalog.kind(named: s.flow)?.lanes.map(\.rawValue) ?? ["App"]
         // ↑↓ move the diagram a line: the transcript's position is the first arrow shown.

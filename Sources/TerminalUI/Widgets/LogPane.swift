@@ -177,6 +177,8 @@ enum LogPane {
         case (.app, .app): "✕"
         case (_, .identityProvider): "⇢ IdP"
         case (.identityProvider, _): "⇠ IdP"
+        // The faults switched on for a flow, at its start: a notice, not a fault that bit.
+        case (.simulator, _) where event.step == .faultsOn: "simulator"
         case (.simulator, _): "⚡ fault"
         case (.app, let to): "→ \(short(to))"
         case (let from, .app): "← \(short(from))"
@@ -197,6 +199,7 @@ enum LogPane {
     static func role(_ event: FlowEvent) -> Role {
         switch event.status {
         case nil, "OK", "answered", "entered", "ack", "Y", "A", "C", "200", "302": event.step == .cancel ? .logWarn : .logInfo
+        case "FAULT" where event.step == .faultsOn: .logInfo
         case "USER_CANCEL", "FAULT": .logWarn
         default: .logError
         }

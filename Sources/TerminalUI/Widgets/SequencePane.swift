@@ -13,6 +13,8 @@ enum SequencePane {
         let role: Role
         /// A fault: drawn as a mark, not an arrow.
         let isFault: Bool
+        /// The faults switched on, at a flow's start: a plain mark, not ⚡, which says a fault bit.
+        var isFaultsOn = false
     }
 
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int, height: Int) {
@@ -23,7 +25,7 @@ enum SequencePane {
         // The newest flow's events: one diagram per flow.
         let arrows = events.filter { $0.flowID == newest.flowID }.map { event in
             Arrow(from: event.from.rawValue, to: event.to.rawValue, label: RecordedEvent.arrowLabel(step: event.step.rawValue, status: event.status, separator: " "),
-                  role: LogPane.role(event), isFault: event.from == .simulator)
+                  role: LogPane.role(event), isFault: event.from == .simulator, isFaultsOn: event.step == .faultsOn)
         }
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
              title: "Sequence — flow \(newest.flowID): \(newest.flow.title)", wholeKey: "tab", scroll: scroll,
@@ -81,7 +83,7 @@ enum SequencePane {
             guard !arrow.isFault, let from = column(arrow.from), let to = column(arrow.to), from != to else {
                 // A fault, or a party talking to itself: a mark on its lane.
                 let x = column(arrow.to) ?? left + 1
-                let mark = arrow.isFault ? "⚡ " : "● "
+                let mark = arrow.isFault && !arrow.isFaultsOn ? "⚡ " : "● "
                 let label = CharacterWidth.truncate(mark + arrow.label, to: left + width - 1 - x)
                 cut = cut || label != mark + arrow.label
                 buffer.put(label, row: row, column: x, role: arrow.role)
