@@ -51,6 +51,28 @@ import Testing
         #expect(wide.app.render().text.contains("EUR 49.99 at Demo Shop · card •••• 2503 · text (one-time code)"))
     }
 
+    /// At 60 columns the card number's hint has twelve columns: a hint wider than that puts the brand on the card's
+    /// row and the rest under it (it wrapped as "Mastercard ·" over "8/16"), and the empty field's list of brands
+    /// is whole on four rows (it ended "Mastercard,…").
+    @Test func theCardHintIsWholeAtSixtyColumns() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openPayment()
+        driver.press(.control("u"))
+        func beside(_ label: String, _ count: Int = 2) throws -> [String] {
+            let lines = rows(driver)
+            let at = try #require(lines.firstIndex { $0.contains(label) })
+            return lines[at..<at + count].map { $0.split(separator: "]").last.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " │")) } ?? "" }
+        }
+        #expect(try beside("Card number", 4) == ["Visa,", "Mastercard,", "Amex or", "Discover"])
+        driver.type("52000000")
+        #expect(try beside("Card number") == ["Mastercard", "8/16"])
+        driver.type("00001006")
+        #expect(try beside("Card number") == ["Mastercard", "✗ Luhn"])
+        driver.press(.control("u"))
+        driver.type("4000000000002503111")
+        #expect(try beside("Card number") == ["Visa", "too long"])
+    }
+
     /// At 60 columns a notice is whole (the device gives way until the next key) and the faults stay in sight
     /// beside it (a notice took their place).
     @Test func aNoticeIsWholeAndKeepsTheFaultsInSight() throws {

@@ -43,7 +43,18 @@ extension AppView {
                     text = text.replacingOccurrences(of: "American Express", with: "Amex")
                         .replacingOccurrences(of: " · Luhn ✓", with: " ✓").replacingOccurrences(of: " · fails Luhn", with: " ✗ Luhn")
                 }
-                buffer.putWrapped(text, row: row, column: besideBoxes, width: max(0, besideRoom), lines: 2, role: role)
+                // Still too wide: the brand on one line and the rest under it, rather than a wrap that leaves
+                // "Mastercard ·" above "8/16".
+                if CharacterWidth.of(text) > besideRoom, let dot = text.range(of: " · ") {
+                    text = String(text[..<dot.lowerBound]) + "\n" + String(text[dot.upperBound...])
+                } else if CharacterWidth.of(text) > besideRoom, let mark = text.range(of: " ✗ ") {
+                    text = String(text[..<mark.lowerBound]) + "\n" + String(text[text.index(after: mark.lowerBound)...])
+                }
+                // The rows beside the narrower boxes below are free: the empty field's list of brands takes four.
+                for (offset, line) in text.split(separator: "\n").enumerated() {
+                    buffer.putWrapped(String(line), row: row + offset, column: besideBoxes, width: max(0, besideRoom),
+                                      lines: 4 - offset, role: role)
+                }
             }
         }
         let buttonRow = area.top + 2 + form.fieldCount
