@@ -15,15 +15,23 @@ import Threading
 /// unasked (a `KSMRuntimeErrorEvent` before it restarts itself), on the controller's queue. The label keeps the
 /// vendor's spelling (`withParmeter`).
 public enum KSMasterControllerFactory {
-    private static let shared = Locked<(world: ObjectIdentifier, controller: MCSDK)?>(nil)
+    /// The controller and the world it is a device of, held weakly: a world that is gone is never taken for the
+    /// current one, even when a new world is made at its address (compared by address, a controller of a world two
+    /// `use()` calls back came back as a new world's, activated and talking to the old IdP).
+    private struct Made: Sendable {
+        weak var world: SimulatedWorld?
+        let controller: MCSDK
+    }
+
+    private static let shared = Locked<Made?>(nil)
 
     public static func getMasterController(withParmeter param: String, andConsumer consumer: any KSAsyncEventReceiver) -> MCSDK? {
         let world = SimulatedWorld.current
         let made = UncheckedSendable(consumer)
         return shared.withLock { shared in
-            if let shared, shared.world == ObjectIdentifier(world) { return shared.controller }
+            if let shared, shared.world === world { return shared.controller }
             let controller = MCSDK(configuration: MasterControllerConfiguration(world: world), consumer: made.value)
-            shared = (ObjectIdentifier(world), controller)
+            shared = Made(world: world, controller: controller)
             return controller
         }
     }

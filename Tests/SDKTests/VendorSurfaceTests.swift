@@ -48,6 +48,20 @@ import ThreeDSecure
         #expect(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer) !== second)
     }
 
+    /// A world made where a freed one was (two `use()` calls: the second world takes the first's memory) is a new
+    /// world: the factory gave back the old world's device, activated and talking to the old world's IdP.
+    @Test func aWorldMadeWhereAGoneOneWasGetsANewDevice() throws {
+        let consumer = Consumer()
+        var previous = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
+        for _ in 0..<10 {
+            try SimulatedWorld.use()
+            try SimulatedWorld.use()
+            let next = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
+            #expect(next !== previous)
+            previous = next
+        }
+    }
+
     @Test func theVendorsInitializersLogInOnTheDemoWorldAndResultsComeOnTheSDKsQueues() async throws {
         let world = SimulatedWorld.current
         let consumer = Consumer()
