@@ -76,9 +76,16 @@ public final class SimulatedNetwork: Sendable {
     }
 
     /// ``wait(_:)`` for async callers (Q2's `authenticate`): the task is suspended, its thread free meanwhile.
+    /// Cancelling the task abandons the wait, as cancelling a URL session's task does: the request is never
+    /// delivered (a task cancelled before it starts sends nothing).
     private func wait(_ delay: Duration) async throws(NetworkError) {
-        guard let wait = startWait(delay) else { throw .abandoned }
-        await wait.woken.value()
+        guard !Task.isCancelled, let wait = startWait(delay) else { throw .abandoned }
+        let id = wait.id
+        await withTaskCancellationHandler {
+            await wait.woken.value()
+        } onCancel: {
+            waits.withLock { $0.waiting.removeValue(forKey: id) }?()
+        }
         try end(wait)
     }
 
@@ -135,8 +142,10 @@ public final class SimulatedNetwork: Sendable {
         if trip.timesOut { throw .timedOut(FaultSwitchboard.requestTimeout) }
     }
 
-    /// ``roundTrip(to:)`` for async callers: the task is suspended for the latency, its thread free.
+    /// ``roundTrip(to:)`` for async callers: the task is suspended for the latency, its thread free. A cancelled
+    /// task's round trip is abandoned (``NetworkError/abandoned``), never delivered.
     public func roundTrip(to server: String = "the IdP") async throws(NetworkError) {
+        if Task.isCancelled { throw .abandoned }
         let trip = try plan(to: server)
         if trip.delay > .zero { try await wait(trip.delay) }
         if trip.timesOut { throw .timedOut(FaultSwitchboard.requestTimeout) }

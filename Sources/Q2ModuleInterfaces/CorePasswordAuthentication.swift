@@ -20,6 +20,10 @@ package final class CorePasswordAuthentication: PasswordAuthentication {
             // Over the sign-in's own line when idp-tui's engine set one (a cancel abandons it), else Core's.
             response = try await core.logonUser(userId: credential.username, password: Secret(credential.password),
                                           over: SimulatedNetwork.taskLine)
+        } catch .abandoned where Task.isCancelled {
+            // The app cancelled the task that awaits the login (its screen went away): Swift's cancellation, as
+            // an async URL session call ends, not a network failure to report.
+            throw CancellationError()
         } catch {
             throw MobileCoreLoginFailure.networkUnavailable(error: error)
         }

@@ -107,6 +107,47 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
         #expect(bitten.withLock { $0 } == ["request timeout: Q2 Core does not answer within 30 s"])
     }
 
+    /// Cancelling the task that awaits `authenticate(using:)` ends it at once with `CancellationError`, as an async
+    /// URL session call ends, and Core never gets the request; it went on to the end of Core's 30 s timeout.
+    @Test func cancellingTheSignInsTaskEndsItAtOnce() async {
+        let clock = ManualClock()
+        let faults = FaultSwitchboard()
+        faults.faults.requestTimeout = true
+        let server = core(faults: faults, clock: clock)
+        let answered = Locked(0)
+        server.observe { _, _ in answered.withLock { $0 += 1 } }
+        let authentication = CorePasswordAuthentication(core: server, security: SimulatedSecurityModule(faults: faults, reason: nil))
+        let ended = Locked<String?>(nil)
+        let signIn = Task(executorPreference: Self.oneThread()) {
+            let how: String
+            do {
+                _ = try await authentication.authenticate(using: PasswordCredential(username: "alice", password: "wonderland"))
+                how = "signed in"
+            } catch is CancellationError {
+                how = "cancelled"
+            } catch {
+                how = "\(error)"
+            }
+            ended.withLock { $0 = how }
+        }
+        guard await Self.offThePool({ clock.waitForPendingTimers(atLeast: 1) }) else {
+            Issue.record("the sign-in never waited on Core")
+            return
+        }
+        signIn.cancel()
+        // The clock does not move: only the cancel can end the wait (else it is let go, so that the test ends).
+        let endedAtOnce = await Self.offThePool {
+            let deadline = Date().addingTimeInterval(5)
+            while ended.withLock({ $0 }) == nil && Date() < deadline { usleep(1_000) }
+            if ended.withLock({ $0 }) == nil { clock.advance(by: .seconds(30)) }
+            return ended.withLock { $0 } != nil
+        }
+        await signIn.value
+        #expect(endedAtOnce, "the sign-in waited on after its task was cancelled")
+        #expect(ended.withLock { $0 } == "cancelled")
+        #expect(answered.withLock { $0 } == 0, "Core answered a cancelled sign-in")
+    }
+
     /// One serial queue for the sign-ins' tasks: they run whatever the cooperative pool is doing (the suite's other
     /// tests keep its threads busy), and a sign-in that blocked its thread would stop every other one.
     static func oneThread() -> DispatchTaskExecutor { DispatchTaskExecutor(queue: DispatchQueue(label: "q2-sign-ins")) }
