@@ -74,6 +74,10 @@ import Testing
          "run: --bridge-fault lose-acks is given twice; give it once"),
         (["--bridge-fault", "wrong-origin", "--bridge-fault=lose-acks:2", "--bridge-fault", "wrong-origin"],
          "--bridge-fault wrong-origin is given twice; give it once"),
+        // --version with a command was dropped and the command run: `reset --version` reset the state.
+        (["reset", "--version"], "reset: --version goes alone (idp-tui --version), not with a command"),
+        (["-V", "run", "activate"], "run: --version goes alone"),
+        (["history", "prune", "--version"], "history prune: --version goes alone"),
     ])
     func everyErrorNamesTheOption(arguments: [String], message: String) {
         let problem = problem(arguments)

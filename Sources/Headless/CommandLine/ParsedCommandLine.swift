@@ -77,6 +77,9 @@ public struct ParsedCommandLine: Sendable {
 
         let prefix = errorPrefix(of: chosen, words: words)
         let problem = { (message: String) in UsageError(prefix + message) }
+        // With a command, --version would be dropped and the command run (a script's `reset --version` reset the
+        // state): it is checked as any option a command does not take.
+        if version { throw problem("--version goes alone (idp-tui --version), not with a command") }
         var options = CommandLineOptions()
         var seen: Set<String> = []
         for (spec, name, value) in given {
