@@ -147,8 +147,8 @@ struct ScenarioReader {
         return text
     }
 
-    /// A secret: never quoted back in a message.
-    mutating func secret(_ node: JSONNode?, _ path: @autoclosure () -> String) -> Secret? {
+    /// A secret: never quoted back in a message. `maxBytes`, and `why` it is that.
+    mutating func secret(_ node: JSONNode?, _ path: @autoclosure () -> String, maxBytes: Int = 256, why: String = "") -> Secret? {
         guard let node else { return nil }
         guard let text = node.string else {
             problem(path(), node, "must be a string, not \(node.kind)")
@@ -162,8 +162,8 @@ struct ScenarioReader {
             problem(path(), node, "is the \(ScenarioFile.secretPlaceholder) placeholder that `scenario show` prints; put the real value")
             return nil
         }
-        if text.utf8.count > 256 || text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) {
-            problem(path(), node, "must be at most 256 bytes, without control characters")
+        if text.utf8.count > maxBytes || text.unicodeScalars.contains(where: \.isC0OrDelete) {
+            problem(path(), node, "must be at most \(maxBytes) bytes, without control characters\(why)")
             return nil
         }
         return Secret(text)

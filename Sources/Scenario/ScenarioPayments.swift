@@ -33,7 +33,10 @@ extension ScenarioReader {
             if let seconds = integer(rules["timeoutSeconds"], "\(path).challenge.timeoutSeconds", 1...3600) {
                 policy.timeout = .seconds(seconds)
             }
-            if let code = secret(rules["oneTimeCode"], "\(path).challenge.oneTimeCode") { policy.oneTimeCode = code }
+            // No longer than the challenge screen's code field and the answers' `otp` take: a longer code could
+            // never be answered.
+            if let code = secret(rules["oneTimeCode"], "\(path).challenge.oneTimeCode", maxBytes: 16,
+                                 why: " (the challenge screen's code and the answers' otp take at most 16)") { policy.oneTimeCode = code }
         }
         let includeDefaults = bool(members["includeDefaultCards"], "\(path).includeDefaultCards") ?? true
         var cards: [TestCard] = []

@@ -96,6 +96,9 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         (minimal(users: #"{"username": "alice", "password": "pw"}, {"username": "alice", "password": "x"}"#),
          #"$.identityProvider.tenants[0].users[1].username: the user "alice" is listed twice in this tenant"#),
         (minimal(users: #"{"username": "alice", "password": "<secret>"}"#), "the <secret> placeholder"),
+        // A code the challenge screen and the answers' otp (16 bytes) could never give.
+        (minimal(#""payments": {"challenge": {"oneTimeCode": "ABCDEFGHIJKLMNOPQ"}}"#),
+         "$.payments.challenge.oneTimeCode: must be at most 16 bytes, without control characters (the challenge screen's code and the answers' otp take at most 16)"),
         (minimal(users: #"{"username": "alice", "password": "pw", "activationCodeValidDays": 3}"#), "applies only with an activationCode"),
         (minimal(#""app": {"tenant": "retail"}"#), #"$.app.tenant: names no tenant of the identity provider (tenants: demo)"#),
         (#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "a b", "users": []}]}}"#, "may hold only letters, digits"),
