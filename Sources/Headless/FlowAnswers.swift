@@ -44,7 +44,7 @@ public struct FlowAnswers: Sendable {
         switch ScenarioFile.faults(node, at: "\(place).faults") {
         case .success: return node
         case .failure(let failure):
-            let problem = failure.problems.first.map { "\($0.path): \($0.message)\($0.position.map { " (\($0))" } ?? "")" }
+            let problem = failure.inFileOrder.first.map { "\($0.path): \($0.message)\($0.position.map { " (\($0))" } ?? "")" }
                 ?? "\(place).faults is not valid"
             throw UsageError(problem.replacingOccurrences(of: "known keys here", with: "known keys"))
         }

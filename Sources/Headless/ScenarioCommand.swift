@@ -26,13 +26,7 @@ public enum ScenarioCommand {
                 write(VisibleText.escaped("\(path): ok — scenario \"\(scenario.name)\": \(tenants) \(tenants == 1 ? "tenant" : "tenants"), \(users) \(users == 1 ? "user" : "users"), \(scenario.cards.count) cards"))
                 return 0
             case .failure(let failure):
-                // In the file's order, as a compiler lists its errors (the reader finds them in the format's order);
-                // problems of the whole file, which have no place, first.
-                let ordered = failure.problems.enumerated().sorted { a, b in
-                    let (x, y) = (a.element.position ?? .unplaced, b.element.position ?? .unplaced)
-                    return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
-                }.map(\.element)
-                for problem in ordered {
+                for problem in failure.inFileOrder {
                     let place = problem.position.map { "\(path):\($0.line):\($0.column): " } ?? "\(path): "
                     write(VisibleText.escaped(place + "\(problem.path): \(problem.message)"))
                 }

@@ -136,7 +136,7 @@ public final class SimulatedWorld: Sendable {
         if let path {
             switch ScenarioFile.read(path: path) {
             case .success(let read): scenario = read
-            case .failure(let problems): throw SimulatedWorldError(path: path, problems: problems.problems.map(\.description))
+            case .failure(let problems): throw SimulatedWorldError(path: path, problems: problems.inFileOrder.map(\.description))
             }
         }
         let world = SimulatedWorld(scenario: scenario, seed: seed)

@@ -84,6 +84,16 @@ public struct ScenarioProblems: Error, Sendable {
     public init(_ problems: [ScenarioProblem]) {
         self.problems = problems
     }
+
+    /// The problems in the file's order, as a compiler lists its errors (the reader finds them in the format's
+    /// order: an object's unknown keys before its values); problems of the whole file, which have no place, first.
+    /// The first of them is the one a command that cannot go on reports.
+    public var inFileOrder: [ScenarioProblem] {
+        problems.enumerated().sorted { a, b in
+            let (x, y) = (a.element.position ?? .unplaced, b.element.position ?? .unplaced)
+            return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
+        }.map(\.element)
+    }
 }
 
 // MARK: - Reading

@@ -61,6 +61,18 @@ func temporaryFile(_ text: String) throws -> String {
         #expect(lines.count == 2 && lines[0].hasPrefix("\(path):2:") && lines[1].hasPrefix("\(path):4:"), "\(lines)")
     }
 
+    /// A command that cannot go on reports the problem `scenario check` lists first: an object's unknown key is
+    /// found before its values, and `run` gave it though a value before it was wrong.
+    @Test func runReportsTheFirstProblemInTheFile() throws {
+        let path = try temporaryFile(#"{"scenario":1,"name":5,"bogus":1,"identityProvider":{"tenants":[{"id":"demo","users":[{"username":"a","password":"b"}]}]}}"#)
+        let check = try BinaryRun.run(["scenario", "check", path])
+        let first = try #require(check.stdout.split(separator: "\n").first)
+        #expect(first.hasPrefix("\(path):1:22: $.name: must be a string"), "\(check.stdout)")
+        let run = try BinaryRun.run(["run", "logout", "--ephemeral", "--scenario", path], stdin: "{}")
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("scenario \(path): line 1, column 22: $.name: must be a string"), "\(run.stderr)")
+    }
+
     /// A file whose name holds escape sequences and a newline is named with them escaped: each problem stays one
     /// line, and nothing reaches the terminal that could clear, colour or retitle it.
     @Test func aFileNameWithControlCharactersIsEscaped() throws {

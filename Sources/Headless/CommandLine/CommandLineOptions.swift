@@ -116,7 +116,7 @@ extension CommandLineOptions {
         case .failure(let failure):
             let count = failure.problems.count
             let more = count > 1 ? " (and \(count - 1) more: idp-tui scenario check \(path))" : ""
-            throw UsageError("\(command.prefix)scenario \(path): \(failure.problems.first?.description ?? "unreadable")\(more)")
+            throw UsageError("\(command.prefix)scenario \(path): \(failure.inFileOrder.first?.description ?? "unreadable")\(more)")
         }
     }
 
