@@ -8,11 +8,13 @@ import Threading
 /// `idp-tui reset` and `idp-tui history …`: the state file from the command line.
 public enum StateCommands {
     /// The state file the commands act on: `--state FILE`, else the default.
-    static func statePath(_ options: CommandLineOptions, command: Command) throws(UsageError) -> String {
+    /// `prefix` starts its errors (the command's, else `history prune: `, as the verbs' errors start).
+    static func statePath(_ options: CommandLineOptions, command: Command, prefix: String? = nil) throws(UsageError) -> String {
+        let prefix = prefix ?? command.prefix
         if options.ephemeral {
-            throw UsageError("\(command.prefix)--ephemeral keeps nothing between runs, so there is no state file to \(command == .reset ? "reset" : "read"); name one with --state")
+            throw UsageError("\(prefix)--ephemeral keeps nothing between runs, so there is no state file to \(command == .reset ? "reset" : "read"); name one with --state")
         }
-        guard let path = options.statePath ?? StateFile.defaultPath() else { throw UsageError(command.prefix + StateFile.noDefaultPath) }
+        guard let path = options.statePath ?? StateFile.defaultPath() else { throw UsageError(prefix + StateFile.noDefaultPath) }
         return path
     }
 
@@ -85,10 +87,14 @@ public enum StateCommands {
     public static func history(_ command: ParsedCommandLine, write: (String) -> Void) throws(UsageError) -> Int32 {
         let arguments = command.words
         let options = command.options
-        let path = try statePath(options, command: .history)
+        // The option checks below name the verb only when it is one; another word is the unknown argument, shown
+        // as every error shows a word from the command line (ArgumentEcho: a name-like word as it is, else its place).
+        let verb = arguments.first.flatMap { ["show", "export", "prune"].contains($0) ? $0 : nil }
+        // Every error of a verb starts with it (`history prune: `), as the option parser's do.
+        let prefix = verb.map { "history \($0): " } ?? "history: "
+        let path = try statePath(options, command: .history, prefix: prefix)
         // Reading opens a file the user cannot write read-only; prune writes (and may create the file).
         func open(writing: Bool = false, creating: Bool = false) throws(UsageError) -> StateFile {
-            let prefix = writing ? "history prune: " : "history: "
             if !creating, try isAbsent(path, prefix: prefix) {
                 throw UsageError(prefix + "\(path) does not exist yet; run a flow first (or name the file with --state)")
             }
@@ -100,9 +106,6 @@ public enum StateCommands {
                 throw UsageError(prefix + error.description)
             }
         }
-        // The option checks below name the verb only when it is one; another word is the unknown argument, shown
-        // as every error shows a word from the command line (ArgumentEcho: a name-like word as it is, else its place).
-        let verb = arguments.first.flatMap { ["show", "export", "prune"].contains($0) ? $0 : nil }
         let unknown = { (word: String) in
             UsageError("history: unknown argument \"\(word)\"; use show ID, export ID or prune, or see idp-tui history --help")
         }
@@ -137,9 +140,9 @@ public enum StateCommands {
             do {
                 record = try state.history.record(id: id)
             } catch {
-                throw UsageError("history: \(error)")
+                throw UsageError(prefix + "\(error)")
             }
-            guard let record else { throw UsageError("history: there is no flow \(id) in \(path)") }
+            guard let record else { throw UsageError(prefix + "there is no flow \(id) in \(path)") }
             switch (verb, format) {
             case ("export", "mermaid"): write(HistoryExport.mermaid(record))
             case ("export", _): write(HistoryExport.json(record))

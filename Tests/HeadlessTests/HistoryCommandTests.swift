@@ -140,7 +140,9 @@ import Testing
     @Test(arguments: [
         (["history", "export", "1"], "history export: choose --format mermaid or --format json"),
         (["history", "export", "1", "--format", "svg"], #"--format takes mermaid or json, not "svg""#),
-        (["history", "export", "99", "--format", "json"], "there is no flow 99 in"),
+        // Every error of a verb starts with it, as the parser's do (these started "history: ").
+        (["history", "export", "99", "--format", "json"], "idp-tui: history export: there is no flow 99 in"),
+        (["history", "show", "99"], "idp-tui: history show: there is no flow 99 in"),
         (["history", "show", "x"], "history show: give the id of a flow"),
         (["history", "--limit", "0"], "--limit takes a whole number"),
         (["history", "--frob"], "history: unknown option --frob"),
@@ -157,6 +159,15 @@ import Testing
         #expect(run.status == 2)
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func ephemeralHistoryIsRefusedNamingTheVerb() throws {
+        for (arguments, prefix) in [(["history", "prune"], "idp-tui: history prune: "), (["history", "show", "1"], "idp-tui: history show: "),
+                                    (["history"], "idp-tui: history: ")] {
+            let run = try BinaryRun.run(arguments + ["--ephemeral"])
+            #expect(run.status == 2)
+            #expect(run.stderr.hasPrefix(prefix + "--ephemeral keeps nothing between runs"), "\(run.stderr)")
+        }
     }
 
     @Test func historyOfAFileThatDoesNotExistSaysSo() throws {
