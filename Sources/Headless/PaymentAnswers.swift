@@ -118,8 +118,10 @@ public struct PaymentAnswers: Sendable {
                 }
                 payment.delay = .milliseconds(Int64(seconds * 1000))
             case "challengeDelay":
-                guard let seconds = value.number, (0...600).contains(seconds) else {
-                    throw UsageError("\(place).challengeDelay must be a number of seconds from 0 to 600\(at)")
+                // Past the longest challenge timeout a scenario can set (3600 s), so that its challengeCancel 04 can
+                // always be reached.
+                guard let seconds = value.number, (0...3700).contains(seconds) else {
+                    throw UsageError("\(place).challengeDelay must be a number of seconds from 0 to 3700\(at)")
                 }
                 payment.challengeDelay = .milliseconds(Int64(seconds * 1000))
             case "approve":

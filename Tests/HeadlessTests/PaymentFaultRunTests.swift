@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: [
         (#","faults":{"threeDS":{"acs":"sometimes"}}"#, "answers.faults.threeDS.acs: must be one of unreachable, slow, timeout, erro, http500, malformed"),
         (#","faults":{"threeDS":{"methodTimeout":1}}"#, "answers.faults.threeDS.methodTimeout: must be true or false"),
-        (#","challengeDelay":601"#, "answers.challengeDelay must be a number of seconds from 0 to 600"),
+        (#","challengeDelay":3701"#, "answers.challengeDelay must be a number of seconds from 0 to 3700"),
     ])
     func badFaultAnswersExitTwo(extra: String, message: String) throws {
         let run = try run(extra)
