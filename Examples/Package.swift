@@ -39,7 +39,8 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["KobilMigration", "SafepayPayment", "Q2CustomAuth", "ExampleSupport", sdk("IdpTuiWorld")],
+            dependencies: ["KobilMigration", "SafepayPayment", "Q2CustomAuth", "ExampleSupport", sdk("IdpTuiWorld"),
+                           sdk("KSMasterController"), sdk("SafepayDropsSDK")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

@@ -35,6 +35,15 @@ public struct KSMStartResultEvent: KsEvent {
     public let userList: [KsUserIdentifier]
     /// Why Start failed (idp-tui's addition: the real event's error details are not public).
     public var errorDescription: String? = nil
+
+    /// Public so that an app's tests can hand its handler a result, as the controller would.
+    public init(status: KSMEventStatusType, sdkState: KSMSdkState, userList: [KsUserIdentifier], errorDescription: String? = nil) {
+        self.status = status
+        self.sdkState = sdkState
+        self.userList = userList
+        self.errorDescription = errorDescription
+    }
+
     public func getName() -> String { "StartResultEvent" }
 }
 
@@ -62,6 +71,21 @@ public struct KSMGetAstClientDataResultEvent: KsEvent {
     public let errorCode: Int
     public let reportId: String?
     public let errorDescription: String?
+
+    /// Public so that an app's tests can hand its handler a result, as the controller would.
+    public init(status: KSMEventStatusType, clientData: String, astClientId: String, codeChallange: String, codeChallangeMethod: String,
+                hasErrorOccurred: Bool = false, errorCode: Int = 0, reportId: String? = nil, errorDescription: String? = nil) {
+        self.status = status
+        self.clientData = clientData
+        self.astClientId = astClientId
+        self.codeChallange = codeChallange
+        self.codeChallangeMethod = codeChallangeMethod
+        self.hasErrorOccurred = hasErrorOccurred
+        self.errorCode = errorCode
+        self.reportId = reportId
+        self.errorDescription = errorDescription
+    }
+
     public func getName() -> String { "GetAstClientDataResultEvent" }
 
     static func failure(_ status: KSMEventStatusType, _ description: String) -> KSMGetAstClientDataResultEvent {
@@ -111,6 +135,15 @@ public struct KSMSetAuthorisationCodeResultEvent: KsEvent {
     /// The IdP's error code (subsystem 513) when it refused the code, else 0.
     public let errorCode: Int
     public let errorDescription: String?
+
+    /// Public so that an app's tests can hand its handler a result, as the controller would.
+    public init(status: KSMEventStatusType, userIdentifier: KsUserIdentifier?, errorCode: Int = 0, errorDescription: String? = nil) {
+        self.status = status
+        self.userIdentifier = userIdentifier
+        self.errorCode = errorCode
+        self.errorDescription = errorDescription
+    }
+
     public func getName() -> String { "SetAuthorisationCodeResultEvent" }
 }
 
@@ -137,6 +170,13 @@ public struct KSMRestartEvent: KsEvent {
 public struct KSMRestartResultEvent: KsEvent {
     public let status: KSMEventStatusType
     public let sdkState: KSMSdkState
+
+    /// Public so that an app's tests can hand its handler a result, as the controller would.
+    public init(status: KSMEventStatusType, sdkState: KSMSdkState) {
+        self.status = status
+        self.sdkState = sdkState
+    }
+
     public func getName() -> String { "RestartResultEvent" }
 }
 
@@ -144,7 +184,8 @@ public struct KSMRestartResultEvent: KsEvent {
 public struct KSMInvalidStateEvent: KsEvent {
     public let errorMessage: String
 
-    package init(errorMessage: String) {
+    /// Public so that an app's tests can hand its handler a result, as the controller would.
+    public init(errorMessage: String) {
         self.errorMessage = errorMessage
     }
 
@@ -169,6 +210,14 @@ public struct KSMOfflineLoginResultEvent: KsEvent {
     public let status: KSMEventStatusType
     public let userIdentifier: KsUserIdentifier?
     public let errorDescription: String?
+
+    /// Public so that an app's tests can hand its handler a result, as the controller would.
+    public init(status: KSMEventStatusType, userIdentifier: KsUserIdentifier?, errorDescription: String? = nil) {
+        self.status = status
+        self.userIdentifier = userIdentifier
+        self.errorDescription = errorDescription
+    }
+
     public func getName() -> String { "OfflineLoginResultEvent" }
 }
 
@@ -176,6 +225,12 @@ public struct KSMOfflineLoginResultEvent: KsEvent {
 /// (the app must send StartEvent again).
 public struct KSMRuntimeErrorEvent: KsEvent {
     public let errorMessage: String
+
+    /// Public so that an app's tests can hand its handler a result, as the controller would.
+    public init(errorMessage: String) {
+        self.errorMessage = errorMessage
+    }
+
     public func getName() -> String { "RuntimeErrorEvent" }
 }
 

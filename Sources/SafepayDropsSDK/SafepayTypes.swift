@@ -113,6 +113,16 @@ public struct PayerAuthenticationSuccessData: Sendable, Equatable {
     public let paymentMethod: String?
     public let authorization: String?
     public let threeDSecure: ThreeDSecureOutcome?
+
+    /// Public so that an app's tests can hand its delegate a result, as the SDK would.
+    public init(tracker: String, requestId: String, paymentMethod: String? = nil, authorization: String? = nil,
+                threeDSecure: ThreeDSecureOutcome? = nil) {
+        self.tracker = tracker
+        self.requestId = requestId
+        self.paymentMethod = paymentMethod
+        self.authorization = authorization
+        self.threeDSecure = threeDSecure
+    }
 }
 
 /// `{tracker, request_id, error}` (Drops sends a null `request_id` when 3-D Secure fails), plus the 3-D Secure
@@ -122,6 +132,14 @@ public struct PayerAuthenticationErrorData: Sendable, Equatable {
     public let requestId: String?
     public let error: String
     public let threeDSecure: ThreeDSecureOutcome?
+
+    /// Public so that an app's tests can hand its delegate a result, as the SDK would.
+    public init(tracker: String, requestId: String?, error: String, threeDSecure: ThreeDSecureOutcome? = nil) {
+        self.tracker = tracker
+        self.requestId = requestId
+        self.error = error
+        self.threeDSecure = threeDSecure
+    }
 }
 
 /// `{tracker, request_id?, errorMessage?}`, plus the 3-D Secure outcome (idp-tui's addition).
@@ -130,6 +148,14 @@ public struct PayerAuthenticationData: Sendable, Equatable {
     public let requestId: String?
     public let errorMessage: String?
     public let threeDSecure: ThreeDSecureOutcome?
+
+    /// Public so that an app's tests can hand its delegate a result, as the SDK would.
+    public init(tracker: String, requestId: String?, errorMessage: String? = nil, threeDSecure: ThreeDSecureOutcome? = nil) {
+        self.tracker = tracker
+        self.requestId = requestId
+        self.errorMessage = errorMessage
+        self.threeDSecure = threeDSecure
+    }
 }
 
 /// `{error: {message, status}}`.
@@ -137,6 +163,11 @@ public struct SafepayErrorData: Sendable, Equatable {
     public struct Detail: Sendable, Equatable {
         public let message: String
         public let status: Int?
+
+        public init(message: String, status: Int?) {
+            self.message = message
+            self.status = status
+        }
     }
 
     public let error: Detail

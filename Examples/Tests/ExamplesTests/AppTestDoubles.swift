@@ -1,0 +1,35 @@
+import KSMasterController
+import SafepayDropsSDK
+import Testing
+
+/// An app unit-tests its handlers by handing them the results the SDKs would: every result and callback value
+/// can be made outside idp-tui's package (their initializers were internal, so only the SDKs could make them).
+/// This file compiles only while they are public.
+@Suite struct AppTestDoubleTests {
+    @Test func everyMasterControllerResultCanBeMadeByAnAppsTests() {
+        let alice = KsUserIdentifier(tenantId: "demo", userId: "alice")
+        let start = KSMStartResultEvent(status: .KSMOK, sdkState: .loginRequired, userList: [alice])
+        let client = KSMGetAstClientDataResultEvent(status: .KSMOK, clientData: "opaque", astClientId: String(repeating: "0", count: 26),
+                                                    codeChallange: "challenge", codeChallangeMethod: "S256")
+        let refused = KSMSetAuthorisationCodeResultEvent(status: .KSMFAILED, userIdentifier: nil, errorCode: 4011, errorDescription: "wrong")
+        let restart = KSMRestartResultEvent(status: .KSMOK, sdkState: .loginRequired)
+        let offline = KSMOfflineLoginResultEvent(status: .KSMNO_TOKEN_DATA_AVAILABLE, userIdentifier: nil)
+        let events: [any KsEvent] = [start, client, refused, restart, offline, KSMInvalidStateEvent(errorMessage: "not started"),
+                                     KSMRuntimeErrorEvent(errorMessage: "restarting")]
+        #expect(events.map { $0.getName() } == [
+            "StartResultEvent", "GetAstClientDataResultEvent", "SetAuthorisationCodeResultEvent", "RestartResultEvent",
+            "OfflineLoginResultEvent", "InvalidStateEvent", "RuntimeErrorEvent",
+        ])
+        #expect(!client.hasErrorOccurred && refused.errorCode == 4011 && start.userList == [alice])
+    }
+
+    @Test func everyDropsCallbackValueCanBeMadeByAnAppsTests() {
+        let outcome = ThreeDSecureOutcome(transStatus: "N", transStatusReason: "01", eci: "07", challengeCancel: nil)
+        let success = PayerAuthenticationSuccessData(tracker: "track_xxx", requestId: "req_1", paymentMethod: "pm_1")
+        let failure = PayerAuthenticationErrorData(tracker: "track_xxx", requestId: nil, error: "AUTHENTICATION_FAILED", threeDSecure: outcome)
+        let required = PayerAuthenticationData(tracker: "track_xxx", requestId: nil)
+        let error = SafepayErrorData(message: "offline", status: nil)
+        #expect(success.paymentMethod == "pm_1" && failure.threeDSecure?.transStatus == "N" && required.errorMessage == nil)
+        #expect(error.error == SafepayErrorData.Detail(message: "offline", status: nil))
+    }
+}
