@@ -150,8 +150,8 @@ struct ReadOnlyStateTests {
         let refusal = unreadable(state, in: state)
         let commands: [(arguments: [String], prefix: String, end: String)] = [
             (["history"], "history", ""),
-            (["history", "show", "1"], "history", ""),
-            (["history", "export", "1", "--format", "json"], "history", ""),
+            (["history", "show", "1"], "history show", ""),
+            (["history", "export", "1", "--format", "json"], "history export", ""),
             (["history", "prune"], "history prune", ""),
             (["reset"], "reset", "; nothing was changed"),
             (["run", "logout"], "run", ""),

@@ -33,7 +33,7 @@ struct UnreachableStateTests {
             (["reset"], "reset", "; nothing was changed"),
             (["run", "logout"], "run", ""),
             (["history", "--state", state], "history", ""),
-            (["history", "show", "1", "--state", state], "history", ""),
+            (["history", "show", "1", "--state", state], "history show", ""),
             (["history", "prune", "--state", state], "history prune", ""),
             (["reset", "--state", state], "reset", "; nothing was changed"),
             // Commands that keep no state still check a --state given them.
