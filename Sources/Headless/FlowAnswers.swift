@@ -130,19 +130,17 @@ public struct FlowAnswers: Sendable {
             guard credentialKeys.contains(key) else {
                 throw unknownKey(key, in: place, before: value, known: AnswerKeys.keys(for: kind))
             }
-            answers.values[key] = Secret(try text(value, at: "\(place).\(key)", limit: maximumLength, secret: key != "username"))
+            answers.values[key] = Secret(try text(value, at: "\(place).\(key)", limit: maximumLength))
         }
         return answers
     }
 
-    /// A string answer: a string, of at most `limit` bytes, with no control character. A `secret` (a password, a
-    /// code) may hold C1 characters, as the scenario's secrets may (they are compared byte for byte and never
-    /// shown): a user the scenario gives one must be able to sign in. C0 and DEL are refused in both.
-    static func text(_ node: JSONNode, at place: String, limit: Int, secret: Bool = false) throws(UsageError) -> String {
+    /// A string answer: a string, of at most `limit` bytes, with no control character (C0, DEL or C1), as a
+    /// scenario's strings and secrets hold none.
+    static func text(_ node: JSONNode, at place: String, limit: Int) throws(UsageError) -> String {
         guard let text = node.string else { throw UsageError("\(place) must be a string (\(node.position))") }
         guard text.utf8.count <= limit else { throw UsageError("\(place) is longer than \(limit) bytes (\(node.position))") }
-        let refused = text.unicodeScalars.contains { secret ? $0.isC0OrDelete : $0.isControlCharacter }
-        guard !refused else {
+        guard !text.unicodeScalars.contains(where: \.isControlCharacter) else {
             throw UsageError("\(place) contains a control character (\(node.position))")
         }
         return text

@@ -78,12 +78,12 @@ public struct PaymentAnswers: Sendable {
                 if let code = value.string {
                     // An empty code is refused here as in an array, and on the terminal's challenge screen.
                     guard !code.isEmpty else { throw UsageError("\(place).otp must be a code of 1 to 16 bytes\(at)") }
-                    payment.otp = [Secret(try FlowAnswers.text(value, at: "\(place).otp", limit: 16, secret: true))]
+                    payment.otp = [Secret(try text(16))]
                     payment.otpRepeats = true
                 } else if let codes = value.array, !codes.isEmpty, codes.count <= 16 {
                     for (index, code) in codes.enumerated() {
                         guard let code = code.string, code.utf8.count <= 16, !code.isEmpty,
-                            !code.unicodeScalars.contains(where: \.isC0OrDelete)
+                            !code.unicodeScalars.contains(where: \.isControlCharacter)
                         else { throw UsageError("\(place).otp[\(index)] must be a code of 1 to 16 bytes, without control characters (\(codes[index].position))") }
                         payment.otp.append(Secret(code))
                     }

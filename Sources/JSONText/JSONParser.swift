@@ -372,7 +372,4 @@ extension Unicode.Scalar {
     /// A C0 control character, DEL or a C1 control character: what no name, secret or text field of a scenario,
     /// an answer or a theme may hold (a terminal would act on it).
     public var isControlCharacter: Bool { value < 0x20 || (0x7f...0x9f).contains(value) }
-
-    /// A C0 control character or DEL: what no secret may hold (a secret may hold C1: it is never shown).
-    public var isC0OrDelete: Bool { value < 0x20 || value == 0x7f }
 }

@@ -172,7 +172,9 @@ struct ScenarioReader {
             problem(path(), node, "is the \(ScenarioFile.secretPlaceholder) placeholder that `scenario show` prints; put the real value")
             return nil
         }
-        if text.utf8.count > maxBytes || text.unicodeScalars.contains(where: \.isC0OrDelete) {
+        // No control character, C1 included: no front end can type one (the terminal's fields and plain mode drop
+        // or refuse them, and the answers refuse them), so a user given one could never sign in.
+        if text.utf8.count > maxBytes || text.unicodeScalars.contains(where: \.isControlCharacter) {
             problem(path(), node, "must be at most \(maxBytes) bytes, without control characters\(why)")
             return nil
         }
