@@ -188,6 +188,19 @@ import Testing
 }
 
 extension WaitingTests {
+    /// Esc while a call is in flight: the screen says it is cancelling, not the call it abandons (nor, once the
+    /// cancel is the app's answer, "waiting for IdpSdk (provideCredentials USER_CANCEL)"), and nothing ticks.
+    @Test func cancellingSaysSoAndStopsTheTicking() throws {
+        let driver = AppDriver(latency: .seconds(5))
+        driver.press(.enter)  // Activate device: its first call waits 5 s on the manual clock
+        #expect(driver.pump { _ in driver.app.state.inFlight != nil })
+        driver.press(.escape)
+        let text = driver.app.render().text
+        #expect(text.contains("cancelling…") && !text.contains("waiting for"), "\(text)")
+        #expect(driver.app.tickInterval == nil)
+        #expect(driver.pump { _ in driver.isResult })
+    }
+
     /// After the form is answered the SDK goes on with it: the working screen says so, not that it waits for the
     /// prompt it has just had its answer to, and its time ticks while the SDK's next request waits out the added
     /// latency (it showed no time until the request was sent).

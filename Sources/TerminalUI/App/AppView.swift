@@ -205,7 +205,8 @@ public enum AppView {
         buffer.put("Working…", row: area.top, column: area.left, role: .title)
         // The call in flight and how long it has taken, ticking; else what happened last.
         var line = step
-        if let call = state.inFlight {
+        // Cancelling says so, not the call it abandons (nor the answer that carried the cancel to the SDK).
+        if step != ScreenState.cancellingStep, let call = state.inFlight {
             let elapsed = max(.zero, call.since.duration(to: state.now))
             let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
             line = "waiting for \(call.what) · \(tenths / 10).\(tenths % 10) s"

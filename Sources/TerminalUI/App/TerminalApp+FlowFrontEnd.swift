@@ -52,7 +52,7 @@ extension TerminalApp {
             state.callsInFlight.removeAll { $0.answeredBy == nil }
             state.callsInFlight.append(InFlightCall(what: "\(to): \(step) (from \(from))", since: .now,
                                                     answeredBy: (from: to, to: from, step: step)))
-        } else if event.from == .app, event.to != .app, event.step != .cancel, let status = event.status {
+        } else if event.from == .app, event.to != .app, let status = event.status {
             state.callsInFlight = [InFlightCall(what: "\(to) (\(step) \(status))", since: .now, answeredBy: nil)]
         } else if let asked = state.callsInFlight.lastIndex(where: { $0.answeredBy.map { $0 == (from, to, step) } ?? false }) {
             state.callsInFlight.removeSubrange(asked...)
@@ -67,7 +67,9 @@ extension TerminalApp {
 
     /// ``tickInterval`` as it is at `now`.
     public func tickInterval(at now: ContinuousClock.Instant) -> Duration? {
-        if case .working = state.screen, state.inFlight != nil { return .milliseconds(250) }
+        if case .working(_, _, let step) = state.screen, step != ScreenState.cancellingStep, state.inFlight != nil {
+            return .milliseconds(250)
+        }
         // A prompt that times out: nothing until its countdown starts, then the countdown ticks.
         if let left = state.promptTimeLeft(at: now), left > .zero {
             return left > AppState.countdownFrom ? left - AppState.countdownFrom : .milliseconds(250)
