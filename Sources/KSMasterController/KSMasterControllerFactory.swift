@@ -11,7 +11,8 @@ import Threading
 /// ```
 ///
 /// The controller is the device of ``SimulatedWorld/current``, not activated at first; the device lives as long
-/// as the process (or until ``releaseMasterController()``). `consumer` hears the events the controller sends
+/// as that world is the current one (a call after ``SimulatedWorld/use(scenarioFile:seed:)`` makes a device of the
+/// new world), or until ``releaseMasterController()``. `consumer` hears the events the controller sends
 /// unasked (a `KSMRuntimeErrorEvent` before it restarts itself), on the controller's queue. The label keeps the
 /// vendor's spelling (`withParmeter`).
 public enum KSMasterControllerFactory {

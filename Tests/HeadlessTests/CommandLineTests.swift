@@ -75,9 +75,11 @@ import Testing
         (["--bridge-fault", "wrong-origin", "--bridge-fault=lose-acks:2", "--bridge-fault", "wrong-origin"],
          "--bridge-fault wrong-origin is given twice; give it once"),
         // --version with a command was dropped and the command run: `reset --version` reset the state.
-        (["reset", "--version"], "reset: --version goes alone (idp-tui --version), not with a command"),
+        (["reset", "--version"], "reset: --version goes alone (idp-tui --version)"),
         (["-V", "run", "activate"], "run: --version goes alone"),
         (["history", "prune", "--version"], "history prune: --version goes alone"),
+        (["--version", "frob"], "--version goes alone (idp-tui --version)"),
+        (["--version", "--ephemeral"], "--version goes alone"),
     ])
     func everyErrorNamesTheOption(arguments: [String], message: String) {
         let problem = problem(arguments)

@@ -72,14 +72,17 @@ public struct ParsedCommandLine: Sendable {
             places.removeFirst()
         }
         let chosen = command ?? .terminal
-        if version && command == nil { return ParsedCommandLine(request: .version, options: CommandLineOptions(), words: []) }
+        // Alone: with anything else (`--version frob`), the line is not what its writer meant.
+        if version && command == nil && words.isEmpty && given.isEmpty && !help {
+            return ParsedCommandLine(request: .version, options: CommandLineOptions(), words: [])
+        }
         if help { return ParsedCommandLine(request: .help(chosen), options: CommandLineOptions(), words: words) }
 
         let prefix = errorPrefix(of: chosen, words: words)
         let problem = { (message: String) in UsageError(prefix + message) }
         // With a command, --version would be dropped and the command run (a script's `reset --version` reset the
         // state): it is checked as any option a command does not take.
-        if version { throw problem("--version goes alone (idp-tui --version), not with a command") }
+        if version { throw problem("--version goes alone (idp-tui --version)") }
         var options = CommandLineOptions()
         var seen: Set<String> = []
         for (spec, name, value) in given {
