@@ -64,7 +64,7 @@ public final class AccessControlServer: Sendable {
             let challenge = Challenge(
                 acsTransID: acsTransID, card: request.card, design: design, merchant: request.merchantName,
                 amount: Self.format(request.amountMinorUnits, request.currency), attemptsLeft: policy.attempts,
-                resendsLeft: policy.resends)
+                resendsLeft: policy.resends, shownCode: policy.shownCode)
             state.withLock { $0[acsTransID] = challenge }
             // Until the first CReq comes, only its own timer runs (EMV 3DS: 30 s, then challengeCancel 05).
             let timer = clock.schedule(after: timers.firstCReq) { [weak self] in
@@ -280,6 +280,7 @@ private struct Challenge: Sendable {
     let amount: String
     var attemptsLeft: Int
     var resendsLeft: Int
+    let shownCode: String?
     var interactions = 0
     var refused = 0
     /// Whether the first CReq has come.
@@ -295,6 +296,7 @@ private struct Challenge: Sendable {
             attemptsLeft: attemptsLeft, resendsLeft: resendsLeft, message: message)
         let expected = design.correctOptions.sorted().compactMap { design.options.indices.contains($0) ? design.options[$0] : nil }
         if !expected.isEmpty { screen.expectedChoice = expected.joined(separator: " and ") }
+        if design.uiType == .text { screen.shownCode = shownCode }
         return screen
     }
 }

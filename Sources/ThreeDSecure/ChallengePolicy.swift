@@ -12,12 +12,20 @@ public struct ChallengePolicy: Sendable {
     public var refusedAnswers: Int
     /// How long a challenge may stay open before it ends with challengeCancel 04.
     public var timeout: Duration
-    /// The one-time code the simulated issuer "sends". A simulator has to tell it: docs and screens name it.
+    /// The one-time code the simulated issuer "sends". A simulator has to tell it: docs and screens name the
+    /// published test value (``publishedCode``); a code a scenario sets is its secret, named only as the scenario's.
     public var oneTimeCode: Secret
+
+    /// The test value docs and screens publish, the default code.
+    public static let publishedCode = "1234"
+
+    /// The code when it is the published test value, for screens to show beside the field; nil when a scenario
+    /// set another (a secret: the screens then say where it is set, not what it is).
+    public var shownCode: String? { oneTimeCode == Secret(Self.publishedCode) ? Self.publishedCode : nil }
 
     public init(
         attempts: Int = 3, resends: Int = 3, refusedAnswers: Int = 5, timeout: Duration = .seconds(600),
-        oneTimeCode: Secret = Secret("1234")
+        oneTimeCode: Secret = Secret(ChallengePolicy.publishedCode)
     ) {
         self.attempts = attempts
         self.resends = resends

@@ -84,6 +84,9 @@ public struct ChallengeScreen: Sendable, Equatable {
     /// What the simulated issuer takes on a select screen ("Lisbon"; "Amsterdam and Lisbon"): test data shown
     /// beside the options, as the code screen shows its code. Not part of any message.
     public var expectedChoice: String? = nil
+    /// A code screen's code when it is the published test value (``ChallengePolicy/shownCode``); nil when the
+    /// scenario set its own, a secret no screen shows.
+    public var shownCode: String? = nil
 }
 
 /// The cardholder's side of a CReq.

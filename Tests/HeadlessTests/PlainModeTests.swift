@@ -40,6 +40,20 @@ import Testing
         #expect(!run.stdout.contains("0000 2701") && !run.stdout.contains("0002701"), "the whole number was printed")
     }
 
+    /// A scenario's own one-time code is its secret: the code screen says where it is set, never what it is (it
+    /// said "1234", the published test value, which that scenario's ACS refuses); the default still names 1234.
+    @Test func aScenariosOwnCodeIsNotShownAndNot1234() throws {
+        let input = "4\n4000000000002503\n12/30\n\n\n\n\n777777\n\nq\n"
+        let run = try BinaryRun.run(["--ephemeral", "--scenario", scenarioPath("bank-qa")], stdin: input)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("\n(the code is the scenario's payments.challenge.oneTimeCode)\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("(Visa 4000 0000 0000 2503 asks for a code)\n"))
+        #expect(!run.stdout.contains("1234") && !run.stdout.contains("777777"))
+        #expect(run.stdout.contains("✓ Payment authenticated after a challenge"))
+        let demo = try BinaryRun.run(["--ephemeral"], stdin: input.replacingOccurrences(of: "777777", with: "1234"))
+        #expect(demo.stdout.contains("\n(the simulated issuer's code is 1234)\n") && demo.stdout.contains("asks for a code, 1234)"), "\(demo.stdout)")
+    }
+
     /// Under a locale that is not UTF-8 (`LC_ALL=C`, or none set) every symbol is spelled in ASCII; under a UTF-8
     /// one (or one named UTF-8 that is not installed here) they are the symbols.
     @Test func aLocaleThatIsNotUTF8GetsASCII() throws {

@@ -68,6 +68,12 @@ extension AppView {
 
     // MARK: Challenge screens
 
+    /// What a code screen says beside its field: the published test code, or where the scenario sets its own (a
+    /// secret, not shown).
+    static func codeHint(_ screen: ChallengeScreen) -> String {
+        screen.shownCode.map { "the simulated issuer's code is \($0)" } ?? "the code is the scenario's payments.challenge.oneTimeCode"
+    }
+
     static func drawChallenge(_ buffer: inout ScreenBuffer, _ challenge: ChallengeState, _ area: Panel) {
         let screen = challenge.screen
         var row = area.top
@@ -92,7 +98,7 @@ extension AppView {
             if let stop = challenge.stops.firstIndex(of: .code) {
                 buffer.targets.append(ClickTarget(row: row, column: area.left, width: 25, stop: stop))
             }
-            buffer.putWrapped("the simulated issuer's code is 1234", row: row, column: area.left + 27, width: max(0, area.width - 27),
+            buffer.putWrapped(Self.codeHint(screen), row: row, column: area.left + 27, width: max(0, area.width - 27),
                               lines: 2, role: .hint)
         case .singleSelect, .multiSelect:
             let single = screen.uiType == .singleSelect

@@ -26,7 +26,8 @@ extension TerminalApp {
             if let error = form.error { lines.append("! \(error)") }
             return lines
         case .payment(let form):
-            var lines = [panelTitle, "Test cards: ? lists them, ? TEXT those matching (Visa 4000 0000 0000 2503 asks for a code, 1234)"]
+            let code = service.world.scenario.challengePolicy.shownCode.map { ", \($0)" } ?? ""
+            var lines = [panelTitle, "Test cards: ? lists them, ? TEXT those matching (Visa 4000 0000 0000 2503 asks for a code\(code))"]
             if form.showsLastCard { lines.append("The last card used is filled in: Enter keeps it, another number replaces it.") }
             if let error = form.error { lines.append("! \(error)") }
             return lines
@@ -34,7 +35,7 @@ extension TerminalApp {
             let screen = challenge.screen
             var lines = [panelTitle, "\(screen.amount) at \(screen.merchantName) · card \(screen.maskedCard) · \(screen.uiType.name)", screen.prompt]
             for (index, option) in screen.options.enumerated() { lines.append("  \(index + 1) \(option)") }
-            if screen.uiType == .text { lines.append("(the simulated issuer's code is 1234)") }
+            if screen.uiType == .text { lines.append("(\(AppView.codeHint(screen)))") }
             if let expected = screen.expectedChoice { lines.append("(the simulated issuer takes \(expected))") }
             // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
             // A one-time code's screen says the resends left too, as the terminal UI does.
