@@ -51,6 +51,20 @@ import Testing
         #expect(wide.app.render().text.contains("EUR 49.99 at Demo Shop · card •••• 2503 · text (one-time code)"))
     }
 
+    /// At 60×18 a multi-select's four options have three rows: the options scroll with the focus and the hidden
+    /// ones are counted; the fourth was neither drawn nor marked, yet Space ticked it unseen.
+    @Test func everyOptionOfAMultiSelectIsSeenWhenFocusedAt60x18() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000009900000020")
+        var text = rows(driver).joined(separator: "\n")
+        #expect(text.contains("› [ ] Bookshop") && text.contains("↓ 1 more") && !text.contains("Garage"), "\(text)")
+        driver.press(.down, .down, .down, .character(" "))
+        text = rows(driver).joined(separator: "\n")
+        #expect(text.contains("› [x] Garage") && text.contains("↑ 1 more") && !text.contains("Bookshop"), "\(text)")
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+    }
+
     /// At 60 columns the card number's hint has twelve columns: a hint wider than that puts the brand on the card's
     /// row and the rest under it (it wrapped as "Mastercard ·" over "8/16"), and the empty field's list of brands
     /// is whole on four rows (it ended "Mastercard,…").

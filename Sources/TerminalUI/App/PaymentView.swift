@@ -74,6 +74,18 @@ extension AppView {
         screen.shownCode.map { "the simulated issuer's code is \($0)" } ?? "the code is the scenario's payments.challenge.oneTimeCode"
     }
 
+    /// The options a select screen shows in `rows`: all when they fit, else a window that holds the focused one
+    /// (the last ones once the focus is on the buttons below them); at 60×18 a multi-select's four options have
+    /// three rows, and the fourth was neither drawn nor marked, though Space ticked it.
+    static func shownOptions(_ challenge: ChallengeState, rows: Int) -> Range<Int> {
+        let count = challenge.screen.options.count
+        let rows = max(1, rows)
+        guard count > rows else { return 0..<count }
+        let focus = if case .option(let index) = challenge.focusedStop { index } else { challenge.focus == 0 ? 0 : count - 1 }
+        let first = min(max(0, focus - rows + 1), count - rows)
+        return first..<first + rows
+    }
+
     static func drawChallenge(_ buffer: inout ScreenBuffer, _ challenge: ChallengeState, _ area: Panel) {
         let screen = challenge.screen
         var row = area.top
@@ -103,7 +115,9 @@ extension AppView {
         case .singleSelect, .multiSelect:
             let single = screen.uiType == .singleSelect
             let firstOptionRow = row + 1
-            for (index, option) in screen.options.enumerated() where row + 1 < bottom - 1 {
+            let shown = Self.shownOptions(challenge, rows: bottom - 2 - row)
+            for index in shown {
+                let option = screen.options[index]
                 row += 1
                 let focused = challenge.focusedStop == .option(index)
                 let mark = challenge.selected.contains(index) ? (single ? "(•)" : "[x]") : (single ? "( )" : "[ ]")
@@ -112,6 +126,12 @@ extension AppView {
                            limit: area.width - 2)
                 if let stop = challenge.stops.firstIndex(of: .option(index)) {
                     buffer.targets.append(ClickTarget(row: row, column: area.left, width: area.width, stop: stop))
+                }
+                // Options that do not fit are scrolled to, with the focus; the rows at the ends say how many are hidden.
+                let hidden = index == shown.lowerBound ? shown.lowerBound : index == shown.upperBound - 1 ? screen.options.count - shown.upperBound : 0
+                if hidden > 0 {
+                    let more = "\(index == shown.lowerBound ? "↑" : "↓") \(hidden) more"
+                    buffer.put(more, row: row, column: area.left + area.width - CharacterWidth.of(more), role: .hint)
                 }
             }
             // Test data at hand, as the code screen's code: under the options when there is a row for it, else
@@ -124,7 +144,7 @@ extension AppView {
                 if row + 1 < bottom - 1 {
                     row += 1
                     buffer.put("  " + hint, row: row, column: area.left, role: .hint, limit: area.width)
-                } else if besideOptions + CharacterWidth.of(hint) <= area.left + area.width {
+                } else if shown.count == screen.options.count, besideOptions + CharacterWidth.of(hint) <= area.left + area.width {
                     buffer.put(hint, row: firstOptionRow, column: besideOptions, role: .hint)
                 }
             }
