@@ -69,6 +69,22 @@ extension AppDriver {
         #expect(headers == [header ?? ""], "\(headers)")
     }
 
+    /// From one flow into another too: a payment's and a Q2 login's events in one log keep the same columns as it
+    /// scrolls (they were fitted to the flows in view, and the who column went from 16 to 9 across the rule).
+    @Test func theColumnsStayPutAcrossFlows() {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.enter)
+        driver.signInQ2()
+        driver.press(.enter)
+        var headers: Set<String> = []
+        for _ in 0..<12 {
+            headers.insert(logLines(driver).first ?? "")
+            driver.press(.pageUp)
+        }
+        #expect(headers.count == 1, "\(headers)")
+    }
+
     /// "Terminals 110 columns or wider add the time" (docs/terminal.md): the thresholds are the terminal's
     /// columns, not the pane's inside (the time came only from 112).
     @Test func theTimeColumnComesAtATerminalOf110Columns() {

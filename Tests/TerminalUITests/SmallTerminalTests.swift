@@ -65,6 +65,19 @@ import Testing
         #expect(driver.pump { _ in driver.isResult })
     }
 
+    /// A page of the log is no more than the rows it shows: one on a result at 60×18 (a page of 5 skipped 4 events
+    /// unseen at each PgUp).
+    @Test func aPageOfTheLogIsNoMoreThanItsRows() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.activate()
+        #expect(driver.isResult)
+        #expect(try logEventRows(driver) == 1)
+        driver.press(.pageUp)
+        #expect(driver.app.state.logScroll == 1)
+        driver.press(.pageUp, .pageDown)
+        #expect(driver.app.state.logScroll == 1)
+    }
+
     /// At 60 columns the card number's hint has twelve columns: a hint wider than that puts the brand on the card's
     /// row and the rest under it (it wrapped as "Mastercard ·" over "8/16"), and the empty field's list of brands
     /// is whole on four rows (it ended "Mastercard,…").

@@ -158,6 +158,9 @@ public struct AppState: Sendable {
     /// The requests not answered yet, outermost first: an SDK's request to its server sits on the app's call to
     /// the SDK, which is waited on again once that request is answered.
     var callsInFlight: [InFlightCall] = []
+    /// The widest values of the events the log has held, for its columns (they only grow: an event let go at the
+    /// log's limit leaves its width, so nothing moves).
+    var logWidest = LogPane.Widest()
     /// The time the screen was last drawn for (elapsed times are measured to it).
     public var now = ContinuousClock.now
     /// When the prompt last shown times out (`--prompt-timeout`, 300 s by default), if it does.

@@ -181,7 +181,7 @@ extension AppView {
             SequencePane.draw(&buffer, events: state.log, scroll: state.logScroll, top: top, left: 0, width: state.width, height: height)
         } else {
             LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
-                         height: height, focus: state.logFocus)
+                         height: height, focus: state.logFocus, widest: state.logWidest)
         }
     }
 

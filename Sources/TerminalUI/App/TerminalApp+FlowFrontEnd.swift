@@ -8,6 +8,7 @@ import Q2Flows
 extension TerminalApp {
     public func flowService(_ service: FlowService, didEmit event: FlowEvent) {
         state.log.append(event)
+        state.logWidest.add(event)
         if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
         if state.logScroll > 0 { state.logScroll += 1 }
         // A focused log with an event selected stays still as events come (the newest followed moves with them).

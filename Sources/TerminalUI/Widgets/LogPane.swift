@@ -12,10 +12,14 @@ enum LogPane {
         var thread: Int
         var time: Bool
 
-        init(_ events: some Collection<FlowEvent>, width: Int) {
-            let steps = events.map { CharacterWidth.of($0.step.rawValue) }.max() ?? 8
-            let threads = events.map { CharacterWidth.of($0.thread) }.max() ?? 8
-            let whos = events.map { CharacterWidth.of(LogPane.who($0)) }.max() ?? 9
+        init(_ events: some Sequence<FlowEvent>, width: Int) {
+            var widest = Widest()
+            for event in events { widest.add(event) }
+            self.init(widest, width: width)
+        }
+
+        init(_ widest: Widest, width: Int) {
+            let (steps, threads, whos) = widest.events == 0 ? (8, 8, 9) : (widest.step, widest.thread, widest.who)
             who = min(max(whos, 9), width >= 100 ? 24 : 16)
             // The step column grows with a wide terminal: 28 at 100 columns and one more for every two beyond, up
             // to the longest step (a bridge message's name, 41); a fixed 28 cut them at 160 with room to spare.
@@ -30,6 +34,22 @@ enum LogPane {
             self.step = step
             self.thread = thread
             self.time = time
+        }
+    }
+
+    /// The widest who, step and thread of a run of events: the live log keeps it as events come, so that its
+    /// columns fit every event it holds and do not move as it scrolls from one flow into another.
+    struct Widest: Sendable, Equatable {
+        var events = 0
+        var who = 0
+        var step = 0
+        var thread = 0
+
+        mutating func add(_ event: FlowEvent) {
+            events += 1
+            who = max(who, CharacterWidth.of(LogPane.who(event)))
+            step = max(step, CharacterWidth.of(event.step.rawValue))
+            thread = max(thread, CharacterWidth.of(event.thread))
         }
     }
 
@@ -74,7 +94,7 @@ enum LogPane {
     /// bottom. `scroll` lines are hidden below; with the focus, `selected` is highlighted and kept in view (the
     /// focus's own scroll, moved only as far as that needs).
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
-                     height: Int, focus: LogFocusState? = nil) {
+                     height: Int, focus: LogFocusState? = nil, widest: Widest? = nil) {
         let rows = max(0, height - 3)
         var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
@@ -103,11 +123,17 @@ enum LogPane {
             if index > 0, events[index - 1].flowID != event.flowID, shown.count < rows { shown.insert((nil, event), at: 0) }
             index -= 1
         }
-        // From every event of the flows shown, not only the lines shown: the columns stay put as the log scrolls
-        // within a flow. (All 2,000 events took most of a frame, at every key press and tick.)
-        let flowsShown = Set(shown.map(\.event.flowID))
         // The terminal's width (the pane spans it), which the thresholds are written in: the time from 110 columns.
-        let columns = Columns(events.lazy.filter { flowsShown.contains($0.flowID) }, width: width)
+        // The widest values of every event the log holds (`widest`, kept as they come: scanning all 2,000 events
+        // took most of a frame), so the columns stay put as the log scrolls from one flow into another; without
+        // it, every event of the flows shown.
+        let columns: Columns
+        if let widest {
+            columns = Columns(widest, width: width)
+        } else {
+            let flowsShown = Set(shown.map(\.event.flowID))
+            columns = Columns(events.lazy.filter { flowsShown.contains($0.flowID) }, width: width)
+        }
         buffer.put(header(columns, fitting: width - 2), row: top + 1, column: left + 1, role: .label, limit: width - 2)
         if let focus, events.isEmpty, !focus.filter.isEmpty, rows > 0 {
             let widen = focus.editingFilter ? "backspace widens it" : "/ then backspace widens it"
