@@ -68,6 +68,17 @@ public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
         self.merchant = merchant
     }
 
+    /// ``nextAction``'s advice, for this outcome: a retry after an N (the cardholder cancelled the challenge, or it
+    /// timed out at the ACS: challengeCancel 01, 04) does not offer to authorise without liability shift, which an
+    /// N rules out, and which the screen said under "transStatus N … the transaction is denied".
+    public var advice: String? {
+        guard let nextAction else { return nil }
+        if nextAction == .retry, threeDSecure?.transStatus == "N" {
+            return "Run 3-D Secure again, or ask for another payment method."
+        }
+        return nextAction.advice
+    }
+
     public subscript<Value>(dynamicMember field: KeyPath<ThreeDSecureOutcome, Value?>) -> Value? {
         threeDSecure?[keyPath: field]
     }

@@ -253,7 +253,7 @@ final class PaymentRun: DropsCardholder {
                 flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
                 error: base.error, duration: base.duration,
                 // An abort's advice is to fix the input; the payment's next action stays in its object.
-                advice: base.status == EngineStatus.abortedBadInput ? base.advice : payment?.nextAction?.advice ?? base.advice,
+                advice: base.status == EngineStatus.abortedBadInput ? base.advice : payment?.advice ?? base.advice,
                 details: base.details)
             result.payment = payment
             return result

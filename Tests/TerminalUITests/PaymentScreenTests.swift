@@ -150,6 +150,8 @@ extension AppDriver {
         let screen = driver.app.render()
         #expect(screen.text.contains("⊘ Pay with card (3-D Secure) cancelled"))
         #expect(screen.text.contains("01 the cardholder selected Cancel"))
+        // The cancel ends in N: no advice to authorise without liability shift under "the transaction is denied".
+        #expect(screen.text.contains("Run 3-D Secure again, or ask for another payment method."))
         Snapshot.check(screen, "result-payment-cancelled-80x24")
     }
 

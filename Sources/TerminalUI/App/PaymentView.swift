@@ -251,7 +251,7 @@ extension AppView {
             case .doNotAuthorise: .error
             case .proceedWithoutLiabilityShift, .retry: .text
             }
-            rows.append(("next step", next.advice, role))
+            rows.append(("next step", payment.advice ?? next.advice, role))
         }
         if let code = payment.errorCode {
             let component = payment.errorComponent.flatMap(ProtocolError.Component.init).map { " from the \($0.name)" } ?? ""
