@@ -65,6 +65,21 @@ import Testing
         #expect(driver.pump { _ in driver.isResult })
     }
 
+    /// At 60×18 the card form's error goes under the buttons, which move up into the blank row when it needs two
+    /// rows: it is read whole (it ended "…; chec…").
+    @Test func theCardFormsErrorIsWholeAt60x18() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openPayment()
+        driver.press(.control("u"))
+        driver.type("4000000000002504")
+        driver.press(.tab)
+        driver.type("1230")
+        driver.press(.enter, .enter, .enter, .enter)
+        let text = rows(driver).joined(separator: "\n")
+        #expect(text.contains("the card number fails the Luhn check; check") && text.contains("for a mistyped digit."), "\(text)")
+        #expect(text.contains("[ Pay ]"))
+    }
+
     /// A page of the log is no more than the rows it shows: one on a result at 60×18 (a page of 5 skipped 4 events
     /// unseen at each PgUp).
     @Test func aPageOfTheLogIsNoMoreThanItsRows() throws {

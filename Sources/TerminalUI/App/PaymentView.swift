@@ -57,7 +57,13 @@ extension AppView {
                 }
             }
         }
-        let buttonRow = area.top + 2 + form.fieldCount
+        var buttonRow = area.top + 2 + form.fieldCount
+        // An error under the buttons that needs more rows than are left there (at 60×18, one): the buttons move up
+        // into the blank row above them, so that it is read whole (it ended "…; chec…").
+        if let error = form.error, form.errorField == nil || !errorBeside,
+           Wrap.lines(error, width: area.width).count > area.top + area.height - buttonRow - 1 {
+            buttonRow -= 1
+        }
         drawButtons(&buffer, [("Pay", form.focus == form.submitIndex), ("Cancel", form.focus == form.cancelIndex)],
                     row: buttonRow, left: boxLeft, firstStop: form.submitIndex)
         if let error = form.error, form.errorField == nil || !errorBeside {
