@@ -20,6 +20,28 @@ import Testing
         #expect(text.contains(" payer-auth —    failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
     }
 
+    /// The list moves as the home menu and the transcript do: j k, Home End, PgUp PgDn (only ↑↓ did).
+    @Test func theListTakesJKHomeEndAndPages() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter)
+        for _ in 0..<2 { driver.press(.character("3"), .enter); driver.pump { _ in driver.isResult }; driver.press(.enter) }
+        driver.press(.character("h"))
+        func selection() -> Int? { if case .history(let history) = driver.app.state.screen { history.selection } else { nil } }
+        driver.press(.end)
+        #expect(selection() == 2)
+        driver.press(.character("k"))
+        #expect(selection() == 1)
+        driver.press(.home)
+        #expect(selection() == 0)
+        driver.press(.character("j"))
+        #expect(selection() == 1)
+        driver.press(.pageDown)
+        #expect(selection() == 2)
+        driver.press(.pageUp)
+        #expect(selection() == 0)
+    }
+
     /// The transcript's header goes on to a second line between its parts rather than end in "… · 26 even…".
     @Test func theTranscriptHeaderIsWhole() throws {
         let driver = AppDriver()

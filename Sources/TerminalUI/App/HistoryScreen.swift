@@ -42,8 +42,13 @@ extension TerminalApp {
         case .escape, .character("q"), .f3:
             state.screen = .home
             return
-        case .up, .backTab: history.selection = max(0, history.selection - 1)
-        case .down, .tab: history.selection = min(max(0, history.entries.count - 1), history.selection + 1)
+        // As the home menu and the transcript move (and lazygit's and k9s's lists): j k, a page of 10, either end.
+        case .up, .backTab, .character("k"): history.selection = max(0, history.selection - 1)
+        case .down, .tab, .character("j"): history.selection = min(max(0, history.entries.count - 1), history.selection + 1)
+        case .pageUp: history.selection = max(0, history.selection - 10)
+        case .pageDown: history.selection = min(max(0, history.entries.count - 1), history.selection + 10)
+        case .home: history.selection = 0
+        case .end: history.selection = max(0, history.entries.count - 1)
         case .enter:
             guard history.entries.indices.contains(history.selection) else { break }
             let id = history.entries[history.selection].id
