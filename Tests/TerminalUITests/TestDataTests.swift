@@ -58,6 +58,17 @@ import ThreeDSecure
         #expect(next.inputs.first?.text == "bob", "F4 again, the name untouched: the next one")
     }
 
+    /// On a login the form already has the device's user: F4 fills that user in and says so, not that the name
+    /// was typed.
+    @Test func f4OnALoginSaysTheNameWasTheForms() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter, .character("2"), .enter)
+        #expect(driver.pump { _ in driver.isForm })
+        driver.press(.f4)
+        #expect(driver.app.render().text.contains("filled in demo user alice, the name the form had (F4: the next one)"))
+    }
+
     @Test func f4OnActivationsSecondPageFillsTheCodeOfTheUserTheFirstPageNamed() throws {
         let driver = AppDriver()
         driver.openActivation()

@@ -82,6 +82,8 @@ extension TerminalApp {
         Self.fill(&form, with: user)
         if form.prompt.fields.contains(.username) { form.filledName = user.username }
         state.notice = !form.prompt.fields.contains(.username) ? "filled in demo user \(user.username)'s code"
+            : index == named && typed == (form.prompt.request as? any CredentialForm)?.knownUsername
+                ? "filled in demo user \(user.username), the name the form had (F4: the next one)"
             : index == named ? "filled in demo user \(user.username), the name typed (F4: the next one)"
             : "filled in demo user \(user.username) (F4: the next one; or type a name, then F4)"
     }
