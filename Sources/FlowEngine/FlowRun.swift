@@ -303,7 +303,9 @@ public final class FlowRun: Sendable {
         let reason = cancelReason ?? .user
         let verb = reason.verb
         let message = switch (step, inFlight) {
-        case (let step?, _) where atPrompt: "\(verb) at \(step.rawValue); its answer was not sent"
+        // A screen or a form is a thing ("at the sign-in screen"); an API call is a name ("at provideCredentials").
+        case (let step?, _) where atPrompt:
+            "\(verb) at \(step.rawValue.hasSuffix(" screen") || step.rawValue.hasSuffix(" form") ? "the " : "")\(step.rawValue); its answer was not sent"
         case (let step?, true): "\(verb) while \(step.rawValue) was in flight; its late result is discarded"
         case (let step?, false): "\(verb) before \(step.rawValue)"
         case (nil, _): "\(verb) before the flow started"

@@ -112,7 +112,7 @@ extension AppDriver {
         driver.press(.escape)
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.outcome == .cancelled)
-        #expect(driver.app.render().text.contains("Cancelled at sign-in screen"))
+        #expect(driver.app.render().text.contains("Cancelled at the sign-in screen"))
         #expect(driver.service.q2.savedCredential?.username == "alice", "a cancel keeps the saved credential")
     }
 

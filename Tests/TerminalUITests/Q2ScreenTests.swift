@@ -34,7 +34,7 @@ extension AppDriver {
         driver.press(.escape)
         driver.pump { _ in driver.isResult }
         let text = driver.app.render().text
-        #expect(text.contains("Cancelled at sign-in screen; its answer was not"), "\(text)")
+        #expect(text.contains("Cancelled at the sign-in screen; its answer was not"), "\(text)")
         #expect(!text.contains("Cancelled: cancelled"))
         #expect(text.contains("more was sent to Q2 Core.") && !text.contains("MC-SDK."), "\(text)")
     }
