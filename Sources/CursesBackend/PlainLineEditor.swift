@@ -20,7 +20,7 @@ struct PlainLineEditor {
     static let escapeKey = "\u{1b}"
     /// Ctrl-D at a secret's question with text typed: a constant, so that nothing of the text (not even its
     /// length) is shown.
-    static let hiddenTextHint = "! Ctrl-D ends input only on an empty line; Ctrl-U clears, Esc cancels"
+    static let hiddenTextHint = "! Ctrl-D cancels only on an empty line; Ctrl-U clears, Esc cancels"
 
     private var line: [UInt8] = []
     /// How many bytes of `line` are on the terminal.

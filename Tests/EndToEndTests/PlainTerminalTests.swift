@@ -148,7 +148,7 @@ import Testing
         #expect(session.waitFor("Password (hidden):"))
         session.type("wonderland")
         session.press("C-d")
-        let hint = "! Ctrl-D ends input only on an empty line; Ctrl-U clears, Esc cancels"
+        let hint = "! Ctrl-D cancels only on an empty line; Ctrl-U clears, Esc cancels"
         let (asked, screen) = session.waitUntil { screen in
             guard let said = screen.range(of: hint) else { return false }
             return screen[said.upperBound...].contains("Password (hidden):")
