@@ -20,6 +20,24 @@ import Testing
         #expect(text.contains(" payer-auth —    failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
     }
 
+    /// A session numbers its flows from 1; the history's ids go on from the state file's last. The log's rule and
+    /// the sequence view name both once the flow is recorded, so that `idp-tui history show` is given the right one
+    /// (the log said "flow 2" of a flow the history lists as 3).
+    @Test func theLogNamesAFlowsHistoryIDWhenItIsAnother() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter)
+        // Another process's flow takes history id 2, as on a shared state file.
+        let history = try #require(driver.service.history)
+        let first = try #require(try history.record(id: 1))
+        #expect(try history.record(first) == 2)
+        driver.press(.character("3"), .enter)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.app.render().text.contains("── flow 2 · history 3: Log out"), "\(driver.app.render().text)")
+        driver.press(.character("v"))
+        #expect(driver.app.render().text.contains("Sequence — flow 2 · history 3: Log out"))
+    }
+
     /// The list moves as the home menu and the transcript do: j k, Home End, PgUp PgDn (only ↑↓ did).
     @Test func theListTakesJKHomeEndAndPages() {
         let driver = AppDriver()

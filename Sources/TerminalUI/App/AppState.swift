@@ -161,6 +161,8 @@ public struct AppState: Sendable {
     /// The widest values of the events the log has held, for its columns (they only grow: an event let go at the
     /// log's limit leaves its width, so nothing moves).
     var logWidest = LogPane.Widest()
+    /// Each finished flow's id in the history, by its number in this session (the log's rules name both).
+    var historyIDs: [Int: Int] = [:]
     /// The time the screen was last drawn for (elapsed times are measured to it).
     public var now = ContinuousClock.now
     /// When the prompt last shown times out (`--prompt-timeout`, 300 s by default), if it does.

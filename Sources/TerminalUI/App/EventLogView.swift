@@ -178,10 +178,11 @@ extension AppView {
         let height = state.height - 2 - top
         guard height > 0 else { return }
         if state.logAsSequence && state.logFocus == nil {
-            SequencePane.draw(&buffer, events: state.log, scroll: state.logScroll, top: top, left: 0, width: state.width, height: height)
+            SequencePane.draw(&buffer, events: state.log, scroll: state.logScroll, top: top, left: 0, width: state.width, height: height,
+                              historyIDs: state.historyIDs)
         } else {
             LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
-                         height: height, focus: state.logFocus, widest: state.logWidest)
+                         height: height, focus: state.logFocus, widest: state.logWidest, historyIDs: state.historyIDs)
         }
     }
 

@@ -129,6 +129,9 @@ extension TerminalApp {
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {
         if state.runningFlow == result.flowID { state.runningFlow = nil }
+        if let recorded = result.details.lazy.compactMap({ $0 as? HistoryEntryDetail }).first {
+            state.historyIDs[result.flowID] = recorded.id
+        }
         state.inFlight = nil
         state.deviceStatus = service.statusLine
         guard exitStatus == nil else { return }

@@ -94,7 +94,7 @@ enum LogPane {
     /// bottom. `scroll` lines are hidden below; with the focus, `selected` is highlighted and kept in view (the
     /// focus's own scroll, moved only as far as that needs).
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
-                     height: Int, focus: LogFocusState? = nil, widest: Widest? = nil) {
+                     height: Int, focus: LogFocusState? = nil, widest: Widest? = nil, historyIDs: [Int: Int] = [:]) {
         let rows = max(0, height - 3)
         var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
@@ -146,7 +146,7 @@ enum LogPane {
             guard let eventIndex = entry.index else {
                 // Dashes to the border: cut with "…" only when the flow's name is (a rule cut in its dashes read as
                 // if something were hidden).
-                let label = CharacterWidth.truncate("── flow \(entry.event.flowID): \(entry.event.flow.title) ", to: width - 2)
+                let label = CharacterWidth.truncate("── \(flowName(entry.event.flowID, historyIDs)): \(entry.event.flow.title) ", to: width - 2)
                 let rule = label + String(repeating: "─", count: max(0, width - 2 - CharacterWidth.of(label)))
                 buffer.put(rule, row: row, column: left + 1, role: .label, limit: width - 2)
                 continue
@@ -156,6 +156,14 @@ enum LogPane {
             if selected { buffer.fill(row: row, column: left + 1, count: width - 2, role: .menuFocused) }
             buffer.put(text, row: row, column: left + 1, role: selected ? .menuFocused : role(entry.event), limit: width - 2)
         }
+    }
+
+    /// "flow 2", and once it is recorded, its id in the history when that is another ("flow 2 · history 57"): the
+    /// flows are numbered from 1 in each session, the history's ids go on from the state file's last, and
+    /// `idp-tui history show 2` would show another flow.
+    static func flowName(_ flowID: Int, _ historyIDs: [Int: Int]) -> String {
+        guard let history = historyIDs[flowID], history != flowID else { return "flow \(flowID)" }
+        return "flow \(flowID) · history \(history)"
     }
 
     /// The column names, in `width` columns: the last column's name in shorter words when the full one does not

@@ -17,7 +17,8 @@ enum SequencePane {
         var isFaultsOn = false
     }
 
-    static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int, height: Int) {
+    static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int, height: Int,
+                     historyIDs: [Int: Int] = [:]) {
         guard let newest = events.last else {
             Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "SDK events — sequence (v: the list)")
             return
@@ -28,7 +29,7 @@ enum SequencePane {
                   role: LogPane.role(event), isFault: event.from == .simulator, isFaultsOn: event.step == .faultsOn)
         }
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
-             title: "Sequence — flow \(newest.flowID): \(newest.flow.title)", wholeKey: "tab", scroll: scroll,
+             title: "Sequence — \(LogPane.flowName(newest.flowID, historyIDs)): \(newest.flow.title)", wholeKey: "tab", scroll: scroll,
              top: top, left: left, width: width, height: height)
     }
 
