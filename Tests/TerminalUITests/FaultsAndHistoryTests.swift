@@ -89,6 +89,24 @@ import Testing
         #expect(lanes.contains("● faults on"), "\(lanes)")
     }
 
+    /// A 3-D Secure server's switch has values: the notice names the one it is set to, back to "answers normally"
+    /// ("switched off: 3DS: ACS answers normally" said it twice).
+    @Test func aServerSwitchsNoticeNamesItsValue() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"))
+        for _ in 0..<(FaultSwitch.allCases.firstIndex(of: .acs) ?? 0) { driver.press(.down) }
+        driver.press(.character(" "))
+        let first = try #require(driver.app.state.notice)
+        #expect(first.hasPrefix("now 3DS: ACS ") && !first.contains("normally"), "\(first)")
+        var notices = [first]
+        for _ in 0..<12 where !(notices.last ?? "").contains("normally") {
+            driver.press(.character(" "))
+            notices.append(driver.app.state.notice ?? "")
+        }
+        #expect(notices.last == "now 3DS: ACS answers normally", "\(notices)")
+        #expect(!notices.contains { $0.hasPrefix("switched") })
+    }
+
     @Test func faultsSwitchedDuringAPromptBiteAtTheNextStep() throws {
         let driver = AppDriver()
         driver.openActivation()

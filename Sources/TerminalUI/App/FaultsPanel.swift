@@ -147,7 +147,9 @@ extension TerminalApp {
             service.world.identityFaults = identity
             service.world.bridgeFaults = bridge
             refreshFaults()
-            state.notice = "switched \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge))"
+            // A switch with values says the one it is set to ("switched off: 3DS: ACS answers normally" read twice).
+            state.notice = chosen.cycles ? "now \(chosen.label(identity, bridge))"
+                : "switched \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge))"
         default: break
         }
         state.faultsPanel = panel
