@@ -147,7 +147,7 @@ extension TerminalApp {
                 handle(.character(Character(String(number))))
                 handle(.enter)
             } else {
-                state.notice = Self.plainMenuRefusal(text)
+                state.notice = Self.plainMenuRefusal(text, keepsHistory: !(service.history is MemoryFlowHistory))
             }
             return false
         case .form(var form):
