@@ -46,7 +46,7 @@ import Testing
         let input = "4\n4000000000002503\n12/30\n\n\n\n\n777777\n\nq\n"
         let run = try BinaryRun.run(["--ephemeral", "--scenario", scenarioPath("bank-qa")], stdin: input)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("\n(the code is the scenario's payments.challenge.oneTimeCode)\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("\n(the scenario's own code (its challenge.oneTimeCode))\n"), "\(run.stdout)")
         #expect(run.stdout.contains("(Visa 4000 0000 0000 2503 asks for a code)\n"))
         #expect(!run.stdout.contains("1234") && !run.stdout.contains("777777"))
         #expect(run.stdout.contains("✓ Payment authenticated after a challenge"))

@@ -4,6 +4,7 @@ import FlowCatalog
 import FlowEngine
 import Foundation
 import IdpFlows
+import Scenario
 import TerminalUI
 
 /// A ``TerminalApp`` on a simulated device with a manual clock, driven the way the curses loop drives it.
@@ -13,8 +14,9 @@ final class AppDriver {
     let service: FlowService
     let app: TerminalApp
 
-    init(width: Int = 80, height: Int = 24, latency: Duration = .zero, configuration: FlowConfiguration = FlowConfiguration()) {
-        environment = SimulationEnvironment(clock: clock)
+    init(width: Int = 80, height: Int = 24, latency: Duration = .zero, configuration: FlowConfiguration = FlowConfiguration(),
+         scenario: Scenario = .embeddedDefault) {
+        environment = SimulationEnvironment(scenario: scenario, clock: clock)
         environment.world.network.latency = latency
         service = FlowService(environment: environment, configuration: configuration)
         app = TerminalApp(service: service, width: width, height: height)

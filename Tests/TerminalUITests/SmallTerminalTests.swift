@@ -1,4 +1,5 @@
 import Foundation
+import Scenario
 import TerminalUI
 import Testing
 
@@ -51,18 +52,33 @@ import Testing
         #expect(wide.app.render().text.contains("EUR 49.99 at Demo Shop · card •••• 2503 · text (one-time code)"))
     }
 
-    /// At 60×18 a multi-select's four options have three rows: the options scroll with the focus and the hidden
-    /// ones are counted; the fourth was neither drawn nor marked, yet Space ticked it unseen.
-    @Test func everyOptionOfAMultiSelectIsSeenWhenFocusedAt60x18() throws {
+    /// At 60×18 a multi-select's four options fit once the blank row under the prompt holds one too; the fourth
+    /// was neither drawn nor marked, yet Space ticked it unseen.
+    @Test func everyOptionOfAMultiSelectShowsAt60x18() throws {
         let driver = AppDriver(width: 60, height: 18)
         driver.pay(card: "4000009900000020")
+        let text = rows(driver).joined(separator: "\n")
+        for option in ["Bookshop", "Cinema", "Bakery", "Garage"] { #expect(text.contains("[ ] \(option)"), "\(text)") }
+        #expect(!text.contains("more"))
+    }
+
+    /// A scenario's select challenge with more options than rows: they scroll with the focus, and the end rows
+    /// count the hidden ones.
+    @Test func optionsBeyondTheRowsScrollWithTheFocus() throws {
+        let options = (1...8).map { "\"Option \($0)\"" }.joined(separator: ", ")
+        let json = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]}, "payments": {"cards": [{"number": "4111111111111111", "title": "eight options", "challenge": "single-select", "final": "Y", "prompt": "Pick one.", "options": ["# + options + #"], "correct": [8]}]}}"#
+        guard case .success(let scenario) = ScenarioFile.read(Array(json.utf8)) else { Issue.record("the scenario"); return }
+        let driver = AppDriver(width: 60, height: 18, scenario: scenario)
+        driver.pay(card: "4111111111111111")
         var text = rows(driver).joined(separator: "\n")
-        #expect(text.contains("› [ ] Bookshop") && text.contains("↓ 1 more") && !text.contains("Garage"), "\(text)")
-        driver.press(.down, .down, .down, .character(" "))
+        #expect(text.contains("› ( ) Option 1") && text.contains("more") && !text.contains("Option 8"), "\(text)")
+        for _ in 0..<7 { driver.press(.down) }
+        driver.press(.character(" "))
         text = rows(driver).joined(separator: "\n")
-        #expect(text.contains("› [x] Garage") && text.contains("↑ 1 more") && !text.contains("Bookshop"), "\(text)")
-        driver.press(.escape)
+        #expect(text.contains("› (•) Option 8") && text.contains("↑") && !text.contains("Option 1 "), "\(text)")
+        driver.press(.enter)
         #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.outcome == .success)
     }
 
     /// At 60×18 the card form's error goes under the buttons, which move up into the blank row when it needs two

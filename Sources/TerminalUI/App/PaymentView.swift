@@ -77,7 +77,7 @@ extension AppView {
     /// What a code screen says beside its field: the published test code, or where the scenario sets its own (a
     /// secret, not shown).
     static func codeHint(_ screen: ChallengeScreen) -> String {
-        screen.shownCode.map { "the simulated issuer's code is \($0)" } ?? "the code is the scenario's payments.challenge.oneTimeCode"
+        screen.shownCode.map { "the simulated issuer's code is \($0)" } ?? "the scenario's own code (its challenge.oneTimeCode)"
     }
 
     /// The options a select screen shows in `rows`: all when they fit, else a window that holds the focused one
@@ -120,6 +120,8 @@ extension AppView {
                               lines: 2, role: .hint)
         case .singleSelect, .multiSelect:
             let single = screen.uiType == .singleSelect
+            // Short of rows, the blank row under the prompt holds an option too: a multi-select's four fit at 60×18.
+            if screen.options.count > bottom - 2 - row { row -= 1 }
             let firstOptionRow = row + 1
             let shown = Self.shownOptions(challenge, rows: bottom - 2 - row)
             for index in shown {
