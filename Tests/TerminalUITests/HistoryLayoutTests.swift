@@ -38,8 +38,8 @@ import Testing
         #expect(driver.app.render().text.contains("Sequence — flow 2 · history 3: Log out"))
     }
 
-    /// The list moves as the home menu and the transcript do: j k, Home End, PgUp PgDn (only ↑↓ did).
-    @Test func theListTakesJKHomeEndAndPages() {
+    /// The list moves as the home menu does: j k, Home End (only ↑↓ did).
+    @Test func theListTakesJKHomeAndEnd() {
         let driver = AppDriver()
         driver.activate()
         driver.press(.enter)
@@ -54,10 +54,9 @@ import Testing
         #expect(selection() == 0)
         driver.press(.character("j"))
         #expect(selection() == 1)
-        driver.press(.pageDown)
-        #expect(selection() == 2)
+        // PgUp pages the event log below, as on the home menu.
         driver.press(.pageUp)
-        #expect(selection() == 0)
+        #expect(selection() == 1 && driver.app.state.logScroll > 0)
     }
 
     /// The transcript's header goes on to a second line between its parts rather than end in "… · 26 even…".

@@ -19,7 +19,7 @@ extension AppView {
         }
         switch state.screen {
         case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
-        case .history: return [("↑↓", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults"), ("?", "help")]
+        case .history: return [("↑↓ j k", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back"), ("?", "help")]
         case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("v", "sequence"), ("esc", "back"), ("?", "help")]

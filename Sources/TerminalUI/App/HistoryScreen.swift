@@ -42,11 +42,10 @@ extension TerminalApp {
         case .escape, .character("q"), .f3:
             state.screen = .home
             return
-        // As the home menu and the transcript move (and lazygit's and k9s's lists): j k, a page of 10, either end.
+        // As the home menu moves (and lazygit's and k9s's lists): j k, either end. PgUp PgDn page the event log
+        // below, as on the home menu (the log cannot take the focus here).
         case .up, .backTab, .character("k"): history.selection = max(0, history.selection - 1)
         case .down, .tab, .character("j"): history.selection = min(max(0, history.entries.count - 1), history.selection + 1)
-        case .pageUp: history.selection = max(0, history.selection - 10)
-        case .pageDown: history.selection = min(max(0, history.entries.count - 1), history.selection + 10)
         case .home: history.selection = 0
         case .end: history.selection = max(0, history.entries.count - 1)
         case .enter:

@@ -262,7 +262,7 @@ public final class TerminalApp: FlowFrontEnd {
     /// Screens that use PgUp and PgDn for their own text rather than the event log.
     private var scrollsItself: Bool {
         switch state.screen {
-        case .transcript, .comparison, .history: true
+        case .transcript, .comparison: true
         default: false
         }
     }
