@@ -36,6 +36,8 @@ import Testing
         #expect(driver.app.render().text.contains("── flow 2 · history 3: Log out"), "\(driver.app.render().text)")
         driver.press(.character("v"))
         #expect(driver.app.render().text.contains("Sequence — flow 2 · history 3: Log out"))
+        driver.press(.character("v"), .tab, .enter)
+        #expect(driver.app.render().text.contains("(flow 2 · history 3, event"), "\(driver.app.render().text)")
     }
 
     /// The list moves as the home menu does: j k, Home End (only ↑↓ did).

@@ -69,7 +69,7 @@ public enum AppView {
             let events = state.listedEvents
             // The filter may match nothing any more (the log keeps the newest 2,000 events only).
             if !events.isEmpty {
-                drawEventDetail(&buffer, events[AppState.selectedIndex(focus, in: events)], scroll: scroll)
+                drawEventDetail(&buffer, events[AppState.selectedIndex(focus, in: events)], scroll: scroll, historyIDs: state.historyIDs)
             }
         }
         if state.showHelp {

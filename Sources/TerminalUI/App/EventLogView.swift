@@ -116,9 +116,9 @@ extension LogPane {
     }
 
     /// Every field of one event, for the detail view: the whole detail, and the whole protocol message pretty-printed.
-    static func detailLines(_ event: FlowEvent, width: Int) -> [String] {
+    static func detailLines(_ event: FlowEvent, width: Int, historyIDs: [Int: Int] = [:]) -> [String] {
         detailLines(
-            flow: "\(event.flow.rawValue) (flow \(event.flowID), event \(event.sequence))", from: event.from.rawValue, to: event.to.rawValue,
+            flow: "\(event.flow.rawValue) (\(flowName(event.flowID, historyIDs)), event \(event.sequence))", from: event.from.rawValue, to: event.to.rawValue,
             step: event.step.rawValue, thread: event.thread + (event.mainThread ? " (the main thread)" : ""), time: event.time.description,
             took: event.duration.map(format), status: event.status, detail: event.detail, message: event.message, width: width)
     }
@@ -186,8 +186,8 @@ extension AppView {
         }
     }
 
-    static func drawEventDetail(_ buffer: inout ScreenBuffer, _ event: FlowEvent, scroll: Int) {
-        drawEventDetail(&buffer, lines: LogPane.detailLines(event, width: buffer.width - 8), scroll: scroll)
+    static func drawEventDetail(_ buffer: inout ScreenBuffer, _ event: FlowEvent, scroll: Int, historyIDs: [Int: Int] = [:]) {
+        drawEventDetail(&buffer, lines: LogPane.detailLines(event, width: buffer.width - 8, historyIDs: historyIDs), scroll: scroll)
     }
 
     static func drawEventDetail(_ buffer: inout ScreenBuffer, lines: [String], scroll: Int) {
