@@ -69,7 +69,7 @@ public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
     }
 
     /// ``nextAction``'s advice, for this outcome: a retry after an N (the cardholder cancelled the challenge, or it
-    /// timed out at the ACS: challengeCancel 01, 04) does not offer to authorise without liability shift, which an
+    /// timed out: challengeCancel 01, 04, 05) does not offer to authorise without liability shift, which an
     /// N rules out, and which the screen said under "transStatus N … the transaction is denied".
     public var advice: String? {
         guard let nextAction else { return nil }

@@ -72,6 +72,8 @@ import Testing
         #expect(run.status == 3)
         #expect(run.results.first?["outcome"] as? String == "cancelled")
         #expect(payment(run.results.first)["challengeCancel"] as? String == "01")
+        // It ends in N: the advice does not offer to authorise without liability shift, which an N rules out.
+        #expect(run.results.first?["advice"] as? String == "Run 3-D Secure again, or ask for another payment method.")
     }
 
     @Test func cancelAtTheCardFormSendsNoAReq() throws {

@@ -94,7 +94,7 @@ enum LogPane {
     /// bottom. `scroll` lines are hidden below; with the focus, `selected` is highlighted and kept in view (the
     /// focus's own scroll, moved only as far as that needs).
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
-                     height: Int, focus: LogFocusState? = nil, widest: Widest? = nil, historyIDs: [Int: Int] = [:]) {
+                     height: Int, focus: LogFocusState? = nil, widest: Widest, historyIDs: [Int: Int] = [:]) {
         let rows = max(0, height - 3)
         var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
@@ -125,15 +125,8 @@ enum LogPane {
         }
         // The terminal's width (the pane spans it), which the thresholds are written in: the time from 110 columns.
         // The widest values of every event the log holds (`widest`, kept as they come: scanning all 2,000 events
-        // took most of a frame), so the columns stay put as the log scrolls from one flow into another; without
-        // it, every event of the flows shown.
-        let columns: Columns
-        if let widest {
-            columns = Columns(widest, width: width)
-        } else {
-            let flowsShown = Set(shown.map(\.event.flowID))
-            columns = Columns(events.lazy.filter { flowsShown.contains($0.flowID) }, width: width)
-        }
+        // took most of a frame), so the columns stay put as the log scrolls from one flow into another.
+        let columns = Columns(widest, width: width)
         buffer.put(header(columns, fitting: width - 2), row: top + 1, column: left + 1, role: .label, limit: width - 2)
         if let focus, events.isEmpty, !focus.filter.isEmpty, rows > 0 {
             let widen = focus.editingFilter ? "backspace widens it" : "/ then backspace widens it"
