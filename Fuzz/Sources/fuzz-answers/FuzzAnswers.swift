@@ -49,17 +49,18 @@ func checkCredentials(_ answers: FlowAnswers) {
     for (key, value) in answers.values {
         check(FlowAnswers.credentialKeys.contains(key), "an unknown key kept: \(key)")
         check(value.byteCount <= FlowAnswers.maximumLength, "\(key) is longer than the limit")
-        check(!value.reveal().unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f }, "\(key) holds a control character")
+        check(!value.reveal().unicodeScalars.contains(where: \.isControlCharacter), "\(key) holds a control character (C0, DEL or C1)")
     }
 }
 
 func checkPayment(_ payment: PaymentAnswers) {
     check(payment.otp.allSatisfy { !$0.isEmpty && $0.byteCount <= 16 }, "a one-time code outside 1 to 16 bytes")
+    check(!payment.otp.contains { $0.reveal().unicodeScalars.contains(where: \.isControlCharacter) }, "a one-time code holds a control character")
     check(payment.otp.count <= 16 && (!payment.otpRepeats || payment.otp.count == 1), "\(payment.otp.count) one-time codes")
     check((0...10).contains(payment.resend), "resend \(payment.resend)")
     check(payment.choices.count <= 16, "\(payment.choices.count) choices")
     check(payment.delay >= .zero && payment.delay <= .seconds(60), "delay \(payment.delay)")
-    check(payment.challengeDelay >= .zero && payment.challengeDelay <= .seconds(600), "challenge delay \(payment.challengeDelay)")
+    check(payment.challengeDelay >= .zero && payment.challengeDelay <= .seconds(3700), "challenge delay \(payment.challengeDelay)")
     guard let card = payment.card, let expiry = payment.expiry else { return }
     // The card form, as `run` reads it before anything runs.
     let defaults = PaymentDefaults()
