@@ -81,8 +81,8 @@ extension AppView {
     }
 
     /// The options a select screen shows in `rows`: all when they fit, else a window that holds the focused one
-    /// (the last ones once the focus is on the buttons below them); at 60×18 a multi-select's four options have
-    /// three rows, and the fourth was neither drawn nor marked, though Space ticked it.
+    /// (the last ones once the focus is on the buttons below them): a scenario's eight options at 60×18. Options
+    /// past the rows were neither drawn nor marked, though Space ticked them.
     static func shownOptions(_ challenge: ChallengeState, rows: Int) -> Range<Int> {
         let count = challenge.screen.options.count
         let rows = max(1, rows)
