@@ -106,7 +106,7 @@ extension RecordingFrontEnd {
 
     @Test func aChallengeAsksThroughThePromptsAndSucceedsAfterAWrongCode() throws {
         let service = service()
-        let frontEnd = paying("4000000000002503", actions: [code("9876"), code("1234")])
+        let frontEnd = paying("4000000000002503", actions: [code("W7q9x"), code("1234")])
         let result = try #require(service.run(.payerAuth, with: frontEnd))
         #expect(result.outcome == .success)
         #expect(result.status == PaymentStatus.authenticated)
@@ -129,7 +129,7 @@ extension RecordingFrontEnd {
         let text = try frontEnd.events.map { String(decoding: try encoder.encode($0), as: UTF8.self) }.joined()
             + String(decoding: try encoder.encode(result), as: UTF8.self)
         // As numbers of their own: the AReq's purchaseDate (20261201234512) may hold 1234.
-        #expect(!text.contains("9876") && text.range(of: "(?<![0-9])1234(?![0-9])", options: .regularExpression) == nil
+        #expect(!text.contains("W7q9x") && text.range(of: "(?<![0-9])1234(?![0-9])", options: .regularExpression) == nil
             && !text.contains("4000000000002503"))
     }
 

@@ -53,7 +53,7 @@ import Testing
     @Test func aPaymentAbortedForTooFewCodesSendsTheACSATransactionError() throws {
         let state = freshStatePath()
         let run = try BinaryRun.run(["run", "payer-auth", "--state", state],
-                                    stdin: #"{"card":"4000 0000 0000 2503","expiry":"12/30","otp":["9876"]}"#)
+                                    stdin: #"{"card":"4000 0000 0000 2503","expiry":"12/30","otp":["W7q9x"]}"#)
         #expect(run.status == 2)
         #expect(run.stderr.contains("answers.otp has 1 code, but the challenge asked for another"), "\(run.stderr)")
         // The CReqs as the run printed them, and as the history kept them: 06, never the cardholder's 01.
@@ -67,7 +67,7 @@ import Testing
         #expect(payment["transStatus"] as? String == "U")
         #expect(result["failedStep"] as? String == "challenge screen")
         #expect(!events.contains { $0["status"] as? String == "USER_CANCEL" })
-        for output in [run.stdout, run.stderr] { #expect(!output.contains("9876") && !output.contains("4000000000002503")) }
+        for output in [run.stdout, run.stderr] { #expect(!output.contains("W7q9x") && !output.contains("4000000000002503")) }
     }
 
     @Test func theCardholdersOwnCancelIsStillChallengeCancel01AndAUserCancel() throws {
