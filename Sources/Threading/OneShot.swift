@@ -4,20 +4,24 @@ import Synchronization
 /// A value set once, by whichever of several parties comes first, and taken by one waiter: a flow's code
 /// awaits it (``value()``, suspending), or an SDK's synchronous callback blocks its thread for it (``wait()``);
 /// a simulated round trip waits for its timer or its abandonment the same two ways.
-package final class OneShot<Value: Sendable>: Sendable {
-    private enum Waiter {
+///
+/// Public and inlinable, so that each user gets it specialized: unspecialized, each call looked up the generic
+/// metadata of its state at run time, 13 k instructions an IdpSdk flow (docs/performance.md, session 22).
+/// (`package` with `@inlinable` compiled, but callers in other modules still called the generic code.)
+public final class OneShot<Value: Sendable>: Sendable {
+    @usableFromInline enum Waiter: Sendable {
         case task(CheckedContinuation<Value, Never>)
         /// Made only when a thread blocks: most waits are awaits.
         case thread(DispatchSemaphore)
     }
 
-    private let state = Locked<(value: Value?, waiter: Waiter?)>((nil, nil))
+    @usableFromInline let state = Locked<(value: Value?, waiter: Waiter?)>((nil, nil))
+
+    @inlinable public init() {}
 
     /// Sets the value unless one is set already. Returns whether this call set it.
-    package init() {}
-
-    @discardableResult
-    package func fulfil(_ newValue: Value) -> Bool {
+    @discardableResult @inlinable
+    public func fulfil(_ newValue: Value) -> Bool {
         let (first, waiter) = state.withLock { state -> (Bool, Waiter?) in
             guard state.value == nil else { return (false, nil) }
             state.value = newValue
@@ -33,7 +37,7 @@ package final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// Suspends until a value is set, then returns it.
-    package func value() async -> Value {
+    @inlinable public func value() async -> Value {
         await withCheckedContinuation { continuation in
             let set = state.withLock { state -> Value? in
                 if let value = state.value { return value }
@@ -46,7 +50,7 @@ package final class OneShot<Value: Sendable>: Sendable {
 
     /// Blocks this thread until a value is set, then returns it. Only for the SDKs' synchronous callbacks
     /// (`provideCredentials`, the Drops page's form), whose vendor APIs block their thread.
-    package func wait() -> Value {
+    @inlinable public func wait() -> Value {
         let semaphore = state.withLock { state -> DispatchSemaphore? in
             guard state.value == nil else { return nil }
             let semaphore = DispatchSemaphore(value: 0)
@@ -57,7 +61,7 @@ package final class OneShot<Value: Sendable>: Sendable {
         return state.withLock { $0.value! }
     }
 
-    package var isFulfilled: Bool { state.withLock { $0.value != nil } }
+    @inlinable public var isFulfilled: Bool { state.withLock { $0.value != nil } }
 }
 
 /// True for the first call of ``claim()`` only.
