@@ -123,10 +123,10 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         let completion = UncheckedSendable(completionBlock)
         // Logout is RestartEvent, and nothing may follow it until its result has arrived (a fire-and-forget logout
         // would pass here and fail on a device): what is sent meanwhile is refused as out of order.
+        let isRestart = event is KSMRestartEvent
         let (restart, early) = restartInFlight.withLock { inFlight -> (Bool, Bool) in
-            let early = inFlight
-            if event is KSMRestartEvent { inFlight = true }
-            return (event is KSMRestartEvent && !early, early)
+            defer { inFlight = inFlight || isRestart }
+            return (isRestart && !inFlight, inFlight)
         }
         queue.async { [self] in
             let result = early ? refusedBeforeRestartResult(event) : handle(event)
