@@ -1,4 +1,5 @@
 import DropsWeb
+import Scenario
 import Secrets
 import ThreeDSecure
 
@@ -34,7 +35,7 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
         approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
         merchantName: String = "Demo Shop"
     ) throws {
-        try self.init(card: CardNumber(cardNumber), expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCode: oneTimeCode,
+        try self.init(card: CardNumber(cardNumber), expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCode: Secret(oneTimeCode),
                       choices: choices, approvesOutOfBand: approvesOutOfBand, cancelsChallenge: cancelsChallenge,
                       amountMinorUnits: amountMinorUnits, currency: currency, merchantName: merchantName)
     }
@@ -44,8 +45,18 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
         self.init(card: .frictionlessTestCard)
     }
 
+    /// A world's cardholder until the app sets its own: the scenario's first card that passes frictionless (Y),
+    /// else its first card, else Cardinal's Test Case 1 Visa card; and the scenario's own one-time code.
+    package init(defaultFor scenario: Scenario) {
+        let frictionless = scenario.cards.first { card in
+            if case .frictionless(.authenticated, _) = card.scenario { true } else { false }
+        } ?? scenario.cards.first
+        let card = frictionless.flatMap { try? CardNumber($0.number) } ?? .frictionlessTestCard
+        self.init(card: card, oneTimeCode: scenario.challengePolicy.oneTimeCode)
+    }
+
     private init(
-        card: CardNumber, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCode: String = "1234", choices: [Int] = [1],
+        card: CardNumber, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCode: Secret = Secret("1234"), choices: [Int] = [1],
         approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
         merchantName: String = "Demo Shop"
     ) {
@@ -53,7 +64,7 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
         cardNumber = card.digits
         self.expiryMonth = expiryMonth
         self.expiryYear = expiryYear
-        self.oneTimeCode = Secret(oneTimeCode)
+        self.oneTimeCode = oneTimeCode
         self.choices = choices
         self.approvesOutOfBand = approvesOutOfBand
         self.cancelsChallenge = cancelsChallenge
@@ -94,7 +105,8 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
             if script.cancelsChallenge { return .answer(.cancel) }
             switch screen.uiType {
             case .text: return .answer(.code(script.oneTimeCode))
-            case .singleSelect, .multiSelect: return .answer(.select(Set(script.choices.map { $0 - 1 })))
+            // A choice below 1 is option "0", out of range, which the ACS refuses as any other (`Int.min - 1` trapped).
+            case .singleSelect, .multiSelect: return .answer(.select(Set(script.choices.map { $0 > 0 ? $0 - 1 : -1 })))
             case .outOfBand: return .decideOnOtherDevice(approve: script.approvesOutOfBand)
             case .htmlOther: return .answer(.unsupportedInterface)
             }

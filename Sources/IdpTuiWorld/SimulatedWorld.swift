@@ -61,7 +61,7 @@ public final class SimulatedWorld: Sendable {
             tenant: scenario.appTenant, usersOf: configuration.tenants.first { $0.id == scenario.appTenant },
             lockout: configuration.lockout, store: identityProviderStore, network: network, random: random, clock: clock,
             faults: faults, passwordHashIterations: configuration.passwordHashIterations)
-        people = Locked(People(cardholder: ScriptedCardholder()))
+        people = Locked(People(cardholder: ScriptedCardholder(defaultFor: scenario)))
         bridge = Locked(scenario.bridgeFaults)
     }
 
@@ -104,7 +104,8 @@ public final class SimulatedWorld: Sendable {
     public var certificateChain: Data { Data(IdentityProviderCertificates.genuinePEM.utf8) }
 
     /// The person at the Drops page: the card they type and how they answer a challenge. By default the
-    /// scenario's first frictionless card and the one-time code 1234.
+    /// scenario's first card that passes frictionless (Y; else its first card) and the scenario's one-time code
+    /// (1234 unless its `challenge.oneTimeCode` says otherwise). Read at each `configure`.
     public var cardholder: ScriptedCardholder {
         get { people.withLock { $0.cardholder } }
         set { people.withLock { $0.cardholder = newValue } }
@@ -116,9 +117,10 @@ public final class SimulatedWorld: Sendable {
 
     /// The world the vendors' initializers use when they are given nothing else: the embedded demo scenario
     /// (tenant `demo`, users alice and bob, Cardinal's test cards), until ``use(scenarioFile:seed:)`` starts
-    /// another.
+    /// another; inside ``withWorld(scenarioFile:seed:isolation:_:)``, that task's own world.
     public static var current: SimulatedWorld {
-        shared.withLock { world in
+        if let taskWorld { return taskWorld }
+        return shared.withLock { world in
             if let world { return world }
             let made = SimulatedWorld()
             world = made
@@ -132,6 +134,38 @@ public final class SimulatedWorld: Sendable {
     /// - Throws: ``SimulatedWorldError`` naming every problem of the file, with its place.
     @discardableResult
     public static func use(scenarioFile path: String? = nil, seed: UInt64 = 1) throws(SimulatedWorldError) -> SimulatedWorld {
+        let world = try make(scenarioFile: path, seed: seed)
+        shared.withLock { $0 = world }
+        return world
+    }
+
+    /// Runs `body` in a fresh world of its own (from a scenario file; nil: the embedded demo): inside it, and in
+    /// the tasks it starts, ``current`` is that world, while other tasks keep theirs. For tests that run side by
+    /// side (Swift Testing runs them in parallel), where ``use(scenarioFile:seed:)`` would swap one world under all
+    /// of them:
+    ///
+    /// ```swift
+    /// @Test func wrongPassword() async throws {
+    ///     try await SimulatedWorld.withWorld { world in
+    ///         let platform = SimulatedQ2Platform()      // a platform of this test's world
+    ///         …
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// SDK objects made inside keep talking to this world after `body` returns.
+    public static func withWorld<Result>(
+        scenarioFile path: String? = nil, seed: UInt64 = 1, isolation: isolated (any Actor)? = #isolation,
+        _ body: (SimulatedWorld) async throws -> Result
+    ) async throws -> Result {
+        let world = try make(scenarioFile: path, seed: seed)
+        return try await $taskWorld.withValue(world, operation: { try await body(world) }, isolation: isolation)
+    }
+
+    /// The world of the task inside ``withWorld(scenarioFile:seed:isolation:_:)``, if any.
+    @TaskLocal private static var taskWorld: SimulatedWorld?
+
+    private static func make(scenarioFile path: String?, seed: UInt64) throws(SimulatedWorldError) -> SimulatedWorld {
         var scenario = Scenario.embeddedDefault
         if let path {
             switch ScenarioFile.read(path: path) {
@@ -139,9 +173,7 @@ public final class SimulatedWorld: Sendable {
             case .failure(let problems): throw SimulatedWorldError(path: path, problems: problems.inFileOrder.map(\.description))
             }
         }
-        let world = SimulatedWorld(scenario: scenario, seed: seed)
-        shared.withLock { $0 = world }
-        return world
+        return SimulatedWorld(scenario: scenario, seed: seed)
     }
 }
 

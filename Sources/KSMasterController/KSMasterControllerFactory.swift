@@ -10,9 +10,10 @@ import Threading
 /// else { return }
 /// ```
 ///
-/// The controller is the device of ``SimulatedWorld/current``, not activated at first; the device lives as long
-/// as that world is the current one (a call after ``SimulatedWorld/use(scenarioFile:seed:)`` makes a device of the
-/// new world), or until ``releaseMasterController()``. `consumer` hears the events the controller sends
+/// The controller is the device of ``SimulatedWorld/current``, not activated at first: one for each world, as long
+/// as that world lives (a call after ``SimulatedWorld/use(scenarioFile:seed:)``, or inside
+/// ``SimulatedWorld/withWorld(scenarioFile:seed:isolation:_:)``, gets a device of that world), or until
+/// ``releaseMasterController()``. `consumer` hears the events the controller sends
 /// unasked (a `KSMRuntimeErrorEvent` before it restarts itself), on the controller's queue. The label keeps the
 /// vendor's spelling (`withParmeter`).
 public enum KSMasterControllerFactory {
@@ -24,22 +25,26 @@ public enum KSMasterControllerFactory {
         let controller: MCSDK
     }
 
-    private static let shared = Locked<Made?>(nil)
+    /// One for each world that lives: tests that run side by side, each in a world of its own, get a device each.
+    private static let shared = Locked<[Made]>([])
 
     public static func getMasterController(withParmeter param: String, andConsumer consumer: any KSAsyncEventReceiver) -> MCSDK? {
         let world = SimulatedWorld.current
         let made = UncheckedSendable(consumer)
         return shared.withLock { shared in
-            if let shared, shared.world === world { return shared.controller }
+            shared.removeAll { $0.world == nil }
+            if let held = shared.first(where: { $0.world === world }) { return held.controller }
             let controller = MCSDK(configuration: MasterControllerConfiguration(world: world), consumer: made.value)
-            shared = Made(world: world, controller: controller)
+            shared.append(Made(world: world, controller: controller))
             return controller
         }
     }
 
-    /// Shuts the controller down: the next ``getMasterController(withParmeter:andConsumer:)`` makes a new device.
+    /// Shuts the current world's controller down: the next ``getMasterController(withParmeter:andConsumer:)`` makes
+    /// a new device.
     public static func releaseMasterController() {
-        shared.withLock { $0 = nil }
+        let world = SimulatedWorld.current
+        shared.withLock { shared in shared.removeAll { $0.world == nil || $0.world === world } }
     }
 }
 

@@ -28,7 +28,9 @@ public final class SafepayPayerAuthenticationView {
     /// True once the page has processed the configuration (`messages-processed`): the view would show now; false
     /// again once disposed of, or configured anew.
     public private(set) var isVisible = false
-    private let simulation: DropsSimulation
+    /// The page's world as it is at each `configure`: the cardholder and the bridge's faults set after the view
+    /// was made apply to its next payment.
+    private let simulation: @MainActor () -> DropsSimulation
     private var bridge: MessageBridge?
     private var page: DropsPage?
     private var tracker = ""
@@ -40,12 +42,18 @@ public final class SafepayPayerAuthenticationView {
     /// A view whose page talks to the Drops page, directory server and ACS of ``SimulatedWorld/current``.
     public convenience init() {
         let world = SimulatedWorld.current
-        self.init(simulation: DropsSimulation(
-            clock: world.clock, random: world.random, acs: world.accessControlServer,
-            cardholder: world.cardholder.makeDropsCardholder(), faults: world.bridgeFaults, network: world.pageNetwork))
+        self.init {
+            DropsSimulation(
+                clock: world.clock, random: world.random, acs: world.accessControlServer,
+                cardholder: world.cardholder.makeDropsCardholder(), faults: world.bridgeFaults, network: world.pageNetwork)
+        }
     }
 
-    package init(simulation: DropsSimulation) {
+    package convenience init(simulation: DropsSimulation) {
+        self.init { simulation }
+    }
+
+    private init(simulation: @escaping @MainActor () -> DropsSimulation) {
         self.simulation = simulation
     }
 
@@ -69,7 +77,7 @@ public final class SafepayPayerAuthenticationView {
             return
         }
         let origin = Self.origin(of: configuration.environment.baseURL)
-        let simulation = simulation
+        let simulation = simulation()
         let random = simulation.random
         let log = simulation.log
         let holder = Locked<DropsPage?>(nil)
