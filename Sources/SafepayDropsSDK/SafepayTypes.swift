@@ -53,7 +53,10 @@ public struct AuthorizationOptions: Sendable, Equatable {
     }
 }
 
-public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable {
+/// Prints with `authToken` and `deviceDataCollectionJWT` redacted: they are the merchant's credentials.
+public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
+    CustomReflectable
+{
     public var environment: SafepayEnvironment
     public var authToken: String
     public var tracker: String
@@ -75,14 +78,41 @@ public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable {
         self.authorizationOptions = authorizationOptions
     }
 
+    public var description: String {
+        "SafepayPayerAuthenticationConfiguration(environment: \(environment), authToken: <redacted>, tracker: \(tracker), "
+            + "deviceDataCollectionJWT: <redacted>, deviceDataCollectionURL: \(shownURL), billing: \(billing.map { "\($0)" } ?? "nil"), "
+            + "authorizationOptions: \(authorizationOptions))"
+    }
+
+    public var debugDescription: String { description }
+
+    /// The collection URL without its query, fragment or user (where a JWT or a password may ride).
+    private var shownURL: String {
+        guard var components = URLComponents(string: deviceDataCollectionURL) else { return "<redacted>" }
+        let hidden = components.query != nil || components.fragment != nil || components.user != nil || components.password != nil
+        (components.query, components.fragment, components.user, components.password) = (nil, nil, nil, nil)
+        return (components.string ?? "<redacted>") + (hidden ? "?<redacted>" : "")
+    }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "environment": environment, "authToken": "<redacted>", "tracker": tracker, "deviceDataCollectionJWT": "<redacted>",
+            "deviceDataCollectionURL": shownURL, "billing": billing as Any, "authorizationOptions": authorizationOptions,
+        ])
+    }
+
     /// What is wrong with the configuration, in plain words, or nil.
     public var problem: String? {
         if authToken.trimmingCharacters(in: .whitespaces).isEmpty { return "authToken is empty" }
         if tracker.trimmingCharacters(in: .whitespaces).isEmpty { return "tracker is empty" }
-        if deviceDataCollectionJWT.isEmpty { return "deviceDataCollectionJWT is empty" }
-        guard let url = URL(string: deviceDataCollectionURL), let scheme = url.scheme, ["https", "http"].contains(scheme),
-            url.host?.isEmpty == false
-        else { return "deviceDataCollectionURL \"\(deviceDataCollectionURL)\" is not an http(s) URL" }
+        if deviceDataCollectionJWT.trimmingCharacters(in: .whitespaces).isEmpty { return "deviceDataCollectionJWT is empty" }
+        // The URL is not echoed: it may carry the JWT in its query, and the message reaches `onSafepayError`,
+        // which apps log.
+        guard let url = URL(string: deviceDataCollectionURL) else { return "deviceDataCollectionURL is not a URL" }
+        guard let scheme = url.scheme, ["https", "http"].contains(scheme) else {
+            return "deviceDataCollectionURL is not an http(s) URL" + (url.scheme.map { " (its scheme is \"\($0.prefix(16))\")" } ?? "")
+        }
+        guard url.host?.isEmpty == false else { return "deviceDataCollectionURL has no host" }
         return nil
     }
 

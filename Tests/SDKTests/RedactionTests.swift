@@ -3,6 +3,7 @@ import IdpSdk
 import IdpTuiWorld
 import KSMasterController
 import Q2ModuleInterfaces
+import SafepayDropsSDK
 import Testing
 
 /// Every printing path of a value: what a log line, a crash report or a debugger would show.
@@ -31,6 +32,18 @@ func printedForms(of value: Any) -> [String] {
         }
         #expect("\(result)".contains("password: <redacted>"))
         #expect(!((result as Any) is any Encodable))
+    }
+
+    /// The merchant's auth token and device-data JWT (also where it rides in the collection URL's query) never print;
+    /// they did in full.
+    @Test func aDropsConfigurationsTokenAndJWTNeverPrint() {
+        let configuration = SafepayPayerAuthenticationConfiguration(
+            environment: .sandbox, authToken: "tok-5ecret-merchant", tracker: "trk_42", deviceDataCollectionJWT: "eyJ5ecret.jwt.sig",
+            deviceDataCollectionURL: "https://collect.example/V1/Collect?jwt=eyJ5ecret.jwt.sig#frag",
+            billing: nil, authorizationOptions: AuthorizationOptions(doCapture: true, doCardOnFile: false))
+        for text in printedForms(of: configuration) { #expect(!text.contains("5ecret"), "\(text)") }
+        #expect("\(configuration)".contains("trk_42") && "\(configuration)".contains("https://collect.example/V1/Collect?<redacted>"))
+        #expect(configuration.authToken == "tok-5ecret-merchant", "the vendor's String, unchanged")
     }
 
     @Test func passwordCredentialRedactsThePassword() {

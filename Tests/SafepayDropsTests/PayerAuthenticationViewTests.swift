@@ -96,13 +96,18 @@ import ThreeDSecure
     @Test(arguments: [
         ("authToken", "bad configuration: authToken is empty"),
         ("tracker", "bad configuration: tracker is empty"),
-        ("url", "bad configuration: deviceDataCollectionURL \"not a url\" is not an http(s) URL"),
+        ("url", "bad configuration: deviceDataCollectionURL is not an http(s) URL"),
+        ("jwt", "bad configuration: deviceDataCollectionJWT is empty"),
+        // Not echoed: the URL may carry the JWT, and apps log what reaches onSafepayError.
+        ("ftp", "bad configuration: deviceDataCollectionURL is not an http(s) URL (its scheme is \"ftp\")"),
     ])
     func aBadConfigurationReachesOnSafepayError(_ field: String, _ message: String) throws {
         var configuration = DropsHarness.configuration
         switch field {
         case "authToken": configuration.authToken = " "
         case "tracker": configuration.tracker = ""
+        case "jwt": configuration.deviceDataCollectionJWT = " "
+        case "ftp": configuration.deviceDataCollectionURL = "ftp://collect.example/?jwt=SECRET.JWT"
         default: configuration.deviceDataCollectionURL = "not a url"
         }
         let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
