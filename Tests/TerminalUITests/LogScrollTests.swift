@@ -85,6 +85,32 @@ extension AppDriver {
         #expect(headers.count == 1, "\(headers)")
     }
 
+    /// The detail view stops at its last page: PgDn went on past the end (the title stayed "4–22 of 22 lines") and ↑
+    /// then did nothing for as many presses as it had gone past.
+    @Test func theDetailViewStopsAtItsEndAndUpMovesAtOnce() {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.tab)
+        // The newest event with a 3-D Secure message, whose detail is longer than the screen.
+        var title = ""
+        for _ in 0..<40 {
+            driver.press(.enter)
+            title = driver.app.render().text.split(separator: "\n").first { $0.contains("Event — esc closes") }.map(String.init) ?? ""
+            if title.contains(" of ") { break }
+            driver.press(.escape, .up)
+        }
+        guard let total = title.split(separator: " ").firstIndex(of: "of").map({ title.split(separator: " ")[$0 + 1] }) else {
+            Issue.record("no event's detail needs scrolling: \(title)")
+            return
+        }
+        for _ in 0..<8 { driver.press(.pageDown) }
+        let end = driver.app.render().text
+        driver.press(.up)
+        let upOnce = driver.app.render().text
+        #expect(end.contains("of \(total) lines") && end.contains("–\(total) of"), "\(end)")
+        #expect(!upOnce.contains("–\(total) of"), "one ↑ leaves the last line: \(upOnce)")
+    }
+
     /// "Terminals 110 columns or wider add the time" (docs/terminal.md): the thresholds are the terminal's
     /// columns, not the pane's inside (the time came only from 112).
     @Test func theTimeColumnComesAtATerminalOf110Columns() {

@@ -66,14 +66,9 @@ extension TerminalApp {
             return
         }
         if let scroll = focus.detail {
-            switch key {
-            case .escape, .enter, .character("q"): focus.detail = nil
-            case .down, .character("j"): focus.detail = scroll + 1
-            case .up, .character("k"): focus.detail = max(0, scroll - 1)
-            case .pageDown: focus.detail = scroll + 10
-            case .pageUp: focus.detail = max(0, scroll - 10)
-            default: break
-            }
+            let selected = events.indices.contains(AppState.selectedIndex(focus, in: events)) ? AppState.selectedIndex(focus, in: events) : last
+            let lines = last >= 0 ? LogPane.detailLines(events[selected], width: state.width - 8, historyIDs: state.historyIDs).count : 0
+            focus.detail = AppView.detailScroll(key, from: scroll, lines: lines, screenHeight: state.height)
             state.logFocus = focus
             return
         }
@@ -188,6 +183,24 @@ extension AppView {
 
     static func drawEventDetail(_ buffer: inout ScreenBuffer, _ event: FlowEvent, scroll: Int, historyIDs: [Int: Int] = [:]) {
         drawEventDetail(&buffer, lines: LogPane.detailLines(event, width: buffer.width - 8, historyIDs: historyIDs), scroll: scroll)
+    }
+
+    /// The detail view's first line after `key` (nil: closed), between its first line and its last page: it went
+    /// on past the end, and ↑ then did nothing for as many presses. A page is the rows shown.
+    static func detailScroll(_ key: Key, from scroll: Int, lines: Int, screenHeight: Int) -> Int? {
+        let rows = max(1, screenHeight - 5)
+        let last = max(0, lines - rows)
+        let scroll = min(scroll, last)
+        switch key {
+        case .escape, .enter, .character("q"): return nil
+        case .down, .character("j"): return min(last, scroll + 1)
+        case .up, .character("k"): return max(0, scroll - 1)
+        case .pageDown: return min(last, scroll + rows)
+        case .pageUp: return max(0, scroll - rows)
+        case .home: return 0
+        case .end: return last
+        default: return scroll
+        }
     }
 
     static func drawEventDetail(_ buffer: inout ScreenBuffer, lines: [String], scroll: Int) {

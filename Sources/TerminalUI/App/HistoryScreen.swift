@@ -75,14 +75,10 @@ extension TerminalApp {
     func handleTranscript(_ key: Key, _ transcript: inout TranscriptState, returnTo history: HistoryState) {
         let count = transcript.record.events.count
         if let scroll = transcript.detail {
-            switch key {
-            case .escape, .enter, .character("q"): transcript.detail = nil
-            case .down, .character("j"): transcript.detail = scroll + 1
-            case .up, .character("k"): transcript.detail = max(0, scroll - 1)
-            case .pageDown: transcript.detail = scroll + 10
-            case .pageUp: transcript.detail = max(0, scroll - 10)
-            default: break
-            }
+            let events = transcript.record.events
+            let lines = events.indices.contains(transcript.scroll)
+                ? LogPane.detailLines(events[transcript.scroll], flow: transcript.record.summary.flow, width: state.width - 8).count : 0
+            transcript.detail = AppView.detailScroll(key, from: scroll, lines: lines, screenHeight: state.height)
             state.screen = .transcript(transcript, returnTo: history)
             return
         }
