@@ -20,6 +20,25 @@ import Testing
         #expect(text.contains(" payer-auth —    failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
     }
 
+    /// One long user name (a Q2 login takes 60 characters) took the room of every row's outcome and status; the
+    /// user column is cut with "…" at 16.
+    @Test func aLongUserNameDoesNotCutEveryStatus() {
+        let driver = AppDriver()
+        payUnavailable(driver)
+        driver.press(.escape)
+        driver.openQ2()
+        driver.type(String(repeating: "x", count: 60))
+        driver.press(.tab)
+        driver.type("nope")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape, .character("h"))
+        let text = driver.app.render().text
+        let row = text.split(separator: "\n").first { $0.contains("q2-login") }.map(String.init) ?? ""
+        #expect(row.contains("xxxxxxxxxxxxxxx… ") && row.contains("failure  INVALID_CREDENTIALS"), "\(text)")
+        #expect(text.contains("AUTHENTICATION_UNAVAILABLE"), "\(text)")
+    }
+
     /// A session numbers its flows from 1; the history's ids go on from the state file's last. The log's rule and
     /// the sequence view name both once the flow is recorded, so that `idp-tui history show` is given the right one
     /// (the log said "flow 2" of a flow the history lists as 3).

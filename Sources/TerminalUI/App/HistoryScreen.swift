@@ -160,6 +160,9 @@ extension AppView {
             for entry in entries {
                 for (index, value) in Self.values(entry).enumerated() { widths[index] = max(widths[index], CharacterWidth.of(value)) }
             }
+            // One long user name (a Q2 login takes 60 characters) took the status's room from every row; it is cut
+            // with "…" at 16, and the transcript has it whole.
+            widths[3] = min(widths[3], Self.userLimit)
             // The first layout in which the longest status fits: the time first, then two spaces between columns.
             let all = widths.reduce(0, +), time = widths[1], count = widths.count
             let layouts = (width >= 70 ? [(true, 2), (true, 1)] : []) + [(false, 2), (false, 1)]
@@ -169,9 +172,12 @@ extension AppView {
             (withTime, gap) = fitting ?? (false, 1)
         }
 
+        static let userLimit = 16
+
         func row(_ values: [String]) -> String {
             var parts: [String] = []
             for (index, value) in values.enumerated() where index != 1 || withTime {
+                let value = index == values.count - 1 ? value : CharacterWidth.truncate(value, to: widths[index])
                 parts.append(index == values.count - 1 ? value : value + String(repeating: " ", count: max(0, widths[index] - CharacterWidth.of(value))))
             }
             return parts.joined(separator: String(repeating: " ", count: gap))
