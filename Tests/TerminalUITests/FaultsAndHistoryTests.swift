@@ -181,6 +181,19 @@ import Testing
         #expect(driver.app.render().text.contains("1 newer below"), "one ↑ moves it")
     }
 
+    /// Esc from a past flow's diagram goes back to its transcript, where `v` opened it (it went to the list).
+    @Test func escFromAPastFlowsDiagramGoesBackToItsTranscript() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter, .character("h"), .enter, .character("v"))
+        #expect(driver.app.render().text.contains("Sequence — flow 1: activate"))
+        driver.press(.escape)
+        let text = driver.app.render().text
+        #expect(!text.contains("Sequence — flow 1") && text.contains("1. App→MC-SDK Start"), "\(text)")
+        driver.press(.escape)
+        #expect(driver.app.render().text.contains("History — 1 flow"), "\(driver.app.render().text)")
+    }
+
     @Test func theHistoryListsFlowsAndShowsTheirTranscripts() throws {
         let driver = AppDriver()
         driver.press(.character("h"))

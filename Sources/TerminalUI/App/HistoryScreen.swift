@@ -83,6 +83,10 @@ extension TerminalApp {
             return
         }
         switch key {
+        case .escape where transcript.asSequence:
+            // Back to the transcript the diagram was opened from (it went to the history list, a step too far).
+            transcript.asSequence = false
+            transcript.scroll = min(transcript.scroll, lastScroll(transcript))
         case .escape, .character("q"):
             state.screen = .history(history)
             return
