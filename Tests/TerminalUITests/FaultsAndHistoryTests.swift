@@ -2,10 +2,28 @@ import DropsWeb
 import FlowCatalog
 import FlowEngine
 import FlowRecords
+import Scenario
 import TerminalUI
 import Testing
 
 @Suite struct FaultsAndHistoryTests {
+    /// A switch that is on says its value: a scenario's 800 ms latency, 2-day skew and 5 lost acks were shown as
+    /// the 1000 ms, 31 days and 2 acks that switching them on gives.
+    @Test func theFaultsPanelShowsTheScenariosValues() {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityFaults.addedLatency = .milliseconds(800)
+        scenario.identityFaults.clockSkew = .seconds(-2 * 86_400)
+        scenario.bridgeFaults.lostAcks = 5
+        // As the program starts: the scenario's bridge faults reach the service through its configuration.
+        let driver = AppDriver(configuration: FlowConfiguration(bridgeFaults: scenario.bridgeFaults), scenario: scenario)
+        driver.press(.character("f"))
+        let text = driver.app.render().text
+        #expect(text.contains("added latency: +800 ms a round trip"), "\(text)")
+        #expect(text.contains("clock skew: the IdP is 2 days behind"), "\(text)")
+        #expect(text.contains("bridge: the first 5 acks are lost"), "\(text)")
+        #expect(!AppDriver().app.render().text.contains("+800"))
+    }
+
     @Test func theFaultsPanelSwitchesAFaultLiveAndTheLogShowsIt() throws {
         let driver = AppDriver()
         driver.press(.character("f"))

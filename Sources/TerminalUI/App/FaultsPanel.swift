@@ -36,12 +36,25 @@ public enum FaultSwitch: CaseIterable, Sendable {
 
     /// The label with the current value of a switch that cycles through values (space: the next one, as the help
     /// bar says when one has the focus).
+    /// A switch that is on says the value it has: a scenario's (`addedLatencyMs: 800`) was shown as the 1000 ms that
+    /// switching it on gives.
     public func label(_ identity: IdentityFaults, _ bridge: BridgeFaults) -> String {
         switch self {
+        case .addedLatency where identity.addedLatency > .zero:
+            "added latency: +\(identity.addedLatency.milliseconds) ms a round trip"
+        case .clockSkew where identity.clockSkew != .zero: "clock skew: the IdP is \(Self.skew(identity.clockSkew))"
+        case .loseAcks where bridge.lostAcks > 0: "bridge: the first \(bridge.lostAcks) ack\(bridge.lostAcks == 1 ? " is" : "s are") lost"
         case .directoryServer: "3DS: directory server \(bridge.threeDS.directoryServer?.name ?? "answers normally")"
         case .acs: "3DS: ACS \(bridge.threeDS.acs?.name ?? "answers normally")"
         default: label
         }
+    }
+
+    /// "31 days ahead", "2 h behind", "90 s ahead".
+    static func skew(_ skew: Duration) -> String {
+        let seconds = skew.components.seconds, size = abs(seconds)
+        let amount = size % 86_400 == 0 ? "\(size / 86_400) day\(size == 86_400 ? "" : "s")" : size % 3_600 == 0 ? "\(size / 3_600) h" : "\(size) s"
+        return amount + (seconds < 0 ? " behind" : " ahead")
     }
 
     /// Space switches it to its next value rather than on or off.
