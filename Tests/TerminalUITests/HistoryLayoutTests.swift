@@ -1,3 +1,4 @@
+import Foundation
 import TerminalUI
 import Testing
 
@@ -57,6 +58,23 @@ import Testing
         #expect(driver.app.render().text.contains("Sequence — flow 2 · history 3: Log out"))
         driver.press(.character("v"), .tab, .enter)
         #expect(driver.app.render().text.contains("(flow 2 · history 3, event"), "\(driver.app.render().text)")
+    }
+
+    /// The detail view wraps a field too long for its line under its value: at 60 columns a payment's flow line
+    /// ("payer-auth (flow 2 · history 152, event 54)") was cut at the frame with no "…", its ")" gone.
+    @Test func theDetailViewWrapsALongFlowLine() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.activate()
+        driver.press(.enter)
+        let history = try #require(driver.service.history)
+        let first = try #require(try history.record(id: 1))
+        for _ in 0..<150 { _ = try history.record(first) }
+        driver.payWithAChallenge()
+        driver.press(.enter, .tab, .enter)
+        let text = driver.app.render().text
+        #expect(text.contains("history 152,"), "\(text)")
+        // Whole: on its line, or wrapped under the value.
+        #expect(text.range(of: #"(event |│ {11})\d+\)"#, options: .regularExpression) != nil, "\(text)")
     }
 
     /// The list moves as the home menu does: j k, Home End (only ↑↓ did).

@@ -130,15 +130,20 @@ extension LogPane {
         flow: String, from: String, to: String, step: String, thread: String, time: String, took: String?, status: String?,
         detail: String, message: String?, width: Int
     ) -> [String] {
-        var lines = [
-            "flow      \(flow)",
-            "from → to \(from) → \(to)",
-            "step      \(step)",
-            "thread    \(thread)",
-            "time      \(time)",
-        ]
-        if let took { lines.append("took      \(took)") }
-        if let status { lines.append("status    \(status)") }
+        // Each field wrapped under its value (a long one was cut at the frame with no "…": "(flow 12 · history 45, event 18").
+        var lines: [String] = []
+        func field(_ label: String, _ value: String) {
+            for (index, part) in Wrap.lines(value, width: max(10, width - 10)).enumerated() {
+                lines.append((index == 0 ? label.padding(toLength: 10, withPad: " ", startingAt: 0) : String(repeating: " ", count: 10)) + part)
+            }
+        }
+        field("flow", flow)
+        field("from → to", "\(from) → \(to)")
+        field("step", step)
+        field("thread", thread)
+        field("time", time)
+        if let took { field("took", took) }
+        if let status { field("status", status) }
         lines.append("detail")
         // A bridge message's body is its detail: JSON, pretty-printed as a protocol message is.
         lines += prettyLines(detail, width: width, onlyJSON: true)
