@@ -4,7 +4,7 @@ import IdentityProvider
 extension SimulatedWorld {
     /// The world's network as the Drops page crosses it: the same latency and network faults as the IdP's
     /// round trips, and faults reported to the same switchboard (the flow's log).
-    public var pageNetwork: any PageNetwork { WorldPageNetwork(network: network) }
+    package var pageNetwork: any PageNetwork { WorldPageNetwork(network: network) }
 }
 
 private struct WorldPageNetwork: PageNetwork {
