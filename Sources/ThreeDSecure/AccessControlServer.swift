@@ -294,8 +294,11 @@ private struct Challenge: Sendable {
             uiType: design.uiType, issuerName: "Simulated \(card.brand.rawValue) Issuer", merchantName: merchant,
             amount: amount, maskedCard: card.description, prompt: design.prompt, options: design.options,
             attemptsLeft: attemptsLeft, resendsLeft: resendsLeft, message: message)
+        // Shown only for idp-tui's own published cards (docs/payer-authentication.md): a scenario's own card's answer
+        // is its secret, as its one-time code is (bank-qa's "Where were you born?" showed it).
         let expected = design.correctOptions.sorted().compactMap { design.options.indices.contains($0) ? design.options[$0] : nil }
-        if !expected.isEmpty { screen.expectedChoice = expected.joined(separator: " and ") }
+        let published = CardCatalog.defaults.contains { $0.number == card.digits && $0.scenario == .challenge(design) }
+        if !expected.isEmpty, published { screen.expectedChoice = expected.joined(separator: " and ") }
         if design.uiType == .text { screen.shownCode = shownCode }
         return screen
     }

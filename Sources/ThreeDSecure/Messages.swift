@@ -82,7 +82,8 @@ public struct ChallengeScreen: Sendable, Equatable {
     /// challengeInfoTextIndicator Y.
     public var messageWarns = true
     /// What the simulated issuer takes on a select screen ("Lisbon"; "Amsterdam and Lisbon"): test data shown
-    /// beside the options, as the code screen shows its code. Not part of any message.
+    /// beside the options, as the code screen shows its code. Not part of any message. Nil for a scenario's own
+    /// card, whose answer is a secret no screen shows.
     public var expectedChoice: String? = nil
     /// A code screen's code when it is the published test value (``ChallengePolicy/shownCode``); nil when the
     /// scenario set its own, a secret no screen shows.

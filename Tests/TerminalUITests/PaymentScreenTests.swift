@@ -1,5 +1,6 @@
 import FlowRecords
 import PaymentFlows
+import Scenario
 import TerminalUI
 import Testing
 import ThreeDSecure
@@ -46,6 +47,22 @@ extension AppDriver {
 }
 
 @Suite struct PaymentScreenTests {
+    /// A scenario's own select challenge keeps its answer secret, as its one-time code is (bank-qa's "Where were
+    /// you born?" screen said "the simulated issuer takes Oslo"); idp-tui's published cards still show theirs.
+    @Test func aScenariosOwnSelectAnswerIsNotShown() throws {
+        let json = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]}, "payments": {"cards": [{"number": "4111111111111111", "title": "city", "challenge": "single-select", "prompt": "Where were you born?", "options": ["Porto", "Oslo", "Quito"], "correct": [2]}]}}"#
+        guard case .success(let scenario) = ScenarioFile.read(Array(json.utf8)) else { Issue.record("the scenario"); return }
+        let driver = AppDriver(scenario: scenario)
+        driver.pay(card: "4111111111111111")
+        var text = driver.app.render().text
+        #expect(text.contains("Where were you born?") && !text.contains("takes Oslo"), "\(text)")
+        #expect(text.contains("the scenario's own answer (its challenge.correct)"), "\(text)")
+        let published = AppDriver(scenario: scenario)
+        published.pay(card: "4000009900000012")
+        text = published.app.render().text
+        #expect(text.contains("the simulated issuer takes Lisbon"), "\(text)")
+    }
+
     @Test func homeOffersThePayment() {
         let screen = AppDriver().app.render()
         #expect(screen.text.contains("Pay with card (3-D Secure)"))
