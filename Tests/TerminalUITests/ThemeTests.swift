@@ -51,6 +51,8 @@ import Testing
         ("title =", "theme t.theme line 1, key \"title\": no style given"),
         ("\n\ntitle = bold\ntitle = dim", "theme t.theme line 4, key \"title\": set twice"),
         ("title = 256", "theme t.theme line 1, key \"title\", column 9: unknown colour or attribute"),
+        ("title = none bold", "theme t.theme line 1, key \"title\", column 9: \"none\" stands alone"),
+        ("title = bold none", "theme t.theme line 1, key \"title\", column 14: \"none\" stands alone"),
     ])
     func badThemeFilesNameTheLineAndTheKey(_ text: String, _ message: String) {
         #expect {

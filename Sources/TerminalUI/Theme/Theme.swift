@@ -129,6 +129,11 @@ public struct Theme: Sendable {
         var words = words
         guard !words.isEmpty else { throw ThemeError(file: file, line: line, key: key, message: "no style given") }
         if words.count == 1 && words.first == "none" { return style }
+        // `none bold` read as "unknown colour or attribute" at `none`, a word the format knows.
+        if let none = words.first(where: { $0 == "none" }) {
+            throw ThemeError(file: file, line: line, column: column(none), key: key,
+                             message: "\"none\" stands alone: the terminal's own style, with no attribute or colour beside it")
+        }
         while let word = words.first, let attribute = TextAttribute(rawValue: String(word)) {
             style.attributes.insert(TextAttributes(attribute))
             words.removeFirst()
