@@ -76,7 +76,7 @@ enum DeviceAdvice {
         case (StatusType.TEMPORARY_LOCKED.name, _): "Wait until the lock ends, then try again."
         case (StatusType.ACTIVATION_CODE_EXPIRED.name, _): "Ask for a new activation code, or turn the clock-skew fault off if it is on."
         case (SimulatorStatus.activationCodeUsed, _):
-            "Activation codes work once: log in if this device is activated, or ask for a new code."
+            "Activation codes work once: log in if this device is activated, or ask for a new code (here: idp-tui reset gives the scenario's codes back)."
         case (SimulatorStatus.activationRequired, _): "Activate this device first, then log in."
         case (StatusType.INVALID_STATE.name, IdpFailure.alreadyActivated.code):
             "This device is already activated: log in instead, or reset the device to activate again."

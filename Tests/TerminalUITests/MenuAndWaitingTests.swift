@@ -188,6 +188,37 @@ import Testing
 }
 
 extension WaitingTests {
+    /// SetAuthorisationCode redeems the code at the IdP, which spends the activation code: a cancel while it is in
+    /// flight says so (the next activation failed with ACTIVATION_CODE_USED, nothing said), and how to get it back.
+    @Test func cancellingSetAuthorisationCodeSaysTheCodeMayBeSpent() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.fill()
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.formPage == 2 })
+        // From the activation code on, each round trip waits 5 s on the manual clock, which the test moves.
+        driver.environment.world.network.latency = .seconds(5)
+        driver.type("123456")
+        driver.press(.enter)
+        // Each move of the clock answers one round trip; the screen is read once it has caught up with the events.
+        var reached = false
+        var before = ""
+        for _ in 0..<6 where !reached {
+            driver.pump { _ in driver.isResult || (driver.clock.pendingTimerCount > 0 && driver.app.render().text != before) }
+            let text = driver.app.render().text
+            reached = text.contains("waiting for MC-SDK: SetAuthorisationCode")
+            if reached || driver.isResult { break }
+            before = text
+            driver.clock.advance(by: .seconds(5))
+        }
+        #expect(reached)
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+        let text = driver.app.render().text.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
+            .joined(separator: " ")
+        #expect(text.contains("The IdP may have spent the activation code already") && text.contains("idp-tui reset"), "\(text)")
+    }
+
     /// Esc while a call is in flight: the screen says it is cancelling, not the call it abandons (nor, once the
     /// cancel is the app's answer, "waiting for IdpSdk (provideCredentials USER_CANCEL)"), and nothing ticks.
     @Test func cancellingSaysSoAndStopsTheTicking() throws {
