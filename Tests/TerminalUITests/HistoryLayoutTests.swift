@@ -77,6 +77,30 @@ import Testing
         #expect(text.range(of: #"(event |│ {11})\d+\)"#, options: .regularExpression) != nil, "\(text)")
     }
 
+    /// PgDn through a transcript shows every event: a page is the events shown (it moved 10 where 7 showed, and
+    /// three events at a time were never on screen).
+    @Test func pagingATranscriptSkipsNoEvent() throws {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.enter, .character("h"), .enter)
+        var seen: Set<Int> = []
+        var total = 0
+        for _ in 0..<20 {
+            let lines = driver.app.render().text.split(separator: "\n").map(String.init)
+            if total == 0, let header = lines.first(where: { $0.contains(" events") }),
+               let match = header.range(of: #"\d+ events"#, options: .regularExpression) {
+                total = Int(header[match].split(separator: " ")[0]) ?? 0
+            }
+            for line in lines {
+                let trimmed = line.drop { $0 == "│" || $0 == " " }
+                if let dot = trimmed.firstIndex(of: "."), let number = Int(trimmed[..<dot]) { seen.insert(number) }
+            }
+            driver.press(.pageDown)
+        }
+        #expect(total > 20)
+        #expect(seen == Set(1...total), "missing: \(Set(1...max(1, total)).subtracting(seen).sorted())")
+    }
+
     /// The list moves as the home menu does: j k, Home End (only ↑↓ did).
     @Test func theListTakesJKHomeAndEnd() {
         let driver = AppDriver()

@@ -72,6 +72,12 @@ extension TerminalApp {
         return transcript.asSequence ? max(0, count - AppView.transcriptSequenceRows(state.height)) : max(0, count - 1)
     }
 
+    private func transcriptPage(_ transcript: TranscriptState) -> Int {
+        if transcript.asSequence { return AppView.transcriptSequenceRows(state.height) }
+        let area = (top: 2, left: 2, width: state.width - 4, height: AppView.mainPanelHeight(state) - 2)
+        return AppView.transcriptLayout(transcript, area).rows
+    }
+
     func handleTranscript(_ key: Key, _ transcript: inout TranscriptState, returnTo history: HistoryState) {
         let count = transcript.record.events.count
         if let scroll = transcript.detail {
@@ -96,8 +102,9 @@ extension TerminalApp {
         case .enter where count > 0 && !transcript.asSequence: transcript.detail = 0
         case .up: transcript.scroll = max(0, transcript.scroll - 1)
         case .down: transcript.scroll = min(lastScroll(transcript), transcript.scroll + 1)
-        case .pageUp: transcript.scroll = max(0, transcript.scroll - 10)
-        case .pageDown: transcript.scroll = min(lastScroll(transcript), transcript.scroll + 10)
+        // A page is the events shown (10 skipped three unseen where seven show); the diagram's, its arrows.
+        case .pageUp: transcript.scroll = max(0, transcript.scroll - transcriptPage(transcript))
+        case .pageDown: transcript.scroll = min(lastScroll(transcript), transcript.scroll + transcriptPage(transcript))
         case .home: transcript.scroll = 0
         case .end: transcript.scroll = lastScroll(transcript)
         default: break
@@ -190,6 +197,32 @@ extension AppView {
 
     /// A past flow's events, one line each (cut with …), the selected one highlighted; Enter shows it whole.
     static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel) {
+        let layout = transcriptLayout(transcript, area)
+        for (index, line) in layout.header.enumerated() {
+            buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + index, column: area.left, role: .title, limit: area.width)
+        }
+        var top = area.top + layout.header.count
+        for line in layout.outcome {
+            top += buffer.putWrapped(line.text, row: top, column: area.left, width: area.width, lines: line.rows, role: .hint)
+        }
+        let rows = layout.rows
+        let first = max(0, transcript.scroll - rows + 1)
+        for (offset, event) in transcript.record.events.dropFirst(first).prefix(rows).enumerated() {
+            var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"
+            if let status = event.status { line += " \(status)" }
+            line += " \(event.detail)"
+            let selected = first + offset == transcript.scroll
+            if selected { buffer.fill(row: top + offset, column: area.left, count: area.width, role: .menuFocused) }
+            buffer.put(CharacterWidth.truncate(line, to: area.width), row: top + offset, column: area.left,
+                       role: selected ? .menuFocused : .text, limit: area.width)
+        }
+    }
+
+    /// The transcript's header lines, its result's lines (error, next step) with the rows each takes, and the rows
+    /// left for its events: what is drawn and what a page is.
+    static func transcriptLayout(_ transcript: TranscriptState, _ area: Panel)
+        -> (header: [String], outcome: [(text: String, rows: Int)], rows: Int)
+    {
         let s = transcript.record.summary
         // The help bar says what Enter does. The time as the list shows it; a header too long for a line goes on
         // to a second between its parts (it was cut: "… · 26 even…").
@@ -207,28 +240,18 @@ extension AppView {
                 header.append(part)
             }
         }
-        for (index, line) in header.enumerated() {
-            buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + index, column: area.left, role: .title, limit: area.width)
-        }
         // The result's error and next step under the header, as `history show` prints them, wrapped (up to three rows
         // each, and never so many that fewer than three events show).
         var top = area.top + header.count
+        var outcome: [(text: String, rows: Int)] = []
         for line in transcript.record.outcomeLines {
             let room = min(3, area.top + area.height - 3 - top)
             guard room > 0 else { break }
-            top += buffer.putWrapped(line, row: top, column: area.left, width: area.width, lines: room, role: .hint)
+            let rows = Wrap.lines(line, width: area.width, atMost: room).count
+            outcome.append((line, rows))
+            top += rows
         }
-        let rows = max(1, area.top + area.height - top)
-        let first = max(0, transcript.scroll - rows + 1)
-        for (offset, event) in transcript.record.events.dropFirst(first).prefix(rows).enumerated() {
-            var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"
-            if let status = event.status { line += " \(status)" }
-            line += " \(event.detail)"
-            let selected = first + offset == transcript.scroll
-            if selected { buffer.fill(row: top + offset, column: area.left, count: area.width, role: .menuFocused) }
-            buffer.put(CharacterWidth.truncate(line, to: area.width), row: top + offset, column: area.left,
-                       role: selected ? .menuFocused : .text, limit: area.width)
-        }
+        return (header, outcome, max(1, area.top + area.height - top))
     }
 
     /// Arrows a past flow's diagram shows at once at a terminal height (its frame, title and lanes take three).
