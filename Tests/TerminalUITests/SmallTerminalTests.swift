@@ -60,6 +60,9 @@ import Testing
         let text = rows(driver).joined(separator: "\n")
         for option in ["Bookshop", "Cinema", "Bakery", "Garage"] { #expect(text.contains("[ ] \(option)"), "\(text)") }
         #expect(!text.contains("more"))
+        // The test data is at hand here too, wrapped beside the options (it was dropped for want of one long row).
+        #expect(text.contains("the simulated issuer takes Bookshop and") && text.range(of: #"Cinema +Bakery"#, options: .regularExpression) != nil,
+                "\(text)")
     }
 
     /// A scenario's select challenge with more options than rows: they scroll with the focus, and the end rows

@@ -152,8 +152,10 @@ extension AppView {
                 if row + 1 < bottom - 1 {
                     row += 1
                     buffer.put("  " + hint, row: row, column: area.left, role: .hint, limit: area.width)
-                } else if shown.count == screen.options.count, besideOptions + CharacterWidth.of(hint) <= area.left + area.width {
-                    buffer.put(hint, row: firstOptionRow, column: besideOptions, role: .hint)
+                } else if shown.count == screen.options.count, area.left + area.width - besideOptions >= 12 {
+                    // Wrapped beside the options when one row is too short (at 60×18 a multi-select's hint was dropped).
+                    buffer.putWrapped(hint, row: firstOptionRow, column: besideOptions, width: area.left + area.width - besideOptions,
+                                      lines: shown.count, role: .hint)
                 }
             }
         case .outOfBand:
