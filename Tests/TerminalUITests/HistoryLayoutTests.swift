@@ -57,7 +57,7 @@ import Testing
         driver.press(.character("v"))
         #expect(driver.app.render().text.contains("Sequence — flow 2 · history 3: Log out"))
         driver.press(.character("v"), .tab, .enter)
-        #expect(driver.app.render().text.contains("(flow 2 · history 3, event"), "\(driver.app.render().text)")
+        #expect(driver.app.render().text.contains("(flow 2 · history 3, session event"), "\(driver.app.render().text)")
     }
 
     /// The detail view wraps a field too long for its line under its value: at 60 columns a payment's flow line
@@ -75,6 +75,8 @@ import Testing
         #expect(text.contains("history 152,"), "\(text)")
         // Whole: on its line, or wrapped under the value.
         #expect(text.range(of: #"(event |│ {11})\d+\)"#, options: .regularExpression) != nil, "\(text)")
+        // Numbered in the session's events, so said: a transcript numbers its flow's own from 1.
+        #expect(text.contains("session"), "\(text)")
     }
 
     /// PgDn through a transcript shows every event: a page is the events shown (it moved 10 where 7 showed, and

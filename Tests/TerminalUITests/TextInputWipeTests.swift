@@ -39,7 +39,8 @@ import TerminalUI
         var copy: TextInput? = input
         input.insert("2")
         #expect(copy?.text == "hunter" && input.text == "hunter2")
-        #expect(input.bufferBytesForTesting().count == 64 * MemoryLayout<Character>.stride)
+        // At least: an array's capacity is what malloc gave it, which is sometimes a little more than asked (65 once).
+        #expect(input.bufferBytesForTesting().count >= 64 * MemoryLayout<Character>.stride)
         #if DEBUG
             let old = try #require(copy?.bufferForTesting)
             #expect(old != input.bufferForTesting)

@@ -113,7 +113,9 @@ extension LogPane {
     /// Every field of one event, for the detail view: the whole detail, and the whole protocol message pretty-printed.
     static func detailLines(_ event: FlowEvent, width: Int, historyIDs: [Int: Int] = [:]) -> [String] {
         detailLines(
-            flow: "\(event.flow.rawValue) (\(flowName(event.flowID, historyIDs)), event \(event.sequence))", from: event.from.rawValue, to: event.to.rawValue,
+            // The session's count of events, not the flow's: a transcript numbers its flow's events from 1 ("event 54"
+            // here was "34." there).
+            flow: "\(event.flow.rawValue) (\(flowName(event.flowID, historyIDs)), session event \(event.sequence))", from: event.from.rawValue, to: event.to.rawValue,
             step: event.step.rawValue, thread: event.thread + (event.mainThread ? " (the main thread)" : ""), time: event.time.description,
             took: event.duration.map(format), status: event.status, detail: event.detail, message: event.message, width: width)
     }
