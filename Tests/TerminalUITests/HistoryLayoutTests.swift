@@ -87,20 +87,27 @@ import Testing
         driver.press(.enter, .character("h"), .enter)
         var seen: Set<Int> = []
         var total = 0
+        var pages: [[Int]] = []
         for _ in 0..<20 {
             let lines = driver.app.render().text.split(separator: "\n").map(String.init)
             if total == 0, let header = lines.first(where: { $0.contains(" events") }),
                let match = header.range(of: #"\d+ events"#, options: .regularExpression) {
                 total = Int(header[match].split(separator: " ")[0]) ?? 0
             }
+            var page: [Int] = []
             for line in lines {
                 let trimmed = line.drop { $0 == "│" || $0 == " " }
-                if let dot = trimmed.firstIndex(of: "."), let number = Int(trimmed[..<dot]) { seen.insert(number) }
+                if let dot = trimmed.firstIndex(of: "."), let number = Int(trimmed[..<dot]) { page.append(number) }
             }
+            seen.formUnion(page)
+            pages.append(page)
             driver.press(.pageDown)
         }
         #expect(total > 20)
         #expect(seen == Set(1...total), "missing: \(Set(1...max(1, total)).subtracting(seen).sorted())")
+        // Each PgDn shows the next page whole, from the event after the last one shown (from the top it moved the
+        // list by one event), until the end.
+        #expect(pages.count > 2 && pages[1].first == (pages[0].last ?? 0) + 1, "\(pages.prefix(3))")
     }
 
     /// The list moves as the home menu does: j k, Home End (only ↑↓ did).

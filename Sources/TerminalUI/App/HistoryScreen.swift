@@ -104,6 +104,10 @@ extension TerminalApp {
         case .down: transcript.scroll = min(lastScroll(transcript), transcript.scroll + 1)
         // A page is the events shown (10 skipped three unseen where seven show); the diagram's, its arrows.
         case .pageUp: transcript.scroll = max(0, transcript.scroll - transcriptPage(transcript))
+        // Down from the last event shown (the selection sits at the top until the list scrolls): the next page whole.
+        case .pageDown where !transcript.asSequence:
+            let rows = transcriptPage(transcript)
+            transcript.scroll = min(lastScroll(transcript), max(transcript.scroll, rows - 1) + rows)
         case .pageDown: transcript.scroll = min(lastScroll(transcript), transcript.scroll + transcriptPage(transcript))
         case .home: transcript.scroll = 0
         case .end: transcript.scroll = lastScroll(transcript)
