@@ -19,7 +19,8 @@ extension DropsPage {
             simulation.clock.sleep(for: acs.timers.method)
             completion = "N"
         }
-        log("Drops", "ACS", "3DS Method", "device data collection to \(collectionURL); threeDSCompInd \(completion)")
+        // Without its query: the app's collection URL may carry its JWT.
+        log("Drops", "ACS", "3DS Method", "device data collection to \(urlForLogs(collectionURL)); threeDSCompInd \(completion)")
         let requestID = Hex.uuid(simulation.random.bytes(16))
         let request = AuthenticationRequest(
             threeDSServerTransID: requestID, card: details.card, expiryMonth: details.expiryMonth,
@@ -100,7 +101,7 @@ extension DropsPage {
                 simulation.acs.decideOutOfBand(acsTransID, approve: approve)
                 answer = .continueOutOfBand
             }
-            log("Drops", "ACS", ThreeDSMessage.creq(ids, answer))
+            log("Drops", "ACS", ThreeDSMessage.creq(ids, answer, on: screen))
             guard let next = exchange(acsTransID, answer) else { return }
             reply = next
         }

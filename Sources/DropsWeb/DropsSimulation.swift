@@ -1,3 +1,4 @@
+import Foundation
 import Determinism
 import ThreeDSecure
 
@@ -146,4 +147,13 @@ public struct DropsSimulation: Sendable {
         self.parentOrigin = parentOrigin
         self.log = log
     }
+}
+
+/// A URL as logs and messages show it: without its query, fragment or user, where a JWT or a password may ride
+/// (`https://collect.example/V1/Collect?<redacted>`); not a URL at all, `<redacted>`.
+public func urlForLogs(_ text: String) -> String {
+    guard var components = URLComponents(string: text), components.scheme != nil else { return "<redacted>" }
+    let hidden = components.query != nil || components.fragment != nil || components.user != nil || components.password != nil
+    (components.query, components.fragment, components.user, components.password) = (nil, nil, nil, nil)
+    return (components.string ?? "<redacted>") + (hidden ? "?<redacted>" : "")
 }

@@ -99,13 +99,15 @@ enum ThreeDSMessage {
         ], statusShown: true)
     }
 
-    /// A CReq carrying `answer` (nil: the SDK's first CReq, which fetches the first screen).
-    static func creq(_ ids: TransactionIDs, _ answer: ChallengeAnswer?) -> Logged {
+    /// A CReq carrying `answer` (nil: the SDK's first CReq, which fetches the first screen). On a screen that hides
+    /// its choice (a scenario's own card), the options chosen are masked in the log as a code is.
+    static func creq(_ ids: TransactionIDs, _ answer: ChallengeAnswer?, on screen: ChallengeScreen? = nil) -> Logged {
         var entry: String?, cancel: String?, resend: String?, oobContinue: Bool?
         switch answer {
         case nil: break
         case .code?: entry = "••••"
-        case .select(let chosen)?: entry = chosen.sorted().map { String($0 + 1) }.joined(separator: ",")
+        case .select(let chosen)?:
+            entry = screen?.hidesChoice == true ? "••" : chosen.sorted().map { String($0 + 1) }.joined(separator: ",")
         case .continueOutOfBand?: oobContinue = true
         case .resend?: resend = "Y"
         case .cancel?: cancel = ChallengeCancel.cardholderSelectedCancel.rawValue

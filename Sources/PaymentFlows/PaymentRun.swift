@@ -198,7 +198,7 @@ final class PaymentRun: DropsCardholder {
         case (.answered(let answer), let waited) where answer.value(as: CardholderAction.self) != nil:
             guard let action = answer.value(as: CardholderAction.self) else { return .answer(.cancel) }
             let summary = switch action {
-            case .answer(let answer): answer.summary
+            case .answer(let answer): answer.summary(on: screen)
             case .decideOnOtherDevice(let approve): approve ? "approved on the other device" : "refused on the other device"
             }
             emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: "answered", detail: summary)

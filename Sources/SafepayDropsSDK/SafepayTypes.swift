@@ -86,13 +86,7 @@ public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable, Cust
 
     public var debugDescription: String { description }
 
-    /// The collection URL without its query, fragment or user (where a JWT or a password may ride).
-    private var shownURL: String {
-        guard var components = URLComponents(string: deviceDataCollectionURL) else { return "<redacted>" }
-        let hidden = components.query != nil || components.fragment != nil || components.user != nil || components.password != nil
-        (components.query, components.fragment, components.user, components.password) = (nil, nil, nil, nil)
-        return (components.string ?? "<redacted>") + (hidden ? "?<redacted>" : "")
-    }
+    private var shownURL: String { urlForLogs(deviceDataCollectionURL) }
 
     public var customMirror: Mirror {
         Mirror(self, children: [
@@ -103,9 +97,9 @@ public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable, Cust
 
     /// What is wrong with the configuration, in plain words, or nil.
     public var problem: String? {
-        if authToken.trimmingCharacters(in: .whitespaces).isEmpty { return "authToken is empty" }
-        if tracker.trimmingCharacters(in: .whitespaces).isEmpty { return "tracker is empty" }
-        if deviceDataCollectionJWT.trimmingCharacters(in: .whitespaces).isEmpty { return "deviceDataCollectionJWT is empty" }
+        if authToken.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "authToken is empty" }
+        if tracker.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "tracker is empty" }
+        if deviceDataCollectionJWT.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "deviceDataCollectionJWT is empty" }
         // The URL is not echoed: it may carry the JWT in its query, and the message reaches `onSafepayError`,
         // which apps log.
         guard let url = URL(string: deviceDataCollectionURL) else { return "deviceDataCollectionURL is not a URL" }

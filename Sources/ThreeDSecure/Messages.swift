@@ -88,6 +88,10 @@ public struct ChallengeScreen: Sendable, Equatable {
     /// A code screen's code when it is the published test value (``ChallengePolicy/shownCode``); nil when the
     /// scenario set its own, a secret no screen shows.
     public var shownCode: String? = nil
+
+    /// A select screen of a scenario's own card: its answer is a secret, so the CReq and the logs say an option was
+    /// chosen, not which (the number with transStatus Y gave the answer away).
+    public var hidesChoice: Bool { (uiType == .singleSelect || uiType == .multiSelect) && expectedChoice == nil }
 }
 
 /// The cardholder's side of a CReq.
@@ -119,6 +123,12 @@ extension ChallengeAnswer {
         case .code, .select, .continueOutOfBand, .resend: true
         case .cancel, .unsupportedInterface, .timedOutAtSDK, .transactionError: false
         }
+    }
+
+    /// The answer in words, for logs; a code is never shown, nor the options chosen on a screen that hides them.
+    public func summary(on screen: ChallengeScreen) -> String {
+        if case .select = self, screen.hidesChoice { return "options chosen (a scenario's own answer is not shown)" }
+        return summary
     }
 
     /// The answer in words, for logs; a code is never shown.

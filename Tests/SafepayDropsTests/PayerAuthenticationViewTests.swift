@@ -6,6 +6,19 @@ import Testing
 import ThreeDSecure
 
 @Suite struct CallbackPathTests {
+    /// The app's collection URL may carry its JWT in the query: the flow's log names the URL without it (the 3DS
+    /// Method's line had it whole).
+    @Test func theCollectionURLsQueryIsNotLogged() throws {
+        var configuration = DropsHarness.configuration
+        configuration.deviceDataCollectionURL = "https://collect.example/V1/Collect?jwt=eyJ5ecret.jwt"
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
+        harness.start(configuration)
+        #expect(harness.delegate.wait(for: 1))
+        let log = harness.log.withLock { $0 }.map { "\($0.detail) \($0.message ?? "")" }.joined(separator: "\n")
+        #expect(log.contains("device data collection to https://collect.example/V1/Collect?<redacted>"), "\(log)")
+        #expect(!log.contains("5ecret"), "\(log)")
+    }
+
     @Test func frictionlessSuccessCallsFrictionlessOnly() throws {
         let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
         harness.start()

@@ -21,7 +21,10 @@ import Testing
         #expect(text.contains("added latency: +800 ms a round trip"), "\(text)")
         #expect(text.contains("clock skew: the IdP is 2 days behind"), "\(text)")
         #expect(text.contains("bridge: the first 5 acks are lost"), "\(text)")
-        #expect(!AppDriver().app.render().text.contains("+800"))
+        let demo = AppDriver()
+        demo.press(.character("f"), .down, .character(" "))
+        let switched = demo.app.render().text
+        #expect(switched.contains("added latency: +1000 ms a round trip") && !switched.contains("+800"), "switching it on gives 1000 ms")
     }
 
     @Test func theFaultsPanelSwitchesAFaultLiveAndTheLogShowsIt() throws {

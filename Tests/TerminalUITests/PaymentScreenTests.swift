@@ -56,7 +56,15 @@ extension AppDriver {
         driver.pay(card: "4111111111111111")
         var text = driver.app.render().text
         #expect(text.contains("Where were you born?") && !text.contains("takes Oslo"), "\(text)")
-        #expect(text.contains("the scenario's own answer (its challenge.correct)"), "\(text)")
+        #expect(text.contains("the scenario's own answer (its card's correct)"), "\(text)")
+        // Nor do the log and the CReq say which option was chosen: with transStatus Y that gives the answer away.
+        driver.press(.down, .character(" "), .enter)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.outcome == .success)
+        let logged = driver.app.state.log.map { "\($0.detail) \($0.message ?? "")" }.joined(separator: "\n")
+        #expect(logged.contains("options chosen (a scenario's own answer is not shown)") && logged.contains("\"challengeDataEntry\":\"••\""),
+                "\(logged)")
+        #expect(!logged.contains("options 2 chosen") && !logged.contains("\"challengeDataEntry\":\"2\""), "\(logged)")
         let published = AppDriver(scenario: scenario)
         published.pay(card: "4000009900000012")
         text = published.app.render().text

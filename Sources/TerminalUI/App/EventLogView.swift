@@ -135,7 +135,8 @@ extension LogPane {
         // Each field wrapped under its value (a long one was cut at the frame with no "…": "(flow 12 · history 45, event 18").
         var lines: [String] = []
         func field(_ label: String, _ value: String) {
-            for (index, part) in Wrap.lines(value, width: max(10, width - 10)).enumerated() {
+            // An empty value keeps its label (Wrap gives no line for it).
+            for (index, part) in (value.isEmpty ? [""] : Wrap.lines(value, width: max(10, width - 10))).enumerated() {
                 lines.append((index == 0 ? label.padding(toLength: 10, withPad: " ", startingAt: 0) : String(repeating: " ", count: 10)) + part)
             }
         }

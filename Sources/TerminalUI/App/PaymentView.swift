@@ -145,7 +145,7 @@ extension AppView {
             // Test data at hand, as the code screen's code: under the options when there is a row for it, else
             // beside the first (a multi-select's four options fill the panel at 80×24).
             do {
-                let hint = screen.expectedChoice.map { "the simulated issuer takes \($0)" } ?? "the scenario's own answer (its challenge.correct)"
+                let hint = screen.expectedChoice.map { "the simulated issuer takes \($0)" } ?? "the scenario's own answer (its card's correct)"
                 let widest: Int = screen.options.map { CharacterWidth.of($0) }.max() ?? 0
                 // The focus mark and "[ ] ", the widest option, three spaces.
                 let besideOptions = area.left + 6 + widest + 3

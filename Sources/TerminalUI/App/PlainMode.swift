@@ -37,7 +37,7 @@ extension TerminalApp {
             for (index, option) in screen.options.enumerated() { lines.append("  \(index + 1) \(option)") }
             if screen.uiType == .text { lines.append("(\(AppView.codeHint(screen)))") }
             if screen.uiType == .singleSelect || screen.uiType == .multiSelect {
-                lines.append(screen.expectedChoice.map { "(the simulated issuer takes \($0))" } ?? "(the scenario's own answer: its challenge.correct)")
+                lines.append(screen.expectedChoice.map { "(the simulated issuer takes \($0))" } ?? "(the scenario's own answer: its card's correct)")
             }
             // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
             // A one-time code's screen says the resends left too, as the terminal UI does.
