@@ -30,6 +30,11 @@ public enum AppView {
         }
     }
 
+    /// The main panel's inside, where each screen draws (its frame takes a row or column on each side).
+    static func innerPanel(_ state: AppState) -> Panel {
+        (top: 2, left: 2, width: state.width - 4, height: mainPanelHeight(state) - 2)
+    }
+
     /// Events the log pane lists at once (its frame and header take three rows).
     static func logRows(_ state: AppState) -> Int { max(0, state.height - 2 - (1 + mainPanelHeight(state)) - 3) }
 
@@ -43,7 +48,7 @@ public enum AppView {
         buffer.put(" idp-tui · \(family(state))", row: 0, column: 0, role: .title)
         let mainHeight = mainPanelHeight(state)
         Frame.draw(&buffer, top: 1, left: 0, width: width, height: mainHeight, title: panelTitle(state))
-        let inner = (top: 2, left: 2, width: width - 4, height: mainHeight - 2)
+        let inner = innerPanel(state)
         switch state.screen {
         case .home: drawHome(&buffer, state, inner)
         case .form(let form): drawForm(&buffer, form, inner)

@@ -66,7 +66,8 @@ extension TerminalApp {
             return
         }
         if let scroll = focus.detail {
-            let selected = events.indices.contains(AppState.selectedIndex(focus, in: events)) ? AppState.selectedIndex(focus, in: events) : last
+            let index = AppState.selectedIndex(focus, in: events)
+            let selected = events.indices.contains(index) ? index : last
             let lines = last >= 0 ? LogPane.detailLines(events[selected], width: state.width - 8, historyIDs: state.historyIDs).count : 0
             focus.detail = AppView.detailScroll(key, from: scroll, lines: lines, screenHeight: state.height)
             state.logFocus = focus

@@ -74,8 +74,7 @@ extension TerminalApp {
 
     private func transcriptPage(_ transcript: TranscriptState) -> Int {
         if transcript.asSequence { return AppView.transcriptSequenceRows(state.height) }
-        let area = (top: 2, left: 2, width: state.width - 4, height: AppView.mainPanelHeight(state) - 2)
-        return AppView.transcriptLayout(transcript, area).rows
+        return AppView.transcriptLayout(transcript, AppView.innerPanel(state)).rows
     }
 
     func handleTranscript(_ key: Key, _ transcript: inout TranscriptState, returnTo history: HistoryState) {
