@@ -18,6 +18,11 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// What to try next after a flow of this family ended with `status` (and the error's `code`).
     func advice(for kind: FlowKind, status: String, code: Int?) -> String?
 
+    /// What to know after a flow of `kind` was cancelled at `step` (its call under way or its prompt left), when
+    /// the cancel may have left something behind: an activation cancelled at SetAuthorisationCode may have spent
+    /// its code at the IdP. Nil by default.
+    func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String?
+
     /// The faults on that can bite a flow of `kind`, in words, for the log's `faults on` as it starts (by default,
     /// every identity fault: the IdP's, the network's and the device's).
     func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String]
@@ -37,6 +42,7 @@ public protocol FlowFamily: AnyObject, Sendable {
 extension FlowFamily {
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
     public func advice(for kind: FlowKind, status: String, code: Int?) -> String? { nil }
+    public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? { nil }
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { world.identityFaults.activeNames }
     public func attach(to service: FlowService) {}
     public var statusLine: String? { nil }

@@ -287,7 +287,8 @@ public final class FlowRun: Sendable {
         let family = service.family(for: kind)
         let advice: String? = switch (outcome, status) {
         case (.cancelled, EngineStatus.abortedBadInput): EngineStatus.abortedBadInputAdvice
-        case (.success, _), (.cancelled, _): nil
+        case (.cancelled, _): family?.cancelAdvice(for: kind, step: step)
+        case (.success, _): nil
         case (_, EngineStatus.promptTimeout): EngineStatus.promptTimeoutAdvice
         default: family?.advice(for: kind, status: status, code: error?.code) ?? "See the error message for what the SDK reported."
         }

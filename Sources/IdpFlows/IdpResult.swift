@@ -66,8 +66,9 @@ extension FlowResult {
 }
 
 enum DeviceAdvice {
-    /// What to try next after an IdpSdk or KSSIDP flow ended with `status`; `activating`: an activation's.
-    static func advice(status: String, code: Int?, activating: Bool) -> String? {
+    /// What to try next after an IdpSdk or KSSIDP flow ended with `status`; `activating`: an activation's;
+    /// `startOver`: what gives the scenario's activation codes back (``SimulationStores/startOver``).
+    static func advice(status: String, code: Int?, activating: Bool, startOver: String) -> String? {
         switch (status, code) {
         case (StatusType.WRONG_CREDENTIALS.name, IdpFailure.wrongActivationCode(attemptsLeft: 0).code):
             "Check the activation code; wrong codes count towards the lock."
@@ -76,7 +77,7 @@ enum DeviceAdvice {
         case (StatusType.TEMPORARY_LOCKED.name, _): "Wait until the lock ends, then try again."
         case (StatusType.ACTIVATION_CODE_EXPIRED.name, _): "Ask for a new activation code, or turn the clock-skew fault off if it is on."
         case (SimulatorStatus.activationCodeUsed, _):
-            "Activation codes work once: log in if this device is activated, or ask for a new code (here: idp-tui reset gives the scenario's codes back)."
+            "Activation codes work once: log in if this device is activated, or ask for a new code (here: \(startOver) gives the scenario's codes back)."
         case (SimulatorStatus.activationRequired, _): "Activate this device first, then log in."
         case (StatusType.INVALID_STATE.name, IdpFailure.alreadyActivated.code):
             "This device is already activated: log in instead, or reset the device to activate again."
@@ -94,7 +95,7 @@ enum DeviceAdvice {
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
         case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."
         case (StatusType.INTERNAL_ERROR.name, _) where activating:
-            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent). The activation's code was spent at the token endpoint: activate with another code, or reset to have the demo codes again."
+            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent). The activation's code was spent at the token endpoint: activate with another code (here: \(startOver) gives the scenario's codes back)."
         case (StatusType.INTERNAL_ERROR.name, _):
             "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
         case (SimulatorStatus.insecureDevice, _):

@@ -81,9 +81,17 @@ public final class IdpSdkFamily: FlowFamily {
         deviceAdvice(status: status, code: code, activating: kind == .activate)
     }
 
+    /// SetAuthorisationCode redeems the code at the IdP's token endpoint, which spends it: a cancel there used to
+    /// leave it spent with nothing said, and the next activation failed with ACTIVATION_CODE_USED.
+    public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? {
+        guard kind == .activate, step?.rawValue == "SetAuthorisationCode" else { return nil }
+        return "The IdP may have spent the activation code already: if activating again says ACTIVATION_CODE_USED, "
+            + "\(environment.startOver) gives the scenario's codes back."
+    }
+
     /// What to try after a flow on this device ended with `status`; `activating`: an activation's (KSSIDP's too).
     public func deviceAdvice(status: String, code: Int?, activating: Bool) -> String? {
-        DeviceAdvice.advice(status: status, code: code, activating: activating)
+        DeviceAdvice.advice(status: status, code: code, activating: activating, startOver: environment.startOver)
     }
 
     /// The IdP's requests and answers appear in the running flow's log, between the SDK that made them and the

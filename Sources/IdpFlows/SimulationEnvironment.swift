@@ -9,16 +9,24 @@ import Scenario
 public struct SimulationStores: Sendable {
     public var identityProvider: any IdentityProviderStore
     package var device: any DeviceStore
+    /// What gives the scenario's activation codes back with these stores, as advice names it ("idp-tui reset gives
+    /// the scenario's codes back"): the `idp-tui reset` that names their file, or starting again for stores in
+    /// memory, which `idp-tui reset` refuses.
+    public var startOver: String
 
-    package init(identityProvider: any IdentityProviderStore, device: any DeviceStore) {
+    package init(identityProvider: any IdentityProviderStore, device: any DeviceStore, startOver: String) {
         self.identityProvider = identityProvider
         self.device = device
+        self.startOver = startOver
     }
 
     /// Stores that last as long as the process.
     public static func memory() -> SimulationStores {
-        SimulationStores(identityProvider: MemoryIdentityProviderStore(), device: MemoryDeviceStore())
+        SimulationStores(identityProvider: MemoryIdentityProviderStore(), device: MemoryDeviceStore(), startOver: memoryStartOver)
     }
+
+    /// ``startOver`` for stores in memory (`--ephemeral`).
+    public static let memoryStartOver = "starting again (this state is in memory only)"
 }
 
 /// One simulated device in a simulated world: the world (IdP, ACS, Q2 Core, network, clock, randomness,
@@ -33,6 +41,8 @@ public struct SimulationEnvironment: Sendable {
     /// This device's line onto the world's network: its SDKs' round trips, which a cancelled flow abandons
     /// (``SimulatedNetwork/abandonWaits()``).
     public let network: SimulatedNetwork
+    /// What gives the scenario's activation codes back: ``SimulationStores/startOver``.
+    public let startOver: String
 
     /// The world a scenario describes (the embedded demo by default), with one device. The same seed and the
     /// same inputs replay the same codes, ids and tokens.
@@ -41,12 +51,13 @@ public struct SimulationEnvironment: Sendable {
         stores: SimulationStores = .memory()
     ) {
         let world = SimulatedWorld(scenario: scenario, clock: clock, seed: seed, identityProviderStore: stores.identityProvider)
-        self.init(world: world, deviceStore: stores.device)
+        self.init(world: world, deviceStore: stores.device, startOver: stores.startOver)
         masterController.loadStoredDevice()
     }
 
-    private init(world: SimulatedWorld, deviceStore: any DeviceStore) {
+    private init(world: SimulatedWorld, deviceStore: any DeviceStore, startOver: String) {
         self.world = world
+        self.startOver = startOver
         deviceQueue = DispatchQueue(label: "idp-tui.device", qos: .userInitiated)
         network = world.network.line()
         masterController = MCSDK(configuration: MasterControllerConfiguration(
@@ -55,7 +66,7 @@ public struct SimulationEnvironment: Sendable {
 
     /// A second device (a fresh master controller) on the same IdP, clock and network.
     public func anotherDevice() -> SimulationEnvironment {
-        SimulationEnvironment(world: world, deviceStore: MemoryDeviceStore())
+        SimulationEnvironment(world: world, deviceStore: MemoryDeviceStore(), startOver: startOver)
     }
 
     public var clock: any SimulationClock { world.clock }

@@ -84,11 +84,23 @@ extension CommandLineOptions {
     /// do not repeat each other's 3-D Secure transaction ids and tokens, while the same seed on the same file still
     /// replays them (docs/decisions.md).
     public func makeService(scenario: Scenario, configuration: FlowConfiguration, state: StateFile?) -> FlowService {
-        let stores = state.map { SimulationStores(identityProvider: $0.identityProviderStore, device: $0.deviceStore) } ?? .memory()
+        let stores = state.map {
+            SimulationStores(identityProvider: $0.identityProviderStore, device: $0.deviceStore, startOver: resetCommand)
+        } ?? .memory()
         let seed = RandomSource.seed(seed, generation: state?.flowsRecorded ?? 0)
         return FlowService(
             environment: SimulationEnvironment(scenario: scenario, seed: seed, stores: stores), configuration: configuration,
             history: state?.history ?? MemoryFlowHistory())
+    }
+
+    /// The `idp-tui reset` that forgets the state file these options name, as advice gives it: with `--state` when
+    /// one was given (quoted for a POSIX shell where the path needs it).
+    var resetCommand: String {
+        guard let path = statePath else { return "idp-tui reset" }
+        let plain = !path.isEmpty && path.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+,:@%=~".unicodeScalars.contains($0))
+        } && !path.hasPrefix("~")
+        return "idp-tui reset --state " + (plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'")
     }
 
     /// The state file these options name (nil with `--ephemeral`), opened and migrated. Its warnings go to standard

@@ -259,6 +259,7 @@ public enum AppView {
             headline = "⊘ \(result.flow.title) cancelled"
             headlineRole = .title
             rows.append(("what happened", cancelText(result), .text))
+            if let advice = result.advice, result.payment == nil { rows.append(("what to know", advice, .text)) }
             rows += paymentRows(result).filter { $0.0 != "card" }
         }
         if result.outcome == .success { rows += paymentRows(result) + q2Rows(result) }
@@ -338,12 +339,7 @@ public enum AppView {
         let message = result.error?.message ?? "the flow stopped"
         // The engine's message may say "cancelled …" itself: one sentence, not "Cancelled: cancelled …".
         let what = message.hasPrefix("cancelled") ? "C" + message.dropFirst() : "Cancelled: \(message)"
-        // SetAuthorisationCode redeems the code at the IdP's token endpoint, which spends the activation code: a
-        // cancel then left it spent with nothing said, and the next activation failed with ACTIVATION_CODE_USED.
-        let spent = result.flow == .activate && result.failedStep?.rawValue == "SetAuthorisationCode"
-            ? " The IdP may have spent the activation code already: if activating again says ACTIVATION_CODE_USED, quit and run idp-tui reset for the scenario's codes."
-            : ""
-        return "\(what). Nothing more was sent to \(sdk).\(spent)"
+        return "\(what). Nothing more was sent to \(sdk)."
     }
 
     // MARK: Status, help, too small

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+/// Advice that says how to get the scenario's activation codes back names the reset that works for the state the
+/// run used: `idp-tui reset` refuses `--ephemeral`, and without `--state` it would reset another file.
+@Suite struct StartOverAdviceTests {
+    /// An activation whose MC-SDK hits a runtime error at SetAuthorisationCode: its code is spent at the IdP.
+    private static let spentCode = #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"runtimeError":true}}"#
+
+    private func advice(_ arguments: [String]) throws -> String {
+        let run = try BinaryRun.run(["run", "activate"] + arguments, stdin: Self.spentCode)
+        #expect(run.results.first?["status"] as? String == "INTERNAL_ERROR", "\(run.stdout) \(run.stderr)")
+        return run.results.first?["advice"] as? String ?? ""
+    }
+
+    @Test func withStateTheAdviceNamesThatFile() throws {
+        let state = freshStatePath()
+        let text = try advice(["--state", state])
+        #expect(text.contains("idp-tui reset --state \(state) gives the scenario's codes back"), "\(text)")
+    }
+
+    @Test func aPathAShellWouldSplitIsQuoted() throws {
+        let state = scratchPath("idp-tui-state", "/it's my state.sqlite")
+        let text = try advice(["--state", state])
+        let quoted = "'" + state.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        #expect(text.contains("idp-tui reset --state \(quoted) gives"), "\(text)")
+    }
+
+    @Test func theDefaultFileNeedsNoOption() throws {
+        let text = try advice([])
+        #expect(text.contains("idp-tui reset gives the scenario's codes back"), "\(text)")
+    }
+
+    @Test func ephemeralRunsAreNotToldToReset() throws {
+        let text = try advice(["--ephemeral"])
+        #expect(!text.contains("idp-tui reset"), "\(text)")
+        #expect(text.contains("starting again"), "\(text)")
+        // What the advice names really does refuse this state.
+        let reset = try BinaryRun.run(["reset", "--ephemeral", "--yes"])
+        #expect(reset.status == 2)
+    }
+}
