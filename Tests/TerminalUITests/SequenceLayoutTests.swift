@@ -7,6 +7,15 @@ import Testing
         driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// Before any flow the diagram's box says what will appear in it (it was empty).
+    @Test func beforeAnyFlowTheDiagramSaysWhatItWillShow() {
+        let driver = AppDriver()
+        driver.press(.character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("sequence (v: the list)"), "\(text)")
+        #expect(text.contains("No flow yet: run one, and its calls are drawn here."), "\(text)")
+    }
+
     /// The lanes spread over the whole width, so labels use it: "getAuthorizationCode" is whole (it was cut to
     /// "◀getAuthorizatio…" with 11 columns empty right of the last lane).
     @Test func theLanesSpreadOverTheWholeWidth() throws {

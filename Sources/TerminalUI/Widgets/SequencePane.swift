@@ -21,6 +21,11 @@ enum SequencePane {
                      historyIDs: [Int: Int] = [:]) {
         guard let newest = events.last else {
             Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "SDK events — sequence (v: the list)")
+            // An empty box said nothing about what would appear in it.
+            if height > 2 {
+                buffer.put("No flow yet: run one, and its calls are drawn here.",
+                           row: top + 1, column: left + 2, role: .hint, limit: width - 4)
+            }
             return
         }
         // The newest flow's events: one diagram per flow.
