@@ -168,7 +168,7 @@ final class PaymentRun: DropsCardholder {
             return details
         case (.timedOut, let waited):
             emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: EngineStatus.promptTimeout,
-                 detail: "nobody filled in the card form within \(timeoutSeconds) s")
+                 detail: "the card form was not submitted within \(timeoutSeconds) s")
             end(.formTimedOut)
             return nil
         case (let resolution, let waited):
@@ -205,7 +205,7 @@ final class PaymentRun: DropsCardholder {
             return action
         case (.timedOut, let waited):
             emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.promptTimeout,
-                 detail: "nobody answered the challenge within \(timeoutSeconds) s; the 3DS SDK ends it (challengeCancel 08)")
+                 detail: "the challenge was not answered within \(timeoutSeconds) s; the 3DS SDK ends it (challengeCancel 08)")
             return .answer(.timedOutAtSDK)
         case (let resolution, let waited):
             // Only the cardholder's own cancel is challengeCancel 01; an abort is the 3DS SDK's transaction error.
@@ -307,7 +307,7 @@ final class PaymentRun: DropsCardholder {
                                          : "cancelled at the card form, before any 3-D Secure message was sent"), nil)
         case .formTimedOut:
             return ended(.failure, EngineStatus.promptTimeout, at: .paymentDetails,
-                         error("nobody filled in the card form within \(timeoutSeconds) s"), nil)
+                         error("the card form was not submitted within \(timeoutSeconds) s"), nil)
         }
     }
 }

@@ -276,6 +276,21 @@ extension RecordingFrontEnd {
         #expect(result.payment?.challengeCancel == "08")
     }
 
+    /// A card form left open times out with a message that holds whether or not something was typed in it (it said
+    /// "nobody filled in the card form", which a user who typed a number and went away did not recognise).
+    @Test func aCardFormLeftOpenTimesOutAsNotSubmitted() throws {
+        let service = service(FlowConfiguration(promptTimeout: .seconds(300)))
+        let frontEnd = RecordingFrontEnd()
+        service.start(.payerAuth)
+        #expect(service.drive(frontEnd) { !frontEnd.prompts.isEmpty })
+        clock.advance(by: .seconds(300))
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.status == "PROMPT_TIMEOUT")
+        #expect(result.error?.message == "the card form was not submitted within 300 s")
+        #expect(frontEnd.events(of: result.flowID).contains { $0.detail == "the card form was not submitted within 300 s" })
+    }
+
     @Test func anAnswerOfTheWrongKindLeavesThePromptOpen() throws {
         let service = service()
         let frontEnd = RecordingFrontEnd()
