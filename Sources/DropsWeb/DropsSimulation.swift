@@ -150,10 +150,27 @@ public struct DropsSimulation: Sendable {
 }
 
 /// A URL as logs and messages show it: without its query, fragment or user, where a JWT or a password may ride
-/// (`https://collect.example/V1/Collect?<redacted>`); not a URL at all, `<redacted>`.
+/// (`https://collect.example/V1/Collect?<redacted>`), and with a path segment that looks like a token (a JWT's
+/// three dotted parts, or 32 or more base64url characters) as `<redacted>`; not a URL at all, `<redacted>`.
 public func urlForLogs(_ text: String) -> String {
     guard var components = URLComponents(string: text), components.scheme != nil else { return "<redacted>" }
     let hidden = components.query != nil || components.fragment != nil || components.user != nil || components.password != nil
     (components.query, components.fragment, components.user, components.password) = (nil, nil, nil, nil)
-    return (components.string ?? "<redacted>") + (hidden ? "?<redacted>" : "")
+    // "<redacted>" is not a valid path (URLComponents traps on it): the path is joined after the rest.
+    let path = components.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        .map { looksLikeAToken($0) ? "<redacted>" : String($0) }.joined(separator: "/")
+    components.percentEncodedPath = ""
+    guard let rest = components.string else { return "<redacted>" }
+    return rest + path + (hidden ? "?<redacted>" : "")
+}
+
+/// A JWT (`eyJ…` in three dot-separated parts) or a long opaque token, as apps put one in a URL's path.
+private func looksLikeAToken(_ segment: Substring) -> Bool {
+    let tokenCharacters = segment.unicodeScalars.allSatisfy {
+        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_=.%".unicodeScalars.contains($0)
+    }
+    guard tokenCharacters else { return false }
+    let parts = segment.split(separator: ".", omittingEmptySubsequences: false)
+    if segment.hasPrefix("eyJ"), parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) { return true }
+    return segment.count >= 32 && !segment.contains(".")
 }

@@ -46,6 +46,23 @@ func printedForms(of value: Any) -> [String] {
         #expect(configuration.authToken == "tok-5ecret-merchant", "the vendor's String, unchanged")
     }
 
+    /// A JWT or a long token in the collection URL's path is redacted too (only the query was).
+    @Test func aTokenInTheCollectionURLsPathNeverPrints() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI1ZWNyZXQifQ.c2lnbmF0dXJl"
+        let opaque = "a5ecretOpaqueToken0123456789abcdefXYZ"
+        for (url, shown) in [("https://collect.example/V1/\(jwt)/Collect", "https://collect.example/V1/<redacted>/Collect"),
+                             ("https://collect.example/V1/Collect/\(opaque)", "https://collect.example/V1/Collect/<redacted>"),
+                             ("https://collect.example/V1/Collect", "https://collect.example/V1/Collect")] {
+            let configuration = SafepayPayerAuthenticationConfiguration(
+                environment: .sandbox, authToken: "tok", tracker: "trk_42", deviceDataCollectionJWT: jwt,
+                deviceDataCollectionURL: url, billing: nil, authorizationOptions: AuthorizationOptions(doCapture: true, doCardOnFile: false))
+            for text in printedForms(of: configuration) {
+                #expect(!text.contains("eyJzdWIi") && !text.contains("a5ecretOpaque"), "\(text)")
+            }
+            #expect("\(configuration)".contains(shown), "\(configuration)")
+        }
+    }
+
     @Test func passwordCredentialRedactsThePassword() {
         let credential = PasswordCredential(username: "alice", password: "hunter2-wonderland")
         for text in printedForms(of: credential) { #expect(!text.contains("hunter2"), "\(text)") }
