@@ -79,6 +79,28 @@ import Testing
         #expect(text.contains("session"), "\(text)")
     }
 
+    /// In the detail view only the labels take the label's colour: the first five lines did whole, a wrapped value
+    /// too, and "took", "status" and "detail" below them did not.
+    @Test func theDetailViewColoursLabelsNotValues() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.activate()
+        driver.press(.tab, .enter)
+        let screen = driver.app.render()
+        func row(starting label: String) -> Int? {
+            (0..<screen.height).first { screen.text(row: $0).dropFirst(4).hasPrefix(label) }
+        }
+        for label in ["flow", "from → to", "step", "thread", "time", "status", "detail"] {
+            let y = try #require(row(starting: label), "\(label): \(screen.text)")
+            #expect(screen[y, 4].role == .label, "\(label)")
+        }
+        // A value is text, on the first line and on a wrapped one.
+        let flow = try #require(row(starting: "flow"))
+        #expect(screen[flow, 14].role == .text, "\(screen.text(row: flow))")
+        #expect(screen[flow + 1, 14].role == .text || screen.text(row: flow + 1).dropFirst(4).hasPrefix("from"))
+        let status = try #require(row(starting: "status"))
+        #expect(screen[status, 14].role == .text)
+    }
+
     /// PgDn through a transcript shows every event: a page is the events shown (it moved 10 where 7 showed, and
     /// three events at a time were never on screen).
     @Test func pagingATranscriptSkipsNoEvent() throws {

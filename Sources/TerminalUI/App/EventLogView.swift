@@ -222,8 +222,15 @@ extension AppView {
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         let more = lines.count > rows ? " (\(first + 1)–\(min(lines.count, first + rows)) of \(lines.count) lines, ↑↓ scroll)" : ""
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Event — esc closes" + more)
+        // A field's first line starts with its label (10 columns, ``detailLines``), as do the "detail" and "message"
+        // headings; its other lines, and the message's, start with spaces. Only labels take the label's colour (the
+        // first five lines did, wrapped values too, and "took", "status" and "detail" did not).
         for (offset, line) in lines.dropFirst(first).prefix(rows).enumerated() {
-            buffer.put(line, row: top + 2 + offset, column: left + 2, role: offset + first < 5 ? .label : .text, limit: width - 4)
+            let row = top + 2 + offset
+            let label = line.first == " " ? "" : String(line.prefix(10))
+            buffer.put(label, row: row, column: left + 2, role: .label, limit: width - 4)
+            buffer.put(String(line.dropFirst(label.count)), row: row, column: left + 2 + label.count, role: .text,
+                       limit: width - 4 - label.count)
         }
         buffer.cursor = nil
     }
