@@ -20,6 +20,8 @@ public struct PaymentFormState: Sendable {
     let lastCard: LastCard?
     /// One input per ``PaymentField``, in order.
     public var inputs: [TextInput]
+    /// What each field started with: the merchant's defaults and the last payment's card.
+    private let start: [String]
     /// 0..<fields: a field; fields: Pay; fields + 1: Cancel.
     public var focus = 0
     public var error: String?
@@ -40,6 +42,14 @@ public struct PaymentFormState: Sendable {
             case .merchant: TextInput(defaults.merchant, maximumBytes: PaymentForm.maximumMerchantLength * 4)
             }
         }
+        start = inputs.map(\.text)
+    }
+
+    /// Puts back what the field at `index` started with, unless that is what was refused (then it is left empty).
+    mutating func restoreStart(_ index: Int) {
+        let refused = inputs[index].text
+        inputs[index].clear()
+        if start[index] != refused { inputs[index].insert(start[index]) }
     }
 
     static let fields = PaymentField.allCases

@@ -204,7 +204,9 @@ extension TerminalApp {
             // The form is checked in field order: a problem with this field or an earlier one is said now, and the
             // refused value is not offered back as a default.
             if let problem = Self.paymentProblem(form), let at = PaymentFormState.fields.firstIndex(of: problem.field), at <= index {
-                form.inputs[at].clear()
+                // The field goes back to what the form started with (the merchant's amount): a refused amount left
+                // "Amount:" with no default, and Enter alone was then refused too.
+                form.restoreStart(at)
                 form.error = "\(problem.field.label): \(problem.message)."
                 form.errorField = problem.field
                 form.focus = at
@@ -309,8 +311,15 @@ extension TerminalApp {
                 state.screen = .challenge(challenge)
                 return true
             } else {
+                // Trimmed, as a pasted line often ends in a space; too long a code is refused here, as the terminal
+                // UI's field takes no more (it was sent cut, and cost an attempt).
                 challenge.code.clear()
-                challenge.code.insert(line)
+                guard challenge.code.insert(text) else {
+                    challenge.code.clear()
+                    challenge.error = "a one-time code has at most \(challenge.code.maximumBytes) characters"
+                    state.screen = .challenge(challenge)
+                    return true
+                }
                 challenge.focus(on: .code)
             }
         case .singleSelect, .multiSelect:
