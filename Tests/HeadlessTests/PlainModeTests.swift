@@ -340,7 +340,7 @@ import Testing
         #expect(run.stdout.components(separatedBy: "! Fill in Username.").count - 1 == 2, "\(run.stdout)")
         #expect(run.stdout.contains("Card number: \n! Card number: type the card number."))
         #expect(run.stdout.components(separatedBy: "! Amount: write it as a number with at most two decimals").count - 1 == 2)
-        #expect(run.stdout.contains("Amount: 12.50"), "refused, the amount's default is not offered back")
+        #expect(run.stdout.contains("Amount [49.99]: 12.50"), "refused, the amount offers the merchant's default again, not abc")
         #expect(!run.stdout.contains("Amount [abc]"))
         #expect(run.stdout.contains("! Currency: too long (at most 3 characters)."))
         #expect(run.stdout.contains("✓ Payment authenticated without a challenge"))
