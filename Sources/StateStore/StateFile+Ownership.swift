@@ -5,9 +5,13 @@ extension StateFile {
     /// journal mode included, which SQLite keeps in the file's header) and before its permissions are touched.
     /// Returns the number of its tables: 0 for a file that is empty or that SQLite has only just made.
     static func identify(_ database: Database, _ path: String) throws(StateError) -> Int64 {
-        let application = try database.query("PRAGMA application_id").first?.first?.integer ?? 0
-        let version = Int(try database.query("PRAGMA user_version").first?.first?.integer ?? 0)
-        let tables = try database.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0
+        // One snapshot: read one by one, another process making the file between them showed it with tables and no
+        // application id, "an SQLite database, but not an idp-tui state file".
+        let (application, version, tables) = try database.read { transaction throws(StateError) in
+            (try transaction.query("PRAGMA application_id").first?.first?.integer ?? 0,
+             Int(try transaction.query("PRAGMA user_version").first?.first?.integer ?? 0),
+             try transaction.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0)
+        }
         if version > Self.schemaVersion { throw Self.fromANewerVersion(path, version) }
         guard application == Self.applicationID || (application == 0 && tables == 0) else { throw Self.notOurs(path) }
         if version < 0 { throw Self.negativeVersion(path, version) }

@@ -43,7 +43,9 @@ public final class StateFile: Sendable {
         if path != ":memory:" && !StatePath.isSQLiteOrEmpty(path) { throw Database.damaged(path, "file is not a database") }
         let database = try Database(path: path)
         _ = try Self.identify(database, path)
-        try database.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        // Switching to WAL takes the file's exclusive lock, which SQLite does not wait for.
+        try database.retryingWhileBusy { () throws(StateError) in try database.execute("PRAGMA journal_mode = WAL") }
+        try database.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
         self.init(path: path, database: database, warnings: warnings, readOnly: false, unformatted: false)
         try migrate()
         StatePath.tighten(path)
