@@ -1,6 +1,8 @@
 /// Text from a state file or a scenario, made safe to print: a control character (C0, DEL, C1) is written as
 /// `\x1B`, so that a crafted file cannot move the cursor, retitle the window or change colours through
-/// `idp-tui history`, a transcript or an export, and a line stays one line.
+/// `idp-tui history`, a transcript or an export, and a line stays one line; a bidirectional control or a line or
+/// paragraph separator as `\u{202E}`, so that a user name cannot show its characters in another order
+/// ("evil\u{202E}gnp.exe" printed as "evilexe.png") or break a line.
 public enum VisibleText {
     public static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
@@ -8,7 +10,7 @@ public enum VisibleText {
         for scalar in text.unicodeScalars {
             if isControl(scalar) {
                 let hex = String(scalar.value, radix: 16, uppercase: true)
-                out += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+                out += scalar.value > 0xFF ? "\\u{\(hex)}" : "\\x" + (hex.count < 2 ? "0" + hex : hex)
             } else {
                 out.unicodeScalars.append(scalar)
             }
@@ -33,6 +35,12 @@ public enum VisibleText {
     }
 
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F: true
+        // Arabic letter mark, left-to-right and right-to-left marks, line and paragraph separators, embeddings and
+        // overrides, isolates.
+        case 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 }

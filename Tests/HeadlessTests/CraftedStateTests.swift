@@ -131,3 +131,23 @@ import Testing
         }
     }
 }
+
+/// A user name with a bidirectional override or a line separator is printed escaped by `history`, its transcript
+/// and `run`'s JSON: "evil\u{202E}gnp.exe" showed as "evilexe.png" (a QA tester's report).
+@Suite struct BidiControlTests {
+    @Test func historyAndRunEscapeBidiControlsAndSeparators() throws {
+        let state = freshStatePath()
+        let name = "evil\u{202E}gnp.exe\u{2028}x"
+        let answers = #"{"username":"evil\u202egnp.exe\u2028x","password":"nope"}"#
+        let run = try BinaryRun.run(["run", "q2-login", "--state", state, "--answers", "-"], stdin: answers)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(!run.stdout.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{2028}" }, "\(run.stdout)")
+        #expect(run.results.first?["q2"].flatMap { ($0 as? [String: Any])?["username"] as? String } == name, "JSON escapes read back")
+        for arguments in [["history", "--state", state], ["history", "show", "1", "--state", state]] {
+            let history = try BinaryRun.run(arguments)
+            #expect(history.status == 0, "\(history.stderr)")
+            #expect(!history.stdout.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{2028}" }, "\(history.stdout)")
+            #expect(history.stdout.contains(#"evil\u{202E}gnp.exe\u{2028}x"#), "\(arguments): \(history.stdout)")
+        }
+    }
+}
