@@ -174,7 +174,9 @@ public enum PlainSession {
             if fds[2].revents != 0 {
                 var number: UInt8 = 0
                 if read(signalPipe[0], &number, 1) == 1 {
-                    write("\n")
+                    endQuestionLine()
+                    app.quit(128 + Int32(number))
+                    if let note = app.interruptionNote() { write(note + "\n") }
                     return 128 + Int32(number)
                 }
             }

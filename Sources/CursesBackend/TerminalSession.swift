@@ -133,6 +133,11 @@ public enum TerminalSession {
             idp_curses_stop()
             throw buildFailure
         }
+        if let note = app.interruptionNote() {
+            // Said once the terminal is given back.
+            idp_curses_stop()
+            FileHandle.standardError.write(Data("idp-tui: \(note)\n".utf8))
+        }
         return app.exitStatus ?? 0
     }
 }

@@ -114,7 +114,6 @@ public final class FlowService: Sendable {
     func finish(_ run: FlowRun, with result: FlowResult) {
         var result = result
         current.withLock { if $0 === run { $0 = nil } }
-        runs.withLock { _ = $0.removeValue(forKey: run.id) }
         channel.cancel(flowID: run.id)
         if let history {
             let record = HistoryRecord(result: result, user: run.historyUser(of: result), events: run.closeTranscript(), startedAt: run.started)
@@ -124,6 +123,8 @@ public final class FlowService: Sendable {
                 run.emit(.fault, from: .simulator, to: .app, status: "HISTORY", detail: "this flow was not saved to history: \(error)")
             }
         }
+        // Active until recorded: ``waitUntilIdle(timeout:)`` after a cancel then means the history has it.
+        runs.withLock { _ = $0.removeValue(forKey: run.id) }
         mailbox.post(.finished(result))
         run.markEnded()
     }
@@ -178,6 +179,19 @@ public final class FlowService: Sendable {
 
     /// Flows queued or running.
     public var activeFlowCount: Int { runs.withLock { $0.count } }
+
+    /// Waits until no flow is queued or running, or `timeout` has passed; true when none is. After
+    /// ``cancelAll()`` at an interrupt (Ctrl-C): the cancelled flow's result is then in the history before the
+    /// process exits (it was lost).
+    @discardableResult
+    public func waitUntilIdle(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while activeFlowCount > 0 {
+            guard ContinuousClock.now < deadline else { return false }
+            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(2))
+        }
+        return true
+    }
 
     /// What the families say of their state for a status line (the device), in order.
     public var statusLine: String { families.compactMap(\.statusLine).joined(separator: " · ") }

@@ -49,6 +49,38 @@ import Testing
         #expect(session.waitForExit() == 130)
     }
 
+    /// Ctrl-C in the middle of a flow says what it stopped, and the flow is in the history as cancelled: it quit with
+    /// nothing said and the flow in no history (a QA tester's report).
+    @Test func ctrlCInAFlowSaysWhatItStoppedAndRecordsIt() throws {
+        let state = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)/state.sqlite"
+        let session = try TmuxSession(command: [
+            "sh", "-c", "trap '' INT; \"$0\" --plain --state \"$1\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary, state,
+        ])
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Username (? lists demo users):"))
+        session.type("alice")
+        session.press("Enter")
+        #expect(session.waitFor("Password (hidden):"))
+        session.type("wonder")
+        session.press("C-c")
+        #expect(session.waitFor("interrupted: Activate device cancelled, recorded in the history"), "\(session.scrollback())")
+        #expect(session.waitForExit() == 130)
+        #expect(!session.scrollback().contains("wonder"), "a secret was echoed")
+        let history = Process()
+        history.executableURL = URL(fileURLWithPath: TmuxSession.binary)
+        history.arguments = ["history", "--state", state]
+        let output = Pipe()
+        history.standardOutput = output
+        history.standardError = FileHandle.nullDevice
+        try history.run()
+        let listed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        history.waitUntilExit()
+        #expect(listed.contains("activate") && listed.contains("cancelled"), "\(listed)")
+    }
+
     /// Events that come while a question waits (here the prompt's own timeout) start on a line of their own: the
     /// question and what was typed keep theirs.
     @Test func eventsWhileAQuestionWaitsStartOnALineOfTheirOwn() throws {

@@ -244,6 +244,8 @@ extension TerminalEndToEndTests {
         #expect(session.waitForExit() == 130)
         #expect(session.format("#{alternate_on}") == "0")
         #expect(session.format("#{cursor_flag}") == "1")
+        // Once the terminal is given back, a line says what the signal stopped (it quit with nothing said).
+        #expect(session.waitFor("idp-tui: interrupted: Activate device cancelled"), "\(session.scrollback())")
     }
 
     @Test(arguments: [("TERM", Int32(143)), ("HUP", 129)])

@@ -136,6 +136,17 @@ public struct AppState: Sendable {
     /// Plain mode asks the form's fields in turn, the first one first, even when it is filled (`Username [alice]: `).
     var plain = false
     public var runningFlow: Int?
+    /// The flow on screen before its result: at a prompt or working.
+    public var flowInProgress: FlowKind? {
+        switch screen {
+        case .form(let form): form.prompt.flow
+        case .payment(let form): form.prompt.flow
+        case .challenge(let challenge): challenge.prompt.flow
+        case .q2Choice(let choice): choice.prompt.flow
+        case .working(_, let flow, _): flow
+        case .home, .result, .history, .transcript, .comparison: nil
+        }
+    }
     /// The faults panel, when open.
     public var faultsPanel: FaultsPanelState?
     /// The log is drawn as a sequence diagram (`v`).

@@ -88,16 +88,7 @@ public enum AppView {
 
     /// The SDK family of the flow on screen.
     private static func family(_ state: AppState) -> String {
-        let flow: FlowKind? = switch state.screen {
-        case .home: nil
-        case .form(let form): form.prompt.flow
-        case .payment(let form): form.prompt.flow
-        case .challenge(let challenge): challenge.prompt.flow
-        case .q2Choice(let choice): choice.prompt.flow
-        case .working(_, let flow, _): flow
-        case .result(let result): result.flow
-        case .history, .transcript, .comparison: nil
-        }
+        let flow: FlowKind? = if case .result(let result) = state.screen { result.flow } else { state.flowInProgress }
         switch flow {
         case .payerAuth: return "Safepay Drops · EMV 3-D Secure 2.2"
         case .q2Login: return "Q2 Mobile SDK · authentication module"

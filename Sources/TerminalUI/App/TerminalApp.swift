@@ -1,5 +1,6 @@
 import FlowCatalog
 import FlowEngine
+import FlowRecords
 import Foundation
 import IdpSdk
 import LegacyFlows
@@ -335,10 +336,24 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     /// Ends the app with `status`, cancelling any flow (SIGTERM, SIGHUP and quit keys all come here).
+    /// The flow a signal (Ctrl-C) ended before its result, for the line said after the session.
+    public private(set) var interruptedFlow: FlowKind?
+
     public func quit(_ status: Int32) {
+        if status >= 128 { interruptedFlow = state.flowInProgress }
         serviceIfReady?.cancelAll()
         state.screen.wipeInputs()
         exitStatus = status
+    }
+
+    /// After a signal ended the session: cancels what ran, waits (up to 2 s) for it to be recorded, and says what
+    /// was stopped ("interrupted: Log in cancelled, recorded in the history"); nil when no flow was under way. Ctrl-C
+    /// in a flow used to exit with nothing said, and the flow was in no history.
+    public func interruptionNote() -> String? {
+        guard let flow = interruptedFlow else { return nil }
+        let recorded = serviceIfReady?.waitUntilIdle(timeout: .seconds(2)) ?? false
+        let history = serviceIfReady?.history is MemoryFlowHistory ? "" : recorded ? ", recorded in the history" : ", not recorded"
+        return "interrupted: \(flow.title) cancelled\(history)"
     }
 
     /// A field's label on screen.
