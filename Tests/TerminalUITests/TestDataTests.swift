@@ -133,12 +133,12 @@ import ThreeDSecure
         #expect(text.contains("Test cards 1 of \(CardCatalog.defaults.count) — type to filter, enter fills the form"))
         // The focused card whole under the list, as the columns cut its name.
         #expect(text.contains("Test Case 1: Successful frictionless authentication — frictionless Y"))
-        #expect(text.contains("4000 0000 0000 2701  TC1   frictionless Y      Successful frictionless"))
+        #expect(text.contains("4000 0000 0000 2701  TC1   frictionless Y       Successful frictionless"), "\(text)")
         // Down to Test Case 7's Visa card: error on lookup.
         let index = try #require(CardCatalog.defaults.firstIndex { $0.number == "4000000000002446" })
         for _ in 0..<index { driver.press(.down) }
         text = driver.app.render().text
-        #expect(text.contains("› 4000 0000 0000 2446  TC7   lookup: Enrolled U  Error on lookup"))
+        #expect(text.contains("› 4000 0000 0000 2446  TC7   lookup: Enrolled U   Error on lookup"), "\(text)")
         driver.press(.enter)
         #expect(driver.app.state.cardPicker == nil)
         #expect(driver.app.render().text.contains("4000 0000 0000 2446"))
@@ -146,6 +146,17 @@ import ThreeDSecure
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.payment?.enrolled == "U")
         #expect(driver.result?.payment?.errorCode == "101")
+    }
+
+    /// The outcome column is as wide as the longest outcome: Test Case 12's "challenge → U, Erro" was cut to
+    /// "challenge → U, Err" with no "…".
+    @Test func theOutcomeColumnHoldsTheLongestOutcomeWhole() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        driver.type("tc12")
+        let text = driver.app.render().text
+        #expect(text.contains("TC12  challenge → U, Erro  Error on authentication"), "\(text)")
     }
 
     /// The picker's outcome column says what the card ends in: the HTML challenge, which a terminal cannot show,

@@ -221,14 +221,16 @@ extension AppView {
                               width: width - 4, lines: 2, role: .hint)
         }
         let first = min(max(0, picker.focus - rows + 1), max(0, cards.count - rows))
+        // As wide as the longest outcome of the whole catalogue (so the column stays put while a filter narrows the
+        // list), within 24; a longer one ends in "…" ("challenge → U, Erro" was cut to "challenge → U, Err").
+        let outcomeWidth = min(24, picker.cards.map { CharacterWidth.of($0.expectedOutcome) }.max() ?? 18)
         for (offset, card) in cards.enumerated().dropFirst(first).prefix(rows) {
             let row = top + 2 + offset - first
             let focused = offset == picker.focus
             let source = card.source.map { $0.replacingOccurrences(of: "Test Case ", with: "TC") } ?? "own"
             let line = [
                 PaymentForm.formatCardNumber(card.number).padding(toLength: 19, withPad: " ", startingAt: 0),
-                source.padding(toLength: 4, withPad: " ", startingAt: 0),
-                card.expectedOutcome.padding(toLength: 18, withPad: " ", startingAt: 0), card.title,
+                LogPane.pad(source, 4), LogPane.pad(card.expectedOutcome, outcomeWidth), card.title,
             ].joined(separator: "  ")
             buffer.put(focused ? "›" : " ", row: row, column: left + 1, role: focused ? .fieldFocused : .fieldBlurred)
             buffer.put(CharacterWidth.truncate(line, to: width - 4), row: row, column: left + 3,

@@ -245,7 +245,7 @@ enum LogPane {
         return String(format: "%.2fs", micros / 1_000_000)
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
+    static func pad(_ text: String, _ width: Int) -> String {
         let fitted = CharacterWidth.truncate(text, to: width)
         return fitted + String(repeating: " ", count: max(0, width - CharacterWidth.of(fitted)))
     }
