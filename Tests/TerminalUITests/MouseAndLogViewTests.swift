@@ -212,6 +212,24 @@ import Testing
         #expect(text.contains("│     \"request_id\": "), "pretty-printed: \(text)")
     }
 
+    /// Esc while typing the filter clears it (it kept it, as Enter does, and the help bar said "esc keep").
+    @Test func escWhileTypingTheFilterClearsIt() {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab, .character("/"))
+        for character in "AReq" { driver.press(.character(character)) }
+        #expect(driver.app.render().text.contains("esc clear"), "\(driver.app.render().text)")
+        let all = driver.app.state.log.count
+        driver.press(.escape)
+        #expect(driver.app.state.logFocus?.filter == "")
+        #expect(driver.app.state.logFocus?.editingFilter == false)
+        #expect(driver.app.state.listedEvents.count == all)
+        // Enter keeps one.
+        driver.press(.character("/"), .character("A"), .enter)
+        #expect(driver.app.state.logFocus?.filter == "A")
+    }
+
     @Test func arrowsMoveTheSelectionAndEndFollowsTheNewest() {
         let driver = AppDriver()
         driver.activate()

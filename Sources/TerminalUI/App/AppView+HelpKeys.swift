@@ -13,7 +13,7 @@ extension AppView {
         }
         if let focus = state.logFocus {
             if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")] }
-            if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "keep")] }
+            if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "clear")] }
             // "move", not "select": at 60 columns the bar keeps End too.
             return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back")]
         }

@@ -55,7 +55,12 @@ extension TerminalApp {
         let last = events.count - 1
         if focus.editingFilter {
             switch key {
-            case .enter, .escape: focus.editingFilter = false
+            case .enter: focus.editingFilter = false
+            // Esc clears it, as in the card picker: it kept it too, and only backspacing one character at a time
+            // cleared a filter.
+            case .escape:
+                focus.editingFilter = false
+                focus.filter = ""
             case .backspace: if !focus.filter.isEmpty { focus.filter.removeLast() }
             case .character(let character) where focus.filter.count < 40: focus.filter.append(character)
             default: break

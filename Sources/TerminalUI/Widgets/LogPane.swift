@@ -102,7 +102,7 @@ enum LogPane {
         }
         var title = "SDK events"
         if let focus {
-            title += focus.editingFilter ? " — filter: \(focus.filter)▏ (enter keeps it)" : focus.filter.isEmpty ? "" : " — filter \"\(focus.filter)\""
+            title += focus.editingFilter ? " — filter: \(focus.filter)▏ (enter keeps it, esc clears it)" : focus.filter.isEmpty ? "" : " — filter \"\(focus.filter)\""
             // Before the keys, so that a narrow title cuts the keys, not the note.
             if scroll > 0 { title += " — \(scroll) newer below" }
             title += " — ↑↓ select · enter details · / filter · end newest · esc back"
