@@ -163,8 +163,16 @@ public enum PlainSession {
                 pollfd(fd: service.wakeFileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&fds, 3, editor.waitsForEscape ? PlainLineEditor.escapeWait : -1)
+            // Woken for an Esc that may start a sequence, and for the warnings before a prompt times out.
+            let warningIn = app.plainNextWarning(at: .now).map { Int32(min(Int64(Int32.max), $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 + 1)) }
+            let wait = [editor.waitsForEscape ? PlainLineEditor.escapeWait : nil, warningIn].compactMap { $0 }.min() ?? -1
+            let ready = poll(&fds, 3, wait)
             if ready < 0 && errno != EINTR { return 1 }
+            if ready == 0, let warning = app.plainTimeWarning(at: .now) {
+                endQuestionLine()
+                write(warning + "\n")
+                continue
+            }
             if ready == 0 && editor.waitsForEscape {
                 write(bytes: editor.eraseMasked())
                 let entry = editor.escapeTimedOut()

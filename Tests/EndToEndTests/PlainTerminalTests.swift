@@ -81,6 +81,22 @@ import Testing
         #expect(listed.contains("activate") && listed.contains("cancelled"), "\(listed)")
     }
 
+    /// Before a prompt times out plain mode says how long is left, on a line of its own, and asks again with what was
+    /// typed (it said nothing until the timeout: a screen-reader user could not see it coming).
+    @Test func aPromptAboutToTimeOutSaysSo() throws {
+        let session = try plainSession(["--prompt-timeout", "11"])
+        startActivation(session)
+        session.type("ali")
+        #expect(session.waitFor("! 10 s left to answer, then the prompt times out"), "\(session.scrollback())")
+        let lines = scrollbackLines(session)
+        let warned = try #require(lines.firstIndex { $0.hasPrefix("! 10 s left") })
+        #expect(lines.dropFirst(warned + 1).contains { $0.hasPrefix("Username (? lists demo users):") && $0.hasSuffix("ali") }, "\(lines)")
+        session.type("ce")
+        session.press("Enter")
+        #expect(session.waitFor("Password (hidden):"))
+        session.press("C-d")
+    }
+
     /// Events that come while a question waits (here the prompt's own timeout) start on a line of their own: the
     /// question and what was typed keep theirs.
     @Test func eventsWhileAQuestionWaitsStartOnALineOfTheirOwn() throws {

@@ -136,6 +136,8 @@ public struct AppState: Sendable {
     /// Plain mode asks the form's fields in turn, the first one first, even when it is filled (`Username [alice]: `).
     var plain = false
     public var runningFlow: Int?
+    /// Plain mode's last warning before a prompt times out: the prompt's deadline and the point said (30 s, 10 s).
+    var plainWarned: (deadline: ContinuousClock.Instant, point: Duration)?
     /// The flow on screen before its result: at a prompt or working.
     public var flowInProgress: FlowKind? {
         switch screen {

@@ -1,0 +1,31 @@
+/// Plain mode's warnings before a prompt times out (`--prompt-timeout`): the terminal UI counts the last 30 s down
+/// on its status line, and plain mode printed nothing until the timeout itself, which a screen-reader user could
+/// not see coming. A line at 30 s and at 10 s left, each once, and only those under the prompt's whole time (a
+/// 20 s timeout warns at 10 s only).
+extension TerminalApp {
+    static let plainWarningPoints: [Duration] = [.seconds(30), .seconds(10)]
+
+    /// The warning due at `now` ("! 10 s left to answer, then the prompt times out"), once; nil when none is due.
+    public func plainTimeWarning(at now: ContinuousClock.Instant) -> String? {
+        guard let (deadline, left, points) = plainWarningsLeft(at: now), let point = points.last(where: { left <= $0 }) else {
+            return nil
+        }
+        state.plainWarned = (deadline, point)
+        let seconds = left.components.seconds + (left.components.attoseconds > 0 ? 1 : 0)
+        return "! \(seconds) s left to answer, then the prompt times out"
+    }
+
+    /// How long until the next warning is due (zero: now); nil when none is left for the prompt on screen.
+    public func plainNextWarning(at now: ContinuousClock.Instant) -> Duration? {
+        guard let (_, left, points) = plainWarningsLeft(at: now), let point = points.first else { return nil }
+        return max(.zero, left - point)
+    }
+
+    /// The prompt's deadline, its time left, and the warning points not yet said for it, largest first.
+    private func plainWarningsLeft(at now: ContinuousClock.Instant) -> (ContinuousClock.Instant, Duration, [Duration])? {
+        guard let deadline = state.promptDeadline, let left = state.promptTimeLeft(at: now), left > .zero,
+              let whole = serviceIfReady?.promptTimeout else { return nil }
+        let said = state.plainWarned.flatMap { $0.deadline == deadline ? $0.point : nil }
+        return (deadline, left, Self.plainWarningPoints.filter { point in point < whole && (said.map { point < $0 } ?? true) })
+    }
+}
