@@ -3,6 +3,7 @@
 #include "CNcurses.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <term.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -35,6 +36,23 @@ static void write_all(const char *text) {
     }
 }
 
+static void forward_signal(int signal_number);
+static struct sigaction curses_winch;
+
+// ncurses' own SIGWINCH handler notes the new size for its next getch; this one also wakes the main loop through
+// the signal pipe. The kernel gives a process's signal to any thread that does not block it: when a service thread
+// took it, the main thread's poll went on waiting, and the new size was drawn only at the next key.
+static void winch_forward(int signal_number) {
+    int saved = errno;
+    if (curses_winch.sa_flags & SA_SIGINFO) {
+        if (curses_winch.sa_sigaction != NULL) curses_winch.sa_sigaction(signal_number, NULL, NULL);
+    } else if (curses_winch.sa_handler != SIG_DFL && curses_winch.sa_handler != SIG_IGN && curses_winch.sa_handler != NULL) {
+        curses_winch.sa_handler(signal_number);
+    }
+    forward_signal(signal_number);
+    errno = saved;
+}
+
 int idp_curses_start(int mouse) {
     mouse_wanted = mouse;
     // Only the character type matters to curses (UTF-8 in and out); loading every category costs start-up
@@ -54,6 +72,12 @@ int idp_curses_start(int mouse) {
     // newterm, not initscr: an unknown TERM then returns NULL instead of printing and exiting the process.
     if (newterm(NULL, stdout, stdin) == NULL) return -1;
     curses_active = 1;
+    struct sigaction winch;
+    memset(&winch, 0, sizeof winch);
+    winch.sa_handler = winch_forward;
+    sigemptyset(&winch.sa_mask);
+    winch.sa_flags = SA_RESTART;
+    sigaction(SIGWINCH, &winch, &curses_winch);
     raw();
     noecho();
     nonl();

@@ -82,17 +82,21 @@ public enum TerminalSession {
             let ready = poll(&fds, 3, timeout)
             if ready == 0 && app.tickInterval != nil { dirty = true }
             if ready < 0 && errno != EINTR { app.quit(1) }
+            var resized = false
             if fds[2].revents != 0 {
                 var number: UInt8 = 0
-                if read(signalPipe[0], &number, 1) == 1 { app.quit(128 + Int32(number)) }
-                continue
+                if read(signalPipe[0], &number, 1) == 1 {
+                    // A resize wakes the loop: curses has its KEY_RESIZE waiting for the read below.
+                    if Int32(number) == SIGWINCH { resized = true } else { app.quit(128 + Int32(number)) }
+                }
+                if !resized { continue }
             }
             if fds[0].revents & Int16(POLLHUP | POLLERR) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
                 app.quit(129)
                 continue
             }
             // A signal (SIGWINCH) interrupts poll; ncurses then has a KEY_RESIZE waiting.
-            if fds[0].revents != 0 || ready <= 0 {
+            if fds[0].revents != 0 || ready <= 0 || resized {
                 for input in ready == 0 ? reader.flush() : reader.readAvailable() {
                     dirty = true
                     switch input {
