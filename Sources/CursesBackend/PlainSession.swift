@@ -184,7 +184,7 @@ public enum PlainSession {
                 if read(signalPipe[0], &number, 1) == 1 {
                     endQuestionLine()
                     app.quit(128 + Int32(number))
-                    if let note = app.interruptionNote() { write(note + "\n") }
+                    if let note = app.interruptionNote(), number != SIGHUP { write(note + "\n") }
                     return 128 + Int32(number)
                 }
             }

@@ -97,7 +97,14 @@ public enum TerminalSession {
             }
             // A signal (SIGWINCH) interrupts poll; ncurses then has a KEY_RESIZE waiting.
             if fds[0].revents != 0 || ready <= 0 || resized {
-                for input in ready == 0 ? reader.flush() : reader.readAvailable() {
+                let inputs = ready == 0 ? reader.flush() : reader.readAvailable()
+                // Hung up with the last bytes read: poll goes on saying POLLIN|POLLHUP and reads give nothing (the
+                // loop spun at half a core when the terminal went without a SIGHUP).
+                if inputs.isEmpty && fds[0].revents & Int16(POLLHUP) != 0 {
+                    app.quit(129)
+                    continue
+                }
+                for input in inputs {
                     dirty = true
                     switch input {
                     case .key(let key): app.handle(key)
@@ -137,10 +144,12 @@ public enum TerminalSession {
             idp_curses_stop()
             throw buildFailure
         }
-        if let note = app.interruptionNote() {
-            // Said once the terminal is given back.
+        if let note = app.interruptionNote(), app.exitStatus != 129 {
+            // Said once the terminal is given back (not after a hang-up: no one reads it). A plain write: one that
+            // fails (a closed standard error) is dropped, where FileHandle's write trapped.
             idp_curses_stop()
-            FileHandle.standardError.write(Data("idp-tui: \(note)\n".utf8))
+            let line = Array("idp-tui: \(note)\n".utf8)
+            _ = line.withUnsafeBytes { Foundation.write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
         return app.exitStatus ?? 0
     }

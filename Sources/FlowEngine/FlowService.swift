@@ -180,15 +180,18 @@ public final class FlowService: Sendable {
     /// Flows queued or running.
     public var activeFlowCount: Int { runs.withLock { $0.count } }
 
-    /// Waits until no flow is queued or running, or `timeout` has passed; true when none is. After
-    /// ``cancelAll()`` at an interrupt (Ctrl-C): the cancelled flow's result is then in the history before the
-    /// process exits (it was lost).
+    /// Waits until no flow is queued or running, or `timeout` has passed; true when none is. For a front end that
+    /// is quitting after ``cancelAll()`` (Ctrl-C): the cancelled flow's result is then in the history before the
+    /// process exits (it was lost). The main queue runs meanwhile, as a payment's delegate callbacks end it there
+    /// (waiting without it lost a payment cancelled at its challenge); the messages posted meanwhile are dropped.
     @discardableResult
     public func waitUntilIdle(timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while activeFlowCount > 0 {
-            guard ContinuousClock.now < deadline else { return false }
-            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(2))
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            _ = mailbox.waitForMessages(timeout: min(left, .milliseconds(10)))
+            _ = mailbox.drain()
         }
         return true
     }

@@ -81,6 +81,26 @@ import Testing
         #expect(listed.contains("activate") && listed.contains("cancelled"), "\(listed)")
     }
 
+    /// Ctrl-C at a payment's challenge records the payment too: its end runs on the main queue (the delegate's
+    /// callback), which the wait for the record now serves (it waited 2 s and said "not recorded").
+    @Test func ctrlCAtAChallengeRecordsThePayment() throws {
+        let state = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)/state.sqlite"
+        let session = try TmuxSession(command: [
+            "sh", "-c", "trap '' INT; \"$0\" --plain --state \"$1\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary, state,
+        ])
+        startPayment(session)
+        for (answer, next) in [("4000000000002503", "Expiry"), ("12/30", "Amount"), ("", "Currency"), ("", "Merchant"),
+                               ("", "One-time code")] {
+            session.type(answer)
+            session.press("Enter")
+            #expect(session.waitFor(next), "\(session.scrollback())")
+        }
+        session.press("C-c")
+        #expect(session.waitFor("interrupted: Pay with card (3-D Secure) cancelled, recorded in the history"), "\(session.scrollback())")
+        #expect(session.waitForExit() == 130)
+    }
+
     /// Before a prompt times out plain mode says how long is left, on a line of its own, and asks again with what was
     /// typed (it said nothing until the timeout: a screen-reader user could not see it coming).
     @Test func aPromptAboutToTimeOutSaysSo() throws {

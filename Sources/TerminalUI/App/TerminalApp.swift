@@ -335,10 +335,10 @@ public final class TerminalApp: FlowFrontEnd {
         state.screen = .working(flowID: id, flow: flow, step: "starting…")
     }
 
-    /// Ends the app with `status`, cancelling any flow (SIGTERM, SIGHUP and quit keys all come here).
-    /// The flow a signal (Ctrl-C) ended before its result, for the line said after the session.
+    /// The flow a signal (Ctrl-C, SIGTERM, a hang-up) ended before its result, for the line said after the session.
     public private(set) var interruptedFlow: FlowKind?
 
+    /// Ends the app with `status`, cancelling any flow (SIGTERM, SIGHUP and quit keys all come here).
     public func quit(_ status: Int32) {
         if status >= 128 { interruptedFlow = state.flowInProgress }
         serviceIfReady?.cancelAll()
