@@ -164,13 +164,16 @@ public func urlForLogs(_ text: String) -> String {
     return rest + path + (hidden ? "?<redacted>" : "")
 }
 
-/// A JWT (`eyJ…` in three dot-separated parts) or a long opaque token, as apps put one in a URL's path.
+/// A JWT or JWE (`eyJ…` with two dots or more, a part possibly empty) or a long opaque token (32 or more base64 or
+/// base64url characters), as apps put one in a URL's path: the whole segment, or one of its pieces between `.`
+/// and `;` (`token.json`, `Collect;jsessionid=…`).
 private func looksLikeAToken(_ segment: Substring) -> Bool {
-    let tokenCharacters = segment.unicodeScalars.allSatisfy {
-        ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_=.%".unicodeScalars.contains($0)
+    if segment.hasPrefix("eyJ") && segment.filter({ $0 == "." }).count >= 2 { return true }
+    func opaque(_ piece: Substring) -> Bool {
+        let value = piece.split(separator: "=", maxSplits: 1).last ?? piece
+        return value.count >= 32 && value.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_+%=".unicodeScalars.contains($0)
+        }
     }
-    guard tokenCharacters else { return false }
-    let parts = segment.split(separator: ".", omittingEmptySubsequences: false)
-    if segment.hasPrefix("eyJ"), parts.count == 3, parts.allSatisfy({ !$0.isEmpty }) { return true }
-    return segment.count >= 32 && !segment.contains(".")
+    return segment.split(whereSeparator: { $0 == "." || $0 == ";" }).contains(where: opaque)
 }

@@ -77,7 +77,7 @@ struct LegacyFlow {
             credentials = answer.value(as: Credentials.self)?.values ?? [:]
         case .timedOut:
             return run.result(.failure, status: SimulatorStatus.promptTimeout, step: .provideCredentials,
-                          error: FlowError(subsystem: nil, code: nil, message: "nobody gave the credentials in time"))
+                          error: FlowError(subsystem: nil, code: nil, message: "the credentials were not given in time"))
         default: return run.cancelledResult(at: .provideCredentials, inFlight: false, atPrompt: true)
         }
         if run.stopIfCancelled(before: step) { return nil }

@@ -148,8 +148,8 @@ struct Q2Flow {
             if !username.isEmpty { run.actsFor(user: username) }
         case .timedOut:
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: EngineStatus.promptTimeout,
-                 detail: "nobody signed in within \(run.service.promptTimeout?.components.seconds ?? 0) s")
-            return q2Result(.failure, status: EngineStatus.promptTimeout, message: "nobody signed in in time", username: nil, autoLogin: false)
+                 detail: "the sign-in screen was not answered within \(run.service.promptTimeout?.components.seconds ?? 0) s")
+            return q2Result(.failure, status: EngineStatus.promptTimeout, message: "the sign-in screen was not answered in time", username: nil, autoLogin: false)
         default:
             let reason = resolution.cancelReason ?? .user
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: reason.status, detail: "sign-in \(reason.verb)")

@@ -9,7 +9,8 @@ import KSMasterController
 ///
 /// ```swift
 /// let state = try StateFile(path: StateFile.defaultPath() ?? "state.sqlite")
-/// let stores = SimulationStores(identityProvider: state.identityProviderStore, device: state.deviceStore)
+/// let stores = SimulationStores(identityProvider: state.identityProviderStore, device: state.deviceStore,
+///                               startOver: "idp-tui reset")
 /// let service = FlowService(environment: environment, history: state.history)
 /// ```
 public final class StateFile: Sendable {

@@ -15,6 +15,12 @@ import Testing
         ("https://h/v1.2.3/Collect", "https://h/v1.2.3/Collect"),
         ("https://h/0123456789abcdef0123456789abcdef", "https://h/<redacted>"),
         ("https://h//double//slash", "https://h//double//slash"),
+        ("https://h/eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0./x", "https://h/<redacted>/x"),
+        ("https://h/eyJa.eyJb.eyJc.d.e", "https://h/<redacted>"),
+        ("https://h/abc+def/0123456789abcdef0123456789abc+de/x", "https://h/abc+def/<redacted>/x"),
+        ("https://h/0123456789abcdef0123456789abcdef.json", "https://h/<redacted>"),
+        ("https://h/Collect;jsessionid=0123456789abcdef0123456789abcdef", "https://h/<redacted>"),
+        ("https://h/Collect;v=2", "https://h/Collect;v=2"),
         ("not a url", "<redacted>"),
         ("", "<redacted>"),
     ])

@@ -16,14 +16,33 @@ import Testing
     @Test func withStateTheAdviceNamesThatFile() throws {
         let state = freshStatePath()
         let text = try advice(["--state", state])
-        #expect(text.contains("idp-tui reset --state \(state) gives the scenario's codes back"), "\(text)")
+        #expect(text.contains("idp-tui reset --state=\(state) gives the scenario's codes back"), "\(text)")
     }
 
     @Test func aPathAShellWouldSplitIsQuoted() throws {
         let state = scratchPath("idp-tui-state", "/it's my state.sqlite")
         let text = try advice(["--state", state])
         let quoted = "'" + state.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
-        #expect(text.contains("idp-tui reset --state \(quoted) gives"), "\(text)")
+        #expect(text.contains("idp-tui reset --state=\(quoted) gives"), "\(text)")
+    }
+
+    /// The reset the advice names works as written, in bash: a path that starts with `--` (the parser would take
+    /// "--state --x" for two options) or holds "=~/" (bash expands "a=~/x") is one quoted word.
+    @Test(arguments: ["--x.sqlite", "a=~/b.sqlite", "it's here.sqlite"])
+    func theAdvisedResetWorksInAShell(_ name: String) throws {
+        let folder = scratchPath("idp-tui-state")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let bash = URL(fileURLWithPath: "/bin/bash")
+        let binary = BinaryRun.executable.path
+        let run = try BinaryRun.run(["-c", #"cd "$1" && "$2" run activate --state="$3" --answers -"#, "bash", folder, binary, name],
+                                    stdin: Self.spentCode, executable: bash)
+        let text = run.results.first?["advice"] as? String ?? ""
+        let found = text.range(of: #"idp-tui reset --state=('([^']|'\\'')*'|[^ ]+)"#, options: .regularExpression)
+        let command = try #require(found.map { String(text[$0]) }, "\(run.stdout) \(run.stderr)")
+        let reset = try BinaryRun.run(["-c", #"cd "$1" && "$2" "# + command.dropFirst("idp-tui ".count) + " --yes", "bash", folder, binary],
+                                      executable: bash)
+        #expect(reset.status == 0, "\(command): \(reset.stdout) \(reset.stderr)")
+        #expect(reset.stdout.contains("are reset"), "\(command): \(reset.stdout)")
     }
 
     @Test func theDefaultFileNeedsNoOption() throws {

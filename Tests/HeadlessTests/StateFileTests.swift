@@ -49,7 +49,7 @@ func freshStatePath() -> String {
     /// Two runs that make the same new file at the same time both work: one in six failed at once, with exit 2 and
     /// "stayed locked by another process for 10 s" (switching to WAL fails without waiting while the other has the
     /// file open) or "not an idp-tui state file" (the file read between the other's creating its tables and setting
-    /// its application id). At the measured rate, 30 pairs all passing before the fix had a chance of about 0.1 %.
+    /// its application id). At the rate measured (one pair in five or six), 30 pairs all passing before the fix had a chance under 0.5 %.
     @Test func twoRunsMakingOneNewFileBothWork() throws {
         let failures = Locked<[String]>([])
         for _ in 0..<30 {

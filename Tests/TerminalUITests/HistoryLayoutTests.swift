@@ -93,12 +93,29 @@ import Testing
             let y = try #require(row(starting: label), "\(label): \(screen.text)")
             #expect(screen[y, 4].role == .label, "\(label)")
         }
-        // A value is text, on the first line and on a wrapped one.
+        // A value is text, on the first line and under the detail heading.
         let flow = try #require(row(starting: "flow"))
         #expect(screen[flow, 14].role == .text, "\(screen.text(row: flow))")
-        #expect(screen[flow + 1, 14].role == .text || screen.text(row: flow + 1).dropFirst(4).hasPrefix("from"))
+        let detail = try #require(row(starting: "detail"))
+        #expect(screen[detail + 1, 6].role == .text, "\(screen.text(row: detail + 1))")
         let status = try #require(row(starting: "status"))
         #expect(screen[status, 14].role == .text)
+    }
+
+    /// A value wrapped under its label is text too (the first five lines were labels whole).
+    @Test func aWrappedValueInTheDetailViewIsText() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.activate()
+        driver.press(.enter)
+        let history = try #require(driver.service.history)
+        let first = try #require(try history.record(id: 1))
+        for _ in 0..<150 { _ = try history.record(first) }
+        driver.payWithAChallenge()
+        driver.press(.enter, .tab, .enter)
+        let screen = driver.app.render()
+        let flow = try #require((0..<screen.height).first { screen.text(row: $0).dropFirst(4).hasPrefix("flow") })
+        #expect(screen.text(row: flow + 1).dropFirst(4).hasPrefix("          "), "wrapped: \(screen.text)")
+        #expect(screen[flow + 1, 14].role == .text, "\(screen.text(row: flow + 1))")
     }
 
     /// PgDn through a transcript shows every event: a page is the events shown (it moved 10 where 7 showed, and

@@ -93,14 +93,15 @@ extension CommandLineOptions {
             history: state?.history ?? MemoryFlowHistory())
     }
 
-    /// The `idp-tui reset` that forgets the state file these options name, as advice gives it: with `--state` when
-    /// one was given (quoted for a POSIX shell where the path needs it).
+    /// The `idp-tui reset` that forgets the state file these options name, as advice gives it: with `--state=FILE`
+    /// when one was given (one word, so that a path starting with `--` is still the option's value), the path
+    /// single-quoted for a POSIX shell unless it is only letters, digits and `/._-` (a `~` or `=` could expand).
     var resetCommand: String {
         guard let path = statePath else { return "idp-tui reset" }
         let plain = !path.isEmpty && path.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+,:@%=~".unicodeScalars.contains($0))
-        } && !path.hasPrefix("~")
-        return "idp-tui reset --state " + (plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'")
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._-".unicodeScalars.contains($0)
+        }
+        return "idp-tui reset --state=" + (plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'")
     }
 
     /// The state file these options name (nil with `--ephemeral`), opened and migrated. Its warnings go to standard
