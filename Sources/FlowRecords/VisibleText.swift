@@ -34,7 +34,9 @@ public enum VisibleText {
         return out
     }
 
-    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    /// A character printed escaped: a C0 or C1 control, DEL, a bidirectional control or a line or paragraph
+    /// separator. The terminal UI gives these no cell.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0..<0x20, 0x7F...0x9F: true
         // Arabic letter mark, left-to-right and right-to-left marks, line and paragraph separators, embeddings and

@@ -272,6 +272,15 @@ import Testing
         #expect(buffer.text == " x本 ")
     }
 
+    /// A line separator or a bidirectional control (in a Q2 user name, a crafted state file) takes no cell and is
+    /// not drawn: U+2028 was given a cell and sent to the terminal raw.
+    @Test func separatorsAndBidiControlsAreNotDrawn() {
+        #expect(CharacterWidth.of("\u{2028}") == 0 && CharacterWidth.of("\u{202E}") == 0 && CharacterWidth.of("\u{2066}") == 0)
+        var buffer = ScreenBuffer(width: 6, height: 1)
+        buffer.put("a\u{2028}b\u{202E}c", row: 0, column: 0, role: .text)
+        #expect(buffer.text == "abc   ")
+    }
+
     @Test func truncation() {
         #expect(CharacterWidth.truncate("SetAuthorisationCode", to: 8) == "SetAuth…")
         #expect(CharacterWidth.of("•••") == 3)

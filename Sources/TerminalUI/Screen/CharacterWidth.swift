@@ -1,4 +1,5 @@
 import CTextWidth
+import FlowRecords
 
 /// How many terminal columns a character takes: 2 for wide East Asian characters and most emoji, 0 for
 /// combining marks, else 1. It asks the C library (`wcwidth`) under a UTF-8 locale.
@@ -6,8 +7,9 @@ public enum CharacterWidth {
     public static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         if first.isASCII { return first.value < 0x20 || first.value == 0x7f ? 0 : 1 }
-        // C1 controls (a crafted state file's CSI as U+009B) take no cell and are never drawn.
-        if first.value <= 0x9F { return 0 }
+        // C1 controls (a crafted state file's CSI as U+009B), bidirectional controls and line separators take no
+        // cell and are never drawn (U+2028, which wcwidth calls unprintable, was given a cell and sent raw).
+        if VisibleText.isControl(first) { return 0 }
         let width = Int(idp_wcwidth(first.value))
         if width < 0 { return 1 }
         // An emoji presentation selector widens the whole cluster.
