@@ -258,7 +258,7 @@ public enum ParityText {
                 return (index == 0 ? lead : "    ") + padded + (index < rightLines.count ? rightLines[index] : "")
             }
         }
-        var lines = wrapText("Migration parity: IdpSdk orchestration (\(report.variant)) against the KSSIDP wrapper", width: width)
+        var lines = wrapText(heading(report), width: width)
         lines.append("")
         for (index, parityCase) in report.cases.enumerated() {
             lines += wrapText("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name)", width: width)
@@ -287,12 +287,43 @@ public enum ParityText {
             }
             lines.append("")
         }
-        lines += wrapText("(The message sequences are shown, not judged: KSSIDP takes every credential before any event.)", width: width)
+        return lines + footer(report).flatMap { wrapText($0, width: width) }
+    }
+
+    /// The report with one side under the other, for plain mode: a screen reader reads a line at a time, and two
+    /// columns side by side were read mixed (and wrapped mid-word on an 80-column terminal).
+    public static func stackedLines(_ report: ParityReport, width: Int, spelled: (String) -> String = { $0 }) -> [String] {
+        func wrapped(_ text: String, indent: Int) -> [String] {
+            Self.wrapText(spelled(text), width: width - indent).map { String(repeating: " ", count: indent) + $0 }
+        }
+        var lines = wrapped(heading(report), indent: 0) + [""]
+        for (index, parityCase) in report.cases.enumerated() {
+            lines += wrapped("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name)", indent: 0)
+            for step in parityCase.steps {
+                lines += wrapped("\(step.differences.isEmpty ? "✓" : "✗") \(step.new.flow) against \(step.legacy.flow)", indent: 2)
+                let errors = step.new.error != nil || step.legacy.error != nil
+                for (side, result) in [("IdpSdk", step.new), ("KSSIDP", step.legacy)] {
+                    let facts = ["\(result.outcome) \(result.status)", "SetAuthorisationCode \(result.setAuthorisationCode)"]
+                        + (errors ? ["error \(result.error ?? "none")"] : []) + [result.deviceAfter, result.appReceived]
+                    lines += wrapped("\(side): " + facts.joined(separator: "; "), indent: 4)
+                    lines += wrap(result.messages, width: width - 6, spelled: spelled).map { "      " + $0 }
+                }
+                for difference in step.differences { lines += wrapped("✗ differs: \(difference)", indent: 4) }
+            }
+            lines.append("")
+        }
+        return lines + footer(report).flatMap { wrapped($0, indent: 0) }
+    }
+
+    private static func heading(_ report: ParityReport) -> String {
+        "Migration parity: IdpSdk orchestration (\(report.variant)) against the KSSIDP wrapper"
+    }
+
+    private static func footer(_ report: ParityReport) -> [String] {
         let count = report.differenceCount
-        lines += wrapText(count == 0
-            ? "The two orchestrations agree in every case (outcome, status, error, SetAuthorisationCode, device)."
-            : "\(count) \(count == 1 ? "difference" : "differences") found.", width: width)
-        return lines
+        return ["(The message sequences are shown, not judged: KSSIDP takes every credential before any event.)",
+                count == 0 ? "The two orchestrations agree in every case (outcome, status, error, SetAuthorisationCode, device)."
+                    : "\(count) \(count == 1 ? "difference" : "differences") found."]
     }
 }
 

@@ -19,9 +19,10 @@ public struct ComparisonState: Sendable, Equatable {
     static func rows(for lines: Int, in height: Int) -> Int { lines > height ? max(1, height - 1) : height }
 
     /// The report's lines at `width` columns.
-    func lines(width: Int) -> [String] {
+    /// `stacked`: one side under the other (plain mode), not side by side.
+    func lines(width: Int, stacked: Bool = false) -> [String] {
         guard let report else { return ["Running the same cases through the IdpSdk orchestration and through KSSIDP…"] }
-        let lines = ParityText.lines(report, width: max(40, width))
+        let lines = stacked ? ParityText.stackedLines(report, width: max(40, width)) : ParityText.lines(report, width: max(40, width))
         guard panelFaultsIgnored else { return lines }
         // The status line says "⚡ N faults on" beside a report that they did not touch.
         let note = "The faults panel's switches did not apply: the check runs on worlds of its own, with the scenario "

@@ -57,8 +57,8 @@ extension TerminalApp {
             let summary = AppView.resultSummary(result)
             return [summary.headline] + summary.rows.map { "  \($0.0): \($0.1)" }
         case .comparison(let comparison):
-            // Whole, at a width no terminal cuts: a line has no width to keep to.
-            return ["KSSIDP comparison"] + comparison.lines(width: 100)
+            // One side under the other, in lines an 80-column terminal does not wrap; the heading once, while it runs.
+            return (comparison.running ? ["KSSIDP comparison"] : []) + comparison.lines(width: 78, stacked: true)
         case .history, .transcript:
             return [panelTitle, "(this screen is the terminal UI's; `idp-tui history` prints it; Enter goes back)"]
         }
