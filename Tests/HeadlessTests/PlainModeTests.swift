@@ -358,6 +358,15 @@ import Testing
         #expect(run.stdout.components(separatedBy: "⊘ Activate device cancelled").count - 1 == 1)
     }
 
+    /// At a result only Enter goes back (and q quits): any other line went back too, silently.
+    @Test func aResultTakesOnlyEnterOrQ() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "3\nxyz\n\nq\n")
+        #expect(run.stdout.contains("Enter goes back (q quits): (not an answer here)\n! Enter goes back; q quits\nEnter goes back (q quits): "),
+                "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "What would you like to do?").count - 1 == 2, "\(run.stdout)")
+        #expect(run.status == 0)
+    }
+
     /// The KSSIDP comparison is printed whole, one side under the other in lines an 80-column terminal keeps whole
     /// (side by side, 94 columns wide, they wrapped mid-word and a screen reader read them mixed), its heading
     /// once; and the menu says the device's state.

@@ -223,9 +223,12 @@ extension TerminalApp {
         case .result, .history, .transcript, .comparison:
             if text == "q" {
                 quit(0)
-            } else {
+            } else if text.isEmpty {
                 state.screen = .home
                 refreshDeviceStatus()
+            } else {
+                // Any other line went back too, silently ("xyz", "1,5"): the menu and the other choices refuse theirs.
+                return refuse("Enter goes back; q quits")
             }
             return false
         case .working:
