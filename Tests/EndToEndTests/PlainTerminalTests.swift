@@ -11,6 +11,16 @@ import Testing
         ] + arguments)
     }
 
+    /// Plain mode on a state file of its own (in a fresh folder), and the file's path.
+    private func plainSessionWithState() throws -> (TmuxSession, String) {
+        let state = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)/state.sqlite"
+        let session = try TmuxSession(command: [
+            "sh", "-c", "trap '' INT; \"$0\" --plain --state \"$1\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary, state,
+        ])
+        return (session, state)
+    }
+
     /// The session's lines so far, trimmed.
     private func scrollbackLines(_ session: TmuxSession) -> [String] {
         session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -52,11 +62,7 @@ import Testing
     /// Ctrl-C in the middle of a flow says what it stopped, and the flow is in the history as cancelled: it quit with
     /// nothing said and the flow in no history (a QA tester's report).
     @Test func ctrlCInAFlowSaysWhatItStoppedAndRecordsIt() throws {
-        let state = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)/state.sqlite"
-        let session = try TmuxSession(command: [
-            "sh", "-c", "trap '' INT; \"$0\" --plain --state \"$1\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
-            TmuxSession.binary, state,
-        ])
+        let (session, state) = try plainSessionWithState()
         #expect(session.waitFor("Choose 1-7 (q quits):"))
         session.type("1")
         session.press("Enter")
@@ -84,11 +90,7 @@ import Testing
     /// Ctrl-C at a payment's challenge records the payment too: its end runs on the main queue (the delegate's
     /// callback), which the wait for the record now serves (it waited 2 s and said "not recorded").
     @Test func ctrlCAtAChallengeRecordsThePayment() throws {
-        let state = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)/state.sqlite"
-        let session = try TmuxSession(command: [
-            "sh", "-c", "trap '' INT; \"$0\" --plain --state \"$1\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
-            TmuxSession.binary, state,
-        ])
+        let (session, _) = try plainSessionWithState()
         startPayment(session)
         for (answer, next) in [("4000000000002503", "Expiry"), ("12/30", "Amount"), ("", "Currency"), ("", "Merchant"),
                                ("", "One-time code")] {

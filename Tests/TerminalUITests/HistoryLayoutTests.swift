@@ -77,6 +77,11 @@ import Testing
         #expect(text.range(of: #"(event |│ {11})\d+\)"#, options: .regularExpression) != nil, "\(text)")
         // Numbered in the session's events, so said: a transcript numbers its flow's own from 1.
         #expect(text.contains("session"), "\(text)")
+        // The wrapped part is the value's colour, not the label's (the first five lines were labels whole).
+        let screen = driver.app.render()
+        let flow = try #require((0..<screen.height).first { screen.text(row: $0).dropFirst(4).hasPrefix("flow") })
+        #expect(screen.text(row: flow + 1).dropFirst(4).hasPrefix("          "), "wrapped: \(text)")
+        #expect(screen[flow + 1, 14].role == .text, "\(screen.text(row: flow + 1))")
     }
 
     /// In the detail view only the labels take the label's colour: the first five lines did whole, a wrapped value
@@ -100,22 +105,6 @@ import Testing
         #expect(screen[detail + 1, 6].role == .text, "\(screen.text(row: detail + 1))")
         let status = try #require(row(starting: "status"))
         #expect(screen[status, 14].role == .text)
-    }
-
-    /// A value wrapped under its label is text too (the first five lines were labels whole).
-    @Test func aWrappedValueInTheDetailViewIsText() throws {
-        let driver = AppDriver(width: 60, height: 18)
-        driver.activate()
-        driver.press(.enter)
-        let history = try #require(driver.service.history)
-        let first = try #require(try history.record(id: 1))
-        for _ in 0..<150 { _ = try history.record(first) }
-        driver.payWithAChallenge()
-        driver.press(.enter, .tab, .enter)
-        let screen = driver.app.render()
-        let flow = try #require((0..<screen.height).first { screen.text(row: $0).dropFirst(4).hasPrefix("flow") })
-        #expect(screen.text(row: flow + 1).dropFirst(4).hasPrefix("          "), "wrapped: \(screen.text)")
-        #expect(screen[flow + 1, 14].role == .text, "\(screen.text(row: flow + 1))")
     }
 
     /// PgDn through a transcript shows every event: a page is the events shown (it moved 10 where 7 showed, and
