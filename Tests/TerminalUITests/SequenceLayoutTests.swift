@@ -7,6 +7,15 @@ import Testing
         driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
+    /// A lane's name moves aside into room a neighbour leaves (it was cut to "SecurityMo…" beside 37 empty columns).
+    @Test func aLanesNameUsesTheRoomItsNeighboursLeave() throws {
+        let driver = AppDriver()
+        driver.signInQ2()
+        driver.press(.character("v"))
+        let names = try #require(lines(driver).first { $0.contains("Q2 SDK") && $0.contains("Q2 Core") })
+        #expect(names.contains("SecurityModule"), "\(names)")
+    }
+
     /// Before any flow the diagram's box says what will appear in it (it was empty).
     @Test func beforeAnyFlowTheDiagramSaysWhatItWillShow() {
         let driver = AppDriver()

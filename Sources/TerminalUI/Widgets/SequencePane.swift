@@ -67,18 +67,10 @@ enum SequencePane {
         func column(_ party: String) -> Int? {
             lanes.firstIndex(of: party).map { lanes.count > 1 ? columns[$0] : left + 1 + even / 2 }
         }
-        // A lane's name has the room to its nearer neighbour.
-        func nameRoom(_ index: Int) -> Int {
-            let gaps = [index > 0 ? columns[index] - columns[index - 1] : nil,
-                        index + 1 < columns.count ? columns[index + 1] - columns[index] : nil].compactMap { $0 }
-            return gaps.min() ?? inner
-        }
         // The lanes' names.
-        for (index, party) in lanes.enumerated() {
-            guard let x = column(party) else { continue }
-            let name = CharacterWidth.truncate(party, to: nameRoom(index) - 1)
-            let start = max(left + 1, x - CharacterWidth.of(name) / 2)
-            buffer.put(name, row: top + 1, column: start, role: .label, limit: left + width - 1 - start)
+        let xs = lanes.compactMap(column)
+        for placed in namePlacements(lanes, columns: xs, low: left + 1, high: left + width - 2) {
+            buffer.put(placed.text, row: top + 1, column: placed.start, role: .label, limit: left + width - 1 - placed.start)
         }
         let end = arrows.count - scroll
         let visible = arrows[max(0, end - rows)..<max(0, end)]
@@ -117,6 +109,36 @@ enum SequencePane {
     /// shared evenly. When the labels want more than there is, the widest gaps narrow first, so only the longest
     /// labels are cut, and only when the terminal is too narrow for all of them (evenly spaced lanes cut
     /// "provideCredentials USER_CANCEL" at 80 columns with 30 columns empty beside it).
+    /// Where each lane's name goes on the names' row, between columns `low` and `high`: centred on its lane when
+    /// there is room, moved aside (still over its lane) when a neighbour's name needs the room, one space between
+    /// names, and cut with "…" only when its neighbours leave it no room whole. Each used to have only the room to
+    /// its nearer neighbour, both sides alike: "SecurityMo…" beside 37 empty columns.
+    static func namePlacements(_ names: [String], columns: [Int], low: Int, high: Int) -> [(start: Int, text: String)] {
+        guard names.count == columns.count else { return [] }
+        let widths = names.map { CharacterWidth.of($0) }
+        var starts = names.indices.map { columns[$0] - widths[$0] / 2 }
+        // Left to right: after the name before it, over its own lane.
+        for index in starts.indices {
+            let floor = index == 0 ? low : starts[index - 1] + widths[index - 1] + 1
+            starts[index] = min(max(starts[index], floor), columns[index])
+        }
+        // Right to left: before the name after it (placed already), as far left as the name before it and its lane
+        // allow, then cut.
+        var texts = names
+        for index in starts.indices.reversed() {
+            let ceiling = index == starts.count - 1 ? high : starts[index + 1] - 2
+            let width = widths[index]
+            guard starts[index] + width - 1 > ceiling else { continue }
+            let floor = index == 0 ? low : starts[index - 1] + CharacterWidth.of(texts[index - 1]) + 1
+            starts[index] = max(min(floor, columns[index]), columns[index] - width + 1, ceiling - width + 1)
+            if starts[index] + width - 1 > ceiling {
+                starts[index] = min(starts[index], columns[index])
+                texts[index] = ceiling >= starts[index] ? CharacterWidth.truncate(names[index], to: ceiling - starts[index] + 1) : ""
+            }
+        }
+        return names.indices.map { (starts[$0], texts[$0]) }
+    }
+
     static func laneColumns(lanes: [String], arrows: [Arrow], first: Int, last: Int) -> [Int] {
         guard lanes.count > 1 else { return [first] }
         let total = last - first
