@@ -107,6 +107,9 @@ int idp_curses_start(int mouse) {
 void idp_curses_stop(void) {
     if (!curses_active) return;
     curses_active = 0;
+    // Curses' own SIGWINCH handler back: the signal pipe closes with the session, and its number may then be
+    // another file's (the state file's), which a late resize would write into.
+    sigaction(SIGWINCH, &curses_winch, NULL);
     // A terminal without an alternate screen (the Linux console, vt100) would keep the last frame, and the shell's
     // next lines would be written over it: clear it first.
     const char *alternate = tigetstr("smcup");
@@ -228,6 +231,8 @@ static void restore_and_die(int signal_number) {
     sigaction(signal_number, &previous_actions[signal_number], NULL);
     raise(signal_number);
 }
+
+void idp_signals_detach(void) { signal_fd = -1; }
 
 void idp_signals_install(int fd) {
     signal_fd = fd;

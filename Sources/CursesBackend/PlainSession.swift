@@ -21,6 +21,8 @@ public enum PlainSession {
         var signalPipe: [Int32] = [-1, -1]
         guard pipe(&signalPipe) == 0 else { throw TerminalSession.StartError(description: "cannot create the signal pipe") }
         defer {
+            // A signal after the session must not write into whatever file gets the pipe's number next.
+            idp_signals_detach()
             close(signalPipe[0])
             close(signalPipe[1])
         }

@@ -35,6 +35,8 @@ public enum TerminalSession {
         guard pipe(&signalPipe) == 0 else { throw StartError(description: "cannot create the signal pipe") }
         _ = fcntl(signalPipe[0], F_SETFL, fcntl(signalPipe[0], F_GETFL) | O_NONBLOCK)
         defer {
+            // A signal after the session must not write into whatever file gets the pipe's number next.
+            idp_signals_detach()
             close(signalPipe[0])
             close(signalPipe[1])
         }

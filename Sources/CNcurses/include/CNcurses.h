@@ -48,6 +48,8 @@ void idp_curses_resize(void);
 // Signals: SIGTERM, SIGHUP and SIGINT write their number to `fd` (a pipe the main loop polls); crash signals
 // (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP) restore the terminal and then die as before.
 void idp_signals_install(int fd);
+// Stops forwarding signals to the descriptor given to idp_signals_install (before it is closed).
+void idp_signals_detach(void);
 // Suspends the process (Ctrl-Z in raw mode): leaves curses, stops, and re-enters curses on SIGCONT.
 void idp_curses_suspend(void);
 
