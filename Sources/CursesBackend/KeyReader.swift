@@ -20,7 +20,7 @@ struct KeyReader {
     var timeoutMilliseconds: Int32 {
         guard let deadline = decoder.deadline else { return -1 }
         let left = ContinuousClock.now.duration(to: deadline)
-        return left <= .zero ? 0 : Int32(min(60_000, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
+        return min(60_000, left.pollMilliseconds)
     }
 
     /// Reads everything waiting, without blocking.

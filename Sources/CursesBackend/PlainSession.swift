@@ -166,7 +166,7 @@ public enum PlainSession {
                 pollfd(fd: signalPipe[0], events: Int16(POLLIN), revents: 0),
             ]
             // Woken for an Esc that may start a sequence, and for the warnings before a prompt times out.
-            let warningIn = app.plainNextWarning(at: .now).map { Int32(min(Int64(Int32.max), $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000 + 1)) }
+            let warningIn = app.plainNextWarning(at: .now)?.pollMilliseconds
             let wait = [editor.waitsForEscape ? PlainLineEditor.escapeWait : nil, warningIn].compactMap { $0 }.min() ?? -1
             let ready = poll(&fds, 3, wait)
             if ready < 0 && errno != EINTR { return 1 }

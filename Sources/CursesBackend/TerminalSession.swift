@@ -78,7 +78,7 @@ public enum TerminalSession {
             ]
             // A lone Esc (or a paste without its end) is decided when the decoder's timer runs out; a call in
             // flight redraws its elapsed time a few times a second. Otherwise poll waits: idle draws nothing.
-            let tick = app.tickInterval.map { Int32($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
+            let tick = app.tickInterval?.pollMilliseconds ?? -1
             let decoderTimeout = reader.timeoutMilliseconds
             let timeout = decoderTimeout < 0 ? tick : (tick < 0 ? decoderTimeout : min(tick, decoderTimeout))
             let ready = poll(&fds, 3, timeout)
