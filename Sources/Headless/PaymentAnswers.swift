@@ -1,4 +1,5 @@
 import DropsWeb
+import Foundation
 import JSONText
 import PaymentFlows
 import Secrets
@@ -54,6 +55,15 @@ public struct PaymentAnswers: Sendable {
         "faults",
     ]
 
+    /// A JSON number's text with its exponent applied (`1e2` → `100`, `4.999e1` → `49.99`); other text, and a
+    /// number too large or small to write out, as it was written, for the amount's check to refuse.
+    static func writtenOut(_ written: String) -> String {
+        guard written.contains(where: { $0 == "e" || $0 == "E" }),
+            let value = Decimal(string: written, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
+        else { return written }
+        return "\(value)"
+    }
+
     static func parseObject(_ node: JSONNode, at place: String) throws(UsageError) -> FlowAnswers {
         guard let members = node.members else { throw UsageError("\(place) must be an object (\(node.position))") }
         var answers = FlowAnswers()
@@ -69,8 +79,10 @@ public struct PaymentAnswers: Sendable {
             switch key {
             case "card": payment.card = try text()
             case "expiry": payment.expiry = try text()
-            // A number as written (49.99) or a string ("49.99"): the amount's own check then reads it.
-            case "amount": if case .number(let written, _) = value.value { payment.amount = written } else { payment.amount = try text() }
+            // A number as written (49.99) or a string ("49.99"): the amount's own check then reads it. A number
+            // written with an exponent (1e2, as some JSON writers put 100) is the same number written out.
+            case "amount":
+                if case .number(let written, _) = value.value { payment.amount = Self.writtenOut(written) } else { payment.amount = try text() }
             case "currency": payment.currency = try text()
             case "merchant": payment.merchant = try text()
             case "otp":

@@ -10,6 +10,14 @@ import Testing
         #expect(payment(run.results.first)["amount"] as? String == "EUR 12.50")
     }
 
+    /// Some JSON writers put 100 as 1e2 or 49.99 as 4.999e1: the same numbers.
+    @Test(arguments: [("1e2", "EUR 100.00"), ("4.999E1", "EUR 49.99"), ("1.5e+1", "EUR 15.00")])
+    func anAmountWithAnExponentIsTheNumberItWrites(written: String, shown: String) throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"card":"4000000000002701","expiry":"12/30","amount":"# + written + "}")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(payment(run.results.first)["amount"] as? String == shown)
+    }
+
     @Test func aChallengePaymentSucceedsAndTheCodesNeverShow() throws {
         let run = try BinaryRun.run(["run", "payer-auth"],
                                     stdin: #"{"card":"4000 0000 0000 2503","expiry":"12/30","amount":"12.50","currency":"usd","otp":["9876","1234"]}"#)
@@ -174,7 +182,9 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has "username", which activate, login, legacy-activate, legacy-login and q2-login take (line 1, column 56)"#),
         (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be a whole number from 0 to 10"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"-5"}"#, "the amount must be above zero"),
-        (#"{"card":"4000000000002503","expiry":"12/30","amount":1e2}"#, "answers.amount: write it as a number with at most two decimals"),
+        // With its exponent applied, 1e-3 is 0.001: three decimals.
+        (#"{"card":"4000000000002503","expiry":"12/30","amount":1e-3}"#, "answers.amount: write it as a number with at most two decimals"),
+        (#"{"card":"4000000000002503","expiry":"12/30","amount":1e400}"#, "answers are not valid JSON: a number out of range at line 1, column 59"),
         // Too large, however many digits: not "write it with at most two decimals", which it already is.
         (#"{"card":"4000000000002503","expiry":"12/30","amount":99999999999999}"#, "answers.amount: at most 9999999.99"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"12345678901.50"}"#, "answers.amount: at most 9999999.99"),
