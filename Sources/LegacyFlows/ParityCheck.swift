@@ -52,6 +52,16 @@ public struct ParityCaseReport: Sendable, Equatable, Encodable {
     public let name: String
     public let steps: [ParityStep]
     public var agrees: Bool { steps.allSatisfy { $0.differences.isEmpty } }
+
+    private enum CodingKeys: String, CodingKey { case name, agrees, steps }
+
+    /// With the case's verdict, so that a script need not walk every step's differences.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(agrees, forKey: .agrees)
+        try container.encode(steps, forKey: .steps)
+    }
 }
 
 public struct ParityReport: Sendable, Equatable, Encodable {
@@ -59,6 +69,17 @@ public struct ParityReport: Sendable, Equatable, Encodable {
     public let cases: [ParityCaseReport]
     public var differenceCount: Int { cases.reduce(0) { $0 + $1.steps.reduce(0) { $0 + $1.differences.count } } }
     public var agrees: Bool { differenceCount == 0 }
+
+    private enum CodingKeys: String, CodingKey { case variant, agrees, differenceCount, cases }
+
+    /// With the verdict the exit status gives (`agrees`) and the footer's count, at the top.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(variant, forKey: .variant)
+        try container.encode(agrees, forKey: .agrees)
+        try container.encode(differenceCount, forKey: .differenceCount)
+        try container.encode(cases, forKey: .cases)
+    }
 }
 
 /// Runs the same scenario through the IdpSdk orchestration (`activate`, `login`) and through the legacy

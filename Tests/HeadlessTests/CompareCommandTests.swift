@@ -26,6 +26,21 @@ import Testing
         #expect((step["new"] as? [String: Any])?["flow"] as? String == "activate")
         #expect((step["legacy"] as? [String: Any])?["flow"] as? String == "legacy-activate")
         #expect((step["differences"] as? [Any])?.isEmpty == true)
+        #expect(report["agrees"] as? Bool == true && report["differenceCount"] as? Int == 0)
+        #expect(cases.allSatisfy { $0["agrees"] as? Bool == true })
+    }
+
+    /// A script reads the verdict at the top, as the exit status gives it, without walking every step.
+    @Test func jsonCarriesTheVerdictOfADifferingOrchestration() throws {
+        let run = try BinaryRun.run(["compare", "--json", "--variant", "enrollment-client-for-login"])
+        #expect(run.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["agrees"] as? Bool == false)
+        let count = try #require(report["differenceCount"] as? Int)
+        let cases = try #require(report["cases"] as? [[String: Any]])
+        let listed = cases.flatMap { ($0["steps"] as? [[String: Any]]) ?? [] }.reduce(0) { $0 + (($1["differences"] as? [Any])?.count ?? 0) }
+        #expect(count > 0 && count == listed)
+        #expect(cases.contains { $0["agrees"] as? Bool == false })
     }
 
     @Test func legacyFlowsRunHeadless() throws {
