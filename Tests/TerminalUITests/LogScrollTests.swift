@@ -132,3 +132,36 @@ extension AppDriver {
         #expect(!text.contains("safepay-inframe__messages-p…"))
     }
 }
+
+/// What the "who" column says of an event within the app.
+@Suite struct LogWhoTests {
+    /// A KSSIDP app collects every credential itself before calling the wrapper (an event from the app to the app):
+    /// the log marked it "✕", the cancel's mark, in a flow that succeeded.
+    @Test func theLegacyAppCollectingCredentialsIsNotMarkedAsACancel() throws {
+        let driver = AppDriver(width: 120, height: 60)
+        _ = driver.service.start(.legacyActivate)
+        #expect(driver.pump { _ in driver.isForm })
+        driver.fill()
+        driver.press(.tab)
+        driver.type("123456")
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.outcome == .success)
+        let text = driver.app.render().text
+        let row = try #require(text.split(separator: "\n").first { $0.contains("the app collects") }, "\(text)")
+        #expect(!row.contains("✕") && row.contains("• App"), "\(row)")
+    }
+
+    /// The app's cancel of a call in flight (the manual clock never ends the IdP's latency) keeps its mark.
+    @Test func aCancelIsMarked() throws {
+        let driver = AppDriver(width: 120, height: 60, latency: .seconds(5))
+        driver.press(.enter)
+        #expect(driver.clock.waitForPendingTimers(atLeast: 1))
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+        let text = driver.app.render().text
+        let row = try #require(text.split(separator: "\n").first { $0.contains("USER_CANCEL") && $0.contains("cancel ") }, "\(text)")
+        #expect(row.contains("✕"), "\(row)")
+        driver.clock.advance(by: .seconds(10))
+    }
+}

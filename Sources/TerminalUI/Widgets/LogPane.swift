@@ -198,10 +198,13 @@ enum LogPane {
 
     /// Seen from the app (the Safepay Drops SDK counts as the app's side of the bridge): `→ MC-SDK` for a call
     /// out, `← Drops` for what comes back, and `Drops→DS` between two others. An SDK's requests to the IdP are
-    /// `⇢ IdP` and its answers `⇠ IdP` (the thread column says which SDK); an injected fault is `⚡ fault`.
+    /// `⇢ IdP` and its answers `⇠ IdP` (the thread column says which SDK); an injected fault is `⚡ fault`. The
+    /// app's cancel is `✕`; anything else the app does within itself (a KSSIDP app collecting the credentials
+    /// before it calls the wrapper) is `• App`.
     static func who(_ event: FlowEvent) -> String {
         switch (event.from, event.to) {
-        case (.app, .app): "✕"
+        case (.app, .app) where event.step == .cancel: "✕"
+        case (.app, .app): "• App"
         case (_, .identityProvider): "⇢ IdP"
         case (.identityProvider, _): "⇠ IdP"
         // The faults switched on for a flow, at its start: a notice, not a fault that bit.
