@@ -1,6 +1,7 @@
 import DropsWeb
 import FlowEngine
 import FlowRecords
+import LegacyFlows
 import Foundation
 import PaymentFlows
 import Q2Flows
@@ -75,6 +76,18 @@ public final class HeadlessRunner: FlowFrontEnd {
 
     /// The answers a flow cannot use, found before any flow starts: exit 2 then means that nothing ran.
     private func checkAnswersBeforeRunning() throws(UsageError) {
+        // The forms whose fields are fixed: the Q2 sign-in screen's (unless auto-login is asked for, which depends
+        // on what earlier flows saved) and a KSSIDP app's, which collects every field first (unless the device is
+        // insecure: StartEvent then fails before it asks). The IdP's forms are the scenario's, checked as they come.
+        for (position, kind) in flows.enumerated() where !answers[position].cancel {
+            let given = answers[position]
+            let fields = kind == .q2Login && !given.autoLogin ? Q2SignIn.fields
+                : LegacyFamily.kinds.contains(kind) && !given.faults(over: baseFaults).identity.insecureDevice
+                    ? LegacyFamily.credentialFields(for: kind) : []
+            if let missing = fields.first(where: { given.values[$0.key] == nil }) {
+                throw Self.missing(missing, kind, asker: Self.asker(kind), at: flows.count == 1 ? "answers" : "answers[\(position)]", given)
+            }
+        }
         guard let payments = service.family(PaymentFamily.self) else { return }
         for (position, kind) in flows.enumerated() where PaymentFamily.kinds.contains(kind) && !answers[position].cancel {
             let place = flows.count == 1 ? "answers" : "answers[\(position)]"
@@ -155,13 +168,26 @@ public final class HeadlessRunner: FlowFrontEnd {
         var values: [String: Secret] = [:]
         for field in prompt.fields {
             guard let value = given.values[field.key] else {
-                let asker = prompt.flow == .q2Login ? "the Q2 sign-in screen asks for" : "the identity provider asks for on page \(prompt.page) of \(prompt.pageCount)"
-                refuse(prompt, "\(place) (\(prompt.flow.rawValue)) has no \"\(field.key)\", which \(asker)\(given.at)")
+                let asker = Self.asker(prompt.flow) ?? "the identity provider asks for on page \(prompt.page) of \(prompt.pageCount)"
+                refuse(prompt, Self.missing(field, prompt.flow, asker: asker, at: place, given).message)
                 return
             }
             values[field.key] = value
         }
         service.answer(prompt, with: .credentials(values))
+    }
+
+    /// Who asks for a form's fields when the flow fixes them; nil for the IdP's forms, which the scenario makes.
+    private static func asker(_ kind: FlowKind) -> String? {
+        switch kind {
+        case .q2Login: "the Q2 sign-in screen asks for"
+        case _ where LegacyFamily.kinds.contains(kind): "the KSSIDP app collects before it calls the wrapper"
+        default: nil
+        }
+    }
+
+    private static func missing(_ field: CredentialField, _ kind: FlowKind, asker: String?, at place: String, _ given: FlowAnswers) -> UsageError {
+        UsageError("\(place) (\(kind.rawValue)) has no \"\(field.key)\", which \(asker ?? "the flow asks for")\(given.at)")
     }
 
     private func answerCardForm(_ prompt: FlowPrompt, _ given: PaymentAnswers, _ defaults: PaymentDefaults) {

@@ -32,6 +32,12 @@ public final class LegacyFamily: FlowFamily {
 
     public static let kinds: [FlowKind] = [.legacyActivate, .legacyLogin]
 
+    /// What a KSSIDP app collects before it calls the wrapper (every field up front, whatever the IdP's form
+    /// holds): fixed by the flow, so that a headless run can check its answers before anything runs.
+    public static func credentialFields(for kind: FlowKind) -> [CredentialField] {
+        kind == .legacyActivate ? [.username, .password, .activationCode] : [.username, .password]
+    }
+
     public func run(_ run: FlowRun) async -> FlowResult? {
         // A flow cancelled before left the device's line abandoned; KSSIDP's own call, once made, is never
         // abandoned: it cannot be stopped (a cancel only stops the app from waiting for it).
@@ -62,7 +68,7 @@ struct LegacyFlow {
         guard let startReply = await device.send(.start, KSMStartEvent(), detail: "") else { return nil }
         guard let start = startReply as? KSMStartResultEvent, start.status == .KSMOK else { return device.mcFailure(.start, startReply) }
         let clientId = activating ? configuration.enrollmentClientId : configuration.loginClientId
-        let fields: [CredentialField] = activating ? [.username, .password, .activationCode] : [.username, .password]
+        let fields = LegacyFamily.credentialFields(for: kind)
 
         // KSSIDP needs the credentials before it starts: the app asks for all of them first.
         let callName = activating ? "activate" : "login"

@@ -59,7 +59,9 @@ public struct Q2SignIn: CredentialForm, Equatable {
         self.setAside = setAside
     }
 
-    public var fields: [CredentialField] { [.username, .password] }
+    /// What the sign-in screen asks for, whatever the state: a headless run checks its answers for it up front.
+    public static let fields: [CredentialField] = [.username, .password]
+    public var fields: [CredentialField] { Self.fields }
 
     /// The saved credential's user, when the screen shows (no auto-login): the form asks for the password.
     public var knownUsername: String? { savedUsername }

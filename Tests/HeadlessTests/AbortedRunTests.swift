@@ -24,8 +24,8 @@ import Testing
 
     @Test(arguments: [
         ("activate", Answers.alice, #"has no "activation-code""#),
-        ("legacy-activate", Answers.alice, #"has no "activation-code""#),
-        ("q2-login", #"{"username":"alice"}"#, #"has no "password""#),
+        // Auto-login with no credential saved: what earlier flows saved decides it, so it is found when asked.
+        ("q2-login", #"{"autoLogin":true}"#, "asks for auto-login, but no credential is saved yet"),
     ])
     func aFlowAbortedForAMissingAnswerIsNotAUserCancel(flow: String, answers: String, missing: String) throws {
         let state = freshStatePath()
@@ -48,6 +48,32 @@ import Testing
         for output in [run.stdout, run.stderr, table.stdout] {
             for secret in Answers.secrets { #expect(!output.contains(secret), "\(secret) was printed") }
         }
+    }
+
+    /// The Q2 sign-in screen and a KSSIDP app ask for fixed fields, so answers that lack one are refused before
+    /// anything runs, a later flow's too: exit 2 then means that nothing ran and the state file is as it was (the
+    /// first flow of `legacy-activate legacy-login` activated the device, then the run stopped at the second).
+    @Test(arguments: [
+        (["legacy-activate"], Answers.alice, #"answers (legacy-activate) has no "activation-code", which the KSSIDP app collects before it calls the wrapper (line 1, column 1)"#),
+        (["legacy-activate", "legacy-login"], "[\(Answers.aliceActivation),\n{\"username\":\"alice\"}]",
+         #"answers[1] (legacy-login) has no "password", which the KSSIDP app collects before it calls the wrapper (line 2, column 1)"#),
+        (["q2-login", "q2-login"], "[\(Answers.alice),{\"password\":\"wonderland\"}]", #"answers[1] (q2-login) has no "username", which the Q2 sign-in screen asks for (line 1, column 47)"#),
+    ])
+    func answersAFixedFormCannotUseAreRefusedBeforeAnyFlowRuns(flows: [String], answers: String, message: String) throws {
+        let state = freshStatePath()
+        let run = try BinaryRun.run(["run"] + flows + ["--state", state], stdin: answers)
+        #expect(run.status == 2)
+        #expect(run.stderr == "idp-tui: \(message)\n", "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "no flow ran")
+        let history = try BinaryRun.run(["history", "--json", "--state", state])
+        #expect(history.status == 0 && history.stdout.isEmpty, "\(history.stdout)")
+    }
+
+    /// An insecure device fails StartEvent before a KSSIDP app asks for anything: its answers need no fields.
+    @Test func anInsecureDevicesLegacyLoginNeedsNoCredentials() throws {
+        let run = try BinaryRun.run(["run", "legacy-login", "--ephemeral"], stdin: #"{"faults":{"insecureDevice":true}}"#)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.results.first?["status"] as? String == "INSECURE_DEVICE")
     }
 
     @Test func aPaymentAbortedForTooFewCodesSendsTheACSATransactionError() throws {
