@@ -27,6 +27,35 @@ import Testing
         #expect(switched.contains("added latency: +1000 ms a round trip") && !switched.contains("+800"), "switching it on gives 1000 ms")
     }
 
+    /// Switched off and on again, a switch takes the session's starting value back (a scenario's 800 ms came back
+    /// as 1000 ms, and the scenario's value was out of reach until a restart); off, it says the value it would take.
+    @Test func aScenariosValueComesBackWhenItsSwitchIsOnAgain() {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityFaults.addedLatency = .milliseconds(800)
+        scenario.bridgeFaults.lostAcks = 5
+        let driver = AppDriver(configuration: FlowConfiguration(bridgeFaults: scenario.bridgeFaults), scenario: scenario)
+        driver.press(.character("f"), .down, .character(" "))
+        var text = driver.app.render().text
+        #expect(text.contains("[ ] added latency: +800 ms a round trip"), "\(text)")
+        #expect(driver.service.world.identityFaults.addedLatency == .zero)
+        driver.press(.character(" "))
+        text = driver.app.render().text
+        #expect(text.contains("[x] added latency: +800 ms a round trip") && text.contains("switched on: added latency: +800 ms"), "\(text)")
+        #expect(driver.service.world.identityFaults.addedLatency == .milliseconds(800))
+        /// Moves the focus down (at most once round the panel) to the line that starts with `entry`.
+        func focus(_ entry: String) -> Bool {
+            for _ in FaultSwitch.allCases where !driver.app.render().text.contains("› " + entry) { driver.press(.down) }
+            return driver.app.render().text.contains("› " + entry)
+        }
+        #expect(focus("[x] bridge: the first 5 acks"))
+        driver.press(.character(" "), .character(" "))
+        #expect(driver.service.world.bridgeFaults.lostAcks == 5)
+        // A fault the session started without takes the panel's own value.
+        #expect(focus("[ ] clock skew"))
+        driver.press(.character(" "))
+        #expect(driver.app.render().text.contains("[x] clock skew: the IdP is 31 days ahead"))
+    }
+
     @Test func theFaultsPanelSwitchesAFaultLiveAndTheLogShowsIt() throws {
         let driver = AppDriver()
         driver.press(.character("f"))

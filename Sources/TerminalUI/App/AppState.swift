@@ -185,6 +185,8 @@ public struct AppState: Sendable {
     /// The faults that are on (a copy, for drawing).
     public var identityFaults = IdentityFaults()
     public var bridgeFaults = BridgeFaults()
+    /// The faults the session started with, read with the first faults above: a switch's value when switched on again.
+    public var startingFaults: StartingFaults?
     /// `--insecure-device REASON`: the security module denies every Q2 login, whatever the panel's switch.
     public var insecureDeviceReason: String?
 

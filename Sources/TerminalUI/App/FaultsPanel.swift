@@ -37,9 +37,11 @@ public enum FaultSwitch: CaseIterable, Sendable {
     /// The label with the current value of a switch that cycles through values (space: the next one, as the help
     /// bar says when one has the focus).
     /// A switch that is on says the value it has: a scenario's (`addedLatencyMs: 800`) was shown as the 1000 ms that
-    /// switching it on gives.
-    public func label(_ identity: IdentityFaults, _ bridge: BridgeFaults) -> String {
-        switch self {
+    /// switching it on gives. One that is off says the value switching it on gives: the session's starting one
+    /// (`start`: the scenario's and the command line's) where it had one, else the panel's own.
+    public func label(_ identity: IdentityFaults, _ bridge: BridgeFaults, start: StartingFaults = StartingFaults()) -> String {
+        let (identity, bridge) = isOn(identity, bridge) || cycles ? (identity, bridge) : (start.identity, start.bridge)
+        return switch self {
         case .addedLatency where identity.addedLatency > .zero:
             "added latency: +\(identity.addedLatency.milliseconds) ms a round trip"
         case .clockSkew where identity.clockSkew != .zero: "clock skew: the IdP is \(Self.skew(identity.clockSkew))"
@@ -91,19 +93,24 @@ public enum FaultSwitch: CaseIterable, Sendable {
         }
     }
 
-    public func toggle(_ identity: inout IdentityFaults, _ bridge: inout BridgeFaults) {
+    /// Switches it on or off, on with the session's starting value (`start`) where it had one: a scenario's
+    /// `addedLatencyMs: 800` switched off and on again was 1000 ms, and the scenario's value was then out of reach.
+    public func toggle(_ identity: inout IdentityFaults, _ bridge: inout BridgeFaults, start: StartingFaults = StartingFaults()) {
         let on = !isOn(identity, bridge)
+        func value<Value: Equatable>(_ started: Value, otherwise: Value, off: Value) -> Value {
+            on ? (started != off ? started : otherwise) : off
+        }
         switch self {
         case .networkUnavailable: identity.networkUnavailable = on
-        case .addedLatency: identity.addedLatency = on ? .milliseconds(1000) : .zero
+        case .addedLatency: identity.addedLatency = value(start.identity.addedLatency, otherwise: .milliseconds(1000), off: .zero)
         case .requestTimeout: identity.requestTimeout = on
         case .serverError: identity.serverError = on
         case .malformedPage: identity.malformedPage = on
         case .pinningFails: identity.pinningFails = on
         case .insecureDevice: identity.insecureDevice = on
         case .runtimeError: identity.runtimeError = on
-        case .clockSkew: identity.clockSkew = on ? .seconds(31 * 86_400) : .zero
-        case .loseAcks: bridge.lostAcks = on ? 2 : 0
+        case .clockSkew: identity.clockSkew = value(start.identity.clockSkew, otherwise: .seconds(31 * 86_400), off: .zero)
+        case .loseAcks: bridge.lostAcks = value(start.bridge.lostAcks, otherwise: 2, off: 0)
         case .loseEveryAck: bridge.loseEveryAck = on
         case .readyNeverComes: bridge.readyNeverComes = on
         case .malformedMessage: bridge.malformedMessage = on
@@ -114,6 +121,17 @@ public enum FaultSwitch: CaseIterable, Sendable {
         case .directoryServer: bridge.threeDS.directoryServer = Self.next(after: bridge.threeDS.directoryServer)
         case .acs: bridge.threeDS.acs = Self.next(after: bridge.threeDS.acs)
         }
+    }
+}
+
+/// The faults a session started with (its scenario's, and the command line's bridge faults): the values a switch
+/// with a value takes when it is switched on again.
+public struct StartingFaults: Sendable, Equatable {
+    public var identity = IdentityFaults()
+    public var bridge = BridgeFaults()
+    public init(identity: IdentityFaults = IdentityFaults(), bridge: BridgeFaults = BridgeFaults()) {
+        self.identity = identity
+        self.bridge = bridge
     }
 }
 
@@ -133,6 +151,8 @@ extension TerminalApp {
         guard let service = serviceIfReady else { return }
         state.identityFaults = service.world.identityFaults
         state.bridgeFaults = service.world.bridgeFaults
+        // The first read is the session's start: nothing switches a fault before the panel reads them.
+        if state.startingFaults == nil { state.startingFaults = StartingFaults(identity: state.identityFaults, bridge: state.bridgeFaults) }
         state.insecureDeviceReason = service.q2.settings.insecureDeviceReason
     }
 
@@ -155,14 +175,15 @@ extension TerminalApp {
             var identity = service.world.identityFaults
             var bridge = service.world.bridgeFaults
             let chosen = switches[panel.focus]
-            chosen.toggle(&identity, &bridge)
+            let start = state.startingFaults ?? StartingFaults()
+            chosen.toggle(&identity, &bridge, start: start)
             // Live: a flow in flight meets the fault at its next step.
             service.world.identityFaults = identity
             service.world.bridgeFaults = bridge
             refreshFaults()
             // A switch with values says the one it is set to ("switched off: 3DS: ACS answers normally" read twice).
             state.notice = chosen.cycles ? "now \(chosen.label(identity, bridge))"
-                : "switched \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge))"
+                : "switched \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge, start: start))"
         default: break
         }
         state.faultsPanel = panel
@@ -191,7 +212,7 @@ extension AppView {
             // `--insecure-device REASON` holds its switch on, and says so with its reason.
             let given = fault == .insecureDevice ? state.insecureDeviceReason.map { VisibleText.escaped($0) } : nil
             let on = given != nil || fault.isOn(state.identityFaults, state.bridgeFaults)
-            let label = given.map { "insecure device: \($0) (--insecure-device)" } ?? fault.label(state.identityFaults, state.bridgeFaults)
+            let label = given.map { "insecure device: \($0) (--insecure-device)" } ?? fault.label(state.identityFaults, state.bridgeFaults, start: state.startingFaults ?? StartingFaults())
             buffer.put(focused ? "›" : " ", row: row, column: left + 2, role: focused ? .fieldFocused : .fieldBlurred)
             // Narrower than that (60 columns), a label ends in "…"; the status line says the whole of it when switched.
             let entry = CharacterWidth.truncate("[\(on ? "x" : " ")] \(label)", to: width - 6)
