@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["KobilMigration", "SafepayPayment", "Q2CustomAuth", "ExampleSupport", sdk("IdpTuiWorld"),
-                           sdk("KSMasterController"), sdk("SafepayDropsSDK")],
+                           sdk("KSMasterController"), sdk("SafepayDropsSDK"), sdk("kssidp"), sdk("IdpSdk")],
             swiftSettings: [.swiftLanguageMode(.v6)]),
     ]
 )

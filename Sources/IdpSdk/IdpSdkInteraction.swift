@@ -32,7 +32,9 @@ public struct IdpSdkInteractionData: Sendable, Equatable {
 /// The values become secrets as they enter the SDK: this value prints, dumps and mirrors with every credential
 /// redacted, and is not `Codable`.
 public struct IdpSdkProvideCredentialsResult: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    let credentials: [String: Secret]
+    /// The values by key, as secrets (`credentials["password"]?.reveal()`): an app's tests can check what its
+    /// `provideCredentials` answered on each page without printing it.
+    public let credentials: [String: Secret]
     public let error: IdpSdkError?
 
     public init(credentials: [String: String]) {

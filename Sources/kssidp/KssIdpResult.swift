@@ -17,6 +17,14 @@ public struct KssIdpErrorModel: Sendable, Equatable {
     public let code: String
     public let description: String
     public let parameters: [String: String]
+
+    /// Public so that an app's tests can make one (the wrapper's are made by the wrapper).
+    public init(subsystem: Int, code: String, description: String, parameters: [String: String] = [:]) {
+        self.subsystem = subsystem
+        self.code = code
+        self.description = description
+        self.parameters = parameters
+    }
 }
 
 /// How the HTTP part of a call ended (the vendor's name; its cases are not public: these are idp-tui's).
@@ -51,6 +59,13 @@ public struct KssIdpResultObject: Sendable, Equatable {
     /// The user now logged in; empty when the call failed.
     public let userId: String
     public let traceContext: TraceContext?
+
+    /// Public so that an app's tests can hand its `handleNewResult(newResultObject:)` any result.
+    public init(status: KssIdpStatus, userId: String, traceContext: TraceContext?) {
+        self.status = status
+        self.userId = userId
+        self.traceContext = traceContext
+    }
 }
 
 /// The MC-SDK's side of a call: the status of the last event, its error, and the SetAuthorisationCode result.
@@ -62,4 +77,15 @@ public struct ResultObject: Sendable {
     public let errorDescription: String?
     /// The SetAuthorisationCode result event, when the call got that far.
     public let event: KSMSetAuthorisationCodeResultEvent?
+
+    /// Public so that an app's tests can make one.
+    public init(status: KSMEventStatusType, errorCode: Int, reportId: Int, userId: String, errorDescription: String?,
+                event: KSMSetAuthorisationCodeResultEvent?) {
+        self.status = status
+        self.errorCode = errorCode
+        self.reportId = reportId
+        self.userId = userId
+        self.errorDescription = errorDescription
+        self.event = event
+    }
 }

@@ -1,5 +1,7 @@
+import IdpSdk
 import KSMasterController
 import SafepayDropsSDK
+import kssidp
 import Testing
 
 /// An app unit-tests its handlers by handing them the results the SDKs would: every result and callback value
@@ -21,6 +23,24 @@ import Testing
             "OfflineLoginResultEvent", "InvalidStateEvent", "RuntimeErrorEvent",
         ])
         #expect(!client.hasErrorOccurred && refused.errorCode == 4011 && start.userList == [alice])
+    }
+
+    /// A KSSIDP app's `handleNewResult(newResultObject:)` is tested with results made here, before the migration.
+    @Test func everyKSSIDPResultCanBeMadeByAnAppsTests() {
+        let model = KssIdpErrorModel(subsystem: 513, code: "4011", description: "wrong password", parameters: [:])
+        let refused = KssIdpResultObject(status: .requestFailed(status: .failed, httpStatus: 400, errorModel: model, line: 1), userId: "",
+                                         traceContext: nil)
+        let event = KSMSetAuthorisationCodeResultEvent(status: .KSMOK, userIdentifier: KsUserIdentifier(tenantId: "demo", userId: "alice"))
+        let mcSide = ResultObject(status: .KSMOK, errorCode: 0, reportId: 0, userId: "alice", errorDescription: nil, event: event)
+        #expect(refused.status == .requestFailed(status: .failed, httpStatus: 400, errorModel: model, line: 1))
+        #expect(mcSide.event?.userIdentifier?.userId == "alice" && model.code == "4011")
+    }
+
+    /// What a handler's `provideCredentials` answered can be checked key by key without printing it.
+    @Test func whatProvideCredentialsAnsweredCanBeRead() {
+        let answer = IdpSdkProvideCredentialsResult(credentials: ["username": "alice", "password": "wonderland"])
+        #expect(answer.credentials["password"]?.reveal() == "wonderland" && answer.credentials["activation-code"] == nil)
+        #expect(!"\(answer)".contains("wonderland"))
     }
 
     @Test func everyDropsCallbackValueCanBeMadeByAnAppsTests() {
