@@ -210,6 +210,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             let clientData = ClientData(deviceID: state.deviceID, astClientId: astClientId, nonce: nonce)
                 .sealed(with: clientDataSealer)
             state.pending = PendingLogin(verifier: verifier, clientData: clientData)
+            state.pendingTaken = false
             return KSMGetAstClientDataResultEvent(
                 status: .KSMOK, clientData: clientData, astClientId: astClientId, codeChallange: challenge,
                 codeChallangeMethod: "S256", hasErrorOccurred: false, errorCode: 0, reportId: nil,
@@ -223,9 +224,14 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
                 return .refused(.failure(.KSMINVALID_STATE, 0, "send StartEvent before SetAuthorisationCodeEvent"))
             }
             guard let pending = state.pending else {
-                return .refused(.failure(.KSMINVALID_STATE, 0, "send GetAstClientDataEvent before SetAuthorisationCodeEvent"))
+                // Two logins at once (a double tap): each GetAstClientDataEvent replaces the one before, and the first
+                // SetAuthorisationCodeEvent takes it. The second did send one: say what became of it.
+                return .refused(.failure(.KSMINVALID_STATE, 0, state.pendingTaken
+                    ? "the last GetAstClientDataEvent's client data was already taken by a SetAuthorisationCodeEvent: each is good for one, and a newer one replaces an older one's; send GetAstClientDataEvent again"
+                    : "send GetAstClientDataEvent before SetAuthorisationCodeEvent"))
             }
             state.pending = nil
+            state.pendingTaken = true
             return .pending(pending)
         }
         let login: PendingLogin
@@ -251,6 +257,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             state.withLock { state in
                 state.started = false
                 state.pending = nil
+                state.pendingTaken = false
             }
             return KSMRuntimeErrorEvent(errorMessage: "internal error while storing the token data; the MC-SDK restarted itself")
         }
@@ -309,6 +316,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             return state.withLock { state -> any KsEvent in
                 if let device { state.load(device) }
                 state.pending = nil
+                state.pendingTaken = false
                 return KSMRestartResultEvent(status: .KSMOK, sdkState: state.sdkState)
             }
         } catch {
@@ -365,6 +373,9 @@ private struct DeviceState {
     var loggedIn = false
     var offlineToken: PersistedDevice.OfflineToken?
     var pending: PendingLogin?
+    /// Whether a SetAuthorisationCodeEvent took the last GetAstClientDataEvent's `pending` (a restart, or a new
+    /// start, forgets it: nothing was taken since).
+    var pendingTaken = false
     /// How many times the store's device has been taken: a reload that read the store before another load
     /// took it keeps that newer one.
     var loads = 0

@@ -51,6 +51,26 @@ import Threading
         #expect(set.errorDescription == "send GetAstClientDataEvent before SetAuthorisationCodeEvent")
     }
 
+    /// A double-tapped login: two GetAstClientDataEvents, then two SetAuthorisationCodeEvents. The second Set was
+    /// told to "send GetAstClientDataEvent before SetAuthorisationCodeEvent", which it had done.
+    @Test func aSecondSetAfterTheClientDataWasTakenSaysSo() async throws {
+        let harness = SDKHarness()
+        _ = await harness.controller.receive(KSMStartEvent())
+        _ = await harness.controller.receive(KSMGetAstClientDataEvent(tenantId: "demo"))
+        _ = await harness.controller.receive(KSMGetAstClientDataEvent(tenantId: "demo"))
+        let set = KSMSetAuthorisationCodeEvent(tenantId: "demo", authenticationMode: .no, authorisationCode: "x", clientId: "KssIdpLogin")
+        let first = try #require(await harness.controller.receive(set) as? KSMSetAuthorisationCodeResultEvent)
+        #expect(first.status == .KSMFAILED)
+        let second = try #require(await harness.controller.receive(set) as? KSMSetAuthorisationCodeResultEvent)
+        #expect(second.status == .KSMINVALID_STATE)
+        #expect(second.errorDescription?.hasPrefix("the last GetAstClientDataEvent's client data was already taken by a SetAuthorisationCodeEvent") == true,
+                "\(second.errorDescription ?? "")")
+        // After a restart nothing was taken since: the plain advice again.
+        _ = await harness.controller.receive(KSMRestartEvent())
+        let third = try #require(await harness.controller.receive(set) as? KSMSetAuthorisationCodeResultEvent)
+        #expect(third.errorDescription == "send GetAstClientDataEvent before SetAuthorisationCodeEvent")
+    }
+
     @Test func activationThenLoginThenRestart() async throws {
         let harness = SDKHarness()
         let (code, set) = await harness.signIn(
