@@ -251,7 +251,12 @@ enum StatePath {
             let mode = info.st_mode & 0o777
             guard mode & 0o022 != 0 else { return [] }
             let who = mode & 0o002 != 0 ? "anyone" : "its group"
-            return ["warning: the folder \(folder) holding the state file can be written by \(who) (mode \(String(info.st_mode & 0o7777, radix: 8))); chmod 700 \(folder)"]
+            // A shared folder (sticky, as /tmp is) or another's is not the user's to close: chmod 700 /tmp would break
+            // every other user of it. The file then belongs in a folder of the user's own.
+            let closable = info.st_mode & S_ISVTX == 0 && info.st_uid == geteuid()
+            let advice = closable ? "chmod 700 \(folder)"
+                : "keep the state file in a folder of your own (mkdir -m 700 FOLDER, then --state FOLDER/\((path as NSString).lastPathComponent))"
+            return ["warning: the folder \(folder) holding the state file can be written by \(who) (mode \(String(info.st_mode & 0o7777, radix: 8))); \(advice)"]
         }
         // Each missing folder is made 0700, whatever the umask.
         var missing: [String] = []
