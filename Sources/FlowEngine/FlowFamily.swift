@@ -15,8 +15,8 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// IdpSdk flow.
     func details(of kind: FlowKind) -> [any FlowResultDetail]
 
-    /// What to try next after a flow of this family ended with `status` (and the error's `code`).
-    func advice(for kind: FlowKind, status: String, code: Int?) -> String?
+    /// What to try next after a flow of this family ended with `status` (and the error's `code`) at `step`.
+    func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String?
 
     /// What to know after a flow of `kind` was cancelled at `step` (its call under way or its prompt left), when
     /// the cancel may have left something behind: an activation cancelled at SetAuthorisationCode may have spent
@@ -41,7 +41,7 @@ public protocol FlowFamily: AnyObject, Sendable {
 
 extension FlowFamily {
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
-    public func advice(for kind: FlowKind, status: String, code: Int?) -> String? { nil }
+    public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? { nil }
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? { nil }
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { world.identityFaults.activeNames }
     public func attach(to service: FlowService) {}

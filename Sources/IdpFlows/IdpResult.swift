@@ -66,9 +66,14 @@ extension FlowResult {
 }
 
 enum DeviceAdvice {
-    /// What to try next after an IdpSdk or KSSIDP flow ended with `status`; `activating`: an activation's;
-    /// `startOver`: what gives the scenario's activation codes back (``SimulationStores/startOver``).
-    static func advice(status: String, code: Int?, activating: Bool, startOver: String) -> String? {
+    /// What an activation that failed or was cancelled after the IdP accepted its code leaves behind.
+    static func codeSpent(startOver: String) -> String {
+        "The IdP spent the activation code when it accepted it, before SetAuthorisationCode: activate again with another code (here: \(startOver) gives the scenario's codes back)."
+    }
+
+    /// What to try next after an IdpSdk or KSSIDP flow ended with `status`; `startOver`: what gives the scenario's
+    /// activation codes back (``SimulationStores/startOver``).
+    static func advice(status: String, code: Int?, startOver: String) -> String? {
         switch (status, code) {
         case (StatusType.WRONG_CREDENTIALS.name, IdpFailure.wrongActivationCode(attemptsLeft: 0).code):
             "Check the activation code; wrong codes count towards the lock."
@@ -94,8 +99,6 @@ enum DeviceAdvice {
         case (StatusType.FAILED.name, IdpFailure.serverError("").code):
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
         case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."
-        case (StatusType.INTERNAL_ERROR.name, _) where activating:
-            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent). The activation's code was spent at the token endpoint: activate with another code (here: \(startOver) gives the scenario's codes back)."
         case (StatusType.INTERNAL_ERROR.name, _):
             "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
         case (SimulatorStatus.insecureDevice, _):

@@ -77,21 +77,25 @@ public final class IdpSdkFamily: FlowFamily {
                             authenticationMode: device.authenticationMode)
     }
 
-    public func advice(for kind: FlowKind, status: String, code: Int?) -> String? {
-        deviceAdvice(status: status, code: code, activating: kind == .activate)
+    /// An activation that got as far as SetAuthorisationCode has spent its code: the IdP took it when it accepted
+    /// the code's page and issued the authorization code. A failure there (the network, a runtime error) used to
+    /// leave it spent with nothing said, and the next activation failed with ACTIVATION_CODE_USED.
+    public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
+        deviceAdvice(status: status, code: code, codeSpent: kind == .activate && step?.rawValue == "SetAuthorisationCode")
     }
 
-    /// SetAuthorisationCode redeems the code at the IdP's token endpoint, which spends it: a cancel there used to
-    /// leave it spent with nothing said, and the next activation failed with ACTIVATION_CODE_USED.
+    /// The same for a cancel there.
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? {
         guard kind == .activate, step?.rawValue == "SetAuthorisationCode" else { return nil }
-        return "The IdP may have spent the activation code already: if activating again says ACTIVATION_CODE_USED, "
-            + "\(environment.startOver) gives the scenario's codes back."
+        return DeviceAdvice.codeSpent(startOver: environment.startOver)
     }
 
-    /// What to try after a flow on this device ended with `status`; `activating`: an activation's (KSSIDP's too).
-    public func deviceAdvice(status: String, code: Int?, activating: Bool) -> String? {
-        DeviceAdvice.advice(status: status, code: code, activating: activating, startOver: environment.startOver)
+    /// What to try after a flow on this device ended with `status`; `codeSpent`: an activation's that the IdP had
+    /// accepted the code of (KSSIDP's too).
+    public func deviceAdvice(status: String, code: Int?, codeSpent: Bool) -> String? {
+        let advice = DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)
+        guard codeSpent else { return advice }
+        return (advice.map { $0 + " " } ?? "") + DeviceAdvice.codeSpent(startOver: environment.startOver)
     }
 
     /// The IdP's requests and answers appear in the running flow's log, between the SDK that made them and the

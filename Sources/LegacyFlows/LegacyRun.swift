@@ -47,8 +47,10 @@ public final class LegacyFamily: FlowFamily {
 
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { idp.details(of: kind) }
 
-    public func advice(for kind: FlowKind, status: String, code: Int?) -> String? {
-        idp.deviceAdvice(status: status, code: code, activating: kind == .legacyActivate)
+    /// The wrapper's one call hides its steps: of its failures, only the MC-SDK's runtime error (at
+    /// SetAuthorisationCode) is known to come after the IdP accepted, and so spent, the activation code.
+    public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
+        idp.deviceAdvice(status: status, code: code, codeSpent: kind == .legacyActivate && status == StatusType.INTERNAL_ERROR.name)
     }
 }
 

@@ -164,7 +164,7 @@ public final class Q2Family: FlowFamily {
         platform.context.shouldAllowAutoLogin()
     }
 
-    public func advice(for kind: FlowKind, status: String, code: Int?) -> String? {
+    public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
         switch status {
         case Q2Status.invalidCredentials where code == HydraCode.lockedOut: "Wait until the lock ends, then try again."
         case Q2Status.invalidCredentials: "Check the user id and password; Core locks the user after too many wrong attempts in a row."

@@ -214,3 +214,22 @@ import Testing
         #expect(frontEnd.events(of: login.flowID).first { $0.step == .offlineLogin && $0.from == .masterController }?.status == "LOGIN_REQUIRED")
     }
 }
+
+/// By SetAuthorisationCode the IdP has accepted, and so spent, the activation code: whatever ends the activation
+/// there says so. A QA pass switched the network off while the code's page was on its way: the result said only
+/// "Check the identity provider's URL and the network", and the next activation failed with ACTIVATION_CODE_USED.
+@Suite struct SpentCodeAdviceTests {
+    @Test(arguments: ["NOT_REACHABLE", "FAILED", "INTERNAL_ERROR"])
+    func anActivationEndingAtSetAuthorisationCodeSaysItsCodeIsSpent(status: String) throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let family = try #require(service.family(IdpSdkFamily.self))
+        let advice = family.advice(for: .activate, status: status, code: 0, step: FlowStep("SetAuthorisationCode")) ?? ""
+        #expect(advice.contains("The IdP spent the activation code when it accepted it, before SetAuthorisationCode"), "\(advice)")
+        #expect(advice.contains("gives the scenario's codes back"), "\(advice)")
+        // Before it, and in a login, nothing was spent.
+        for (kind, step) in [(FlowKind.activate, "getAuthorizationCode"), (.login, "SetAuthorisationCode")] {
+            let other = family.advice(for: kind, status: status, code: 0, step: FlowStep(step)) ?? ""
+            #expect(!other.contains("spent"), "\(kind) at \(step): \(other)")
+        }
+    }
+}

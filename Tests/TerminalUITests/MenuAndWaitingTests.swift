@@ -188,9 +188,15 @@ import Testing
 }
 
 extension WaitingTests {
-    /// SetAuthorisationCode redeems the code at the IdP, which spends the activation code: a cancel while it is in
+    /// By SetAuthorisationCode the IdP has accepted, and so spent, the activation code: a cancel while it is in
     /// flight says so (the next activation failed with ACTIVATION_CODE_USED, nothing said), and how to get it back.
-    @Test func cancellingSetAuthorisationCodeSaysTheCodeMayBeSpent() {
+    @Test func cancellingSetAuthorisationCodeSaysTheCodeIsSpent() {
+        reachSetAuthorisationCode { driver in driver.press(.escape) }
+    }
+
+    /// Runs an activation to SetAuthorisationCode, waiting on the manual clock, does `then`, and checks that the
+    /// result says the code is spent and what gives it back.
+    func reachSetAuthorisationCode(then: (AppDriver) -> Void) {
         let driver = AppDriver()
         driver.openActivation()
         driver.fill()
@@ -212,11 +218,16 @@ extension WaitingTests {
             driver.clock.advance(by: .seconds(5))
         }
         #expect(reached)
-        driver.press(.escape)
+        then(driver)
         #expect(driver.pump { _ in driver.isResult })
+        expectSpentCodeAdvice(driver)
+    }
+
+    func expectSpentCodeAdvice(_ driver: AppDriver) {
+        #expect(driver.result?.failedStep?.rawValue == "SetAuthorisationCode")
         let text = driver.app.render().text.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
             .joined(separator: " ")
-        #expect(text.contains("The IdP may have spent the activation code already"), "\(text)")
+        #expect(text.contains("The IdP spent the activation code when it accepted it, before SetAuthorisationCode"), "\(text)")
         // The app's state is in memory here: what gives the codes back is starting again, not `idp-tui reset`.
         #expect(text.contains("starting again (this state is in memory only) gives the scenario's codes back"), "\(text)")
         #expect(!text.contains("idp-tui reset"), "\(text)")
