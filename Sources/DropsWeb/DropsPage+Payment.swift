@@ -76,13 +76,13 @@ extension DropsPage {
         // The 3DS SDK's first CReq fetches the first screen.
         log("Drops", "ACS", ThreeDSMessage.creq(ids, nil))
         var reply: ChallengeResponse
-        // Whether the ACS got a CReq to answer: not when the first one was lost.
+        // Whether the ACS answers the first CReq: not when it was lost, nor when the ACS does not answer it (or
+        // answers after its own first-CReq timer): that timer then ends the challenge, and no CRes comes.
         var acsHasACReq = true
-        if simulation.faults.threeDS.firstCReqLost {
+        if let unanswered = firstCReqUnanswered() {
             acsHasACReq = false
-            let wait = simulation.acs.timers.firstCReq
-            fault("the first CReq is lost: the ACS waits \(wait.components.seconds) s for it")
-            guard let result = simulation.acs.awaitResult(acsTransID, within: wait) else { return }
+            fault(unanswered)
+            guard let result = simulation.acs.awaitResult(acsTransID, within: simulation.acs.timers.firstCReq) else { return }
             reply = .completed(result)
         } else {
             guard let next = exchange(acsTransID, nil) else { return }
@@ -172,6 +172,21 @@ extension DropsPage {
         case .malformed?:
             fault("the directory server answers a malformed message")
             return .invalidFormat(.server, detail: "the ARes could not be read")
+        }
+    }
+
+    /// Why the first CReq gets no CRes, when it gets none: it is lost, or the ACS does not answer it, or answers
+    /// after its own first-CReq timer has ended the challenge (a scenario's `firstCReqSeconds` of 5 or less).
+    /// The 3DS SDK waits as long as that timer, which ends first: the challenge ends N, reason 14, challengeCancel
+    /// 05, as docs/faults.md says. (A timing-out ACS logged a CRes it never sent, after "the 3DS SDK gives up".)
+    private func firstCReqUnanswered() -> String? {
+        let seconds = simulation.acs.timers.firstCReq.components.seconds
+        if simulation.faults.threeDS.firstCReqLost { return "the first CReq is lost: the ACS waits \(seconds) s for it" }
+        switch simulation.faults.threeDS.acs {
+        case .timeout?: return "the ACS does not answer the first CReq: its first-CReq timer ends the challenge after \(seconds) s"
+        case .slow? where Self.slowAnswer >= simulation.acs.timers.firstCReq:
+            return "the ACS answers 5 s late: its first-CReq timer ends the challenge after \(seconds) s, first"
+        default: return nil
         }
     }
 

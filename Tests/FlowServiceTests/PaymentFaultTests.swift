@@ -136,10 +136,19 @@ import ThreeDSecure
         #expect(!sequence.contains { $0.hasSuffix("CRes") }, "\(sequence)")
     }
 
-    @Test func anACSThatNeverAnswersLetsItsFirstCReqTimerEndTheChallenge() throws {
-        let (result, _) = try pay(threeDS: ThreeDSFaults(acs: .timeout))
-        #expect(result.payment?.transStatus == "N")
+    /// An ACS that does not answer the first CReq sends no CRes either (it logged a final CRes after "the ACS does
+    /// not answer"), and the fault says what ends the challenge: the ACS's timer, not the 3DS SDK giving up.
+    @Test(arguments: [ThreeDSFaults(acs: .timeout), ThreeDSFaults(acs: .slow)])
+    func anACSThatDoesNotAnswerTheFirstCReqLetsItsTimerEndTheChallenge(faults: ThreeDSFaults) throws {
+        // A slow ACS's 5 s outlast this 3 s timer.
+        let timers = ThreeDSTimers(method: .seconds(2), lookup: .seconds(2), firstCReq: .seconds(3))
+        let (result, events) = try payLogging(threeDS: faults, timers: timers)
+        #expect(result.payment?.transStatus == "N" && result.payment?.transStatusReason == "14")
         #expect(result.payment?.challengeCancel == "05")
+        let sequence = messageSequence(events)
+        #expect(sequence.contains("ACS→DS RReq") && !sequence.contains { $0.hasSuffix("CRes") }, "\(sequence)")
+        let fault = events.first { $0.step.rawValue == "fault injected" }?.detail ?? ""
+        #expect(fault.contains("first-CReq timer ends the challenge after 3 s") && !fault.contains("3DS SDK gives up"), "\(fault)")
     }
 
     @Test func slowServersOnlyTakeLonger() throws {
