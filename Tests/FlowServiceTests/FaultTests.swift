@@ -113,7 +113,7 @@ import Testing
         #expect(!service.environment.masterController.snapshot.started, "the MC-SDK restarted itself")
         // The advice says what the next activation meets: its code is spent.
         // In memory (as here), starting again gives the codes back; `idp-tui reset` would refuse --ephemeral.
-        #expect(failed.advice?.contains("activate with another code (here: starting again") == true, "\(failed.advice ?? "")")
+        #expect(failed.advice?.contains("activate again with another code (here: starting again") == true, "\(failed.advice ?? "")")
         // Once a switch-on: the switch turned itself off (the panel and the next flow's "faults on" show it off).
         #expect(!service.environment.world.identityFaults.runtimeError)
         // The code was exchanged, so activating again is refused by the IdP (the device was bound before the
