@@ -93,9 +93,12 @@ public final class IdpSdkFamily: FlowFamily {
     /// What to try after a flow on this device ended with `status`; `codeSpent`: an activation's that the IdP had
     /// accepted the code of (KSSIDP's too).
     public func deviceAdvice(status: String, code: Int?, codeSpent: Bool) -> String? {
+        let spent = DeviceAdvice.codeSpent(startOver: environment.startOver)
+        // "Run the flow again" would meet ACTIVATION_CODE_USED: after a runtime error, only that the MC-SDK restarted.
+        if codeSpent && status == StatusType.INTERNAL_ERROR.name { return "The MC-SDK restarted itself after a runtime error. " + spent }
         let advice = DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)
         guard codeSpent else { return advice }
-        return (advice.map { $0 + " " } ?? "") + DeviceAdvice.codeSpent(startOver: environment.startOver)
+        return (advice.map { $0 + " " } ?? "") + spent
     }
 
     /// The IdP's requests and answers appear in the running flow's log, between the SDK that made them and the

@@ -114,6 +114,8 @@ import Testing
         // The advice says what the next activation meets: its code is spent.
         // In memory (as here), starting again gives the codes back; `idp-tui reset` would refuse --ephemeral.
         #expect(failed.advice?.contains("activate again with another code (here: starting again") == true, "\(failed.advice ?? "")")
+        // Not "run the flow again", which would meet ACTIVATION_CODE_USED.
+        #expect(failed.advice?.contains("run the flow again") == false, "\(failed.advice ?? "")")
         // Once a switch-on: the switch turned itself off (the panel and the next flow's "faults on" show it off).
         #expect(!service.environment.world.identityFaults.runtimeError)
         // The code was exchanged, so activating again is refused by the IdP (the device was bound before the
