@@ -111,7 +111,15 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     /// the device between this read and its load, and what it loaded is newer.
     package func loadStoredDevice() {
         let loads = state.withLock { $0.loads }
-        guard let device = try? configuration.store.load() else { return }
+        let stored: PersistedDevice?
+        do {
+            stored = try configuration.store.load()
+        } catch {
+            return
+        }
+        // No device stored: another process reset the file (`idp-tui reset`). This one is then a new device too,
+        // as its next StartEvent will store it; it kept showing the device from before the reset.
+        let device = stored ?? PersistedDevice(deviceID: configuration.deviceID)
         state.withLock { state in
             if state.loads == loads { state.load(device) }
         }

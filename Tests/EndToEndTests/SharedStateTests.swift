@@ -48,5 +48,21 @@ import Testing
         session.press("Escape")
         let (loggedOut, after) = session.waitUntil { $0.contains("device: activated as alice") }
         #expect(loggedOut, "\(after)")
+
+        // So does a reset (no device stored any more): it kept saying "activated as alice" until a flow ran.
+        let reset = Process()
+        reset.executableURL = URL(fileURLWithPath: TmuxSession.binary)
+        reset.arguments = ["reset", "--yes", "--state", state]
+        reset.standardInput = FileHandle.nullDevice
+        reset.standardOutput = FileHandle.nullDevice
+        reset.standardError = FileHandle.nullDevice
+        try reset.run()
+        reset.waitUntilExit()
+        #expect(reset.terminationStatus == 0)
+        session.press("?")
+        #expect(session.waitFor("Keys"))
+        session.press("Escape")
+        let (wasReset, last) = session.waitUntil { $0.contains("device: not activated") }
+        #expect(wasReset, "\(last)")
     }
 }
