@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "Headless", dependencies: ["FlowEngine", "Determinism", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "KSMasterController", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto", "Threading", "LocaleText"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         // Text for the user's locale: ASCII spellings under one that is not UTF-8 (plain mode, help, error lines).
-        .target(name: "LocaleText", dependencies: ["CTextWidth"], swiftSettings: strict),
+        .target(name: "LocaleText", dependencies: ["CTextWidth", "FlowRecords"], swiftSettings: strict),
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
         .target(name: "CWakeup", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(
@@ -152,7 +152,7 @@ let package = Package(
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario"],
+            dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario", "LocaleText"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),

@@ -2,22 +2,21 @@ import FlowCatalog
 import FlowRecords
 import Foundation
 import JSONText
+import LocaleText
 
 /// History as text: the list, a transcript, a Mermaid sequence diagram, or JSON.
 public enum HistoryExport {
-    public static func table(_ entries: [HistorySummary]) -> String {
-        guard !entries.isEmpty else { return "no flows yet" }
+    /// The list, its columns aligned as the terminal shows them: each cell as the user's locale spells it
+    /// (`spelled`: "—" is "--" under the C locale) and padded by its width in columns (a wide character takes two,
+    /// a combining mark none). It was padded by characters before being spelled, and the rows went askew.
+    public static func table(_ entries: [HistorySummary], spelled: (String) -> String = PlainASCII.forUserLocale) -> String {
+        guard !entries.isEmpty else { return spelled("no flows yet") }
         let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS", "DURATION"]
         let rows = entries.map { entry in
             [String(entry.id), entry.time, entry.flow, entry.user ?? "—", entry.outcome.rawValue, entry.status,
-             duration(entry.duration)].map(VisibleText.escaped)
+             duration(entry.duration)].map { spelled(VisibleText.escaped($0)) }
         }
-        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
-        return ([header] + rows).map { row in
-            row.enumerated().map { column, text in
-                column == row.count - 1 ? text : text.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
+        return CharacterWidth.columns([header] + rows).joined(separator: "\n")
     }
 
     public static func duration(_ microseconds: Int64) -> String {

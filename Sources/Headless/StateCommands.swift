@@ -191,7 +191,7 @@ public enum StateCommands {
             let entries: [HistorySummary]
             // No default file yet is a new user's empty history; a --state that names no file is likely a typo.
             if options.statePath == nil, try isAbsent(path, prefix: "history: ") {
-                if !json { write(PlainASCII.forUserLocale(HistoryExport.table([]))) }
+                if !json { write(HistoryExport.table([])) }
                 return 0
             }
             let state = try open()
@@ -207,7 +207,7 @@ public enum StateCommands {
                     if let data = try? encoder.encode(entry) { write(VisibleText.escapedInJSON(String(decoding: data, as: UTF8.self))) }
                 }
             } else {
-                write(PlainASCII.forUserLocale(HistoryExport.table(entries)))
+                write(HistoryExport.table(entries))
             }
             return 0
         }

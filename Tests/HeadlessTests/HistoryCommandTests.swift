@@ -43,6 +43,37 @@ import Testing
         #expect(aborted.contains("\nerror 1000/1: aborted for bad input: answers (activate) has no \"password\""), "\(aborted.prefix(400))")
     }
 
+    /// The columns line up as a terminal shows them: a user name of wide characters (two columns each) or with a
+    /// combining accent, and, under the C locale, "—" spelled "--" (each row went askew by what it held).
+    @Test func theTableLinesUpWhateverTheNamesAndTheLocale() throws {
+        let state = freshStatePath()
+        for name in ["日本語ユーザー", "e\u{301}mile", "José"] {
+            _ = try BinaryRun.run(["run", "q2-login", "--state", state], stdin: #"{"username":""# + name + #"","password":"nope"}"#)
+        }
+        _ = try BinaryRun.run(["run", "payer-auth", "--state", state], stdin: #"{"card":"4000000000002701","expiry":"12/30"}"#)
+        /// Columns a terminal gives `text`: two for the CJK and full-width ranges, none for a combining mark.
+        func columns(_ text: Substring) -> Int {
+            text.unicodeScalars.reduce(0) { sum, scalar in
+                switch scalar.value {
+                case 0x300...0x36F: sum
+                case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60: sum + 2
+                default: sum + 1
+                }
+            }
+        }
+        for environment in [[:], ["LC_ALL": "C"]] {
+            let table = try BinaryRun.run(["history", "--state", state], environment: environment).stdout
+            let lines = table.split(separator: "\n")
+            #expect(lines.count == 5, "\(table)")
+            // Where OUTCOME's column starts, in terminal columns, on every line.
+            let starts = Set(lines.compactMap { line -> Int? in
+                guard let found = line.range(of: #"(OUTCOME|success|failure)"#, options: .regularExpression) else { return nil }
+                return columns(line[..<found.lowerBound])
+            })
+            #expect(starts.count == 1, "\(environment): \(table)")
+        }
+    }
+
     @Test func aQ2LoginIsListedWithItsUser() throws {
         let state = freshStatePath()
         _ = try BinaryRun.run(["run", "q2-login", "--state", state], stdin: #"{"username":"alice","password":"wonderland"}"#)

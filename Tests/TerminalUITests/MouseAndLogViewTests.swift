@@ -3,6 +3,7 @@ import FlowRecords
 import Foundation
 import IdpFlows
 import LegacyFlows
+import LocaleText
 import Secrets
 import TerminalUI
 import Testing

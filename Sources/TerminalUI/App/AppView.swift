@@ -2,6 +2,7 @@ import FlowEngine
 import FlowRecords
 import IdpSdk
 import KSMasterController
+import LocaleText
 import PaymentFlows
 import Q2Flows
 

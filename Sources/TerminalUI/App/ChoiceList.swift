@@ -1,3 +1,4 @@
+import LocaleText
 /// A numbered list with one entry selected (`▸ 2 Log in`): the home menu, and the Q2 sign-in's choice about its
 /// saved credential. ↑↓, j k, Tab and Shift-Tab move round it, Home and End go to its ends, a digit to the entry
 /// of that number (as dialog's and whiptail's menus do); Enter chooses, and a click selects and chooses. (PgUp and

@@ -1,6 +1,7 @@
 import DropsWeb
 import FlowRecords
 import IdentityProvider
+import LocaleText
 import SafepayDropsSDK
 
 /// One switch of the faults panel.

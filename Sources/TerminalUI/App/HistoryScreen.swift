@@ -2,6 +2,7 @@ import FlowCatalog
 import FlowEngine
 import FlowRecords
 import Foundation
+import LocaleText
 
 /// The history screen: past flows, newest first.
 public struct HistoryState: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import FlowEngine
 import FlowRecords
+import LocaleText
 import PaymentFlows
 import ThreeDSecure
 

@@ -1,5 +1,6 @@
 import FlowEngine
 import FlowRecords
+import LocaleText
 import Q2Flows
 
 /// Q2's sign-in screen with a saved credential that `shouldAllowAutoLogin()` lets sign in: "Welcome back, alice —

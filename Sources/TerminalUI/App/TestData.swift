@@ -1,6 +1,7 @@
 import FlowEngine
 import Foundation
 import IdentityProvider
+import LocaleText
 import PaymentFlows
 import ThreeDSecure
 

@@ -1,3 +1,4 @@
+import LocaleText
 /// An in-memory screen: a grid of cells, each a character and a role, plus where the cursor should be.
 /// Screens draw into it; the curses backend copies the cells that changed onto the terminal; snapshot tests
 /// compare it with golden text files.

@@ -1,3 +1,4 @@
+import LocaleText
 /// A box with an optional title in its top border.
 enum Frame {
     static func draw(_ buffer: inout ScreenBuffer, top: Int, left: Int, width: Int, height: Int, title: String?,

@@ -1,3 +1,4 @@
+import LocaleText
 /// The one-line bar of the current screen's keys, and the full help overlay.
 enum HelpBar {
     /// The keys that stay when the bar is too narrow for all: how to leave, and how to get help.

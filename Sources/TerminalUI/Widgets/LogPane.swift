@@ -1,5 +1,6 @@
 import FlowEngine
 import Foundation
+import LocaleText
 
 /// The pane of flow events, newest at the bottom, scrollable.
 enum LogPane {

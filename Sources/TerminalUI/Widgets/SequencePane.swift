@@ -1,5 +1,6 @@
 import FlowEngine
 import FlowRecords
+import LocaleText
 
 /// The event log as a sequence diagram: one lane per party of the newest flow (its kind's lanes first), an arrow
 /// per event from the lane that sent it to the lane that received it, labelled with the step; the newest at the
