@@ -8,7 +8,11 @@ final class CursesScreen {
     private var cursorVisible: Bool?
     private var looks: [Role: (attributes: UInt32, pair: Int16)] = [:]
 
-    init(theme: Theme) {
+    init(theme chosen: Theme) {
+        // A terminal without colours (vt100, xterm-mono) is drawn in monochrome, whatever the theme: a theme's
+        // attributes are chosen beside its colours, and without them the selected history row was bold, as every
+        // failure row was. Monochrome's focus is reverse video.
+        let theme = idp_curses_has_colors() == 0 && chosen.usesColor ? Theme.builtIn("monochrome") ?? chosen : chosen
         let colors = idp_curses_has_colors() != 0 && theme.usesColor
         let palette = Int(idp_curses_colors())
         var pairs: [String: Int16] = [:]
@@ -35,7 +39,7 @@ final class CursesScreen {
     private static func colorIndex(_ color: ThemeColor?, palette: Int) -> Int16 {
         switch color {
         case nil, .terminalDefault?: -1
-        case .index(let index)?: Int16(index < palette ? index : index % 8)
+        case .index(let index)?: Int16(ThemeColor.fitted(index, palette: palette))
         }
     }
 

@@ -25,6 +25,44 @@ import Testing
         #expect(!screen.contains("What would you like to do?") && !screen.contains("Activate device"), "\(screen)")
     }
 
+    /// A terminal without colours gets monochrome, whose focus is reverse video: the default theme's (bold, once
+    /// its colours were gone) made the selected history row look like every failure row.
+    @Test func aTerminalWithoutColoursShowsTheSelectedHistoryRowInReverseVideo() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-mono-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let state = folder + "/state.sqlite"
+        for password in ["nope", "wonderland"] {
+            let run = Process()
+            run.executableURL = URL(fileURLWithPath: TmuxSession.binary)
+            run.arguments = ["run", "q2-login", "--state", state]
+            let input = Pipe()
+            run.standardInput = input
+            run.standardOutput = FileHandle.nullDevice
+            run.standardError = FileHandle.nullDevice
+            try run.run()
+            input.fileHandleForWriting.write(Data((#"{"username":"alice","password":""# + password + #""}"#).utf8))
+            try input.fileHandleForWriting.close()
+            run.waitUntilExit()
+        }
+        // Without NO_COLOR (swift test sets it), which would choose monochrome by itself.
+        let session = try TmuxSession(command: [
+            "sh", "-c", "unset NO_COLOR; TERM=vt100 \"$0\" --state \"$1\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary, state,
+        ])
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("h")
+        #expect(session.waitFor("INVALID_CREDENTIALS"))
+        // The newest (the success) is selected; the failure below it is not.
+        let screen = try session.tmux(["capture-pane", "-p", "-e"])
+        let selected = try #require(screen.split(separator: "\n").first { $0.contains(" success ") })
+        let other = try #require(screen.split(separator: "\n").first { $0.contains(" failure ") })
+        // tmux writes a cell's attributes as one SGR: reverse (7) among them.
+        let reverse = #"\x{1b}\[([0-9]+;)*7(;[0-9]+)*m"#
+        #expect(selected.range(of: reverse, options: .regularExpression) != nil, "\(selected.debugDescription)")
+        #expect(other.range(of: reverse, options: .regularExpression) == nil, "\(other.debugDescription)")
+        session.press("q")
+    }
+
     @Test func anUnknownTerminalTypeNamesPlainMode() throws {
         let session = try TmuxSession(command: [
             "sh", "-c", "TERM=nosuchterm \"$0\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,

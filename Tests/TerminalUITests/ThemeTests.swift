@@ -89,3 +89,14 @@ import Testing
         #expect(theme.style(.fieldFocused) == Theme.builtIn("default")?.style(.fieldFocused))
     }
 }
+
+/// A 256-colour theme on a terminal of 8 or 16 colours: each colour drawn as the nearest the terminal has.
+@Suite struct ColorFittingTests {
+    /// Colour 208 (orange) was drawn black (208 mod 8) and made the title vanish; 196 (red) blue; 22 (dark green)
+    /// cyan.
+    @Test(arguments: [(208, 8, 3), (196, 8, 1), (46, 8, 2), (226, 8, 3), (21, 8, 4), (231, 8, 7), (16, 8, 0), (244, 8, 7),
+                      (196, 16, 9), (208, 16, 3), (244, 16, 8), (250, 8, 7), (236, 8, 0), (12, 8, 4), (4, 8, 4), (100, 256, 100)])
+    func aColourTheTerminalLacksIsDrawnAsTheNearestItHas(index: Int, palette: Int, expected: Int) {
+        #expect(ThemeColor.fitted(index, palette: palette) == expected)
+    }
+}
