@@ -24,6 +24,16 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
 }
 
 @Suite struct ScenarioFileTests {
+    /// A length limit counts code points, as the schema's maxLength does: "Z" and 3,000 combining marks (one
+    /// character) passed the user name's 64, and 300,000 of them made a 600 KB name.
+    @Test func lengthLimitsCountCodePoints() {
+        let marks = "Z" + String(repeating: "\u{301}", count: 3000)
+        #expect(problems(minimal(users: #"{"username": ""# + marks + #"", "password": "pw"}"#)).contains { $0.contains("username") && $0.contains("is longer than 64") })
+        #expect(problems(minimal(#""name": ""# + marks + #"""#)).contains { $0.contains("$.name") && $0.contains("is longer than 80") })
+        // 64 code points of a two-byte letter are within the limit.
+        #expect(problems(minimal(users: #"{"username": ""# + String(repeating: "é", count: 64) + #"", "password": "pw"}"#)).isEmpty)
+    }
+
     @Test func theDefaultFileIsTheEmbeddedDefault() throws {
         let result = ScenarioFile.read(path: docs.appendingPathComponent("scenarios/default.json").path)
         let scenario = try result.get()
