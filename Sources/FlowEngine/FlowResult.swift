@@ -37,6 +37,18 @@ public struct HistoryEntryDetail: FlowResultDetail {
     }
 }
 
+/// Why the flow is not in the service's history (a full disk): written as `historyError`, in place of
+/// `historyId`. `run` then exits 74 once its flows are done (docs/headless.md).
+public struct HistoryNotSavedDetail: FlowResultDetail {
+    public let message: String
+
+    public init(message: String) { self.message = message }
+
+    public func encode(to container: inout KeyedEncodingContainer<FlowResult.Key>) throws {
+        try container.encode(message, forKey: FlowResult.Key("historyError"))
+    }
+}
+
 /// The end of a flow: its outcome, a status name, the step and error, and what its family adds.
 ///
 /// A value, kept in one immutable box: a flow's `async` functions hold a result in their frames at every

@@ -120,7 +120,10 @@ public final class FlowService: Sendable {
             do {
                 result.set(HistoryEntryDetail(id: try history.record(record)))
             } catch {
-                run.emit(.fault, from: .simulator, to: .app, status: "HISTORY", detail: "this flow was not saved to history: \(error)")
+                // Not a `fault injected`: no fault was switched on, and a script counts the faults that bit by those.
+                let message = "this flow was not saved to the history: \(error)"
+                run.emit(.historyNotSaved, from: .simulator, to: .app, status: "NOT_SAVED", detail: message)
+                result.set(HistoryNotSavedDetail(message: message))
             }
         }
         // Active until recorded: ``waitUntilIdle(timeout:)`` after a cancel then means the history has it.

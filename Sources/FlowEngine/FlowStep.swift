@@ -20,6 +20,8 @@ public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStr
     public var isFaultNotice: Bool { self == .fault || self == .faultsOn }
     /// Not a call: the flow was cancelled.
     public static let cancel = FlowStep("cancel")
+    /// Not a call, nor a fault: the flow's history record could not be written (a full disk).
+    public static let historyNotSaved = FlowStep("history not saved")
 }
 
 /// Who sends or receives a flow event, as in a sequence diagram: the app, an SDK, a server. Each flow family

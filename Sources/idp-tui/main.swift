@@ -54,6 +54,11 @@ func end(_ status: Int32) -> Never {
             writeErrorLine("idp-tui: the output could not be written: \(String(cString: strerror(error)))")
             status = RunCommand.outputFailureStatus
         }
+    } else if let unsaved = RunCommand.unsavedFlow, status < 128 {
+        // A result line was printed for a flow the state file does not hold: the output is incomplete (a signal's
+        // status stays: it says more).
+        writeErrorLine("idp-tui: \(unsaved)")
+        status = RunCommand.outputFailureStatus
     }
     StateFile.closeAll()
     _exit(status)

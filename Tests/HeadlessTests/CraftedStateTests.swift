@@ -151,3 +151,23 @@ import Testing
         }
     }
 }
+
+/// A flow whose history record cannot be written (a full disk; here a trigger that fails every record as a full
+/// disk does): its result line is printed with `historyError` in place of `historyId`, and `run` ends with 74 and
+/// one line on stderr. It exited 0 with nothing said, though the docs promise that a printed result is in the file.
+@Suite struct UnsavedFlowRunTests {
+    @Test func aPrintedResultTheFileDoesNotHoldEndsTheRunWith74() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "logout", "--answers", "-", "--state", state], stdin: "{}").status == 0)
+        try StateFile.executeWithoutMigratingForTesting(
+            path: state, "CREATE TRIGGER full BEFORE INSERT ON flows BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
+        let run = try BinaryRun.run(["run", "payer-auth", "--state", state], stdin: #"{"card":"4000000000002701","expiry":"12/30"}"#)
+        #expect(run.status == 74, "\(run.status) \(run.stderr)")
+        let result = try #require(run.results.first)
+        #expect(result["outcome"] as? String == "success" && result["historyId"] == nil)
+        #expect((result["historyError"] as? String)?.hasPrefix("this flow was not saved to the history: ") == true, "\(result)")
+        #expect(!run.events.contains { $0["step"] as? String == "fault injected" }, "no fault was on")
+        #expect(run.stderr.hasSuffix("idp-tui: flow 1 (payer-auth) was not saved to the history: the state file \(state): database or disk is full\n"),
+                "\(run.stderr)")
+    }
+}

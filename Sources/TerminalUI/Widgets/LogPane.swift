@@ -209,7 +209,7 @@ enum LogPane {
         case (_, .identityProvider): "⇢ IdP"
         case (.identityProvider, _): "⇠ IdP"
         // The faults switched on for a flow, at its start: a notice, not a fault that bit.
-        case (.simulator, _) where event.step == .faultsOn: "simulator"
+        case (.simulator, _) where event.step == .faultsOn || event.step == .historyNotSaved: "simulator"
         case (.simulator, _): "⚡ fault"
         case (.app, let to): "→ \(short(to))"
         case (let from, .app): "← \(short(from))"
