@@ -38,18 +38,56 @@ static void write_all(const char *text) {
 
 static void forward_signal(int signal_number);
 static struct sigaction curses_winch;
+static struct sigaction curses_tstp;
+
+// Runs the handler `previous` held (ncurses' own); false when it held none (the default action, or ignore).
+static int call_previous(const struct sigaction *previous, int signal_number) {
+    if (previous->sa_flags & SA_SIGINFO) {
+        if (previous->sa_sigaction == NULL) return 0;
+        previous->sa_sigaction(signal_number, NULL, NULL);
+        return 1;
+    }
+    if (previous->sa_handler == SIG_DFL || previous->sa_handler == SIG_IGN || previous->sa_handler == NULL) return 0;
+    previous->sa_handler(signal_number);
+    return 1;
+}
 
 // ncurses' own SIGWINCH handler notes the new size for its next getch; this one also wakes the main loop through
 // the signal pipe. The kernel gives a process's signal to any thread that does not block it: when a service thread
 // took it, the main thread's poll went on waiting, and the new size was drawn only at the next key.
 static void winch_forward(int signal_number) {
     int saved = errno;
-    if (curses_winch.sa_flags & SA_SIGINFO) {
-        if (curses_winch.sa_sigaction != NULL) curses_winch.sa_sigaction(signal_number, NULL, NULL);
-    } else if (curses_winch.sa_handler != SIG_DFL && curses_winch.sa_handler != SIG_IGN && curses_winch.sa_handler != NULL) {
-        curses_winch.sa_handler(signal_number);
-    }
+    call_previous(&curses_winch, signal_number);
     forward_signal(signal_number);
+    errno = saved;
+}
+
+// A SIGTSTP from outside (`kill -TSTP`, a job-control tool; Ctrl-Z is read as a key, idp_curses_suspend): ncurses'
+// handler leaves the alternate screen and stops, but knows nothing of the paste and mouse modes, which stayed on in
+// the shell the job was stopped back to (a click there typed "\e[<0;…M"). They go off first and on again at `fg`.
+static void tstp_forward(int signal_number) {
+    int saved = errno;
+    int active = curses_active;
+    if (active) {
+        write_all(PASTE_OFF);
+        if (mouse_wanted) write_all(MOUSE_OFF);
+    }
+    if (!call_previous(&curses_tstp, signal_number)) {
+        // No handler of ncurses': stop as the default action would, then take the signal again.
+        struct sigaction ours;
+        sigaction(SIGTSTP, NULL, &ours);
+        signal(SIGTSTP, SIG_DFL);
+        sigset_t tstp;
+        sigemptyset(&tstp);
+        sigaddset(&tstp, SIGTSTP);
+        pthread_sigmask(SIG_UNBLOCK, &tstp, NULL);
+        raise(SIGTSTP);
+        sigaction(SIGTSTP, &ours, NULL);
+    }
+    if (active && curses_active) {
+        write_all(PASTE_ON);
+        if (mouse_wanted) write_all(MOUSE_ON);
+    }
     errno = saved;
 }
 
@@ -78,6 +116,12 @@ int idp_curses_start(int mouse) {
     sigemptyset(&winch.sa_mask);
     winch.sa_flags = SA_RESTART;
     sigaction(SIGWINCH, &winch, &curses_winch);
+    struct sigaction tstp;
+    memset(&tstp, 0, sizeof tstp);
+    tstp.sa_handler = tstp_forward;
+    sigemptyset(&tstp.sa_mask);
+    tstp.sa_flags = SA_RESTART;
+    sigaction(SIGTSTP, &tstp, &curses_tstp);
     raw();
     noecho();
     nonl();
@@ -110,6 +154,7 @@ void idp_curses_stop(void) {
     // Curses' own SIGWINCH handler back: the signal pipe closes with the session, and its number may then be
     // another file's (the state file's), which a late resize would write into.
     sigaction(SIGWINCH, &curses_winch, NULL);
+    sigaction(SIGTSTP, &curses_tstp, NULL);
     // A terminal without an alternate screen (the Linux console, vt100) would keep the last frame, and the shell's
     // next lines would be written over it: clear it first.
     const char *alternate = tigetstr("smcup");
@@ -268,6 +313,7 @@ void idp_curses_suspend(void) {
     write_all(PASTE_OFF);
     if (mouse_wanted) write_all(MOUSE_OFF);
     endwin();
+    // tstp_forward takes it (the modes already off), and ncurses' handler stops the process until `fg`.
     kill(0, SIGTSTP);
     // Back after SIGCONT (`fg`): curses state is intact; repaint everything.
     write_all(PASTE_ON);

@@ -347,6 +347,30 @@ extension TerminalEndToEndTests {
         #expect(shell.waitUntil { $0.filter { $0 == "$" }.count >= 3 }.0)
     }
 
+    /// A SIGTSTP from outside (a job-control tool, `kill -TSTP`) turns mouse reporting and bracketed paste off in
+    /// the shell the job stops back to, as Ctrl-Z does; they stayed on (a click in the shell typed "\e[<0;…M").
+    @Test func aStopSignalFromOutsideLeavesTheShellWithoutMouseReporting() throws {
+        let shell = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
+        #expect(shell.waitFor("shell$"))
+        shell.type("\(TmuxSession.binary)")
+        shell.press("Enter")
+        #expect(shell.waitFor("What would you like to do?"))
+        #expect(shell.format("#{mouse_any_flag}") == "1")
+        let pid = shell.binaryPID()
+        #expect(!pid.isEmpty)
+        _ = try Spawn.run(["kill", "-TSTP", pid], capture: false)
+        #expect(shell.waitFor("Stopped"))
+        #expect(shell.format("#{alternate_on}") == "0")
+        #expect(shell.format("#{mouse_any_flag}") == "0" && shell.format("#{mouse_sgr_flag}") == "0")
+        shell.type("fg")
+        shell.press("Enter")
+        #expect(shell.waitFor("What would you like to do?"))
+        let (back, _) = shell.waitUntil { _ in shell.format("#{mouse_any_flag}") == "1" }
+        #expect(back, "mouse reporting is on again after fg")
+        shell.press("q")
+        #expect(shell.waitUntil { $0.filter { $0 == "$" }.count >= 3 }.0)
+    }
+
     @Test func aFatalErrorStillRestoresTheTerminal() throws {
         // Without a prompt from the Swift backtracer, which would otherwise wait for a key on the terminal.
         let session = try TmuxSession(
