@@ -280,9 +280,21 @@ final class Database: @unchecked Sendable {
             StateError("cannot \(readOnly ? "read" : "write") the state file \(path): \(message)")
         case SQLITE_FULL:
             StateError("the disk holding the state file \(path) is full")
+        // A full disk met while making the -shm or the -wal is an I/O error to SQLite ("disk I/O error", which sent
+        // the user looking for a failing disk): the free space says which it is.
+        case SQLITE_IOERR where Self.diskIsFull(holding: path):
+            StateError("the disk holding the state file \(path) is full (\(message))")
         default:
             StateError("the state file \(path): \(message)")
         }
+    }
+
+    /// Whether the file system holding `path`'s folder has no room left for a page of the -wal or the -shm.
+    static func diskIsFull(holding path: String) -> Bool {
+        var info = statvfs()
+        let folder = StatePath.folder(of: path)
+        guard statvfs(folder.isEmpty ? "." : folder, &info) == 0 else { return false }
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 64 * 1024
     }
 }
 

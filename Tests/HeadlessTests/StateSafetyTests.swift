@@ -382,3 +382,39 @@ import Threading
         #expect(login.results.first?["outcome"] as? String == "success", "\(login.stdout)")
     }
 }
+
+/// A state file on a full disk (a small tmpfs, where this machine lets the tests mount one).
+@Suite(.serialized) struct FullDiskTests {
+    /// Mounts a 400 KiB tmpfs on a new folder; nil where mounting is not allowed (not root, no CAP_SYS_ADMIN).
+    static func mountSmallDisk() -> String? {
+        let folder = scratchPath("idp-tui-full-disk")
+        guard (try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)) != nil,
+            let run = try? BinaryRun.run(["-t", "tmpfs", "-o", "size=400k", "tmpfs", folder], executable: URL(fileURLWithPath: "/bin/mount")),
+            run.status == 0
+        else { return nil }
+        return folder
+    }
+
+    static let canMount: Bool = {
+        guard let folder = mountSmallDisk() else { return false }
+        _ = try? BinaryRun.run([folder], executable: URL(fileURLWithPath: "/bin/umount"))
+        return true
+    }()
+
+    /// A new process cannot make the -shm on a full disk: SQLite calls it a disk I/O error, which sent the user
+    /// looking for a failing disk. The line says the disk is full.
+    @Test(.enabled(if: canMount)) func aFullDiskIsCalledFullNotAnIOError() throws {
+        let disk = try #require(Self.mountSmallDisk())
+        defer { _ = try? BinaryRun.run([disk], executable: URL(fileURLWithPath: "/bin/umount")) }
+        let folder = disk + "/state"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let state = folder + "/state.sqlite"
+        #expect(try BinaryRun.run(["run", "logout", "--answers", "-", "--state", state], stdin: "{}").status == 0)
+        // Fill the disk, and take the companions away, as a new day on a full disk finds them.
+        _ = try BinaryRun.run(["if=/dev/zero", "of=\(disk)/fill", "bs=4k"], executable: URL(fileURLWithPath: "/bin/dd"))
+        for companion in ["-shm", "-wal"] { try? FileManager.default.removeItem(atPath: state + companion) }
+        let history = try BinaryRun.run(["history", "--state", state])
+        #expect(history.status == 2)
+        #expect(history.stderr.contains("the disk holding the state file \(state) is full"), "\(history.stderr)")
+    }
+}
