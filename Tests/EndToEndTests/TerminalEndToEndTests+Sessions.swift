@@ -320,6 +320,27 @@ extension TerminalEndToEndTests {
         #expect(screen.contains("step 1 of 2"), "the paste must not submit")
     }
 
+    /// A paste of 200,000 two-byte characters (400 KB, read in blocks that split characters in two): the field
+    /// keeps its limit's worth of whole characters, and the keys after it count at once (a paste was read a byte a
+    /// system call, and 2 MB held every key, Ctrl-C included, for 13 s).
+    @Test func aLargePasteOfTwoByteCharactersFillsTheFieldAndTheNextKeysCount() throws {
+        let session = try TmuxSession()
+        openActivation(session)
+        // Too large for a tmux command: loaded from a file.
+        let file = NSTemporaryDirectory() + "idp-tui-paste-\(UUID().uuidString)"
+        try String(repeating: "é", count: 200_000).write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try session.tmux(["load-buffer", "-b", "big", file], capture: false)
+        try session.tmux(["paste-buffer", "-p", "-b", "big", "-t", session.target], capture: false)
+        #expect(session.waitFor("paste cut at"))
+        session.press("Tab")
+        session.type("zz")
+        let (typed, screen) = session.waitUntil { $0.contains("[zz") || $0.contains("[••") }
+        #expect(typed, "\(screen)")
+        let field = screen.split(separator: "\n").first { $0.contains("Username") } ?? ""
+        #expect(field.contains("éééé") && !field.contains("\u{FFFD}"), "\(field)")
+    }
+
     @Test func helpOpensAndClosesWithTheSameKey() throws {
         let session = try TmuxSession()
         #expect(session.waitFor("What would you like to do?"))

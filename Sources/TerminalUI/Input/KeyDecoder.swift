@@ -98,6 +98,35 @@ public struct KeyDecoder: Sendable {
         return out
     }
 
+    /// Whether a paste is open with nothing held back: its text may go in whole (``feedPasted(_:at:)``) up to
+    /// the next Esc (which may start its end) or Ctrl-C.
+    public var takesPastedText: Bool {
+        if case .paste(_, _, let pending) = state { return pending.isEmpty }
+        return false
+    }
+
+    /// Text of an open paste with no Esc or Ctrl-C in it, taken whole: as many characters fed one by one would be,
+    /// without a copy of the state a character (a paste of megabytes took seconds a megabyte).
+    public mutating func feedPasted(_ text: Substring.UnicodeScalarView, at now: ContinuousClock.Instant) -> [DecodedInput] {
+        var out = flush(at: now)
+        lastInput = now
+        guard case .paste(var pasted, var dropped, let pending) = state, pending.isEmpty else {
+            for scalar in text { out += step(scalar) }
+            return out
+        }
+        state = .ground
+        if pasted.utf8.count + Substring(text).utf8.count < Self.maximumPaste {
+            pasted.unicodeScalars.append(contentsOf: text)
+        } else {
+            for scalar in text {
+                if pasted.utf8.count < Self.maximumPaste { pasted.unicodeScalars.append(scalar) } else { dropped = true; break }
+            }
+            dropped = dropped || pasted.utf8.count >= Self.maximumPaste
+        }
+        state = .paste(pasted, dropped: dropped, pendingEnd: "")
+        return out
+    }
+
     /// Takes several characters that arrived together (tests, and a read of many bytes).
     public mutating func feed(_ text: String, at now: ContinuousClock.Instant) -> [DecodedInput] {
         text.unicodeScalars.flatMap { feed($0, at: now) }
