@@ -36,7 +36,7 @@ import Testing
         #expect {
             _ = try Theme.parse("title = bold\r\n\r\ntitle = dim\r\n", source: "t.theme")
         } throws: { error in
-            (error as? ThemeError)?.description == "theme t.theme line 3, key \"title\": set twice"
+            (error as? ThemeError)?.description == "theme t.theme line 3, key \"title\", column 1: set twice"
         }
     }
 
@@ -45,11 +45,11 @@ import Testing
         ("tittle = bold", "theme t.theme line 1, column 1: unknown key; keys: "),
         ("  s3cr3t-typo = bold", "theme t.theme line 1, column 3: unknown key"),
         ("title = bold purple", "theme t.theme line 1, key \"title\", column 14: unknown colour or attribute; attributes: bold"),
-        ("title = red on", "theme t.theme line 1, key \"title\": \"on\" needs a background colour"),
+        ("title = red on", "theme t.theme line 1, key \"title\", column 13: \"on\" needs a background colour"),
         ("title = red on mauve", "theme t.theme line 1, key \"title\", column 16: unknown colour; a colour is one of"),
         ("title = red blue", "theme t.theme line 1, key \"title\", column 13: unexpected word"),
         ("title =", "theme t.theme line 1, key \"title\": no style given"),
-        ("\n\ntitle = bold\ntitle = dim", "theme t.theme line 4, key \"title\": set twice"),
+        ("\n\ntitle = bold\n  title = dim", "theme t.theme line 4, key \"title\", column 3: set twice"),
         ("title = 256", "theme t.theme line 1, key \"title\", column 9: unknown colour or attribute"),
         ("title = none bold", "theme t.theme line 1, key \"title\", column 9: \"none\" stands alone"),
         ("title = bold none", "theme t.theme line 1, key \"title\", column 14: \"none\" stands alone"),
@@ -59,6 +59,15 @@ import Testing
             _ = try Theme.parse(text, source: "t.theme")
         } throws: { error in
             (error as? ThemeError)?.description.hasPrefix(message) == true
+        }
+    }
+
+    /// Tabs part words as spaces do ("bold<TAB>cyan" was one unknown word, while a tab before "=" was fine), and a
+    /// byte-order mark is no part of the first key ("title" was an unknown key).
+    @Test func tabsAndAByteOrderMarkReadAsAnEditorWritesThem() throws {
+        let expected = Style(foreground: .index(6), attributes: .bold)
+        for text in ["title = bold\tcyan", "title\t=\tbold \t cyan\t", "\u{FEFF}title = bold cyan"] {
+            #expect(try Theme.parse(text, source: "t.theme").style(.title) == expected, "\(text.debugDescription)")
         }
     }
 

@@ -83,6 +83,8 @@ public struct Theme: Sendable {
         var seen: [Role] = []
         // A Swift string holds CRLF as one Character, "\r\n", which is not "\n": a file with CRLF line ends is
         // split on it too.
+        // A byte-order mark (an editor's "UTF-8 with BOM") is no part of the first key: "title" was an unknown key.
+        let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for (offset, rawLine) in lines.enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -101,10 +103,11 @@ public struct Theme: Sendable {
             }
             let key = role.rawValue
             guard !seen.contains(role) else {
-                throw ThemeError(file: source, line: number, key: key, message: "set twice")
+                throw ThemeError(file: source, line: number, column: column(keyText), key: key, message: "set twice")
             }
             seen.append(role)
-            let words = trimmed[trimmed.index(after: equals)...].split(separator: " ", omittingEmptySubsequences: true)
+            // Words apart by spaces or tabs alike ("bold<TAB>cyan" was one unknown word).
+            let words = trimmed[trimmed.index(after: equals)...].split(omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
                 .map { Self.trim($0) }.filter { !$0.isEmpty }
             styles[role] = try parseStyle(words[...], file: source, line: number, key: key, column: column)
         }
@@ -147,9 +150,9 @@ public struct Theme: Sendable {
             words.removeFirst()
         }
         if words.first == "on" {
-            words.removeFirst()
+            let on = words.removeFirst()
             guard let word = words.first else {
-                throw ThemeError(file: file, line: line, key: key, message: "\"on\" needs a background colour")
+                throw ThemeError(file: file, line: line, column: column(on), key: key, message: "\"on\" needs a background colour")
             }
             guard let color = ThemeColor(String(word)) else {
                 throw ThemeError(file: file, line: line, column: column(word), key: key, message: "unknown colour; \(colourHelp)")
