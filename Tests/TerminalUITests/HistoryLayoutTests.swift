@@ -21,6 +21,24 @@ import Testing
         #expect(text.contains(" payer-auth —    failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
     }
 
+    /// The list shows the newest 200 flows; with older ones in the file its title says so, and where they are (it
+    /// said "History — 200 flows" of a file that kept 1,000).
+    @Test func theTitleSaysWhenOlderFlowsAreNotListed() throws {
+        let driver = AppDriver(width: 100, height: 30)
+        driver.activate()
+        driver.press(.enter)
+        let history = try #require(driver.service.history)
+        let first = try #require(try history.record(id: 1))
+        for _ in 0..<199 { _ = try history.record(first) }
+        driver.press(.character("h"))
+        #expect(driver.app.render().text.contains("History — 200 flows"), "\(driver.app.render().text)")
+        driver.press(.escape)
+        _ = try history.record(first)
+        driver.press(.character("h"))
+        let text = driver.app.render().text
+        #expect(text.contains("History — the newest 200 flows; idp-tui history --limit N lists older ones"), "\(text)")
+    }
+
     /// One long user name (a Q2 login takes 60 characters) took the room of every row's outcome and status; the
     /// user column is cut with "…" at 16.
     @Test func aLongUserNameDoesNotCutEveryStatus() {

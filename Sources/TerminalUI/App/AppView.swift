@@ -106,6 +106,8 @@ public enum AppView {
         case .q2Choice(let choice): choice.prompt.title
         case .working(_, let flow, _): flow.title
         case .result(let result): result.flow.title
+        case .history(let history) where history.olderNotShown:
+            "History — the newest \(history.entries.count) flows; idp-tui history --limit N lists older ones"
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
         case .transcript(let transcript, _): "Flow \(transcript.record.summary.id)"
         case .comparison(let comparison) where comparison.running: "KSSIDP comparison — running…"

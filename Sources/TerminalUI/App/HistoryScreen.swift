@@ -10,6 +10,8 @@ public struct HistoryState: Sendable, Equatable {
     public var selection = 0
     /// Why the history could not be read, if it could not.
     public var error: String?
+    /// Whether the file holds older flows than the list shows (it shows the newest ``TerminalApp/historyLimit``).
+    public var olderNotShown = false
 }
 
 /// One past flow's transcript.
@@ -32,7 +34,12 @@ extension TerminalApp {
             return
         }
         do {
-            state.screen = .history(HistoryState(entries: try history.list(limit: Self.historyLimit)))
+            // One more than is shown: whether the file holds older ones, which the title then says (it said "200 flows"
+            // of a file that kept 1,000).
+            var entries = try history.list(limit: Self.historyLimit + 1)
+            let older = entries.count > Self.historyLimit
+            if older { entries.removeLast() }
+            state.screen = .history(HistoryState(entries: entries, olderNotShown: older))
         } catch {
             state.screen = .history(HistoryState(entries: [], error: "the history cannot be read: \(error)"))
         }
