@@ -49,6 +49,11 @@ public enum HistoryExport {
         var lines = ["sequenceDiagram", "    title \(escape("\(s.flow) #\(s.id): \(s.outcome.rawValue) \(s.status)"))"]
         for name in order { lines.append("    participant \(id(name)) as \(escape(name))") }
         let answers = ArrowKind.answers(record.events)
+        // A detail over 90 characters is cut with "…" to keep the diagram readable: a comment at its top says so, and
+        // where each is whole (an exported diagram attached to a report was cut with nothing said).
+        if record.events.contains(where: { shorten($0.detail) != $0.detail }) {
+            lines.insert("    %% details over 90 characters end in …: idp-tui history show \(s.id) prints them whole", at: 1)
+        }
         for (event, answers) in zip(record.events, answers) {
             let label = RecordedEvent.arrowLabel(step: event.step, status: event.status, separator: " · ")
             let text = [label, shorten(event.detail)].filter { !$0.isEmpty }.joined(separator: " · ")

@@ -139,6 +139,13 @@ import Testing
         #expect(payment.stdout.contains("    ACS->>DS: RReq · Y"))
         #expect(payment.stdout.contains("    ACS-->>Drops: CRes"))
         #expect(payment.stdout.contains("    SafepayDrops-->>App: onPayerAuthenticationSuccess · Y"))
+        // The 3DS Method's detail (its collection URL) is over 90 characters, cut with "…": a comment says so, and
+        // where it is whole (the activation's getAuthorizationCode, with its trace parent, is cut too).
+        #expect(payment.stdout.contains("…"))
+        let paymentLines = payment.stdout.split(separator: "\n")
+        #expect(paymentLines.dropFirst().first == "    %% details over 90 characters end in …: idp-tui history show 4 prints them whole",
+                "\(payment.stdout)")
+        #expect(lines.dropFirst().first == "    %% details over 90 characters end in …: idp-tui history show 1 prints them whole")
     }
 
     @Test func exportAsJSONHoldsTheResultAndTheEvents() throws {
