@@ -141,7 +141,9 @@ import ThreeDSecure
         #expect(text.contains("› 4000 0000 0000 2446  TC7   lookup: Enrolled U   Error on lookup"), "\(text)")
         driver.press(.enter)
         #expect(driver.app.state.cardPicker == nil)
-        #expect(driver.app.render().text.contains("4000 0000 0000 2446"))
+        // Filled in whole; shown masked, the focus being on Pay (the full number only in the field being typed).
+        #expect(driver.app.render().text.contains("[•••• 2446"), "\(driver.app.render().text)")
+        if case .payment(let form) = driver.screen { #expect(form.inputs[0].text == "4000 0000 0000 2446") }
         driver.press(.enter)  // Pay has focus
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.payment?.enrolled == "U")
@@ -212,7 +214,7 @@ import ThreeDSecure
         driver.type("test case 4")
         driver.press(.enter)
         let chosen = try #require(CardCatalog.defaults.first { $0.source == "Test Case 4" })
-        #expect(driver.app.render().text.contains(PaymentForm.formatCardNumber(chosen.number)))
+        #expect(driver.app.render().text.contains("•••• " + chosen.number.suffix(4)))
         driver.press(.f4)
         let picker = try #require(driver.app.state.cardPicker)
         #expect(picker.matches[picker.focus].number == chosen.number, "the picker opens on the card it filled in last")
@@ -277,6 +279,20 @@ import ThreeDSecure
         let cleared = driver.app.render().text
         #expect(cleared.contains("[                        ] Visa, Mastercard"), "\(cleared)")
         #expect(cleared.contains("The Drops page asks for the card; F4 picks a test card."), "\(cleared)")
+    }
+
+    /// The last payment's card starts the next form: in full only while its field has the focus (the field being
+    /// typed); with the focus elsewhere it is masked, as plain mode shows it (it stayed whole on screen).
+    @Test func theLastCardIsMaskedWhenItsFieldHasNoFocus() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        #expect(driver.app.render().text.contains("4000 0000 0000 2701"))
+        driver.press(.tab)
+        let text = driver.app.render().text
+        #expect(text.contains("[•••• 2701") && !text.contains("0000 2701"), "\(text)")
     }
 
     @Test func at60ColumnsTheLastCardsHintIsWhole() throws {

@@ -10,6 +10,13 @@ extension AppView {
 
     // MARK: The card form
 
+    /// A card number field as it shows without the focus: `•••• 2701` once it holds a number's worth of digits.
+    static func maskedCard(_ input: TextInput) -> TextInput {
+        let digits = input.text.filter(\.isNumber)
+        guard digits.count >= 12, digits.count == input.text.filter({ $0 != " " }).count else { return input }
+        return TextInput("•••• " + String(digits.suffix(4)), maximumBytes: 23)
+    }
+
     static func drawPayment(_ buffer: inout ScreenBuffer, _ form: PaymentFormState, _ area: Panel) {
         // The last payment's card, while the field holds it: a tester who meant another one sees how to clear it.
         let hints = form.showsLastCard
@@ -29,7 +36,10 @@ extension AppView {
             let focused = form.focus == index
             let boxWidth = field == .card || field == .merchant ? 24 : 10
             buffer.put(field.label, row: row, column: area.left, role: focused ? .title : .label)
-            drawInput(&buffer, form.inputs[index], secret: false, focused: focused, row: row, left: boxLeft, width: boxWidth)
+            // The full card number only in the field being typed: elsewhere (the last payment's card the form starts
+            // with, a number typed and left) it is masked, as plain mode, the log and the results show it.
+            let input = field == .card && !focused ? Self.maskedCard(form.inputs[index]) : form.inputs[index]
+            drawInput(&buffer, input, secret: false, focused: focused, row: row, left: boxLeft, width: boxWidth)
             buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
             if let error = form.error, form.errorField == field, errorBeside {
                 // The error beside the field it is about, on up to three rows (the boxes below end left of it).
