@@ -90,13 +90,16 @@ public enum HistoryExport {
         text.count > 90 ? String(text.prefix(89)) + "…" : text
     }
 
-    /// Mermaid reads `;` and `#` in message text as syntax: write them as entity codes.
+    /// Mermaid reads `;` and `#` in message text as syntax, and `<` `>` as HTML (a merchant named `<br>` broke its
+    /// line, `<b>` made bold): write them as entity codes.
     private static func escape(_ text: String) -> String {
         var out = ""
         for character in VisibleText.escaped(text) {
             switch character {
             case "#": out += "#35;"
             case ";": out += "#59;"
+            case "<": out += "#60;"
+            case ">": out += "#62;"
             case "\n", "\r": out += " "
             default: out.append(character)
             }

@@ -148,6 +148,18 @@ import Testing
         #expect(lines.dropFirst().first == "    %% details over 90 characters end in …: idp-tui history show 1 prints them whole")
     }
 
+    /// `<` and `>` in a message are Mermaid's HTML: a merchant named `<br>Shop` broke its line in the diagram.
+    @Test func exportAsMermaidWritesAnglesAsEntityCodes() throws {
+        let state = freshStatePath()
+        let run = try BinaryRun.run(["run", "payer-auth", "--state", state],
+                                    stdin: #"{"card":"4000000000002701","expiry":"12/30","merchant":"<br>Shop; #1"}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        let export = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state])
+        #expect(export.stdout.contains("#60;br#62;Shop#59; #35;1"), "\(export.stdout)")
+        let messages = export.stdout.split(separator: "\n").compactMap { line in line.firstRange(of: ": ").map { line[$0.upperBound...] } }
+        #expect(!messages.contains { $0.contains("<") || $0.contains(">") }, "\(export.stdout)")
+    }
+
     @Test func exportAsJSONHoldsTheResultAndTheEvents() throws {
         let state = try populated()
         let run = try BinaryRun.run(["history", "export", "2", "--format", "json", "--state", state])
