@@ -255,7 +255,8 @@ public final class HeadlessRunner: FlowFrontEnd {
         delayed = nil
         // A flow stopped by bad answers is abandoned: exit 2 and one line on stderr, no result line.
         if usageError == nil { emit("result", result) }
-        if let unsaved = result.details.lazy.compactMap({ $0 as? HistoryNotSavedDetail }).first {
+        // Only of a result printed: an abandoned flow's run ends with 2, its usage error said.
+        if usageError == nil, let unsaved = result.details.lazy.compactMap({ $0 as? HistoryNotSavedDetail }).first {
             RunCommand.noteUnsavedFlow("flow \(result.flowID) (\(result.flow.rawValue)) was not saved to the history: "
                 + unsaved.message.replacingOccurrences(of: "this flow was not saved to the history: ", with: ""))
         }

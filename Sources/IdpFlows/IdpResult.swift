@@ -99,8 +99,6 @@ enum DeviceAdvice {
         case (StatusType.FAILED.name, IdpFailure.serverError("").code):
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
         case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."
-        case (StatusType.INTERNAL_ERROR.name, _):
-            "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
         case (SimulatorStatus.insecureDevice, _):
             "The MC-SDK does not run on a rooted or jailbroken device: use a secure device, or turn the insecure-device fault off."
         case (StatusType.NOT_REACHABLE.name, _): "Check the identity provider's URL and the network."

@@ -81,7 +81,7 @@ public final class IdpSdkFamily: FlowFamily {
     /// the code's page and issued the authorization code. A failure there (the network, a runtime error) used to
     /// leave it spent with nothing said, and the next activation failed with ACTIVATION_CODE_USED.
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
-        deviceAdvice(status: status, code: code, codeSpent: kind == .activate && step?.rawValue == "SetAuthorisationCode")
+        deviceAdvice(status: status, code: code, step: step, codeSpent: kind == .activate && step?.rawValue == "SetAuthorisationCode")
     }
 
     /// The same for a cancel there.
@@ -92,11 +92,20 @@ public final class IdpSdkFamily: FlowFamily {
 
     /// What to try after a flow on this device ended with `status`; `codeSpent`: an activation's that the IdP had
     /// accepted the code of (KSSIDP's too).
-    public func deviceAdvice(status: String, code: Int?, codeSpent: Bool) -> String? {
+    public func deviceAdvice(status: String, code: Int?, step: FlowStep?, codeSpent: Bool) -> String? {
         let spent = DeviceAdvice.codeSpent(startOver: environment.startOver)
-        // "Run the flow again" would meet ACTIVATION_CODE_USED: after a runtime error, only that the MC-SDK restarted.
-        if codeSpent && status == StatusType.INTERNAL_ERROR.name { return "The MC-SDK restarted itself after a runtime error. " + spent }
-        let advice = DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)
+        let advice: String?
+        if status == StatusType.INTERNAL_ERROR.name {
+            // A runtime error restarts the MC-SDK (it is no longer started); a device it could not store (a full disk)
+            // leaves it started, or fails StartEvent itself. The advice spoke of a runtime error for both.
+            advice = device.snapshot.started || step == .start
+                ? "The MC-SDK could not store the device (the error says why: a full disk, a state file it cannot write): fix that, then run the flow again."
+                // "Run the flow again" would meet ACTIVATION_CODE_USED when the code is spent.
+                : codeSpent ? "The MC-SDK restarted itself after a runtime error."
+                : "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
+        } else {
+            advice = DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)
+        }
         guard codeSpent else { return advice }
         return (advice.map { $0 + " " } ?? "") + spent
     }

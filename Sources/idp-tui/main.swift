@@ -54,9 +54,9 @@ func end(_ status: Int32) -> Never {
             writeErrorLine("idp-tui: the output could not be written: \(String(cString: strerror(error)))")
             status = RunCommand.outputFailureStatus
         }
-    } else if let unsaved = RunCommand.unsavedFlow, status < 128 {
-        // A result line was printed for a flow the state file does not hold: the output is incomplete (a signal's
-        // status stays: it says more).
+    } else if let unsaved = RunCommand.unsavedFlow, [0, 1, 3].contains(status) {
+        // A result line was printed for a flow the state file does not hold: the output is incomplete (bad input's
+        // 2 and a signal's status stay: they say more).
         writeErrorLine("idp-tui: \(unsaved)")
         status = RunCommand.outputFailureStatus
     }

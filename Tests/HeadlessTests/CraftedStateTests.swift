@@ -169,5 +169,27 @@ import Testing
         #expect(!run.events.contains { $0["step"] as? String == "fault injected" }, "no fault was on")
         #expect(run.stderr.hasSuffix("idp-tui: flow 1 (payer-auth) was not saved to the history: the state file \(state): database or disk is full\n"),
                 "\(run.stderr)")
+        // Bad input stays 2, with its own line only: the abandoned flow printed no result (it exited 74).
+        let bad = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.alice)
+        #expect(bad.status == 2 && bad.stderr.split(separator: "\n").count == 1, "\(bad.status) \(bad.stderr)")
+    }
+
+    /// A device the MC-SDK cannot store (a full disk; here triggers that fail every write of it) fails StartEvent
+    /// with INTERNAL_ERROR: the advice says so, not that a runtime error restarted the MC-SDK and spent the
+    /// activation code (which sent the user to `reset`, throwing their state away, with the code unused).
+    @Test(arguments: ["activate", "legacy-activate"])
+    func aDeviceThatCannotBeStoredIsNotCalledARuntimeError(flow: String) throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "logout", "--answers", "-", "--state", state], stdin: "{}").status == 0)
+        for event in ["INSERT", "UPDATE"] {
+            try StateFile.executeWithoutMigratingForTesting(
+                path: state, "CREATE TRIGGER full_\(event) BEFORE \(event) ON device BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
+        }
+        let run = try BinaryRun.run(["run", flow, "--state", state], stdin: Answers.aliceActivation)
+        let result = try #require(run.results.first, "\(run.stderr)")
+        #expect(result["status"] as? String == "INTERNAL_ERROR" && result["failedStep"] as? String == "Start", "\(result)")
+        let advice = result["advice"] as? String ?? ""
+        #expect(advice.hasPrefix("The MC-SDK could not store the device") && !advice.contains("runtime error") && !advice.contains("spent"),
+                "\(advice)")
     }
 }
