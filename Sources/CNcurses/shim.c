@@ -38,7 +38,6 @@ static void write_all(const char *text) {
 
 static void forward_signal(int signal_number);
 static struct sigaction curses_winch;
-static struct sigaction curses_tstp;
 
 // Runs the handler `previous` held (ncurses' own); false when it held none (the default action, or ignore).
 static int call_previous(const struct sigaction *previous, int signal_number) {
@@ -62,32 +61,13 @@ static void winch_forward(int signal_number) {
     errno = saved;
 }
 
-// A SIGTSTP from outside (`kill -TSTP`, a job-control tool; Ctrl-Z is read as a key, idp_curses_suspend): ncurses'
-// handler leaves the alternate screen and stops, but knows nothing of the paste and mouse modes, which stayed on in
-// the shell the job was stopped back to (a click there typed "\e[<0;…M"). They go off first and on again at `fg`.
+// A SIGTSTP from outside (`kill -TSTP`, a job-control tool; Ctrl-Z is read as a key): only noted, through the signal
+// pipe, so that the main loop suspends as it does for Ctrl-Z (idp_curses_suspend: paste and mouse modes off, curses
+// left, stopped until `fg`). ncurses' own handler left the paste and mouse modes on in the shell the job was
+// stopped back to (a click there typed "\e[<0;…M"), and ran curses on whichever thread the signal reached.
 static void tstp_forward(int signal_number) {
     int saved = errno;
-    int active = curses_active;
-    if (active) {
-        write_all(PASTE_OFF);
-        if (mouse_wanted) write_all(MOUSE_OFF);
-    }
-    if (!call_previous(&curses_tstp, signal_number)) {
-        // No handler of ncurses': stop as the default action would, then take the signal again.
-        struct sigaction ours;
-        sigaction(SIGTSTP, NULL, &ours);
-        signal(SIGTSTP, SIG_DFL);
-        sigset_t tstp;
-        sigemptyset(&tstp);
-        sigaddset(&tstp, SIGTSTP);
-        pthread_sigmask(SIG_UNBLOCK, &tstp, NULL);
-        raise(SIGTSTP);
-        sigaction(SIGTSTP, &ours, NULL);
-    }
-    if (active && curses_active) {
-        write_all(PASTE_ON);
-        if (mouse_wanted) write_all(MOUSE_ON);
-    }
+    forward_signal(signal_number);
     errno = saved;
 }
 
@@ -121,7 +101,7 @@ int idp_curses_start(int mouse) {
     tstp.sa_handler = tstp_forward;
     sigemptyset(&tstp.sa_mask);
     tstp.sa_flags = SA_RESTART;
-    sigaction(SIGTSTP, &tstp, &curses_tstp);
+    sigaction(SIGTSTP, &tstp, NULL);
     raw();
     noecho();
     nonl();
@@ -152,9 +132,9 @@ void idp_curses_stop(void) {
     if (!curses_active) return;
     curses_active = 0;
     // Curses' own SIGWINCH handler back: the signal pipe closes with the session, and its number may then be
-    // another file's (the state file's), which a late resize would write into.
+    // another file's (the state file's), which a late resize would write into. SIGTSTP's default: curses is over.
     sigaction(SIGWINCH, &curses_winch, NULL);
-    sigaction(SIGTSTP, &curses_tstp, NULL);
+    signal(SIGTSTP, SIG_DFL);
     // A terminal without an alternate screen (the Linux console, vt100) would keep the last frame, and the shell's
     // next lines would be written over it: clear it first.
     const char *alternate = tigetstr("smcup");
@@ -313,8 +293,16 @@ void idp_curses_suspend(void) {
     write_all(PASTE_OFF);
     if (mouse_wanted) write_all(MOUSE_OFF);
     endwin();
-    // tstp_forward takes it (the modes already off), and ncurses' handler stops the process until `fg`.
+    // Stopped by SIGTSTP's default action, so that the shell reports the job stopped; noted again afterwards.
+    struct sigaction ours;
+    sigaction(SIGTSTP, NULL, &ours);
+    signal(SIGTSTP, SIG_DFL);
+    sigset_t tstp;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &tstp, NULL);
     kill(0, SIGTSTP);
+    sigaction(SIGTSTP, &ours, NULL);
     // Back after SIGCONT (`fg`): curses state is intact; repaint everything.
     write_all(PASTE_ON);
     if (mouse_wanted) write_all(MOUSE_ON);

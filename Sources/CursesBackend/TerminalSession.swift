@@ -59,6 +59,12 @@ public enum TerminalSession {
         let screen = CursesScreen(theme: theme)
         var reader = KeyReader()
         var dirty = true
+        /// Stopped until `fg` (Ctrl-Z, or SIGTSTP from outside), then everything drawn again at the size it has then.
+        func suspend() {
+            idp_curses_suspend()
+            app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
+            screen.invalidate()
+        }
         var buildFailure: StartError?
         while app.exitStatus == nil && buildFailure == nil {
             if dirty {
@@ -89,7 +95,15 @@ public enum TerminalSession {
                 var number: UInt8 = 0
                 if read(signalPipe[0], &number, 1) == 1 {
                     // A resize wakes the loop: curses has its KEY_RESIZE waiting for the read below.
-                    if Int32(number) == SIGWINCH { resized = true } else { app.quit(128 + Int32(number)) }
+                    if Int32(number) == SIGWINCH {
+                        resized = true
+                    } else if Int32(number) == SIGTSTP {
+                        // From outside (kill -TSTP): as Ctrl-Z.
+                        suspend()
+                        dirty = true
+                    } else {
+                        app.quit(128 + Int32(number))
+                    }
                 }
                 if !resized { continue }
             }
@@ -116,10 +130,7 @@ public enum TerminalSession {
                     case .resize:
                         app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
                         screen.invalidate()
-                    case .suspend:
-                        idp_curses_suspend()
-                        app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
-                        screen.invalidate()
+                    case .suspend: suspend()
                     }
                     if app.exitStatus != nil { break }
                 }
