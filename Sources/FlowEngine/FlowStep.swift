@@ -16,8 +16,9 @@ public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStr
     public static let fault = FlowStep("fault injected")
     /// Not a call: which faults are on as the flow starts (none has bitten yet).
     public static let faultsOn = FlowStep("faults on")
-    /// Whether the event is the simulation's notice (a fault on or bitten), not a call of the flow.
-    public var isFaultNotice: Bool { self == .fault || self == .faultsOn }
+    /// Whether the event is the simulation's notice (a fault on or bitten, the flow's record not saved), not a call
+    /// of the flow: the working screen does not show it as the call in flight.
+    public var isFaultNotice: Bool { self == .fault || self == .faultsOn || self == .historyNotSaved }
     /// Not a call: the flow was cancelled.
     public static let cancel = FlowStep("cancel")
     /// Not a call, nor a fault: the flow's history record could not be written (a full disk).

@@ -381,8 +381,8 @@ private struct DeviceState {
     var loggedIn = false
     var offlineToken: PersistedDevice.OfflineToken?
     var pending: PendingLogin?
-    /// Whether a SetAuthorisationCodeEvent took the last GetAstClientDataEvent's `pending` (a restart, or a new
-    /// start, forgets it: nothing was taken since).
+    /// Whether a SetAuthorisationCodeEvent took the last GetAstClientDataEvent's `pending` (a restart or a runtime
+    /// error forgets it: nothing was taken since; a StartEvent keeps `pending`, and so this, as it was).
     var pendingTaken = false
     /// How many times the store's device has been taken: a reload that read the store before another load
     /// took it keeps that newer one.

@@ -72,7 +72,7 @@ public struct ParityReport: Sendable, Equatable, Encodable {
 
     private enum CodingKeys: String, CodingKey { case variant, agrees, differenceCount, cases }
 
-    /// With the verdict the exit status gives (`agrees`) and the footer's count, at the top.
+    /// With the verdict the exit status gives (`agrees`) and the footer's count (`compare --json` sorts the keys).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(variant, forKey: .variant)

@@ -29,7 +29,8 @@ func help(_ command: Command) -> String {
           idp-tui --help | --version
 
         exit status: 0 every flow succeeded (or quit) · 1 a flow failed · 3 a flow was cancelled · 2 bad input
-                     · 74 the output could not be written · 141 the output was closed
+                     · 74 the output, or a flow's history record, could not be written
+                     · 141 the output was closed
                      · 130 Ctrl-C · 129/143 SIGHUP/SIGTERM
         demo users (tenant demo): alice / wonderland, activation code 123456; bob / builder, 654321
         more help: idp-tui COMMAND --help (run's lists the answers' keys); ? or F1 in the terminal UI;
