@@ -182,6 +182,8 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has "username", which activate, login, legacy-activate, legacy-login and q2-login take (line 1, column 56)"#),
         (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be a whole number from 0 to 10"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"-5"}"#, "the amount must be above zero"),
+        // Rounded to 49.99 by a 38-digit decimal, it has more than two decimals.
+        (#"{"card":"4000000000002503","expiry":"12/30","amount":4.9990000000000000000000000000000000000001e1}"#, "answers.amount: write it as a number with at most two decimals"),
         // With its exponent applied, 1e-3 is 0.001: three decimals.
         (#"{"card":"4000000000002503","expiry":"12/30","amount":1e-3}"#, "answers.amount: write it as a number with at most two decimals"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":1e400}"#, "answers are not valid JSON: a number out of range at line 1, column 59"),
