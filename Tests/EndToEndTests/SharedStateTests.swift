@@ -14,18 +14,8 @@ import Testing
         let session = try TmuxSession(arguments: ["--state", state])
         #expect(session.waitFor("device: not activated"))
 
-        let run = Process()
-        run.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        run.arguments = ["run", "activate", "--state", state]
-        let input = Pipe()
-        run.standardInput = input
-        run.standardOutput = FileHandle.nullDevice
-        run.standardError = FileHandle.nullDevice
-        try run.run()
-        input.fileHandleForWriting.write(Data(#"{"username":"alice","password":"wonderland","activation-code":"123456"}"#.utf8))
-        try input.fileHandleForWriting.close()
-        run.waitUntilExit()
-        #expect(run.terminationStatus == 0)
+        #expect(try TmuxSession.runBinary(["run", "activate", "--state", state],
+                                          stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#) == 0)
 
         session.press("?")
         #expect(session.waitFor("Keys"))
@@ -34,15 +24,7 @@ import Testing
         #expect(followed, "\(screen)")
 
         // A log-out by another process shows after the history is closed.
-        let logout = Process()
-        logout.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        logout.arguments = ["run", "logout", "--state", state]
-        logout.standardInput = FileHandle.nullDevice
-        logout.standardOutput = FileHandle.nullDevice
-        logout.standardError = FileHandle.nullDevice
-        try logout.run()
-        logout.waitUntilExit()
-        #expect(logout.terminationStatus == 0)
+        #expect(try TmuxSession.runBinary(["run", "logout", "--state", state]) == 0)
         session.press("h")
         #expect(session.waitFor("History"))
         session.press("Escape")
@@ -50,19 +32,32 @@ import Testing
         #expect(loggedOut, "\(after)")
 
         // So does a reset (no device stored any more): it kept saying "activated as alice" until a flow ran.
-        let reset = Process()
-        reset.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-        reset.arguments = ["reset", "--yes", "--state", state]
-        reset.standardInput = FileHandle.nullDevice
-        reset.standardOutput = FileHandle.nullDevice
-        reset.standardError = FileHandle.nullDevice
-        try reset.run()
-        reset.waitUntilExit()
-        #expect(reset.terminationStatus == 0)
+        #expect(try TmuxSession.runBinary(["reset", "--yes", "--state", state]) == 0)
         session.press("?")
         #expect(session.waitFor("Keys"))
         session.press("Escape")
         let (wasReset, last) = session.waitUntil { $0.contains("device: not activated") }
         #expect(wasReset, "\(last)")
+    }
+}
+
+extension TmuxSession {
+    /// Runs the binary outside tmux (another process on the same state file), with `stdin` as its input (none when
+    /// nil: a logout reads none), its output discarded; returns its exit status.
+    static func runBinary(_ arguments: [String], stdin: String? = nil) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 }

@@ -351,12 +351,18 @@ extension TerminalEndToEndTests {
         #expect(closed)
     }
 
-    @Test func ctrlZSuspendsAndFgRedraws() throws {
+    /// idp-tui started from an interactive bash, as a job the shell can stop and bring back.
+    func startInAShell() throws -> TmuxSession {
         let shell = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
         #expect(shell.waitFor("shell$"))
         shell.type("\(TmuxSession.binary)")
         shell.press("Enter")
         #expect(shell.waitFor("What would you like to do?"))
+        return shell
+    }
+
+    @Test func ctrlZSuspendsAndFgRedraws() throws {
+        let shell = try startInAShell()
         shell.press("C-z")
         #expect(shell.waitFor("Stopped"))
         #expect(shell.format("#{alternate_on}") == "0")
@@ -371,11 +377,7 @@ extension TerminalEndToEndTests {
     /// A SIGTSTP from outside (a job-control tool, `kill -TSTP`) turns mouse reporting and bracketed paste off in
     /// the shell the job stops back to, as Ctrl-Z does; they stayed on (a click in the shell typed "\e[<0;…M").
     @Test func aStopSignalFromOutsideLeavesTheShellWithoutMouseReporting() throws {
-        let shell = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
-        #expect(shell.waitFor("shell$"))
-        shell.type("\(TmuxSession.binary)")
-        shell.press("Enter")
-        #expect(shell.waitFor("What would you like to do?"))
+        let shell = try startInAShell()
         #expect(shell.format("#{mouse_any_flag}") == "1")
         let pid = shell.binaryPID()
         #expect(!pid.isEmpty)

@@ -33,17 +33,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let state = folder + "/state.sqlite"
         for password in ["nope", "wonderland"] {
-            let run = Process()
-            run.executableURL = URL(fileURLWithPath: TmuxSession.binary)
-            run.arguments = ["run", "q2-login", "--state", state]
-            let input = Pipe()
-            run.standardInput = input
-            run.standardOutput = FileHandle.nullDevice
-            run.standardError = FileHandle.nullDevice
-            try run.run()
-            input.fileHandleForWriting.write(Data((#"{"username":"alice","password":""# + password + #""}"#).utf8))
-            try input.fileHandleForWriting.close()
-            run.waitUntilExit()
+            _ = try TmuxSession.runBinary(["run", "q2-login", "--state", state], stdin: #"{"username":"alice","password":""# + password + #""}"#)
         }
         // Without NO_COLOR (swift test sets it), which would choose monochrome by itself.
         let session = try TmuxSession(command: [

@@ -1,3 +1,4 @@
+import FlowRecords
 import Foundation
 import TerminalUI
 import Testing
@@ -21,15 +22,22 @@ import Testing
         #expect(text.contains(" payer-auth —    failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
     }
 
-    /// The list shows the newest 200 flows; with older ones in the file its title says so, and where they are (it
-    /// said "History — 200 flows" of a file that kept 1,000).
-    @Test func theTitleSaysWhenOlderFlowsAreNotListed() throws {
-        let driver = AppDriver(width: 100, height: 30)
+    /// Activates, then records `copies` more copies of that flow (another process's flows), back on the home menu.
+    func activateWithCopies(_ driver: AppDriver, _ copies: Int) throws -> any FlowHistory {
         driver.activate()
         driver.press(.enter)
         let history = try #require(driver.service.history)
         let first = try #require(try history.record(id: 1))
-        for _ in 0..<199 { _ = try history.record(first) }
+        for _ in 0..<copies { _ = try history.record(first) }
+        return history
+    }
+
+    /// The list shows the newest 200 flows; with older ones in the file its title says so, and where they are (it
+    /// said "History — 200 flows" of a file that kept 1,000).
+    @Test func theTitleSaysWhenOlderFlowsAreNotListed() throws {
+        let driver = AppDriver(width: 100, height: 30)
+        let history = try activateWithCopies(driver, 199)
+        let first = try #require(try history.record(id: 1))
         driver.press(.character("h"))
         #expect(driver.app.render().text.contains("History — 200 flows"), "\(driver.app.render().text)")
         driver.press(.escape)
@@ -82,11 +90,7 @@ import Testing
     /// ("payer-auth (flow 2 · history 152, event 54)") was cut at the frame with no "…", its ")" gone.
     @Test func theDetailViewWrapsALongFlowLine() throws {
         let driver = AppDriver(width: 60, height: 18)
-        driver.activate()
-        driver.press(.enter)
-        let history = try #require(driver.service.history)
-        let first = try #require(try history.record(id: 1))
-        for _ in 0..<150 { _ = try history.record(first) }
+        _ = try activateWithCopies(driver, 150)
         driver.payWithAChallenge()
         driver.press(.enter, .tab, .enter)
         let text = driver.app.render().text
