@@ -47,6 +47,21 @@ import Testing
         #expect(text.contains("History — the newest 200 flows; idp-tui history --limit N lists older ones"), "\(text)")
     }
 
+    /// Back from a transcript, the list is read again (another process ran flows meanwhile: it kept the count from
+    /// when it opened), with the flow just read still selected.
+    @Test func backFromATranscriptTheListIsReadAgain() throws {
+        let driver = AppDriver(width: 100, height: 30)
+        let history = try activateWithCopies(driver, 2)
+        driver.press(.character("h"))
+        #expect(driver.app.render().text.contains("History — 3 flows"))
+        driver.press(.down, .enter)  // flow 2's transcript
+        let first = try #require(try history.record(id: 1))
+        _ = try history.record(first)
+        driver.press(.escape)
+        #expect(driver.app.render().text.contains("History — 4 flows"), "\(driver.app.render().text)")
+        if case .history(let list) = driver.screen { #expect(list.entries[list.selection].id == 2) } else { Issue.record("not the list") }
+    }
+
     /// One long user name (a Q2 login takes 60 characters) took the room of every row's outcome and status; the
     /// user column is cut with "…" at 16.
     @Test func aLongUserNameDoesNotCutEveryStatus() {

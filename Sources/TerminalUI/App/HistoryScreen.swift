@@ -101,7 +101,14 @@ extension TerminalApp {
             transcript.asSequence = false
             transcript.scroll = min(transcript.scroll, lastScroll(transcript))
         case .escape, .character("q"):
-            state.screen = .history(history)
+            // The list read again (another process may have run, pruned or reset meanwhile: it showed the count from
+            // when it opened), the selection kept on the flow just read, or as near as the list now allows.
+            openHistory()
+            if case .history(var fresh) = state.screen {
+                let id = transcript.record.summary.id
+                fresh.selection = fresh.entries.firstIndex { $0.id == id } ?? min(history.selection, max(0, fresh.entries.count - 1))
+                state.screen = .history(fresh)
+            }
             return
         case .character("v"):
             transcript.asSequence.toggle()
