@@ -372,48 +372,8 @@ extension KSMSetAuthorisationCodeResultEvent {
     }
 }
 
-// MARK: - State
-
-private struct DeviceState {
-    var deviceID: String
-    var started = false
-    var activation: PersistedDevice.Activation?
-    var loggedIn = false
-    var offlineToken: PersistedDevice.OfflineToken?
-    var pending: PendingLogin?
-    /// Whether a SetAuthorisationCodeEvent took the last GetAstClientDataEvent's `pending` (a restart or a runtime
-    /// error forgets it: nothing was taken since; a StartEvent keeps `pending`, and so this, as it was).
-    var pendingTaken = false
-    /// How many times the store's device has been taken: a reload that read the store before another load
-    /// took it keeps that newer one.
-    var loads = 0
-
-    var sdkState: KSMSdkState { activation == nil ? .activationRequired : .loginRequired }
-    var userList: [KsUserIdentifier] { activation.map { [$0.user] } ?? [] }
-
-    /// Takes what the store holds (the process's own `started` and `pending` stay).
-    mutating func load(_ device: PersistedDevice) {
-        loads &+= 1
-        deviceID = device.deviceID
-        activation = device.activation
-        loggedIn = device.accessTokenHash != nil
-        offlineToken = device.offlineToken
-    }
-}
-
 /// The consumer, held weakly as the real factory holds it. Not `Sendable` by type: it is called only on the
 /// controller's serial queue, as the vendor documents (the app's receiver must be thread-safe).
 private struct WeakReceiver: @unchecked Sendable {
     weak var receiver: (any KSAsyncEventReceiver)?
-}
-
-private enum PendingLoginCheck {
-    case pending(PendingLogin)
-    case refused(KSMSetAuthorisationCodeResultEvent)
-}
-
-/// The PKCE verifier and client data of the last GetAstClientData, used by the next SetAuthorisationCode.
-private struct PendingLogin {
-    let verifier: Secret
-    let clientData: String
 }
