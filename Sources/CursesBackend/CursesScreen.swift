@@ -9,10 +9,12 @@ final class CursesScreen {
     private var looks: [Role: (attributes: UInt32, pair: Int16)] = [:]
 
     init(theme chosen: Theme) {
-        // A terminal without colours (vt100, xterm-mono) is drawn in monochrome, whatever the theme: a theme's
+        // A terminal without colours (vt100, xterm-mono) is drawn in monochrome unless a theme was named: the default's
         // attributes are chosen beside its colours, and without them the selected history row was bold, as every
-        // failure row was. Monochrome's focus is reverse video.
-        let theme = idp_curses_has_colors() == 0 && chosen.usesColor ? Theme.builtIn("monochrome") ?? chosen : chosen
+        // failure row was. Monochrome's focus is reverse video. A theme the user named keeps its attributes, as
+        // `--theme` wins over NO_COLOR.
+        let noColours = idp_curses_has_colors() == 0 && chosen.usesColor && chosen.name == "default"
+        let theme = noColours ? Theme.builtIn("monochrome") ?? chosen : chosen
         let colors = idp_curses_has_colors() != 0 && theme.usesColor
         let palette = Int(idp_curses_colors())
         var pairs: [String: Int16] = [:]

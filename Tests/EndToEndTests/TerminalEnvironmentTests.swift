@@ -53,6 +53,25 @@ import Testing
         session.press("q")
     }
 
+    /// A theme the user named keeps its attributes on a terminal without colours: monochrome is only the default's
+    /// stand-in.
+    @Test func aNamedThemeKeepsItsAttributesWithoutColours() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-theme-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "menu.focused = underline cyan\n".write(toFile: folder + "/mine.theme", atomically: true, encoding: .utf8)
+        let session = try TmuxSession(command: [
+            "sh", "-c", "unset NO_COLOR; TERM=vt100 \"$0\" --ephemeral --theme \"$1\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary, folder + "/mine.theme",
+        ])
+        #expect(session.waitFor("What would you like to do?"))
+        let screen = try session.tmux(["capture-pane", "-p", "-e"])
+        let focused = try #require(screen.split(separator: "\n").first { $0.contains("1 Activate device") })
+        #expect(focused.range(of: #"\x{1b}\[([0-9]+;)*4(;[0-9]+)*m"#, options: .regularExpression) != nil, "\(focused.debugDescription)")
+        #expect(focused.range(of: #"\x{1b}\[([0-9]+;)*7(;[0-9]+)*m"#, options: .regularExpression) == nil, "\(focused.debugDescription)")
+        session.press("q")
+    }
+
     @Test func anUnknownTerminalTypeNamesPlainMode() throws {
         let session = try TmuxSession(command: [
             "sh", "-c", "TERM=nosuchterm \"$0\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
