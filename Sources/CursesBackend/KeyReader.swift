@@ -28,6 +28,8 @@ struct KeyReader {
 
     /// Bytes read from the terminal that end inside a character (its other bytes not read yet).
     private var partial: [UInt8] = []
+    /// Where a read puts the terminal's bytes: one buffer for the session, not 64 KiB made for every key.
+    private var block = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Reads everything waiting, without blocking. The terminal's bytes are read in blocks, straight from standard
     /// input: ncurses reads one byte a call, and a 2 MB paste took 4 million system calls, 13 s in which nothing,
@@ -50,11 +52,9 @@ struct KeyReader {
         return inputs + flush()
     }
 
-    /// What standard input holds now, read 64 KiB at a time and decoded as UTF-8 (a byte that is not is dropped);
-    /// the text of an open paste goes to the decoder whole, up to its next Esc or Ctrl-C.
+    /// What standard input holds now, read 64 KiB at a time and decoded as UTF-8 (a byte that is not is dropped).
     private mutating func readBlocks() -> [TerminalInput] {
         var inputs: [TerminalInput] = []
-        var block = [UInt8](repeating: 0, count: 1 << 16)
         while Self.inputWaiting() {
             let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
@@ -63,20 +63,7 @@ struct KeyReader {
             var text = String(decoding: partial[..<whole], as: UTF8.self)
             partial.removeFirst(whole)
             if text.unicodeScalars.contains("\u{FFFD}") { text.unicodeScalars.removeAll { $0 == "\u{FFFD}" } }
-            let now = ContinuousClock.now
-            var rest = Substring(text).unicodeScalars
-            while let first = rest.first {
-                if decoder.takesPastedText {
-                    let stop = rest.firstIndex { $0 == "\u{1b}" || $0 == "\u{03}" } ?? rest.endIndex
-                    if stop > rest.startIndex {
-                        inputs += decoder.feedPasted(rest[..<stop], at: now).compactMap(Self.input)
-                        rest = rest[stop...]
-                        continue
-                    }
-                }
-                inputs += decoder.feed(first, at: now).compactMap(Self.input)
-                rest = rest.dropFirst()
-            }
+            inputs += decoder.feed(text, at: .now).compactMap(Self.input)
         }
         return inputs
     }

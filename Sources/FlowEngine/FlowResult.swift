@@ -40,9 +40,11 @@ public struct HistoryEntryDetail: FlowResultDetail {
 /// Why the flow is not in the service's history (a full disk): written as `historyError`, in place of
 /// `historyId`. `run` then exits 74 once its flows are done (docs/headless.md).
 public struct HistoryNotSavedDetail: FlowResultDetail {
-    public let message: String
+    /// Why the store could not write it: "the disk holding the state file … is full".
+    public let reason: String
+    public var message: String { "this flow was not saved to the history: \(reason)" }
 
-    public init(message: String) { self.message = message }
+    public init(reason: String) { self.reason = reason }
 
     public func encode(to container: inout KeyedEncodingContainer<FlowResult.Key>) throws {
         try container.encode(message, forKey: FlowResult.Key("historyError"))

@@ -121,9 +121,9 @@ public final class FlowService: Sendable {
                 result.set(HistoryEntryDetail(id: try history.record(record)))
             } catch {
                 // Not a `fault injected`: no fault was switched on, and a script counts the faults that bit by those.
-                let message = "this flow was not saved to the history: \(error)"
-                run.emit(.historyNotSaved, from: .simulator, to: .app, status: "NOT_SAVED", detail: message)
-                result.set(HistoryNotSavedDetail(message: message))
+                let unsaved = HistoryNotSavedDetail(reason: error.description)
+                run.emit(.historyNotSaved, from: .simulator, to: .app, status: "NOT_SAVED", detail: unsaved.message)
+                result.set(unsaved)
             }
         }
         // Active until recorded: ``waitUntilIdle(timeout:)`` after a cancel then means the history has it.

@@ -257,8 +257,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         if usageError == nil { emit("result", result) }
         // Only of a result printed: an abandoned flow's run ends with 2, its usage error said.
         if usageError == nil, let unsaved = result.details.lazy.compactMap({ $0 as? HistoryNotSavedDetail }).first {
-            RunCommand.noteUnsavedFlow("flow \(result.flowID) (\(result.flow.rawValue)) was not saved to the history: "
-                + unsaved.message.replacingOccurrences(of: "this flow was not saved to the history: ", with: ""))
+            RunCommand.noteUnsavedFlow("flow \(result.flowID) (\(result.flow.rawValue)) was not saved to the history: \(unsaved.reason)")
         }
         outcomes.append(result.outcome)
         index += 1

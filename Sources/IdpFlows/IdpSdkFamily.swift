@@ -81,12 +81,12 @@ public final class IdpSdkFamily: FlowFamily {
     /// the code's page and issued the authorization code. A failure there (the network, a runtime error) used to
     /// leave it spent with nothing said, and the next activation failed with ACTIVATION_CODE_USED.
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
-        deviceAdvice(status: status, code: code, step: step, codeSpent: kind == .activate && step?.rawValue == "SetAuthorisationCode")
+        deviceAdvice(status: status, code: code, step: step, codeSpent: kind == .activate && step == .setAuthorisationCode)
     }
 
     /// The same for a cancel there.
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? {
-        guard kind == .activate, step?.rawValue == "SetAuthorisationCode" else { return nil }
+        guard kind == .activate, step == .setAuthorisationCode else { return nil }
         return DeviceAdvice.codeSpent(startOver: environment.startOver)
     }
 

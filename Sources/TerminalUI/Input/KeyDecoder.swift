@@ -100,14 +100,14 @@ public struct KeyDecoder: Sendable {
 
     /// Whether a paste is open with nothing held back: its text may go in whole (``feedPasted(_:at:)``) up to
     /// the next Esc (which may start its end) or Ctrl-C.
-    public var takesPastedText: Bool {
+    private var takesPastedText: Bool {
         if case .paste(_, _, let pending) = state { return pending.isEmpty }
         return false
     }
 
     /// Text of an open paste with no Esc or Ctrl-C in it, taken whole: as many characters fed one by one would be,
     /// without a copy of the state a character (a paste of megabytes took seconds a megabyte).
-    public mutating func feedPasted(_ text: Substring.UnicodeScalarView, at now: ContinuousClock.Instant) -> [DecodedInput] {
+    private mutating func feedPasted(_ text: Substring.UnicodeScalarView, at now: ContinuousClock.Instant) -> [DecodedInput] {
         var out = flush(at: now)
         lastInput = now
         guard case .paste(var pasted, var dropped, let pending) = state, pending.isEmpty else {
@@ -127,9 +127,24 @@ public struct KeyDecoder: Sendable {
         return out
     }
 
-    /// Takes several characters that arrived together (tests, and a read of many bytes).
+    /// Takes several characters that arrived together (a read of many bytes, tests): as one at a time, but the text
+    /// of an open paste goes in whole up to its next Esc or Ctrl-C (a 2 MB paste took seconds a character at a time).
     public mutating func feed(_ text: String, at now: ContinuousClock.Instant) -> [DecodedInput] {
-        text.unicodeScalars.flatMap { feed($0, at: now) }
+        var out: [DecodedInput] = []
+        var rest = Substring(text).unicodeScalars
+        while let first = rest.first {
+            if takesPastedText {
+                let stop = rest.firstIndex { $0 == "\u{1b}" || $0 == "\u{03}" } ?? rest.endIndex
+                if stop > rest.startIndex {
+                    out += feedPasted(rest[..<stop], at: now)
+                    rest = rest[stop...]
+                    continue
+                }
+            }
+            out += feed(first, at: now)
+            rest = rest.dropFirst()
+        }
+        return out
     }
 
     private mutating func step(_ scalar: Unicode.Scalar) -> [DecodedInput] {
