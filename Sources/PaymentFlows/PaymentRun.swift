@@ -135,7 +135,8 @@ final class PaymentRun: DropsCardholder {
         emit(FlowStep(entry.name), from: Self.participant(entry.from), to: Self.participant(entry.to), thread: entry.thread,
              status: entry.status, detail: entry.detail, message: entry.message)
         let stage: FlowStep? = switch entry.name {
-        case "AReq", "ARes", "3DS Method", "CReq", "CRes", "RReq", "Erro", "lookup": FlowStep(entry.name)
+        // The page's load is the first call in flight after configure: a cancel during it names it, as the screen does.
+        case "load", "AReq", "ARes", "3DS Method", "CReq", "CRes", "RReq", "Erro", "lookup": FlowStep(entry.name)
         default: nil
         }
         if let stage { state.withLock { $0.stage = stage } }

@@ -11,7 +11,7 @@ import Testing
         ] + arguments)
     }
 
-    /// Plain mode on a state file of its own (in a fresh folder), and the file's path.
+    /// Plain mode on a state file of its own (in a fresh folder), and the file's path; the caller removes the folder.
     private func plainSessionWithState() throws -> (TmuxSession, String) {
         let state = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)/state.sqlite"
         let session = try TmuxSession(command: [
@@ -63,6 +63,7 @@ import Testing
     /// nothing said and the flow in no history (a QA tester's report).
     @Test func ctrlCInAFlowSaysWhatItStoppedAndRecordsIt() throws {
         let (session, state) = try plainSessionWithState()
+        defer { try? FileManager.default.removeItem(atPath: (state as NSString).deletingLastPathComponent) }
         #expect(session.waitFor("Choose 1-7 (q quits):"))
         session.type("1")
         session.press("Enter")
@@ -90,7 +91,8 @@ import Testing
     /// Ctrl-C at a payment's challenge records the payment too: its end runs on the main queue (the delegate's
     /// callback), which the wait for the record now serves (it waited 2 s and said "not recorded").
     @Test func ctrlCAtAChallengeRecordsThePayment() throws {
-        let (session, _) = try plainSessionWithState()
+        let (session, state) = try plainSessionWithState()
+        defer { try? FileManager.default.removeItem(atPath: (state as NSString).deletingLastPathComponent) }
         startPayment(session)
         for (answer, next) in [("4000000000002503", "Expiry"), ("12/30", "Amount"), ("", "Currency"), ("", "Merchant"),
                                ("", "One-time code")] {

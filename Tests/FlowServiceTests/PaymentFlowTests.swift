@@ -225,6 +225,9 @@ extension RecordingFrontEnd {
         service.cancel(flowID: id)
         #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
         #expect(frontEnd.results.first?.outcome == .cancelled)
+        // The cancel names the call the screen showed in flight, the page's load (it said configure).
+        #expect(frontEnd.results.first?.failedStep == FlowStep("load"))
+        #expect(frontEnd.results.first?.error?.message.contains("while load was in flight") == true)
         #expect(frontEnd.prompts.isEmpty)
         #expect(clock.pendingTimerCount == 0)
     }
