@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 // More of the suite (one serialised suite: its tests share two cores): plain mode chosen by itself, payments,
-// scenarios, state, Q2, cancel, signals, paste, help, suspend, wide characters, themes.
+// scenarios, state, Q2, cancel, paste, help, suspend, wide characters, themes (signals: +Signals).
 extension TerminalEndToEndTests {
     /// Answers piped in while the output is a terminal: plain mode by itself, not an error.
     @Test func answersPipedIntoTheTerminalUIArePlainMode() throws {
@@ -235,79 +235,6 @@ extension TerminalEndToEndTests {
         #expect(session.waitFor("terminal too small (need 60×18"))
         session.resize(width: 80, height: 24)
         #expect(session.waitFor("[alice"))
-    }
-
-    @Test func ctrlCExitsWith130AndLeavesThePaneInNormalMode() throws {
-        let session = try TmuxSession()
-        openActivation(session)
-        session.press("C-c")
-        #expect(session.waitForExit() == 130)
-        #expect(session.format("#{alternate_on}") == "0")
-        #expect(session.format("#{cursor_flag}") == "1")
-        // Once the terminal is given back, a line says what the signal stopped (it quit with nothing said).
-        #expect(session.waitFor("idp-tui: interrupted: Activate device cancelled"), "\(session.scrollback())")
-    }
-
-    /// Ctrl-C in a flow with standard error closed still exits 130: the line said after the session was written
-    /// with FileHandle, which trapped on the failed write (exit 132 and a backtrace).
-    @Test func ctrlCWithStandardErrorClosedStillExits130() throws {
-        let session = try TmuxSession(command: [
-            "sh", "-c", "trap '' INT; \"$0\" --ephemeral 2>&-; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
-        ])
-        openActivation(session)
-        session.press("C-c")
-        #expect(session.waitForExit() == 130)
-    }
-
-    @Test(arguments: [("TERM", Int32(143)), ("HUP", 129)])
-    func signalsRestoreTheTerminal(_ signal: String, _ status: Int32) throws {
-        let session = try TmuxSession()
-        #expect(session.waitFor("What would you like to do?"))
-        let pid = session.binaryPID()
-        #expect(!pid.isEmpty)
-        _ = try Spawn.run(["kill", "-\(signal)", pid], capture: false)
-        #expect(session.waitForExit() == status)
-        #expect(session.format("#{alternate_on}") == "0")
-    }
-
-    /// A write to a closed pipe (the world's builder finishing as the loop ends) must not kill the UI with
-    /// SIGPIPE, whatever its parent left the signal at: it then exited 141 instead of 143 after a SIGTERM.
-    @Test func theTerminalUIIsNotKilledBySIGPIPE() throws {
-        // Started with SIGPIPE at its default action, as a parent that does not ignore it leaves it.
-        let defaultAction = "import os, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
-        let session = try TmuxSession(command: ["python3", "-c", defaultAction, TmuxSession.binary, "--ephemeral"])
-        #expect(session.waitFor("What would you like to do?"))
-        let pid = session.format("#{pane_pid}")  // python3 became idp-tui (execv)
-        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        let ignored = status.split(separator: "\n").first { $0.hasPrefix("SigIgn:") }.flatMap { UInt64($0.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) }
-        #expect(ignored.map { $0 & (1 << (UInt64(SIGPIPE) - 1)) != 0 } == true, "SigIgn: \(String(describing: ignored))")
-        session.press("q")
-    }
-
-    /// A terminal that goes away without a SIGHUP (no controlling terminal: the pty is only its standard input and
-    /// output) ends the UI with 129: poll went on saying POLLIN|POLLHUP, reads gave nothing, and the loop spun at
-    /// half a core, for ever.
-    @Test func aHangUpWithoutSIGHUPEndsTheUI() throws {
-        let script = """
-            import os, pty, select, subprocess, sys, time
-            master, slave = pty.openpty()
-            env = dict(os.environ, TERM="xterm-256color")
-            child = subprocess.Popen([sys.argv[1], "--ephemeral"], stdin=slave, stdout=slave, stderr=slave,
-                                     start_new_session=True, env=env)
-            os.close(slave)
-            seen, end = b"", time.time() + 10
-            while b"What would you like" not in seen and time.time() < end:
-                if select.select([master], [], [], 0.1)[0]:
-                    seen += os.read(master, 65536)
-            os.close(master)
-            try:
-                print("exit", child.wait(timeout=10))
-            except subprocess.TimeoutExpired:
-                child.kill()
-                print("still running")
-            """
-        let output = try Spawn.run(["python3", "-c", script, TmuxSession.binary], capture: true)
-        #expect(output.contains("exit 129"), "\(output)")
     }
 
     @Test func pastedTextGoesIntoTheFieldOnceAndDoesNotSubmit() throws {
