@@ -18,10 +18,6 @@ public final class RandomSource: Sendable {
         return mixed.next()
     }
 
-    public func nextUInt64() -> UInt64 {
-        generator.withLock { $0.next() }
-    }
-
     /// `count` bytes, one draw each.
     public func bytes(_ count: Int) -> [UInt8] {
         generator.withLock { generator in

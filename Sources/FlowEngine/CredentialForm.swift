@@ -24,8 +24,6 @@ public struct CredentialField: Sendable, Hashable, CustomStringConvertible {
     public static let activationCode = CredentialField(key: "activation-code", rawValue: "ACTIVATION_CODE", isSecret: true, label: "Activation code")
     public static let newPassword = CredentialField(key: "new-password", rawValue: "NEW_PASSWORD", isSecret: true, label: "New password")
     public static let currentPassword = CredentialField(key: "current-password", rawValue: "CURRENT_PASSWORD", isSecret: true, label: "Current password")
-
-    public static let all: [CredentialField] = [.username, .password, .activationCode, .newPassword, .currentPassword]
 }
 
 /// A prompt that is a form of credential fields: every front end shows and answers it the same way, whichever

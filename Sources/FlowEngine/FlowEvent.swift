@@ -52,9 +52,6 @@ public final class FlowEvent: Sendable, Equatable, Encodable {
                 && lhs.message == rhs.message)
     }
 
-    /// `App → MC-SDK`.
-    public var direction: String { "\(from.rawValue) → \(to.rawValue)" }
-
     enum CodingKeys: String, CodingKey {
         case flowID = "flowId", flow, sequence, step, from, to, thread, mainThread, time, duration, status, detail, message
     }

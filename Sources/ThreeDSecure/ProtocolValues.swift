@@ -179,9 +179,6 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     // The codes the simulation sends (EMV 3DS 2.2, table A.4).
-    public static func messageNotRecognised(_ from: Component, detail: String? = nil) -> ProtocolError {
-        ProtocolError("101", from, "Message Received Invalid", detail: detail)
-    }
     public static func invalidFormat(_ from: Component, detail: String? = nil) -> ProtocolError {
         ProtocolError("203", from, "Format of one or more Data Elements is Invalid according to the Specification", detail: detail)
     }
