@@ -89,6 +89,12 @@ public final class FaultSwitchboard: Sendable {
         }
     }
 
+    /// Changes the faults in one step: a switch read, changed and written back apart could put back a runtime error
+    /// that ``takeRuntimeError()`` had turned off in between.
+    public func update<Result>(_ change: (inout IdentityFaults) throws -> Result) rethrows -> Result {
+        try state.withLock { try change(&$0.faults) }
+    }
+
     /// Called with a fault's name each time it bites.
     public func onTrigger(_ listener: @escaping @Sendable (String) -> Void) {
         state.withLock { $0.listener = listener }

@@ -74,6 +74,11 @@ public final class SimulatedWorld: Sendable {
         set { faults.faults = newValue }
     }
 
+    /// Changes both sides' faults in one step (the faults panel's switches): see ``FaultSwitchboard/update(_:)``.
+    package func updateFaults<Result>(_ change: (inout IdentityFaults, inout BridgeFaults) -> Result) -> Result {
+        faults.update { identity in bridge.withLock { bridge in change(&identity, &bridge) } }
+    }
+
     /// The bridge faults the next Drops page shows; the scenario's at first.
     package var bridgeFaults: BridgeFaults {
         get { bridge.withLock { $0 } }

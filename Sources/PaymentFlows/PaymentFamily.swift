@@ -53,7 +53,8 @@ public struct PaymentSettings: Sendable {
     public var safepayEnvironment: SafepayEnvironment
     /// The bridge's ack timeout and retries: the Swift host's (1.5 s × 3) or the web hosts' (1 s × 2).
     public var bridgeTiming: BridgeTiming
-    /// The bridge faults on from the start (the world keeps them: the faults panel switches them live).
+    /// Bridge faults on from the start beyond the scenario's (`--bridge-fault`): they join the world's, which the
+    /// faults panel switches live.
     public var bridgeFaults: BridgeFaults
     public var paymentDefaults: PaymentDefaults
 
@@ -102,8 +103,10 @@ public final class PaymentFamily: FlowFamily {
 
     public static let kinds: [FlowKind] = [.payerAuth]
 
+    /// The settings' bridge faults (`--bridge-fault`) join the world's, which start as the scenario's: a service made
+    /// without them keeps the scenario's (they were replaced).
     public func attach(to service: FlowService) {
-        service.world.bridgeFaults = settings.bridgeFaults
+        service.world.updateFaults { _, bridge in bridge = bridge.merged(with: settings.bridgeFaults) }
     }
 
     public func run(_ run: FlowRun) async -> FlowResult? { await PaymentFlow(run: run, settings: settings).run() }

@@ -191,7 +191,7 @@ case .run(.terminal):
             IdentityProviderCertificates.prepareInBackground()
             do throws(UsageError) {
                 let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
-                let configuration = try options.flowConfiguration(for: .terminal, scenario: fromFile)
+                let configuration = try options.flowConfiguration(for: .terminal)
                 let state = try options.openState(for: .terminal)
                 stateWarnings.withLock { $0 = state?.warnings ?? [] }
                 return .success(options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state))

@@ -1,4 +1,6 @@
 import DropsWeb
+import Foundation
+import Synchronization
 import FlowCatalog
 import FlowEngine
 import FlowRecords
@@ -14,8 +16,8 @@ import Testing
         scenario.identityFaults.addedLatency = .milliseconds(800)
         scenario.identityFaults.clockSkew = .seconds(-2 * 86_400)
         scenario.bridgeFaults.lostAcks = 5
-        // As the program starts: the scenario's bridge faults reach the service through its configuration.
-        let driver = AppDriver(configuration: FlowConfiguration(bridgeFaults: scenario.bridgeFaults), scenario: scenario)
+        // A service made without `--bridge-fault`s keeps the scenario's (its payment family replaced them with none).
+        let driver = AppDriver(scenario: scenario)
         driver.press(.character("f"))
         let text = driver.app.render().text
         #expect(text.contains("added latency: +800 ms a round trip"), "\(text)")
@@ -33,7 +35,7 @@ import Testing
         var scenario = Scenario.embeddedDefault
         scenario.identityFaults.addedLatency = .milliseconds(800)
         scenario.bridgeFaults.lostAcks = 5
-        let driver = AppDriver(configuration: FlowConfiguration(bridgeFaults: scenario.bridgeFaults), scenario: scenario)
+        let driver = AppDriver(scenario: scenario)
         driver.press(.character("f"), .down, .character(" "))
         var text = driver.app.render().text
         #expect(text.contains("[ ] added latency: +800 ms a round trip"), "\(text)")
@@ -54,6 +56,30 @@ import Testing
         #expect(focus("[ ] clock skew"))
         driver.press(.character(" "))
         #expect(driver.app.render().text.contains("[x] clock skew: the IdP is 31 days ahead"))
+    }
+
+    /// A switch thrown in the panel while a flow's runtime error fires leaves that fault off: the panel read the
+    /// faults, changed one and wrote them all back, so a runtime error taken in between came back on.
+    @Test func aSwitchThrownWhileARuntimeErrorFiresDoesNotPutItBack() {
+        let driver = AppDriver()
+        driver.press(.character("f"))  // the focus on "network unavailable", thrown on and off below
+        let faults = driver.service.world.faults
+        let stop = Atomic(false)
+        let putBack = Atomic(0)
+        let device = Thread {
+            // As the MC-SDK does: the fault is on, fires once and turns itself off; nothing else turns it on.
+            while !stop.load(ordering: .relaxed) {
+                faults.update { $0.runtimeError = true }
+                for _ in 0..<50 { _ = faults.faults.runtimeError }
+                _ = faults.takeRuntimeError()
+                for _ in 0..<200 where faults.faults.runtimeError { putBack.add(1, ordering: .relaxed) }
+            }
+        }
+        device.start()
+        for _ in 0..<20_000 { driver.press(.character(" ")) }
+        stop.store(true, ordering: .relaxed)
+        while !device.isFinished {}
+        #expect(putBack.load(ordering: .relaxed) == 0)
     }
 
     @Test func theFaultsPanelSwitchesAFaultLiveAndTheLogShowsIt() throws {

@@ -72,7 +72,7 @@ extension CommandLineOptions {
         // The world's parts that no scenario changes load on another thread while the scenario is read.
         IdentityProviderCertificates.prepareInBackground()
         let scenario = try loadScenario(for: command)
-        return makeService(scenario: scenario, configuration: try flowConfiguration(for: command, scenario: scenario),
+        return makeService(scenario: scenario, configuration: try flowConfiguration(for: command),
                            state: try openState(for: command))
     }
 
@@ -134,11 +134,11 @@ extension CommandLineOptions {
     }
 
     /// The app side's configuration; reads and checks the certificate chain file if one is named.
-    public func flowConfiguration(for command: Command = .run, scenario: Scenario? = nil) throws(UsageError) -> FlowConfiguration {
-        let faults = (scenario?.bridgeFaults ?? .none).merged(with: bridgeFaults)
+    /// `--bridge-fault`s join the scenario's, which the world starts with.
+    public func flowConfiguration(for command: Command = .run) throws(UsageError) -> FlowConfiguration {
         var configuration = FlowConfiguration(
             shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout,
-            bridgeTiming: bridgeTiming, bridgeFaults: faults)
+            bridgeTiming: bridgeTiming, bridgeFaults: bridgeFaults)
         configuration.q2.launch = launch
         configuration.q2.insecureDeviceReason = insecureDeviceReason
         if let path = certificateChainPath {

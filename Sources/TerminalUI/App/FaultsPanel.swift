@@ -173,14 +173,14 @@ extension TerminalApp {
             .enter where switches[panel.focus] == .insecureDevice && state.insecureDeviceReason != nil:
             state.notice = "on for this session: --insecure-device \"\(VisibleText.escaped(state.insecureDeviceReason ?? ""))\" was given"
         case .character(" "), .enter:
-            var identity = service.world.identityFaults
-            var bridge = service.world.bridgeFaults
             let chosen = switches[panel.focus]
             let start = state.startingFaults ?? StartingFaults()
-            chosen.toggle(&identity, &bridge, start: start)
-            // Live: a flow in flight meets the fault at its next step.
-            service.world.identityFaults = identity
-            service.world.bridgeFaults = bridge
+            // Live: a flow in flight meets the fault at its next step. In one step, as a flow may be changing them too
+            // (a runtime error turns itself off when it fires).
+            let (identity, bridge) = service.world.updateFaults { identity, bridge in
+                chosen.toggle(&identity, &bridge, start: start)
+                return (identity, bridge)
+            }
             refreshFaults()
             // A switch with values says the one it is set to ("switched off: 3DS: ACS answers normally" read twice).
             state.notice = chosen.cycles ? "now \(chosen.label(identity, bridge))"
