@@ -104,6 +104,8 @@ import Testing
         #expect(session.waitFor("alice smith"))
         for sequence in ["\u{1b}[99999;1H", "\u{1b}[25;5~", "\u{1b}[1;5Z", "\u{1b}[M !!", "\u{1b}[<0;3;4M", "\u{1b}[<65;3;4M",
                          "\u{1b}[I", "\u{1b}[O", "\u{1b}\r",
+                         // Modified F1 and arrows in SS3 form (Konsole, older VTE); Alt-Tab and an Esc-prefixed Alt-↑.
+                         "\u{1b}O2P", "\u{1b}O1;5P", "\u{1b}O;5P", "\u{1b}O5A", "\u{1b}\t", "\u{1b}\u{1b}[A",
                          // A terminal's late answers to colour and capability queries: control strings, dropped whole.
                          "\u{1b}]2;q\u{7}", "\u{1b}]11;rgb:0000/0000/0000\u{1b}\\", "\u{1b}P1$r0m\u{1b}\\"] {
             session.send(bytes: sequence)
@@ -112,7 +114,7 @@ import Testing
         session.type("j ")
         #expect(session.waitFor("alice j smith"), "\(session.screen())")
         session.send(bytes: "\u{1b}\u{7f}")  // Alt-Backspace: deletes "j "
-        session.send(bytes: "\u{1b}[1;5D")  // Ctrl-←: to the start of "alice"
+        session.send(bytes: "\u{1b}\u{1b}[D")  // Alt-← as rxvt and PuTTY send it: to the start of "alice"
         session.send(bytes: "\u{1b}d")  // Alt-D: deletes "alice"
         session.type("bob")
         let (edited, screen) = session.waitUntil { $0.contains("bob smith") }

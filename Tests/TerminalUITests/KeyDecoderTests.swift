@@ -68,6 +68,25 @@ import Testing
         ("an OSC cut by a new sequence", "\u{1b}]2;ab\u{1b}[A", [.key(.up)]),
         ("an OSC cancelled by CAN", "\u{1b}]2;ab\u{18}z", [.key(.character("z"))]),
         ("Alt-] alone", "\u{1b}]", [.key(.alt("]"))]),
+        // Alt as an Esc before a sequence (rxvt, PuTTY, Terminal.app's Option as Meta): it was Esc, which cancelled.
+        ("Esc-prefixed Alt-←", "\u{1b}\u{1b}[D", [.key(.wordLeft)]),
+        ("Esc-prefixed Alt-→", "\u{1b}\u{1b}[C", [.key(.wordRight)]),
+        ("Esc-prefixed SS3 Alt-←", "\u{1b}\u{1b}OD", [.key(.wordLeft)]),
+        ("Esc-prefixed Alt-↑ (unused)", "\u{1b}\u{1b}[A", []),
+        ("Esc-prefixed Ctrl-Alt-← (unused)", "\u{1b}\u{1b}[1;5D", []),
+        ("Esc pressed twice", "\u{1b}\u{1b}", [.key(.escape), .key(.escape)]),
+        ("Esc, then Alt-b", "\u{1b}\u{1b}b", [.key(.escape), .key(.alt("b"))]),
+        ("Alt-Tab", "\u{1b}\t", []),
+        ("Alt-Ctrl-A", "\u{1b}\u{1}", []),
+        ("Esc Ctrl-C", "\u{1b}\u{3}", [.key(.control("c"))]),
+        // SS3 with parameters (Konsole's Esc O 5 P, older VTE's Esc O 1 ; 5 P): their tails were typed.
+        ("SS3 Shift-F1", "\u{1b}O2Px", [.key(.character("x"))]),
+        ("SS3 Ctrl-F1", "\u{1b}O1;5Px", [.key(.character("x"))]),
+        ("SS3 Ctrl-F1, first number left out", "\u{1b}O;5Px", [.key(.character("x"))]),
+        ("SS3 Ctrl-↑", "\u{1b}O5A", []),
+        ("SS3 Ctrl-←", "\u{1b}O5D", [.key(.wordLeft)]),
+        ("SS3 Alt-→", "\u{1b}O1;3C", [.key(.wordRight)]),
+        ("SS3 with an endless parameter", "\u{1b}O1234567890;5Px", [.key(.character("x"))]),
     ]
 
     @Test(arguments: sequences.indices)

@@ -45,10 +45,14 @@ public struct KeyDecoder: Sendable {
         case ground
         /// Esc seen.
         case escape
-        /// `Esc [` and the parameter and intermediate bytes so far; `dropping`: too long, skip to the final byte.
-        case csi(String, dropping: Bool)
-        /// `Esc O`.
-        case ss3
+        /// Esc Esc seen: an Alt-prefixed sequence (`Esc Esc [ D`, Alt-← in rxvt, PuTTY and Terminal.app's "use
+        /// Option as Meta") if `[` or `O` comes next.
+        case escapeEscape
+        /// `Esc [` and the parameter and intermediate bytes so far; `dropping`: too long, skip to the final byte;
+        /// `alt`: an Esc came before it.
+        case csi(String, dropping: Bool, alt: Bool)
+        /// `Esc O` and its parameter bytes so far (`Esc O 1 ; 5 P`).
+        case ss3(String, alt: Bool)
         /// `Esc [ M` and the legacy mouse report's bytes so far.
         case x10([UInt32])
         case paste(String, dropped: Bool, pendingEnd: String)
@@ -83,7 +87,9 @@ public struct KeyDecoder: Sendable {
         defer { state = .ground }
         switch state {
         case .escape: return [.key(.escape)]
-        case .ss3: return [.key(.alt("O"))]
+        // Esc pressed twice, quickly.
+        case .escapeEscape: return [.key(.escape), .key(.escape)]
+        case .ss3("", let alt): return (alt ? [.key(.escape)] : []) + [.key(.alt("O"))]
         case .paste(let text, _, let pendingEnd): return [.paste(text + pendingEnd)]
         case .controlString(let introducer?, _): return [.key(.alt(Character(introducer)))]
         default: return []
@@ -156,10 +162,10 @@ public struct KeyDecoder: Sendable {
                 state = .escape
                 return []
             case 0x9b:  // C1 CSI
-                state = .csi("", dropping: false)
+                state = .csi("", dropping: false, alt: false)
                 return []
             case 0x8f:  // C1 SS3
-                state = .ss3
+                state = .ss3("", alt: false)
                 return []
             case 0x90, 0x98, 0x9d, 0x9e, 0x9f:  // C1 DCS, SOS, OSC, PM, APC
                 state = .controlString(introducer: nil, escape: false)
@@ -173,17 +179,17 @@ public struct KeyDecoder: Sendable {
         case .escape:
             switch value {
             case 0x5b:  // [
-                state = .csi("", dropping: false)
+                state = .csi("", dropping: false, alt: false)
                 return []
             case 0x4f:  // O
-                state = .ss3
+                state = .ss3("", alt: false)
                 return []
             case 0x5d, 0x50, 0x58, 0x5e, 0x5f:  // ] P X ^ _: OSC, DCS, SOS, PM, APC
                 state = .controlString(introducer: scalar, escape: false)
                 return []
             case 0x1b:
-                // Esc Esc: the first is a key; the second may start a sequence.
-                return [.key(.escape)]
+                state = .escapeEscape
+                return []
             case 0x7f, 0x08:
                 state = .ground
                 return [.key(.altBackspace)]
@@ -193,17 +199,45 @@ public struct KeyDecoder: Sendable {
             case 0x20...0x7e, 0x80...:
                 state = .ground
                 return [.key(.alt(Character(scalar)))]
-            default:
-                // Esc and a control character: Esc, then the control key.
+            case 0x03:
                 state = .ground
-                return [.key(.escape), .key(Self.plain(scalar))]
+                return [.key(.control("c"))]
+            default:
+                // Esc and another control character: an Alt-Ctrl key (Alt-Tab is Esc Tab), which idp-tui does not
+                // use; it was Esc, then the key, and the Esc cancelled the flow.
+                state = .ground
+                return []
             }
-        case .ss3:
+        case .escapeEscape:
+            switch value {
+            case 0x5b:  // [
+                state = .csi("", dropping: false, alt: true)
+                return []
+            case 0x4f:  // O
+                state = .ss3("", alt: true)
+                return []
+            case 0x1b:
+                // A third: the first was a key.
+                return [.key(.escape)]
+            default:
+                // The first Esc was a key; the second prefixes this one.
+                state = .escape
+                return [.key(.escape)] + step(scalar)
+            }
+        case .ss3(var parameters, let alt):
+            if (0x30...0x3f).contains(value) {
+                // Too long for a key's: kept as what parses as none, up to the final byte.
+                if parameters.unicodeScalars.count < 16 { parameters.unicodeScalars.append(scalar) } else { parameters = String(repeating: "?", count: 16) }
+                state = .ss3(parameters, alt: alt)
+                return []
+            }
             state = .ground
             // Esc O and then a control or Esc: not a sequence (Alt-Shift-O), and the byte counts.
-            if value < 0x20 || value == 0x7f { return [.key(.alt("O"))] + step(scalar) }
-            return Self.ss3(value).map { [.key($0)] } ?? []
-        case .csi(var body, let dropping):
+            if value < 0x20 || value == 0x7f {
+                return parameters.isEmpty ? (alt ? [.key(.escape)] : []) + [.key(.alt("O"))] + step(scalar) : step(scalar)
+            }
+            return Self.ss3(parameters, final: value, altPrefixed: alt).map { [.key($0)] } ?? []
+        case .csi(var body, let dropping, let alt):
             if (0x40...0x7e).contains(value) {
                 state = .ground
                 if dropping { return [] }
@@ -211,7 +245,7 @@ public struct KeyDecoder: Sendable {
                     state = .x10([])
                     return []
                 }
-                return csi(body, final: scalar)
+                return csi(body, final: scalar, altPrefixed: alt)
             }
             guard (0x20...0x3f).contains(value) else {
                 // Not part of a sequence: the sequence is dropped, the character counts.
@@ -220,7 +254,7 @@ public struct KeyDecoder: Sendable {
             }
             if dropping { return [] }
             body.unicodeScalars.append(scalar)
-            state = .csi(body, dropping: body.unicodeScalars.count > Self.maximumSequence)
+            state = .csi(body, dropping: body.unicodeScalars.count > Self.maximumSequence, alt: alt)
             return []
         case .x10(var bytes):
             // A mouse report's bytes are printable; a control or Esc ends it, and counts.
@@ -303,95 +337,12 @@ public struct KeyDecoder: Sendable {
         }
     }
 
-    /// A character outside any sequence.
-    private static func plain(_ scalar: Unicode.Scalar) -> Key {
-        switch scalar.value {
-        case 13, 10: .enter
-        case 9: .tab
-        case 127, 8: .backspace
-        case 0: .control(" ")
-        case 1...31: .control(Character(Unicode.Scalar(scalar.value + 96) ?? " "))
-        default: .character(Character(scalar))
-        }
-    }
-
-    private static func ss3(_ final: UInt32) -> Key? {
-        switch final {
-        case 0x41: .up
-        case 0x42: .down
-        case 0x43: .right
-        case 0x44: .left
-        case 0x48: .home
-        case 0x46: .end
-        case 0x50: .f1
-        case 0x51: .f2
-        case 0x52: .f3
-        case 0x53: .f4
-        case 0x4d: .enter  // keypad Enter
-        default: nil
-        }
-    }
-
-    /// A complete `Esc [ body final`.
-    private mutating func csi(_ body: String, final: Unicode.Scalar) -> [DecodedInput] {
-        if body.hasPrefix("<") {
-            return Self.sgrMouse(String(body.dropFirst()), released: final == "m").map { [.mouse($0)] } ?? []
-        }
-        guard body.allSatisfy({ $0.isNumber || $0 == ";" }) else { return [] }
-        let numbers = body.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
-        guard numbers.allSatisfy({ $0 != nil || body.isEmpty }) else { return [] }
-        let first = numbers.first.flatMap { $0 }
-        // The modifier parameter: 1 none, 2 Shift, 3 Alt, 5 Ctrl (and their sums).
-        let modifier = numbers.count > 1 ? (numbers[1] ?? 1) : 1
-        guard numbers.count <= 2, (1...16).contains(modifier) else { return [] }
-        switch final {
-        case "A", "B", "C", "D", "H", "F":
-            // The cursor keys' parameter is empty or 1; anything else (a position report) is not a key.
-            guard first == nil || first == 1 else { return [] }
-            let key: Key = switch final {
-            case "A": .up
-            case "B": .down
-            case "C": modifier == 5 || modifier == 3 ? .wordRight : .right
-            case "D": modifier == 5 || modifier == 3 ? .wordLeft : .left
-            case "H": .home
-            default: .end
-            }
-            guard modifier == 1 || final == "C" || final == "D" else { return [] }
-            return [.key(key)]
-        case "Z":
-            return body.isEmpty ? [.key(.backTab)] : []
-        case "I", "O":
-            return body.isEmpty ? [.focus(final == "I")] : []
-        case "~":
-            guard let first else { return [] }
-            if first == 200 && numbers.count == 1 {
-                state = .paste("", dropped: false, pendingEnd: "")
-                return []
-            }
-            if first == 201 { return [] }
-            guard modifier == 1 else { return [] }
-            let key: Key? = switch first {
-            case 1, 7: .home
-            case 4, 8: .end
-            case 3: .delete
-            case 5: .pageUp
-            case 6: .pageDown
-            case 11: .f1
-            case 12: .f2
-            case 13: .f3
-            case 14: .f4
-            default: nil
-            }
-            return key.map { [.key($0)] } ?? []
-        default:
+    /// A complete `Esc [ body final`: a paste's start, or a key, a mouse or focus report (an unknown one dropped).
+    private mutating func csi(_ body: String, final: Unicode.Scalar, altPrefixed: Bool) -> [DecodedInput] {
+        if final == "~" && body == "200" && !altPrefixed {
+            state = .paste("", dropped: false, pendingEnd: "")
             return []
         }
-    }
-
-    /// `b;x;y` of `Esc [ < b ; x ; y M|m`.
-    private static func sgrMouse(_ body: String, released: Bool) -> MouseReport? {
-        let parts = body.split(separator: ";").compactMap { Int($0) }
-        guard parts.count == 3, parts.allSatisfy({ $0 >= 0 && $0 < 100_000 }) else { return nil }
-        return MouseReport(button: parts[0] & 0x43, column: parts[1], row: parts[2], pressed: !released)
+        return Self.csi(body, final: final, altPrefixed: altPrefixed).map { [$0] } ?? []
     }
 }
