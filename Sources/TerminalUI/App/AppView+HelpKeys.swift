@@ -2,20 +2,24 @@
 extension AppView {
     /// In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
     static func helpKeys(_ state: AppState) -> [(String, String)] {
-        if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("?", "close help")] }
+        // Every bar has a way out (esc) and the help (F1, or ? where it is not typed), whatever is over the screen.
+        if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("esc ?", "close help")] }
         if let panel = state.faultsPanel {
             let cycles = FaultSwitch.allCases.indices.contains(panel.focus) && FaultSwitch.allCases[panel.focus].cycles
-            return [("↑↓", "move"), ("space", cycles ? "next value" : "switch"), ("esc", "close")]
+            return [("↑↓", "move"), ("space", cycles ? "next value" : "switch"), ("esc", "close"), ("F1", "help")]
         }
         if let picker = state.cardPicker {
-            if !picker.filter.isEmpty || picker.editingFilter { return [("type", "filter"), ("↑↓", "move"), ("enter", "fill the form"), ("esc", "clear")] }
-            return [("↑↓", "move"), ("type", "filter"), ("enter", "fill the form"), ("esc", "close")]
+            if !picker.filter.isEmpty || picker.editingFilter {
+                return [("type", "filter"), ("↑↓", "move"), ("enter", "fill the form"), ("esc", "clear"), ("F1", "help")]
+            }
+            return [("↑↓", "move"), ("type", "filter"), ("enter", "fill the form"), ("esc", "close"), ("F1", "help")]
         }
         if let focus = state.logFocus {
-            if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", "close")] }
-            if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "clear")] }
+            // F1, not ?: with a form behind the log, ? is typed.
+            if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("F1", "help")] }
+            if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")] }
             // "move", not "select": at 60 columns the bar keeps End too.
-            return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back")]
+            return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back"), ("F1", "help")]
         }
         switch state.screen {
         case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]

@@ -112,6 +112,12 @@ public final class TerminalApp: FlowFrontEnd {
             }
             return
         }
+        // F1 opens the help over every panel and list (the faults panel and the test cards took it for nothing);
+        // closing the help gives it back.
+        if key == .f1 && (state.faultsPanel != nil || state.cardPicker != nil) {
+            state.showHelp = true
+            return
+        }
         if var panel = state.faultsPanel {
             handleFaultsPanel(key, &panel)
             return

@@ -1,7 +1,8 @@
 import LocaleText
 /// The one-line bar of the current screen's keys, and the full help overlay.
 enum HelpBar {
-    /// The keys that stay when the bar is too narrow for all: how to leave, and how to get help.
+    /// The keys that stay when the bar is too narrow for all: how to leave, and how to get help (an entry that names
+    /// one of them among others, "esc ?", stays too).
     static let essential: Set<String> = ["esc", "?", "F1"]
 
     static func draw(_ buffer: inout ScreenBuffer, row: Int, keys: [(String, String)]) {
@@ -10,7 +11,8 @@ enum HelpBar {
         }
         // Too narrow: the last keys that are not essential go first.
         var shown = keys
-        while width(shown) > buffer.width, let drop = shown.lastIndex(where: { !essential.contains($0.0) }) {
+        func isEssential(_ key: String) -> Bool { key.split(separator: " ").contains { essential.contains(String($0)) } }
+        while width(shown) > buffer.width, let drop = shown.lastIndex(where: { !isEssential($0.0) }) {
             shown.remove(at: drop)
         }
         var column = 1
