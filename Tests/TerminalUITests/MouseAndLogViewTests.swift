@@ -111,6 +111,20 @@ import Testing
         #expect(driver.app.state.logScroll == 1)
     }
 
+    /// The wheel over a form leaves the log alone: it scrolled it, and the log then stopped following the flow.
+    @Test func theWheelOverAFormLeavesTheLogFollowing() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.escape, .character("2"), .enter)
+        #expect(driver.pump { _ in driver.isForm })
+        driver.app.handleMouse(MouseReport(button: 64, column: 40, row: 4, pressed: true))
+        #expect(driver.app.state.logScroll == 0)
+        #expect(driver.isForm)
+        // Over the log it scrolls the log.
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
+        #expect(driver.app.state.logScroll == 1)
+    }
+
     @Test func theComparisonFitsSixtyByEighteen() {
         let driver = AppDriver(width: 60, height: 18)
         driver.openComparison()

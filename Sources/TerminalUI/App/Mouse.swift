@@ -26,9 +26,11 @@ extension TerminalApp {
             scrollLog(by: up ? 1 : -1)
             return
         }
+        // Over the main panel: what it shows, when that scrolls (a result's lines too); a menu or a form does not,
+        // and the log under them is not under the pointer (it scrolled, and stopped following the flow).
         switch state.screen {
-        case .history, .transcript, .comparison: handle(up ? .up : .down)
-        default: scrollLog(by: up ? 1 : -1)
+        case .history, .transcript, .comparison, .result: handle(up ? .up : .down)
+        default: break
         }
     }
 
