@@ -163,6 +163,11 @@ import Testing
         let lanes = driver.app.render().text
         #expect(lanes.contains("⚡ fault injected"), "\(lanes)")
         #expect(lanes.contains("● faults on"), "\(lanes)")
+        // The ⚡ is on the lane of the call it hit, not on the App's (the first lane, beside the frame's border):
+        // lanes' lines are left of it.
+        let bolt = try #require(lanes.split(separator: "\n").first { $0.contains("⚡ fault injected") })
+        let before = bolt.prefix { $0 != "⚡" }
+        #expect(before.filter { $0 == "│" }.count >= 2, "\(lanes)")
     }
 
     /// A 3-D Secure server's switch has values: the notice names the one it is set to, back to "answers normally"

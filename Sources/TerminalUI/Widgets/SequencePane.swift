@@ -75,13 +75,21 @@ enum SequencePane {
         }
         let end = arrows.count - scroll
         let visible = arrows[max(0, end - rows)..<max(0, end)]
+        // A fault that bit goes on the lane of the party whose call it hit: the one the last arrow before it reached
+        // (every ⚡ was on the App's lane, the events' receiver, whichever call it hit).
+        var hit: [Int: String] = [:]
+        var working: String?
+        for (index, arrow) in arrows.enumerated() {
+            if !arrow.isFault { working = arrow.to } else if !arrow.isFaultsOn, let working { hit[index] = working }
+        }
         var cut = false
-        for (offset, arrow) in visible.enumerated() {
+        for (index, arrow) in zip(visible.indices, visible) {
+            let offset = index - visible.startIndex
             let row = top + 2 + offset
             for party in lanes { if let x = column(party) { buffer.put("│", row: row, column: x, role: .label) } }
             guard !arrow.isFault, let from = column(arrow.from), let to = column(arrow.to), from != to else {
                 // A fault, or a party talking to itself: a mark on its lane.
-                let x = column(arrow.to) ?? left + 1
+                let x = column(hit[index] ?? arrow.to) ?? left + 1
                 let mark = arrow.isFault && !arrow.isFaultsOn ? "⚡ " : "● "
                 let label = CharacterWidth.truncate(mark + arrow.label, to: left + width - 1 - x)
                 cut = cut || label != mark + arrow.label
