@@ -326,7 +326,8 @@ public enum AppView {
             let message = result.error?.message ?? "the payment stopped"
             return message.prefix(1).uppercased() + message.dropFirst() + ". No payment was authenticated."
         }
-        if result.error?.message == IdpSdkError.userCancelled.errorDescription {
+        let cancelled = IdpSdkError.userCancelled
+        if result.error?.subsystem == cancelled.subsystem && result.error?.code == cancelled.errorCode {
             return "Cancelled at the credential prompt: the IdpSdk received \"User cancelled\" and nothing was sent to the MC-SDK afterwards."
         }
         let sdk = result.flow == .q2Login ? "Q2 Core" : "the MC-SDK"
