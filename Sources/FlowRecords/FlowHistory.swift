@@ -77,20 +77,30 @@ public struct HistoryRecord: Sendable, Equatable {
     /// The result line's JSON.
     public let resultJSON: String
     public let events: [RecordedEvent]
+    /// Events of the flow its store holds but could not read (a damaged or hand-edited state file): left out of
+    /// `events`, and said.
+    public let unreadableEvents: Int
 
-    public init(summary: HistorySummary, resultJSON: String, events: [RecordedEvent]) {
+    public init(summary: HistorySummary, resultJSON: String, events: [RecordedEvent], unreadableEvents: Int = 0) {
         self.summary = summary
         self.resultJSON = resultJSON
         self.events = events
+        self.unreadableEvents = unreadableEvents
     }
 }
 
 extension HistoryRecord {
+    /// What of the flow could not be read: the transcript is not whole.
+    var damageLines: [String] {
+        unreadableEvents == 0 ? []
+            : ["damaged: \(unreadableEvents) of this flow's events could not be read from the state file and are left out"]
+    }
+
     /// What the result says beyond the summary: its error (`error 513/4011: wrong username or password …`, or why
     /// a flow was aborted for bad input) and the next step, as the result screen and `run`'s result line give them;
     /// for `history show` and the terminal's transcript.
     public var outcomeLines: [String] {
-        guard let result = try? JSONParser.parse(resultJSON) else { return [] }
+        guard let result = try? JSONParser.parse(resultJSON) else { return damageLines }
         var lines: [String] = []
         if let error = result["error"], let message = error["message"]?.string {
             // `subsystem/code` for the IdpSdk's errors, the code alone for those that have one (Q2's hydra code, a
@@ -99,7 +109,7 @@ extension HistoryRecord {
             lines.append("error" + (code.isEmpty ? "" : " " + code.joined(separator: "/")) + ": " + message)
         }
         if let advice = result["advice"]?.string { lines.append("next: " + advice) }
-        return lines
+        return lines + damageLines
     }
 }
 

@@ -78,7 +78,9 @@ public enum HistoryExport {
         // The result as the file holds it; a damaged one (not JSON) as a string, so that the export stays JSON.
         let result = (try? JSONParser.parse(record.resultJSON)) != nil
             ? record.resultJSON : (try? encoder.encode(record.resultJSON)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-        return VisibleText.escapedInJSON("\(body),\"result\":\(result),\"events\":\(events)}")
+        // Events the file holds but could not be read are counted, so that the export says it is not whole.
+        let damaged = record.unreadableEvents > 0 ? ",\"unreadableEvents\":\(record.unreadableEvents)" : ""
+        return VisibleText.escapedInJSON("\(body),\"result\":\(result),\"events\":\(events)\(damaged)}")
     }
 
     private static func id(_ participant: String) -> String {

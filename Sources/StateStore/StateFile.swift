@@ -383,10 +383,11 @@ final class SQLiteFlowHistory: FlowHistory {
                 guard let row = try transaction.query("SELECT \(Self.columns), result_json FROM flows WHERE id = ?", [.integer(Int64(id))]).first,
                     let summary = Self.summary(row), let result = row[7].text
                 else { return nil }
-                let events = try transaction.query("SELECT event_json FROM flow_events WHERE flow_id = ? ORDER BY sequence", [.integer(Int64(id))])
-                    .compactMap { $0.first?.text }
+                let rows = try transaction.query("SELECT event_json FROM flow_events WHERE flow_id = ? ORDER BY sequence", [.integer(Int64(id))])
+                let events = rows.compactMap { $0.first?.text }
                     .compactMap { try? JSONDecoder().decode(RecordedEvent.self, from: Data($0.utf8)) }
-                return HistoryRecord(summary: summary, resultJSON: result, events: events)
+                // A damaged row is left out and counted, so that the transcript says it is not whole.
+                return HistoryRecord(summary: summary, resultJSON: result, events: events, unreadableEvents: rows.count - events.count)
             }
         } catch {
             throw StoreFailure(error.description)

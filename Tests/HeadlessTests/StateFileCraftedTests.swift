@@ -44,6 +44,24 @@ import Threading
         let document = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
         #expect(document?["result"] as? String == "not json", "\(run.stdout)")
     }
+
+    /// An event row that cannot be read is counted and said: `history show` and the export had left it out with
+    /// nothing said, a transcript that looked whole.
+    @Test func aDamagedEventIsSaidNotSilentlyLeftOut() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let file = try StateFile(path: state)
+        let whole = try #require(Int(file.queryForTesting("SELECT count(*) FROM flow_events").first?.first ?? ""))
+        try file.executeForTesting("UPDATE flow_events SET event_json = 'not json' WHERE sequence IN (2, 3)")
+        file.close()
+        let show = try BinaryRun.run(["history", "show", "1", "--state", state])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout.contains("damaged: 2 of this flow's events could not be read from the state file and are left out"), "\(show.stdout)")
+        let export = try BinaryRun.run(["history", "export", "1", "--format", "json", "--state", state])
+        let document = try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any]
+        #expect(document?["unreadableEvents"] as? Int == 2, "\(export.stdout)")
+        #expect((document?["events"] as? [Any])?.count == whole - 2)
+    }
 }
 
 /// One device, however many processes share its state file.
