@@ -67,7 +67,7 @@ public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable, Cust
 
     public init(
         environment: SafepayEnvironment, authToken: String, tracker: String, deviceDataCollectionJWT: String,
-        deviceDataCollectionURL: String, billing: BillingAddress?, authorizationOptions: AuthorizationOptions
+        deviceDataCollectionURL: String, billing: BillingAddress? = nil, authorizationOptions: AuthorizationOptions
     ) {
         self.environment = environment
         self.authToken = authToken
