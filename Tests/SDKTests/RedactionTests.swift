@@ -55,7 +55,8 @@ func printedForms(of value: Any) -> [String] {
                              ("https://collect.example/V1/Collect", "https://collect.example/V1/Collect")] {
             let configuration = SafepayPayerAuthenticationConfiguration(
                 environment: .sandbox, authToken: "tok", tracker: "trk_42", deviceDataCollectionJWT: jwt,
-                deviceDataCollectionURL: url, billing: nil, authorizationOptions: AuthorizationOptions(doCapture: true, doCardOnFile: false))
+                // No billing: it may be left out, as it is optional (it had to be passed as nil).
+                deviceDataCollectionURL: url, authorizationOptions: AuthorizationOptions(doCapture: true, doCardOnFile: false))
             for text in printedForms(of: configuration) {
                 #expect(!text.contains("eyJzdWIi") && !text.contains("a5ecretOpaque"), "\(text)")
             }
