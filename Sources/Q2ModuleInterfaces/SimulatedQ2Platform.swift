@@ -27,10 +27,12 @@ public final class SimulatedQ2Platform: ModuleDelegate, Sendable {
     public let context: AuthenticationModuleContext
     private let signedIn = Locked<AuthenticationModuleResponse?>(nil)
 
-    /// A platform on the current world's Core, opened as `launch` says.
-    public convenience init(launch: Q2Launch = .normal) {
+    /// A platform on the current world's Core, opened as `launch` says. Core asks `security` before each password
+    /// login: the app's own security module, or by default the simulation's (which denies while the
+    /// insecure-device fault is on).
+    public convenience init(launch: Q2Launch = .normal, security: (any SecurityModule)? = nil) {
         let world = SimulatedWorld.current
-        self.init(world: world, launch: launch, security: SimulatedSecurityModule(faults: world.faults))
+        self.init(world: world, launch: launch, security: security ?? SimulatedSecurityModule(faults: world.faults))
     }
 
     package init(world: SimulatedWorld, launch: Q2Launch, security: any SecurityModule) {

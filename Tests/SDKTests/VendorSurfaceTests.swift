@@ -138,6 +138,20 @@ import ThreeDSecure
         }
     }
 
+    /// An app's own security module decides the password login (it could not be given: the platform always took
+    /// the simulation's).
+    @Test func theAppsSecurityModuleDecidesTheLogin() async {
+        struct Rooted: SecurityModule {
+            func allowLogin() -> SecurityResult { .deny("our check found su") }
+        }
+        let platform = SimulatedQ2Platform(security: Rooted())
+        await #expect {
+            try await platform.context.passwordAuthentication.authenticate(using: PasswordCredential(username: "alice", password: "wonderland"))
+        } throws: { error in
+            if case MobileCoreLoginFailure.insecure(let reason) = error { reason == "our check found su" } else { false }
+        }
+    }
+
     @Test func aResponseWithoutASessionTokenIsRefused() async {
         let platform = SimulatedQ2Platform()
         let response = AuthenticationModuleResponse(username: "alice", authenticationMethod: .password, q2token: nil, userDataJSON: nil)
