@@ -72,6 +72,41 @@ public struct CertificateChain: Sendable, Equatable {
         self.init(certificates: parsed)
     }
 
+    /// Parses DER certificates one after another (an Android app's `.cer` asset holds one, or several
+    /// concatenated), in order.
+    public init(der: [UInt8]) throws(CertificateError) {
+        var certificates: [Certificate] = []
+        var offset = 0
+        while offset < der.count {
+            let parsed = der.withUnsafeBufferPointer { buffer -> (OpaquePointer, Int)? in
+                guard let base = buffer.baseAddress else { return nil }
+                var cursor: UnsafePointer<UInt8>? = base + offset
+                guard let x509 = d2i_X509(nil, &cursor, buffer.count - offset), let end = cursor else { return nil }
+                return (x509, end - base)
+            }
+            guard let (x509, end) = parsed else {
+                ERR_clear_error()
+                throw .malformed("DER certificate \(certificates.count + 1) (at byte \(offset)) is not a valid certificate")
+            }
+            defer { X509_free(x509) }
+            certificates.append(try Certificate(x509: x509))
+            offset = end
+        }
+        guard !certificates.isEmpty else { throw .malformed("the chain is empty") }
+        self.init(certificates: certificates)
+    }
+
+    /// A chain as an app ships it in its assets and passes it to the SDK as bytes: PEM text (read once, then
+    /// reused: ``parsed(pem:)``) or DER.
+    public static func parsed(asset: Data) throws(CertificateError) -> CertificateChain {
+        let bytes = [UInt8](asset)
+        if bytes.first == 0x30 { return try CertificateChain(der: bytes) }  // a DER SEQUENCE
+        guard let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN CERTIFICATE-----") else {
+            throw .malformed("neither a PEM certificate block nor DER certificates")
+        }
+        return try parsed(pem: text)
+    }
+
     public var leaf: Certificate? { certificates.first }
     public var root: Certificate? { certificates.last }
 

@@ -30,7 +30,8 @@ public final class IdpSdkService: Sendable {
     private let network: SimulatedNetwork
     private let queue: DispatchQueue
 
-    /// `certificateChain` is the chain to pin (PEM, leaf first), as an app loads it from its assets. The service
+    /// `certificateChain` is the chain to pin (leaf first), the bytes of an app's asset: PEM text or DER certificates
+    /// one after another (an Android app's `.cer`). The service
     /// talks to the identity provider of ``SimulatedWorld/current`` as it is when the service is made.
     public convenience init(tenantId: String, idpUrl: String, certificateChain: Data, shouldHashPin: Bool) {
         self.init(tenantId: tenantId, idpUrl: idpUrl, certificateChain: certificateChain, shouldHashPin: shouldHashPin,
@@ -49,7 +50,7 @@ public final class IdpSdkService: Sendable {
         self.shouldHashPin = shouldHashPin
         self.network = network
         do {
-            pinnedChain = .success(try CertificateChain.parsed(pem: String(decoding: certificateChain, as: UTF8.self)))
+            pinnedChain = .success(try CertificateChain.parsed(asset: certificateChain))
         } catch {
             pinnedChain = .failure(error)
         }

@@ -46,6 +46,20 @@ import Testing
         #expect(throws: CertificateError.self) { try CertificateChain(pem: text) }
     }
 
+    /// DER, as an Android app's `.cer` asset holds a chain: the certificates one after another.
+    @Test func derCertificatesOneAfterAnotherAreTheSameChain() throws {
+        let der = genuine.certificates.flatMap(\.der)
+        #expect(try CertificateChain(der: der) == genuine)
+        #expect(try CertificateChain.parsed(asset: Data(der)) == genuine)
+        #expect(try CertificateChain.parsed(asset: Data(IdentityProviderCertificates.genuinePEM.utf8)) == genuine)
+        #expect(throws: CertificateError.malformed("DER certificate 2 (at byte \(genuine.certificates[0].der.count)) is not a valid certificate")) {
+            try CertificateChain(der: Array(der.dropLast(10)))
+        }
+        #expect(throws: CertificateError.malformed("neither a PEM certificate block nor DER certificates")) {
+            try CertificateChain.parsed(asset: Data("hello".utf8))
+        }
+    }
+
     @Test func aGoodBlockFollowedByABadOneIsAnError() {
         let text = IdentityProviderCertificates.genuinePEM + "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"
         #expect(throws: CertificateError.malformed("PEM certificate block 3 of 3 is not a valid certificate")) {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import IdentityProvider
 import IdpSdk
@@ -75,6 +76,19 @@ import Testing
         #expect(result.idpSdkError?.errorCode == 2)
         #expect(result.idpSdkError?.errorDescription.hasPrefix("certificate pinning failed") == true)
         #expect(interaction.calls.isEmpty, "no credentials may be asked for over an untrusted connection")
+    }
+
+    /// The chain as DER bytes (an Android app's `.cer` asset) pins as the PEM text does; it was refused (510/2).
+    @Test func aDERChainPinsAsThePEMOneDoes() async throws {
+        let harness = SDKHarness()
+        let der = Data(try CertificateChain(pem: IdentityProviderCertificates.genuinePEM).certificates.flatMap(\.der))
+        let result = await harness.authorizationCode(
+            harness.service(chainBytes: der), await harness.astClientData(), clientId: KSMClientId.enrollment, .answering(activation))
+        #expect(result.authorizationCode != nil, "\(String(describing: result.idpSdkError))")
+        let impostor = Data(try CertificateChain(pem: IdentityProviderCertificates.impostorPEM).certificates.flatMap(\.der))
+        let refused = await harness.authorizationCode(
+            harness.service(chainBytes: impostor), await harness.astClientData(), clientId: KSMClientId.enrollment, .answering(activation))
+        #expect(refused.idpSdkError?.subsystem == 511 && refused.idpSdkError?.errorCode == 2)
     }
 
     @Test func anIdpPresentingAnotherChainFailsPinning() async throws {

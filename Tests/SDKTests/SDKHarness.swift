@@ -23,8 +23,11 @@ struct SDKHarness {
     }
 
     func service(chain: String = IdentityProviderCertificates.genuinePEM, url: String? = nil, hashPin: Bool = false) -> IdpSdkService {
-        IdpSdkService(tenantId: "demo", idpUrl: url ?? idp.baseURL, certificateChain: Data(chain.utf8), shouldHashPin: hashPin,
-                      network: network)
+        service(chainBytes: Data(chain.utf8), url: url, hashPin: hashPin)
+    }
+
+    func service(chainBytes: Data, url: String? = nil, hashPin: Bool = false) -> IdpSdkService {
+        IdpSdkService(tenantId: "demo", idpUrl: url ?? idp.baseURL, certificateChain: chainBytes, shouldHashPin: hashPin, network: network)
     }
 
     func astClientData() async -> KSMGetAstClientDataResultEvent {
