@@ -39,6 +39,8 @@ public final class IdpSdkFamily: FlowFamily {
     let idpSdk: IdpSdkService
     private let observer = Locked<Int?>(nil)
     private let service = Locked<WeakService>(WeakService())
+    /// The app's receiver of what the MC-SDK reports unasked; the controller holds it weakly.
+    private let listener = MasterControllerListener()
 
     public init(environment: SimulationEnvironment, settings: IdpSettings = IdpSettings()) {
         self.environment = environment
@@ -114,6 +116,8 @@ public final class IdpSdkFamily: FlowFamily {
     /// IdP: this device's only, when several devices share the IdP.
     public func attach(to service: FlowService) {
         self.service.withLock { $0 = WeakService(service: service) }
+        listener.service.withLock { $0 = WeakService(service: service) }
+        device.listen(listener)
         let token = environment.world.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
         observer.withLock { $0 = token }
     }
@@ -145,4 +149,16 @@ public final class IdpSdkFamily: FlowFamily {
 /// A service, held weakly by the family that observes into its log.
 struct WeakService: Sendable {
     weak var service: FlowService?
+}
+
+/// The app's `KSAsyncEventReceiver`, as the guide's app registers one: what the MC-SDK reports unasked (a runtime
+/// error, before it restarts itself) goes into the running flow's log, before the result of the event that met it.
+final class MasterControllerListener: KSAsyncEventReceiver, Sendable {
+    let service = Locked<WeakService>(WeakService())
+
+    func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
+        guard let error = event as? KSMRuntimeErrorEvent, let run = service.withLock({ $0.service })?.runningFlow else { return }
+        run.emit(.runtimeError, from: .masterController, to: .app, thread: QueueName.current, status: StatusType.INTERNAL_ERROR.name,
+                 detail: "RuntimeErrorEvent: \(error.errorMessage); send StartEvent before anything else")
+    }
 }

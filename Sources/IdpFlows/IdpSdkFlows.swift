@@ -142,11 +142,6 @@ public struct IdpSdkFlow {
             let insecure = event.status == .KSMFAILED && event.sdkState == .uninitialised
             return run.result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "StartEvent failed"))
-        case let event as KSMRuntimeErrorEvent:
-            run.emit(.runtimeError, from: .masterController, to: .app, thread: "MC-SDK", status: StatusType.INTERNAL_ERROR.name,
-                 detail: "the MC-SDK restarted itself; send StartEvent before anything else")
-            return run.result(.failure, status: StatusType.INTERNAL_ERROR.name, step: step,
-                          error: FlowError(subsystem: nil, code: nil, message: event.errorMessage))
         case let event as KSMOfflineLoginResultEvent:
             return run.result(.failure, status: event.status.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "OfflineLogin failed"))
@@ -180,8 +175,6 @@ public struct IdpSdkFlow {
             return (result.status.name, "logged in offline as \(result.userIdentifier?.description ?? "?") (local authentication passed)")
         case let result as KSMOfflineLoginResultEvent:
             return (result.status.name, (result.errorDescription ?? "") + "; logging in at the IdP instead")
-        case let result as KSMRuntimeErrorEvent:
-            return (StatusType.INTERNAL_ERROR.name, "RuntimeErrorEvent: \(result.errorMessage)")
         case let result as KSMGetAstClientDataResultEvent where result.status == .KSMOK:
             return (result.status.name, "astClientId=\(result.astClientId), codeChallangeMethod=\(result.codeChallangeMethod)")
         case let result as KSMGetAstClientDataResultEvent:

@@ -90,6 +90,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     private let clientDataSealer: HMAC.Key
     /// The app's consumer: it hears the runtime errors the controller reports unasked.
     private let consumer: Locked<WeakReceiver>
+    /// What the event being handled makes the controller report unasked (a runtime error), before its result.
+    private let unasked = Locked<(any KsEvent)?>(nil)
     /// A RestartEvent sent whose result has not been handed back: the vendor's rule is to wait for it.
     private let restartInFlight = Locked(false)
 
@@ -101,6 +103,12 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         clientDataSealer = HMAC.Key(configuration.clientDataKey)
         state = Locked(DeviceState(deviceID: configuration.deviceID))
         self.consumer = Locked(WeakReceiver(receiver: consumer))
+    }
+
+    /// The consumer that hears what the controller reports unasked, for a controller made without one (the flows'
+    /// device: its family listens as an app's receiver would). Held weakly, as the factory's is.
+    package func listen(_ receiver: any KSAsyncEventReceiver) {
+        consumer.withLock { $0 = WeakReceiver(receiver: receiver) }
     }
 
     /// This device's id (the stored one once the store has been read).
@@ -141,8 +149,10 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             // Cleared before the result is handed back: whatever is sent once it has arrived is in order.
             if restart { restartInFlight.withLock { $0 = false } }
             // What the controller reports unasked reaches the consumer first, then the sender's result.
-            if result is KSMRuntimeErrorEvent, let consumer = consumer.withLock({ $0.receiver }) {
-                consumer.receive(result, withCompletionHandler: nil)
+            if let report = unasked.withLock({ report in defer { report = nil }; return report }),
+                let consumer = consumer.withLock({ $0.receiver })
+            {
+                consumer.receive(report, withCompletionHandler: nil)
             }
             completion.value?(result)
         }
@@ -267,7 +277,12 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
                 state.pending = nil
                 state.pendingTaken = false
             }
-            return KSMRuntimeErrorEvent(errorMessage: "internal error while storing the token data; the MC-SDK restarted itself")
+            // The consumer hears the RuntimeErrorEvent; the sender gets its own result type, INTERNAL_ERROR (a status
+            // REFERENCE.md lists for it), so the guide's `as! KSMSetAuthorisationCodeResultEvent` holds: it got the
+            // RuntimeErrorEvent, and the cast trapped.
+            let message = "internal error while storing the token data; the MC-SDK restarted itself"
+            unasked.withLock { $0 = KSMRuntimeErrorEvent(errorMessage: message) }
+            return KSMSetAuthorisationCodeResultEvent.failure(.KSMINTERNAL_ERROR, 0, message)
         }
         switch exchanged {
         case .failure(let failure):

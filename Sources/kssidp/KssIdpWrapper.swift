@@ -127,7 +127,7 @@ public final class KssIdpWrapper: Sendable {
             tenantId: config.tenantId, authenticationMode: authMode, authorisationCode: code, clientId: clientId))
         guard let set = setReply as? KSMSetAuthorisationCodeResultEvent, set.status == .KSMOK else {
             let event = setReply as? KSMSetAuthorisationCodeResultEvent
-            let status = event?.status ?? (setReply is KSMRuntimeErrorEvent ? .KSMINTERNAL_ERROR : .KSMINVALID_STATE)
+            let status = event?.status ?? .KSMINVALID_STATE
             observer?("SetAuthorisationCode", status.name)
             return eventFailed(status, code: event?.errorCode ?? 0, message: describe(setReply), event: event, trace: trace)
         }
@@ -177,7 +177,6 @@ public final class KssIdpWrapper: Sendable {
         case let result as KSMGetAstClientDataResultEvent: result.errorDescription ?? result.status.name
         case let result as KSMSetAuthorisationCodeResultEvent: result.errorDescription ?? result.status.name
         case let result as KSMInvalidStateEvent: result.errorMessage
-        case let result as KSMRuntimeErrorEvent: result.errorMessage
         default: event.getName()
         }
     }

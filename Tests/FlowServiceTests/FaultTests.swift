@@ -110,6 +110,10 @@ import Testing
         #expect(failed.status == "INTERNAL_ERROR")
         #expect(frontEnd.events(of: failed.flowID).contains { $0.step == .runtimeError })
         #expect(frontEnd.events(of: failed.flowID).contains { $0.detail.contains("RuntimeErrorEvent") })
+        // The app's receiver hears the RuntimeErrorEvent first; SetAuthorisationCode's result is its own type,
+        // INTERNAL_ERROR (it was the RuntimeErrorEvent itself, which the guide's as! cast traps on).
+        let last = try #require(frontEnd.events(of: failed.flowID).suffix(2).map { ($0.step, $0.status) } as [(FlowStep, String?)]?)
+        #expect(last.map(\.0) == [.runtimeError, .setAuthorisationCode] && last.last?.1 == "INTERNAL_ERROR", "\(last)")
         #expect(!service.environment.masterController.snapshot.started, "the MC-SDK restarted itself")
         // The advice says what the next activation meets: its code is spent.
         // In memory (as here), starting again gives the codes back; `idp-tui reset` would refuse --ephemeral.

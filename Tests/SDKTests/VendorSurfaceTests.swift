@@ -111,7 +111,10 @@ import ThreeDSecure
         world.identityFaults.runtimeError = true
         let reply = await device.receive(KSMSetAuthorisationCodeEvent(
             tenantId: world.tenantId, authenticationMode: .no, authorisationCode: code, clientId: KSMClientId.enrollment))
-        #expect(reply is KSMRuntimeErrorEvent)
+        // The consumer hears the RuntimeErrorEvent; the sender gets its own result type (the guide casts it with as!).
+        let result = try #require(reply as? KSMSetAuthorisationCodeResultEvent, "\(String(describing: reply))")
+        #expect(result.status == .KSMINTERNAL_ERROR)
+        #expect(result.errorDescription?.contains("restarted itself") == true)
         #expect(consumer.heard.withLock { $0 } == ["RuntimeErrorEvent on MC-SDK"])
     }
 
