@@ -228,7 +228,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             let clientData = ClientData(deviceID: state.deviceID, astClientId: astClientId, nonce: nonce)
                 .sealed(with: clientDataSealer)
             state.pending = PendingLogin(verifier: verifier, clientData: clientData)
-            state.pendingTaken = false
+            state.pendingConsumed = false
             return KSMGetAstClientDataResultEvent(
                 status: .KSMOK, clientData: clientData, astClientId: astClientId, codeChallange: challenge,
                 codeChallangeMethod: "S256", hasErrorOccurred: false, errorCode: 0, reportId: nil,
@@ -244,12 +244,12 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             guard let pending = state.pending else {
                 // Two logins at once (a double tap): each GetAstClientDataEvent replaces the one before, and the first
                 // SetAuthorisationCodeEvent takes it. The second did send one: say what became of it.
-                return .refused(.failure(.KSMINVALID_STATE, 0, state.pendingTaken
+                return .refused(.failure(.KSMINVALID_STATE, 0, state.pendingConsumed
                     ? "the last GetAstClientDataEvent's client data was already taken by a SetAuthorisationCodeEvent: each is good for one, and a newer one replaces an older one's; send GetAstClientDataEvent again"
                     : "send GetAstClientDataEvent before SetAuthorisationCodeEvent"))
             }
             state.pending = nil
-            state.pendingTaken = true
+            state.pendingConsumed = true
             return .pending(pending)
         }
         let login: PendingLogin
@@ -275,7 +275,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             state.withLock { state in
                 state.started = false
                 state.pending = nil
-                state.pendingTaken = false
+                state.pendingConsumed = false
             }
             // The consumer hears the RuntimeErrorEvent; the sender gets its own result type, INTERNAL_ERROR (a status
             // REFERENCE.md lists for it), so the guide's `as! KSMSetAuthorisationCodeResultEvent` holds: it got the
@@ -339,7 +339,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             return state.withLock { state -> any KsEvent in
                 if let device { state.load(device) }
                 state.pending = nil
-                state.pendingTaken = false
+                state.pendingConsumed = false
                 return KSMRestartResultEvent(status: .KSMOK, sdkState: state.sdkState)
             }
         } catch {

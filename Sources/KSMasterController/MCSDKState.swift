@@ -9,9 +9,9 @@ struct DeviceState {
     var loggedIn = false
     var offlineToken: PersistedDevice.OfflineToken?
     var pending: PendingLogin?
-    /// Whether a SetAuthorisationCodeEvent took the last GetAstClientDataEvent's `pending` (a restart or a runtime
+    /// Whether a SetAuthorisationCodeEvent consumed the last GetAstClientDataEvent's `pending` (a restart or a runtime
     /// error forgets it: nothing was taken since; a StartEvent keeps `pending`, and so this, as it was).
-    var pendingTaken = false
+    var pendingConsumed = false
     /// How many times the store's device has been taken: a reload that read the store before another load
     /// took it keeps that newer one.
     var loads = 0
