@@ -19,11 +19,33 @@ import Threading
     import Glibc
 #endif
 
+/// The options idp-bench takes: those with a positive whole number, and the switches.
+let numberOptions: Set<String> = ["--round-trips", "--pairs", "--case"]
+let switchOptions: Set<String> = ["--primitives", "--hashes-first", "--startup"]
+
+/// Stops with one line and status 2 (the project's bad-input status): a figure measured with an option that was
+/// not read is a wrong figure.
+func usage(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("idp-bench: \(problem)\n".utf8))
+    exit(2)
+}
+
+do {
+    var rest = CommandLine.arguments.dropFirst()[...]
+    while let option = rest.popFirst() {
+        if switchOptions.contains(option) { continue }
+        guard numberOptions.contains(option) else {
+            usage("unknown option \(option) (options: \((numberOptions.map { $0 + " N" } + switchOptions).sorted().joined(separator: ", ")))")
+        }
+        guard let value = rest.popFirst(), let number = Int(value), number > 0 else { usage("\(option) needs a whole number above 0") }
+        _ = number
+    }
+}
+
 func argument(_ name: String, default value: Int) -> Int {
     let arguments = CommandLine.arguments
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]),
-        number > 0
-    else { return value }
+    // Checked above: a value that is there is a positive number.
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let number = Int(arguments[index + 1]) else { return value }
     return number
 }
 

@@ -127,3 +127,16 @@ import Testing
         #expect(try BinaryRun.run(["run", "logout", "--ephemeral", "--theme", "monochrome"], stdin: "{}").status == 0)
     }
 }
+
+/// The benchmark refuses what it would not read: a figure measured with a misspelt option is a wrong figure.
+@Suite struct BenchmarkOptionTests {
+    @Test(arguments: [(["--pairs", "x"], "--pairs needs a whole number above 0"), (["--case"], "--case needs a whole number above 0"),
+                      (["--pair", "5"], "unknown option --pair")])
+    func aBadOptionIsOneLineAndStatusTwo(arguments: [String], message: String) throws {
+        let bench = BinaryRun.executable.deletingLastPathComponent().appendingPathComponent("idp-bench")
+        let run = try BinaryRun.run(arguments, executable: bench)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("idp-bench: \(message)") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+}
