@@ -101,7 +101,9 @@ public struct CertificateChain: Sendable, Equatable {
     public static func parsed(asset: Data) throws(CertificateError) -> CertificateChain {
         let bytes = [UInt8](asset)
         if bytes.first == 0x30 { return try CertificateChain(der: bytes) }  // a DER SEQUENCE
-        guard let text = String(validating: bytes, as: UTF8.self), text.contains("-----BEGIN CERTIFICATE-----") else {
+        // Read as the PEM decoder reads it: a byte that is not UTF-8 (a Latin-1 "Bag Attributes" header) is not refused.
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.contains("-----BEGIN CERTIFICATE-----") else {
             throw .malformed("neither a PEM certificate block nor DER certificates")
         }
         return try parsed(pem: text)

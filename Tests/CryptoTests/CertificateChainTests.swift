@@ -52,6 +52,9 @@ import Testing
         #expect(try CertificateChain(der: der) == genuine)
         #expect(try CertificateChain.parsed(asset: Data(der)) == genuine)
         #expect(try CertificateChain.parsed(asset: Data(IdentityProviderCertificates.genuinePEM.utf8)) == genuine)
+        // A header line that is not UTF-8 before the PEM block (openssl's Latin-1 "Bag Attributes") is no reason to refuse it.
+        #expect(try CertificateChain.parsed(asset: Data("friendlyName: M\u{FC}ller\n".utf8.map { $0 == 0xC3 ? 0xFC : $0 }.filter { $0 != 0xBC }
+            + Array(IdentityProviderCertificates.genuinePEM.utf8))) == genuine)
         #expect(throws: CertificateError.malformed("DER certificate 2 (at byte \(genuine.certificates[0].der.count)) is not a valid certificate")) {
             try CertificateChain(der: Array(der.dropLast(10)))
         }

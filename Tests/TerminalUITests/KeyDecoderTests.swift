@@ -73,7 +73,17 @@ import Testing
         ("Esc-prefixed Alt-→", "\u{1b}\u{1b}[C", [.key(.wordRight)]),
         ("Esc-prefixed SS3 Alt-←", "\u{1b}\u{1b}OD", [.key(.wordLeft)]),
         ("Esc-prefixed Alt-↑ (unused)", "\u{1b}\u{1b}[A", []),
-        ("Esc-prefixed Ctrl-Alt-← (unused)", "\u{1b}\u{1b}[1;5D", []),
+        ("Esc-prefixed Ctrl-← (Ctrl-Alt-←): the arrow", "\u{1b}\u{1b}[1;5D", [.key(.left)]),
+        ("Shift-← and Shift-→: the arrows", "\u{1b}[1;2D\u{1b}[1;2C\u{1b}[1;6D", [.key(.left), .key(.right), .key(.left)]),
+        // No terminal sends Alt with a paste or a report: an Esc before one is a key, and the paste stays a paste
+        // (it came as keys, Enter among them, and its end was lost).
+        ("Esc, then a paste", "\u{1b}\u{1b}[200~hi q\r\u{1b}[201~", [.key(.escape), .paste("hi q\r")]),
+        ("Esc, then a focus report", "\u{1b}\u{1b}[I", [.key(.escape), .focus(true)]),
+        ("Esc, then an SGR click", "\u{1b}\u{1b}[<0;12;5M", [.key(.escape), .mouse(MouseReport(button: 0, column: 12, row: 5, pressed: true))]),
+        ("Esc, then an X10 click", "\u{1b}\u{1b}[M !!", [.key(.escape), .mouse(MouseReport(button: 0, column: 1, row: 1, pressed: true))]),
+        ("Esc, then a sequence cut short", "\u{1b}\u{1b}[1;", [.key(.escape)]),
+        ("Esc Ctrl-Z", "\u{1b}\u{1a}", [.key(.control("z"))]),
+        ("an OSC cut by Esc, then Esc [ D", "\u{1b}]2;ab\u{1b}\u{1b}[D", [.key(.left)]),
         ("Esc pressed twice", "\u{1b}\u{1b}", [.key(.escape), .key(.escape)]),
         ("Esc, then Alt-b", "\u{1b}\u{1b}b", [.key(.escape), .key(.alt("b"))]),
         ("Alt-Tab", "\u{1b}\t", []),

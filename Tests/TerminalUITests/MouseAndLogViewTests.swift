@@ -123,6 +123,14 @@ import Testing
         // Over the log it scrolls the log.
         driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
         #expect(driver.app.state.logScroll == 1)
+        // The focused log (Tab from the home screen) moves its selection, as ↑ does.
+        driver.press(.escape)  // cancels the login
+        #expect(driver.pump { if case .result = $0.state.screen { true } else { false } })
+        driver.press(.enter, .tab)
+        #expect({ if case .home = driver.app.state.screen { true } else { false } }())
+        let selected = driver.app.state.logFocus?.selected
+        driver.app.handleMouse(MouseReport(button: 64, column: 10, row: 20, pressed: true))
+        #expect(driver.app.state.logFocus != nil && driver.app.state.logFocus?.selected != selected)
     }
 
     @Test func theComparisonFitsSixtyByEighteen() {

@@ -22,8 +22,9 @@ extension TerminalApp {
             return
         }
         // Over the log pane the wheel scrolls the log, whatever the main panel shows (the KSSIDP comparison has none).
-        if row >= 1 + AppView.mainPanelHeight(state), row < state.height - 2, state.logFocus == nil {
-            scrollLog(by: up ? 1 : -1)
+        if row >= 1 + AppView.mainPanelHeight(state), row < state.height - 2 {
+            // The focused log moves its selection, as ↑↓ do there.
+            if state.logFocus != nil { handle(up ? .up : .down) } else { scrollLog(by: up ? 1 : -1) }
             return
         }
         // Over the main panel: what it shows, when that scrolls (a result's lines too); a menu or a form does not,

@@ -21,13 +21,14 @@ extension KeyDecoder {
         return altPrefixed ? ((given - 1) | 2) + 1 : given
     }
 
-    /// A cursor or function key with its modifier: Ctrl or Alt with ← → moves a word; any other modifier makes a
-    /// key idp-tui does not use, dropped whole.
+    /// A cursor or function key with its modifier: Ctrl or Alt with ← → moves a word, and ← → with another (Shift-←
+    /// in a field) are the arrows; any other modified key is one idp-tui does not use, dropped whole.
     static func modified(_ key: Key, _ modifier: Int) -> Key? {
         switch (key, modifier) {
         case (_, 1): key
         case (.left, 3), (.left, 5): .wordLeft
         case (.right, 3), (.right, 5): .wordRight
+        case (.left, _), (.right, _): key
         default: nil
         }
     }
@@ -116,4 +117,8 @@ extension KeyDecoder {
         guard parts.count == 3, parts.allSatisfy({ $0 >= 0 && $0 < 100_000 }) else { return nil }
         return MouseReport(button: parts[0] & 0x43, column: parts[1], row: parts[2], pressed: !released)
     }
+}
+
+extension DecodedInput {
+    var isKey: Bool { if case .key = self { true } else { false } }
 }

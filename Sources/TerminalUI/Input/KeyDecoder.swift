@@ -90,6 +90,8 @@ public struct KeyDecoder: Sendable {
         // Esc pressed twice, quickly.
         case .escapeEscape: return [.key(.escape), .key(.escape)]
         case .ss3("", let alt): return (alt ? [.key(.escape)] : []) + [.key(.alt("O"))]
+        // An Alt-prefixed sequence cut short: the sequence is dropped, the Esc before it was a key.
+        case .csi(_, _, alt: true), .ss3(_, alt: true): return [.key(.escape)]
         case .paste(let text, _, let pendingEnd): return [.paste(text + pendingEnd)]
         case .controlString(let introducer?, _): return [.key(.alt(Character(introducer)))]
         default: return []
@@ -199,9 +201,10 @@ public struct KeyDecoder: Sendable {
             case 0x20...0x7e, 0x80...:
                 state = .ground
                 return [.key(.alt(Character(scalar)))]
-            case 0x03:
+            case 0x03, 0x1a:
+                // Ctrl-C and Ctrl-Z come through whatever is before them.
                 state = .ground
-                return [.key(.control("c"))]
+                return [.key(Self.plain(scalar))]
             default:
                 // Esc and another control character: an Alt-Ctrl key (Alt-Tab is Esc Tab), which idp-tui does not
                 // use; it was Esc, then the key, and the Esc cancelled the flow.
@@ -243,7 +246,8 @@ public struct KeyDecoder: Sendable {
                 if dropping { return [] }
                 if body.isEmpty && value == 0x4d {  // Esc [ M: a legacy mouse report's three bytes follow
                     state = .x10([])
-                    return []
+                    // No terminal sends Alt with a report: an Esc before it is a key.
+                    return alt ? [.key(.escape)] : []
                 }
                 return csi(body, final: scalar, altPrefixed: alt)
             }
@@ -316,6 +320,10 @@ public struct KeyDecoder: Sendable {
             switch value {
             case 0x5c: return []  // Esc \: ST
             case 0x03: return [.key(.control("c"))]
+            case 0x1b:
+                // The string's Esc was not ST: this one starts what follows (not an Alt prefix to it).
+                state = .escape
+                return []
             default:
                 state = .escape
                 return step(scalar)
@@ -338,11 +346,18 @@ public struct KeyDecoder: Sendable {
     }
 
     /// A complete `Esc [ body final`: a paste's start, or a key, a mouse or focus report (an unknown one dropped).
+    /// An Esc before a paste, a mouse or a focus report is a key of its own (no terminal sends those with Alt); before
+    /// a key's sequence it is Alt.
     private mutating func csi(_ body: String, final: Unicode.Scalar, altPrefixed: Bool) -> [DecodedInput] {
-        if final == "~" && body == "200" && !altPrefixed {
+        let escape: [DecodedInput] = altPrefixed ? [.key(.escape)] : []
+        if final == "~" && body == "200" {
             state = .paste("", dropped: false, pendingEnd: "")
-            return []
+            return escape
         }
-        return Self.csi(body, final: final, altPrefixed: altPrefixed).map { [$0] } ?? []
+        if let decoded = Self.csi(body, final: final, altPrefixed: altPrefixed) { return [decoded] }
+        switch Self.csi(body, final: final, altPrefixed: false) {
+        case let report? where altPrefixed && !report.isKey: return escape + [report]
+        default: return []
+        }
     }
 }
