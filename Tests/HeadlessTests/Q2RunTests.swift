@@ -53,6 +53,17 @@ import Testing
             == "The security module blocks logins on this device: use a secure device (or turn the insecure-device fault off).")
     }
 
+    /// `--insecure-device` is the rooted device for the MC-SDK too: an activation fails at StartEvent (it ran as on
+    /// a sound device, while the faults panel showed the switch on).
+    @Test func anInsecureDeviceOptionStopsTheMasterControllerToo() throws {
+        let run = try BinaryRun.run(["run", "activate", "--ephemeral", "--insecure-device", "rooted"],
+                                    stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#)
+        #expect(run.status == 1)
+        #expect(run.results.first?["status"] as? String == "INSECURE_DEVICE")
+        #expect((run.results.first?["advice"] as? String)?.contains("run without --insecure-device") == true)
+        #expect(run.events.contains { $0["step"] as? String == "faults on" && ($0["detail"] as? String)?.contains("insecure device") == true })
+    }
+
     @Test func theNetworkFaultIsNetworkUnavailable() throws {
         let run = try BinaryRun.run(["run", "q2-login", "--ephemeral"], stdin: #"{"username":"alice","password":"wonderland","faults":{"networkUnavailable":true}}"#)
         #expect(run.results.first?["status"] as? String == "NETWORK_UNAVAILABLE")

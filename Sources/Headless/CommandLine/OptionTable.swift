@@ -134,7 +134,7 @@ enum OptionTable {
             guard let launch = Q2Launch(rawValue: value) else { throw problem("--launch takes normal, deep-link or push, not \"\(value)\"") }
             options.launch = launch
         },
-        OptionSpec(name: "--insecure-device", value: "REASON", help: "the security module denies every Q2 login with REASON", scope: .engine) {
+        OptionSpec(name: "--insecure-device", value: "REASON", help: "the device is rooted: the MC-SDK does not start, and Q2's security module denies every login with REASON", scope: .engine) {
             options, value, problem throws(UsageError) in
             guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 200,
                 !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
