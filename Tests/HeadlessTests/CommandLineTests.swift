@@ -56,6 +56,9 @@ import Testing
         (["history", "--limit", "0"], "history: --limit takes a whole number from 1 to 100000, not \"0\""),
         (["run", "activate", "--state", "f", "--ephemeral"], "run: --state and --ephemeral exclude each other"),
         (["compare", "now"], "compare: unknown argument \"now\""),
+        // Help for a command that does not exist is not the whole help, exit 0 (`check` for `scenario check`).
+        (["check", "--help"], "unknown command \"check\"; see idp-tui --help"),
+        (["help", "check"], "unknown command \"check\"; see idp-tui --help"),
         (["run"], "run: name at least one flow"),
         (["run", "activate", "--answers", "good.json", "--answers=wrong.json"], "run: --answers is given twice; give it once"),
         (["--seed", "1", "history", "--seed", "2"], "history: --seed is given twice"),

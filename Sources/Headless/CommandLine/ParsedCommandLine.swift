@@ -76,6 +76,8 @@ public struct ParsedCommandLine: Sendable {
         if version && command == nil && words.isEmpty && given.isEmpty && !help {
             return ParsedCommandLine(request: .version, options: CommandLineOptions(), words: [])
         }
+        // `idp-tui check --help` (for `scenario check`) printed the whole help and exited 0, as if `check` were a command.
+        if help, command == nil, let word = words.first { throw UsageError("unknown command \"\(word)\"; see idp-tui --help") }
         if help { return ParsedCommandLine(request: .help(chosen), options: CommandLineOptions(), words: words) }
 
         let prefix = errorPrefix(of: chosen, words: words)
