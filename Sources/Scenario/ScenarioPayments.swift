@@ -88,6 +88,7 @@ extension ScenarioReader {
             }
             if let text = string(frictionless, "\(path).frictionless", maxLength: 1) {
                 if let status = TransStatus(rawValue: text), [.authenticated, .attempted, .notAuthenticated, .couldNotBePerformed, .rejected].contains(status) {
+                    Self.checkReason(reason, for: status, members, path, into: &self)
                     scenario = .frictionless(status, reason: reason)
                 } else {
                     problem("\(path).frictionless", frictionless, "must be Y, A, N, U or R")
@@ -114,6 +115,19 @@ extension ScenarioReader {
         return TestCard(number: number.digits, brand: number.brand, title: title, source: nil, scenario: scenario)
     }
 
+    /// EMV 3DS gives a transStatusReason with N, U and R, and none with Y or A: a card that broke that rule ran,
+    /// and its payment's result did too (N without a reason, Y with "exceeds ACS maximum challenges").
+    static func checkReason(_ reason: TransStatusReason?, for status: TransStatus, _ members: JSONNode, _ path: String,
+                            into reader: inout ScenarioReader) {
+        switch (status, reason) {
+        case (.authenticated, _?), (.attempted, _?):
+            reader.problem("\(path).reason", members["reason"], "a transStatusReason goes with N, U or R, not with \(status.rawValue)")
+        case (.notAuthenticated, nil), (.couldNotBePerformed, nil), (.rejected, nil):
+            reader.problem(path, members, "a card that ends in \(status.rawValue) needs \"reason\" (a transStatusReason, as EMV 3DS requires: 01 card authentication failed, 08 no card record, 11 suspected fraud …)")
+        default: break
+        }
+    }
+
     mutating func challenge(_ node: JSONNode, _ members: JSONNode, _ path: String, reason: TransStatusReason?) -> CardScenario? {
         guard let name = string(node, "\(path).challenge", maxLength: 20) else { return nil }
         guard let uiType = Self.uiTypes[name] else {
@@ -131,7 +145,15 @@ extension ScenarioReader {
                 problem("\(path).final", members["final"], "must be Y, N or U (the result of a challenge answered right), or error (the ACS fails)")
             }
         }
-        let prompt = string(members["prompt"], "\(path).prompt", maxLength: 200) ?? ChallengeDesign.oneTimeCode().prompt
+        let prompt = string(members["prompt"], "\(path).prompt", maxLength: 200) ?? ChallengeDesign.defaultPrompt(for: uiType)
+        // What a challenge ends in, as EMV 3DS has it: a reason with N and U (and only then), and HTML's own end.
+        if uiType == .htmlOther {
+            for key in ["final", "reason"] where members[key] != nil {
+                problem("\(path).\(key)", members[key], "does not apply to an html challenge: a terminal cannot show it, so it ends U, reason 03")
+            }
+        } else if !endsInError {
+            Self.checkReason(reason, for: outcome, members, path, into: &self)
+        }
         var options: [String] = []
         if let list = array(members["options"], "\(path).options", maxCount: 8) {
             options = list.enumerated().compactMap { string($1, "\(path).options[\($0)]", maxLength: 60) }

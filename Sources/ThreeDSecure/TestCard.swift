@@ -63,13 +63,25 @@ public struct ChallengeDesign: Sendable, Equatable {
         self.correctOptions = correctOptions
     }
 
+    /// What a challenge of `uiType` asks when its card names no prompt (a select, out-of-band or HTML card got the
+    /// one-time code's "Enter the one-time code we sent …").
+    public static func defaultPrompt(for uiType: AcsUiType) -> String {
+        switch uiType {
+        case .text: "Enter the one-time code we sent to your phone ending in 42."
+        case .singleSelect: "Choose the right answer."
+        case .multiSelect: "Select every right answer."
+        case .outOfBand: "Approve this payment in your banking app, then continue."
+        case .htmlOther: "The issuer shows its own HTML page for this challenge."
+        }
+    }
+
     /// A one-time-code challenge.
     public static func oneTimeCode(
         outcome: TransStatus = .authenticated, reason: TransStatusReason? = nil, endsInError: Bool = false
     ) -> ChallengeDesign {
         ChallengeDesign(
             uiType: .text, outcome: outcome, outcomeReason: reason, endsInError: endsInError,
-            prompt: "Enter the one-time code we sent to your phone ending in 42.")
+            prompt: defaultPrompt(for: .text))
     }
 }
 

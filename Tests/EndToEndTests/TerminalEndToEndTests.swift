@@ -115,6 +115,8 @@ import Testing
         #expect(session.waitFor("alice j smith"), "\(session.screen())")
         session.send(bytes: "\u{1b}\u{7f}")  // Alt-Backspace: deletes "j "
         session.send(bytes: "\u{1b}\u{1b}[D")  // Alt-← as rxvt and PuTTY send it: to the start of "alice"
+        session.send(bytes: "\u{1b}[1;5C")  // Ctrl-→: to the end of "alice"
+        session.send(bytes: "\u{1b}[1;5D")  // Ctrl-←: back to its start
         session.send(bytes: "\u{1b}d")  // Alt-D: deletes "alice"
         session.type("bob")
         let (edited, screen) = session.waitUntil { $0.contains("bob smith") }

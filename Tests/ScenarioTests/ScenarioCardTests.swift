@@ -1,0 +1,40 @@
+import Scenario
+import ThreeDSecure
+import Testing
+
+/// A scenario's cards end as EMV 3-D Secure has it, and ask what their challenge asks.
+@Suite struct ScenarioCardTests {
+    private func cards(_ list: String) -> String { minimal(#""payments": {"cards": [\#(list)]}"#) }
+
+    /// A reason goes with N, U and R and with nothing else: such cards ran, and their payments ended in N without a
+    /// reason or in Y with "exceeds ACS maximum challenges".
+    @Test(arguments: [
+        (#"{"number": "4111111111111111", "frictionless": "N"}"#, #"$.payments.cards[0]: a card that ends in N needs "reason""#),
+        (#"{"number": "4111111111111111", "frictionless": "A", "reason": "11"}"#, "$.payments.cards[0].reason: a transStatusReason goes with N, U or R, not with A"),
+        (#"{"number": "4111111111111111", "challenge": "text", "final": "Y", "reason": "19"}"#, "$.payments.cards[0].reason: a transStatusReason goes with N, U or R, not with Y"),
+        (#"{"number": "4111111111111111", "challenge": "text", "final": "U"}"#, #"$.payments.cards[0]: a card that ends in U needs "reason""#),
+        (#"{"number": "4111111111111111", "challenge": "html", "final": "U", "reason": "20"}"#, "$.payments.cards[0].final: does not apply to an html challenge"),
+    ])
+    func aCardEndsAsEMVThreeDSecureHasIt(card: String, problem: String) {
+        let found = problems(cards(card))
+        #expect(found.contains { $0.contains(problem) }, "\(found)")
+    }
+
+    @Test func cardsThatKeepTheRulesAreRead() {
+        let list = #"{"number": "4111111111111111", "frictionless": "N", "reason": "01"}, {"number": "5555555555554444", "frictionless": "Y"}, "#
+            + #"{"number": "4012888888881881", "challenge": "text", "final": "U", "reason": "22"}, {"number": "6011111111111117", "challenge": "text", "final": "error"}"#
+        #expect(problems(cards(list)).isEmpty, "\(problems(cards(list)))")
+    }
+
+    /// A card that names no prompt asks what its challenge asks (a select or out-of-band card asked for the
+    /// one-time code).
+    @Test func aCardWithoutAPromptAsksWhatItsChallengeAsks() throws {
+        let text = cards(#"{"number": "5555555555554444", "challenge": "multi-select", "options": ["a", "b"], "correct": [1]}, "#
+            + #"{"number": "4111111111111111", "challenge": "out-of-band"}"#)
+        guard case .success(let scenario) = read(text) else { Issue.record("\(problems(text))"); return }
+        let prompts = scenario.cards.prefix(2).compactMap { card -> String? in
+            if case .challenge(let design) = card.scenario { design.prompt } else { nil }
+        }
+        #expect(prompts == ["Select every right answer.", "Approve this payment in your banking app, then continue."])
+    }
+}
