@@ -56,6 +56,11 @@ public final class IdentityProvider: Sendable {
         _ = try? store.epoch(orStartAt: clock.now)
     }
 
+    /// Whether `tenant` expects PINs hashed (`shouldHashPin`): for the simulated SDK's hint on a wrong password.
+    package func expectsHashedPins(tenant: String) -> Bool {
+        state.withLock { $0.tenants[tenant] } ?? false
+    }
+
     /// The stored hashes of a tenant's users, each salted with its own 16 bytes of `saltKey`'s HMAC of the tenant,
     /// the user and which secret it is.
     private static func records(of tenant: TenantConfiguration, iterations: Int, saltKey: HMAC.Key) -> [UserKey: UserRecord] {

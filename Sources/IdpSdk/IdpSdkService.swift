@@ -93,7 +93,8 @@ public final class IdpSdkService: Sendable {
         while true {
             switch page {
             case .error(let failure):
-                return IdpSdkResult(error: IdpSdkError(subsystem: IdpFailure.subsystem, errorCode: failure.code, errorDescription: describe(failure)))
+                let hint = shouldHashPin && !provider.expectsHashedPins(tenant: tenantId)
+                return IdpSdkResult(error: IdpSdkError(subsystem: IdpFailure.subsystem, errorCode: failure.code, errorDescription: describe(failure, hint: hint)))
             case .redirect(let code):
                 return IdpSdkResult(authorizationCode: code)
             case .malformed(let what):
@@ -116,10 +117,11 @@ public final class IdpSdkService: Sendable {
         }
     }
 
-    /// The IdP's message; a wrong password from an app that hashes PINs says so, since a tenant that expects
-    /// plain passwords refuses every hashed one (the simulator's hint: the real IdP cannot tell).
-    private func describe(_ failure: IdpFailure) -> String {
-        guard shouldHashPin, case .wrongCredentials = failure else { return failure.message }
+    /// The IdP's message; a wrong password from an app that hashes PINs for a tenant that expects them plain says so,
+    /// since such a tenant refuses every hashed one (the simulator's hint: the real IdP cannot tell). A tenant that
+    /// expects hashed PINs gets no hint: the password is wrong.
+    private func describe(_ failure: IdpFailure, hint: Bool) -> String {
+        guard hint, case .wrongCredentials = failure else { return failure.message }
         return failure.message + "; shouldHashPin is true, so the password was sent hashed, which only a tenant that expects hashed PINs accepts"
     }
 

@@ -9,6 +9,7 @@ import IdpSdk
 import KSMasterController
 import LegacyFlows
 import Q2Flows
+import Scenario
 import Testing
 
 @Suite struct FlowServiceFlowTests {
@@ -201,6 +202,20 @@ import Testing
         let result = try #require(service(ManualClock(), FlowConfiguration(shouldHashPin: true)).run(.activate, with: frontEnd))
         #expect(result.status == "WRONG_CREDENTIALS")
         #expect(result.error?.message.hasSuffix("shouldHashPin is true, so the password was sent hashed, which only a tenant that expects hashed PINs accepts") == true)
+    }
+
+    /// A tenant that expects hashed PINs gets no hashing hint on a wrong password: the password is wrong (it blamed
+    /// the hashing).
+    @Test func aWrongPasswordForAHashedPinTenantGivesNoHashingHint() throws {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityProvider.tenants[0].expectsHashedPins = true
+        let service = FlowService(environment: SimulationEnvironment(scenario: scenario, clock: ManualClock()),
+                                  configuration: FlowConfiguration(shouldHashPin: true))
+        var answers = Demo.aliceActivation
+        answers["password"] = "not-it"
+        let result = try #require(service.run(.activate, with: RecordingFrontEnd.answering([answers])))
+        #expect(result.status == "WRONG_CREDENTIALS")
+        #expect(result.error?.message.contains("shouldHashPin") == false, "\(result.error?.message ?? "")")
     }
 }
 
