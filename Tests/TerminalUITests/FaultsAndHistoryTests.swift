@@ -7,6 +7,7 @@ import FlowRecords
 import Scenario
 import TerminalUI
 import Testing
+import ThreeDSecure
 
 @Suite struct FaultsAndHistoryTests {
     /// A switch that is on says its value: a scenario's 800 ms latency, 2-day skew and 5 lost acks were shown as
@@ -31,6 +32,17 @@ import Testing
 
     /// Switched off and on again, a switch takes the session's starting value back (a scenario's 800 ms came back
     /// as 1000 ms, and the scenario's value was out of reach until a restart); off, it says the value it would take.
+    /// The 3-D Secure faults say how long they make the payment wait by the scenario's timers (the defaults' 10 s
+    /// and 30 s were shown whatever the scenario said).
+    @Test func theThreeDSFaultsSayTheScenariosTimers() {
+        var scenario = Scenario.embeddedDefault
+        scenario.threeDSTimers = ThreeDSTimers(method: .seconds(1), lookup: .seconds(10), firstCReq: .milliseconds(2500))
+        let driver = AppDriver(height: 40, scenario: scenario)
+        driver.press(.character("f"))
+        let text = driver.app.render().text
+        #expect(text.contains("3DS: the 3DS Method never completes (1 s)") && text.contains("3DS: the first CReq is lost (2.5 s)"), "\(text)")
+    }
+
     @Test func aScenariosValueComesBackWhenItsSwitchIsOnAgain() {
         var scenario = Scenario.embeddedDefault
         scenario.identityFaults.addedLatency = .milliseconds(800)

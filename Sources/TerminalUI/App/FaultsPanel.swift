@@ -3,6 +3,7 @@ import FlowRecords
 import IdentityProvider
 import LocaleText
 import SafepayDropsSDK
+import ThreeDSecure
 
 /// One switch of the faults panel.
 public enum FaultSwitch: CaseIterable, Sendable {
@@ -49,8 +50,17 @@ public enum FaultSwitch: CaseIterable, Sendable {
         case .loseAcks where bridge.lostAcks > 0: "bridge: the first \(bridge.lostAcks) ack\(bridge.lostAcks == 1 ? " is" : "s are") lost"
         case .directoryServer: "3DS: directory server \(bridge.threeDS.directoryServer?.name ?? "answers normally")"
         case .acs: "3DS: ACS \(bridge.threeDS.acs?.name ?? "answers normally")"
+        // The scenario's timers: a scenario's 1 s method timer was shown as the default 10 s.
+        case .methodTimeout: "3DS: the 3DS Method never completes (\(Self.seconds(start.timers.method)))"
+        case .firstCReqLost: "3DS: the first CReq is lost (\(Self.seconds(start.timers.firstCReq)))"
         default: label
         }
+    }
+
+    /// "10 s", "2.5 s".
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.milliseconds
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
     }
 
     /// "31 days ahead", "2 h behind", "90 s ahead".
@@ -130,9 +140,12 @@ public enum FaultSwitch: CaseIterable, Sendable {
 public struct StartingFaults: Sendable, Equatable {
     public var identity = IdentityFaults()
     public var bridge = BridgeFaults()
-    public init(identity: IdentityFaults = IdentityFaults(), bridge: BridgeFaults = BridgeFaults()) {
+    /// The scenario's 3-D Secure timers, which the 3DS faults wait out.
+    public var timers = ThreeDSTimers()
+    public init(identity: IdentityFaults = IdentityFaults(), bridge: BridgeFaults = BridgeFaults(), timers: ThreeDSTimers = ThreeDSTimers()) {
         self.identity = identity
         self.bridge = bridge
+        self.timers = timers
     }
 }
 
@@ -153,7 +166,9 @@ extension TerminalApp {
         state.identityFaults = service.world.identityFaults
         state.bridgeFaults = service.world.bridgeFaults
         // The first read is the session's start: nothing switches a fault before the panel reads them.
-        if state.startingFaults == nil { state.startingFaults = StartingFaults(identity: state.identityFaults, bridge: state.bridgeFaults) }
+        if state.startingFaults == nil {
+            state.startingFaults = StartingFaults(identity: state.identityFaults, bridge: state.bridgeFaults, timers: service.world.scenario.threeDSTimers)
+        }
         state.insecureDeviceReason = service.q2.settings.insecureDeviceReason
     }
 
