@@ -169,6 +169,9 @@ public final class SimulatedNetwork: Sendable {
             self.faults.triggered("added latency: +\(faults.addedLatency.milliseconds) ms on this round trip")
             delay += faults.addedLatency
         }
+        // A latency the SDK's request timeout does not wait out ends as that timeout does: a scenario's 35 s latency
+        // answered after 35 s, where the SDK gives up at 30.
+        if delay >= FaultSwitchboard.requestTimeout { return (FaultSwitchboard.requestTimeout, true) }
         return (delay, false)
     }
 }

@@ -69,6 +69,22 @@ import Testing
         #expect(result.error?.message.contains("timed out after 30 s") == true)
     }
 
+    /// A latency the SDK's request timeout does not wait out (a scenario's 35 s) times out at 30 s, as the timeout
+    /// fault does: it was answered after 35 s.
+    @Test func aLatencyBeyondTheRequestTimeoutTimesOut() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock))
+        service.environment.world.network.latency = .seconds(35)
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.start(.activate)
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        clock.advance(by: .seconds(30))
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.status == "NOT_REACHABLE" && result.error?.code == 5, "\(result)")
+        #expect(result.duration == .seconds(30))
+    }
+
     @Test func addedLatencyIsOnEveryRoundTrip() throws {
         let clock = ManualClock()
         // No prompt timeout: the only timers are the network's sleeps.
