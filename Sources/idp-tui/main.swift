@@ -193,7 +193,8 @@ case .run(.terminal):
                 let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
                 let configuration = try options.flowConfiguration(for: .terminal)
                 let state = try options.openState(for: .terminal)
-                stateWarnings.withLock { $0 = state?.warnings ?? [] }
+                let scenarioNote = state?.useScenario(named: (fromFile ?? .embeddedDefault).name)
+                stateWarnings.withLock { $0 = (state?.warnings ?? []) + [scenarioNote].compactMap { $0 } }
                 return .success(options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state))
             } catch {
                 return .failure(TerminalSession.StartError(description: error.message))

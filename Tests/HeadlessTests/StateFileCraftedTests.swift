@@ -132,3 +132,18 @@ import Threading
         #expect(history.stderr.contains("the disk holding the state file \(state) is full"), "\(history.stderr)")
     }
 }
+
+/// A state file run with another scenario than before says that its records carry over: a new scenario's code for
+/// the same user was refused as already used, with nothing said about the file.
+@Suite struct ScenarioSwitchTests {
+    @Test func anotherScenarioOnTheSameFileIsSaidOnce() throws {
+        let state = freshStatePath()
+        let scenario = scenarioPath("bank-qa")
+        #expect(try BinaryRun.run(["run", "logout", "--state", state], stdin: "{}").status == 0)
+        let switched = try BinaryRun.run(["run", "logout", "--state", state, "--scenario", scenario], stdin: "{}")
+        #expect(switched.stderr.contains("was last used with scenario \"demo\": its device, spent activation codes and locks carry over to \"bank-qa\""),
+                "\(switched.stderr)")
+        let again = try BinaryRun.run(["run", "logout", "--state", state, "--scenario", scenario], stdin: "{}")
+        #expect(!again.stderr.contains("last used with scenario"), "\(again.stderr)")
+    }
+}

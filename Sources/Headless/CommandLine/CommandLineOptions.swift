@@ -72,8 +72,10 @@ extension CommandLineOptions {
         // The world's parts that no scenario changes load on another thread while the scenario is read.
         IdentityProviderCertificates.prepareInBackground()
         let scenario = try loadScenario(for: command)
-        return makeService(scenario: scenario, configuration: try flowConfiguration(for: command),
-                           state: try openState(for: command))
+        let configuration = try flowConfiguration(for: command)
+        let state = try openState(for: command)
+        if let note = state?.useScenario(named: scenario.name) { writeErrorLine("idp-tui: \(note)") }
+        return makeService(scenario: scenario, configuration: configuration, state: state)
     }
 
     /// The flow service on a scenario and configuration already read, keeping what outlives the process in
