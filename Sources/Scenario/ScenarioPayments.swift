@@ -154,20 +154,35 @@ extension ScenarioReader {
         } else if !endsInError {
             Self.checkReason(reason, for: outcome, members, path, into: &self)
         }
+        // A list whose problem was reported already is not reported again as missing ("has more than 8 entries"
+        // and then "needs at least two options").
         var options: [String] = []
+        var optionsReported = members["options"] != nil
         if let list = array(members["options"], "\(path).options", maxCount: 8) {
             options = list.enumerated().compactMap { string($1, "\(path).options[\($0)]", maxLength: 60) }
+            optionsReported = options.count != list.count
+            if Set(options).count != options.count {
+                problem("\(path).options", members["options"], "each option must differ (an answer may name an option by its text)")
+            }
         }
         var correct: Set<Int> = []
+        var correctReported = members["correct"] != nil
         if let list = array(members["correct"], "\(path).correct", maxCount: 8) {
+            correctReported = false
             for (index, item) in list.enumerated() {
-                if let number = integer(item, "\(path).correct[\(index)]", 1...max(1, options.count)) { correct.insert(number - 1) }
+                guard let number = integer(item, "\(path).correct[\(index)]", 1...max(1, options.count)) else {
+                    correctReported = true
+                    continue
+                }
+                if !correct.insert(number - 1).inserted { problem("\(path).correct[\(index)]", item, "option \(number) is named twice") }
             }
         }
         let selects = uiType == .singleSelect || uiType == .multiSelect
         if selects {
-            if options.count < 2 { problem("\(path).options", members["options"] ?? node, "a select challenge needs at least two options") }
-            if correct.isEmpty { problem("\(path).correct", members["correct"] ?? node, "name the right option numbers (from 1)") }
+            if options.count < 2 && !optionsReported {
+                problem("\(path).options", members["options"] ?? node, "a select challenge needs at least two options")
+            }
+            if correct.isEmpty && !correctReported { problem("\(path).correct", members["correct"] ?? node, "name the right option numbers (from 1)") }
             if uiType == .singleSelect && correct.count > 1 {
                 problem("\(path).correct", members["correct"], "a single-select challenge has exactly one right option")
             }

@@ -20,6 +20,18 @@ import Testing
         #expect(found.contains { $0.contains(problem) }, "\(found)")
     }
 
+    /// Each problem of a select card's lists is reported once, and duplicates are problems.
+    @Test(arguments: [
+        (#""options": ["a", "b", "c", "d", "e", "f", "g", "h", "i"], "correct": [1]"#, ["$.payments.cards[0].options: has more than 8 entries"]),
+        (#""options": ["a", "b"], "correct": [0]"#, ["$.payments.cards[0].correct[0]: must be from 1 to 2"]),
+        (#""options": ["a", "a"], "correct": [1]"#, ["$.payments.cards[0].options: each option must differ"]),
+        (#""options": ["a", "b"], "correct": [1, 1]"#, ["$.payments.cards[0].correct[1]: option 1 is named twice"]),
+    ])
+    func aSelectCardsListProblemIsReportedOnce(lists: String, expected: [String]) {
+        let found = problems(cards(#"{"number": "5555555555554444", "challenge": "multi-select", \#(lists)}"#))
+        #expect(found.count == expected.count && zip(found, expected).allSatisfy { $0.contains($1) }, "\(found)")
+    }
+
     @Test func cardsThatKeepTheRulesAreRead() {
         let list = #"{"number": "4111111111111111", "frictionless": "N", "reason": "01"}, {"number": "5555555555554444", "frictionless": "Y"}, "#
             + #"{"number": "4012888888881881", "challenge": "text", "final": "U", "reason": "22"}, {"number": "6011111111111117", "challenge": "text", "final": "error"}"#
