@@ -179,13 +179,8 @@ public struct KeyDecoder: Sendable {
                 return [.key(Self.plain(scalar))]
             }
         case .escape:
+            if startsSequence(value, alt: false) { return [] }
             switch value {
-            case 0x5b:  // [
-                state = .csi("", dropping: false, alt: false)
-                return []
-            case 0x4f:  // O
-                state = .ss3("", alt: false)
-                return []
             case 0x5d, 0x50, 0x58, 0x5e, 0x5f:  // ] P X ^ _: OSC, DCS, SOS, PM, APC
                 state = .controlString(introducer: scalar, escape: false)
                 return []
@@ -212,13 +207,8 @@ public struct KeyDecoder: Sendable {
                 return []
             }
         case .escapeEscape:
+            if startsSequence(value, alt: true) { return [] }
             switch value {
-            case 0x5b:  // [
-                state = .csi("", dropping: false, alt: true)
-                return []
-            case 0x4f:  // O
-                state = .ss3("", alt: true)
-                return []
             case 0x1b:
                 // A third: the first was a key.
                 return [.key(.escape)]
@@ -309,6 +299,16 @@ public struct KeyDecoder: Sendable {
             state = .paste(text, dropped: dropped, pendingEnd: restart)
             return []
         }
+    }
+
+    /// `[` or `O` after Esc starts a CSI or SS3 sequence (`alt`: after a second Esc, an Alt-prefixed one).
+    private mutating func startsSequence(_ value: UInt32, alt: Bool) -> Bool {
+        switch value {
+        case 0x5b: state = .csi("", dropping: false, alt: alt)
+        case 0x4f: state = .ss3("", alt: alt)
+        default: return false
+        }
+        return true
     }
 
     /// One character inside a control string: its content is dropped; BEL or ST ends it; CAN or SUB cancels it;
