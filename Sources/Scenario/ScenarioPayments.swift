@@ -151,6 +151,8 @@ extension ScenarioReader {
             for key in ["final", "reason"] where members[key] != nil {
                 problem("\(path).\(key)", members[key], "does not apply to an html challenge: a terminal cannot show it, so it ends U, reason 03")
             }
+        } else if endsInError, members["reason"] != nil {
+            problem("\(path).reason", members["reason"], "does not apply to a card whose ACS fails (final error): it ends U, reason 22")
         } else if !endsInError {
             Self.checkReason(reason, for: outcome, members, path, into: &self)
         }
@@ -158,11 +160,14 @@ extension ScenarioReader {
         // and then "needs at least two options").
         var options: [String] = []
         var optionsReported = members["options"] != nil
+        var optionCount = 0
         if let list = array(members["options"], "\(path).options", maxCount: 8) {
             options = list.enumerated().compactMap { string($1, "\(path).options[\($0)]", maxLength: 60) }
             optionsReported = options.count != list.count
-            if Set(options).count != options.count {
-                problem("\(path).options", members["options"], "each option must differ (an answer may name an option by its text)")
+            optionCount = list.count
+            // Answers name an option by its text in any case: options that differ only so could not be told apart.
+            if Set(options.map { $0.lowercased() }).count != options.count {
+                problem("\(path).options", members["options"], "each option must differ, in more than case (an answer may name an option by its text, in any case)")
             }
         }
         var correct: Set<Int> = []
@@ -170,7 +175,7 @@ extension ScenarioReader {
         if let list = array(members["correct"], "\(path).correct", maxCount: 8) {
             correctReported = false
             for (index, item) in list.enumerated() {
-                guard let number = integer(item, "\(path).correct[\(index)]", 1...max(1, options.count)) else {
+                guard let number = integer(item, "\(path).correct[\(index)]", 1...max(1, optionCount)) else {
                     correctReported = true
                     continue
                 }

@@ -84,8 +84,12 @@ extension ScenarioFile {
         case .challenge(let design):
             let name = ScenarioReader.uiTypeNames[design.uiType] ?? "text"
             members.append(("challenge", .string(name)))
-            members.append(("final", .string(design.endsInError ? "error" : design.outcome.rawValue)))
-            if let reason = design.outcomeReason { members.append(("reason", .string(reason.rawValue))) }
+            // As a scenario file gives them: an html card has neither (a terminal cannot show it), an error card no
+            // reason (the ACS's error gives its own).
+            if design.uiType != .htmlOther {
+                members.append(("final", .string(design.endsInError ? "error" : design.outcome.rawValue)))
+                if let reason = design.outcomeReason, !design.endsInError { members.append(("reason", .string(reason.rawValue))) }
+            }
             members.append(("prompt", .string(design.prompt)))
             if !design.options.isEmpty {
                 members.append(("options", .array(design.options.map { .string($0) })))

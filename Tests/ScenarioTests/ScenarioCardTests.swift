@@ -14,6 +14,7 @@ import Testing
         (#"{"number": "4111111111111111", "challenge": "text", "final": "Y", "reason": "19"}"#, "$.payments.cards[0].reason: a transStatusReason goes with N, U or R, not with Y"),
         (#"{"number": "4111111111111111", "challenge": "text", "final": "U"}"#, #"$.payments.cards[0]: a card that ends in U needs "reason""#),
         (#"{"number": "4111111111111111", "challenge": "html", "final": "U", "reason": "20"}"#, "$.payments.cards[0].final: does not apply to an html challenge"),
+        (#"{"number": "4111111111111111", "challenge": "text", "final": "error", "reason": "01"}"#, "$.payments.cards[0].reason: does not apply to a card whose ACS fails"),
     ])
     func aCardEndsAsEMVThreeDSecureHasIt(card: String, problem: String) {
         let found = problems(cards(card))
@@ -25,6 +26,8 @@ import Testing
         (#""options": ["a", "b", "c", "d", "e", "f", "g", "h", "i"], "correct": [1]"#, ["$.payments.cards[0].options: has more than 8 entries"]),
         (#""options": ["a", "b"], "correct": [0]"#, ["$.payments.cards[0].correct[0]: must be from 1 to 2"]),
         (#""options": ["a", "a"], "correct": [1]"#, ["$.payments.cards[0].options: each option must differ"]),
+        (#""options": ["Paris", "paris", "Rome"], "correct": [2]"#, ["$.payments.cards[0].options: each option must differ, in more than case"]),
+        (#""options": ["A", 5, "C"], "correct": [3]"#, ["$.payments.cards[0].options[1]: must be a string"]),
         (#""options": ["a", "b"], "correct": [1, 1]"#, ["$.payments.cards[0].correct[1]: option 1 is named twice"]),
     ])
     func aSelectCardsListProblemIsReportedOnce(lists: String, expected: [String]) {
@@ -48,5 +51,18 @@ import Testing
             if case .challenge(let design) = card.scenario { design.prompt } else { nil }
         }
         #expect(prompts == ["Select every right answer.", "Approve this payment in your banking app, then continue."])
+    }
+}
+
+/// What `scenario show` writes is a scenario `scenario check` takes (its secrets put back): with the catalogue's
+/// cards written out too, as a scenario that overrides one of them has them. The html card was written with a
+/// `final` the check refuses.
+@Suite struct ScenarioShowRoundTripTests {
+    @Test func everyCardShowWritesIsReadBack() throws {
+        let text = minimal(#""payments": {"cards": [{"number": "4000000000002701", "frictionless": "N", "reason": "01"}]}"#)
+        guard case .success(let scenario) = read(text) else { Issue.record("\(problems(text))"); return }
+        let shown = ScenarioFile.json(scenario).text().replacingOccurrences(of: "\"<secret>\"", with: "\"s3cret\"")
+        #expect(shown.contains("\"includeDefaultCards\": false") || shown.contains("\"includeDefaultCards\":false"), "the catalogue's cards are written out")
+        #expect(problems(shown).isEmpty, "\(problems(shown))")
     }
 }
