@@ -109,7 +109,11 @@ public final class HeadlessRunner: FlowFrontEnd {
         resendsAsked = 0
         // Faults an answer sets (on or off) hold for its flow only.
         let faults = answers[index].faults(over: baseFaults)
-        service.environment.world.identityFaults = faults.identity
+        var identity = faults.identity
+        // `--insecure-device` holds for the whole session, as Q2's security module says: an answer does not switch
+        // the device sound again for the MC-SDK alone.
+        if service.q2.settings.insecureDeviceReason != nil { identity.insecureDevice = true }
+        service.environment.world.identityFaults = identity
         service.environment.world.bridgeFaults = faults.bridge
         currentFlowID = service.start(flows[index])
     }

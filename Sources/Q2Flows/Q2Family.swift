@@ -146,9 +146,13 @@ public final class Q2Family: FlowFamily {
     func signInLine() -> SimulatedNetwork { world.network.line() }
 
     /// Core's logon requests and answers appear in the running flow's log.
+    /// `--insecure-device` (``Q2Settings/insecureDeviceReason``) is the insecure-device fault held on, its reason
+    /// what the security module says: the MC-SDK's integrity check fails on the same rooted device (the faults panel
+    /// showed the switch on while the IdpSdk flows ran as on a sound device).
     public func attach(to service: FlowService) {
         self.service.withLock { $0 = WeakService(service: service) }
         world.q2Core.observe { [weak self] userId, response in self?.coreAnswered(userId, response) }
+        if settings.insecureDeviceReason != nil { service.world.updateFaults { identity, _ in identity.insecureDevice = true } }
     }
 
     /// The Q2 credential the last successful Q2 login saved: in this process's memory only, never on disk.

@@ -73,8 +73,11 @@ import Testing
         ("Esc-prefixed Alt-→", "\u{1b}\u{1b}[C", [.key(.wordRight)]),
         ("Esc-prefixed SS3 Alt-←", "\u{1b}\u{1b}OD", [.key(.wordLeft)]),
         ("Esc-prefixed Alt-↑ (unused)", "\u{1b}\u{1b}[A", []),
-        ("Esc-prefixed Ctrl-← (Ctrl-Alt-←): the arrow", "\u{1b}\u{1b}[1;5D", [.key(.left)]),
-        ("Shift-← and Shift-→: the arrows", "\u{1b}[1;2D\u{1b}[1;2C\u{1b}[1;6D", [.key(.left), .key(.right), .key(.left)]),
+        ("Esc-prefixed Ctrl-← (Ctrl-Alt-←): a word", "\u{1b}\u{1b}[1;5D", [.key(.wordLeft)]),
+        ("Shift-← and Shift-→: the arrows", "\u{1b}[1;2D\u{1b}[1;2C", [.key(.left), .key(.right)]),
+        ("Ctrl-Shift-← and Ctrl-Alt-→: a word", "\u{1b}[1;6D\u{1b}[1;7C", [.key(.wordLeft), .key(.wordRight)]),
+        ("an Esc-prefixed sequence cut by Enter", "\u{1b}\u{1b}[1;\r", [.key(.escape), .key(.enter)]),
+        ("an Esc-prefixed SS3 cut by Enter", "\u{1b}\u{1b}O5\r", [.key(.escape), .key(.enter)]),
         // No terminal sends Alt with a paste or a report: an Esc before one is a key, and the paste stays a paste
         // (it came as keys, Enter among them, and its end was lost).
         ("Esc, then a paste", "\u{1b}\u{1b}[200~hi q\r\u{1b}[201~", [.key(.escape), .paste("hi q\r")]),

@@ -85,12 +85,7 @@ extension CommandLineOptions {
     /// the seed itself, each later run from the seed mixed with that count. So the runs of a pipeline on one file
     /// do not repeat each other's 3-D Secure transaction ids and tokens, while the same seed on the same file still
     /// replays them (docs/decisions.md).
-    public func makeService(scenario given: Scenario, configuration: FlowConfiguration, state: StateFile?) -> FlowService {
-        // `--insecure-device` is the insecure-device fault held on, with its reason for Q2's security module: the
-        // MC-SDK's integrity check fails on the same rooted device (the faults panel showed the switch on while
-        // the IdpSdk flows ran as on a sound device).
-        var scenario = given
-        if configuration.q2.insecureDeviceReason != nil { scenario.identityFaults.insecureDevice = true }
+    public func makeService(scenario: Scenario, configuration: FlowConfiguration, state: StateFile?) -> FlowService {
         let stores = state.map {
             SimulationStores(identityProvider: $0.identityProviderStore, device: $0.deviceStore, startOver: resetCommand)
         } ?? .memory()

@@ -21,14 +21,15 @@ extension KeyDecoder {
         return altPrefixed ? ((given - 1) | 2) + 1 : given
     }
 
-    /// A cursor or function key with its modifier: Ctrl or Alt with ← → moves a word, and ← → with another (Shift-←
-    /// in a field) are the arrows; any other modified key is one idp-tui does not use, dropped whole.
+    /// A cursor or function key with its modifier: ← → with Ctrl or Alt (with or without Shift) move a word, with
+    /// Shift alone (Shift-← in a field) they are the arrows; any other modified key is one idp-tui does not use,
+    /// dropped whole.
     static func modified(_ key: Key, _ modifier: Int) -> Key? {
-        switch (key, modifier) {
+        let byWord = (modifier - 1) & 6 != 0  // Alt (2) or Ctrl (4) among the modifier's bits
+        return switch (key, modifier) {
         case (_, 1): key
-        case (.left, 3), (.left, 5): .wordLeft
-        case (.right, 3), (.right, 5): .wordRight
-        case (.left, _), (.right, _): key
+        case (.left, _): byWord ? .wordLeft : .left
+        case (.right, _): byWord ? .wordRight : .right
         default: nil
         }
     }

@@ -225,15 +225,16 @@ public struct KeyDecoder: Sendable {
                 return []
             }
             state = .ground
-            // Esc O and then a control or Esc: not a sequence (Alt-Shift-O), and the byte counts.
+            // Esc O and then a control or Esc: not a sequence (Alt-Shift-O), and the byte counts. An Esc before a
+            // sequence cut short was a key of its own, as when the timeout cuts it.
             if value < 0x20 || value == 0x7f {
-                return parameters.isEmpty ? (alt ? [.key(.escape)] : []) + [.key(.alt("O"))] + step(scalar) : step(scalar)
+                return (alt ? [.key(.escape)] : []) + (parameters.isEmpty ? [.key(.alt("O"))] : []) + step(scalar)
             }
             return Self.ss3(parameters, final: value, altPrefixed: alt).map { [.key($0)] } ?? []
         case .csi(var body, let dropping, let alt):
             if (0x40...0x7e).contains(value) {
                 state = .ground
-                if dropping { return [] }
+                if dropping { return alt ? [.key(.escape)] : [] }
                 if body.isEmpty && value == 0x4d {  // Esc [ M: a legacy mouse report's three bytes follow
                     state = .x10([])
                     // No terminal sends Alt with a report: an Esc before it is a key.
@@ -242,9 +243,9 @@ public struct KeyDecoder: Sendable {
                 return csi(body, final: scalar, altPrefixed: alt)
             }
             guard (0x20...0x3f).contains(value) else {
-                // Not part of a sequence: the sequence is dropped, the character counts.
+                // Not part of a sequence: the sequence is dropped, the character counts (and an Esc before it).
                 state = .ground
-                return step(scalar)
+                return (alt ? [.key(.escape)] : []) + step(scalar)
             }
             if dropping { return [] }
             body.unicodeScalars.append(scalar)
