@@ -55,8 +55,10 @@ public final class HeadlessRunner: FlowFrontEnd {
 
     /// Runs every flow and returns the exit status: 0 all succeeded, 1 one failed, 3 one was cancelled (and
     /// none failed). Throws the usage error that stopped the run, such as a missing answer.
-    public func run() throws(UsageError) -> Int32 {
+    /// `beforeFirstFlow` runs once the answers are known to fit, before anything runs.
+    public func run(beforeFirstFlow: () -> Void = {}) throws(UsageError) -> Int32 {
         try checkAnswersBeforeRunning()
+        beforeFirstFlow()
         // On the main thread, the main queue runs here between messages: the Drops delegate calls back there.
         service.mailbox.serveMainQueue()
         startNext()

@@ -15,11 +15,11 @@ import Q2Flows
 public enum RunCommand {
     public static func main(_ options: CommandLineOptions) throws(UsageError) -> Int32 {
         let answers = try readAnswers(options)
-        let service = try options.makeService()
+        let (service, noteScenario) = try options.makeService()
         let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers) { line in
             writeFully(STDOUT_FILENO, Array((line + "\n").utf8))
         }
-        let status = try runner.run()
+        let status = try runner.run(beforeFirstFlow: noteScenario)
         // The process ends next: freeing the simulated world (a scenario's every user) would only delay it.
         _ = Unmanaged.passRetained(runner)
         return status

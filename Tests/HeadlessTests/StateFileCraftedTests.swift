@@ -140,6 +140,9 @@ import Threading
         let state = freshStatePath()
         let scenario = scenarioPath("bank-qa")
         #expect(try BinaryRun.run(["run", "logout", "--state", state], stdin: "{}").status == 0)
+        // A run stopped for bad input before anything ran records no scenario (the next run then said nothing).
+        let stopped = try BinaryRun.run(["run", "q2-login", "--state", state, "--scenario", scenario], stdin: #"{"username":"alice"}"#)
+        #expect(stopped.status == 2 && !stopped.stderr.contains("last used with scenario"), "\(stopped.stderr)")
         let switched = try BinaryRun.run(["run", "logout", "--state", state, "--scenario", scenario], stdin: "{}")
         #expect(switched.stderr.contains("was last used with scenario \"demo\": its device, spent activation codes and locks carry over to \"bank-qa\""),
                 "\(switched.stderr)")

@@ -67,15 +67,16 @@ public struct CommandLineOptions: Sendable {
 }
 
 extension CommandLineOptions {
-    /// The flow service these options describe, on the embedded default scenario.
-    public func makeService(for command: Command = .run) throws(UsageError) -> FlowService {
+    /// The flow service these options describe, and a note of the scenario in use to record in the state file once
+    /// the flows start (``StateFile/useScenario(named:)``: a run stopped for bad input first records nothing).
+    public func makeService(for command: Command = .run) throws(UsageError) -> (service: FlowService, noteScenario: () -> Void) {
         // The world's parts that no scenario changes load on another thread while the scenario is read.
         IdentityProviderCertificates.prepareInBackground()
         let scenario = try loadScenario(for: command)
         let configuration = try flowConfiguration(for: command)
         let state = try openState(for: command)
-        if let note = state?.useScenario(named: scenario.name) { writeErrorLine("idp-tui: \(note)") }
-        return makeService(scenario: scenario, configuration: configuration, state: state)
+        let note = { if let note = state?.useScenario(named: scenario.name) { writeErrorLine("idp-tui: \(note)") } }
+        return (makeService(scenario: scenario, configuration: configuration, state: state), note)
     }
 
     /// The flow service on a scenario and configuration already read, keeping what outlives the process in
