@@ -79,14 +79,19 @@ let package = Package(
             name: "FlowEngine",
             dependencies: ["IdpTuiWorld", "FlowRecords", "Secrets", "Determinism", "Threading", "CWakeup"],
             swiftSettings: strict),
+        // The composition root below the families: a scenario's world with one simulated device (its master
+        // controller, queue and network line), and the stores that outlive a process.
+        .target(
+            name: "Simulation", dependencies: ["IdpTuiWorld", "KSMasterController", "IdentityProvider", "Scenario", "Determinism"],
+            swiftSettings: strict),
         // One module per SDK family's flows, each a FlowFamily.
         .target(
             name: "IdpFlows",
-            dependencies: ["FlowEngine", "FlowRecords", "IdpSdk", "KSMasterController", "IdpTuiWorld", "IdentityProvider", "Scenario", "Crypto", "Determinism", "Threading"],
+            dependencies: ["FlowEngine", "Simulation", "FlowRecords", "IdpSdk", "KSMasterController", "IdpTuiWorld", "IdentityProvider", "Scenario", "Crypto", "Determinism", "Threading"],
             swiftSettings: strict),
         .target(
             name: "LegacyFlows",
-            dependencies: ["FlowEngine", "IdpFlows", "FlowRecords", "kssidp", "IdpSdk", "KSMasterController", "IdentityProvider", "Scenario", "Secrets", "Determinism", "Threading"],
+            dependencies: ["FlowEngine", "IdpFlows", "FlowRecords", "kssidp", "IdpSdk", "KSMasterController", "IdentityProvider", "Secrets", "Threading"],
             swiftSettings: strict),
         .target(
             name: "PaymentFlows",
@@ -99,14 +104,14 @@ let package = Package(
         // The one place the families are registered, and the settings of them all.
         .target(
             name: "FlowCatalog",
-            dependencies: ["FlowEngine", "FlowRecords", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "KSMasterController", "Q2ModuleInterfaces", "SafepayDropsSDK", "DropsWeb"],
+            dependencies: ["FlowEngine", "FlowRecords", "Simulation", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "KSMasterController", "IdpSdk", "Q2ModuleInterfaces", "SafepayDropsSDK", "DropsWeb", "Scenario", "Secrets", "Determinism", "Threading"],
             swiftSettings: strict),
         // The state file (SQLite): the stores of the IdP and the device, and the history of flows.
         .target(
             name: "StateStore",
             dependencies: ["CSQLite", "FlowRecords", "IdentityProvider", "KSMasterController", "Determinism", "Threading"],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowEngine", "Determinism", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "KSMasterController", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto", "Threading", "LocaleText"], swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowEngine", "Determinism", "FlowCatalog", "Simulation", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "KSMasterController", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto", "Threading", "LocaleText"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         // Text for the user's locale: ASCII spellings under one that is not UTF-8 (plain mode, help, error lines).
         .target(name: "LocaleText", dependencies: ["CTextWidth", "FlowRecords"], swiftSettings: strict),
@@ -121,7 +126,7 @@ let package = Package(
             name: "idp-tui",
             dependencies: ["FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore", "Threading", "LocaleText"],
             swiftSettings: strict),
-        .executableTarget(name: "idp-bench", dependencies: ["FlowEngine", "FlowCatalog", "IdpFlows", "FlowRecords", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
+        .executableTarget(name: "idp-bench", dependencies: ["FlowEngine", "FlowCatalog", "Simulation", "FlowRecords", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "IdentityProvider"], swiftSettings: strict),
         .testTarget(
@@ -145,14 +150,14 @@ let package = Package(
         .testTarget(
             name: "FlowServiceTests",
             dependencies: [
-                "FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism",
+                "FlowEngine", "FlowCatalog", "Simulation", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdpSdk", "kssidp", "KSMasterController", "IdentityProvider", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Determinism",
                 "Threading", "Scenario",
             ],
             swiftSettings: strict),
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario", "LocaleText"],
+            dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "Simulation", "LegacyFlows", "PaymentFlows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario", "LocaleText"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),

@@ -4,6 +4,7 @@ import IdpFlows
 import LegacyFlows
 import PaymentFlows
 import Q2Flows
+import Simulation
 
 /// Every flow family idp-tui runs, registered in one place: adding a family is one module and one line here
 /// (with its settings in ``FlowConfiguration``).

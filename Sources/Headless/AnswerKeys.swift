@@ -1,5 +1,4 @@
 import FlowEngine
-import IdpFlows
 import JSONText
 import LegacyFlows
 import PaymentFlows

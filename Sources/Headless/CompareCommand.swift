@@ -1,5 +1,5 @@
+import FlowCatalog
 import Foundation
-import LegacyFlows
 import LocaleText
 
 /// `idp-tui compare`: the migration parity check, side by side.

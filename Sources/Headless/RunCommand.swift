@@ -2,7 +2,6 @@ import Crypto
 import FlowEngine
 import Foundation
 import Threading
-import IdpFlows
 import JSONText
 import Q2Flows
 

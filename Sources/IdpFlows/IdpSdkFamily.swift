@@ -3,6 +3,7 @@ import Foundation
 import IdentityProvider
 import IdpSdk
 import KSMasterController
+import Simulation
 import Threading
 
 /// How the app uses the IdpSdk: what it pins, whether it hashes the PIN, which local authentication mode it

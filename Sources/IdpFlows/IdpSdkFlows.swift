@@ -4,6 +4,7 @@ import FlowRecords
 import IdentityProvider
 import IdpSdk
 import KSMasterController
+import Simulation
 import Synchronization
 import Threading
 

@@ -5,9 +5,10 @@ import IdentityProvider
 import IdpFlows
 import IdpSdk
 import KSMasterController
-import Secrets
-import Threading
 import kssidp
+import Secrets
+import Simulation
+import Threading
 
 extension FlowKind {
     public static let legacyActivate = FlowKind("legacy-activate", title: "Activate device (KSSIDP)", lanes: identityLanesWithWrapper)

@@ -1,6 +1,7 @@
 import FlowCatalog
 import FlowEngine
-import IdpFlows
+import Simulation
+
 // idp-bench: the engine's speed, for docs/performance.md. Not a test: it measures, it does not judge.
 //
 //   swift build -c release && .build/release/idp-bench [--round-trips N] [--pairs N] [--case K] [--primitives] [--startup]

@@ -3,8 +3,8 @@ import FlowCatalog
 import FlowEngine
 import FlowRecords
 import Foundation
-import IdpFlows
 import PaymentFlows
+import Simulation
 import Testing
 
 /// The AReq carries what the issuer judges and when the cardholder paid (EMV 3DS 2.2's cardExpiryDate, YYMM, and

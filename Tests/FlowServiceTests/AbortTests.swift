@@ -3,10 +3,10 @@ import FlowCatalog
 import FlowEngine
 import FlowRecords
 import Foundation
-import IdpFlows
 import PaymentFlows
 import Q2Flows
 import Secrets
+import Simulation
 import Testing
 
 /// A front end that aborts a flow because its input cannot answer (``CancelReason/badInput(_:)``): the flow ends

@@ -1,9 +1,9 @@
-import Dispatch
 import Determinism
+import Dispatch
 import FlowCatalog
 import FlowEngine
-import IdpFlows
 import LegacyFlows
+import Simulation
 import Testing
 
 /// A flow cancelled while an SDK call waits on the simulated network: what the IdP got, and the next flow.

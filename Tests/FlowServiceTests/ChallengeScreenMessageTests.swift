@@ -1,10 +1,10 @@
 import Determinism
 import FlowCatalog
-import FlowRecords
-import IdpFlows
 import FlowEngine
+import FlowRecords
 import Foundation
 import PaymentFlows
+import Simulation
 import Testing
 import ThreeDSecure
 

@@ -1,11 +1,11 @@
+@testable import FlowEngine
 import Determinism
 import Dispatch
-@testable import FlowEngine
 import FlowRecords
 import Foundation
-import IdpFlows
 import IdpSdk
 import Secrets
+import Simulation
 import Synchronization
 import Testing
 import Threading

@@ -9,6 +9,7 @@ import IdpSdk
 import KSMasterController
 import Q2Flows
 import Secrets
+import Simulation
 import Testing
 
 /// Each fault surfaces as the error the real SDK would, and the log says a fault was injected.

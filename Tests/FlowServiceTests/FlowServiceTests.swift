@@ -4,12 +4,12 @@ import FlowEngine
 import FlowRecords
 import Foundation
 import IdentityProvider
-import IdpFlows
 import IdpSdk
 import KSMasterController
 import LegacyFlows
 import Q2Flows
 import Scenario
+import Simulation
 import Testing
 
 @Suite struct FlowServiceFlowTests {

@@ -1,16 +1,16 @@
 import Determinism
+import FlowCatalog
 import FlowEngine
 import FlowRecords
 import Foundation
 import IdentityProvider
-import IdpFlows
 import IdpSdk
 import KSMasterController
-import LegacyFlows
+import kssidp
 import Secrets
+import Simulation
 import Testing
 import Threading
-import kssidp
 
 /// The IdP's chain in a file, as an app ships it: one file for the test process, removed when it exits.
 func chainFile() -> String { chainFilePath }

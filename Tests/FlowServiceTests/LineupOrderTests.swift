@@ -3,9 +3,9 @@ import DropsWeb
 import FlowCatalog
 import FlowEngine
 import FlowRecords
-import IdpFlows
 import Foundation
 import PaymentFlows
+import Simulation
 import Testing
 
 /// Everything a front end hears, in the order it hears it.

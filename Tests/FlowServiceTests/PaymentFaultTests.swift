@@ -3,9 +3,9 @@ import DropsWeb
 import FlowCatalog
 import FlowEngine
 import IdentityProvider
-import IdpFlows
 import PaymentFlows
 import Scenario
+import Simulation
 import Testing
 import ThreeDSecure
 

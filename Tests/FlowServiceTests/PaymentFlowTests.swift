@@ -4,11 +4,11 @@ import FlowCatalog
 import FlowEngine
 import FlowRecords
 import Foundation
-import IdpFlows
 import PaymentFlows
 import Q2Flows
 import SafepayDropsSDK
 import Secrets
+import Simulation
 import Testing
 import ThreeDSecure
 

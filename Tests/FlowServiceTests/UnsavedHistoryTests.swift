@@ -4,7 +4,7 @@ import FlowEngine
 import FlowRecords
 import Foundation
 import IdentityProvider
-import IdpFlows
+import Simulation
 import Testing
 
 /// A history that cannot write (a full disk): every record fails as the SQLite store's does.

@@ -1,8 +1,7 @@
+import FlowCatalog
 import FlowEngine
 import FlowRecords
 import Foundation
-import IdpFlows
-import LegacyFlows
 import LocaleText
 import Secrets
 import TerminalUI

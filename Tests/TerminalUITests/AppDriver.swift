@@ -3,8 +3,8 @@ import Dispatch
 import FlowCatalog
 import FlowEngine
 import Foundation
-import IdpFlows
 import Scenario
+import Simulation
 import TerminalUI
 
 /// A ``TerminalApp`` on a simulated device with a manual clock, driven the way the curses loop drives it.

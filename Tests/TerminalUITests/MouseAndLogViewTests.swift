@@ -1,7 +1,6 @@
 import FlowEngine
 import FlowRecords
 import Foundation
-import IdpFlows
 import LegacyFlows
 import LocaleText
 import Secrets

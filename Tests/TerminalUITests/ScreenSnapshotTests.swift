@@ -1,5 +1,4 @@
 import FlowRecords
-import IdpFlows
 import TerminalUI
 import Testing
 

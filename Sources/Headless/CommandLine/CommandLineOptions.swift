@@ -6,12 +6,12 @@ import FlowEngine
 import FlowRecords
 import Foundation
 import IdentityProvider
-import IdpFlows
 import KSMasterController
 import LegacyFlows
 import Q2ModuleInterfaces
 import SafepayDropsSDK
 import Scenario
+import Simulation
 import StateStore
 
 /// What the command line's options set (``ParsedCommandLine``), for every command: the engine's settings

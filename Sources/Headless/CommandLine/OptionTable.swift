@@ -1,7 +1,7 @@
 import DropsWeb
+import FlowCatalog
 import Foundation
 import KSMasterController
-import LegacyFlows
 import Q2ModuleInterfaces
 import SafepayDropsSDK
 import StateStore

@@ -1,5 +1,5 @@
+import FlowCatalog
 import FlowRecords
-import LegacyFlows
 
 /// The KSSIDP comparison: the parity check's report, scrollable. It is laid out for the width it is drawn at
 /// (again after a resize), every value wrapped, none cut.

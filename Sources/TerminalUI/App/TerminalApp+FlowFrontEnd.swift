@@ -1,5 +1,5 @@
+import FlowCatalog
 import FlowEngine
-import LegacyFlows
 import PaymentFlows
 import Q2Flows
 

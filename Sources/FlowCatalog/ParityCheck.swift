@@ -2,11 +2,12 @@ import Determinism
 import FlowEngine
 import FlowRecords
 import Foundation
-import IdpFlows
 import IdpSdk
 import KSMasterController
+import LegacyFlows
 import Scenario
 import Secrets
+import Simulation
 import Threading
 
 /// One case of the migration parity check: the same steps through the IdpSdk orchestration and through KSSIDP.
@@ -113,12 +114,14 @@ public enum ParityCheck {
 
     public static func run(scenario: Scenario = .embeddedDefault, cases: [ParityCase] = defaultCases, variant: Variant = .guide,
                            seed: UInt64 = 1) -> ParityReport {
-        var configuration = IdpSettings()
-        if variant == .enrollmentClientForLogin { configuration.loginClientId = KSMClientId.enrollment }
+        // Prompts are answered at once from the case; one that is not is a fault of the check, reported in 30 s.
+        let legacyConfiguration = FlowConfiguration(promptTimeout: .seconds(30))
+        var configuration = legacyConfiguration
+        if variant == .enrollmentClientForLogin { configuration.idp.loginClientId = KSMClientId.enrollment }
         let reports = cases.map { parityCase -> ParityCaseReport in
             let new = observe(parityCase.steps.map { ($0.new, $0.answers) }, scenario: scenario, configuration: configuration, seed: seed)
-            let legacy = observe(parityCase.steps.map { ($0.legacy, $0.answers) }, scenario: scenario, configuration: IdpSettings(),
-                                 seed: seed)
+            let legacy = observe(
+                parityCase.steps.map { ($0.legacy, $0.answers) }, scenario: scenario, configuration: legacyConfiguration, seed: seed)
             let steps = zip(new, legacy).map { new, legacy in
                 ParityStep(new: new, legacy: legacy, differences: differences(new, legacy))
             }
@@ -140,13 +143,11 @@ public enum ParityCheck {
     }
 
     /// Runs the flows in order on a world of their own and observes each.
-    static func observe(_ steps: [(FlowKind, [String: String]?)], scenario: Scenario, configuration: IdpSettings,
+    static func observe(_ steps: [(FlowKind, [String: String]?)], scenario: Scenario, configuration: FlowConfiguration,
                         seed: UInt64) -> [ParityObservation] {
-        let environment = SimulationEnvironment(scenario: scenario, seed: seed)
-        let idp = IdpSdkFamily(environment: environment, settings: configuration)
+        // Built as every other service is (the catalog's, with every family), on a world of its own.
         let service = FlowService(
-            world: environment.world, deviceQueue: environment.deviceQueue, families: [idp, LegacyFamily(idp: idp)],
-            promptTimeout: .seconds(30), history: nil)
+            environment: SimulationEnvironment(scenario: scenario, seed: seed), configuration: configuration, history: nil)
         let frontEnd = ScriptedFrontEnd()
         var observations: [ParityObservation] = []
         for (kind, answers) in steps {
