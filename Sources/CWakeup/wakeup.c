@@ -58,6 +58,12 @@ void idp_wakeup_arm(const idp_wakeup *wakeup, long nanoseconds) { set_timer(wake
 
 void idp_wakeup_disarm(const idp_wakeup *wakeup) { set_timer(wakeup, 0); }
 
+long idp_wakeup_timer_remaining(const idp_wakeup *wakeup) {
+    struct itimerspec current;
+    if (timerfd_gettime(wakeup->timer_fd, &current) != 0) return 0;
+    return current.it_value.tv_sec * 1000000000L + current.it_value.tv_nsec;
+}
+
 void idp_wakeup_clear(const idp_wakeup *wakeup) {
     char buffer[64];
     while (read(wakeup->pipe_read, buffer, sizeof buffer) > 0) {}

@@ -21,6 +21,8 @@ void idp_wakeup_arm(const idp_wakeup *wakeup, long nanoseconds);
 void idp_wakeup_disarm(const idp_wakeup *wakeup);
 // Empties the pipe and the timer's count, so that the set is not readable until the next signal or expiry.
 void idp_wakeup_clear(const idp_wakeup *wakeup);
+// Nanoseconds until the timer fires: 0 when it is not set.
+long idp_wakeup_timer_remaining(const idp_wakeup *wakeup);
 
 
 // The main dispatch queue, run by a thread that has its own event loop (as CFRunLoop does): the main queue's
