@@ -43,17 +43,19 @@ struct PaymentFlow {
         let view = Locked<SafepayPayerAuthenticationView?>(nil)
         // The flow's end: every timer and queued message of the bridge goes, and the page stops, before the result.
         // The main queue runs it within microseconds in the front ends; the bound only keeps a main thread that
-        // serves no queue from holding the result (the view is then disposed of whenever it does).
-        let close: @Sendable () -> Void = {
+        // serves no queue from holding the result (the view is then disposed of whenever it does). The flow awaits
+        // it; a cancel's clean-up, on the service's side queue, waits for it there.
+        let close: @Sendable () -> OneShot<Void> = {
             payment.close()
-            let disposed = DispatchSemaphore(value: 0)
+            let disposed = OneShot<Void>()
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { view.withLock { $0 }?.dispose() }
-                disposed.signal()
+                disposed.fulfil(())
             }
-            _ = disposed.wait(timeout: .now() + .seconds(1))
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) { disposed.fulfil(()) }
+            return disposed
         }
-        guard let end = await run.call({ payment.stage }, atCancel: { payment.close() }, onCancel: close, { deliver in
+        guard let end = await run.call({ payment.stage }, atCancel: { payment.close() }, onCancel: { close().wait() }, { deliver in
             payment.start(deliver)
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
@@ -64,7 +66,7 @@ struct PaymentFlow {
                 }
             }
         }) else { return nil }
-        close()
+        await close().value()
         return payment.result(of: end)
     }
 
