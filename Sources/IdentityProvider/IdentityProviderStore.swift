@@ -61,7 +61,9 @@ public protocol IdentityProviderStore: Sendable {
     func user(tenant: String, username: String) throws(StoreFailure) -> UserCounters
     func updateUser<T>(tenant: String, username: String, _ body: (inout UserCounters) -> T) throws(StoreFailure) -> T
     func binding(astClientId: String) throws(StoreFailure) -> DeviceBinding?
-    func bind(astClientId: String, to binding: DeviceBinding) throws(StoreFailure)
+    /// Binds an id that no device holds yet, and returns true; returns false, changing nothing, when one does:
+    /// another process on the same state file, started from the same seed, minted the same id first.
+    func bindNew(astClientId: String, to binding: DeviceBinding) throws(StoreFailure) -> Bool
     /// The first start, set to `now` on the first call.
     func epoch(orStartAt now: SimulationInstant) throws(StoreFailure) -> SimulationInstant
 }
@@ -96,8 +98,12 @@ public final class MemoryIdentityProviderStore: IdentityProviderStore {
         state.withLock { $0.bindings[astClientId] }
     }
 
-    public func bind(astClientId: String, to binding: DeviceBinding) {
-        state.withLock { $0.bindings[astClientId] = binding }
+    public func bindNew(astClientId: String, to binding: DeviceBinding) -> Bool {
+        state.withLock { state in
+            guard state.bindings[astClientId] == nil else { return false }
+            state.bindings[astClientId] = binding
+            return true
+        }
     }
 
     public func epoch(orStartAt now: SimulationInstant) -> SimulationInstant {

@@ -62,12 +62,17 @@ extension IdentityProvider {
 
 
     func bindOrCheckDevice(_ grant: Grant) -> Result<TokenResponse, IdpFailure> {
-        let minted = random.string(length: 26, alphabet: "0123456789ABCDEFGHJKMNPQRSTVWXYZ")
+        // Drawn for every grant (a login's goes unused), so that the ids and tokens after it replay as they did.
+        var minted = mintAstClientId()
         let bound: Result<String, IdpFailure>
         do {
             switch grant.client {
             case .enrollment:
-                try store.bind(astClientId: minted, to: DeviceBinding(username: grant.username, tenant: grant.tenant, deviceID: grant.deviceID))
+                // An id is the device's alone, as a real IdP's are. Another process on the same state file, from the
+                // same seed, mints the same ids in the same order: an id bound already is passed over for the next,
+                // which the seed still decides.
+                let binding = DeviceBinding(username: grant.username, tenant: grant.tenant, deviceID: grant.deviceID)
+                while try !store.bindNew(astClientId: minted, to: binding) { minted = mintAstClientId() }
                 bound = .success(minted)
             case .login:
                 if let binding = try store.binding(astClientId: grant.astClientId), binding.deviceID == grant.deviceID,
@@ -88,6 +93,9 @@ extension IdentityProvider {
                 offlineToken: token())
         }
     }
+
+    /// A new astClientId: 26 characters of Crockford's base 32, 130 bits.
+    func mintAstClientId() -> String { random.string(length: 26, alphabet: "0123456789ABCDEFGHJKMNPQRSTVWXYZ") }
 
     func token() -> Secret {
         var bytes = Array(Base64URL.encode(random.bytes(32)).utf8)

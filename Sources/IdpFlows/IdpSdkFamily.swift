@@ -98,7 +98,11 @@ public final class IdpSdkFamily: FlowFamily {
     public func deviceAdvice(status: String, code: Int?, step: FlowStep?, codeSpent: Bool) -> String? {
         let spent = DeviceAdvice.codeSpent(startOver: environment.startOver)
         let advice: String?
-        if status == StatusType.INTERNAL_ERROR.name {
+        if codeSpent, status == StatusType.INVALID_STATE.name, let owner = device.snapshot.activatedUser {
+            // An activation's SetAuthorisationCode refused because the device is activated now: another process on
+            // the same state file activated it while this one ran (the MC-SDK keeps the first activation).
+            return "Another process on this state file activated the device first, for \(owner.userId): log in as that user, or reset the device to activate again (\(environment.startOver) also gives the scenario's activation codes back)."
+        } else if status == StatusType.INTERNAL_ERROR.name {
             // A runtime error restarts the MC-SDK (it is no longer started); a device it could not store (a full disk)
             // leaves it started, or fails StartEvent itself. The advice spoke of a runtime error for both.
             advice = device.snapshot.started || step == .start

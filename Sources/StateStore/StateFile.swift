@@ -225,12 +225,16 @@ final class SQLiteIdentityProviderStore: IdentityProviderStore {
         }
     }
 
-    func bind(astClientId: String, to binding: DeviceBinding) throws(StoreFailure) {
+    func bindNew(astClientId: String, to binding: DeviceBinding) throws(StoreFailure) -> Bool {
         do {
-            try database.write { transaction throws(StateError) in
+            // One transaction: two processes minting the same id cannot both find it free.
+            return try database.write { transaction throws(StateError) -> Bool in
+                let held = try transaction.query("SELECT 1 FROM idp_bindings WHERE ast_client_id = ?", [.text(astClientId)])
+                guard held.isEmpty else { return false }
                 _ = try transaction.query(
-                    "INSERT OR REPLACE INTO idp_bindings (ast_client_id, tenant, username, device_id) VALUES (?, ?, ?, ?)",
+                    "INSERT INTO idp_bindings (ast_client_id, tenant, username, device_id) VALUES (?, ?, ?, ?)",
                     [.text(astClientId), .text(binding.tenant), .text(binding.username), .text(binding.deviceID)])
+                return true
             }
         } catch {
             throw StoreFailure(error.description)
