@@ -31,7 +31,7 @@ func help(_ command: Command) -> String {
         exit status: 0 every flow succeeded (or quit) · 1 a flow failed · 3 a flow was cancelled · 2 bad input
                      · 74 the output, or a flow's history record, could not be written
                      · 141 the output was closed
-                     · 130 Ctrl-C · 129/143 SIGHUP/SIGTERM
+                     · 130 Ctrl-C · 131 Ctrl-\\ (SIGQUIT) · 129/143 SIGHUP/SIGTERM
         demo users (tenant demo): alice / wonderland, activation code 123456; bob / builder, 654321
         more help: idp-tui COMMAND --help (run's lists the answers' keys); ? or F1 in the terminal UI;
                    idp-tui scenario show prints the demo scenario, a file to start from
@@ -76,7 +76,7 @@ func fail(_ message: String) -> Never {
     end(UsageError.exitStatus)
 }
 
-/// SIGINT, SIGTERM and SIGHUP end a command-line run with 128 + the signal's number after closing the state file
+/// SIGINT, SIGQUIT, SIGTERM and SIGHUP end a command-line run with 128 + the signal's number after closing the state file
 /// (what the run wrote is copied out of the -wal into the file itself). No line is written after the signal, and
 /// `_exit` runs no `atexit` handler: OpenSSL's would free what a flow still running on another thread uses. The
 /// terminal UI installs its own handlers, which end its loop and then exit normally.
@@ -84,7 +84,9 @@ func exitOnSignals() -> [any DispatchSourceSignal] {
     // A closed output (`| head`) is no signal here: the write fails with EPIPE, the run goes on to its end (every
     // flow kept in the file) and `end` exits 141, as SIGPIPE would have, the file closed first.
     signal(SIGPIPE, SIG_IGN)
-    return [SIGINT, SIGTERM, SIGHUP].map { number in
+    // SIGQUIT (Ctrl-\) as the others: left to the Swift runtime, it printed a crash report with every thread's
+    // stack, and the run went on to its end and exited with the flows' status.
+    return [SIGINT, SIGQUIT, SIGTERM, SIGHUP].map { number in
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler {

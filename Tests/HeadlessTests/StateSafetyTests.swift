@@ -289,7 +289,7 @@ import Threading
         }
     }
 
-    @Test(arguments: [SIGTERM, SIGHUP, SIGINT])
+    @Test(arguments: [SIGTERM, SIGHUP, SIGINT, SIGQUIT])
     func aSignalEndsARunWithEveryCompletedFlowInTheFileAlone(_ signal: Int32) throws {
         let state = try folder() + "/state.sqlite"
         #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
