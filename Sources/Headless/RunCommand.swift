@@ -90,11 +90,23 @@ public enum RunCommand {
     public static var outputFailure: Int32? { outputError.withLock { $0 } }
     /// Keeps the first output error, from whichever writer met it (`run`'s lines, plain mode's session).
     public static func noteOutputFailure(_ error: Int32) { outputError.withLock { $0 = $0 ?? error } }
-    /// The first flow whose history record could not be written, said on stderr at the end; the process then
-    /// ends with ``outputFailureStatus``: its result line was printed, but the state file does not hold it.
-    private static let unsaved = Locked<String?>(nil)
-    public static var unsavedFlow: String? { unsaved.withLock { $0 } }
-    public static func noteUnsavedFlow(_ message: String) { unsaved.withLock { $0 = $0 ?? message } }
+    /// The flows whose history records could not be written, said on stderr at the end in one line (the first
+    /// one's reason, and how many more); the process then ends with ``outputFailureStatus``: their result lines
+    /// were printed, but the state file does not hold them.
+    private static let unsaved = Locked<(first: String?, more: Int)>((nil, 0))
+    public static var unsavedFlow: String? {
+        unsaved.withLock { unsaved in
+            unsaved.first.map { first in
+                unsaved.more == 0 ? first
+                    : "\(first); nor were \(unsaved.more) more \(unsaved.more == 1 ? "flow" : "flows") (each result line has historyError)"
+            }
+        }
+    }
+    public static func noteUnsavedFlow(_ message: String) {
+        unsaved.withLock { unsaved in
+            if unsaved.first == nil { unsaved.first = message } else { unsaved.more += 1 }
+        }
+    }
     /// The exit status when the output could not be written (sysexits' EX_IOERR).
     public static let outputFailureStatus: Int32 = 74
 
