@@ -77,7 +77,7 @@ let package = Package(
         // timeouts and history. It knows a flow family only through the FlowFamily protocol and imports no SDK.
         .target(
             name: "FlowEngine",
-            dependencies: ["IdpTuiWorld", "FlowRecords", "Secrets", "Determinism", "Threading", "CWakeup"],
+            dependencies: ["IdpTuiWorld", "IdentityProvider", "FlowRecords", "Secrets", "Determinism", "Threading", "CWakeup"],
             swiftSettings: strict),
         // The composition root below the families: a scenario's world with one simulated device (its master
         // controller, queue and network line), and the stores that outlive a process.

@@ -1,3 +1,4 @@
+import IdentityProvider
 import IdpTuiWorld
 
 /// A family of flows that drive one SDK (the IdpSdk on the MC-SDK, the KSSIDP wrapper, Safepay Drops, the Q2
@@ -23,8 +24,12 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// its code at the IdP. Nil by default.
     func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String?
 
+    /// The identity faults that can reach a flow of `kind` (by default every one: the IdP's, the network's and the
+    /// device's). A headless answer that switches on another is refused: it would do nothing.
+    func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault]
+
     /// The faults on that can bite a flow of `kind`, in words, for the log's `faults on` as it starts (by default,
-    /// every identity fault: the IdP's, the network's and the device's).
+    /// those of ``identityFaults(reaching:)`` that are on).
     func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String]
 
     /// Called once, when the service is made: where a family starts observing its SDK's servers into the log of
@@ -43,7 +48,10 @@ extension FlowFamily {
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? { nil }
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? { nil }
-    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] { world.identityFaults.activeNames }
+    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] { IdentityFaults.Fault.allCases }
+    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
+        world.identityFaults.activeNames(of: identityFaults(reaching: kind))
+    }
     public func attach(to service: FlowService) {}
     public var statusLine: String? { nil }
     public func reloadStoredState() {}

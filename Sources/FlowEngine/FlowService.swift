@@ -1,6 +1,7 @@
 import Determinism
 import Dispatch
 import FlowRecords
+import IdentityProvider
 import IdpTuiWorld
 import Synchronization
 import Threading
@@ -64,6 +65,11 @@ public final class FlowService: Sendable {
     }
 
     /// The family that runs `kind`.
+    /// The identity faults that can reach a flow of `kind` (``FlowFamily/identityFaults(reaching:)``).
+    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
+        family(for: kind)?.identityFaults(reaching: kind) ?? IdentityFaults.Fault.allCases
+    }
+
     func family(for kind: FlowKind) -> (any FlowFamily)? {
         families.first { type(of: $0).kinds.contains(kind) }
     }

@@ -1,8 +1,9 @@
 import DropsWeb
 import FlowEngine
 import FlowRecords
-import LegacyFlows
 import Foundation
+import IdentityProvider
+import LegacyFlows
 import PaymentFlows
 import Q2Flows
 import SafepayDropsSDK
@@ -78,6 +79,9 @@ public final class HeadlessRunner: FlowFrontEnd {
 
     /// The answers a flow cannot use, found before any flow starts: exit 2 then means that nothing ran.
     private func checkAnswersBeforeRunning() throws(UsageError) {
+        for (position, kind) in flows.enumerated() {
+            try checkFaults(answers[position], of: kind, at: flows.count == 1 ? "answers" : "answers[\(position)]")
+        }
         // The forms whose fields are fixed: the Q2 sign-in screen's (unless auto-login is asked for, which depends
         // on what earlier flows saved) and a KSSIDP app's, which collects every field first (unless the device is
         // insecure: StartEvent then fails before it asks). The IdP's forms are the scenario's, checked as they come.
@@ -121,6 +125,25 @@ public final class HeadlessRunner: FlowFrontEnd {
     }
 
     private var place: String { flows.count == 1 ? "answers" : "answers[\(index)]" }
+
+    /// Refuses an answer's fault that would do nothing, as a bridge fault outside a payment is refused: one switched
+    /// on that cannot reach the flow (an IdP fault in a payment), or `insecureDevice: false` under
+    /// `--insecure-device`, which holds the device insecure for the whole run. Both were taken and ignored.
+    private func checkFaults(_ given: FlowAnswers, of kind: FlowKind, at place: String) throws(UsageError) {
+        guard let members = given.faultsGiven?.members else { return }
+        func position(_ key: String) -> String { members.first { $0.key == key }.map { " (\($0.value.position))" } ?? "" }
+        let switched = given.faults(over: baseFaults).identity
+        let reaching = service.identityFaults(reaching: kind)
+        for fault in IdentityFaults.Fault.allCases
+        where !reaching.contains(fault) && switched.isOn(fault) && !baseFaults.identity.isOn(fault) {
+            throw UsageError(
+                "\(place) (\(kind.rawValue)) switches on \"faults.\(fault.key)\", which cannot reach a \(kind.rawValue) flow (those that can: \(reaching.map(\.key).joined(separator: ", ")))\(position(fault.key))")
+        }
+        if service.q2.settings.insecureDeviceReason != nil, members.contains(where: { $0.key == "insecureDevice" }), !switched.insecureDevice {
+            throw UsageError(
+                "\(place).faults.insecureDevice is false, but --insecure-device holds the device insecure for the whole run\(position("insecureDevice"))")
+        }
+    }
 
     /// Stops the run with a usage error, and aborts the flow at the prompt: its history says `ABORTED_BAD_INPUT`
     /// with the message (which names places, never values), not a user's cancel.

@@ -56,6 +56,36 @@ public struct IdentityFaults: Sendable, Equatable {
 
         /// The faults of every round trip on the simulated network, whoever it goes to.
         public static let network: [Fault] = [.networkUnavailable, .addedLatency, .requestTimeout]
+
+        /// The key a scenario's or an answer's `faults` gives it by.
+        public var key: String {
+            switch self {
+            case .networkUnavailable: "networkUnavailable"
+            case .addedLatency: "addedLatencyMs"
+            case .requestTimeout: "requestTimeout"
+            case .serverError: "serverError"
+            case .malformedPage: "malformedPage"
+            case .pinningFails: "pinningFails"
+            case .insecureDevice: "insecureDevice"
+            case .runtimeError: "runtimeError"
+            case .clockSkew: "clockSkewDays"
+            }
+        }
+    }
+
+    /// Whether `fault` is on.
+    public func isOn(_ fault: Fault) -> Bool {
+        switch fault {
+        case .networkUnavailable: networkUnavailable
+        case .addedLatency: addedLatency > .zero
+        case .requestTimeout: requestTimeout
+        case .serverError: serverError
+        case .malformedPage: malformedPage
+        case .pinningFails: pinningFails
+        case .insecureDevice: insecureDevice
+        case .runtimeError: runtimeError
+        case .clockSkew: clockSkew != .zero
+        }
     }
 }
 

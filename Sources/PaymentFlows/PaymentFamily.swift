@@ -113,7 +113,10 @@ public final class PaymentFamily: FlowFamily {
 
     /// The network's faults (the page load, the AReq and each CReq cross it), the bridge's and 3-D Secure's; not
     /// the IdP's pages, its certificate, the device's MC-SDK or its clock, which no payment reaches.
+    /// The network's: a payment does not reach the IdP or the MC-SDK.
+    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] { IdentityFaults.Fault.network }
+
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
-        world.identityFaults.activeNames(of: IdentityFaults.Fault.network) + world.bridgeFaults.activeNames
+        world.identityFaults.activeNames(of: identityFaults(reaching: kind)) + world.bridgeFaults.activeNames
     }
 }

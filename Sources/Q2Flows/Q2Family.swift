@@ -138,8 +138,9 @@ public final class Q2Family: FlowFamily {
 
     /// The network's faults (Core's logon crosses it), Core's server error and the security module's insecure
     /// device; not the IdP's pages, its certificate, the MC-SDK or 3-D Secure, which a Q2 sign-in never reaches.
-    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
-        world.identityFaults.activeNames(of: IdentityFaults.Fault.network + [.serverError, .insecureDevice])
+    /// The network's, Core's server error, and the insecure device its security module checks.
+    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
+        IdentityFaults.Fault.network + [.serverError, .insecureDevice]
     }
 
     /// A sign-in's own line onto the world's network: a cancel abandons its request to Core, and only its.

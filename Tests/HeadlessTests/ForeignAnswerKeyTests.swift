@@ -25,6 +25,11 @@ import Testing
          #"answers (activate) has "faults.threeDS", which only payer-auth takes (line 1, column 92)"#),
         (["q2-login"], #"{"username":"alice","password":"wonderland","faults":{"addedLatencyMs":5,"bridge":{"loseEveryAck":true}}}"#,
          #"answers (q2-login) has "faults.bridge", which only payer-auth takes"#),
+        // So would an IdP's or the device's fault in a flow it cannot reach (it was taken and did nothing).
+        (["payer-auth"], "{\(card),\"faults\":{\"serverError\":true}}",
+         #"answers (payer-auth) switches on "faults.serverError", which cannot reach a payer-auth flow (those that can: networkUnavailable, addedLatencyMs, requestTimeout) (line 1, column 82)"#),
+        (["logout", "q2-login"], #"[{},{"username":"alice","password":"wonderland","faults":{"clockSkewDays":40}}]"#,
+         #"answers[1] (q2-login) switches on "faults.clockSkewDays", which cannot reach a q2-login flow (those that can: networkUnavailable, addedLatencyMs, requestTimeout, serverError, insecureDevice)"#),
         (["activate", "logout"], "[\(Answers.aliceActivation),{\"username\":\"alice\"}]",
          #"answers[1] (logout) has "username", which activate, login, legacy-activate, legacy-login and q2-login take"#),
     ] as [([String], String, String)])
@@ -34,6 +39,20 @@ import Testing
         #expect(run.stderr == "idp-tui: \(message)\n" || run.stderr.hasPrefix("idp-tui: \(message) ("), "\(run.stderr)")
         #expect(run.stdout.isEmpty, "nothing ran")
         for secret in Answers.secrets { #expect(!run.stderr.contains(secret)) }
+    }
+
+    /// `--insecure-device` holds the device insecure for the whole run: an answer cannot make it sound again, and
+    /// one that tried was taken and ignored.
+    @Test func anAnswerCannotSwitchOffTheInsecureDeviceTheCommandLineHoldsOn() throws {
+        let run = try BinaryRun.run(
+            ["run", "q2-login", "--ephemeral", "--insecure-device", "rooted"],
+            stdin: #"{"username":"alice","password":"wonderland","faults":{"insecureDevice":false}}"#)
+        #expect(run.status == 2 && run.stdout.isEmpty, "\(run.status) \(run.stderr)")
+        #expect(run.stderr == "idp-tui: answers.faults.insecureDevice is false, but --insecure-device holds the device insecure for the whole run (line 1, column 72)\n",
+                "\(run.stderr)")
+        // Switched off with no --insecure-device, or switched on, it still runs.
+        let off = try BinaryRun.run(["run", "q2-login", "--ephemeral"], stdin: #"{"username":"alice","password":"wonderland","faults":{"insecureDevice":false}}"#)
+        #expect(off.status == 0, "\(off.stderr)")
     }
 
     @Test func anUnknownKeyListsOnlyTheKeysOfItsFlow() throws {
