@@ -80,7 +80,17 @@ public final class HeadlessRunner: FlowFrontEnd {
     /// The answers a flow cannot use, found before any flow starts: exit 2 then means that nothing ran.
     private func checkAnswersBeforeRunning() throws(UsageError) {
         for (position, kind) in flows.enumerated() {
-            try checkFaults(answers[position], of: kind, at: flows.count == 1 ? "answers" : "answers[\(position)]")
+            let place = flows.count == 1 ? "answers" : "answers[\(position)]"
+            try checkFaults(answers[position], of: kind, at: place)
+            // An auto-login with nothing to type in instead, that cannot happen whatever the earlier flows do: no
+            // q2-login before it to save a credential (none is saved when a run starts), or a push launch.
+            let given = answers[position]
+            if kind == .q2Login, given.autoLogin, !given.cancel, given.values["username"] == nil, given.values["password"] == nil {
+                let earlier = flows[..<position].contains(.q2Login)
+                if !earlier || service.q2.settings.launch == .push {
+                    throw UsageError(Self.autoLoginRefused(at: place, savedCredential: earlier, given))
+                }
+            }
         }
         // The forms whose fields are fixed: the Q2 sign-in screen's (unless auto-login is asked for, which depends
         // on what earlier flows saved) and a KSSIDP app's, which collects every field first (unless the device is
@@ -125,6 +135,15 @@ public final class HeadlessRunner: FlowFrontEnd {
     }
 
     private var place: String { flows.count == 1 ? "answers" : "answers[\(index)]" }
+
+    /// Why `"autoLogin": true` with no user name or password cannot sign in: no credential saved yet, or a launch
+    /// whose `shouldAllowAutoLogin()` is false.
+    static func autoLoginRefused(at place: String, savedCredential: Bool, _ given: FlowAnswers) -> String {
+        let why = savedCredential
+            ? "shouldAllowAutoLogin() is false (--launch push)"
+            : "no credential is saved yet (a successful q2-login earlier in the run saves one)"
+        return "\(place) (q2-login) asks for auto-login, but \(why); give \"username\" and \"password\" too\(given.at)"
+    }
 
     /// Refuses an answer's fault that would do nothing, as a bridge fault outside a payment is refused: one switched
     /// on that cannot reach the flow (an IdP fault in a payment), or `insecureDevice: false` under
@@ -184,10 +203,7 @@ public final class HeadlessRunner: FlowFrontEnd {
             }
         }
         if given.values["username"] == nil && given.values["password"] == nil && given.autoLogin {
-            let why = signIn.savedUsername == nil
-                ? "no credential is saved yet (a successful q2-login earlier in the run saves one)"
-                : "shouldAllowAutoLogin() is false (--launch push)"
-            refuse(prompt, "\(place) (q2-login) asks for auto-login, but \(why); give \"username\" and \"password\" too\(given.at)")
+            refuse(prompt, Self.autoLoginRefused(at: place, savedCredential: signIn.savedUsername != nil, given))
             return
         }
         answerCredentials(prompt, given)

@@ -23,22 +23,24 @@ import Testing
     }
 
     @Test(arguments: [
-        ("activate", Answers.alice, #"has no "activation-code""#),
-        // Auto-login with no credential saved: what earlier flows saved decides it, so it is found when asked.
-        ("q2-login", #"{"autoLogin":true}"#, "asks for auto-login, but no credential is saved yet"),
+        (["activate"], Answers.alice, #"has no "activation-code""#),
+        // Auto-login with no credential saved, after a q2-login that could have saved one: what that flow does
+        // decides it, so it is found when asked.
+        (["q2-login", "q2-login"], #"[{"username":"alice","password":"not-hers"},{"autoLogin":true}]"#,
+         "asks for auto-login, but no credential is saved yet"),
     ])
-    func aFlowAbortedForAMissingAnswerIsNotAUserCancel(flow: String, answers: String, missing: String) throws {
+    func aFlowAbortedForAMissingAnswerIsNotAUserCancel(flows: [String], answers: String, missing: String) throws {
         let state = freshStatePath()
-        let run = try BinaryRun.run(["run", flow, "--state", state], stdin: answers)
+        let run = try BinaryRun.run(["run"] + flows + ["--state", state], stdin: answers)
         #expect(run.status == 2)
         #expect(run.stderr.contains(missing), "\(run.stderr)")
 
         let table = try BinaryRun.run(["history", "--state", state])
-        let line = try #require(table.stdout.split(separator: "\n").first { $0.contains(flow) })
-        #expect(line.contains(" cancelled ") && line.contains(" ABORTED_BAD_INPUT "), "\(line)")
+        #expect(table.stdout.split(separator: "\n").contains { $0.contains(" cancelled ") && $0.contains(" ABORTED_BAD_INPUT ") },
+                "\(table.stdout)")
         #expect(!table.stdout.contains("USER_CANCEL"))
 
-        let (summary, result, events) = try exported(state)
+        let (summary, result, events) = try exported(state, id: flows.count)
         #expect(summary["status"] as? String == "ABORTED_BAD_INPUT")
         #expect(result["status"] as? String == "ABORTED_BAD_INPUT")
         let message = (result["error"] as? [String: Any])?["message"] as? String ?? ""
@@ -58,6 +60,12 @@ import Testing
         (["legacy-activate", "legacy-login"], "[\(Answers.aliceActivation),\n{\"username\":\"alice\"}]",
          #"answers[1] (legacy-login) has no "password", which the KSSIDP app collects before it calls the wrapper (line 2, column 1)"#),
         (["q2-login", "q2-login"], "[\(Answers.alice),{\"password\":\"wonderland\"}]", #"answers[1] (q2-login) has no "username", which the Q2 sign-in screen asks for (line 1, column 47)"#),
+        // An auto-login with nothing else that cannot happen whatever comes before it: no q2-login before it to save
+        // a credential, or a launch whose shouldAllowAutoLogin() is false. Both stopped the run at its prompt.
+        (["logout", "q2-login"], #"[{},{"autoLogin":true}]"#,
+         #"answers[1] (q2-login) asks for auto-login, but no credential is saved yet (a successful q2-login earlier in the run saves one); give "username" and "password" too (line 1, column 5)"#),
+        (["q2-login", "q2-login", "--launch", "push"], "[\(Answers.alice),{\"autoLogin\":true}]",
+         #"answers[1] (q2-login) asks for auto-login, but shouldAllowAutoLogin() is false (--launch push); give "username" and "password" too (line 1, column 47)"#),
     ])
     func answersAFixedFormCannotUseAreRefusedBeforeAnyFlowRuns(flows: [String], answers: String, message: String) throws {
         let state = freshStatePath()
