@@ -127,8 +127,10 @@ public enum StateCommands {
         switch arguments.first {
         case "show", "export":
             let verb = arguments[0]
-            guard arguments.count >= 2, let id = Int(arguments[1]), id > 0 else {
-                throw UsageError("history \(verb): give the id of a flow (idp-tui history lists them)")
+            guard arguments.count >= 2 else { throw UsageError("history \(verb): give the id of a flow (idp-tui history lists them)") }
+            guard let id = Int(arguments[1]), id > 0 else {
+                // Not echoed: whatever was typed there stays off the error line.
+                throw UsageError("history \(verb): the id given is not a flow's id, a whole number from 1 (idp-tui history lists them)")
             }
             if let extra = arguments.dropFirst(2).first {
                 throw UsageError("history \(verb): unknown argument \"\(extra)\"; see idp-tui history --help")

@@ -47,7 +47,7 @@ public struct JSONParser {
         -> (root: JSONNode, skipped: [TextPosition])
     {
         if let invalid = firstInvalidUTF8(bytes) {
-            throw JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: position(of: invalid, in: bytes))
+            throw JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: position(of: invalid, in: bytes))
         }
         let result: Result<(JSONNode, [TextPosition]), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
@@ -63,7 +63,7 @@ public struct JSONParser {
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         if let invalid = firstInvalidUTF8(bytes) {
-            throw JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: position(of: invalid, in: bytes))
+            throw JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: position(of: invalid, in: bytes))
         }
         return try parseValid(bytes)
     }

@@ -193,7 +193,10 @@ import Testing
         // Every error of a verb starts with it, as the parser's do (these started "history: ").
         (["history", "export", "99", "--format", "json"], "idp-tui: history export: there is no flow 99 in"),
         (["history", "show", "99"], "idp-tui: history show: there is no flow 99 in"),
-        (["history", "show", "x"], "history show: give the id of a flow"),
+        (["history", "show"], "history show: give the id of a flow"),
+        // It said "give the id of a flow", as if none had been given.
+        (["history", "show", "x"], "history show: the id given is not a flow's id, a whole number from 1"),
+        (["history", "export", "1.5", "--format", "json"], "history export: the id given is not a flow's id"),
         (["history", "--limit", "0"], "--limit takes a whole number"),
         (["history", "--frob"], "history: unknown option --frob"),
         (["history", "show", "1", "--format", "json"], "history show: --format is for history export"),

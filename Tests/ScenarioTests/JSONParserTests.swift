@@ -57,16 +57,16 @@ import Testing
     }
 
     @Test func invalidUTF8IsRefusedWhereItIs() {
-        #expect(throws: JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: TextPosition(line: 1, column: 2))) {
+        #expect(throws: JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: TextPosition(line: 1, column: 2))) {
             try JSONParser.parse([0x22, 0xff, 0x22])
         }
         // Columns count characters: é is two bytes and one column; a truncated sequence is found at its first byte.
         // A byte-order mark is not a column, before an invalid byte as before anything else.
-        #expect(throws: JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: TextPosition(line: 1, column: 7))) {
+        #expect(throws: JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: TextPosition(line: 1, column: 7))) {
             try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("{\"a\":\"".utf8) + [0xFF] + Array("\"}".utf8))
         }
         let text = Array("{\n  \"é\": \"".utf8) + [0xE2, 0x82] + Array("\"}".utf8)
-        #expect(throws: JSONSyntaxError(message: "the file is not UTF-8 text (an invalid byte)", position: TextPosition(line: 2, column: 9))) {
+        #expect(throws: JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: TextPosition(line: 2, column: 9))) {
             try JSONParser.parse(text)
         }
     }
