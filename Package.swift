@@ -91,7 +91,7 @@ let package = Package(
             swiftSettings: strict),
         .target(
             name: "LegacyFlows",
-            dependencies: ["FlowEngine", "IdpFlows", "FlowRecords", "kssidp", "IdpSdk", "KSMasterController", "IdentityProvider", "Secrets", "Threading"],
+            dependencies: ["FlowEngine", "IdpFlows", "Simulation", "FlowRecords", "kssidp", "IdpSdk", "KSMasterController", "IdentityProvider", "Secrets", "Threading"],
             swiftSettings: strict),
         .target(
             name: "PaymentFlows",

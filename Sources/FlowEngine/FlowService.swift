@@ -64,12 +64,12 @@ public final class FlowService: Sendable {
         families.lazy.compactMap { $0 as? T }.first
     }
 
-    /// The family that runs `kind`.
     /// The identity faults that can reach a flow of `kind` (``FlowFamily/identityFaults(reaching:)``).
     public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
         family(for: kind)?.identityFaults(reaching: kind) ?? IdentityFaults.Fault.allCases
     }
 
+    /// The family that runs `kind`.
     func family(for kind: FlowKind) -> (any FlowFamily)? {
         families.first { type(of: $0).kinds.contains(kind) }
     }

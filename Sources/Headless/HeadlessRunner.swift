@@ -85,11 +85,10 @@ public final class HeadlessRunner: FlowFrontEnd {
             // An auto-login with nothing to type in instead, that cannot happen whatever the earlier flows do: no
             // q2-login before it to save a credential (none is saved when a run starts), or a push launch.
             let given = answers[position]
-            if kind == .q2Login, given.autoLogin, !given.cancel, given.values["username"] == nil, given.values["password"] == nil {
-                let earlier = flows[..<position].contains(.q2Login)
-                if !earlier || service.q2.settings.launch == .push {
-                    throw UsageError(Self.autoLoginRefused(at: place, savedCredential: earlier, given))
-                }
+            if kind == .q2Login, given.autoLogin, !given.cancel, given.values["username"] == nil, given.values["password"] == nil,
+                !autoLoginMayHappen(at: position)
+            {
+                throw UsageError(Self.autoLoginRefused(at: place, savedCredential: flows[..<position].contains(.q2Login), given))
             }
         }
         // The forms whose fields are fixed: the Q2 sign-in screen's (unless auto-login is asked for, which depends
@@ -97,7 +96,8 @@ public final class HeadlessRunner: FlowFrontEnd {
         // insecure: StartEvent then fails before it asks). The IdP's forms are the scenario's, checked as they come.
         for (position, kind) in flows.enumerated() where !answers[position].cancel {
             let given = answers[position]
-            let fields = kind == .q2Login && !given.autoLogin ? Q2SignIn.fields
+            // An auto-login that cannot happen types the answers in: they need both fields.
+            let fields = kind == .q2Login && (!given.autoLogin || !autoLoginMayHappen(at: position)) ? Q2SignIn.fields
                 : LegacyFamily.kinds.contains(kind) && !given.faults(over: baseFaults).identity.insecureDevice
                     ? LegacyFamily.credentialFields(for: kind) : []
             if let missing = fields.first(where: { given.values[$0.key] == nil }) {
@@ -135,6 +135,12 @@ public final class HeadlessRunner: FlowFrontEnd {
     }
 
     private var place: String { flows.count == 1 ? "answers" : "answers[\(index)]" }
+
+    /// Whether the q2-login at `position` may sign in with a saved credential: one saved by a q2-login earlier in
+    /// the run (none is saved when a run starts), on a launch whose `shouldAllowAutoLogin()` is true.
+    private func autoLoginMayHappen(at position: Int) -> Bool {
+        flows[..<position].contains(.q2Login) && service.q2.settings.launch != .push
+    }
 
     /// Why `"autoLogin": true` with no user name or password cannot sign in: no credential saved yet, or a launch
     /// whose `shouldAllowAutoLogin()` is false.

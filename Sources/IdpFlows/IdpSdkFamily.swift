@@ -84,7 +84,8 @@ public final class IdpSdkFamily: FlowFamily {
     /// the code's page and issued the authorization code. A failure there (the network, a runtime error) used to
     /// leave it spent with nothing said, and the next activation failed with ACTIVATION_CODE_USED.
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
-        deviceAdvice(status: status, code: code, step: step, codeSpent: kind == .activate && step == .setAuthorisationCode)
+        let spent = kind == .activate && step == .setAuthorisationCode
+        return deviceAdvice(status: status, code: code, step: step, codeSpent: spent, activation: spent)
     }
 
     /// The same for a cancel there.
@@ -94,13 +95,17 @@ public final class IdpSdkFamily: FlowFamily {
     }
 
     /// What to try after a flow on this device ended with `status`; `codeSpent`: an activation's that the IdP had
-    /// accepted the code of (KSSIDP's too).
-    public func deviceAdvice(status: String, code: Int?, step: FlowStep?, codeSpent: Bool) -> String? {
+    /// accepted the code of (KSSIDP's too); `activation`: an activation's that reached SetAuthorisationCode, or a
+    /// KSSIDP activation's (the wrapper's one call hides its steps).
+    public func deviceAdvice(status: String, code: Int?, step: FlowStep?, codeSpent: Bool, activation: Bool = false) -> String? {
         let spent = DeviceAdvice.codeSpent(startOver: environment.startOver)
         let advice: String?
-        if codeSpent, status == StatusType.INVALID_STATE.name, let owner = device.snapshot.activatedUser {
-            // An activation's SetAuthorisationCode refused because the device is activated now: another process on
-            // the same state file activated it while this one ran (the MC-SDK keeps the first activation).
+        if activation, status == StatusType.INVALID_STATE.name, code != IdpFailure.alreadyActivated.code,
+            let owner = device.snapshot.activatedUser
+        {
+            // An activation refused with INVALID_STATE though the device was not activated when it began (else the
+            // IdP refuses it, 4043): another process on the same state file activated it meanwhile, and the
+            // MC-SDK kept that activation.
             return "Another process on this state file activated the device first, for \(owner.userId): log in as that user, or reset the device to activate again (\(environment.startOver) also gives the scenario's activation codes back)."
         } else if status == StatusType.INTERNAL_ERROR.name {
             // A runtime error restarts the MC-SDK (it is no longer started); a device it could not store (a full disk)

@@ -53,7 +53,8 @@ public final class LegacyFamily: FlowFamily {
     /// after the IdP accepted, and so spent, the activation code.
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
         idp.deviceAdvice(status: status, code: code, step: step,
-                         codeSpent: kind == .legacyActivate && status == StatusType.INTERNAL_ERROR.name && step != .start)
+                         codeSpent: kind == .legacyActivate && status == StatusType.INTERNAL_ERROR.name && step != .start,
+                         activation: kind == .legacyActivate)
     }
 }
 

@@ -111,11 +111,11 @@ public final class PaymentFamily: FlowFamily {
 
     public func run(_ run: FlowRun) async -> FlowResult? { await PaymentFlow(run: run, settings: settings).run() }
 
-    /// The network's faults (the page load, the AReq and each CReq cross it), the bridge's and 3-D Secure's; not
-    /// the IdP's pages, its certificate, the device's MC-SDK or its clock, which no payment reaches.
-    /// The network's: a payment does not reach the IdP or the MC-SDK.
+    /// The network's faults (the page load, the AReq and each CReq cross it); not the IdP's pages, its certificate,
+    /// the device's MC-SDK or its clock, which no payment reaches.
     public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] { IdentityFaults.Fault.network }
 
+    /// Those identity faults that are on, and the bridge's and 3-D Secure's.
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
         world.identityFaults.activeNames(of: identityFaults(reaching: kind)) + world.bridgeFaults.activeNames
     }

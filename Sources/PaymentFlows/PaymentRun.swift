@@ -44,7 +44,8 @@ struct PaymentFlow {
         // The flow's end: every timer and queued message of the bridge goes, and the page stops, before the result.
         // The main queue runs it within microseconds in the front ends; the bound only keeps a main thread that
         // serves no queue from holding the result (the view is then disposed of whenever it does). The flow awaits
-        // it; a cancel's clean-up, on the service's side queue, waits for it there.
+        // it; a cancel's clean-up waits for it on the service's side queue (or on the flow's, for a cancel that came
+        // before the call, when no view was made).
         let close: @Sendable () -> OneShot<Void> = {
             payment.close()
             let disposed = OneShot<Void>()

@@ -10,19 +10,20 @@ import Testing
 
 /// Two processes on one state file: two worlds over the same stores.
 @Suite struct SharedStoreTests {
-    @Test func twoActivationsOfOneDeviceFromOneSeedLeaveTheWinnerAbleToLogIn() throws {
-        // Two runs of `idp-tui run activate` on one file, both from the default seed: each loads the device (not
-        // activated) before either activates, so the IdP mints both the same astClientId.
+    /// Two runs of `idp-tui run activate` (or `legacy-activate`) on one file, both from the default seed: each
+    /// loads the device (not activated) before either activates, so the IdP mints both the same astClientId.
+    @Test(arguments: [FlowKind.activate, .legacyActivate])
+    func twoActivationsOfOneDeviceFromOneSeedLeaveTheWinnerAbleToLogIn(_ kind: FlowKind) throws {
         let stores = SimulationStores(
             identityProvider: MemoryIdentityProviderStore(), device: MemoryDeviceStore(), startOver: "starting again")
         let winner = FlowService(environment: SimulationEnvironment(clock: ManualClock(), seed: 1, stores: stores))
         let loser = FlowService(environment: SimulationEnvironment(clock: ManualClock(), seed: 1, stores: stores))
         let held = RecordingFrontEnd()
-        loser.start(.activate)
+        loser.start(kind)
         #expect(loser.drive(held, until: { !held.prompts.isEmpty }), "the loser waits at its credentials")
 
         let alice = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice])
-        #expect(winner.run(.activate, with: alice)?.outcome == .success)
+        #expect(winner.run(kind, with: alice)?.outcome == .success)
 
         let bob = RecordingFrontEnd.answering([["username": "bob", "password": "builder", "activation-code": "654321"]])
         held.answer = bob.answer
@@ -30,13 +31,13 @@ import Testing
         #expect(loser.drive(held, until: { !held.results.isEmpty }))
         let lost = try #require(held.results.first)
         #expect(lost.status == StatusType.INVALID_STATE.name)
-        #expect(lost.error?.message.contains("activated meanwhile") == true)
+        #expect(lost.error?.message.contains("activated meanwhile") == true, "\(lost.error?.message ?? "")")
         // Not the advice for events sent out of order, which INVALID_STATE gives otherwise.
         #expect(lost.advice?.hasPrefix("Another process on this state file activated the device first, for alice: log in as that user") == true,
                 "\(lost.advice ?? "no advice")")
 
         // The device is alice's, and the IdP still says so: the loser's binding did not replace hers.
-        let login = try #require(winner.run(.login, with: alice))
+        let login = try #require(winner.run(kind == .activate ? .login : .legacyLogin, with: alice))
         #expect(login.outcome == .success, "\(login.status) \(login.error?.message ?? "")")
         #expect(login.user == "alice")
     }

@@ -66,6 +66,9 @@ import Testing
          #"answers[1] (q2-login) asks for auto-login, but no credential is saved yet (a successful q2-login earlier in the run saves one); give "username" and "password" too (line 1, column 5)"#),
         (["q2-login", "q2-login", "--launch", "push"], "[\(Answers.alice),{\"autoLogin\":true}]",
          #"answers[1] (q2-login) asks for auto-login, but shouldAllowAutoLogin() is false (--launch push); give "username" and "password" too (line 1, column 47)"#),
+        // With one of the two given, the sign-in screen's other field is missing.
+        (["logout", "q2-login"], #"[{},{"autoLogin":true,"username":"alice"}]"#,
+         #"answers[1] (q2-login) has no "password", which the Q2 sign-in screen asks for (line 1, column 5)"#),
     ])
     func answersAFixedFormCannotUseAreRefusedBeforeAnyFlowRuns(flows: [String], answers: String, message: String) throws {
         let state = freshStatePath()
