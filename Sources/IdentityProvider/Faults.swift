@@ -34,17 +34,17 @@ public struct IdentityFaults: Sendable, Equatable {
     /// can reach lists as it starts (a payment is not reached by the IdP's pages).
     public func activeNames(of faults: [Fault]) -> [String] {
         Fault.allCases.compactMap { fault in
-            guard faults.contains(fault) else { return nil }
-            switch fault {
-            case .networkUnavailable: return networkUnavailable ? "network unavailable" : nil
-            case .addedLatency: return addedLatency > .zero ? "latency +\(addedLatency.milliseconds) ms" : nil
-            case .requestTimeout: return requestTimeout ? "request timeout" : nil
-            case .serverError: return serverError ? "server error" : nil
-            case .malformedPage: return malformedPage ? "malformed page" : nil
-            case .pinningFails: return pinningFails ? "certificate pinning fails" : nil
-            case .insecureDevice: return insecureDevice ? "insecure device" : nil
-            case .runtimeError: return runtimeError ? "MC runtime error" : nil
-            case .clockSkew: return clockSkew != .zero ? "clock skew \(clockSkew.components.seconds / 86_400) days" : nil
+            guard faults.contains(fault), isOn(fault) else { return nil }
+            return switch fault {
+            case .networkUnavailable: "network unavailable"
+            case .addedLatency: "latency +\(addedLatency.milliseconds) ms"
+            case .requestTimeout: "request timeout"
+            case .serverError: "server error"
+            case .malformedPage: "malformed page"
+            case .pinningFails: "certificate pinning fails"
+            case .insecureDevice: "insecure device"
+            case .runtimeError: "MC runtime error"
+            case .clockSkew: "clock skew \(clockSkew.components.seconds / 86_400) days"
             }
         }
     }
