@@ -87,6 +87,15 @@ public final class FlowRun: Sendable {
 
     public var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
+    /// Ends at once the call a cancelled run still awaits, as a cancel while a call is in flight does. A cancel at a
+    /// prompt lets the SDK end the flow its own way (a payment's CReq with challengeCancel 01, answered by an ACS
+    /// that may be slow); a process that is ending (a signal) cannot wait for that, and records the flow cancelled
+    /// now. Nothing for a run not cancelled, or awaiting no call.
+    public func stopAwaitedCall() {
+        guard isCancelled else { return }
+        takeAwaiting()?()
+    }
+
     /// Names the user the flow acts for, once the flow knows it: the history lists them even when the flow ends
     /// with a result that does not (a cancel while the user's request is in flight).
     public func actsFor(user: String) {

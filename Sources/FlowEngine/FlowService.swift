@@ -150,6 +150,12 @@ public final class FlowService: Sendable {
         for run in runs.withLock({ Array($0.values) }) { run.cancel() }
     }
 
+    /// Ends at once the calls the cancelled flows still await (``FlowRun/stopAwaitedCall()``): for a process that
+    /// is ending and must record them now.
+    public func stopAwaitedCalls() {
+        for run in runs.withLock({ Array($0.values) }) { run.stopAwaitedCall() }
+    }
+
     /// Answers a prompt. Returns false when it is no longer open (it timed out or its flow was cancelled).
     @discardableResult
     public func answer(_ prompt: FlowPrompt, with answer: PromptAnswer) -> Bool {

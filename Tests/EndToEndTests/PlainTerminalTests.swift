@@ -105,6 +105,35 @@ import Testing
         #expect(session.waitForExit() == 130)
     }
 
+    /// Ctrl-C at a challenge whose ACS is slow: the cancel's CReq (challengeCancel 01) waits 5 s for the ACS, longer
+    /// than the 2 s an interrupt waits for the record; after a second the payment's awaited end is cut short, as a
+    /// cancel in flight is, and the payment is recorded (it said "not recorded", and the history had no row).
+    @Test func ctrlCAtAChallengeWithASlowACSRecordsThePaymentToo() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/scenarios/default.json")
+        let scenario = try String(contentsOf: demo, encoding: .utf8).replacingOccurrences(of: #""acs": null"#, with: #""acs": "slow""#)
+        #expect(scenario.contains(#""acs": "slow""#))
+        try scenario.write(toFile: folder + "/slow-acs.json", atomically: true, encoding: .utf8)
+        let state = folder + "/state.sqlite"
+        let session = try TmuxSession(command: [
+            "sh", "-c", "trap '' INT; \"$0\" --plain --state \"$1\" --scenario \"$2\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary, state, folder + "/slow-acs.json",
+        ])
+        startPayment(session)
+        for (answer, next) in [("4000000000002503", "Expiry"), ("12/30", "Amount"), ("", "Currency"), ("", "Merchant"),
+                               ("", "One-time code")] {
+            session.type(answer)
+            session.press("Enter")
+            #expect(session.waitFor(next), "\(session.scrollback())")
+        }
+        session.press("C-c")
+        #expect(session.waitFor("interrupted: Pay with card (3-D Secure) cancelled, recorded in the history"), "\(session.scrollback())")
+        #expect(session.waitForExit() == 130)
+    }
+
     /// Before a prompt times out plain mode says how long is left, on a line of its own, and asks again with what was
     /// typed (it said nothing until the timeout: a screen-reader user could not see it coming).
     @Test func aPromptAboutToTimeOutSaysSo() throws {

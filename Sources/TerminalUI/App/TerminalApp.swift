@@ -357,7 +357,13 @@ public final class TerminalApp: FlowFrontEnd {
     /// in a flow used to exit with nothing said, and the flow was in no history.
     public func interruptionNote() -> String? {
         guard let flow = interruptedFlow else { return nil }
-        let recorded = serviceIfReady?.waitUntilIdle(timeout: .seconds(2)) ?? false
+        // A flow cancelled at a prompt ends through its SDK, which may wait on a slow server (a payment's cancel
+        // CReq, a slow ACS: it was then "not recorded"); after a second, the call it awaits is ended at once.
+        var recorded = serviceIfReady?.waitUntilIdle(timeout: .seconds(1)) ?? false
+        if !recorded, let service = serviceIfReady {
+            service.stopAwaitedCalls()
+            recorded = service.waitUntilIdle(timeout: .seconds(1))
+        }
         let history = serviceIfReady?.history is MemoryFlowHistory ? "" : recorded ? ", recorded in the history" : ", not recorded"
         return "interrupted: \(flow.title) cancelled\(history)"
     }
