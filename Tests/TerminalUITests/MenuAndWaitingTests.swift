@@ -233,7 +233,8 @@ extension WaitingTests {
     }
 
     /// Esc while a call is in flight: the screen says it is cancelling, not the call it abandons (nor, once the
-    /// cancel is the app's answer, "waiting for IdpSdk (provideCredentials USER_CANCEL)"), and nothing ticks.
+    /// cancel is the app's answer, "waiting for IdpSdk (provideCredentials USER_CANCEL)"), and the call's time
+    /// stops ticking: the screen is quiet for the cancel's first second (a slow one then counts its own time).
     @Test func cancellingSaysSoAndStopsTheTicking() throws {
         let driver = AppDriver(latency: .seconds(5))
         driver.press(.enter)  // Activate device: its first call waits 5 s on the manual clock
@@ -241,8 +242,10 @@ extension WaitingTests {
         driver.press(.escape)
         let text = driver.app.render().text
         #expect(text.contains("cancelling…") && !text.contains("waiting for"), "\(text)")
-        #expect(driver.app.tickInterval == nil)
+        let since = try #require(driver.app.state.cancellingSince)
+        #expect(driver.app.tickInterval(at: since) == .seconds(1))
         #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.app.tickInterval == nil)
     }
 
     /// After the form is answered the SDK goes on with it: the working screen says so, not that it waits for the

@@ -178,6 +178,17 @@ public struct AppState: Sendable {
     var historyIDs: [Int: Int] = [:]
     /// The time the screen was last drawn for (elapsed times are measured to it).
     public var now = ContinuousClock.now
+    /// When the flow on the working screen was cancelled (its step ``ScreenState/cancellingStep``): a cancel that
+    /// its SDK takes a while to carry out (a payment's cancel CReq to a slow ACS) says how long it has waited.
+    public var cancellingSince: ContinuousClock.Instant?
+    /// How long a cancel goes before the working screen counts its time and offers to stop waiting.
+    static let cancelShownAfter: Duration = .seconds(1)
+
+    /// The working screen of a flow being cancelled.
+    mutating func showCancelling(flowID: Int, flow: FlowKind) {
+        screen = .working(flowID: flowID, flow: flow, step: ScreenState.cancellingStep)
+        cancellingSince = .now
+    }
     /// When the prompt last shown times out (`--prompt-timeout`, 300 s by default), if it does.
     public var promptDeadline: ContinuousClock.Instant?
     /// A prompt's last seconds are counted down on the status line.

@@ -210,9 +210,18 @@ public enum AppView {
             let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
             line = "waiting for \(call.what) · \(tenths / 10).\(tenths % 10) s"
         }
+        // A cancel its SDK is still carrying out after a second: how long, and that Esc stops waiting for it.
+        var hint = "Esc cancels the flow."
+        if step == ScreenState.cancellingStep, let since = state.cancellingSince,
+            case let elapsed = since.duration(to: state.now), elapsed >= AppState.cancelShownAfter
+        {
+            let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
+            line = "cancelling… the SDK is ending the flow · \(tenths / 10).\(tenths % 10) s"
+            hint = "Esc again ends it now, without waiting for the SDK."
+        }
         // Two lines, so that the ticking time is not cut off at 60 columns.
         buffer.putWrapped(line, row: area.top + 2, column: area.left, width: area.width, lines: 2, role: .text)
-        buffer.put("Esc cancels the flow.", row: area.top + 4, column: area.left, role: .hint)
+        buffer.put(hint, row: area.top + 4, column: area.left, role: .hint)
     }
 
     /// A result as the result screen shows it: the headline and its rows of label, value and role.

@@ -269,6 +269,6 @@ extension TerminalApp {
 
     func cancelPrompt(_ prompt: FlowPrompt) {
         service.answer(prompt, with: .cancel)
-        state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: ScreenState.cancellingStep)
+        state.showCancelling(flowID: prompt.flowID, flow: prompt.flow)
     }
 }

@@ -68,8 +68,13 @@ extension TerminalApp {
 
     /// ``tickInterval`` as it is at `now`.
     public func tickInterval(at now: ContinuousClock.Instant) -> Duration? {
-        if case .working(_, _, let step) = state.screen, step != ScreenState.cancellingStep, state.inFlight != nil {
-            return .milliseconds(250)
+        if case .working(_, _, let step) = state.screen {
+            if step != ScreenState.cancellingStep, state.inFlight != nil { return .milliseconds(250) }
+            // A cancel is quiet for its first second (most end within it), then its time ticks.
+            if step == ScreenState.cancellingStep, let since = state.cancellingSince {
+                let shown = since + AppState.cancelShownAfter
+                return now < shown ? now.duration(to: shown) : .milliseconds(250)
+            }
         }
         // A prompt that times out: nothing until its countdown starts, then the countdown ticks.
         if let left = state.promptTimeLeft(at: now), left > .zero {

@@ -180,8 +180,10 @@ public final class TerminalApp: FlowFrontEnd {
             handleQ2Choice(key, &choice)
         case .working(let flowID, let flow, _):
             if key == .escape {
+                let cancelling = if case .working(_, _, ScreenState.cancellingStep) = state.screen { true } else { false }
                 service.cancel(flowID: flowID)
-                state.screen = .working(flowID: flowID, flow: flow, step: ScreenState.cancellingStep)
+                // A second Esc stops waiting for the SDK to end a cancel (``FlowService/stopAwaitedCalls()``).
+                if cancelling { service.stopAwaitedCalls() } else { state.showCancelling(flowID: flowID, flow: flow) }
             } else if case .character = key {
                 // Its letters are shortcuts (f, v, ?), so nothing is typed ahead into the form to come: say so,
                 // rather than drop the keys of someone typing a user name early (docs/decisions.md).
@@ -328,7 +330,7 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     private func cancel(_ form: inout FormState) {
-        state.screen = .working(flowID: form.prompt.flowID, flow: form.prompt.flow, step: ScreenState.cancellingStep)
+        state.showCancelling(flowID: form.prompt.flowID, flow: form.prompt.flow)
         for index in form.inputs.indices { form.inputs[index].clear() }
         service.answer(form.prompt, with: .cancel)
     }

@@ -1,0 +1,43 @@
+import DropsWeb
+import FlowRecords
+import TerminalUI
+import Testing
+
+/// A cancel its SDK takes a while to carry out: a payment cancelled at its challenge sends the ACS a CReq with
+/// challengeCancel 01 and waits for its answer, which a slow ACS gives 5 s later. The working screen said
+/// "cancelling…" all that time, with no time and a hint ("Esc cancels the flow.") that no longer said what Esc did.
+@Suite struct CancelWaitTests {
+    @Test func aSlowCancelCountsItsTimeAndASecondEscEndsItNow() throws {
+        let driver = AppDriver()
+        driver.environment.world.bridgeFaults = BridgeFaults(threeDS: ThreeDSFaults(acs: .slow))
+        driver.openPayment()
+        driver.type("4000000000002503")
+        driver.press(.tab)
+        driver.type("12/30")
+        driver.press(.enter, .enter, .enter, .enter)
+        // The ACS answers 5 s late on the manual clock: move it on until the challenge is shown.
+        #expect(driver.pump { _ in
+            if driver.clock.pendingTimerCount > 0 { driver.clock.advance(by: .seconds(5)) }
+            return driver.challenge != nil || driver.isResult
+        })
+        try #require(driver.challenge != nil, "\(driver.app.render().text)")
+
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.clock.pendingTimerCount > 0 }, "the cancel's CReq waits for the slow ACS")
+        let since = try #require(driver.app.state.cancellingSince)
+        // Quiet for its first second: most cancels end within it.
+        #expect(driver.app.tickInterval(at: since) == .seconds(1))
+        #expect(!driver.app.render().text.contains("Esc again"))
+        driver.app.tick(now: since + .milliseconds(2_500))
+        let text = driver.app.render().text
+        #expect(text.contains("cancelling… the SDK is ending the flow · 2.5 s"), "\(text)")
+        #expect(text.contains("Esc again ends it now, without waiting for the SDK."), "\(text)")
+        #expect(driver.app.tickInterval(at: since + .milliseconds(2_500)) == .milliseconds(250))
+
+        // The second Esc does not wait for the ACS: the flow ends cancelled now, the clock left where it was.
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.outcome == .cancelled)
+        #expect(driver.app.tickInterval == nil)
+    }
+}
