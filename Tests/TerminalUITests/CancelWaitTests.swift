@@ -41,3 +41,23 @@ import Testing
         #expect(driver.app.tickInterval == nil)
     }
 }
+
+/// PgDn on the KSSIDP comparison moves a page of what is shown, less one line kept in view: it moved 8 lines at
+/// every height, under half of the 34 rows at 120×40.
+@Suite struct ComparisonPagingTests {
+    @Test func aPageIsTheRowsShownLessOne() {
+        let driver = AppDriver(width: 120, height: 40)
+        driver.openComparison()
+        func scroll() -> Int? {
+            if case .comparison(let comparison) = driver.app.state.screen { return comparison.scroll }
+            return nil
+        }
+        driver.press(.pageDown)
+        let first = scroll() ?? 0
+        driver.press(.pageDown)
+        let second = scroll() ?? 0
+        driver.press(.pageUp)
+        #expect(first > 8, "a page at 120×40 moved \(first) lines")
+        #expect(scroll() == max(0, second - first), "PgUp goes back the same page")
+    }
+}

@@ -53,15 +53,18 @@ extension TerminalApp {
         // The body as AppView lays it out (the screen less its border and margins): it scrolls until its last line
         // is on the panel's last row.
         let count = comparison.lines(width: state.width - 4).count
-        let last = max(0, count - ComparisonState.rows(for: count, in: AppView.mainPanelHeight(state) - 2))
+        let rows = ComparisonState.rows(for: count, in: AppView.mainPanelHeight(state) - 2)
+        let last = max(0, count - rows)
+        // A page is the rows shown less one, kept in view (it was 8 lines whatever the height: under half of 34).
+        let page = max(1, rows - 1)
         switch key {
         case .escape, .enter, .character("q"):
             state.screen = .home
             return
         case .up: comparison.scroll = max(0, comparison.scroll - 1)
         case .down: comparison.scroll = min(last, comparison.scroll + 1)
-        case .pageUp: comparison.scroll = max(0, comparison.scroll - 8)
-        case .pageDown: comparison.scroll = min(last, comparison.scroll + 8)
+        case .pageUp: comparison.scroll = max(0, comparison.scroll - page)
+        case .pageDown: comparison.scroll = min(last, comparison.scroll + page)
         case .home: comparison.scroll = 0
         case .end: comparison.scroll = last
         default: break
