@@ -292,7 +292,8 @@ public enum AppView {
 
     private static func drawResult(_ buffer: inout ScreenBuffer, _ result: FlowResult, scroll: Int, _ area: Area) {
         let (headline, headlineRole, _) = resultSummary(result)
-        buffer.putWrapped(headline, row: area.top, column: area.left, width: area.width, role: headlineRole)
+        // Two lines when it does not fit (the blank row under it): cut, it lost its end, the status.
+        buffer.putWrapped(headline, row: area.top, column: area.left, width: area.width, lines: 2, role: headlineRole)
         let lines = resultLines(result, width: area.width)
         let labelWidth = resultLabelWidth(result)
         let rows = area.height - 3

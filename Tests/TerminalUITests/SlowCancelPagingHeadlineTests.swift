@@ -61,3 +61,16 @@ import Testing
         #expect(scroll() == max(0, second - first), "PgUp goes back the same page")
     }
 }
+
+/// A failure's headline too long for the panel wraps onto the blank row under it: cut, it lost its end, which is
+/// the status ("✗ Pay with card (3-D Secure) failed — AUTHENTICATION_UN…" at 60×18).
+@Suite struct ResultHeadlineTests {
+    @Test func aLongHeadlineKeepsItsStatusAt60Columns() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000000000002313")
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.status == "AUTHENTICATION_UNAVAILABLE")
+        let text = driver.app.render().text
+        #expect(text.contains("AUTHENTICATION_UNAVAILABLE") && !text.contains("AUTHENTICATION_UN…"), "\(text)")
+    }
+}
