@@ -74,3 +74,17 @@ import Testing
         #expect(text.contains("AUTHENTICATION_UNAVAILABLE") && !text.contains("AUTHENTICATION_UN…"), "\(text)")
     }
 }
+
+/// The live sequence view's hint for a cut label names Tab only where Tab opens the log: under a challenge's form Tab
+/// moves between its fields (the hint said "tab lists them whole" there).
+@Suite struct SequenceHintTests {
+    @Test func underAFormTheHintDoesNotOfferTab() {
+        let driver = AppDriver(width: 80, height: 40)
+        driver.press(.character("v"))
+        driver.pay(card: "4000000000002503")
+        #expect(driver.challenge != nil)
+        let text = driver.app.render().text
+        #expect(text.contains("a label is cut (after this form, tab lists them whole)"), "\(text)")
+        #expect(!text.contains("a label is cut: tab"), "\(text)")
+    }
+}

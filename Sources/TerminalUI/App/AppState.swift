@@ -184,6 +184,14 @@ public struct AppState: Sendable {
     /// How long a cancel goes before the working screen counts its time and offers to stop waiting.
     static let cancelShownAfter: Duration = .seconds(1)
 
+    /// Whether Tab gives the event log the focus: on the screens without fields (a form's Tab moves between them).
+    var logTakesTab: Bool {
+        switch screen {
+        case .home, .working, .result: true
+        default: false
+        }
+    }
+
     /// The working screen of a flow being cancelled.
     mutating func showCancelling(flowID: Int, flow: FlowKind) {
         screen = .working(flowID: flowID, flow: flow, step: ScreenState.cancellingStep)

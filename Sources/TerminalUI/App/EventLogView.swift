@@ -37,12 +37,7 @@ extension AppState {
 
 extension TerminalApp {
     /// Screens from which Tab moves into the log (elsewhere Tab moves between fields and buttons).
-    var logTakesTab: Bool {
-        switch state.screen {
-        case .home, .working, .result: true
-        default: false
-        }
-    }
+    var logTakesTab: Bool { state.logTakesTab }
 
     /// Moves the log `lines` up (down when negative), no further than its first event at the top.
     func scrollLog(by lines: Int) {
@@ -188,7 +183,7 @@ extension AppView {
         guard height > 0 else { return }
         if state.logAsSequence && state.logFocus == nil {
             SequencePane.draw(&buffer, events: state.log, scroll: state.logScroll, top: top, left: 0, width: state.width, height: height,
-                              historyIDs: state.historyIDs)
+                              historyIDs: state.historyIDs, tabListsEvents: state.logTakesTab)
         } else {
             LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
                          height: height, focus: state.logFocus, widest: state.logWidest, historyIDs: state.historyIDs)

@@ -18,8 +18,10 @@ enum SequencePane {
         var isFaultsOn = false
     }
 
+    /// `tabListsEvents`: whether Tab gives the log the focus now (not while a form, whose fields Tab moves between,
+    /// has the keys): only then does a cut label's hint name it.
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int, height: Int,
-                     historyIDs: [Int: Int] = [:]) {
+                     historyIDs: [Int: Int] = [:], tabListsEvents: Bool = true) {
         guard let newest = events.last else {
             Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "SDK events — sequence (v: the list)")
             // An empty box said nothing about what would appear in it.
@@ -35,13 +37,13 @@ enum SequencePane {
                   role: LogPane.role(event), isFault: event.from == .simulator, isFaultsOn: event.step == .faultsOn)
         }
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
-             title: "Sequence — \(LogPane.flowName(newest.flowID, historyIDs)): \(newest.flow.title)", wholeKey: "tab", scroll: scroll,
+             title: "Sequence — \(LogPane.flowName(newest.flowID, historyIDs)): \(newest.flow.title)", wholeKey: tabListsEvents ? "tab" : nil, scroll: scroll,
              top: top, left: left, width: width, height: height)
     }
 
     /// The diagram of `arrows`: `lanes` first, then any other party in the order it appears. The title is followed
     /// by v's hint and, when scrolled, how many arrows are below. `wholeKey` is the key that lists the events whole.
-    static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: String, wholeKey: String, scroll: Int,
+    static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: String, wholeKey: String?, scroll: Int,
                      top: Int, left: Int, width: Int, height: Int) {
         let rows = max(0, height - 3)
         let scroll = min(scroll, max(0, arrows.count - rows))
@@ -107,7 +109,7 @@ enum SequencePane {
             buffer.put(line, row: row, column: low + 1, role: arrow.role, limit: high - low - 1)
         }
         // A label cut short says where it is whole (the live log's Tab opens the list on the newest arrow shown).
-        let whole = " a label is cut: \(wholeKey) lists them whole "
+        let whole = wholeKey.map { " a label is cut: \($0) lists them whole " } ?? " a label is cut (after this form, tab lists them whole) "
         if cut, width >= CharacterWidth.of(whole) + 4 {
             buffer.put(whole, row: top + height - 1, column: left + width - 2 - CharacterWidth.of(whole), role: .hint)
         }
