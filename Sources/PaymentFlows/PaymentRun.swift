@@ -253,11 +253,17 @@ final class PaymentRun: DropsCardholder {
         func error(_ message: String, code: Int? = nil) -> FlowError { FlowError(subsystem: nil, code: code, message: message) }
         func ended(_ flowOutcome: FlowOutcome, _ status: String, at step: FlowStep?, _ failure: FlowError?, _ payment: PaymentOutcome?) -> FlowResult {
             let base = run.result(flowOutcome, status: status, step: step, error: failure)
+            // A retry that a network fault on now explains says so, as the IdP's flows do ("bring the network back").
+            let faults = run.service.world.identityFaults
+            let network: String? = payment?.nextAction != .retry ? nil
+                : faults.networkUnavailable ? "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again."
+                : faults.requestTimeout ? "A server did not answer in time: run 3-D Secure again, or turn the request-timeout fault off."
+                : nil
             var result = FlowResult(
                 flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
                 error: base.error, duration: base.duration,
                 // An abort's advice is to fix the input; the payment's next action stays in its object.
-                advice: base.status == EngineStatus.abortedBadInput ? base.advice : payment?.advice ?? base.advice,
+                advice: base.status == EngineStatus.abortedBadInput ? base.advice : network ?? payment?.advice ?? base.advice,
                 details: base.details)
             result.payment = payment
             return result

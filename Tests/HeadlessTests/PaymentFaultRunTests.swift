@@ -59,6 +59,10 @@ import Testing
         #expect(result["status"] as? String == "SAFEPAY_ERROR")
         #expect((result["error"] as? [String: Any])?["message"] as? String
             == "the Drops page could not be loaded: the network is unavailable: the device is offline")
+        // The advice names the fault, as the IdP's flows' does (it said only "Run 3-D Secure again, or authorise
+        // without liability shift").
+        #expect(result["advice"] as? String
+            == "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again.")
     }
 
     @Test(arguments: [
