@@ -253,9 +253,9 @@ final class PaymentRun: DropsCardholder {
         func error(_ message: String, code: Int? = nil) -> FlowError { FlowError(subsystem: nil, code: code, message: message) }
         func ended(_ flowOutcome: FlowOutcome, _ status: String, at step: FlowStep?, _ failure: FlowError?, _ payment: PaymentOutcome?) -> FlowResult {
             let base = run.result(flowOutcome, status: status, step: step, error: failure)
-            // A retry that a network fault on now explains says so, as the IdP's flows do ("bring the network back").
+            // A failure to retry that a network fault on now explains says so, as the IdP's flows do ("bring the network back").
             let faults = run.service.world.identityFaults
-            let network: String? = payment?.nextAction != .retry ? nil
+            let network: String? = flowOutcome != .failure || payment?.nextAction != .retry ? nil
                 : faults.networkUnavailable ? "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again."
                 : faults.requestTimeout ? "A server did not answer in time: run 3-D Secure again, or turn the request-timeout fault off."
                 : nil
