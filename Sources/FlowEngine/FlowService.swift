@@ -156,6 +156,11 @@ public final class FlowService: Sendable {
         for run in runs.withLock({ Array($0.values) }) { run.stopAwaitedCall() }
     }
 
+    /// The same for one flow (a second Esc on its screen).
+    public func stopAwaitedCall(flowID: Int) {
+        runs.withLock { $0[flowID] }?.stopAwaitedCall()
+    }
+
     /// Answers a prompt. Returns false when it is no longer open (it timed out or its flow was cancelled).
     @discardableResult
     public func answer(_ prompt: FlowPrompt, with answer: PromptAnswer) -> Bool {

@@ -182,8 +182,8 @@ public final class TerminalApp: FlowFrontEnd {
             if key == .escape {
                 let cancelling = if case .working(_, _, ScreenState.cancellingStep) = state.screen { true } else { false }
                 service.cancel(flowID: flowID)
-                // A second Esc stops waiting for the SDK to end a cancel (``FlowService/stopAwaitedCalls()``).
-                if cancelling { service.stopAwaitedCalls() } else { state.showCancelling(flowID: flowID, flow: flow) }
+                // A second Esc stops waiting for the SDK to end the cancel (``FlowService/stopAwaitedCall(flowID:)``).
+                if cancelling { service.stopAwaitedCall(flowID: flowID) } else { state.showCancelling(flowID: flowID, flow: flow) }
             } else if case .character = key {
                 // Its letters are shortcuts (f, v, ?), so nothing is typed ahead into the form to come: say so,
                 // rather than drop the keys of someone typing a user name early (docs/decisions.md).
