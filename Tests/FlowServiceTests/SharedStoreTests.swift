@@ -42,3 +42,4 @@ import Testing
         #expect(login.user == "alice")
     }
 }
+

@@ -210,14 +210,15 @@ public enum AppView {
             let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
             line = "waiting for \(call.what) · \(tenths / 10).\(tenths % 10) s"
         }
-        // A cancel its SDK is still carrying out after a second: how long, and that Esc stops waiting for it.
-        var hint = "Esc cancels the flow."
-        if step == ScreenState.cancellingStep, let since = state.cancellingSince,
-            case let elapsed = since.duration(to: state.now), elapsed >= AppState.cancelShownAfter
+        // Cancelling: Esc again stops waiting for the SDK to carry the cancel out; one still at it after a second
+        // says how long it has taken.
+        let cancelling = step == ScreenState.cancellingStep
+        let hint = cancelling ? "Esc again ends it at once, without the SDK's answer." : "Esc cancels the flow."
+        if cancelling, let since = state.cancellingSince, case let elapsed = since.duration(to: state.now),
+            elapsed >= AppState.cancelShownAfter
         {
             let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
             line = "cancelling… the SDK is ending the flow · \(tenths / 10).\(tenths % 10) s"
-            hint = "Esc again ends it now, without waiting for the SDK."
         }
         // Two lines, so that the ticking time is not cut off at 60 columns.
         buffer.putWrapped(line, row: area.top + 2, column: area.left, width: area.width, lines: 2, role: .text)

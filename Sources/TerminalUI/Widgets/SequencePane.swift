@@ -19,7 +19,7 @@ enum SequencePane {
     }
 
     /// `tabListsEvents`: whether Tab gives the log the focus now (not while a form, whose fields Tab moves between,
-    /// has the keys): only then does a cut label's hint name it.
+    /// or another screen has the keys): only then does a cut label's hint name it.
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int, height: Int,
                      historyIDs: [Int: Int] = [:], tabListsEvents: Bool = true) {
         guard let newest = events.last else {
@@ -109,7 +109,7 @@ enum SequencePane {
             buffer.put(line, row: row, column: low + 1, role: arrow.role, limit: high - low - 1)
         }
         // A label cut short says where it is whole (the live log's Tab opens the list on the newest arrow shown).
-        let whole = wholeKey.map { " a label is cut: \($0) lists them whole " } ?? " a label is cut (after this form, tab lists them whole) "
+        let whole = wholeKey.map { " a label is cut: \($0) lists them whole " } ?? " a label is cut "
         if cut, width >= CharacterWidth.of(whole) + 4 {
             buffer.put(whole, row: top + height - 1, column: left + width - 2 - CharacterWidth.of(whole), role: .hint)
         }

@@ -1,0 +1,36 @@
+import Determinism
+import DropsWeb
+import FlowCatalog
+import FlowEngine
+import Simulation
+import Testing
+
+/// A flow cancelled at a prompt ends through its SDK, which may wait on a slow server; `stopAwaitedCall` ends it at
+/// once, as a cancel while a call is in flight does (a second Esc, an interrupt that must record the flow).
+@Suite struct StopAwaitedCallTests {
+    @Test func aPaymentCancelledAtItsChallengeWaitingOnASlowACSEndsAtOnce() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock))
+        service.world.bridgeFaults = BridgeFaults(threeDS: ThreeDSFaults(acs: .slow))
+        let frontEnd = paying("4000000000002503")
+        service.start(.payerAuth)
+        // The ACS answers 5 s late: move the clock on until the challenge is asked.
+        #expect(service.drive(frontEnd, until: {
+            if frontEnd.prompts.count < 2, clock.pendingTimerCount > 0 { clock.advance(by: .seconds(5)) }
+            return frontEnd.prompts.count == 2
+        }))
+        let flowID = frontEnd.prompts[1].flowID
+        // Nothing to stop before a cancel.
+        service.stopAwaitedCall(flowID: flowID)
+        #expect(frontEnd.results.isEmpty)
+
+        // The run's cancel at the open challenge: the page sends the ACS challengeCancel 01 and waits its 5 s.
+        service.cancel(flowID: flowID)
+        #expect(service.drive(frontEnd, timeout: .seconds(5), until: { clock.pendingTimerCount > 0 }))
+        #expect(frontEnd.results.isEmpty, "the cancel waits for the slow ACS")
+
+        service.stopAwaitedCall(flowID: flowID)
+        #expect(service.drive(frontEnd, until: { !frontEnd.results.isEmpty }), "ended without the clock moving")
+        #expect(frontEnd.results.first?.outcome == .cancelled)
+    }
+}
