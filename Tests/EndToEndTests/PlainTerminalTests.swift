@@ -88,11 +88,8 @@ import Testing
         #expect(listed.contains("activate") && listed.contains("cancelled"), "\(listed)")
     }
 
-    /// Ctrl-C at a payment's challenge records the payment too: its end runs on the main queue (the delegate's
-    /// callback), which the wait for the record now serves (it waited 2 s and said "not recorded").
-    @Test func ctrlCAtAChallengeRecordsThePayment() throws {
-        let (session, state) = try plainSessionWithState()
-        defer { try? FileManager.default.removeItem(atPath: (state as NSString).deletingLastPathComponent) }
+    /// Pays with a challenge card, presses Ctrl-C at its one-time code, and expects the payment recorded and exit 130.
+    private func interruptAtAChallengeAndExpectItRecorded(_ session: TmuxSession) {
         startPayment(session)
         for (answer, next) in [("4000000000002503", "Expiry"), ("12/30", "Amount"), ("", "Currency"), ("", "Merchant"),
                                ("", "One-time code")] {
@@ -103,6 +100,14 @@ import Testing
         session.press("C-c")
         #expect(session.waitFor("interrupted: Pay with card (3-D Secure) cancelled, recorded in the history"), "\(session.scrollback())")
         #expect(session.waitForExit() == 130)
+    }
+
+    /// Ctrl-C at a payment's challenge records the payment too: its end runs on the main queue (the delegate's
+    /// callback), which the wait for the record now serves (it waited 2 s and said "not recorded").
+    @Test func ctrlCAtAChallengeRecordsThePayment() throws {
+        let (session, state) = try plainSessionWithState()
+        defer { try? FileManager.default.removeItem(atPath: (state as NSString).deletingLastPathComponent) }
+        interruptAtAChallengeAndExpectItRecorded(session)
     }
 
     /// Ctrl-C at a challenge whose ACS is slow: the cancel's CReq (challengeCancel 01) waits 5 s for the ACS, longer
@@ -122,16 +127,7 @@ import Testing
             "sh", "-c", "trap '' INT; \"$0\" --plain --state \"$1\" --scenario \"$2\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
             TmuxSession.binary, state, folder + "/slow-acs.json",
         ])
-        startPayment(session)
-        for (answer, next) in [("4000000000002503", "Expiry"), ("12/30", "Amount"), ("", "Currency"), ("", "Merchant"),
-                               ("", "One-time code")] {
-            session.type(answer)
-            session.press("Enter")
-            #expect(session.waitFor(next), "\(session.scrollback())")
-        }
-        session.press("C-c")
-        #expect(session.waitFor("interrupted: Pay with card (3-D Secure) cancelled, recorded in the history"), "\(session.scrollback())")
-        #expect(session.waitForExit() == 130)
+        interruptAtAChallengeAndExpectItRecorded(session)
     }
 
     /// Before a prompt times out plain mode says how long is left, on a line of its own, and asks again with what was
