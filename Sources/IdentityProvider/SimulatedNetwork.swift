@@ -176,6 +176,45 @@ public final class SimulatedNetwork: Sendable {
     }
 }
 
+extension SimulatedNetwork {
+    /// What makes a round trip started now wait `limit` or longer unanswered: the request-timeout fault, or a
+    /// latency (the scenario's and the added-latency fault's) of at least `limit`; nil when neither does. A flow that
+    /// ended on a timeout names it in its advice, so that it does not blame a fault that is off.
+    public func slowness(beyond limit: Duration = FaultSwitchboard.requestTimeout) -> Slowness? {
+        let faults = faults.faults
+        if faults.requestTimeout { return .requestTimeoutFault }
+        let added = faults.addedLatency
+        return latency + added >= limit ? .latency(scenario: latency, added: added) : nil
+    }
+}
+
+/// Why the simulated network is too slow for a wait: ``SimulatedNetwork/slowness(beyond:)``.
+public enum Slowness: Sendable, Equatable {
+    /// The request-timeout fault: no server answers.
+    case requestTimeoutFault
+    /// Every round trip takes `scenario + added`: the scenario's network latency and the added-latency fault.
+    case latency(scenario: Duration, added: Duration)
+
+    /// What to do, for a flow's advice: `limit` says what gave up ("the SDK gives up after 30 s"), `then` what to do
+    /// once the network is quick again ("try again").
+    public func advice(limit: String, then: String) -> String {
+        switch self {
+        case .requestTimeoutFault:
+            "No server answers while the request-timeout fault is on: turn it off, then \(then)."
+        case .latency(let scenario, let added) where added > .zero:
+            "Each round trip takes \(Self.seconds(scenario + added)) with the added-latency fault (+\(added.milliseconds) ms), and \(limit): lower the added latency, then \(then)."
+        case .latency(let scenario, _):
+            "Each round trip takes \(Self.seconds(scenario)), the scenario's network latency, and \(limit): lower network.latencyMs in the scenario, then \(then)."
+        }
+    }
+
+    /// "31 s", "10.5 s".
+    private static func seconds(_ duration: Duration) -> String {
+        let ms = duration.milliseconds
+        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
+    }
+}
+
 /// Why the network could not reach a host.
 public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreachable(String)

@@ -66,6 +66,9 @@ extension FlowResult {
 }
 
 enum DeviceAdvice {
+    /// The transport error of a request that timed out (``IdpSdkError``'s code 5 in subsystem 511).
+    static let timedOutCode = 5
+
     /// What an activation that failed or was cancelled after the IdP accepted its code leaves behind.
     static func codeSpent(startOver: String) -> String {
         "The IdP spent the activation code when it accepted it, before SetAuthorisationCode: activate again with another code (here: \(startOver) gives the scenario's codes back)."
@@ -94,8 +97,6 @@ enum DeviceAdvice {
         case (StatusType.NOT_REACHABLE.name, 2):
             "Pin the identity provider's own certificate chain (the default), or turn the pinning fault off."
         case (StatusType.NOT_REACHABLE.name, 4): "The device is offline: bring the network back (the network-unavailable fault)."
-        case (StatusType.NOT_REACHABLE.name, 5):
-            "The identity provider did not answer in time: try again, or turn the request-timeout fault off."
         case (StatusType.FAILED.name, IdpFailure.serverError("").code):
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
         case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."

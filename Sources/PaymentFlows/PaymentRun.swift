@@ -254,11 +254,13 @@ final class PaymentRun: DropsCardholder {
         func ended(_ flowOutcome: FlowOutcome, _ status: String, at step: FlowStep?, _ failure: FlowError?, _ payment: PaymentOutcome?) -> FlowResult {
             let base = run.result(flowOutcome, status: status, step: step, error: failure)
             // A failure to retry that a network fault on now explains says so, as the IdP's flows do ("bring the network back").
-            let faults = run.service.world.identityFaults
+            // A latency the page's ready timeout (the shortest wait a payment's round trip meets) does not wait out
+            // ends the payment at its load whatever else happens.
+            let world = run.service.world
             let network: String? = flowOutcome != .failure || payment?.nextAction != .retry ? nil
-                : faults.networkUnavailable ? "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again."
-                : faults.requestTimeout ? "A server did not answer in time: run 3-D Secure again, or turn the request-timeout fault off."
-                : nil
+                : world.identityFaults.networkUnavailable ? "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again."
+                : world.network.slowness(beyond: settings.bridgeTiming.readyTimeout)?.advice(
+                    limit: "the Drops page must be ready within \(settings.bridgeTiming.readyTimeout.components.seconds) s", then: "run 3-D Secure again")
             var result = FlowResult(
                 flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
                 error: base.error, duration: base.duration,

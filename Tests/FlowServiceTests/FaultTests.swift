@@ -68,6 +68,8 @@ import Testing
         #expect(result.status == "NOT_REACHABLE" && result.error?.code == 5)
         #expect(result.duration == .seconds(30))
         #expect(result.error?.message.contains("timed out after 30 s") == true)
+        #expect(result.advice == "No server answers while the request-timeout fault is on: turn it off, then run the flow again.",
+                "\(result.advice ?? "")")
     }
 
     /// A latency the SDK's request timeout does not wait out (a scenario's 35 s) times out at 30 s, as the timeout
@@ -84,6 +86,25 @@ import Testing
         let result = try #require(frontEnd.results.first)
         #expect(result.status == "NOT_REACHABLE" && result.error?.code == 5, "\(result)")
         #expect(result.duration == .seconds(30))
+        // The advice names the latency, not the request-timeout fault, which is off.
+        #expect(result.advice == "Each round trip takes 35 s, the scenario's network latency, and the SDK gives up after 30 s: lower network.latencyMs in the scenario, then run the flow again.",
+                "\(result.advice ?? "")")
+    }
+
+    /// The added-latency fault past the SDK's timeout: the advice names it and its value, not the request-timeout fault.
+    @Test func anAddedLatencyBeyondTheRequestTimeoutIsNamedInTheAdvice() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock))
+        service.environment.world.identityFaults.addedLatency = .milliseconds(31_500)
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.start(.activate)
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        clock.advance(by: .seconds(30))
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.status == "NOT_REACHABLE" && result.error?.code == 5, "\(result)")
+        #expect(result.advice == "Each round trip takes 31.5 s with the added-latency fault (+31500 ms), and the SDK gives up after 30 s: lower the added latency, then run the flow again.",
+                "\(result.advice ?? "")")
     }
 
     @Test func addedLatencyIsOnEveryRoundTrip() throws {
@@ -167,6 +188,36 @@ import Testing
         #expect(results[0].advice?.hasPrefix("Check the user id and password") == true)
         #expect(results[3].q2?.hydraCode == 1003, "\(results[3].error?.message ?? "")")
         #expect(results[3].advice == "Wait until the lock ends, then try again.")
+    }
+
+    /// Q2's NETWORK_UNAVAILABLE stands for no connectivity and for a request that timed out: the advice says which
+    /// fault is on (it named "the network fault" for all of them).
+    @Test func aQ2SignInThatTimedOutIsAdvisedByItsFault() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.alice, Demo.alice, Demo.alice])
+        var advice: [String] = []
+        for fault in ["offline", "timeout", "latency"] {
+            service.world.identityFaults = IdentityFaults()
+            switch fault {
+            case "offline": service.world.identityFaults.networkUnavailable = true
+            case "timeout": service.world.identityFaults.requestTimeout = true
+            default: service.world.identityFaults.addedLatency = .seconds(40)
+            }
+            service.start(.q2Login)
+            let ended = frontEnd.results.count + 1
+            while !service.drive(frontEnd, timeout: .milliseconds(30), until: { frontEnd.results.count == ended }) {
+                clock.advance(by: .seconds(10))
+            }
+            let result = try #require(frontEnd.results.last)
+            #expect(result.status == "NETWORK_UNAVAILABLE", "\(fault): \(result.status)")
+            advice.append(result.advice ?? "")
+        }
+        #expect(advice == [
+            "The device is offline: bring the network back (the network-unavailable fault), then sign in again.",
+            "No server answers while the request-timeout fault is on: turn it off, then sign in again.",
+            "Each round trip takes 40 s with the added-latency fault (+40000 ms), and the request gives up after 30 s: lower the added latency, then sign in again.",
+        ], "\(advice)")
     }
 
     @Test func clockSkewMakesTheActivationCodeExpired() throws {

@@ -188,6 +188,20 @@ import ThreeDSecure
         #expect(result.error?.message == "the Drops page could not be loaded: the network is unavailable: the device is offline")
         #expect(result.payment?.nextAction == .retry)
         #expect(times["AReq"] == nil)
+        #expect(result.advice == "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again.",
+                "\(result.advice ?? "")")
+    }
+
+    /// An added latency the page's 10 s wait for ready does not wait out: the advice names the latency (it offered
+    /// to run 3-D Secure again, which meets the same latency); under the wait, the payment only takes longer.
+    @Test func aLatencyPastThePagesReadyWaitIsNamedInTheAdvice() throws {
+        var slow = IdentityFaults()
+        slow.addedLatency = .seconds(12)
+        let (result, times) = try pay(identity: slow)
+        #expect(result.status == PaymentStatus.safepayError && result.payment?.nextAction == .retry, "\(result.status)")
+        #expect(times["AReq"] == nil)
+        #expect(result.advice == "Each round trip takes 12 s with the added-latency fault (+12000 ms), and the Drops page must be ready within 10 s: lower the added latency, then run 3-D Secure again.",
+                "\(result.advice ?? "")")
     }
 
     /// The request-timeout fault bites the Drops page's own request: its line names no IdP (it said "the IdP
@@ -200,6 +214,8 @@ import ThreeDSecure
         let faults = events.filter { $0.step == .fault }.map(\.detail)
         #expect(faults.contains("request timeout: the server does not answer within 30 s"), "\(faults)")
         #expect(!faults.contains { $0.contains("IdP") }, "\(faults)")
+        #expect(result.advice == "No server answers while the request-timeout fault is on: turn it off, then run 3-D Secure again.",
+                "\(result.advice ?? "")")
     }
 
     @Test func addedLatencyDelaysEveryRoundTrip() throws {
