@@ -36,7 +36,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     private var codesUsed = 0
     private var resendsAsked = 0
     /// The faults of the scenario and the command line, which every flow starts from.
-    private lazy var baseFaults = (identity: service.environment.world.identityFaults, bridge: service.environment.world.bridgeFaults)
+    private lazy var baseFaults = (identity: service.world.identityFaults, bridge: service.world.bridgeFaults)
     /// A card form answer held back for the answers' `delay`.
     private var delayed: (prompt: FlowPrompt, answer: PromptAnswer, due: ContinuousClock.Instant)?
     private let encoder: JSONEncoder = {
@@ -129,8 +129,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         // `--insecure-device` holds for the whole session, as Q2's security module says: an answer does not switch
         // the device sound again for the MC-SDK alone.
         if service.q2.settings.insecureDeviceReason != nil { identity.insecureDevice = true }
-        service.environment.world.identityFaults = identity
-        service.environment.world.bridgeFaults = faults.bridge
+        service.world.updateFaults { $0 = identity; $1 = faults.bridge }
         currentFlowID = service.start(flows[index])
     }
 
