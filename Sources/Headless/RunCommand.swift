@@ -39,7 +39,7 @@ public enum RunCommand {
             throw UsageError("run: answers are read from standard input, which is a terminal; pipe them in (echo '{\"username\":…}' | idp-tui run …) or pass --answers FILE")
         }
         var bytes: [UInt8]
-        switch TextFile.read(options.answersPath, limit: FlowAnswers.maximumDocumentSize, streams: true) {
+        switch TextFile.read(options.answersPath, limit: FlowAnswers.maximumDocumentSize, streams: true, endsWithValue: true) {
         case .success(let read): bytes = read
         case .failure(let failure):
             if options.answersPath != "-" && ArgumentEcho.looksLikeJSON(options.answersPath) {

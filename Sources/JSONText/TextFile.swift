@@ -39,7 +39,11 @@ public enum TextFile {
     /// The bytes of `path` (`-` is standard input), at most `limit` of them. With `streams` false, `path` must be a
     /// regular file (standard input, a pipe, a FIFO or a device is refused); with `streams` true it may be any of
     /// them.
-    public static func read(_ path: String, limit: Int, streams: Bool = false) -> Result<[UInt8], Failure> {
+    ///
+    /// `endsWithValue`: a stream holding one JSON object or array ends where the value closes, with whatever
+    /// follows at once (its newline, a junk byte for the parser to name), not at end of file: a writer that keeps
+    /// it open (Node's `spawn`, a CI step's pipe) does not make the read wait for an end that never comes.
+    public static func read(_ path: String, limit: Int, streams: Bool = false, endsWithValue: Bool = false) -> Result<[UInt8], Failure> {
         // A stream named for it (`--answers FIFO`) waits for its writer, as `cat` does; any other file must not.
         let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | (streams ? 0 : O_NONBLOCK))
         guard descriptor >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
@@ -57,17 +61,31 @@ public enum TextFile {
         // Read straight into room for all of it (every limit is a few MiB at most; one byte more tells a stream that
         // is too long): growing, or a chunk copied from, would leave copies of what was read (an answers file holds
         // passwords) in freed memory.
+        var value = endsWithValue && info.st_mode & S_IFMT != S_IFREG ? JSONValueEnd() : nil
         let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
             count = 0
             let room = min(buffer.count, limit + 1)
             while count < room {
+                // Once the value has closed, only what has come already is read.
+                if value?.closed == true && !readable(descriptor) { break }
                 let read = Glibc.read(descriptor, buffer.baseAddress! + count, room - count)
                 if read < 0 && errno == EINTR { continue }
                 guard read > 0 else { break }
+                value?.scan(UnsafeBufferPointer(rebasing: buffer[count..<count + read]))
                 count += read
             }
         }
         guard bytes.count <= limit else { return .failure(.tooLarge(limit: limit, size: nil)) }
         return .success(bytes)
+    }
+
+    /// Whether a read of `descriptor` would return at once (bytes, or the end of the stream).
+    private static func readable(_ descriptor: Int32) -> Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&entry, 1, 0)
+            if ready < 0 && errno == EINTR { continue }
+            return ready > 0
+        }
     }
 }

@@ -1,0 +1,35 @@
+/// Where a JSON document's top-level object or array closes, found as its bytes come in, a chunk at a time:
+/// ``TextFile/read(_:limit:streams:endsWithValue:)`` stops reading a stream there. Only brackets and strings are
+/// followed; the parser judges the rest. A document that starts with anything else (a number, `true`, a stray
+/// bracket) never closes here: it is read to the end of the stream.
+package struct JSONValueEnd {
+    /// The top-level value has closed.
+    package private(set) var closed = false
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    /// The first byte that is not white space was not a bracket: the end is the stream's.
+    private var unbracketed = false
+
+    package init() {}
+
+    package mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
+        for byte in bytes {
+            guard !closed, !unbracketed else { return }
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 { closed = true } else if depth < 0 { unbracketed = true }
+            case _ where depth == 0: unbracketed = true
+            case UInt8(ascii: "\""): inString = true
+            default: continue
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// Answers on a pipe its writer keeps open (Node's `spawn` without `end()`, a CI step holding stdin): the run
+/// starts once the answers' JSON value has closed, and does not wait for an end of file that never comes.
+@Suite struct OpenPipeAnswersTests {
+    @Test func answersOnAPipeHeldOpenAreReadToTheirValuesEnd() throws {
+        let (status, output) = try run(["activate", "--ephemeral"],
+                                       writing: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"# + "\n")
+        #expect(status == 0, "\(output)")
+        #expect(output.contains(#""outcome":"success""#), "\(output)")
+    }
+
+    /// What follows the value at once is read too: junk after the answers is still refused, not ignored.
+    @Test func junkRightAfterTheValueIsStillRefused() throws {
+        let (status, _) = try run(["activate", "--ephemeral"],
+                                  writing: #"{"username":"alice","password":"wonderland","activation-code":"123456"}x"#)
+        #expect(status == 2)
+    }
+
+    /// Runs `idp-tui run` with `answers` written to a pipe that stays open until the process ends (or 20 s).
+    private func run(_ arguments: [String], writing answers: String) throws -> (status: Int32?, output: String) {
+        let process = Process()
+        process.executableURL = BinaryRun.executable
+        process.arguments = ["run"] + arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(answers.utf8))
+        let finished = ended.wait(timeout: .now() + 20) == .success
+        try input.fileHandleForWriting.close()
+        // SIGKILL: the test runner may hand its children SIGTERM blocked.
+        if !finished { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(finished, "the run waited for the end of a pipe held open after its answers")
+        return (finished ? process.terminationStatus : nil, text)
+    }
+}
