@@ -186,7 +186,10 @@ public enum PlainSession {
                 if read(signalPipe[0], &number, 1) == 1 {
                     endQuestionLine()
                     app.quit(128 + Int32(number))
-                    if let note = app.interruptionNote(), number != SIGHUP { write(note + "\n") }
+                    // On standard error with the program's name, as the terminal UI says it: not the transcript's.
+                    if let note = app.interruptionNote(), number != SIGHUP {
+                        _ = writeAll(Array(printable("idp-tui: \(note)\n").utf8), to: STDERR_FILENO)
+                    }
                     return 128 + Int32(number)
                 }
             }

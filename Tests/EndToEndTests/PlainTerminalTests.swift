@@ -73,7 +73,7 @@ import Testing
         #expect(session.waitFor("Password (hidden):"))
         session.type("wonder")
         session.press("C-c")
-        #expect(session.waitFor("interrupted: Activate device cancelled, recorded in the history"), "\(session.scrollback())")
+        #expect(session.waitFor("idp-tui: interrupted: Activate device cancelled, recorded in the history"), "\(session.scrollback())")
         #expect(session.waitForExit() == 130)
         #expect(!session.scrollback().contains("wonder"), "a secret was echoed")
         let history = Process()
@@ -98,7 +98,7 @@ import Testing
             #expect(session.waitFor(next), "\(session.scrollback())")
         }
         session.press("C-c")
-        #expect(session.waitFor("interrupted: Pay with card (3-D Secure) cancelled, recorded in the history"), "\(session.scrollback())")
+        #expect(session.waitFor("idp-tui: interrupted: Pay with card (3-D Secure) cancelled, recorded in the history"), "\(session.scrollback())")
         #expect(session.waitForExit() == 130)
     }
 

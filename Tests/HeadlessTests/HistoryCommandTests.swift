@@ -197,6 +197,8 @@ import Testing
         // It said "give the id of a flow", as if none had been given.
         (["history", "show", "x"], "history show: the id given is not a flow's id, a whole number from 1"),
         (["history", "export", "1.5", "--format", "json"], "history export: the id given is not a flow's id"),
+        // A negative id was taken for an option ("unknown option -1").
+        (["history", "show", "-1"], "history show: the id given is not a flow's id, a whole number from 1"),
         (["history", "--limit", "0"], "--limit takes a whole number"),
         (["history", "--frob"], "history: unknown option --frob"),
         (["history", "show", "1", "--format", "json"], "history show: --format is for history export"),

@@ -44,7 +44,9 @@ public struct ParsedCommandLine: Sendable {
                 continue
             default: break
             }
-            guard argument.hasPrefix("-"), argument != "-" else {
+            // A negative number (`history show -1`) is a word its command judges, not an unknown option.
+            let negativeNumber = argument.count > 1 && argument.dropFirst().allSatisfy { ("0"..."9").contains($0) }
+            guard argument.hasPrefix("-"), argument != "-", !negativeNumber else {
                 if command == nil, words.isEmpty, argument == "help" {
                     help = true
                 } else if command == nil, words.isEmpty, let named = Command(rawValue: argument), named != .terminal {
