@@ -40,7 +40,8 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["KobilMigration", "SafepayPayment", "Q2CustomAuth", "ExampleSupport", sdk("IdpTuiWorld"),
-                           sdk("KSMasterController"), sdk("SafepayDropsSDK"), sdk("kssidp"), sdk("IdpSdk")],
-            swiftSettings: [.swiftLanguageMode(.v6)]),
+                           sdk("KSMasterController"), sdk("SafepayDropsSDK"), sdk("kssidp"), sdk("IdpSdk"), sdk("Q2ModuleInterfaces")],
+            // A file sees the members of what it imports itself, as newer app templates set: VendorImportsOnly.swift.
+            swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
     ]
 )

@@ -1,6 +1,10 @@
 import KSMasterController
 import Secrets
 
+/// The type of the credentials an interaction's answer carries, re-exported: an app that imports only this module
+/// (as it would the vendor's) can `reveal()` them, also under Swift's `MemberImportVisibility`.
+@_exported import struct Secrets.Secret
+
 /// What the app implements to answer the IdP's form. `provideCredentials` is called on a background thread (the
 /// SDK's `IdpSdk` queue), possibly several times in one `getAuthorizationCode` (one call per form page), and
 /// blocks that thread until it returns; the implementation must be thread-safe.

@@ -1,8 +1,10 @@
 import JSONText
 import Secrets
 
-/// The typed JSON of Q2's module interfaces (`userDataJSON`).
-public typealias JSONValue = JSONText.JSONValue
+/// The typed JSON of Q2's module interfaces (`userDataJSON`), re-exported whole: an app that imports only this
+/// module (as it would the vendor's) sees its cases, also under Swift's `MemberImportVisibility`, where a type
+/// alias left them behind the module that defines them.
+@_exported import enum JSONText.JSONValue
 
 /// A user name and password for Core's password login.
 ///
