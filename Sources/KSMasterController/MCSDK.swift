@@ -184,7 +184,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         case is KSMGetAstClientDataEvent: return getAstClientData()
         case let event as KSMSetAuthorisationCodeEvent: return setAuthorisationCode(event)
         case is KSMRestartEvent: return restart()
-        case is KSMOfflineLoginEvent: return offlineLogin()
+        case let event as KSMOfflineLoginEvent: return offlineLogin(event.userIdentifier)
         default: return KSMInvalidStateEvent(errorMessage: "\(event.getName()) is not handled by this master controller")
         }
     }
@@ -347,7 +347,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         }
     }
 
-    private func offlineLogin() -> KSMOfflineLoginResultEvent {
+    /// `asked`: the user the app asks to log in; nil for the device's.
+    private func offlineLogin(_ asked: KsUserIdentifier?) -> KSMOfflineLoginResultEvent {
         let now = configuration.network.clock.now
         let (started, activation, token, loggedIn) = state.withLock { ($0.started, $0.activation, $0.offlineToken, $0.loggedIn) }
         guard started else {
@@ -355,6 +356,10 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         }
         guard let activation else {
             return KSMOfflineLoginResultEvent(status: .KSMINVALID_STATE, userIdentifier: nil, errorDescription: "the device is not activated")
+        }
+        if let asked, asked != activation.user {  // The token is the device's user's (it logged the device's user in).
+            return KSMOfflineLoginResultEvent(status: .KSMMISMATCHED_USER, userIdentifier: nil,
+                                              errorDescription: "this device is activated for \(activation.user), not \(asked): only its user logs in offline")
         }
         if loggedIn { return KSMOfflineLoginResultEvent(status: .KSMOK, userIdentifier: activation.user, errorDescription: nil) }
         guard let token else {

@@ -100,6 +100,25 @@ import Threading
         #expect(harness.controller.snapshot.loggedIn)
     }
 
+    /// OfflineLoginEvent's user is the one to log in: another than the device's gets MISMATCHED_USER, not the
+    /// device's user logged in (it was not read).
+    @Test func anOfflineLoginForAnotherUserIsRefused() async throws {
+        let harness = SDKHarness()
+        let (_, set) = await harness.signIn(
+            clientId: KSMClientId.enrollment, ["username": "alice", "password": "wonderland", "activation-code": "123456"])
+        #expect((set as? KSMSetAuthorisationCodeResultEvent)?.status == .KSMOK)
+        _ = await harness.controller.receive(KSMRestartEvent())
+        _ = await harness.controller.receive(KSMStartEvent())
+        for other in [KsUserIdentifier(tenantId: "demo", userId: "bob"), KsUserIdentifier(tenantId: "other", userId: "alice")] {
+            let refused = try #require(await harness.controller.receive(KSMOfflineLoginEvent(userIdentifier: other)) as? KSMOfflineLoginResultEvent)
+            #expect(refused.status == .KSMMISMATCHED_USER && refused.userIdentifier == nil, "\(other)")
+            #expect(!harness.controller.snapshot.loggedIn)
+        }
+        let alice = KsUserIdentifier(tenantId: "demo", userId: "alice")
+        let offline = try #require(await harness.controller.receive(KSMOfflineLoginEvent(userIdentifier: alice)) as? KSMOfflineLoginResultEvent)
+        #expect(offline.status == .KSMOK && offline.userIdentifier == alice)
+    }
+
     /// The vendor: logout is RestartEvent; wait for its result before sending anything else. An app that sends on
     /// without waiting (a fire-and-forget logout) is told so, as it would fail on a device, instead of passing here.
     @Test func anEventSentBeforeTheRestartsResultIsRefused() async throws {
