@@ -35,6 +35,8 @@ public final class HeadlessRunner: FlowFrontEnd {
     /// This flow's progress through its payment answers.
     private var codesUsed = 0
     private var resendsAsked = 0
+    /// Whether this flow has asked anything: answers it never asked for are noted when it ends.
+    private var asked = false
     /// The faults of the scenario and the command line, which every flow starts from.
     private lazy var baseFaults = (identity: service.world.identityFaults, bridge: service.world.bridgeFaults)
     /// A card form answer held back for the answers' `delay`.
@@ -123,6 +125,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         }
         codesUsed = 0
         resendsAsked = 0
+        asked = false
         // Faults an answer sets (on or off) hold for its flow only.
         let faults = answers[index].faults(over: baseFaults)
         var identity = faults.identity
@@ -184,6 +187,7 @@ public final class HeadlessRunner: FlowFrontEnd {
 
     public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
         let given = answers[index]
+        asked = true
         if given.cancel {
             service.answer(prompt, with: .cancel)
             return
@@ -309,9 +313,26 @@ public final class HeadlessRunner: FlowFrontEnd {
         if usageError == nil, let unsaved = result.details.lazy.compactMap({ $0 as? HistoryNotSavedDetail }).first {
             RunCommand.noteUnsavedFlow("flow \(result.flowID) (\(result.flow.rawValue)) was not saved to the history: \(unsaved.reason)")
         }
+        if usageError == nil, !asked, let unused = Self.unusedAnswers(answers[index], result) {
+            writeErrorLine("idp-tui: \(place) (\(result.flow.rawValue)): \(unused)")
+        }
         outcomes.append(result.outcome)
         index += 1
         startNext()
+    }
+
+    /// What a flow that asked nothing left of its answers, when the script may have counted on it: a `cancel` that
+    /// cancelled nothing, or credentials a success never used (a login after a logout that OfflineLogin completed:
+    /// a wrong password "passed"). Keys only, never values; nil when nothing was given for a prompt.
+    static func unusedAnswers(_ given: FlowAnswers, _ result: FlowResult) -> String? {
+        // A logout never asks: its `cancel` is documented to change nothing.
+        guard result.flow.asksTheUser else { return nil }
+        let why = result.offline
+            ? "OfflineLogin logged the device's user in without asking (after a logout, a device activated with --auth-mode pin, password or biometric keeps an offline token; --auth-mode no keeps none)"
+            : "the flow ended without asking for anything"
+        if given.cancel && result.outcome != .cancelled { return "\"cancel\" cancelled nothing: \(why)" }
+        guard result.outcome == .success, !given.values.isEmpty else { return nil }
+        return "\(given.values.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) not used: \(why)"
     }
 
     private func emit(_ type: String, _ value: some Encodable) {

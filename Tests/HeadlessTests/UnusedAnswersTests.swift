@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// A flow that asks nothing leaves its answers unused: a script that gave a wrong password or `cancel` to a login
+/// that OfflineLogin completed got a success and nothing said (a QA tester's report). A note on stderr names the
+/// keys, never their values, and why; the exit status is the flows'.
+@Suite struct UnusedAnswersTests {
+    static let activation = #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#
+
+    @Test(arguments: [
+        (#"{"username":"bob","password":"s3cr3t-typo"}"#, #"idp-tui: answers[2] (login): "password", "username" not used: OfflineLogin logged the device's user in without asking"#),
+        (#"{"cancel":true}"#, #"idp-tui: answers[2] (login): "cancel" cancelled nothing: OfflineLogin logged the device's user in without asking"#),
+    ])
+    func answersAnOfflineLoginNeverAskedForAreNoted(_ login: String, _ note: String) throws {
+        let run = try BinaryRun.run(["run", "activate", "logout", "login", "--ephemeral", "--auth-mode", "password"],
+                                    stdin: "[\(Self.activation),{},\(login)]")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.results.last?["offline"] as? Bool == true)
+        #expect(run.stderr.hasPrefix(note), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        #expect(!run.stderr.contains("s3cr3t-typo") && !run.stdout.contains("s3cr3t-typo"))
+    }
+
+    /// Answers the flow used, and a logout's `cancel` (documented to change nothing), say nothing.
+    @Test func usedAnswersAndALogoutsCancelAreNotNoted() throws {
+        let run = try BinaryRun.run(["run", "activate", "logout", "login", "--ephemeral"],
+                                    stdin: #"[\#(Self.activation),{"cancel":true},{"username":"alice","password":"wonderland"}]"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.results.last?["offline"] == nil)
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
+}
