@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // The vendors' usage code, compiled against idp-tui's simulated SDKs as an app's package would: it depends on
@@ -32,6 +32,11 @@ let package = Package(
         // The Q2 authentication module's quick start.
         .target(name: "Q2CustomAuth", dependencies: q2, swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "Q2CustomAuthSwift5", dependencies: q2, swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The same under Swift 6.2's main-actor default isolation (new Xcode app targets' setting), with its own
+        // CustomAuthModule.swift: the two edits docs/sdk-usage.md gives.
+        .target(
+            name: "Q2CustomAuthMainActor", dependencies: q2,
+            swiftSettings: [.swiftLanguageMode(.v6), .defaultIsolation(MainActor.self)]),
 
         // Runs every example against the demo world and prints what happens.
         .executableTarget(

@@ -1,0 +1,1 @@
+../Q2CustomAuth/ManualLogin.swift

@@ -1,0 +1,1 @@
+../Q2CustomAuth/Q2Example.swift

@@ -1,0 +1,1 @@
+../Q2CustomAuth/MyLoginViewController.swift
