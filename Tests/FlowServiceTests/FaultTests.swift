@@ -56,17 +56,7 @@ import Testing
     }
 
     @Test func aRequestTimeoutWaitsThirtySecondsThenFails() throws {
-        let clock = ManualClock()
-        let service = FlowService(environment: SimulationEnvironment(clock: clock))
-        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
-        service.environment.world.identityFaults.requestTimeout = true
-        service.start(.activate)
-        #expect(clock.waitForPendingTimers(atLeast: 1))
-        clock.advance(by: .seconds(30))
-        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
-        let result = try #require(frontEnd.results.first)
-        #expect(result.status == "NOT_REACHABLE" && result.error?.code == 5)
-        #expect(result.duration == .seconds(30))
+        let result = try activationTimingOut { $0.world.identityFaults.requestTimeout = true }
         #expect(result.error?.message.contains("timed out after 30 s") == true)
         #expect(result.advice == "No server answers while the request-timeout fault is on: turn it off, then run the flow again.",
                 "\(result.advice ?? "")")
@@ -75,9 +65,25 @@ import Testing
     /// A latency the SDK's request timeout does not wait out (a scenario's 35 s) times out at 30 s, as the timeout
     /// fault does: it was answered after 35 s.
     @Test func aLatencyBeyondTheRequestTimeoutTimesOut() throws {
+        let result = try activationTimingOut { $0.world.network.latency = .seconds(35) }
+        // The advice names the latency, not the request-timeout fault, which is off.
+        #expect(result.advice == "Each round trip takes 35 s, the scenario's network latency, and the SDK gives up after 30 s: lower network.latencyMs in the scenario, then run the flow again.",
+                "\(result.advice ?? "")")
+    }
+
+    /// The added-latency fault past the SDK's timeout: the advice names it and its value, not the request-timeout fault.
+    @Test func anAddedLatencyBeyondTheRequestTimeoutIsNamedInTheAdvice() throws {
+        let result = try activationTimingOut { $0.world.identityFaults.addedLatency = .milliseconds(31_500) }
+        #expect(result.advice == "Each round trip takes 31.5 s with the added-latency fault (+31500 ms), and the SDK gives up after 30 s: lower the added latency, then run the flow again.",
+                "\(result.advice ?? "")")
+    }
+
+    /// An activation with the network `slow`ed, its first round trip waited out for the SDK's 30 s: it fails
+    /// NOT_REACHABLE 511/5 after exactly 30 s on the clock.
+    private func activationTimingOut(_ slow: (SimulationEnvironment) -> Void) throws -> FlowResult {
         let clock = ManualClock()
         let service = FlowService(environment: SimulationEnvironment(clock: clock))
-        service.environment.world.network.latency = .seconds(35)
+        slow(service.environment)
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
         service.start(.activate)
         #expect(clock.waitForPendingTimers(atLeast: 1))
@@ -86,25 +92,7 @@ import Testing
         let result = try #require(frontEnd.results.first)
         #expect(result.status == "NOT_REACHABLE" && result.error?.code == 5, "\(result)")
         #expect(result.duration == .seconds(30))
-        // The advice names the latency, not the request-timeout fault, which is off.
-        #expect(result.advice == "Each round trip takes 35 s, the scenario's network latency, and the SDK gives up after 30 s: lower network.latencyMs in the scenario, then run the flow again.",
-                "\(result.advice ?? "")")
-    }
-
-    /// The added-latency fault past the SDK's timeout: the advice names it and its value, not the request-timeout fault.
-    @Test func anAddedLatencyBeyondTheRequestTimeoutIsNamedInTheAdvice() throws {
-        let clock = ManualClock()
-        let service = FlowService(environment: SimulationEnvironment(clock: clock))
-        service.environment.world.identityFaults.addedLatency = .milliseconds(31_500)
-        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
-        service.start(.activate)
-        #expect(clock.waitForPendingTimers(atLeast: 1))
-        clock.advance(by: .seconds(30))
-        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
-        let result = try #require(frontEnd.results.first)
-        #expect(result.status == "NOT_REACHABLE" && result.error?.code == 5, "\(result)")
-        #expect(result.advice == "Each round trip takes 31.5 s with the added-latency fault (+31500 ms), and the SDK gives up after 30 s: lower the added latency, then run the flow again.",
-                "\(result.advice ?? "")")
+        return result
     }
 
     @Test func addedLatencyIsOnEveryRoundTrip() throws {
