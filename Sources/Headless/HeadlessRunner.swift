@@ -330,9 +330,10 @@ public final class HeadlessRunner: FlowFrontEnd {
         let why = result.offline
             ? "OfflineLogin logged the device's user in without asking (after a logout, a device activated with --auth-mode pin, password or biometric keeps an offline token; --auth-mode no keeps none)"
             : "the flow ended without asking for anything"
-        if given.cancel && result.outcome != .cancelled { return "\"cancel\" cancelled nothing: \(why)" }
-        guard result.outcome == .success, !given.values.isEmpty else { return nil }
-        return "\(given.values.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")) not used: \(why)"
+        let cancel = given.cancel && result.outcome != .cancelled ? ["cancel"] : []
+        let typed = result.outcome == .success ? given.values.keys.sorted() : []
+        guard !(cancel + typed).isEmpty else { return nil }
+        return "\((cancel + typed).map { "\"\($0)\"" }.joined(separator: ", ")) not used: \(why)"
     }
 
     private func emit(_ type: String, _ value: some Encodable) {

@@ -46,6 +46,15 @@ public struct PaymentAnswers: Sendable {
     public enum Choice: Sendable, Equatable {
         case number(Int)
         case text(String)
+
+        /// The same choice written again: the same number, or the same text in any case (as options are matched).
+        func sameAs(_ other: Choice) -> Bool {
+            switch (self, other) {
+            case (.number(let one), .number(let two)): one == two
+            case (.text(let one), .text(let two)): one.caseInsensitiveCompare(two) == .orderedSame
+            default: false
+            }
+        }
     }
 
     public init() {}
@@ -116,13 +125,19 @@ public struct PaymentAnswers: Sendable {
                 }
                 for (index, item) in list.enumerated() {
                     payment.choicePositions.append(item.position)
+                    let choice: Choice
                     if let number = item.integer, number >= 1 {
-                        payment.choices.append(.number(number))
+                        choice = .number(number)
                     } else if let option = item.string, !option.isEmpty, option.utf8.count <= 64 {
-                        payment.choices.append(.text(option))
+                        choice = .text(option)
                     } else {
                         throw UsageError("\(place).choices[\(index)] must be an option number from 1 or an option's text (\(item.position))")
                     }
+                    // Written twice, whatever the card's challenge (a text challenge never reads `choices`).
+                    if let first = payment.choices.firstIndex(where: { $0.sameAs(choice) }) {
+                        throw UsageError("\(place).choices[\(index)] picks the same option as choices[\(first)]; give each option once (\(item.position))")
+                    }
+                    payment.choices.append(choice)
                 }
             case "faults":
                 answers.faultsGiven = try FlowAnswers.parseFaults(value, at: place)

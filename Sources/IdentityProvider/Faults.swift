@@ -92,6 +92,11 @@ public struct IdentityFaults: Sendable, Equatable {
 extension Duration {
     /// Whole milliseconds.
     public var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+
+    /// In seconds, to the millisecond, for people: "10 s", "2.5 s".
+    public var secondsText: String {
+        milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
+    }
 }
 
 /// The live switches of the identity faults, shared by the network, the IdP and the master controller of one

@@ -184,7 +184,7 @@ extension SimulatedNetwork {
         let faults = faults.faults
         if faults.requestTimeout { return .requestTimeoutFault }
         let added = faults.addedLatency
-        return latency + added >= limit ? .latency(scenario: latency, added: added) : nil
+        return latency + added >= limit ? .latency(scenario: latency, added: added, limit: limit) : nil
     }
 }
 
@@ -192,26 +192,34 @@ extension SimulatedNetwork {
 public enum Slowness: Sendable, Equatable {
     /// The request-timeout fault: no server answers.
     case requestTimeoutFault
-    /// Every round trip takes `scenario + added`: the scenario's network latency and the added-latency fault.
-    case latency(scenario: Duration, added: Duration)
+    /// Every round trip takes `scenario + added` (the scenario's network latency and the added-latency fault), at
+    /// least `limit`.
+    case latency(scenario: Duration, added: Duration, limit: Duration)
 
-    /// What to do, for a flow's advice: `limit` says what gave up ("the SDK gives up after 30 s"), `then` what to do
-    /// once the network is quick again ("try again").
-    public func advice(limit: String, then: String) -> String {
+    /// What to do, for a flow's advice: `gaveUp` says what gave up ("the SDK gives up after 30 s"), `then` what to
+    /// do once the network is quick again ("try again"). The latency named is the one to lower: the scenario's when
+    /// it alone reaches the limit, the fault's when it alone does, else the two together.
+    public func advice(gaveUp: String, then: String) -> String {
         switch self {
         case .requestTimeoutFault:
-            "No server answers while the request-timeout fault is on: turn it off, then \(then)."
-        case .latency(let scenario, let added) where added > .zero:
-            "Each round trip takes \(Self.seconds(scenario + added)) with the added-latency fault (+\(added.milliseconds) ms), and \(limit): lower the added latency, then \(then)."
-        case .latency(let scenario, _):
-            "Each round trip takes \(Self.seconds(scenario)), the scenario's network latency, and \(limit): lower network.latencyMs in the scenario, then \(then)."
+            return "No server answers while the request-timeout fault is on: turn it off, then \(then)."
+        case .latency(let scenario, let added, let limit):
+            let total = (scenario + added).secondsText
+            let fault = "the added-latency fault (+\(added.milliseconds) ms)"
+            let scenarios = "the scenario's network latency (\(scenario.milliseconds) ms)"
+            return switch (scenario >= limit, added >= limit) {
+            case (true, _) where added > .zero:
+                "Each round trip takes \(total), and \(gaveUp): lower network.latencyMs in the scenario (\(scenario.milliseconds) ms alone is too long), and \(fault), then \(then)."
+            case (true, _):
+                "Each round trip takes \(total), \(scenarios), and \(gaveUp): lower network.latencyMs in the scenario, then \(then)."
+            case (false, true) where scenario == .zero:
+                "Each round trip takes \(total) with \(fault), and \(gaveUp): lower the added latency, then \(then)."
+            case (false, true):
+                "Each round trip takes \(total) with \(fault) and \(scenarios), and \(gaveUp): lower the added latency, then \(then)."
+            case (false, false):
+                "Each round trip takes \(total): \(scenarios) and \(fault), and \(gaveUp): lower either, then \(then)."
+            }
         }
-    }
-
-    /// "31 s", "10.5 s".
-    private static func seconds(_ duration: Duration) -> String {
-        let ms = duration.milliseconds
-        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
     }
 }
 

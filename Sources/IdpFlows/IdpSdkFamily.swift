@@ -117,7 +117,7 @@ public final class IdpSdkFamily: FlowFamily {
                 : "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
         } else if status == StatusType.NOT_REACHABLE.name, code == DeviceAdvice.timedOutCode {
             // The request-timeout fault, or a latency at least as long as the SDK's timeout: the advice names which.
-            advice = environment.network.slowness()?.advice(limit: "the SDK gives up after 30 s", then: "run the flow again")
+            advice = environment.network.slowness()?.advice(gaveUp: "the SDK gives up after 30 s", then: "run the flow again")
                 ?? "The identity provider did not answer in time: run the flow again."
         } else {
             advice = DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)

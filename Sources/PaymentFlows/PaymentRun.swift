@@ -260,7 +260,7 @@ final class PaymentRun: DropsCardholder {
             let network: String? = flowOutcome != .failure || payment?.nextAction != .retry ? nil
                 : world.identityFaults.networkUnavailable ? "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again."
                 : world.network.slowness(beyond: settings.bridgeTiming.readyTimeout)?.advice(
-                    limit: "the Drops page must be ready within \(settings.bridgeTiming.readyTimeout.components.seconds) s", then: "run 3-D Secure again")
+                    gaveUp: "the Drops page must be ready within \(settings.bridgeTiming.readyTimeout.secondsText)", then: "run 3-D Secure again")
             var result = FlowResult(
                 flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
                 error: base.error, duration: base.duration,

@@ -176,8 +176,8 @@ public final class Q2Family: FlowFamily {
         case Q2Status.networkUnavailable where world.identityFaults.networkUnavailable:
             "The device is offline: bring the network back (the network-unavailable fault), then sign in again."
         case Q2Status.networkUnavailable:
-            world.network.slowness()?.advice(limit: "the request gives up after 30 s", then: "sign in again")
-                ?? "The device could not reach Core: check the network (or turn the network fault off)."
+            world.network.slowness()?.advice(gaveUp: "the request gives up after 30 s", then: "sign in again")
+                ?? "The device could not reach Core: check the network."
         case Q2Status.genericError where code == HydraCode.missingField: "Give both a user id and a password: Core refuses an empty one."
         case Q2Status.genericError: "Core failed: try again later (or turn the server-error fault off)."
         // The option holds for the session; the fault is the panel's (or the answers') to switch off.

@@ -67,7 +67,7 @@ import Testing
     @Test func aLatencyBeyondTheRequestTimeoutTimesOut() throws {
         let result = try activationTimingOut { $0.world.network.latency = .seconds(35) }
         // The advice names the latency, not the request-timeout fault, which is off.
-        #expect(result.advice == "Each round trip takes 35 s, the scenario's network latency, and the SDK gives up after 30 s: lower network.latencyMs in the scenario, then run the flow again.",
+        #expect(result.advice == "Each round trip takes 35 s, the scenario's network latency (35000 ms), and the SDK gives up after 30 s: lower network.latencyMs in the scenario, then run the flow again.",
                 "\(result.advice ?? "")")
     }
 

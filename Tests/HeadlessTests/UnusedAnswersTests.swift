@@ -9,7 +9,9 @@ import Testing
 
     @Test(arguments: [
         (#"{"username":"bob","password":"s3cr3t-typo"}"#, #"idp-tui: answers[2] (login): "password", "username" not used: OfflineLogin logged the device's user in without asking"#),
-        (#"{"cancel":true}"#, #"idp-tui: answers[2] (login): "cancel" cancelled nothing: OfflineLogin logged the device's user in without asking"#),
+        (#"{"cancel":true}"#, #"idp-tui: answers[2] (login): "cancel" not used: OfflineLogin logged the device's user in without asking"#),
+        (#"{"username":"alice","password":"s3cr3t-typo","cancel":true}"#,
+         #"idp-tui: answers[2] (login): "cancel", "password", "username" not used: OfflineLogin"#),
     ])
     func answersAnOfflineLoginNeverAskedForAreNoted(_ login: String, _ note: String) throws {
         let run = try BinaryRun.run(["run", "activate", "logout", "login", "--ephemeral", "--auth-mode", "password"],

@@ -51,16 +51,10 @@ public enum FaultSwitch: CaseIterable, Sendable {
         case .directoryServer: "3DS: directory server \(bridge.threeDS.directoryServer?.name ?? "answers normally")"
         case .acs: "3DS: ACS \(bridge.threeDS.acs?.name ?? "answers normally")"
         // The scenario's timers: a scenario's 1 s method timer was shown as the default 10 s.
-        case .methodTimeout: "3DS: the 3DS Method never completes (\(Self.seconds(start.timers.method)))"
-        case .firstCReqLost: "3DS: the first CReq is lost (\(Self.seconds(start.timers.firstCReq)))"
+        case .methodTimeout: "3DS: the 3DS Method never completes (\(start.timers.method.secondsText))"
+        case .firstCReqLost: "3DS: the first CReq is lost (\(start.timers.firstCReq.secondsText))"
         default: label
         }
-    }
-
-    /// "10 s", "2.5 s".
-    static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.milliseconds
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
     }
 
     /// "31 days ahead", "2 h behind", "90 s ahead".
