@@ -328,7 +328,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         // A logout never asks: its `cancel` is documented to change nothing.
         guard result.flow.asksTheUser else { return nil }
         let why = result.offline
-            ? "OfflineLogin logged the device's user in without asking (after a logout, a device activated with --auth-mode pin, password or biometric keeps an offline token; --auth-mode no keeps none)"
+            ? "OfflineLogin logged the device's user in without asking (after a logout, a device keeps an offline token when its last online login used --auth-mode pin, password or biometric, maybe in an earlier run on this state file; no keeps none)"
             : "the flow ended without asking for anything"
         let cancel = given.cancel && result.outcome != .cancelled ? ["cancel"] : []
         let typed = result.outcome == .success ? given.values.keys.sorted() : []

@@ -1,7 +1,7 @@
 /// Where a JSON document's top-level object or array closes, found as its bytes come in, a chunk at a time:
 /// ``TextFile/read(_:limit:streams:endsWithValue:)`` stops reading a stream there. Only brackets and strings are
 /// followed; the parser judges the rest. A document that starts with anything else (a number, `true`, a stray
-/// bracket) never closes here: it is read to the end of the stream.
+/// bracket) never closes here: it is read to the end of the stream. A leading byte order mark is skipped.
 package struct JSONValueEnd {
     /// The top-level value has closed.
     package private(set) var closed = false
@@ -10,12 +10,22 @@ package struct JSONValueEnd {
     private var escaped = false
     /// The first byte that is not white space was not a bracket: the end is the stream's.
     private var unbracketed = false
+    /// How much of a leading byte order mark (EF BB BF, which the parser accepts) has been seen.
+    private var byteOrderMark = 0
+    /// Bytes scanned so far (while a byte order mark may still be starting).
+    private var seen = 0
 
     package init() {}
 
     package mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) {
         for byte in bytes {
             guard !closed, !unbracketed else { return }
+            if byteOrderMark < 3, byteOrderMark == seen, byte == [0xEF, 0xBB, 0xBF][byteOrderMark] {
+                byteOrderMark += 1
+                seen += 1
+                continue
+            }
+            seen += 1
             if inString {
                 if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
                 continue

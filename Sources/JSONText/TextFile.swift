@@ -41,7 +41,7 @@ public enum TextFile {
     /// them.
     ///
     /// `endsWithValue`: a stream holding one JSON object or array ends where the value closes, with whatever
-    /// follows at once (its newline, a junk byte for the parser to name), not at end of file: a writer that keeps
+    /// follows within 100 ms (its newline, the end of the stream, junk for the parser to name), not at end of file: a writer that keeps
     /// it open (Node's `spawn`, a CI step's pipe) does not make the read wait for an end that never comes.
     public static func read(_ path: String, limit: Int, streams: Bool = false, endsWithValue: Bool = false) -> Result<[UInt8], Failure> {
         // A stream named for it (`--answers FIFO`) waits for its writer, as `cat` does; any other file must not.
@@ -66,8 +66,9 @@ public enum TextFile {
             count = 0
             let room = min(buffer.count, limit + 1)
             while count < room {
-                // Once the value has closed, only what has come already is read.
-                if value?.closed == true && !readable(descriptor) { break }
+                // Once the value has closed, only what comes within a moment is read: the end of the stream, or what a
+                // writer sends right after (`cat answers.json more.json`, which the parser then refuses).
+                if value?.closed == true && !readable(descriptor, within: Self.afterValue) { break }
                 let read = Glibc.read(descriptor, buffer.baseAddress! + count, room - count)
                 if read < 0 && errno == EINTR { continue }
                 guard read > 0 else { break }
@@ -79,11 +80,14 @@ public enum TextFile {
         return .success(bytes)
     }
 
-    /// Whether a read of `descriptor` would return at once (bytes, or the end of the stream).
-    private static func readable(_ descriptor: Int32) -> Bool {
+    /// How long, in milliseconds, a stream read to its value's end waits for more once the value has closed.
+    private static let afterValue: Int32 = 100
+
+    /// Whether a read of `descriptor` returns within `milliseconds` (bytes, or the end of the stream).
+    private static func readable(_ descriptor: Int32, within milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while true {
-            let ready = poll(&entry, 1, 0)
+            let ready = poll(&entry, 1, milliseconds)
             if ready < 0 && errno == EINTR { continue }
             return ready > 0
         }

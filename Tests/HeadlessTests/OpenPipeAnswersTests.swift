@@ -18,6 +18,13 @@ import Testing
         #expect(status == 2)
     }
 
+    /// Answers that start with a byte order mark (which the parser accepts) end where their value closes too.
+    @Test func answersWithAByteOrderMarkOnAPipeHeldOpenAreRead() throws {
+        let (status, output) = try run(["activate", "--ephemeral"],
+                                       writing: "\u{FEFF}" + #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#)
+        #expect(status == 0, "\(output)")
+    }
+
     /// Runs `idp-tui run` with `answers` written to a pipe that stays open until the process ends (or 20 s).
     private func run(_ arguments: [String], writing answers: String) throws -> (status: Int32?, output: String) {
         let process = Process()

@@ -15,7 +15,9 @@ import Testing
         ("42", nil),
         (#""{}""#, nil),
         ("}{}", nil),
-        ("\u{FEFF}{}", nil),
+        // A byte order mark, which the parser accepts, before the value; not after white space.
+        ("\u{FEFF}{}", 5),
+        (" \u{FEFF}{}", nil),
     ] as [(String, Int?)])
     func aValueClosesWhereItsOutermostBracketCloses(_ text: String, _ closesAfter: Int?) {
         let bytes = Array(text.utf8)
