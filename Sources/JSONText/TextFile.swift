@@ -41,8 +41,9 @@ public enum TextFile {
     /// them.
     ///
     /// `endsWithValue`: a stream holding one JSON object or array ends where the value closes, with whatever
-    /// follows within 100 ms (its newline, the end of the stream, junk for the parser to name), not at end of file: a writer that keeps
-    /// it open (Node's `spawn`, a CI step's pipe) does not make the read wait for an end that never comes.
+    /// follows within 100 ms (its newline, the end of the stream, junk for the parser to name), not at end of
+    /// file: a writer that keeps it open (Node's `spawn`, a CI step's pipe) does not make the read wait for an end
+    /// that never comes.
     public static func read(_ path: String, limit: Int, streams: Bool = false, endsWithValue: Bool = false) -> Result<[UInt8], Failure> {
         // A stream named for it (`--answers FIFO`) waits for its writer, as `cat` does; any other file must not.
         let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | (streams ? 0 : O_NONBLOCK))
