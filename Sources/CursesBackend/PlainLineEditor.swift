@@ -35,6 +35,9 @@ struct PlainLineEditor {
     /// How the open question's answer is written once it is given (``open(secret:question:mask:)``), or nil.
     private var mask: ((String) -> String)?
     private var escape = Escape.none
+    /// The last byte ended a line with CR: a LF right after it ends the same line (CR LF, a paste from Windows, a
+    /// telnet client), not an empty one.
+    private var afterCR = false
     private let maximumLine: Int
 
     private enum Escape { case none, escape, csi, ss3 }
@@ -50,7 +53,16 @@ struct PlainLineEditor {
     /// the line typed ahead, now that it is the answer being typed). `mask`: the answer shows while it is typed, and
     /// at Enter is erased and written as `mask` gives it (a card number as `•••• 2503`), so that the terminal keeps
     /// only that.
-    mutating func open(secret: Bool, question: String = "", mask: ((String) -> String)? = nil) -> [UInt8] {
+    /// `answeredAhead`: a line finished earlier waits to answer this question, so what is being typed now is for a
+    /// later one: it neither shows nor becomes this question's (it showed under the wrong question, or was dropped
+    /// with a secret's that a line typed ahead answered).
+    mutating func open(secret: Bool, question: String = "", mask: ((String) -> String)? = nil, answeredAhead: Bool = false) -> [UInt8] {
+        if answeredAhead {
+            echoing = false
+            secretQuestion = nil
+            self.mask = nil
+            return []
+        }
         self.mask = secret ? nil : mask
         if typedForSecret, !secret || secretQuestion != Array(question.utf8) { dropLine() }
         // What was typed ahead (pasted with the lines before it, without its Enter) is the secret's now.
@@ -111,6 +123,9 @@ struct PlainLineEditor {
             case .none:
                 break
             }
+            let crlf = afterCR && byte == UInt8(ascii: "\n")
+            afterCR = byte == UInt8(ascii: "\r")
+            if crlf { continue }
             switch byte {
             case 0x1B:
                 escape = .escape

@@ -88,8 +88,10 @@ public enum PlainSession {
                 let said = { (lines: [String]) in lines.filter { !$0.hasPrefix("! ") } }
                 if screen.isEmpty {
                     // A screen with nothing to say (a cancelled flow's, until its result).
-                } else if said(screen) == said(printedScreen) {
-                    for line in screen where line.hasPrefix("! ") { write(line + "\n") }
+                } else if said(screen) == said(printedScreen) || Self.onlyLost(said(printedScreen), said(screen)) {
+                    // Only a refusal changed, or lines went (the last card's hint once another is typed): a line
+                    // already printed needs no news, and a transcript cannot take one back.
+                    for line in screen where line.hasPrefix("! ") && !printedScreen.contains(line) { write(line + "\n") }
                 } else {
                     write("\n" + screen.joined(separator: "\n") + "\n")
                 }
@@ -116,16 +118,24 @@ public enum PlainSession {
                 // A secret's question is asked again under the editor's hint to Ctrl-D on hidden text, as printed here.
                 // Text typed ahead that this question would not show (a code typed ahead falling on Submit) is kept
                 // unseen, as a secret's is.
-                let hidden = question.secret || !editor.typedAheadFits { question.shown($0) == $0 }
-                // A card number shows as it is typed, and masked once given (the piped log shows it masked too).
-                let mask: ((String) -> String)? = question.cardNumber ? { printable(question.shown($0)) } : nil
-                write(bytes: editor.open(secret: hidden, question: printable(question.text), mask: mask))
+                // A card number typed in part shows again (an event broke its line): digits are what it shows.
+                let hidden = question.secret || !editor.typedAheadFits {
+                    question.shown($0) == $0 || (question.cardNumber && $0.allSatisfy { $0.isNumber || $0 == " " })
+                }
+                // A card number shows as it is typed, and masked once given (the piped log shows it masked too); an
+                // answer to a question that takes a choice is written as the piped log writes it, so that a line it
+                // does not take ends as `(not an answer here)`, not as the text typed.
+                let mask: ((String) -> String)? = question.cardNumber || question.takes != .text ? { printable(question.shown($0)) } : nil
+                write(bytes: editor.open(secret: hidden, question: printable(question.text), mask: mask, answeredAhead: !pending.isEmpty))
                 questionOnLine = true
             }
             if question == nil { editor.close() }
             asked = question
             // A line waiting answers the open question; Esc cancels even while a flow works.
-            if let line = pending.first, question != nil || line.unicodeScalars.contains("\u{1b}") || line == endKey {
+            // A line of arrow keys is not a cancel: it waits for its question, which says it does not take them.
+            if let line = pending.first,
+                question != nil || (line.unicodeScalars.contains("\u{1b}") && TerminalApp.refusedForEscapes(line) == nil) || line == endKey
+            {
                 pending.removeFirst()
                 questionOnLine = false
                 let echoed = typed && !echoedLines.isEmpty && echoedLines.removeFirst()
@@ -235,6 +245,17 @@ public enum PlainSession {
         return results.status(app.exitStatus ?? 0, scripted: !typed)
     }
 
+    /// Whether `now` is `before` with lines gone and none added, in order.
+    static func onlyLost(_ before: [String], _ now: [String]) -> Bool {
+        guard now.count < before.count else { return false }
+        var rest = before[...]
+        for line in now {
+            guard let found = rest.firstIndex(of: line) else { return false }
+            rest = rest[(found + 1)...]
+        }
+        return true
+    }
+
     /// The line that stands for Ctrl-D typed at the start of a line on a terminal.
     private static let endKey = PlainLineEditor.endKey
 
@@ -277,10 +298,12 @@ private struct EchoSwitch {
     }
 
     /// No canonical mode and no echo; signals stay (Ctrl-C quits). Ctrl-Z does nothing: a stopped session would
-    /// leave the shell with the terminal's editing off.
+    /// leave the shell with the terminal's editing off. CR stays CR (no ICRNL), so that the editor reads a CR LF
+    /// (a paste from Windows, a telnet client's Enter) as one line's end, not as an empty line after it.
     func takeLineEditing() {
         guard var settings = saved else { return }
         settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        settings.c_iflag &= ~tcflag_t(ICRNL)
         withUnsafeMutableBytes(of: &settings.c_cc) { characters in
             characters[Int(VMIN)] = 1
             characters[Int(VTIME)] = 0

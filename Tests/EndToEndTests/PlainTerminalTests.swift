@@ -5,10 +5,7 @@ import Testing
 /// session goes on; at a resting screen it quits.
 @Suite(.serialized) struct PlainTerminalTests {
     private func plainSession(_ arguments: [String] = []) throws -> TmuxSession {
-        try TmuxSession(command: [
-            "sh", "-c", "trap '' INT; \"$0\" --plain --ephemeral \"$@\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
-            TmuxSession.binary,
-        ] + arguments)
+        try TmuxSession.plain(arguments)
     }
 
     /// Plain mode on a state file of its own (in a fresh folder), and the file's path; the caller removes the folder.

@@ -252,7 +252,7 @@ extension TerminalApp {
 
     /// A line holding an escape sequence (an arrow, Home, Delete …) but no lone Esc: a terminal's line editing
     /// cannot move the cursor, so the keys came in as text. Asked again rather than cancelled or taken as typed.
-    static func refusedForEscapes(_ line: String) -> String? {
+    public static func refusedForEscapes(_ line: String) -> String? {
         let bytes = Array(line.utf8)
         var sequences = 0
         var index = 0

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+extension TmuxSession {
+    /// `idp-tui --plain --ephemeral` at a terminal, with `arguments`; its exit status is printed when it ends.
+    static func plain(_ arguments: [String] = []) throws -> TmuxSession {
+        try TmuxSession(command: [
+            "sh", "-c", "trap '' INT; \"$0\" --plain --ephemeral \"$@\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary,
+        ] + arguments)
+    }
+}
+
+/// Plain mode's typing at a terminal, as a screen-reader user's pass found it: what is typed ahead answers the
+/// question it was typed for, shows under that one only, and a card number typed in part shows again when an
+/// event breaks its line.
+@Suite(.serialized) struct PlainTypingAheadTests {
+    private func start(_ session: TmuxSession, _ item: String, _ question: String) {
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type(item)
+        session.press("Enter")
+        #expect(session.waitFor(question))
+    }
+
+    /// An empty password typed ahead is refused, and the text typed after it answers the question asked again (it
+    /// was dropped, and the next Enter sent an empty password).
+    @Test func textTypedAfterARefusedLineAnswersTheQuestionAskedAgain() throws {
+        let session = try TmuxSession.plain()
+        start(session, "1", "Username (? lists demo users):")
+        session.send(bytes: "alice\r\rwonderland")
+        #expect(session.waitFor("! Fill in Password."))
+        session.press("Enter")
+        #expect(session.waitFor("Activation code (hidden"), "\(session.scrollback())")
+        #expect(session.scrollback().components(separatedBy: "! Fill in Password.").count == 2, "refused once")
+        #expect(!session.scrollback().contains("wonderland"), "a secret was echoed")
+    }
+
+    /// CR LF (a paste from Windows, a telnet client's Enter) ends one line: it answered the next question empty.
+    @Test func crLFEndsOneLine() throws {
+        let session = try TmuxSession.plain()
+        start(session, "1", "Username (? lists demo users):")
+        session.send(bytes: "alice\r\nwonderland\r\n")
+        #expect(session.waitFor("Activation code (hidden"), "\(session.scrollback())")
+        #expect(!session.scrollback().contains("! Fill in"), "\(session.scrollback())")
+    }
+
+    /// Text typed ahead shows under the question it answers: `12/29` typed after an empty line showed under the
+    /// expiry the empty line answered, so the transcript said 12/29 was refused.
+    @Test func typedAheadTextShowsUnderItsOwnQuestion() throws {
+        let session = try TmuxSession.plain()
+        start(session, "4", "Card number:")
+        session.send(bytes: "4000000000002503\r\r12/29")
+        #expect(session.waitFor("! Expiry (MM/YY): write it as MM/YY"))
+        session.press("Enter")
+        #expect(session.waitFor("Amount [49.99]:"))
+        let lines = session.scrollback().components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let refusal = try #require(lines.firstIndex { $0.hasPrefix("! Expiry (MM/YY): write it as MM/YY") })
+        #expect(lines[refusal - 1] == "Expiry (MM/YY):", "\(lines[refusal - 1])")
+        #expect(lines[refusal + 1] == "Expiry (MM/YY): 12/29", "\(lines[refusal + 1])")
+    }
+
+    /// A card number typed in part shows again under its question when an event breaks the line, and so does what
+    /// is typed next (it was typed blind after the first event).
+    @Test func aCardNumberTypedInPartShowsAgainAfterAnEvent() throws {
+        let session = try TmuxSession.plain(["--bridge-fault", "lose-acks:3"])
+        start(session, "4", "Card number:")
+        let asked = { (text: String) in text.components(separatedBy: "Card number:").count - 1 }
+        let before = asked(session.scrollback())
+        session.type("4000")
+        // An event printed after it: the question is asked again under the event, with the digits shown again.
+        let (askedAgain, screen) = session.waitUntil(scrollback: true) { text in
+            asked(text) > before && text.split(separator: "\n").last?.trimmingCharacters(in: .whitespaces) == "Card number: 4000"
+        }
+        #expect(askedAgain, "not asked again with the digits: \(screen)")
+        session.type("0000")
+        #expect(session.waitFor("Card number: 40000000"), "\(session.scrollback())")
+    }
+
+    /// A line a question does not take ends as `(not an answer here)` at a terminal too: the `n` typed at Submit
+    /// stayed on the screen as if it were taken.
+    @Test func aLineAQuestionDoesNotTakeIsNotLeftShowing() throws {
+        let session = try TmuxSession.plain()
+        start(session, "1", "Username (? lists demo users):")
+        session.type("?")
+        session.press("Enter")
+        #expect(session.waitFor("Demo user (1-2; Enter for none):"))
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Submit? (Enter; Esc cancels)"))
+        session.type("n")
+        session.press("Enter")
+        #expect(session.waitFor("! Enter submits; Esc cancels"))
+        #expect(session.scrollback().contains("Submit? (Enter; Esc cancels) (not an answer here)"), "\(session.scrollback())")
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+
+/// A plain session's transcript, piped: read top to bottom, as a screen reader reads it.
+@Suite struct PlainPipedLinesTests {
+    /// A line that goes from a form (the last card's hint, once another number is typed) needs no news: the form's
+    /// heading was printed again in the middle of the form.
+    @Test func aLineThatGoesDoesNotReprintTheForm() throws {
+        let run = try BinaryRun.run(["--plain", "--ephemeral"],
+                                    stdin: "4\n4000000000002503\n12/29\n\n\n\n\n1234\n\n\n4\n4000009900000012\n")
+        let headings = run.stdout.components(separatedBy: "Pay with card (3-D Secure) — card details").count - 1
+        #expect(headings == 2, "one heading a payment, not \(headings): \(run.stdout)")
+        #expect(run.stdout.contains("Card number [•••• 2503]: •••• 0012\nExpiry (MM/YY) [12/29]:"), "\(run.stdout)")
+    }
+
+    /// A line of arrow keys typed ahead of a form's first question waits for it and is refused there, said: it was
+    /// taken for a cancel while the flow worked, and dropped without a word.
+    @Test func anArrowKeysLineTypedAheadIsRefusedAtItsQuestion() throws {
+        let run = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\n\u{1b}[A\nalice\n")
+        #expect(run.stdout.contains("Username (? lists demo users): \n! arrow and editing keys do not move the cursor here"), "\(run.stdout)")
+        #expect(run.stdout.contains("Username (? lists demo users): alice"), "\(run.stdout)")
+    }
+}
