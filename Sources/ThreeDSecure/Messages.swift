@@ -135,7 +135,7 @@ extension ChallengeAnswer {
     public var summary: String {
         switch self {
         case .code: "one-time code entered"
-        case .select(let chosen): "options \(chosen.sorted().map { String($0 + 1) }.joined(separator: ", ")) chosen"
+        case .select(let chosen): "\(chosen.count == 1 ? "option" : "options") \(chosen.sorted().map { String($0 + 1) }.joined(separator: ", ")) chosen"
         case .continueOutOfBand: "continue after the other device"
         case .resend: "resend the code"
         case .cancel: "cardholder cancelled"

@@ -321,3 +321,11 @@ extension ChallengeResponse {
         #expect(try harness.answer(id, .continueOutOfBand).screen?.attemptsLeft == 3)
     }
 }
+
+/// A select answer in the log's words: one option is "option", several "options" ("options 1 chosen" read oddly).
+@Suite struct SelectSummaryTests {
+    @Test func oneOptionIsSingular() {
+        #expect(ChallengeAnswer.select([0]).summary == "option 1 chosen")
+        #expect(ChallengeAnswer.select([2, 0]).summary == "options 1, 3 chosen")
+    }
+}

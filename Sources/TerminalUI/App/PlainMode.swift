@@ -109,7 +109,7 @@ extension TerminalApp {
                 return PlainQuestion(text: "Choose all that apply (e.g. 1,3): ", secret: false,
                                      takes: .options(count: challenge.screen.options.count))
             case .outOfBand: return PlainQuestion(text: "Approve on the other device? (y/n): ", secret: false, takes: .choice(["y", "n"]))
-            case .htmlOther: return PlainQuestion(text: "This device cannot show it; Enter tells the ACS: ", secret: false, takes: .choice([""]))
+            case .htmlOther: return PlainQuestion(text: "This device cannot show it; Enter tells the ACS so (the challenge ends U, challengeCancel 06): ", secret: false, takes: .choice([""]))
             }
         case .q2Choice:
             let count = Q2ChoiceState.Choice.allCases.count
@@ -348,7 +348,7 @@ extension TerminalApp {
             challenge.focus(on: .proceed)
         case .htmlOther:
             guard text.isEmpty else {
-                challenge.error = "Enter tells the ACS; Esc cancels"
+                challenge.error = "Enter tells the ACS this device cannot show it; Esc cancels"
                 state.screen = .challenge(challenge)
                 return true
             }
