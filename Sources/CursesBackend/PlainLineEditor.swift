@@ -1,3 +1,5 @@
+import LocaleText
+
 /// Plain mode's own line editing at a terminal. The terminal's canonical mode echoes whatever arrives, so a
 /// password pasted together with a user name was shown under `Username:`. Here the terminal neither edits nor
 /// echoes: a line is echoed only while it answers the open question and that question is not a secret; lines
@@ -64,7 +66,7 @@ struct PlainLineEditor {
             return []
         }
         self.mask = secret ? nil : mask
-        if typedForSecret, !secret || secretQuestion != Array(question.utf8) { dropLine() }
+        dropUnanswered(before: question, secret: secret)
         // What was typed ahead (pasted with the lines before it, without its Enter) is the secret's now.
         if secret, !line.isEmpty { typedForSecret = true }
         echoing = !secret
@@ -72,6 +74,13 @@ struct PlainLineEditor {
         guard echoing, shown < line.count else { return [] }
         defer { shown = line.count }
         return Array(line[shown...])
+    }
+
+    /// What was typed at a secret's question that goes unanswered (a timeout) goes with it, before the next question
+    /// is asked: `question`, `secret`, that question. Called before ``typedAheadFits(_:)``, so that text no longer
+    /// there does not decide how the next question echoes.
+    mutating func dropUnanswered(before question: String, secret: Bool) {
+        if typedForSecret, !secret || secretQuestion != Array(question.utf8) { dropLine() }
     }
 
     /// Whether the text typed ahead of the question about to be asked (none shows yet) may show under it: `shows`
@@ -91,9 +100,10 @@ struct PlainLineEditor {
     /// terminal (a line that wrapped past the terminal's width keeps what is above: plain mode moves no cursor up).
     mutating func eraseMasked() -> [UInt8] {
         guard mask != nil, shown > 0 else { return [] }
-        let characters = line[..<shown].reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        // By columns: a wide character takes two.
+        let columns = CharacterWidth.of(String(decoding: line[..<shown], as: UTF8.self))
         shown = 0
-        return Array([[UInt8]](repeating: [0x08, 0x20, 0x08], count: characters).joined())
+        return Array([[UInt8]](repeating: [0x08, 0x20, 0x08], count: columns).joined())
     }
 
     /// No question waits for the line being typed: it no longer shows.
@@ -108,6 +118,8 @@ struct PlainLineEditor {
     mutating func feed(_ bytes: some Sequence<UInt8>) -> (entries: [Entry], output: [UInt8]) {
         var entries: [Entry] = []
         var output: [UInt8] = []
+        // A LF joins only the CR of the same read (a paste, a telnet client's Enter), not one typed long before.
+        afterCR = false
         for byte in bytes {
             switch escape {
             case .escape:
@@ -129,6 +141,7 @@ struct PlainLineEditor {
             switch byte {
             case 0x1B:
                 escape = .escape
+                afterCR = false
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
                 entries.append(finish(Array(line), output: &output))
             case 0x7F, 0x08:
@@ -168,6 +181,7 @@ struct PlainLineEditor {
     /// The Esc that waited was the Esc key: the line being typed is dropped and the answer is a cancel.
     mutating func escapeTimedOut() -> Entry {
         escape = .none
+        afterCR = false
         dropLine()
         echoing = false
         secretQuestion = nil
@@ -206,10 +220,11 @@ struct PlainLineEditor {
             var start = line.count - 1
             while start > 0, line[start] & 0xC0 == 0x80 { start -= 1 }
             let wasShown = start < shown
+            let columns = wasShown ? max(1, CharacterWidth.of(String(decoding: line[start...], as: UTF8.self))) : 0
             for index in start..<line.count { line[index] = 0 }
             line.removeSubrange(start...)
             if wasShown {
-                output += [0x08, 0x20, 0x08]
+                output += Array([[UInt8]](repeating: [0x08, 0x20, 0x08], count: columns).joined())
                 shown = line.count
             }
             left -= 1

@@ -55,8 +55,12 @@ public enum PlainSession {
         // A question waits at the end of the line (with what is typed so far): anything printed before its answer
         // starts on a line of its own, and the question is asked again under it, the typing shown again.
         var questionOnLine = false
+        // The question whose line output broke while what was typed for it showed: asked again, it shows it again.
+        var brokenWhileShowing: PlainQuestion?
+        var askedShowing = false
         func endQuestionLine() {
             guard questionOnLine else { return }
+            brokenWhileShowing = askedShowing ? asked : nil
             // A card number typed in part is erased first: the question is asked again under it, with it echoed again.
             write(bytes: editor.eraseMasked())
             write("\n")
@@ -118,10 +122,13 @@ public enum PlainSession {
                 // A secret's question is asked again under the editor's hint to Ctrl-D on hidden text, as printed here.
                 // Text typed ahead that this question would not show (a code typed ahead falling on Submit) is kept
                 // unseen, as a secret's is.
-                // A card number typed in part shows again (an event broke its line): digits are what it shows.
-                let hidden = question.secret || !editor.typedAheadFits {
-                    question.shown($0) == $0 || (question.cardNumber && $0.allSatisfy { $0.isNumber || $0 == " " })
-                }
+                // What was typed for the same question shows again when an event broke its line (a card number or a
+                // choice typed in part: how it would print as an answer does not decide).
+                editor.dropUnanswered(before: printable(question.text), secret: question.secret)
+                let again = brokenWhileShowing == question
+                brokenWhileShowing = nil
+                let hidden = question.secret || !(again || editor.typedAheadFits { question.shown($0) == $0 })
+                askedShowing = !hidden
                 // A card number shows as it is typed, and masked once given (the piped log shows it masked too); an
                 // answer to a question that takes a choice is written as the piped log writes it, so that a line it
                 // does not take ends as `(not an answer here)`, not as the text typed.

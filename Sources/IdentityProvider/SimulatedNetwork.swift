@@ -217,7 +217,7 @@ public enum Slowness: Sendable, Equatable {
             case (false, true):
                 "Each round trip takes \(total) with \(fault) and \(scenarios), and \(gaveUp): lower the added latency, then \(then)."
             case (false, false):
-                "Each round trip takes \(total): \(scenarios) and \(fault), and \(gaveUp): lower either, then \(then)."
+                "Each round trip takes \(total): \(scenarios) and \(fault), and \(gaveUp): lower them below \(limit.secondsText) together, then \(then)."
             }
         }
     }

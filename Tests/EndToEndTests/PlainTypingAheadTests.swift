@@ -92,4 +92,75 @@ extension TmuxSession {
         #expect(session.waitFor("! Enter submits; Esc cancels"))
         #expect(session.scrollback().contains("Submit? (Enter; Esc cancels) (not an answer here)"), "\(session.scrollback())")
     }
+
+    /// A LF joins only a CR of the same read: Ctrl-J at a result after a flow ended with Enter goes back (the Enter
+    /// marked the next LF to be thrown away, however much later it came).
+    @Test func ctrlJLongAfterAnEnterIsAnEnter() throws {
+        let session = try TmuxSession.plain()
+        start(session, "1", "Username (? lists demo users):")
+        session.type("?")
+        session.press("Enter")
+        #expect(session.waitFor("Demo user (1-2; Enter for none):"))
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Submit? (Enter; Esc cancels)"))
+        session.press("Enter")
+        #expect(session.waitFor("Activation code (hidden"))
+        session.type("123456")
+        session.press("Enter")
+        #expect(session.waitFor("Enter goes back (q quits):"))
+        session.press("C-j")
+        let (back, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "Choose 1-7 (q quits):").count == 3 }
+        #expect(back, "\(screen)")
+    }
+
+    /// What was typed at a password that timed out goes with it, and the result's question echoes as any does (it
+    /// was opened as a hidden one: nothing typed showed, and Enter wrote "(not an answer here)").
+    @Test func textTypedAtATimedOutSecretDoesNotHideTheNextQuestion() throws {
+        let session = try TmuxSession.plain(["--prompt-timeout", "5"])
+        start(session, "1", "Username (? lists demo users):")
+        session.type("alice")
+        session.press("Enter")
+        #expect(session.waitFor("Password (hidden):"))
+        session.type("xyzzy")
+        #expect(session.waitFor("Enter goes back (q quits):"))
+        session.type("q")
+        #expect(session.waitFor("Enter goes back (q quits): q"), "\(session.scrollback())")
+        #expect(!session.scrollback().contains("xyzzy"))
+    }
+
+    /// A choice typed in part shows again when a line breaks it (the prompt's warning), and what follows shows too.
+    @Test func aChoiceTypedInPartShowsAgainAfterAWarning() throws {
+        let session = try TmuxSession.plain(["--prompt-timeout", "12"])
+        start(session, "4", "Card number:")
+        session.send(bytes: "4000009900000020\r12/29\r\r\r\r")
+        #expect(session.waitFor("Choose all that apply"))
+        session.type("1, ")
+        #expect(session.waitFor("10 s left"))
+        session.type("3")
+        let (shown, screen) = session.waitUntil { text in
+            text.split(separator: "\n").last.map { $0.hasPrefix("Choose all that apply") && $0.hasSuffix("1, 3") } == true
+        }
+        #expect(shown, "\(screen)")
+    }
+
+    /// A number the menu takes (`01`) is shown as it takes it, not overwritten with "(not an answer here)".
+    @Test func aNumberWithALeadingZeroIsShownAsTaken() throws {
+        let session = try TmuxSession.plain()
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("01")
+        session.press("Enter")
+        #expect(session.waitFor("Username (? lists demo users):"))
+        #expect(session.scrollback().contains("Choose 1-7 (q quits): 1\n"), "\(session.scrollback())")
+    }
+
+    /// Wide characters are erased by the columns they take: `日本` left `日` before "(not an answer here)".
+    @Test func wideCharactersAreErasedWhole() throws {
+        let session = try TmuxSession.plain()
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("日本")
+        session.press("Enter")
+        #expect(session.waitFor("! choose a number from 1 to 7, or q"))
+        #expect(session.scrollback().contains("Choose 1-7 (q quits): (not an answer here)\n"), "\(session.scrollback())")
+    }
 }

@@ -10,7 +10,7 @@ import Testing
         (35_000, 1, "Each round trip takes 35.001 s, and it gave up: lower network.latencyMs in the scenario (35000 ms alone is too long), and the added-latency fault (+1 ms), then retry."),
         (0, 31_500, "Each round trip takes 31.5 s with the added-latency fault (+31500 ms), and it gave up: lower the added latency, then retry."),
         (150, 30_000, "Each round trip takes 30.15 s with the added-latency fault (+30000 ms) and the scenario's network latency (150 ms), and it gave up: lower the added latency, then retry."),
-        (20_000, 15_000, "Each round trip takes 35 s: the scenario's network latency (20000 ms) and the added-latency fault (+15000 ms), and it gave up: lower either, then retry."),
+        (20_000, 15_000, "Each round trip takes 35 s: the scenario's network latency (20000 ms) and the added-latency fault (+15000 ms), and it gave up: lower them below 30 s together, then retry."),
     ])
     func theLatencyToLowerIsNamed(scenarioMs: Int, addedMs: Int, advice: String) throws {
         let network = SimulatedNetwork(clock: ManualClock())

@@ -109,7 +109,7 @@ extension TerminalApp {
                 return PlainQuestion(text: "Choose all that apply (e.g. 1,3): ", secret: false,
                                      takes: .options(count: challenge.screen.options.count))
             case .outOfBand: return PlainQuestion(text: "Approve on the other device? (y/n): ", secret: false, takes: .choice(["y", "n"]))
-            case .htmlOther: return PlainQuestion(text: "This device cannot show it; Enter tells the ACS so (the challenge ends U, challengeCancel 06): ", secret: false, takes: .choice([""]))
+            case .htmlOther: return PlainQuestion(text: "Not shown here; Enter tells the ACS (U, challengeCancel 06): ", secret: false, takes: .choice([""]))
             }
         case .q2Choice:
             let count = Q2ChoiceState.Choice.allCases.count

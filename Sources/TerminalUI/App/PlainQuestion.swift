@@ -46,7 +46,10 @@ public struct PlainQuestion: Equatable, Sendable {
         let word = answer.trimmingCharacters(in: .whitespaces)
         switch takes {
         case .text: return answer
-        case .choice(let words): return words.contains(word) ? word : "(not an answer here)"
+        // A number is taken as its value (`01`, `+1`: the menu takes them as 1), and shown so.
+        case .choice(let words):
+            if words.contains(word) { return word }
+            return Int(word).map(String.init).flatMap { words.contains($0) ? $0 : nil } ?? "(not an answer here)"
         case .numberOrListing(let count):
             return word.isEmpty || word == "?" || word.hasPrefix("? ") || Int(word).map({ (1...count).contains($0) }) == true
                 ? word : "(not an answer here)"
