@@ -22,6 +22,17 @@ extension TmuxSession {
         #expect(session.waitFor(question))
     }
 
+    /// Activate device, its form filled with demo user alice (`?`, then 1): at `Submit?`.
+    private func fillDemoUser(_ session: TmuxSession) {
+        start(session, "1", "Username (? lists demo users):")
+        session.type("?")
+        session.press("Enter")
+        #expect(session.waitFor("Demo user (1-2; Enter for none):"))
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Submit? (Enter; Esc cancels)"))
+    }
+
     /// An empty password typed ahead is refused, and the text typed after it answers the question asked again (it
     /// was dropped, and the next Enter sent an empty password).
     @Test func textTypedAfterARefusedLineAnswersTheQuestionAskedAgain() throws {
@@ -80,13 +91,7 @@ extension TmuxSession {
     /// stayed on the screen as if it were taken.
     @Test func aLineAQuestionDoesNotTakeIsNotLeftShowing() throws {
         let session = try TmuxSession.plain()
-        start(session, "1", "Username (? lists demo users):")
-        session.type("?")
-        session.press("Enter")
-        #expect(session.waitFor("Demo user (1-2; Enter for none):"))
-        session.type("1")
-        session.press("Enter")
-        #expect(session.waitFor("Submit? (Enter; Esc cancels)"))
+        fillDemoUser(session)
         session.type("n")
         session.press("Enter")
         #expect(session.waitFor("! Enter submits; Esc cancels"))
@@ -97,13 +102,7 @@ extension TmuxSession {
     /// marked the next LF to be thrown away, however much later it came).
     @Test func ctrlJLongAfterAnEnterIsAnEnter() throws {
         let session = try TmuxSession.plain()
-        start(session, "1", "Username (? lists demo users):")
-        session.type("?")
-        session.press("Enter")
-        #expect(session.waitFor("Demo user (1-2; Enter for none):"))
-        session.type("1")
-        session.press("Enter")
-        #expect(session.waitFor("Submit? (Enter; Esc cancels)"))
+        fillDemoUser(session)
         session.press("Enter")
         #expect(session.waitFor("Activation code (hidden"))
         session.type("123456")
