@@ -1,29 +1,26 @@
 import Secrets
 
-/// A field of a credential form: the key its value is given under (`username`, `activation-code`), the name
-/// SDKs ask for it by (`USERNAME`, `ACTIVATION_CODE`), and whether it is a secret to mask.
+/// A field of a credential form: the key its value is given under, which is also the id SDKs ask for it by
+/// (`username`, `activation-code`), and whether it is a secret to mask.
 public struct CredentialField: Sendable, Hashable, CustomStringConvertible {
     public let key: String
-    /// The field's id as the SDKs name it: `USERNAME` …
-    public let rawValue: String
     public let isSecret: Bool
     /// What a form labels it with: "Activation code".
     public let label: String
 
-    public init(key: String, rawValue: String, isSecret: Bool, label: String) {
+    public init(key: String, isSecret: Bool, label: String) {
         self.key = key
-        self.rawValue = rawValue
         self.isSecret = isSecret
         self.label = label
     }
 
-    public var description: String { rawValue }
+    public var description: String { key }
 
-    public static let username = CredentialField(key: "username", rawValue: "USERNAME", isSecret: false, label: "Username")
-    public static let password = CredentialField(key: "password", rawValue: "PASSWORD", isSecret: true, label: "Password")
-    public static let activationCode = CredentialField(key: "activation-code", rawValue: "ACTIVATION_CODE", isSecret: true, label: "Activation code")
-    public static let newPassword = CredentialField(key: "new-password", rawValue: "NEW_PASSWORD", isSecret: true, label: "New password")
-    public static let currentPassword = CredentialField(key: "current-password", rawValue: "CURRENT_PASSWORD", isSecret: true, label: "Current password")
+    public static let username = CredentialField(key: "username", isSecret: false, label: "Username")
+    public static let password = CredentialField(key: "password", isSecret: true, label: "Password")
+    public static let activationCode = CredentialField(key: "activation-code", isSecret: true, label: "Activation code")
+    public static let newPassword = CredentialField(key: "new-password", isSecret: true, label: "New password")
+    public static let currentPassword = CredentialField(key: "current-password", isSecret: true, label: "Current password")
 }
 
 /// A prompt that is a form of credential fields: every front end shows and answers it the same way, whichever

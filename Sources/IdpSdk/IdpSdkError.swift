@@ -37,11 +37,9 @@ extension IdpSdkError {
         IdpSdkError(subsystem: sdkSubsystem, errorCode: 2, errorDescription: "the certificateChain given to IdpSdkService is unusable: \(why)")
     }
 
-    /// `fieldIdAsKey`: the app keyed the value by its field id (`USERNAME`), which the error then says; no other
-    /// key the app gave is named, as it might be a value typed in the wrong place.
-    static func missingCredential(_ key: String, fieldIdAsKey fieldId: String? = nil) -> IdpSdkError {
-        let hint = fieldId.map { "; it returned \"\($0)\": the keys are username, password, activation-code …, not the inputFieldIds" } ?? ""
-        return IdpSdkError(subsystem: sdkSubsystem, errorCode: 3, errorDescription: "provideCredentials returned no value for \"\(key)\"\(hint)")
+    /// No key the app gave is named: it might be a value typed in the wrong place.
+    static func missingCredential(_ key: String) -> IdpSdkError {
+        IdpSdkError(subsystem: sdkSubsystem, errorCode: 3, errorDescription: "provideCredentials returned no value for \"\(key)\"")
     }
 
     static func credentialTooLong(_ key: String, limit: Int) -> IdpSdkError {

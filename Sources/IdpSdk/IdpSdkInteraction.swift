@@ -14,7 +14,8 @@ public protocol IdpSdkInteractionInterface: CalledOnSDKThreads {
 
 /// One request for credentials: which fields, for which client, and which page of the form.
 public struct IdpSdkInteractionData: Sendable, Equatable {
-    /// The fields the form asks for: ``IdpSdkConstants`` values (`USERNAME`, `PASSWORD`, `ACTIVATION_CODE` …).
+    /// The fields the form asks for: ``IdpSdkConstants`` values (`USERNAME` is `username`, `ACTIVATION_CODE` is
+    /// `activation-code` …), each the key its value is returned under.
     public let inputFieldIds: [String]
     /// The client id the login is for (idp-tui's addition).
     public let clientId: String

@@ -163,10 +163,7 @@ public final class IdpSdkService: Sendable {
         if let error = result.error { return .failure(error) }
         var values: [FormField: Secret] = [:]
         for field in form.fields {
-            guard let value = result.credentials[field.rawValue] else {
-                let fieldId = IdpSdkInputFieldId(field).rawValue
-                return .failure(.missingCredential(field.rawValue, fieldIdAsKey: result.credentials[fieldId] == nil ? nil : fieldId))
-            }
+            guard let value = result.credentials[field.rawValue] else { return .failure(.missingCredential(field.rawValue)) }
             guard value.byteCount <= FormField.maximumLength else {
                 return .failure(.credentialTooLong(field.rawValue, limit: FormField.maximumLength))
             }

@@ -79,7 +79,7 @@ struct LegacyFlow {
         // KSSIDP needs the credentials before it starts: the app asks for all of them first.
         let callName = activating ? "activate" : "login"
         let step = FlowStep("KssIdpWrapper.\(callName)")
-        run.emit(.provideCredentials, from: .app, to: .app, detail: "the app collects \(fields.map(\.rawValue).joined(separator: ", ")) before calling KSSIDP")
+        run.emit(.provideCredentials, from: .app, to: .app, detail: "the app collects \(fields.map(\.key).joined(separator: ", ")) before calling KSSIDP")
         // A login's form starts with the device's user, as the IdpSdk login's does (the MC-SDK's user list names it).
         let known = activating ? nil : start.userList.first?.userId
         let (resolution, _) = await run.ask(CredentialsRequest(fields: fields, clientId: clientId, knownUsername: known))

@@ -43,8 +43,8 @@ import Testing
         #expect(session.waitUntil { $0.contains("✓ Device activated and logged in") && $0.contains("device: logged in as alice") }.0)
         session.press("Enter")
         open(session, downs: 1)
-        #expect(session.waitFor("The IdpSdk asks for USERNAME, PASSWORD (client KssIdpLogin)"))
-        #expect(session.waitFor("IdpSdk       inputFieldIds=USERNAME,PASSWORD"), "provideCredentials shows the IdpSdk thread")
+        #expect(session.waitFor("The IdpSdk asks for username, password (client KssIdpLogin)"))
+        #expect(session.waitFor("IdpSdk       inputFieldIds=username,password"), "provideCredentials shows the IdpSdk thread")
         // The device's user is filled in (the user list of the MC-SDK's Start names it); the password has the focus.
         #expect(session.waitFor("Username   [alice "), "the login form starts with the activated user")
         session.type("wonderland")

@@ -17,17 +17,32 @@ import Testing
         #expect(!result.hasError())
         #expect(result.authorizationCode != nil)
         let calls = interaction.calls
-        #expect(calls.map(\.data.inputFieldIds) == [[IdpSdkConstants.USERNAME, IdpSdkConstants.PASSWORD], ["ACTIVATION_CODE"]])
+        #expect(calls.map(\.data.inputFieldIds) == [[IdpSdkConstants.USERNAME, IdpSdkConstants.PASSWORD], ["activation-code"]])
         #expect(calls.map(\.data.page) == [1, 2])
         #expect(calls.allSatisfy { !$0.onMainThread && $0.queue == "IdpSdk" })
     }
 
-    @Test func theFieldIdsHaveThePublicNamesAndKeys() {
-        #expect(IdpSdkInputFieldId.allCases.map(\.rawValue)
-                == ["USERNAME", "PASSWORD", "ACTIVATION_CODE", "NEW_PASSWORD", "CURRENT_PASSWORD"])
-        #expect(IdpSdkInputFieldId.allCases.map(\.key)
-                == ["username", "password", "activation-code", "new-password", "current-password"])
+    @Test func theFieldIdsAreTheKeysTheValuesGoUnder() {
+        #expect([IdpSdkConstants.USERNAME, IdpSdkConstants.PASSWORD, IdpSdkConstants.ACTIVATION_CODE, IdpSdkConstants.NEW_PASSWORD,
+                  IdpSdkConstants.CURRENT_PASSWORD] == ["username", "password", "activation-code", "new-password", "current-password"])
+        #expect(IdpSdkInputFieldId.allCases.map(\.key) == IdpSdkInputFieldId.allCases.map(\.rawValue))
         #expect(IdpSdkInputFieldId.allCases.filter { !$0.isSecret } == [.username])
+    }
+
+    /// The Android migration guide's handler: each value keyed by the field id it is given, as the iOS guide's
+    /// literal keys are. Both activate.
+    @Test func valuesKeyedByTheFieldIdsTheSdkGaveAreTaken() async throws {
+        let harness = SDKHarness()
+        let values = [IdpSdkConstants.USERNAME: "alice", IdpSdkConstants.PASSWORD: "wonderland", IdpSdkConstants.ACTIVATION_CODE: "123456"]
+        let result = await harness.authorizationCode(
+            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
+            ScriptedInteraction { data in
+                var credentials: [String: String] = [:]
+                for fieldId in data.inputFieldIds { credentials[fieldId] = values[fieldId] }
+                return IdpSdkProvideCredentialsResult(credentials: credentials)
+            })
+        #expect(!result.hasError(), "\(String(describing: result.idpSdkError))")
+        #expect(result.authorizationCode != nil)
     }
 
     @Test func returningAnErrorCancelsWithThatSameError() async throws {
@@ -47,14 +62,6 @@ import Testing
             harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
             .answering(["username": "alice"]))
         #expect(missing.idpSdkError == IdpSdkError(subsystem: 510, errorCode: 3, errorDescription: "provideCredentials returned no value for \"password\""))
-        // Keyed by the field ids, as an Android app might: the error says which keys it takes.
-        let byFieldId = await harness.authorizationCode(
-            harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
-            ScriptedInteraction { _ in
-                IdpSdkProvideCredentialsResult(credentials: [IdpSdkConstants.USERNAME: "alice", IdpSdkConstants.PASSWORD: "secret-pw"])
-            })
-        #expect(byFieldId.idpSdkError?.errorDescription == "provideCredentials returned no value for \"username\"; it returned \"USERNAME\": "
-                    + "the keys are username, password, activation-code …, not the inputFieldIds")
         let elsewhere = await harness.authorizationCode(
             harness.service(), await harness.astClientData(), clientId: KSMClientId.enrollment,
             ScriptedInteraction { _ in IdpSdkProvideCredentialsResult(credentials: ["alice": "secret-pw"]) })

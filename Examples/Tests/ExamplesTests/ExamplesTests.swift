@@ -21,10 +21,10 @@ import struct Foundation.URL
         #expect(lines.first == "StartEvent: OK, sdkState ACTIVATION_REQUIRED")
         let activation = section(lines, from: "activation:", to: "login:")
         #expect(activation == [
-            "provideCredentials: USERNAME, PASSWORD", "provideCredentials: ACTIVATION_CODE", "success: logged in as alice", "StatusType.OK",
+            "provideCredentials: username, password", "provideCredentials: activation-code", "success: logged in as alice", "StatusType.OK",
         ])
         #expect(section(lines, from: "login:", to: "login, cancelled:") == [
-            "provideCredentials: USERNAME, PASSWORD", "success: logged in as alice", "StatusType.OK",
+            "provideCredentials: username, password", "success: logged in as alice", "StatusType.OK",
         ])
         #expect(lines.last == "IdpSdkResult: hasError true, IdpSdkError(1000/1): User cancelled")
         #expect(!lines.joined().contains("wonderland") && !lines.joined().contains("123456"))

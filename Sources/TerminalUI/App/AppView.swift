@@ -127,7 +127,7 @@ public enum AppView {
     // MARK: Form
 
     private static func drawForm(_ buffer: inout ScreenBuffer, _ form: FormState, _ area: Area) {
-        let asked = form.prompt.fields.map(\.rawValue).joined(separator: ", ")
+        let asked = form.prompt.fields.map(\.key).joined(separator: ", ")
         // A note too long for the row under a banner takes two, and the fields move down into the blank row
         // above the buttons, so that it is read whole ("… (the saved credential is kept).").
         var shift = 0
