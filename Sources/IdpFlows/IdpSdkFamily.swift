@@ -171,8 +171,8 @@ final class MasterControllerListener: KSAsyncEventReceiver, Sendable {
     let service = Locked<WeakService>(WeakService())
 
     func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
-        guard let error = event as? KSMRuntimeErrorEvent, let run = service.withLock({ $0.service })?.runningFlow else { return }
+        guard let error = event as? KSMErrorRuntimeEvent, let run = service.withLock({ $0.service })?.runningFlow else { return }
         run.emit(.runtimeError, from: .masterController, to: .app, thread: QueueName.current, status: StatusType.INTERNAL_ERROR.name,
-                 detail: "RuntimeErrorEvent: \(error.errorMessage); send StartEvent before anything else")
+                 detail: "\(error.getName()): \(error.errorDescription); send StartEvent before anything else")
     }
 }

@@ -142,7 +142,7 @@ public struct IdpSdkFlow {
             // The MC-SDK fails Start with UNINITIALISED only when its integrity check fails.
             let insecure = event.status == .KSMFAILED && event.sdkState == .uninitialised
             return run.result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.name, step: step,
-                          error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "StartEvent failed"))
+                          error: FlowError(subsystem: nil, code: nil, message: event.errorDescription.isEmpty ? "StartEvent failed" : event.errorDescription))
         case let event as KSMOfflineLoginResultEvent:
             return run.result(.failure, status: event.status.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "OfflineLogin failed"))
@@ -154,7 +154,7 @@ public struct IdpSdkFlow {
         case let event as KSMGetAstClientDataResultEvent:
             return run.result(.failure, status: event.status.name, step: step, error: FlowError(
                 subsystem: nil, code: event.errorCode == 0 ? nil : event.errorCode,
-                message: event.errorDescription ?? "GetAstClientData failed"))
+                message: event.errorDescription.isEmpty ? "GetAstClientData failed" : event.errorDescription))
         case let event as KSMInvalidStateEvent:
             return run.result(.failure, status: StatusType.INVALID_STATE.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorMessage))
@@ -168,7 +168,7 @@ public struct IdpSdkFlow {
     private static func describe(_ event: any KsEvent) -> (String, String) {
         switch event {
         case let result as KSMStartResultEvent where result.status != .KSMOK:
-            return (result.status.name, result.errorDescription ?? "sdkState=\(result.sdkState.rawValue)")
+            return (result.status.name, result.errorDescription.isEmpty ? "sdkState=\(result.sdkState.rawValue)" : result.errorDescription)
         case let result as KSMStartResultEvent:
             let users = result.userList.map(\.description).joined(separator: ",")
             return (result.status.name, "sdkState=\(result.sdkState.rawValue), users=[\(users)]")
@@ -179,12 +179,14 @@ public struct IdpSdkFlow {
         case let result as KSMGetAstClientDataResultEvent where result.status == .KSMOK:
             return (result.status.name, "astClientId=\(result.astClientId), codeChallangeMethod=\(result.codeChallangeMethod)")
         case let result as KSMGetAstClientDataResultEvent:
-            return (result.status.name, result.errorDescription ?? "")
+            return (result.status.name, result.errorDescription)
         case let result as KSMSetAuthorisationCodeResultEvent where result.status == .KSMOK:
             return (result.status.name, "logged in as \(result.userIdentifier?.description ?? "?")")
         case let result as KSMSetAuthorisationCodeResultEvent:
             let code = result.errorCode == 0 ? "" : "\(IdpFailure.subsystem)/\(result.errorCode): "
             return (result.status.name, code + (result.errorDescription ?? ""))
+        case let result as KSMRestartResultEvent where result.status != .KSMOK:
+            return (result.status.name, result.errorDescription.isEmpty ? "sdkState=\(result.sdkState.rawValue)" : result.errorDescription)
         case let result as KSMRestartResultEvent:
             return (result.status.name, "sdkState=\(result.sdkState.rawValue)")
         case let result as KSMInvalidStateEvent:

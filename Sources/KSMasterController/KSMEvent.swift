@@ -33,14 +33,24 @@ public struct KSMStartResultEvent: KsEvent {
     public let sdkState: KSMSdkState
     /// The enrolled users: empty until activation, one user afterwards.
     public let userList: [KsUserIdentifier]
-    /// Why Start failed (idp-tui's addition: the real event's error details are not public).
-    public var errorDescription: String? = nil
+    /// The same users with their details, as KOBIL's iOS samples read them.
+    public let userDetailsList: [KsUserDetails]
+    /// 0, or the MC-SDK's code for why Start failed (the simulated controller gives none: the status says it).
+    public let errorCode: Int
+    /// 0, or the report the MC-SDK filed (the simulated controller files none).
+    public let reportId: Int
+    /// Why Start failed; empty when it did not.
+    public let errorDescription: String
 
     /// Public so that an app's tests can hand its handler a result, as the controller would.
-    public init(status: KSMEventStatusType, sdkState: KSMSdkState, userList: [KsUserIdentifier], errorDescription: String? = nil) {
+    public init(status: KSMEventStatusType, sdkState: KSMSdkState, userList: [KsUserIdentifier], errorCode: Int = 0, reportId: Int = 0,
+                errorDescription: String = "") {
         self.status = status
         self.sdkState = sdkState
         self.userList = userList
+        userDetailsList = userList.map(KsUserDetails.init(userIdentifier:))
+        self.errorCode = errorCode
+        self.reportId = reportId
         self.errorDescription = errorDescription
     }
 
@@ -69,12 +79,13 @@ public struct KSMGetAstClientDataResultEvent: KsEvent {
     public let codeChallangeMethod: String
     public let hasErrorOccurred: Bool
     public let errorCode: Int
-    public let reportId: String?
-    public let errorDescription: String?
+    public let reportId: Int
+    /// Why it failed; empty when it did not.
+    public let errorDescription: String
 
     /// Public so that an app's tests can hand its handler a result, as the controller would.
     public init(status: KSMEventStatusType, clientData: String, astClientId: String, codeChallange: String, codeChallangeMethod: String,
-                hasErrorOccurred: Bool = false, errorCode: Int = 0, reportId: String? = nil, errorDescription: String? = nil) {
+                hasErrorOccurred: Bool = false, errorCode: Int = 0, reportId: Int = 0, errorDescription: String = "") {
         self.status = status
         self.clientData = clientData
         self.astClientId = astClientId
@@ -91,7 +102,7 @@ public struct KSMGetAstClientDataResultEvent: KsEvent {
     static func failure(_ status: KSMEventStatusType, _ description: String) -> KSMGetAstClientDataResultEvent {
         KSMGetAstClientDataResultEvent(
             status: status, clientData: "", astClientId: "", codeChallange: "", codeChallangeMethod: "",
-            hasErrorOccurred: true, errorCode: 0, reportId: nil, errorDescription: description)
+            hasErrorOccurred: true, errorCode: 0, reportId: 0, errorDescription: description)
     }
 }
 
@@ -170,11 +181,24 @@ public struct KSMRestartEvent: KsEvent {
 public struct KSMRestartResultEvent: KsEvent {
     public let status: KSMEventStatusType
     public let sdkState: KSMSdkState
+    /// The enrolled users, as after Start.
+    public let userList: [KsUserIdentifier]
+    public let userDetailsList: [KsUserDetails]
+    public let errorCode: Int
+    public let reportId: Int
+    /// Why the restart failed; empty when it did not.
+    public let errorDescription: String
 
     /// Public so that an app's tests can hand its handler a result, as the controller would.
-    public init(status: KSMEventStatusType, sdkState: KSMSdkState) {
+    public init(status: KSMEventStatusType, sdkState: KSMSdkState, userList: [KsUserIdentifier] = [], errorCode: Int = 0, reportId: Int = 0,
+                errorDescription: String = "") {
         self.status = status
         self.sdkState = sdkState
+        self.userList = userList
+        userDetailsList = userList.map(KsUserDetails.init(userIdentifier:))
+        self.errorCode = errorCode
+        self.reportId = reportId
+        self.errorDescription = errorDescription
     }
 
     public func getName() -> String { "RestartResultEvent" }
@@ -222,16 +246,20 @@ public struct KSMOfflineLoginResultEvent: KsEvent {
 }
 
 /// The master controller hit an error it cannot recover from in place; it restarts itself after sending this
-/// (the app must send StartEvent again).
-public struct KSMRuntimeErrorEvent: KsEvent {
-    public let errorMessage: String
+/// (the app must send StartEvent again). Pushed to the app's receiver unasked.
+public struct KSMErrorRuntimeEvent: KsEvent {
+    public let errorType: KSMErrorType
+    public let errorCode: Int
+    public let errorDescription: String
 
-    /// Public so that an app's tests can hand its handler a result, as the controller would.
-    public init(errorMessage: String) {
-        self.errorMessage = errorMessage
+    /// Public so that an app's tests can hand its handler one, as the controller would.
+    public init(errorType: KSMErrorType = .runtimeError, errorCode: Int, errorDescription: String) {
+        self.errorType = errorType
+        self.errorCode = errorCode
+        self.errorDescription = errorDescription
     }
 
-    public func getName() -> String { "RuntimeErrorEvent" }
+    public func getName() -> String { "ErrorRuntimeEvent" }
 }
 
 // The events as the migration guide's prose and Android name them, without the iOS prefix.
@@ -246,7 +274,8 @@ public typealias RestartResultEvent = KSMRestartResultEvent
 public typealias OfflineLoginEvent = KSMOfflineLoginEvent
 public typealias OfflineLoginResultEvent = KSMOfflineLoginResultEvent
 public typealias InvalidStateEvent = KSMInvalidStateEvent
-public typealias RuntimeErrorEvent = KSMRuntimeErrorEvent
+/// REFERENCE.md's name for it.
+public typealias RuntimeErrorEvent = KSMErrorRuntimeEvent
 
 extension KSMVersion {
     /// What idp-tui's shorthand Start and Restart events say: version 1.0.0 of `idp-tui`, locale `en`.

@@ -27,6 +27,29 @@ public struct KsUserIdentifier: Sendable, Equatable, Codable, CustomStringConver
     public var description: String { "\(userId)@\(tenantId)" }
 }
 
+/// An enrolled user with its details (the MC-SDK's `KsUserDetails`, as KOBIL's iOS samples read it: its
+/// `userIdentifier`; the simulated controller keeps no other detail).
+public struct KsUserDetails: Sendable, Equatable {
+    public let userIdentifier: KsUserIdentifier
+
+    public init(userIdentifier: KsUserIdentifier) {
+        self.userIdentifier = userIdentifier
+    }
+}
+
+/// What kind of error an error event reports (the MC-SDK's `KSMErrorType`, which KOBIL's iOS samples pass on
+/// without naming its cases; the cases and raw values are idp-tui's).
+public struct KSMErrorType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: Int
+
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// A runtime error: the controller restarts itself.
+    public static let runtimeError = KSMErrorType(rawValue: 1)
+
+    public var description: String { self == .runtimeError ? "runtimeError" : "KSMErrorType(\(rawValue))" }
+}
+
 /// The MC-SDK's default client ids.
 public enum KSMClientId {
     public static let enrollment = "KssIdpEnrollment"

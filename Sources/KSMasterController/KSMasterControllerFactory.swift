@@ -14,7 +14,7 @@ import Threading
 /// as that world lives (a call after ``SimulatedWorld/use(scenarioFile:seed:)``, or inside
 /// ``SimulatedWorld/withWorld(scenarioFile:seed:isolation:_:)``, gets a device of that world), or until
 /// ``releaseMasterController()``. `consumer` hears the events the controller sends
-/// unasked (a `KSMRuntimeErrorEvent` before it restarts itself), on the controller's queue. The label keeps the
+/// unasked (a `KSMErrorRuntimeEvent` before it restarts itself), on the controller's queue. The label keeps the
 /// vendor's spelling (`withParmeter`).
 public enum KSMasterControllerFactory {
     /// The controller and the world it is a device of, held weakly: a world that is gone is never taken for the

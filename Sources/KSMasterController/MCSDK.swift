@@ -192,9 +192,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     private func start() -> KSMStartResultEvent {
         if configuration.faults.faults.insecureDevice {
             configuration.faults.triggered("insecure device: the MC-SDK's integrity check finds it rooted or jailbroken")
-            var result = KSMStartResultEvent(status: .KSMFAILED, sdkState: .uninitialised, userList: [])
-            result.errorDescription = "the device is rooted or jailbroken; the MC-SDK does not run on an insecure device"
-            return result
+            return KSMStartResultEvent(status: .KSMFAILED, sdkState: .uninitialised, userList: [],
+                                       errorDescription: "the device is rooted or jailbroken; the MC-SDK does not run on an insecure device")
         }
         // Another process on the same state file may have activated or logged out this device. The first
         // Start on a new store stores the device.
@@ -206,9 +205,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
                 return device ?? PersistedDevice(deviceID: given)
             }
         } catch {
-            var result = KSMStartResultEvent(status: .KSMINTERNAL_ERROR, sdkState: .uninitialised, userList: [])
-            result.errorDescription = "the device's store failed: \(error.description)"
-            return result
+            return KSMStartResultEvent(status: .KSMINTERNAL_ERROR, sdkState: .uninitialised, userList: [],
+                                       errorDescription: "the device's store failed: \(error.description)")
         }
         return state.withLock { state in
             state.load(stored)
@@ -231,8 +229,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             state.pendingConsumed = false
             return KSMGetAstClientDataResultEvent(
                 status: .KSMOK, clientData: clientData, astClientId: astClientId, codeChallange: challenge,
-                codeChallangeMethod: "S256", hasErrorOccurred: false, errorCode: 0, reportId: nil,
-                errorDescription: nil)
+                codeChallangeMethod: "S256")
         }
     }
 
@@ -277,11 +274,11 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
                 state.pending = nil
                 state.pendingConsumed = false
             }
-            // The consumer hears the RuntimeErrorEvent; the sender gets its own result type, INTERNAL_ERROR (a status
+            // The consumer hears the ErrorRuntimeEvent; the sender gets its own result type, INTERNAL_ERROR (a status
             // REFERENCE.md lists for it), so the guide's `as! KSMSetAuthorisationCodeResultEvent` holds: it got the
-            // RuntimeErrorEvent, and the cast trapped.
+            // ErrorRuntimeEvent, and the cast trapped.
             let message = "internal error while storing the token data; the MC-SDK restarted itself"
-            unasked.withLock { $0 = KSMRuntimeErrorEvent(errorMessage: message) }
+            unasked.withLock { $0 = KSMErrorRuntimeEvent(errorCode: 0, errorDescription: message) }
             return KSMSetAuthorisationCodeResultEvent.failure(.KSMINTERNAL_ERROR, 0, message)
         }
         switch exchanged {
@@ -340,10 +337,12 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
                 if let device { state.load(device) }
                 state.pending = nil
                 state.pendingConsumed = false
-                return KSMRestartResultEvent(status: .KSMOK, sdkState: state.sdkState)
+                return KSMRestartResultEvent(status: .KSMOK, sdkState: state.sdkState, userList: state.userList)
             }
         } catch {
-            return KSMRestartResultEvent(status: .KSMINTERNAL_ERROR, sdkState: state.withLock { $0.sdkState })
+            let (sdkState, users) = state.withLock { ($0.sdkState, $0.userList) }
+            return KSMRestartResultEvent(status: .KSMINTERNAL_ERROR, sdkState: sdkState, userList: users,
+                                         errorDescription: "the device's store failed: \(error.description)")
         }
     }
 

@@ -174,7 +174,7 @@ public final class KssIdpWrapper: Sendable {
     private func describe(_ event: (any KsEvent)?) -> String {
         guard let event else { return "no result" }
         return switch event {
-        case let result as KSMGetAstClientDataResultEvent: result.errorDescription ?? result.status.name
+        case let result as KSMGetAstClientDataResultEvent: result.errorDescription.isEmpty ? result.status.name : result.errorDescription
         case let result as KSMSetAuthorisationCodeResultEvent: result.errorDescription ?? result.status.name
         case let result as KSMInvalidStateEvent: result.errorMessage
         default: event.getName()

@@ -135,9 +135,9 @@ import Testing
         let failed = try #require(service.run(.activate, with: frontEnd))
         #expect(failed.status == "INTERNAL_ERROR")
         #expect(frontEnd.events(of: failed.flowID).contains { $0.step == .runtimeError })
-        #expect(frontEnd.events(of: failed.flowID).contains { $0.detail.contains("RuntimeErrorEvent") })
-        // The app's receiver hears the RuntimeErrorEvent first; SetAuthorisationCode's result is its own type,
-        // INTERNAL_ERROR (it was the RuntimeErrorEvent itself, which the guide's as! cast traps on).
+        #expect(frontEnd.events(of: failed.flowID).contains { $0.detail.contains("ErrorRuntimeEvent") })
+        // The app's receiver hears the ErrorRuntimeEvent first; SetAuthorisationCode's result is its own type,
+        // INTERNAL_ERROR (it was the ErrorRuntimeEvent itself, which the guide's as! cast traps on).
         let last = try #require(frontEnd.events(of: failed.flowID).suffix(2).map { ($0.step, $0.status) } as [(FlowStep, String?)]?)
         #expect(last.map(\.0) == [.runtimeError, .setAuthorisationCode] && last.last?.1 == "INTERNAL_ERROR", "\(last)")
         #expect(!service.environment.masterController.snapshot.started, "the MC-SDK restarted itself")

@@ -15,6 +15,27 @@ import Threading
         #expect(start.userList.isEmpty)
     }
 
+    /// The fields KOBIL's iOS samples read from the Start, Restart and GetAstClientData results: `errorCode` and
+    /// `reportId` as `Int`, `errorDescription` as a `String` (empty when all went well), `userDetailsList`.
+    @Test func resultEventsCarryTheFieldsKobilsSamplesRead() async throws {
+        let harness = SDKHarness()
+        let (_, set) = await harness.signIn(
+            clientId: KSMClientId.enrollment, ["username": "alice", "password": "wonderland", "activation-code": "123456"])
+        #expect((set as? KSMSetAuthorisationCodeResultEvent)?.status == .KSMOK)
+        let restart = try #require(await harness.controller.receive(KSMRestartEvent()) as? KSMRestartResultEvent)
+        let start = try #require(await harness.controller.receive(KSMStartEvent()) as? KSMStartResultEvent)
+        let ast = await harness.astClientData()
+        let alice = KsUserIdentifier(tenantId: "demo", userId: "alice")
+        for (users, details) in [(restart.userList, restart.userDetailsList), (start.userList, start.userDetailsList)] {
+            #expect(users == [alice])
+            #expect(details.map(\.userIdentifier) == [alice])
+        }
+        let reported: [(code: Int, report: Int, description: String)] = [
+            (restart.errorCode, restart.reportId, restart.errorDescription), (start.errorCode, start.reportId, start.errorDescription),
+            (ast.errorCode, ast.reportId, ast.errorDescription)]
+        #expect(reported.allSatisfy { $0 == (0, 0, "") })
+    }
+
     @Test func getAstClientDataGivesZerosAndAFreshS256ChallengeEachTime() async throws {
         let harness = SDKHarness()
         let first = await harness.astClientData()
@@ -128,7 +149,7 @@ import Threading
         #expect((set as? KSMSetAuthorisationCodeResultEvent)?.status == .KSMOK)
         let early = try #require(Self.sendWithoutWaitingForRestart(harness.controller) as? KSMGetAstClientDataResultEvent)
         #expect(early.status == .KSMINVALID_STATE)
-        #expect(early.errorDescription?.contains("before RestartEvent's result arrived") == true, "\(String(describing: early.errorDescription))")
+        #expect(early.errorDescription.contains("before RestartEvent's result arrived"), "\(early.errorDescription)")
         // Once the restart's result has arrived, the same event is in order.
         let restart = try #require(await harness.controller.receive(KSMRestartEvent()) as? KSMRestartResultEvent)
         #expect(restart.status == .KSMOK)

@@ -28,7 +28,9 @@ import ThreeDSecure
         let heard = Locked<[String]>([])
 
         func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
-            heard.withLock { $0.append("\(event.getName()) on \(QueueName.current)") }
+            // A runtime error as KOBIL's iOS samples read it: errorType, errorCode, errorDescription.
+            let runtime = (event as? KSMErrorRuntimeEvent).map { " (\($0.errorType) \($0.errorCode): \($0.errorDescription))" } ?? ""
+            heard.withLock { $0.append("\(event.getName()) on \(QueueName.current)\(runtime)") }
         }
     }
 
@@ -111,11 +113,12 @@ import ThreeDSecure
         world.identityFaults.runtimeError = true
         let reply = await device.receive(KSMSetAuthorisationCodeEvent(
             tenantId: world.tenantId, authenticationMode: .no, authorisationCode: code, clientId: KSMClientId.enrollment))
-        // The consumer hears the RuntimeErrorEvent; the sender gets its own result type (the guide casts it with as!).
+        // The consumer hears the ErrorRuntimeEvent; the sender gets its own result type (the guide casts it with as!).
         let result = try #require(reply as? KSMSetAuthorisationCodeResultEvent, "\(String(describing: reply))")
         #expect(result.status == .KSMINTERNAL_ERROR)
         #expect(result.errorDescription?.contains("restarted itself") == true)
-        #expect(consumer.heard.withLock { $0 } == ["RuntimeErrorEvent on MC-SDK"])
+        #expect(consumer.heard.withLock { $0 } == [
+            "ErrorRuntimeEvent on MC-SDK (runtimeError 0: internal error while storing the token data; the MC-SDK restarted itself)"])
     }
 
     @Test func aScenarioFileThatIsWrongIsAnErrorNamingItsProblems() throws {

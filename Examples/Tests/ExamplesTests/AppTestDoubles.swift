@@ -17,10 +17,10 @@ import Testing
         let restart = KSMRestartResultEvent(status: .KSMOK, sdkState: .loginRequired)
         let offline = KSMOfflineLoginResultEvent(status: .KSMNO_TOKEN_DATA_AVAILABLE, userIdentifier: nil)
         let events: [any KsEvent] = [start, client, refused, restart, offline, KSMInvalidStateEvent(errorMessage: "not started"),
-                                     KSMRuntimeErrorEvent(errorMessage: "restarting")]
+                                     KSMErrorRuntimeEvent(errorType: .runtimeError, errorCode: 0, errorDescription: "restarting")]
         #expect(events.map { $0.getName() } == [
             "StartResultEvent", "GetAstClientDataResultEvent", "SetAuthorisationCodeResultEvent", "RestartResultEvent",
-            "OfflineLoginResultEvent", "InvalidStateEvent", "RuntimeErrorEvent",
+            "OfflineLoginResultEvent", "InvalidStateEvent", "ErrorRuntimeEvent",
         ])
         #expect(!client.hasErrorOccurred && refused.errorCode == 4011 && start.userList == [alice])
     }
