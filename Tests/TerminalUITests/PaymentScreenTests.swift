@@ -274,6 +274,16 @@ extension AppDriver {
         #expect(text.components(separatedBy: "attempts left").count == 2, "\(text)")
     }
 
+    /// At 60×18 both lines were cut ("…which a terminal cannot", "…challengeCance"): what Continue does was lost.
+    @Test func theHtmlNoticeWrapsAtSixtyColumns() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000009900000046")
+        let text = driver.app.render().text
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "│" }).joined(separator: " ")
+        #expect(words.contains("This challenge is an HTML page, which a terminal cannot show. Continue tells the ACS so "
+                               + "(transStatus U, challengeCancel 06)."), "\(text)")
+    }
+
     @Test func htmlIsShownAsNotSupportedInATerminal() throws {
         let driver = AppDriver()
         driver.pay(card: "4000009900000046")

@@ -180,10 +180,12 @@ extension AppView {
                               role: challenge.decision == nil ? .hint : .text)
         case .htmlOther:
             row += 1
-            buffer.put("This challenge is an HTML page, which a terminal cannot show.", row: row, column: area.left,
-                       role: .error, limit: area.width)
-            buffer.put("Continue tells the ACS so (transStatus U, challengeCancel 06).", row: row + 1, column: area.left,
-                       role: .hint, limit: area.width)
+            // Wrapped, not cut: at 60 columns both lines lost their ends, and with them what Continue does.
+            let room = max(2, bottom - 1 - row)
+            let used = buffer.putWrapped("This challenge is an HTML page, which a terminal cannot show.", row: row, column: area.left,
+                                         width: area.width, lines: room - 1, role: .error)
+            buffer.putWrapped("Continue tells the ACS so (transStatus U, challengeCancel 06).", row: row + used, column: area.left,
+                              width: area.width, lines: room - used, role: .hint)
         }
         let attempts = screen.attemptsLeftText
         var status = attempts + screen.resendsLeftText
