@@ -80,6 +80,21 @@ import Testing
         #expect(driver.app.state.notice?.contains("cut") == true)
     }
 
+    /// A paste is typing: the "Fill in Username." left from an empty submit goes, as it does at the first key.
+    @Test func aPasteClearsTheFormsComplaint() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.tab, .tab, .enter)  // Submit, with nothing filled in
+        guard case .form(let refused) = driver.screen else { Issue.record("not a form"); return }
+        #expect(refused.error == "Fill in Username.")
+        #expect(refused.focus == 0)
+        driver.app.handlePaste("alice")
+        guard case .form(let form) = driver.screen else { Issue.record("not a form"); return }
+        #expect(form.inputs[0].text == "alice")
+        #expect(form.error == nil)
+        #expect(!driver.app.render().text.contains("Fill in Username."))
+    }
+
     @Test func questionMarkTypesInATextFieldButOpensHelpElsewhere() {
         let driver = AppDriver()
         driver.press(.character("?"))

@@ -252,15 +252,19 @@ public final class TerminalApp: FlowFrontEnd {
                     : control ? "paste: control characters left out" : "paste cut at \(input.maximumBytes) bytes (the field's limit)"
             }
         }
+        // A paste edits the field as typing does, and so clears the form's last complaint (it stayed until a key).
         switch state.screen {
         case .form(var form) where form.focusedField != nil:
+            form.error = nil
             paste(into: &form.inputs[form.focus])
             state.screen = .form(form)
         case .payment(var form) where form.focusedField != nil:
+            form.error = nil
             paste(into: &form.inputs[form.focus])
             form.formatAsTyped()
             state.screen = .payment(form)
         case .challenge(var challenge) where challenge.focusedStop == .code:
+            challenge.error = nil
             paste(into: &challenge.code)
             state.screen = .challenge(challenge)
         default:
