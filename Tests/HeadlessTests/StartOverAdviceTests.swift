@@ -58,4 +58,17 @@ import Testing
         let reset = try BinaryRun.run(["reset", "--ephemeral", "--yes"])
         #expect(reset.status == 2)
     }
+
+    /// "Reset the device" says how, as the spent code's advice does (it named no command, and the terminal UI has none).
+    @Test func anActivatedDeviceIsToldHowToReset() throws {
+        let state = freshStatePath()
+        let answers = #"[{"username":"alice","password":"wonderland","activation-code":"123456"},{"username":"bob","password":"builder","activation-code":"654321"}]"#
+        let run = try BinaryRun.run(["run", "activate", "activate", "--state", state], stdin: answers)
+        #expect(run.results.count == 2, "\(run.stdout) \(run.stderr)")
+        let text = run.results.last?["advice"] as? String ?? ""
+        #expect(text.contains("reset the device to activate again (here: idp-tui reset --state=\(state))"), "\(text)")
+        let memory = try BinaryRun.run(["run", "activate", "activate", "--ephemeral"], stdin: answers)
+        let inMemory = memory.results.last?["advice"] as? String ?? ""
+        #expect(inMemory.contains("(here: starting again (this state is in memory only))"), "\(inMemory)")
+    }
 }
