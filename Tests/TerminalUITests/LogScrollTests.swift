@@ -49,6 +49,25 @@ extension AppDriver {
         #expect(driver.app.state.logScroll == 2)
     }
 
+    /// A form that comes while the log has the focus takes the keys and leaves the log where the selection was, as
+    /// Esc does (it jumped back to the newest, and the title lost its "newer below").
+    @Test func aFormThatComesLeavesTheLogWhereTheSelectionWas() throws {
+        let driver = AppDriver(latency: .seconds(5))
+        driver.press(.enter)
+        #expect(driver.clock.waitForPendingTimers(atLeast: 1))
+        driver.pump { app in app.state.log.contains { $0.step == .getAuthorizationCode } }
+        driver.press(.tab, .home)
+        let first = try #require(driver.app.state.log.first)
+        driver.clock.advance(by: .seconds(60))
+        #expect(driver.pump { _ in if case .form = driver.screen { true } else { false } })
+        #expect(driver.app.state.logFocus == nil, "the form has the keys")
+        let text = driver.app.render().text
+        #expect(text.contains("newer below"), "\(text)")
+        let shown = driver.app.state.log.count - 1 - driver.app.state.logScroll
+        #expect(shown >= 0 && shown < driver.app.state.log.count && driver.app.state.logScroll > 0, "\(text)")
+        #expect(logLines(driver).dropFirst().first?.contains("→ MC-SDK  \(first.step.rawValue) ") == true, "the first event stays at the top: \(text)")
+    }
+
     /// The columns are as wide as the widest value of every event, not of those shown: they stay put as the log
     /// scrolls (the step and thread columns narrowed when only short names were in view).
     @Test func theColumnsStayPutAsTheLogScrolls() {

@@ -45,6 +45,19 @@ extension TerminalApp {
         state.logScroll = max(0, min(state.logScroll + lines, limit))
     }
 
+    /// The focus leaves the log (Esc, Tab, a prompt that takes the keys): the log stays where the selection left it,
+    /// as less does, and follows again from the newest event (End); a filter is dropped, and the log shows every
+    /// event again from the newest.
+    func leaveLogFocus(_ focus: LogFocusState) {
+        state.logFocus = nil
+        guard focus.filter.isEmpty else {
+            state.logScroll = 0
+            return
+        }
+        let current = AppState.selectedIndex(focus, in: state.log)
+        state.logScroll = LogPane.scroll(keeping: current, from: focus.scroll, state.log, rows: AppView.logRows(state))
+    }
+
     func handleLogFocus(_ key: Key, _ focus: inout LogFocusState) {
         let events = state.listedEvents
         let last = events.count - 1
@@ -80,9 +93,7 @@ extension TerminalApp {
         }
         switch key {
         case .escape, .tab, .backTab:
-            // The log stays where the selection left it: on the newest event (End) it follows again.
-            state.logFocus = nil
-            state.logScroll = focus.filter.isEmpty ? LogPane.scroll(keeping: current, from: focus.scroll, events, rows: AppView.logRows(state)) : 0
+            leaveLogFocus(focus)
             return
         case .up, .character("k"): select(current - 1)
         case .down, .character("j"): select(current + 1)

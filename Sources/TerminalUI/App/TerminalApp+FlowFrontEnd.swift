@@ -97,12 +97,11 @@ extension TerminalApp {
         }
         state.promptDeadline = service.promptTimeout.map { ContinuousClock.now + $0 }
         // A prompt takes the keys: a focused log (its filter being typed, or an event shown whole) gives the focus
-        // back, and shows every event again, following the newest, as Esc there does; keys typed next went to the
-        // filter while the form's cursor waited in its field.
-        if state.logFocus != nil {
-            state.logFocus = nil
-            state.logScroll = 0
-        }
+        // back as Esc there does, after the screen changes (the log's rows are the form's); keys typed next went to
+        // the filter while the form's cursor waited in its field. It jumped to the newest event.
+        let leaving = state.logFocus
+        state.logFocus = nil
+        defer { if let leaving { leaveLogFocus(leaving) } }
         switch prompt.request {
         case let signIn as Q2SignIn: q2SignIn(prompt, signIn)
         case let request as PaymentDetailsRequest: state.screen = .payment(PaymentFormState(prompt: prompt, defaults: request.defaults, lastCard: state.lastCard))
