@@ -13,14 +13,21 @@ extension DropsPage {
         guard !isDisposed, let details = simulation.cardholder.enterPaymentDetails(), !isDisposed else { return }
         let acs = simulation.acs
         let faults = simulation.faults.threeDS
-        var completion = "Y"
+        // Without its query: the app's collection URL may carry its JWT.
+        let collection = "device data collection to \(urlForLogs(collectionURL))"
+        let completion: String
         if faults.methodTimeout {
-            fault("3DS Method never completes: the AReq waits \(acs.timers.method.components.seconds) s, then goes with threeDSCompInd N")
+            let seconds = acs.timers.method.components.seconds
+            fault("3DS Method never completes: the AReq waits \(seconds) s, then goes with threeDSCompInd N")
+            // Logged before the wait, so that the screen and a cancel name the Method as the call in flight (they
+            // named the card form, answered 10 s before).
+            log("Drops", "ACS", "3DS Method", "\(collection); no completion: the AReq waits the method timer (\(seconds) s), then threeDSCompInd N")
             simulation.clock.sleep(for: acs.timers.method)
             completion = "N"
+        } else {
+            log("Drops", "ACS", "3DS Method", "\(collection); threeDSCompInd Y")
+            completion = "Y"
         }
-        // Without its query: the app's collection URL may carry its JWT.
-        log("Drops", "ACS", "3DS Method", "device data collection to \(urlForLogs(collectionURL)); threeDSCompInd \(completion)")
         let requestID = Hex.uuid(simulation.random.bytes(16))
         let request = AuthenticationRequest(
             threeDSServerTransID: requestID, card: details.card, expiryMonth: details.expiryMonth,

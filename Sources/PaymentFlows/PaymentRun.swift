@@ -161,7 +161,7 @@ final class PaymentRun: DropsCardholder {
         state.withLock { $0.stage = .paymentDetails }
         let defaults = settings.paymentDefaults
         emit(.paymentDetails, from: .drops, to: .app,
-             detail: "card form shown: card number, expiry; \(defaults.currency) \(defaults.amount) to \(defaults.merchant)")
+             detail: "card form shown: card number, expiry; amount and merchant prefilled \(defaults.currency) \(defaults.amount), \(defaults.merchant)")
         let (resolution, waited) = run.askBlocking(PaymentDetailsRequest(defaults: defaults))
         switch (resolution, waited) {
         case (.answered(let answer), let waited) where answer.value(as: PaymentDetails.self) != nil:

@@ -43,6 +43,28 @@ import Testing
     }
 }
 
+/// While the 3DS Method never completes (a fault), the page waits its 10 s timer: the screen and a cancel named
+/// the card form, answered before the wait ("waiting for Drops (card form entered)", "Cancelled while card form was
+/// in flight"), as the Method was logged only after it.
+@Suite struct MethodWaitTests {
+    @Test func theWaitForTheMethodNamesTheMethod() throws {
+        let driver = AppDriver()
+        driver.environment.world.bridgeFaults = BridgeFaults(threeDS: ThreeDSFaults(methodTimeout: true))
+        driver.openPayment()
+        driver.type("4000000000002701")
+        driver.press(.tab)
+        driver.type("12/30")
+        driver.press(.enter, .enter, .enter, .enter)
+        #expect(driver.pump { _ in driver.clock.pendingTimerCount > 0 && driver.app.state.log.contains { $0.step.rawValue == "3DS Method" } })
+        let text = driver.app.render().text
+        #expect(text.contains("Drops→ACS 3DS Method"), "\(text)")
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.error?.message.contains("while 3DS Method was in flight") == true, "\(String(describing: driver.result?.error))")
+        driver.clock.advance(by: .seconds(60))  // The page's thread ends its wait.
+    }
+}
+
 /// PgDn on the KSSIDP comparison moves a page of what is shown, less one line kept in view: it moved 8 lines at
 /// every height, under half of the 34 rows at 120×40.
 @Suite struct ComparisonPagingTests {
