@@ -25,7 +25,19 @@ import Testing
         #expect(status == 0, "\(output)")
     }
 
-    /// Runs `idp-tui run` with `answers` written to a pipe that stays open until the process ends (or 20 s).
+    /// A scenario, certificate chain or state file that cannot be used is refused before the answers are read: the
+    /// run waited for a pipe held open to end, and then blamed the answers ("the input is empty").
+    @Test(arguments: [["--scenario", "/nonexistent/scenario.json"], ["--certificate-chain", "/nonexistent/chain.pem"],
+                      ["--state", "/tmp"]])
+    func aFileThatCannotBeUsedIsRefusedWithoutWaitingForTheAnswers(_ option: [String]) throws {
+        let (status, output) = try run(["activate"] + option, writing: "")
+        #expect(status == 2, "\(output)")
+        #expect(!output.contains("answers"), "\(output)")
+        #expect(output.contains(option[1]), "\(output)")
+    }
+
+    /// Runs `idp-tui run` with `answers` written to a pipe that stays open until the process ends (or 20 s), its
+    /// standard output and error together.
     private func run(_ arguments: [String], writing answers: String) throws -> (status: Int32?, output: String) {
         let process = Process()
         process.executableURL = BinaryRun.executable
@@ -34,7 +46,7 @@ import Testing
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = output
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
         try process.run()
