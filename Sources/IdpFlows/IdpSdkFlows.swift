@@ -78,7 +78,6 @@ public struct IdpSdkFlow {
     }
 
     func logout() async -> FlowResult? {
-        let wasLoggedIn = environment.masterController.snapshot.loggedIn
         if !environment.masterController.snapshot.started {
             guard let startReply = await send(.start, KSMStartEvent(), detail: "") else { return nil }
             guard (startReply as? KSMStartResultEvent)?.status == .KSMOK else { return mcFailure(.start, startReply) }
@@ -87,7 +86,9 @@ public struct IdpSdkFlow {
         guard (reply as? KSMRestartResultEvent)?.status == .KSMOK else { return mcFailure(.restart, reply) }
         var result = run.result(.success, status: StatusType.OK.name, step: nil, error: nil)
         if var device = result.device {
-            device.wasLoggedIn = wasLoggedIn
+            // As the state file had it when the restart ended the session: another process may have logged out
+            // since this one loaded the device.
+            device.wasLoggedIn = environment.masterController.restartEndedASession
             result.set(device)
         }
         return result

@@ -166,6 +166,9 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         }
     }
 
+    /// Whether the last RestartEvent ended a session (a user was logged in, by the state file at that moment).
+    package var restartEndedASession: Bool { state.withLock { $0.restartEndedASession } }
+
     package var snapshot: DeviceSnapshot {
         state.withLock { state in
             DeviceSnapshot(
@@ -329,11 +332,14 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     private func restart() -> any KsEvent {
         guard state.withLock({ $0.started }) else { return KSMInvalidStateEvent(errorMessage: "send StartEvent before RestartEvent") }
         do {
+            var endedASession = false
             let device = try configuration.store.update { device -> PersistedDevice? in
+                endedASession = device?.accessTokenHash != nil
                 device?.accessTokenHash = nil
                 return device
             }
             return state.withLock { state -> any KsEvent in
+                state.restartEndedASession = endedASession
                 if let device { state.load(device) }
                 state.pending = nil
                 state.pendingConsumed = false

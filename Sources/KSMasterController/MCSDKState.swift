@@ -12,6 +12,9 @@ struct DeviceState {
     /// Whether a SetAuthorisationCodeEvent consumed the last GetAstClientDataEvent's `pending` (a restart or a runtime
     /// error forgets it: nothing was taken since; a StartEvent keeps `pending`, and so this, as it was).
     var pendingConsumed = false
+    /// Whether the last RestartEvent ended a session: a user was logged in by the store's copy, which another
+    /// process on the same state file may have changed since this one loaded it.
+    var restartEndedASession = false
     /// How many times the store's device has been taken: a reload that read the store before another load
     /// took it keeps that newer one.
     var loads = 0

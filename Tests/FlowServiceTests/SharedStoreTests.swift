@@ -41,5 +41,19 @@ import Testing
         #expect(login.outcome == .success, "\(login.status) \(login.error?.message ?? "")")
         #expect(login.user == "alice")
     }
-}
 
+    /// A logout says whether a user was logged in by the state file, not by what this process loaded at its start:
+    /// after another process's logout, both said `wasLoggedIn: true`.
+    @Test func aLogoutAfterAnotherProcesssLogoutSaysNoOneWasLoggedIn() throws {
+        let stores = SimulationStores(
+            identityProvider: MemoryIdentityProviderStore(), device: MemoryDeviceStore(), startOver: "starting again")
+        let first = FlowService(environment: SimulationEnvironment(clock: ManualClock(), seed: 1, stores: stores))
+        let second = FlowService(environment: SimulationEnvironment(clock: ManualClock(), seed: 2, stores: stores))
+        #expect(first.run(.activate, with: RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice]))?.outcome == .success)
+        let other = try #require(second.run(.logout, with: RecordingFrontEnd.answering([])))
+        #expect(other.device?.wasLoggedIn == true)
+        let late = try #require(first.run(.logout, with: RecordingFrontEnd.answering([])))
+        #expect(late.outcome == .success)
+        #expect(late.device?.wasLoggedIn == false)
+    }
+}
