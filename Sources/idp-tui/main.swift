@@ -68,6 +68,9 @@ func end(_ status: Int32) -> Never {
 /// An error line: a word of the command line that does not look like a name or a path (a value pasted in the
 /// wrong place, a password) is named by its place (`[argument 3]`), never printed.
 func writeError(_ message: String) {
+    // What went to standard output first stays first where both go to one log (`> log 2>&1`): print buffers it
+    // when it is not a terminal, and `scenario check`'s count came before its problems.
+    fflush(nil)
     writeErrorLine("idp-tui: \(ArgumentEcho.redacting(message, arguments: Array(CommandLine.arguments.dropFirst())))")
 }
 

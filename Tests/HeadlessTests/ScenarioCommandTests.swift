@@ -21,6 +21,18 @@ func temporaryFile(_ text: String) throws -> String {
         }
     }
 
+    /// Standard output and error into one log (`> log 2>&1`, as CI keeps them): the problems, then their count.
+    /// The count came first, as the problems waited in standard output's buffer.
+    @Test func inOneLogTheCountFollowsTheProblems() throws {
+        let path = try temporaryFile(#"{"scenario": 1, "name": 7, "seed": "x"}"#)
+        let run = try BinaryRun.run(["-c", #""$1" scenario check "$2" 2>&1"#, "bash", BinaryRun.executable.path, path],
+                                    executable: URL(fileURLWithPath: "/bin/bash"))
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(run.status == 2)
+        #expect(lines.count > 2, "\(lines)")
+        #expect(lines.last == "idp-tui: \(path): \(lines.count - 1) problems", "\(lines)")
+    }
+
     @Test func checkListsEveryProblemWithLineAndColumnAndExitsTwo() throws {
         let path = try temporaryFile("""
             {
