@@ -64,12 +64,14 @@ public struct PaymentAnswers: Sendable {
         "faults",
     ]
 
-    /// A JSON number's text with its exponent applied (`1e2` → `100`, `4.999e1` → `49.99`); other text, and a
-    /// number too large or small to write out, as it was written, for the amount's check to refuse.
+    /// A JSON number's text as its value, written out: its exponent applied (`1e2` → `100`, `4.999e1` → `49.99`),
+    /// zeros that end its fraction dropped (`12.500` → `12.5`: the same number, which the amount's check refused for
+    /// its three decimals while it took `0.001e3`); a number too large or small to write out, as it was written,
+    /// for the amount's check to refuse.
     static func writtenOut(_ written: String) -> String {
         // Decimal keeps 38 digits and rounds the rest away: a longer mantissa (4.999…0001e1) stays as written, refused.
         let mantissa = written.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber)
-        guard written.contains(where: { $0 == "e" || $0 == "E" }), mantissa.count <= 30,
+        guard written.contains(where: { $0 == "e" || $0 == "E" || $0 == "." }), mantissa.count <= 30,
             let value = Decimal(string: written, locale: Locale(identifier: "en_US_POSIX")), !value.isNaN
         else { return written }
         return "\(value)"

@@ -10,12 +10,21 @@ import Testing
         #expect(payment(run.results.first)["amount"] as? String == "EUR 12.50")
     }
 
-    /// Some JSON writers put 100 as 1e2 or 49.99 as 4.999e1: the same numbers.
-    @Test(arguments: [("1e2", "EUR 100.00"), ("4.999E1", "EUR 49.99"), ("1.5e+1", "EUR 15.00")])
+    /// Some JSON writers put 100 as 1e2, 49.99 as 4.999e1 or 12.5 as 12.500 (a decimal type that keeps its scale):
+    /// the same numbers. (12.500 was refused for its three decimals while 0.001e3 was taken.)
+    @Test(arguments: [("1e2", "EUR 100.00"), ("4.999E1", "EUR 49.99"), ("1.5e+1", "EUR 15.00"), ("12.500", "EUR 12.50"),
+                      ("7.0", "EUR 7.00")])
     func anAmountWithAnExponentIsTheNumberItWrites(written: String, shown: String) throws {
         let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"card":"4000000000002701","expiry":"12/30","amount":"# + written + "}")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(payment(run.results.first)["amount"] as? String == shown)
+    }
+
+    /// A number with a third decimal that is not zero is still refused: the amount is in cents.
+    @Test func anAmountWithThreeDecimalsIsRefused() throws {
+        let run = try BinaryRun.run(["run", "payer-auth"], stdin: #"{"card":"4000000000002701","expiry":"12/30","amount":12.505}"#)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("answers.amount: write it as a number with at most two decimals"), "\(run.stderr)")
     }
 
     @Test func aChallengePaymentSucceedsAndTheCodesNeverShow() throws {
