@@ -11,8 +11,13 @@ public enum ScenarioCommand {
         guard let verb = words.popFirst() else { throw UsageError("scenario: name check or show; see idp-tui scenario --help") }
         var path = command.options.scenarioPath
         for word in words {
-            guard path == nil else { throw UsageError("scenario \(verb): one file at a time, not also \"\(word)\"") }
-            path = word
+            guard let named = path else {
+                path = word
+                continue
+            }
+            // The file --scenario named counts as one (the error named only the second, given once).
+            let first = named == command.options.scenarioPath ? "--scenario \(named)" : "\"\(named)\""
+            throw UsageError("scenario \(verb): one file at a time, not \(first) and also \"\(word)\"")
         }
         switch verb {
         case "check":

@@ -159,7 +159,9 @@ func temporaryFile(_ text: String) throws -> String {
         (["scenario"], "scenario: name check or show"),
         (["scenario", "check"], "scenario check: name the file to check"),
         (["scenario", "lint", "x.json"], #"scenario: unknown command "lint""#),
-        (["scenario", "check", "a.json", "b.json"], "one file at a time"),
+        (["scenario", "check", "a.json", "b.json"], #"one file at a time, not "a.json" and also "b.json""#),
+        // The global --scenario names the first: the error named only the file given once.
+        (["--scenario", "a.json", "scenario", "check", "b.json"], #"one file at a time, not --scenario a.json and also "b.json""#),
         (["scenario", "show", "--frob"], "unknown option --frob"),
     ])
     func badScenarioCommandsExitTwo(arguments: [String], message: String) throws {
