@@ -21,7 +21,8 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
             case .unknownBrand:
                 // Every brand the simulation runs, from the list that detects them: "Visa, … or Discover".
                 "the card number is not a \(CardBrand.allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or \(CardBrand.allCases.last!.rawValue) number"
-            case .wrongLength(let brand, let expected): "a \(brand.rawValue) card number has \(expected) digits"
+            case .wrongLength(let brand, let expected):
+                "\("AEIOU".contains(brand.rawValue.prefix(1)) ? "an" : "a") \(brand.rawValue) card number has \(expected) digits"
             case .failsLuhnCheck: "the card number fails the Luhn check; check for a mistyped digit"
             }
         }

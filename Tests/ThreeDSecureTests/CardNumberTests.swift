@@ -32,6 +32,12 @@ import ThreeDSecure
         #expect(throws: problem) { try CardNumber(text) }
     }
 
+    /// "an American Express card number", not "a American Express".
+    @Test func aWrongLengthSaysTheBrandWithItsArticle() {
+        #expect(CardNumber.Problem.wrongLength(brand: .amex, expected: 15).description == "an American Express card number has 15 digits")
+        #expect(CardNumber.Problem.wrongLength(brand: .visa, expected: 16).description == "a Visa card number has 16 digits")
+    }
+
     /// The message for an unknown network names every brand the simulation accepts (Discover included).
     @Test func anUnknownBrandNamesEveryAcceptedBrand() {
         let message = CardNumber.Problem.unknownBrand.description
