@@ -33,8 +33,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     private var outcomes: [FlowOutcome] = []
     private var usageError: UsageError?
     /// This flow's progress through its payment answers.
-    private var codesUsed = 0
-    private var resendsAsked = 0
+    private var payment = PaymentProgress()
     /// Whether this flow has asked anything: answers it never asked for are noted when it ends.
     private var asked = false
     /// The faults of the scenario and the command line, which every flow starts from.
@@ -123,8 +122,7 @@ public final class HeadlessRunner: FlowFrontEnd {
             currentFlowID = nil
             return
         }
-        codesUsed = 0
-        resendsAsked = 0
+        payment = PaymentProgress()
         asked = false
         // Faults an answer sets (on or off) hold for its flow only.
         let faults = answers[index].faults(over: baseFaults)
@@ -263,14 +261,15 @@ public final class HeadlessRunner: FlowFrontEnd {
             return
         }
         let action: CardholderAction
+        payment.screens.insert(screen.uiType)
         switch screen.uiType {
         case .text:
-            if resendsAsked < given.resend {
-                resendsAsked += 1
+            if payment.resendsAsked < given.resend {
+                payment.resendsAsked += 1
                 action = .answer(.resend)
-            } else if codesUsed < given.otp.count || (given.otpRepeats && !given.otp.isEmpty) {
-                action = .answer(.code(given.otp[min(codesUsed, given.otp.count - 1)]))
-                codesUsed += 1
+            } else if payment.codesUsed < given.otp.count || (given.otpRepeats && !given.otp.isEmpty) {
+                action = .answer(.code(given.otp[min(payment.codesUsed, given.otp.count - 1)]))
+                payment.codesUsed += 1
             } else if given.otp.isEmpty {
                 refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(PaymentAnswers.at(given.object))")
                 return
@@ -315,6 +314,12 @@ public final class HeadlessRunner: FlowFrontEnd {
         }
         if usageError == nil, !asked, let unused = Self.unusedAnswers(answers[index], result) {
             writeErrorLine("idp-tui: \(place) (\(result.flow.rawValue)): \(unused)")
+        }
+        if usageError == nil, result.flow == .payerAuth, result.outcome != .cancelled, case let keys = answers[index].payment.unused(payment),
+           !keys.isEmpty {
+            let names = keys.map { "\"\($0)\"" }.joined(separator: ", ")
+            let screens = payment.screens.isEmpty ? "no challenge" : "no challenge that asks for \(keys.count == 1 ? "it" : "them")"
+            writeErrorLine("idp-tui: \(place) (\(result.flow.rawValue)): \(names) not used: the payment met \(screens)")
         }
         outcomes.append(result.outcome)
         index += 1

@@ -250,3 +250,25 @@ extension PaymentAnswers {
         position == .unplaced ? "" : " (\(position))"
     }
 }
+
+/// How far a payment went through its answers, for the keys it never used.
+struct PaymentProgress {
+    var codesUsed = 0
+    var resendsAsked = 0
+    /// The kinds of challenge screen the payment met.
+    var screens: Set<AcsUiType> = []
+}
+
+extension PaymentAnswers {
+    /// The keys a payment that ended without using them was given, for a note on stderr (keys only): a script that
+    /// gave a code for a card that met no code challenge may have counted on the challenge.
+    func unused(_ progress: PaymentProgress) -> [String] {
+        var keys: [String] = []
+        if !otp.isEmpty && progress.codesUsed == 0 { keys.append("otp") }
+        if resend > 0 && progress.resendsAsked == 0 { keys.append("resend") }
+        if !choices.isEmpty && progress.screens.isDisjoint(with: [.singleSelect, .multiSelect]) { keys.append("choices") }
+        if approve != nil && !progress.screens.contains(.outOfBand) { keys.append("approve") }
+        if challengeDelay > .zero && progress.screens.isEmpty { keys.append("challengeDelay") }
+        return keys
+    }
+}

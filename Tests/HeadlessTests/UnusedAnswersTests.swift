@@ -31,4 +31,26 @@ import Testing
         #expect(run.results.last?["offline"] == nil)
         #expect(run.stderr.isEmpty, "\(run.stderr)")
     }
+
+    /// A payment's answers for a challenge it never met: a code for a frictionless card, an approval for a code
+    /// challenge (accepted in silence). Keys only: the code never shows.
+    @Test(arguments: [
+        (#"{"card":"4000000000002701","expiry":"12/30","otp":"97531","challengeDelay":2}"#,
+         #"idp-tui: answers (payer-auth): "otp", "challengeDelay" not used: the payment met no challenge"#),
+        (#"{"card":"4000000000002503","expiry":"12/30","otp":"1234","approve":true,"choices":["x"]}"#,
+         #"idp-tui: answers (payer-auth): "choices", "approve" not used: the payment met no challenge that asks for them"#),
+    ])
+    func paymentAnswersForAChallengeItNeverMetAreNoted(_ answers: String, _ note: String) throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: answers)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == note + "\n", "\(run.stderr)")
+        #expect(!run.stderr.contains("97531"))
+    }
+
+    /// Every payment answer used: nothing said.
+    @Test func aChallengePaymentThatUsedItsCodeSaysNothing() throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","challengeDelay":1}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
 }
