@@ -143,14 +143,19 @@ public struct KSMSetAuthorisationCodeResultEvent: KsEvent {
     public let status: KSMEventStatusType
     /// The user now logged in, when the status is OK.
     public let userIdentifier: KsUserIdentifier?
+    /// The device's AST client id once the status is OK (minted at activation, as KOBIL's iOS samples read it
+    /// here); empty otherwise.
+    public let astClientId: String
     /// The IdP's error code (subsystem 513) when it refused the code, else 0.
     public let errorCode: Int
     public let errorDescription: String?
 
     /// Public so that an app's tests can hand its handler a result, as the controller would.
-    public init(status: KSMEventStatusType, userIdentifier: KsUserIdentifier?, errorCode: Int = 0, errorDescription: String? = nil) {
+    public init(status: KSMEventStatusType, userIdentifier: KsUserIdentifier?, astClientId: String = "", errorCode: Int = 0,
+                errorDescription: String? = nil) {
         self.status = status
         self.userIdentifier = userIdentifier
+        self.astClientId = astClientId
         self.errorCode = errorCode
         self.errorDescription = errorDescription
     }

@@ -301,12 +301,13 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             hash: tokens.offlineToken.withUnsafeBytes { SHA256.digest(Array($0)) },
             expiresAt: configuration.network.clock.now.advanced(by: configuration.offlineTokenLifetime))
         let deviceID = state.withLock { $0.deviceID }
+        let device: PersistedDevice
         do {
             // An activation starts from a device that is not activated (the IdP refuses the enrollment client
             // otherwise); if the stored device is activated by now, another process on the same state file
             // activated it meanwhile: this one keeps the other's activation and fails, rather than both succeeding
             // and the last write winning.
-            let (device, conflict) = try configuration.store.update { device -> (PersistedDevice, Bool) in
+            let (stored, conflict) = try configuration.store.update { device -> (PersistedDevice, Bool) in
                 var updated = device ?? PersistedDevice(deviceID: deviceID)
                 if tokens.activated && updated.activation != nil { return (updated, true) }
                 if tokens.activated || updated.activation == nil {
@@ -318,6 +319,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
                 device = updated
                 return (updated, false)
             }
+            device = stored
             state.withLock { $0.load(device) }
             if conflict {
                 return KSMSetAuthorisationCodeResultEvent.failure(
@@ -326,7 +328,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         } catch {
             return KSMSetAuthorisationCodeResultEvent.failure(.KSMINTERNAL_ERROR, 0, "the device's store failed: \(error.description)")
         }
-        return KSMSetAuthorisationCodeResultEvent(status: .KSMOK, userIdentifier: user, errorCode: 0, errorDescription: nil)
+        return KSMSetAuthorisationCodeResultEvent(status: .KSMOK, userIdentifier: user, astClientId: device.activation?.astClientId ?? "")
     }
 
     private func restart() -> any KsEvent {

@@ -34,6 +34,10 @@ import Threading
             (restart.errorCode, restart.reportId, restart.errorDescription), (start.errorCode, start.reportId, start.errorDescription),
             (ast.errorCode, ast.reportId, ast.errorDescription)]
         #expect(reported.allSatisfy { $0 == (0, 0, "") })
+        // SetAuthorisationCode's result carries the AST client id the activation minted, as later GetAstClientData
+        // results give it.
+        let minted = try #require(set as? KSMSetAuthorisationCodeResultEvent).astClientId
+        #expect(minted == ast.astClientId && minted.count == 26 && minted != String(repeating: "0", count: 26))
     }
 
     @Test func getAstClientDataGivesZerosAndAFreshS256ChallengeEachTime() async throws {
