@@ -171,7 +171,7 @@ extension DropsPage {
             simulation.clock.sleep(for: wait)
             return .timedOut(.server, detail: "no ARes within the lookup timeout")
         case .erro?:
-            fault("the directory server answers with an Erro")
+            fault("the directory server answers with an Erro message")
             return ProtocolError("404", .directoryServer, "Permanent System Failure", detail: "the directory server cannot process the AReq")
         case .http500?:
             fault("the directory server answers HTTP 500")
@@ -217,7 +217,7 @@ extension DropsPage {
             simulation.clock.sleep(for: wait)
             return .timedOut(.sdk, detail: "no CRes within \(wait.components.seconds) s")
         case .erro?:
-            fault("the ACS answers with an Erro")
+            fault("the ACS answers with an Erro message")
             return .transientFailure(.acs, detail: "the ACS failed while authenticating")
         case .http500?:
             fault("the ACS answers HTTP 500")

@@ -19,7 +19,7 @@ public enum ServerFault: String, Sendable, CaseIterable {
         case .unreachable: "unreachable"
         case .slow: "slow (+5 s)"
         case .timeout: "timing out"
-        case .erro: "answering with an Erro"
+        case .erro: "answering with an Erro message"
         case .http500: "answering HTTP 500"
         case .malformed: "answering a malformed message"
         }

@@ -315,11 +315,15 @@ public final class HeadlessRunner: FlowFrontEnd {
         if usageError == nil, !asked, let unused = Self.unusedAnswers(answers[index], result) {
             writeErrorLine("idp-tui: \(place) (\(result.flow.rawValue)): \(unused)")
         }
-        if usageError == nil, result.flow == .payerAuth, result.outcome != .cancelled, case let keys = answers[index].payment.unused(payment),
-           !keys.isEmpty {
-            let names = keys.map { "\"\($0)\"" }.joined(separator: ", ")
-            let screens = payment.screens.isEmpty ? "no challenge" : "no challenge that asks for \(keys.count == 1 ? "it" : "them")"
-            writeErrorLine("idp-tui: \(place) (\(result.flow.rawValue)): \(names) not used: the payment met \(screens)")
+        if usageError == nil, result.flow == .payerAuth, result.outcome != .cancelled, let payments = service.family(PaymentFamily.self) {
+            let given = answers[index].payment
+            let designed = given.designedChallenge(payments.settings.paymentDefaults, issuer: service.world.accessControlServer)
+            let keys = given.unused(payment, designed: designed)
+            if !keys.isEmpty {
+                let names = keys.map { "\"\($0)\"" }.joined(separator: ", ")
+                let card = designed.map { "its card's challenge is \($0.name)" } ?? "its card meets no challenge"
+                writeErrorLine("idp-tui: \(place) (\(result.flow.rawValue)): \(names) not used: \(card)")
+            }
         }
         outcomes.append(result.outcome)
         index += 1

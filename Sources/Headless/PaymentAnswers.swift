@@ -260,15 +260,24 @@ struct PaymentProgress {
 }
 
 extension PaymentAnswers {
-    /// The keys a payment that ended without using them was given, for a note on stderr (keys only): a script that
-    /// gave a code for a card that met no code challenge may have counted on the challenge.
-    func unused(_ progress: PaymentProgress) -> [String] {
+    /// The kind of challenge the card's design has, by the issuer's card list; nil for a card that meets none.
+    func designedChallenge(_ defaults: PaymentDefaults, issuer: AccessControlServer) -> AcsUiType? {
+        guard let details = try? cardForm(defaults, at: ""), case .challenge(let design)? = issuer.card(details.card)?.scenario else { return nil }
+        return design.uiType
+    }
+
+    /// The keys a payment that ended without using them was given for a challenge its card never has, for a note
+    /// on stderr (keys only): a script that gave a code for a frictionless card may have counted on a challenge.
+    /// Answers for the card's own challenge are not noted when a fault or a failure ended the payment before it
+    /// (the answers' check asks for them whatever the faults).
+    func unused(_ progress: PaymentProgress, designed: AcsUiType?) -> [String] {
         var keys: [String] = []
-        if !otp.isEmpty && progress.codesUsed == 0 { keys.append("otp") }
-        if resend > 0 && progress.resendsAsked == 0 { keys.append("resend") }
-        if !choices.isEmpty && progress.screens.isDisjoint(with: [.singleSelect, .multiSelect]) { keys.append("choices") }
-        if approve != nil && !progress.screens.contains(.outOfBand) { keys.append("approve") }
-        if challengeDelay > .zero && progress.screens.isEmpty { keys.append("challengeDelay") }
+        if !otp.isEmpty && progress.codesUsed == 0 && designed != .text { keys.append("otp") }
+        if resend > 0 && progress.resendsAsked == 0 && designed != .text { keys.append("resend") }
+        if !choices.isEmpty && progress.screens.isDisjoint(with: [.singleSelect, .multiSelect]) && designed != .singleSelect
+            && designed != .multiSelect { keys.append("choices") }
+        if approve != nil && !progress.screens.contains(.outOfBand) && designed != .outOfBand { keys.append("approve") }
+        if challengeDelay > .zero && progress.screens.isEmpty && designed == nil { keys.append("challengeDelay") }
         return keys
     }
 }

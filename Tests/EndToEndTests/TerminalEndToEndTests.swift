@@ -140,7 +140,7 @@ import Testing
         #expect(session.waitFor("Faults — space switches"))
         for _ in 0..<17 { session.press("Down") }
         for _ in 0..<4 { session.press("Space") }
-        #expect(session.waitFor("directory server answering with an Erro"))
+        #expect(session.waitFor("directory server answering with an Erro message"))
         session.press("Escape")
         pay(session, card: "4000000000002701")
         let (done, screen) = session.waitUntil { screen in

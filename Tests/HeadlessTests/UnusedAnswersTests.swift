@@ -36,9 +36,9 @@ import Testing
     /// challenge (accepted in silence). Keys only: the code never shows.
     @Test(arguments: [
         (#"{"card":"4000000000002701","expiry":"12/30","otp":"97531","challengeDelay":2}"#,
-         #"idp-tui: answers (payer-auth): "otp", "challengeDelay" not used: the payment met no challenge"#),
+         #"idp-tui: answers (payer-auth): "otp", "challengeDelay" not used: its card meets no challenge"#),
         (#"{"card":"4000000000002503","expiry":"12/30","otp":"1234","approve":true,"choices":["x"]}"#,
-         #"idp-tui: answers (payer-auth): "choices", "approve" not used: the payment met no challenge that asks for them"#),
+         #"idp-tui: answers (payer-auth): "choices", "approve" not used: its card's challenge is text (one-time code)"#),
     ])
     func paymentAnswersForAChallengeItNeverMetAreNoted(_ answers: String, _ note: String) throws {
         let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: answers)
@@ -47,10 +47,15 @@ import Testing
         #expect(!run.stderr.contains("97531"))
     }
 
-    /// Every payment answer used: nothing said.
+    /// Every payment answer used: nothing said; nor of the code a card's own challenge asks for, when a fault ended
+    /// the payment before it (the answers' check asks for it whatever the faults).
     @Test func aChallengePaymentThatUsedItsCodeSaysNothing() throws {
         let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","challengeDelay":1}"#)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
+        let faulted = try BinaryRun.run(["run", "payer-auth", "--ephemeral"],
+                                        stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","faults":{"threeDS":{"acs":"malformed"}}}"#)
+        #expect(faulted.status == 1, "\(faulted.stderr)")
+        #expect(faulted.stderr.isEmpty, "\(faulted.stderr)")
     }
 }
