@@ -205,10 +205,11 @@ extension AppView {
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         let title: String
         if picker.filter.isEmpty && !picker.editingFilter {
-            let place = cards.isEmpty ? "" : " \(picker.focus + 1) of \(cards.count)"
+            // The focused card's place, and below a filter how many match: "33 of 55" said either.
+            let place = cards.isEmpty ? "" : " — card \(picker.focus + 1) of \(cards.count)"
             title = "Test cards\(place) — type to filter, enter fills the form, esc closes"
         } else {
-            title = "Test cards matching “\(picker.filter)”: \(cards.count) of \(picker.cards.count) — esc clears"
+            title = "Test cards matching “\(picker.filter)”: \(cards.count) of \(picker.cards.count) match — esc clears"
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
                    title: CharacterWidth.truncate(title, to: width - 6))
