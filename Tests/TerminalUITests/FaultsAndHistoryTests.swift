@@ -220,6 +220,11 @@ import ThreeDSecure
         #expect(driver.app.state.faultsPanel?.focus == FaultSwitch.allCases.count - 1)
         driver.press(.home)
         #expect(driver.app.state.faultsPanel?.focus == 0)
+        // j and k move as in the menu and the other lists (they did nothing here).
+        driver.press(.character("j"), .character("j"))
+        #expect(driver.app.state.faultsPanel?.focus == 2)
+        driver.press(.character("k"))
+        #expect(driver.app.state.faultsPanel?.focus == 1)
     }
 
     @Test func theBridgeFaultsAreOnThePanelToo() {

@@ -173,9 +173,9 @@ extension TerminalApp {
             state.lastFaultFocus = panel.focus
             state.faultsPanel = nil
             return
-        case .up, .backTab: panel.focus = (panel.focus - 1 + switches.count) % switches.count
-        case .down, .tab: panel.focus = (panel.focus + 1) % switches.count
-        // As the menu and the lists take them.
+        // As the menu and the lists take them (j and k did nothing here).
+        case .up, .backTab, .character("k"): panel.focus = (panel.focus - 1 + switches.count) % switches.count
+        case .down, .tab, .character("j"): panel.focus = (panel.focus + 1) % switches.count
         case .home, .pageUp: panel.focus = 0
         case .end, .pageDown: panel.focus = switches.count - 1
         case .character(" ") where switches[panel.focus] == .insecureDevice && state.insecureDeviceReason != nil,
