@@ -43,6 +43,15 @@ import Testing
         driver.clock.advance(by: .seconds(60))
     }
 
+    /// q on a result goes back, as on the history and the comparison (it did nothing); on the home screen it quits.
+    @Test func qOnAResultGoesBack() {
+        let driver = AppDriver()
+        driver.activate()
+        #expect(driver.isResult)
+        driver.press(.character("q"))
+        guard case .home = driver.screen else { Issue.record("q left the result screen as it was"); return }
+    }
+
     @Test func successResult() {
         let driver = AppDriver()
         driver.activate()

@@ -192,7 +192,8 @@ public final class TerminalApp: FlowFrontEnd {
         case .result(let result):
             let last = max(0, AppView.resultLines(result, width: state.width - 4).count - AppView.resultRows(state))
             switch key {
-            case .enter, .escape: state.screen = .home
+            // q as on the history and the comparison: back (it did nothing here).
+            case .enter, .escape, .character("q"): state.screen = .home
             case .down, .character("j"): state.resultScroll = min(last, state.resultScroll + 1)
             case .up, .character("k"): state.resultScroll = max(0, state.resultScroll - 1)
             default: break
