@@ -130,7 +130,7 @@ import ThreeDSecure
         #expect(driver.app.render().text.contains("F4 test cards"))
         driver.press(.f4)
         var text = driver.app.render().text
-        #expect(text.contains("Test cards — card 1 of \(CardCatalog.defaults.count) — type to filter, enter fills the form"))
+        #expect(text.contains("Test card 1 of \(CardCatalog.defaults.count) — type to filter, enter fills the form"))
         // The focused card whole under the list, as the columns cut its name.
         #expect(text.contains("Test Case 1: Successful frictionless authentication — frictionless Y"))
         #expect(text.contains("4000 0000 0000 2701  TC1   frictionless Y       Successful frictionless"), "\(text)")

@@ -206,8 +206,8 @@ extension AppView {
         let title: String
         if picker.filter.isEmpty && !picker.editingFilter {
             // The focused card's place, and below a filter how many match: "33 of 55" said either.
-            let place = cards.isEmpty ? "" : " — card \(picker.focus + 1) of \(cards.count)"
-            title = "Test cards\(place) — type to filter, enter fills the form, esc closes"
+            let place = cards.isEmpty ? "Test cards" : "Test card \(picker.focus + 1) of \(cards.count)"
+            title = "\(place) — type to filter, enter fills the form, esc closes"
         } else {
             title = "Test cards matching “\(picker.filter)”: \(cards.count) of \(picker.cards.count) match — esc clears"
         }
