@@ -69,8 +69,9 @@ func end(_ status: Int32) -> Never {
 /// wrong place, a password) is named by its place (`[argument 3]`), never printed.
 func writeError(_ message: String) {
     // What went to standard output first stays first where both go to one log (`> log 2>&1`): print buffers it
-    // when it is not a terminal, and `scenario check`'s count came before its problems.
-    fflush(nil)
+    // when it is not a terminal, and `scenario check`'s count came before its problems. A flush that fails is kept
+    // for `end`, whose own flush then finds nothing left to fail on (a full disk is still 74, a closed pipe 141).
+    if fflush(nil) != 0 { RunCommand.noteOutputFailure(errno) }
     writeErrorLine("idp-tui: \(ArgumentEcho.redacting(message, arguments: Array(CommandLine.arguments.dropFirst())))")
 }
 

@@ -25,6 +25,27 @@ import Testing
         #expect(try shell(#"timeout 30 "$IDP" --version >/dev/full"#).status == 74)
     }
 
+    /// A command that prints and then fails (`scenario check` of a file with problems) flushes its output before
+    /// the error line: a flush that failed there was lost, and a full disk ended 2, a closed pipe 2 (not 74, 141).
+    @Test func outputLostBeforeAnErrorLineStillEndsWith74Or141() throws {
+        let bad = try temporaryFile(#"{"scenario": 1, "name": 7}"#)
+        let full = try shell(#"timeout 30 "$IDP" scenario check "# + bad + " >/dev/full")
+        #expect(full.status == 74, "\(full.stderr)")
+        #expect(full.stderr.contains("the output could not be written: No space left on device"), "\(full.stderr)")
+        // A pipe whose reader has gone, for certain: its reading end is closed before the process starts.
+        let process = Process()
+        process.executableURL = BinaryRun.executable
+        process.arguments = ["scenario", "check", bad]
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 141)
+    }
+
     @Test func aPlainSessionWithoutAnInputEndsAtOnce() throws {
         // Its own pipe took descriptor 0, and the session waited on it forever (timeout's 124).
         let run = try shell(#"timeout 30 "$IDP" --ephemeral <&-"#)
