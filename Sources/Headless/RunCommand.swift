@@ -13,10 +13,12 @@ import Q2Flows
 /// status. Output goes to standard output as JSON Lines; a usage error is thrown for the caller to print.
 public enum RunCommand {
     public static func main(_ options: CommandLineOptions) throws(UsageError) -> Int32 {
-        // The files first (scenario, certificate chain, state): one that cannot be used is refused at once, not
-        // after the answers, which a caller may hold open, and which the error then seemed to be about.
-        let (service, noteScenario) = try options.makeService()
+        // The files first (scenario, certificate chain, the state file's path): one that cannot be used is refused at
+        // once, not after the answers, which a caller may hold open, and which the error then seemed to be about.
+        // The state file is opened after the answers: refused answers make no file and wait on no other's lock.
+        let inputs = try options.readInputs()
         let answers = try readAnswers(options)
+        let (service, noteScenario) = try options.makeService(inputs)
         let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers) { line in
             writeFully(STDOUT_FILENO, Array((line + "\n").utf8))
         }

@@ -30,6 +30,21 @@ extension StateFile {
         self.init(path: path, database: database, warnings: warnings, readOnly: true, unformatted: tables == 0)
     }
 
+    /// Refuses, as ``init(path:)`` would, a path it would refuse whatever the file's contents and whoever holds it
+    /// (a folder, a FIFO, a path behind a folder the user cannot search, a file that is not SQLite, or one the user
+    /// cannot read or write), without making, opening or locking anything: `run` checks it before it reads the
+    /// answers, and opens the file after (a refused answer then leaves no new file, and waits on no lock).
+    public static func checkBeforeOpening(_ path: String) throws(StateError) {
+        switch StatePath.Entry(path) {
+        case .missing: return
+        case .unreachable(let refusal): throw StateError(refusal)
+        case .notAFile(let what): throw StateError(StatePath.refusal(path, what) + "; name another file with --state")
+        case .regularFile:
+            if let problem = StatePath.writeProblem(path) { throw StateError(problem) }
+            guard StatePath.isSQLiteOrEmpty(path) else { throw Database.damaged(path, "file is not a database") }
+        }
+    }
+
     /// Checks that `path` holds a state file this user may read, as ``init(reading:)`` does, and changes nothing
     /// at all: no migration, no journal mode, no permission (`compare` and `scenario`, which do not use it).
     public static func check(_ path: String) throws(StateError) {

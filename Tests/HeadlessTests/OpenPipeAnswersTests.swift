@@ -28,12 +28,22 @@ import Testing
     /// A scenario, certificate chain or state file that cannot be used is refused before the answers are read: the
     /// run waited for a pipe held open to end, and then blamed the answers ("the input is empty").
     @Test(arguments: [["--scenario", "/nonexistent/scenario.json"], ["--certificate-chain", "/nonexistent/chain.pem"],
-                      ["--state", "/tmp"]])
+                      ["--state", "/tmp"], ["--state", scenarioPath("default")]])
     func aFileThatCannotBeUsedIsRefusedWithoutWaitingForTheAnswers(_ option: [String]) throws {
         let (status, output) = try run(["activate"] + option, writing: "")
         #expect(status == 2, "\(output)")
         #expect(!output.contains("answers"), "\(output)")
         #expect(output.contains(option[1]), "\(output)")
+    }
+
+    /// The state file is opened only once the answers are read: answers refused make no file (they made one once
+    /// the state was opened first), and do not wait for another process's lock on it.
+    @Test func refusedAnswersMakeNoStateFile() throws {
+        let state = freshStatePath()
+        let run = try BinaryRun.run(["run", "activate", "--state", state], stdin: #"{"usernme":"alice"}"#)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("answers"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: state))
     }
 
     /// Runs `idp-tui run` with `answers` written to a pipe that stays open until the process ends (or 20 s), its

@@ -70,13 +70,32 @@ extension CommandLineOptions {
     /// The flow service these options describe, and a note of the scenario in use to record in the state file once
     /// the flows start (``StateFile/useScenario(named:)``: a run stopped for bad input first records nothing).
     public func makeService(for command: Command = .run) throws(UsageError) -> (service: FlowService, noteScenario: () -> Void) {
+        try makeService(readInputs(for: command), for: command)
+    }
+
+    /// The scenario and configuration these options name, read and checked, and the state file's path checked
+    /// without opening it: all a service needs but the state file.
+    public func readInputs(for command: Command = .run) throws(UsageError) -> (scenario: Scenario, configuration: FlowConfiguration) {
         // The world's parts that no scenario changes load on another thread while the scenario is read.
         IdentityProviderCertificates.prepareInBackground()
-        let scenario = try loadScenario(for: command)
-        let configuration = try flowConfiguration(for: command)
+        let inputs = (try loadScenario(for: command), try flowConfiguration(for: command))
+        if !ephemeral, let path = statePath {
+            do {
+                try StateFile.checkBeforeOpening(path)
+            } catch {
+                throw UsageError(command.prefix + error.description)
+            }
+        }
+        return inputs
+    }
+
+    /// The service on inputs ``readInputs(for:)`` read, the state file opened now.
+    public func makeService(_ inputs: (scenario: Scenario, configuration: FlowConfiguration), for command: Command = .run)
+        throws(UsageError) -> (service: FlowService, noteScenario: () -> Void)
+    {
         let state = try openState(for: command)
-        let note = { if let note = state?.useScenario(named: scenario.name) { writeErrorLine("idp-tui: \(note)") } }
-        return (makeService(scenario: scenario, configuration: configuration, state: state), note)
+        let note = { if let note = state?.useScenario(named: inputs.scenario.name) { writeErrorLine("idp-tui: \(note)") } }
+        return (makeService(scenario: inputs.scenario, configuration: inputs.configuration, state: state), note)
     }
 
     /// The flow service on a scenario and configuration already read, keeping what outlives the process in
