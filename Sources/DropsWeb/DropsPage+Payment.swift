@@ -21,7 +21,7 @@ extension DropsPage {
             fault("3DS Method never completes: the AReq waits \(seconds) s, then goes with threeDSCompInd N")
             // Logged before the wait, so that the screen and a cancel name the Method as the call in flight (they
             // named the card form, answered 10 s before).
-            log("Drops", "ACS", "3DS Method", "\(collection); no completion: the AReq waits the method timer (\(seconds) s), then threeDSCompInd N")
+            log("Drops", "ACS", "3DS Method", "\(collection); waiting for its completion (the method timer: \(seconds) s)")
             simulation.clock.sleep(for: acs.timers.method)
             completion = "N"
         } else {

@@ -262,7 +262,9 @@ struct PaymentProgress {
 extension PaymentAnswers {
     /// The kind of challenge the card's design has, by the issuer's card list; nil for a card that meets none.
     func designedChallenge(_ defaults: PaymentDefaults, issuer: AccessControlServer) -> AcsUiType? {
-        guard let details = try? cardForm(defaults, at: ""), case .challenge(let design)? = issuer.card(details.card)?.scenario else { return nil }
+        // An expired card is answered N at lookup, as the answers' check knows: no challenge comes.
+        guard let details = try? cardForm(defaults, at: ""), !issuer.isExpired(month: details.expiryMonth, year: details.expiryYear),
+            case .challenge(let design)? = issuer.card(details.card)?.scenario else { return nil }
         return design.uiType
     }
 
@@ -278,6 +280,7 @@ extension PaymentAnswers {
             && designed != .multiSelect { keys.append("choices") }
         if approve != nil && !progress.screens.contains(.outOfBand) && designed != .outOfBand { keys.append("approve") }
         if challengeDelay > .zero && progress.screens.isEmpty && designed == nil { keys.append("challengeDelay") }
+        if cancelChallenge && progress.screens.isEmpty && designed == nil { keys.append("cancel") }
         return keys
     }
 }

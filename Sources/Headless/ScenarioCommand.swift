@@ -16,7 +16,7 @@ public enum ScenarioCommand {
                 continue
             }
             // The file --scenario named counts as one (the error named only the second, given once).
-            let first = named == command.options.scenarioPath ? "--scenario \(named)" : "\"\(named)\""
+            let first = named == command.options.scenarioPath ? "--scenario \"\(named)\"" : "\"\(named)\""
             throw UsageError("scenario \(verb): one file at a time, not \(first) and also \"\(word)\"")
         }
         switch verb {

@@ -161,7 +161,7 @@ func temporaryFile(_ text: String) throws -> String {
         (["scenario", "lint", "x.json"], #"scenario: unknown command "lint""#),
         (["scenario", "check", "a.json", "b.json"], #"one file at a time, not "a.json" and also "b.json""#),
         // The global --scenario names the first: the error named only the file given once.
-        (["--scenario", "a.json", "scenario", "check", "b.json"], #"one file at a time, not --scenario a.json and also "b.json""#),
+        (["--scenario", "a.json", "scenario", "check", "b.json"], #"one file at a time, not --scenario "a.json" and also "b.json""#),
         (["scenario", "show", "--frob"], "unknown option --frob"),
     ])
     func badScenarioCommandsExitTwo(arguments: [String], message: String) throws {

@@ -66,9 +66,9 @@ import Testing
         let run = try BinaryRun.run(["run", "activate", "activate", "--state", state], stdin: answers)
         #expect(run.results.count == 2, "\(run.stdout) \(run.stderr)")
         let text = run.results.last?["advice"] as? String ?? ""
-        #expect(text.contains("reset the device to activate again (here: idp-tui reset --state=\(state))"), "\(text)")
+        #expect(text.hasSuffix("reset the device to activate again. Here: idp-tui reset --state=\(state)."), "\(text)")
         let memory = try BinaryRun.run(["run", "activate", "activate", "--ephemeral"], stdin: answers)
         let inMemory = memory.results.last?["advice"] as? String ?? ""
-        #expect(inMemory.contains("(here: starting again (this state is in memory only))"), "\(inMemory)")
+        #expect(inMemory.hasSuffix(". Here: starting again (this state is in memory only)."), "\(inMemory)")
     }
 }

@@ -39,6 +39,8 @@ import Testing
          #"idp-tui: answers (payer-auth): "otp", "challengeDelay" not used: its card meets no challenge"#),
         (#"{"card":"4000000000002503","expiry":"12/30","otp":"1234","approve":true,"choices":["x"]}"#,
          #"idp-tui: answers (payer-auth): "choices", "approve" not used: its card's challenge is text (one-time code)"#),
+        (#"{"card":"4000000000002701","expiry":"12/30","cancel":"challenge"}"#,
+         #"idp-tui: answers (payer-auth): "cancel" not used: its card meets no challenge"#),
     ])
     func paymentAnswersForAChallengeItNeverMetAreNoted(_ answers: String, _ note: String) throws {
         let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: answers)
@@ -57,5 +59,12 @@ import Testing
                                         stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","faults":{"threeDS":{"acs":"malformed"}}}"#)
         #expect(faulted.status == 1, "\(faulted.stderr)")
         #expect(faulted.stderr.isEmpty, "\(faulted.stderr)")
+    }
+
+    /// An expired card is answered N at lookup, challenge card or not: its code is noted as unused.
+    @Test func anExpiredChallengeCardsCodeIsNoted() throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: #"{"card":"4000000000002503","expiry":"01/20","otp":"1234"}"#)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == #"idp-tui: answers (payer-auth): "otp" not used: its card meets no challenge"# + "\n", "\(run.stderr)")
     }
 }

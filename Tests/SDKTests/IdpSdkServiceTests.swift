@@ -25,7 +25,6 @@ import Testing
     @Test func theFieldIdsAreTheKeysTheValuesGoUnder() {
         #expect([IdpSdkConstants.USERNAME, IdpSdkConstants.PASSWORD, IdpSdkConstants.ACTIVATION_CODE, IdpSdkConstants.NEW_PASSWORD,
                   IdpSdkConstants.CURRENT_PASSWORD] == ["username", "password", "activation-code", "new-password", "current-password"])
-        #expect(IdpSdkInputFieldId.allCases.map(\.key) == IdpSdkInputFieldId.allCases.map(\.rawValue))
         #expect(IdpSdkInputFieldId.allCases.filter { !$0.isSecret } == [.username])
     }
 
