@@ -109,6 +109,11 @@ extension HistoryRecord {
             lines.append("error" + (code.isEmpty ? "" : " " + code.joined(separator: "/")) + ": " + message)
         }
         if let advice = result["advice"]?.string { lines.append("next: " + advice) }
+        // A logout that found nobody logged in succeeds as one that did: its record says which, as its result
+        // screen does ("Nothing to log out").
+        if result["flow"]?.string == "logout", result["wasLoggedIn"]?.value == .bool(false) {
+            lines.append(result["user"]?.string == nil ? "nothing to log out: this device is not activated" : "nothing to log out: no user was logged in")
+        }
         return lines + damageLines
     }
 }
