@@ -161,6 +161,10 @@ public struct KSMSetAuthorisationCodeResultEvent: KsEvent {
     }
 
     public func getName() -> String { "SetAuthorisationCodeResultEvent" }
+
+    static func failure(_ status: KSMEventStatusType, _ code: Int, _ description: String) -> KSMSetAuthorisationCodeResultEvent {
+        KSMSetAuthorisationCodeResultEvent(status: status, userIdentifier: nil, errorCode: code, errorDescription: description)
+    }
 }
 
 /// Logout: ends the session. Wait for its result before sending anything else.

@@ -393,12 +393,6 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     }
 }
 
-extension KSMSetAuthorisationCodeResultEvent {
-    static func failure(_ status: KSMEventStatusType, _ code: Int, _ description: String) -> KSMSetAuthorisationCodeResultEvent {
-        KSMSetAuthorisationCodeResultEvent(status: status, userIdentifier: nil, errorCode: code, errorDescription: description)
-    }
-}
-
 /// The consumer, held weakly as the real factory holds it. Not `Sendable` by type: it is called only on the
 /// controller's serial queue, as the vendor documents (the app's receiver must be thread-safe).
 private struct WeakReceiver: @unchecked Sendable {
