@@ -218,9 +218,7 @@ extension PaymentAnswers {
     /// and the answer its challenge asks for (the issuer's card list says which), so that exit 2 means no flow ran.
     func check(_ defaults: PaymentDefaults, issuer: AccessControlServer, challengeMayCome: Bool, at place: String) throws(UsageError) {
         let details = try cardForm(defaults, at: place)
-        // An expired card is answered N at lookup: no challenge comes, and none needs answering.
-        let expired = issuer.isExpired(month: details.expiryMonth, year: details.expiryYear)
-        guard challengeMayCome, !expired, !cancelChallenge, case .challenge(let design)? = issuer.card(details.card)?.scenario else { return }
+        guard challengeMayCome, !cancelChallenge, let design = Self.challenge(of: details, issuer: issuer) else { return }
         switch design.uiType {
         case .text:
             if otp.isEmpty { throw UsageError("\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(Self.at(object))") }
@@ -262,10 +260,15 @@ struct PaymentProgress {
 extension PaymentAnswers {
     /// The kind of challenge the card's design has, by the issuer's card list; nil for a card that meets none.
     func designedChallenge(_ defaults: PaymentDefaults, issuer: AccessControlServer) -> AcsUiType? {
-        // An expired card is answered N at lookup, as the answers' check knows: no challenge comes.
-        guard let details = try? cardForm(defaults, at: ""), !issuer.isExpired(month: details.expiryMonth, year: details.expiryYear),
+        (try? cardForm(defaults, at: "")).flatMap { Self.challenge(of: $0, issuer: issuer) }?.uiType
+    }
+
+    /// The challenge the issuer's card list gives the card; nil for one that meets none. An expired card is
+    /// answered N at lookup: no challenge comes, and none needs answering.
+    static func challenge(of details: PaymentDetails, issuer: AccessControlServer) -> ChallengeDesign? {
+        guard !issuer.isExpired(month: details.expiryMonth, year: details.expiryYear),
             case .challenge(let design)? = issuer.card(details.card)?.scenario else { return nil }
-        return design.uiType
+        return design
     }
 
     /// The keys a payment that ended without using them was given for a challenge its card never has, for a note
