@@ -45,9 +45,13 @@ enum LogPane {
         var who = 0
         var step = 0
         var thread = 0
+        /// Whether an SDK's request to the IdP or its answer has come (the legend's `⇢ ⇠ IdP` then, not during a
+        /// payment or a Q2 flow alone, whose events never have them).
+        var identityProvider = false
 
         mutating func add(_ event: FlowEvent) {
             events += 1
+            if event.from == .identityProvider || event.to == .identityProvider { identityProvider = true }
             who = max(who, CharacterWidth.of(LogPane.who(event)))
             step = max(step, CharacterWidth.of(event.step.rawValue))
             thread = max(thread, CharacterWidth.of(event.thread))
@@ -112,7 +116,8 @@ enum LogPane {
         } else {
             // Arrows say which way a message went, seen from the app (`who`): a prompt the SDK sends the app is
             // `← IdpSdk` and the app's reply to it `→ IdpSdk`, so the legend says to and from, not call and answer.
-            title += " — → to ← from ⇢ ⇠ IdP ⚡ fault · tab: read them"
+            let identityProvider = widest.events == 0 || widest.identityProvider ? "⇢ ⇠ IdP " : ""
+            title += " — → to ← from \(identityProvider)⚡ fault · tab: read them"
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
         // From the newest line shown upwards: each event, and a rule above it where the flow before was another.
