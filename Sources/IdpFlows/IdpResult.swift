@@ -24,7 +24,9 @@ public struct DeviceDetail: FlowResultDetail, Equatable {
         try container.encodeIfPresent(wasLoggedIn, forKey: .init("wasLoggedIn"))
     }
 
-    public var historyUser: String? { user }
+    /// The device's user; none for a logout that found nobody logged in (its history row read as a real
+    /// logout's, `alice success OK`).
+    public var historyUser: String? { wasLoggedIn == false ? nil : user }
 }
 
 extension FlowResult {

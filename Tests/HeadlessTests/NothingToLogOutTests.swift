@@ -14,6 +14,10 @@ import Testing
         let empty = try BinaryRun.run(["history", "show", "3", "--state", state])
         #expect(!real.stdout.contains("nothing to log out"), "\(real.stdout)")
         #expect(empty.stdout.split(separator: "\n").dropFirst().first == "nothing to log out: no user was logged in", "\(empty.stdout)")
+        // The list names the user a logout logged out, and nobody for the one that had nothing to log out.
+        let list = try BinaryRun.run(["history", "--json", "--state", state])
+        let users = list.stdout.split(separator: "\n").map { $0.contains("\"user\":\"alice\"") }
+        #expect(users == [false, true, true], "\(list.stdout)")
     }
 
     @Test func onADeviceNeverActivatedItSaysThat() throws {
