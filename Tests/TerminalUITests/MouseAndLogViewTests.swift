@@ -252,6 +252,28 @@ import Testing
         #expect(driver.app.state.logFocus?.filter == "A")
     }
 
+    /// An event found with a filter stays selected, and in view, when the filter is cleared: it jumped to the
+    /// newest, and the event's neighbours were lost.
+    @Test func clearingTheFilterKeepsTheEventFoundWithIt() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab, .character("/"))
+        for character in "ack" { driver.press(.character(character)) }
+        driver.press(.enter, .home)
+        let chosen = try #require(driver.app.state.logFocus?.selected)
+        driver.press(.character("/"), .escape)
+        #expect(driver.app.state.logFocus?.filter == "")
+        #expect(driver.app.state.logFocus?.selected == chosen)
+        let event = try #require(driver.app.state.log.first { $0.sequence == chosen })
+        driver.press(.enter)
+        #expect(driver.app.render().text.contains("step      \(event.step.rawValue)"))
+        driver.press(.escape)
+        // A filter that no longer lists it selects the newest.
+        driver.press(.character("/"), .character("A"), .character("R"), .character("e"), .character("q"))
+        #expect(driver.app.state.logFocus?.selected == nil)
+    }
+
     @Test func arrowsMoveTheSelectionAndEndFollowsTheNewest() {
         let driver = AppDriver()
         driver.activate()

@@ -73,8 +73,13 @@ extension TerminalApp {
             case .character(let character) where focus.filter.count < 40: focus.filter.append(character)
             default: break
             }
-            focus.selected = nil
-            focus.scroll = 0
+            // The selected event stays selected while the filter still lists it, and in view: clearing a filter
+            // shows the event found with it among its neighbours (it jumped to the newest, as less's `&` does not).
+            state.logFocus = focus
+            let listed = state.listedEvents
+            if let selected = focus.selected, !listed.contains(where: { $0.sequence == selected }) { focus.selected = nil }
+            focus.scroll = LogPane.scroll(keeping: AppState.selectedIndex(focus, in: listed), from: 0, listed,
+                                          rows: AppView.logRows(state))
             state.logFocus = focus
             return
         }
