@@ -211,6 +211,14 @@ public struct AppState: Sendable {
 
     public static let logLimit = 2000
 
+    /// A prompt is on screen: a form, the card form, a challenge or Q2's choice.
+    var isAsking: Bool {
+        switch screen {
+        case .form, .payment, .challenge, .q2Choice: true
+        default: false
+        }
+    }
+
     /// The time left to answer the prompt on screen (a form, the card form, a challenge, Q2's choice), when it times out.
     func promptTimeLeft(at now: ContinuousClock.Instant) -> Duration? {
         guard let deadline = promptDeadline else { return nil }

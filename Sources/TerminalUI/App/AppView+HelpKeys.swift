@@ -16,7 +16,9 @@ extension AppView {
         }
         if let focus = state.logFocus {
             // F1, not ?: with a form behind the log, ? is typed.
-            if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("F1", "help")] }
+            // A form that came while the filter was typed or an event shown waits for them to close.
+            if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", state.isAsking ? "close, to the form" : "close"), ("F1", "help")] }
+            if focus.editingFilter && state.isAsking { return [("type", "filter"), ("enter esc", "to the form"), ("F1", "help")] }
             if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")] }
             // "move", not "select": at 60 columns the bar keeps End too.
             return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back"), ("F1", "help")]

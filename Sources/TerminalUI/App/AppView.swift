@@ -75,9 +75,12 @@ public enum AppView {
             let events = state.listedEvents
             // The filter may match nothing any more (the log keeps the newest 2,000 events only).
             if !events.isEmpty {
-                drawEventDetail(&buffer, events[AppState.selectedIndex(focus, in: events)], scroll: scroll, historyIDs: state.historyIDs)
+                drawEventDetail(&buffer, events[AppState.selectedIndex(focus, in: events)], scroll: scroll, historyIDs: state.historyIDs,
+                                formWaiting: state.isAsking)
             }
         }
+        // The keys go to the log: no cursor waits in a form's field behind it (one that came while it had them).
+        if state.logFocus != nil { buffer.cursor = nil }
         if state.showHelp {
             HelpBar.drawOverlay(&buffer, scroll: state.helpScroll)
             buffer.cursor = nil

@@ -63,6 +63,10 @@ extension TerminalApp {
         let last = events.count - 1
         if focus.editingFilter {
             switch key {
+            case .enter where state.isAsking, .escape where state.isAsking:
+                // A form came while the filter was typed: closing the filter hands the form the keys.
+                leaveLogFocus(focus)
+                return
             case .enter: focus.editingFilter = false
             // Esc clears it, as in the card picker: it kept it too, and only backspacing one character at a time
             // cleared a filter.
@@ -88,6 +92,8 @@ extension TerminalApp {
             let selected = events.indices.contains(index) ? index : last
             let lines = last >= 0 ? LogPane.detailLines(events[selected], width: state.width - 8, historyIDs: state.historyIDs).count : 0
             focus.detail = AppView.detailScroll(key, from: scroll, lines: lines, screenHeight: state.height)
+            // A form came while the event was shown: closing it hands the form the keys.
+            if focus.detail == nil && state.isAsking { leaveLogFocus(focus); return }
             state.logFocus = focus
             return
         }
@@ -202,12 +208,15 @@ extension AppView {
                               historyIDs: state.historyIDs, tabListsEvents: state.logTakesTab)
         } else {
             LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
-                         height: height, focus: state.logFocus, widest: state.logWidest, historyIDs: state.historyIDs)
+                         height: height, focus: state.logFocus, widest: state.logWidest, historyIDs: state.historyIDs,
+                         formWaiting: state.isAsking)
         }
     }
 
-    static func drawEventDetail(_ buffer: inout ScreenBuffer, _ event: FlowEvent, scroll: Int, historyIDs: [Int: Int] = [:]) {
-        drawEventDetail(&buffer, lines: LogPane.detailLines(event, width: buffer.width - 8, historyIDs: historyIDs), scroll: scroll)
+    static func drawEventDetail(_ buffer: inout ScreenBuffer, _ event: FlowEvent, scroll: Int, historyIDs: [Int: Int] = [:],
+                                formWaiting: Bool = false) {
+        drawEventDetail(&buffer, lines: LogPane.detailLines(event, width: buffer.width - 8, historyIDs: historyIDs), scroll: scroll,
+                        closes: formWaiting ? "esc closes, a form came" : "esc closes")
     }
 
     /// The detail view's first line after `key` (nil: closed), between its first line and its last page: it went
@@ -228,7 +237,7 @@ extension AppView {
         }
     }
 
-    static func drawEventDetail(_ buffer: inout ScreenBuffer, lines: [String], scroll: Int) {
+    static func drawEventDetail(_ buffer: inout ScreenBuffer, lines: [String], scroll: Int, closes: String = "esc closes") {
         let width = buffer.width - 4
         let height = buffer.height - 2
         let top = 1
@@ -237,7 +246,7 @@ extension AppView {
         let first = min(scroll, max(0, lines.count - rows))
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         let more = lines.count > rows ? " (\(first + 1)–\(min(lines.count, first + rows)) of \(lines.count) lines, ↑↓ scroll)" : ""
-        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Event — esc closes" + more)
+        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Event — \(closes)" + more)
         // A field's first line starts with its label (10 columns, ``detailLines``), as do the "detail" and "message"
         // headings; its other lines, and the message's, start with spaces. Only labels take the label's colour (the
         // first five lines did, wrapped values too, and "took", "status" and "detail" did not).

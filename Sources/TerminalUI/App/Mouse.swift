@@ -39,6 +39,12 @@ extension TerminalApp {
         // Over a panel or the help, a click does nothing: they close with their keys.
         guard !state.showHelp, state.cardPicker == nil, state.faultsPanel == nil else { return }
         guard let target = render().targets.first(where: { $0.contains(row: row, column: column) }) else { return }
+        // A click in the main panel takes the focus from the log, as Esc there does (its Enter went to the log: a
+        // menu item clicked opened an event); not through an event shown whole, which covers the panel.
+        if let focus = state.logFocus {
+            guard focus.detail == nil else { return }
+            leaveLogFocus(focus)
+        }
         state.notice = nil
         switch state.screen {
         case .home:

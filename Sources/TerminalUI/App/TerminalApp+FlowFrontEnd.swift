@@ -96,12 +96,16 @@ extension TerminalApp {
             return
         }
         state.promptDeadline = service.promptTimeout.map { ContinuousClock.now + $0 }
-        // A prompt takes the keys: a focused log (its filter being typed, or an event shown whole) gives the focus
-        // back as Esc there does, after the screen changes (the log's rows are the form's); keys typed next went to
-        // the filter while the form's cursor waited in its field. It jumped to the newest event.
+        // A prompt takes the keys from a focused log, which gives the focus back as Esc there does, after the screen
+        // changes (the log's rows are the form's); keys typed next went to the log while the form's cursor waited in
+        // its field. Not from a filter being typed or an event shown whole: the rest of a filter's text went into
+        // the password and its Enter submitted it (a wrong password, an attempt spent), and the Esc that was to
+        // close an event cancelled the flow. Those keep the keys, say that the form is waiting, and hand it the
+        // keys when they close (as the faults panel stays over a form that comes).
         let leaving = state.logFocus
-        state.logFocus = nil
-        defer { if let leaving { leaveLogFocus(leaving) } }
+        let keepsKeys = leaving.map { $0.editingFilter || $0.detail != nil } ?? false
+        if !keepsKeys { state.logFocus = nil }
+        defer { if let leaving, !keepsKeys { leaveLogFocus(leaving) } }
         switch prompt.request {
         case let signIn as Q2SignIn: q2SignIn(prompt, signIn)
         case let request as PaymentDetailsRequest: state.screen = .payment(PaymentFormState(prompt: prompt, defaults: request.defaults, lastCard: state.lastCard))

@@ -99,7 +99,7 @@ enum LogPane {
     /// bottom. `scroll` lines are hidden below; with the focus, `selected` is highlighted and kept in view (the
     /// focus's own scroll, moved only as far as that needs).
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
-                     height: Int, focus: LogFocusState? = nil, widest: Widest, historyIDs: [Int: Int] = [:]) {
+                     height: Int, focus: LogFocusState? = nil, widest: Widest, historyIDs: [Int: Int] = [:], formWaiting: Bool = false) {
         let rows = max(0, height - 3)
         var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
@@ -107,7 +107,8 @@ enum LogPane {
         }
         var title = "SDK events"
         if let focus {
-            title += focus.editingFilter ? " — filter: \(focus.filter)▏ (enter keeps it, esc clears it)" : focus.filter.isEmpty ? "" : " — filter \"\(focus.filter)\""
+            let keys = formWaiting ? "a form came: enter or esc answers it" : "enter keeps it, esc clears it"
+            title += focus.editingFilter ? " — filter: \(focus.filter)▏ (\(keys))" : focus.filter.isEmpty ? "" : " — filter \"\(focus.filter)\""
             // Before the keys, so that a narrow title cuts the keys, not the note.
             if scroll > 0 { title += " — \(scroll) newer below" }
             title += " — ↑↓ select · enter details · / filter · end newest · esc back"

@@ -1,0 +1,67 @@
+import FlowEngine
+import Testing
+@testable import TerminalUI
+
+/// A form that comes while the log's filter is typed, or an event is shown whole, waits for them to close: the
+/// rest of the filter's text went into the password and its Enter submitted it (a wrong password, an attempt
+/// spent), and the Esc that was to close the event cancelled the flow.
+@Suite struct FormWhileLogFocusedTests {
+    /// Activation's first form, on its way (its IdP call waits 5 s on the manual clock), with the log focused.
+    private func formOnItsWay() -> AppDriver {
+        let driver = AppDriver(latency: .seconds(5))
+        driver.press(.enter)
+        #expect(driver.clock.waitForPendingTimers(atLeast: 1))
+        driver.pump { app in app.state.log.contains { $0.step == .getAuthorizationCode } }
+        driver.press(.tab)
+        return driver
+    }
+
+    private func formCame(_ driver: AppDriver) -> Bool {
+        driver.clock.advance(by: .seconds(60))
+        return driver.pump { _ in driver.isForm }
+    }
+
+    @Test func keysTypedIntoTheFilterStayThereAndItsEnterHandsTheFormTheKeys() throws {
+        let driver = formOnItsWay()
+        driver.press(.character("/"), .character("a"), .character("b"))
+        #expect(formCame(driver))
+        for character in "cdef" { driver.press(.character(character)) }
+        #expect(driver.app.state.logFocus?.filter == "abcdef")
+        var text = driver.app.render().text
+        #expect(text.contains("a form came: enter or esc answers it"), "\(text)")
+        #expect(text.contains("enter esc to the form"), "the help bar: \(text)")
+        #expect(driver.app.render().cursor == nil, "no cursor waits in the form's field while the filter has the keys")
+        driver.press(.enter)
+        #expect(driver.app.state.logFocus == nil, "the form has the keys")
+        guard case .form(let form) = driver.screen else { Issue.record("no form"); return }
+        #expect(form.inputs.allSatisfy { $0.isEmpty }, "nothing typed into the filter went into the form")
+        #expect(!driver.app.state.log.contains { $0.step == .provideCredentials && $0.from == .app }, "nothing was submitted")
+        driver.type("alice")
+        guard case .form(let typed) = driver.screen else { Issue.record("no form"); return }
+        #expect(typed.inputs.first?.text == "alice")
+        text = driver.app.render().text
+        #expect(!text.contains("filter"), "the filter is dropped with the focus: \(text)")
+    }
+
+    @Test func escClosingAnEventShownWholeHandsTheFormTheKeysAndDoesNotCancel() {
+        let driver = formOnItsWay()
+        driver.press(.enter)
+        #expect(driver.app.state.logFocus?.detail != nil)
+        #expect(formCame(driver))
+        #expect(driver.app.state.logFocus?.detail != nil, "the event stays shown")
+        #expect(driver.app.render().text.contains("Event — esc closes, a form came"))
+        driver.press(.escape)
+        #expect(driver.app.state.logFocus == nil)
+        #expect(driver.isForm, "the flow goes on: \(driver.app.render().text)")
+        #expect(!driver.app.state.log.contains { $0.step == .cancel })
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult }, "Esc on the form cancels, as ever")
+    }
+
+    /// The log focused without a filter being typed or an event shown gives the keys to the form as it comes.
+    @Test func aFocusedLogGivesTheKeysToAFormThatComes() {
+        let driver = formOnItsWay()
+        #expect(formCame(driver))
+        #expect(driver.app.state.logFocus == nil)
+    }
+}
