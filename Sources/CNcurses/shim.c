@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -239,6 +240,12 @@ static struct sigaction previous_actions[NSIG];
 // Runs on a crash: put the terminal back (async-signal-safe calls only), then hand the signal to whoever
 // handled it before (the Swift runtime's backtracer, or the default action), so the crash is still reported.
 static volatile sig_atomic_t plain_active = 0;
+
+int idp_output_columns(void) {
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
+}
 
 void idp_plain_begin(void) {
     // The plain front end turns echo off for secrets: a crash must give it back as well.

@@ -277,9 +277,21 @@ public enum PlainSession {
     /// Whether this session's text is spelled in ASCII (a locale that is not UTF-8). Main thread only.
     nonisolated(unsafe) private static var ascii = false
 
-    /// Text the session prints (never what the user types, which the line editor echoes as it came).
+    /// Text the session prints (never what the user types, which the line editor echoes as it came). At a terminal,
+    /// each whole line is wrapped to its width at spaces (``CharacterWidth/wrap(_:to:)``), as dialog does: the
+    /// terminal broke words in two. A question, which the line editor goes on from, and a pipe's lines stay whole.
     private static func write(_ text: String) {
-        write(bytes: Array(printable(text).utf8))
+        let text = printable(text)
+        let columns = Int(idp_output_columns())
+        guard columns > 0, text.contains("\n") else {
+            write(bytes: Array(text.utf8))
+            return
+        }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let wrapped = lines.indices.map { index in
+            index == lines.count - 1 ? String(lines[index]) : CharacterWidth.wrap(String(lines[index]), to: columns).joined(separator: "\n")
+        }
+        write(bytes: Array(wrapped.joined(separator: "\n").utf8))
     }
 
     /// Text as the session prints it: its control characters made visible, in ASCII under a locale that is not UTF-8.

@@ -41,6 +41,52 @@ public enum CharacterWidth {
         return prefix(text, fitting: columns - 1) + "…"
     }
 
+    /// `line` in lines of at most `columns` terminal columns, as a plain transcript prints it at a terminal: broken
+    /// at spaces, a word wider than a line broken where the line ends (nothing is cut), and every line after the
+    /// first indented two more than the first's own indent, so that a wrapped line reads as one (a screen reader
+    /// reading row by row heard "ACTIVATION_REQUI", "RED" where the terminal broke it).
+    public static func wrap(_ line: String, to columns: Int) -> [String] {
+        guard of(line) > columns, columns >= 20 else { return [line] }
+        let lead = line.prefix { $0 == " " }.count
+        let indent = String(repeating: " ", count: min(lead + 2, columns / 2))
+        var lines: [String] = []
+        var current = String(line.prefix(lead))
+        var width = lead
+        // Nothing on the current line but its indent yet.
+        var fresh = true
+        func breakLine() {
+            lines.append(String(current.reversed().drop { $0 == " " }.reversed()))
+            (current, width, fresh) = (indent, indent.count, true)
+        }
+        for word in line.dropFirst(lead).split(separator: " ", omittingEmptySubsequences: false) {
+            var word = Substring(word)
+            // The spaces of a column's padding where a line breaks are not carried to the next.
+            if word.isEmpty && fresh && !lines.isEmpty { continue }
+            if !fresh {
+                if width + 1 + of(word) <= columns {
+                    current += " "
+                    width += 1
+                } else {
+                    breakLine()
+                    if word.isEmpty { continue }
+                }
+            }
+            // A word wider than what is left of the line goes on in pieces.
+            while width + of(word) > columns {
+                let piece = prefix(word, fitting: columns - width)
+                guard !piece.isEmpty else { break }
+                current += piece
+                word = word.dropFirst(piece.count)
+                breakLine()
+            }
+            current += word
+            width += of(word)
+            fresh = false
+        }
+        lines.append(current)
+        return lines
+    }
+
     /// `rows` as lines of aligned columns: each cell padded to its column's widest cell as the terminal shows it (a
     /// wide character takes two columns, a combining mark none), `gap` spaces between columns; the last cell of a
     /// row is not padded, so no line ends in spaces.

@@ -163,3 +163,23 @@ extension TmuxSession {
         #expect(session.scrollback().contains("Choose 1-7 (q quits): (not an answer here)\n"), "\(session.scrollback())")
     }
 }
+
+/// Plain mode wraps its lines to the terminal's width at spaces, as dialog does: at 40 columns the terminal broke
+/// words in two (`sdkState=ACTIVATION_REQUI` / `RED`), and a screen reader read the halves.
+@Suite(.serialized) struct PlainWrappingTests {
+    @Test func linesWrapAtSpacesToTheTerminalsWidth() throws {
+        let session = try TmuxSession(width: 40, height: 30, command: [
+            "sh", "-c", "trap '' INT; \"$0\" --plain --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
+        ])
+        #expect(session.waitFor("Choose 1-7"))
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Username"))
+        let rows = session.scrollback().components(separatedBy: "\n")
+        #expect(rows.contains { $0.contains("sdkState=ACTIVATION_REQUIRED,") }, "a word whole on a row: \(rows)")
+        // The working line's words whole too, its second part indented under the first.
+        #expect(rows.contains { $0.hasPrefix("  ") && $0.contains("Esc, or end of input,") }, "\(rows)")
+        session.press("C-c")
+        #expect(session.waitForExit() == 130)
+    }
+}

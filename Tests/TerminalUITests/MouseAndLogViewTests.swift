@@ -351,3 +351,22 @@ enum LogPaneProbe {
         #expect(!text.contains("ack ack"), "\(text)")
     }
 }
+
+@Suite struct PlainWrapTests {
+    @Test func aLineWrapsAtSpacesWithItsRestIndented() {
+        let line = "  ← MC-SDK  Start  MC-SDK  OK 1.3ms sdkState=ACTIVATION_REQUIRED, users=[]"
+        let lines = CharacterWidth.wrap(line, to: 40)
+        #expect(lines == ["  ← MC-SDK  Start  MC-SDK  OK 1.3ms", "    sdkState=ACTIVATION_REQUIRED,", "    users=[]"])
+        #expect(lines.allSatisfy { CharacterWidth.of($0) <= 40 })
+        // A word wider than a line goes on in pieces; a line that fits, and a width under 20, are left alone.
+        let long = String(repeating: "x", count: 50)
+        #expect(CharacterWidth.wrap(long, to: 20) == [String(repeating: "x", count: 20), "  " + String(repeating: "x", count: 18), "  " + String(repeating: "x", count: 12)])
+        #expect(CharacterWidth.wrap("short", to: 40) == ["short"])
+        #expect(CharacterWidth.wrap(line, to: 10) == [line])
+        // A column's padding where the line breaks is not carried to the next line.
+        #expect(CharacterWidth.wrap("  ⇢ IdP     GET /authorize       IdpSdk         client_id=KssIdpEnrollment, tenant=demo", to: 40)
+            == ["  ⇢ IdP     GET /authorize       IdpSdk", "    client_id=KssIdpEnrollment,", "    tenant=demo"])
+        // Wide characters count two.
+        #expect(CharacterWidth.wrap("⚡ fault ⚡ fault ⚡ fault ⚡ fault ⚡ fault", to: 20).allSatisfy { CharacterWidth.of($0) <= 20 })
+    }
+}

@@ -15,6 +15,8 @@ typedef struct {
 // Terminal set-up and tear-down. `escapeDelayMs` is ESCDELAY. Returns 0 on success.
 int idp_curses_start(int mouse);
 void idp_plain_begin(void);
+/// The columns of the terminal on standard output (TIOCGWINSZ); 0 when it is not a terminal or does not say.
+int idp_output_columns(void);
 void idp_curses_stop(void);
 int idp_curses_has_colors(void);
 int idp_curses_colors(void);
