@@ -145,7 +145,10 @@ public final class SafepayPayerAuthenticationView {
                               status: "ack"))
         case .rejected(let rejection):
             log(DropsLogEntry(from: "Drops", to: "App", name: "rejected", detail: rejection.description, thread: QueueName.current))
-        case .deliveryFailed, .pageNotReady:
+        case .deliveryFailed(let id, let attempts):
+            log(DropsLogEntry(from: "App", to: "Drops", name: "gave up", detail: "messageId \(id): no ack after \(attempts) attempts; the SDK stops resending it and tells the app nothing (the page may have it: only acks were lost)",
+                              thread: QueueName.current, status: "no ack"))
+        case .pageNotReady:
             break
         }
     }
@@ -162,13 +165,13 @@ public final class SafepayPayerAuthenticationView {
         switch notice {
         case .received(let event):
             deliver(event)
-        case .deliveryFailed(let id, let attempts):
-            let error = SafepayErrorData(message: "the Drops page did not acknowledge message \(id) after \(attempts) attempts", status: nil)
-            report { $0.onSafepayError(error: error) }
         case .pageNotReady(let after):
             let error = SafepayErrorData(message: "the Drops page did not become ready within \(after.components.seconds) s", status: nil)
             report { $0.onSafepayError(error: error) }
-        case .sent, .acknowledged, .rejected:
+        // Retries spent: logged, and nothing more, as Safepay's React Native host does (`dispatchMessage` re-queues
+        // a message only while it has retries left). It reported onSafepayError and ended the payment, whose own
+        // result the page, which had the configuration (only its acks were lost), went on to send.
+        case .sent, .acknowledged, .rejected, .deliveryFailed:
             break
         }
     }

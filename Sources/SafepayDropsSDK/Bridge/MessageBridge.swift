@@ -12,7 +12,8 @@ package enum BridgeNotice: Sendable, Equatable {
     case sent(messageId: String, attempt: Int)
     /// An ack arrived for a message.
     case acknowledged(messageId: String, status: String)
-    /// No ack came after every retry: the delegate gets onSafepayError.
+    /// No ack came after every retry: the bridge stops resending and tells the app nothing, as Safepay's React
+    /// Native host (which the Swift SDK mirrors) drops the message once its retries are spent.
     case deliveryFailed(messageId: String, attempts: Int)
     /// The page did not say ready in time: the delegate gets onSafepayError.
     case pageNotReady(after: Duration)
