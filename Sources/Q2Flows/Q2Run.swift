@@ -65,6 +65,7 @@ final class SignInViewController: ModuleViewController {
     init(passwordAuth: any PasswordAuthentication, delegate: ModuleDelegate) {
         self.passwordAuth = passwordAuth
         moduleDelegate = delegate
+        super.init(nibName: nil, bundle: nil)
     }
 
     func login(_ credential: PasswordCredential) async -> Result<PasswordAuthenticationResult, MobileCoreLoginFailure> {

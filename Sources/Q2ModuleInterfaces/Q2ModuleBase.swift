@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the platform gives an authentication module when it asks for its sign-in screen.
 public struct AuthenticationModuleContext: Sendable {
     /// A banner for the sign-in screen, set when the user comes from a deep link while logged out ("Please sign
@@ -29,8 +31,18 @@ public protocol ModuleDelegate: AnyObject, Sendable {
 /// `@MainActor`, so that a module's screen written here compiles unchanged against UIKit.
 @MainActor
 open class ModuleViewController {
-    public init() {}
+    /// UIKit's designated initialiser: a view controller's own initialiser calls `super.init(nibName: nil, bundle:
+    /// nil)`, as it does on iOS.
+    public init(nibName: String?, bundle: Bundle?) {}
+
+    public convenience init() {
+        self.init(nibName: nil, bundle: nil)
+    }
 }
+
+/// The name the vendor's quick start returns (`-> UIViewController?`, with only `import Q2ModuleInterfaces`, which
+/// brings UIKit on iOS): the stand-in, so that the page's module compiles unchanged. Nothing of UIKit's is behind it.
+public typealias UIViewController = ModuleViewController
 
 /// A module that replaces the platform's login screen with its own. The platform asks for the screen on the main
 /// actor, where view controllers are made (the quick start makes one without `await`).

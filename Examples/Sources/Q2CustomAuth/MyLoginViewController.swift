@@ -1,15 +1,16 @@
 // The Q2 Mobile SDK's Authentication Module page: "Authenticating", as printed.
 import Q2ModuleInterfaces
 
-/// Added: the page's `MyLoginViewController`, which it leaves to the module. Platform edit: a
-/// `ModuleViewController` instead of a UIKit view controller.
-final class MyLoginViewController: ModuleViewController {
+/// Added: the page's `MyLoginViewController`, which it leaves to the module, written as a UIKit view controller is
+/// (`UIViewController` is idp-tui's stand-in, `ModuleViewController`).
+final class MyLoginViewController: UIViewController {
     let passwordAuth: any PasswordAuthentication
     let moduleDelegate: ModuleDelegate
 
     init(passwordAuth: any PasswordAuthentication, delegate: ModuleDelegate) {
         self.passwordAuth = passwordAuth
         moduleDelegate = delegate
+        super.init(nibName: nil, bundle: nil)
     }
 
     func login(username: String, password: String) async {

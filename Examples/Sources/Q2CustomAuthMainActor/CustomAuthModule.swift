@@ -4,10 +4,9 @@
 import Q2ModuleInterfaces
 
 nonisolated public class CustomAuthModule: Q2ModuleBase {
-    // Platform edit: UIKit's `UIViewController` is `ModuleViewController` here (there is no UIKit on Linux).
     @MainActor public override func viewControllerForPlatformAuthentication(
         with context: AuthenticationModuleContext
-    ) async throws -> ModuleViewController? {
+    ) async throws -> UIViewController? {
         // passwordAuthentication is always provided by Core.
         let passwordAuth = context.passwordAuthentication
         return MyLoginViewController(passwordAuth: passwordAuth, delegate: moduleDelegate)
