@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 import Threading
 
 /// Why a state file cannot be used, in words a user can act on.
@@ -47,6 +48,17 @@ final class Database: @unchecked Sendable {
 
     static let busyTimeoutMilliseconds: Int32 = 10_000
 
+    /// SQLite's busy handler: while another process holds the file's lock, waits 5 ms at a time, up to the busy
+    /// timeout, and no longer once the process is exiting on a signal (``OpenDatabases/closing``): a `reset` or a
+    /// `history prune` waiting on the lock when Ctrl-C came went on to empty the file once the lock was free (the
+    /// signal's handler waited for it to close the file), and then exited 130 as if nothing had been done.
+    static func waitWhileBusy(_ count: Int32) -> Int32 {
+        let pause: Int32 = 5
+        guard !OpenDatabases.closing.load(ordering: .acquiring), count < busyTimeoutMilliseconds / pause else { return 0 }
+        usleep(UInt32(pause) * 1000)
+        return 1
+    }
+
     /// Opens (creating) the file to read and write it; `readOnly`, only to read it (``StateFile/init(reading:)``).
     init(path: String, readOnly: Bool = false) throws(StateError) {
         self.path = path
@@ -85,7 +97,7 @@ final class Database: @unchecked Sendable {
             sqlite3_close(opened)
             throw StateError("cannot \(readOnly ? "read" : "open") the state file \(path): \(message)")
         }
-        sqlite3_busy_timeout(opened, Self.busyTimeoutMilliseconds)
+        sqlite3_busy_handler(opened, { _, count in Database.waitWhileBusy(count) }, nil)
         return (opened, immutable)
     }
 
@@ -227,7 +239,7 @@ final class Database: @unchecked Sendable {
         while true {
             do throws(StateError) {
                 return try body()
-            } catch where error.reason == .busy && ContinuousClock.now < deadline {
+            } catch where error.reason == .busy && ContinuousClock.now < deadline && !OpenDatabases.closing.load(ordering: .acquiring) {
                 Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
                 pause = min(pause * 2, .milliseconds(50))
             }
@@ -241,6 +253,10 @@ final class Database: @unchecked Sendable {
             try executeLocked("BEGIN IMMEDIATE")
             do throws(StateError) {
                 let value = try body(Transaction(database: self))
+                // Nothing is committed once the process is exiting on a signal: the change is rolled back.
+                if OpenDatabases.closing.load(ordering: .acquiring) {
+                    throw StateError("the state file \(path) is closed: idp-tui is exiting")
+                }
                 try executeLocked("COMMIT")
                 return value
             } catch {
@@ -309,6 +325,9 @@ final class OpenDatabases: Sendable {
     }
 
     private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+    /// Set when the process starts exiting on a signal (``closeAll()``): a wait for another process's lock ends,
+    /// and a transaction not yet committed is rolled back.
+    static let closing = Atomic(false)
 
     private init() {
         atexit { OpenDatabases.shared.closeAll() }
@@ -322,8 +341,10 @@ final class OpenDatabases: Sendable {
         _ = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(database)) }
     }
 
-    /// Closes every open database (at exit, on any thread).
+    /// Closes every open database (at exit, on any thread). A write waiting for another process's lock gives up,
+    /// and one not yet committed is rolled back, so that what a signal interrupts is not done after it.
     func closeAll() {
+        Self.closing.store(true, ordering: .releasing)
         let open = entries.withLock { entries in entries.values.compactMap(\.database) }
         for database in open { database.close() }
     }

@@ -1,0 +1,58 @@
+import Foundation
+import StateStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A `reset` or `history prune` waiting for another process's lock when Ctrl-C (or SIGTERM) comes changes nothing:
+/// it went on to empty the file (or cut the history) once the lock was free, and then exited 130 as if stopped.
+@Suite(.serialized) struct InterruptedStateCommandTests {
+    /// Whether the process's main thread is asleep in a nanosleep (SQLite's busy handler waiting for the lock).
+    private func sleeping(_ pid: Int32) -> Bool {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8),
+              let number = text.split(separator: " ").first.flatMap({ Int($0) }) else { return false }
+        #if arch(x86_64)
+            return number == 35 || number == 230
+        #else
+            return number == 101 || number == 115
+        #endif
+    }
+
+    @Test(arguments: [
+        (["reset", "--yes"], SIGINT),
+        (["history", "prune", "--keep-flows", "1"], SIGTERM),
+    ])
+    func aSignalWhileWaitingForTheLockChangesNothing(command: [String], signal: Int32) throws {
+        let folder = scratchPath("idp-tui-interrupted")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let state = folder + "/state.sqlite"
+        let answers = "[\(Answers.aliceActivation),{}]"
+        #expect(try BinaryRun.run(["run", "activate", "logout", "--state", state], stdin: answers).status == 0)
+        // This process holds the write lock, as another idp-tui's long write would.
+        let holder = try StateFile(path: state)
+        try holder.executeForTesting("BEGIN IMMEDIATE")
+        let process = Process()
+        process.executableURL = BinaryRun.executable
+        process.arguments = command + ["--state", state]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Polled until it waits for the lock (it gives up after 10 s: the loop cannot outlast it).
+        while process.isRunning && !sleeping(process.processIdentifier) { usleep(1000) }
+        kill(process.processIdentifier, signal)
+        // The lock is let go while the command may still be waiting for it, as the other process's write ends: it
+        // must stop at the signal, not take the lock then (it did, once it was free, and emptied the file). A
+        // command that stops on the signal has ended long before; the bound only keeps a broken one from waiting
+        // for the lock forever.
+        let bound = ContinuousClock.now + .seconds(3)
+        while process.isRunning && ContinuousClock.now < bound { usleep(1000) }
+        try holder.executeForTesting("ROLLBACK")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + signal)
+        #expect(try holder.queryForTesting("SELECT count(*) FROM flows") == [["2"]], "nothing was reset or pruned")
+        #expect(try holder.queryForTesting("SELECT count(*) FROM device") == [["1"]])
+        holder.close()
+    }
+}
