@@ -249,6 +249,8 @@ public enum PlainSession {
                 }
             }
         }
+        // Piped, a flow the history could not keep (a full disk) ends the session as it ends `run`: 74, said on stderr.
+        if !typed { unsavedFlows = results.unsaved }
         return results.status(app.exitStatus ?? 0, scripted: !typed)
     }
 
@@ -273,6 +275,9 @@ public enum PlainSession {
     /// once it could not: the session ends, and the process with 141 or 74 as `run` does. Main thread only.
     nonisolated(unsafe) public private(set) static var outputError: Int32?
     private static var outputClosed: Bool { outputError != nil }
+    /// For a piped session, what each flow the history could not keep said (`flow 2 (payer-auth) was not saved to
+    /// the history: …`), in order. Main thread only.
+    nonisolated(unsafe) public private(set) static var unsavedFlows: [String] = []
 
     /// Whether this session's text is spelled in ASCII (a locale that is not UTF-8). Main thread only.
     nonisolated(unsafe) private static var ascii = false
@@ -343,9 +348,13 @@ private struct Outcomes {
     private var noted: Set<Int> = []
     private var failed = false
     private var cancelled = false
+    private(set) var unsaved: [String] = []
 
     mutating func note(_ screen: ScreenState) {
         guard case .result(let result) = screen, noted.insert(result.flowID).inserted else { return }
+        if let notSaved = result.detail(HistoryNotSavedDetail.self) {
+            unsaved.append("flow \(result.flowID) (\(result.flow.rawValue)) was not saved to the history: \(notSaved.reason)")
+        }
         switch result.outcome {
         case .failure: failed = true
         case .cancelled: cancelled = true

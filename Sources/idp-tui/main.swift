@@ -216,6 +216,7 @@ case .run(.terminal):
         for warning in stateWarnings.withLock({ $0 }) { writeErrorLine("idp-tui: \(warning)") }
         // A plain session whose output could not be written ends as `run` does: 141 for a closed pipe, else 74.
         if let error = PlainSession.outputError { RunCommand.noteOutputFailure(error) }
+        for unsaved in PlainSession.unsavedFlows { RunCommand.noteUnsavedFlow(unsaved) }
         end(status)
     } catch {
         fail(error.description)

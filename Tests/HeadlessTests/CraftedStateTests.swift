@@ -181,6 +181,18 @@ import Testing
         #expect(bad.status == 2 && bad.stderr.split(separator: "\n").count == 1, "\(bad.status) \(bad.stderr)")
     }
 
+    /// A piped plain session ends as `run` does: 74 and the line on stderr (it exited 0 with nothing said).
+    @Test func aPipedPlainSessionWithAFlowTheFileDoesNotHoldEndsWith74() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "logout", "--answers", "-", "--state", state], stdin: "{}").status == 0)
+        try StateFile.executeWithoutMigratingForTesting(
+            path: state, "CREATE TRIGGER full BEFORE INSERT ON flows BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
+        let run = try BinaryRun.run(["--plain", "--state", state], stdin: "4\n4000000000002701\n12/30\n\n\n\n\nq\n")
+        #expect(run.status == 74, "\(run.status) \(run.stderr)")
+        #expect(run.stderr.hasSuffix("idp-tui: flow 1 (payer-auth) was not saved to the history: the state file \(state): database or disk is full\n"),
+                "\(run.stderr)")
+    }
+
     /// A device the MC-SDK cannot store (a full disk; here triggers that fail every write of it) fails StartEvent
     /// with INTERNAL_ERROR: the advice says so, not that a runtime error restarted the MC-SDK and spent the
     /// activation code (which sent the user to `reset`, throwing their state away, with the code unused).
