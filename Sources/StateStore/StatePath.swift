@@ -39,6 +39,11 @@ enum StatePath {
         case notAFile(String)
 
         init(_ path: String) {
+            // `--state NEW/` names a folder whether or not one is there: it made the folder, then refused it.
+            if path.hasSuffix("/") {
+                self = .notAFile("a folder's name (it ends in /)")
+                return
+            }
             var info = stat()
             guard lstat(path, &info) == 0 else {
                 let error = errno
@@ -102,7 +107,12 @@ enum StatePath {
     /// user (a folder that others may write to). A file this user cannot write, or a folder (where SQLite makes the
     /// -wal and -shm), or a path behind a folder they cannot search, is refused before anything is made or changed.
     static func prepare(_ path: String) throws(StateError) -> [String] {
-        if case .unreachable(let refusal) = Entry(path) { throw StateError(refusal) }
+        switch Entry(path) {
+        case .unreachable(let refusal): throw StateError(refusal)
+        // Before any folder is made for it (`NEW/` made the folder, then was refused as one).
+        case .notAFile(let what): throw StateError(refusal(path, what) + "; name another file with --state")
+        case .missing, .regularFile: break
+        }
         let warnings = try prepareFolder(for: path)
         if let problem = writeProblem(path) { throw StateError(problem) }
         for suffix in [""] + companions {

@@ -310,3 +310,19 @@ import Threading
         #expect(kept >= printed + 1 && kept <= 1001, "\(kept) kept, \(printed) printed")
     }
 }
+
+/// `--state NEW/` names a folder: refused by every command with nothing made (`run` made the folder, then said
+/// it was one).
+@Suite struct FolderNamedStateTests {
+    @Test func aStatePathEndingInASlashIsRefusedAndNothingIsMade() throws {
+        let folder = scratchPath("idp-tui-slash")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let named = folder + "/new/"
+        for arguments in [["run", "logout"], ["history"], ["reset", "--yes"], ["history", "prune"]] {
+            let run = try BinaryRun.run(arguments + ["--state", named], stdin: "{}")
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("\(named) is a folder's name (it ends in /), not a state file"), "\(arguments): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder + "/new"))
+    }
+}
