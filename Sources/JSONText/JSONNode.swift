@@ -77,12 +77,14 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// The number when it is a whole number that fits an Int.
+    /// The number, when it is a whole one, by its value: `10`, and `1e1` or `10.0` too (`1e1` was refused as "not
+    /// a whole number" where an amount took `1.25e1` by its value). Written with a fraction or an exponent, it must
+    /// be exact in a Double (within ±2^53).
     public var integer: Int? {
-        guard case .number(let text, let number) = value, !text.contains("."), !text.lowercased().contains("e"),
-            let whole = Int(text)
-        else { return nil }
-        _ = number
-        return whole
+        guard case .number(let text, let number) = value else { return nil }
+        if let whole = Int(text) { return whole }
+        guard number.isFinite, number == number.rounded(), abs(number) <= 9_007_199_254_740_992 else { return nil }
+        return Int(number)
     }
 
     public var array: [JSONNode]? {

@@ -232,3 +232,14 @@ import Testing
         }
     }
 }
+
+/// A whole number given with an exponent or a fraction is read by its value, as an amount is: `"resend":1e0` was
+/// refused ("must be a whole number") while `"amount":1.25e1` was taken.
+@Suite struct WholeNumberAnswerTests {
+    @Test func aResendCountWrittenWithAnExponentIsReadByItsValue() throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"],
+                                    stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","resend":1e0}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.events.contains { $0["step"] as? String == "resend" || (($0["detail"] as? String)?.contains("resend") ?? false) }, "one resend")
+    }
+}

@@ -80,7 +80,9 @@ enum OptionTable {
                    scope: .only([.terminal])) { options, _, _ in options.mouse = false },
         OptionSpec(name: "--prompt-timeout", value: "SECONDS", help: "how long a prompt waits for an answer (default 300)", scope: .engine) {
             options, value, problem throws(UsageError) in
-            guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
+            // Decimal digits only: Double also reads "0x10" (16), "1e1" and "inf".
+            guard !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(value),
+                  seconds > 0, seconds <= 86_400 else {
                 throw problem("--prompt-timeout takes a number of seconds above 0 and at most 86400, not \"\(value)\"")
             }
             options.promptTimeout = .milliseconds(Int64(seconds * 1000))
