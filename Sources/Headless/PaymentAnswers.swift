@@ -117,7 +117,8 @@ public struct PaymentAnswers: Sendable {
                 }
             case "resend":
                 guard let count = value.integer, (0...10).contains(count) else {
-                    throw UsageError("\(place).resend must be a whole number from 0 to 10\(at)")
+                    // As a scenario's whole numbers say it: `1e0` read "must be a whole number", as if it were not one.
+                    throw UsageError("\(place).resend \(value.integerProblem(0...10))\(at)")
                 }
                 payment.resend = count
             case "choices":

@@ -77,14 +77,24 @@ public struct JSONNode: Sendable, Equatable {
     }
 
     /// The number when it is a whole number that fits an Int.
-    /// The number, when it is a whole one, by its value: `10`, and `1e1` or `10.0` too (`1e1` was refused as "not
-    /// a whole number" where an amount took `1.25e1` by its value). Written with a fraction or an exponent, it must
-    /// be exact in a Double (within ±2^53).
     public var integer: Int? {
-        guard case .number(let text, let number) = value else { return nil }
-        if let whole = Int(text) { return whole }
-        guard number.isFinite, number == number.rounded(), abs(number) <= 9_007_199_254_740_992 else { return nil }
-        return Int(number)
+        guard case .number(let text, let number) = value, !text.contains("."), !text.lowercased().contains("e"),
+            let whole = Int(text)
+        else { return nil }
+        _ = number
+        return whole
+    }
+
+    /// What is wrong with a value ``integer`` refuses, for a field that takes one in `range`: a number that is
+    /// whole in value (`1e1`, `10.0`, or too many digits for an Int) is not a fraction; out of range, the range says
+    /// what is wrong.
+    public func integerProblem(_ range: ClosedRange<Int>) -> String {
+        guard let value = number else { return "must be a whole number, not \(kind)" }
+        guard !value.isFinite || value == value.rounded() else { return "must be a whole number, not a fraction" }
+        guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
+            return "must be from \(range.lowerBound) to \(range.upperBound)"
+        }
+        return "must be written as a whole number, without a decimal point or an exponent (from \(range.lowerBound) to \(range.upperBound))"
     }
 
     public var array: [JSONNode]? {

@@ -195,7 +195,7 @@ struct ScenarioReader {
     mutating func integer(_ node: JSONNode?, _ path: @autoclosure () -> String, _ range: ClosedRange<Int>) -> Int? {
         guard let node else { return nil }
         guard let number = node.integer else {
-            problem(path(), node, Self.notAnInteger(node, range))
+            problem(path(), node, node.integerProblem(range))
             return nil
         }
         guard range.contains(number) else {
@@ -203,17 +203,6 @@ struct ScenarioReader {
             return nil
         }
         return number
-    }
-
-    /// What is wrong with a value `integer` refuses: a number that is whole in value (`1e9`, `1000.0`, or too many
-    /// digits for an Int) is not a fraction; out of range, the range says what is wrong.
-    static func notAnInteger(_ node: JSONNode, _ range: ClosedRange<Int>) -> String {
-        guard let value = node.number else { return "must be a whole number, not \(node.kind)" }
-        guard !value.isFinite || value == value.rounded() else { return "must be a whole number, not a fraction" }
-        guard value >= Double(range.lowerBound), value <= Double(range.upperBound) else {
-            return "must be from \(range.lowerBound) to \(range.upperBound)"
-        }
-        return "must be written as a whole number, without a decimal point or an exponent (from \(range.lowerBound) to \(range.upperBound))"
     }
 
     mutating func number(_ node: JSONNode?, _ path: @autoclosure () -> String, _ range: ClosedRange<Double>) -> Double? {

@@ -189,7 +189,7 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","cancel":"later"}"#, #"answers.cancel must be true (cancel at the card form) or "challenge""#),
         (#"{"card":"4000000000002503","expiry":"12/30","s3cr3t-typo":"alice"}"#, "answers (payer-auth) has a key it does not know, before the value at line 1, column 59; known keys: card,"),
         (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has "username", which activate, login, legacy-activate, legacy-login and q2-login take (line 1, column 56)"#),
-        (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be a whole number from 0 to 10"),
+        (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be from 0 to 10"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"-5"}"#, "the amount must be above zero"),
         // Rounded to 49.99 by a 38-digit decimal, it has more than two decimals.
         (#"{"card":"4000000000002503","expiry":"12/30","amount":4.9990000000000000000000000000000000000001e1}"#, "answers.amount: write it as a number with at most two decimals"),
@@ -230,16 +230,5 @@ import Testing
         if !message.contains("but the challenge asked for another") {
             #expect(run.events.isEmpty, "bad answers are found before any flow starts")
         }
-    }
-}
-
-/// A whole number given with an exponent or a fraction is read by its value, as an amount is: `"resend":1e0` was
-/// refused ("must be a whole number") while `"amount":1.25e1` was taken.
-@Suite struct WholeNumberAnswerTests {
-    @Test func aResendCountWrittenWithAnExponentIsReadByItsValue() throws {
-        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"],
-                                    stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","resend":1e0}"#)
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.events.contains { $0["step"] as? String == "resend" || (($0["detail"] as? String)?.contains("resend") ?? false) }, "one resend")
     }
 }
