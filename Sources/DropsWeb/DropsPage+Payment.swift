@@ -28,9 +28,11 @@ extension DropsPage {
             log("Drops", "ACS", "3DS Method", "\(collection); threeDSCompInd Y")
             completion = "Y"
         }
-        let requestID = Hex.uuid(simulation.random.bytes(16))
+        let transactionID = Hex.uuid(simulation.random.bytes(16))
+        // Safepay's own id of the request, as its payloads show it (`req_…`); the 3DS Server's is the bare UUID.
+        let requestID = "req_\(transactionID)"
         let request = AuthenticationRequest(
-            threeDSServerTransID: requestID, card: details.card, expiryMonth: details.expiryMonth,
+            threeDSServerTransID: transactionID, card: details.card, expiryMonth: details.expiryMonth,
             expiryYear: details.expiryYear, amountMinorUnits: details.amountMinorUnits, currency: details.currency,
             merchantName: details.merchantName, methodCompletion: completion)
         log("Drops", "DS", ThreeDSMessage.areq(request, at: simulation.clock.now.date))
@@ -44,7 +46,7 @@ extension DropsPage {
         } catch {
             log("DS", "Drops", "Erro", error.description)
             send(name: InframeEventName.safepayError.rawValue,
-                 detail: ["error": .object(["message": .string(error.description), "status": .number(400)])])
+                 detail: ["error": .object(["message": .string(error.description), "status": .number(400), "type": .string("SafepayAPIError")])])
             return
         }
         guard !isDisposed else { return }
@@ -141,7 +143,7 @@ extension DropsPage {
             return try simulation.acs.start(acsTransID)
         } catch {
             send(name: InframeEventName.safepayError.rawValue,
-                 detail: ["error": .object(["message": .string(error.description), "status": .number(500)])])
+                 detail: ["error": .object(["message": .string(error.description), "status": .number(500), "type": .string("SafepayAPIError")])])
             return nil
         }
     }
@@ -257,8 +259,10 @@ extension DropsPage {
         for (key, value) in Self.errorFields(result.error) { values[key] = value }
         let outcome = JSONValue.object(values)
         if result.transStatus == .authenticated {
+            // A payment method only for a card kept on file (`do_card_on_file`); null otherwise, as Safepay's
+            // payloads show it.
             let detail = base.merging([
-                "payment_method": .string("pm_\(Hex.encode(simulation.random.bytes(6)))"),
+                "payment_method": savesCard ? .string("pm_\(Hex.encode(simulation.random.bytes(6)))") : .null,
                 "authorization": .string("auth_\(Hex.encode(simulation.random.bytes(6)))"), "three_ds": outcome,
             ]) { $1 }
             send(name: InframeEventName.cardinalSuccess.rawValue, detail: detail)
@@ -266,7 +270,9 @@ extension DropsPage {
             let reason = result.challengeCancel.map { "challenge ended: \($0.meaning) (challengeCancel \($0.rawValue))" }
                 ?? "transStatus \(result.transStatus.rawValue): \(result.transStatus.meaning)"
                 + (result.transStatusReason.map { " (reason \($0.rawValue): \($0.meaning))" } ?? "")
-            send(name: InframeEventName.cardinalFailure.rawValue, detail: base.merging(["error": .string(reason), "three_ds": outcome]) { $1 })
+            // `request_id` null, as Safepay's payloads show a failure's.
+            send(name: InframeEventName.cardinalFailure.rawValue,
+                 detail: base.merging(["request_id": .null, "error": .string(reason), "three_ds": outcome]) { $1 })
         }
     }
 

@@ -22,7 +22,12 @@ package final class DropsPage: Sendable {
         var processed: Set<String> = []
         var started = false
         var disposed = false
+        /// The configuration's `authorizationOptions.do_card_on_file`: a success then names the saved card.
+        var cardOnFile = false
     }
+
+    /// Whether the configuration asked to keep the card on file (`do_card_on_file`).
+    var savesCard: Bool { state.withLock { $0.cardOnFile } }
 
     package init(simulation: DropsSimulation, origin: String, post: @escaping @Sendable (String, String) -> Void) {
         self.simulation = simulation
@@ -111,7 +116,9 @@ package final class DropsPage: Sendable {
         send(name: InframeEventName.messagesProcessed.rawValue, detail: [:])
         let tracker = message.properties["tracker"]?.stringValue ?? ""
         let collectionURL = message.properties["deviceDataCollectionURL"]?.stringValue ?? ""
+        let cardOnFile = message.properties["authorizationOptions"]?.objectValue?["do_card_on_file"]?.boolValue == true
         let start = state.withLock { state -> Bool in
+            if !state.started { state.cardOnFile = cardOnFile }
             defer { state.started = true }
             return !state.started
         }

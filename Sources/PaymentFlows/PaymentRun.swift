@@ -76,7 +76,7 @@ struct PaymentFlow {
     static func configuration(_ environment: SafepayEnvironment, random: RandomSource) -> SafepayPayerAuthenticationConfiguration {
         SafepayPayerAuthenticationConfiguration(
             environment: environment, authToken: "sp_test_\(Hex.encode(random.bytes(12)))",
-            tracker: "track_\(Hex.encode(random.bytes(6)))",
+            tracker: "track_\(Hex.uuid(random.bytes(16)))",  // as Safepay's trackers are
             deviceDataCollectionJWT: "eyJhbGciOiJIUzI1NiJ9.\(Base64URL.encode(random.bytes(24))).\(Base64URL.encode(random.bytes(32)))",
             deviceDataCollectionURL: "https://centinelapistag.cardinalcommerce.com/V1/Cruise/Collect",
             billing: BillingAddress(street1: "1 Main St", city: "Springfield", state: "IL", postalCode: "62701", country: "US"),

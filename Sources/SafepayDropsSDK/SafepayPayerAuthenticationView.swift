@@ -200,7 +200,7 @@ public final class SafepayPayerAuthenticationView {
         case .safepayError:
             let error = event.detail["error"]?.objectValue
             let detail = SafepayErrorData(message: error?["message"]?.stringValue ?? "the Drops page reported an error",
-                                          status: error?["status"]?.intValue)
+                                          status: error?["status"]?.intValue, type: error?["type"]?.stringValue)
             report { $0.onSafepayError(error: detail) }
         }
     }

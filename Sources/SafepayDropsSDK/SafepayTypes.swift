@@ -182,22 +182,25 @@ public struct PayerAuthenticationData: Sendable, Equatable {
     }
 }
 
-/// `{error: {message, status}}`.
+/// `{error: {message, status, type}}`: `type` is the API's error class when the page sends one (`SafepayAPIError`,
+/// as Safepay's React Native README shows it); nil for the SDK's own errors (a page that never got ready).
 public struct SafepayErrorData: Sendable, Equatable {
     public struct Detail: Sendable, Equatable {
         public let message: String
         public let status: Int?
+        public let type: String?
 
-        public init(message: String, status: Int?) {
+        public init(message: String, status: Int?, type: String? = nil) {
             self.message = message
             self.status = status
+            self.type = type
         }
     }
 
     public let error: Detail
 
-    public init(message: String, status: Int?) {
-        error = Detail(message: message, status: status)
+    public init(message: String, status: Int?, type: String? = nil) {
+        error = Detail(message: message, status: status, type: type)
     }
 }
 

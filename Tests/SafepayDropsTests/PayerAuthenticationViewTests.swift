@@ -62,12 +62,49 @@ import ThreeDSecure
         #expect(harness.delegate.wait(for: 2))
         #expect(harness.delegate.names == ["required", "success"])
         guard case .success(let data)? = harness.delegate.calls.withLock({ $0.last }) else { return }
-        #expect(data.paymentMethod?.hasPrefix("pm_") == true)
+        // No card kept on file: no payment method, as Safepay's success payload shows (`"payment_method": null`).
+        #expect(data.paymentMethod == nil)
+        #expect(data.requestId.hasPrefix("req_"), "Safepay's request ids: \(data.requestId)")
         #expect(data.threeDSecure?.transStatus == "Y")
         #expect(data.threeDSecure?.eci == "05")
         let screen = try #require(cardholder.screens.withLock { $0.first })
         #expect(screen.maskedCard == "•••• 2503")
         #expect(screen.amount == "EUR 49.99")
+    }
+
+    /// `do_card_on_file` keeps the card: the success names its payment method.
+    @Test func aCardKeptOnFileHasAPaymentMethod() throws {
+        let cardholder = ScriptedCardholder(card: "4000000000002503", actions: [.answer(.code(Secret("1234")))])
+        let harness = DropsHarness(cardholder: cardholder)
+        let base = DropsHarness.configuration
+        harness.start(SafepayPayerAuthenticationConfiguration(
+            environment: base.environment, authToken: base.authToken, tracker: base.tracker,
+            deviceDataCollectionJWT: base.deviceDataCollectionJWT, deviceDataCollectionURL: base.deviceDataCollectionURL,
+            billing: base.billing, authorizationOptions: AuthorizationOptions(doCapture: true, doCardOnFile: true)))
+        #expect(harness.delegate.wait(for: 2))
+        guard case .success(let data)? = harness.delegate.calls.withLock({ $0.last }) else { Issue.record("\(harness.delegate.names)"); return }
+        #expect(data.paymentMethod?.hasPrefix("pm_") == true)
+    }
+
+    /// The directory server refusing the AReq (no amount) reaches the app as Safepay's API error: status 400 and
+    /// the type its payloads name.
+    @Test func aRefusedRequestIsASafepayAPIError() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701", amount: 0))
+        harness.start()
+        #expect(harness.delegate.wait(for: 1))
+        guard case .error(let error)? = harness.delegate.calls.withLock({ $0.last }) else { Issue.record("\(harness.delegate.names)"); return }
+        #expect(error.error.status == 400)
+        #expect(error.error.type == "SafepayAPIError")
+    }
+
+    /// A failure's `request_id` is null, as Safepay's failure payload shows it.
+    @Test func aFailureHasNoRequestId() throws {
+        let wrong = CardholderAction.answer(.code(Secret("9999")))
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002503", actions: [wrong, wrong, wrong]))
+        harness.start()
+        #expect(harness.delegate.wait(for: 2))
+        guard case .failure(let data)? = harness.delegate.calls.withLock({ $0.last }) else { Issue.record("\(harness.delegate.names)"); return }
+        #expect(data.requestId == nil)
     }
 
     @Test func wrongCodesUntilTheLimitCallFailure() throws {
