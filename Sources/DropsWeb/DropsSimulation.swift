@@ -128,14 +128,12 @@ public struct DropsSimulation: Sendable {
     public var timing: BridgeTiming
     /// The network between the device and Drops, the DS and the ACS; nil: no latency, no network fault.
     public var network: (any PageNetwork)?
-    /// The native app's origin, passed to the page as `parentOrigin`.
-    public var parentOrigin: String
     public var log: @Sendable (DropsLogEntry) -> Void
 
     public init(
         clock: any SimulationClock, random: RandomSource, acs: AccessControlServer, cardholder: any DropsCardholder,
         faults: BridgeFaults = .none, timing: BridgeTiming = .swiftHost, network: (any PageNetwork)? = nil,
-        parentOrigin: String = "app://idp-tui", log: @escaping @Sendable (DropsLogEntry) -> Void = { _ in }
+        log: @escaping @Sendable (DropsLogEntry) -> Void = { _ in }
     ) {
         self.clock = clock
         self.random = random
@@ -144,7 +142,6 @@ public struct DropsSimulation: Sendable {
         self.faults = faults
         self.timing = timing
         self.network = network
-        self.parentOrigin = parentOrigin
         self.log = log
     }
 }

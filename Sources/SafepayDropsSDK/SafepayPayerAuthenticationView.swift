@@ -97,7 +97,7 @@ public final class SafepayPayerAuthenticationView {
         self.bridge = bridge
         self.page = page
         tracker = configuration.tracker
-        log(DropsLogEntry(from: "App", to: "Drops", name: "load", detail: configuration.environment.pageURL(parentOrigin: simulation.parentOrigin),
+        log(DropsLogEntry(from: "App", to: "Drops", name: "load", detail: configuration.environment.pageURL,
                           thread: QueueName.current))
         bridge.send(properties: configuration.properties)
         bridge.startWaitingForReady()

@@ -17,9 +17,13 @@ public enum SafepayEnvironment: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// The page the view loads: `<base>/authlink?parentOrigin=<origin>`.
-    public func pageURL(parentOrigin: String) -> String {
-        let encoded = parentOrigin.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? parentOrigin
+    /// The page the view loads: `<base>/authlink?parentOrigin=<origin>`, the origin Drops' own (the page posts to
+    /// it and the host takes messages from it alone), encoded as JavaScript's `encodeURIComponent` does, as Safepay's
+    /// React Native host builds it (`https%3A%2F%2Fsandbox.api.getsafepay.com`). It was `app://idp-tui`, unescaped.
+    public var pageURL: String {
+        let origin = SafepayPayerAuthenticationView.origin(of: baseURL)
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.!~*'()")
+        let encoded = origin.addingPercentEncoding(withAllowedCharacters: unreserved) ?? origin
         return "\(baseURL)/authlink?parentOrigin=\(encoded)"
     }
 }

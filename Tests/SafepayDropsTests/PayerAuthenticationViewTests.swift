@@ -97,6 +97,17 @@ import ThreeDSecure
         #expect(error.error.type == "SafepayAPIError")
     }
 
+    /// The page is loaded with Drops' own origin as `parentOrigin`, encoded as `encodeURIComponent` does, as
+    /// Safepay's React Native host loads it (it was `app://idp-tui`, its `:` and `/` left as they were).
+    @Test func thePageIsLoadedWithDropsOwnOrigin() throws {
+        #expect(SafepayEnvironment.sandbox.pageURL
+            == "https://sandbox.api.getsafepay.com/drops/authlink?parentOrigin=https%3A%2F%2Fsandbox.api.getsafepay.com")
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
+        harness.start()
+        #expect(harness.delegate.wait(for: 1))
+        #expect(harness.logged("load").first?.detail == SafepayEnvironment.sandbox.pageURL)
+    }
+
     /// A failure's `request_id` is null, as Safepay's failure payload shows it.
     @Test func aFailureHasNoRequestId() throws {
         let wrong = CardholderAction.answer(.code(Secret("9999")))
