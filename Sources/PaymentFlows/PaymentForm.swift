@@ -123,6 +123,8 @@ public enum PaymentForm {
         let digits = text.filter { $0 != " " && $0 != "-" }
         guard !digits.isEmpty else { return ("Visa, Mastercard, Amex or Discover", nil) }
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return ("digits only", false) }
+        // A network idp-tui's issuer does not run says so as it is typed (an Elo 6505… read "Discover").
+        if digits.count >= 4, let network = CardBrand.notSimulated(digits) { return ("\(network): not simulated", false) }
         guard let brand = CardBrand.detect(digits) else { return ("unknown brand", digits.count < 2 ? nil : false) }
         if digits.count < brand.panLength { return ("\(brand.rawValue) · \(digits.count)/\(brand.panLength)", nil) }
         if digits.count > brand.panLength { return ("\(brand.rawValue) · too long", false) }

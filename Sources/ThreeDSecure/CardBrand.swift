@@ -10,9 +10,29 @@ public enum CardBrand: String, Sendable, CaseIterable, Codable {
         let prefix2 = Int(digits.prefix(2)) ?? 0
         let prefix4 = Int(digits.prefix(4)) ?? 0
         if digits.hasPrefix("4") { return .visa }
+        // Elo's 65… ranges come before Discover's 65: Cardinal's Elo test card 6505290000002000 read as Discover.
+        if notSimulated(digits) != nil { return nil }
         if (51...55).contains(prefix2) || (2221...2720).contains(prefix4) { return .mastercard }
         if prefix2 == 34 || prefix2 == 37 { return .amex }
         if digits.hasPrefix("6011") || digits.hasPrefix("65") || (644...649).contains(Int(digits.prefix(3)) ?? 0) { return .discover }
+        return nil
+    }
+
+    /// The network of a card number the simulation knows but does not run: Elo (its 50…, 509…, 636…, 627… and 65…
+    /// ranges; those starting with 4 are Visa co-brands and run as Visa) and JCB (3528–3589, and the 308…–3349 ranges
+    /// Cardinal's JCB test cards use, such as 3338000000000296). Cardinal lists test cards for both; idp-tui's
+    /// issuer has Visa, Mastercard, American Express and Discover.
+    public static func notSimulated(_ digits: String) -> String? {
+        let prefix4 = Int(digits.prefix(4)) ?? 0
+        let prefix6 = Int(digits.prefix(6)) ?? 0
+        let elo: [ClosedRange<Int>] = [
+            504175...504175, 506699...506778, 509000...509999, 627780...627780, 636297...636297, 636368...636368,
+            650031...650033, 650035...650051, 650405...650439, 650485...650538, 650541...650598, 650700...650718,
+            650720...650727, 650901...650978, 651652...651679, 655000...655019, 655021...655058,
+        ]
+        if elo.contains(where: { $0.contains(prefix6) }) { return "Elo" }
+        let jcb: [ClosedRange<Int>] = [3528...3589, 3088...3094, 3096...3102, 3112...3120, 3158...3159, 3337...3349]
+        if jcb.contains(where: { $0.contains(prefix4) }) { return "JCB" }
         return nil
     }
 

@@ -11,6 +11,8 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
         case empty
         case notDigits
         case unknownBrand
+        /// A network the simulation knows but does not run (Elo, JCB).
+        case brandNotSimulated(String)
         case wrongLength(brand: CardBrand, expected: Int)
         case failsLuhnCheck
 
@@ -21,6 +23,8 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
             case .unknownBrand:
                 // Every brand the simulation runs, from the list that detects them: "Visa, … or Discover".
                 "the card number is not a \(CardBrand.allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or \(CardBrand.allCases.last!.rawValue) number"
+            case .brandNotSimulated(let network):
+                "\("AEIOU".contains(network.prefix(1)) ? "an" : "a") \(network) card: idp-tui's issuer runs \(CardBrand.allCases.dropLast().map(\.rawValue).joined(separator: ", ")) and \(CardBrand.allCases.last!.rawValue) cards only"
             case .wrongLength(let brand, let expected):
                 "\("AEIOU".contains(brand.rawValue.prefix(1)) ? "an" : "a") \(brand.rawValue) card number has \(expected) digits"
             case .failsLuhnCheck: "the card number fails the Luhn check; check for a mistyped digit"
@@ -33,6 +37,7 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
         let digits = text.filter { $0 != " " && $0 != "-" }
         guard !digits.isEmpty else { throw .empty }
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notDigits }
+        if let network = CardBrand.notSimulated(digits) { throw .brandNotSimulated(network) }
         guard let brand = CardBrand.detect(digits) else { throw .unknownBrand }
         guard digits.count == brand.panLength else { throw .wrongLength(brand: brand, expected: brand.panLength) }
         guard Self.passesLuhn(digits) else { throw .failsLuhnCheck }

@@ -23,7 +23,11 @@ import ThreeDSecure
     @Test(arguments: [
         ("4000000000002702", CardNumber.Problem.failsLuhnCheck),
         ("400000000000270", .wrongLength(brand: .visa, expected: 16)),
-        ("3530111333300000", .unknownBrand),
+        ("3530111333300000", .brandNotSimulated("JCB")),
+        ("3600000000000008", .unknownBrand),
+        // Cardinal's Elo and JCB test cards (case 1): Elo's 6505… read as Discover, JCB's 3338… as unknown.
+        ("6505290000002000", .brandNotSimulated("Elo")),
+        ("3338000000000296", .brandNotSimulated("JCB")),
         ("4000x00000002701", .notDigits),
         ("", .empty),
         (" - ", .empty),
@@ -36,6 +40,12 @@ import ThreeDSecure
     @Test func aWrongLengthSaysTheBrandWithItsArticle() {
         #expect(CardNumber.Problem.wrongLength(brand: .amex, expected: 15).description == "an American Express card number has 15 digits")
         #expect(CardNumber.Problem.wrongLength(brand: .visa, expected: 16).description == "a Visa card number has 16 digits")
+    }
+
+    @Test func aNetworkNotSimulatedIsNamed() throws {
+        #expect(CardNumber.Problem.brandNotSimulated("Elo").description
+            == "an Elo card: idp-tui's issuer runs Visa, Mastercard, American Express and Discover cards only")
+        #expect(try CardNumber("6011000000000004").brand == .discover, "Discover's own 6011 stays Discover")
     }
 
     /// The message for an unknown network names every brand the simulation accepts (Discover included).
