@@ -36,8 +36,7 @@ struct PaymentFlow {
             log: { [weak payment] entry in payment?.log(entry) })
         let settings = Self.configuration(self.settings.safepayEnvironment, random: world.random)
         if run.stopIfCancelled(before: .configure) { return nil }
-        run.emit(.configure, from: .app, to: .safepayDrops,
-             detail: "environment=\(settings.environment.rawValue), tracker=\(settings.tracker), doCapture=\(settings.authorizationOptions.doCapture)")
+        let run = run
         // The view is a UIView on iOS: it is made, configured and disposed of on the main actor, and its delegate
         // hears it there.
         let view = Locked<SafepayPayerAuthenticationView?>(nil)
@@ -60,6 +59,9 @@ struct PaymentFlow {
             payment.start(deliver)
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
+                    // Logged where the app calls it: on the main thread (it read idp-tui.flow, where no app calls it).
+                    run.emit(.configure, from: .app, to: .safepayDrops,
+                             detail: "environment=\(settings.environment.rawValue), tracker=\(settings.tracker), doCapture=\(settings.authorizationOptions.doCapture)")
                     let made = SafepayPayerAuthenticationView(simulation: simulation)
                     made.delegate = payment
                     made.configure(settings)

@@ -65,10 +65,11 @@ extension RecordingFrontEnd {
             #expect(steps.contains(expected), "missing \(expected) in \(steps)")
         }
         #expect(steps.firstIndex(of: "Drops→DS AReq")! < steps.firstIndex(of: "DS→Drops ARes")!)
-        // The view lives on the main actor, as a UIView does: it loads the page there and its delegate hears it
-        // there. The page, the bridge's messages and 3-D Secure run on threads of their own.
+        // The view lives on the main actor, as a UIView does: the app configures it there (logged there: it read
+        // idp-tui.flow), it loads the page there and its delegate hears it there. The page, the bridge's messages
+        // and 3-D Secure run on threads of their own.
         let onMain = frontEnd.events(of: result.flowID).filter { $0.thread == "main" }.map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" }
-        #expect(onMain == ["SafepayDrops→Drops load", "SafepayDrops→App onPayerAuthenticationFrictionless"])
+        #expect(onMain == ["App→SafepayDrops configure", "SafepayDrops→Drops load", "SafepayDrops→App onPayerAuthenticationFrictionless"])
         #expect(frontEnd.events(of: result.flowID).first { $0.step.rawValue == "AReq" }?.thread == "DropsPage.payment")
         // The AReq as EMV 3DS 2.2 spells it: the transaction id an RFC 4122 version 4 UUID, the currency's ISO 4217
         // numeric code and exponent.
