@@ -64,7 +64,7 @@ import Testing
         driver.press(.character("v"))
         let text = driver.app.render().text
         #expect(text.contains("◀─onPayerAuthenticationS…│"), "\(text)")
-        #expect(text.contains("a label is cut: tab lists them whole ─┘"), "\(text)")
+        #expect(text.contains("a label is cut: tab, then enter, shows one whole ─┘"), "\(text)")
         driver.press(.tab)
         #expect(driver.app.render().text.contains("onPayerAuthenticationSuccess"))
     }

@@ -108,8 +108,10 @@ enum SequencePane {
             let line = from < to ? String(characters) + "▶" : "◀" + String(characters)
             buffer.put(line, row: row, column: low + 1, role: arrow.role, limit: high - low - 1)
         }
-        // A label cut short says where it is whole (the live log's Tab opens the list on the newest arrow shown).
-        let whole = wholeKey.map { " a label is cut: \($0) lists them whole " } ?? " a label is cut "
+        // A label cut short says where it is whole: the live log's Tab opens the list on the newest arrow shown, whose
+        // lines are cut too (it said "tab lists them whole"), and Enter there shows one event whole; the history's v
+        // opens its transcript, whose Enter does the same.
+        let whole = wholeKey.map { " a label is cut: \($0), then enter, shows one whole " } ?? " a label is cut "
         if cut, width >= CharacterWidth.of(whole) + 4 {
             buffer.put(whole, row: top + height - 1, column: left + width - 2 - CharacterWidth.of(whole), role: .hint)
         }
