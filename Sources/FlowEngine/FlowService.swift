@@ -187,7 +187,8 @@ public final class FlowService: Sendable {
     private func announceFaults(_ run: FlowRun) {
         let names = family(for: run.kind)?.faultNames(for: run.kind, in: world) ?? world.identityFaults.activeNames
         guard !names.isEmpty else { return }
-        run.emit(.faultsOn, from: .simulator, to: .app, status: "FAULT", detail: names.joined(separator: ", "))
+        // No status: a notice of what is switched on, not a fault that bit (`FAULT` read as one, `● faults on FAULT`).
+        run.emit(.faultsOn, from: .simulator, to: .app, detail: names.joined(separator: ", "))
     }
 
     /// Works `make` out off the caller's thread; its report arrives through the mailbox like a flow's result

@@ -175,6 +175,7 @@ import ThreeDSecure
         let lanes = driver.app.render().text
         #expect(lanes.contains("⚡ fault injected"), "\(lanes)")
         #expect(lanes.contains("● faults on"), "\(lanes)")
+        #expect(!lanes.contains("faults on FAULT"), "a notice, not a fault that bit: \(lanes)")
         // The ⚡ is on the lane of the call it hit, not on the App's (the first lane, beside the frame's border):
         // lanes' lines are left of it.
         let bolt = try #require(lanes.split(separator: "\n").first { $0.contains("⚡ fault injected") })

@@ -236,7 +236,6 @@ enum LogPane {
     static func role(_ event: FlowEvent) -> Role {
         switch event.status {
         case nil, "OK", "answered", "entered", "ack", "Y", "A", "C", "200", "302": event.step == .cancel ? .logWarn : .logInfo
-        case "FAULT" where event.step == .faultsOn: .logInfo
         case "USER_CANCEL", "FAULT": .logWarn
         default: .logError
         }
