@@ -196,6 +196,21 @@ import Testing
         #expect(driver.app.exitStatus == 130)
     }
 
+    /// On the home screen q quits while the terminal is too small, as it does there at any size (Ctrl-C, with 130,
+    /// was the only way out); the screen says which key quits. On a form q is typed, so it does nothing blind.
+    @Test func whileTooSmallQQuitsFromHome() {
+        let driver = AppDriver(width: 50, height: 12)
+        #expect(driver.app.render().text.contains("q quits"))
+        driver.press(.character("q"))
+        #expect(driver.app.exitStatus == 0)
+        let onForm = AppDriver()
+        onForm.openActivation()
+        onForm.app.resize(width: 50, height: 12)
+        #expect(onForm.app.render().text.contains("ctrl-c quits"))
+        onForm.press(.character("q"))
+        #expect(onForm.app.exitStatus == nil)
+    }
+
     @Test func theStatusLineKeepsTheFaultsOnBeforeTheHost() {
         let driver = AppDriver(width: 60, height: 18)
         driver.press(.character("f"), .character(" "), .escape)  // the first fault on

@@ -228,6 +228,12 @@ public struct AppState: Sendable {
         }
     }
 
+    /// q quits: the home screen with nothing over it.
+    var quitsOnQ: Bool {
+        guard case .home = screen, !showHelp, faultsPanel == nil, cardPicker == nil, logFocus == nil else { return false }
+        return true
+    }
+
     /// The terminal is under the smallest size drawn: "terminal too small" replaces the screen, and input but
     /// Ctrl-C is dropped, since it would act on a screen that cannot be seen.
     public var isTooSmall: Bool { width < AppView.minimumWidth || height < AppView.minimumHeight }

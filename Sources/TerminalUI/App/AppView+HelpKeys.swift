@@ -24,7 +24,8 @@ extension AppView {
             return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back"), ("F1", "help")]
         }
         switch state.screen {
-        case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("f", "faults"), ("h", "history"), ("q", "quit"), ("?", "help")]
+        // q before f and h: at 60 columns the bar dropped it, and with it the way out.
+        case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("q", "quit"), ("f", "faults"), ("h", "history"), ("?", "help")]
         case .history: return [("↑↓ j k", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back"), ("?", "help")]

@@ -99,8 +99,12 @@ public final class TerminalApp: FlowFrontEnd {
             quit(130)
             return
         }
-        // "terminal too small" hides the screen: a key would act on it blind (type, submit, cancel a flow).
-        guard !state.isTooSmall else { return }
+        // "terminal too small" hides the screen: a key would act on it blind (type, submit, cancel a flow). Only q on
+        // the home screen, which quits there (Ctrl-C was the only way out, with 130).
+        guard !state.isTooSmall else {
+            if key == .character("q"), state.quitsOnQ { quit(0) }
+            return
+        }
         guard serviceIfReady != nil else {
             waitingInput.append(.key(key))
             return
