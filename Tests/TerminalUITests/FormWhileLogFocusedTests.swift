@@ -65,3 +65,22 @@ import Testing
         #expect(driver.app.state.logFocus == nil)
     }
 }
+
+/// On a wide terminal the detail keeps two fifths of a log line, however wide the values the log has held: after
+/// a Q2 login and a payment, who took 22, step 38 and thread 18 of 118 columns at 120, leaving the detail 26.
+@Suite struct LogDetailRoomTests {
+    @Test func theDetailKeepsTwoFifthsOfAWideLine() {
+        var widest = LogPane.Widest()
+        widest.events = 10
+        (widest.who, widest.step, widest.thread) = (22, 41, 18)
+        for width in [100, 120, 160, 200] {
+            let columns = LogPane.Columns(widest, width: width)
+            let used = (columns.time ? 13 : 0) + columns.who + 1 + columns.step + 1 + columns.thread + 1
+            #expect(width - 2 - used >= (width - 2) * 2 / 5, "\(width): \(columns.who) \(columns.step) \(columns.thread)")
+            #expect(columns.step >= 20 && columns.who >= 16 && columns.thread >= 12)
+        }
+        // Narrow values are left as they are.
+        (widest.who, widest.step, widest.thread) = (9, 20, 12)
+        #expect(LogPane.Columns(widest, width: 120).step == 20)
+    }
+}

@@ -28,6 +28,19 @@ enum LogPane {
             // A narrow log drops the thread column first (the detail view has it).
             thread = width < 72 ? 0 : min(max(threads, 6), width >= 100 ? 18 : 12)
             time = width >= 110
+            // On a wide terminal the rest of the line (status, took, detail) keeps two fifths of it: the columns
+            // fitted to the widest values ever held (a Q2 login's parties, a bridge message's name) left the detail
+            // 26 of 118 columns. The step gives way first (to 20), then who (to 16), then the thread (to 12).
+            if width >= 100 {
+                let rest = max(36, (width - 2) * 2 / 5)
+                var over = (time ? 13 : 0) + who + 1 + step + 1 + (thread > 0 ? thread + 1 : 0) + rest - (width - 2)
+                for column in [\Columns.step, \Columns.who, \Columns.thread] where over > 0 {
+                    let floor = column == \Columns.step ? 20 : column == \Columns.who ? 16 : 12
+                    let cut = min(over, max(0, self[keyPath: column] - floor))
+                    self[keyPath: column] -= cut
+                    over -= cut
+                }
+            }
         }
 
         init(who: Int, step: Int, thread: Int, time: Bool) {
