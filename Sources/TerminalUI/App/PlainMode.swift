@@ -365,6 +365,13 @@ extension TerminalApp {
     /// The listing has been printed.
     public func clearPlainListing() { state.plainListing = [] }
 
+    /// The plain event lines' header, over their columns as ``plainLine(_:ascii:)`` lays them out: who, step and
+    /// the thread the event ran on (an unlabelled `idp-tui.flow` or `MC-SDK` read as a destination).
+    public static func plainHeader(ascii: Bool = false) -> String {
+        let header = LogPane.header(LogPane.Columns(who: ascii ? 10 : 9, step: 20, thread: 12, time: false), fitting: 200)
+        return "  " + (ascii ? PlainASCII.text(header) : header)
+    }
+
     /// An event as the plain front end prints it: one line, whole; `ascii`, its symbols spelled in ASCII
     /// (``PlainASCII``) with the columns as aligned as they are in Unicode (`-> MC-SDK  Start`).
     public static func plainLine(_ event: FlowEvent, ascii: Bool = false) -> String {
