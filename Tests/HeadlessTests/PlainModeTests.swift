@@ -290,19 +290,31 @@ import Testing
 
     @Test func aWrongChoiceSaysWhatItTakes() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "9\nq\n")
-        #expect(run.stdout.contains("! choose a number from 1 to 7, or q"))
+        #expect(run.stdout.contains("! choose a number from 1 to 7, f (faults) or q"))
         #expect(run.status == 0)
     }
 
-    /// The terminal UI's `h` and `f` at the plain menu say where the history and the faults are.
-    @Test func historyAndFaultsKeysSayWhereTheyAre() throws {
+    /// The terminal UI's `h` at the plain menu says where the history is.
+    @Test func historyKeySaysWhereItIs() throws {
         // With --ephemeral there is no file for `idp-tui history` to print (it pointed there all the same).
-        let run = try BinaryRun.run(["--ephemeral"], stdin: "h\nf\nq\n")
-        #expect(run.stdout.contains("! choose a number from 1 to 7, or q; the history is the terminal UI's, and with --ephemeral this session's flows are kept in memory only, gone at exit"), "\(run.stdout)")
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "h\nq\n")
+        #expect(run.stdout.contains("! choose a number from 1 to 7, f (faults) or q; the history is the terminal UI's, and with --ephemeral this session's flows are kept in memory only, gone at exit"), "\(run.stdout)")
         let kept = try BinaryRun.run(["--state", freshStatePath()], stdin: "h\nq\n")
-        #expect(kept.stdout.contains("! choose a number from 1 to 7, or q; the history is the terminal UI's: `idp-tui history` prints it"), "\(kept.stdout)")
-        #expect(run.stdout.contains("! choose a number from 1 to 7, or q; faults are the terminal UI's panel: here, give them in a scenario file"))
+        #expect(kept.stdout.contains("! choose a number from 1 to 7, f (faults) or q; the history is the terminal UI's: `idp-tui history` prints it"), "\(kept.stdout)")
         #expect(run.status == 0)
+    }
+
+    /// `f` at the menu is the faults panel as a question: the switches listed, a number switches one and says what
+    /// it did, and the next flow meets it (it pointed to a scenario file: a screen reader's user had to quit).
+    @Test func faultsAreSwitchedFromTheMenu() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "f\n1\n\n1\nalice\nwonderland\n\nq\n")
+        #expect(run.stdout.contains("\n  1   [ ]  network unavailable\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("\nswitched on: network unavailable\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("faults on") && run.stdout.contains("NOT_REACHABLE"), "\(run.stdout)")
+        #expect(run.status == 1, "the activation failed: \(run.stderr)")
+        let wrong = try BinaryRun.run(["--ephemeral"], stdin: "f\n99\n\nq\n")
+        #expect(wrong.stdout.contains("! choose a fault from 1 to 19, f to list them, or Enter to go back"), "\(wrong.stdout)")
+        #expect(wrong.status == 0)
     }
 
     @Test func eventsKeepComingAfterTheLogsLimitAndCardsAreMasked() throws {
@@ -320,7 +332,7 @@ import Testing
         // A 100,000-character line is read as its first 4 KB: an answer like any other.
         let run = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "x", count: 100_000) + "\nq\n")
         #expect(run.status == 0)
-        #expect(run.stdout.contains("! choose a number from 1 to 7, or q"))
+        #expect(run.stdout.contains("! choose a number from 1 to 7, f (faults) or q"))
         #expect(!run.stdout.contains(String(repeating: "x", count: 4097)))
     }
 

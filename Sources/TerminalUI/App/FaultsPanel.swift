@@ -178,25 +178,41 @@ extension TerminalApp {
         case .down, .tab, .character("j"): panel.focus = (panel.focus + 1) % switches.count
         case .home, .pageUp: panel.focus = 0
         case .end, .pageDown: panel.focus = switches.count - 1
-        case .character(" ") where switches[panel.focus] == .insecureDevice && state.insecureDeviceReason != nil,
-            .enter where switches[panel.focus] == .insecureDevice && state.insecureDeviceReason != nil:
-            state.notice = "on for this session: --insecure-device \"\(VisibleText.escaped(state.insecureDeviceReason ?? ""))\" was given"
-        case .character(" "), .enter:
-            let chosen = switches[panel.focus]
-            let start = state.startingFaults ?? StartingFaults()
-            // Live: a flow in flight meets the fault at its next step. In one step, as a flow may be changing them too
-            // (a runtime error turns itself off when it fires).
-            let (identity, bridge) = service.world.updateFaults { identity, bridge in
-                chosen.toggle(&identity, &bridge, start: start)
-                return (identity, bridge)
-            }
-            refreshFaults()
-            // A switch with values says the one it is set to ("switched off: 3DS: ACS answers normally" read twice).
-            state.notice = chosen.cycles ? "now \(chosen.label(identity, bridge))"
-                : "switched \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge, start: start))"
+        case .character(" "), .enter: state.notice = switchFault(switches[panel.focus])
         default: break
         }
         state.faultsPanel = panel
+    }
+
+    /// Switches `chosen` (the panel's space, plain mode's number) and says what it did: "switched on: …", or the
+    /// value a switch with several is now set to.
+    func switchFault(_ chosen: FaultSwitch) -> String {
+        if chosen == .insecureDevice, let reason = state.insecureDeviceReason {
+            return "on for this session: --insecure-device \"\(VisibleText.escaped(reason))\" was given"
+        }
+        let start = state.startingFaults ?? StartingFaults()
+        // Live: a flow in flight meets the fault at its next step. In one step, as a flow may be changing them too
+        // (a runtime error turns itself off when it fires).
+        let (identity, bridge) = service.world.updateFaults { identity, bridge in
+            chosen.toggle(&identity, &bridge, start: start)
+            return (identity, bridge)
+        }
+        refreshFaults()
+        // A switch with values says the one it is set to ("switched off: 3DS: ACS answers normally" read twice).
+        return chosen.cycles ? "now \(chosen.label(identity, bridge))"
+            : "switched \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge, start: start))"
+    }
+
+    /// The switches as plain mode lists them, one a line: number, `[x]` when on, and the panel's label.
+    func plainFaultLines() -> [String] {
+        let start = state.startingFaults ?? StartingFaults()
+        let rows = FaultSwitch.allCases.enumerated().map { index, fault in
+            let given = fault == .insecureDevice ? state.insecureDeviceReason.map { VisibleText.escaped($0) } : nil
+            let on = given != nil || fault.isOn(state.identityFaults, state.bridgeFaults)
+            let label = given.map { "insecure device: \($0) (--insecure-device)" } ?? fault.label(state.identityFaults, state.bridgeFaults, start: start)
+            return [String(index + 1), on ? "[x]" : "[ ]", label]
+        }
+        return ["Faults (identity: at the next step; bridge, 3DS: at the next payment):"] + Self.plainColumns(rows, ascii: state.plainASCII)
     }
 }
 

@@ -19,6 +19,7 @@ extension TerminalApp {
             // The status line's device, which the terminal UI shows at the bottom: whether Log in can work.
             return ["What would you like to do? (device: \(state.deviceStatus))"]
                 + MenuItem.allCases.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
+                + ["  f Faults: switch them on and off (the terminal UI's panel)"]
         case .form(let form):
             // A deep link's banner, as the terminal UI shows it over Q2's sign-in form (and plain mode over the choice).
             var lines = [panelTitle] + ((form.prompt.request as? Q2SignIn)?.banner.map { ["⚠ \($0)"] } ?? [])
@@ -88,8 +89,12 @@ extension TerminalApp {
     /// What the current screen asks, if anything.
     public var plainQuestion: PlainQuestion? {
         switch state.screen {
+        case .home where state.plainFaults:
+            let count = FaultSwitch.allCases.count
+            return PlainQuestion(text: "Switch which fault? (1-\(count); f lists them; Enter goes back): ", secret: false,
+                                 takes: .choice(Set(["", "f"] + (1...count).map(String.init))))
         case .home:
-            let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q"])
+            let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q", "f"])
             return PlainQuestion(text: "Choose 1-\(MenuItem.allCases.count) (q quits): ", secret: false, takes: .choice(choices))
         case .form(let form):
             return plainFormQuestion(form)
@@ -144,7 +149,26 @@ extension TerminalApp {
         }
         let text = line.trimmingCharacters(in: .whitespaces)
         switch state.screen {
+        case .home where state.plainFaults:
+            // The terminal UI's faults panel as a question: each number switches one and says what it did.
+            let switches = FaultSwitch.allCases
+            if text.isEmpty {
+                state.plainFaults = false
+            } else if text.lowercased() == "f" {
+                state.plainListing = plainFaultLines()
+            } else if let number = Int(text), switches.indices.contains(number - 1) {
+                state.plainListing = [switchFault(switches[number - 1])]
+            } else {
+                return refuse("choose a fault from 1 to \(switches.count), f to list them, or Enter to go back")
+            }
+            return false
         case .home:
+            if text.lowercased() == "f" {
+                refreshFaults()
+                state.plainFaults = true
+                state.plainListing = plainFaultLines()
+                return false
+            }
             if text == "q" { quit(0) } else if let number = Int(text), (1...MenuItem.allCases.count).contains(number) {
                 handle(.character(Character(String(number))))
                 handle(.enter)

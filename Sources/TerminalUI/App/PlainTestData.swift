@@ -157,12 +157,11 @@ extension TerminalApp {
     /// user brings along: they are told where those are in plain mode, not only which numbers the menu takes.
     /// `keepsHistory`: the session's flows go to a state file (not --ephemeral, whose history is gone at exit).
     static func plainMenuRefusal(_ text: String, keepsHistory: Bool = true) -> String {
-        let choose = "choose a number from 1 to \(MenuItem.allCases.count), or q"
+        let choose = "choose a number from 1 to \(MenuItem.allCases.count), f (faults) or q"
         switch text.lowercased() {
         case "h" where !keepsHistory:
             return "\(choose); the history is the terminal UI's, and with --ephemeral this session's flows are kept in memory only, gone at exit"
         case "h": return "\(choose); the history is the terminal UI's: `idp-tui history` prints it (with this --state, if given)"
-        case "f": return "\(choose); faults are the terminal UI's panel: here, give them in a scenario file (--scenario FILE, docs/faults.md)"
         default: return choose
         }
     }
