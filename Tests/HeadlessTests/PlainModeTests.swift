@@ -294,6 +294,15 @@ import Testing
         #expect(run.status == 0)
     }
 
+    /// Esc at the menu says there is nothing to cancel (it asked again without a word); in the faults question it
+    /// goes back to the menu.
+    @Test func escAtTheMenuSaysWhatQuits() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "\u{1b}\nf\n\u{1b}\nq\n")
+        #expect(run.stdout.contains("! Esc cancels a flow; there is none here: q quits"), "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "Choose 1-7").count == 4, "the menu asked again after the faults' Esc: \(run.stdout)")
+        #expect(run.status == 0)
+    }
+
     /// The terminal UI's `h` at the plain menu says where the history is.
     @Test func historyKeySaysWhereItIs() throws {
         // With --ephemeral there is no file for `idp-tui history` to print (it pointed there all the same).

@@ -144,6 +144,15 @@ extension TerminalApp {
             return refuse(refused)
         }
         if line.unicodeScalars.contains("\u{1b}") {
+            // At the menu there is nothing to cancel: it asked again without a word.
+            if case .home = state.screen, !state.plainFaults {
+                state.notice = "Esc cancels a flow; there is none here: q quits"
+                return false
+            }
+            if case .home = state.screen {
+                state.plainFaults = false
+                return false
+            }
             handle(.escape)
             return false
         }
