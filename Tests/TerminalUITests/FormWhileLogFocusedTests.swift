@@ -84,3 +84,27 @@ import Testing
         #expect(LogPane.Columns(widest, width: 120).step == 20)
     }
 }
+
+/// With the log focused, the panel above it shows no focus of its own: Back and the log's selected row were both
+/// drawn focused, and it was not clear where Enter goes (it goes to the log).
+@Suite struct OneFocusAtATimeTests {
+    private func rolesOfRow(containing text: String, _ screen: ScreenBuffer) -> Substring? {
+        let lines = screen.text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let row = lines.firstIndex(where: { $0.contains(text) }) else { return nil }
+        return screen.roles.split(separator: "\n", omittingEmptySubsequences: false)[row]
+    }
+
+    @Test func backAndTheMenuLoseTheirHighlightWhileTheLogHasTheFocus() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        #expect(rolesOfRow(containing: "[ Back ]", driver.app.render())?.contains("B") == true)
+        driver.press(.tab)
+        let back = try #require(rolesOfRow(containing: "[ Back ]", driver.app.render()))
+        #expect(!back.contains("B") && back.contains("b"), "\(back)")
+        driver.press(.escape, .escape)
+        #expect(rolesOfRow(containing: "▸ ", driver.app.render())?.contains("M") == true)
+        driver.press(.tab)
+        #expect(rolesOfRow(containing: "▸ ", driver.app.render())?.contains("M") == false, "the marker stays, not the highlight")
+    }
+}

@@ -57,7 +57,7 @@ public enum AppView {
         case .challenge(let challenge): drawChallenge(&buffer, challenge, inner)
         case .q2Choice(let choice): drawQ2Choice(&buffer, choice, inner)
         case .working(_, let flow, let step): drawWorking(&buffer, flow, step, state, inner)
-        case .result(let result): drawResult(&buffer, result, scroll: state.resultScroll, inner)
+        case .result(let result): drawResult(&buffer, result, scroll: state.resultScroll, focused: state.logFocus == nil, inner)
         case .history(let history): drawHistory(&buffer, history, inner)
         case .transcript(let transcript, _): drawTranscript(&buffer, transcript, inner)
         case .comparison(let comparison): drawComparison(&buffer, comparison, inner)
@@ -124,7 +124,7 @@ public enum AppView {
     private static func drawHome(_ buffer: inout ScreenBuffer, _ state: AppState, _ area: Area) {
         buffer.put("What would you like to do?", row: area.top, column: area.left, role: .hint)
         ChoiceList.draw(&buffer, MenuItem.allCases.map(\.title), selection: state.menuSelection, top: area.top + 2, left: area.left,
-                        width: 30, rows: area.height - 2)
+                        width: 30, rows: area.height - 2, focused: state.logFocus == nil)
     }
 
     // MARK: Form
@@ -294,7 +294,9 @@ public enum AppView {
     /// How many of a result's lines the panel shows at a terminal height (the headline, a blank and Back take three).
     static func resultRows(_ state: AppState) -> Int { max(1, mainPanelHeight(state) - 2 - 3) }
 
-    private static func drawResult(_ buffer: inout ScreenBuffer, _ result: FlowResult, scroll: Int, _ area: Area) {
+    /// `focused`: the keys are the result's (not the log's): Back is drawn as the focused button only then, so that
+    /// the two highlights never say two places at once where Enter goes (lazygit dims the panel without the focus).
+    private static func drawResult(_ buffer: inout ScreenBuffer, _ result: FlowResult, scroll: Int, focused: Bool, _ area: Area) {
         let (headline, headlineRole, _) = resultSummary(result)
         // Two lines when it does not fit (the blank row under it): cut, it lost its end, the status.
         buffer.putWrapped(headline, row: area.top, column: area.left, width: area.width, lines: 2, role: headlineRole)
@@ -308,7 +310,7 @@ public enum AppView {
             buffer.put(line.text, row: row, column: area.left + labelWidth, role: line.role, limit: area.width - labelWidth)
         }
         let bottom = area.top + area.height - 1
-        buffer.put("[ Back ]", row: bottom, column: area.left, role: .buttonFocused)
+        buffer.put("[ Back ]", row: bottom, column: area.left, role: focused ? .buttonFocused : .buttonBlurred)
         buffer.targets.append(ClickTarget(row: bottom, column: area.left, width: 8, stop: 0))
         // Rows that do not fit: say so beside Back, as the help and the log do.
         let below = lines.count - first - rows

@@ -18,12 +18,14 @@ enum ChoiceList {
 
     /// The entries from `top`, at most `rows` of them, each `width` columns wide (the selected one filled) and
     /// clickable, its click target's stop its index.
-    static func draw(_ buffer: inout ScreenBuffer, _ titles: [String], selection: Int, top: Int, left: Int, width: Int, rows: Int) {
+    /// `focused`: the list has the keys; without them (the log has) its selection keeps its marker, not its highlight.
+    static func draw(_ buffer: inout ScreenBuffer, _ titles: [String], selection: Int, top: Int, left: Int, width: Int, rows: Int,
+                     focused: Bool = true) {
         for (index, title) in titles.enumerated() where index < rows {
             let row = top + index
             buffer.targets.append(ClickTarget(row: row, column: left, width: width, stop: index))
             let text = CharacterWidth.truncate("\(index == selection ? "▸" : " ") \(index + 1) \(title)", to: width)
-            if index == selection {
+            if index == selection && focused {
                 buffer.fill(row: row, column: left, count: width, role: .menuFocused)
                 buffer.put(text, row: row, column: left, role: .menuFocused)
             } else {
