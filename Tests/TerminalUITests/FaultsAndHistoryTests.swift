@@ -280,6 +280,16 @@ import ThreeDSecure
         #expect(driver.app.render().text.contains("1 newer below"), "one ↑ moves it")
     }
 
+    /// A past payment's transcript is titled with its SDK family (it sat under "IdpSdk on MC-SDK").
+    @Test func aPastPaymentsTranscriptNamesItsFamily() {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.enter, .character("h"), .enter)
+        let text = driver.app.render().text
+        #expect(text.hasPrefix(" idp-tui · Safepay Drops · EMV 3-D Secure 2.2"), "\(text)")
+    }
+
     /// Esc from a past flow's diagram goes back to its transcript, where `v` opened it (it went to the list).
     @Test func escFromAPastFlowsDiagramGoesBackToItsTranscript() {
         let driver = AppDriver()

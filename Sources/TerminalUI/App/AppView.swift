@@ -92,10 +92,15 @@ public enum AppView {
 
     /// The SDK family of the flow on screen.
     private static func family(_ state: AppState) -> String {
-        let flow: FlowKind? = if case .result(let result) = state.screen { result.flow } else { state.flowInProgress }
+        // A past flow's transcript names its own family (a payment's diagram sat under "IdpSdk on MC-SDK").
+        let flow: String? = switch state.screen {
+        case .transcript(let transcript, _): transcript.record.summary.flow
+        case .result(let result): result.flow.rawValue
+        default: state.flowInProgress?.rawValue
+        }
         switch flow {
-        case .payerAuth: return "Safepay Drops · EMV 3-D Secure 2.2"
-        case .q2Login: return "Q2 Mobile SDK · authentication module"
+        case FlowKind.payerAuth.rawValue: return "Safepay Drops · EMV 3-D Secure 2.2"
+        case FlowKind.q2Login.rawValue: return "Q2 Mobile SDK · authentication module"
         default: return "IdpSdk on MC-SDK"
         }
     }
