@@ -18,6 +18,15 @@ import Testing
         #expect(status == 2)
     }
 
+    /// Answers that cannot be an object or an array from their first byte (junk, a number) are refused at once,
+    /// as answers that close are: they waited for the pipe's end, an hour for `(printf x; sleep 3600) |`.
+    @Test(arguments: ["x", "42", "\u{FEFF}nope", "]"])
+    func answersThatAreNoObjectOnAPipeHeldOpenAreRefusedAtOnce(_ junk: String) throws {
+        let (status, output) = try run(["activate", "--ephemeral"], writing: junk)
+        #expect(status == 2, "\(output)")
+        #expect(output.hasPrefix("idp-tui: ") && output.contains("answers"), "\(output)")
+    }
+
     /// Answers that start with a byte order mark (which the parser accepts) end where their value closes too.
     @Test func answersWithAByteOrderMarkOnAPipeHeldOpenAreRead() throws {
         let (status, output) = try run(["activate", "--ephemeral"],

@@ -2,8 +2,8 @@ import JSONText
 import Testing
 
 /// Where a stream of answers ends when its writer keeps it open: where its top-level object or array closes,
-/// whatever the chunks it comes in; never inside a string, and never for a document that does not start with a
-/// bracket (that one is read to the stream's end).
+/// whatever the chunks it comes in; never inside a string; and at its first byte for a document that does not start
+/// with a bracket (no answers, whatever follows: it was read to the stream's end, which a pipe held open never has).
 @Suite struct JSONValueEndTests {
     /// The byte after which each document closes (nil: never), fed whole and split at every byte boundary.
     @Test(arguments: [
@@ -12,12 +12,13 @@ import Testing
         (#"{"p":"wonder}land\"]}\\"}x"#, 25),
         (#"{"a":"{[{["}"#, 12),
         (#"{"a":{"b":1}"#, nil),
-        ("42", nil),
-        (#""{}""#, nil),
-        ("}{}", nil),
+        ("42", 1),
+        (#""{}""#, 1),
+        ("}{}", 1),
+        ("  x", 3),
         // A byte order mark, which the parser accepts, before the value; not after white space.
         ("\u{FEFF}{}", 5),
-        (" \u{FEFF}{}", nil),
+        (" \u{FEFF}{}", 2),
     ] as [(String, Int?)])
     func aValueClosesWhereItsOutermostBracketCloses(_ text: String, _ closesAfter: Int?) {
         let bytes = Array(text.utf8)
