@@ -391,31 +391,4 @@ extension TerminalApp {
         handle(.enter)
         return false
     }
-
-    /// The one-off notice has been shown.
-    public func clearNotice() { state.notice = nil }
-
-    /// The listing has been printed.
-    public func clearPlainListing() { state.plainListing = [] }
-
-    /// The plain event lines' header, over their columns as ``plainLine(_:ascii:)`` lays them out: who, step and
-    /// the thread the event ran on (an unlabelled `idp-tui.flow` or `MC-SDK` read as a destination).
-    public static func plainHeader(ascii: Bool = false) -> String {
-        let header = LogPane.header(LogPane.Columns(who: ascii ? 10 : 9, step: 20, thread: 12, time: false), fitting: 200)
-        return "  " + (ascii ? PlainASCII.text(header) : header)
-    }
-
-    /// An event as the plain front end prints it: one line, whole; `ascii`, its symbols spelled in ASCII
-    /// (``PlainASCII``) with the columns as aligned as they are in Unicode (`-> MC-SDK  Start`).
-    public static func plainLine(_ event: FlowEvent, ascii: Bool = false) -> String {
-        func spelled(_ text: String) -> String { ascii ? PlainASCII.text(text) : text }
-        // A line has no width to keep to: step and thread whole. Lines are printed as they come, so the columns
-        // are as wide as the IdpSdk's and the Q2 module's longest step (getAuthorizationCode) and thread
-        // (idp-tui.flow): every line of those flows lines up (each was as wide as its own step); a longer one (a
-        // bridge message's name) pushes only its own line's rest.
-        let columns = LogPane.Columns(who: max(ascii ? 10 : 9, CharacterWidth.of(spelled(LogPane.who(event)))),
-                                      step: max(20, CharacterWidth.of(spelled(event.step.rawValue))),
-                                      thread: max(12, CharacterWidth.of(spelled(event.thread))), time: false)
-        return "  " + LogPane.line(event, columns: columns, spelled: spelled)
-    }
 }

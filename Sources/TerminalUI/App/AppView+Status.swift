@@ -1,0 +1,47 @@
+import LocaleText
+
+// The status line, and the screen that replaces everything when the terminal is too small.
+extension AppView {
+    /// A prompt's last seconds before it times out (`--prompt-timeout`), in whole seconds rounded up.
+    static func countdown(_ state: AppState) -> String? {
+        guard let left = state.promptTimeLeft(at: state.now), left <= AppState.countdownFrom else { return nil }
+        let seconds = left.components.seconds + (left.components.attoseconds > 0 ? 1 : 0)
+        return "answer within \(seconds) s: the prompt then times out"
+    }
+
+    static func drawStatus(_ buffer: inout ScreenBuffer, _ state: AppState, row: Int) {
+        buffer.fill(row: row, column: 0, count: buffer.width, role: .status)
+        let held = state.insecureDeviceReason != nil && !state.identityFaults.insecureDevice ? 1 : 0  // --insecure-device
+        let faults = FaultSwitch.allCases.filter { $0.isOn(state.identityFaults, state.bridgeFaults) }.count + held
+        let faultsOn = faults > 0 ? "⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : nil
+        var right = "device: \(state.deviceStatus) "
+        let left: String
+        if let message = countdown(state) ?? state.notice {
+            // A notice answers the last key and goes with the next: it has the line, the faults before it (they
+            // stay in sight while any is on), and the device only when there is room left (it comes back with
+            // the next key).
+            left = " " + ([faultsOn, message].compactMap { $0 }.joined(separator: " · "))
+            if CharacterWidth.of(left) + 2 + CharacterWidth.of(right) > buffer.width { right = "" }
+        } else {
+            // The faults before the host, so that a narrow line cuts the host, not the faults.
+            left = " tenant \(state.tenant)" + (faultsOn.map { " · \($0)" } ?? "") + " · \(state.idpHost)"
+        }
+        // The device keeps at most half the line; the rest is the left part's, cut with … and two spaces before
+        // the device, so that the two never run together.
+        right = CharacterWidth.truncate(right, to: max(0, buffer.width / 2))
+        let room = buffer.width - CharacterWidth.of(right) - (right.isEmpty ? 0 : 2)
+        buffer.put(CharacterWidth.truncate(left, to: room), row: row, column: 0, role: .status, limit: room)
+        buffer.put(right, row: row, column: buffer.width - CharacterWidth.of(right), role: .status)
+    }
+
+    static func drawTooSmall(_ buffer: inout ScreenBuffer, _ state: AppState) {
+        let message = "terminal too small (need \(minimumWidth)×\(minimumHeight), have \(state.width)×\(state.height))"
+        // The way out on a line of its own.
+        let lines = Wrap.lines(message, width: max(1, state.width)) + Wrap.lines(state.quitsOnQ ? "q quits" : "ctrl-c quits", width: max(1, state.width))
+        let top = max(0, (state.height - lines.count) / 2)
+        for (index, line) in lines.enumerated() {
+            let left = max(0, (state.width - CharacterWidth.of(line)) / 2)
+            buffer.put(line, row: top + index, column: left, role: .error)
+        }
+    }
+}
