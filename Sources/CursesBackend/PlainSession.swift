@@ -296,10 +296,27 @@ public enum PlainSession {
             return
         }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // The first line goes on from where the cursor is (after a question, the answer's echo or a refusal).
         let wrapped = lines.indices.map { index in
-            index == lines.count - 1 ? String(lines[index]) : CharacterWidth.wrap(String(lines[index]), to: columns).joined(separator: "\n")
+            index == lines.count - 1 ? String(lines[index])
+                : CharacterWidth.wrap(String(lines[index]), to: columns, from: index == 0 ? column : 0).joined(separator: "\n")
         }
         write(bytes: Array(wrapped.joined(separator: "\n").utf8))
+    }
+
+    /// The column the cursor is at, as far as what was written says (one a character; a backspace back one; a
+    /// line's end back to 0). Main thread only.
+    nonisolated(unsafe) private static var column = 0
+
+    private static func advanceColumn(over bytes: [UInt8]) {
+        for byte in bytes {
+            switch byte {
+            case 0x0A, 0x0D: column = 0
+            case 0x08: column = max(0, column - 1)
+            case 0x80..<0xC0, 0..<0x20, 0x7F: break  // a character's continuation bytes, other controls
+            default: column += 1
+            }
+        }
     }
 
     /// Text as the session prints it: its control characters made visible, in ASCII under a locale that is not UTF-8.
@@ -310,6 +327,7 @@ public enum PlainSession {
 
     private static func write(bytes: [UInt8]) {
         guard !outputClosed else { return }
+        advanceColumn(over: bytes)
         outputError = writeAll(bytes, to: STDOUT_FILENO)
     }
 }

@@ -87,6 +87,18 @@ public enum CharacterWidth {
         return lines
     }
 
+    /// `line` wrapped as ``wrap(_:to:)`` does, its first line starting at column `start` (after a question the
+    /// cursor waits at the end of): the first line holds what fits after it, or nothing when the first word does not.
+    public static func wrap(_ line: String, to columns: Int, from start: Int) -> [String] {
+        let start = columns > 0 ? start % columns : 0
+        guard start > 0 else { return wrap(line, to: columns) }
+        // What precedes, as one word of its width: the line goes on after it, or breaks before its first word.
+        let before = String(repeating: "x", count: start)
+        var lines = wrap(before + " " + line, to: columns)
+        lines[0] = String(lines[0].dropFirst(start).drop { $0 == " " })
+        return lines
+    }
+
     /// `rows` as lines of aligned columns: each cell padded to its column's widest cell as the terminal shows it (a
     /// wide character takes two columns, a combining mark none), `gap` spaces between columns; the last cell of a
     /// row is not padded, so no line ends in spaces.

@@ -325,8 +325,10 @@ final class OpenDatabases: Sendable {
     }
 
     private let entries = Locked<[ObjectIdentifier: Entry]>([:])
-    /// Set when the process starts exiting on a signal (``closeAll()``): a wait for another process's lock ends,
-    /// and a transaction not yet committed is rolled back.
+    /// Set when the process starts exiting on a signal (``closeAll(onSignal:)``; never on a normal end, whose
+    /// writes in progress are committed): a wait for another process's lock ends, and a transaction not yet
+    /// committed is rolled back. A signal between that check and the COMMIT still commits: the window is the
+    /// COMMIT's own.
     static let closing = Atomic(false)
 
     private init() {
@@ -341,10 +343,11 @@ final class OpenDatabases: Sendable {
         _ = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(database)) }
     }
 
-    /// Closes every open database (at exit, on any thread). A write waiting for another process's lock gives up,
-    /// and one not yet committed is rolled back, so that what a signal interrupts is not done after it.
-    func closeAll() {
-        Self.closing.store(true, ordering: .releasing)
+    /// Closes every open database (at exit, on any thread). `onSignal`: the process is exiting on a signal, so a
+    /// write waiting for another process's lock gives up, and one not yet committed is rolled back: what a signal
+    /// interrupts is not done after it.
+    func closeAll(onSignal: Bool = false) {
+        if onSignal { Self.closing.store(true, ordering: .releasing) }
         let open = entries.withLock { entries in entries.values.compactMap(\.database) }
         for database in open { database.close() }
     }

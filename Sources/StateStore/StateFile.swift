@@ -53,9 +53,9 @@ public final class StateFile: Sendable {
     }
 
     /// Closes every state file this process has open (each waits for a write in progress to end): for an exit
-    /// that does not run `atexit` handlers.
-    public static func closeAll() {
-        OpenDatabases.shared.closeAll()
+    /// that does not run `atexit` handlers; `onSignal`, one on a signal (what is not committed is rolled back).
+    public static func closeAll(onSignal: Bool = false) {
+        OpenDatabases.shared.closeAll(onSignal: onSignal)
     }
 
     /// Closes the file now (it is also closed when the process exits): what this process wrote is copied from the

@@ -95,7 +95,7 @@ func exitOnSignals() -> [any DispatchSourceSignal] {
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler {
             RunCommand.stopWriting(signal: number)
-            StateFile.closeAll()
+            StateFile.closeAll(onSignal: true)
             _exit(128 + number)
         }
         source.resume()

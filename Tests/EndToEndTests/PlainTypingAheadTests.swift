@@ -1,3 +1,4 @@
+import LocaleText
 import Foundation
 import Testing
 
@@ -181,5 +182,20 @@ extension TmuxSession {
         #expect(rows.contains { $0.hasPrefix("  ") && $0.contains("Esc, or end of input,") }, "\(rows)")
         session.press("C-c")
         #expect(session.waitForExit() == 130)
+    }
+
+    /// What is written after a question goes on from where the question ends: `(not an answer here)` after
+    /// `Choose 1-7 (q quits): ` was wrapped as if it started a line, and the terminal broke `here)` in two.
+    @Test func whatFollowsAQuestionWrapsFromWhereTheQuestionEnds() throws {
+        let session = try TmuxSession(width: 40, height: 30, command: [
+            "sh", "-c", "printf 'hello\\n9\\nq\\n' | \"$0\" --plain --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary,
+        ])
+        #expect(session.waitFor(TmuxSession.exitMarker))
+        let rows = session.scrollback().components(separatedBy: "\n")
+        for word in ["(not", "answer", "here)"] {
+            #expect(rows.contains { $0.split(separator: " ").contains(Substring(word)) }, "\(word) whole on a row: \(rows)")
+        }
+        #expect(rows.allSatisfy { CharacterWidth.of($0.trimmingCharacters(in: .whitespaces)) <= 40 })
     }
 }

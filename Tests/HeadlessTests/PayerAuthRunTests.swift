@@ -131,7 +131,7 @@ import Testing
     /// The retries run out in silence, as Safepay's React Native host's do: the payment goes on to the card's outcome.
     @Test func whenEveryAckIsLostTheRetriesRunOutAndThePaymentGoesOn() throws {
         let run = try BinaryRun.run(["run", "payer-auth", "--bridge-fault=lose-every-ack", "--bridge-timing=web"],
-                                    stdin: #"{"card":"4000000000002701","expiry":"12/30","delay":4}"#)
+                                    stdin: #"{"card":"4000000000002701","expiry":"12/30","delay":10}"#)
         #expect(run.status == 0, "\(run.stderr)")
         let result = try #require(run.results.first)
         #expect(result["status"] as? String == "FRICTIONLESS")
