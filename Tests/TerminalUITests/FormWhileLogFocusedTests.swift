@@ -108,3 +108,52 @@ import Testing
         #expect(rolesOfRow(containing: "▸ ", driver.app.render())?.contains("M") == false, "the marker stays, not the highlight")
     }
 }
+
+/// The focused log keeps what the user is looking at.
+@Suite struct LogKeepsItsPlaceTests {
+    /// An event opened whole while the log followed the newest stays the one shown as new events come (it was
+    /// swapped for each).
+    @Test func anOpenedEventStaysAsNewEventsCome() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter, .tab, .enter)
+        let shown = try #require(driver.app.state.logFocus?.selected)
+        let before = driver.app.state.log.count
+        driver.service.start(.logout)
+        #expect(driver.pump { app in app.state.log.count >= before + 2 })
+        #expect(driver.app.state.logFocus?.selected == shown)
+        let event = try #require(driver.app.state.log.first { $0.sequence == shown })
+        #expect(driver.app.render().text.contains("step      \(event.step.rawValue)"))
+    }
+
+    /// Leaving the log with a filter on keeps the event it found in view (it went back to the newest), and the title
+    /// says how many are below.
+    @Test func leavingWithAFilterKeepsTheFoundEventInView() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter, .tab, .character("/"))
+        for character in "GET /" { driver.press(.character(character)) }
+        driver.press(.enter, .home)
+        let found = try #require(driver.app.state.logFocus?.selected)
+        driver.press(.escape)
+        #expect(driver.app.state.logFocus == nil)
+        let index = try #require(driver.app.state.log.firstIndex { $0.sequence == found })
+        let scroll = driver.app.state.logScroll
+        #expect(scroll > 0, "the view moved to it")
+        #expect(index >= LogPane.firstShown(driver.app.state.log, scroll: scroll, rows: AppView.logRows(driver.app.state))
+                && index <= driver.app.state.log.count - 1 - scroll, "in view")
+        #expect(driver.app.render().text.contains("newer below"))
+    }
+
+    /// While the filter is typed the title names its own keys only (↑↓ and enter meant other things), and ↑↓ move the
+    /// selection, as gum's filter does.
+    @Test func theFiltersTitleNamesItsOwnKeys() {
+        let driver = AppDriver(width: 140, height: 30)
+        driver.activate()
+        driver.press(.enter, .tab, .character("/"), .character("o"))
+        let text = driver.app.render().text
+        #expect(text.contains("enter keeps it, esc clears it") && !text.contains("enter details"), "\(text)")
+        driver.press(.up)
+        #expect(driver.app.state.logFocus?.selected != nil && driver.app.state.logFocus?.editingFilter == true)
+    }
+}

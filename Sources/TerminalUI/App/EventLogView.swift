@@ -50,12 +50,11 @@ extension TerminalApp {
     /// event again from the newest.
     func leaveLogFocus(_ focus: LogFocusState) {
         state.logFocus = nil
-        guard focus.filter.isEmpty else {
-            state.logScroll = 0
-            return
-        }
+        // With a filter on, the event it found stays in view among all the events (the log went back to the newest
+        // and the place was lost); its view's scroll was the filtered list's, so the view moves from the newest.
         let current = AppState.selectedIndex(focus, in: state.log)
-        state.logScroll = LogPane.scroll(keeping: current, from: focus.scroll, state.log, rows: AppView.logRows(state))
+        state.logScroll = LogPane.scroll(keeping: current, from: focus.filter.isEmpty ? focus.scroll : 0, state.log,
+                                         rows: AppView.logRows(state))
     }
 
     func handleLogFocus(_ key: Key, _ focus: inout LogFocusState) {
@@ -76,6 +75,12 @@ extension TerminalApp {
             case .backspace: if !focus.filter.isEmpty { focus.filter.removeLast() }
             case .character(let character) where focus.filter.count < 40: focus.filter.append(character)
             default: break
+            }
+            // ↑↓ move the selection while the filter is typed, as gum's filter and fzf do.
+            if key == .up || key == .down {
+                let listed = state.listedEvents
+                let index = AppState.selectedIndex(focus, in: listed) + (key == .up ? -1 : 1)
+                focus.selected = index >= listed.count - 1 || listed.isEmpty ? nil : listed[max(0, index)].sequence
             }
             // The selected event stays selected while the filter still lists it, and in view: clearing a filter
             // shows the event found with it among its neighbours (it jumped to the newest, as less's `&` does not).
@@ -113,7 +118,10 @@ extension TerminalApp {
         case .home: select(0)
         // End follows the newest event again.
         case .end: focus.selected = nil
-        case .enter where last >= 0: focus.detail = 0
+        case .enter where last >= 0:
+            // The event shown stays the one opened: following the newest, it was swapped for each new event.
+            focus.selected = events[max(0, current)].sequence
+            focus.detail = 0
         case .character("/"):
             focus.editingFilter = true
             focus.filter = ""

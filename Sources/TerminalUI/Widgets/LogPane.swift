@@ -124,7 +124,8 @@ enum LogPane {
             title += focus.editingFilter ? " — filter: \(focus.filter)▏ (\(keys))" : focus.filter.isEmpty ? "" : " — filter \"\(focus.filter)\""
             // Before the keys, so that a narrow title cuts the keys, not the note.
             if scroll > 0 { title += " — \(scroll) newer below" }
-            title += " — ↑↓ select · enter details · / filter · end newest · esc back"
+            // While the filter is typed its own keys are in the title above (enter and esc meant other things here).
+            if !focus.editingFilter { title += " — ↑↓ select · enter details · / filter · end newest · esc back" }
         } else if scroll > 0 {
             title += " — \(scroll) newer below (pgdn)"
         } else {
