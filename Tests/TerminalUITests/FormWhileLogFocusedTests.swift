@@ -31,8 +31,10 @@ import Testing
         #expect(text.contains("a form came: enter or esc answers it"), "\(text)")
         #expect(text.contains("enter esc to the form"), "the help bar: \(text)")
         #expect(driver.app.render().cursor == nil, "no cursor waits in the form's field while the filter has the keys")
+        #expect(!driver.app.render().text.contains("›["), "no field is drawn focused: \(driver.app.render().text)")
         driver.press(.enter)
         #expect(driver.app.state.logFocus == nil, "the form has the keys")
+        #expect(driver.app.render().text.contains("›["), "its first field is focused now")
         guard case .form(let form) = driver.screen else { Issue.record("no form"); return }
         #expect(form.inputs.allSatisfy { $0.isEmpty }, "nothing typed into the filter went into the form")
         #expect(!driver.app.state.log.contains { $0.step == .provideCredentials && $0.from == .app }, "nothing was submitted")

@@ -52,8 +52,13 @@ public enum AppView {
         let inner = innerPanel(state)
         switch state.screen {
         case .home: drawHome(&buffer, state, inner)
-        case .form(let form): drawForm(&buffer, form, inner)
-        case .payment(let form): drawPayment(&buffer, form, inner)
+        // A form that came while the log had the keys (a filter typed) shows no focus of its own until it has them.
+        case .form(var form):
+            if state.logFocus != nil { form.focus = Int.max }
+            drawForm(&buffer, form, inner)
+        case .payment(var form):
+            if state.logFocus != nil { form.focus = Int.max }
+            drawPayment(&buffer, form, inner)
         case .challenge(let challenge): drawChallenge(&buffer, challenge, inner)
         case .q2Choice(let choice): drawQ2Choice(&buffer, choice, inner)
         case .working(_, let flow, let step): drawWorking(&buffer, flow, step, state, inner)
