@@ -39,8 +39,9 @@ enum StatePath {
         case notAFile(String)
 
         init(_ path: String) {
-            // `--state NEW/` names a folder whether or not one is there: it made the folder, then refused it.
-            if path.hasSuffix("/") {
+            // `--state NEW/` (or `NEW/.`, `NEW/..`) names a folder whether or not one is there: it made the folder,
+            // then refused it.
+            if path.hasSuffix("/") || path == "." || path == ".." || path.hasSuffix("/.") || path.hasSuffix("/..") {
                 self = .notAFile("a folder's name (it ends in /)")
                 return
             }

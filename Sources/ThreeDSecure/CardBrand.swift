@@ -9,24 +9,25 @@ public enum CardBrand: String, Sendable, CaseIterable, Codable {
     public static func detect(_ digits: String) -> CardBrand? {
         let prefix2 = Int(digits.prefix(2)) ?? 0
         let prefix4 = Int(digits.prefix(4)) ?? 0
-        if digits.hasPrefix("4") { return .visa }
-        // Elo's 65… ranges come before Discover's 65: Cardinal's Elo test card 6505290000002000 read as Discover.
+        // Elo's ranges come before Visa's 4 and Discover's 65: Cardinal's Elo test card 6505290000002000 read as
+        // Discover, and Elo's 4389 35… as Visa.
         if notSimulated(digits) != nil { return nil }
+        if digits.hasPrefix("4") { return .visa }
         if (51...55).contains(prefix2) || (2221...2720).contains(prefix4) { return .mastercard }
         if prefix2 == 34 || prefix2 == 37 { return .amex }
         if digits.hasPrefix("6011") || digits.hasPrefix("65") || (644...649).contains(Int(digits.prefix(3)) ?? 0) { return .discover }
         return nil
     }
 
-    /// The network of a card number the simulation knows but does not run: Elo (its 50…, 509…, 636…, 627… and 65…
-    /// ranges; those starting with 4 are Visa co-brands and run as Visa) and JCB (3528–3589, and the 308…–3349 ranges
+    /// The network of a card number the simulation knows but does not run: Elo (its 4…, 50…, 509…, 636…, 627… and
+    /// 65… ranges) and JCB (3528–3589, and the 308…–3349 ranges
     /// Cardinal's JCB test cards use, such as 3338000000000296). Cardinal lists test cards for both; idp-tui's
     /// issuer has Visa, Mastercard, American Express and Discover.
     public static func notSimulated(_ digits: String) -> String? {
         let prefix4 = Int(digits.prefix(4)) ?? 0
         let prefix6 = Int(digits.prefix(6)) ?? 0
         let elo: [ClosedRange<Int>] = [
-            504175...504175, 506699...506778, 509000...509999, 627780...627780, 636297...636297, 636368...636368,
+            401178...401179, 431274...431274, 438935...438935, 451416...451416, 457393...457393, 457631...457632, 504175...504175, 506699...506778, 509000...509999, 627780...627780, 636297...636297, 636368...636368,
             650031...650033, 650035...650051, 650405...650439, 650485...650538, 650541...650598, 650700...650718,
             650720...650727, 650901...650978, 651652...651679, 655000...655019, 655021...655058,
         ]

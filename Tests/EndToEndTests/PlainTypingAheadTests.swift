@@ -184,6 +184,19 @@ extension TmuxSession {
         #expect(session.waitForExit() == 130)
     }
 
+    /// The KSSIDP comparison is laid out for a narrow terminal's width, not at 78 and then wrapped again (its
+    /// continuation lines came out indented twice, an error code alone on a line).
+    @Test func theComparisonIsLaidOutForTheTerminalsWidth() throws {
+        let session = try TmuxSession(width: 40, height: 30, command: [
+            "sh", "-c", "printf '6\\n\\nq\\n' | \"$0\" --plain --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary,
+        ])
+        #expect(session.waitFor(TmuxSession.exitMarker))
+        let rows = session.scrollback().components(separatedBy: "\n")
+        #expect(rows.contains { $0.hasPrefix("    SetAuthorisationCode not sent") }, "\(rows)")
+        #expect(!rows.contains { $0.hasPrefix("      SetAuthorisationCode not sent") }, "wrapped twice: \(rows)")
+    }
+
     /// What is written after a question goes on from where the question ends: `(not an answer here)` after
     /// `Choose 1-7 (q quits): ` was wrapped as if it started a line, and the terminal broke `here)` in two.
     @Test func whatFollowsAQuestionWrapsFromWhereTheQuestionEnds() throws {

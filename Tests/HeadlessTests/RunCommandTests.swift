@@ -135,7 +135,8 @@ import Testing
         (["run", "activate", "--seed"], "{}", "--seed needs a value"),
         (["run", "activate", "--prompt-timeout", "0"], "{}", "--prompt-timeout takes a number of seconds"),
         // Decimal only: Double read "0x10" as 16 and "inf" as infinity.
-        (["run", "activate", "--prompt-timeout", "0x10"], "{}", "--prompt-timeout takes a number of seconds above 0 and at most 86400, not \"0x10\""),
+        (["run", "activate", "--prompt-timeout", "0x10"], "{}", "--prompt-timeout takes a number of seconds from 0.001 to 86400, not \"0x10\""),
+        (["run", "activate", "--prompt-timeout", "0.0001"], "{}", "--prompt-timeout takes a number of seconds from 0.001 to 86400"),
         (["run", "payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","resend":1.5}"#, "answers.resend must be a whole number, not a fraction"),
         (["run", "payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","resend":1e0}"#,
          "answers.resend must be written as a whole number, without a decimal point or an exponent (from 0 to 10)"),

@@ -81,6 +81,11 @@ import Testing
             #expect(width - 2 - used >= (width - 2) * 2 / 5, "\(width): \(columns.who) \(columns.step) \(columns.thread)")
             #expect(columns.step >= 20 && columns.who >= 16 && columns.thread >= 12)
         }
+        // One more column never shows less: the time comes off before the step is cut to its floor.
+        for width in 100..<200 {
+            let narrower = LogPane.Columns(widest, width: width), wider = LogPane.Columns(widest, width: width + 1)
+            #expect(wider.step >= narrower.step && wider.who >= narrower.who, "\(width) → \(width + 1)")
+        }
         // Narrow values are left as they are.
         (widest.who, widest.step, widest.thread) = (9, 20, 12)
         #expect(LogPane.Columns(widest, width: 120).step == 20)

@@ -28,6 +28,7 @@ import ThreeDSecure
         // Cardinal's Elo and JCB test cards (case 1): Elo's 6505… read as Discover, JCB's 3338… as unknown.
         ("6505290000002000", .brandNotSimulated("Elo")),
         ("3338000000000296", .brandNotSimulated("JCB")),
+        ("4389350000000002", .brandNotSimulated("Elo")),
         ("4000x00000002701", .notDigits),
         ("", .empty),
         (" - ", .empty),

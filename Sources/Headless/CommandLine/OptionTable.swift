@@ -82,8 +82,8 @@ enum OptionTable {
             options, value, problem throws(UsageError) in
             // Decimal digits only: Double also reads "0x10" (16), "1e1" and "inf".
             guard !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(value),
-                  seconds > 0, seconds <= 86_400 else {
-                throw problem("--prompt-timeout takes a number of seconds above 0 and at most 86400, not \"\(value)\"")
+                  seconds >= 0.001, seconds <= 86_400 else {
+                throw problem("--prompt-timeout takes a number of seconds from 0.001 to 86400, not \"\(value)\"")
             }
             options.promptTimeout = .milliseconds(Int64(seconds * 1000))
         },

@@ -159,6 +159,8 @@ public struct AppState: Sendable {
     public var cardPicker: CardPickerState?
     /// The switch the faults panel had the focus on when it was closed: it opens there again.
     var lastFaultFocus = 0
+    /// The width plain mode lays its comparison out in: 78, or a narrower terminal's (its lines were wrapped again).
+    public var plainWidth = 78
     /// Plain mode's faults question is open (`f` at the menu): a number switches one, Enter goes back.
     var plainFaults = false
     /// The number of the test card the picker last filled in: the picker opens on it.

@@ -38,13 +38,14 @@ extension TerminalApp {
     private func click(row: Int, column: Int) {
         // Over a panel or the help, a click does nothing: they close with their keys.
         guard !state.showHelp, state.cardPicker == nil, state.faultsPanel == nil else { return }
-        guard let target = render().targets.first(where: { $0.contains(row: row, column: column) }) else { return }
-        // A click in the main panel takes the focus from the log, as Esc there does (its Enter went to the log: a
-        // menu item clicked opened an event); not through an event shown whole, which covers the panel.
-        if let focus = state.logFocus {
+        // A click anywhere in the main panel takes the focus from the log, as Esc there does (its Enter went to the
+        // log: a menu item clicked opened an event), as lazygit's panels take it; not through an event shown whole,
+        // which covers the panel.
+        if let focus = state.logFocus, row >= 1, row < 1 + AppView.mainPanelHeight(state) {
             guard focus.detail == nil else { return }
             leaveLogFocus(focus)
         }
+        guard let target = render().targets.first(where: { $0.contains(row: row, column: column) }) else { return }
         state.notice = nil
         switch state.screen {
         case .home:

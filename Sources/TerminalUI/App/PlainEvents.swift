@@ -3,6 +3,11 @@ import LocaleText
 
 // Plain mode's printed lines: the events, their header, and the one-off notices and listings once printed.
 extension TerminalApp {
+    /// Lays plain mode's comparison out for a terminal of `columns` (0: not a terminal, the 78 a log keeps).
+    public func plainTerminal(columns: Int) {
+        state.plainWidth = columns > 0 ? max(38, min(78, columns)) : 78
+    }
+
     /// The one-off notice has been shown.
     public func clearNotice() { state.notice = nil }
 

@@ -59,7 +59,7 @@ extension TerminalApp {
             return [summary.headline] + summary.rows.map { "  \($0.0): \($0.1)" }
         case .comparison(let comparison):
             // One side under the other, in lines an 80-column terminal does not wrap; the heading once, while it runs.
-            return (comparison.running ? ["KSSIDP comparison"] : []) + comparison.lines(width: 78, stacked: true)
+            return (comparison.running ? ["KSSIDP comparison"] : []) + comparison.lines(width: state.plainWidth, stacked: true)
         case .history, .transcript:
             return [panelTitle, "(this screen is the terminal UI's; `idp-tui history` prints it; Enter goes back)"]
         }
@@ -92,9 +92,10 @@ extension TerminalApp {
         case .home where state.plainFaults:
             let count = FaultSwitch.allCases.count
             return PlainQuestion(text: "Switch which fault? (1-\(count); f lists them; Enter goes back): ", secret: false,
-                                 takes: .choice(Set(["", "f"] + (1...count).map(String.init))))
+                                 takes: .choice(Set(["", "f", "F", "q", "Q"] + (1...count).map(String.init))))
         case .home:
-            let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q", "f"])
+            // Either case, and Enter (refused with what the menu takes, not echoed as "not an answer").
+            let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q", "Q", "f", "F", ""])
             return PlainQuestion(text: "Choose 1-\(MenuItem.allCases.count) (q quits): ", secret: false, takes: .choice(choices))
         case .form(let form):
             return plainFormQuestion(form)
@@ -161,7 +162,8 @@ extension TerminalApp {
         case .home where state.plainFaults:
             // The terminal UI's faults panel as a question: each number switches one and says what it did.
             let switches = FaultSwitch.allCases
-            if text.isEmpty {
+            // Enter, or q as in the panel, goes back to the menu.
+            if text.isEmpty || text.lowercased() == "q" {
                 state.plainFaults = false
             } else if text.lowercased() == "f" {
                 state.plainListing = plainFaultLines()
@@ -178,7 +180,7 @@ extension TerminalApp {
                 state.plainListing = plainFaultLines()
                 return false
             }
-            if text == "q" { quit(0) } else if let number = Int(text), (1...MenuItem.allCases.count).contains(number) {
+            if text.lowercased() == "q" { quit(0) } else if let number = Int(text), (1...MenuItem.allCases.count).contains(number) {
                 handle(.character(Character(String(number))))
                 handle(.enter)
             } else {

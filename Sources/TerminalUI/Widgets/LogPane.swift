@@ -30,16 +30,24 @@ enum LogPane {
             time = width >= 110
             // On a wide terminal the rest of the line (status, took, detail) keeps two fifths of it: the columns
             // fitted to the widest values ever held (a Q2 login's parties, a bridge message's name) left the detail
-            // 26 of 118 columns. The step gives way first (to 20), then who (to 16), then the thread (to 12).
+            // 26 of 118 columns. The step gives way first (to 28), then the time goes (so that 110 columns do not
+            // show less than 109), then the step (to 20), who (to 16) and the thread (to 12).
             if width >= 100 {
                 let rest = max(36, (width - 2) * 2 / 5)
                 var over = (time ? 13 : 0) + who + 1 + step + 1 + (thread > 0 ? thread + 1 : 0) + rest - (width - 2)
-                for column in [\Columns.step, \Columns.who, \Columns.thread] where over > 0 {
-                    let floor = column == \Columns.step ? 20 : column == \Columns.who ? 16 : 12
-                    let cut = min(over, max(0, self[keyPath: column] - floor))
+                func cut(_ column: WritableKeyPath<Columns, Int>, to floor: Int) {
+                    let cut = min(max(0, over), max(0, self[keyPath: column] - floor))
                     self[keyPath: column] -= cut
                     over -= cut
                 }
+                cut(\.step, to: 28)
+                if over > 0 && time {
+                    time = false
+                    over -= 13
+                }
+                cut(\.step, to: 20)
+                cut(\.who, to: 16)
+                cut(\.thread, to: 12)
             }
         }
 
@@ -250,6 +258,7 @@ enum LogPane {
     static func role(_ event: FlowEvent) -> Role {
         switch event.status {
         case nil, "OK", "answered", "entered", "ack", "Y", "A", "C", "200", "302": event.step == .cancel ? .logWarn : .logInfo
+        case "FAULT" where event.step == .faultsOn: .logInfo  // records from before session 29 gave the notice a status
         case "USER_CANCEL", "FAULT": .logWarn
         default: .logError
         }

@@ -1,0 +1,92 @@
+import FlowEngine
+import TerminalUI
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// The plain session's parts: the terminal's echo switched off, the flows' outcomes, the lines typed ahead.
+/// The terminal's own line editing and echo, turned off for the session (PlainLineEditor does both) and put back
+/// as they were on every way out.
+struct EchoSwitch {
+    private var saved: termios?
+
+    init() {
+        var current = termios()
+        if isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &current) == 0 { saved = current }
+    }
+
+    /// No canonical mode and no echo; signals stay (Ctrl-C quits). Ctrl-Z does nothing: a stopped session would
+    /// leave the shell with the terminal's editing off. CR stays CR (no ICRNL), so that the editor reads a CR LF
+    /// (a paste from Windows, a telnet client's Enter) as one line's end, not as an empty line after it.
+    func takeLineEditing() {
+        guard var settings = saved else { return }
+        settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        settings.c_iflag &= ~tcflag_t(ICRNL)
+        withUnsafeMutableBytes(of: &settings.c_cc) { characters in
+            characters[Int(VMIN)] = 1
+            characters[Int(VTIME)] = 0
+        }
+        signal(SIGTSTP, SIG_IGN)
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+    }
+
+    mutating func restore() {
+        if var settings = saved { tcsetattr(STDIN_FILENO, TCSANOW, &settings) }
+    }
+}
+
+/// The outcome of each flow the session ran. A session whose answers are piped in ends with `run`'s exit status
+/// (docs/headless.md): 1 when a flow failed, 3 when one was cancelled and none failed, else what the app says.
+/// Typed at a terminal, quitting is 0 whatever the flows did, as the terminal UI's.
+struct Outcomes {
+    private var noted: Set<Int> = []
+    private var failed = false
+    private var cancelled = false
+    private(set) var unsaved: [String] = []
+
+    mutating func note(_ screen: ScreenState) {
+        guard case .result(let result) = screen, noted.insert(result.flowID).inserted else { return }
+        if let notSaved = result.detail(HistoryNotSavedDetail.self) {
+            unsaved.append("flow \(result.flowID) (\(result.flow.rawValue)) was not saved to the history: \(notSaved.reason)")
+        }
+        switch result.outcome {
+        case .failure: failed = true
+        case .cancelled: cancelled = true
+        case .success: break
+        }
+    }
+
+    func status(_ quit: Int32, scripted: Bool) -> Int32 {
+        guard scripted, quit == 0 else { return quit }
+        return failed ? 1 : cancelled ? 3 : 0
+    }
+}
+
+/// Lines typed ahead, first in first out, within a byte limit; taking the first is O(1).
+struct LineQueue {
+    private var lines: [String] = []
+    private var head = 0
+    private var bytes = 0
+
+    var first: String? { head < lines.count ? lines[head] : nil }
+    var isEmpty: Bool { head >= lines.count }
+
+    /// Adds `line` unless the lines waiting would pass `limit` bytes; false when it was dropped.
+    mutating func append(_ line: String, limit: Int) -> Bool {
+        guard bytes + line.utf8.count <= limit else { return false }
+        lines.append(line)
+        bytes += line.utf8.count
+        return true
+    }
+
+    mutating func removeFirst() {
+        guard head < lines.count else { return }
+        bytes -= lines[head].utf8.count
+        head += 1
+        if head > 1024 && head * 2 > lines.count {
+            lines.removeFirst(head)
+            head = 0
+        }
+    }
+}
