@@ -42,7 +42,7 @@ enum StatePath {
             // `--state NEW/` (or `NEW/.`, `NEW/..`) names a folder whether or not one is there: it made the folder,
             // then refused it.
             if path.hasSuffix("/") || path == "." || path == ".." || path.hasSuffix("/.") || path.hasSuffix("/..") {
-                self = .notAFile("a folder's name (it ends in /)")
+                self = .notAFile(path.hasSuffix("/") ? "a folder's name (it ends in /)" : "a folder's name (it ends in . or ..)")
                 return
             }
             var info = stat()

@@ -317,11 +317,12 @@ import Threading
     @Test func aStatePathEndingInASlashIsRefusedAndNothingIsMade() throws {
         let folder = scratchPath("idp-tui-slash")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let named = folder + "/new/"
-        for arguments in [["run", "logout"], ["history"], ["reset", "--yes"], ["history", "prune"]] {
-            let run = try BinaryRun.run(arguments + ["--state", named], stdin: "{}")
-            #expect(run.status == 2, "\(arguments): \(run.stderr)")
-            #expect(run.stderr.contains("\(named) is a folder's name (it ends in /), not a state file"), "\(arguments): \(run.stderr)")
+        for named in [folder + "/new/", folder + "/new/.", folder + "/new/.."] {
+            for arguments in [["run", "logout"], ["history"], ["reset", "--yes"], ["history", "prune"]] {
+                let run = try BinaryRun.run(arguments + ["--state", named], stdin: "{}")
+                #expect(run.status == 2, "\(arguments): \(run.stderr)")
+                #expect(run.stderr.contains("\(named) is a folder's name"), "\(arguments): \(run.stderr)")
+            }
         }
         #expect(!FileManager.default.fileExists(atPath: folder + "/new"))
     }
