@@ -122,13 +122,19 @@ public enum PlainSession {
             if question != asked, let question {
                 // A question that took another's place with nothing printed between them starts a line of its own.
                 endQuestionLine()
-                write(question.text)
+                // A question wider than the terminal is wrapped at spaces as the other lines are; its last line stays
+                // open for the answer, and is what the editor asks again (`? fills in alic` / `e's code` was split).
+                let columns = Int(idp_output_columns())
+                var questionLines = columns > 0 ? CharacterWidth.wrap(printable(question.text), to: columns) : [printable(question.text)]
+                let asking = questionLines.removeLast()
+                for line in questionLines { write(line + "\n") }
+                write(asking)
                 // A secret's question is asked again under the editor's hint to Ctrl-D on hidden text, as printed here.
                 // Text typed ahead that this question would not show (a code typed ahead falling on Submit) is kept
                 // unseen, as a secret's is.
                 // What was typed for the same question shows again when an event broke its line (a card number or a
                 // choice typed in part: how it would print as an answer does not decide).
-                editor.dropUnanswered(before: printable(question.text), secret: question.secret)
+                editor.dropUnanswered(before: asking, secret: question.secret)
                 let again = brokenWhileShowing == question
                 brokenWhileShowing = nil
                 let hidden = question.secret || !(again || editor.typedAheadFits { question.shown($0) == $0 })
@@ -137,7 +143,7 @@ public enum PlainSession {
                 // answer to a question that takes a choice is written as the piped log writes it, so that a line it
                 // does not take ends as `(not an answer here)`, not as the text typed.
                 let mask: ((String) -> String)? = question.cardNumber || question.takes != .text ? { printable(question.shown($0)) } : nil
-                write(bytes: editor.open(secret: hidden, question: printable(question.text), mask: mask, answeredAhead: !pending.isEmpty))
+                write(bytes: editor.open(secret: hidden, question: asking, mask: mask, answeredAhead: !pending.isEmpty))
                 questionOnLine = true
             }
             if question == nil { editor.close() }

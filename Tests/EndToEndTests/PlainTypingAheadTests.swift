@@ -180,6 +180,17 @@ extension TmuxSession {
         #expect(rows.contains { $0.contains("sdkState=ACTIVATION_REQUIRED,") }, "a word whole on a row: \(rows)")
         // The working line's words whole too, its second part indented under the first.
         #expect(rows.contains { $0.hasPrefix("  ") && $0.contains("Esc, or end of input,") }, "\(rows)")
+        // A question wider than the terminal is wrapped too, its last line left open for the answer.
+        for answer in ["alice", "wonderland"] {
+            session.type(answer)
+            session.press("Enter")
+        }
+        #expect(session.waitFor("code):"))
+        let asked = session.scrollback().components(separatedBy: "\n")
+        #expect(asked.contains { $0.split(separator: " ").contains("alice's") }, "\(asked)")
+        session.type("123456")
+        session.press("Enter")
+        #expect(session.waitFor("Device activated"))
         session.press("C-c")
         #expect(session.waitForExit() == 130)
     }
