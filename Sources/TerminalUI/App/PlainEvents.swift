@@ -17,7 +17,7 @@ extension TerminalApp {
     /// The plain event lines' header, over their columns as ``plainLine(_:ascii:)`` lays them out: who, step and
     /// the thread the event ran on (an unlabelled `idp-tui.flow` or `MC-SDK` read as a destination).
     public static func plainHeader(ascii: Bool = false) -> String {
-        let header = LogPane.header(LogPane.Columns(who: ascii ? 10 : 9, step: 20, thread: 12, time: false), fitting: 200)
+        let header = LogPane.header(plainColumns(ascii: ascii), fitting: 200)
         return "  " + (ascii ? PlainASCII.text(header) : header)
     }
 
@@ -29,9 +29,15 @@ extension TerminalApp {
         // are as wide as the IdpSdk's and the Q2 module's longest step (getAuthorizationCode) and thread
         // (idp-tui.flow): every line of those flows lines up (each was as wide as its own step); a longer one (a
         // bridge message's name) pushes only its own line's rest.
-        let columns = LogPane.Columns(who: max(ascii ? 10 : 9, CharacterWidth.of(spelled(LogPane.who(event)))),
-                                      step: max(20, CharacterWidth.of(spelled(event.step.rawValue))),
-                                      thread: max(12, CharacterWidth.of(spelled(event.thread))), time: false)
+        let least = plainColumns(ascii: ascii)
+        let columns = LogPane.Columns(who: max(least.who, CharacterWidth.of(spelled(LogPane.who(event)))),
+                                      step: max(least.step, CharacterWidth.of(spelled(event.step.rawValue))),
+                                      thread: max(least.thread, CharacterWidth.of(spelled(event.thread))), time: false)
         return "  " + LogPane.line(event, columns: columns, spelled: spelled)
+    }
+
+    /// The plain lines' columns at their least: the IdpSdk's and the Q2 module's longest step and thread.
+    private static func plainColumns(ascii: Bool) -> LogPane.Columns {
+        LogPane.Columns(who: ascii ? 10 : 9, step: 20, thread: 12, time: false)
     }
 }
