@@ -195,15 +195,21 @@ extension TmuxSession {
         #expect(session.waitForExit() == 130)
     }
 
-    /// The KSSIDP comparison is laid out for a narrow terminal's width, not at 78 and then wrapped again (its
-    /// continuation lines came out indented twice, an error code alone on a line).
-    @Test func theComparisonIsLaidOutForTheTerminalsWidth() throws {
+    /// A plain session whose answers (`printf`'s format) are piped in while its output is a 40-column pane: the rows
+    /// it left, once it ended.
+    private func pipedAt40Columns(_ answers: String) throws -> [String] {
         let session = try TmuxSession(width: 40, height: 30, command: [
-            "sh", "-c", "printf '6\\n\\nq\\n' | \"$0\" --plain --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            "sh", "-c", "printf '\(answers)' | \"$0\" --plain --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
             TmuxSession.binary,
         ])
         #expect(session.waitFor(TmuxSession.exitMarker))
-        let rows = session.scrollback().components(separatedBy: "\n")
+        return session.scrollback().components(separatedBy: "\n")
+    }
+
+    /// The KSSIDP comparison is laid out for a narrow terminal's width, not at 78 and then wrapped again (its
+    /// continuation lines came out indented twice, an error code alone on a line).
+    @Test func theComparisonIsLaidOutForTheTerminalsWidth() throws {
+        let rows = try pipedAt40Columns("6\\n\\nq\\n")
         #expect(rows.contains { $0.hasPrefix("    SetAuthorisationCode not sent") }, "\(rows)")
         #expect(!rows.contains { $0.hasPrefix("      SetAuthorisationCode not sent") }, "wrapped twice: \(rows)")
     }
@@ -211,12 +217,7 @@ extension TmuxSession {
     /// What is written after a question goes on from where the question ends: `(not an answer here)` after
     /// `Choose 1-7 (q quits): ` was wrapped as if it started a line, and the terminal broke `here)` in two.
     @Test func whatFollowsAQuestionWrapsFromWhereTheQuestionEnds() throws {
-        let session = try TmuxSession(width: 40, height: 30, command: [
-            "sh", "-c", "printf 'hello\\n9\\nq\\n' | \"$0\" --plain --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
-            TmuxSession.binary,
-        ])
-        #expect(session.waitFor(TmuxSession.exitMarker))
-        let rows = session.scrollback().components(separatedBy: "\n")
+        let rows = try pipedAt40Columns("hello\\n9\\nq\\n")
         for word in ["(not", "answer", "here)"] {
             #expect(rows.contains { $0.split(separator: " ").contains(Substring(word)) }, "\(word) whole on a row: \(rows)")
         }
