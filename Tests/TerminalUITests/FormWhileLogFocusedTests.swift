@@ -164,3 +164,20 @@ import Testing
         #expect(driver.app.state.logFocus?.selected != nil && driver.app.state.logFocus?.editingFilter == true)
     }
 }
+
+/// A challenge screen that came while the log's filter had the keys shows no focused stop until it has them, as a
+/// form does (its code field showed focused beside the filter).
+@Suite struct ChallengeWhileLogFocusedTests {
+    @Test func aChallengeIsDrawnWithoutFocusWhileTheLogHasTheKeys() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        _ = try #require(driver.challenge)
+        #expect(driver.app.render().text.contains("›["), "the code field has the focus")
+        var focus = LogFocusState()
+        focus.editingFilter = true
+        driver.app.state.logFocus = focus
+        let screen = driver.app.render()
+        #expect(!screen.text.contains("›["), "\(screen.text)")
+        #expect(screen.cursor == nil)
+    }
+}

@@ -59,7 +59,7 @@ public enum AppView {
         case .payment(var form):
             if state.logFocus != nil { form.focus = Int.max }
             drawPayment(&buffer, form, inner)
-        case .challenge(let challenge): drawChallenge(&buffer, challenge, inner)
+        case .challenge(let challenge): drawChallenge(&buffer, challenge, inner, hasKeys: state.logFocus == nil)
         case .q2Choice(let choice): drawQ2Choice(&buffer, choice, inner)
         case .working(_, let flow, let step): drawWorking(&buffer, flow, step, state, inner)
         case .result(let result): drawResult(&buffer, result, scroll: state.resultScroll, focused: state.logFocus == nil, inner)

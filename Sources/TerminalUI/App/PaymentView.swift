@@ -103,8 +103,10 @@ extension AppView {
         return first..<first + rows
     }
 
-    static func drawChallenge(_ buffer: inout ScreenBuffer, _ challenge: ChallengeState, _ area: Panel) {
+    /// `hasKeys` false: the log has them (a filter typed when the screen came), and no stop is drawn focused.
+    static func drawChallenge(_ buffer: inout ScreenBuffer, _ challenge: ChallengeState, _ area: Panel, hasKeys: Bool = true) {
         let screen = challenge.screen
+        let focusedStop: ChallengeState.Stop? = hasKeys ? challenge.focusedStop : nil
         var row = area.top
         // Shorter words before a cut (at 60 columns "· text (one-tim…" lost the kind of challenge).
         let kind = screen.uiType == .text ? "one-time code" : screen.uiType.name
@@ -121,7 +123,7 @@ extension AppView {
         switch screen.uiType {
         case .text:
             row += 1
-            let focused = challenge.focusedStop == .code
+            let focused = focusedStop == .code
             buffer.put("Code", row: row, column: area.left, role: focused ? .title : .label)
             drawInput(&buffer, challenge.code, secret: true, focused: focused, row: row, left: area.left + 8, width: 16)
             if let stop = challenge.stops.firstIndex(of: .code) {
@@ -138,7 +140,7 @@ extension AppView {
             for index in shown {
                 let option = screen.options[index]
                 row += 1
-                let focused = challenge.focusedStop == .option(index)
+                let focused = focusedStop == .option(index)
                 let mark = challenge.selected.contains(index) ? (single ? "(•)" : "[x]") : (single ? "( )" : "[ ]")
                 buffer.put(focused ? "›" : " ", row: row, column: area.left, role: focused ? .fieldFocused : .fieldBlurred)
                 buffer.put("\(mark) \(option)", row: row, column: area.left + 2, role: focused ? .menuFocused : .text,
@@ -234,13 +236,13 @@ extension AppView {
             }
             let title = wide ? short ?? full : full
             let width = buffer.put("[ \(title) ]", row: bottom, column: column,
-                                   role: challenge.focusedStop == stop ? .buttonFocused : .buttonBlurred)
+                                   role: focusedStop == stop ? .buttonFocused : .buttonBlurred)
             if let index = challenge.stops.firstIndex(of: stop) {
                 buffer.targets.append(ClickTarget(row: bottom, column: column, width: width, stop: index))
             }
             column += width + 2
         }
-        if challenge.focusedStop != .code { buffer.cursor = nil }
+        if focusedStop != .code { buffer.cursor = nil }
     }
 
     /// A row of buttons, the focus stops `firstStop`, `firstStop + 1` …, each clickable.
