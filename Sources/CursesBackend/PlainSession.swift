@@ -294,7 +294,8 @@ public enum PlainSession {
 
     /// Text the session prints (never what the user types, which the line editor echoes as it came). At a terminal,
     /// each whole line is wrapped to its width at spaces (``CharacterWidth/wrap(_:to:)``), as dialog does: the
-    /// terminal broke words in two. A question, which the line editor goes on from, and a pipe's lines stay whole.
+    /// terminal broke words in two; the first goes on from the cursor's column. What follows the last line's end (a
+    /// question's last line, which the line editor goes on from) and a pipe's lines stay whole.
     private static func write(_ text: String) {
         let text = printable(text)
         let columns = Int(idp_output_columns())

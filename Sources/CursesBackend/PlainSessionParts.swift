@@ -47,9 +47,7 @@ struct Outcomes {
 
     mutating func note(_ screen: ScreenState) {
         guard case .result(let result) = screen, noted.insert(result.flowID).inserted else { return }
-        if let notSaved = result.detail(HistoryNotSavedDetail.self) {
-            unsaved.append("flow \(result.flowID) (\(result.flow.rawValue)) was not saved to the history: \(notSaved.reason)")
-        }
+        if let line = result.notSavedLine { unsaved.append(line) }
         switch result.outcome {
         case .failure: failed = true
         case .cancelled: cancelled = true

@@ -51,6 +51,14 @@ public struct HistoryNotSavedDetail: FlowResultDetail {
     }
 }
 
+extension FlowResult {
+    /// What a command's stderr says of a flow the history could not keep (`run`'s, a piped plain session's):
+    /// `flow 2 (payer-auth) was not saved to the history: …`; nil when it was kept.
+    public var notSavedLine: String? {
+        detail(HistoryNotSavedDetail.self).map { "flow \(flowID) (\(flow.rawValue)) was not saved to the history: \($0.reason)" }
+    }
+}
+
 /// The end of a flow: its outcome, a status name, the step and error, and what its family adds.
 ///
 /// A value, kept in one immutable box: a flow's `async` functions hold a result in their frames at every
