@@ -14,28 +14,13 @@ public enum HistoryExport {
         let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS", "DURATION"]
         let rows = entries.map { entry in
             [String(entry.id), entry.time, entry.flow, entry.user ?? "—", entry.outcome.rawValue, entry.status,
-             duration(entry.duration)].map { spelled(VisibleText.escaped($0)) }
+             HistorySummary.durationText(entry.duration)].map { spelled(VisibleText.escaped($0)) }
         }
         return CharacterWidth.columns([header] + rows).joined(separator: "\n")
     }
 
-    public static func duration(_ microseconds: Int64) -> String {
-        if microseconds < 1000 { return "\(microseconds) µs" }
-        if microseconds < 1_000_000 { return String(format: "%.1f ms", Double(microseconds) / 1000) }
-        return String(format: "%.2f s", Double(microseconds) / 1_000_000)
-    }
-
     public static func transcript(_ record: HistoryRecord) -> String {
-        let s = record.summary
-        var lines = ["flow \(s.id): \(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · \(duration(s.duration)) · \(s.time)"]
-        lines += record.outcomeLines
-        for event in record.events {
-            var line = "\(event.sequence). \(event.from) → \(event.to)  \(event.step)  [\(event.thread)]"
-            if let status = event.status { line += "  \(status)" }
-            if let micros = event.duration { line += "  \(duration(micros))" }
-            lines.append(line + "  \(event.detail)")
-        }
-        return lines.map(VisibleText.escaped).joined(separator: "\n")
+        record.transcriptLines.map(VisibleText.escaped).joined(separator: "\n")
     }
 
     /// A Mermaid `sequenceDiagram`: the flow's own parties first, in its kind's order (``FlowKind/lanes``), then

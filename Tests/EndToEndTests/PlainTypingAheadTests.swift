@@ -160,7 +160,7 @@ extension TmuxSession {
         #expect(session.waitFor("Choose 1-7 (q quits):"))
         session.type("日本")
         session.press("Enter")
-        #expect(session.waitFor("! choose a number from 1 to 7, f (faults) or q"))
+        #expect(session.waitFor("! choose a number from 1 to 7, f (faults), h (history) or q"))
         #expect(session.scrollback().contains("Choose 1-7 (q quits): (not an answer here)\n"), "\(session.scrollback())")
     }
 }

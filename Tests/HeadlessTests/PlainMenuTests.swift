@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// Plain mode's menu: what it takes, Esc, and the terminal UI's `h` and `f` (the faults as a question).
+/// Plain mode's menu: what it takes, Esc, and the terminal UI's `h` and `f` (the history and the faults as questions).
 @Suite struct PlainMenuTests {
     @Test func aWrongChoiceSaysWhatItTakes() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "9\nq\n")
-        #expect(run.stdout.contains("! choose a number from 1 to 7, f (faults) or q"))
+        #expect(run.stdout.contains("! choose a number from 1 to 7, f (faults), h (history) or q"))
         #expect(run.status == 0)
     }
 
@@ -18,14 +18,47 @@ import Testing
         #expect(run.status == 0)
     }
 
-    /// The terminal UI's `h` at the plain menu says where the history is.
-    @Test func historyKeySaysWhereItIs() throws {
-        // With --ephemeral there is no file for `idp-tui history` to print (it pointed there all the same).
-        let run = try BinaryRun.run(["--ephemeral"], stdin: "h\nq\n")
-        #expect(run.stdout.contains("! choose a number from 1 to 7, f (faults) or q; the history is the terminal UI's, and with --ephemeral this session's flows are kept in memory only, gone at exit"), "\(run.stdout)")
-        let kept = try BinaryRun.run(["--state", freshStatePath()], stdin: "h\nq\n")
-        #expect(kept.stdout.contains("! choose a number from 1 to 7, f (faults) or q; the history is the terminal UI's: `idp-tui history` prints it"), "\(kept.stdout)")
-        #expect(run.status == 0)
+    /// `h` at the menu is the terminal UI's history as a question: the past flows listed, an ID prints that flow's
+    /// transcript (as `idp-tui history show` does), Enter goes back. It pointed to `idp-tui history`, which a
+    /// session with --ephemeral has no file for.
+    @Test func theHistoryIsAQuestionAtTheMenu() throws {
+        let state = freshStatePath()
+        // A flow from another process first: the list is the file's, not only this session's.
+        let earlier = try BinaryRun.run(["run", "logout", "--state", state], stdin: "")
+        #expect(earlier.status == 0, "\(earlier.stderr)")
+        let password = "Wr0ng-pl41n-h1st0ry"
+        let run = try BinaryRun.run(["--state", state], stdin: "1\nalice\n\(password)\n\n\nh\n2\n9\nx\nH\n\nq\n")
+        #expect(run.stdout.contains("  h History: past flows, each with its events\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("Past flows, newest first:\n  ID  TIME"), "\(run.stdout)")
+        let list = try #require(run.stdout.components(separatedBy: "Past flows, newest first:\n").dropFirst().first)
+        let rows = list.split(separator: "\n").prefix(3).map(String.init)
+        #expect(rows.count == 3 && rows[1].hasPrefix("  2 ") && rows[1].contains("activate  alice  failure  WRONG_CREDENTIALS")
+            && rows[2].hasPrefix("  1 ") && rows[2].contains("logout"), "\(rows)")
+        #expect(run.stdout.contains("\nflow 2: activate · alice · failure WRONG_CREDENTIALS · "), "\(run.stdout)")
+        #expect(run.stdout.contains("\nerror 513/4011: wrong username or password"), "\(run.stdout)")
+        #expect(run.stdout.contains("  provideCredentials  [IdpSdk]  answered  "), "\(run.stdout)")
+        #expect(run.stdout.contains("! no flow 9 in the history; h lists them"), "\(run.stdout)")
+        #expect(run.stdout.contains("! type a flow's ID, h to list them, or Enter to go back"), "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "Past flows, newest first:").count == 3, "H listed them again: \(run.stdout)")
+        #expect(run.stdout.hasSuffix("Choose 1-7 (q quits): q\n"), "Enter went back to the menu: \(run.stdout)")
+        #expect(!(run.stdout + run.stderr).contains(password))
+        #expect(run.status == 1, "the activation failed: \(run.stderr)")
+    }
+
+    /// An empty history says so; the list holds the newest 20, and an older flow is shown by its ID all the same.
+    @Test func theHistoryQuestionListsTheNewest() throws {
+        let empty = try BinaryRun.run(["--ephemeral"], stdin: "h\n\u{1b}\nq\n")
+        #expect(empty.stdout.contains("\nNo flows yet: the flows you run are kept here, with their events.\n"), "\(empty.stdout)")
+        #expect(empty.stdout.components(separatedBy: "Choose 1-7").count == 3, "Esc went back to the menu: \(empty.stdout)")
+        #expect(empty.status == 0)
+        // 21 logouts of a device never activated (each a result at once, Enter back to the menu).
+        let many = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "3\n\n", count: 21) + "h\n1\n\nq\n")
+        let list = try #require(many.stdout.components(separatedBy: "The newest 20 flows (an older one's ID shows it too):\n").dropFirst().first)
+        let rows = list.split(separator: "\n").prefix(while: { $0.hasPrefix("  ") })
+        #expect(rows.count == 21 && rows[1].hasPrefix("  21 ") && rows[20].hasPrefix("  2 "), "\(rows)")
+        #expect(many.stdout.contains("\nflow 1: logout · — · success OK · "), "\(many.stdout)")
+        #expect(many.stdout.contains("\nnothing to log out: this device is not activated\n"), "\(many.stdout)")
+        #expect(many.status == 0)
     }
 
     /// `f` at the menu is the faults panel as a question: the switches listed, a number switches one and says what

@@ -161,8 +161,8 @@ public struct AppState: Sendable {
     var lastFaultFocus = 0
     /// The width plain mode lays its comparison out in: 78, or a narrower terminal's (its lines were wrapped again).
     public var plainWidth = 78
-    /// Plain mode's faults question is open (`f` at the menu): a number switches one, Enter goes back.
-    var plainFaults = false
+    /// The question plain mode's menu has open in its place: the faults (`f`) or the history (`h`).
+    var plainMenuQuestion: PlainMenuQuestion?
     /// The number of the test card the picker last filled in: the picker opens on it.
     public var lastTestCard: String?
     /// The card and expiry of the last payment paid with, which the next card form starts with (memory only).

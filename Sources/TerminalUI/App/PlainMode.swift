@@ -19,7 +19,7 @@ extension TerminalApp {
             // The status line's device, which the terminal UI shows at the bottom: whether Log in can work.
             return ["What would you like to do? (device: \(state.deviceStatus))"]
                 + MenuItem.allCases.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
-                + ["  f Faults: switch them on and off (the terminal UI's panel)"]
+                + ["  f Faults: switch them on and off (the terminal UI's panel)", "  h History: past flows, each with its events"]
         case .form(let form):
             // A deep link's banner, as the terminal UI shows it over Q2's sign-in form (and plain mode over the choice).
             var lines = [panelTitle] + ((form.prompt.request as? Q2SignIn)?.banner.map { ["⚠ \($0)"] } ?? [])
@@ -89,13 +89,11 @@ extension TerminalApp {
     /// What the current screen asks, if anything.
     public var plainQuestion: PlainQuestion? {
         switch state.screen {
-        case .home where state.plainFaults:
-            let count = FaultSwitch.allCases.count
-            return PlainQuestion(text: "Switch which fault? (1-\(count); f lists them; Enter goes back): ", secret: false,
-                                 takes: .choice(Set(["", "f", "F", "q", "Q"] + (1...count).map(String.init))))
+        case .home where state.plainMenuQuestion != nil:
+            return plainMenuSubquestion
         case .home:
             // Either case, and Enter (refused with what the menu takes, not echoed as "not an answer").
-            let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q", "Q", "f", "F", ""])
+            let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q", "Q", "f", "F", "h", "H", ""])
             return PlainQuestion(text: "Choose 1-\(MenuItem.allCases.count) (q quits): ", secret: false, takes: .choice(choices))
         case .form(let form):
             return plainFormQuestion(form)
@@ -146,12 +144,12 @@ extension TerminalApp {
         }
         if line.unicodeScalars.contains("\u{1b}") {
             // At the menu there is nothing to cancel: it asked again without a word.
-            if case .home = state.screen, !state.plainFaults {
+            if case .home = state.screen, state.plainMenuQuestion == nil {
                 state.notice = "Esc cancels a flow; there is none here: q quits"
                 return false
             }
             if case .home = state.screen {
-                state.plainFaults = false
+                state.plainMenuQuestion = nil
                 return false
             }
             handle(.escape)
@@ -159,32 +157,18 @@ extension TerminalApp {
         }
         let text = line.trimmingCharacters(in: .whitespaces)
         switch state.screen {
-        case .home where state.plainFaults:
-            // The terminal UI's faults panel as a question: each number switches one and says what it did.
-            let switches = FaultSwitch.allCases
-            // Enter, or q as in the panel, goes back to the menu.
-            if text.isEmpty || text.lowercased() == "q" {
-                state.plainFaults = false
-            } else if text.lowercased() == "f" {
-                state.plainListing = plainFaultLines()
-            } else if let number = Int(text), switches.indices.contains(number - 1) {
-                state.plainListing = [switchFault(switches[number - 1])]
-            } else {
-                return refuse("choose a fault from 1 to \(switches.count), f to list them, or Enter to go back")
-            }
-            return false
+        case .home where state.plainMenuQuestion != nil:
+            return answerPlainMenuSubquestion(text)
         case .home:
-            if text.lowercased() == "f" {
-                refreshFaults()
-                state.plainFaults = true
-                state.plainListing = plainFaultLines()
+            if let question = PlainMenuQuestion(rawValue: text.lowercased()) {
+                openPlainMenuQuestion(question)
                 return false
             }
             if text.lowercased() == "q" { quit(0) } else if let number = Int(text), (1...MenuItem.allCases.count).contains(number) {
                 handle(.character(Character(String(number))))
                 handle(.enter)
             } else {
-                state.notice = Self.plainMenuRefusal(text, keepsHistory: !(service.history is MemoryFlowHistory))
+                state.notice = "choose a number from 1 to \(MenuItem.allCases.count), f (faults), h (history) or q"
             }
             return false
         case .form(var form):
@@ -318,7 +302,7 @@ extension TerminalApp {
         return false
     }
 
-    private func refuse(_ reason: String) -> Bool {
+    func refuse(_ reason: String) -> Bool {
         switch state.screen {
         case .form(var form):
             form.error = reason

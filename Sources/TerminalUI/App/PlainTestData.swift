@@ -151,18 +151,3 @@ extension TerminalApp {
         return false
     }
 }
-
-extension TerminalApp {
-    /// Why a menu answer is refused. The terminal UI's `h` and `f` (the history, the faults panel) are keys a
-    /// user brings along: they are told where those are in plain mode, not only which numbers the menu takes.
-    /// `keepsHistory`: the session's flows go to a state file (not --ephemeral, whose history is gone at exit).
-    static func plainMenuRefusal(_ text: String, keepsHistory: Bool = true) -> String {
-        let choose = "choose a number from 1 to \(MenuItem.allCases.count), f (faults) or q"
-        switch text.lowercased() {
-        case "h" where !keepsHistory:
-            return "\(choose); the history is the terminal UI's, and with --ephemeral this session's flows are kept in memory only, gone at exit"
-        case "h": return "\(choose); the history is the terminal UI's: `idp-tui history` prints it (with this --state, if given)"
-        default: return choose
-        }
-    }
-}
