@@ -67,6 +67,8 @@ import Testing
         let run = try BinaryRun.run(["--ephemeral"], stdin: "f\n1\n\n1\nalice\nwonderland\n\nq\n")
         #expect(run.stdout.contains("\n  1   [ ]  network unavailable\n"), "\(run.stdout)")
         #expect(run.stdout.contains("\nswitched on: network unavailable\n"), "\(run.stdout)")
+        // The menu's question counts the faults on, as the terminal UI's status line does.
+        #expect(run.stdout.contains("\nChoose 1-7 (1 fault on; q quits): 1\n"), "\(run.stdout)")
         #expect(run.stdout.contains("faults on") && run.stdout.contains("NOT_REACHABLE"), "\(run.stdout)")
         #expect(run.status == 1, "the activation failed: \(run.stderr)")
         let wrong = try BinaryRun.run(["--ephemeral"], stdin: "f\n99\n\nq\n")

@@ -1,6 +1,15 @@
 import LocaleText
 
 // The status line, and the screen that replaces everything when the terminal is too small.
+extension AppState {
+    /// How many faults are on (`2 faults on`), the one `--insecure-device` holds included; nil when none is.
+    var faultsOnText: String? {
+        let held = insecureDeviceReason != nil && !identityFaults.insecureDevice ? 1 : 0
+        let faults = FaultSwitch.allCases.filter { $0.isOn(identityFaults, bridgeFaults) }.count + held
+        return faults > 0 ? "\(faults) \(faults == 1 ? "fault" : "faults") on" : nil
+    }
+}
+
 extension AppView {
     /// A prompt's last seconds before it times out (`--prompt-timeout`), in whole seconds rounded up.
     static func countdown(_ state: AppState) -> String? {
@@ -11,9 +20,7 @@ extension AppView {
 
     static func drawStatus(_ buffer: inout ScreenBuffer, _ state: AppState, row: Int) {
         buffer.fill(row: row, column: 0, count: buffer.width, role: .status)
-        let held = state.insecureDeviceReason != nil && !state.identityFaults.insecureDevice ? 1 : 0  // --insecure-device
-        let faults = FaultSwitch.allCases.filter { $0.isOn(state.identityFaults, state.bridgeFaults) }.count + held
-        let faultsOn = faults > 0 ? "⚡ \(faults) \(faults == 1 ? "fault" : "faults") on" : nil
+        let faultsOn = state.faultsOnText.map { "⚡ \($0)" }
         var right = "device: \(state.deviceStatus) "
         let left: String
         if let message = countdown(state) ?? state.notice {

@@ -94,7 +94,10 @@ extension TerminalApp {
         case .home:
             // Either case, and Enter (refused with what the menu takes, not echoed as "not an answer").
             let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q", "Q", "f", "F", "h", "H", ""])
-            return PlainQuestion(text: "Choose 1-\(MenuItem.allCases.count) (q quits): ", secret: false, takes: .choice(choices))
+            // The faults on, as the status line counts them: the flow chosen meets them. In the question, which is
+            // asked again as the menu comes back, rather than in the menu, printed again at each switch.
+            let faults = state.faultsOnText.map { "\($0); " } ?? ""
+            return PlainQuestion(text: "Choose 1-\(MenuItem.allCases.count) (\(faults)q quits): ", secret: false, takes: .choice(choices))
         case .form(let form):
             return plainFormQuestion(form)
         case .payment(let form):
