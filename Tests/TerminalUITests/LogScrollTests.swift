@@ -65,7 +65,8 @@ extension AppDriver {
         #expect(text.contains("newer below"), "\(text)")
         let shown = driver.app.state.log.count - 1 - driver.app.state.logScroll
         #expect(shown >= 0 && shown < driver.app.state.log.count && driver.app.state.logScroll > 0, "\(text)")
-        #expect(logLines(driver).dropFirst().first?.contains("→ MC-SDK  \(first.step.rawValue) ") == true, "the first event stays at the top: \(text)")
+        // Under the header and the flow's rule.
+        #expect(logLines(driver).dropFirst(2).first?.contains("→ MC-SDK  \(first.step.rawValue) ") == true, "the first event stays at the top: \(text)")
     }
 
     /// The columns are as wide as the widest value of every event, not of those shown: they stay put as the log
@@ -90,6 +91,23 @@ extension AppDriver {
 
     /// From one flow into another too: a payment's and a Q2 login's events in one log keep the same columns as it
     /// scrolls (they were fitted to the flows in view, and the who column went from 16 to 9 across the rule).
+    /// Every group of events has its flow's rule above it, the first one too: a filter's first group (or a session's
+    /// first flow) was the one group without a name.
+    @Test func aFilteredLogNamesTheFlowOfItsFirstGroup() {
+        let driver = AppDriver(height: 30)
+        driver.activate()
+        driver.press(.enter)
+        driver.payWithAChallenge()
+        driver.press(.enter)
+        driver.press(.tab, .character("/"))
+        driver.type("onPayer")
+        let lines = logLines(driver)
+        let rules = lines.filter { $0.contains("── flow ") }
+        #expect(rules.count == 1 && rules[0].contains("── flow 2: Pay with card"), "\(lines)")
+        #expect(lines.count > 2 && lines[1] == rules.first, "the rule is the first line under the header: \(lines)")
+        #expect(lines.dropFirst(2).first?.contains("onPayerAuthenticati") == true, "\(lines.joined(separator: "\n"))")
+    }
+
     @Test func theColumnsStayPutAcrossFlows() {
         let driver = AppDriver()
         driver.payWithAChallenge()

@@ -68,9 +68,11 @@ import Testing
         let driver = AppDriver()
         driver.activate()
         for _ in 0..<20 { driver.press(.pageUp) }
-        // At 80×24 the log lists 7 lines (rows 14 to 20): still full at the top, its first event on the first line.
+        // At 80×24 the log lists 7 lines (rows 14 to 20): still full at the top, its first flow's rule on the first
+        // line and its first event under it.
         let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[14].contains("Start"), "\(lines[14])")
+        #expect(lines[14].contains("── flow 1: Activate device ──"), "\(lines[14])")
+        #expect(lines[15].contains("Start"), "\(lines[15])")
         #expect(lines[20].dropFirst().contains { $0.isLetter }, "the last line is not empty: \(lines[20])")
         let top = driver.app.state.logScroll
         driver.press(.pageDown)

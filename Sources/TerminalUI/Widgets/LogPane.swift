@@ -79,24 +79,30 @@ enum LogPane {
         }
     }
 
-    /// How far up the log scrolls: until its first event is on the top line (a rule between flows takes a line).
+    /// Whether a rule naming the flow goes above the event: where the flow changes, and above the first event listed
+    /// (a filter's first group, or a session's first flow, was the one without a name).
+    static func startsFlow(_ events: [FlowEvent], _ index: Int) -> Bool {
+        index == 0 || events[index - 1].flowID != events[index].flowID
+    }
+
+    /// How far up the log scrolls: until its first flow's rule is on the top line (a rule takes a line).
     static func maximumScroll(_ events: [FlowEvent], rows: Int) -> Int {
         var lines = 0
         for index in events.indices {
-            lines += index > 0 && events[index - 1].flowID != events[index].flowID ? 2 : 1
+            lines += startsFlow(events, index) ? 2 : 1
             if lines > rows { return events.count - index }
         }
         return 0
     }
 
-    /// The first event shown when `scroll` events are hidden below (a rule between flows takes a line).
+    /// The first event shown when `scroll` events are hidden below (a rule above a flow takes a line).
     static func firstShown(_ events: [FlowEvent], scroll: Int, rows: Int) -> Int {
         var index = events.count - 1 - scroll
         var lines = 0
         while index >= 0 {
             lines += 1
             if lines >= rows { return index }
-            if index > 0, events[index - 1].flowID != events[index].flowID {
+            if startsFlow(events, index) {
                 lines += 1
                 if lines >= rows { return index }
             }
@@ -149,7 +155,7 @@ enum LogPane {
         while index >= 0 && shown.count < rows {
             let event = events[index]
             shown.insert((index, event), at: 0)
-            if index > 0, events[index - 1].flowID != event.flowID, shown.count < rows { shown.insert((nil, event), at: 0) }
+            if startsFlow(events, index), shown.count < rows { shown.insert((nil, event), at: 0) }
             index -= 1
         }
         // The terminal's width (the pane spans it), which the thresholds are written in: the time from 110 columns.
