@@ -220,6 +220,32 @@ import ThreeDSecure
         #expect(picker.matches[picker.focus].number == chosen.number, "the picker opens on the card it filled in last")
     }
 
+    /// The filters take readline's deleting keys at their end, as gum's filter does: Ctrl-W and Alt-Backspace the last
+    /// word, Ctrl-U the whole filter (only Backspace, one character at a time, emptied one).
+    @Test func theFiltersTakeReadlinesDeletingKeys() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        driver.type("test case 4")
+        driver.press(.control("w"))
+        #expect(driver.app.state.cardPicker?.filter == "test case ")
+        driver.press(.altBackspace)
+        #expect(driver.app.state.cardPicker?.filter == "test ")
+        driver.press(.control("u"))
+        #expect(driver.app.state.cardPicker?.filter == "")
+        #expect(driver.app.state.cardPicker?.editingFilter == true, "still typing a filter: j and k are its letters")
+        // The picker's filter cleared, the picker closed, the payment cancelled: its result's log takes Tab.
+        driver.press(.escape, .escape, .escape)
+        #expect(driver.pump { _ in driver.isResult })
+        driver.press(.tab, .character("/"))
+        driver.type("Start Res")
+        driver.press(.control("w"))
+        #expect(driver.app.state.logFocus?.filter == "Start ")
+        driver.press(.control("u"))
+        #expect(driver.app.state.logFocus?.filter == "")
+        #expect(driver.app.state.logFocus?.editingFilter == true)
+    }
+
     /// A paste while the picker is open goes into its filter, not into the card field behind it.
     @Test func aPasteFiltersTheTestCards() throws {
         let driver = AppDriver()

@@ -72,9 +72,8 @@ extension TerminalApp {
             case .escape:
                 focus.editingFilter = false
                 focus.filter = ""
-            case .backspace: if !focus.filter.isEmpty { focus.filter.removeLast() }
             case .character(let character) where focus.filter.count < 40: focus.filter.append(character)
-            default: break
+            default: _ = TextInput.deleteAtEnd(of: &focus.filter, key)
             }
             // ↑↓ move the selection while the filter is typed, as gum's filter and fzf do.
             if key == .up || key == .down {

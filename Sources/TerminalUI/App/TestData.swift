@@ -132,8 +132,8 @@ extension TerminalApp {
             picker.filter.append(character)
             picker.editingFilter = true
             picker.focus = 0
-        case .backspace where !picker.filter.isEmpty:
-            picker.filter.removeLast()
+        case .backspace where !picker.filter.isEmpty, .control("h") where !picker.filter.isEmpty, .control("u"), .control("w"), .altBackspace:
+            _ = TextInput.deleteAtEnd(of: &picker.filter, key)
             picker.focus = 0
         case .backspace: picker.editingFilter = false
         case .up, .backTab, .character("k"): picker.focus = max(0, picker.focus - 1)

@@ -128,6 +128,19 @@ public struct TextInput: Equatable, Sendable {
         return true
     }
 
+    /// A filter's deleting keys (the log's, the test-card picker's), typed at its end as gum's filter is: Backspace, and
+    /// readline's Ctrl-U (the whole filter), Ctrl-W and Alt-Backspace (the last word). Returns whether `key` is one.
+    static func deleteAtEnd(of text: inout String, _ key: Key) -> Bool {
+        switch key {
+        case .backspace, .control("h"), .control("u"), .control("w"), .altBackspace:
+            var input = TextInput(text, maximumBytes: text.utf8.count)
+            _ = input.apply(key)
+            text = input.text
+            return true
+        default: return false
+        }
+    }
+
     /// Ctrl-W and Alt-Backspace: deletes back to the start of the word before the cursor.
     private mutating func deleteWordBackwards() {
         let start = wordStart(before: cursor)
