@@ -31,9 +31,10 @@ import Testing
         #expect(session.waitFor("Username (? lists demo users):"))
     }
 
-    /// The menu, then Pay with card's first question.
+    /// The menu (whose question counts the faults on: "Choose 1-7 (1 fault on; q quits)"), then Pay with card's
+    /// first question.
     private func startPayment(_ session: TmuxSession) {
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        #expect(session.waitFor("Choose 1-7 ("))
         session.type("4")
         session.press("Enter")
         #expect(session.waitFor("Card number:"))
@@ -228,6 +229,26 @@ import Testing
             return choose.lowerBound > result.upperBound
         }
         #expect(menu, "\(screen)")
+        session.press("C-d")
+        #expect(session.waitForExit() == 0)
+    }
+
+    /// Ctrl-D at the history's question goes back to the menu, as Esc does there (it quit the session, and under
+    /// --ephemeral the history with it); at the menu it quits.
+    @Test func ctrlDAtTheHistoryQuestionGoesBackToTheMenu() throws {
+        let session = try plainSession()
+        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        session.type("3")
+        session.press("Enter")
+        #expect(session.waitFor("Enter goes back (q quits):"))
+        session.press("Enter")
+        #expect(session.waitFor("h History: past flows"))
+        session.type("h")
+        session.press("Enter")
+        #expect(session.waitFor("Show which flow? (its ID; h lists them; Enter goes back):"))
+        session.press("C-d")
+        let (menu, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "What would you like to do?").count == 4 }
+        #expect(menu, "the menu is printed again: \(screen)")
         session.press("C-d")
         #expect(session.waitForExit() == 0)
     }

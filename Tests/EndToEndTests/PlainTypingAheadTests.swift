@@ -17,7 +17,8 @@ extension TmuxSession {
 /// event breaks its line.
 @Suite(.serialized) struct PlainTypingAheadTests {
     private func start(_ session: TmuxSession, _ item: String, _ question: String) {
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        // "Choose 1-7 (1 fault on; q quits):" with a fault on.
+        #expect(session.waitFor("Choose 1-7 ("))
         session.type(item)
         session.press("Enter")
         #expect(session.waitFor(question))

@@ -27,37 +27,49 @@ import Testing
         let earlier = try BinaryRun.run(["run", "logout", "--state", state], stdin: "")
         #expect(earlier.status == 0, "\(earlier.stderr)")
         let password = "Wr0ng-pl41n-h1st0ry"
-        let run = try BinaryRun.run(["--state", state], stdin: "1\nalice\n\(password)\n\n\nh\n2\n9\nx\nH\n\nq\n")
+        let run = try BinaryRun.run(["--state", state], stdin: "1\nalice\n\(password)\n\n\nh\n02\n9\nx\nH\n\nq\n")
         #expect(run.stdout.contains("  h History: past flows, each with its events\n"), "\(run.stdout)")
-        #expect(run.stdout.contains("Past flows, newest first:\n  ID  TIME"), "\(run.stdout)")
-        let list = try #require(run.stdout.components(separatedBy: "Past flows, newest first:\n").dropFirst().first)
+        #expect(run.stdout.contains("\nHistory: past flows, newest first (times in UTC)\n  ID  TIME"), "\(run.stdout)")
+        let list = try #require(run.stdout.components(separatedBy: "History: past flows, newest first (times in UTC)\n").dropFirst().first)
         let rows = list.split(separator: "\n").prefix(3).map(String.init)
         #expect(rows.count == 3 && rows[1].hasPrefix("  2 ") && rows[1].contains("activate  alice  failure  WRONG_CREDENTIALS")
             && rows[2].hasPrefix("  1 ") && rows[2].contains("logout"), "\(rows)")
-        #expect(run.stdout.contains("\nflow 2: activate · alice · failure WRONG_CREDENTIALS · "), "\(run.stdout)")
+        // `02` is taken as 2, and shown so, as the menu shows a number.
+        #expect(run.stdout.contains("Enter goes back): 2\nflow 2: activate · alice · failure WRONG_CREDENTIALS · "), "\(run.stdout)")
         #expect(run.stdout.contains("\nerror 513/4011: wrong username or password"), "\(run.stdout)")
         #expect(run.stdout.contains("  provideCredentials  [IdpSdk]  answered  "), "\(run.stdout)")
-        #expect(run.stdout.contains("! no flow 9 in the history; h lists them"), "\(run.stdout)")
-        #expect(run.stdout.contains("! type a flow's ID, h to list them, or Enter to go back"), "\(run.stdout)")
-        #expect(run.stdout.components(separatedBy: "Past flows, newest first:").count == 3, "H listed them again: \(run.stdout)")
-        #expect(run.stdout.hasSuffix("Choose 1-7 (q quits): q\n"), "Enter went back to the menu: \(run.stdout)")
+        // A number past the newest flow, or junk, is not said back: it may be a code meant for a flow that ended.
+        #expect(run.stdout.contains("Enter goes back): (not an answer here)\n! no flow with that ID in the history; h lists them"), "\(run.stdout)")
+        #expect(run.stdout.contains("Enter goes back): (not an answer here)\n! type a flow's ID, h to list them, or Enter to go back"), "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "  ID  TIME").count == 3, "H listed them again: \(run.stdout)")
+        // Back at the menu, the menu is printed again with the device read again.
+        #expect(run.stdout.hasSuffix("What would you like to do? (device: not activated)\n" + menuLines + "Choose 1-7 (q quits): q\n"), "\(run.stdout)")
         #expect(!(run.stdout + run.stderr).contains(password))
         #expect(run.status == 1, "the activation failed: \(run.stderr)")
     }
 
-    /// An empty history says so; the list holds the newest 20, and an older flow is shown by its ID all the same.
+    /// The menu's lines after its first line.
+    private var menuLines: String {
+        ["Activate device", "Log in", "Log out", "Pay with card (3-D Secure)", "Q2 login", "KSSIDP comparison", "Quit"]
+            .enumerated().map { "  \($0.offset + 1) \($0.element)\n" }.joined()
+            + "  f Faults: switch them on and off (the terminal UI's panel)\n  h History: past flows, each with its events\n"
+    }
+
+    /// An empty history says so and asks nothing; the list holds the newest 20, says how many there are and which
+    /// IDs are older, and an older flow is shown by its ID all the same.
     @Test func theHistoryQuestionListsTheNewest() throws {
-        let empty = try BinaryRun.run(["--ephemeral"], stdin: "h\n\u{1b}\nq\n")
-        #expect(empty.stdout.contains("\nNo flows yet: the flows you run are kept here, with their events.\n"), "\(empty.stdout)")
-        #expect(empty.stdout.components(separatedBy: "Choose 1-7").count == 3, "Esc went back to the menu: \(empty.stdout)")
+        let empty = try BinaryRun.run(["--ephemeral"], stdin: "h\nq\n")
+        #expect(empty.stdout.contains("\nNo flows yet: the flows you run are kept here until idp-tui exits (--ephemeral).\nChoose 1-7"), "\(empty.stdout)")
+        #expect(!empty.stdout.contains("Show which flow?"), "\(empty.stdout)")
         #expect(empty.status == 0)
-        // 21 logouts of a device never activated (each a result at once, Enter back to the menu).
-        let many = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "3\n\n", count: 21) + "h\n1\n\nq\n")
-        let list = try #require(many.stdout.components(separatedBy: "The newest 20 flows (an older one's ID shows it too):\n").dropFirst().first)
+        // 22 logouts of a device never activated (each a result at once, Enter back to the menu).
+        let many = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "3\n\n", count: 22) + "h\n1\n\u{1b}\nq\n")
+        let list = try #require(many.stdout.components(separatedBy: "The newest 20 of 22 flows; an older one's ID shows it too (1 to 2):\n").dropFirst().first)
         let rows = list.split(separator: "\n").prefix(while: { $0.hasPrefix("  ") })
-        #expect(rows.count == 21 && rows[1].hasPrefix("  21 ") && rows[20].hasPrefix("  2 "), "\(rows)")
+        #expect(rows.count == 21 && rows[1].hasPrefix("  22 ") && rows[20].hasPrefix("  3 "), "\(rows)")
         #expect(many.stdout.contains("\nflow 1: logout · — · success OK · "), "\(many.stdout)")
         #expect(many.stdout.contains("\nnothing to log out: this device is not activated\n"), "\(many.stdout)")
+        #expect(many.stdout.hasSuffix(menuLines + "Choose 1-7 (q quits): q\n"), "Esc went back to the menu: \(many.stdout)")
         #expect(many.status == 0)
     }
 

@@ -212,7 +212,7 @@ extension TerminalApp {
             let label = given.map { "insecure device: \($0) (--insecure-device)" } ?? fault.label(state.identityFaults, state.bridgeFaults, start: start)
             return [String(index + 1), on ? "[x]" : "[ ]", label]
         }
-        return ["Faults (identity: at the next step; bridge, 3DS: at the next payment):"] + Self.plainColumns(rows, ascii: state.plainASCII)
+        return Self.plainColumns(rows, ascii: state.plainASCII)
     }
 }
 

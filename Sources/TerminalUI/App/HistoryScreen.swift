@@ -144,7 +144,7 @@ extension AppView {
         }
         let top = area.top + (history.error == nil ? 0 : 1)
         let columns = HistoryColumns(history.entries, width: area.width)
-        buffer.put(columns.row(["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]), row: top, column: area.left,
+        buffer.put(columns.row(HistoryColumns.header), row: top, column: area.left,
                    role: .label, limit: area.width)
         let rows = area.height - 1 - (history.error == nil ? 0 : 1)
         let first = min(max(0, history.selection - rows + 1), max(0, history.entries.count - rows))
@@ -156,7 +156,7 @@ extension AppView {
             [first > 0 ? "↑ \(first)" : nil, below > 0 ? "↓ \(below)" : nil],
             [first > 0 ? "↑\(first)" : nil, below > 0 ? "↓\(below)" : nil],
         ].map { $0.compactMap { $0 }.joined(separator: " · ") }
-        let headerWidth = CharacterWidth.of(columns.row(["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]))
+        let headerWidth = CharacterWidth.of(columns.row(HistoryColumns.header))
         if let more = forms.first(where: { !$0.isEmpty && headerWidth + 2 + CharacterWidth.of($0) <= area.width }) {
             buffer.put(more, row: top, column: area.left + area.width - CharacterWidth.of(more), role: .hint)
         }
@@ -178,16 +178,20 @@ extension AppView {
         var withTime: Bool
         var gap = 1
 
-        static func values(_ entry: HistorySummary) -> [String] {
+        static let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]
+
+        /// An entry's cells; `spelled`, as they are printed (plain mode's ASCII spells "—" in two columns).
+        static func values(_ entry: HistorySummary, spelled: (String) -> String = { $0 }) -> [String] {
             [String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow,
-             entry.user ?? "—", entry.outcome.rawValue, entry.status]
+             entry.user ?? "—", entry.outcome.rawValue, entry.status].map(spelled)
         }
 
-        init(_ entries: [HistorySummary], width: Int) {
-            let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]
-            widths = header.map(CharacterWidth.of)
+        init(_ entries: [HistorySummary], width: Int, spelled: (String) -> String = { $0 }) {
+            widths = Self.header.map(CharacterWidth.of)
             for entry in entries {
-                for (index, value) in Self.values(entry).enumerated() { widths[index] = max(widths[index], CharacterWidth.of(value)) }
+                for (index, value) in Self.values(entry, spelled: spelled).enumerated() {
+                    widths[index] = max(widths[index], CharacterWidth.of(value))
+                }
             }
             // One long user name (a Q2 login takes 60 characters) took the status's room from every row; it is cut
             // with "…" at 16, and the transcript has it whole.

@@ -3,10 +3,20 @@ import FlowRecords
 import LocaleText
 
 /// A question plain mode's menu opens in its own place: the terminal UI's faults panel (`f`) and history (`h`),
-/// each as a question that goes back to the menu on Enter, `q` or Esc.
-enum PlainMenuQuestion: String, Sendable {
-    case faults = "f"
-    case history = "h"
+/// each a screen of its own whose question goes back to the menu on Enter, `q`, Esc or Ctrl-D (the menu is printed
+/// again, its device read again, as after a result).
+enum PlainMenuQuestion: Equatable, Sendable {
+    case faults
+    /// `newest`: the newest flow's ID when the list was read, the highest an answer shows as typed.
+    case history(newest: Int)
+
+    /// The menu's letter for it, which lists again from its own question.
+    var letter: String {
+        switch self {
+        case .faults: "f"
+        case .history: "h"
+        }
+    }
 }
 
 extension TerminalApp {
@@ -14,31 +24,53 @@ extension TerminalApp {
     /// shown by its ID.
     static let plainHistoryLimit = 20
 
-    func openPlainMenuQuestion(_ question: PlainMenuQuestion) {
-        switch question {
-        case .faults:
+    /// `f` or `h` at the menu (either case): its question opened, its listing printed. Returns false for another line.
+    func openPlainMenuQuestion(_ letter: String) -> Bool {
+        switch letter.lowercased() {
+        case "f":
             refreshFaults()
             state.plainListing = plainFaultLines()
-        case .history:
+            state.plainMenuQuestion = .faults
+        case "h":
             guard service.history != nil else {
                 state.notice = "this run keeps no history"
-                return
+                return true
             }
-            state.plainListing = plainHistoryLines()
+            let (lines, newest) = plainHistoryLines()
+            state.plainListing = lines
+            // An empty history asks nothing: there is no flow to show.
+            state.plainMenuQuestion = newest.map { .history(newest: $0) }
+        default: return false
         }
-        state.plainMenuQuestion = question
+        return true
+    }
+
+    /// The heading the menu's place shows while one of its questions is open.
+    var plainMenuQuestionScreen: [String] {
+        switch state.plainMenuQuestion {
+        case .faults: ["Faults (identity: at the next step; bridge, 3DS: at the next payment):"]
+        case .history: ["History: past flows, newest first (times in UTC)"]
+        case nil: []
+        }
     }
 
     var plainMenuSubquestion: PlainQuestion {
+        let back: Set = ["", "q", "Q"]
         switch state.plainMenuQuestion {
-        case .history:
-            // Free text: any flow's ID, not only those listed.
-            return PlainQuestion(text: "Show which flow? (its ID; h lists them; Enter goes back): ", secret: false)
+        case .history(let newest):
+            return PlainQuestion(text: "Show which flow? (its ID; h lists them; Enter goes back): ", secret: false,
+                                 takes: .flowID(newest: newest, words: back.union(["h", "H"])))
         case .faults, nil:
             let count = FaultSwitch.allCases.count
             return PlainQuestion(text: "Switch which fault? (1-\(count); f lists them; Enter goes back): ", secret: false,
-                                 takes: .choice(Set(["", "f", "F", "q", "Q"] + (1...count).map(String.init))))
+                                 takes: .choice(back.union(["f", "F"] + (1...count).map(String.init))))
         }
+    }
+
+    /// Back to the menu from its question, the device read again (another process may have run a flow meanwhile).
+    func closePlainMenuQuestion() {
+        state.plainMenuQuestion = nil
+        refreshDeviceStatus()
     }
 
     /// An answer to the faults or the history question: Enter (or `q`, as in the terminal UI's panel) goes back to
@@ -46,11 +78,11 @@ extension TerminalApp {
     func answerPlainMenuSubquestion(_ text: String) -> Bool {
         guard let question = state.plainMenuQuestion else { return false }
         if text.isEmpty || text.lowercased() == "q" {
-            state.plainMenuQuestion = nil
+            closePlainMenuQuestion()
             return false
         }
-        if text.lowercased() == question.rawValue {
-            openPlainMenuQuestion(question)
+        if text.lowercased() == question.letter {
+            _ = openPlainMenuQuestion(text)
             return false
         }
         switch question {
@@ -62,34 +94,55 @@ extension TerminalApp {
             }
             state.plainListing = [switchFault(switches[number - 1])]
         case .history:
-            guard let id = Int(text), id > 0 else { return refuse("type a flow's ID, h to list them, or Enter to go back") }
+            // Digits are an ID, however many (one past Int's range is not in the history either). The ID is not said
+            // back: a line of digits may be a code meant for a flow that ended.
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return refuse("type a flow's ID, h to list them, or Enter to go back")
+            }
             do {
-                guard let record = try service.history?.record(id: id) else {
-                    return refuse("no flow \(id) in the history; h lists them")
+                guard let id = Int(text), id > 0, let record = try service.history?.record(id: id) else {
+                    return refuse("no flow with that ID in the history; h lists them")
                 }
-                state.plainListing = record.transcriptLines.map { spelled(VisibleText.escaped($0)) }
+                state.plainListing = record.transcriptLines.map(spelled)
             } catch {
-                return refuse("flow \(id) cannot be read: \(error)")
+                return refuse("that flow cannot be read: \(error)")
             }
         }
         return false
     }
 
-    /// The newest flows, as `idp-tui history` lists them (its duration left out), with how to see one.
-    func plainHistoryLines() -> [String] {
+    /// The newest flows, as the terminal UI's history lists them (the time left out on a narrow terminal, a long user
+    /// name cut), with how many there are and which IDs show older ones; and the newest ID (nil: none yet).
+    private func plainHistoryLines() -> (lines: [String], newest: Int?) {
         do {
-            var entries = try service.history?.list(limit: Self.plainHistoryLimit + 1) ?? []
-            guard !entries.isEmpty else { return ["No flows yet: the flows you run are kept here, with their events."] }
-            let older = entries.count > Self.plainHistoryLimit
-            if older { entries.removeLast() }
-            let rows = [["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]]
-                + entries.map { AppView.HistoryColumns.values($0).map(VisibleText.escaped) }
-            let title = older ? "The newest \(Self.plainHistoryLimit) flows (an older one's ID shows it too):" : "Past flows, newest first:"
-            return [title] + Self.plainColumns(rows, ascii: state.plainASCII)
+            // As many as the terminal UI's list reads, to say how many there are and which IDs are older.
+            var entries = try service.history?.list(limit: Self.historyLimit + 1) ?? []
+            guard let newest = entries.first?.id else {
+                let kept = service.history is MemoryFlowHistory ? "kept here until idp-tui exits (--ephemeral)" : "kept here, with their events"
+                return (["No flows yet: the flows you run are \(kept)."], nil)
+            }
+            var lines: [String] = []
+            if entries.count > Self.plainHistoryLimit {
+                let older = entries[Self.plainHistoryLimit...].map(\.id)
+                let total = entries.count > Self.historyLimit ? "over \(Self.historyLimit)" : String(entries.count)
+                let range = entries.count > Self.historyLimit ? "\(older.max() ?? 0) and below"
+                    : older.count == 1 ? "\(older[0])" : "\(older.min() ?? 0) to \(older.max() ?? 0)"
+                lines.append("The newest \(Self.plainHistoryLimit) of \(total) flows; an older one's ID shows it too (\(range)):")
+                entries.removeLast(entries.count - Self.plainHistoryLimit)
+            }
+            let columns = AppView.HistoryColumns(entries, width: state.plainWidth - 2, spelled: spelled)
+            lines.append("  " + columns.row(AppView.HistoryColumns.header))
+            for entry in entries {
+                lines.append("  " + columns.row(AppView.HistoryColumns.values(entry, spelled: spelled)))
+            }
+            return (lines, newest)
         } catch {
-            return ["! the history cannot be read: \(error)"]
+            return (["! the history cannot be read: \(error)"], nil)
         }
     }
 
-    private func spelled(_ text: String) -> String { state.plainASCII ? PlainASCII.text(text) : text }
+    private func spelled(_ text: String) -> String {
+        let visible = VisibleText.escaped(text)
+        return state.plainASCII ? PlainASCII.text(visible) : visible
+    }
 }

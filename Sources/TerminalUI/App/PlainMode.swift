@@ -15,6 +15,8 @@ extension TerminalApp {
     /// prints them when they change.
     public var plainScreen: [String] {
         switch state.screen {
+        case .home where state.plainMenuQuestion != nil:
+            return plainMenuQuestionScreen
         case .home:
             // The status line's device, which the terminal UI shows at the bottom: whether Log in can work.
             return ["What would you like to do? (device: \(state.deviceStatus))"]
@@ -137,6 +139,8 @@ extension TerminalApp {
         guard let line else {
             // End of input: cancel what runs, or quit from a resting screen.
             switch state.screen {
+            // Ctrl-D at the faults or the history question goes back to the menu, as Esc does (it quit the session).
+            case .home where state.plainMenuQuestion != nil: closePlainMenuQuestion()
             case .home, .result, .history, .transcript, .comparison: quit(0)
             default: handle(.escape)
             }
@@ -152,7 +156,7 @@ extension TerminalApp {
                 return false
             }
             if case .home = state.screen {
-                state.plainMenuQuestion = nil
+                closePlainMenuQuestion()
                 return false
             }
             handle(.escape)
@@ -163,10 +167,7 @@ extension TerminalApp {
         case .home where state.plainMenuQuestion != nil:
             return answerPlainMenuSubquestion(text)
         case .home:
-            if let question = PlainMenuQuestion(rawValue: text.lowercased()) {
-                openPlainMenuQuestion(question)
-                return false
-            }
+            if openPlainMenuQuestion(text) { return false }
             if text.lowercased() == "q" { quit(0) } else if let number = Int(text), (1...MenuItem.allCases.count).contains(number) {
                 handle(.character(Character(String(number))))
                 handle(.enter)

@@ -18,6 +18,8 @@ public struct PlainQuestion: Equatable, Sendable {
         case options(count: Int)
         /// A number from 1 to the count, Enter, or a listing asked for (`?`, `? ` and text).
         case numberOrListing(count: Int)
+        /// A flow's ID in the history, up to the newest's, or one of these words.
+        case flowID(newest: Int, words: Set<String>)
     }
 
     public init(text: String, secret: Bool, cardNumber: Bool = false, takes: Takes = .text) {
@@ -53,6 +55,10 @@ public struct PlainQuestion: Equatable, Sendable {
         case .numberOrListing(let count):
             return word.isEmpty || word == "?" || word.hasPrefix("? ") || Int(word).map({ (1...count).contains($0) }) == true
                 ? word : "(not an answer here)"
+        // A number beyond the history's newest (a code meant for a flow that ended) is not shown.
+        case .flowID(let newest, let words):
+            if words.contains(word) { return word }
+            return Int(word).flatMap { (1...max(1, newest)).contains($0) ? String($0) : nil } ?? "(not an answer here)"
         case .options(let count):
             let numbers = word.split(whereSeparator: { $0 == "," || $0 == " " })
             return !numbers.isEmpty && numbers.allSatisfy({ Int($0).map { (1...count).contains($0) } ?? false })
