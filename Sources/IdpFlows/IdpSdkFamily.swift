@@ -73,6 +73,14 @@ public final class IdpSdkFamily: FlowFamily {
 
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [deviceDetail] }
 
+    /// Every identity fault for an activation and a login. A logout sends the MC-SDK its Start (when it has not
+    /// started) and Restart, neither of which crosses the network or reaches the IdP or SetAuthorisationCode: only
+    /// the insecure device, found by Start's integrity check, can bite it (the others were announced as on and
+    /// taken from its answers, and bit nothing).
+    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
+        kind == .logout ? [.insecureDevice] : IdentityFaults.Fault.allCases
+    }
+
     /// The device as a result reports it.
     var deviceDetail: DeviceDetail {
         let device = device.snapshot

@@ -30,6 +30,9 @@ import Testing
          #"answers (payer-auth) switches on "faults.serverError", which cannot reach a payer-auth flow (those that can: networkUnavailable, addedLatencyMs, requestTimeout) (line 1, column 82)"#),
         (["logout", "q2-login"], #"[{},{"username":"alice","password":"wonderland","faults":{"clockSkewDays":40}}]"#,
          #"answers[1] (q2-login) switches on "faults.clockSkewDays", which cannot reach a q2-login flow (those that can: networkUnavailable, addedLatencyMs, requestTimeout, serverError, insecureDevice)"#),
+        // A logout's Start and Restart cross no network: the IdP's and the network's faults were announced and bit nothing.
+        (["activate", "logout"], "[\(Answers.aliceActivation),{\"faults\":{\"networkUnavailable\":true}}]",
+         #"answers[1] (logout) switches on "faults.networkUnavailable", which cannot reach a logout flow (those that can: insecureDevice)"#),
         (["activate", "logout"], "[\(Answers.aliceActivation),{\"username\":\"alice\"}]",
          #"answers[1] (logout) has "username", which activate, login, legacy-activate, legacy-login and q2-login take"#),
     ] as [([String], String, String)])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// A run of flows that never prompt (`logout`) reads and checks its answers as any run does: bad ones exit 2, and
-/// a fault given is switched on. Only nothing at all (empty input, or a terminal) stands for `{}`. A pipe on
+/// a fault given that can reach it is switched on. Only nothing at all (empty input, or a terminal) stands for `{}`. A pipe on
 /// standard input is read only with `--answers`: one its caller holds open must not make a logout wait.
 @Suite struct LogoutAnswersTests {
     @Test(arguments: [
@@ -19,11 +19,13 @@ import Testing
         #expect(run.results.isEmpty, "nothing ran")
     }
 
+    /// The one fault that can reach a logout (the MC-SDK's Start finds the device rooted) is switched on and bites.
     @Test func aFaultForALogoutAloneIsSwitchedOn() throws {
-        let run = try BinaryRun.run(["run", "logout", "--ephemeral", "--answers", "-"], stdin: #"{"faults":{"networkUnavailable":true}}"#)
-        #expect(run.status == 0, "\(run.stderr)")
+        let run = try BinaryRun.run(["run", "logout", "--ephemeral", "--answers", "-"], stdin: #"{"faults":{"insecureDevice":true}}"#)
+        #expect(run.status == 1, "\(run.stderr)")
         #expect(run.events.first?["step"] as? String == "faults on")
-        #expect(run.events.first?["detail"] as? String == "network unavailable")
+        #expect(run.events.first?["detail"] as? String == "insecure device")
+        #expect(run.events.contains { $0["step"] as? String == "fault injected" })
     }
 
     @Test func noAnswersAtAllStandForAnEmptyObject() throws {
