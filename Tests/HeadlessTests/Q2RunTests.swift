@@ -46,6 +46,10 @@ import Testing
                                      stdin: #"{"username":"alice","password":"wonderland"}"#)
         #expect(held.results.first?["advice"] as? String
             == "The security module blocks logins on this device: --insecure-device holds for this session; run without it.")
+        // It bites as the switch does, logged as a fault injected (a script counting the faults that bit counted none).
+        let injected = held.events.filter { $0["step"] as? String == "fault injected" }
+        #expect(injected.count == 1 && (injected.first?["detail"] as? String)?.hasPrefix("insecure device: the security module") == true,
+                "\(held.stdout)")
         let fault = try BinaryRun.run(["run", "q2-login", "--ephemeral"],
                                       stdin: #"{"username":"alice","password":"wonderland","faults":{"insecureDevice":true}}"#)
         #expect(fault.results.first?["status"] as? String == "INSECURE")
