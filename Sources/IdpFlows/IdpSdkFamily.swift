@@ -127,6 +127,16 @@ public final class IdpSdkFamily: FlowFamily {
             // The request-timeout fault, or a latency at least as long as the SDK's timeout: the advice names which.
             advice = environment.network.slowness()?.advice(gaveUp: "the SDK gives up after 30 s", then: "run the flow again")
                 ?? "The identity provider did not answer in time: run the flow again."
+        } else if status == StatusType.NOT_REACHABLE.name, code == DeviceAdvice.pinningCode {
+            // The pinning fault, or a chain given that is not the IdP's: the advice names which (it named the fault
+            // when only --certificate-chain was the cause).
+            advice = switch (environment.world.identityFaults.pinningFails, settings.certificateChainPEM != nil) {
+            case (true, true):
+                "Turn the pinning fault off, and pin the identity provider's own certificate chain (run without --certificate-chain)."
+            case (false, true):
+                "The chain given with --certificate-chain is not the identity provider's: pin its own chain (run without --certificate-chain)."
+            default: "Turn the pinning fault off: the identity provider then presents its own chain, the one the app pins."
+            }
         } else {
             advice = DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)
         }

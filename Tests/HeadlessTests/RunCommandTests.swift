@@ -85,6 +85,13 @@ import Testing
         #expect(run.status == 1)
         #expect(run.results.first?["status"] as? String == "NOT_REACHABLE")
         #expect(((run.results.first?["error"] as? [String: Any])?["message"] as? String)?.contains("pinning") == true)
+        // The advice names the cause that is there: the chain given, not a fault that is off.
+        #expect(run.results.first?["advice"] as? String
+            == "The chain given with --certificate-chain is not the identity provider's: pin its own chain (run without --certificate-chain).")
+        let fault = try BinaryRun.run(["run", "activate", "--ephemeral"],
+                                      stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"pinningFails":true}}"#)
+        #expect(fault.results.first?["advice"] as? String
+            == "Turn the pinning fault off: the identity provider then presents its own chain, the one the app pins.")
     }
 
     @Test func helpAndVersion() throws {
