@@ -103,7 +103,7 @@ extension IdpSdkError {
 
     /// What the app returns when nobody answered the prompt in time.
     public static func promptTimedOut(after timeout: Duration) -> IdpSdkError {
-        IdpSdkError(appSubsystem, 2, "the credential prompt was not answered within \(timeout.components.seconds) s")
+        IdpSdkError(appSubsystem, 2, "the credential prompt was not answered within \(timeout.secondsText)")
     }
 }
 

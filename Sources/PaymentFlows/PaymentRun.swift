@@ -4,6 +4,7 @@ import Dispatch
 import DropsWeb
 import FlowEngine
 import FlowRecords
+import IdentityProvider
 import SafepayDropsSDK
 import Synchronization
 import Threading
@@ -174,7 +175,7 @@ final class PaymentRun: DropsCardholder {
             return details
         case (.timedOut, let waited):
             emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: EngineStatus.promptTimeout,
-                 detail: "the card form was not submitted within \(timeoutSeconds) s")
+                 detail: "the card form was not submitted within \(timeoutText)")
             end(.formTimedOut)
             return nil
         case (let resolution, let waited):
@@ -211,7 +212,7 @@ final class PaymentRun: DropsCardholder {
             return action
         case (.timedOut, let waited):
             emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.promptTimeout,
-                 detail: "the challenge was not answered within \(timeoutSeconds) s; the 3DS SDK ends it (challengeCancel 08)")
+                 detail: "the challenge was not answered within \(timeoutText); the 3DS SDK ends it (challengeCancel 08)")
             return .answer(.timedOutAtSDK)
         case (let resolution, let waited):
             // Only the cardholder's own cancel is challengeCancel 01; an abort is the 3DS SDK's transaction error.
@@ -226,7 +227,8 @@ final class PaymentRun: DropsCardholder {
         }
     }
 
-    private var timeoutSeconds: Int64 { run.service.promptTimeout?.components.seconds ?? 0 }
+    /// The prompt timeout as its messages say it: "300 s", "0.002 s" (whole seconds said 0 s for one under a second).
+    private var timeoutText: String { (run.service.promptTimeout ?? .zero).secondsText }
 
     /// Whether the front end aborted the payment for bad input.
     private var isAborted: Bool {
@@ -321,7 +323,7 @@ final class PaymentRun: DropsCardholder {
                                          : "cancelled at the card form, before any 3-D Secure message was sent"), nil)
         case .formTimedOut:
             return ended(.failure, EngineStatus.promptTimeout, at: .paymentDetails,
-                         error("the card form was not submitted within \(timeoutSeconds) s"), nil)
+                         error("the card form was not submitted within \(timeoutText)"), nil)
         }
     }
 }

@@ -149,7 +149,7 @@ struct Q2Flow {
             if !username.isEmpty { run.actsFor(user: username) }
         case .timedOut:
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: EngineStatus.promptTimeout,
-                 detail: "the sign-in screen was not answered within \(run.service.promptTimeout?.components.seconds ?? 0) s")
+                 detail: "the sign-in screen was not answered within \((run.service.promptTimeout ?? .zero).secondsText)")
             return q2Result(.failure, status: EngineStatus.promptTimeout, message: "the sign-in screen was not answered in time", username: nil, autoLogin: false)
         default:
             let reason = resolution.cancelReason ?? .user

@@ -94,6 +94,14 @@ import Testing
             == "Turn the pinning fault off: the identity provider then presents its own chain, the one the app pins.")
     }
 
+    /// A prompt timeout under a second is said as given: "within 0 s" misstated the limit of `--prompt-timeout 0.2`.
+    @Test func aPromptTimeoutUnderASecondIsSaidAsGiven() throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral", "--prompt-timeout", "0.2"],
+                                    stdin: #"{"card":"4000000000001000","expiry":"01/30","delay":1}"#)
+        #expect(run.status == 1)
+        #expect((run.results.first?["error"] as? [String: Any])?["message"] as? String == "the card form was not submitted within 0.2 s", "\(run.stdout)")
+    }
+
     @Test func helpAndVersion() throws {
         let help = try BinaryRun.run(["--help"])
         #expect(help.status == 0)
