@@ -156,3 +156,9 @@ public final class Q2CoreServer: Sendable {
     }
 }
 
+
+// Core is a server: a dump of the module's context that holds it (an app's debug log) shows which server, never its
+// users, salts or sessions.
+extension Q2CoreServer: CustomReflectable {
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import IdpSdk
+import IdpTuiWorld
+import KSMasterController
+import Q2ModuleInterfaces
+import SafepayDropsSDK
+import Testing
+import kssidp
+
+/// What an app's debug log or crash report shows of the SDK objects it holds (`dump` walks every stored property,
+/// whatever its access): never the simulated servers' state that no device holds — the IdP's users, their salts and
+/// hashes, its sessions, the key that seals `clientData`. A dump of the master controller printed all of them.
+@Suite struct SimulatorInternalsTests {
+    /// Words of the servers' state: a user the flow never named, the stores' fields, the demo password and codes.
+    static let serverState = ["bob", "salt", "StoredHash", "clientDataKey", "loadedUsers", "wonderland", "123456", "654321", "codeChallenge"]
+
+    private func expectNoServerState(_ value: Any, _ name: String) {
+        var dumped = ""
+        dump(value, to: &dumped)
+        for word in Self.serverState {
+            #expect(!dumped.contains(word), "dump(\(name)) shows \"\(word)\": \(dumped.prefix(4000))")
+        }
+    }
+
+    @Test func theIdpSdkObjectsShowNoServerState() async throws {
+        let harness = SDKHarness()
+        let service = harness.service()
+        // alice activated and a login under way: the IdP holds her hashes and a session.
+        let (result, _) = await harness.signIn(
+            clientId: "KssIdpEnrollment", ["username": "alice", "password": "wonderland", "activation-code": "123456"], service: service)
+        #expect(result.authorizationCode != nil)
+        expectNoServerState(harness.controller, "master controller")
+        expectNoServerState(service, "IdpSdkService")
+    }
+
+    @Test @MainActor func theWorldsSDKObjectsShowNoServerState() async throws {
+        try await SimulatedWorld.withWorld { world in
+            let receiver = Receiver()
+            let controller = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: receiver))
+            let config = KssIdpConfig(certificatePath: "", baseUrl: "https://idp.demo.idp-tui.test/auth", tenantId: "demo",
+                                      masterController: controller, shouldKssIdpHandleTms: false, shouldHashPin: false)
+            expectNoServerState(config, "KssIdpConfig")
+            expectNoServerState(KssIdpWrapper(config: config), "KssIdpWrapper")
+            expectNoServerState(SimulatedQ2Platform(), "SimulatedQ2Platform")
+            // A payment under way: the page, its directory server and ACS.
+            let view = SafepayPayerAuthenticationView()
+            view.configure(ScriptedPaymentTests.configuration)
+            expectNoServerState(view, "SafepayPayerAuthenticationView")
+            expectNoServerState(world, "SimulatedWorld")
+        }
+    }
+
+    final class Receiver: KSAsyncEventReceiver, Sendable {
+        func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {}
+    }
+}
