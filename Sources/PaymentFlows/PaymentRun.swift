@@ -196,9 +196,15 @@ final class PaymentRun: DropsCardholder {
 
     func respond(to screen: ChallengeScreen) -> CardholderAction {
         state.withLock { $0.stage = .challengeScreen }
-        var detail = "\(screen.uiType.name): \"\(screen.prompt)\"; \(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
-        if screen.uiType == .text { detail += ", \(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left" }
+        // The ACS's message, then the counts; the attempts once (after a wrong answer the message says them:
+        // "…; 2 attempts left, 3 resends left; wrong code; 2 attempts left").
+        let attempts = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
+        let said = screen.message?.contains(attempts) == true
+        let counts = (said ? [] : [attempts])
+            + (screen.uiType == .text ? ["\(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left"] : [])
+        var detail = "\(screen.uiType.name): \"\(screen.prompt)\""
         if let message = screen.message { detail += "; \(message)" }
+        if !counts.isEmpty { detail += (said ? ", " : "; ") + counts.joined(separator: ", ") }
         emit(.challengeScreen, from: .drops, to: .app, detail: detail)
         let (resolution, waited) = run.askBlocking(ChallengeRequest(screen: screen))
         switch (resolution, waited) {

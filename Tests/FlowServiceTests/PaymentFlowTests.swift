@@ -118,6 +118,10 @@ extension RecordingFrontEnd {
         #expect(screens.map(\.attemptsLeft) == [3, 2])
         #expect(screens.map(\.uiType) == [.text, .text])
         #expect(screens.last?.message == "wrong code; 2 attempts left")
+        // The log's screen says the attempts once: the message's, then the resends (they were said twice).
+        let details = frontEnd.events(of: result.flowID).filter { $0.step.rawValue == "challenge screen" && $0.detail.hasPrefix("text") }.map(\.detail)
+        #expect(details.last?.hasSuffix("\"; wrong code; 2 attempts left, 3 resends left") == true, "\(details)")
+        #expect(details.first?.hasSuffix("\"; 3 attempts left, 3 resends left") == true, "\(details)")
         #expect(screens.first?.maskedCard == "•••• 2503")
         #expect(frontEnd.prompts.first?.title == "Pay with card (3-D Secure) — card details")
         let steps = frontEnd.steps(of: result.flowID)
