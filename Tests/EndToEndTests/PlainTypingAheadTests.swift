@@ -109,7 +109,7 @@ extension TmuxSession {
         #expect(session.waitFor("Activation code (hidden"))
         session.type("123456")
         session.press("Enter")
-        #expect(session.waitFor("Enter goes back (q quits):"))
+        #expect(session.waitFor("Enter goes back (h history; q quits):"))
         session.press("C-j")
         let (back, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "Choose 1-7 (q quits):").count == 3 }
         #expect(back, "\(screen)")
@@ -124,9 +124,9 @@ extension TmuxSession {
         session.press("Enter")
         #expect(session.waitFor("Password (hidden):"))
         session.type("xyzzy")
-        #expect(session.waitFor("Enter goes back (q quits):"))
+        #expect(session.waitFor("Enter goes back (h history; q quits):"))
         session.type("q")
-        #expect(session.waitFor("Enter goes back (q quits): q"), "\(session.scrollback())")
+        #expect(session.waitFor("Enter goes back (h history; q quits): q"), "\(session.scrollback())")
         #expect(!session.scrollback().contains("xyzzy"))
     }
 

@@ -62,8 +62,10 @@ import Testing
         #expect(empty.stdout.contains("\nNo flows yet: the flows you run are kept here until idp-tui exits (--ephemeral).\nChoose 1-7"), "\(empty.stdout)")
         #expect(!empty.stdout.contains("Show which flow?"), "\(empty.stdout)")
         #expect(empty.status == 0)
-        // 22 logouts of a device never activated (each a result at once, Enter back to the menu).
-        let many = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "3\n\n", count: 22) + "h\n1\n\u{1b}\nq\n")
+        // 22 logouts of a device never activated (each a result at once, Enter back to the menu; from the last, `h`
+        // opens the history, as the terminal UI's result takes it).
+        let many = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "3\n\n", count: 21) + "3\nh\n1\n\u{1b}\nq\n")
+        #expect(many.stdout.contains("Enter goes back (h history; q quits): h\n\nHistory: past flows"), "\(many.stdout)")
         let list = try #require(many.stdout.components(separatedBy: "The newest 20 of 22 flows; an older one's ID shows it too (1 to 2):\n").dropFirst().first)
         let rows = list.split(separator: "\n").prefix(while: { $0.hasPrefix("  ") })
         #expect(rows.count == 21 && rows[1].hasPrefix("  22 ") && rows[20].hasPrefix("  3 "), "\(rows)")

@@ -313,7 +313,7 @@ import Testing
         let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nalice\nwrongpass\n123456\n")
         #expect(run.status == 1, "\(run.stdout)")
         #expect(run.stdout.contains("✗ Activate device failed"))
-        #expect(run.stdout.contains("Enter goes back (q quits): (not an answer here)"))
+        #expect(run.stdout.contains("Enter goes back (h history; q quits): (not an answer here)"))
         for secret in ["wrongpass", "123456"] { #expect(!run.stdout.contains(secret), "\(secret) was printed") }
         #expect(try BinaryRun.run(["--ephemeral"], stdin: "1\nalice\nwonderland\n123456\n\nq\n").status == 0)
     }
@@ -346,7 +346,7 @@ import Testing
     /// At a result only Enter goes back (and q quits): any other line went back too, silently.
     @Test func aResultTakesOnlyEnterOrQ() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "3\nxyz\n\nq\n")
-        #expect(run.stdout.contains("Enter goes back (q quits): (not an answer here)\n! Enter goes back; q quits\nEnter goes back (q quits): "),
+        #expect(run.stdout.contains("Enter goes back (h history; q quits): (not an answer here)\n! Enter goes back; h shows the history; q quits\nEnter goes back (h history; q quits): "),
                 "\(run.stdout)")
         #expect(run.stdout.components(separatedBy: "What would you like to do?").count - 1 == 2, "\(run.stdout)")
         #expect(run.status == 0)

@@ -126,7 +126,7 @@ extension TerminalApp {
         case .comparison(let comparison) where comparison.running:
             return nil  // the report comes first, as a flow's result does
         case .result, .history, .transcript, .comparison:
-            return PlainQuestion(text: "Enter goes back (q quits): ", secret: false, takes: .choice(["", "q"]))
+            return PlainQuestion(text: "Enter goes back (h history; q quits): ", secret: false, takes: .choice(["", "q", "h", "H"]))
         case .working: return nil
         }
     }
@@ -246,12 +246,14 @@ extension TerminalApp {
         case .result, .history, .transcript, .comparison:
             if text == "q" {
                 quit(0)
-            } else if text.isEmpty {
+            } else if text.isEmpty || text.lowercased() == "h" {
                 state.screen = .home
                 refreshDeviceStatus()
+                // `h` from a result, as the terminal UI takes it there: the flow just run is the list's first.
+                if !text.isEmpty { _ = openPlainMenuQuestion(text) }
             } else {
                 // Any other line went back too, silently ("xyz", "1,5"): the menu and the other choices refuse theirs.
-                return refuse("Enter goes back; q quits")
+                return refuse("Enter goes back; h shows the history; q quits")
             }
             return false
         case .working:
