@@ -26,6 +26,6 @@ extension RecordedEvent {
         self.init(
             sequence: sequence, step: event.step.rawValue, from: event.from.rawValue, to: event.to.rawValue, thread: event.thread,
             time: event.time.description, duration: event.duration?.microseconds, status: event.status, detail: event.detail,
-            message: event.message)
+            message: event.message, mainThread: event.mainThread)
     }
 }

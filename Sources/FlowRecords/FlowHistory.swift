@@ -46,9 +46,12 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
     public let detail: String
     /// The whole protocol message, as JSON, for a 3-D Secure message.
     public let message: String?
+    /// Whether the event happened on the main thread, as `run` prints it (nil for a flow recorded before session 30,
+    /// whose events did not keep it).
+    public let mainThread: Bool?
 
     public init(sequence: Int, step: String, from: String, to: String, thread: String, time: String, duration: Int64?,
-                status: String?, detail: String, message: String? = nil) {
+                status: String?, detail: String, message: String? = nil, mainThread: Bool? = nil) {
         self.sequence = sequence
         self.step = step
         self.from = from
@@ -59,6 +62,7 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
         self.status = status
         self.detail = detail
         self.message = message
+        self.mainThread = mainThread
     }
 }
 

@@ -25,6 +25,24 @@ import Testing
         #expect(show.stdout.hasPrefix("flow 2: payer-auth"), "\(show.stdout)")
     }
 
+    /// A JSON export's events are `run`'s, field for field but the line's type and the flow's id and kind (the
+    /// record's own): `mainThread` was left out, and a diff of the two failed on every line.
+    @Test func aJSONExportsEventsAreRunsEvents() throws {
+        let state = freshStatePath()
+        let run = try BinaryRun.run(["run", "payer-auth", "--state", state], stdin: #"{"card":"4000000000002701","expiry":"12/30"}"#)
+        #expect(run.status == 0)
+        let export = try BinaryRun.run(["history", "export", "1", "--format", "json", "--state", state])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
+        let exported = try #require(document["events"] as? [[String: Any]])
+        #expect(exported.count == run.events.count && !exported.isEmpty)
+        for (mine, printed) in zip(exported, run.events) {
+            let printedKeys = Set(printed.keys).subtracting(["type", "flowId", "flow"])
+            #expect(Set(mine.keys) == printedKeys, "\(mine.keys.sorted()) against \(printedKeys.sorted())")
+            #expect(mine["mainThread"] as? Bool == printed["mainThread"] as? Bool)
+        }
+        #expect(exported.contains { $0["mainThread"] as? Bool == true }, "a payment's delegate callbacks are on main")
+    }
+
     /// `history show` says what the result said: the error (an abort for bad input names what was missing) and the
     /// next step, under the header (docs/headless.md: the history records "aborted for bad input: …").
     @Test func aTranscriptShowsTheErrorAndTheNextStep() throws {
