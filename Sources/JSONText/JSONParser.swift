@@ -181,7 +181,14 @@ public struct JSONParser {
         }
     }
 
+    /// The text ended before the object or array opened at `opened` was closed (a truncated document): said so,
+    /// rather than what the next byte should have been.
+    private mutating func endsInside(_ what: String, _ opened: TextPosition) -> JSONSyntaxError {
+        error("the \(what) that opens at line \(opened.line), column \(opened.column) is not closed: the text ends")
+    }
+
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONNode.Value {
+        let opened = here()
         index += 1
         var members: [(key: String, value: JSONNode)] = []
         // Objects are mostly small: a duplicate is looked for in the list until a set pays for itself.
@@ -193,7 +200,7 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard peek == UInt8(ascii: "\"") else { throw error("expected a key in double quotes") }
+            guard peek == UInt8(ascii: "\"") else { throw peek == nil ? endsInside("object", opened) : error("expected a key in double quotes") }
             let keyPosition = here()
             let key = try string()
             let duplicate: Bool
@@ -207,7 +214,7 @@ public struct JSONParser {
                 throw JSONSyntaxError(message: "a key appears twice in one object (the second time here)", position: keyPosition)
             }
             skipWhitespace()
-            guard peek == UInt8(ascii: ":") else { throw error("expected : after a key") }
+            guard peek == UInt8(ascii: ":") else { throw peek == nil ? endsInside("object", opened) : error("expected : after a key") }
             index += 1
             skipWhitespace()
             members.append((key, try value(depth: depth + 1)))
@@ -217,12 +224,13 @@ public struct JSONParser {
             case UInt8(ascii: "}"):
                 index += 1
                 return .object(members)
-            default: throw error("expected , or } after a member")
+            default: throw peek == nil ? endsInside("object", opened) : error("expected , or } after a member")
             }
         }
     }
 
     private mutating func array(depth: Int) throws(JSONSyntaxError) -> JSONNode.Value {
+        let opened = here()
         index += 1
         var items: [JSONNode] = []
         skipWhitespace()
@@ -239,7 +247,7 @@ public struct JSONParser {
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(items)
-            default: throw error("expected , or ] after an array element")
+            default: throw peek == nil ? endsInside("array", opened) : error("expected , or ] after an array element")
             }
         }
     }

@@ -95,7 +95,11 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
     }
 
     static let badFiles: [(String, String)] = [
-        ("{", "line 1, column 2: $: not valid JSON: expected a key in double quotes"),
+        // A truncated file says so, and where what it left open began (it said a key was expected).
+        ("{", "line 1, column 2: $: not valid JSON: the object that opens at line 1, column 1 is not closed: the text ends"),
+        ("{\n  \"users\": [1,\n", "line 3, column 1: $: not valid JSON: the text ends where a value should be"),
+        ("{\n  \"users\": [1", "line 2, column 14: $: not valid JSON: the array that opens at line 2, column 12 is not closed: the text ends"),
+        (#"{"a": 1 x"#, "$: not valid JSON: expected , or } after a member"),
         ("[]", "line 1, column 1: $: must be an object, not an array"),
         (#"{"identityProvider": {"tenants": []}}"#, "$.scenario: is required"),
         (minimal().replacingOccurrences(of: #""scenario": 1"#, with: #""scenario": 2"#), "$.scenario: must be 1"),
