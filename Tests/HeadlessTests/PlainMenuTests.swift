@@ -75,6 +75,28 @@ import Testing
         #expect(many.status == 0)
     }
 
+    /// Under a locale that is not UTF-8 a user name cut at 16 ends in "...", and the columns after it stay under their
+    /// headings (the "…" was spelled "..." after the row was laid out, two columns wider).
+    @Test func theHistoryListKeepsItsColumnsInASCII() throws {
+        let state = freshStatePath()
+        let q2 = try BinaryRun.run(["run", "q2-login", "logout", "--state", state],
+                                   stdin: #"[{"username":"a-very-long-user-name-indeed","password":"nope"},{}]"#)
+        #expect(q2.status == 1, "\(q2.stderr)")
+        let run = try BinaryRun.run(["--state", state], stdin: "h\n\nq\n", environment: ["LC_ALL": "C"])
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.hasPrefix("  ID ") })
+        let column = try #require(header.range(of: "OUTCOME")).lowerBound.utf16Offset(in: header)
+        let rows = lines.filter { $0.contains("q2-login") || $0.contains("logout  ") }
+        let cut = rows.contains { $0.contains("a-very-long-u...") }
+        #expect(rows.count == 2 && cut, "\(rows)")
+        for row in rows {
+            let outcome = try #require(row.range(of: "failure") ?? row.range(of: "success"))
+            #expect(outcome.lowerBound.utf16Offset(in: row) == column, "\(header)\n\(row)")
+        }
+        let ascii = run.stdout.unicodeScalars.allSatisfy(\.isASCII)
+        #expect(ascii)
+    }
+
     /// `f` at the menu is the faults panel as a question: the switches listed, a number switches one and says what
     /// it did, and the next flow meets it (it pointed to a scenario file: a screen reader's user had to quit).
     @Test func faultsAreSwitchedFromTheMenu() throws {

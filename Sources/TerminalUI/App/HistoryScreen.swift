@@ -177,6 +177,8 @@ extension AppView {
         var widths: [Int]
         var withTime: Bool
         var gap = 1
+        /// What ends a cut value, as it is printed ("..." in plain mode's ASCII, three columns, not one).
+        var ellipsis = "…"
 
         static let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]
 
@@ -187,6 +189,7 @@ extension AppView {
         }
 
         init(_ entries: [HistorySummary], width: Int, spelled: (String) -> String = { $0 }) {
+            ellipsis = spelled("…")
             widths = Self.header.map(CharacterWidth.of)
             for entry in entries {
                 for (index, value) in Self.values(entry, spelled: spelled).enumerated() {
@@ -210,7 +213,8 @@ extension AppView {
         func row(_ values: [String]) -> String {
             var parts: [String] = []
             for (index, value) in values.enumerated() where index != 1 || withTime {
-                let value = index == values.count - 1 ? value : CharacterWidth.truncate(value, to: widths[index])
+                let value = index == values.count - 1 || CharacterWidth.of(value) <= widths[index] ? value
+                    : CharacterWidth.prefix(value, fitting: widths[index] - CharacterWidth.of(ellipsis)) + ellipsis
                 parts.append(index == values.count - 1 ? value : value + String(repeating: " ", count: max(0, widths[index] - CharacterWidth.of(value))))
             }
             return parts.joined(separator: String(repeating: " ", count: gap))
