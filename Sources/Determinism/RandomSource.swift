@@ -78,3 +78,9 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
     private func rotate(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 }
+
+// The generator's state predicts every id, code and token drawn after it: a dump of an SDK object that holds the
+// world's randomness (an app's debug log) shows none of it.
+extension RandomSource: CustomReflectable {
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+}

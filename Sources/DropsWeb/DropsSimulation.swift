@@ -174,3 +174,9 @@ private func looksLikeAToken(_ segment: Substring) -> Bool {
     }
     return segment.split(whereSeparator: { $0 == "." || $0 == ";" }).contains(where: opaque)
 }
+
+// What a dump of a Drops view shows of the page's simulation: the bridge's faults and timing, not the ACS, the
+// world's randomness or the cardholder's script.
+extension DropsSimulation: CustomReflectable {
+    public var customMirror: Mirror { Mirror(self, children: ["faults": faults, "timing": timing], displayStyle: .struct) }
+}

@@ -303,3 +303,9 @@ private struct Challenge: Sendable {
         return screen
     }
 }
+
+// The ACS is the issuer's server: a dump of a Drops view that reaches it (an app's debug log) shows which server,
+// never its cards, their challenges or the transactions it holds open.
+extension AccessControlServer: CustomReflectable {
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+}

@@ -12,7 +12,9 @@ import kssidp
 /// hashes, its sessions, the key that seals `clientData`. A dump of the master controller printed all of them.
 @Suite struct SimulatorInternalsTests {
     /// Words of the servers' state: a user the flow never named, the stores' fields, the demo password and codes.
-    static let serverState = ["bob", "salt", "StoredHash", "clientDataKey", "loadedUsers", "wonderland", "123456", "654321", "codeChallenge"]
+    /// The world's randomness (its generator's state predicts every later code), the ACS's cards and challenges.
+    static let serverState = ["bob", "salt", "StoredHash", "clientDataKey", "loadedUsers", "wonderland", "123456", "654321", "codeChallenge",
+                              "SeededGenerator", "4000000000002503", "challengePolicy", "CardScenario"]
 
     private func expectNoServerState(_ value: Any, _ name: String) {
         var dumped = ""
