@@ -40,6 +40,12 @@ import Testing
         #expect(try parse(["--state", "f", "reset"]).options.statePath == "f")
     }
 
+    /// A prompt timeout is taken to the nearest millisecond, and its messages say it so (1.001 was cut to 1 s).
+    @Test(arguments: [("1.001", 1001), ("0.0015", 2), ("0.2", 200), ("86400", 86_400_000)])
+    func aPromptTimeoutIsTakenToTheMillisecond(value: String, milliseconds: Int64) throws {
+        #expect(try parse(["run", "activate", "--prompt-timeout", value]).options.promptTimeout == .milliseconds(milliseconds))
+    }
+
     @Test func differentBridgeFaultsAddUp() throws {
         let faults = try ParsedCommandLine.parse(["run", "payer-auth", "--bridge-fault", "lose-acks:3", "--bridge-fault", "unknown-event"]).options.bridgeFaults
         #expect(faults.lostAcks == 3 && faults.unknownEvent && !faults.wrongOrigin)

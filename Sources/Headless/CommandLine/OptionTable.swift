@@ -85,7 +85,8 @@ enum OptionTable {
                   seconds >= 0.001, seconds <= 86_400 else {
                 throw problem("--prompt-timeout takes a number of seconds from 0.001 to 86400, not \"\(value)\"")
             }
-            options.promptTimeout = .milliseconds(Int64(seconds * 1000))
+            // To the nearest millisecond, as the messages say it (1.001 was cut to 1 s, and said so).
+            options.promptTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
         },
         OptionSpec(name: "--auth-mode", value: "no|biometric|password|pin", help: "the authentication mode SetAuthorisationCode sends", scope: .engine) {
             options, value, problem throws(UsageError) in
