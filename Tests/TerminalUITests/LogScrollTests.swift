@@ -108,6 +108,36 @@ extension AppDriver {
         #expect(lines.dropFirst(2).first?.contains("onPayerAuthenticati") == true, "\(lines.joined(separator: "\n"))")
     }
 
+    /// Home on the focused log, filtered or not, shows the first event under its flow's rule (the view stopped as soon
+    /// as the event showed, one line short of its rule, and the first group was never named).
+    @Test func homeOnTheFocusedLogShowsTheFirstFlowsRule() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter)
+        driver.payWithAChallenge()
+        driver.press(.enter)
+        driver.press(.tab, .home)
+        var lines = logLines(driver)
+        #expect(lines.count > 2 && lines[1].contains("── flow 1: Activate device") && lines[2].contains("Start"), "\(lines.joined(separator: "\n"))")
+        // A filter whose matches outgrow the view: its first group's rule, from Home.
+        driver.press(.character("/"))
+        driver.type("a")
+        driver.press(.enter, .home)
+        lines = logLines(driver)
+        #expect(lines.count > 1 && lines[1].contains("── flow 1: Activate device"), "\(lines.joined(separator: "\n"))")
+    }
+
+    /// A log of one row (a result at 60×18) scrolled to its top shows its first event: the first flow's rule, which
+    /// has no room there, took the row and left the log empty, its title saying every event was below.
+    @Test func aOneRowLogScrolledToTheTopShowsAnEvent() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.activate()
+        for _ in 0..<60 { driver.press(.pageUp) }
+        let lines = logLines(driver)
+        #expect(lines.dropFirst().contains { $0.contains("Start") }, "\(driver.app.render().text)")
+        #expect(driver.app.state.logScroll < driver.app.state.log.count, "\(driver.app.state.logScroll) of \(driver.app.state.log.count)")
+    }
+
     @Test func theColumnsStayPutAcrossFlows() {
         let driver = AppDriver()
         driver.payWithAChallenge()

@@ -92,8 +92,10 @@ import Testing
         let driver = AppDriver()
         driver.activate()
         driver.press(.tab, .home)
+        // The first flow's rule on the top line, its first event under it.
         let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[14].contains("Start"), "\(lines[14])")
+        #expect(lines[14].contains("── flow 1: Activate device"), "\(lines[14])")
+        #expect(lines[15].contains("Start"), "\(lines[15])")
         #expect(lines[20].dropFirst().contains { $0.isLetter }, "the pane is full: \(lines[20])")
     }
 

@@ -81,15 +81,16 @@ enum LogPane {
 
     /// Whether a rule naming the flow goes above the event: where the flow changes, and above the first event listed
     /// (a filter's first group, or a session's first flow, was the one without a name).
-    static func startsFlow(_ events: [FlowEvent], _ index: Int) -> Bool {
-        index == 0 || events[index - 1].flowID != events[index].flowID
+    /// A log of one row (a result at 60×18) has no room for the first one's: its one event shows.
+    static func startsFlow(_ events: [FlowEvent], _ index: Int, rows: Int) -> Bool {
+        index == 0 ? rows > 1 : events[index - 1].flowID != events[index].flowID
     }
 
     /// How far up the log scrolls: until its first flow's rule is on the top line (a rule takes a line).
     static func maximumScroll(_ events: [FlowEvent], rows: Int) -> Int {
         var lines = 0
         for index in events.indices {
-            lines += startsFlow(events, index) ? 2 : 1
+            lines += startsFlow(events, index, rows: rows) ? 2 : 1
             if lines > rows { return events.count - index }
         }
         return 0
@@ -102,7 +103,7 @@ enum LogPane {
         while index >= 0 {
             lines += 1
             if lines >= rows { return index }
-            if startsFlow(events, index) {
+            if startsFlow(events, index, rows: rows) {
                 lines += 1
                 if lines >= rows { return index }
             }
@@ -118,6 +119,9 @@ enum LogPane {
         var scroll = max(0, min(scroll, limit))
         guard events.indices.contains(selected), rows > 0 else { return scroll }
         if selected > events.count - 1 - scroll { return events.count - 1 - selected }
+        // The first event selected brings its flow's rule into view too: the top of the log (a filter's first group
+        // was never named while its events outgrew the view, nor the first flow while the log had the focus).
+        if selected == 0 { return limit }
         while scroll < limit, selected < firstShown(events, scroll: scroll, rows: rows) { scroll += 1 }
         return scroll
     }
@@ -155,7 +159,7 @@ enum LogPane {
         while index >= 0 && shown.count < rows {
             let event = events[index]
             shown.insert((index, event), at: 0)
-            if startsFlow(events, index), shown.count < rows { shown.insert((nil, event), at: 0) }
+            if startsFlow(events, index, rows: rows), shown.count < rows { shown.insert((nil, event), at: 0) }
             index -= 1
         }
         // The terminal's width (the pane spans it), which the thresholds are written in: the time from 110 columns.
