@@ -1,3 +1,4 @@
+import FlowRecords
 import FlowCatalog
 import TerminalUI
 import Testing
@@ -41,5 +42,37 @@ import Testing
         driver.app.answerPlain("1234 ")
         #expect(driver.pump { _ in driver.isResult })
         #expect(driver.result?.outcome == .success, "\(String(describing: driver.result))")
+    }
+}
+
+/// Plain mode's history question: its echo and its answer agree on what an ID is.
+@Suite struct PlainHistoryAnswerTests {
+    /// A flow another process records after the list was printed is refused as its echo shows it, `(not an answer
+    /// here)`, until `h` lists again (its transcript was printed under that echo); `+1` is no ID (it was shown as 1,
+    /// then refused).
+    @Test func theEchoAndTheAnswerAgree() throws {
+        let driver = AppDriver()
+        driver.app.plain = true
+        driver.activate()
+        driver.press(.enter)
+        driver.app.answerPlain("h")
+        let listed = try #require(driver.app.plainQuestion)
+        #expect(listed.shown("1") == "1" && listed.shown("+1") == "(not an answer here)" && listed.shown("2") == "(not an answer here)")
+        driver.app.answerPlain("+1")
+        #expect(driver.app.state.notice == "type a flow's ID, h to list them, or Enter to go back")
+        // Another process's flow, recorded after the list.
+        let history = try #require(driver.service.history)
+        let other = try history.record(HistoryRecord(
+            summary: HistorySummary(id: 0, time: "2026-12-03T12:00:00.000Z", flow: "logout", user: nil, outcome: .success, status: "OK", duration: 5),
+            resultJSON: "{}", events: []))
+        #expect(other == 2)
+        driver.app.clearNotice()
+        driver.app.answerPlain("2")
+        #expect(driver.app.state.notice == "no flow with that ID in the history; h lists them")
+        driver.app.answerPlain("h")
+        #expect(driver.app.plainQuestion?.shown("2") == "2")
+        driver.app.clearPlainListing()
+        driver.app.answerPlain("2")
+        #expect(driver.app.state.plainListing.first?.hasPrefix("flow 2: logout") == true, "\(driver.app.state.plainListing)")
     }
 }

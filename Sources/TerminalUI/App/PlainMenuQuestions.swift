@@ -93,14 +93,16 @@ extension TerminalApp {
                 return refuse("choose a fault from 1 to \(switches.count), f to list them, or Enter to go back")
             }
             state.plainListing = [switchFault(switches[number - 1])]
-        case .history:
+        case .history(let newest):
             // Digits are an ID, however many (one past Int's range is not in the history either). The ID is not said
-            // back: a line of digits may be a code meant for a flow that ended.
+            // back: a line of digits may be a code meant for a flow that ended. One past the newest listed is refused
+            // as its echo shows it, `(not an answer here)`, even when another process has run that flow since: `h`
+            // lists again, and the newest with it.
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
                 return refuse("type a flow's ID, h to list them, or Enter to go back")
             }
             do {
-                guard let id = Int(text), id > 0, let record = try service.history?.record(id: id) else {
+                guard let id = Int(text), (1...newest).contains(id), let record = try service.history?.record(id: id) else {
                     return refuse("no flow with that ID in the history; h lists them")
                 }
                 state.plainListing = record.transcriptLines.map(spelled)

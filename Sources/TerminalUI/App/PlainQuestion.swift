@@ -58,6 +58,8 @@ public struct PlainQuestion: Equatable, Sendable {
         // A number beyond the history's newest (a code meant for a flow that ended) is not shown.
         case .flowID(let newest, let words):
             if words.contains(word) { return word }
+            // Digits only, as the answer takes them (`+1` was shown as 1, then refused).
+            guard word.allSatisfy({ $0.isASCII && $0.isNumber }) else { return "(not an answer here)" }
             return Int(word).flatMap { (1...max(1, newest)).contains($0) ? String($0) : nil } ?? "(not an answer here)"
         case .options(let count):
             let numbers = word.split(whereSeparator: { $0 == "," || $0 == " " })
