@@ -1,5 +1,6 @@
 import Crypto
 import Dispatch
+import Foundation
 
 // The IdP's certificate chains, compiled in rather than shipped as a resource bundle: SwiftPM looks for a bundle
 // beside the executable, then in the build directory it was built in, so a copied or installed binary crashed at
@@ -45,6 +46,12 @@ public enum IdentityProviderCertificates {
             preconditionFailure("the bundled IdP certificate chains do not parse: \(error)")
         }
     }()
+
+    /// Whether an app that pins `asset` (PEM or DER, as `IdpSdkService` reads it) accepts the IdP's own chain.
+    public static func pinsGenuineChain(_ asset: Data) -> Bool {
+        guard let pins = try? CertificateChain.parsed(asset: asset) else { return false }
+        return parsed.genuine.isPinned(by: pins)
+    }
 
     /// Parses both chains, and loads libcrypto's algorithms, on another thread; an ``IdentityProvider`` made
     /// meanwhile waits for what it needs of them. Neither depends on the scenario, so a start-up that calls this

@@ -130,12 +130,16 @@ public final class IdpSdkFamily: FlowFamily {
         } else if status == StatusType.NOT_REACHABLE.name, code == DeviceAdvice.pinningCode {
             // The pinning fault, or a chain given that is not the IdP's: the advice names which (it named the fault
             // when only --certificate-chain was the cause).
-            advice = switch (environment.world.identityFaults.pinningFails, settings.certificateChainPEM != nil) {
+            // A chain given that is the IdP's own (a copy of the default) is no cause.
+            let foreign = settings.certificateChainPEM != nil && !IdentityProviderCertificates.pinsGenuineChain(settings.pinnedChain)
+            advice = switch (environment.world.identityFaults.pinningFails, foreign) {
             case (true, true):
                 "Turn the pinning fault off, and pin the identity provider's own certificate chain (run without --certificate-chain)."
             case (false, true):
                 "The chain given with --certificate-chain is not the identity provider's: pin its own chain (run without --certificate-chain)."
-            default: "Turn the pinning fault off: the identity provider then presents its own chain, the one the app pins."
+            case (true, false): "Turn the pinning fault off: the identity provider then presents its own chain, the one the app pins."
+            // The fault was switched off after it bit (the terminal UI's panel, mid-flow).
+            case (false, false): "The identity provider presented another chain while the pinning fault was on: run the flow again."
             }
         } else {
             advice = DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)

@@ -92,6 +92,12 @@ import Testing
                                       stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"pinningFails":true}}"#)
         #expect(fault.results.first?["advice"] as? String
             == "Turn the pinning fault off: the identity provider then presents its own chain, the one the app pins.")
+        // A chain given that is the IdP's own is no cause: the fault alone is named.
+        try Data(IdentityProviderCertificates.genuinePEM.utf8).write(to: chain)
+        let own = try BinaryRun.run(["run", "activate", "--ephemeral", "--certificate-chain", chain.path],
+                                    stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"pinningFails":true}}"#)
+        #expect(own.results.first?["advice"] as? String
+            == "Turn the pinning fault off: the identity provider then presents its own chain, the one the app pins.")
     }
 
     /// A prompt timeout under a second is said as given: "within 0 s" misstated the limit of `--prompt-timeout 0.2`.
