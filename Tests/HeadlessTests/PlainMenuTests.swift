@@ -58,7 +58,9 @@ import Testing
     /// An empty history says so and asks nothing; the list holds the newest 20, says how many there are and which
     /// IDs are older, and an older flow is shown by its ID all the same.
     @Test func theHistoryQuestionListsTheNewest() throws {
-        let empty = try BinaryRun.run(["--ephemeral"], stdin: "h\nq\n")
+        // `h` from the faults question opens the history, as from the menu.
+        let empty = try BinaryRun.run(["--ephemeral"], stdin: "f\nh\nq\n")
+        #expect(empty.stdout.contains("Enter goes back): h\n"), "\(empty.stdout)")
         #expect(empty.stdout.contains("\nNo flows yet: the flows you run are kept here until idp-tui exits (--ephemeral).\nChoose 1-7"), "\(empty.stdout)")
         #expect(!empty.stdout.contains("Show which flow?"), "\(empty.stdout)")
         #expect(empty.status == 0)

@@ -9,14 +9,6 @@ enum PlainMenuQuestion: Equatable, Sendable {
     case faults
     /// `newest`: the newest flow's ID when the list was read, the highest an answer shows as typed.
     case history(newest: Int)
-
-    /// The menu's letter for it, which lists again from its own question.
-    var letter: String {
-        switch self {
-        case .faults: "f"
-        case .history: "h"
-        }
-    }
 }
 
 extension TerminalApp {
@@ -55,15 +47,15 @@ extension TerminalApp {
     }
 
     var plainMenuSubquestion: PlainQuestion {
-        let back: Set = ["", "q", "Q"]
+        let back: Set = ["", "q", "Q", "f", "F", "h", "H"]
         switch state.plainMenuQuestion {
         case .history(let newest):
             return PlainQuestion(text: "Show which flow? (its ID; h lists them; Enter goes back): ", secret: false,
-                                 takes: .flowID(newest: newest, words: back.union(["h", "H"])))
+                                 takes: .flowID(newest: newest, words: back))
         case .faults, nil:
             let count = FaultSwitch.allCases.count
             return PlainQuestion(text: "Switch which fault? (1-\(count); f lists them; Enter goes back): ", secret: false,
-                                 takes: .choice(back.union(["f", "F"] + (1...count).map(String.init))))
+                                 takes: .choice(back.union((1...count).map(String.init))))
         }
     }
 
@@ -74,14 +66,15 @@ extension TerminalApp {
     }
 
     /// An answer to the faults or the history question: Enter (or `q`, as in the terminal UI's panel) goes back to
-    /// the menu; the question's own letter lists again.
+    /// the menu; `f` and `h` open (or list again) the faults and the history.
     func answerPlainMenuSubquestion(_ text: String) -> Bool {
         guard let question = state.plainMenuQuestion else { return false }
         if text.isEmpty || text.lowercased() == "q" {
             closePlainMenuQuestion()
             return false
         }
-        if text.lowercased() == question.letter {
+        // Its own letter lists again; the other's opens the other question, as from the menu.
+        if ["f", "h"].contains(text.lowercased()) {
             _ = openPlainMenuQuestion(text)
             return false
         }
