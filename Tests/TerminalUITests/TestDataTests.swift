@@ -244,6 +244,11 @@ import ThreeDSecure
         driver.press(.control("u"))
         #expect(driver.app.state.logFocus?.filter == "")
         #expect(driver.app.state.logFocus?.editingFilter == true)
+        // A kept filter: `/` opens it again at its end, to be refined (it was thrown away).
+        driver.type("Start")
+        driver.press(.enter, .character("/"))
+        driver.type("Ev")
+        #expect(driver.app.state.logFocus?.filter == "StartEv")
     }
 
     /// A paste while the picker is open goes into its filter, not into the card field behind it.

@@ -122,8 +122,8 @@ extension TerminalApp {
             focus.selected = events[max(0, current)].sequence
             focus.detail = 0
         case .character("/"):
+            // A kept filter opens again at its end, to be refined (it was thrown away, as lazygit and gum do not).
             focus.editingFilter = true
-            focus.filter = ""
         default: break
         }
         // The view follows the selection only when it leaves the view.
