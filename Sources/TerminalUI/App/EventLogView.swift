@@ -216,7 +216,7 @@ extension AppView {
         } else {
             LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
                          height: height, focus: state.logFocus, widest: state.logWidest, historyIDs: state.historyIDs,
-                         formWaiting: state.isAsking)
+                         formWaiting: state.isAsking, tabReadsIt: state.logTakesTab)
         }
     }
 

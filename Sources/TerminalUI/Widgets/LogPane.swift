@@ -130,7 +130,8 @@ enum LogPane {
     /// bottom. `scroll` lines are hidden below; with the focus, `selected` is highlighted and kept in view (the
     /// focus's own scroll, moved only as far as that needs).
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
-                     height: Int, focus: LogFocusState? = nil, widest: Widest, historyIDs: [Int: Int] = [:], formWaiting: Bool = false) {
+                     height: Int, focus: LogFocusState? = nil, widest: Widest, historyIDs: [Int: Int] = [:], formWaiting: Bool = false,
+                     tabReadsIt: Bool = true) {
         let rows = max(0, height - 3)
         var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
@@ -150,7 +151,9 @@ enum LogPane {
             // Arrows say which way a message went, seen from the app (`who`): a prompt the SDK sends the app is
             // `← IdpSdk` and the app's reply to it `→ IdpSdk`, so the legend says to and from, not call and answer.
             let identityProvider = widest.events == 0 || widest.identityProvider ? "⇢ ⇠ IdP " : ""
-            title += " — → to ← from \(identityProvider)⚡ fault · tab: read them"
+            // Tab reads them where Tab reaches the log (on a form it moves between fields: the hint was a promise
+            // the form's Tab did not keep).
+            title += " — → to ← from \(identityProvider)⚡ fault" + (tabReadsIt ? " · tab: read them" : "")
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
         // From the newest line shown upwards: each event, and a rule above it where the flow before was another.
