@@ -34,6 +34,11 @@ public enum CharacterWidth {
         return result
     }
 
+    /// The longest suffix of `text` that fits in `columns`: the end of a line being typed.
+    public static func suffix(_ text: some StringProtocol, fitting columns: Int) -> String {
+        String(prefix(String(text.reversed()), fitting: columns).reversed())
+    }
+
     /// `text` cut to `columns`, ending in … when it was longer.
     public static func truncate(_ text: some StringProtocol, to columns: Int) -> String {
         guard columns > 0 else { return "" }

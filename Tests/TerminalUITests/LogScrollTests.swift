@@ -138,6 +138,29 @@ extension AppDriver {
         #expect(driver.app.state.logScroll < driver.app.state.log.count, "\(driver.app.state.logScroll) of \(driver.app.state.log.count)")
     }
 
+    /// A long filter keeps its end and cursor in the title (the keys' note goes first, then the filter's start), and
+    /// "no event matches" wraps whole over the log's rows (it was cut mid-word, and Ctrl-W seemed to do nothing).
+    @Test(arguments: [80, 60])
+    func aLongFilterKeepsItsEndInSight(width: Int) {
+        let driver = AppDriver(width: width, height: 24)
+        driver.activate()
+        driver.press(.tab, .character("/"))
+        driver.type("authorization code received xyz more text")
+        var title = logTitle(driver)
+        #expect(title.contains("more tex▏"), "\(title)")
+        #expect(!title.contains("enter keeps it"), "the keys' note went first: \(title)")
+        driver.press(.control("w"))
+        title = logTitle(driver)
+        #expect(title.contains("xyz more ▏"), "\(title)")
+        let text = driver.app.render().text
+        #expect(text.replacingOccurrences(of: "│", with: "").split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .joined(separator: " ").contains("backspace widens it."), "\(text)")
+    }
+
+    private func logTitle(_ driver: AppDriver) -> String {
+        driver.app.render().text.split(separator: "\n").first { $0.contains("SDK events") }.map(String.init) ?? ""
+    }
+
     @Test func theColumnsStayPutAcrossFlows() {
         let driver = AppDriver()
         driver.payWithAChallenge()

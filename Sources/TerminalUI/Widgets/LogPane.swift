@@ -140,7 +140,18 @@ enum LogPane {
         var title = "SDK events"
         if let focus {
             let keys = formWaiting ? "a form came: enter or esc answers it" : "enter keeps it, esc clears it"
-            title += focus.editingFilter ? " — filter: \(focus.filter)▏ (\(keys))" : focus.filter.isEmpty ? "" : " — filter \"\(focus.filter)\""
+            if focus.editingFilter {
+                // The filter's end and its cursor stay in sight: the keys go first, then the filter's start (a long
+                // filter hid its own end, so that Ctrl-W seemed to do nothing).
+                let room = width - 6 - CharacterWidth.of(title + " — filter: ▏")
+                let keysText = " (\(keys))"
+                let filter = CharacterWidth.of(focus.filter) + CharacterWidth.of(keysText) <= room ? focus.filter + "▏" + keysText
+                    : CharacterWidth.of(focus.filter) <= room ? focus.filter + "▏"
+                    : "…" + CharacterWidth.suffix(focus.filter, fitting: max(0, room - 1)) + "▏"
+                title += " — filter: " + filter
+            } else if !focus.filter.isEmpty {
+                title += " — filter \"\(focus.filter)\""
+            }
             // Before the keys, so that a narrow title cuts the keys, not the note.
             if scroll > 0 { title += " — \(scroll) newer below" }
             // While the filter is typed its own keys are in the title above (enter and esc meant other things here).
@@ -172,8 +183,9 @@ enum LogPane {
         buffer.put(header(columns, fitting: width - 2), row: top + 1, column: left + 1, role: .label, limit: width - 2)
         if let focus, events.isEmpty, !focus.filter.isEmpty, rows > 0 {
             let widen = focus.editingFilter ? "backspace widens it" : "/ then backspace widens it"
-            buffer.put("No event matches the filter \"\(focus.filter)\": \(widen).", row: top + 2,
-                       column: left + 1, role: .hint, limit: width - 2)
+            // Wrapped over the rows the list would take (it was cut mid-word, six empty rows below).
+            buffer.putWrapped("No event matches the filter \"\(focus.filter)\": \(widen).", row: top + 2, column: left + 1,
+                              width: width - 2, lines: rows, role: .hint)
         }
         let selectedIndex = focus.map { AppState.selectedIndex($0, in: events) }
         for (offset, entry) in shown.enumerated() {
