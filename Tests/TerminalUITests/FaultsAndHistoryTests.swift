@@ -378,3 +378,23 @@ import ThreeDSecure
         #expect(driver.app.render().text.contains("[x] insecure device (rooted or jailbroken)"))
     }
 }
+
+/// The faults panel's list scrolls as the log's does: only when the focus leaves the rows shown.
+@Suite struct FaultsPanelScrollTests {
+    /// From the last switch, ↑ moves the cursor up the rows shown (the list scrolled under a cursor pinned to the
+    /// bottom row, one switch a key).
+    @Test func upFromTheLastSwitchMovesTheCursorNotTheList() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"), .end)
+        let first = try #require(driver.app.state.faultsPanel?.first)
+        #expect(first > 0, "19 switches do not fit at 80×24")
+        let cursorRow = { driver.app.render().text.split(separator: "\n").firstIndex { $0.contains("›") } }
+        let bottom = try #require(cursorRow())
+        driver.press(.up, .up)
+        #expect(driver.app.state.faultsPanel?.first == first)
+        #expect(cursorRow() == bottom - 2)
+        // Up past the top of the rows shown, the list follows.
+        for _ in 0..<14 { driver.press(.up) }
+        #expect(driver.app.state.faultsPanel?.first ?? 0 < first)
+    }
+}

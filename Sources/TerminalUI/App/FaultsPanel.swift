@@ -146,6 +146,20 @@ public struct StartingFaults: Sendable, Equatable {
 /// The faults panel: which switch has focus.
 public struct FaultsPanelState: Sendable, Equatable {
     public var focus = 0
+    /// The first switch shown: it moves only when the focus leaves the rows shown, as the log's and lazygit's lists
+    /// do (it followed the focus, so ↑ from the last switch scrolled the list under a cursor pinned to the bottom).
+    public var first = 0
+
+    /// The switches the panel shows at a terminal of `height` rows.
+    static func rows(height: Int) -> Int { min(height - 4, FaultSwitch.allCases.count + 4) - 4 }
+
+    /// The first switch shown with the focus in view, moved as little as that needs from ``first``.
+    func firstShown(rows: Int) -> Int {
+        let count = FaultSwitch.allCases.count
+        guard rows > 0 else { return focus }
+        let kept = min(max(first, focus - rows + 1), focus)
+        return max(0, min(kept, count - rows))
+    }
 }
 
 extension TerminalApp {
@@ -181,6 +195,7 @@ extension TerminalApp {
         case .character(" "), .enter: state.notice = switchFault(switches[panel.focus])
         default: break
         }
+        panel.first = panel.firstShown(rows: FaultsPanelState.rows(height: state.height))
         state.faultsPanel = panel
     }
 
@@ -222,13 +237,13 @@ extension AppView {
         // Wide enough for the longest value ("[x] 3DS: directory server answering a malformed message").
         let width = min(buffer.width - 4, 62)
         // The status line below stays visible: it says what the last switch did.
-        let height = min(buffer.height - 4, switches.count + 4)
+        let height = FaultsPanelState.rows(height: buffer.height) + 4
         let top = max(1, (buffer.height - height) / 2)
         let left = max(2, (buffer.width - width) / 2)
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Faults — space switches, esc closes")
         let rows = height - 4
-        let first = min(max(0, panel.focus - rows + 1), max(0, switches.count - rows))
+        let first = panel.firstShown(rows: rows)
         // Identity and network faults are read at each step; the bridge's and 3-D Secure's when a payment starts.
         buffer.put("Identity: next step · bridge, 3DS: next payment", row: top + 1, column: left + 2,
                    role: .hint, limit: width - 4)
