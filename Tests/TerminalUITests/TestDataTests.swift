@@ -205,6 +205,7 @@ import ThreeDSecure
         #expect(driver.app.state.cardPicker != nil, "Enter with nothing matched fills nothing")
         driver.press(.escape)
         #expect(driver.app.state.cardPicker?.filter == "", "the first Esc clears the filter")
+        #expect(driver.app.state.cardPicker?.focus == 0, "no card matched: the first is focused")
         driver.press(.character("j"))
         #expect(driver.app.state.cardPicker?.focus == 1, "with no filter j moves")
         driver.press(.escape)
@@ -249,6 +250,18 @@ import ThreeDSecure
         driver.press(.enter, .character("/"))
         driver.type("Ev")
         #expect(driver.app.state.logFocus?.filter == "StartEv")
+    }
+
+    /// Esc clears the picker's filter and keeps the card it found focused among them all (it went back to card 1).
+    @Test func clearingThePickersFilterKeepsTheCardItFound() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        driver.type("2503")
+        driver.press(.escape)
+        let picker = try #require(driver.app.state.cardPicker)
+        #expect(picker.filter.isEmpty && picker.focus > 0)
+        #expect(picker.matches[picker.focus].number == "4000000000002503")
     }
 
     /// A paste while the picker is open goes into its filter, not into the card field behind it.

@@ -115,10 +115,12 @@ extension TerminalApp {
         let cards = picker.matches
         switch key {
         case .escape where !picker.filter.isEmpty || picker.editingFilter:
-            // The first Esc clears the filter, the next closes the picker.
+            // The first Esc clears the filter, the next closes the picker. The card the filter found stays focused
+            // among them all, as the log's selection does (it went back to the first card).
+            let found = cards.indices.contains(picker.focus) ? cards[picker.focus].number : nil
             picker.filter = ""
             picker.editingFilter = false
-            picker.focus = 0
+            picker.focus = picker.matches.firstIndex { $0.number == found } ?? 0
         case .escape, .f4:
             state.cardPicker = nil
             return
