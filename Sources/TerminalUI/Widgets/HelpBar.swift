@@ -41,6 +41,7 @@ enum HelpBar {
         ("a r", "approve / refuse on the other device"),
         ("pgup pgdn", "scroll the SDK event log"),
         ("tab", "into the log: ↑↓ select, enter details, / filter"),
+        ("/ in the log", "filter: enter keeps, esc clears, ctrl-w ctrl-u delete"),
         ("v", "the log as a sequence diagram (and back)"),
         ("f or F2", "faults panel: switch faults on and off, live"),
         ("h or F3", "history of flows, with transcripts"),
