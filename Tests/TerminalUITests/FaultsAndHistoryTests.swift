@@ -398,3 +398,27 @@ import ThreeDSecure
         #expect(driver.app.state.faultsPanel?.first ?? 0 < first)
     }
 }
+
+/// A past flow's transcript and its diagram say what they do not show, above and below.
+@Suite struct TranscriptMoreTests {
+    @Test func theTranscriptAndItsDiagramSayWhatIsHidden() throws {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.enter, .character("h"), .enter)
+        guard case .transcript(let transcript, _) = driver.screen else { Issue.record("no transcript"); return }
+        let count = transcript.record.events.count
+        // At 80 columns the short form fits beside the header ("↓16").
+        let header = { driver.app.render().text.split(separator: "\n").first { $0.contains("\(count) events") }.map(String.init) ?? "" }
+        #expect(header().contains("↓") && !header().contains("↑"), "\(header())")
+        driver.press(.end)
+        #expect(header().contains("↑") && !header().contains("↓"), "\(header())")
+        var text = driver.app.render().text
+        // The diagram, opened at its last arrows: how many are above.
+        driver.press(.character("v"), .home)
+        text = driver.app.render().text
+        #expect(!text.contains(" above ─"), "\(text)")
+        driver.press(.end)
+        text = driver.app.render().text
+        #expect(text.contains(" above ─") && count > 10, "\(text)")
+    }
+}

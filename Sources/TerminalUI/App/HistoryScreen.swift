@@ -233,6 +233,14 @@ extension AppView {
         }
         let rows = layout.rows
         let first = max(0, transcript.scroll - rows + 1)
+        // Events that do not fit: said at the end of the header's last line, as the history list says its flows, in
+        // the longest form that fits beside it (the transcript said nothing of them).
+        let below = max(0, transcript.record.events.count - first - rows)
+        let forms = [[first > 0 ? "↑ \(first) above" : nil, below > 0 ? "↓ \(below) more" : nil],
+                     [first > 0 ? "↑\(first)" : nil, below > 0 ? "↓\(below)" : nil]].map { $0.compactMap { $0 }.joined(separator: " · ") }
+        if let last = layout.header.last, let more = forms.first(where: { !$0.isEmpty && CharacterWidth.of(last) + 2 + CharacterWidth.of($0) <= area.width }) {
+            buffer.put(more, row: area.top + layout.header.count - 1, column: area.left + area.width - CharacterWidth.of(more), role: .hint)
+        }
         for (offset, event) in transcript.record.events.dropFirst(first).prefix(rows).enumerated() {
             var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"
             if let status = event.status { line += " \(status)" }

@@ -42,7 +42,7 @@ enum SequencePane {
     }
 
     /// The diagram of `arrows`: `lanes` first, then any other party in the order it appears. The title is followed
-    /// by v's hint and, when scrolled, how many arrows are below. `wholeKey` is the key that lists the events whole.
+    /// by v's hint and how many arrows are above and below, when any are. `wholeKey` is the key that lists the events whole.
     static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: String, wholeKey: String?, scroll: Int,
                      top: Int, left: Int, width: Int, height: Int) {
         let rows = max(0, height - 3)
@@ -51,7 +51,9 @@ enum SequencePane {
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         // The scroll note is kept whole, and the key's hint whole or shorter ("v: the l…" was cut mid-word): the
         // flow's name gives way to them.
-        let note = scroll > 0 ? " · \(scroll) newer below" : ""
+        // Arrows hidden either way: above too (a past flow's diagram opened at its fifth arrow said nothing of four).
+        let above = max(0, arrows.count - rows - scroll)
+        let note = [above > 0 ? "\(above) above" : nil, scroll > 0 ? "\(scroll) newer below" : nil].compactMap { $0 }.map { " · " + $0 }.joined()
         let room = max(1, width - 6 - CharacterWidth.of(note))
         let hint = [" · v: the list", " · v: list"].first { CharacterWidth.of(title + $0) <= room } ?? " · v: list"
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
