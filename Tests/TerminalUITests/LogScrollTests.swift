@@ -161,6 +161,15 @@ extension AppDriver {
         driver.app.render().text.split(separator: "\n").first { $0.contains("SDK events") }.map(String.init) ?? ""
     }
 
+    /// `v` with the log focused shows the diagram, as from the screen (it did nothing there).
+    @Test func vFromTheFocusedLogShowsTheDiagram() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .character("v"))
+        #expect(driver.app.state.logFocus == nil && driver.app.state.logAsSequence)
+        #expect(driver.app.render().text.contains("Sequence — flow 1: Activate device"))
+    }
+
     @Test func theColumnsStayPutAcrossFlows() {
         let driver = AppDriver()
         driver.payWithAChallenge()

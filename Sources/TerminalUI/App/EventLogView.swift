@@ -121,6 +121,13 @@ extension TerminalApp {
             // The event shown stays the one opened: following the newest, it was swapped for each new event.
             focus.selected = events[max(0, current)].sequence
             focus.detail = 0
+        case .character("v") where state.logTakesTab:
+            // The diagram, as v shows it from the screen: the focus (and a filter, which the diagram does not take)
+            // goes with it (v did nothing here).
+            leaveLogFocus(focus)
+            state.logAsSequence = true
+            state.logScroll = 0
+            return
         case .character("/"):
             // A kept filter opens again at its end, to be refined (it was thrown away, as lazygit and gum do not).
             focus.editingFilter = true
