@@ -397,6 +397,19 @@ import ThreeDSecure
         for _ in 0..<14 { driver.press(.up) }
         #expect(driver.app.state.faultsPanel?.first ?? 0 < first)
     }
+
+    /// At 60 columns a label cut in its row is shown whole on the row above the list while it has the focus (it could
+    /// be read only by switching it).
+    @Test func aCutLabelIsShownWholeWhileFocused() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.press(.character("f"))
+        let whole = "server error: the IdP and Q2 Core answer HTTP 500"
+        #expect(!driver.app.render().text.contains(whole))
+        driver.press(.down, .down, .down)
+        let text = driver.app.render().text
+        #expect(text.contains(whole), "\(text)")
+        #expect(text.contains("[ ] server error: the IdP and Q2 Core answer HTTP…"), "its row is still cut: \(text)")
+    }
 }
 
 /// A past flow's transcript and its diagram say what they do not show, above and below.
