@@ -85,6 +85,12 @@ extension ScreenState {
     /// until the result, and plain mode prints no "working…" heading for it.
     static let cancellingStep = "cancelling…"
 
+    /// The working screen of a flow the user has cancelled.
+    var isCancelling: Bool {
+        if case .working(_, _, let step) = self { return step == Self.cancellingStep }
+        return false
+    }
+
     /// Wipes every text field the screen holds, in place (the screen should hold the only reference).
     mutating func wipeInputs() {
         switch self {
@@ -187,6 +193,11 @@ public struct AppState: Sendable {
     public var cancellingSince: ContinuousClock.Instant?
     /// How long a cancel goes before the working screen counts its time and offers to stop waiting.
     static let cancelShownAfter: Duration = .seconds(1)
+    /// When the result of a flow whose cancel had been waiting (its time counted, a second Esc offered) replaced the
+    /// working screen: an Esc meant to stop waiting that comes just after it must not dismiss it unseen.
+    var resultAfterWaitedCancel: ContinuousClock.Instant?
+    /// How long after such a result an Esc is taken as the late second Esc, and kept from going back.
+    static let lateEscape: Duration = .milliseconds(500)
 
     /// Whether Tab gives the event log the focus: on the screens without fields (a form's Tab moves between them).
     var logTakesTab: Bool {

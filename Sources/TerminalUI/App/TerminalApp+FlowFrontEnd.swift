@@ -143,6 +143,8 @@ extension TerminalApp {
         state.inFlight = nil
         state.deviceStatus = service.statusLine
         guard exitStatus == nil else { return }
+        let waited = state.screen.isCancelling && state.cancellingSince.map { $0.duration(to: .now) >= AppState.cancelShownAfter } == true
+        state.resultAfterWaitedCancel = waited ? .now : nil
         state.screen = .result(result)
     }
 

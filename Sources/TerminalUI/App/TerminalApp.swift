@@ -196,6 +196,10 @@ public final class TerminalApp: FlowFrontEnd {
         case .result(let result):
             let last = max(0, AppView.resultLines(result, width: state.width - 4).count - AppView.resultRows(state))
             switch key {
+            // The second Esc of a cancel that was waiting, come just after its result: the result stays, and says so.
+            case .escape where state.resultAfterWaitedCancel.map { $0.duration(to: .now) < AppState.lateEscape } == true:
+                state.resultAfterWaitedCancel = nil
+                state.notice = "the flow had ended: here is its result (esc goes back)"
             // q as on the history and the comparison: back (it did nothing here).
             case .enter, .escape, .character("q"): state.screen = .home
             case .down, .character("j"): state.resultScroll = min(last, state.resultScroll + 1)
