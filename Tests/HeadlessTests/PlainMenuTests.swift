@@ -29,6 +29,8 @@ import Testing
         let password = "Wr0ng-pl41n-h1st0ry"
         let run = try BinaryRun.run(["--state", state], stdin: "1\nalice\n\(password)\n\n\nh\n02\n9\nx\nH\n\nq\n")
         #expect(run.stdout.contains("  h History: past flows, each with its events\n"), "\(run.stdout)")
+        // The result names its flow's id in the history, as the terminal UI's log rule does.
+        #expect(run.stdout.contains("\n  history: flow 2 (h shows it)\nEnter goes back"), "\(run.stdout)")
         #expect(run.stdout.contains("\nHistory: past flows, newest first (times in UTC)\n  ID  TIME"), "\(run.stdout)")
         let list = try #require(run.stdout.components(separatedBy: "History: past flows, newest first (times in UTC)\n").dropFirst().first)
         let rows = list.split(separator: "\n").prefix(3).map(String.init)

@@ -57,8 +57,10 @@ extension TerminalApp {
             if step == ScreenState.cancellingStep { return [] }
             return ["\(flow.title): working… (a line with Esc, or end of input, cancels)"]
         case .result(let result):
+            // Its id in the history (the terminal UI's log rule says it), which `h` and `idp-tui history show` take.
             let summary = AppView.resultSummary(result)
-            return [summary.headline] + summary.rows.map { "  \($0.0): \($0.1)" }
+            let history = state.historyIDs[result.flowID].map { ["  history: flow \($0) (h shows it)"] } ?? []
+            return [summary.headline] + summary.rows.map { "  \($0.0): \($0.1)" } + history
         case .comparison(let comparison):
             // One side under the other, in lines an 80-column terminal does not wrap; the heading once, while it runs.
             return (comparison.running ? ["KSSIDP comparison"] : []) + comparison.lines(width: state.plainWidth, stacked: true)
