@@ -148,14 +148,14 @@ public struct PaymentAnswers: Sendable {
                 guard let seconds = value.number, (0...60).contains(seconds) else {
                     throw UsageError("\(place).delay must be a number of seconds from 0 to 60\(at)")
                 }
-                payment.delay = .milliseconds(Int64(seconds * 1000))
+                payment.delay = .milliseconds(Int64((seconds * 1000).rounded()))
             case "challengeDelay":
                 // Past the longest challenge timeout a scenario can set (3600 s), so that its challengeCancel 04 can
                 // always be reached.
                 guard let seconds = value.number, (0...3700).contains(seconds) else {
                     throw UsageError("\(place).challengeDelay must be a number of seconds from 0 to 3700\(at)")
                 }
-                payment.challengeDelay = .milliseconds(Int64(seconds * 1000))
+                payment.challengeDelay = .milliseconds(Int64((seconds * 1000).rounded()))
             case "approve":
                 guard let flag = value.bool else { throw UsageError("\(place).approve must be true or false\(at)") }
                 payment.approve = flag

@@ -14,7 +14,9 @@ import kssidp
     /// Words of the servers' state: a user the flow never named, the stores' fields, the demo password and codes.
     /// The world's randomness (its generator's state predicts every later code), the ACS's cards and challenges.
     static let serverState = ["bob", "salt", "StoredHash", "clientDataKey", "loadedUsers", "wonderland", "123456", "654321", "codeChallenge",
-                              "SeededGenerator", "4000000000002503", "challengePolicy", "CardScenario"]
+                              "SeededGenerator", "4000000000002503", "challengePolicy", "CardScenario",
+                              // The merchant's token and JWT (ScriptedPaymentTests.configuration).
+                              "token-abc", "eyJhbGciOi"]
 
     private func expectNoServerState(_ value: Any, _ name: String) {
         var dumped = ""
@@ -44,7 +46,7 @@ import kssidp
             expectNoServerState(config, "KssIdpConfig")
             expectNoServerState(KssIdpWrapper(config: config), "KssIdpWrapper")
             expectNoServerState(SimulatedQ2Platform(), "SimulatedQ2Platform")
-            // A payment under way: the page, its directory server and ACS.
+            // A payment configured: the page, its directory server and ACS.
             let view = SafepayPayerAuthenticationView()
             view.configure(ScriptedPaymentTests.configuration)
             expectNoServerState(view, "SafepayPayerAuthenticationView")

@@ -37,6 +37,24 @@ final class BridgeHarness: Sendable {
     }
 }
 
+/// The bridge's messages carry the merchant's auth token in clear, for the page: a dump of the bridge (reached from a
+/// Drops view in an app's debug log) shows none of them, queued or in flight.
+@Suite struct MessageBridgeDumpTests {
+    @Test func aDumpOfTheBridgeShowsNoMessage() {
+        let harness = BridgeHarness()
+        harness.bridge.startWaitingForReady()
+        _ = harness.bridge.send(properties: ["authToken": .string("token-abc-in-the-queue")])
+        var queued = ""
+        dump(harness.bridge, to: &queued)
+        #expect(!queued.contains("token-abc"), "\(queued)")
+        harness.ready()
+        #expect(harness.delivered.withLock { $0.count } == 1, "in flight now")
+        var inFlight = ""
+        dump(harness.bridge, to: &inFlight)
+        #expect(!inFlight.contains("token-abc"), "\(inFlight)")
+    }
+}
+
 @Suite struct MessageBridgeTests {
     @Test func messagesWaitForReadyThenGoOutWithTheirOwnIds() throws {
         let harness = BridgeHarness()

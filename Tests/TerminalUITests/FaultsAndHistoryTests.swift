@@ -396,6 +396,16 @@ import ThreeDSecure
         // Up past the top of the rows shown, the list follows.
         for _ in 0..<14 { driver.press(.up) }
         #expect(driver.app.state.faultsPanel?.first ?? 0 < first)
+        // Opened again on its last switch, and after a resize, ↑ still moves the cursor, not the list.
+        driver.press(.end, .escape, .character("f"))
+        let reopened = try #require(cursorRow())
+        driver.press(.up)
+        #expect(cursorRow() == reopened - 1)
+        driver.press(.end)
+        driver.app.resize(width: 60, height: 18)
+        let resized = try #require(cursorRow())
+        driver.press(.up)
+        #expect(cursorRow() == resized - 1)
     }
 
     /// At 60 columns a label cut in its row is shown whole on the row above the list while it has the focus (it could
@@ -425,10 +435,9 @@ import ThreeDSecure
         #expect(header().contains("↓") && !header().contains("↑"), "\(header())")
         driver.press(.end)
         #expect(header().contains("↑") && !header().contains("↓"), "\(header())")
-        var text = driver.app.render().text
         // The diagram, opened at its last arrows: how many are above.
         driver.press(.character("v"), .home)
-        text = driver.app.render().text
+        var text = driver.app.render().text
         #expect(!text.contains(" above ─"), "\(text)")
         driver.press(.end)
         text = driver.app.render().text

@@ -195,3 +195,10 @@ package final class MessageBridge: Sendable {
         notify(.acknowledged(messageId: id, status: event.string("status") ?? "success"))
     }
 }
+
+// The queued and in-flight messages carry the merchant's auth token and device-data JWT in clear (the page needs
+// them): a dump of the Drops view that holds the bridge (an app's debug log) shows the bridge's origin and timing,
+// never its messages.
+extension MessageBridge: CustomReflectable {
+    package var customMirror: Mirror { Mirror(self, children: ["origin": origin, "timing": timing], displayStyle: .class) }
+}

@@ -182,6 +182,10 @@ extension TerminalApp {
 
     func handleFaultsPanel(_ key: Key, _ panel: inout FaultsPanelState) {
         let switches = FaultSwitch.allCases
+        let rows = FaultsPanelState.rows(height: state.height)
+        // Where the list is drawn now (a panel opened again on its last switch, or a terminal resized, draws it from
+        // there): the key moves the focus from that view.
+        panel.first = panel.firstShown(rows: rows)
         switch key {
         case .escape, .f2, .character("f"), .character("q"):
             state.lastFaultFocus = panel.focus
@@ -195,7 +199,7 @@ extension TerminalApp {
         case .character(" "), .enter: state.notice = switchFault(switches[panel.focus])
         default: break
         }
-        panel.first = panel.firstShown(rows: FaultsPanelState.rows(height: state.height))
+        panel.first = panel.firstShown(rows: rows)
         state.faultsPanel = panel
     }
 

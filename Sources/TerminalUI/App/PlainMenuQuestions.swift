@@ -95,7 +95,7 @@ extension TerminalApp {
                 return refuse("type a flow's ID, h to list them, or Enter to go back")
             }
             do {
-                guard let id = Int(text), (1...newest).contains(id), let record = try service.history?.record(id: id) else {
+                guard let id = Int(text), id >= 1, id <= newest, let record = try service.history?.record(id: id) else {
                     return refuse("no flow with that ID in the history; h lists them")
                 }
                 state.plainListing = record.transcriptLines.map(spelled)
