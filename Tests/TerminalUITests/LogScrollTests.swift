@@ -1,5 +1,5 @@
 import FlowEngine
-import TerminalUI
+@testable import TerminalUI
 import Testing
 
 extension AppDriver {
@@ -168,6 +168,23 @@ extension AppDriver {
         driver.press(.tab, .character("v"))
         #expect(driver.app.state.logFocus == nil && driver.app.state.logAsSequence)
         #expect(driver.app.render().text.contains("Sequence — flow 1: Activate device"))
+    }
+
+    /// The diagram pages over its own arrows (the newest flow's): PgUp stops at its top, and PgDn moves it at once
+    /// (the list's limit, over every event, let PgUp run on, and PgDn then did nothing for several presses).
+    @Test func theDiagramPagesOverItsOwnArrows() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter)
+        driver.payWithAChallenge()
+        driver.press(.enter, .character("v"))
+        for _ in 0..<30 { driver.press(.pageUp) }
+        let arrows = driver.app.state.log.filter { $0.flowID == driver.app.state.log.last?.flowID }.count
+        let top = driver.app.state.logScroll
+        #expect(top == arrows - AppView.logRows(driver.app.state), "\(top) of \(arrows)")
+        let before = driver.app.render().text
+        driver.press(.pageDown)
+        #expect(driver.app.render().text != before, "PgDn moves the diagram at once")
     }
 
     @Test func theColumnsStayPutAcrossFlows() {

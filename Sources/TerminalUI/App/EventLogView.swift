@@ -41,7 +41,12 @@ extension TerminalApp {
 
     /// Moves the log `lines` up (down when negative), no further than its first event at the top.
     func scrollLog(by lines: Int) {
-        let limit = LogPane.maximumScroll(state.log, rows: AppView.logRows(state))
+        // The diagram draws the newest flow's arrows only: its limit is theirs (the list's, over every event, let
+        // PgUp run on past the diagram's top, and PgDn then seemed to do nothing for as many presses).
+        let newest = state.log.last?.flowID
+        let limit = state.logAsSequence && state.logFocus == nil
+            ? max(0, state.log.reversed().prefix { $0.flowID == newest }.count - AppView.logRows(state))
+            : LogPane.maximumScroll(state.log, rows: AppView.logRows(state))
         state.logScroll = max(0, min(state.logScroll + lines, limit))
     }
 
