@@ -1,4 +1,3 @@
-import DropsWeb
 import Testing
 
 @testable import TerminalUI
@@ -8,17 +7,7 @@ import Testing
 @Suite struct LateEscapeTests {
     @Test func aSecondEscJustAfterAWaitedCancelsResultKeepsIt() throws {
         let driver = AppDriver()
-        driver.environment.world.bridgeFaults = BridgeFaults(threeDS: ThreeDSFaults(acs: .slow))
-        driver.openPayment()
-        driver.type("4000000000002503")
-        driver.press(.tab)
-        driver.type("12/30")
-        driver.press(.enter, .enter, .enter, .enter)
-        #expect(driver.pump { _ in
-            if driver.clock.pendingTimerCount > 0 { driver.clock.advance(by: .seconds(5)) }
-            return driver.challenge != nil || driver.isResult
-        })
-        try #require(driver.challenge != nil)
+        try driver.challengeFromASlowACS()
         driver.press(.escape)
         #expect(driver.pump { _ in driver.clock.pendingTimerCount > 0 }, "the cancel's CReq waits for the slow ACS")
         // The cancel has been waiting 2 s (real time, which the working screen counts) when the ACS answers.

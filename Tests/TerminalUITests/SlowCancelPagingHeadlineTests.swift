@@ -6,21 +6,27 @@ import Testing
 /// A cancel its SDK takes a while to carry out: a payment cancelled at its challenge sends the ACS a CReq with
 /// challengeCancel 01 and waits for its answer, which a slow ACS gives 5 s later. The working screen said
 /// "cancelling…" all that time, with no time and a hint ("Esc cancels the flow.") that no longer said what Esc did.
+extension AppDriver {
+    /// A payment whose challenge is shown by a slow ACS (5 s late on the manual clock, moved on until it shows).
+    func challengeFromASlowACS() throws {
+        environment.world.bridgeFaults = BridgeFaults(threeDS: ThreeDSFaults(acs: .slow))
+        openPayment()
+        type("4000000000002503")
+        press(.tab)
+        type("12/30")
+        press(.enter, .enter, .enter, .enter)
+        #expect(pump { _ in
+            if self.clock.pendingTimerCount > 0 { self.clock.advance(by: .seconds(5)) }
+            return self.challenge != nil || self.isResult
+        })
+        try #require(challenge != nil, "\(app.render().text)")
+    }
+}
+
 @Suite struct CancelWaitTests {
     @Test func aSlowCancelCountsItsTimeAndASecondEscEndsItNow() throws {
         let driver = AppDriver()
-        driver.environment.world.bridgeFaults = BridgeFaults(threeDS: ThreeDSFaults(acs: .slow))
-        driver.openPayment()
-        driver.type("4000000000002503")
-        driver.press(.tab)
-        driver.type("12/30")
-        driver.press(.enter, .enter, .enter, .enter)
-        // The ACS answers 5 s late on the manual clock: move it on until the challenge is shown.
-        #expect(driver.pump { _ in
-            if driver.clock.pendingTimerCount > 0 { driver.clock.advance(by: .seconds(5)) }
-            return driver.challenge != nil || driver.isResult
-        })
-        try #require(driver.challenge != nil, "\(driver.app.render().text)")
+        try driver.challengeFromASlowACS()
 
         driver.press(.escape)
         #expect(driver.pump { _ in driver.clock.pendingTimerCount > 0 }, "the cancel's CReq waits for the slow ACS")
