@@ -21,7 +21,9 @@ extension AppView {
             if focus.editingFilter && state.isAsking { return [("type", "filter"), ("enter esc", "to the form"), ("F1", "help")] }
             if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")] }
             // "move", not "select": at 60 columns the bar keeps End too.
-            return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back"), ("F1", "help")]
+            // `v` last but help: the diagram, where Tab reached the log (the bar drops it first when narrow).
+            return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back")]
+                + (state.logTakesTab ? [("v", "diagram")] : []) + [("F1", "help")]
         }
         switch state.screen {
         // q before f and h: at 60 columns the bar dropped it, and with it the way out.
