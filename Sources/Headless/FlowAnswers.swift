@@ -71,7 +71,7 @@ public struct FlowAnswers: Sendable {
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            throw UsageError("answers are not valid JSON: \(error.description)")
+            throw UsageError(error.isNumberOutOfRange ? "answers: \(error.description)" : "answers are not valid JSON: \(error.description)")
         }
         let objects: [JSONNode]
         let single: Bool

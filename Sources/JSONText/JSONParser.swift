@@ -6,11 +6,17 @@
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     public let position: TextPosition
+    /// The text is JSON, but a number in it is beyond what a double holds (`1e400`): the callers do not call it
+    /// "not valid JSON", which it is.
+    public var isNumberOutOfRange = false
 
     public init(message: String, position: TextPosition) {
         self.message = message
         self.position = position
     }
+
+    /// What a caller says of the document: "not valid JSON: …", or only the number's problem.
+    public var documentProblem: String { isNumberOutOfRange ? message : "not valid JSON: \(message)" }
 
     public var description: String { "\(message) at \(position)" }
 }
@@ -369,7 +375,11 @@ public struct JSONParser {
             guard digits() > 0 else { throw error("expected digits in the exponent") }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let number = Double(text), number.isFinite else { throw error("a number out of range") }
+        guard let number = Double(text), number.isFinite else {
+            var problem = error("a number beyond what a double holds (about 1.8e308)")
+            problem.isNumberOutOfRange = true
+            throw problem
+        }
         return .number(text, number)
     }
 

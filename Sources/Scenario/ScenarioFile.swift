@@ -49,7 +49,7 @@ public enum ScenarioFile {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: error.position, message: "not valid JSON: \(error.message)")]))
+            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: error.position, message: error.documentProblem)]))
         }
         var reader = ScenarioReader()
         let scenario = reader.scenario(root)
