@@ -22,6 +22,8 @@ public enum ScenarioCommand {
         switch verb {
         case "check":
             guard let path else { throw UsageError("scenario check: name the file to check") }
+            // An empty word (an unset shell variable) named no file, and the error said ": $: the file cannot be read".
+            guard !path.isEmpty else { throw UsageError("scenario check: needs a file name, not an empty one") }
             switch ScenarioFile.read(path: path) {
             case .success(let scenario):
                 let users = scenario.identityProvider.tenants.reduce(0) { $0 + $1.userCount }

@@ -1,6 +1,12 @@
 /// Checking a text's UTF-8 before it is parsed, and placing a byte that is not.
 extension JSONParser {
     /// Where the first byte that is not part of well-formed UTF-8 is, or nil when every byte is.
+    /// Where the first byte that is not UTF-8 is, as a line and column (nil: the bytes are UTF-8 text), for any text
+    /// file a person has to mend (a theme file said only "is not UTF-8 text").
+    public static func firstInvalidUTF8Position(_ bytes: [UInt8]) -> TextPosition? {
+        firstInvalidUTF8(bytes).map { position(of: $0, in: bytes) }
+    }
+
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
         // ASCII is looked for first, 8 bytes at a time: most files are, and the check makes no copy.
         let ascii = bytes.withUnsafeBytes { raw in

@@ -122,7 +122,9 @@ extension ScenarioReader {
         switch (status, reason) {
         case (.authenticated, _?), (.attempted, _?):
             reader.problem("\(path).reason", members["reason"], "a transStatusReason goes with N, U or R, not with \(status.rawValue)")
+        // Only when none is given: a reason given that is wrong is said as that (it was said twice, once as missing).
         case (.notAuthenticated, nil), (.couldNotBePerformed, nil), (.rejected, nil):
+            guard members["reason"] == nil else { break }
             reader.problem(path, members, "a card that ends in \(status.rawValue) needs \"reason\" (a transStatusReason, as EMV 3DS requires: 01 card authentication failed, 08 no card record, 11 suspected fraud …)")
         default: break
         }

@@ -95,6 +95,15 @@ import Testing
         #expect(problem?.hasPrefix(message) == true, "\(problem ?? "no error")")
     }
 
+    /// An empty word for the file (an unset shell variable) is named as that: the error was ": $: the file cannot be
+    /// read", with no name in it.
+    @Test func scenarioCheckOfAnEmptyNameSaysSo() throws {
+        let run = try BinaryRun.run(["scenario", "check", ""])
+        #expect(run.status == 2)
+        #expect(run.stderr == "idp-tui: scenario check: needs a file name, not an empty one\n", "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
     /// The one option that adds up: each `--bridge-fault` switches one more fault on.
     @Test func bridgeFaultsAddUp() throws {
         let parsed = try parse(["run", "payer-auth", "--bridge-fault", "lose-acks:2", "--bridge-fault=wrong-origin"])

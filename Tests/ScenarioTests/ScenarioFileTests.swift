@@ -69,9 +69,21 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(ScenarioFile.json(again).text() == shown)
     }
 
+    /// A reason given that is wrong is said as that, once: it was also said to be missing ("a card that ends in N
+    /// needs \"reason\""), and `run` showed only that first, wrong line.
+    @Test func aWrongReasonIsNotAlsoAMissingOne() {
+        for reason in [#""27""#, "1"] {
+            let found = problems(minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "N", "reason": "# + reason + "}]}"))
+            #expect(found.count == 1 && found[0].contains("cards[0].reason: "), "\(found)")
+        }
+        #expect(problems(minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "N"}]}"#)).contains { $0.contains("needs \"reason\"") })
+    }
+
     @Test func theSchemaFileParsesAndNamesTheSameTopLevelKeys() throws {
         let bytes = try Array(Data(contentsOf: docs.appendingPathComponent("scenario.schema.json")))
         let schema = try JSONParser.parse(bytes)
+        // The reader's limits a schema can say, said there too (an editor passed a URL the check refused).
+        #expect(schema["properties"]?["identityProvider"]?["properties"]?["url"]?["maxLength"]?.integer == 300)
         let keys = schema["properties"]?.members?.map(\.key) ?? []
         #expect(keys == ["$schema", "scenario", "name", "identityProvider", "app", "payments", "network", "faults"])
         #expect(problems(minimal(#""frobnicate": 1"#)).first?.contains("known keys here: " + keys.joined(separator: ", ")) == true)

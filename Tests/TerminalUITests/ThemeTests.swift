@@ -3,6 +3,20 @@ import TerminalUI
 import Testing
 
 @Suite struct ThemeTests {
+    /// A theme file that is not UTF-8 says where its first invalid byte is, as a scenario file does (it named the file
+    /// alone).
+    @Test func aThemeFileThatIsNotUTF8SaysWhere() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-utf8-\(UUID().uuidString).theme").path
+        try Data("# ok\ntitle = bold \u{1}".utf8.dropLast() + [0xFF, 0x0A]).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect {
+            _ = try Theme.resolve(path, environment: [:])
+        } throws: { error in
+            guard let error = error as? ThemeError else { return false }
+            return error.line == 2 && error.column == 14 && error.message == "is not UTF-8 text (an invalid byte)"
+        }
+    }
+
     static let themesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Themes")
 

@@ -183,7 +183,9 @@ public struct Theme: Sendable {
         case .failure(let failure): throw ThemeError(file: argument, line: nil, key: nil, message: failure.description)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ThemeError(file: argument, line: nil, key: nil, message: "is not UTF-8 text")
+            // Where, as a scenario file's invalid byte is said (the file alone was named).
+            let place = JSONParser.firstInvalidUTF8Position(bytes)
+            throw ThemeError(file: argument, line: place?.line, column: place?.column, key: nil, message: "is not UTF-8 text (an invalid byte)")
         }
         return try parse(text, source: argument, base: builtIn("default"))
     }
