@@ -281,7 +281,8 @@ struct ScenarioReader {
         guard let members = object(node, path, known: ["url", "tenants", "lockout"], required: ["tenants"]) else { return nil }
         var url = IdentityProviderConfiguration.defaultBaseURL
         if let text = string(members["url"], "\(path).url", maxLength: 300) {
-            if let parsed = URL(string: text), ["https", "http"].contains(parsed.scheme ?? ""), parsed.host?.isEmpty == false {
+            // A scheme in any case, as URLs take it (HTTPS:// was refused).
+            if let parsed = URL(string: text), ["https", "http"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host?.isEmpty == false {
                 url = text
             } else {
                 problem("\(path).url", members["url"], "must be an http(s) URL")

@@ -79,6 +79,15 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(problems(minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "N"}]}"#)).contains { $0.contains("needs \"reason\"") })
     }
 
+    /// A URL's scheme is read in any case, as URLs take it (`HTTPS://` was refused as not an http(s) URL).
+    @Test func aURLsSchemeIsReadInAnyCase() {
+        let upper = minimal().replacingOccurrences(of: #""identityProvider": {"#, with: #""identityProvider": {"url": "HTTPS://idp.example.test/auth", "#)
+        #expect(upper != minimal())
+        #expect(problems(upper).isEmpty, "\(problems(upper))")
+        let ftp = minimal().replacingOccurrences(of: #""identityProvider": {"#, with: #""identityProvider": {"url": "ftp://idp.example.test/auth", "#)
+        #expect(problems(ftp).contains { $0.contains("must be an http(s) URL") })
+    }
+
     @Test func theSchemaFileParsesAndNamesTheSameTopLevelKeys() throws {
         let bytes = try Array(Data(contentsOf: docs.appendingPathComponent("scenario.schema.json")))
         let schema = try JSONParser.parse(bytes)
