@@ -52,7 +52,7 @@ extension AppDriver {
     @Test func aScenariosOwnSelectAnswerIsNotShown() throws {
         let json = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]}, "payments": {"cards": [{"number": "4111111111111111", "title": "city", "challenge": "single-select", "prompt": "Where were you born?", "options": ["Porto", "Oslo", "Quito"], "correct": [2]}]}}"#
         guard case .success(let scenario) = ScenarioFile.read(Array(json.utf8)) else { Issue.record("the scenario"); return }
-        let driver = AppDriver(scenario: scenario)
+        let driver = AppDriver(width: 60, scenario: scenario)
         driver.pay(card: "4111111111111111")
         var text = driver.app.render().text
         #expect(text.contains("Where were you born?") && !text.contains("takes Oslo"), "\(text)")
@@ -404,5 +404,29 @@ extension AppDriver {
         driver.press(.character(" "))
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.outcome == .cancelled)
+    }
+}
+
+/// A scenario's challenge whose prompt or options are longer than the screen ends them in "…": they were cut with
+/// nothing to say so (a scenario author's pass).
+@Suite struct LongChallengeTextTests {
+    @Test func aLongPromptAndOptionEndInAnEllipsis() throws {
+        // The longest the check takes: 200 characters of prompt, 60 of an option.
+        let prompt = String(String(repeating: "Which of these did you buy last week? ", count: 6).prefix(200))
+        let long = String(String(repeating: "a very long option ", count: 4).prefix(60))
+        let text = """
+            {"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "pw"}]}]},
+             "payments": {"cards": [{"number": "4111111111111111", "title": "long", "challenge": "single-select", "final": "Y",
+               "prompt": "\(prompt)", "options": ["\(long)", "short"], "correct": [2]}]}}
+            """
+        let scenario = try ScenarioFile.read(Array(text.utf8)).get()
+        let driver = AppDriver(width: 60, scenario: scenario)
+        driver.pay(card: "4111111111111111")
+        #expect(driver.pump { _ in driver.challenge != nil })
+        let screen = driver.app.render().text
+        let lines = screen.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Which of these") && $0.contains("…") } || lines.filter { $0.contains("did you buy") }.last?.contains("…") == true,
+                "\(screen)")
+        #expect(lines.contains { $0.contains("a very long option") && $0.contains("…") }, "\(screen)")
     }
 }

@@ -115,7 +115,9 @@ extension AppView {
         buffer.putWrapped(subtitle.first { CharacterWidth.of($0) <= area.width } ?? subtitle[1],
                           row: row, column: area.left, width: area.width, role: .hint)
         row += 1
-        for line in Wrap.lines(screen.prompt, width: area.width).prefix(2) {
+        // Two rows at most, ending in "…" when the prompt is longer (a scenario's 200-character prompt was cut with
+        // nothing to say so; the log's challenge screen event has it whole).
+        for line in Wrap.lines(screen.prompt, width: area.width, atMost: 2) {
             buffer.put(line, row: row, column: area.left, role: .text)
             row += 1
         }
@@ -143,8 +145,8 @@ extension AppView {
                 let focused = focusedStop == .option(index)
                 let mark = challenge.selected.contains(index) ? (single ? "(•)" : "[x]") : (single ? "( )" : "[ ]")
                 buffer.put(focused ? "›" : " ", row: row, column: area.left, role: focused ? .fieldFocused : .fieldBlurred)
-                buffer.put("\(mark) \(option)", row: row, column: area.left + 2, role: focused ? .menuFocused : .text,
-                           limit: area.width - 2)
+                buffer.put(CharacterWidth.truncate("\(mark) \(option)", to: area.width - 2), row: row, column: area.left + 2,
+                           role: focused ? .menuFocused : .text, limit: area.width - 2)
                 if let stop = challenge.stops.firstIndex(of: .option(index)) {
                     buffer.targets.append(ClickTarget(row: row, column: area.left, width: area.width, stop: stop))
                 }
