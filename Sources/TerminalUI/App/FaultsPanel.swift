@@ -224,12 +224,8 @@ extension TerminalApp {
 
     /// The switches as plain mode lists them, one a line: number, `[x]` when on, and the panel's label.
     func plainFaultLines() -> [String] {
-        let start = state.startingFaults ?? StartingFaults()
         let rows = FaultSwitch.allCases.enumerated().map { index, fault in
-            let given = fault == .insecureDevice ? state.insecureDeviceReason.map { VisibleText.escaped($0) } : nil
-            let on = given != nil || fault.isOn(state.identityFaults, state.bridgeFaults)
-            let label = given.map { "insecure device: \($0) (--insecure-device)" } ?? fault.label(state.identityFaults, state.bridgeFaults, start: start)
-            return [String(index + 1), on ? "[x]" : "[ ]", label]
+            [String(index + 1), state.faultIsOn(fault) ? "[x]" : "[ ]", state.faultLabel(fault)]
         }
         return Self.plainColumns(rows, ascii: state.plainASCII)
     }
@@ -251,22 +247,16 @@ extension AppView {
         // Identity and network faults are read at each step; the bridge's and 3-D Secure's when a payment starts.
         // A focused label cut in its row (60 columns) is shown whole there instead, as the card picker shows its
         // focused card (it could be read only by switching it).
-        // `--insecure-device REASON` holds its switch on, and says so with its reason.
-        func label(_ fault: FaultSwitch) -> String {
-            let given = fault == .insecureDevice ? state.insecureDeviceReason.map { VisibleText.escaped($0) } : nil
-            return given.map { "insecure device: \($0) (--insecure-device)" }
-                ?? fault.label(state.identityFaults, state.bridgeFaults, start: state.startingFaults ?? StartingFaults())
-        }
-        let focusedLabel = switches.indices.contains(panel.focus) ? label(switches[panel.focus]) : ""
+        let focusedLabel = switches.indices.contains(panel.focus) ? state.faultLabel(switches[panel.focus]) : ""
         let hint = CharacterWidth.of("[x] " + focusedLabel) > width - 6 ? focusedLabel : "Identity: next step · bridge, 3DS: next payment"
         buffer.put(CharacterWidth.truncate(hint, to: width - 4), row: top + 1, column: left + 2, role: .hint, limit: width - 4)
         for (offset, fault) in switches.enumerated().dropFirst(first).prefix(rows) {
             let row = top + 2 + offset - first
             let focused = offset == panel.focus
-            let on = (fault == .insecureDevice && state.insecureDeviceReason != nil) || fault.isOn(state.identityFaults, state.bridgeFaults)
+            let on = state.faultIsOn(fault)
             buffer.put(focused ? "›" : " ", row: row, column: left + 2, role: focused ? .fieldFocused : .fieldBlurred)
             // Narrower than that (60 columns), a label ends in "…": the row above shows the focused one whole.
-            let entry = CharacterWidth.truncate("[\(on ? "x" : " ")] \(label(fault))", to: width - 6)
+            let entry = CharacterWidth.truncate("[\(on ? "x" : " ")] \(state.faultLabel(fault))", to: width - 6)
             buffer.put(entry, row: row, column: left + 4, role: focused ? .menuFocused : on ? .error : .text, limit: width - 6)
         }
         // Entries that do not fit: the panel's last row says how many, and where.

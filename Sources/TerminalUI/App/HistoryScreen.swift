@@ -149,17 +149,8 @@ extension AppView {
         let rows = area.height - 1 - (history.error == nil ? 0 : 1)
         let first = min(max(0, history.selection - rows + 1), max(0, history.entries.count - rows))
         // Flows that do not fit: the header's end says how many, and where, as the faults panel's last row does.
-        let below = history.entries.count - first - rows
-        // Both, in the middle of the list, shorter when the long form does not fit beside the header (it showed neither).
-        let forms = [
-            [first > 0 ? "↑ \(first) above" : nil, below > 0 ? "↓ \(below) more" : nil],
-            [first > 0 ? "↑ \(first)" : nil, below > 0 ? "↓ \(below)" : nil],
-            [first > 0 ? "↑\(first)" : nil, below > 0 ? "↓\(below)" : nil],
-        ].map { $0.compactMap { $0 }.joined(separator: " · ") }
-        let headerWidth = CharacterWidth.of(columns.row(HistoryColumns.header))
-        if let more = forms.first(where: { !$0.isEmpty && headerWidth + 2 + CharacterWidth.of($0) <= area.width }) {
-            buffer.put(more, row: top, column: area.left + area.width - CharacterWidth.of(more), role: .hint)
-        }
+        putHiddenNote(&buffer, above: first, below: history.entries.count - first - rows, after: columns.row(HistoryColumns.header),
+                      row: top, area: area)
         for (offset, entry) in history.entries.enumerated().dropFirst(first).prefix(rows) {
             let line = CharacterWidth.truncate(columns.row(HistoryColumns.values(entry)), to: area.width)
             let selected = offset == history.selection
@@ -221,6 +212,19 @@ extension AppView {
         }
     }
 
+    /// How many rows a list does not show, above and below, at the right end of `row` after the text `after`: both,
+    /// in the longest form that fits beside it ("↑ 3 above · ↓ 9 more", "↑ 3 · ↓ 9", "↑3 · ↓9"), or nothing.
+    static func putHiddenNote(_ buffer: inout ScreenBuffer, above: Int, below: Int, after: String, row: Int, area: Panel) {
+        let forms = [
+            [above > 0 ? "↑ \(above) above" : nil, below > 0 ? "↓ \(below) more" : nil],
+            [above > 0 ? "↑ \(above)" : nil, below > 0 ? "↓ \(below)" : nil],
+            [above > 0 ? "↑\(above)" : nil, below > 0 ? "↓\(below)" : nil],
+        ].map { $0.compactMap { $0 }.joined(separator: " · ") }
+        let taken = CharacterWidth.of(after)
+        guard let note = forms.first(where: { !$0.isEmpty && taken + 2 + CharacterWidth.of($0) <= area.width }) else { return }
+        buffer.put(note, row: row, column: area.left + area.width - CharacterWidth.of(note), role: .hint)
+    }
+
     /// A past flow's events, one line each (cut with …), the selected one highlighted; Enter shows it whole.
     static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel) {
         let layout = transcriptLayout(transcript, area)
@@ -233,13 +237,11 @@ extension AppView {
         }
         let rows = layout.rows
         let first = max(0, transcript.scroll - rows + 1)
-        // Events that do not fit: said at the end of the header's last line, as the history list says its flows, in
-        // the longest form that fits beside it (the transcript said nothing of them).
-        let below = max(0, transcript.record.events.count - first - rows)
-        let forms = [[first > 0 ? "↑ \(first) above" : nil, below > 0 ? "↓ \(below) more" : nil],
-                     [first > 0 ? "↑\(first)" : nil, below > 0 ? "↓\(below)" : nil]].map { $0.compactMap { $0 }.joined(separator: " · ") }
-        if let last = layout.header.last, let more = forms.first(where: { !$0.isEmpty && CharacterWidth.of(last) + 2 + CharacterWidth.of($0) <= area.width }) {
-            buffer.put(more, row: area.top + layout.header.count - 1, column: area.left + area.width - CharacterWidth.of(more), role: .hint)
+        // Events that do not fit: said at the end of the header's last line, as the history list says its flows (the
+        // transcript said nothing of them).
+        if let last = layout.header.last {
+            putHiddenNote(&buffer, above: first, below: max(0, transcript.record.events.count - first - rows), after: last,
+                          row: area.top + layout.header.count - 1, area: area)
         }
         for (offset, event) in transcript.record.events.dropFirst(first).prefix(rows).enumerated() {
             var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"
