@@ -95,6 +95,27 @@ public enum PaymentForm {
         return minorUnits
     }
 
+    /// What a form says while a field is typed when it holds a character its value can never have (a letter in an
+    /// expiry or an amount, a digit in a currency code), or nil. The card number says so in its own hint, and the
+    /// merchant takes any text.
+    public static func strayCharacterProblem(_ field: PaymentField, _ text: String) -> String? {
+        let fits: (Character) -> Bool
+        let message: String
+        switch field {
+        case .expiry:
+            fits = { ($0.isASCII && $0.isNumber) || $0 == "/" || $0 == " " }
+            message = "digits only, e.g. 12/30"
+        case .amount:
+            fits = { ($0.isASCII && $0.isNumber) || $0 == "." || $0 == " " }
+            message = "digits and a decimal point only, e.g. 49.99"
+        case .currency:
+            fits = { ($0.isASCII && $0.isLetter) || $0 == " " }
+            message = "letters only, e.g. EUR"
+        case .card, .merchant: return nil
+        }
+        return text.allSatisfy(fits) ? nil : message
+    }
+
     /// A card number as a form shows it while it is typed: its digits in groups (4-6-5 on American Express,
     /// 4-4-4-4 otherwise). Text that is not digits and spaces stays as it is, for the check to name.
     public static func formatCardNumber(_ text: String) -> String {

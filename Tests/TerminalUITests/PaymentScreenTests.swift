@@ -332,6 +332,30 @@ extension AppDriver {
         #expect(driver.app.render().text.contains("4000 0000 0002 503"))
     }
 
+    /// A letter in the expiry is said beside it as it is typed (it was taken silently and refused only at Pay),
+    /// and the complaint goes once the letter does; a pasted one too, and a digit in the currency.
+    @Test func aLetterInTheExpiryIsSaidAsItIsTyped() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("4000000000002503")
+        driver.press(.tab)
+        driver.type("12a")
+        func row(_ label: String) -> String {
+            driver.app.render().text.split(separator: "\n").first { $0.contains(label) }.map(String.init) ?? ""
+        }
+        #expect(row("Expiry").contains("digits only, e.g. 12/30"), "\(row("Expiry"))")
+        driver.press(.tab)  // the complaint stays while the letter does
+        #expect(row("Expiry").contains("digits only"), "\(row("Expiry"))")
+        driver.press(.backTab, .backspace)
+        #expect(!driver.app.render().text.contains("digits only"))
+        driver.type("30")
+        #expect(row("Expiry").contains("12/30"))
+        driver.press(.tab, .tab, .control("u"))  // the currency, emptied
+        driver.app.handlePaste("1")
+        #expect(row("Currency").contains("letters only, e.g. EUR") || driver.app.render().text.contains("Currency: letters only"),
+                "\(driver.app.render().text)")
+    }
+
     @Test func anAmexNumberIsGroupedFourSixFive() {
         let driver = AppDriver()
         driver.openPayment()

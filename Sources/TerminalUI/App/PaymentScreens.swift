@@ -74,6 +74,17 @@ public struct PaymentFormState: Sendable {
         if let card = Self.fields.firstIndex(of: .card) { inputs[card].reformat(counting: digit, PaymentForm.formatCardNumber) }
         if let expiry = Self.fields.firstIndex(of: .expiry) { inputs[expiry].reformat(counting: digit, PaymentForm.formatExpiry) }
     }
+
+    /// A letter typed or pasted into the expiry (or the amount, a digit into the currency) is said beside it at
+    /// once, not only when Pay is pressed; a complaint already shown (a refused Pay, a full field) stays until the
+    /// next key.
+    mutating func sayStrayCharacters() {
+        if error == nil, let field = Self.fields.first(where: { PaymentForm.strayCharacterProblem($0, text($0)) != nil }),
+           let problem = PaymentForm.strayCharacterProblem(field, text(field)) {
+            error = "\(field.label): \(problem)."
+            errorField = field
+        }
+    }
 }
 
 /// A challenge screen: what the ACS asks, and the cardholder's answer in progress.
@@ -140,6 +151,7 @@ extension TerminalApp {
         case .submit: submitPayment(&form)
         case .edited:
             form.formatAsTyped()
+            form.sayStrayCharacters()
             state.screen = .payment(form)
         }
     }

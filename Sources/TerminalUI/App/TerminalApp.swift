@@ -271,6 +271,7 @@ public final class TerminalApp: FlowFrontEnd {
             form.error = nil
             paste(into: &form.inputs[form.focus])
             form.formatAsTyped()
+            form.sayStrayCharacters()
             state.screen = .payment(form)
         case .challenge(var challenge) where challenge.focusedStop == .code:
             challenge.error = nil
