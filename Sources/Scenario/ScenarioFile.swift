@@ -283,7 +283,13 @@ struct ScenarioReader {
         if let text = string(members["url"], "\(path).url", maxLength: 300) {
             // A scheme in any case, as URLs take it (HTTPS:// was refused).
             if let parsed = URL(string: text), ["https", "http"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host?.isEmpty == false {
-                url = text
+                // A password in the URL would be printed wherever the URL is (scenario show, the events); the
+                // simulated IdP takes none.
+                if parsed.user != nil || parsed.password != nil {
+                    problem("\(path).url", members["url"], "must not carry a user name or password (user:password@)")
+                } else {
+                    url = text
+                }
             } else {
                 problem("\(path).url", members["url"], "must be an http(s) URL")
             }

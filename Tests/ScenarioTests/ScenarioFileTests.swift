@@ -88,6 +88,18 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(problems(ftp).contains { $0.contains("must be an http(s) URL") })
     }
 
+    /// A URL with a password in it is refused, and the refusal does not repeat it: `scenario show` and the events
+    /// would have printed it.
+    @Test func aURLWithAUserOrPasswordIsRefusedWithoutRepeatingIt() {
+        for userinfo in ["bob:hunter2@", "bob@"] {
+            let text = minimal().replacingOccurrences(of: #""identityProvider": {"#, with: #""identityProvider": {"url": "https://\#(userinfo)idp.example.test", "#)
+            #expect(text != minimal())
+            let found = problems(text)
+            #expect(found.count == 1 && found[0].contains("must not carry a user name or password"), "\(found)")
+            #expect(!found.joined().contains("hunter2") && !found.joined().contains("bob"))
+        }
+    }
+
     @Test func theSchemaFileParsesAndNamesTheSameTopLevelKeys() throws {
         let bytes = try Array(Data(contentsOf: docs.appendingPathComponent("scenario.schema.json")))
         let schema = try JSONParser.parse(bytes)
