@@ -100,6 +100,15 @@ import Testing
         ("SS3 Ctrl-←", "\u{1b}O5D", [.key(.wordLeft)]),
         ("SS3 Alt-→", "\u{1b}O1;3C", [.key(.wordRight)]),
         ("SS3 with an endless parameter", "\u{1b}O1234567890;5Px", [.key(.character("x"))]),
+        // The Linux console's function keys: their letters were typed into the field, and F1 did nothing.
+        ("Linux console F1 to F4", "\u{1b}[[A\u{1b}[[B\u{1b}[[C\u{1b}[[D", [.key(.f1), .key(.f2), .key(.f3), .key(.f4)]),
+        ("Linux console F5 (unused)", "\u{1b}[[Ex", [.key(.character("x"))]),
+        ("Linux console Alt-F1 (unused)", "\u{1b}\u{1b}[[Ax", [.key(.character("x"))]),
+        // A drag and the back and forward buttons acted as left clicks.
+        ("SGR drag", "\u{1b}[<32;10;6Mx", [.key(.character("x"))]),
+        ("SGR button 8 (back)", "\u{1b}[<128;10;6M\u{1b}[<128;10;6mx", [.key(.character("x"))]),
+        ("X10 drag", "\u{1b}[M@!!x", [.key(.character("x"))]),
+        ("SGR Ctrl-click", "\u{1b}[<16;10;6M", [.mouse(MouseReport(button: 0, column: 10, row: 6, pressed: true))]),
     ]
 
     @Test(arguments: sequences.indices)
@@ -124,6 +133,26 @@ import Testing
         #expect(due == [.key(.escape)])
         #expect(decoder.deadline == nil)
         #expect(KeyDecoder.escapeTimeout <= .milliseconds(50))
+    }
+
+    /// A sequence split by a slow link (ssh) well past Esc's timeout: its tail was typed into the field.
+    @Test(arguments: ["\u{1b}[3~", "\u{1b}[1;5C", "\u{1b}[97;5u", "\u{1b}OH", "\u{1b}[<65;20;18M", "\u{1b}[M`!!"])
+    func aSequenceSplitBySlowReadsIsStillWhole(_ sequence: String) {
+        let whole = decode(sequence)
+        let scalars = Array(sequence.unicodeScalars)
+        for cut in 2..<scalars.count {
+            var decoder = KeyDecoder()
+            var out = decoder.feed(String(String.UnicodeScalarView(scalars[..<cut])), at: start)
+            out += decoder.flush(at: start + .milliseconds(200))
+            out += decoder.feed(String(String.UnicodeScalarView(scalars[cut...])), at: start + .milliseconds(200))
+            out += decoder.flush(at: start + .seconds(10))
+            #expect(out == whole, "cut at \(cut): \(out)")
+            #expect(!out.contains { if case .key(.character) = $0 { true } else { false } })
+        }
+        // Esc alone is still Esc after its 50 ms.
+        var decoder = KeyDecoder()
+        _ = decoder.feed("\u{1b}", at: start)
+        #expect(decoder.flush(at: start + KeyDecoder.escapeTimeout) == [.key(.escape)])
     }
 
     @Test func escThenAKeyAfterTheTimeoutIsEscThenTheKey() {

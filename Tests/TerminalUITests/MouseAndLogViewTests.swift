@@ -55,6 +55,28 @@ import Testing
         #expect(driver.app.state.logFocus == nil)
     }
 
+    /// A double-click presses once: its second press on the same cell is not a click on what the first brought (a
+    /// result's Back double-clicked went Home and pressed Quit, on the same row; a menu item double-clicked pressed
+    /// what its form has there).
+    @Test func aDoubleClickPressesOnce() throws {
+        let driver = AppDriver()
+        driver.press(.character("3"), .enter)  // Log out, on a device never activated: a result at once
+        driver.pump { _ in driver.isResult }
+        let (row, column) = try position(of: "[ Back ]", in: driver)
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        try click("[ Back ]", driver)
+        #expect(driver.app.render().text.contains("What would you like to do?"))
+        let home = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(home[row - 1].dropFirst(column - 1).contains("Quit") || lines.count == home.count, "\(home[row - 1])")
+        driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: true))
+        driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: false))
+        #expect(driver.app.exitStatus == nil, "the second press of a double-click quit")
+        #expect(driver.app.render().text.contains("What would you like to do?"))
+        // A click elsewhere is a click.
+        try click("Activate device", driver)
+        #expect(driver.pump { _ in driver.isForm }, "\(driver.app.render().text)")
+    }
+
     @Test func aClickChoosesAChallengeOption() throws {
         let driver = AppDriver()
         driver.pay(card: "4000009900000012")

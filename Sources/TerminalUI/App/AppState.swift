@@ -198,6 +198,12 @@ public struct AppState: Sendable {
     var resultAfterWaitedCancel: ContinuousClock.Instant?
     /// How long after such a result an Esc is taken as the late second Esc, and kept from going back.
     static let lateEscape: Duration = .milliseconds(500)
+    /// Where and when the last click pressed something: a second press on the same cell soon after is the rest of
+    /// a double-click, and is not a click on what the first one brought (a result's Back twice went Home and then
+    /// pressed Quit, which is on the same row).
+    var lastClick: (row: Int, column: Int, at: ContinuousClock.Instant)?
+    /// How soon a second press on the same cell is a double-click's (GNOME's and Windows' default range).
+    static let doubleClick: Duration = .milliseconds(500)
 
     /// Whether Tab gives the event log the focus: on the screens without fields (a form's Tab moves between them).
     var logTakesTab: Bool {

@@ -46,6 +46,11 @@ extension TerminalApp {
             leaveLogFocus(focus)
         }
         guard let target = render().targets.first(where: { $0.contains(row: row, column: column) }) else { return }
+        let now = ContinuousClock.now
+        if let last = state.lastClick, last.row == row, last.column == column, last.at.duration(to: now) < AppState.doubleClick {
+            return
+        }
+        state.lastClick = (row, column, now)
         state.notice = nil
         switch state.screen {
         case .home:

@@ -116,7 +116,15 @@ extension KeyDecoder {
     static func sgrMouse(_ body: String, released: Bool) -> MouseReport? {
         let parts = body.split(separator: ";").compactMap { Int($0) }
         guard parts.count == 3, parts.allSatisfy({ $0 >= 0 && $0 < 100_000 }) else { return nil }
-        return MouseReport(button: parts[0] & 0x43, column: parts[1], row: parts[2], pressed: !released)
+        return mouseReport(code: parts[0], column: parts[1], row: parts[2], pressed: !released)
+    }
+
+    /// A report's button code without its Shift, Alt and Ctrl bits (4, 8, 16); nil for motion (32: a drag, which
+    /// idp-tui does not ask for, acted as a click) and for buttons 8 to 11 (128 on: a mouse's back and forward
+    /// buttons, whose 128 masked away read as a left click).
+    static func mouseReport(code: Int, column: Int, row: Int, pressed: Bool) -> MouseReport? {
+        guard code & 0xA0 == 0 else { return nil }
+        return MouseReport(button: code & 0x43, column: column, row: row, pressed: pressed)
     }
 }
 

@@ -36,6 +36,10 @@ public enum DecodedInput: Equatable, Sendable {
 public struct KeyDecoder: Sendable {
     public static let escapeTimeout: Duration = .milliseconds(50)
     public static let pasteTimeout: Duration = .milliseconds(500)
+    /// How long a sequence that has begun (`Esc [`, `Esc O`, a legacy mouse report's bytes) waits for the rest:
+    /// a slow link (ssh) splits them too, and after Esc's 50 ms their tails were typed into the field (`3~` of
+    /// Delete, `<65;20;18M` of a wheel). Esc alone still ends after ``escapeTimeout``.
+    public static let sequenceTimeout: Duration = .milliseconds(500)
     /// The longest sequence kept; a longer one is dropped whole (up to its final byte).
     static let maximumSequence = 64
     /// The longest paste kept; what follows is dropped.
@@ -76,6 +80,7 @@ public struct KeyDecoder: Sendable {
         // A control string that has begun is a terminal's answer, which a slow link may split: it waits as a
         // paste does. Its introducer alone may be an Alt key, and waits as Esc does.
         case .paste, .controlString(nil, _): return lastInput + Self.pasteTimeout
+        case .csi, .ss3, .x10: return lastInput + Self.sequenceTimeout
         default: return lastInput + Self.escapeTimeout
         }
     }
@@ -232,6 +237,25 @@ public struct KeyDecoder: Sendable {
             }
             return Self.ss3(parameters, final: value, altPrefixed: alt).map { [.key($0)] } ?? []
         case .csi(var body, let dropping, let alt):
+            // The Linux console's F1 to F5 are `Esc [ [ A` to `Esc [ [ E`: the second `[` is no final byte there.
+            if body.isEmpty && value == 0x5b && !dropping {
+                state = .csi("[", dropping: false, alt: alt)
+                return []
+            }
+            if body == "[" {
+                state = .ground
+                let key: Key? = switch value {
+                case 0x41: .f1
+                case 0x42: .f2
+                case 0x43: .f3
+                case 0x44: .f4
+                default: nil
+                }
+                // With an Esc before it, Alt and the key, which idp-tui does not use: dropped whole, as other keys are.
+                if let key { return alt ? [] : [.key(key)] }
+                // F5 and the rest, dropped whole; a control or Esc counts (and an Esc before it).
+                return (0x20...0x7e).contains(value) ? [] : (alt ? [.key(.escape)] : []) + step(scalar)
+            }
             if (0x40...0x7e).contains(value) {
                 state = .ground
                 if dropping { return alt ? [.key(.escape)] : [] }
@@ -263,9 +287,11 @@ public struct KeyDecoder: Sendable {
                 return []
             }
             state = .ground
-            let button = Int(bytes[0]) - 32
-            return [.mouse(MouseReport(button: button & 0x43 == 3 ? 0 : button & 0x43, column: Int(bytes[1]) - 32,
-                                       row: Int(bytes[2]) - 32, pressed: button & 3 != 3))]
+            // The legacy form says a release as button 3, without which button it was.
+            let code = Int(bytes[0]) - 32
+            let report = Self.mouseReport(code: code & 3 == 3 ? code & ~3 : code, column: Int(bytes[1]) - 32,
+                                          row: Int(bytes[2]) - 32, pressed: code & 3 != 3)
+            return report.map { [.mouse($0)] } ?? []
         case .controlString(_, let escape):
             return controlString(scalar, afterEscape: escape)
         case .paste(var text, var dropped, var pendingEnd):
