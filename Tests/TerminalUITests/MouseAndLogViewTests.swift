@@ -4,7 +4,7 @@ import Foundation
 import LegacyFlows
 import LocaleText
 import Secrets
-import TerminalUI
+@testable import TerminalUI
 import Testing
 
 @Suite struct MouseTests {
@@ -75,6 +75,43 @@ import Testing
         // A click elsewhere is a click.
         try click("Activate device", driver)
         #expect(driver.pump { _ in driver.isForm }, "\(driver.app.render().text)")
+    }
+
+    /// A past flow clicked in the history opens (the click was ignored, and Enter then opened the flow selected
+    /// before, the newest).
+    @Test func aClickOnAPastFlowOpensIt() throws {
+        let driver = AppDriver()
+        driver.activate(password: "wrong")
+        driver.press(.enter)
+        driver.activate()
+        driver.press(.enter, .character("h"))
+        try click("WRONG_CREDENTIALS", driver)
+        #expect(driver.app.render().text.contains("Flow 1"), "\(driver.app.render().text)")
+    }
+
+    /// A test card clicked fills the form, and a fault clicked switches (both were ignored); a click beside them
+    /// does nothing to the screen under them.
+    @Test func aClickPicksATestCardAndSwitchesAFault() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        #expect(driver.app.state.cardPicker != nil, "\(driver.app.render().text)")
+        try click("5200 0000 0000 2276", driver)
+        #expect(driver.app.state.cardPicker == nil)
+        guard case .payment(let form) = driver.app.state.screen else { Issue.record("no card form"); return }
+        #expect(form.text(.card) == "5200 0000 0000 2276", "\(form.text(.card))")
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.enter, .character("f"))
+        #expect(driver.app.state.faultsPanel != nil)
+        try click("network unavailable", driver)
+        #expect(driver.app.render().text.contains("[x] network unavailable"))
+        try click("clock skew", driver)
+        #expect(driver.app.render().text.contains("[x] clock skew"))
+        // Beside the panel, over the menu's Activate device: nothing.
+        driver.app.handleMouse(MouseReport(button: 0, column: 1, row: 5, pressed: true))
+        #expect(driver.app.state.faultsPanel != nil)
+        guard case .home = driver.app.state.screen else { Issue.record("the click went through the panel"); return }
     }
 
     @Test func aClickChoosesAChallengeOption() throws {

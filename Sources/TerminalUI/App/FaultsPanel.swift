@@ -241,6 +241,8 @@ extension AppView {
         let top = max(1, (buffer.height - height) / 2)
         let left = max(2, (buffer.width - width) / 2)
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
+        // What the panel covers is not clickable through it; its switches are.
+        buffer.targets = []
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Faults — space switches, esc closes")
         let rows = height - 4
         let first = panel.firstShown(rows: rows)
@@ -253,6 +255,7 @@ extension AppView {
         for (offset, fault) in switches.enumerated().dropFirst(first).prefix(rows) {
             let row = top + 2 + offset - first
             let focused = offset == panel.focus
+            buffer.targets.append(ClickTarget(row: row, column: left + 2, width: width - 4, stop: offset))
             let on = state.faultIsOn(fault)
             buffer.put(focused ? "›" : " ", row: row, column: left + 2, role: focused ? .fieldFocused : .fieldBlurred)
             // Narrower than that (60 columns), a label ends in "…": the row above shows the focused one whole.

@@ -155,6 +155,7 @@ extension AppView {
             let line = CharacterWidth.truncate(columns.row(HistoryColumns.values(entry)), to: area.width)
             let selected = offset == history.selection
             let at = top + 1 + offset - first
+            buffer.targets.append(ClickTarget(row: at, column: area.left, width: area.width, stop: offset))
             if selected { buffer.fill(row: at, column: area.left, count: area.width, role: .menuFocused) }
             buffer.put(line, row: at, column: area.left, role: selected ? .menuFocused : entry.outcome == .failure ? .error : .text,
                        limit: area.width)

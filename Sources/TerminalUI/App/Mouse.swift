@@ -36,12 +36,12 @@ extension TerminalApp {
     }
 
     private func click(row: Int, column: Int) {
-        // Over a panel or the help, a click does nothing: they close with their keys.
-        guard !state.showHelp, state.cardPicker == nil, state.faultsPanel == nil else { return }
+        // Over the help a click does nothing: it closes with its keys.
+        guard !state.showHelp else { return }
         // A click anywhere in the main panel takes the focus from the log, as Esc there does (its Enter went to the
         // log: a menu item clicked opened an event), as lazygit's panels take it; not through an event shown whole,
         // which covers the panel.
-        if let focus = state.logFocus, row >= 1, row < 1 + AppView.mainPanelHeight(state) {
+        if let focus = state.logFocus, state.cardPicker == nil, state.faultsPanel == nil, row >= 1, row < 1 + AppView.mainPanelHeight(state) {
             guard focus.detail == nil else { return }
             leaveLogFocus(focus)
         }
@@ -52,11 +52,31 @@ extension TerminalApp {
         }
         state.lastClick = (row, column, now)
         state.notice = nil
+        // A test card clicked fills the form, as its Enter does; a fault clicked switches, as Space does. Beside
+        // them (their only targets) a click does nothing.
+        if var picker = state.cardPicker {
+            picker.focus = target.stop
+            state.cardPicker = picker
+            handle(.enter)
+            return
+        }
+        if var panel = state.faultsPanel {
+            panel.focus = target.stop
+            state.faultsPanel = panel
+            handle(.character(" "))
+            return
+        }
         switch state.screen {
         case .home:
             state.menuSelection = target.stop
             handle(.enter)
         case .result:
+            handle(.enter)
+        case .history(var history):
+            // A past flow clicked opens, as a menu item clicked starts (it was ignored, and Enter then opened the
+            // flow selected before).
+            history.selection = target.stop
+            state.screen = .history(history)
             handle(.enter)
         case .q2Choice(var choice):
             choice.selection = target.stop

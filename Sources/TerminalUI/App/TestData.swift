@@ -205,6 +205,8 @@ extension AppView {
         let top = max(1, (buffer.height - height) / 2)
         let left = 2
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
+        // What the picker covers is not clickable through it; its cards are.
+        buffer.targets = []
         let title: String
         if picker.filter.isEmpty && !picker.editingFilter {
             // The focused card's place, and below a filter how many match: "33 of 55" said either.
@@ -231,6 +233,7 @@ extension AppView {
         for (offset, card) in cards.enumerated().dropFirst(first).prefix(rows) {
             let row = top + 2 + offset - first
             let focused = offset == picker.focus
+            buffer.targets.append(ClickTarget(row: row, column: left + 1, width: width - 2, stop: offset))
             let source = card.source.map { $0.replacingOccurrences(of: "Test Case ", with: "TC") } ?? "own"
             let line = [
                 PaymentForm.formatCardNumber(card.number).padding(toLength: 19, withPad: " ", startingAt: 0),
