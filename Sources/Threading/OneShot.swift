@@ -60,8 +60,6 @@ public final class OneShot<Value: Sendable>: Sendable {
         semaphore?.wait()
         return state.withLock { $0.value! }
     }
-
-    @inlinable public var isFulfilled: Bool { state.withLock { $0.value != nil } }
 }
 
 /// True for the first call of ``claim()`` only.

@@ -30,6 +30,26 @@ import Testing
         #expect(run.options.seed == 7 && run.options.ephemeral)
     }
 
+    /// `--` ends the options (every command said "unknown option --"), and a command's name where an option's
+    /// value is due is the command, its option's value missing (`idp-tui --state compare` ran the terminal UI on a
+    /// state file named `compare`).
+    @Test func doubleDashEndsTheOptionsAndACommandIsNoOptionsValue() throws {
+        let run = try parse(["run", "--ephemeral", "--", "login"])
+        #expect(run.options.flows == [.login] && run.options.ephemeral)
+        #expect(problem(["compare", "--", "--seed", "1"])?.contains("unknown argument \"--seed\"") == true)
+        // After it, a word is never a command.
+        #expect(problem(["--", "history"])?.contains("unknown command or option \"history\"") == true)
+        for command in ["compare", "history", "run", "reset"] {
+            let said = problem(["--state", command, "login"])
+            #expect(said?.contains("--state needs a value; \"\(command)\" is a command (a file of that name: ./\(command))") == true,
+                    "\(said ?? "accepted")")
+        }
+        #expect(problem(["--scenario", "compare"])?.contains("--scenario needs a value") == true)
+        // A file of that name, as the error says, and the command after its option still takes the word.
+        #expect(try parse(["--state", "./compare"]).options.statePath == "./compare")
+        #expect(try parse(["history", "--state", "compare"]).options.statePath == "compare")
+    }
+
     @Test func theGlobalOptionsAreAcceptedByEveryCommand() throws {
         let global = ["--seed", "9", "--scenario", "s.json", "--theme", "monochrome"]
         for command in ["compare", "history", "reset", "scenario"] {

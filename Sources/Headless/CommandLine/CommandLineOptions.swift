@@ -67,12 +67,6 @@ public struct CommandLineOptions: Sendable {
 }
 
 extension CommandLineOptions {
-    /// The flow service these options describe, and a note of the scenario in use to record in the state file once
-    /// the flows start (``StateFile/useScenario(named:)``: a run stopped for bad input first records nothing).
-    public func makeService(for command: Command = .run) throws(UsageError) -> (service: FlowService, noteScenario: () -> Void) {
-        try makeService(readInputs(for: command), for: command)
-    }
-
     /// The scenario and configuration these options name, read and checked, and the state file's path checked
     /// without opening it: all a service needs but the state file.
     public func readInputs(for command: Command = .run) throws(UsageError) -> (scenario: Scenario, configuration: FlowConfiguration) {
@@ -89,7 +83,9 @@ extension CommandLineOptions {
         return inputs
     }
 
-    /// The service on inputs ``readInputs(for:)`` read, the state file opened now.
+    /// The service on inputs ``readInputs(for:)`` read, the state file opened now, and a note of the scenario in use
+    /// to record in the state file once the flows start (``StateFile/useScenario(named:)``: a run stopped for bad
+    /// input first records nothing).
     public func makeService(_ inputs: (scenario: Scenario, configuration: FlowConfiguration), for command: Command = .run)
         throws(UsageError) -> (service: FlowService, noteScenario: () -> Void)
     {

@@ -17,13 +17,6 @@ public struct ParsedCommandLine: Sendable {
     /// The words that are not options, in order (flows, verbs, files, ids).
     public let words: [String]
 
-    public var command: Command {
-        switch request {
-        case .run(let command), .help(let command): command
-        case .version: .terminal
-        }
-    }
-
     public static func parse(_ arguments: [String]) throws(UsageError) -> ParsedCommandLine {
         var command: Command?
         var help = false
@@ -32,9 +25,22 @@ public struct ParsedCommandLine: Sendable {
         /// Where each word is on the command line, from 1, for an error that must not print the word.
         var places: [Int] = []
         var given: [(spec: OptionSpec?, name: String, value: String?)] = []
+        /// A command's name where an option's value was due (`idp-tui --state compare`): the value is missing, and the
+        /// command is the command (it was taken as the file's name, and the terminal UI ran).
+        var commandForValue: [String: String] = [:]
+        var optionsEnd = false
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             let place = arguments.count - rest.count
+            // `--` ends the options, as getopt's does: what follows is words, even when it starts with a dash.
+            if optionsEnd || argument == "--" {
+                if optionsEnd {
+                    words.append(argument)
+                    places.append(place)
+                }
+                optionsEnd = true
+                continue
+            }
             switch argument {
             case "--help", "-h":
                 help = true
@@ -63,7 +69,13 @@ public struct ParsedCommandLine: Sendable {
             if let spec, spec.value != nil, value == nil {
                 // The value is the next argument; a missing one is reported once the command is known. An option
                 // in its place (`--format --state F`) is not its value: the value is missing (`--x=--y` still works).
-                if let next = rest.first, !next.hasPrefix("--") { value = rest.popFirst() }
+                if let next = rest.first, !next.hasPrefix("--") {
+                    if command == nil, words.isEmpty, let named = Command(rawValue: next), named != .terminal {
+                        commandForValue[name] = next
+                    } else {
+                        value = rest.popFirst()
+                    }
+                }
                 if value == nil { given.append((spec, name, nil)); continue }
             }
             given.append((spec, name, value))
@@ -98,7 +110,9 @@ public struct ParsedCommandLine: Sendable {
             switch (spec.value, value) {
             case (nil, nil): try spec.apply(&options, "", problem)
             case (nil, _?): throw problem("\(name) takes no value")
-            case (_?, nil): throw problem("\(name) needs a value")
+            case (_?, nil):
+                let named = commandForValue[name].map { "; \"\($0)\" is a command (a file of that name: ./\($0))" } ?? ""
+                throw problem("\(name) needs a value\(named)")
             // No option takes an empty value: `--answers=` would otherwise look for a file named "".
             case (_?, ""?): throw problem("\(name) needs a value, not an empty one")
             case (_?, let value?): try spec.apply(&options, value, problem)
