@@ -1,7 +1,7 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Imports run one way: executables → Headless / TerminalUI → FlowCatalog → flow families → FlowEngine; families → SDK surfaces (IdpSdk, MCSDK, SafepayDrops)
+// Imports run one way: executables → Headless / TerminalUI → FlowCatalog → flow families → FlowEngine; families → SDK surfaces (IdpSdk, KSMasterController, kssidp, SafepayDropsSDK, Q2ModuleInterfaces)
 // → simulators (IdentityProvider, ThreeDSecure) → foundations (Secrets, Determinism, Crypto) → C libraries.
 // docs/architecture.md draws the graph.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -47,7 +47,7 @@ let package = Package(
 
         // SDK surfaces.
         .target(
-            name: "SafepayDropsSDK", dependencies: ["DropsWeb", "IdpTuiWorld", "JSONText", "ThreeDSecure", "Secrets", "Determinism", "Threading", "Crypto"],
+            name: "SafepayDropsSDK", dependencies: ["DropsWeb", "IdpTuiWorld", "JSONText", "Determinism", "Threading", "Crypto"],
             swiftSettings: strict),
         .target(
             name: "Q2Core", dependencies: ["IdentityProvider", "JSONText", "Crypto", "Secrets", "Determinism", "Threading"],
@@ -87,7 +87,7 @@ let package = Package(
         // One module per SDK family's flows, each a FlowFamily.
         .target(
             name: "IdpFlows",
-            dependencies: ["FlowEngine", "Simulation", "FlowRecords", "IdpSdk", "KSMasterController", "IdpTuiWorld", "IdentityProvider", "Scenario", "Crypto", "Determinism", "Threading"],
+            dependencies: ["FlowEngine", "Simulation", "FlowRecords", "IdpSdk", "KSMasterController", "IdentityProvider", "Crypto", "Threading"],
             swiftSettings: strict),
         .target(
             name: "LegacyFlows",
@@ -118,13 +118,13 @@ let package = Package(
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
         .target(name: "CWakeup", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(
-            name: "TerminalUI", dependencies: ["FlowEngine", "FlowCatalog", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "JSONText", "CTextWidth", "LocaleText"], swiftSettings: strict),
+            name: "TerminalUI", dependencies: ["FlowEngine", "FlowCatalog", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "IdpSdk", "KSMasterController", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "JSONText", "LocaleText"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(
             name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowEngine", "Threading", "LocaleText"], swiftSettings: strict),
         .executableTarget(
             name: "idp-tui",
-            dependencies: ["FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore", "Threading", "LocaleText"],
+            dependencies: ["FlowEngine", "FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore", "Threading", "LocaleText"],
             swiftSettings: strict),
         .executableTarget(name: "idp-bench", dependencies: ["FlowEngine", "FlowCatalog", "Simulation", "FlowRecords", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 
@@ -161,7 +161,7 @@ let package = Package(
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),
-        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "FlowRecords", "StateStore", "Threading", "IdentityProvider", "idp-tui"], swiftSettings: strict),
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "StateStore", "Threading", "IdentityProvider", "idp-tui"], swiftSettings: strict),
     ]
 )
 

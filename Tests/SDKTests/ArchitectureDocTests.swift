@@ -42,4 +42,32 @@ import Testing
             }
         }
     }
+
+    /// Package.swift declares what each module imports, and nothing it does not: the table above is checked against
+    /// the declarations, so a declared dependency no file imports (IdpFlows declared IdpTuiWorld) or an import
+    /// reached only through another module (idp-tui's FlowEngine) made the table and the graph wrong unseen.
+    @Test func everyModuleDeclaresExactlyWhatItImports() throws {
+        let graph = try PackageGraph.describe()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let toolchain: Set<String> = ["Foundation", "FoundationEssentials", "Dispatch", "CDispatch", "Synchronization", "Glibc", "Testing", "XCTest"]
+        let importLine = try Regex(#"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public\s+|package\s+|internal\s+)?import\s+(?:(?:struct|class|enum|func|protocol|typealias)\s+)?(\w+)"#)
+        var checked = 0
+        for (module, declared) in graph.dependencies where !module.hasSuffix("Tests") {
+            let folder = root.appendingPathComponent("Sources/\(module)")
+            guard let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap({ $0 as? String }).filter({ $0.hasSuffix(".swift") }),
+                  !files.isEmpty else { continue }
+            var imported: Set<String> = []
+            for file in files {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    if let match = try importLine.firstMatch(in: String(line)), let name = match.output[1].substring { imported.insert(String(name)) }
+                }
+            }
+            imported.subtract(toolchain)
+            #expect(imported.subtracting(declared).isEmpty, "\(module) imports \(imported.subtracting(declared).sorted()) without declaring it")
+            #expect(Set(declared).subtracting(imported).isEmpty, "\(module) declares \(Set(declared).subtracting(imported).sorted()) and imports none of it")
+            checked += 1
+        }
+        #expect(checked > 20)
+    }
 }
