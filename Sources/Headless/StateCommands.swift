@@ -89,7 +89,7 @@ public enum StateCommands {
         let options = command.options
         // The option checks below name the verb only when it is one; another word is the unknown argument, shown
         // as every error shows a word from the command line (ArgumentEcho: a name-like word as it is, else its place).
-        let verb = arguments.first.flatMap { ["show", "export", "prune"].contains($0) ? $0 : nil }
+        let verb = Command.history.verb(of: arguments).flatMap { $0.isEmpty ? nil : $0 }
         // Every error of a verb starts with it (`history prune: `), as the option parser's do.
         let prefix = verb.map { "history \($0): " } ?? "history: "
         let path = try statePath(options, command: .history, prefix: prefix)
@@ -109,21 +109,8 @@ public enum StateCommands {
         let unknown = { (word: String) in
             UsageError("history: unknown argument \"\(word)\"; use show ID, export ID or prune, or see idp-tui history --help")
         }
+        // (An option given to the wrong verb was refused by the parser, from the option table.)
         if verb == nil, let word = arguments.first { throw unknown(word) }
-        if verb != "prune" && (options.keepFlows != nil || options.keepDays != nil) {
-            throw UsageError("history\(verb.map { " \($0)" } ?? ""): --\(options.keepFlows != nil ? "keep-flows" : "keep-days") is for history prune")
-        }
-        if let verb, options.json || options.limit != nil {
-            // Accepted and ignored, a script would read text where it expects JSON: refused instead.
-            let option = options.json ? "--json" : "--limit"
-            throw UsageError("history \(verb): \(option) is for the list (idp-tui history \(option == "--json" ? "--json" : "--limit N"))"
-                + (option == "--json" && verb != "prune" ? "; one flow as JSON: idp-tui history export ID --format json" : ""))
-        }
-        if options.format != nil && verb != "export" {
-            // Accepted and ignored, `history --format json` printed the text table where a script expects JSON.
-            throw UsageError("history\(verb.map { " \($0)" } ?? ""): --format is for history export (idp-tui history export ID --format mermaid|json)"
-                + (verb == nil ? "; the list as JSON: idp-tui history --json" : ""))
-        }
         switch arguments.first {
         case "show", "export":
             let verb = arguments[0]

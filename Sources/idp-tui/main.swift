@@ -16,13 +16,13 @@ import Threading
 let version = "0.2.0"
 
 /// Built only when asked for: start-up should not pay for it.
-func help(_ command: Command) -> String {
-    guard command == .terminal else { return command.help }
+func help(_ command: Command, words: [String]) -> String {
+    guard command == .terminal else { return command.help(words: words) }
     let commands = Command.synopsis(of: Command.allCases.filter { $0 != .terminal })
     return """
         idp-tui \(version) — simulate IdpSdk / MC-SDK login, Safepay Drops 3-D Secure and Q2 sign-in flows, in a terminal and headless
 
-        \(Command.terminal.usage)
+        \(Command.terminal.usage())
 
         commands (idp-tui COMMAND --help for each):
         \(commands.joined(separator: "\n"))
@@ -138,7 +138,7 @@ if case .run(.terminal) = parsed.request { signalSources = [] } else { signalSou
 switch parsed.request {
 case .help(let command):
     // In ASCII under a locale that is not UTF-8, as plain mode and the error lines are.
-    print(PlainASCII.forUserLocale(help(command)))
+    print(PlainASCII.forUserLocale(help(command, words: parsed.words)))
     end(0)
 case .version:
     print("idp-tui \(version)")

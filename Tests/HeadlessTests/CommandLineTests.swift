@@ -134,7 +134,7 @@ import Testing
     @Test func theHeadlessGuidesSynopsisHasEveryOptionOfRun() throws {
         let guide = try String(contentsOf: docsFolder.appendingPathComponent("headless.md"), encoding: .utf8)
         let synopsis = try #require(guide.components(separatedBy: "```").dropFirst().first)
-        let options = Command.run.usage.split(separator: "\n").filter { $0.hasPrefix("  --") }
+        let options = Command.run.usage().split(separator: "\n").filter { $0.hasPrefix("  --") }
             .map { $0.dropFirst(2).components(separatedBy: "  ")[0] }
         #expect(options.count >= 12)
         for option in options { #expect(synopsis.contains(option), "docs/headless.md's synopsis lacks \(option)") }
@@ -144,10 +144,30 @@ import Testing
         #expect(try parse(["run", "--help"]).request == .help(.run))
         #expect(try parse(["help", "history"]).request == .help(.history))
         #expect(try parse(["--help"]).request == .help(.terminal))
-        let run = Command.run.help
+        let run = Command.run.help()
         for option in ["--answers FILE|-", "--prompt-timeout SECONDS", "--state FILE", "--seed N"] { #expect(run.contains(option), "\(option)") }
-        #expect(!run.contains("--limit") && !Command.terminal.help.contains("--answers"))
-        #expect(Command.history.help.contains("--format mermaid|json") && Command.compare.help.contains("--variant"))
+        #expect(!run.contains("--limit") && !Command.terminal.help().contains("--answers"))
+        #expect(Command.history.help().contains("--format mermaid|json") && Command.compare.help().contains("--variant"))
+    }
+
+    /// `history show --help` lists what show takes: it listed the list's, prune's and export's options, which show
+    /// then refused (exit 2). Each verb's help comes from the same table as the refusal.
+    @Test func eachHistoryVerbsHelpListsItsOwnOptions() throws {
+        let show = try parse(["history", "show", "--help"])
+        #expect(show.request == .help(.history))
+        let help = Command.history.help(words: show.words)
+        #expect(help.contains("idp-tui history show ID") && !help.contains("idp-tui history prune"), "\(help)")
+        for refused in ["--json", "--limit", "--keep-flows", "--keep-days", "--format"] {
+            #expect(!help.contains(refused), "\(refused) in show's help")
+            #expect(problem(["history", "show", "1", refused] + (refused == "--json" ? [] : ["1"])) != nil, "\(refused) accepted")
+        }
+        #expect(help.contains("--state FILE"))
+        let prune = Command.history.help(words: ["prune"])
+        #expect(prune.contains("--keep-flows N") && prune.contains("--keep-days D") && !prune.contains("--limit"))
+        let export = Command.history.help(words: ["export", "3"])
+        #expect(export.contains("--format mermaid|json") && !export.contains("--json "))
+        let list = Command.history.help(words: [])
+        for option in ["--json", "--limit N", "--keep-flows N", "--format mermaid|json"] { #expect(list.contains(option), "\(option)") }
     }
 
     /// A global option a command does not use is still checked: a typo in a script is an error (exit 2), not

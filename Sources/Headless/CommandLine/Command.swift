@@ -12,6 +12,17 @@ public enum Command: String, Sendable, CaseIterable {
     /// Where its errors start: `run: …`; nothing for the terminal UI.
     var prefix: String { self == .terminal ? "" : "\(rawValue): " }
 
+    /// `history`'s verbs; the list itself is none.
+    static let historyVerbs = ["show", "export", "prune"]
+
+    /// The verb of `history` its words name (`""`: the list), or nil when the first word is none (an unknown
+    /// argument, which the command reports); nil for the other commands.
+    func verb(of words: [String]) -> String? {
+        guard self == .history else { return nil }
+        guard let first = words.first else { return "" }
+        return Self.historyVerbs.contains(first) ? first : nil
+    }
+
     /// How it is invoked, without its options, and what it does: one pair a form.
     var forms: [(invocation: String, summary: String)] {
         switch self {

@@ -35,10 +35,28 @@ struct OptionSpec: Sendable {
     /// Given more than once, each adds to the last (`--bridge-fault`); any other option given twice is an error,
     /// so that a script's second `--answers` cannot quietly win over its first.
     var repeatable = false
+    /// For `history`, the verbs that take it (`""` the list itself); nil, every one. Given to another, it is refused
+    /// naming where it goes, and its help shows only under those verbs.
+    var verbs: [String]?
+    /// What to use instead, by the verb it was misplaced on (`--json` on `history show`: an export as JSON).
+    var instead: [String: String] = [:]
     let apply: Apply
 
     /// `--seed N`.
     var usage: String { value.map { "\(name) \($0)" } ?? name }
+
+    /// Whether `history`'s `verb` (`""`: the list) takes it.
+    func isFor(verb: String) -> Bool { verbs?.contains(verb) ?? true }
+
+    /// Why it cannot go with `verb`, and where it goes: `--limit is for the list (idp-tui history --limit N)`.
+    func misplaced(on verb: String) -> String {
+        let places = (verbs ?? []).map { $0.isEmpty ? "the list" : "history \($0)" }
+        let examples = (verbs ?? []).map { verb in
+            Command.history.forms.first { $0.invocation.hasPrefix("idp-tui history \(verb)") && $0.invocation.contains(name) }?.invocation
+                ?? "idp-tui history \(verb.isEmpty ? "" : verb + " ")\(usage)"
+        }
+        return "\(name) is for \(places.joined(separator: " and ")) (\(examples.joined(separator: "; ")))" + (instead[verb].map { "; \($0)" } ?? "")
+    }
 }
 
 enum OptionTable {
@@ -47,6 +65,8 @@ enum OptionTable {
     static let bridgeFaultList = "lose-acks:N, lose-every-ack, ready-never-comes, malformed-message, unknown-event, wrong-origin"
 
     static let all: [OptionSpec] = global + engine + commands
+
+    private static let exportAsJSON = "one flow as JSON: idp-tui history export ID --format json"
 
     static func named(_ name: String) -> OptionSpec? { all.first { $0.name == name } }
 
@@ -160,10 +180,11 @@ enum OptionTable {
             }
             options.variant = variant
         },
-        OptionSpec(name: "--json", value: nil, help: "JSON instead of text (history: one object a line; compare: one object)", scope: .only([.compare, .history])) {
+        OptionSpec(name: "--json", value: nil, help: "JSON instead of text (history: one object a line; compare: one object)", scope: .only([.compare, .history]),
+                   verbs: [""], instead: ["show": exportAsJSON, "export": exportAsJSON]) {
             options, _, _ in options.json = true
         },
-        OptionSpec(name: "--limit", value: "N", help: "how many flows `history` lists (default 50)", scope: .only([.history])) {
+        OptionSpec(name: "--limit", value: "N", help: "how many flows `history` lists (default 50)", scope: .only([.history]), verbs: [""]) {
             options, value, problem throws(UsageError) in
             guard let limit = Int(value), (1...100_000).contains(limit) else {
                 throw problem("--limit takes a whole number from 1 to 100000, not \"\(value)\"")
@@ -171,7 +192,7 @@ enum OptionTable {
             options.limit = limit
         },
         OptionSpec(name: "--keep-flows", value: "N", help: "`history prune`: keep the newest N flows from now on (default 1000)",
-                   scope: .only([.history])) {
+                   scope: .only([.history]), verbs: ["prune"]) {
             options, value, problem throws(UsageError) in
             guard let count = Int(value), Retention.flowsRange.contains(count) else {
                 throw problem("--keep-flows takes a whole number from 1 to 1000000, not \"\(value)\"")
@@ -179,7 +200,7 @@ enum OptionTable {
             options.keepFlows = count
         },
         OptionSpec(name: "--keep-days", value: "D", help: "`history prune`: keep no flow older than D days from now on (0: no limit, the default)",
-                   scope: .only([.history])) {
+                   scope: .only([.history]), verbs: ["prune"]) {
             options, value, problem throws(UsageError) in
             guard let days = Int(value), Retention.daysRange.contains(days) else {
                 throw problem("--keep-days takes a whole number of days from 0 (no limit) to 36500, not \"\(value)\"")
@@ -188,7 +209,8 @@ enum OptionTable {
         },
         OptionSpec(name: "--yes", value: nil, help: "reset without asking (at a terminal it asks first; a script is not asked)",
                    scope: .only([.reset])) { options, _, _ in options.yes = true },
-        OptionSpec(name: "--format", value: "mermaid|json", help: "what `history export` writes", scope: .only([.history])) {
+        OptionSpec(name: "--format", value: "mermaid|json", help: "what `history export` writes", scope: .only([.history]),
+                   verbs: ["export"], instead: ["": "the list as JSON: idp-tui history --json"]) {
             options, value, problem throws(UsageError) in
             guard value == "mermaid" || value == "json" else { throw problem("--format takes mermaid or json, not \"\(value)\"") }
             options.format = value

@@ -118,6 +118,11 @@ public struct ParsedCommandLine: Sendable {
             case (_?, let value?): try spec.apply(&options, value, problem)
             }
         }
+        // An option of one of history's verbs on another is refused naming where it goes: accepted and ignored, a
+        // script's `history --format json` read a text table as JSON.
+        if let verb = chosen.verb(of: words), let misplaced = given.first(where: { $0.spec?.isFor(verb: verb) == false })?.spec {
+            throw problem(misplaced.misplaced(on: verb))
+        }
         if options.ephemeral && options.statePath != nil {
             throw problem("--state and --ephemeral exclude each other: keep state in FILE, or in memory only")
         }
@@ -156,7 +161,7 @@ public struct ParsedCommandLine: Sendable {
     /// Where its errors start: `run: `, and for history's verbs the verb too (`history prune: `), as the errors the
     /// verbs' own code writes do.
     private static func errorPrefix(of command: Command, words: [String]) -> String {
-        if command == .history, let verb = words.first, ["show", "export", "prune"].contains(verb) { return "history \(verb): " }
+        if let verb = command.verb(of: words), !verb.isEmpty { return "history \(verb): " }
         return command.prefix
     }
 
@@ -179,17 +184,24 @@ public struct ParsedCommandLine: Sendable {
 }
 
 extension Command {
-    /// `--help` for this command, from the option table, and where its guide is.
-    public var help: String {
-        usage + "\nguide: \(guide) in idp-tui's source tree (not installed with the binary)"
+    /// `--help` for this command (for `history`'s `verb`, that verb's alone), from the option table, and where its
+    /// guide is.
+    public func help(verb: String? = nil) -> String {
+        usage(verb: verb) + "\nguide: \(guide) in idp-tui's source tree (not installed with the binary)"
     }
 
-    /// Its usage, options and notes (the whole `idp-tui --help` holds the terminal UI's).
-    public var usage: String {
-        var lines = ["usage:"] + Command.synopsis(of: [self])
+    /// `--help` for the command these words follow: `history show --help` is show's (it listed the list's and
+    /// prune's options, which show refuses).
+    public func help(words: [String]) -> String { help(verb: verb(of: words).flatMap { $0.isEmpty ? nil : $0 }) }
+
+    /// Its usage, options and notes (the whole `idp-tui --help` holds the terminal UI's); for one of `history`'s
+    /// verbs, its form and the options it takes.
+    public func usage(verb: String? = nil) -> String {
+        let forms = verb.map { verb in Command.synopsis(of: [self]).filter { $0.hasPrefix("  idp-tui history \(verb)") } } ?? Command.synopsis(of: [self])
+        var lines = ["usage:"] + forms
         let own = OptionTable.all.filter { spec in
             if case .global = spec.scope { return false }
-            return spec.scope.includes(self)
+            return spec.scope.includes(self) && (verb.map(spec.isFor(verb:)) ?? true)
         }
         func describe(_ specs: [OptionSpec]) -> [String] {
             let width = specs.map(\.usage.count).max() ?? 0
