@@ -171,7 +171,7 @@ final class PaymentRun: DropsCardholder {
             guard let details = answer.value(as: PaymentDetails.self) else { return nil }
             state.withLock { $0.details = details }
             emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: "entered",
-                 detail: "card \(details.card) (\(details.card.brand.rawValue)), expiry \(String(format: "%02d", details.expiryMonth))/\(details.expiryYear % 100), \(AccessControlServer.format(details.amountMinorUnits, details.currency)), \(details.merchantName)")
+                 detail: "card \(details.card) (\(details.card.brand.rawValue)), expiry \(String(format: "%02d/%04d", details.expiryMonth, details.expiryYear)), \(AccessControlServer.format(details.amountMinorUnits, details.currency)), \(details.merchantName)")
             return details
         case (.timedOut, let waited):
             emit(.paymentDetails, from: .app, to: .drops, duration: waited, status: EngineStatus.promptTimeout,

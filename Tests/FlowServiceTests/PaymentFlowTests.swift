@@ -105,6 +105,15 @@ extension RecordingFrontEnd {
         #expect(result.advice != nil)
     }
 
+    /// The card form's event says the expiry as entered, its year whole (`03/05` read "03/5", `01/2905` "01/5").
+    @Test(arguments: [("03/05", "expiry 03/2005"), ("01/2905", "expiry 01/2905"), ("1230", "expiry 12/2030")])
+    func theCardFormsEventSaysTheExpiryWhole(expiry: String, said: String) throws {
+        let frontEnd = paying("4000000000002701", expiry: expiry)
+        let result = try #require(service().run(.payerAuth, with: frontEnd))
+        let entered = frontEnd.events(of: result.flowID).first { $0.step.rawValue == "card form" && $0.status == "entered" }
+        #expect(entered?.detail.contains(said) == true, "\(entered?.detail ?? "no card form event")")
+    }
+
     @Test func aChallengeAsksThroughThePromptsAndSucceedsAfterAWrongCode() throws {
         let service = service()
         let frontEnd = paying("4000000000002503", actions: [code("W7q9x"), code("1234")])
