@@ -136,7 +136,7 @@ public final class IdentityProvider: Sendable {
         // The seal is checked once: the login needs the claims, the log the device they name.
         let claims = ClientData.open(request.clientData, with: clientDataSealer)
         let page = openLogin(request, claims: claims)
-        var traffic = IdpTraffic(request: "GET /authorize", detail: "client_id=\(request.clientId), tenant=\(request.tenantId)", response: page)
+        var traffic = IdpTraffic(.openLogin(clientId: request.clientId, tenantId: request.tenantId), response: page)
         traffic.deviceID = claims?.deviceID
         report(traffic)
         return page
@@ -177,8 +177,7 @@ public final class IdentityProvider: Sendable {
     public func submit(sessionID: String, values: [FormField: Secret]) -> AuthorizationPage {
         let device = state.withLock { $0.sessions[sessionID]?.claims.deviceID }
         let page = submitPage(sessionID: sessionID, values: values)
-        let fields = values.keys.map(\.rawValue).sorted().joined(separator: ", ")
-        var traffic = IdpTraffic(request: "POST /authorize", detail: "form fields \(fields)", response: page)
+        var traffic = IdpTraffic(.submitForm(values.keys), response: page)
         traffic.deviceID = device
         report(traffic)
         return page

@@ -15,13 +15,13 @@ public struct IdpTraffic: Sendable, Equatable {
         self.status = status
     }
 
-    init(request: String, detail: String, response page: AuthorizationPage) {
+    init(_ request: NetworkRequest, response page: AuthorizationPage) {
         let (response, status): (String, String) = switch page {
         case .form(let form): ("login form page \(form.page) of \(form.pageCount): \(form.fields.map(\.rawValue).joined(separator: ", "))", "200")
         case .redirect: ("redirect to the app with an authorization code", "302")
         case .error(let failure): ("\(IdpFailure.subsystem)/\(failure.code): \(failure.message)", String(failure.httpStatus))
         case .malformed(let what): (what, "200")
         }
-        self.init(request: request, detail: detail, response: response, status: status)
+        self.init(request: request.name, detail: request.detail, response: response, status: status)
     }
 }

@@ -16,6 +16,8 @@ public final class SimulatedNetwork: Sendable {
     private let state: Locked<State>
     /// This line's round trips waiting on the clock.
     private let waits = Locked(Waits())
+    /// Hears each request this line sends, as it leaves (``onSending(_:)``).
+    private let sending = Locked<(@Sendable (NetworkRequest) -> Void)?>(nil)
 
     private struct State {
         var hosts: [String: IdentityProvider] = [:]
@@ -126,40 +128,49 @@ public final class SimulatedNetwork: Sendable {
         set { state.withLock { $0.latency = newValue } }
     }
 
-    /// Connects to the IdP at `url`, taking one round trip of latency.
-    public func connect(to url: String) throws(NetworkError) -> IdentityProvider {
+    /// Calls `observer` with each request this line sends, on the sender's thread, as it leaves the device: before
+    /// the latency and the faults it meets, so that a flow's log shows a request when it went (it showed one only
+    /// with its answer, and a request that timed out never), and a fault after the request it struck. One observer
+    /// a line (the device's flow family); nil removes it.
+    package func onSending(_ observer: (@Sendable (NetworkRequest) -> Void)?) {
+        sending.withLock { $0 = observer }
+    }
+
+    /// Connects to the IdP at `url`, taking one round trip of latency (`request`'s, when it says what it sends).
+    public func connect(to url: String, sending request: NetworkRequest? = nil) throws(NetworkError) -> IdentityProvider {
         let host = state.withLock { $0.hosts[url] }
-        try roundTrip()
+        try roundTrip(sending: request)
         guard let host else { throw .unreachable(url) }
         return host
     }
 
     /// One more round trip to a server already connected (an IdP unless `server` names another, as a fault's
     /// line in the log does): latency, or a fault. Blocks the calling thread for the latency.
-    public func roundTrip(to server: String = "the IdP") throws(NetworkError) {
-        let trip = try plan(to: server)
+    public func roundTrip(to server: String = "the IdP", sending request: NetworkRequest? = nil) throws(NetworkError) {
+        let trip = try plan(to: server, sending: request)
         if trip.delay > .zero { try wait(trip.delay) }
         if trip.timesOut { throw .timedOut(FaultSwitchboard.requestTimeout) }
     }
 
-    /// ``roundTrip(to:)`` for async callers: the task is suspended for the latency, its thread free. A cancelled
-    /// task's round trip is abandoned (``NetworkError/abandoned``), never delivered.
-    public func roundTrip(to server: String = "the IdP") async throws(NetworkError) {
+    /// ``roundTrip(to:sending:)`` for async callers: the task is suspended for the latency, its thread free. A
+    /// cancelled task's round trip is abandoned (``NetworkError/abandoned``), never delivered.
+    public func roundTrip(to server: String = "the IdP", sending request: NetworkRequest? = nil) async throws(NetworkError) {
         if Task.isCancelled { throw .abandoned }
-        let trip = try plan(to: server)
+        let trip = try plan(to: server, sending: request)
         if trip.delay > .zero { try await wait(trip.delay) }
         if trip.timesOut { throw .timedOut(FaultSwitchboard.requestTimeout) }
     }
 
     /// What a round trip meets before its answer: a fault that ends it at once, or how long it waits (and whether
-    /// it then times out).
-    private func plan(to server: String) throws(NetworkError) -> (delay: Duration, timesOut: Bool) {
+    /// it then times out). The request is heard as sent once it leaves the device (not when the network is down).
+    private func plan(to server: String, sending request: NetworkRequest?) throws(NetworkError) -> (delay: Duration, timesOut: Bool) {
         if waits.withLock({ $0.abandoned }) { throw .abandoned }
         let faults = faults.faults
         if faults.networkUnavailable {
             self.faults.triggered("network unavailable: the request never leaves the device")
             throw .offline
         }
+        if let request, let observer = sending.withLock({ $0 }) { observer(request) }
         if faults.requestTimeout {
             self.faults.triggered("request timeout: \(server) does not answer within \(FaultSwitchboard.requestTimeout.components.seconds) s")
             return (FaultSwitchboard.requestTimeout, true)
@@ -239,5 +250,29 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let after): "the request timed out after \(after.components.seconds) s without an answer"
         case .abandoned: "the request was abandoned before it was delivered: the app cancelled the flow"
         }
+    }
+}
+
+/// A request as it leaves a device: what a flow's log says of it (`GET /authorize`, `client_id=…, tenant=…`).
+public struct NetworkRequest: Sendable, Equatable {
+    public let name: String
+    public let detail: String
+
+    public init(_ name: String, detail: String) {
+        self.name = name
+        self.detail = detail
+    }
+
+    /// The IdP's requests, as the SDK that sends them and the IdP that answers them say them.
+    public static func openLogin(clientId: String, tenantId: String) -> NetworkRequest {
+        NetworkRequest("GET /authorize", detail: "client_id=\(clientId), tenant=\(tenantId)")
+    }
+
+    public static func submitForm<Field: RawRepresentable<String>>(_ fields: some Sequence<Field>) -> NetworkRequest {
+        NetworkRequest("POST /authorize", detail: "form fields \(fields.map(\.rawValue).sorted().joined(separator: ", "))")
+    }
+
+    public static func token(clientId: String) -> NetworkRequest {
+        NetworkRequest("POST /token", detail: "grant_type=authorization_code, client_id=\(clientId)")
     }
 }

@@ -20,8 +20,8 @@ extension IdentityProvider {
             response = "\(IdpFailure.subsystem)/\(failure.code): \(failure.message)"
             status = String(failure.httpStatus)
         }
-        var traffic = IdpTraffic(request: "POST /token", detail: "grant_type=authorization_code, client_id=\(request.clientId)",
-                                 response: response, status: status)
+        let sent = NetworkRequest.token(clientId: request.clientId)
+        var traffic = IdpTraffic(request: sent.name, detail: sent.detail, response: response, status: status)
         traffic.deviceID = claims?.deviceID
         report(traffic)
         return result

@@ -53,6 +53,7 @@ public final class IdpSdkFamily: FlowFamily {
 
     deinit {
         if let token = observer.withLock({ $0 }) { environment.world.identityProvider.removeObserver(token) }
+        environment.network.onSending(nil)
     }
 
     /// The device's master controller.
@@ -156,19 +157,29 @@ public final class IdpSdkFamily: FlowFamily {
         device.listen(listener)
         let token = environment.world.identityProvider.observe { [weak self] traffic in self?.idpAnswered(traffic) }
         observer.withLock { $0 = token }
+        // The request as it leaves this device's line, before the latency and faults it meets; the IdP's answer
+        // when it comes.
+        environment.network.onSending { [weak self] request in self?.requestSent(request) }
+    }
+
+    private func requestSent(_ request: NetworkRequest) {
+        guard let run = service.withLock({ $0.service })?.runningFlow else { return }
+        run.emit(FlowStep(request.name), from: Self.caller, to: .identityProvider, detail: request.detail)
     }
 
     private func idpAnswered(_ traffic: IdpTraffic) {
         if let device = traffic.deviceID, device != self.device.deviceID { return }
         guard let run = service.withLock({ $0.service })?.runningFlow else { return }
-        let caller: Participant = switch QueueName.current {
+        run.emit(FlowStep(traffic.request), from: .identityProvider, to: Self.caller, status: traffic.status, detail: traffic.response)
+    }
+
+    /// The SDK on whose queue a request goes and its answer comes.
+    private static var caller: Participant {
+        switch QueueName.current {
         case "IdpSdk": .idpSdk
         case "MC-SDK": .masterController
         default: .app
         }
-        let step = FlowStep(traffic.request)
-        run.emit(step, from: caller, to: .identityProvider, detail: traffic.detail)
-        run.emit(step, from: .identityProvider, to: caller, status: traffic.status, detail: traffic.response)
     }
 
     /// The device as stored (the MC-SDK reads it again at its next Start in any case).

@@ -85,7 +85,7 @@ public final class IdpSdkService: Sendable {
             return IdpSdkResult(error: .invalidArgument("astClientData has no clientData or codeChallange; pass a successful GetAstClientDataResultEvent"))
         }
         let provider: IdentityProvider
-        switch connect() {
+        switch connect(sending: .openLogin(clientId: request.clientId, tenantId: request.tenantId)) {
         case .failure(let error): return IdpSdkResult(error: error)
         case .success(let connected): provider = connected
         }
@@ -106,7 +106,7 @@ public final class IdpSdkService: Sendable {
                     return IdpSdkResult(error: error)
                 case .success(let values):
                     do {
-                        try network.roundTrip()
+                        try network.roundTrip(sending: .submitForm(values.keys))
                     } catch {
                         provider.abandon(sessionID: form.sessionID)
                         return IdpSdkResult(error: .network(error))
@@ -126,7 +126,7 @@ public final class IdpSdkService: Sendable {
     }
 
     /// Opens the connection and checks the server's chain against the pinned one.
-    private func connect() -> Result<IdentityProvider, IdpSdkError> {
+    private func connect(sending request: NetworkRequest) -> Result<IdentityProvider, IdpSdkError> {
         let pins: CertificateChain
         switch pinnedChain {
         case .failure(let error): return .failure(.badCertificateChain(error.description))
@@ -134,7 +134,7 @@ public final class IdpSdkService: Sendable {
         }
         let provider: IdentityProvider
         do {
-            provider = try network.connect(to: idpUrl)
+            provider = try network.connect(to: idpUrl, sending: request)
         } catch {
             return .failure(.network(error))
         }

@@ -262,7 +262,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         }
         let provider: IdentityProvider
         do {
-            provider = try configuration.network.connect(to: configuration.idpUrl)
+            provider = try configuration.network.connect(to: configuration.idpUrl, sending: .token(clientId: event.clientId))
         } catch {
             return KSMSetAuthorisationCodeResultEvent.failure(.KSMNOT_REACHABLE, 0, error.description)
         }

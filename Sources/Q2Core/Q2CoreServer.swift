@@ -29,6 +29,11 @@ public enum HydraCode {
 public final class Q2CoreServer: Sendable {
     public static let path = "/mobilews/logonUser"
 
+    /// A logon request as the log says it (the password never: only that one is sent).
+    public static func logonRequest(userId: String) -> NetworkRequest {
+        NetworkRequest("POST \(path)", detail: "userId=\(userId), password")
+    }
+
     /// The app tenant's users' stored hashes, made at the first logon (a scenario's users are made at their
     /// tenant's first use: a tenant of 1,000 users starts as fast as the demo's two); until then the tenant and
     /// the salts drawn for its users at start.
@@ -100,7 +105,7 @@ public final class Q2CoreServer: Sendable {
     /// Core's own view of it). Throws when the network does not carry the request. The caller's task is
     /// suspended for the network's latency, its thread free (the module's `authenticate` is async).
     public func logonUser(userId: String, password: Secret, over line: SimulatedNetwork? = nil) async throws(NetworkError) -> LogonResponse {
-        try await (line ?? network).roundTrip(to: "Q2 Core")
+        try await (line ?? network).roundTrip(to: "Q2 Core", sending: Self.logonRequest(userId: userId))
         let response = answer(userId: userId, password: password)
         observer.withLock { $0 }?(userId, response)
         return response

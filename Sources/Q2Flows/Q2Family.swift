@@ -143,7 +143,12 @@ public final class Q2Family: FlowFamily {
     }
 
     /// A sign-in's own line onto the world's network: a cancel abandons its request to Core, and only its.
-    func signInLine() -> SimulatedNetwork { world.network.line() }
+    func signInLine() -> SimulatedNetwork {
+        let line = world.network.line()
+        // The request as it leaves, before the latency and faults it meets; Core's answer when it comes.
+        line.onSending { [weak self] request in self?.requestSent(request) }
+        return line
+    }
 
     /// Core's logon requests and answers appear in the running flow's log.
     /// `--insecure-device` (``Q2Settings/insecureDeviceReason``) is the insecure-device fault held on, its reason
@@ -190,10 +195,14 @@ public final class Q2Family: FlowFamily {
         }
     }
 
+    private func requestSent(_ request: NetworkRequest) {
+        guard let run = service.withLock({ $0.service })?.runningFlow else { return }
+        run.emit(FlowStep(request.name), from: .q2Module, to: .q2Core, detail: request.detail)
+    }
+
     private func coreAnswered(_ userId: String, _ response: LogonResponse) {
         guard let run = service.withLock({ $0.service })?.runningFlow else { return }
-        let step = FlowStep("POST \(Q2CoreServer.path)")
-        run.emit(step, from: .q2Module, to: .q2Core, detail: "userId=\(userId), password")
+        let step = FlowStep(Q2CoreServer.logonRequest(userId: userId).name)
         let hydra = response.hydraCode.map { ", hydraCode \($0)" } ?? ""
         let token = response.q2token == nil ? "" : ", q2token header"
         run.emit(step, from: .q2Core, to: .q2Module, status: String(response.status), detail: "\(response.message)\(hydra)\(token)")

@@ -56,8 +56,14 @@ import Testing
     }
 
     @Test func aRequestTimeoutWaitsThirtySecondsThenFails() throws {
-        let result = try activationTimingOut { $0.world.identityFaults.requestTimeout = true }
+        var log: [String] = []
+        let result = try activationTimingOut({ $0.world.identityFaults.requestTimeout = true }, log: &log)
         #expect(result.error?.message.contains("timed out after 30 s") == true)
+        // The request is logged as it leaves, before the fault that strikes it; it has no answer (it was logged
+        // only with its answer, and so never).
+        let request = log.firstIndex(of: "IdpSdk→IdP GET /authorize"), fault = log.firstIndex(of: "simulator→App fault injected")
+        #expect(request != nil && fault != nil && request! < fault!, "\(log)")
+        #expect(!log.contains("IdP→IdpSdk GET /authorize"), "\(log)")
         #expect(result.advice == "No server answers while the request-timeout fault is on: turn it off, then run the flow again.",
                 "\(result.advice ?? "")")
     }
@@ -81,6 +87,12 @@ import Testing
     /// An activation with the network `slow`ed, its first round trip waited out for the SDK's 30 s: it fails
     /// NOT_REACHABLE 511/5 after exactly 30 s on the clock.
     private func activationTimingOut(_ slow: (SimulationEnvironment) -> Void) throws -> FlowResult {
+        var log: [String] = []
+        return try activationTimingOut(slow, log: &log)
+    }
+
+    /// ... and its events, as `from→to step`.
+    private func activationTimingOut(_ slow: (SimulationEnvironment) -> Void, log: inout [String]) throws -> FlowResult {
         let clock = ManualClock()
         let service = FlowService(environment: SimulationEnvironment(clock: clock))
         slow(service.environment)
@@ -92,6 +104,7 @@ import Testing
         let result = try #require(frontEnd.results.first)
         #expect(result.status == "NOT_REACHABLE" && result.error?.code == 5, "\(result)")
         #expect(result.duration == .seconds(30))
+        log = frontEnd.steps(of: result.flowID)
         return result
     }
 

@@ -171,13 +171,14 @@ import Testing
         // waits on its first IdP call.
         let driver = AppDriver(latency: .seconds(5))
         driver.press(.enter)  // Activate device
-        let shown = driver.pump { _ in driver.app.state.inFlight != nil && driver.app.render().text.contains("waiting for") }
+        // The request to the IdP is in flight as soon as it leaves: the screen names it, and who sent it.
+        let shown = driver.pump { _ in driver.app.state.inFlight != nil && driver.app.render().text.contains("waiting for IdP") }
         #expect(shown)
         let call = try #require(driver.app.state.inFlight)
         #expect(driver.app.tickInterval == .milliseconds(250), "the elapsed time ticks while a call is in flight")
         driver.app.tick(now: call.since + .milliseconds(3_250))
         let text = driver.app.render().text
-        #expect(text.contains("waiting for IdpSdk: getAuthorizationCode (from App) · 3.2 s"), "\(text)")
+        #expect(text.contains("waiting for IdP: GET /authorize (from IdpSdk) · 3.2 s"), "\(text)")
         #expect(!text.contains("fault injected"))
         driver.press(.escape)
         let ended = driver.pump { _ in driver.isResult }
@@ -211,7 +212,8 @@ extension WaitingTests {
         for _ in 0..<6 where !reached {
             driver.pump { _ in driver.isResult || (driver.clock.pendingTimerCount > 0 && driver.app.render().text != before) }
             let text = driver.app.render().text
-            reached = text.contains("waiting for MC-SDK: SetAuthorisationCode")
+            // SetAuthorisationCode's request to the IdP, as it leaves: the MC-SDK waits for the IdP's answer.
+            reached = text.contains("waiting for IdP: POST /token (from MC-SDK)")
             if reached || driver.isResult { break }
             before = text
             driver.clock.advance(by: .seconds(5))
@@ -248,9 +250,10 @@ extension WaitingTests {
         #expect(driver.app.tickInterval == nil)
     }
 
-    /// After the form is answered the SDK goes on with it: the working screen says so, not that it waits for the
-    /// prompt it has just had its answer to, and its time ticks while the SDK's next request waits out the added
-    /// latency (it showed no time until the request was sent).
+    /// After the form is answered the SDK goes on with it: the working screen says the request it sent and whom it
+    /// waits for, not the prompt it has just had its answer to, and its time ticks while the request waits out the
+    /// added latency (it showed no time until the request was sent, and then "provideCredentials answered": the
+    /// request was logged only with its answer).
     @Test func afterTheFormTheWorkingScreenSaysTheSDKHasTheAnswer() throws {
         let driver = AppDriver(latency: .seconds(5))
         driver.press(.enter)  // Activate device: its connection waits 5 s on the manual clock
@@ -259,13 +262,13 @@ extension WaitingTests {
         #expect(driver.pump { _ in driver.isForm })
         driver.fill()
         driver.press(.enter)
-        #expect(driver.pump { _ in driver.app.render().text.contains("(provideCredentials answered)") })
+        #expect(driver.pump { _ in driver.app.render().text.contains("waiting for IdP: POST /authorize (from IdpSdk)") })
         #expect(!driver.app.render().text.contains("waiting for IdpSdk: provideCredentials"))
         let call = try #require(driver.app.state.inFlight, "the SDK is waited on after the answer")
         #expect(driver.app.tickInterval == .milliseconds(250))
         driver.app.tick(now: call.since + .milliseconds(1_750))
         let text = driver.app.render().text
-        #expect(text.contains("waiting for IdpSdk (provideCredentials answered) · 1.7 s"), "\(text)")
+        #expect(text.contains("waiting for IdP: POST /authorize (from IdpSdk) · 1.7 s"), "\(text)")
         // The request goes once the latency is waited out; its answer brings the next page, the app's turn.
         driver.clock.advance(by: .seconds(5))
         #expect(driver.pump { _ in driver.isForm })

@@ -126,13 +126,15 @@ extension Q2ScreenTests {
         driver.press(.tab)
         driver.type("wonderland")
         driver.press(.enter)
-        let askedCore = driver.pump { app in app.state.log.contains { $0.step.rawValue == "allowLogin" && $0.status != nil } }
+        let askedCore = driver.pump { app in app.state.log.contains { $0.step.rawValue == "POST /mobilews/logonUser" } }
         #expect(askedCore)
         let call = try #require(driver.app.state.inFlight)
         #expect(driver.app.tickInterval == .milliseconds(250), "the elapsed time ticks while Core is asked")
         driver.app.tick(now: call.since + .milliseconds(2_500))
         let text = driver.app.render().text
-        #expect(text.contains("waiting for Q2 SDK: authenticate(using:) (from App) ·"), "\(text)")
+        // The logon request is in flight from its start: the screen names it (it named authenticate(using:), the
+        // request being logged only with Core's answer).
+        #expect(text.contains("waiting for Q2 Core: POST /mobilews/logonUser (from Q2 SDK) · 2.5 s"), "\(text)")
         #expect(!text.contains("allowLogin allow"), "\(text)")
         driver.press(.escape)
         #expect(driver.pump { _ in driver.isResult })
