@@ -18,10 +18,11 @@ extension DropsPage {
         let completion: String
         if faults.methodTimeout {
             let seconds = acs.timers.method.components.seconds
-            fault("3DS Method never completes: the AReq waits \(seconds) s, then goes with threeDSCompInd N")
             // Logged before the wait, so that the screen and a cancel name the Method as the call in flight (they
-            // named the card form, answered 10 s before).
+            // named the card form, answered 10 s before); the fault after it, as every fault comes after the message
+            // it strikes (the diagram put its ⚡ on the Drops lane).
             log("Drops", "ACS", "3DS Method", "\(collection); waiting for its completion (the method timer: \(seconds) s)")
+            fault("3DS Method never completes: the AReq waits \(seconds) s, then goes with threeDSCompInd N")
             simulation.clock.sleep(for: acs.timers.method)
             completion = "N"
         } else {

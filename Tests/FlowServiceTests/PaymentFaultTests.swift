@@ -60,6 +60,11 @@ import ThreeDSecure
         #expect(result.status == PaymentStatus.authenticated)
         #expect(result.payment?.threeDSCompInd == "N")
         #expect(withinATick(times["AReq"], 10), "\(times)")
+        // The fault comes after the Method it strikes, as every other one does (it came first, and the diagram put
+        // its ⚡ on the Drops lane).
+        let (_, events) = try payLogging(threeDS: ThreeDSFaults(methodTimeout: true))
+        let method = events.firstIndex { $0.step.rawValue == "3DS Method" }, fault = events.firstIndex { $0.status == "FAULT" }
+        #expect(method != nil && fault != nil && method! < fault!, "\(events.map(\.step.rawValue))")
     }
 
     @Test func aLostFirstCReqEndsTheChallengeAfterThirtySeconds() throws {
