@@ -22,6 +22,43 @@ import Testing
         #expect(text.contains(" payer-auth —    failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
     }
 
+    /// A past flow whose header fills its line still says how many of its events are out of view: the header's last
+    /// part goes on to make room (a failed challenge's 31 events showed 5, and nothing said so).
+    @Test func aFullHeaderMakesRoomForTheHiddenEventsNote() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503", expiry: "01/30")
+        for _ in 0..<3 {
+            let before = driver.challenge
+            driver.type("9999")
+            driver.press(.enter)
+            driver.nextScreen(after: before)
+        }
+        #expect(driver.isResult)
+        driver.press(.escape, .character("h"), .enter)
+        func headerEnd() -> String {
+            let lines = driver.app.render().text.split(separator: "\n").map(String.init)
+            return lines.first { $0.contains(" events") } ?? ""
+        }
+        #expect(headerEnd().contains("↓"), "no note of the events below: \(driver.app.render().text)")
+        driver.press(.end)
+        #expect(headerEnd().contains("↑"), "\(driver.app.render().text)")
+    }
+
+    /// At 60×18 a user name longer than a line is cut in the header, which keeps the status, the time and the count
+    /// (they were pushed out of it).
+    @Test func aLongUserNameLeavesTheHeaderItsStatus() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openQ2()
+        driver.type("maximiliana.vandenberghe-longname@example.com.something-long")
+        driver.press(.tab)
+        driver.type("wrong")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape, .character("h"), .enter)
+        let text = driver.app.render().text
+        #expect(text.contains("INVALID_CREDENTIALS") && text.contains("events"), "\(text)")
+    }
+
     /// Activates, then records `copies` more copies of that flow (another process's flows), back on the home menu.
     func activateWithCopies(_ driver: AppDriver, _ copies: Int) throws -> any FlowHistory {
         driver.activate()

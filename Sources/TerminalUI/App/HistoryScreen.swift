@@ -264,18 +264,34 @@ extension AppView {
         // The help bar says what Enter does. The time as the list shows it; a header too long for a line goes on
         // to a second between its parts (it was cut: "… · 26 even…").
         let time = String(s.time.prefix(19)).replacingOccurrences(of: "T", with: " ")
-        let parts = [s.flow] + (s.user.map { [$0] } ?? []) + ["\(s.outcome.rawValue) \(s.status)", time, "\(transcript.record.events.count) events"]
-        var header = [parts[0]]
-        for (index, part) in parts.enumerated().dropFirst() {
-            // A part with more after it keeps room for the " ·" that ends its line if the next goes on (a time that
-            // filled the line exactly was cut to "17:46:4…" by it).
-            let end = index < parts.count - 1 ? " ·" : ""
-            if CharacterWidth.of(header[header.count - 1] + " · " + part + end) <= area.width || header.count == 2 {
-                header[header.count - 1] += " · " + part
-            } else {
-                header[header.count - 1] += " ·"
-                header.append(part)
+        let count = transcript.record.events.count
+        // A user name longer than a line is cut there (the events name it whole): at 60 columns one pushed the
+        // status, the time and the count out of the header.
+        let user = s.user.map { CharacterWidth.of($0) > area.width - 2 ? CharacterWidth.truncate($0, to: area.width - 2) : $0 }
+        let parts = [s.flow] + (user.map { [$0] } ?? []) + ["\(s.outcome.rawValue) \(s.status)", time, "\(count) events"]
+        /// The parts on lines of the width, at most three; `room`: columns the last line keeps free.
+        func lines(keeping room: Int) -> [String] {
+            var header = [parts[0]]
+            for (index, part) in parts.enumerated().dropFirst() {
+                // A part with more after it keeps room for the " ·" that ends its line if the next goes on (a time
+                // that filled the line exactly was cut to "17:46:4…" by it); the last, room for the note.
+                let end = index < parts.count - 1 ? " ·" : String(repeating: " ", count: room)
+                if CharacterWidth.of(header[header.count - 1] + " · " + part + end) <= area.width || header.count == 3 {
+                    header[header.count - 1] += " · " + part
+                } else {
+                    header[header.count - 1] += " ·"
+                    header.append(part)
+                }
             }
+            return header
+        }
+        var header = lines(keeping: 0)
+        // Events out of view are said at the end of the header's last line: when some are and the header leaves no
+        // room for the note's shortest form, its last part goes on (there was no note at all for a flow whose
+        // header filled its line).
+        let note = CharacterWidth.of("↑\(count) · ↓\(count)") + 2
+        if count > area.height - header.count - 3, CharacterWidth.of(header[header.count - 1]) + note > area.width {
+            header = lines(keeping: note)
         }
         // The result's error and next step under the header, as `history show` prints them, wrapped (up to three rows
         // each, and never so many that fewer than three events show).
