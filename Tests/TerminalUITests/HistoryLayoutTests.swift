@@ -44,6 +44,30 @@ import Testing
         #expect(headerEnd().contains("↑"), "\(driver.app.render().text)")
     }
 
+    /// `v` twice leaves the selected event selected (the diagram's shorter range moved event 20's selection to 14);
+    /// moved in the diagram, the list goes where the diagram was.
+    @Test func theDiagramAndBackKeepTheSelection() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503", expiry: "01/30")
+        for _ in 0..<3 {
+            let before = driver.challenge
+            driver.type("9999")
+            driver.press(.enter)
+            driver.nextScreen(after: before)
+        }
+        driver.press(.escape, .character("h"), .enter)
+        for _ in 0..<19 { driver.press(.down) }
+        func selection() -> Int? {
+            if case .transcript(let transcript, _) = driver.app.state.screen { return transcript.scroll }
+            return nil
+        }
+        #expect(selection() == 19)
+        driver.press(.character("v"), .character("v"))
+        #expect(selection() == 19)
+        driver.press(.character("v"), .home, .character("v"))
+        #expect(selection() == 0)
+    }
+
     /// At 60×18 a user name longer than a line is cut in the header, which keeps the status, the time and the count
     /// (they were pushed out of it).
     @Test func aLongUserNameLeavesTheHeaderItsStatus() throws {

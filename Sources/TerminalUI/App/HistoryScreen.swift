@@ -23,6 +23,16 @@ public struct TranscriptState: Sendable, Equatable {
     public var detail: Int?
     /// The flow drawn as a sequence diagram (`v`).
     public var asSequence = false
+    /// The list's selection when the diagram opened, and where the diagram started: `v` again goes back to it unless
+    /// the diagram was moved (the diagram's shorter range had moved event 20's selection to 14).
+    var beforeSequence: (selection: Int, diagram: Int)?
+}
+
+extension TranscriptState {
+    public static func == (lhs: TranscriptState, rhs: TranscriptState) -> Bool {
+        lhs.record == rhs.record && lhs.scroll == rhs.scroll && lhs.detail == rhs.detail && lhs.asSequence == rhs.asSequence
+            && lhs.beforeSequence?.selection == rhs.beforeSequence?.selection && lhs.beforeSequence?.diagram == rhs.beforeSequence?.diagram
+    }
 }
 
 extension TerminalApp {
@@ -112,7 +122,13 @@ extension TerminalApp {
             return
         case .character("v"):
             transcript.asSequence.toggle()
-            transcript.scroll = min(transcript.scroll, lastScroll(transcript))
+            if transcript.asSequence {
+                let selection = transcript.scroll
+                transcript.scroll = min(transcript.scroll, lastScroll(transcript))
+                transcript.beforeSequence = (selection, transcript.scroll)
+            } else if let before = transcript.beforeSequence, before.diagram == transcript.scroll {
+                transcript.scroll = before.selection
+            }
         case .enter where count > 0 && !transcript.asSequence: transcript.detail = 0
         case .up: transcript.scroll = max(0, transcript.scroll - 1)
         case .down: transcript.scroll = min(lastScroll(transcript), transcript.scroll + 1)
