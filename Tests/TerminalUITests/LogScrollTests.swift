@@ -49,6 +49,30 @@ extension AppDriver {
         #expect(driver.app.state.logScroll == 2)
     }
 
+    /// PgDn from the bottom line of the focused log shows the next events, none skipped unseen (it moved the
+    /// selection 10 where 7 show, and three went by), and PgUp comes back to where it was.
+    @Test func aPageOfTheFocusedLogIsTheRowsShown() throws {
+        let driver = AppDriver()
+        driver.activate()
+        let rows = logLines(driver).count - 1
+        driver.press(.tab, .home)
+        for _ in 0..<(rows - 1) { driver.press(.down) }
+        func shown() -> Set<String> { Set(logLines(driver).dropFirst().filter { !$0.contains("──") }) }
+        var seen = shown()
+        let events = driver.app.state.log.count
+        for _ in 0..<(events / rows + 1) {
+            driver.press(.pageDown)
+            seen.formUnion(shown())
+        }
+        #expect(seen.count >= events, "\(seen.count) lines seen of \(events) events")
+        let selected = { (driver.app.state.logFocus?.selected).flatMap { $0 } }
+        driver.press(.home, .pageDown)
+        let there = selected()
+        #expect(there != nil)
+        driver.press(.pageDown, .pageUp)
+        #expect(selected() == there)
+    }
+
     /// A form that comes while the log has the focus takes the keys and leaves the log where the selection was, as
     /// Esc does (it jumped back to the newest, and the title lost its "newer below").
     @Test func aFormThatComesLeavesTheLogWhereTheSelectionWas() throws {
