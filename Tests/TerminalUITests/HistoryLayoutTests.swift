@@ -68,6 +68,41 @@ import Testing
         #expect(selection() == 0)
     }
 
+    /// Grown from 60×18, a diagram scrolled to its end is at the new end: the first ↑ moves it (six did nothing in a
+    /// past flow's diagram, and the first PgDn nothing in the live one).
+    @Test func aDiagramAtItsEndStaysThereWhenTheTerminalGrows() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000000000002503", expiry: "01/30")
+        for _ in 0..<3 {
+            let before = driver.challenge
+            driver.type("9999")
+            driver.press(.enter)
+            driver.nextScreen(after: before)
+        }
+        // The live diagram, scrolled back as far as it goes.
+        driver.press(.escape, .character("v"))
+        for _ in 0..<40 { driver.press(.pageUp) }
+        let top = driver.app.state.logScroll
+        driver.app.resize(width: 80, height: 24)
+        let grown = driver.app.state.logScroll
+        #expect(grown < top)
+        driver.press(.pageDown)
+        #expect(driver.app.state.logScroll < grown, "the first PgDn moved nothing")
+        driver.press(.character("v"))
+        // A past flow's diagram at its end.
+        driver.app.resize(width: 60, height: 18)
+        driver.press(.character("h"), .enter, .character("v"), .end)
+        func scroll() -> Int? {
+            if case .transcript(let transcript, _) = driver.app.state.screen { return transcript.scroll }
+            return nil
+        }
+        #expect(scroll() != nil)
+        driver.app.resize(width: 80, height: 24)
+        let atEnd = driver.app.render().text
+        driver.press(.up)
+        #expect(driver.app.render().text != atEnd, "the first ↑ moved nothing")
+    }
+
     /// At 60×18 a user name longer than a line is cut in the header, which keeps the status, the time and the count
     /// (they were pushed out of it).
     @Test func aLongUserNameLeavesTheHeaderItsStatus() throws {

@@ -85,7 +85,7 @@ extension TerminalApp {
 
     /// The furthest the transcript moves: its last event selected, or, as a diagram, its last arrow on the last
     /// line (the diagram's first shown arrow is the position).
-    private func lastScroll(_ transcript: TranscriptState) -> Int {
+    func lastScroll(_ transcript: TranscriptState) -> Int {
         let count = transcript.record.events.count
         return transcript.asSequence ? max(0, count - AppView.transcriptSequenceRows(state.height)) : max(0, count - 1)
     }

@@ -72,6 +72,13 @@ public final class TerminalApp: FlowFrontEnd {
     public func resize(width: Int, height: Int) {
         state.width = width
         state.height = height
+        // A scroll past the end of what the new size shows is brought back to it: grown, a diagram scrolled to
+        // its end stayed past the new end, and the first keys that way did nothing.
+        if state.logFocus == nil, !state.isTooSmall { scrollLog(by: 0) }
+        if case .transcript(var transcript, let history) = state.screen, transcript.asSequence {
+            transcript.scroll = min(transcript.scroll, lastScroll(transcript))
+            state.screen = .transcript(transcript, returnTo: history)
+        }
     }
 
     public func handle(_ key: Key) {
