@@ -18,12 +18,27 @@ public enum VisibleText {
         return out
     }
 
-    /// JSON text with every control character as a `\u` escape: JSON may carry DEL and C1 characters raw, and
-    /// the JSON a state file holds may carry anything. (Outside strings, compact JSON has no control characters.)
+    /// JSON text with every control character in its strings as a `\u` escape: JSON may carry DEL and C1
+    /// characters raw, and the JSON a state file holds may carry anything. Outside strings valid JSON has none but
+    /// whitespace, which goes (a stored result written with line breaks between its members became `\u000a`
+    /// tokens, and the export was no JSON).
     public static func escapedInJSON(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: isControl) else { return json }
         var out = ""
+        var inString = false, escaping = false
         for scalar in json.unicodeScalars {
+            if !inString {
+                if scalar == "\"" { inString = true }
+                if !isControl(scalar) { out.unicodeScalars.append(scalar) }
+                continue
+            }
+            if escaping {
+                escaping = false
+            } else if scalar == "\\" {
+                escaping = true
+            } else if scalar == "\"" {
+                inString = false
+            }
             if isControl(scalar) {
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

@@ -45,6 +45,21 @@ import Threading
         #expect(document?["result"] as? String == "not json", "\(run.stdout)")
     }
 
+    /// A stored result written with line breaks and tabs between its members exports as
+    /// JSON: they became `\u000a` tokens between the members, and no parser read the export.
+    @Test func aStoredResultWithWhitespaceStillExportsAsJSON() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let file = try StateFile(path: state)
+        try file.executeForTesting("UPDATE flows SET result_json = '{' || char(10) || '\"flow\":\"activate\",' || char(9) || '\"note\":\"a b\"}'")
+        file.close()
+        let run = try BinaryRun.run(["history", "export", "1", "--format", "json", "--state", state])
+        #expect(run.status == 0, "\(run.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+        let result = document?["result"] as? [String: Any]
+        #expect(result?["flow"] as? String == "activate" && result?["note"] as? String == "a b", "\(run.stdout)")
+    }
+
     /// An event row that cannot be read is counted and said: `history show` and the export had left it out with
     /// nothing said, a transcript that looked whole.
     @Test func aDamagedEventIsSaidNotSilentlyLeftOut() throws {
