@@ -253,6 +253,14 @@ enum StatePath {
         close(descriptor)
     }
 
+    /// `text` as one word for a POSIX shell: as it is when it holds nothing a shell reads, else in single quotes.
+    static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "/._-+,:@%=".unicodeScalars.contains($0)
+        }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     private static func prepareFolder(for path: String) throws(StateError) -> [String] {
         let folder = folder(of: path)
         guard !folder.isEmpty else { return [] }
@@ -265,8 +273,9 @@ enum StatePath {
             // A shared folder (sticky, as /tmp is) or another's is not the user's to close: chmod 700 /tmp would break
             // every other user of it. The file then belongs in a folder of the user's own.
             let closable = info.st_mode & S_ISVTX == 0 && info.st_uid == geteuid()
-            let advice = closable ? "chmod 700 \(folder)"
-                : "keep the state file in a folder of your own (mkdir -m 700 FOLDER, then --state FOLDER/\((path as NSString).lastPathComponent))"
+            // Quoted for a shell where it needs it (`chmod 700 /tmp/g w` named two folders).
+            let advice = closable ? "chmod 700 \(shellWord(folder))"
+                : "keep the state file in a folder of your own (mkdir -m 700 FOLDER, then --state \(shellWord("FOLDER/" + (path as NSString).lastPathComponent)))"
             return ["warning: the folder \(folder) holding the state file can be written by \(who) (mode \(String(info.st_mode & 0o7777, radix: 8))); \(advice)"]
         }
         // Each missing folder is made 0700, whatever the umask.

@@ -183,6 +183,13 @@ import Threading
         let shared = try BinaryRun.run(["history", "--state", loose + "/state.sqlite"])
         // It is not the user's to close (chmod 700 /tmp breaks every other user of it): the advice is a folder of one's own.
         #expect(shared.stderr == "idp-tui: warning: the folder \(loose) holding the state file can be written by anyone (mode 1777); keep the state file in a folder of your own (mkdir -m 700 FOLDER, then --state FOLDER/state.sqlite)\n")
+
+        // A folder whose name a shell would split or read: the advice quotes it (`chmod 700 /tmp/g w` named two).
+        let spaced = folder + "/it's a folder"
+        try FileManager.default.createDirectory(atPath: spaced, withIntermediateDirectories: false)
+        chmod(spaced, 0o775)
+        let quoted = try BinaryRun.run(["run", "logout", "--state", spaced + "/state.sqlite"], stdin: "{}")
+        #expect(quoted.stderr.contains("; chmod 700 '\(spaced.replacingOccurrences(of: "'", with: "'\\''"))'\n"), "\(quoted.stderr)")
     }
 
     @Test func aSymlinkedStatePathIsRefusedAndItsTargetUntouched() throws {
