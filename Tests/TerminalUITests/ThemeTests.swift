@@ -55,14 +55,15 @@ import Testing
     }
 
     @Test(arguments: [
-        ("title bold", "theme t.theme line 1: expected \"role = style\""),
-        ("tittle = bold", "theme t.theme line 1, column 1: unknown key; keys: "),
+        // Every error names a column (these two named none).
+        ("  title bold", "theme t.theme line 1, column 3: expected \"role = style\""),
+        ("tittle = bold", "theme t.theme line 1, column 1: unknown key; did you mean \"title\"?; keys: "),
         ("  s3cr3t-typo = bold", "theme t.theme line 1, column 3: unknown key"),
         ("title = bold purple", "theme t.theme line 1, key \"title\", column 14: unknown colour or attribute; attributes: bold"),
         ("title = red on", "theme t.theme line 1, key \"title\", column 13: \"on\" needs a background colour"),
         ("title = red on mauve", "theme t.theme line 1, key \"title\", column 16: unknown colour; a colour is one of"),
         ("title = red blue", "theme t.theme line 1, key \"title\", column 13: unexpected word"),
-        ("title =", "theme t.theme line 1, key \"title\": no style given"),
+        ("title =", "theme t.theme line 1, key \"title\", column 8: no style given"),
         ("\n\ntitle = bold\n  title = dim", "theme t.theme line 4, key \"title\", column 3: set twice"),
         ("title = 256", "theme t.theme line 1, key \"title\", column 9: unknown colour or attribute"),
         ("title = none bold", "theme t.theme line 1, key \"title\", column 9: \"none\" stands alone"),

@@ -94,12 +94,14 @@ public struct Theme: Sendable {
             // A place in the line, counted in characters from 1: errors point at a word instead of quoting it.
             func column(_ word: Substring) -> Int { rawLine.distance(from: rawLine.startIndex, to: word.startIndex) + 1 }
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw ThemeError(file: source, line: number, key: nil, message: "expected \"role = style\"")
+                throw ThemeError(file: source, line: number, column: column(trimmed), key: nil, message: "expected \"role = style\"")
             }
             let keyText = Self.trim(trimmed[..<equals])
             guard let role = Role(rawValue: String(keyText)) else {
+                // The likely key by name (`titel`), never the text given, which may be anything pasted.
+                let keys = Role.allCases.map(\.rawValue)
                 throw ThemeError(file: source, line: number, column: column(keyText), key: nil,
-                                 message: "unknown key; keys: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+                                 message: "unknown key\(KeySuggestion.hint(for: String(keyText), among: keys)); keys: \(keys.joined(separator: ", "))")
             }
             let key = role.rawValue
             guard !seen.contains(role) else {
@@ -109,7 +111,10 @@ public struct Theme: Sendable {
             // Words apart by spaces or tabs alike ("bold<TAB>cyan" was one unknown word).
             let words = trimmed[trimmed.index(after: equals)...].split(omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
                 .map { Self.trim($0) }.filter { !$0.isEmpty }
-            styles[role] = try parseStyle(words[...], file: source, line: number, key: key, column: column)
+            // Nothing after `=`: the place after it.
+            let after = trimmed[trimmed.index(after: equals)...]
+            styles[role] = try parseStyle(words[...], file: source, line: number, key: key, column: column,
+                                          end: column(after))
         }
         return Theme(name: source, styles: styles)
     }
@@ -127,10 +132,10 @@ public struct Theme: Sendable {
     private static let colourHelp = "a colour is one of black, red, green, yellow, blue, magenta, cyan, white, bright-…, default, or 0 to 255"
 
     private static func parseStyle(_ words: ArraySlice<Substring>, file: String, line: Int, key: String,
-                                   column: (Substring) -> Int) throws(ThemeError) -> Style {
+                                   column: (Substring) -> Int, end: Int) throws(ThemeError) -> Style {
         var style = Style()
         var words = words
-        guard !words.isEmpty else { throw ThemeError(file: file, line: line, key: key, message: "no style given") }
+        guard !words.isEmpty else { throw ThemeError(file: file, line: line, column: end, key: key, message: "no style given") }
         if words.count == 1 && words.first == "none" { return style }
         // `none bold` read as "unknown colour or attribute" at `none`, a word the format knows.
         if let none = words.first(where: { $0 == "none" }) {
