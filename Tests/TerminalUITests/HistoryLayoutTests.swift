@@ -22,10 +22,8 @@ import Testing
         #expect(text.contains(" payer-auth —    failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
     }
 
-    /// A past flow whose header fills its line still says how many of its events are out of view: the header's last
-    /// part goes on to make room (a failed challenge's 31 events showed 5, and nothing said so).
-    @Test func aFullHeaderMakesRoomForTheHiddenEventsNote() throws {
-        let driver = AppDriver()
+    /// A challenge payment failed by three wrong codes: 31 events, AUTHENTICATION_FAILED.
+    func failAChallenge(_ driver: AppDriver) {
         driver.pay(card: "4000000000002503", expiry: "01/30")
         for _ in 0..<3 {
             let before = driver.challenge
@@ -33,6 +31,13 @@ import Testing
             driver.press(.enter)
             driver.nextScreen(after: before)
         }
+    }
+
+    /// A past flow whose header fills its line still says how many of its events are out of view: the header's last
+    /// part goes on to make room (a failed challenge's 31 events showed 5, and nothing said so).
+    @Test func aFullHeaderMakesRoomForTheHiddenEventsNote() throws {
+        let driver = AppDriver()
+        failAChallenge(driver)
         #expect(driver.isResult)
         driver.press(.escape, .character("h"), .enter)
         func headerEnd() -> String {
@@ -48,13 +53,7 @@ import Testing
     /// moved in the diagram, the list goes where the diagram was.
     @Test func theDiagramAndBackKeepTheSelection() throws {
         let driver = AppDriver()
-        driver.pay(card: "4000000000002503", expiry: "01/30")
-        for _ in 0..<3 {
-            let before = driver.challenge
-            driver.type("9999")
-            driver.press(.enter)
-            driver.nextScreen(after: before)
-        }
+        failAChallenge(driver)
         driver.press(.escape, .character("h"), .enter)
         for _ in 0..<19 { driver.press(.down) }
         func selection() -> Int? {
@@ -72,13 +71,7 @@ import Testing
     /// past flow's diagram, and the first PgDn nothing in the live one).
     @Test func aDiagramAtItsEndStaysThereWhenTheTerminalGrows() throws {
         let driver = AppDriver(width: 60, height: 18)
-        driver.pay(card: "4000000000002503", expiry: "01/30")
-        for _ in 0..<3 {
-            let before = driver.challenge
-            driver.type("9999")
-            driver.press(.enter)
-            driver.nextScreen(after: before)
-        }
+        failAChallenge(driver)
         // The live diagram, scrolled back as far as it goes.
         driver.press(.escape, .character("v"))
         for _ in 0..<40 { driver.press(.pageUp) }
