@@ -117,10 +117,10 @@ extension TerminalApp {
             return
         case .up, .character("k"): select(current - 1)
         case .down, .character("j"): select(current + 1)
-        // A page is the rows shown, as the unfocused log's is (10 skipped three events unseen where seven show, and
-        // nine at 60×18, where one does).
-        case .pageUp: select(current - max(1, AppView.logRows(state)))
-        case .pageDown: select(current + max(1, AppView.logRows(state)))
+        // A page is the events the rows shown hold with their flows' rules (10 skipped three events unseen where seven
+        // show, and nine at 60×18, where one does).
+        case .pageUp: select(current - LogPane.pageEvents(events, from: current, down: false, rows: AppView.logRows(state)))
+        case .pageDown: select(current + LogPane.pageEvents(events, from: current, down: true, rows: AppView.logRows(state)))
         case .home: select(0)
         // End follows the newest event again.
         case .end: focus.selected = nil

@@ -86,6 +86,22 @@ enum LogPane {
         index == 0 ? rows > 1 : events[index - 1].flowID != events[index].flowID
     }
 
+    /// How many events a page moves the selection from `index`, down or up: as many as `rows` lines hold with the
+    /// rules of the flows they start (a page of `rows` events skipped one unseen for each rule in view).
+    static func pageEvents(_ events: [FlowEvent], from index: Int, down: Bool, rows: Int) -> Int {
+        var lines = 0, count = 0
+        var next = down ? index + 1 : index - 1
+        while events.indices.contains(next) {
+            // Going down, a rule comes with the event that starts its flow; going up, with the event below it.
+            let rule = down ? startsFlow(events, next, rows: rows) : (next + 1 < events.count && startsFlow(events, next + 1, rows: rows))
+            lines += rule ? 2 : 1
+            if lines > rows { break }
+            count += 1
+            next += down ? 1 : -1
+        }
+        return max(1, count)
+    }
+
     /// How far up the log scrolls: until its first flow's rule is on the top line (a rule takes a line).
     static func maximumScroll(_ events: [FlowEvent], rows: Int) -> Int {
         var lines = 0
