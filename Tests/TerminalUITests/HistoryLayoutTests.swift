@@ -108,7 +108,11 @@ import Testing
         driver.pump { _ in driver.isResult }
         driver.press(.escape, .character("h"), .enter)
         let text = driver.app.render().text
-        #expect(text.contains("INVALID_CREDENTIALS") && text.contains("events"), "\(text)")
+        // The header's own count and note (the log pane's title says "SDK events" too).
+        let count = try Regex("[0-9]+ events")
+        #expect(text.contains("INVALID_CREDENTIALS") && text.contains(count), "\(text)")
+        let header = text.split(separator: "\n").first { $0.contains(count) } ?? ""
+        #expect(header.contains("↓"), "\(text)")
     }
 
     /// Activates, then records `copies` more copies of that flow (another process's flows), back on the home menu.

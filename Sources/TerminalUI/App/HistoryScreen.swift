@@ -283,7 +283,8 @@ extension AppView {
         let count = transcript.record.events.count
         // A user name longer than a line is cut there (the events name it whole): at 60 columns one pushed the
         // status, the time and the count out of the header.
-        let user = s.user.map { CharacterWidth.of($0) > area.width - 2 ? CharacterWidth.truncate($0, to: area.width - 2) : $0 }
+        // Cut, it shares the first line with the flow's name, so that the rest fits the header's three lines.
+        let user = s.user.map { CharacterWidth.of($0) > area.width - 2 ? CharacterWidth.truncate($0, to: area.width - CharacterWidth.of(s.flow) - 5) : $0 }
         let parts = [s.flow] + (user.map { [$0] } ?? []) + ["\(s.outcome.rawValue) \(s.status)", time, "\(count) events"]
         /// The parts on lines of the width, at most three; `room`: columns the last line keeps free.
         func lines(keeping room: Int) -> [String] {
@@ -301,26 +302,31 @@ extension AppView {
             }
             return header
         }
+        /// The result's error and next step under `header`, as `history show` prints them, wrapped (up to three
+        /// rows each, and never so many that fewer than three events show), and the rows left for events.
+        func below(_ header: [String]) -> (outcome: [(text: String, rows: Int)], rows: Int) {
+            var top = area.top + header.count
+            var outcome: [(text: String, rows: Int)] = []
+            for line in transcript.record.outcomeLines {
+                let room = min(3, area.top + area.height - 3 - top)
+                guard room > 0 else { break }
+                let rows = Wrap.lines(line, width: area.width, atMost: room).count
+                outcome.append((line, rows))
+                top += rows
+            }
+            return (outcome, max(1, area.top + area.height - top))
+        }
         var header = lines(keeping: 0)
+        var rest = below(header)
         // Events out of view are said at the end of the header's last line: when some are and the header leaves no
         // room for the note's shortest form, its last part goes on (there was no note at all for a flow whose
         // header filled its line).
         let note = CharacterWidth.of("↑\(count) · ↓\(count)") + 2
-        if count > area.height - header.count - 3, CharacterWidth.of(header[header.count - 1]) + note > area.width {
+        if count > rest.rows, CharacterWidth.of(header[header.count - 1]) + note > area.width {
             header = lines(keeping: note)
+            rest = below(header)
         }
-        // The result's error and next step under the header, as `history show` prints them, wrapped (up to three rows
-        // each, and never so many that fewer than three events show).
-        var top = area.top + header.count
-        var outcome: [(text: String, rows: Int)] = []
-        for line in transcript.record.outcomeLines {
-            let room = min(3, area.top + area.height - 3 - top)
-            guard room > 0 else { break }
-            let rows = Wrap.lines(line, width: area.width, atMost: room).count
-            outcome.append((line, rows))
-            top += rows
-        }
-        return (header, outcome, max(1, area.top + area.height - top))
+        return (header, rest.outcome, rest.rows)
     }
 
     /// Arrows a past flow's diagram shows at once at a terminal height (its frame, title and lanes take three).
