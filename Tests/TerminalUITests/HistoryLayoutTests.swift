@@ -65,6 +65,13 @@ import Testing
         #expect(selection() == 19)
         driver.press(.character("v"), .home, .character("v"))
         #expect(selection() == 0)
+        // Resized while the diagram is open, it is still unmoved (the resize's clamp read as a move).
+        for _ in 0..<30 { driver.press(.down) }
+        let last = selection()
+        driver.press(.character("v"))
+        driver.app.resize(width: 80, height: 30)
+        driver.press(.character("v"))
+        #expect(selection() == last)
     }
 
     /// Grown from 60×18, a diagram scrolled to its end is at the new end: the first ↑ moves it (six did nothing in a

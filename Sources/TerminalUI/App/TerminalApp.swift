@@ -76,7 +76,10 @@ public final class TerminalApp: FlowFrontEnd {
         // its end stayed past the new end, and the first keys that way did nothing.
         if state.logFocus == nil, !state.isTooSmall { scrollLog(by: 0) }
         if case .transcript(var transcript, let history) = state.screen, transcript.asSequence {
+            // A diagram not moved since it opened is still unmoved: `v` then goes back to the list's selection.
+            let unmoved = transcript.beforeSequence?.diagram == transcript.scroll
             transcript.scroll = min(transcript.scroll, lastScroll(transcript))
+            if unmoved { transcript.beforeSequence?.diagram = transcript.scroll }
             state.screen = .transcript(transcript, returnTo: history)
         }
     }
