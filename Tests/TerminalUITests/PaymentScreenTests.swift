@@ -354,6 +354,10 @@ extension AppDriver {
         driver.app.handlePaste("1")
         #expect(row("Currency").contains("letters only, e.g. EUR") || driver.app.render().text.contains("Currency: letters only"),
                 "\(driver.app.render().text)")
+        // A test card picked fills the card and the expiry; the digit in the currency is still said.
+        driver.press(.f4, .enter)
+        #expect(driver.app.state.cardPicker == nil)
+        #expect(row("Currency").contains("letters only"), "\(driver.app.render().text)")
     }
 
     @Test func anAmexNumberIsGroupedFourSixFive() {

@@ -156,6 +156,8 @@ extension TerminalApp {
             form.formatAsTyped()
             form.focus = form.submitIndex
             form.error = nil
+            // A letter left in the amount is still there, and still said (the pick had cleared the complaint).
+            form.sayStrayCharacters()
             state.screen = .payment(form)
             state.notice = "\(card.brand.rawValue) \(card.source.map { "· \($0) " } ?? "")· \(card.title)"
             state.lastTestCard = card.number
