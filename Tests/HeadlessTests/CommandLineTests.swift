@@ -45,6 +45,9 @@ import Testing
                     "\(said ?? "accepted")")
         }
         #expect(problem(["--scenario", "compare"])?.contains("--scenario needs a value") == true)
+        // Only a file's option is told of ./NAME.
+        #expect(problem(["--seed", "run", "activate"])?.hasSuffix("--seed needs a value; \"run\" is a command") == true,
+                "\(problem(["--seed", "run", "activate"]) ?? "accepted")")
         // A file of that name, as the error says, and the command after its option still takes the word.
         #expect(try parse(["--state", "./compare"]).options.statePath == "./compare")
         #expect(try parse(["history", "--state", "compare"]).options.statePath == "compare")

@@ -110,8 +110,9 @@ public struct ParsedCommandLine: Sendable {
             switch (spec.value, value) {
             case (nil, nil): try spec.apply(&options, "", problem)
             case (nil, _?): throw problem("\(name) takes no value")
-            case (_?, nil):
-                let named = commandForValue[name].map { "; \"\($0)\" is a command (a file of that name: ./\($0))" } ?? ""
+            case (let what?, nil):
+                // A file of that name is written ./NAME; for a number or a word the command's name is no value at all.
+                let named = commandForValue[name].map { "; \"\($0)\" is a command" + (what.contains("FILE") ? " (a file of that name: ./\($0))" : "") } ?? ""
                 throw problem("\(name) needs a value\(named)")
             // No option takes an empty value: `--answers=` would otherwise look for a file named "".
             case (_?, ""?): throw problem("\(name) needs a value, not an empty one")
