@@ -1,16 +1,15 @@
-/// One request the IdP answered, for logs: never a value of a form field or a token.
+/// One request the IdP answered, and its answer, for logs: never a value of a form field or a token. (The
+/// request's own line is logged as it leaves the device: ``SimulatedNetwork/onSending(_:)``.)
 public struct IdpTraffic: Sendable, Equatable {
-    public let request: String
-    public let detail: String
+    public let request: NetworkRequest
     public let response: String
     /// The HTTP status.
     public let status: String
     /// The device whose request it was, when the request says (its client data).
     public var deviceID: String?
 
-    public init(request: String, detail: String, response: String, status: String) {
+    public init(request: NetworkRequest, response: String, status: String) {
         self.request = request
-        self.detail = detail
         self.response = response
         self.status = status
     }
@@ -22,6 +21,6 @@ public struct IdpTraffic: Sendable, Equatable {
         case .error(let failure): ("\(IdpFailure.subsystem)/\(failure.code): \(failure.message)", String(failure.httpStatus))
         case .malformed(let what): (what, "200")
         }
-        self.init(request: request.name, detail: request.detail, response: response, status: status)
+        self.init(request: request, response: response, status: status)
     }
 }

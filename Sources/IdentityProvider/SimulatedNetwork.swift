@@ -16,8 +16,9 @@ public final class SimulatedNetwork: Sendable {
     private let state: Locked<State>
     /// This line's round trips waiting on the clock.
     private let waits = Locked(Waits())
-    /// Hears each request this line sends, as it leaves (``onSending(_:)``).
-    private let sending = Locked<(@Sendable (NetworkRequest) -> Void)?>(nil)
+    /// Hears each request this line sends, as it leaves (``onSending(_:)``), with the token that set it.
+    private let sending = Locked<(token: Int, observer: @Sendable (NetworkRequest) -> Void)?>(nil)
+    private let sendingTokens = Locked(0)
 
     private struct State {
         var hosts: [String: IdentityProvider] = [:]
@@ -131,9 +132,20 @@ public final class SimulatedNetwork: Sendable {
     /// Calls `observer` with each request this line sends, on the sender's thread, as it leaves the device: before
     /// the latency and the faults it meets, so that a flow's log shows a request when it went (it showed one only
     /// with its answer, and a request that timed out never), and a fault after the request it struck. One observer
-    /// a line (the device's flow family); nil removes it.
-    package func onSending(_ observer: (@Sendable (NetworkRequest) -> Void)?) {
-        sending.withLock { $0 = observer }
+    /// a line (the device's flow family), replacing any before it; the token removes it (``stopSending(_:)``).
+    @discardableResult
+    package func onSending(_ observer: @escaping @Sendable (NetworkRequest) -> Void) -> Int {
+        let token = sendingTokens.withLock { next in
+            next += 1
+            return next
+        }
+        sending.withLock { $0 = (token, observer) }
+        return token
+    }
+
+    /// Removes the observer `token` set, unless another has replaced it since.
+    package func stopSending(_ token: Int) {
+        sending.withLock { if $0?.token == token { $0 = nil } }
     }
 
     /// Connects to the IdP at `url`, taking one round trip of latency (`request`'s, when it says what it sends).
@@ -170,7 +182,7 @@ public final class SimulatedNetwork: Sendable {
             self.faults.triggered("network unavailable: the request never leaves the device")
             throw .offline
         }
-        if let request, let observer = sending.withLock({ $0 }) { observer(request) }
+        if let request, let observer = sending.withLock({ $0?.observer }) { observer(request) }
         if faults.requestTimeout {
             self.faults.triggered("request timeout: \(server) does not answer within \(FaultSwitchboard.requestTimeout.components.seconds) s")
             return (FaultSwitchboard.requestTimeout, true)

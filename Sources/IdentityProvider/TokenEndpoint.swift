@@ -20,8 +20,7 @@ extension IdentityProvider {
             response = "\(IdpFailure.subsystem)/\(failure.code): \(failure.message)"
             status = String(failure.httpStatus)
         }
-        let sent = NetworkRequest.token(clientId: request.clientId)
-        var traffic = IdpTraffic(request: sent.name, detail: sent.detail, response: response, status: status)
+        var traffic = IdpTraffic(request: .token(clientId: request.clientId), response: response, status: status)
         traffic.deviceID = claims?.deviceID
         report(traffic)
         return result

@@ -39,6 +39,8 @@ public final class IdpSdkFamily: FlowFamily {
     public let settings: IdpSettings
     let idpSdk: IdpSdkService
     private let observer = Locked<Int?>(nil)
+    /// The token of this family's observer of its device's requests (``SimulatedNetwork/onSending(_:)``).
+    private let sendingToken = Locked<Int?>(nil)
     private let service = Locked<WeakService>(WeakService())
     /// The app's receiver of what the MC-SDK reports unasked; the controller holds it weakly.
     private let listener = MasterControllerListener()
@@ -53,7 +55,7 @@ public final class IdpSdkFamily: FlowFamily {
 
     deinit {
         if let token = observer.withLock({ $0 }) { environment.world.identityProvider.removeObserver(token) }
-        environment.network.onSending(nil)
+        if let token = sendingToken.withLock({ $0 }) { environment.network.stopSending(token) }
     }
 
     /// The device's master controller.
@@ -159,7 +161,8 @@ public final class IdpSdkFamily: FlowFamily {
         observer.withLock { $0 = token }
         // The request as it leaves this device's line, before the latency and faults it meets; the IdP's answer
         // when it comes.
-        environment.network.onSending { [weak self] request in self?.requestSent(request) }
+        let sending = environment.network.onSending { [weak self] request in self?.requestSent(request) }
+        sendingToken.withLock { $0 = sending }
     }
 
     private func requestSent(_ request: NetworkRequest) {
@@ -170,7 +173,7 @@ public final class IdpSdkFamily: FlowFamily {
     private func idpAnswered(_ traffic: IdpTraffic) {
         if let device = traffic.deviceID, device != self.device.deviceID { return }
         guard let run = service.withLock({ $0.service })?.runningFlow else { return }
-        run.emit(FlowStep(traffic.request), from: .identityProvider, to: Self.caller, status: traffic.status, detail: traffic.response)
+        run.emit(FlowStep(traffic.request.name), from: .identityProvider, to: Self.caller, status: traffic.status, detail: traffic.response)
     }
 
     /// The SDK on whose queue a request goes and its answer comes.
