@@ -108,6 +108,9 @@ import Testing
         ("SGR drag", "\u{1b}[<32;10;6Mx", [.key(.character("x"))]),
         ("SGR button 8 (back)", "\u{1b}[<128;10;6M\u{1b}[<128;10;6mx", [.key(.character("x"))]),
         ("X10 drag", "\u{1b}[M@!!x", [.key(.character("x"))]),
+        ("X10 release", "\u{1b}[M#!!", [.mouse(MouseReport(button: 0, column: 1, row: 1, pressed: false))]),
+        // 64 + 3: wheel right, not a wheel up's release (which scrolled).
+        ("X10 wheel right", "\u{1b}[Mc!!", [.mouse(MouseReport(button: 67, column: 1, row: 1, pressed: true))]),
         ("SGR Ctrl-click", "\u{1b}[<16;10;6M", [.mouse(MouseReport(button: 0, column: 10, row: 6, pressed: true))]),
     ]
 

@@ -287,10 +287,12 @@ public struct KeyDecoder: Sendable {
                 return []
             }
             state = .ground
-            // The legacy form says a release as button 3, without which button it was.
+            // The legacy form says a release as button 3, without which button it was (a wheel's 3, 67, is a
+            // button of its own: wheel right, no release).
             let code = Int(bytes[0]) - 32
-            let report = Self.mouseReport(code: code & 3 == 3 ? code & ~3 : code, column: Int(bytes[1]) - 32,
-                                          row: Int(bytes[2]) - 32, pressed: code & 3 != 3)
+            let released = code & 0x43 == 3
+            let report = Self.mouseReport(code: released ? code & ~3 : code, column: Int(bytes[1]) - 32,
+                                          row: Int(bytes[2]) - 32, pressed: !released)
             return report.map { [.mouse($0)] } ?? []
         case .controlString(_, let escape):
             return controlString(scalar, afterEscape: escape)
