@@ -72,9 +72,29 @@ import Testing
         driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: false))
         #expect(driver.app.exitStatus == nil, "the second press of a double-click quit")
         #expect(driver.app.render().text.contains("What would you like to do?"))
+        // One column over is the same double-click (a hand moves a little between the presses).
+        driver.app.handleMouse(MouseReport(button: 0, column: column + 1, row: row, pressed: true))
+        #expect(driver.app.exitStatus == nil, "the second press of a double-click, a column over, quit")
         // A click elsewhere is a click.
         try click("Activate device", driver)
         #expect(driver.pump { _ in driver.isForm }, "\(driver.app.render().text)")
+    }
+
+    /// A triple click at an ordinary pace presses once: each press counts from the one before it (the third,
+    /// 0.6 s after the first, switched a fault back).
+    @Test func aTripleClickPressesOnce() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"))
+        let (row, column) = try position(of: "network unavailable", in: driver)
+        func press() { driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: true)) }
+        // The presses' times, 0.3 s apart, as the app saw them.
+        func earlier() { driver.app.state.lastClick?.at -= .milliseconds(300) }
+        press()
+        earlier()
+        press()
+        earlier()
+        press()
+        #expect(driver.app.render().text.contains("[x] network unavailable"), "\(driver.app.render().text)")
     }
 
     /// A past flow clicked in the history opens (the click was ignored, and Enter then opened the flow selected

@@ -198,9 +198,9 @@ public struct AppState: Sendable {
     var resultAfterWaitedCancel: ContinuousClock.Instant?
     /// How long after such a result an Esc is taken as the late second Esc, and kept from going back.
     static let lateEscape: Duration = .milliseconds(500)
-    /// Where and when the last click pressed something: a second press on the same cell soon after is the rest of
-    /// a double-click, and is not a click on what the first one brought (a result's Back twice went Home and then
-    /// pressed Quit, which is on the same row).
+    /// Where and when the last press on something was: a second press on the same cell (or one beside it) soon
+    /// after is the rest of a double-click, and is not a click on what the first one brought (a result's Back
+    /// twice went Home and then pressed Quit, which is on the same row).
     var lastClick: (row: Int, column: Int, at: ContinuousClock.Instant)?
     /// How soon a second press on the same cell is a double-click's (GNOME's and Windows' default range).
     static let doubleClick: Duration = .milliseconds(500)

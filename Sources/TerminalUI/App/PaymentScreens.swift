@@ -77,9 +77,11 @@ public struct PaymentFormState: Sendable {
 
     /// A letter typed or pasted into the expiry (or the amount, a digit into the currency) is said beside it at
     /// once, not only when Pay is pressed; a complaint already shown (a refused Pay, a full field) stays until the
-    /// next key.
+    /// next key. The field being typed first (one complaint shows at a time: an `x` typed into the amount went
+    /// unsaid while the expiry's letter was).
     mutating func sayStrayCharacters() {
-        if error == nil, let field = Self.fields.first(where: { PaymentForm.strayCharacterProblem($0, text($0)) != nil }),
+        let order = (focusedField.map { [Self.fields[$0]] } ?? []) + Self.fields
+        if error == nil, let field = order.first(where: { PaymentForm.strayCharacterProblem($0, text($0)) != nil }),
            let problem = PaymentForm.strayCharacterProblem(field, text(field)) {
             error = "\(field.label): \(problem)."
             errorField = field
