@@ -1,3 +1,4 @@
+import Scenario
 import FlowCatalog
 import FlowRecords
 import TerminalUI
@@ -118,6 +119,19 @@ extension Q2ScreenTests {
     /// The security module answers before the password goes to Core: the app's `authenticate(using:)` is still
     /// waited on, and the working screen says so with its elapsed time, not the security module's "allow" of
     /// before (with a request timeout, that line stood still for 30 s).
+    /// A fault that strikes Core's answer goes on Core's lane, the rightmost: its label ends at its mark there, left
+    /// of the lane, where the room is (right of the lane it read "⚡…" at every width).
+    @Test func aFaultOnTheRightmostLaneIsReadable() throws {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityFaults.serverError = true
+        let driver = AppDriver(scenario: scenario)
+        driver.signInQ2()
+        driver.press(.character("v"))
+        let lines = driver.app.render().text.split(separator: "\n").map(String.init)
+        let fault = try #require(lines.first { $0.contains("⚡") }, "\(lines.joined(separator: "\n"))")
+        #expect(fault.contains("fault injected FAULT ⚡"), "\(fault)")
+    }
+
     @Test func whileCoreIsAskedTheWorkingScreenWaitsOnAuthenticate() throws {
         // Every round trip takes 5 s on the manual clock, which the test never moves: the sign-in waits on Core.
         let driver = AppDriver(latency: .seconds(5))

@@ -94,9 +94,18 @@ enum SequencePane {
             guard !arrow.isFault, let from = column(arrow.from), let to = column(arrow.to), from != to else {
                 // A fault, or a party talking to itself: a mark on its lane.
                 let x = column(hit[index] ?? arrow.to) ?? left + 1
-                let mark = arrow.isFault && !arrow.isFaultsOn ? "⚡ " : "● "
-                let label = CharacterWidth.truncate(mark + arrow.label, to: left + width - 1 - x)
-                cut = cut || label != mark + arrow.label
+                let mark = arrow.isFault && !arrow.isFaultsOn ? "⚡" : "●"
+                let right = left + width - 1 - x, leftOfLane = x - left - 2
+                // Too long for the room right of its lane (the rightmost, a server's, where a fault that struck a
+                // request goes: "⚡…"), and more room left of it: the label ends at its mark there.
+                if CharacterWidth.of(mark + " " + arrow.label) > right, leftOfLane > right {
+                    let text = CharacterWidth.truncate(arrow.label, to: leftOfLane)
+                    cut = cut || text != arrow.label
+                    buffer.put(text + " " + mark, row: row, column: x - 1 - CharacterWidth.of(text), role: arrow.role)
+                    continue
+                }
+                let label = CharacterWidth.truncate(mark + " " + arrow.label, to: right)
+                cut = cut || label != mark + " " + arrow.label
                 buffer.put(label, row: row, column: x, role: arrow.role)
                 continue
             }
