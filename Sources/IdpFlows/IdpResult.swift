@@ -68,6 +68,8 @@ extension FlowResult {
 }
 
 enum DeviceAdvice {
+    /// The transport error of a device that is offline (``IdpSdkError``'s code 4 in subsystem 511).
+    static let offlineCode = 4
     /// The transport error of a request that timed out (``IdpSdkError``'s code 5 in subsystem 511).
     static let timedOutCode = 5
     /// The transport error of a certificate the app's pinned chain does not match (code 2 in subsystem 511).
@@ -98,7 +100,7 @@ enum DeviceAdvice {
             "Log in as the user this device was activated for, or reset the device. Here: \(startOver)."
         case (StatusType.CANNOT_ACQUIRE_TOKEN_DATA.name, _):
             "The identity provider does not know this device as activated: reset the device and activate again. Here: \(startOver)."
-        case (StatusType.NOT_REACHABLE.name, 4): "The device is offline: bring the network back (the network-unavailable fault)."
+        case (StatusType.NOT_REACHABLE.name, offlineCode): "The device is offline: bring the network back (the network-unavailable fault)."
         case (StatusType.FAILED.name, IdpFailure.serverError("").code):
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
         case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."

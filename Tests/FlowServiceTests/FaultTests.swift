@@ -290,6 +290,22 @@ import Testing
     }
 }
 
+/// SetAuthorisationCode's POST /token gives no transport code: a fault that stops it is named by the advice from the
+/// faults on, as at GET /authorize (it said "Check the identity provider's URL and the network").
+@Suite struct TokenRequestFaultAdviceTests {
+    @Test func aTokenRequestStoppedByAFaultNamesIt() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let family = try #require(service.family(IdpSdkFamily.self))
+        func advice() -> String { family.advice(for: .login, status: "NOT_REACHABLE", code: 0, step: FlowStep("SetAuthorisationCode")) ?? "" }
+        #expect(advice() == "Check the identity provider's URL and the network.", "\(advice())")
+        service.world.identityFaults.networkUnavailable = true
+        #expect(advice().contains("the network-unavailable fault"), "\(advice())")
+        service.world.identityFaults = IdentityFaults()
+        service.world.identityFaults.requestTimeout = true
+        #expect(advice().contains("request-timeout fault"), "\(advice())")
+    }
+}
+
 /// By SetAuthorisationCode the IdP has accepted, and so spent, the activation code: whatever ends the activation
 /// there says so. A QA pass switched the network off while the code's page was on its way: the result said only
 /// "Check the identity provider's URL and the network", and the next activation failed with ACTIVATION_CODE_USED.
