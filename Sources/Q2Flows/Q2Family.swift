@@ -208,10 +208,11 @@ public final class Q2Family: FlowFamily {
         run.emit(step, from: .q2Core, to: .q2Module, status: String(response.status), detail: "\(response.message)\(hydra)\(token)")
     }
 
-    /// The security module's answer, in the flow's log (the module asks it before any password leaves).
-    private static func report(_ decision: SecurityResult, in run: FlowRun) {
-        run.emit(.allowLogin, from: .q2Module, to: .securityModule, detail: "allowLogin()")
+    /// The module's call to the security module, and its answer (nil: the call), in the flow's log (the module
+    /// asks it before any password leaves).
+    private static func report(_ decision: SecurityResult?, in run: FlowRun) {
         switch decision {
+        case nil: run.emit(.allowLogin, from: .q2Module, to: .securityModule, detail: "allowLogin()")
         case .allow: run.emit(.allowLogin, from: .securityModule, to: .q2Module, status: "allow", detail: "the device passes the checks")
         case .deny(let reason): run.emit(.allowLogin, from: .securityModule, to: .q2Module, status: "deny", detail: reason)
         }

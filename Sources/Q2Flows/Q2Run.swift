@@ -82,17 +82,20 @@ final class SignInViewController: ModuleViewController {
     }
 }
 
-/// A security module that reports its answer in the flow's log.
+/// A security module that reports the module's call and its answer in the flow's log: the call before it is
+/// answered, so that the insecure-device fault's ⚡ comes between them (it came before the call).
 final class ReportingSecurityModule: SecurityModule {
     private let inner: any SecurityModule
-    private let report: @Sendable (SecurityResult) -> Void
+    /// nil: the call, as it is made; then its answer.
+    private let report: @Sendable (SecurityResult?) -> Void
 
-    init(_ inner: any SecurityModule, report: @escaping @Sendable (SecurityResult) -> Void) {
+    init(_ inner: any SecurityModule, report: @escaping @Sendable (SecurityResult?) -> Void) {
         self.inner = inner
         self.report = report
     }
 
     func allowLogin() -> SecurityResult {
+        report(nil)
         let result = inner.allowLogin()
         report(result)
         return result

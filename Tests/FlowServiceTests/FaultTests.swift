@@ -193,6 +193,20 @@ import Testing
 
     /// Q2's NETWORK_UNAVAILABLE stands for no connectivity and for a request that timed out: the advice says which
     /// fault is on (it named "the network fault" for all of them).
+    /// The insecure-device fault comes between the module's call to its security module and the deny it causes, as
+    /// every fault comes after the call it strikes (it came before the call).
+    @Test func theSecurityModulesFaultComesBetweenItsCallAndItsAnswer() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        service.world.identityFaults.insecureDevice = true
+        let frontEnd = RecordingFrontEnd.answering([Demo.alice])
+        let result = try #require(service.run(.q2Login, with: frontEnd))
+        #expect(result.status == "INSECURE")
+        let steps = frontEnd.steps(of: result.flowID)
+        let call = steps.firstIndex(of: "Q2 SDK→SecurityModule allowLogin"), fault = steps.firstIndex(of: "simulator→App fault injected")
+        let answer = steps.firstIndex(of: "SecurityModule→Q2 SDK allowLogin")
+        #expect(call != nil && fault != nil && answer != nil && call! < fault! && fault! < answer!, "\(steps)")
+    }
+
     @Test func aQ2SignInThatTimedOutIsAdvisedByItsFault() throws {
         let clock = ManualClock()
         let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
