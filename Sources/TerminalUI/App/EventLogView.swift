@@ -39,6 +39,22 @@ extension TerminalApp {
     /// Screens from which Tab moves into the log (elsewhere Tab moves between fields and buttons).
     var logTakesTab: Bool { state.logTakesTab }
 
+    /// The terminal's new size; what scrolls stays within what the new size shows.
+    public func resize(width: Int, height: Int) {
+        state.width = width
+        state.height = height
+        // A scroll past the end of what the new size shows is brought back to it: grown, a diagram scrolled to
+        // its end stayed past the new end, and the first keys that way did nothing.
+        if state.logFocus == nil, !state.isTooSmall { scrollLog(by: 0) }
+        if case .transcript(var transcript, let history) = state.screen, transcript.asSequence {
+            // A diagram not moved since it opened is still unmoved: `v` then goes back to the list's selection.
+            let unmoved = transcript.beforeSequence?.diagram == transcript.scroll
+            transcript.scroll = min(transcript.scroll, lastScroll(transcript))
+            if unmoved { transcript.beforeSequence?.diagram = transcript.scroll }
+            state.screen = .transcript(transcript, returnTo: history)
+        }
+    }
+
     /// Moves the log `lines` up (down when negative), no further than its first event at the top.
     func scrollLog(by lines: Int) {
         // The diagram draws the newest flow's arrows only: its limit is theirs (the list's, over every event, let

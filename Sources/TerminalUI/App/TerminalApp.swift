@@ -69,21 +69,6 @@ public final class TerminalApp: FlowFrontEnd {
 
     // MARK: Input
 
-    public func resize(width: Int, height: Int) {
-        state.width = width
-        state.height = height
-        // A scroll past the end of what the new size shows is brought back to it: grown, a diagram scrolled to
-        // its end stayed past the new end, and the first keys that way did nothing.
-        if state.logFocus == nil, !state.isTooSmall { scrollLog(by: 0) }
-        if case .transcript(var transcript, let history) = state.screen, transcript.asSequence {
-            // A diagram not moved since it opened is still unmoved: `v` then goes back to the list's selection.
-            let unmoved = transcript.beforeSequence?.diagram == transcript.scroll
-            transcript.scroll = min(transcript.scroll, lastScroll(transcript))
-            if unmoved { transcript.beforeSequence?.diagram = transcript.scroll }
-            state.screen = .transcript(transcript, returnTo: history)
-        }
-    }
-
     public func handle(_ key: Key) {
         let homeWasInSight = homeInSight
         handleKey(key)
