@@ -134,6 +134,30 @@ import Testing
         guard case .home = driver.app.state.screen else { Issue.record("the click went through the panel"); return }
     }
 
+    /// A past flow's event clicked shows it whole, as its Enter does (a click there did nothing).
+    @Test func aClickOnAPastFlowsEventShowsItWhole() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter, .character("h"), .enter)
+        #expect(driver.app.render().text.contains("Flow 1"))
+        try click("App→MC-SDK GetAstClientData", driver)
+        let text = driver.app.render().text
+        #expect(text.contains("Event — esc closes") && text.contains("GetAstClientDataEvent"), "\(text)")
+    }
+
+    /// An option takes the click on its own text, not on the rest of its row, where the hint may wrap at 60×18 (a
+    /// click on the hint's "Bakery" toggled Cinema).
+    @Test func aClickBesideAnOptionDoesNotChooseIt() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000009900000020")
+        let (row, column) = try position(of: "[ ] Cinema", in: driver)
+        let beside = column + CharacterWidth.of("[ ] Cinema") + 4
+        driver.app.handleMouse(MouseReport(button: 0, column: beside, row: row, pressed: true))
+        #expect(driver.challenge?.selected.isEmpty == true)
+        try click("Cinema", driver)
+        #expect(driver.challenge?.selected == [1])
+    }
+
     @Test func aClickChoosesAChallengeOption() throws {
         let driver = AppDriver()
         driver.pay(card: "4000009900000012")

@@ -265,6 +265,7 @@ extension AppView {
             if let status = event.status { line += " \(status)" }
             line += " \(event.detail)"
             let selected = first + offset == transcript.scroll
+            buffer.targets.append(ClickTarget(row: top + offset, column: area.left, width: area.width, stop: first + offset))
             if selected { buffer.fill(row: top + offset, column: area.left, count: area.width, role: .menuFocused) }
             buffer.put(CharacterWidth.truncate(line, to: area.width), row: top + offset, column: area.left,
                        role: selected ? .menuFocused : .text, limit: area.width)

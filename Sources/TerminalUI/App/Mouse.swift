@@ -82,6 +82,11 @@ extension TerminalApp {
             history.selection = target.stop
             state.screen = .history(history)
             handle(.enter)
+        case .transcript(var transcript, let history) where transcript.detail == nil && !transcript.asSequence:
+            // A past flow's event clicked shows it whole, as its Enter does.
+            transcript.scroll = target.stop
+            state.screen = .transcript(transcript, returnTo: history)
+            handle(.enter)
         case .q2Choice(var choice):
             choice.selection = target.stop
             state.screen = .q2Choice(choice)
