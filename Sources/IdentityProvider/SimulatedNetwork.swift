@@ -16,13 +16,18 @@ public final class SimulatedNetwork: Sendable {
     private let state: Locked<State>
     /// This line's round trips waiting on the clock.
     private let waits = Locked(Waits())
-    /// Hears each request this line sends, as it leaves (``onSending(_:)``), with the token that set it.
-    private let sending = Locked<(token: Int, observer: @Sendable (NetworkRequest) -> Void)?>(nil)
-    private let sendingTokens = Locked(0)
+    /// Hears each request this line sends, as it leaves (``onSending(_:)``).
+    private let sending = Locked(Sending())
 
     private struct State {
         var hosts: [String: IdentityProvider] = [:]
         var latency: Duration = .zero
+    }
+
+    private struct Sending {
+        var observer: (@Sendable (NetworkRequest) -> Void)?
+        /// The token of the observer set last (``stopSending(_:)`` removes only its own).
+        var token = 0
     }
 
     private struct Waits {
@@ -135,17 +140,16 @@ public final class SimulatedNetwork: Sendable {
     /// a line (the device's flow family), replacing any before it; the token removes it (``stopSending(_:)``).
     @discardableResult
     package func onSending(_ observer: @escaping @Sendable (NetworkRequest) -> Void) -> Int {
-        let token = sendingTokens.withLock { next in
-            next += 1
-            return next
+        sending.withLock { sending in
+            sending.token += 1
+            sending.observer = observer
+            return sending.token
         }
-        sending.withLock { $0 = (token, observer) }
-        return token
     }
 
     /// Removes the observer `token` set, unless another has replaced it since.
     package func stopSending(_ token: Int) {
-        sending.withLock { if $0?.token == token { $0 = nil } }
+        sending.withLock { if $0.token == token { $0.observer = nil } }
     }
 
     /// Connects to the IdP at `url`, taking one round trip of latency (`request`'s, when it says what it sends).
@@ -182,7 +186,7 @@ public final class SimulatedNetwork: Sendable {
             self.faults.triggered("network unavailable: the request never leaves the device")
             throw .offline
         }
-        if let request, let observer = sending.withLock({ $0?.observer }) { observer(request) }
+        if let request, let observer = sending.withLock({ $0.observer }) { observer(request) }
         if faults.requestTimeout {
             self.faults.triggered("request timeout: \(server) does not answer within \(FaultSwitchboard.requestTimeout.components.seconds) s")
             return (FaultSwitchboard.requestTimeout, true)

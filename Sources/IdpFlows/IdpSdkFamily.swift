@@ -126,17 +126,16 @@ public final class IdpSdkFamily: FlowFamily {
                 // "Run the flow again" would meet ACTIVATION_CODE_USED when the code is spent.
                 : codeSpent ? "The MC-SDK restarted itself after a runtime error."
                 : "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
-        } else if status == StatusType.NOT_REACHABLE.name, code == DeviceAdvice.timedOutCode {
+        } else if status == StatusType.NOT_REACHABLE.name, code == DeviceAdvice.timedOutCode || code == nil || code == 0 {
             // The request-timeout fault, or a latency at least as long as the SDK's timeout: the advice names which.
-            advice = environment.network.slowness()?.advice(gaveUp: "the SDK gives up after 30 s", then: "run the flow again")
-                ?? "The identity provider did not answer in time: run the flow again."
-        } else if status == StatusType.NOT_REACHABLE.name, code == nil || code == 0 {
-            // The MC-SDK's POST /token gives no transport code: the faults on say which (its advice was the generic
-            // "check the URL and the network" while the network-unavailable or request-timeout fault was the cause).
-            advice = environment.world.identityFaults.networkUnavailable
+            // The MC-SDK's POST /token gives no transport code: the faults on say which there, the network being down
+            // too (its advice was the generic "check the URL and the network" while a fault was the cause).
+            let timedOut = code == DeviceAdvice.timedOutCode
+            advice = !timedOut && environment.world.identityFaults.networkUnavailable
                 ? DeviceAdvice.advice(status: status, code: DeviceAdvice.offlineCode, startOver: environment.startOver)
                 : environment.network.slowness()?.advice(gaveUp: "the SDK gives up after 30 s", then: "run the flow again")
-                ?? DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)
+                ?? (timedOut ? "The identity provider did not answer in time: run the flow again."
+                    : DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver))
         } else if status == StatusType.NOT_REACHABLE.name, code == DeviceAdvice.pinningCode {
             // The pinning fault, or a chain given that is not the IdP's: the advice names which (it named the fault
             // when only --certificate-chain was the cause).

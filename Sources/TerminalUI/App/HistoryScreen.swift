@@ -25,13 +25,11 @@ public struct TranscriptState: Sendable, Equatable {
     public var asSequence = false
     /// The list's selection when the diagram opened, and where the diagram started: `v` again goes back to it unless
     /// the diagram was moved (the diagram's shorter range had moved event 20's selection to 14).
-    var beforeSequence: (selection: Int, diagram: Int)?
-}
+    var beforeSequence: BeforeSequence?
 
-extension TranscriptState {
-    public static func == (lhs: TranscriptState, rhs: TranscriptState) -> Bool {
-        lhs.record == rhs.record && lhs.scroll == rhs.scroll && lhs.detail == rhs.detail && lhs.asSequence == rhs.asSequence
-            && lhs.beforeSequence?.selection == rhs.beforeSequence?.selection && lhs.beforeSequence?.diagram == rhs.beforeSequence?.diagram
+    struct BeforeSequence: Sendable, Equatable {
+        var selection: Int
+        var diagram: Int
     }
 }
 
@@ -125,7 +123,7 @@ extension TerminalApp {
             if transcript.asSequence {
                 let selection = transcript.scroll
                 transcript.scroll = min(transcript.scroll, lastScroll(transcript))
-                transcript.beforeSequence = (selection, transcript.scroll)
+                transcript.beforeSequence = TranscriptState.BeforeSequence(selection: selection, diagram: transcript.scroll)
             } else if let before = transcript.beforeSequence, before.diagram == transcript.scroll {
                 transcript.scroll = before.selection
             }
@@ -282,9 +280,9 @@ extension AppView {
         // to a second between its parts (it was cut: "… · 26 even…").
         let time = String(s.time.prefix(19)).replacingOccurrences(of: "T", with: " ")
         let count = transcript.record.events.count
-        // A user name longer than a line is cut there (the events name it whole): at 60 columns one pushed the
-        // status, the time and the count out of the header.
-        // Cut, it shares the first line with the flow's name, so that the rest fits the header's three lines.
+        // A user name longer than a line is cut to share the first line with the flow's name (the events name it
+        // whole), so that the rest fits the header's three lines: at 60 columns one pushed the status, the time and
+        // the count out of the header.
         let user = s.user.map { CharacterWidth.of($0) > area.width - 2 ? CharacterWidth.truncate($0, to: area.width - CharacterWidth.of(s.flow) - 5) : $0 }
         let parts = [s.flow] + (user.map { [$0] } ?? []) + ["\(s.outcome.rawValue) \(s.status)", time, "\(count) events"]
         /// The parts on lines of the width, at most three; `room`: columns the last line keeps free.

@@ -80,11 +80,12 @@ public struct PaymentFormState: Sendable {
     /// next key. The field being typed first (one complaint shows at a time: an `x` typed into the amount went
     /// unsaid while the expiry's letter was).
     mutating func sayStrayCharacters() {
-        let order = (focusedField.map { [Self.fields[$0]] } ?? []) + Self.fields
-        if error == nil, let field = order.first(where: { PaymentForm.strayCharacterProblem($0, text($0)) != nil }),
-           let problem = PaymentForm.strayCharacterProblem(field, text(field)) {
+        guard error == nil else { return }
+        for field in (focusedField.map { [Self.fields[$0]] } ?? []) + Self.fields {
+            guard let problem = PaymentForm.strayCharacterProblem(field, text(field)) else { continue }
             error = "\(field.label): \(problem)."
             errorField = field
+            return
         }
     }
 }
