@@ -198,10 +198,8 @@ final class PaymentRun: DropsCardholder {
         state.withLock { $0.stage = .challengeScreen }
         // The ACS's message, then the counts; the attempts once (after a wrong answer the message says them:
         // "…; 2 attempts left, 3 resends left; wrong code; 2 attempts left").
-        let attempts = "\(screen.attemptsLeft) \(screen.attemptsLeft == 1 ? "attempt" : "attempts") left"
-        let said = screen.message?.contains(attempts) == true
-        let counts = (said ? [] : [attempts])
-            + (screen.uiType == .text ? ["\(screen.resendsLeft) \(screen.resendsLeft == 1 ? "resend" : "resends") left"] : [])
+        let said = screen.message != nil && screen.messageCountsAttempts
+        let counts = (said ? [] : [screen.attemptsLeftPhrase]) + (screen.uiType == .text ? [screen.resendsLeftPhrase] : [])
         var detail = "\(screen.uiType.name): \"\(screen.prompt)\""
         if let message = screen.message { detail += "; \(message)" }
         if !counts.isEmpty { detail += (said ? ", " : "; ") + counts.joined(separator: ", ") }

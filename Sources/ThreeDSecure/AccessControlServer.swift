@@ -220,8 +220,9 @@ public final class AccessControlServer: Sendable {
         guard challenge.attemptsLeft > 0 else {
             return finish(&challenge, .notAuthenticated, .exceedsACSMaximumChallenges, cancel: nil)
         }
-        let left = challenge.attemptsLeft == 1 ? "1 attempt left" : "\(challenge.attemptsLeft) attempts left"
-        return .screen(challenge.screen(message: "\(wrong); \(left)"))
+        var screen = challenge.screen(message: "\(wrong); \(ChallengeScreen.left(challenge.attemptsLeft, "attempt"))")
+        screen.messageCountsAttempts = true
+        return .screen(screen)
     }
 
     private func finish(_ challenge: inout Challenge, _ status: TransStatus, _ reason: TransStatusReason?,

@@ -81,6 +81,9 @@ public struct ChallengeScreen: Sendable, Equatable {
     /// The message warns (a wrong or refused answer), rather than tells news ("a new code was sent"): EMV 3DS's
     /// challengeInfoTextIndicator Y.
     public var messageWarns = true
+    /// The message counts the attempts left itself ("wrong code; 2 attempts left"): a screen need not say them
+    /// again beside it.
+    public var messageCountsAttempts = false
     /// What the simulated issuer takes on a select screen ("Lisbon"; "Amsterdam and Lisbon"): test data shown
     /// beside the options, as the code screen shows its code. Not part of any message. Nil for a scenario's own
     /// card, whose answer is a secret no screen shows.
@@ -92,6 +95,15 @@ public struct ChallengeScreen: Sendable, Equatable {
     /// A select screen of a scenario's own card: its answer is a secret, so the CReq and the logs say an option was
     /// chosen, not which (the number with transStatus Y gave the answer away).
     public var hidesChoice: Bool { (uiType == .singleSelect || uiType == .multiSelect) && expectedChoice == nil }
+}
+
+extension ChallengeScreen {
+    /// "2 attempts left", "1 resend left": how the ACS's message, the event log and the screens count.
+    public static func left(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s") left" }
+    /// "2 attempts left".
+    public var attemptsLeftPhrase: String { Self.left(attemptsLeft, "attempt") }
+    /// "3 resends left".
+    public var resendsLeftPhrase: String { Self.left(resendsLeft, "resend") }
 }
 
 /// The cardholder's side of a CReq.

@@ -137,10 +137,10 @@ extension ChallengeScreen {
     /// (they said "3 attempts left").
     var attemptsLeftText: String {
         guard uiType == .text || uiType == .singleSelect || uiType == .multiSelect else { return "" }
-        return "\(attemptsLeft) \(attemptsLeft == 1 ? "attempt" : "attempts") left"
+        return attemptsLeftPhrase
     }
     /// " · 3 resends left" on a one-time code's screen (the terminal and plain mode keep it in view); else "".
-    var resendsLeftText: String { uiType == .text ? " · \(resendsLeft) \(resendsLeft == 1 ? "resend" : "resends") left" : "" }
+    var resendsLeftText: String { uiType == .text ? " · " + resendsLeftPhrase : "" }
 }
 
 extension TerminalApp {

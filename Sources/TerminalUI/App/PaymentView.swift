@@ -203,7 +203,7 @@ extension AppView {
             status = attempts
         }
         // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
-        if let message, message.contains(" left") {
+        if let message, message == screen.message, screen.messageCountsAttempts {
             // The resends left stay in view beside it.
             buffer.putWrapped(message + screen.resendsLeftText, row: bottom - 1, column: area.left, width: area.width, role: .error)
         } else if let message, CharacterWidth.of(status) + 3 + CharacterWidth.of(message) > area.width {

@@ -45,7 +45,7 @@ extension TerminalApp {
             // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
             // A one-time code's screen says the resends left too, as the terminal UI does.
             let attempts = screen.attemptsLeftText + screen.resendsLeftText
-            let status = screen.message.map { $0.contains(" left") ? $0 + screen.resendsLeftText : attempts.isEmpty ? $0 : "\(attempts) · \($0)" }
+            let status = screen.message.map { screen.messageCountsAttempts ? $0 + screen.resendsLeftText : attempts.isEmpty ? $0 : "\(attempts) · \($0)" }
             if let line = status ?? (attempts.isEmpty ? nil : attempts) { lines.append(line) }
             if let error = challenge.error { lines.append("! \(error)") }
             return lines
