@@ -268,6 +268,24 @@ public enum ParityText {
     /// (``PlainASCII`` under a locale that is not UTF-8: `✓` is `ok`, `→` is `->`) before the columns are laid out,
     /// so that they stay aligned in either spelling.
     public static func lines(_ report: ParityReport, width: Int, spelled: (String) -> String = { $0 }) -> [String] {
+        markedLines(report, width: width, spelled: spelled).map(\.text)
+    }
+
+    /// A line of the report, and the verdict it carries, if any: a case's heading (`✓ 1. …`, `✗ 2. …`) and a
+    /// difference (`✗ differs: …`), every row of each when it is wrapped.
+    public struct Line: Sendable, Equatable {
+        public let text: String
+        /// True for a case that agrees, false for one that differs and for a difference; nil for the rest.
+        public let agrees: Bool?
+
+        public init(text: String, agrees: Bool?) {
+            self.text = text
+            self.agrees = agrees
+        }
+    }
+
+    /// ``lines(_:width:spelled:)``, each with its verdict, for a screen that colours them.
+    public static func markedLines(_ report: ParityReport, width: Int, spelled: (String) -> String = { $0 }) -> [Line] {
         let column = max(12, (width - 4) / 2)
         func wrapText(_ text: String, width: Int) -> [String] { Self.wrapText(spelled(text), width: width) }
         // Two columns side by side, each wrapped: a value longer than its column takes more rows, never a cut.
@@ -280,36 +298,38 @@ public enum ParityText {
                 return (index == 0 ? lead : "    ") + padded + (index < rightLines.count ? rightLines[index] : "")
             }
         }
-        var lines = wrapText(heading(report), width: width)
-        lines.append("")
+        var lines: [Line] = []
+        func add(_ texts: [String], agrees: Bool? = nil) { lines += texts.map { Line(text: $0, agrees: agrees) } }
+        add(wrapText(heading(report), width: width) + [""])
         for (index, parityCase) in report.cases.enumerated() {
-            lines += wrapText("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name)", width: width)
-            lines += row("IdpSdk", "KSSIDP")
+            add(wrapText("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name)", width: width), agrees: parityCase.agrees)
+            add(row("IdpSdk", "KSSIDP"))
             for step in parityCase.steps {
                 // The mark in the lead's four columns, whichever its spelling (`✓`, `ok`).
                 let mark = spelled(step.differences.isEmpty ? "✓" : "✗")
-                lines += row("\(step.new.flow): \(step.new.outcome) \(step.new.status)",
-                             "\(step.legacy.flow): \(step.legacy.outcome) \(step.legacy.status)",
-                             lead: String(repeating: " ", count: max(0, 3 - mark.count)) + mark + " ")
-                lines += row("SetAuthorisationCode \(step.new.setAuthorisationCode)", "SetAuthorisationCode \(step.legacy.setAuthorisationCode)")
+                add(row("\(step.new.flow): \(step.new.outcome) \(step.new.status)",
+                        "\(step.legacy.flow): \(step.legacy.outcome) \(step.legacy.status)",
+                        lead: String(repeating: " ", count: max(0, 3 - mark.count)) + mark + " "))
+                add(row("SetAuthorisationCode \(step.new.setAuthorisationCode)", "SetAuthorisationCode \(step.legacy.setAuthorisationCode)"))
                 // The error is judged, so it is shown: the IdpSdkError (KSSIDP's errorModel) as subsystem/code.
                 if step.new.error != nil || step.legacy.error != nil {
-                    lines += row("error \(step.new.error ?? "none")", "error \(step.legacy.error ?? "none")")
+                    add(row("error \(step.new.error ?? "none")", "error \(step.legacy.error ?? "none")"))
                 }
-                lines += row(step.new.deviceAfter, step.legacy.deviceAfter)
-                lines += row(step.new.appReceived, step.legacy.appReceived)
+                add(row(step.new.deviceAfter, step.legacy.deviceAfter))
+                add(row(step.new.appReceived, step.legacy.appReceived))
                 let left = wrap(step.new.messages, width: column - 1, spelled: spelled)
                 let right = wrap(step.legacy.messages, width: column - 1, spelled: spelled)
                 for index in 0..<max(left.count, right.count) {
-                    lines += row(index < left.count ? left[index] : "", index < right.count ? right[index] : "")
+                    add(row(index < left.count ? left[index] : "", index < right.count ? right[index] : ""))
                 }
                 for difference in step.differences {
-                    lines += wrapText("✗ differs: \(difference)", width: width - 4).map { "    " + $0 }
+                    add(wrapText("✗ differs: \(difference)", width: width - 4).map { "    " + $0 }, agrees: false)
                 }
             }
-            lines.append("")
+            add([""])
         }
-        return lines + footer(report).flatMap { wrapText($0, width: width) }
+        add(footer(report).flatMap { wrapText($0, width: width) })
+        return lines
     }
 
     /// The report with one side under the other, for plain mode: a screen reader reads a line at a time, and two

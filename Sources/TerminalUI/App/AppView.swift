@@ -125,7 +125,7 @@ public enum AppView {
         case .transcript(let transcript, _): "Flow \(transcript.record.summary.id)"
         case .comparison(let comparison) where comparison.running: "KSSIDP comparison — running…"
         case .comparison(let comparison):
-            "KSSIDP comparison — " + (comparison.differences == 0 ? "the orchestrations agree" : "\(comparison.differences) differences")
+            "KSSIDP comparison — " + (comparison.differences == 0 ? "the orchestrations agree" : "\(comparison.differences) \(comparison.differences == 1 ? "difference" : "differences")")
         }
     }
 

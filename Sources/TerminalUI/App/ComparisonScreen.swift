@@ -21,13 +21,23 @@ public struct ComparisonState: Sendable, Equatable {
     /// The report's lines at `width` columns.
     /// `stacked`: one side under the other (plain mode), not side by side.
     func lines(width: Int, stacked: Bool = false) -> [String] {
-        guard let report else { return ["Running the same cases through the IdpSdk orchestration and through KSSIDP…"] }
-        let lines = stacked ? ParityText.stackedLines(report, width: max(40, width)) : ParityText.lines(report, width: max(40, width))
-        guard panelFaultsIgnored else { return lines }
-        // The status line says "⚡ N faults on" beside a report that they did not touch.
+        guard let report, stacked else { return markedLines(width: width).map(\.text) }
+        return ignoredFaultsNote(width: width) + ParityText.stackedLines(report, width: max(40, width))
+    }
+
+    /// The report's lines side by side, each with its verdict (a case's heading, a difference), which the
+    /// terminal colours.
+    func markedLines(width: Int) -> [ParityText.Line] {
+        guard let report else { return [ParityText.Line(text: "Running the same cases through the IdpSdk orchestration and through KSSIDP…", agrees: nil)] }
+        return ignoredFaultsNote(width: width).map { ParityText.Line(text: $0, agrees: nil) } + ParityText.markedLines(report, width: max(40, width))
+    }
+
+    /// The status line says "⚡ N faults on" beside a report that they did not touch.
+    private func ignoredFaultsNote(width: Int) -> [String] {
+        guard panelFaultsIgnored else { return [] }
         let note = "The faults panel's switches did not apply: the check runs on worlds of its own, with the scenario "
             + "file's faults only (docs/migration.md)."
-        return ParityText.wrapText(note, width: max(40, width)) + [""] + lines
+        return ParityText.wrapText(note, width: max(40, width)) + [""]
     }
 }
 
@@ -75,12 +85,12 @@ extension TerminalApp {
 
 extension AppView {
     static func drawComparison(_ buffer: inout ScreenBuffer, _ comparison: ComparisonState, _ area: Panel) {
-        let lines = comparison.lines(width: area.width)
+        let lines = comparison.markedLines(width: area.width)
         let rows = ComparisonState.rows(for: lines.count, in: area.height)
         let first = min(comparison.scroll, max(0, lines.count - rows))
         for (offset, line) in lines.dropFirst(first).prefix(rows).enumerated() {
-            let role: Role = line.hasPrefix("✗") || line.contains("✗ differs") ? .error : line.hasPrefix("✓") ? .success : .text
-            buffer.put(line, row: area.top + offset, column: area.left, role: role, limit: area.width)
+            let role: Role = switch line.agrees { case true?: .success; case false?: .error; case nil: .text }
+            buffer.put(line.text, row: area.top + offset, column: area.left, role: role, limit: area.width)
         }
         // The report runs to some 60 lines: say how many are out of view, and how to reach them.
         if rows < lines.count {
