@@ -311,7 +311,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         // Only of a result printed: an abandoned flow's run ends with 2, its usage error said.
         if usageError == nil, let unsaved = result.notSavedLine { RunCommand.noteUnsavedFlow(unsaved) }
         if usageError == nil, !asked, let unused = Self.unusedAnswers(answers[index], result) {
-            writeErrorLine("idp-tui: \(place) (\(result.flow.rawValue)): \(unused)")
+            writeErrorLine("idp-tui: run: \(place) (\(result.flow.rawValue)): \(unused)")
         }
         if usageError == nil, result.flow == .payerAuth, result.outcome != .cancelled, let payments = service.family(PaymentFamily.self) {
             let given = answers[index].payment
@@ -320,7 +320,7 @@ public final class HeadlessRunner: FlowFrontEnd {
             if !keys.isEmpty {
                 let names = keys.map { "\"\($0)\"" }.joined(separator: ", ")
                 let card = designed.map { "its card's challenge is \($0.name)" } ?? "its card meets no challenge"
-                writeErrorLine("idp-tui: \(place) (\(result.flow.rawValue)): \(names) not used: \(card)")
+                writeErrorLine("idp-tui: run: \(place) (\(result.flow.rawValue)): \(names) not used: \(card)")
             }
         }
         outcomes.append(result.outcome)

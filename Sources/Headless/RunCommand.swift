@@ -22,7 +22,8 @@ public enum RunCommand {
         let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers) { line in
             writeFully(STDOUT_FILENO, Array((line + "\n").utf8))
         }
-        let status = try runner.run(beforeFirstFlow: noteScenario)
+        let status: Int32
+        do { status = try runner.run(beforeFirstFlow: noteScenario) } catch { throw error.saidBy("run") }
         // The process ends next: freeing the simulated world (a scenario's every user) would only delay it.
         _ = Unmanaged.passRetained(runner)
         return status
@@ -54,7 +55,7 @@ public enum RunCommand {
         }
         defer { SecureMemory.wipe(&bytes) }
         if needsNone && FlowAnswers.isBlank(bytes) { return options.flows.map { _ in FlowAnswers() } }
-        return try FlowAnswers.parse(bytes, flows: options.flows)
+        do { return try FlowAnswers.parse(bytes, flows: options.flows) } catch { throw error.saidBy("run") }
     }
 
     private static var standardInputIsAFile: Bool {

@@ -13,6 +13,10 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// The error as the command that met it says it (`run: answers[1].otp must be a string …`), as every error
+    /// of a subcommand begins.
+    public func saidBy(_ command: String) -> UsageError { UsageError("\(command): \(message)") }
+
     /// Exit status for bad input.
     public static let exitStatus: Int32 = 2
 }

@@ -74,7 +74,7 @@ import Testing
         let state = freshStatePath()
         let run = try BinaryRun.run(["run"] + flows + ["--state", state], stdin: answers)
         #expect(run.status == 2)
-        #expect(run.stderr == "idp-tui: \(message)\n", "\(run.stderr)")
+        #expect(run.stderr == "idp-tui: run: \(message)\n", "\(run.stderr)")
         #expect(run.stdout.isEmpty, "no flow ran")
         let history = try BinaryRun.run(["history", "--json", "--state", state])
         #expect(history.status == 0 && history.stdout.isEmpty, "\(history.stdout)")

@@ -6,17 +6,17 @@ import Testing
 @Suite struct AnswerValueEchoTests {
     @Test(arguments: [
         (["payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","currency":"qqleak"}"#,
-         "idp-tui: answers.currency: give a three-letter ISO 4217 code such as EUR or USD (line 1, column 56)", "qqleak"),
+         "idp-tui: run: answers.currency: give a three-letter ISO 4217 code such as EUR or USD (line 1, column 56)", "qqleak"),
         (["payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","currency":"qqq"}"#,
-         "idp-tui: answers.currency: not a currency taken here; try EUR, USD or GBP (line 1, column 56)", "QQQ"),
+         "idp-tui: run: answers.currency: not a currency taken here; try EUR, USD or GBP (line 1, column 56)", "QQQ"),
         (["activate"], #"{"username":"carol","password":LeakPw0006}"#,
-         "idp-tui: answers are not valid JSON: unquoted text where a value should be (a string goes in double quotes) at line 1, column 32",
+         "idp-tui: run: answers are not valid JSON: unquoted text where a value should be (a string goes in double quotes) at line 1, column 32",
          "L"),
         (["login"], #"{"username":"alice","password":"x\qLeak"}"#,
-         #"idp-tui: answers are not valid JSON: an unknown escape in a string (after a backslash JSON takes " \ / b f n r t or u) at line 1, column 36"#,
+         #"idp-tui: run: answers are not valid JSON: an unknown escape in a string (after a backslash JSON takes " \ / b f n r t or u) at line 1, column 36"#,
          #"\q"#),
         (["login"], #"{"username":"alice","password":12345678901234567890e999}"#,
-         "idp-tui: answers: a number beyond what a double holds (about 1.8e308) at line 1, column 56", "1234567890"),
+         "idp-tui: run: answers: a number beyond what a double holds (about 1.8e308) at line 1, column 56", "1234567890"),
     ] as [([String], String, String, String)])
     func theErrorNamesThePlaceNotTheText(_ flows: [String], _ stdin: String, _ message: String, _ leak: String) throws {
         let run = try BinaryRun.run(["run"] + flows + ["--ephemeral"], stdin: stdin)

@@ -39,7 +39,7 @@ import Testing
     func aKeyOfAnotherFlowIsRefusedByName(flows: [String], answers: String, message: String) throws {
         let run = try BinaryRun.run(["run"] + flows + ["--ephemeral"], stdin: answers)
         #expect(run.status == 2, "\(run.stderr)")
-        #expect(run.stderr == "idp-tui: \(message)\n" || run.stderr.hasPrefix("idp-tui: \(message) ("), "\(run.stderr)")
+        #expect(run.stderr == "idp-tui: run: \(message)\n" || run.stderr.hasPrefix("idp-tui: run: \(message) ("), "\(run.stderr)")
         #expect(run.stdout.isEmpty, "nothing ran")
         for secret in Answers.secrets { #expect(!run.stderr.contains(secret)) }
     }
@@ -51,7 +51,7 @@ import Testing
             ["run", "q2-login", "--ephemeral", "--insecure-device", "rooted"],
             stdin: #"{"username":"alice","password":"wonderland","faults":{"insecureDevice":false}}"#)
         #expect(run.status == 2 && run.stdout.isEmpty, "\(run.status) \(run.stderr)")
-        #expect(run.stderr == "idp-tui: answers.faults.insecureDevice is false, but --insecure-device holds the device insecure for the whole run (line 1, column 72)\n",
+        #expect(run.stderr == "idp-tui: run: answers.faults.insecureDevice is false, but --insecure-device holds the device insecure for the whole run (line 1, column 72)\n",
                 "\(run.stderr)")
         // Switched off with no --insecure-device, or switched on, it still runs.
         let off = try BinaryRun.run(["run", "q2-login", "--ephemeral"], stdin: #"{"username":"alice","password":"wonderland","faults":{"insecureDevice":false}}"#)

@@ -8,10 +8,10 @@ import Testing
     static let activation = #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#
 
     @Test(arguments: [
-        (#"{"username":"bob","password":"s3cr3t-typo"}"#, #"idp-tui: answers[2] (login): "password", "username" not used: OfflineLogin logged the device's user in without asking"#),
-        (#"{"cancel":true}"#, #"idp-tui: answers[2] (login): "cancel" not used: OfflineLogin logged the device's user in without asking"#),
+        (#"{"username":"bob","password":"s3cr3t-typo"}"#, #"idp-tui: run: answers[2] (login): "password", "username" not used: OfflineLogin logged the device's user in without asking"#),
+        (#"{"cancel":true}"#, #"idp-tui: run: answers[2] (login): "cancel" not used: OfflineLogin logged the device's user in without asking"#),
         (#"{"username":"alice","password":"s3cr3t-typo","cancel":true}"#,
-         #"idp-tui: answers[2] (login): "cancel", "password", "username" not used: OfflineLogin"#),
+         #"idp-tui: run: answers[2] (login): "cancel", "password", "username" not used: OfflineLogin"#),
     ])
     func answersAnOfflineLoginNeverAskedForAreNoted(_ login: String, _ note: String) throws {
         let run = try BinaryRun.run(["run", "activate", "logout", "login", "--ephemeral", "--auth-mode", "password"],
@@ -36,11 +36,11 @@ import Testing
     /// challenge (accepted in silence). Keys only: the code never shows.
     @Test(arguments: [
         (#"{"card":"4000000000002701","expiry":"12/30","otp":"97531","challengeDelay":2}"#,
-         #"idp-tui: answers (payer-auth): "otp", "challengeDelay" not used: its card meets no challenge"#),
+         #"idp-tui: run: answers (payer-auth): "otp", "challengeDelay" not used: its card meets no challenge"#),
         (#"{"card":"4000000000002503","expiry":"12/30","otp":"1234","approve":true,"choices":["x"]}"#,
-         #"idp-tui: answers (payer-auth): "choices", "approve" not used: its card's challenge is text (one-time code)"#),
+         #"idp-tui: run: answers (payer-auth): "choices", "approve" not used: its card's challenge is text (one-time code)"#),
         (#"{"card":"4000000000002701","expiry":"12/30","cancel":"challenge"}"#,
-         #"idp-tui: answers (payer-auth): "cancel" not used: its card meets no challenge"#),
+         #"idp-tui: run: answers (payer-auth): "cancel" not used: its card meets no challenge"#),
     ])
     func paymentAnswersForAChallengeItNeverMetAreNoted(_ answers: String, _ note: String) throws {
         let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: answers)
@@ -65,6 +65,6 @@ import Testing
     @Test func anExpiredChallengeCardsCodeIsNoted() throws {
         let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: #"{"card":"4000000000002503","expiry":"01/20","otp":"1234"}"#)
         #expect(run.status == 1, "\(run.stderr)")
-        #expect(run.stderr == #"idp-tui: answers (payer-auth): "otp" not used: its card meets no challenge"# + "\n", "\(run.stderr)")
+        #expect(run.stderr == #"idp-tui: run: answers (payer-auth): "otp" not used: its card meets no challenge"# + "\n", "\(run.stderr)")
     }
 }
