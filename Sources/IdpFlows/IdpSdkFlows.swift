@@ -156,6 +156,9 @@ public struct IdpSdkFlow {
             return run.result(.failure, status: event.status.name, step: step, error: FlowError(
                 subsystem: nil, code: event.errorCode == 0 ? nil : event.errorCode,
                 message: event.errorDescription.isEmpty ? "GetAstClientData failed" : event.errorDescription))
+        case let event as KSMRestartResultEvent:
+            return run.result(.failure, status: event.status.name, step: step, error: FlowError(
+                subsystem: nil, code: nil, message: event.errorDescription.isEmpty ? "Restart failed" : event.errorDescription))
         case let event as KSMInvalidStateEvent:
             return run.result(.failure, status: StatusType.INVALID_STATE.name, step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorMessage))
