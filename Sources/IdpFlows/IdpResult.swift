@@ -8,7 +8,8 @@ import KSMasterController
 public struct DeviceDetail: FlowResultDetail, Equatable {
     public let user: String?
     public let tenantId: String
-    public let astClientId: String
+    /// Nil for a device that is not activated (the MC-SDK's all-zero placeholder is no client's).
+    public let astClientId: String?
     public let authenticationMode: KSMAuthenticationMode?
     /// A login that OfflineLogin completed, without the IdP.
     public var offline = false
@@ -18,7 +19,7 @@ public struct DeviceDetail: FlowResultDetail, Equatable {
     public func encode(to container: inout KeyedEncodingContainer<FlowResult.Key>) throws {
         try container.encodeIfPresent(user, forKey: .init("user"))
         try container.encode(tenantId, forKey: .init("tenantId"))
-        try container.encode(astClientId, forKey: .init("astClientId"))
+        try container.encodeIfPresent(astClientId, forKey: .init("astClientId"))
         try container.encodeIfPresent(authenticationMode, forKey: .init("authMode"))
         if offline { try container.encode(offline, forKey: .init("offline")) }
         try container.encodeIfPresent(wasLoggedIn, forKey: .init("wasLoggedIn"))

@@ -87,7 +87,8 @@ public final class IdpSdkFamily: FlowFamily {
     /// The device as a result reports it.
     var deviceDetail: DeviceDetail {
         let device = device.snapshot
-        return DeviceDetail(user: device.activatedUser?.userId, tenantId: environment.tenantId, astClientId: device.astClientId,
+        return DeviceDetail(user: device.activatedUser?.userId, tenantId: environment.tenantId,
+                            astClientId: device.activatedUser == nil ? nil : device.astClientId,
                             authenticationMode: device.authenticationMode)
     }
 

@@ -19,6 +19,19 @@ import Testing
         #expect(run.results.isEmpty, "nothing ran")
     }
 
+    /// A device that is not activated has no astClientId: a result left the MC-SDK's all-zero placeholder in it,
+    /// which a script checking `.astClientId` took for an activated device. An activated one has its own.
+    @Test(arguments: [("logout", "{}"), ("activate", #"{"cancel":true}"#), ("legacy-activate", #"{"cancel":true}"#)])
+    func aDeviceThatIsNotActivatedHasNoAstClientId(_ flow: String, _ answers: String) throws {
+        let run = try BinaryRun.run(["run", flow, "--ephemeral", "--answers", "-"], stdin: answers)
+        let result = try #require(run.results.first, "\(run.stderr)")
+        #expect(result["astClientId"] == nil, "\(result)")
+        #expect(result["tenantId"] as? String == "demo")
+        let activated = try BinaryRun.run(["run", "activate", "--ephemeral"], stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#)
+        let id = try #require(activated.results.first?["astClientId"] as? String, "\(activated.stdout)")
+        #expect(id.count == 26 && id != String(repeating: "0", count: 26))
+    }
+
     /// The one fault that can reach a logout (the MC-SDK's Start finds the device rooted) is switched on and bites.
     @Test func aFaultForALogoutAloneIsSwitchedOn() throws {
         let run = try BinaryRun.run(["run", "logout", "--ephemeral", "--answers", "-"], stdin: #"{"faults":{"insecureDevice":true}}"#)

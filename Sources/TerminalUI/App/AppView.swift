@@ -253,7 +253,7 @@ public enum AppView {
             headlineRole = .success
             if let device = result.device, result.flow != .logout {
                 rows.append(("user", "\(device.user ?? "?")@\(device.tenantId)", .text))
-                rows.append(("astClientId", device.astClientId, .text))
+                rows.append(("astClientId", device.astClientId ?? "—", .text))
                 rows.append(("auth mode", result.authenticationMode?.rawValue ?? "—", .text))
             }
         case .failure:
