@@ -2,6 +2,7 @@ import Determinism
 import FlowEngine
 import FlowRecords
 import Foundation
+import IdentityProvider
 import IdpSdk
 import KSMasterController
 import LegacyFlows
@@ -14,9 +15,9 @@ import Threading
 public struct ParityCase: Sendable {
     public let name: String
     /// Each step: the new flow, its legacy counterpart, and the answers (credentials by key; nil cancels).
-    public let steps: [(new: FlowKind, legacy: FlowKind, answers: [String: String]?)]
+    public let steps: [(new: FlowKind, legacy: FlowKind, answers: [String: Secret]?)]
 
-    public init(name: String, steps: [(new: FlowKind, legacy: FlowKind, answers: [String: String]?)]) {
+    public init(name: String, steps: [(new: FlowKind, legacy: FlowKind, answers: [String: Secret]?)]) {
         self.name = name
         self.steps = steps
     }
@@ -68,10 +69,13 @@ public struct ParityCaseReport: Sendable, Equatable, Encodable {
 public struct ParityReport: Sendable, Equatable, Encodable {
     public let variant: String
     public let cases: [ParityCaseReport]
+    /// Why no case ran (a scenario with no user to activate with); nil when they did.
+    public var notRun: String? = nil
     public var differenceCount: Int { cases.reduce(0) { $0 + $1.steps.reduce(0) { $0 + $1.differences.count } } }
-    public var agrees: Bool { differenceCount == 0 }
+    /// No difference in cases that ran: a report of none agrees on nothing.
+    public var agrees: Bool { notRun == nil && differenceCount == 0 }
 
-    private enum CodingKeys: String, CodingKey { case variant, agrees, differenceCount, cases }
+    private enum CodingKeys: String, CodingKey { case variant, agrees, differenceCount, cases, notRun }
 
     /// With the verdict the exit status gives (`agrees`) and the footer's count (`compare --json` sorts the keys).
     public func encode(to encoder: any Encoder) throws {
@@ -80,6 +84,7 @@ public struct ParityReport: Sendable, Equatable, Encodable {
         try container.encode(agrees, forKey: .agrees)
         try container.encode(differenceCount, forKey: .differenceCount)
         try container.encode(cases, forKey: .cases)
+        try container.encodeIfPresent(notRun, forKey: .notRun)
     }
 }
 
@@ -97,23 +102,48 @@ public enum ParityCheck {
         case enrollmentClientForLogin = "enrollment-client-for-login"
     }
 
-    public static let defaultCases: [ParityCase] = [
-        ParityCase(name: "activation, then login", steps: [
-            (.activate, .legacyActivate, ["username": "alice", "password": "wonderland", "activation-code": "123456"]),
-            (.login, .legacyLogin, ["username": "alice", "password": "wonderland"]),
-        ]),
-        ParityCase(name: "a wrong password", steps: [
-            (.activate, .legacyActivate, ["username": "alice", "password": "not-it", "activation-code": "123456"]),
-        ]),
-        ParityCase(name: "a wrong activation code", steps: [
-            (.activate, .legacyActivate, ["username": "alice", "password": "wonderland", "activation-code": "000000"]),
-        ]),
-        ParityCase(name: "a cancel at the credentials", steps: [(.activate, .legacyActivate, nil)]),
-        ParityCase(name: "login before activation", steps: [(.login, .legacyLogin, ["username": "alice", "password": "wonderland"])]),
-    ]
+    /// The cases, as `user` (the app's tenant's first user with an activation code, in the scenario's own
+    /// order: alice in the demo scenario).
+    public static func cases(as user: UserConfiguration) -> [ParityCase] {
+        guard let code = user.activationCode?.code else { return [] }
+        let name = Secret(user.username)
+        // Wrong by construction, whatever the scenario's: longer than the real one by a character.
+        let wrongPassword = Secret(user.password.reveal() + "!")
+        let wrongCode = Secret(code.reveal() + "0")
+        return [
+            ParityCase(name: "activation, then login", steps: [
+                (.activate, .legacyActivate, ["username": name, "password": user.password, "activation-code": code]),
+                (.login, .legacyLogin, ["username": name, "password": user.password]),
+            ]),
+            ParityCase(name: "a wrong password", steps: [
+                (.activate, .legacyActivate, ["username": name, "password": wrongPassword, "activation-code": code]),
+            ]),
+            ParityCase(name: "a wrong activation code", steps: [
+                (.activate, .legacyActivate, ["username": name, "password": user.password, "activation-code": wrongCode]),
+            ]),
+            ParityCase(name: "a cancel at the credentials", steps: [(.activate, .legacyActivate, nil)]),
+            ParityCase(name: "login before activation", steps: [(.login, .legacyLogin, ["username": name, "password": user.password])]),
+        ]
+    }
 
-    public static func run(scenario: Scenario = .embeddedDefault, cases: [ParityCase] = defaultCases, variant: Variant = .guide,
+    /// The user the cases run as: the first of the app's tenant who has an activation code; nil when there is none.
+    public static func caseUser(in scenario: Scenario) -> UserConfiguration? {
+        scenario.identityProvider.tenants.first { $0.id == scenario.appTenant }?.users.first { $0.activationCode != nil }
+    }
+
+    /// Why the scenario cannot be checked: no user in the app's tenant to activate with.
+    public static func noCaseUser(in scenario: Scenario) -> String {
+        "the scenario's app tenant \"\(scenario.appTenant)\" has no user with an activation code, so no case could activate a device"
+    }
+
+    /// Runs the cases (by default, as the scenario's ``caseUser(in:)``; none when it has no such user, and the report
+    /// says why in ``ParityReport/notRun``).
+    public static func run(scenario: Scenario = .embeddedDefault, cases: [ParityCase]? = nil, variant: Variant = .guide,
                            seed: UInt64 = 1) -> ParityReport {
+        let user = cases == nil ? caseUser(in: scenario) : nil
+        guard let cases = cases ?? user.map(Self.cases(as:)) else {
+            return ParityReport(variant: variant.rawValue, cases: [], notRun: noCaseUser(in: scenario))
+        }
         // Prompts are answered at once from the case; one that is not is a fault of the check, reported in 30 s.
         let legacyConfiguration = FlowConfiguration(promptTimeout: .seconds(30))
         var configuration = legacyConfiguration
@@ -143,7 +173,7 @@ public enum ParityCheck {
     }
 
     /// Runs the flows in order on a world of their own and observes each.
-    static func observe(_ steps: [(FlowKind, [String: String]?)], scenario: Scenario, configuration: FlowConfiguration,
+    static func observe(_ steps: [(FlowKind, [String: Secret]?)], scenario: Scenario, configuration: FlowConfiguration,
                         seed: UInt64) -> [ParityObservation] {
         // Built as every other service is (the catalog's, with every family), on a world of its own.
         let service = FlowService(
@@ -192,7 +222,7 @@ func appReceived(_ events: [FlowEvent]) -> String {
 
 /// Answers credential prompts from a dictionary; nil answers cancel.
 private final class ScriptedFrontEnd: FlowFrontEnd {
-    var answers: [String: String]?
+    var answers: [String: Secret]?
     var result: FlowResult?
     var events: [FlowEvent] = []
 
@@ -204,7 +234,7 @@ private final class ScriptedFrontEnd: FlowFrontEnd {
             return
         }
         var values: [String: Secret] = [:]
-        for field in prompt.fields { values[field.key] = answers[field.key].map { Secret($0) } }
+        for field in prompt.fields { values[field.key] = answers[field.key] }
         service.answer(prompt, with: .credentials(values))
     }
 
@@ -362,6 +392,7 @@ public enum ParityText {
     }
 
     private static func footer(_ report: ParityReport) -> [String] {
+        if let notRun = report.notRun { return ["No case ran: \(notRun)."] }
         let count = report.differenceCount
         return ["(The message sequences are shown, not judged: KSSIDP takes every credential before any event.)",
                 count == 0 ? "The two orchestrations agree in every case (outcome, status, error, SetAuthorisationCode, device)."

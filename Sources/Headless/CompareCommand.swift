@@ -8,6 +8,7 @@ public enum CompareCommand {
         let variant = options.variant
         let json = options.json
         let report = ParityCheck.run(scenario: try options.loadScenario(for: .compare), variant: variant, seed: options.seed)
+        if let notRun = report.notRun { throw UsageError("compare: \(notRun)") }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -9,6 +9,7 @@ import KSMasterController
 import kssidp
 import Secrets
 import Simulation
+import Scenario
 import Testing
 import Threading
 
@@ -90,10 +91,38 @@ private let chainFilePath: String = {
         #expect(service.run(.legacyLogin, with: frontEnd)?.outcome == .success)
     }
 
+    /// The cases run as the scenario's own first user with an activation code: on a scenario without alice they
+    /// failed alike on both sides (WRONG_CREDENTIALS, ACTIVATION_REQUIRED), and the check said they agreed.
+    @Test func theCasesRunAsTheScenariosOwnUser() throws {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityProvider.tenants[0].users.removeFirst()  // alice
+        let user = try #require(ParityCheck.caseUser(in: scenario))
+        #expect(user.username == "bob")
+        let report = ParityCheck.run(scenario: scenario)
+        #expect(report.agrees && report.notRun == nil)
+        let login = report.cases[0].steps[1]
+        #expect(login.new.outcome == "success" && login.new.deviceAfter.contains("bob"), "\(login.new)")
+        #expect(report.cases[1].steps[0].new.status == "WRONG_CREDENTIALS")
+        #expect(report.cases[2].steps[0].new.status == "WRONG_CREDENTIALS")
+    }
+
+    /// A scenario whose app tenant has no user with an activation code cannot be checked: the report says so and
+    /// does not agree (it agreed on no case at all).
+    @Test func aScenarioWithNoUserToActivateIsNotChecked() {
+        var scenario = Scenario.embeddedDefault
+        for index in scenario.identityProvider.tenants[0].users.indices {
+            scenario.identityProvider.tenants[0].users[index].activationCode = nil
+        }
+        let report = ParityCheck.run(scenario: scenario)
+        #expect(report.cases.isEmpty && !report.agrees)
+        #expect(report.notRun == "the scenario's app tenant \"demo\" has no user with an activation code, so no case could activate a device")
+    }
+
     @Test func onTheDefaultCasesTheTwoOrchestrationsAgree() {
         let report = ParityCheck.run()
         #expect(report.agrees, "\(report.cases.flatMap { $0.steps.flatMap(\.differences) })")
-        #expect(report.cases.map(\.name) == ParityCheck.defaultCases.map(\.name))
+        #expect(report.cases.map(\.name) == ["activation, then login", "a wrong password", "a wrong activation code",
+                                              "a cancel at the credentials", "login before activation"])
         let cancel = report.cases[3].steps[0]
         #expect(cancel.new.outcome == "cancelled" && cancel.legacy.outcome == "cancelled")
         #expect(cancel.new.messages != cancel.legacy.messages, "KSSIDP asks before any event; the IdpSdk reads the form first")

@@ -10,6 +10,29 @@ import Testing
         #expect(run.stdout.contains("The two orchestrations agree in every case"))
     }
 
+    /// A scenario of its own users is checked as its first user with an activation code (carol in bank-qa), so
+    /// that its cases activate and log in; one with none to activate is bad input, not an agreement on nothing.
+    @Test func aScenarioIsCheckedAsItsOwnUser() throws {
+        let bank = try BinaryRun.run(["compare", "--json", "--scenario", docsFolder.appendingPathComponent("scenarios/bank-qa.json").path])
+        #expect(bank.status == 0, "\(bank.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(bank.stdout.utf8)) as? [String: Any])
+        let steps = try #require((report["cases"] as? [[String: Any]])?.first?["steps"] as? [[String: Any]])
+        let login = try #require(steps.last?["new"] as? [String: Any])
+        #expect(login["outcome"] as? String == "success", "\(login)")
+        #expect((login["deviceAfter"] as? String)?.contains("carol") == true, "\(login)")
+
+        let file = scratchPath("no-codes", ".json")
+        try #"{"scenario":1,"name":"no-codes","identityProvider":{"tenants":[{"id":"demo","users":[{"username":"zed","password":"pw-zed-123"}]}]}}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        for json in [[], ["--json"]] {
+            let none = try BinaryRun.run(["compare", "--scenario", file] + json)
+            #expect(none.status == 2)
+            #expect(none.stdout.isEmpty)
+            #expect(none.stderr == "idp-tui: compare: the scenario's app tenant \"demo\" has no user with an activation code, so no case could activate a device\n")
+            #expect(!none.stderr.contains("pw-zed-123"))
+        }
+    }
+
     @Test func aDeliberatelyDifferentOrchestrationFailsTheCheck() throws {
         let run = try BinaryRun.run(["compare", "--variant", "enrollment-client-for-login"])
         #expect(run.status == 1)

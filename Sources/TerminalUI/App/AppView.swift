@@ -124,6 +124,7 @@ public enum AppView {
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
         case .transcript(let transcript, _): "Flow \(transcript.record.summary.id)"
         case .comparison(let comparison) where comparison.running: "KSSIDP comparison — running…"
+        case .comparison(let comparison) where comparison.report?.notRun != nil: "KSSIDP comparison — not run"
         case .comparison(let comparison):
             "KSSIDP comparison — " + (comparison.differences == 0 ? "the orchestrations agree" : "\(comparison.differences) \(comparison.differences == 1 ? "difference" : "differences")")
         }
