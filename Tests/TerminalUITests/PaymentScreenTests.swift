@@ -202,10 +202,16 @@ extension AppDriver {
         #expect(!driver.app.state.log.contains { $0.step.rawValue == "AReq" })
     }
 
+    /// ↑↓ move a single-select's choice with the cursor, so that Enter sends the option shown chosen: after Space
+    /// on Amsterdam and ↓↓, Enter sent Lisbon with Amsterdam's (•) still on screen.
     @Test func singleSelectChoosesWithEnter() throws {
         let driver = AppDriver()
         driver.pay(card: "4000009900000012")
+        driver.press(.character(" "))
+        #expect(driver.app.render().text.contains("(•) Amsterdam"))
         driver.press(.down, .down)
+        let text = driver.app.render().text
+        #expect(text.contains("( ) Amsterdam") && text.contains("› (•) Lisbon"), "\(text)")
         Snapshot.check(driver.app.render(), "challenge-single-select-80x24")
         driver.press(.enter)
         driver.pump { _ in driver.isResult }

@@ -187,8 +187,13 @@ extension TerminalApp {
             cancelPrompt(challenge.prompt)
             challenge.code.clear()
             return
-        case .tab, .down: challenge.focus = (challenge.focus + 1) % stops
-        case .backTab, .up: challenge.focus = (challenge.focus - 1 + stops) % stops
+        case .tab, .down, .backTab, .up:
+            challenge.focus = (challenge.focus + (key == .tab || key == .down ? 1 : stops - 1)) % stops
+            // A single-select's choice follows ↑↓ onto an option, as a radio group's does: the (•) is always the
+            // option Enter sends. (Space on Amsterdam, ↓↓, Enter sent Lisbon with Amsterdam shown chosen.)
+            if key == .down || key == .up, challenge.screen.uiType == .singleSelect, case .option(let index) = challenge.focusedStop {
+                choose(index, in: &challenge)
+            }
         case .character(" ") where challenge.focusedStop != .code:
             if case .option(let index) = challenge.focusedStop { choose(index, in: &challenge) }
         case .character("a") where challenge.screen.uiType == .outOfBand: decide(true, in: &challenge)
