@@ -202,6 +202,19 @@ extension AppDriver {
         #expect(!driver.app.state.log.contains { $0.step.rawValue == "AReq" })
     }
 
+    /// A payment that a network fault failed says to turn the fault off on its screen, as its result line and its
+    /// history do: the screen's next step was "Run 3-D Secure again", into the same fault.
+    @Test func aPaymentANetworkFaultFailedSaysSoOnItsScreen() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"), .character(" "), .escape)  // network unavailable
+        driver.press(.down, .down, .down, .enter)  // Pay with card: the Drops page cannot load
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.status == "SAFEPAY_ERROR")
+        let text = driver.app.render().text
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "│" }).joined(separator: " ")
+        #expect(words.contains("next step The device is offline: bring the network back (the network-unavailable fault)"), "\(text)")
+    }
+
     /// ↑↓ move a single-select's choice with the cursor, so that Enter sends the option shown chosen: after Space
     /// on Amsterdam and ↓↓, Enter sent Lisbon with Amsterdam's (•) still on screen.
     @Test func singleSelectChoosesWithEnter() throws {

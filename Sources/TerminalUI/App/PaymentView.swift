@@ -280,7 +280,9 @@ extension AppView {
             case .doNotAuthorise: .error
             case .proceedWithoutLiabilityShift, .retry: .text
             }
-            rows.append(("next step", payment.advice ?? next.advice, role))
+            // The result's advice: a network fault that explains a failure says so ("bring the network back"), as
+            // the result line and the history do; the screen said "Run 3-D Secure again" into the same fault.
+            rows.append(("next step", result.advice ?? payment.advice ?? next.advice, role))
         }
         if let code = payment.errorCode {
             let component = payment.errorComponent.flatMap(ProtocolError.Component.init).map { " from the \($0.name)" } ?? ""
