@@ -71,6 +71,11 @@ public enum PaymentForm {
             parts[1].count == 2 || parts[1].count == 4, parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
         else { throw PaymentFormProblem(field: .expiry, message: "write it as MM/YY, e.g. 12/30") }
         guard (1...12).contains(month) else { throw PaymentFormProblem(field: .expiry, message: "the month must be 01 to 12") }
+        // EMV 3-D Secure's cardExpiryDate is YYMM: a four-digit year is one of 2000–2099 (01/2912, typed into a
+        // filled field, was taken and sent as 12).
+        guard year < 100 || (2000...2099).contains(year) else {
+            throw PaymentFormProblem(field: .expiry, message: "the year must be 2000 to 2099, e.g. 12/30 or 12/2030")
+        }
         return (month, year < 100 ? 2000 + year : year)
     }
 

@@ -105,8 +105,8 @@ extension RecordingFrontEnd {
         #expect(result.advice != nil)
     }
 
-    /// The card form's event says the expiry as entered, its year whole (`03/05` read "03/5", `01/2905` "01/5").
-    @Test(arguments: [("03/05", "expiry 03/2005"), ("01/2905", "expiry 01/2905"), ("1230", "expiry 12/2030")])
+    /// The card form's event says the expiry as entered, its year whole (`03/05` read "03/5", `01/2099` "01/99").
+    @Test(arguments: [("03/05", "expiry 03/2005"), ("01/2099", "expiry 01/2099"), ("1230", "expiry 12/2030")])
     func theCardFormsEventSaysTheExpiryWhole(expiry: String, said: String) throws {
         let frontEnd = paying("4000000000002701", expiry: expiry)
         let result = try #require(service().run(.payerAuth, with: frontEnd))
@@ -347,6 +347,8 @@ extension RecordingFrontEnd {
             ("4000000000002503", "13/30", "1", "EUR", "m", .expiry),
             ("4000000000002503", "12-30", "1", "EUR", "m", .expiry),
             ("4000000000002503", "123", "1", "EUR", "m", .expiry),
+            ("4000000000002503", "01/2912", "1", "EUR", "m", .expiry),
+            ("4000000000002503", "12/1999", "1", "EUR", "m", .expiry),
             ("4000000000002503", "12/30", "0", "EUR", "m", .amount),
             ("4000000000002503", "12/30", "1.234", "EUR", "m", .amount),
             ("4000000000002503", "12/30", "-1", "EUR", "m", .amount),
