@@ -69,6 +69,20 @@ import Testing
         #expect(try parse(["run", "activate", "--prompt-timeout", value]).options.promptTimeout == .milliseconds(milliseconds))
     }
 
+    /// An option that can reach none of a run's flows is refused naming it, as a fault in the answers that can reach
+    /// no flow is: `run activate --bridge-fault wrong-origin` passed, the fault having bitten nothing. The terminal
+    /// UI, whose session may start any flow, takes them.
+    @Test func anOptionThatCanReachNoFlowOfTheRunIsRefused() throws {
+        #expect(problem(["run", "activate", "--bridge-fault", "wrong-origin"])
+            == "run: --bridge-fault reaches only payer-auth, and this run has none (activate): it would change nothing")
+        #expect(problem(["run", "login", "logout", "login", "--launch=push"])
+            == "run: --launch reaches only q2-login, and this run has none (login, logout): it would change nothing")
+        #expect(problem(["--bridge-timing", "web", "run", "q2-login"])?.hasPrefix("run: --bridge-timing reaches only payer-auth") == true)
+        #expect(problem(["run", "activate", "payer-auth", "--bridge-fault", "wrong-origin", "--bridge-timing", "web"]) == nil)
+        #expect(problem(["run", "q2-login", "--launch", "push"]) == nil)
+        #expect(problem(["--bridge-fault", "wrong-origin", "--launch", "push"]) == nil, "the terminal UI")
+    }
+
     @Test func differentBridgeFaultsAddUp() throws {
         let faults = try ParsedCommandLine.parse(["run", "payer-auth", "--bridge-fault", "lose-acks:3", "--bridge-fault", "unknown-event"]).options.bridgeFaults
         #expect(faults.lostAcks == 3 && faults.unknownEvent && !faults.wrongOrigin)

@@ -90,9 +90,10 @@ import Testing
         let scenario = try temporaryFile(#"""
             {"scenario": 1, "name": "every-fault", "identityProvider": {"tenants": [{"id": "demo", "users": [
               {"username": "alice", "password": "wonderland", "activationCode": "123456"}]}]},
-             "faults": {"serverError": true, "pinningFails": true, "insecureDevice": true, "addedLatencyMs": 5}}
+             "faults": {"serverError": true, "pinningFails": true, "insecureDevice": true, "addedLatencyMs": 5,
+                        "bridge": {"loseAcks": 1}}}
             """#)
-        let run = try BinaryRun.run(["run", flow, "--ephemeral", "--scenario", scenario, "--bridge-fault", "lose-acks:1"], stdin: answers)
+        let run = try BinaryRun.run(["run", flow, "--ephemeral", "--scenario", scenario], stdin: answers)
         return run.events.filter { $0["step"] as? String == "faults on" }.compactMap { $0["detail"] as? String }
     }
 

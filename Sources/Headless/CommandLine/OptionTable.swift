@@ -1,5 +1,6 @@
 import DropsWeb
 import FlowCatalog
+import FlowEngine
 import Foundation
 import KSMasterController
 import Q2ModuleInterfaces
@@ -40,6 +41,9 @@ struct OptionSpec: Sendable {
     var verbs: [String]?
     /// What to use instead, by the verb it was misplaced on (`--json` on `history show`: an export as JSON).
     var instead: [String: String] = [:]
+    /// The flows it can change, when not every one: a `run` of none of them is refused, as answers' faults that
+    /// can reach no flow of theirs are (a CI step's `--bridge-fault` on an activation passed, having bitten nothing).
+    var reaches: [FlowKind]? = nil
     let apply: Apply
 
     /// `--seed N`.
@@ -122,7 +126,7 @@ enum OptionTable {
             options, value, _ in options.certificateChainPath = value
         },
         OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultList)", scope: .engine,
-                   repeatable: true) {
+                   repeatable: true, reaches: [.payerAuth]) {
             options, value, problem throws(UsageError) in
             // Repeatable to add another fault; the same fault twice (lose-acks:3 then lose-acks:1) is an error, as
             // any other option given twice is, rather than the last one quietly winning.
@@ -144,7 +148,8 @@ enum OptionTable {
                 options.bridgeFaults.lostAcks = count
             }
         },
-        OptionSpec(name: "--bridge-timing", value: "swift|web", help: "the bridge's ack timeout and retries: swift 1.5 s × 3, web 1 s × 2", scope: .engine) {
+        OptionSpec(name: "--bridge-timing", value: "swift|web", help: "the bridge's ack timeout and retries: swift 1.5 s × 3, web 1 s × 2", scope: .engine,
+                   reaches: [.payerAuth]) {
             options, value, problem throws(UsageError) in
             switch value {
             case "swift": options.bridgeTiming = .swiftHost
@@ -152,7 +157,8 @@ enum OptionTable {
             default: throw problem("--bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not \"\(value)\"")
             }
         },
-        OptionSpec(name: "--launch", value: "normal|deep-link|push", help: "how the app was opened, for the Q2 module", scope: .engine) {
+        OptionSpec(name: "--launch", value: "normal|deep-link|push", help: "how the app was opened, for the Q2 module", scope: .engine,
+                   reaches: [.q2Login]) {
             options, value, problem throws(UsageError) in
             guard let launch = Q2Launch(rawValue: value) else { throw problem("--launch takes normal, deep-link or push, not \"\(value)\"") }
             options.launch = launch

@@ -1,4 +1,5 @@
 import FlowCatalog
+import FlowEngine
 import JSONText
 
 /// A command line, read: which command, its options, and the words that are not options.
@@ -150,6 +151,12 @@ public struct ParsedCommandLine: Sendable {
             }
             guard !options.flows.isEmpty else {
                 throw problem("name at least one flow (\(FlowCatalog.kinds.map(\.rawValue).joined(separator: ", ")))")
+            }
+            let flows = options.flows
+            if let idle = given.lazy.compactMap(\.spec).first(where: { $0.reaches.map { !$0.contains(where: flows.contains) } ?? false }),
+               let reaches = idle.reaches {
+                let names = reaches.map(\.rawValue).joined(separator: " and ")
+                throw problem("\(idle.name) reaches only \(names), and this run has none (\(flows.reduce(into: [String]()) { if !$0.contains($1.rawValue) { $0.append($1.rawValue) } }.joined(separator: ", "))): it would change nothing")
             }
         case .compare, .reset:
             if let word = words.first { throw problem("unknown argument \"\(word)\"; see idp-tui \(chosen.rawValue) --help") }
