@@ -156,7 +156,9 @@ import Testing
         (["run", "activate", "--seed"], "{}", "--seed needs a value"),
         (["run", "activate", "--prompt-timeout", "0"], "{}", "--prompt-timeout takes a number of seconds"),
         // Decimal only: Double read "0x10" as 16 and "inf" as infinity.
-        (["run", "activate", "--prompt-timeout", "0x10"], "{}", "--prompt-timeout takes a number of seconds from 0.001 to 86400, not \"0x10\""),
+        (["run", "activate", "--prompt-timeout", "0x10"], "{}", "--prompt-timeout takes seconds written with digits and at most one point (such as 300 or 0.5), not \"0x10\""),
+        (["run", "activate", "--prompt-timeout", "1e3"], "{}", "--prompt-timeout takes seconds written with digits and at most one point (such as 300 or 0.5), not \"1e3\""),
+        (["run", "activate", "--prompt-timeout", "1.2.3"], "{}", "--prompt-timeout takes seconds written with digits and at most one point"),
         (["run", "activate", "--prompt-timeout", "0.0001"], "{}", "--prompt-timeout takes a number of seconds from 0.001 to 86400"),
         (["run", "payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","resend":1.5}"#, "answers.resend must be a whole number, not a fraction"),
         (["run", "payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","resend":1e0}"#,

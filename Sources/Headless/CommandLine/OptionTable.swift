@@ -105,8 +105,11 @@ enum OptionTable {
         OptionSpec(name: "--prompt-timeout", value: "SECONDS", help: "how long a prompt waits for an answer (default 300)", scope: .engine) {
             options, value, problem throws(UsageError) in
             // Decimal digits only: Double also reads "0x10" (16), "1e1" and "inf".
-            guard !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(value),
-                  seconds >= 0.001, seconds <= 86_400 else {
+            // A number it cannot read says how to write one (1e3 is 1000, in range: "from 0.001 to 86400" misled).
+            guard !value.isEmpty, value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(value) else {
+                throw problem("--prompt-timeout takes seconds written with digits and at most one point (such as 300 or 0.5), not \"\(value)\"")
+            }
+            guard seconds >= 0.001, seconds <= 86_400 else {
                 throw problem("--prompt-timeout takes a number of seconds from 0.001 to 86400, not \"\(value)\"")
             }
             // To the nearest millisecond, as the messages say it (1.001 was cut to 1 s, and said so).
