@@ -36,6 +36,8 @@ public final class HeadlessRunner: FlowFrontEnd {
     private var payment = PaymentProgress()
     /// Whether this flow has asked anything: answers it never asked for are noted when it ends.
     private var asked = false
+    /// The credential fields this flow's forms asked for: a success that never asked for a key given is noted.
+    private var askedKeys: Set<String> = []
     /// The faults of the scenario and the command line, which every flow starts from.
     private lazy var baseFaults = (identity: service.world.identityFaults, bridge: service.world.bridgeFaults)
     /// A card form answer held back for the answers' `delay`.
@@ -124,6 +126,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         }
         payment = PaymentProgress()
         asked = false
+        askedKeys = []
         // Faults an answer sets (on or off) hold for its flow only.
         let faults = answers[index].faults(over: baseFaults)
         var identity = faults.identity
@@ -217,6 +220,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     }
 
     private func answerCredentials(_ prompt: FlowPrompt, _ given: FlowAnswers) {
+        askedKeys.formUnion(prompt.fields.map(\.key))
         var values: [String: Secret] = [:]
         for field in prompt.fields {
             guard let value = given.values[field.key] else {
@@ -312,6 +316,14 @@ public final class HeadlessRunner: FlowFrontEnd {
         if usageError == nil, let unsaved = result.notSavedLine { RunCommand.noteUnsavedFlow(unsaved) }
         if usageError == nil, !asked, let unused = Self.unusedAnswers(answers[index], result) {
             writeErrorLine("idp-tui: run: \(place) (\(result.flow.rawValue)): \(unused)")
+        }
+        // A success whose forms never asked for a key given (`new-password` where no page asks for it): the script
+        // may count on a step that did not happen. Only after forms were answered (a Q2 auto-login's fallback
+        // username and password are documented as unused), and only of a success (a failure stops before the rest).
+        let unasked = answers[index].values.keys.filter { !askedKeys.contains($0) }.sorted()
+        if usageError == nil, result.outcome == .success, !askedKeys.isEmpty, !unasked.isEmpty {
+            let names = unasked.map { "\"\($0)\"" }.joined(separator: ", ")
+            writeErrorLine("idp-tui: run: \(place) (\(result.flow.rawValue)): \(names) not used: no form of the flow asked for \(unasked.count == 1 ? "it" : "them")")
         }
         if usageError == nil, result.flow == .payerAuth, result.outcome != .cancelled, let payments = service.family(PaymentFamily.self) {
             let given = answers[index].payment

@@ -23,6 +23,16 @@ import Testing
         #expect(!run.stderr.contains("s3cr3t-typo") && !run.stdout.contains("s3cr3t-typo"))
     }
 
+    /// Keys a successful flow's forms never asked for are noted too, by name: `new-password` and
+    /// `current-password` for a login the IdP never asked to change its password passed with nothing said.
+    @Test func keysNoFormAskedForAreNoted() throws {
+        let run = try BinaryRun.run(["run", "activate", "login", "--ephemeral"],
+                                    stdin: #"[\#(Self.activation),{"username":"alice","password":"wonderland","new-password":"N3w-pw-leak","current-password":"Cur-pw-leak"}]"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == #"idp-tui: run: answers[1] (login): "current-password", "new-password" not used: no form of the flow asked for them"# + "\n")
+        #expect(!(run.stderr + run.stdout).contains("pw-leak"))
+    }
+
     /// Answers the flow used, and a logout's `cancel` (documented to change nothing), say nothing.
     @Test func usedAnswersAndALogoutsCancelAreNotNoted() throws {
         let run = try BinaryRun.run(["run", "activate", "logout", "login", "--ephemeral"],
