@@ -199,7 +199,11 @@ import Testing
         (["run", "activate"], #"{"username":"alice","password":"wonder\u0085land"}"#, "answers.password contains a control character (line 1, column 32)"),
         (["run", "payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","otp":["12\u009b3"]}"#, "answers.otp[0] must be a code of 1 to 16 bytes, without control characters"),
         (["run", "activate"], #"{"username":"alice","password":"wonderland"}"#, #"has no "activation-code""#),
-        (["frobnicate"], "", #"unknown command or option "frobnicate""#),
+        (["frobnicate"], "", #"unknown command or option "frobnicate"; see idp-tui --help"#),
+        // A command misspelt is named (flows and keys were; commands were not).
+        (["histroy"], "", #"unknown command or option "histroy"; did you mean "history"?"#),
+        // `history list` is the list, which is the command alone.
+        (["history", "list", "--state", "/nonexistent/s.sqlite"], "", "history: the list is idp-tui history itself, with no verb"),
     ]
 
     @Test(arguments: 0..<cases.count)

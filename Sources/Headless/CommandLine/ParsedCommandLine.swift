@@ -130,7 +130,10 @@ public struct ParsedCommandLine: Sendable {
         }
         switch chosen {
         case .terminal:
-            if let word = words.first { throw UsageError("unknown command or option \"\(word)\"; see idp-tui --help") }
+            if let word = words.first {
+                let hint = KeySuggestion.hint(for: word, among: Command.allCases.map(\.rawValue).filter { !$0.isEmpty })
+                throw UsageError("unknown command or option \"\(word)\"" + (hint.isEmpty ? "; see idp-tui --help" : hint))
+            }
         case .run:
             for (word, place) in zip(words, places) {
                 guard let flow = FlowCatalog.kind(named: word) else {
