@@ -199,7 +199,8 @@ final class PaymentRun: DropsCardholder {
         // The ACS's message, then the counts; the attempts once (after a wrong answer the message says them:
         // "…; 2 attempts left, 3 resends left; wrong code; 2 attempts left").
         let said = screen.message != nil && screen.messageCountsAttempts
-        let counts = (said ? [] : [screen.attemptsLeftPhrase]) + (screen.uiType == .text ? [screen.resendsLeftPhrase] : [])
+        // Attempts only where a wrong answer spends one, as the screens count them (an out-of-band one's said 3).
+        let counts = (said || !screen.spendsAttempts ? [] : [screen.attemptsLeftPhrase]) + (screen.uiType == .text ? [screen.resendsLeftPhrase] : [])
         var detail = "\(screen.uiType.name): \"\(screen.prompt)\""
         if let message = screen.message { detail += "; \(message)" }
         if !counts.isEmpty { detail += (said ? ", " : "; ") + counts.joined(separator: ", ") }

@@ -102,6 +102,9 @@ extension ChallengeScreen {
     public static func left(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s") left" }
     /// "2 attempts left".
     public var attemptsLeftPhrase: String { Self.left(attemptsLeft, "attempt") }
+    /// Whether a wrong answer spends an attempt (a code, a choice): an out-of-band challenge ends at the other
+    /// device's answer and an HTML one at Continue, so no attempt of theirs is ever spent.
+    public var spendsAttempts: Bool { uiType == .text || uiType == .singleSelect || uiType == .multiSelect }
     /// "3 resends left".
     public var resendsLeftPhrase: String { Self.left(resendsLeft, "resend") }
 }

@@ -131,6 +131,11 @@ extension RecordingFrontEnd {
         let details = frontEnd.events(of: result.flowID).filter { $0.step.rawValue == "challenge screen" && $0.detail.hasPrefix("text") }.map(\.detail)
         #expect(details.last?.hasSuffix("\"; wrong code; 2 attempts left, 3 resends left") == true, "\(details)")
         #expect(details.first?.hasSuffix("\"; 3 attempts left, 3 resends left") == true, "\(details)")
+        // An out-of-band screen spends no attempt, and its event counts none, as its screen does (it said 3).
+        let outOfBand = paying("4000009900000038", actions: [.challenge(.decideOnOtherDevice(approve: true))])
+        let approved = try #require(service.run(.payerAuth, with: outOfBand))
+        let said = outOfBand.events(of: approved.flowID).filter { $0.step.rawValue == "challenge screen" && $0.detail.hasPrefix("out-of-band") }
+        #expect(!said.isEmpty && !said.contains { $0.detail.contains("attempt") }, "\(said.map(\.detail))")
         #expect(screens.first?.maskedCard == "•••• 2503")
         #expect(frontEnd.prompts.first?.title == "Pay with card (3-D Secure) — card details")
         let steps = frontEnd.steps(of: result.flowID)

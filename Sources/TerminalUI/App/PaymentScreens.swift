@@ -132,13 +132,9 @@ public struct ChallengeState: Sendable {
 }
 
 extension ChallengeScreen {
-    /// "2 attempts left" where a wrong answer costs an attempt (a code, a choice); else "": an out-of-band
-    /// challenge ends at the other device's answer and an HTML one at Continue, so no attempt is ever spent
-    /// (they said "3 attempts left").
-    var attemptsLeftText: String {
-        guard uiType == .text || uiType == .singleSelect || uiType == .multiSelect else { return "" }
-        return attemptsLeftPhrase
-    }
+    /// "2 attempts left" where a wrong answer costs an attempt (``spendsAttempts``); else "" (an out-of-band
+    /// screen said "3 attempts left").
+    var attemptsLeftText: String { spendsAttempts ? attemptsLeftPhrase : "" }
     /// " · 3 resends left" on a one-time code's screen (the terminal and plain mode keep it in view); else "".
     var resendsLeftText: String { uiType == .text ? " · " + resendsLeftPhrase : "" }
 }
