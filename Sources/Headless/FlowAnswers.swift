@@ -101,9 +101,10 @@ public struct FlowAnswers: Sendable {
         return parsed
     }
 
-    /// Whether the document holds nothing but JSON whitespace.
+    /// Whether the document holds nothing but JSON whitespace, after a byte order mark if it starts with one (an
+    /// editor's empty file: it was "not valid JSON: the text ends where a value should be").
     static func isBlank(_ bytes: [UInt8]) -> Bool {
-        !bytes.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
+        !bytes.dropFirst(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0).contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
     }
 
     private static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers {

@@ -169,6 +169,7 @@ import Testing
         (["run", "activate"], "{\"username\": \"alice\",, }", "answers are not valid JSON: expected a key in double quotes at line 1, column 22"),
         (["run", "activate"], "", "answers: the input is empty"),
         (["run", "activate"], " \n\t", "answers: the input is empty"),
+        (["run", "activate"], "\u{FEFF}\n", "answers: the input is empty"),
         (["run", "activate", "--state", ""], "{}", "--state needs a value, not an empty one"),
         (["run", "activate"], "42", "answers must be a JSON object"),
         (["run", "activate", "login"], Answers.aliceActivation, "one object for 2 flows"),
