@@ -35,7 +35,7 @@ public enum ScenarioCommand {
             case .failure(let failure):
                 for problem in failure.inFileOrder {
                     let place = problem.position.map { "\(path):\($0.line):\($0.column): " } ?? "\(path): "
-                    write(VisibleText.escaped(place + "\(problem.path): \(problem.message)"))
+                    write(VisibleText.escaped(place + problem.placed))
                 }
                 fail("\(path): \(failure.problems.count) \(failure.problems.count == 1 ? "problem" : "problems")")
                 return UsageError.exitStatus

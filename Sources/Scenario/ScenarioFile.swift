@@ -8,14 +8,18 @@ import ThreeDSecure
 
 /// One thing wrong with a scenario file: where (JSON path, and line and column when known) and what.
 public struct ScenarioProblem: Sendable, Equatable, CustomStringConvertible {
-    /// e.g. `$.identityProvider.tenants[0].users[1].password`.
+    /// e.g. `$.identityProvider.tenants[0].users[1].password`; empty for the file itself (it cannot be read, it is
+    /// a folder, it is too large), which no JSON path names (`$: the file is a folder` read as a JSON problem).
     public let path: String
     public let position: TextPosition?
     public let message: String
 
     public var description: String {
-        (position.map { "line \($0.line), column \($0.column): " } ?? "") + "\(path): \(message)"
+        (position.map { "line \($0.line), column \($0.column): " } ?? "") + placed
     }
+
+    /// The message after its JSON path, if it has one.
+    public var placed: String { path.isEmpty ? message : "\(path): \(message)" }
 }
 
 /// The scenario file format (docs/scenarios.md, docs/scenario.schema.json): reading with every problem
@@ -35,7 +39,7 @@ public enum ScenarioFile {
     /// their tenant's first use; tests and fuzzing compare the two ways.
     package static func read(_ bytes: [UInt8], deferringUsers: Bool) -> Result<Scenario, ScenarioProblems> {
         guard bytes.count <= maximumSize else {
-            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: nil, message: "the file is larger than 1 MiB")]))
+            return .failure(ScenarioProblems([ScenarioProblem(path: "", position: nil, message: "the file is larger than 1 MiB")]))
         }
         // A file with a problem is read again the usual way, so that its problems are told as they always are.
         if deferringUsers, case let lists = DeferredUsers.find(in: bytes), !lists.isEmpty,
@@ -72,7 +76,7 @@ public enum ScenarioFile {
         switch TextFile.read(path, limit: maximumSize) {
         case .success(let bytes): return read(bytes)
         case .failure(let failure):
-            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: nil, message: "the file \(failure)")]))
+            return .failure(ScenarioProblems([ScenarioProblem(path: "", position: nil, message: "the file \(failure)")]))
         }
     }
 }
