@@ -37,13 +37,14 @@ public enum ScenarioCommand {
                     let place = problem.position.map { "\(path):\($0.line):\($0.column): " } ?? "\(path): "
                     write(VisibleText.escaped(place + problem.placed))
                 }
-                fail("\(path): \(failure.problems.count) \(failure.problems.count == 1 ? "problem" : "problems")")
+                fail("scenario check: \(path): \(failure.problems.count) \(failure.problems.count == 1 ? "problem" : "problems")")
                 return UsageError.exitStatus
             }
         case "show":
             var options = command.options
             options.scenarioPath = path
-            let scenario = try options.loadScenario(for: .terminal)
+            // Its errors begin with the verb, as every verb's do (they read "scenario FILE: …").
+            let scenario = try options.loadScenario(for: .terminal, said: "scenario show: ")
             write(ScenarioFile.json(scenario).text())
             return 0
         default:

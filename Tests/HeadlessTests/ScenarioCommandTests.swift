@@ -30,7 +30,7 @@ func temporaryFile(_ text: String) throws -> String {
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(run.status == 2)
         #expect(lines.count > 2, "\(lines)")
-        #expect(lines.last == "idp-tui: \(path): \(lines.count - 1) problems", "\(lines)")
+        #expect(lines.last == "idp-tui: scenario check: \(path): \(lines.count - 1) problems", "\(lines)")
     }
 
     @Test func checkListsEveryProblemWithLineAndColumnAndExitsTwo() throws {
@@ -53,7 +53,7 @@ func temporaryFile(_ text: String) throws -> String {
             "\(path):6:37: $.identityProvider.tenants[0].users[2].password: must be a string, not a number",
             "\(path):8:37: $.payments.cards[0].number: the card number fails the Luhn check; check for a mistyped digit",
         ])
-        #expect(run.stderr == "idp-tui: \(path): 3 problems\n")
+        #expect(run.stderr == "idp-tui: scenario check: \(path): 3 problems\n")
         #expect(!run.stdout.contains("hunter2"))
     }
 
@@ -82,7 +82,8 @@ func temporaryFile(_ text: String) throws -> String {
         #expect(first.hasPrefix("\(path):1:22: $.name: must be a string"), "\(check.stdout)")
         let run = try BinaryRun.run(["run", "logout", "--ephemeral", "--scenario", path], stdin: "{}")
         #expect(run.status == 2)
-        #expect(run.stderr.contains("scenario \(path): line 1, column 22: $.name: must be a string"), "\(run.stderr)")
+        // The same place, written the same way (FILE:LINE:COLUMN).
+        #expect(run.stderr.contains("scenario \(path):1:22: $.name: must be a string"), "\(run.stderr)")
     }
 
     /// A file whose name holds escape sequences and a newline is named with them escaped: each problem stays one
@@ -148,7 +149,7 @@ func temporaryFile(_ text: String) throws -> String {
             let run = try BinaryRun.run(arguments, stdin: Answers.aliceActivation)
             #expect(run.status == 2)
             #expect(run.stderr.split(separator: "\n").count == 1)
-            #expect(run.stderr.contains("scenario \(path): line 1, column"))
+            #expect(run.stderr.contains("scenario \(path):1:"), "\(run.stderr)")
             #expect(run.stderr.contains("(and 1 more: idp-tui scenario check \(path))"))
         }
         let missing = try BinaryRun.run(["run", "activate", "--scenario", "/nonexistent.json"], stdin: "{}")

@@ -140,14 +140,18 @@ extension CommandLineOptions {
 
     /// The scenario named by `--scenario`, or the embedded default. A file with problems is a usage error that
     /// gives the first problem and the command that lists them all.
-    public func loadScenario(for command: Command = .run) throws(UsageError) -> Scenario {
+    /// `said`: how its errors begin when not `command`'s way (`run: scenario FILE: …`): `scenario show: FILE: …`.
+    public func loadScenario(for command: Command = .run, said: String? = nil) throws(UsageError) -> Scenario {
         guard let path = scenarioPath else { return .embeddedDefault }
         switch ScenarioFile.read(path: path) {
         case .success(let scenario): return scenario
         case .failure(let failure):
             let count = failure.problems.count
             let more = count > 1 ? " (and \(count - 1) more: idp-tui scenario check \(path))" : ""
-            throw UsageError("\(command.prefix)scenario \(path): \(failure.inFileOrder.first?.description ?? "unreadable")\(more)")
+            // FILE:LINE:COLUMN, as `scenario check` and compilers place a problem.
+            let first = failure.inFileOrder.first
+            let place = first?.position.map { "\(path):\($0.line):\($0.column)" } ?? path
+            throw UsageError("\(said ?? "\(command.prefix)scenario ")\(place): \(first?.placed ?? "unreadable")\(more)")
         }
     }
 
