@@ -245,7 +245,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: file) }
         let run = try BinaryRun.run(["--theme", file.path])
         #expect(run.status == 2)
-        #expect(run.stderr.hasPrefix("idp-tui: theme \(file.path) line 3, column 1: unknown key; did you mean \"field.focused\"?; keys: "))
+        #expect(run.stderr.hasPrefix("idp-tui: theme \(file.path):3:1: unknown key; did you mean \"field.focused\"?; keys: "))
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 

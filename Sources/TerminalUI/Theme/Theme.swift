@@ -222,11 +222,9 @@ public struct ThemeError: Error, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// `theme FILE:LINE:COLUMN: key "title": message`, placed as a scenario's problems and compilers' are.
     public var description: String {
-        var place = "theme \(file)"
-        if let line { place += " line \(line)" }
-        if let key { place += ", key \"\(key)\"" }
-        if let column { place += ", column \(column)" }
-        return "\(place): \(message)"
+        let place = "theme \(file)" + (line.map { ":\($0)" } ?? "") + (line != nil ? column.map { ":\($0)" } ?? "" : "")
+        return "\(place): " + (key.map { "key \"\($0)\": " } ?? "") + message
     }
 }
