@@ -124,7 +124,8 @@ public enum PaymentForm {
     /// A card number as a form shows it while it is typed: its digits in groups (4-6-5 on American Express,
     /// 4-4-4-4 otherwise). Text that is not digits and spaces stays as it is, for the check to name.
     public static func formatCardNumber(_ text: String) -> String {
-        let digits = text.filter { $0 != " " }
+        // A number pasted with dashes (`4000-0000-0000-2503`, as a bank's page prints it) is grouped too.
+        let digits = text.filter { $0 != " " && $0 != "-" }
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return text }
         let groups = CardBrand.detect(digits) == .amex ? [4, 6, 5] : [4, 4, 4, 4, 4]
         var rest = Substring(digits)

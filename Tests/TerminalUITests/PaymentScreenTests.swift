@@ -338,6 +338,14 @@ extension AppDriver {
 }
 
 @Suite struct CardFormTypingTests {
+    /// A card number pasted with dashes is grouped as one typed is (the dashes stayed).
+    @Test func aCardNumberPastedWithDashesIsGrouped() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.app.handlePaste("4000-0000-0000-2503")
+        #expect(driver.app.render().text.contains("[4000 0000 0000 2503     ] Visa · Luhn ✓"), "\(driver.app.render().text)")
+    }
+
     @Test func theCardNumberIsGroupedAndTheExpiryFormattedAsTyped() throws {
         let driver = AppDriver()
         driver.openPayment()
