@@ -313,7 +313,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         // A flow stopped by bad answers is abandoned: exit 2 and one line on stderr, no result line.
         if usageError == nil { emit("result", result) }
         // Only of a result printed: an abandoned flow's run ends with 2, its usage error said.
-        if usageError == nil, let unsaved = result.notSavedLine { RunCommand.noteUnsavedFlow(unsaved) }
+        if usageError == nil, let unsaved = result.notSavedLine { ProcessOutput.noteUnsavedFlow(unsaved) }
         if usageError == nil, !asked, let unused = Self.unusedAnswers(answers[index], result) {
             writeErrorLine("idp-tui: run: \(place) (\(result.flow.rawValue)): \(unused)")
         }

@@ -44,22 +44,22 @@ func help(_ command: Command, words: [String]) -> String {
 /// down on another thread (a cancelled one in the terminal UI) may be using.
 func end(_ status: Int32) -> Never {
     // A signal that stopped the output ends the process with its own status, even when the run got here first.
-    var status = RunCommand.endingStatus(status)
+    var status = ProcessOutput.endingStatus(status)
     // Output that could not be written (a full disk) is not a success: one line, and exit 74. A closed pipe
     // (`| head`): 141, as a shell reports SIGPIPE, with no line (the reader chose to stop).
     let flushed = fflush(nil) == 0
-    if let error = flushed ? RunCommand.outputFailure : errno {
+    if let error = flushed ? ProcessOutput.outputFailure : errno {
         if error == EPIPE {
             status = 128 + SIGPIPE
         } else {
             writeErrorLine("idp-tui: the output could not be written: \(String(cString: strerror(error)))")
-            status = RunCommand.outputFailureStatus
+            status = ProcessOutput.outputFailureStatus
         }
-    } else if let unsaved = RunCommand.unsavedFlow, [0, 1, 3].contains(status) {
+    } else if let unsaved = ProcessOutput.unsavedFlow, [0, 1, 3].contains(status) {
         // A result line was printed for a flow the state file does not hold: the output is incomplete (bad input's
         // 2 and a signal's status stay: they say more).
         writeErrorLine("idp-tui: \(unsaved)")
-        status = RunCommand.outputFailureStatus
+        status = ProcessOutput.outputFailureStatus
     }
     StateFile.closeAll()
     _exit(status)
@@ -71,7 +71,7 @@ func writeError(_ message: String) {
     // What went to standard output first stays first where both go to one log (`> log 2>&1`): print buffers it
     // when it is not a terminal, and `scenario check`'s count came before its problems. A flush that fails is kept
     // for `end`, whose own flush then finds nothing left to fail on (a full disk is still 74, a closed pipe 141).
-    if fflush(nil) != 0 { RunCommand.noteOutputFailure(errno) }
+    if fflush(nil) != 0 { ProcessOutput.noteOutputFailure(errno) }
     writeErrorLine("idp-tui: \(ArgumentEcho.redacting(message, arguments: Array(CommandLine.arguments.dropFirst())))")
 }
 
@@ -94,7 +94,7 @@ func exitOnSignals() -> [any DispatchSourceSignal] {
         signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler {
-            RunCommand.stopWriting(signal: number)
+            ProcessOutput.stopWriting(signal: number)
             StateFile.closeAll(onSignal: true)
             _exit(128 + number)
         }
@@ -215,8 +215,8 @@ case .run(.terminal):
             : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)
         for warning in stateWarnings.withLock({ $0 }) { writeErrorLine("idp-tui: \(warning)") }
         // A plain session whose output could not be written ends as `run` does: 141 for a closed pipe, else 74.
-        if let error = PlainSession.outputError { RunCommand.noteOutputFailure(error) }
-        for unsaved in PlainSession.unsavedFlows { RunCommand.noteUnsavedFlow(unsaved) }
+        if let error = PlainSession.outputError { ProcessOutput.noteOutputFailure(error) }
+        for unsaved in PlainSession.unsavedFlows { ProcessOutput.noteUnsavedFlow(unsaved) }
         end(status)
     } catch {
         fail(error.description)

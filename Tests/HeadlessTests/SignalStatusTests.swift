@@ -13,12 +13,12 @@ import Testing
 /// It stops this test process's `run` output for good: no test here runs `RunCommand.main` in process.
 @Suite struct SignalStatusTests {
     @Test func aRunWhoseOutputASignalStoppedEndsWithTheSignalsStatus() {
-        #expect(RunCommand.endingStatus(0) == 0)
-        RunCommand.stopWriting(signal: SIGHUP)
-        #expect(RunCommand.endingStatus(0) == 128 + SIGHUP)
-        #expect(RunCommand.endingStatus(1) == 128 + SIGHUP)
+        #expect(ProcessOutput.endingStatus(0) == 0)
+        ProcessOutput.stopWriting(signal: SIGHUP)
+        #expect(ProcessOutput.endingStatus(0) == 128 + SIGHUP)
+        #expect(ProcessOutput.endingStatus(1) == 128 + SIGHUP)
         // The first signal's status stays.
-        RunCommand.stopWriting(signal: SIGTERM)
-        #expect(RunCommand.endingStatus(3) == 128 + SIGHUP)
+        ProcessOutput.stopWriting(signal: SIGTERM)
+        #expect(ProcessOutput.endingStatus(3) == 128 + SIGHUP)
     }
 }

@@ -6,6 +6,7 @@ import FlowEngine
 import FlowRecords
 import Foundation
 import IdentityProvider
+import JSONText
 import KSMasterController
 import LegacyFlows
 import Q2ModuleInterfaces
@@ -164,7 +165,7 @@ extension CommandLineOptions {
         configuration.q2.launch = launch
         configuration.q2.insecureDeviceReason = insecureDeviceReason
         if let path = certificateChainPath {
-            let pem = try RunCommand.readText(path, what: "certificate chain", command: command.prefix)
+            let pem = try Self.readText(path, what: "certificate chain", command: command.prefix)
             do {
                 _ = try CertificateChain(pem: pem)
             } catch {
@@ -173,5 +174,20 @@ extension CommandLineOptions {
             configuration.idp.certificateChainPEM = pem
         }
         return configuration
+    }
+}
+
+extension CommandLineOptions {
+    /// A text file an option names (the certificate chain), at most 1 MiB of UTF-8.
+    static func readText(_ path: String, what: String, command: String) throws(UsageError) -> String {
+        let bytes: [UInt8]
+        switch TextFile.read(path, limit: 1 << 20) {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw UsageError("\(command)the \(what) file \(path) \(failure)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw UsageError("\(command)the \(what) file \(path) is not UTF-8 text")
+        }
+        return text
     }
 }

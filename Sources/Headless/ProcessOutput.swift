@@ -1,0 +1,58 @@
+import Threading
+
+/// What the process writes, whichever command writes it: its lines stop at a signal, its first write error and the
+/// flows the history could not keep are remembered for the exit status (`end` in main.swift). Process-wide, so that
+/// `run`'s lines, plain mode's session and the signal handlers agree.
+public enum ProcessOutput {
+    /// The signal the process is ending on, once one came (nil before): nothing more is written, so that no result
+    /// line is printed for a flow the closed state file could not keep.
+    private static let stoppedBy = Locked<Int32?>(nil)
+
+    /// Stops every later line (waiting for one being written to end); for a signal's exit.
+    public static func stopWriting(signal: Int32) {
+        stoppedBy.withLock { $0 = $0 ?? signal }
+    }
+
+    /// The status to end with: 128 + the signal's number once a signal stopped the output, whatever `status`.
+    /// The run may reach its own end before the signal's handler exits, with a line held back: that is no success.
+    public static func endingStatus(_ status: Int32) -> Int32 {
+        stoppedBy.withLock { $0 }.map { 128 + $0 } ?? status
+    }
+
+    /// Writes every byte, unbuffered, so that each JSON line reaches a pipe as soon as it happens.
+    static func writeFully(_ fd: Int32, _ bytes: [UInt8]) {
+        stoppedBy.withLock { signal in
+            if signal == nil { writeAll(fd, bytes) }
+        }
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        if let failure = Threading.writeAll(bytes, to: fd) { noteOutputFailure(failure) }
+    }
+
+    /// The first error writing the output (a full disk, a closed pipe), if any: the process then ends with
+    /// ``outputFailureStatus``, not 0 (`end` in main.swift).
+    private static let outputError = Locked<Int32?>(nil)
+    public static var outputFailure: Int32? { outputError.withLock { $0 } }
+    /// Keeps the first output error, from whichever writer met it (`run`'s lines, plain mode's session).
+    public static func noteOutputFailure(_ error: Int32) { outputError.withLock { $0 = $0 ?? error } }
+    /// The flows whose history records could not be written, said on stderr at the end in one line (the first
+    /// one's reason, and how many more); the process then ends with ``outputFailureStatus``: their result lines
+    /// were printed, but the state file does not hold them.
+    private static let unsaved = Locked<(first: String?, more: Int)>((nil, 0))
+    public static var unsavedFlow: String? {
+        unsaved.withLock { unsaved in
+            unsaved.first.map { first in
+                unsaved.more == 0 ? first
+                    : "\(first); nor were \(unsaved.more) more \(unsaved.more == 1 ? "flow" : "flows") (each result line has historyError)"
+            }
+        }
+    }
+    public static func noteUnsavedFlow(_ message: String) {
+        unsaved.withLock { unsaved in
+            if unsaved.first == nil { unsaved.first = message } else { unsaved.more += 1 }
+        }
+    }
+    /// The exit status when the output could not be written (sysexits' EX_IOERR).
+    public static let outputFailureStatus: Int32 = 74
+}
