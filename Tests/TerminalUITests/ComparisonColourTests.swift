@@ -1,5 +1,6 @@
 @testable import FlowCatalog
 @testable import TerminalUI
+import Scenario
 import Testing
 
 /// The KSSIDP comparison colours its verdicts by what they are, not by how their text begins: a difference or a
@@ -32,5 +33,19 @@ import Testing
         #expect(roles[heading].contains("E"))
         #expect(rows.contains { $0.contains("✓ 2.") })
         #expect(rows[1].contains("KSSIDP comparison — 1 difference ─"), "\(rows[1])")
+    }
+
+    /// A scenario with no user to activate with is not checked: the screen says so, not "the orchestrations agree".
+    @Test func aScenarioWithNoUserToActivateSaysNotRun() {
+        var scenario = Scenario.embeddedDefault
+        for index in scenario.identityProvider.tenants[0].users.indices {
+            scenario.identityProvider.tenants[0].users[index].activationCode = nil
+        }
+        let driver = AppDriver(scenario: scenario)
+        driver.openComparison()
+        let text = driver.app.render().text
+        #expect(text.contains("KSSIDP comparison — not run"), "\(text)")
+        #expect(text.contains("No case ran: the scenario's app tenant \"demo\" has no user with an activation"), "\(text)")
+        #expect(!text.contains("agree"), "\(text)")
     }
 }
