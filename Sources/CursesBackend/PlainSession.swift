@@ -235,6 +235,8 @@ public enum PlainSession {
                     for entry in entries {
                         if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed) } else { droppedLines += 1 }
                     }
+                } else if typed, count == 0 || (count < 0 && errno == EINTR), fds[0].revents & Int16(POLLHUP | POLLERR) == 0 {
+                    // Nothing there after all (a Ctrl-C threw it away; its signal is next): the terminal is still open.
                 } else if count <= 0 {
                     inputEnded = true
                     if !buffer.isEmpty { _ = pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) }

@@ -19,12 +19,15 @@ struct EchoSwitch {
     /// No canonical mode and no echo; signals stay (Ctrl-C quits). Ctrl-Z does nothing: a stopped session would
     /// leave the shell with the terminal's editing off. CR stays CR (no ICRNL), so that the editor reads a CR LF
     /// (a paste from Windows, a telnet client's Enter) as one line's end, not as an empty line after it.
+    /// A read returns at once, with what is there or nothing (VMIN 0): Ctrl-C makes the terminal throw away what
+    /// was typed, so between poll's "ready" and the read there may be nothing left, and a read that waited for a
+    /// byte slept past the Ctrl-C until the next key (1 run in 6 of "type, then Ctrl-C" at a prompt).
     func takeLineEditing() {
         guard var settings = saved else { return }
         settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
         settings.c_iflag &= ~tcflag_t(ICRNL)
         withUnsafeMutableBytes(of: &settings.c_cc) { characters in
-            characters[Int(VMIN)] = 1
+            characters[Int(VMIN)] = 0
             characters[Int(VTIME)] = 0
         }
         signal(SIGTSTP, SIG_IGN)
