@@ -154,3 +154,4 @@ extension Q2ScreenTests {
         #expect(driver.pump { _ in driver.isResult })
     }
 }
+

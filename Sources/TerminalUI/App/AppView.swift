@@ -281,10 +281,15 @@ public enum AppView {
             rows += paymentRows(result).filter { $0.0 != "card" }
         }
         if result.outcome == .success { rows += paymentRows(result) + q2Rows(result) }
+        // Q2's MobileCoreLoginFailure case and codes in place of the error, when Core gave them; a failure before
+        // any login (the sign-in screen timed out) has none, and keeps its error (it read "failure  .?").
         if result.outcome == .failure, let q2 = result.q2 {
-            let codes = [q2.statusCode.map { "HTTP \($0)" }, q2.hydraCode.map { "hydraCode \($0)" }].compactMap { $0 }.joined(separator: " · ")
-            rows.insert(("failure", ".\(q2.failure ?? "?")" + (codes.isEmpty ? "" : " · \(codes)"), .error), at: 0)
-            rows.removeAll { $0.0 == "error" || $0.0 == "failed at" }
+            let failure = [q2.failure.map { ".\($0)" }, q2.statusCode.map { "HTTP \($0)" }, q2.hydraCode.map { "hydraCode \($0)" }]
+                .compactMap { $0 }.joined(separator: " · ")
+            if !failure.isEmpty {
+                rows.insert(("failure", failure, .error), at: 0)
+                rows.removeAll { $0.0 == "error" || $0.0 == "failed at" }
+            }
         }
         return (headline, headlineRole, rows)
     }
