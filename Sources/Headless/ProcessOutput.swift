@@ -19,11 +19,16 @@ public enum ProcessOutput {
         stoppedBy.withLock { $0 }.map { 128 + $0 } ?? status
     }
 
+    /// Runs `body` (a write) unless a signal has stopped the output, holding it off while `body` runs.
+    static func unlessStopped(_ body: () -> Void) {
+        stoppedBy.withLock { signal in
+            if signal == nil { body() }
+        }
+    }
+
     /// Writes every byte, unbuffered, so that each JSON line reaches a pipe as soon as it happens.
     static func writeFully(_ fd: Int32, _ bytes: [UInt8]) {
-        stoppedBy.withLock { signal in
-            if signal == nil { writeAll(fd, bytes) }
-        }
+        unlessStopped { writeAll(fd, bytes) }
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {

@@ -27,5 +27,8 @@ public struct UsageError: Error, Equatable, CustomStringConvertible {
 public func writeErrorLine(_ text: String) {
     // Control characters escaped (`\x1B`): a path or value given on the command line cannot colour, retitle or
     // clear the terminal through an error, and the line stays one line.
-    writeAll(Array((PlainASCII.forUserLocale(VisibleText.escaped(text)) + "\n").utf8), to: 2)
+    // None once a signal is ending the process (docs/reliability.md: no line after the signal): closing the state
+    // file ends a wait for its lock with SQLITE_BUSY, which read "stayed locked by another process for 10 s".
+    let line = Array((PlainASCII.forUserLocale(VisibleText.escaped(text)) + "\n").utf8)
+    ProcessOutput.unlessStopped { _ = writeAll(line, to: 2) }
 }

@@ -22,9 +22,12 @@ import Testing
         #endif
     }
 
+    /// And it says nothing more: the signal's closing of the state file ended the wait with "the state file …
+    /// stayed locked by another process for 10 s" (a QA tester's report: 5 runs in 10), a cause that was not it.
     @Test(arguments: [
         (["reset", "--yes"], SIGINT),
         (["history", "prune", "--keep-flows", "1"], SIGTERM),
+        (["history", "--limit", "5"], SIGHUP),
     ])
     func aSignalWhileWaitingForTheLockChangesNothing(command: [String], signal: Int32) throws {
         let folder = scratchPath("idp-tui-interrupted")
@@ -39,7 +42,8 @@ import Testing
         process.executableURL = BinaryRun.executable
         process.arguments = command + ["--state", state]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
         // Polled until it waits for the lock (it gives up after 10 s: the loop cannot outlast it).
         while process.isRunning && !sleeping(process.processIdentifier) { usleep(1000) }
@@ -53,6 +57,8 @@ import Testing
         try holder.executeForTesting("ROLLBACK")
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.isEmpty, "\(said)")
         #expect(try holder.queryForTesting("SELECT count(*) FROM flows") == [["2"]], "nothing was reset or pruned")
         #expect(try holder.queryForTesting("SELECT count(*) FROM device") == [["1"]])
         holder.close()
