@@ -116,6 +116,14 @@ public final class StateFile: Sendable {
 
     private func migrate() throws(StateError) {
         let path = path
+        // A file at this schema needs nothing: read so, without the write lock, which `history` waited 10 s for
+        // behind another process's write and then failed ("stayed locked"), though WAL lets a reader through.
+        let current = try database.read { transaction throws(StateError) -> Bool in
+            let version = try transaction.query("PRAGMA user_version").first?.first?.integer
+            let application = try transaction.query("PRAGMA application_id").first?.first?.integer
+            return version == Int64(Self.schemaVersion) && application == Int64(Self.applicationID)
+        }
+        if current { return }
         try database.write { transaction throws(StateError) in
             let version = Int(try transaction.query("PRAGMA user_version").first?.first?.integer ?? 0)
             let application = try transaction.query("PRAGMA application_id").first?.first?.integer ?? 0
