@@ -151,6 +151,10 @@ public final class IdpSdkFamily: FlowFamily {
             // The fault was switched off after it bit (the terminal UI's panel, mid-flow).
             case (false, false): "The identity provider presented another chain while the pinning fault was on: run the flow again."
             }
+        } else if status == StatusType.FAILED.name, code == IdpFailure.serverError("").code, !environment.world.identityFaults.serverError {
+            // An HTTP 500 with the server-error fault off is the IdP's own failure (its store on a full disk): the
+            // advice was to turn off a fault that was not on.
+            advice = "The identity provider failed (HTTP 500) with no fault on: its error says why (its store on a full disk, say); fix that, then run the flow again."
         } else {
             advice = DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)
         }
