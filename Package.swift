@@ -104,7 +104,7 @@ let package = Package(
         // The one place the families are registered, and the settings of them all.
         .target(
             name: "FlowCatalog",
-            dependencies: ["FlowEngine", "FlowRecords", "Simulation", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "KSMasterController", "IdpSdk", "Q2ModuleInterfaces", "SafepayDropsSDK", "DropsWeb", "Scenario", "IdentityProvider", "Secrets", "Determinism", "Threading"],
+            dependencies: ["FlowEngine", "FlowRecords", "Simulation", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "KSMasterController", "Q2ModuleInterfaces", "SafepayDropsSDK", "DropsWeb", "Scenario", "IdentityProvider", "Secrets"],
             swiftSettings: strict),
         // The state file (SQLite): the stores of the IdP and the device, and the history of flows.
         .target(

@@ -1,6 +1,5 @@
 import Determinism
 import FlowRecords
-import Foundation
 import IdentityProvider
 import KSMasterController
 
@@ -325,81 +324,6 @@ final class SQLiteDeviceStore: DeviceStore {
                     _ = try transaction.query("DELETE FROM device")
                 }
                 return value
-            }
-        } catch {
-            throw StoreFailure(error.description)
-        }
-    }
-}
-
-// MARK: - History
-
-final class SQLiteFlowHistory: FlowHistory {
-    let database: Database
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    init(database: Database) {
-        self.database = database
-    }
-
-    func record(_ record: HistoryRecord) throws(StoreFailure) -> Int {
-        let summary = record.summary
-        do {
-            let events = try record.events.map { event throws(StateError) -> (Int, String, String) in
-                guard let data = try? Self.encoder.encode(event) else { throw StateError("an event could not be encoded") }
-                return (event.sequence, String(decoding: data, as: UTF8.self), event.step)
-            }
-            return try database.write { transaction throws(StateError) -> Int in
-                _ = try transaction.query(
-                    "INSERT INTO flows (started_at, flow, user, outcome, status, duration_us, result_json) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [.text(summary.time), .text(summary.flow), summary.user.map { .text($0) } ?? .null,
-                     .text(summary.outcome.rawValue), .text(summary.status), .integer(summary.duration), .text(record.resultJSON)])
-                let id = try transaction.query("SELECT last_insert_rowid()").first?.first?.integer ?? 0
-                for (sequence, json, step) in events {
-                    _ = try transaction.query("INSERT INTO flow_events (flow_id, sequence, event_json, step) VALUES (?, ?, ?, ?)",
-                                              [.integer(id), .integer(Int64(sequence)), .text(json), .text(step)])
-                }
-                _ = try Retention.prune(transaction, now: Date())
-                return Int(id)
-            }
-        } catch {
-            throw StoreFailure(error.description)
-        }
-    }
-
-    private static func summary(_ row: [SQLValue]) -> HistorySummary? {
-        guard let id = row[0].integer, let time = row[1].text, let flow = row[2].text,
-            let outcome = row[4].text.flatMap(FlowOutcome.init(rawValue:)), let status = row[5].text, let duration = row[6].integer
-        else { return nil }
-        return HistorySummary(id: Int(id), time: time, flow: flow, user: row[3].text, outcome: outcome, status: status, duration: duration)
-    }
-
-    private static let columns = "id, started_at, flow, user, outcome, status, duration_us"
-
-    func list(limit: Int) throws(StoreFailure) -> [HistorySummary] {
-        do {
-            return try database.query("SELECT \(Self.columns) FROM flows ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
-                .compactMap(Self.summary)
-        } catch {
-            throw StoreFailure(error.description)
-        }
-    }
-
-    func record(id: Int) throws(StoreFailure) -> HistoryRecord? {
-        do {
-            return try database.read { transaction throws(StateError) -> HistoryRecord? in
-                guard let row = try transaction.query("SELECT \(Self.columns), result_json FROM flows WHERE id = ?", [.integer(Int64(id))]).first,
-                    let summary = Self.summary(row), let result = row[7].text
-                else { return nil }
-                let rows = try transaction.query("SELECT event_json FROM flow_events WHERE flow_id = ? ORDER BY sequence", [.integer(Int64(id))])
-                let events = rows.compactMap { $0.first?.text }
-                    .compactMap { try? JSONDecoder().decode(RecordedEvent.self, from: Data($0.utf8)) }
-                // A damaged row is left out and counted, so that the transcript says it is not whole.
-                return HistoryRecord(summary: summary, resultJSON: result, events: events, unreadableEvents: rows.count - events.count)
             }
         } catch {
             throw StoreFailure(error.description)
