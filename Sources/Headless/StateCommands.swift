@@ -186,10 +186,17 @@ public enum StateCommands {
                 return 0
             }
             let state = try open()
+            let unreadable: [Int]
             do {
                 entries = try state.history.list(limit: limit)
+                unreadable = try state.unreadableFlows(limit: limit)
             } catch {
                 throw UsageError("history: \(error)")
+            }
+            // Said, not dropped in silence: a flow whose row is damaged was missing from the list with nothing said.
+            if !unreadable.isEmpty {
+                let ids = unreadable.map(String.init).joined(separator: ", ")
+                writeErrorLine("idp-tui: history: \(unreadable.count == 1 ? "flow" : "flows") \(ids) in \(path) cannot be read (a damaged or hand-edited row) and \(unreadable.count == 1 ? "is" : "are") left out")
             }
             if json {
                 let encoder = JSONEncoder()

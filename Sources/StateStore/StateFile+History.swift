@@ -58,12 +58,26 @@ final class SQLiteFlowHistory: FlowHistory {
         }
     }
 
+    /// The ids of the newest `limit` flows whose row cannot be read (a hand-edited or damaged file): ``list(limit:)``
+    /// leaves them out, and `history` says so.
+    func unreadable(limit: Int) throws(StoreFailure) -> [Int] {
+        do {
+            return try database.query("SELECT \(Self.columns) FROM flows ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
+                .filter { Self.summary($0) == nil }.compactMap { $0[0].integer.map(Int.init) }
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
     func record(id: Int) throws(StoreFailure) -> HistoryRecord? {
         do {
             return try database.read { transaction throws(StateError) -> HistoryRecord? in
-                guard let row = try transaction.query("SELECT \(Self.columns), result_json FROM flows WHERE id = ?", [.integer(Int64(id))]).first,
-                    let summary = Self.summary(row), let result = row[7].text
+                guard let row = try transaction.query("SELECT \(Self.columns), result_json FROM flows WHERE id = ?", [.integer(Int64(id))]).first
                 else { return nil }
+                // A row that is there but cannot be read is said so: it read "there is no flow 12".
+                guard let summary = Self.summary(row), let result = row[7].text else {
+                    throw StateError("flow \(id) in the state file cannot be read: its row holds what idp-tui never writes (a damaged or hand-edited file); the other flows read")
+                }
                 let rows = try transaction.query("SELECT event_json FROM flow_events WHERE flow_id = ? ORDER BY sequence", [.integer(Int64(id))])
                 let events = rows.compactMap { $0.first?.text }
                     .compactMap { try? JSONDecoder().decode(RecordedEvent.self, from: Data($0.utf8)) }

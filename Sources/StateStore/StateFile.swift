@@ -70,6 +70,10 @@ public final class StateFile: Sendable {
     package var deviceStore: any DeviceStore { SQLiteDeviceStore(database: database) }
 
     public var history: any FlowHistory { unformatted ? MemoryFlowHistory() : SQLiteFlowHistory(database: database) }
+    /// The newest `limit` flows' ids whose row cannot be read, which ``history`` lists leave out.
+    public func unreadableFlows(limit: Int) throws(StoreFailure) -> [Int] {
+        unformatted ? [] : try SQLiteFlowHistory(database: database).unreadable(limit: limit)
+    }
 
     /// `PRAGMA integrity_check`: "ok", or what is wrong.
     public func integrityCheck() throws(StateError) -> String {

@@ -13,6 +13,21 @@ import Testing
         return state
     }
 
+    /// A flow whose row cannot be read is said, not dropped in silence: `history` listed the others and nothing
+    /// more, and `history show` said "there is no flow 1".
+    @Test func aFlowWhoseRowCannotBeReadIsSaid() throws {
+        let state = try activated()
+        #expect(try BinaryRun.run(["run", "logout", "--state", state], stdin: "{}").status == 0)
+        try StateFile.executeWithoutMigratingForTesting(path: state, "UPDATE flows SET duration_us = 'abc' WHERE id = 1")
+        let list = try BinaryRun.run(["history", "--state", state])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("logout") && !list.stdout.contains("activate"), "\(list.stdout)")
+        #expect(list.stderr == "idp-tui: history: flow 1 in \(state) cannot be read (a damaged or hand-edited row) and is left out\n", "\(list.stderr)")
+        let show = try BinaryRun.run(["history", "show", "1", "--state", state])
+        #expect(show.status == 2)
+        #expect(show.stderr.contains("flow 1 in the state file cannot be read"), "\(show.stderr)")
+    }
+
     /// `PRAGMA user_version = -1` on idp-tui's file: migrating from it indexed the migrations at -1 and trapped
     /// (exit 132, a backtrace) in every command, `reset` included. It is a damaged file of idp-tui's own.
     @Test func aNegativeSchemaVersionIsADamagedFileNotACrash() throws {
