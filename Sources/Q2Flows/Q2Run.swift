@@ -113,6 +113,12 @@ struct Q2Flow {
         run.emit(.signInScreen, from: .q2Module, to: .app,
              detail: "launch=\(launch.rawValue)" + (launch.banner.map { ", banner \"\($0)\"" } ?? "")
                 + (saved.map { ", saved credential for \($0.username)" } ?? ""))
+        // Decided as the screen shows, and logged then: it was logged only once the password was given, and never
+        // for a sign-in cancelled at the screen.
+        if let saved, launch == .push {
+            run.emit(.signInScreen, from: .q2Module, to: .app, status: "no auto-login",
+                 detail: "shouldAllowAutoLogin() is false (opened from a push notification): the saved credential for \(saved.username) is not used")
+        }
         var (resolution, waited) = await run.ask(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch))
         // "Welcome back, alice — not you?": the user sets the saved credential aside, and the screen asks again, empty.
         if case .answered(let answer) = resolution, let choice = answer.value(as: Q2AccountChoice.self), let user = saved?.username {
@@ -140,10 +146,6 @@ struct Q2Flow {
             guard let username = values["username"]?.reveal(), let password = values["password"] else {
                 return q2Result(.failure, status: Q2Status.invalidCredentials, message: "the sign-in screen needs a username and a password",
                                 username: nil, autoLogin: false)
-            }
-            if let saved, launch == .push {
-                run.emit(.signInScreen, from: .q2Module, to: .app, status: "no auto-login",
-                     detail: "shouldAllowAutoLogin() is false (opened from a push notification): the saved credential for \(saved.username) is not used")
             }
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "answered", detail: username.isEmpty ? "empty username, password" : "username \(username), password")
             // The vendor's credential holds the password as a String: the typed secret becomes one here, at the

@@ -22,6 +22,14 @@ import Testing
         #expect(typed.status == 0)
         #expect((typed.results.last?["q2"] as? [String: Any])?["autoLogin"] as? Bool == false)
         #expect(typed.events.contains { $0["status"] as? String == "no auto-login" })
+        // Logged as the screen shows, before any answer: a sign-in cancelled there has it too (it had none).
+        let cancelled = try BinaryRun.run(["run", "q2-login", "q2-login", "--ephemeral", "--launch", "push"],
+                                          stdin: #"[{"username":"alice","password":"wonderland"},{"cancel":true}]"#)
+        #expect(cancelled.status == 3, "\(cancelled.stderr)")
+        let second = cancelled.events.filter { $0["flowId"] as? Int == 2 }
+        let gate = try #require(second.firstIndex { $0["status"] as? String == "no auto-login" }, "\(second)")
+        let answer = try #require(second.firstIndex { $0["from"] as? String == "App" && $0["step"] as? String == "sign-in screen" })
+        #expect(gate < answer)
     }
 
     @Test(arguments: [
