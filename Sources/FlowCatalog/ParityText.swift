@@ -123,8 +123,13 @@ public enum ParityText {
     /// The report with one side under the other, for plain mode: a screen reader reads a line at a time, and two
     /// columns side by side were read mixed (and wrapped mid-word on an 80-column terminal).
     public static func stackedLines(_ report: ParityReport, width: Int, spelled: (String) -> String = { $0 }) -> [String] {
+        // The rest of a wrapped line two more in than its start, as plain mode wraps every line (it went on flush
+        // with the next item, and read as one).
         func wrapped(_ text: String, indent: Int) -> [String] {
-            Self.wrapText(spelled(text), width: width - indent).map { String(repeating: " ", count: indent) + $0 }
+            let first = Self.wrapText(spelled(text), width: width - indent)
+            guard first.count > 1 else { return first.map { String(repeating: " ", count: indent) + $0 } }
+            let rest = Self.wrapText(String(spelled(text).dropFirst(first[0].count)).drop { $0 == " " }.description, width: width - indent - 2)
+            return [String(repeating: " ", count: indent) + first[0]] + rest.map { String(repeating: " ", count: indent + 2) + $0 }
         }
         var lines = wrapped(heading(report), indent: 0) + [""]
         for (index, parityCase) in report.cases.enumerated() {
@@ -136,7 +141,8 @@ public enum ParityText {
                     let facts = ["\(result.outcome) \(result.status)", "SetAuthorisationCode \(result.setAuthorisationCode)"]
                         + (errors ? ["error \(result.error ?? "none")"] : []) + [result.deviceAfter, result.appReceived]
                     lines += wrapped("\(side): " + facts.joined(separator: "; "), indent: 4)
-                    lines += wrap(result.messages, width: width - 6, spelled: spelled).map { "      " + $0 }
+                    // Labelled, so that they do not read as the facts' wrapped rest, which is indented as far.
+                    if !result.messages.isEmpty { lines += wrapped("sent: " + result.messages.joined(separator: " → "), indent: 6) }
                 }
                 for difference in step.differences { lines += wrapped("✗ differs: \(difference)", indent: 4) }
             }

@@ -208,11 +208,12 @@ extension TmuxSession {
     }
 
     /// The KSSIDP comparison is laid out for a narrow terminal's width, not at 78 and then wrapped again (its
-    /// continuation lines came out indented twice, an error code alone on a line).
+    /// continuation lines came out indented twice, an error code alone on a line); a wrapped line's rest is two
+    /// more in than its start, once.
     @Test func theComparisonIsLaidOutForTheTerminalsWidth() throws {
         let rows = try pipedAt40Columns("6\\n\\nq\\n")
-        #expect(rows.contains { $0.hasPrefix("    SetAuthorisationCode not sent") }, "\(rows)")
-        #expect(!rows.contains { $0.hasPrefix("      SetAuthorisationCode not sent") }, "wrapped twice: \(rows)")
+        #expect(rows.contains { $0.hasPrefix("      SetAuthorisationCode not sent") }, "\(rows)")
+        #expect(!rows.contains { $0.hasPrefix("        SetAuthorisationCode not sent") }, "wrapped twice: \(rows)")
     }
 
     /// What is written after a question goes on from where the question ends: `(not an answer here)` after

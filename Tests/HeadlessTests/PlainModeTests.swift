@@ -363,6 +363,10 @@ import Testing
         #expect(run.stdout.contains("Migration parity: IdpSdk orchestration (guide) against the KSSIDP wrapper"))
         #expect(run.stdout.contains("  ✓ login against legacy-login\n    IdpSdk: success OK; SetAuthorisationCode OK"), "\(run.stdout)")
         #expect(run.stdout.contains("    KSSIDP: success OK; SetAuthorisationCode OK"), "\(run.stdout)")
+        // A wrapped line's rest two more in, and the calls labelled: both went on flush with the next item.
+        #expect(run.stdout.contains("    IdpSdk: failure WRONG_CREDENTIALS; SetAuthorisationCode not sent; error\n      513/4011; not activated;"),
+                "\(run.stdout)")
+        #expect(run.stdout.contains("\n      sent: Start → GetAstClientData → GET /authorize → POST /authorize\n"), "\(run.stdout)")
         let report = run.stdout.components(separatedBy: "Migration parity").last ?? ""
         #expect(report.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(report)")
         #expect(run.status == 0)
