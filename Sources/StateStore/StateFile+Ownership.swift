@@ -28,6 +28,10 @@ extension StateFile {
         Database.damaged(path, "schema version \(version), which no idp-tui writes")
     }
 
+    static func versionMismatch(_ path: String, _ version: Int, _ failure: String) -> StateError {
+        Database.damaged(path, "schema version \(version) does not match its tables: \(failure)")
+    }
+
     static func notOurs(_ path: String) -> StateError {
         StateError("\(path) is an SQLite database, but not an idp-tui state file; name another file with --state")
     }

@@ -138,7 +138,13 @@ public final class StateFile: Sendable {
                 try transaction.execute("PRAGMA application_id = \(Self.applicationID)")
             }
             for step in version..<Self.schemaVersion {
-                try transaction.execute(Self.migrations[step])
+                // A step that fails on idp-tui's own file (its version set back by hand: "duplicate column name")
+                // is a damaged file, which the error says and `reset` moves aside; it was SQLite's words alone.
+                do throws(StateError) {
+                    try transaction.execute(Self.migrations[step])
+                } catch where application == Self.applicationID && error.reason != .busy {
+                    throw Self.versionMismatch(path, version, error.description)
+                }
             }
             if version != Self.schemaVersion { try transaction.execute("PRAGMA user_version = \(Self.schemaVersion)") }
         }

@@ -13,6 +13,20 @@ import Testing
         return state
     }
 
+    /// idp-tui's own file with its schema version set back by hand: the migration that runs again fails
+    /// ("duplicate column name: step", SQLite's words alone, which reset refused too); it is a damaged file, which
+    /// the error says and reset moves aside.
+    @Test func aSchemaVersionSetBackIsADamagedFileResetMovesAside() throws {
+        let state = try activated()
+        try StateFile.executeWithoutMigratingForTesting(path: state, "PRAGMA user_version = 1")
+        let history = try BinaryRun.run(["history", "--state", state])
+        #expect(history.status == 2)
+        #expect(history.stderr.contains("is damaged or not an idp-tui state file (schema version 1 does not match its tables"), "\(history.stderr)")
+        let reset = try BinaryRun.run(["reset", "--yes", "--state", state])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: state))
+    }
+
     /// A flow whose row cannot be read is said, not dropped in silence: `history` listed the others and nothing
     /// more, and `history show` said "there is no flow 1".
     @Test func aFlowWhoseRowCannotBeReadIsSaid() throws {
