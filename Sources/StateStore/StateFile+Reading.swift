@@ -10,7 +10,10 @@ extension StateFile {
     /// fail: the commands that write open the file with ``init(path:)``, which refuses it in one line. A file, -wal
     /// or -shm the user may not read is refused in one line that says so, with its mode and owner.
     public convenience init(reading path: String) throws(StateError) {
-        guard StatePath.writeProblem(path) != nil else {
+        // An empty file (a run that found the disk full, `touch`) is read as it is, an empty history: reading it
+        // built the whole schema in it (on a full disk, "the disk … is full" instead of "no flows yet").
+        let empty = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0
+        guard StatePath.writeProblem(path) != nil || empty else {
             try self.init(path: path)
             return
         }

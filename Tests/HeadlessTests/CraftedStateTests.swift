@@ -27,6 +27,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: state))
     }
 
+    /// Reading an empty file (a run that met a full disk, `touch`) leaves it as it is: `history` built the whole
+    /// schema in it.
+    @Test func readingAnEmptyFileLeavesItEmpty() throws {
+        let state = freshStatePath()
+        try FileManager.default.createDirectory(atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        #expect(FileManager.default.createFile(atPath: state, contents: Data(), attributes: [.posixPermissions: 0o600]))
+        let history = try BinaryRun.run(["history", "--state", state])
+        #expect(history.status == 0 && history.stdout.lowercased().contains("no flows yet"), "\(history.stdout) \(history.stderr)")
+        #expect((try FileManager.default.attributesOfItem(atPath: state)[.size] as? Int) == 0)
+        #expect(!FileManager.default.fileExists(atPath: state + "-wal") && !FileManager.default.fileExists(atPath: state + "-shm"))
+    }
+
     /// A flow whose row cannot be read is said, not dropped in silence: `history` listed the others and nothing
     /// more, and `history show` said "there is no flow 1".
     @Test func aFlowWhoseRowCannotBeReadIsSaid() throws {
