@@ -203,7 +203,7 @@ import Testing
         driver.openComparison()
         let screen = driver.app.render().text
         #expect(screen.contains("⚡ 1 fault on"), "\(screen)")
-        #expect(screen.contains("│ The faults panel's switches did not apply: the check runs on worlds of its"), "\(screen)")
+        #expect(screen.contains("│ The faults switched in this session did not apply: the check runs on worlds"), "\(screen)")
         driver.press(.escape, .character("f"), .character(" "), .escape)
         driver.openComparison()
         #expect(!driver.app.render().text.contains("did not apply"), "no note once the fault is off")

@@ -35,8 +35,9 @@ public struct ComparisonState: Sendable, Equatable {
     /// The status line says "⚡ N faults on" beside a report that they did not touch.
     private func ignoredFaultsNote(width: Int) -> [String] {
         guard panelFaultsIgnored else { return [] }
-        let note = "The faults panel's switches did not apply: the check runs on worlds of its own, with the scenario "
-            + "file's faults only (docs/migration.md)."
+        // Plain mode has no panel (its faults question), and a session without --scenario has no scenario file.
+        let note = "The faults switched in this session did not apply: the check runs on worlds of its own, with the "
+            + "scenario's own faults only (docs/migration.md)."
         return ParityText.wrapText(note, width: max(40, width)) + [""]
     }
 }
