@@ -106,6 +106,20 @@ private let chainFilePath: String = {
         #expect(report.cases[2].steps[0].new.status == "WRONG_CREDENTIALS")
     }
 
+    /// An expired code is no code to run the cases with (every case failed alike, and the check agreed); the wrong
+    /// password and code are as long as the right ones (a 256-byte password made one longer, "too long", the case).
+    @Test func theCasesSkipAnExpiredCodeAndKeepTheSecretsLengths() throws {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityProvider.tenants[0].users[0].activationCode?.validFor = .seconds(-86_400)  // alice's
+        scenario.identityProvider.tenants[0].users[1].password = Secret(String(repeating: "p", count: 256))  // bob's
+        let user = try #require(ParityCheck.caseUser(in: scenario))
+        #expect(user.username == "bob")
+        let report = ParityCheck.run(scenario: scenario)
+        #expect(report.cases[0].steps[0].new.outcome == "success", "\(report.cases[0].steps[0].new)")
+        #expect(report.cases[1].steps[0].new.status == "WRONG_CREDENTIALS", "\(report.cases[1].steps[0].new)")
+        #expect(report.cases[2].steps[0].new.status == "WRONG_CREDENTIALS", "\(report.cases[2].steps[0].new)")
+    }
+
     /// A scenario whose app tenant has no user with an activation code cannot be checked: the report says so and
     /// does not agree (it agreed on no case at all).
     @Test func aScenarioWithNoUserToActivateIsNotChecked() {
@@ -115,7 +129,7 @@ private let chainFilePath: String = {
         }
         let report = ParityCheck.run(scenario: scenario)
         #expect(report.cases.isEmpty && !report.agrees)
-        #expect(report.notRun == "the scenario's app tenant \"demo\" has no user with an activation code, so no case could activate a device")
+        #expect(report.notRun == "the scenario's app tenant \"demo\" has no user with an activation code that is still valid, so no case could activate a device")
     }
 
     @Test func onTheDefaultCasesTheTwoOrchestrationsAgree() {
