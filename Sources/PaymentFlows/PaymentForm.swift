@@ -67,16 +67,17 @@ public enum PaymentForm {
     /// (N, reason 05), as a real one would.
     static func parseExpiry(_ text: String) throws(PaymentFormProblem) -> (month: Int, year: Int) {
         let parts = formatExpiry(text.trimmingCharacters(in: .whitespaces)).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let month = Int(parts[0]), parts[0].count <= 2, let year = Int(parts[1]),
-            parts[1].count == 2 || parts[1].count == 4, parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
+        // Digits only (Int takes a sign: 12/-1 was sent as 9912).
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let month = Int(parts[0]), parts[0].count <= 2, let year = Int(parts[1]), parts[1].count == 2 || parts[1].count == 4
         else { throw PaymentFormProblem(field: .expiry, message: "write it as MM/YY, e.g. 12/30") }
         guard (1...12).contains(month) else { throw PaymentFormProblem(field: .expiry, message: "the month must be 01 to 12") }
         // EMV 3-D Secure's cardExpiryDate is YYMM: a four-digit year is one of 2000–2099 (01/2912, typed into a
-        // filled field, was taken and sent as 12).
-        guard year < 100 || (2000...2099).contains(year) else {
+        // filled field, was taken and sent as 12; 12/0030 as 2030).
+        guard parts[1].count == 2 || (2000...2099).contains(year) else {
             throw PaymentFormProblem(field: .expiry, message: "the year must be 2000 to 2099, e.g. 12/30 or 12/2030")
         }
-        return (month, year < 100 ? 2000 + year : year)
+        return (month, parts[1].count == 2 ? 2000 + year : year)
     }
 
     /// A decimal amount with at most two decimals, e.g. `49.99`, in minor units.
