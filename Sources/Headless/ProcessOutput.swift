@@ -19,16 +19,16 @@ public enum ProcessOutput {
         stoppedBy.withLock { $0 }.map { 128 + $0 } ?? status
     }
 
-    /// Runs `body` (a write) unless a signal has stopped the output, holding it off while `body` runs.
-    static func unlessStopped(_ body: () -> Void) {
-        stoppedBy.withLock { signal in
-            if signal == nil { body() }
-        }
-    }
+    /// Whether a signal has stopped the output: an error line is then not written (the signal's handler stops the
+    /// output before it closes the state file, whose closing is what ends a wait with an error). Read without
+    /// holding the lock over the write, so that a stderr that blocks (`2>&1 | less`) cannot keep the handler waiting.
+    static var isStopped: Bool { stoppedBy.withLock { $0 != nil } }
 
     /// Writes every byte, unbuffered, so that each JSON line reaches a pipe as soon as it happens.
     static func writeFully(_ fd: Int32, _ bytes: [UInt8]) {
-        unlessStopped { writeAll(fd, bytes) }
+        stoppedBy.withLock { signal in
+            if signal == nil { writeAll(fd, bytes) }
+        }
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {

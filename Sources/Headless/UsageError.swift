@@ -30,5 +30,5 @@ public func writeErrorLine(_ text: String) {
     // None once a signal is ending the process (docs/reliability.md: no line after the signal): closing the state
     // file ends a wait for its lock with SQLITE_BUSY, which read "stayed locked by another process for 10 s".
     let line = Array((PlainASCII.forUserLocale(VisibleText.escaped(text)) + "\n").utf8)
-    ProcessOutput.unlessStopped { _ = writeAll(line, to: 2) }
+    if !ProcessOutput.isStopped { _ = writeAll(line, to: 2) }
 }
