@@ -226,6 +226,11 @@ extension AppDriver {
         let text = driver.app.render().text
         #expect(text.contains("( ) Amsterdam") && text.contains("› (•) Lisbon"), "\(text)")
         Snapshot.check(driver.app.render(), "challenge-single-select-80x24")
+        // Back from the buttons (↓ Submit, ↓ Cancel, ↓ round to Amsterdam) chooses nothing, and Enter there sends
+        // the option shown chosen.
+        driver.press(.down, .down, .down)
+        let back = driver.app.render().text
+        #expect(back.contains("› ( ) Amsterdam") && back.contains("(•) Lisbon"), "\(back)")
         driver.press(.enter)
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.payment?.transStatus == "Y")

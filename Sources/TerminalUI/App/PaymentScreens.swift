@@ -184,10 +184,13 @@ extension TerminalApp {
             challenge.code.clear()
             return
         case .tab, .down, .backTab, .up:
+            let from = challenge.focusedStop
             challenge.focus = (challenge.focus + (key == .tab || key == .down ? 1 : stops - 1)) % stops
-            // A single-select's choice follows ↑↓ onto an option, as a radio group's does: the (•) is always the
-            // option Enter sends. (Space on Amsterdam, ↓↓, Enter sent Lisbon with Amsterdam shown chosen.)
-            if key == .down || key == .up, challenge.screen.uiType == .singleSelect, case .option(let index) = challenge.focusedStop {
+            // A single-select's choice follows ↑↓ from option to option, as a radio group's does: the (•) is always
+            // the option Enter sends (Space on Amsterdam, ↓↓, Enter sent Lisbon with Amsterdam shown chosen).
+            // Coming back from a button (↑ from Submit, ↓ round from Cancel) chooses nothing.
+            if key == .down || key == .up, challenge.screen.uiType == .singleSelect, case .option = from,
+               case .option(let index) = challenge.focusedStop {
                 choose(index, in: &challenge)
             }
         case .character(" ") where challenge.focusedStop != .code:
@@ -246,7 +249,8 @@ extension TerminalApp {
             answer(prompt, .challenge(action), working: "ACS: checking the other device…")
             return true
         case .option(let index) where challenge.screen.uiType == .singleSelect:
-            challenge.selected = [index]
+            // The option shown chosen, (•), is the one sent; with none chosen, the one Enter is on.
+            if challenge.selected.isEmpty { challenge.selected = [index] }
             return submitChallenge(&challenge)
         case .code, .submit, .option:
             return submitChallenge(&challenge)

@@ -282,7 +282,9 @@ extension AppView {
             }
             // The result's advice: a network fault that explains a failure says so ("bring the network back"), as
             // the result line and the history do; the screen said "Run 3-D Secure again" into the same fault.
-            rows.append(("next step", result.advice ?? payment.advice ?? next.advice, role))
+            // An abort's advice (fix the input) is not the payment's next step, which its object keeps.
+            let advice = result.status == EngineStatus.abortedBadInput ? nil : result.advice
+            rows.append(("next step", advice ?? payment.advice ?? next.advice, role))
         }
         if let code = payment.errorCode {
             let component = payment.errorComponent.flatMap(ProtocolError.Component.init).map { " from the \($0.name)" } ?? ""
