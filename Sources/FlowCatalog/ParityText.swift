@@ -126,10 +126,13 @@ public enum ParityText {
         // The rest of a wrapped line two more in than its start, as plain mode wraps every line (it went on flush
         // with the next item, and read as one).
         func wrapped(_ text: String, indent: Int) -> [String] {
-            let first = Self.wrapText(spelled(text), width: width - indent)
-            guard first.count > 1 else { return first.map { String(repeating: " ", count: indent) + $0 } }
-            let rest = Self.wrapText(String(spelled(text).dropFirst(first[0].count)).drop { $0 == " " }.description, width: width - indent - 2)
-            return [String(repeating: " ", count: indent) + first[0]] + rest.map { String(repeating: " ", count: indent + 2) + $0 }
+            let whole = spelled(text)
+            let lines = Self.wrapText(whole, width: width - indent)
+            // The rest is what follows the first line in the text (wrapText trims where it breaks).
+            let start = whole.drop { $0 == " " }
+            guard lines.count > 1, start.hasPrefix(lines[0]) else { return lines.map { String(repeating: " ", count: indent) + $0 } }
+            let rest = Self.wrapText(String(start.dropFirst(lines[0].count).drop { $0 == " " }), width: width - indent - 2)
+            return [String(repeating: " ", count: indent) + lines[0]] + rest.map { String(repeating: " ", count: indent + 2) + $0 }
         }
         var lines = wrapped(heading(report), indent: 0) + [""]
         for (index, parityCase) in report.cases.enumerated() {
