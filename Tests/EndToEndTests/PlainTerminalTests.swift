@@ -57,19 +57,6 @@ import Testing
         #expect(session.waitForExit() == 130)
     }
 
-    /// A Q2 login whose sign-in screen timed out has no MobileCoreLoginFailure case: its result says the
-    /// timeout, where it read "failure: .?" (a screen reader said "dot question mark").
-    @Test func aQ2SignInThatTimedOutSaysSoNotAFailureCase() throws {
-        let session = try plainSession(["--prompt-timeout", "1"])
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
-        session.type("5")
-        session.press("Enter")
-        #expect(session.waitFor("✗ Q2 login failed — PROMPT_TIMEOUT"), "\(session.scrollback())")
-        let text = session.scrollback()
-        #expect(!text.contains(".?"), "\(text)")
-        #expect(text.contains("the sign-in screen was not answered in time"), "\(text)")
-    }
-
     /// Ctrl-C in the middle of a flow says what it stopped, and the flow is in the history as cancelled: it quit with
     /// nothing said and the flow in no history (a QA tester's report).
     @Test func ctrlCInAFlowSaysWhatItStoppedAndRecordsIt() throws {

@@ -1,0 +1,155 @@
+import FlowRecords
+import PaymentFlows
+import Scenario
+import TerminalUI
+import Testing
+import ThreeDSecure
+
+@Suite struct CardFormTypingTests {
+    /// A card number pasted with dashes is grouped as one typed is (the dashes stayed).
+    @Test func aCardNumberPastedWithDashesIsGrouped() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.app.handlePaste("4000-0000-0000-2503")
+        #expect(driver.app.render().text.contains("[4000 0000 0000 2503     ] Visa · Luhn ✓"), "\(driver.app.render().text)")
+    }
+
+    @Test func theCardNumberIsGroupedAndTheExpiryFormattedAsTyped() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("4000000000002503")
+        #expect(driver.app.render().text.contains("4000 0000 0000 2503"))
+        driver.press(.tab)
+        driver.type("1230")
+        #expect(driver.app.render().text.contains("12/30"))
+        driver.press(.backTab, .left, .left, .left, .left, .left, .backspace)
+        // The cursor stays among the same digits: the group's last digit before "2503" went.
+        #expect(driver.app.render().text.contains("4000 0000 0002 503"))
+    }
+
+    /// A letter in the expiry is said beside it as it is typed (it was taken silently and refused only at Pay),
+    /// and the complaint goes once the letter does; a pasted one too, and a digit in the currency.
+    @Test func aLetterInTheExpiryIsSaidAsItIsTyped() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("4000000000002503")
+        driver.press(.tab)
+        driver.type("12a")
+        func row(_ label: String) -> String {
+            driver.app.render().text.split(separator: "\n").first { $0.contains(label) }.map(String.init) ?? ""
+        }
+        #expect(row("Expiry").contains("digits only, e.g. 12/30"), "\(row("Expiry"))")
+        driver.press(.tab)  // the complaint stays while the letter does
+        #expect(row("Expiry").contains("digits only"), "\(row("Expiry"))")
+        driver.press(.backTab, .backspace)
+        #expect(!driver.app.render().text.contains("digits only"))
+        driver.type("30")
+        #expect(row("Expiry").contains("12/30"))
+        driver.press(.tab, .tab, .control("u"))  // the currency, emptied
+        driver.app.handlePaste("1")
+        #expect(row("Currency").contains("letters only, e.g. EUR") || driver.app.render().text.contains("Currency: letters only"),
+                "\(driver.app.render().text)")
+        // A test card picked fills the card and the expiry; the digit in the currency is still said.
+        driver.press(.f4, .enter)
+        #expect(driver.app.state.cardPicker == nil)
+        #expect(row("Currency").contains("letters only"), "\(driver.app.render().text)")
+    }
+
+    @Test func anAmexNumberIsGroupedFourSixFive() {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("340000000002708")
+        #expect(driver.app.render().text.contains("3400 000000 02708"))
+    }
+
+    @Test func anErrorStaysBesideItsFieldWhenTheFocusMovesOn() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("4000000000002503")
+        driver.press(.tab)
+        driver.type("1230")
+        driver.press(.tab)
+        for _ in 0..<16 { driver.press(.backspace) }  // the amount emptied
+        driver.press(.tab, .tab, .tab, .character(" "))  // Pay
+        func lines() -> [Substring] { driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false) }
+        let amountRow = try #require(lines().firstIndex { $0.contains("Amount") })
+        #expect(lines()[amountRow].contains("Amount:") == false && lines()[amountRow].contains("write it"), "\(lines()[amountRow])")
+        driver.press(.tab)  // on to Currency
+        let after = lines()
+        #expect(after[amountRow].contains("write it"), "still beside Amount: \(after[amountRow])")
+        #expect(!after[amountRow + 1].contains("write it") || !after[amountRow + 1].contains("Currency"))
+        let merchant = try #require(after.first { $0.contains("Merchant") })
+        #expect(merchant.contains("[Demo Shop"), "the Merchant box is whole: \(merchant)")
+    }
+
+    @Test func at60ColumnsTheCardFormsErrorAndHintsAreWhole() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openPayment()
+        driver.type("4000000000002503")
+        var text = driver.app.render().text
+        #expect(text.contains("Visa ✓"), "the marker whole, in its short form: \(text)")
+        driver.press(.tab)
+        driver.type("1230")
+        driver.press(.tab)
+        for _ in 0..<16 { driver.press(.backspace) }
+        driver.press(.tab, .tab, .tab, .character(" "))
+        text = driver.app.render().text
+        // Under the buttons at the panel's width, ended with … where it is cut.
+        #expect(text.contains("Amount: write it as a number with at most two decimals,"), "\(text)")
+    }
+
+    @Test func at60ColumnsTheChallengeSaysTheCodeAndTheError() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.pay(card: "4000000000002503")
+        var text = driver.app.render().text
+        #expect(text.contains("the simulated issuer's code") && text.contains("is 1234"), "\(text)")
+        driver.type("9876")
+        driver.press(.enter)
+        driver.pump { _ in driver.challenge?.screen.message != nil }
+        text = driver.app.render().text
+        #expect(text.contains("wrong code; 2 attempts left"), "\(text)")
+        // The result's rows do not all fit at 60×18: Back says how many are below, and ↓ shows them.
+        driver.type("1234")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        text = driver.app.render().text
+        #expect(text.contains("more line"), "\(text)")
+        #expect(!text.contains("•••• 2503 · Visa"))
+        for _ in 0..<5 { driver.press(.down) }
+        text = driver.app.render().text
+        #expect(text.contains("•••• 2503 · Visa") && text.contains("above (↑↓)"), "\(text)")
+    }
+
+    @Test func spacePressesTheFocusedButton() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.tab, .tab, .tab, .tab, .tab, .tab)  // past the five fields and Pay, onto Cancel
+        driver.press(.character(" "))
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .cancelled)
+    }
+}
+
+/// A scenario's challenge whose prompt or options are longer than the screen ends them in "…": they were cut with
+/// nothing to say so (a scenario author's pass).
+@Suite struct LongChallengeTextTests {
+    @Test func aLongPromptAndOptionEndInAnEllipsis() throws {
+        // The longest the check takes: 200 characters of prompt, 60 of an option.
+        let prompt = String(String(repeating: "Which of these did you buy last week? ", count: 6).prefix(200))
+        let long = String(String(repeating: "a very long option ", count: 4).prefix(60))
+        let text = """
+            {"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "pw"}]}]},
+             "payments": {"cards": [{"number": "4111111111111111", "title": "long", "challenge": "single-select", "final": "Y",
+               "prompt": "\(prompt)", "options": ["\(long)", "short"], "correct": [2]}]}}
+            """
+        let scenario = try ScenarioFile.read(Array(text.utf8)).get()
+        let driver = AppDriver(width: 60, scenario: scenario)
+        driver.pay(card: "4111111111111111")
+        #expect(driver.pump { _ in driver.challenge != nil })
+        let screen = driver.app.render().text
+        let lines = screen.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Which of these") && $0.contains("…") } || lines.filter { $0.contains("did you buy") }.last?.contains("…") == true,
+                "\(screen)")
+        #expect(lines.contains { $0.contains("a very long option") && $0.contains("…") }, "\(screen)")
+    }
+}

@@ -1,0 +1,220 @@
+import FlowEngine
+import FlowRecords
+import Foundation
+import LegacyFlows
+import LocaleText
+import Secrets
+@testable import TerminalUI
+import Testing
+
+@Suite struct EventLogFocusTests {
+    @Test func theSequenceViewOpensOnTheNewestArrows() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.pageUp, .pageUp)
+        #expect(driver.app.state.logScroll > 0)
+        driver.press(.character("v"))
+        #expect(driver.app.state.logAsSequence)
+        #expect(!driver.app.render().text.contains("newer below"), "\(driver.app.render().text)")
+        // Scrolled up, it says so, whatever the title's length.
+        driver.press(.pageUp)
+        #expect(driver.app.render().text.contains("5 newer below"), "\(driver.app.render().text)")
+    }
+
+    @Test func helpOpensFromTheFocusedLogAndItsFilterTakesAQuestionMark() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab, .f1)
+        #expect(driver.app.state.showHelp)
+        driver.press(.escape)
+        #expect(!driver.app.state.showHelp && driver.app.state.logFocus != nil, "the log keeps its focus under the help")
+        driver.press(.character("?"))
+        #expect(driver.app.state.showHelp)
+        driver.press(.escape, .character("/"), .character("?"))
+        #expect(!driver.app.state.showHelp && driver.app.state.logFocus?.filter == "?")
+        // A filter that matches nothing says so, and how to widen it.
+        driver.press(.character("z"))
+        #expect(driver.app.render().text.contains("No event matches the filter \"?z\": backspace widens it."), "\(driver.app.render().text)")
+        driver.press(.backspace)
+        // A paste goes into the filter being typed.
+        driver.press(.backspace)
+        driver.app.handlePaste("AReq\n")
+        #expect(driver.app.state.logFocus?.filter == "AReq")
+        #expect(driver.app.state.listedEvents.allSatisfy { LogPaneProbe.matches($0, "AReq") } && !driver.app.state.listedEvents.isEmpty)
+    }
+
+    @Test func tabSelectsEventsAndEnterShowsOneWhole() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab)
+        #expect(driver.app.state.logFocus != nil)
+        var text = driver.app.render().text
+        #expect(text.contains("↑↓ select · enter details"))
+        // Filter to the AReq, then open it.
+        driver.press(.character("/"))
+        for character in "AReq" { driver.press(.character(character)) }
+        driver.press(.enter)
+        text = driver.app.render().text
+        #expect(text.contains("filter \"AReq\""))
+        let listed = driver.app.state.listedEvents
+        #expect(!listed.isEmpty && listed.allSatisfy { LogPaneProbe.matches($0, "AReq") })
+        driver.press(.enter)
+        text = driver.app.render().text
+        #expect(text.contains("Event — esc closes"))
+        #expect(text.contains("from → to Drops → DS"))
+        #expect(text.contains("\"messageType\": \"AReq\""), "the whole message, pretty-printed: \(text)")
+        #expect(text.contains("│     \"messageType\": \"AReq\""), "its keys indented inside the braces: \(text)")
+        // Its last keys below the fold, a page down.
+        driver.press(.pageDown)
+        text = driver.app.render().text
+        #expect(text.contains("\"threeDSServerTransID\""), "\(text)")
+        driver.press(.escape, .escape)
+        #expect(driver.app.state.logFocus == nil)
+        // A bridge message's JSON body, pretty-printed too.
+        driver.press(.tab, .character("/"))
+        for character in "enrollment__frictionless" { driver.press(.character(character)) }
+        driver.press(.enter, .enter)
+        text = driver.app.render().text
+        #expect(text.contains("│     \"request_id\": "), "pretty-printed: \(text)")
+    }
+
+    /// Esc while typing the filter clears it (it kept it, as Enter does, and the help bar said "esc keep").
+    @Test func escWhileTypingTheFilterClearsIt() {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab, .character("/"))
+        for character in "AReq" { driver.press(.character(character)) }
+        #expect(driver.app.render().text.contains("esc clear"), "\(driver.app.render().text)")
+        let all = driver.app.state.log.count
+        driver.press(.escape)
+        #expect(driver.app.state.logFocus?.filter == "")
+        #expect(driver.app.state.logFocus?.editingFilter == false)
+        #expect(driver.app.state.listedEvents.count == all)
+        // Enter keeps one.
+        driver.press(.character("/"), .character("A"), .enter)
+        #expect(driver.app.state.logFocus?.filter == "A")
+    }
+
+    /// An event found with a filter stays selected, and in view, when the filter is cleared: it jumped to the
+    /// newest, and the event's neighbours were lost.
+    @Test func clearingTheFilterKeepsTheEventFoundWithIt() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.tab, .character("/"))
+        for character in "ack" { driver.press(.character(character)) }
+        driver.press(.enter, .home)
+        let chosen = try #require(driver.app.state.logFocus?.selected)
+        driver.press(.character("/"), .escape)
+        #expect(driver.app.state.logFocus?.filter == "")
+        #expect(driver.app.state.logFocus?.selected == chosen)
+        let event = try #require(driver.app.state.log.first { $0.sequence == chosen })
+        driver.press(.enter)
+        #expect(driver.app.render().text.contains("step      \(event.step.rawValue)"))
+        driver.press(.escape)
+        // A filter that no longer lists it selects the newest.
+        driver.press(.character("/"), .character("A"), .character("R"), .character("e"), .character("q"))
+        #expect(driver.app.state.logFocus?.selected == nil)
+    }
+
+    @Test func arrowsMoveTheSelectionAndEndFollowsTheNewest() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .up, .up)
+        let listed = driver.app.state.listedEvents
+        #expect(driver.app.state.logFocus?.selected == listed[listed.count - 3].sequence)
+        driver.press(.enter)
+        let text = driver.app.render().text
+        #expect(text.contains("detail"))
+        driver.press(.escape, .end)
+        #expect(driver.app.state.logFocus?.selected == nil)
+    }
+
+    @Test func theSelectionStaysOnItsEventAsNewOnesCome() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .up, .up)
+        let chosen = try #require(driver.app.state.logFocus?.selected)
+        let before = driver.app.state.log.count
+        driver.service.start(.logout)
+        let arrived = driver.pump { app in app.state.log.count >= before + 2 }
+        #expect(arrived, "the logout's events came: \(driver.app.state.log.count - before)")
+        #expect(driver.app.state.logFocus?.selected == chosen)
+        driver.press(.enter)
+        let event = try #require(driver.app.state.log.first { $0.sequence == chosen })
+        #expect(driver.app.render().text.contains("step      \(event.step.rawValue)"))
+    }
+}
+
+/// The log's matching, as the app filters with it.
+enum LogPaneProbe {
+    static func matches(_ event: FlowEvent, _ filter: String) -> Bool {
+        [event.step.rawValue, event.detail, event.thread, event.from.rawValue, event.to.rawValue, event.status ?? ""]
+            .contains { $0.range(of: filter, options: .caseInsensitive) != nil }
+    }
+}
+
+@Suite struct SequenceViewTests {
+    @Test func vDrawsAnActivationAsASequenceDiagram() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.character("v"))
+        #expect(driver.app.state.logAsSequence)
+        let screen = driver.app.render()
+        Snapshot.check(screen, "sequence-activation-80x24")
+        let text = screen.text
+        #expect(text.contains("Sequence — flow 1: Activate device"))
+        for lane in ["App", "MC-SDK", "IdpSdk", "IdP"] { #expect(text.contains(lane)) }
+        #expect(text.contains("▶") && text.contains("◀"), "arrows both ways")
+        driver.press(.character("v"))
+        #expect(!driver.app.state.logAsSequence)
+    }
+
+    @Test func aChallengePaymentHasItsOwnLanes() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        driver.type("1234")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        driver.press(.character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("Sequence — flow 1: Pay with card"))
+        for lane in ["SafepayDrops", "Drops", "DS", "ACS"] { #expect(text.contains(lane), "no lane \(lane)") }
+        #expect(text.contains("RReq"))
+        Snapshot.check(driver.app.render(), "sequence-challenge-80x24")
+    }
+
+    /// A bridge ack's status only repeats its step: its arrow says "ack" once.
+    @Test func anAckSaysAckOnce() throws {
+        let driver = AppDriver(width: 120, height: 90)
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("ack"), "\(text)")
+        #expect(!text.contains("ack ack"), "\(text)")
+    }
+}
+
+@Suite struct PlainWrapTests {
+    @Test func aLineWrapsAtSpacesWithItsRestIndented() {
+        let line = "  ← MC-SDK  Start  MC-SDK  OK 1.3ms sdkState=ACTIVATION_REQUIRED, users=[]"
+        let lines = CharacterWidth.wrap(line, to: 40)
+        #expect(lines == ["  ← MC-SDK  Start  MC-SDK  OK 1.3ms", "    sdkState=ACTIVATION_REQUIRED,", "    users=[]"])
+        #expect(lines.allSatisfy { CharacterWidth.of($0) <= 40 })
+        // A word wider than a line goes on in pieces; a line that fits, and a width under 20, are left alone.
+        let long = String(repeating: "x", count: 50)
+        #expect(CharacterWidth.wrap(long, to: 20) == [String(repeating: "x", count: 20), "  " + String(repeating: "x", count: 18), "  " + String(repeating: "x", count: 12)])
+        #expect(CharacterWidth.wrap("short", to: 40) == ["short"])
+        #expect(CharacterWidth.wrap(line, to: 10) == [line])
+        // A column's padding where the line breaks is not carried to the next line.
+        #expect(CharacterWidth.wrap("  ⇢ IdP     GET /authorize       IdpSdk         client_id=KssIdpEnrollment, tenant=demo", to: 40)
+            == ["  ⇢ IdP     GET /authorize       IdpSdk", "    client_id=KssIdpEnrollment,", "    tenant=demo"])
+        // Wide characters count two.
+        #expect(CharacterWidth.wrap("⚡ fault ⚡ fault ⚡ fault ⚡ fault ⚡ fault", to: 20).allSatisfy { CharacterWidth.of($0) <= 20 })
+    }
+}

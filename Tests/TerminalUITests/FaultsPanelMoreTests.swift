@@ -1,0 +1,106 @@
+import DropsWeb
+import Foundation
+import Synchronization
+import FlowCatalog
+import FlowEngine
+import FlowRecords
+import Scenario
+import TerminalUI
+import Testing
+import ThreeDSecure
+
+/// `--insecure-device REASON` denies every Q2 login whatever the panel says: the panel shows its switch on, with the
+/// reason, and space does not pretend to switch it off.
+@Suite struct InsecureDeviceOptionTests {
+    @Test func thePanelShowsTheOptionsSwitchOnWithItsReason() throws {
+        var configuration = FlowConfiguration()
+        configuration.q2.insecureDeviceReason = "su found"
+        let driver = AppDriver(configuration: configuration)
+        #expect(driver.app.render().text.contains("⚡ 1 fault on"), "the status line counts it from the start")
+        driver.press(.character("f"))
+        let row = try #require(FaultSwitch.allCases.firstIndex(of: .insecureDevice))
+        for _ in 0..<row { driver.press(.down) }
+        #expect(driver.app.render().text.contains("[x] insecure device: su found (--insecure-device)"))
+        driver.press(.character(" "))
+        #expect(driver.app.render().text.contains("[x] insecure device: su found (--insecure-device)"))
+        #expect(driver.app.render().text.contains(#"on for this session: --insecure-device "su found" was given"#))
+        // The option is the fault held on: the MC-SDK's flows meet it too (they ran as on a sound device).
+        #expect(driver.service.environment.world.identityFaults.insecureDevice)
+    }
+
+    @Test func withoutTheOptionTheSwitchIsThePanels() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"))
+        let row = try #require(FaultSwitch.allCases.firstIndex(of: .insecureDevice))
+        for _ in 0..<row { driver.press(.down) }
+        #expect(driver.app.render().text.contains("[ ] insecure device (rooted or jailbroken)"))
+        driver.press(.character(" "))
+        #expect(driver.app.render().text.contains("[x] insecure device (rooted or jailbroken)"))
+    }
+}
+
+/// The faults panel's list scrolls as the log's does: only when the focus leaves the rows shown.
+@Suite struct FaultsPanelScrollTests {
+    /// From the last switch, ↑ moves the cursor up the rows shown (the list scrolled under a cursor pinned to the
+    /// bottom row, one switch a key).
+    @Test func upFromTheLastSwitchMovesTheCursorNotTheList() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"), .end)
+        let first = try #require(driver.app.state.faultsPanel?.first)
+        #expect(first > 0, "19 switches do not fit at 80×24")
+        let cursorRow = { driver.app.render().text.split(separator: "\n").firstIndex { $0.contains("›") } }
+        let bottom = try #require(cursorRow())
+        driver.press(.up, .up)
+        #expect(driver.app.state.faultsPanel?.first == first)
+        #expect(cursorRow() == bottom - 2)
+        // Up past the top of the rows shown, the list follows.
+        for _ in 0..<14 { driver.press(.up) }
+        #expect(driver.app.state.faultsPanel?.first ?? 0 < first)
+        // Opened again on its last switch, and after a resize, ↑ still moves the cursor, not the list.
+        driver.press(.end, .escape, .character("f"))
+        let reopened = try #require(cursorRow())
+        driver.press(.up)
+        #expect(cursorRow() == reopened - 1)
+        driver.press(.end)
+        driver.app.resize(width: 60, height: 18)
+        let resized = try #require(cursorRow())
+        driver.press(.up)
+        #expect(cursorRow() == resized - 1)
+    }
+
+    /// At 60 columns a label cut in its row is shown whole on the row above the list while it has the focus (it could
+    /// be read only by switching it).
+    @Test func aCutLabelIsShownWholeWhileFocused() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.press(.character("f"))
+        let whole = "server error: the IdP and Q2 Core answer HTTP 500"
+        #expect(!driver.app.render().text.contains(whole))
+        driver.press(.down, .down, .down)
+        let text = driver.app.render().text
+        #expect(text.contains(whole), "\(text)")
+        #expect(text.contains("[ ] server error: the IdP and Q2 Core answer HTTP…"), "its row is still cut: \(text)")
+    }
+}
+
+/// A past flow's transcript and its diagram say what they do not show, above and below.
+@Suite struct TranscriptMoreTests {
+    @Test func theTranscriptAndItsDiagramSayWhatIsHidden() throws {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.enter, .character("h"), .enter)
+        guard case .transcript(let transcript, _) = driver.screen else { Issue.record("no transcript"); return }
+        let count = transcript.record.events.count
+        // At 80 columns the short form fits beside the header ("↓16").
+        let header = { driver.app.render().text.split(separator: "\n").first { $0.contains("\(count) events") }.map(String.init) ?? "" }
+        #expect(header().contains("↓") && !header().contains("↑"), "\(header())")
+        driver.press(.end)
+        #expect(header().contains("↑") && !header().contains("↓"), "\(header())")
+        // The diagram, opened at its last arrows: how many are above.
+        driver.press(.character("v"), .home)
+        var text = driver.app.render().text
+        #expect(!text.contains(" above ─"), "\(text)")
+        driver.press(.end)
+        text = driver.app.render().text
+        #expect(text.contains(" above ─") && count > 10, "\(text)")
+    }
+}
