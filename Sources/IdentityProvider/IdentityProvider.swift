@@ -177,7 +177,7 @@ public final class IdentityProvider: Sendable {
     public func submit(sessionID: String, values: [FormField: Secret]) -> AuthorizationPage {
         let device = state.withLock { $0.sessions[sessionID]?.claims.deviceID }
         let page = submitPage(sessionID: sessionID, values: values)
-        var traffic = IdpTraffic(.submitForm(values.keys), response: page)
+        var traffic = IdpTraffic(.submitForm(values.keys.map(\.rawValue)), response: page)
         traffic.deviceID = device
         report(traffic)
         return page

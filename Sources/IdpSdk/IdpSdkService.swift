@@ -106,7 +106,7 @@ public final class IdpSdkService: Sendable {
                     return IdpSdkResult(error: error)
                 case .success(let values):
                     do {
-                        try network.roundTrip(sending: .submitForm(values.keys))
+                        try network.roundTrip(sending: .submitForm(values.keys.map(\.rawValue)))
                     } catch {
                         provider.abandon(sessionID: form.sessionID)
                         return IdpSdkResult(error: .network(error))
