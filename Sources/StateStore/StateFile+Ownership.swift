@@ -4,7 +4,8 @@ extension StateFile {
     /// Refuses a database that is another program's or a newer idp-tui's before anything is written to it (the
     /// journal mode included, which SQLite keeps in the file's header) and before its permissions are touched.
     /// Returns the number of its tables: 0 for a file that is empty or that SQLite has only just made.
-    static func identify(_ database: Database, _ path: String) throws(StateError) -> Int64 {
+    /// The file's tables, and whether it is idp-tui's at this schema (nothing to migrate).
+    static func identify(_ database: Database, _ path: String) throws(StateError) -> (tables: Int64, current: Bool) {
         // One snapshot: read one by one, another process making the file between them showed it with tables and no
         // application id, "an SQLite database, but not an idp-tui state file".
         let (application, version, tables) = try database.read { transaction throws(StateError) in
@@ -15,7 +16,7 @@ extension StateFile {
         if version > Self.schemaVersion { throw Self.fromANewerVersion(path, version) }
         guard application == Self.applicationID || (application == 0 && tables == 0) else { throw Self.notOurs(path) }
         if version < 0 { throw Self.negativeVersion(path, version) }
-        return tables
+        return (tables, application == Self.applicationID && version == Self.schemaVersion)
     }
 
     static func fromANewerVersion(_ path: String, _ version: Int) -> StateError {

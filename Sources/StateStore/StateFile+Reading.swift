@@ -61,7 +61,7 @@ extension StateFile {
         guard StatePath.isSQLiteOrEmpty(path) else { throw Database.damaged(path, "file is not a database") }
         let database = try Database(path: path, readOnly: true)
         do {
-            return (warnings, database, try identify(database, path))
+            return (warnings, database, try identify(database, path).tables)
         } catch {
             database.close()
             throw error

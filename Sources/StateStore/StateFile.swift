@@ -42,12 +42,14 @@ public final class StateFile: Sendable {
         let warnings = path == ":memory:" ? [] : try StatePath.prepare(path)
         if path != ":memory:" && !StatePath.isSQLiteOrEmpty(path) { throw Database.damaged(path, "file is not a database") }
         let database = try Database(path: path)
-        _ = try Self.identify(database, path)
+        let current = try Self.identify(database, path).current
         // Switching to WAL takes the file's exclusive lock, which SQLite does not wait for.
         try database.retryingWhileBusy { () throws(StateError) in try database.execute("PRAGMA journal_mode = WAL") }
         try database.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
         self.init(path: path, database: database, warnings: warnings, readOnly: false, unformatted: false)
-        try migrate()
+        // A file at this schema needs nothing, and is not written: the write lock made `history` wait 10 s behind
+        // another process's write and fail ("stayed locked"), though WAL lets a reader through.
+        if !current { try migrate() }
         StatePath.tighten(path)
     }
 
@@ -119,14 +121,6 @@ public final class StateFile: Sendable {
 
     private func migrate() throws(StateError) {
         let path = path
-        // A file at this schema needs nothing: read so, without the write lock, which `history` waited 10 s for
-        // behind another process's write and then failed ("stayed locked"), though WAL lets a reader through.
-        let current = try database.read { transaction throws(StateError) -> Bool in
-            let version = try transaction.query("PRAGMA user_version").first?.first?.integer
-            let application = try transaction.query("PRAGMA application_id").first?.first?.integer
-            return version == Int64(Self.schemaVersion) && application == Int64(Self.applicationID)
-        }
-        if current { return }
         try database.write { transaction throws(StateError) in
             let version = Int(try transaction.query("PRAGMA user_version").first?.first?.integer ?? 0)
             let application = try transaction.query("PRAGMA application_id").first?.first?.integer ?? 0
