@@ -99,6 +99,17 @@ public struct CertificateChain: Sendable, Equatable {
     /// A chain as an app ships it in its assets and passes it to the SDK as bytes: PEM text (read once, then
     /// reused: ``parsed(pem:)``) or DER.
     public static func parsed(asset: Data) throws(CertificateError) -> CertificateChain {
+        // Every new `IdpSdkService` passes the same asset: comparing bytes is a memcmp, where looking for the
+        // PEM marker in its text costs Foundation's string search, about 10,000 instructions a device.
+        if let last = lastAsset.withLock({ $0 }), last.asset == asset { return try last.result.get() }
+        let result = Result { () throws(CertificateError) in try chain(asset: asset) }
+        lastAsset.withLock { $0 = (asset, result) }
+        return try result.get()
+    }
+
+    private static let lastAsset = Locked<(asset: Data, result: Result<CertificateChain, CertificateError>)?>(nil)
+
+    private static func chain(asset: Data) throws(CertificateError) -> CertificateChain {
         let bytes = [UInt8](asset)
         if bytes.first == 0x30 { return try CertificateChain(der: bytes) }  // a DER SEQUENCE
         // Read as the PEM decoder reads it: a byte that is not UTF-8 (a Latin-1 "Bag Attributes" header) is not refused.

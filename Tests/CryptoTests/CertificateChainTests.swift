@@ -79,4 +79,17 @@ import Testing
             #expect(try CertificateChain.parsed(pem: IdentityProviderCertificates.impostorPEM) == impostor)
         }
     }
+
+    @Test func aReusedAssetGivesEachAssetItsOwnResult() throws {
+        let genuinePEM = Data(IdentityProviderCertificates.genuinePEM.utf8)
+        let impostorDER = Data(impostor.certificates.flatMap(\.der))
+        for _ in 0..<2 {
+            #expect(try CertificateChain.parsed(asset: genuinePEM) == genuine)
+            #expect(try CertificateChain.parsed(asset: genuinePEM) == genuine)
+            #expect(try CertificateChain.parsed(asset: impostorDER) == impostor)
+            #expect(throws: CertificateError.self) { try CertificateChain.parsed(asset: Data("hello".utf8)) }
+            #expect(throws: CertificateError.self) { try CertificateChain.parsed(asset: Data("hello".utf8)) }
+            #expect(try CertificateChain.parsed(asset: Data(IdentityProviderCertificates.impostorPEM.utf8)) == impostor)
+        }
+    }
 }
