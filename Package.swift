@@ -5,6 +5,8 @@ import PackageDescription
 // → simulators (IdentityProvider, ThreeDSecure) → foundations (Secrets, Determinism, Crypto) → C libraries.
 // docs/architecture.md draws the graph.
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+// The engine and the IdpSdk flows: an async call stays on its caller's executor (docs/architecture.md, Threads).
+let nonsending: [SwiftSetting] = strict + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
 let package = Package(
     name: "idp-tui",
@@ -78,7 +80,7 @@ let package = Package(
         .target(
             name: "FlowEngine",
             dependencies: ["IdpTuiWorld", "IdentityProvider", "FlowRecords", "Secrets", "Determinism", "Threading", "CWakeup"],
-            swiftSettings: strict),
+            swiftSettings: nonsending),
         // The composition root below the families: a scenario's world with one simulated device (its master
         // controller, queue and network line), and the stores that outlive a process.
         .target(
@@ -88,7 +90,7 @@ let package = Package(
         .target(
             name: "IdpFlows",
             dependencies: ["FlowEngine", "Simulation", "FlowRecords", "IdpSdk", "KSMasterController", "IdentityProvider", "Crypto", "Threading"],
-            swiftSettings: strict),
+            swiftSettings: nonsending),
         .target(
             name: "LegacyFlows",
             dependencies: ["FlowEngine", "IdpFlows", "Simulation", "FlowRecords", "kssidp", "IdpSdk", "KSMasterController", "IdentityProvider", "Secrets", "Threading"],
