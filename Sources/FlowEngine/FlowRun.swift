@@ -46,6 +46,7 @@ public final class FlowRun: Sendable {
     private let transcript = Locked<[FlowEvent]>([])
     /// Set once the result is made: what abandoned work emits later is not part of the transcript.
     private let finished = Atomic(false)
+    private let cancelRevision = Locked<(@Sendable (FlowResult) -> FlowResult)?>(nil)
 
     init(id: Int, kind: FlowKind, service: FlowService) {
         self.id = id
@@ -321,6 +322,13 @@ public final class FlowRun: Sendable {
         case (nil, _): "\(verb) before the flow started"
         }
         emit(.cancel, from: .app, to: .app, status: reason.status, detail: message)
-        return result(.cancelled, status: EngineStatus.cancelled, step: step, error: FlowError(subsystem: nil, code: nil, message: message))
+        let cancelled = result(.cancelled, status: EngineStatus.cancelled, step: step, error: FlowError(subsystem: nil, code: nil, message: message))
+        return cancelRevision.withLock { $0 }?(cancelled) ?? cancelled
+    }
+
+    /// What the flow's family makes of a cancelled result the engine made (a payment adds the payment and its next
+    /// action once its card was sent): set by the flow as it starts.
+    public func reviseCancelledResult(with revise: @escaping @Sendable (FlowResult) -> FlowResult) {
+        cancelRevision.withLock { $0 = revise }
     }
 }

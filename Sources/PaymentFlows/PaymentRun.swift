@@ -31,6 +31,7 @@ struct PaymentFlow {
     func run() async -> FlowResult? {
         let world = run.service.world
         let payment = PaymentRun(run: run, settings: self.settings)
+        run.reviseCancelledResult { [payment] in payment.cancelled($0) }
         let simulation = DropsSimulation(
             clock: world.clock, random: world.random, acs: world.accessControlServer, cardholder: payment,
             faults: world.bridgeFaults, timing: self.settings.bridgeTiming, network: world.pageNetwork,
@@ -251,33 +252,48 @@ final class PaymentRun: DropsCardholder {
 
     // MARK: The result
 
-    func result(of end: PaymentEnd) -> FlowResult {
+    /// The engine's result for a cancel that ended the flow while a call was under way (``FlowRun/call``): once the
+    /// card was sent, the payment had started, and the result carries it and its next action, as every payment's does.
+    func cancelled(_ base: FlowResult) -> FlowResult {
+        guard base.payment == nil, state.withLock({ $0.details }) != nil else { return base }
+        return with(outcome(callback: nil, nil, .retry), base)
+    }
+
+    private func outcome(callback: String?, _ values: ThreeDSecureOutcome?, _ next: NextAction?) -> PaymentOutcome {
         let details = state.withLock { $0.details }
+        return PaymentOutcome(
+            callback: callback, threeDSecure: values, nextAction: next, card: details?.card.description,
+            brand: details?.card.brand.rawValue,
+            amount: details.map { AccessControlServer.format($0.amountMinorUnits, $0.currency) }, merchant: details?.merchantName)
+    }
+
+    /// `base` with `payment` and the advice it calls for.
+    private func with(_ payment: PaymentOutcome?, _ base: FlowResult) -> FlowResult {
+        // A failure to retry that a network fault on now explains says so, as the IdP's flows do ("bring the network back").
+        // A latency the page's ready timeout (the shortest wait a payment's round trip meets) does not wait out
+        // ends the payment at its load whatever else happens.
+        let world = run.service.world
+        let network: String? = base.outcome != .failure || payment?.nextAction != .retry ? nil
+            : world.identityFaults.networkUnavailable ? "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again."
+            : world.network.slowness(beyond: settings.bridgeTiming.readyTimeout)?.advice(
+                gaveUp: "the Drops page must be ready within \(settings.bridgeTiming.readyTimeout.secondsText)", then: "run 3-D Secure again")
+        var result = FlowResult(
+            flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
+            error: base.error, duration: base.duration,
+            // An abort's advice is to fix the input; the payment's next action stays in its object.
+            advice: base.status == EngineStatus.abortedBadInput ? base.advice : network ?? payment?.advice ?? base.advice,
+            details: base.details)
+        result.payment = payment
+        return result
+    }
+
+    func result(of end: PaymentEnd) -> FlowResult {
         func outcome(_ callback: String?, _ values: ThreeDSecureOutcome?, _ next: NextAction?) -> PaymentOutcome {
-            PaymentOutcome(
-                callback: callback, threeDSecure: values, nextAction: next, card: details?.card.description,
-                brand: details?.card.brand.rawValue,
-                amount: details.map { AccessControlServer.format($0.amountMinorUnits, $0.currency) }, merchant: details?.merchantName)
+            self.outcome(callback: callback, values, next)
         }
         func error(_ message: String, code: Int? = nil) -> FlowError { FlowError(subsystem: nil, code: code, message: message) }
         func ended(_ flowOutcome: FlowOutcome, _ status: String, at step: FlowStep?, _ failure: FlowError?, _ payment: PaymentOutcome?) -> FlowResult {
-            let base = run.result(flowOutcome, status: status, step: step, error: failure)
-            // A failure to retry that a network fault on now explains says so, as the IdP's flows do ("bring the network back").
-            // A latency the page's ready timeout (the shortest wait a payment's round trip meets) does not wait out
-            // ends the payment at its load whatever else happens.
-            let world = run.service.world
-            let network: String? = flowOutcome != .failure || payment?.nextAction != .retry ? nil
-                : world.identityFaults.networkUnavailable ? "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again."
-                : world.network.slowness(beyond: settings.bridgeTiming.readyTimeout)?.advice(
-                    gaveUp: "the Drops page must be ready within \(settings.bridgeTiming.readyTimeout.secondsText)", then: "run 3-D Secure again")
-            var result = FlowResult(
-                flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
-                error: base.error, duration: base.duration,
-                // An abort's advice is to fix the input; the payment's next action stays in its object.
-                advice: base.status == EngineStatus.abortedBadInput ? base.advice : network ?? payment?.advice ?? base.advice,
-                details: base.details)
-            result.payment = payment
-            return result
+            with(payment, run.result(flowOutcome, status: status, step: step, error: failure))
         }
         switch end {
         case .frictionless(let data):

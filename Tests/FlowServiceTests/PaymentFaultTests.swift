@@ -231,4 +231,23 @@ import ThreeDSecure
         #expect(withinATick(try #require(times["ARes"]) - times["AReq", default: 0], 2), "\(times)")
         #expect(try #require(times["RReq"]) - times["CReq", default: 0] >= 4, "the first CReq and the answer's each take 2 s")
     }
+
+    /// A cancel while the AReq is in flight: the card was sent, so the payment had started, and the result carries
+    /// it and its next action as every payment's does (it had no `payment` and no `nextAction`).
+    @Test func aCancelWhileTheAReqIsInFlightKeepsThePaymentAndItsNextAction() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration())
+        let frontEnd = paying("4000000000002354")  // Cardinal case 8: the lookup answers only after 10 s
+        let id = service.start(.payerAuth)
+        #expect(service.drive(frontEnd) { frontEnd.steps(of: id).contains { $0.hasSuffix("AReq") } })
+        service.cancel(flowID: id)
+        #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.outcome == .cancelled)
+        #expect(result.error?.message.contains("while AReq was in flight") == true, "\(String(describing: result.error))")
+        #expect(result.payment?.card == "•••• 2354")
+        #expect(result.payment?.brand == "Visa")
+        #expect(result.payment?.callback == nil)
+        #expect(result.payment?.nextAction == .retry)
+        #expect(result.advice == NextAction.retry.advice)
+    }
 }
