@@ -165,6 +165,31 @@ extension AppDriver {
         #expect(text.contains("attempts left"), "\(text)")
     }
 
+    /// Refusals after a wrong code: the attempts left stay in view over the ACS's message, and the message is whole
+    /// (at 80 columns "… (2 more such answer…" was cut and the attempts were gone).
+    @Test func refusalsKeepTheAttemptsLeftAndTheWholeMessage() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002503")
+        var previous = try #require(driver.challenge)
+        driver.type("9999")
+        driver.press(.enter)
+        driver.nextScreen(after: previous)
+        previous = try #require(driver.challenge)
+        var warned = 0
+        for _ in 0..<8 where previous.screen.message?.hasSuffix("the challenge)") != true || warned < 2 {
+            if previous.focus != 0 { driver.press(.backTab, .backTab) }
+            driver.press(.tab, .tab, .enter)  // code → Submit → Resend code
+            driver.nextScreen(after: previous)
+            previous = try #require(driver.challenge)
+            guard previous.screen.message?.hasSuffix("the challenge)") == true else { continue }
+            warned += 1
+            let text = driver.app.render().text
+            #expect(text.contains("2 attempts left"), "\(text)")
+            #expect(text.contains("the challenge)"), "\(text)")
+        }
+        #expect(warned == 2)
+    }
+
     @Test func escOnTheChallengeIsReportedAsCancelled() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002503")

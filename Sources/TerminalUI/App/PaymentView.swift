@@ -122,6 +122,8 @@ extension AppView {
             row += 1
         }
         let bottom = area.top + area.height - 1
+        // The last row the screen's own content takes: the status and the ACS's message may use the rows under it.
+        var used = row
         switch screen.uiType {
         case .text:
             row += 1
@@ -131,8 +133,9 @@ extension AppView {
             if let stop = challenge.stops.firstIndex(of: .code) {
                 buffer.targets.append(ClickTarget(row: row, column: area.left, width: 25, stop: stop))
             }
-            buffer.putWrapped(Self.codeHint(screen), row: row, column: area.left + 27, width: max(0, area.width - 27),
-                              lines: 2, role: .hint)
+            let hintRows = buffer.putWrapped(Self.codeHint(screen), row: row, column: area.left + 27, width: max(0, area.width - 27),
+                                             lines: 2, role: .hint)
+            used = row + max(0, hintRows - 1)
         case .singleSelect, .multiSelect:
             let single = screen.uiType == .singleSelect
             // Short of rows, the blank row under the prompt holds an option too: a multi-select's four fit at 60×18.
@@ -175,6 +178,7 @@ extension AppView {
                                       lines: shown.count, role: .hint)
                 }
             }
+            used = row
         case .outOfBand:
             row += 1
             let status = switch challenge.decision {
@@ -182,16 +186,18 @@ extension AppView {
             case false?: "✗ refused on the other device: press enter to continue"
             case nil: "press a to approve (r to refuse) on the simulated other device, then continue"
             }
-            buffer.putWrapped(status, row: row, column: area.left, width: area.width, lines: 2,
-                              role: challenge.decision == nil ? .hint : .text)
+            let statusRows = buffer.putWrapped(status, row: row, column: area.left, width: area.width, lines: 2,
+                                               role: challenge.decision == nil ? .hint : .text)
+            used = row + max(0, statusRows - 1)
         case .htmlOther:
             row += 1
             // Wrapped, not cut: at 60 columns both lines lost their ends, and with them what Continue does.
             let room = max(2, bottom - 1 - row)
-            let used = buffer.putWrapped("This challenge is an HTML page, which a terminal cannot show.", row: row, column: area.left,
-                                         width: area.width, lines: room - 1, role: .error)
-            buffer.putWrapped("Continue tells the ACS so (transStatus U, challengeCancel 06).", row: row + used, column: area.left,
-                              width: area.width, lines: room - used, role: .hint)
+            let first = buffer.putWrapped("This challenge is an HTML page, which a terminal cannot show.", row: row, column: area.left,
+                                          width: area.width, lines: room - 1, role: .error)
+            let more = buffer.putWrapped("Continue tells the ACS so (transStatus U, challengeCancel 06).", row: row + first, column: area.left,
+                                         width: area.width, lines: room - first, role: .hint)
+            used = row + max(0, first + more - 1)
         }
         let attempts = screen.attemptsLeftText
         var status = attempts + screen.resendsLeftText
@@ -202,13 +208,23 @@ extension AppView {
            CharacterWidth.of(attempts) + 3 + CharacterWidth.of(message) <= area.width {
             status = attempts
         }
+        // The rows over the buttons that the content left free; the last of them at least.
+        let rows = max(1, bottom - 1 - used)
         // The ACS's message says the attempts left itself after a wrong answer ("wrong code; 2 attempts left").
         if let message, message == screen.message, screen.messageCountsAttempts {
             // The resends left stay in view beside it.
-            buffer.putWrapped(message + screen.resendsLeftText, row: bottom - 1, column: area.left, width: area.width, role: .error)
+            let text = message + screen.resendsLeftText
+            let lines = Wrap.lines(text, width: area.width, atMost: rows).count
+            buffer.putWrapped(text, row: bottom - lines, column: area.left, width: area.width, lines: rows, role: .error)
         } else if let message, CharacterWidth.of(status) + 3 + CharacterWidth.of(message) > area.width {
-            // Too narrow for both: the message (it says what went wrong, and the attempts left when that is news).
-            buffer.putWrapped(message, row: bottom - 1, column: area.left, width: area.width, role: .error)
+            // Too narrow for both on one row: the status over the message, wrapped, where there are rows for them
+            // (at 80 columns "2 attempts left" went, and the message's end was cut); else the message alone (it
+            // says what went wrong, and the attempts left when that is news).
+            let statusRows = status.isEmpty || rows < 2 ? 0 : 1
+            let lines = Wrap.lines(message, width: area.width, atMost: rows - statusRows).count
+            let top = bottom - lines - statusRows
+            if statusRows == 1 { buffer.put(status, row: top, column: area.left, role: .hint) }
+            buffer.putWrapped(message, row: top + statusRows, column: area.left, width: area.width, lines: rows - statusRows, role: .error)
         } else {
             buffer.put(status, row: bottom - 1, column: area.left, role: .hint)
             if let message {
