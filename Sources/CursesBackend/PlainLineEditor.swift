@@ -25,6 +25,9 @@ struct PlainLineEditor {
     static let hiddenTextHint = "! Ctrl-D cancels only on an empty line; Ctrl-U clears, Esc cancels"
 
     private var line: [UInt8] = []
+    /// A character's bytes so far, until its last one: only whole, valid UTF-8 joins the line (a stray byte showed
+    /// as a blank, and was sent as U+FFFD), as the terminal UI's fields drop it.
+    private var pending: [UInt8] = []
     /// How many bytes of `line` are on the terminal.
     private var shown = 0
     /// Whether typing shows now: a question that is not a secret is open and waits for this line.
@@ -138,6 +141,8 @@ struct PlainLineEditor {
             let crlf = afterCR && byte == UInt8(ascii: "\n")
             afterCR = byte == UInt8(ascii: "\r")
             if crlf { continue }
+            // A control key ends a character cut short.
+            if byte < 0x20 || byte == 0x7F { pending.removeAll() }
             switch byte {
             case 0x1B:
                 escape = .escape
@@ -145,18 +150,17 @@ struct PlainLineEditor {
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
                 entries.append(finish(Array(line), output: &output))
             case 0x7F, 0x08:
-                erase(count: 1, &output)
+                // The last character as the terminal shows it: "e" with its accent, a flag (it took the accent
+                // alone and erased a column of the "e", which was then sent).
+                let last = String(decoding: line, as: UTF8.self).last.map { $0.utf8.count } ?? 0
+                erase(from: line.count - last, &output)
             case 0x15:
-                erase(count: Int.max, &output)
+                erase(from: 0, &output)
             case 0x17:
-                var characters = 0
                 var index = line.count
-                while index > 0, line[index - 1] == UInt8(ascii: " ") { index -= 1; characters += 1 }
-                while index > 0, line[index - 1] != UInt8(ascii: " ") {
-                    index -= 1
-                    if line[index] & 0xC0 != 0x80 { characters += 1 }
-                }
-                erase(count: characters, &output)
+                while index > 0, line[index - 1] == UInt8(ascii: " ") { index -= 1 }
+                while index > 0, line[index - 1] != UInt8(ascii: " ") { index -= 1 }
+                erase(from: index, &output)
             case 0x04:
                 if line.isEmpty {
                     entries.append(Entry(text: Self.endKey, echoed: false))
@@ -166,16 +170,39 @@ struct PlainLineEditor {
             case 0..<0x20:
                 break
             default:
-                guard line.count < maximumLine else { break }
-                line.append(byte)
+                guard let character = character(adding: byte), line.count + character.count <= maximumLine else { break }
+                line += character
                 if secretQuestion != nil { typedForSecret = true }
                 if echoing {
-                    output.append(byte)
+                    output += character
                     shown = line.count
                 }
             }
         }
         return (entries, output)
+    }
+
+    /// `byte` added to the character being read: its bytes once it is whole and valid UTF-8, else nil (a byte
+    /// that cannot start or continue one is dropped, with the bytes before it).
+    private mutating func character(adding byte: UInt8) -> [UInt8]? {
+        if byte & 0xC0 == 0x80 {
+            guard !pending.isEmpty else { return nil }
+            pending.append(byte)
+        } else {
+            pending = [byte]
+        }
+        let length = switch pending[0] {
+        case 0..<0x80: 1
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 0
+        }
+        guard length > 0 else { pending.removeAll(); return nil }
+        guard pending.count == length else { return nil }
+        defer { pending.removeAll() }
+        // Overlong forms and surrogates are refused by the decoder.
+        return String(validating: pending, as: UTF8.self) == nil ? nil : pending
     }
 
     /// The Esc that waited was the Esc key: the line being typed is dropped and the answer is a cancel.
@@ -207,28 +234,25 @@ struct PlainLineEditor {
 
     /// The line wiped and gone (nothing of it is on the terminal's line any more, or it never was).
     private mutating func dropLine() {
+        pending.removeAll()
         for index in line.indices { line[index] = 0 }
         line.removeAll(keepingCapacity: true)
         shown = 0
         typedForSecret = false
     }
 
-    /// Removes `count` characters from the end of the line, and from the terminal what of them showed.
-    private mutating func erase(count: Int, _ output: inout [UInt8]) {
-        var left = count
-        while left > 0, !line.isEmpty {
-            var start = line.count - 1
-            while start > 0, line[start] & 0xC0 == 0x80 { start -= 1 }
-            let wasShown = start < shown
-            let columns = wasShown ? max(1, CharacterWidth.of(String(decoding: line[start...], as: UTF8.self))) : 0
-            for index in start..<line.count { line[index] = 0 }
-            line.removeSubrange(start...)
-            if wasShown {
-                output += Array([[UInt8]](repeating: [0x08, 0x20, 0x08], count: columns).joined())
-                shown = line.count
-            }
-            left -= 1
+    /// Removes the line's bytes from `start` (a character's first) to its end, and from the terminal what of them
+    /// showed: a column for each character of no width of its own (a lone accent), as the terminal gives it one.
+    private mutating func erase(from start: Int, _ output: inout [UInt8]) {
+        pending.removeAll()
+        guard start < line.count else { return }
+        if start < shown {
+            let columns = String(decoding: line[start..<shown], as: UTF8.self).reduce(0) { $0 + max(1, CharacterWidth.of(String($1))) }
+            output += Array([[UInt8]](repeating: [0x08, 0x20, 0x08], count: columns).joined())
+            shown = start
         }
+        for index in start..<line.count { line[index] = 0 }
+        line.removeSubrange(start...)
         if line.isEmpty { typedForSecret = false }
     }
 }
