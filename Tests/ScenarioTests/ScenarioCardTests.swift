@@ -24,6 +24,8 @@ import Testing
     /// Each problem of a select card's lists is reported once, and duplicates are problems.
     @Test(arguments: [
         (#""options": ["a", "b", "c", "d", "e", "f", "g", "h", "i"], "correct": [1]"#, ["$.payments.cards[0].options: has more than 8 entries"]),
+        // Right answers within the most options a list may have are not judged by a list that was refused.
+        (#""options": ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"], "correct": [2, 5]"#, ["$.payments.cards[0].options: has more than 8 entries"]),
         (#""options": ["a", "b"], "correct": [0]"#, ["$.payments.cards[0].correct[0]: must be from 1 to 2"]),
         (#""options": ["a", "a"], "correct": [1]"#, ["$.payments.cards[0].options: each option must differ"]),
         (#""options": ["Paris", "paris", "Rome"], "correct": [2]"#, ["$.payments.cards[0].options: each option must differ, in more than case"]),
