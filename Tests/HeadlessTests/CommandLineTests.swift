@@ -90,6 +90,8 @@ import Testing
 
     @Test(arguments: [
         (["run", "activate", "--frob"], "run: unknown option --frob; see idp-tui run --help"),
+        (["--=x"], "unknown option --=x; see idp-tui --help"),
+        (["run", "activate", "--="], "run: unknown option --=; see idp-tui run --help"),
         (["--answers", "a.json"], "unknown option --answers (it is for idp-tui run); see idp-tui --help"),
         (["history", "--variant", "guide"], "history: unknown option --variant (it is for idp-tui compare); see idp-tui history --help"),
         (["run", "activate", "--seed"], "run: --seed needs a value"),

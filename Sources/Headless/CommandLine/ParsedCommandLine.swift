@@ -105,7 +105,9 @@ public struct ParsedCommandLine: Sendable {
         for (spec, name, value) in given {
             guard let spec, spec.scope.includes(chosen) else {
                 let owner = spec.map { owners(of: $0) }.map { " (it is for \($0))" } ?? ""
-                throw problem("unknown option \(name)\(owner); see idp-tui \(chosen.rawValue.isEmpty ? "" : chosen.rawValue + " ")--help")
+                // `--=x` has no name: "unknown option --" named the word that ends the options instead.
+                let shown = name == "--" ? "\(name)=\(value ?? "")" : name
+                throw problem("unknown option \(shown)\(owner); see idp-tui \(chosen.rawValue.isEmpty ? "" : chosen.rawValue + " ")--help")
             }
             guard seen.insert(name).inserted || spec.repeatable else { throw problem("\(name) is given twice; give it once") }
             switch (spec.value, value) {
