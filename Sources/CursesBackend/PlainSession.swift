@@ -77,6 +77,15 @@ public enum PlainSession {
         var inputEnded = false
         var droppedLines = 0
         let typed = isatty(STDIN_FILENO) == 1
+        // The terminal went without a SIGHUP reaching the program (its window closed while the shell that started
+        // it ignores the signal): reads give nothing and writes fail with EIO. The session ends as a SIGHUP ends
+        // it, the flow cancelled and recorded, 129; it ended with 74, "could not be written", and no flow kept.
+        func hungUp() -> Int32 {
+            outputError = nil
+            app.quit(129)
+            _ = app.interruptionNote()
+            return 129
+        }
         // The flows' outcomes, for the exit status of a session whose answers were piped in.
         var results = Outcomes()
         while app.exitStatus == nil {
@@ -87,7 +96,7 @@ public enum PlainSession {
                 write(TerminalApp.plainLine(event, ascii: ascii) + "\n")
                 printedSequence = event.sequence
             }
-            if outputClosed { return app.exitStatus ?? 0 }
+            if outputClosed { return typed && outputError == EIO ? hungUp() : app.exitStatus ?? 0 }
             app.plainTerminal(columns: Int(idp_output_columns()))
             let screen = app.plainScreen
             if screen != printedScreen {
@@ -237,6 +246,8 @@ public enum PlainSession {
                     }
                 } else if typed, count == 0 || (count < 0 && errno == EINTR), fds[0].revents & Int16(POLLHUP | POLLERR) == 0 {
                     // Nothing there after all (a Ctrl-C threw it away; its signal is next): the terminal is still open.
+                } else if typed, count == 0 || errno == EIO {
+                    return hungUp()
                 } else if count <= 0 {
                     inputEnded = true
                     if !buffer.isEmpty { _ = pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) }

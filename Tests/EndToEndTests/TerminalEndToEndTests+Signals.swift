@@ -79,4 +79,41 @@ extension TerminalEndToEndTests {
         let output = try Spawn.run(["python3", "-c", script, TmuxSession.binary], capture: true)
         #expect(output.contains("exit 129"), "\(output)")
     }
+
+    /// Plain mode, the same: the terminal gone without a SIGHUP mid-flow ends the session as a SIGHUP does, 129,
+    /// with the flow cancelled and in the history (it ended with 74, "could not be written", and no flow kept).
+    @Test func aHangUpWithoutSIGHUPEndsPlainModeAndKeepsTheFlow() throws {
+        let state = NSTemporaryDirectory() + "idp-tui-hangup-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: state + suffix) } }
+        let script = """
+            import os, pty, select, subprocess, sys, time
+            master, slave = pty.openpty()
+            env = dict(os.environ, TERM="xterm-256color")
+            child = subprocess.Popen([sys.argv[1], "--plain", "--state", sys.argv[2]], stdin=slave, stdout=slave,
+                                     stderr=slave, start_new_session=True, env=env)
+            os.close(slave)
+            seen = b""
+            def wait_for(text):
+                global seen
+                end = time.time() + 10
+                while text not in seen and time.time() < end:
+                    if select.select([master], [], [], 0.1)[0]:
+                        seen += os.read(master, 65536)
+            wait_for(b"Choose 1-")
+            os.write(master, b"1\\r")
+            wait_for(b"Username")
+            os.write(master, b"alice\\r")
+            wait_for(b"Password")
+            os.close(master)
+            try:
+                print("exit", child.wait(timeout=10))
+            except subprocess.TimeoutExpired:
+                child.kill()
+                print("still running")
+            """
+        let output = try Spawn.run(["python3", "-c", script, TmuxSession.binary, state], capture: true)
+        #expect(output.contains("exit 129"), "\(output)")
+        let history = try Spawn.run([TmuxSession.binary, "history", "--state", state], capture: true)
+        #expect(history.contains("activate") && history.contains("USER_CANCEL"), "\(history)")
+    }
 }
