@@ -1,3 +1,4 @@
+import Foundation
 import JSONText
 import Secrets
 
@@ -144,6 +145,12 @@ public enum MobileCoreLoginFailure: Error, Sendable {
         case .insecure(let reason): "the security module blocked the login: \(reason)"
         }
     }
+}
+
+/// An app that shows `error.localizedDescription` shows ``MobileCoreLoginFailure/message`` ("The operation could not
+/// be completed. (… error 0.)" said nothing). The vendor's page is silent on it: ours.
+extension MobileCoreLoginFailure: LocalizedError {
+    public var errorDescription: String? { message }
 }
 
 /// Core's password login, as the module sees it.

@@ -65,6 +65,9 @@ func login(_ core: Q2CoreServer, _ password: String, faults: FaultSwitchboard = 
             return
         }
         #expect(reason == "the device is rooted or jailbroken")
+        // What an app shows with `localizedDescription` is the message ("The operation could not be completed").
+        #expect(MobileCoreLoginFailure.insecure(reason: reason).localizedDescription
+            == "the security module blocked the login: the device is rooted or jailbroken")
         guard case .failure(.insecure("Cydia found")) = await login(core(), "wonderland", reason: "Cydia found") else {
             Issue.record("insecure with a reason")
             return
