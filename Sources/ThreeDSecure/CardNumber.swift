@@ -19,7 +19,7 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
         public var description: String {
             switch self {
             case .empty: "type the card number"
-            case .notDigits: "the card number must be digits (spaces are allowed)"
+            case .notDigits: "the card number must be digits (spaces or dashes may separate them)"
             case .unknownBrand:
                 // Every brand the simulation runs, from the list that detects them: "Visa, … or Discover".
                 "the card number is not a \(CardBrand.allCases.dropLast().map(\.rawValue).joined(separator: ", ")) or \(CardBrand.allCases.last!.rawValue) number"

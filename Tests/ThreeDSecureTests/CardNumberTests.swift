@@ -37,6 +37,12 @@ import ThreeDSecure
         #expect(throws: problem) { try CardNumber(text) }
     }
 
+    /// The message says what the number may hold, as the card form and `run` take it: dashes too.
+    @Test func notDigitsSaysWhatMaySeparateThem() throws {
+        #expect(CardNumber.Problem.notDigits.description == "the card number must be digits (spaces or dashes may separate them)")
+        #expect(try CardNumber("4000-0000-0000-2701").digits == "4000000000002701")
+    }
+
     /// "an American Express card number", not "a American Express".
     @Test func aWrongLengthSaysTheBrandWithItsArticle() {
         #expect(CardNumber.Problem.wrongLength(brand: .amex, expected: 15).description == "an American Express card number has 15 digits")
