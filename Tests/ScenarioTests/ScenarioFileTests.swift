@@ -177,6 +177,9 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         (minimal(#""faults": {"gremlins": true}"#), "$.faults: has a key it does not know, before this value; known keys here:"),
         (minimal(#""faults": {"serverEror": true}"#), #"$.faults: has a key it does not know, before this value; did you mean "serverError"?; known keys here:"#),
         (minimal(#""app": {"tenant": "demo\u009b31m"}"#), "$.app.tenant: contains a control character"),
+        // A name drawn in another order than it is held ("Trojan Source"): "alice" with U+202E shows as another name.
+        (minimal(users: #"{"username": "\u202Eecila", "password": "pw"}"#),
+         "$.identityProvider.tenants[0].users[0].username: contains a bidirectional control character (U+202E)"),
     ]
 
     /// A name or number listed twice is reported with whatever else is wrong with either entry, not once that is
