@@ -8,22 +8,29 @@
 /// reports races inside its critical sections (seen here on Swift 6.3.1 in the mailbox and the credential
 /// channel). CI runs the channel and service tests under `--sanitize=thread`, so shared state uses a lock
 /// that the sanitizer intercepts.
-public final class Locked<Value> {
-    // Internal rather than private only so that the inlinable `withLock` may reach them.
-    @usableFromInline var value: Value
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+public struct Locked<Value> {
+    // Internal rather than private only so that the inlinable `withLock` may reach it.
+    @usableFromInline let storage: Storage
 
-    public init(_ value: Value) {
-        self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+    /// The value and its mutex in one allocation (the mutex in the buffer's tail, where its address stays put): a
+    /// mutex allocated on its own doubled the allocations, and every flow makes a dozen locks on one thread that
+    /// another frees, which glibc serves from its slow path.
+    @usableFromInline final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
+        deinit {
+            withUnsafeMutablePointerToElements { mutex in
+                pthread_mutex_destroy(mutex)
+                mutex.deinitialize(count: 1)
+            }
+        }
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+    public init(_ value: Value) {
+        // `create` makes the class ManagedBuffer, not the subclass: the cast is what Swift's own buffers do.
+        storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            _ = pthread_mutex_init(mutex, nil)
+        }
     }
 
     /// Runs `body` with exclusive access to the value. Inlinable, so that each caller gets it specialized and its
@@ -31,9 +38,11 @@ public final class Locked<Value> {
     /// engine's own functions in idp-bench's profile.
     @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        try storage.withUnsafeMutablePointers { (value, mutex) throws(Failure) -> Result in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&value.pointee)
+        }
     }
 }
 
