@@ -108,28 +108,48 @@ extension PromptAnswer {
 /// password login, and the credential the last login saved.
 public final class Q2Family: FlowFamily {
     public let settings: Q2Settings
-    /// The Q2 platform the app's authentication module is loaded into.
-    public let platform: SimulatedQ2Platform
-    /// Where the Q2 module's async calls run (labelled `Q2 SDK` in the log), on the device's queue.
-    let executor: DispatchTaskExecutor
     private let saved = Locked<PasswordCredential?>(nil)
     private let service = Locked<WeakService>(WeakService())
     private let world: SimulatedWorld
+    private let deviceQueue: DispatchQueue
+    /// The platform and the module's executor, made at the first Q2 sign-in: every device makes every family, and
+    /// one that never signs in to Q2 (idp-bench's, most of the terminal's) made a queue and a platform for nothing.
+    private let made = Locked<Made?>(nil)
+
+    private struct Made {
+        let platform: SimulatedQ2Platform
+        let executor: DispatchTaskExecutor
+    }
 
     public init(world: SimulatedWorld, deviceQueue: DispatchQueue, settings: Q2Settings = Q2Settings()) {
         self.settings = settings
         self.world = world
-        executor = DispatchTaskExecutor(queue: QueueName.makeSerialQueue("Q2 SDK", target: deviceQueue))
-        let service = service
-        // The platform, built once as the app's is: its security module's answers go to the log of the flow
-        // that asked.
-        let security = ReportingSecurityModule(
-            SimulatedSecurityModule(faults: world.faults, reason: settings.insecureDeviceReason)
-        ) { decision in
-            guard let run = service.withLock({ $0.service })?.runningFlow else { return }
-            Self.report(decision, in: run)
+        self.deviceQueue = deviceQueue
+    }
+
+    /// The Q2 platform the app's authentication module is loaded into.
+    public var platform: SimulatedQ2Platform { parts.platform }
+    /// Where the Q2 module's async calls run (labelled `Q2 SDK` in the log), on the device's queue.
+    var executor: DispatchTaskExecutor { parts.executor }
+
+    private var parts: Made {
+        made.withLock { made in
+            if let made { return made }
+            let service = service
+            // The platform, built once as the app's is: its security module's answers go to the log of the flow
+            // that asked.
+            let security = ReportingSecurityModule(
+                SimulatedSecurityModule(faults: world.faults, reason: settings.insecureDeviceReason)
+            ) { decision in
+                guard let run = service.withLock({ $0.service })?.runningFlow else { return }
+                Self.report(decision, in: run)
+            }
+            let parts = Made(
+                platform: SimulatedQ2Platform(world: world, launch: settings.launch, security: security),
+                executor: DispatchTaskExecutor(queue: QueueName.makeSerialQueue("Q2 SDK", target: deviceQueue)))
+            made = parts
+            return parts
         }
-        platform = SimulatedQ2Platform(world: world, launch: settings.launch, security: security)
     }
 
     public static let kinds: [FlowKind] = [.q2Login]
