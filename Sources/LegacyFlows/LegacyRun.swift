@@ -87,6 +87,8 @@ struct LegacyFlow {
         switch resolution {
         case .answered(let answer) where answer.value(as: Credentials.self) != nil:
             credentials = answer.value(as: Credentials.self)?.values ?? [:]
+            // The history lists the user the app signs in, as the IdpSdk's flows do, whatever the wrapper answers.
+            if let username = credentials[CredentialField.username.key]?.reveal(), !username.isEmpty { run.actsFor(user: username) }
         case .timedOut:
             return run.result(.failure, status: SimulatorStatus.promptTimeout, step: .provideCredentials,
                           error: FlowError(subsystem: nil, code: nil, message: "the credentials were not given in time"))

@@ -133,6 +133,20 @@ import Testing
         #expect(users == ["alice", "bob"], "\(json.stdout)")
     }
 
+    /// The KSSIDP flows too: a legacy activation with a wrong password was listed with no user ("—"), where the
+    /// IdpSdk's names the user who signed in.
+    @Test func aFailedLegacyFlowIsListedUnderTheUserWhoSignedIn() throws {
+        let state = freshStatePath()
+        let run = try BinaryRun.run(["run", "legacy-activate", "--state", state],
+                                    stdin: #"{"username":"bob","password":"nope","activation-code":"654321"}"#)
+        #expect(run.results.first?["outcome"] as? String == "failure", "\(run.stdout)")
+        let json = try BinaryRun.run(["history", "--json", "--state", state])
+        let users = json.stdout.split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["user"] as? String
+        }
+        #expect(users == ["bob"], "\(json.stdout)")
+    }
+
     @Test func exportAsMermaidHasTheParticipantsAndEveryMessage() throws {
         let state = try populated()
         let login = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state])
