@@ -188,7 +188,7 @@ struct Q2Flow {
         case .success(let result):
             run.emit(.authenticate, from: .q2Module, to: .app, duration: took, status: String(result.statusCode),
                  detail: "\(result) with user data \(result.userDataJSON.map { $0.keys.sorted().joined(separator: ", ") } ?? "none")")
-            run.emit(.completePlatformAuthentication, from: .q2Module, to: .app, status: "OK",
+            run.emit(.completePlatformAuthentication, from: .app, to: .q2Module, status: "OK",
                  detail: "\(platform.session.map { "\($0)" } ?? "no session")")
             family.savedCredential = credential
             var done = signInResult(.success, status: "OK", error: nil)

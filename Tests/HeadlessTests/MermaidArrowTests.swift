@@ -63,8 +63,9 @@ import Testing
         // result goes back to the app.
         #expect(q2.contains { $0.hasPrefix("App->>Q2SDK: authenticate(using:)") }, "\(q2)")
         #expect(q2.contains { $0.hasPrefix("Q2SDK-->>App: authenticate(using:) · 200") })
-        // The module hands the response to the platform: a call.
-        #expect(q2.contains { $0.hasPrefix("Q2SDK->>App: completePlatformAuthentication(with:) · OK") })
+        // The module (the app's code) hands the response to the platform: a call from the app (it was drawn from the
+        // SDK to the app).
+        #expect(q2.contains { $0.hasPrefix("App->>Q2SDK: completePlatformAuthentication(with:) · OK") }, "\(q2)")
         #expect(legacy.contains { $0.hasPrefix("App->>KSSIDP: KssIdpWrapper.login") })
         #expect(legacy.contains { $0.hasPrefix("KSSIDP-->>App: KssIdpWrapper.login") })
     }
