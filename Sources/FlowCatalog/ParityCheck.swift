@@ -145,8 +145,11 @@ public enum ParityCheck {
         guard let cases = cases ?? user.map(Self.cases(as:)) else {
             return ParityReport(variant: variant.rawValue, cases: [], notRun: noCaseUser(in: scenario))
         }
-        // Prompts are answered at once from the case; one that is not is a fault of the check, reported in 30 s.
-        let legacyConfiguration = FlowConfiguration(promptTimeout: .seconds(30))
+        // Prompts are answered at once from the case; one that is not is a fault of the check, reported in 30 s. Both
+        // apps hash the password when the app's tenant expects it, as an app set up for that IdP does (shouldHashPin:
+        // every case failed alike, WRONG_CREDENTIALS, and the check agreed).
+        let hashes = scenario.identityProvider.tenants.first { $0.id == scenario.appTenant }?.expectsHashedPins ?? false
+        let legacyConfiguration = FlowConfiguration(shouldHashPin: hashes, promptTimeout: .seconds(30))
         var configuration = legacyConfiguration
         if variant == .enrollmentClientForLogin { configuration.idp.loginClientId = KSMClientId.enrollment }
         let reports = cases.map { parityCase -> ParityCaseReport in

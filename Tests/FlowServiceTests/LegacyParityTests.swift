@@ -106,6 +106,17 @@ private let chainFilePath: String = {
         #expect(report.cases[2].steps[0].new.status == "WRONG_CREDENTIALS")
     }
 
+    /// An app tenant that expects hashed PINs: both apps hash, as apps set up for that IdP do (neither did, every case
+    /// failed alike with WRONG_CREDENTIALS, and the check agreed).
+    @Test func aTenantThatExpectsHashedPinsIsCheckedWithHashing() throws {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityProvider.tenants[0].expectsHashedPins = true
+        let report = ParityCheck.run(scenario: scenario)
+        #expect(report.agrees, "\(report)")
+        #expect(report.cases[0].steps.map(\.new.outcome) == ["success", "success"], "\(report.cases[0].steps.map(\.new))")
+        #expect(report.cases[0].steps.map(\.legacy.outcome) == ["success", "success"], "\(report.cases[0].steps.map(\.legacy))")
+    }
+
     /// An expired code is no code to run the cases with (every case failed alike, and the check agreed); the wrong
     /// password and code are as long as the right ones (a 256-byte password made one longer, "too long", the case).
     @Test func theCasesSkipAnExpiredCodeAndKeepTheSecretsLengths() throws {
