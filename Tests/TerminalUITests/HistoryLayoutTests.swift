@@ -132,6 +132,24 @@ import Testing
         return history
     }
 
+    /// After End, ↑ moves the selection up the rows shown, as lazygit's and k9s's lists do: the list and its
+    /// transcripts scrolled under a selection pinned to the last row on every key ("↑ 18 above", "↑ 17 · ↓ 1" …).
+    @Test func upAfterEndMovesTheSelectionNotTheList() throws {
+        let driver = AppDriver()
+        _ = try activateWithCopies(driver, 40)
+        driver.press(.character("h"), .end)
+        func note() -> String { driver.app.render().text.split(separator: "\n").first { $0.contains("above") }.map(String.init) ?? "" }
+        let atEnd = note()
+        #expect(atEnd.contains("↑"), "\(driver.app.render().text)")
+        driver.press(.up, .up, .up)
+        #expect(note() == atEnd, "\(driver.app.render().text)")
+        driver.press(.enter, .end)  // a transcript of the activation's events
+        let transcriptAtEnd = note()
+        #expect(transcriptAtEnd.contains("↑"), "\(driver.app.render().text)")
+        driver.press(.up, .up, .up)
+        #expect(note() == transcriptAtEnd, "\(driver.app.render().text)")
+    }
+
     /// The list shows the newest 200 flows; with older ones in the file its title says so, and where they are (it
     /// said "History — 200 flows" of a file that kept 1,000).
     @Test func theTitleSaysWhenOlderFlowsAreNotListed() throws {

@@ -124,6 +124,23 @@ import ThreeDSecure
         #expect(text.contains("No test card matches; backspace or esc widens the") && text.contains("list."), "\(text)")
     }
 
+    /// After End, ↑ moves the focus up the cards shown; the list stays (it scrolled under a focus pinned to its
+    /// last row on every key).
+    @Test func upAfterEndInThePickerMovesTheFocusNotTheList() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4, .end)
+        func shown() -> [String] {
+            let text = driver.app.render().text
+            return text.split(separator: "\n").compactMap { line in line.firstMatch(of: /[0-9]{4} [0-9]{4} [0-9]{4} [0-9]{3,4}/).map { String($0.output) } }
+        }
+        let atEnd = shown()
+        #expect(atEnd.count > 3)
+        driver.press(.up, .up, .up)
+        #expect(shown() == atEnd)
+        #expect(driver.app.render().text.contains("Test card \(CardCatalog.defaults.count - 3) of"))
+    }
+
     @Test func f4OnTheCardFormPicksACardinalCase() throws {
         let driver = AppDriver()
         driver.openPayment()

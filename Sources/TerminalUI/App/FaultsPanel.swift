@@ -155,10 +155,7 @@ public struct FaultsPanelState: Sendable, Equatable {
 
     /// The first switch shown with the focus in view, moved as little as that needs from ``first``.
     func firstShown(rows: Int) -> Int {
-        let count = FaultSwitch.allCases.count
-        guard rows > 0 else { return focus }
-        let kept = min(max(first, focus - rows + 1), focus)
-        return max(0, min(kept, count - rows))
+        ListWindow.first(kept: first, focus: focus, rows: rows, count: FaultSwitch.allCases.count)
     }
 }
 

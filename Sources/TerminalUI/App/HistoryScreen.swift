@@ -8,6 +8,8 @@ import LocaleText
 public struct HistoryState: Sendable, Equatable {
     public var entries: [HistorySummary]
     public var selection = 0
+    /// The first flow shown (``ListWindow``).
+    public var first = 0
     /// Why the history could not be read, if it could not.
     public var error: String?
     /// Whether the file holds older flows than the list shows (it shows the newest ``TerminalApp/historyLimit``).
@@ -17,8 +19,10 @@ public struct HistoryState: Sendable, Equatable {
 /// One past flow's transcript.
 public struct TranscriptState: Sendable, Equatable {
     public let record: HistoryRecord
-    /// The selected event (the first shown follows it).
+    /// The selected event; as a diagram, the first arrow shown.
     public var scroll = 0
+    /// The first event the list shows (``ListWindow``).
+    public var first = 0
     /// The selected event's detail view, scrolled this far, when open.
     public var detail: Int?
     /// The flow drawn as a sequence diagram (`v`).
@@ -54,6 +58,12 @@ extension TerminalApp {
     }
 
     func handleHistory(_ key: Key, _ history: inout HistoryState) {
+        // Where the list is drawn now: the key moves the selection from that view, which moves only to keep it shown.
+        func keepInView() {
+            let rows = AppView.historyRows(history, AppView.innerPanel(state))
+            history.first = ListWindow.first(kept: history.first, focus: history.selection, rows: rows, count: history.entries.count)
+        }
+        keepInView()
         switch key {
         case .escape, .character("q"), .f3:
             state.screen = .home
@@ -78,6 +88,7 @@ extension TerminalApp {
             }
         default: break
         }
+        keepInView()
         state.screen = .history(history)
     }
 
@@ -103,6 +114,12 @@ extension TerminalApp {
             state.screen = .transcript(transcript, returnTo: history)
             return
         }
+        // As the history list's: the list moves only to keep the selection shown.
+        func keepInView() {
+            guard !transcript.asSequence else { return }
+            transcript.first = ListWindow.first(kept: transcript.first, focus: transcript.scroll, rows: transcriptPage(transcript), count: count)
+        }
+        keepInView()
         switch key {
         case .escape where transcript.asSequence:
             // Back to the transcript the diagram was opened from (it went to the history list, a step too far).
@@ -141,11 +158,17 @@ extension TerminalApp {
         case .end: transcript.scroll = lastScroll(transcript)
         default: break
         }
+        keepInView()
         state.screen = .transcript(transcript, returnTo: history)
     }
 }
 
 extension AppView {
+    /// The flows the list shows in `area`: all of it but the header, and the error's line when there is one.
+    static func historyRows(_ history: HistoryState, _ area: Panel) -> Int {
+        area.height - 1 - (history.error == nil ? 0 : 1)
+    }
+
     static func drawHistory(_ buffer: inout ScreenBuffer, _ history: HistoryState, _ area: Panel) {
         if let error = history.error {
             buffer.put(error, row: area.top, column: area.left, role: .error, limit: area.width)
@@ -160,8 +183,8 @@ extension AppView {
         let columns = HistoryColumns(history.entries, width: area.width)
         buffer.put(columns.row(HistoryColumns.header), row: top, column: area.left,
                    role: .label, limit: area.width)
-        let rows = area.height - 1 - (history.error == nil ? 0 : 1)
-        let first = min(max(0, history.selection - rows + 1), max(0, history.entries.count - rows))
+        let rows = historyRows(history, area)
+        let first = ListWindow.first(kept: history.first, focus: history.selection, rows: rows, count: history.entries.count)
         // Flows that do not fit: the header's end says how many, and where, as the faults panel's last row does.
         putHiddenNote(&buffer, above: first, below: history.entries.count - first - rows, after: columns.row(HistoryColumns.header),
                       row: top, area: area)
@@ -251,7 +274,7 @@ extension AppView {
             top += buffer.putWrapped(line.text, row: top, column: area.left, width: area.width, lines: line.rows, role: .hint)
         }
         let rows = layout.rows
-        let first = max(0, transcript.scroll - rows + 1)
+        let first = ListWindow.first(kept: transcript.first, focus: transcript.scroll, rows: rows, count: transcript.record.events.count)
         // Events that do not fit: said at the end of the header's last line, as the history list says its flows (the
         // transcript said nothing of them).
         if let last = layout.header.last {

@@ -15,6 +15,8 @@ public struct CardPickerState: Sendable, Equatable {
     public var filter = ""
     /// A filter is being typed (`/`, or a first character other than j, k and space): every character goes to it.
     public var editingFilter = false
+    /// The first card the list shows (``ListWindow``).
+    public var first = 0
 
     public init(cards: [TestCard], focusing number: String? = nil) {
         self.cards = cards
@@ -113,6 +115,9 @@ extension TerminalApp {
 
     func handleCardPicker(_ key: Key, _ picker: inout CardPickerState) {
         let cards = picker.matches
+        // As the history list's: the list moves only to keep the focus shown.
+        let rows = AppView.cardPickerRows(picker, height: state.height)
+        picker.first = ListWindow.first(kept: picker.first, focus: picker.focus, rows: rows, count: cards.count)
         switch key {
         case .escape where !picker.filter.isEmpty || picker.editingFilter:
             // The first Esc clears the filter, the next closes the picker. The card the filter found stays focused
@@ -164,6 +169,7 @@ extension TerminalApp {
             return
         default: break
         }
+        picker.first = ListWindow.first(kept: picker.first, focus: picker.focus, rows: rows, count: picker.matches.count)
         state.cardPicker = picker
     }
 
@@ -198,12 +204,19 @@ extension TestCard {
 }
 
 extension AppView {
+    /// The height of the picker's box at a terminal of `height` rows: as tall as the whole catalogue, whatever the
+    /// filter leaves, within the terminal.
+    static func cardPickerHeight(_ picker: CardPickerState, height: Int) -> Int { min(height - 4, picker.cards.count + 6) }
+
+    /// The cards the picker's list shows.
+    static func cardPickerRows(_ picker: CardPickerState, height: Int) -> Int { max(1, cardPickerHeight(picker, height: height) - 5) }
+
     static func drawCardPicker(_ buffer: inout ScreenBuffer, _ picker: CardPickerState) {
         let cards = picker.matches
         let width = buffer.width - 4
         // The list, and under it the focused card's whole name and outcome (the list's columns cut them when narrow).
         // Its height stays that of the whole catalogue while a filter narrows the list.
-        let height = min(buffer.height - 4, picker.cards.count + 6)
+        let height = cardPickerHeight(picker, height: buffer.height)
         let top = max(1, (buffer.height - height) / 2)
         let left = 2
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
@@ -219,7 +232,7 @@ extension AppView {
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
                    title: CharacterWidth.truncate(title, to: width - 6))
-        let rows = max(1, height - 5)
+        let rows = cardPickerRows(picker, height: buffer.height)
         if cards.indices.contains(picker.focus) {
             let card = cards[picker.focus]
             let whole = "\(card.source ?? "own card"): \(card.title) — \(card.expectedOutcome)"
@@ -228,7 +241,7 @@ extension AppView {
             buffer.putWrapped("No test card matches; backspace or esc widens the list.", row: top + 2, column: left + 3,
                               width: width - 4, lines: 2, role: .hint)
         }
-        let first = min(max(0, picker.focus - rows + 1), max(0, cards.count - rows))
+        let first = ListWindow.first(kept: picker.first, focus: picker.focus, rows: rows, count: cards.count)
         // As wide as the longest outcome of the whole catalogue (so the column stays put while a filter narrows the
         // list), within 24; a longer one ends in "…" ("challenge → U, Erro" was cut to "challenge → U, Err").
         let outcomeWidth = min(24, picker.cards.map { CharacterWidth.of($0.expectedOutcome) }.max() ?? 18)
