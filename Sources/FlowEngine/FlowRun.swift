@@ -38,6 +38,9 @@ public final class FlowRun: Sendable {
         var awaitingEnd: UnsafeContinuation<Void, Never>?
         /// The user the flow acts for, once known (``actsFor(user:)``).
         var user: String?
+        /// What the flow's family makes of a cancelled result the engine made (``reviseCancelledResult(with:)``);
+        /// let go when the run ends, as it holds the family's run, which holds this one.
+        var cancelRevision: (@Sendable (FlowResult) -> FlowResult)?
     }
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
@@ -46,7 +49,6 @@ public final class FlowRun: Sendable {
     private let transcript = Locked<[FlowEvent]>([])
     /// Set once the result is made: what abandoned work emits later is not part of the transcript.
     private let finished = Atomic(false)
-    private let cancelRevision = Locked<(@Sendable (FlowResult) -> FlowResult)?>(nil)
 
     init(id: Int, kind: FlowKind, service: FlowService) {
         self.id = id
@@ -211,6 +213,7 @@ public final class FlowRun: Sendable {
     func markEnded() {
         let waiting = awaiting.withLock { awaiting in
             awaiting.ended = true
+            awaiting.cancelRevision = nil
             defer { awaiting.awaitingEnd = nil }
             return awaiting.awaitingEnd
         }
@@ -323,12 +326,12 @@ public final class FlowRun: Sendable {
         }
         emit(.cancel, from: .app, to: .app, status: reason.status, detail: message)
         let cancelled = result(.cancelled, status: EngineStatus.cancelled, step: step, error: FlowError(subsystem: nil, code: nil, message: message))
-        return cancelRevision.withLock { $0 }?(cancelled) ?? cancelled
+        return awaiting.withLock { $0.cancelRevision }?(cancelled) ?? cancelled
     }
 
     /// What the flow's family makes of a cancelled result the engine made (a payment adds the payment and its next
     /// action once its card was sent): set by the flow as it starts.
     public func reviseCancelledResult(with revise: @escaping @Sendable (FlowResult) -> FlowResult) {
-        cancelRevision.withLock { $0 = revise }
+        awaiting.withLock { $0.cancelRevision = revise }
     }
 }

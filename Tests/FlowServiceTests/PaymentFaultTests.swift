@@ -1,3 +1,4 @@
+import Foundation
 import Determinism
 import DropsWeb
 import FlowCatalog
@@ -249,5 +250,21 @@ import ThreeDSecure
         #expect(result.payment?.callback == nil)
         #expect(result.payment?.nextAction == .retry)
         #expect(result.advice == NextAction.retry.advice)
+    }
+
+    /// A finished payment lets its service go: the cancel revision the payment set held its run through the payment,
+    /// a cycle that kept every payment's run, service and world.
+    @Test func aFinishedPaymentLetsItsServiceGo() throws {
+        weak var gone: FlowService?
+        do {
+            let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration())
+            gone = service
+            let result = try #require(service.run(.payerAuth, with: paying("4000000000002701")))
+            #expect(result.outcome == .success)
+        }
+        // The view is disposed of on the main queue, which lets the page go: a bounded wait for it, not a fixed one.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while gone != nil && ContinuousClock.now < deadline { RunLoop.main.run(until: Date().addingTimeInterval(0.01)) }
+        #expect(gone == nil)
     }
 }
