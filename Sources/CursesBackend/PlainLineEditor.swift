@@ -157,10 +157,13 @@ struct PlainLineEditor {
             case 0x15:
                 erase(from: 0, &output)
             case 0x17:
-                var index = line.count
-                while index > 0, line[index - 1] == UInt8(ascii: " ") { index -= 1 }
-                while index > 0, line[index - 1] != UInt8(ascii: " ") { index -= 1 }
-                erase(from: index, &output)
+                // By characters, as Backspace: the spaces before the word, then the word. A space with an accent on it
+                // is one character, not a space (a scan by bytes stopped inside it, and the line kept the space).
+                let text = String(decoding: line, as: UTF8.self)
+                var start = text.endIndex
+                while start > text.startIndex, text[text.index(before: start)] == " " { start = text.index(before: start) }
+                while start > text.startIndex, text[text.index(before: start)] != " " { start = text.index(before: start) }
+                erase(from: text.utf8.distance(from: text.startIndex, to: start), &output)
             case 0x04:
                 if line.isEmpty {
                     entries.append(Entry(text: Self.endKey, echoed: false))

@@ -48,4 +48,17 @@ import Testing
             session.press("Enter")
         }
     }
+
+    /// Ctrl-W after a space with an accent on it (one character, and not a space): the word goes whole, accent
+    /// and all (a scan by bytes stopped inside the accented space: the screen lost its column, the line kept the
+    /// space, and what was typed next was sent with it).
+    @Test func ctrlWTakesAnAccentedSpaceWhole() throws {
+        try activate { session in
+            session.type("ali")
+            session.send(bytes: " \u{301}")
+            session.press("C-w")
+            session.type("alice")
+            session.press("Enter")
+        }
+    }
 }
