@@ -96,7 +96,7 @@ public enum PlainSession {
                 write(TerminalApp.plainLine(event, ascii: ascii) + "\n")
                 printedSequence = event.sequence
             }
-            if outputClosed { return typed && outputError == EIO ? hungUp() : app.exitStatus ?? 0 }
+            if outputClosed { return typed && isatty(STDOUT_FILENO) == 1 && outputError == EIO ? hungUp() : app.exitStatus ?? 0 }
             app.plainTerminal(columns: Int(idp_output_columns()))
             let screen = app.plainScreen
             if screen != printedScreen {
@@ -246,7 +246,8 @@ public enum PlainSession {
                     }
                 } else if typed, count == 0 || (count < 0 && errno == EINTR), fds[0].revents & Int16(POLLHUP | POLLERR) == 0 {
                     // Nothing there after all (a Ctrl-C threw it away; its signal is next): the terminal is still open.
-                } else if typed, count == 0 || errno == EIO {
+                } else if typed, fds[0].revents & Int16(POLLHUP | POLLERR) != 0 {
+                    // Gone: the terminal hung up (a read of EIO alone may be a job left in the background).
                     return hungUp()
                 } else if count <= 0 {
                     inputEnded = true
