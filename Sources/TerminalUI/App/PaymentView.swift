@@ -220,7 +220,9 @@ extension AppView {
             // Too narrow for both on one row: the status over the message, wrapped, where there are rows for them
             // (at 80 columns "2 attempts left" went, and the message's end was cut); else the message alone (it
             // says what went wrong, and the attempts left when that is news).
-            let statusRows = status.isEmpty || rows < 2 ? 0 : 1
+            // The status only where the message then still shows whole: at 60×18 it took the row the message's end
+            // ("(2 more such answers end the challenge)") needed.
+            let statusRows = status.isEmpty || Wrap.lines(message, width: area.width).count > rows - 1 ? 0 : 1
             let lines = Wrap.lines(message, width: area.width, atMost: rows - statusRows).count
             let top = bottom - lines - statusRows
             if statusRows == 1 { buffer.put(status, row: top, column: area.left, role: .hint) }
