@@ -45,6 +45,22 @@ import Testing
         #expect(driver.app.state.listedEvents.allSatisfy { LogPaneProbe.matches($0, "AReq") } && !driver.app.state.listedEvents.isEmpty)
     }
 
+    /// Smart case: "IdP" lists the IdP's events, not every event of the idp-tui.flow thread (Start, GetAstClientData
+    /// …); "idp" still lists those.
+    @Test func aFilterWithACapitalMatchesItsCase() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .character("/"))
+        for character in "IdP" { driver.press(.character(character)) }
+        driver.press(.enter)
+        let idp = driver.app.state.listedEvents
+        #expect(!idp.isEmpty && idp.allSatisfy { $0.from.rawValue == "IdP" || $0.to.rawValue == "IdP" }, "\(idp.map(\.step))")
+        driver.press(.character("/"), .control("u"))
+        for character in "idp" { driver.press(.character(character)) }
+        driver.press(.enter)
+        #expect(driver.app.state.listedEvents.contains { $0.step == .start }, "\(driver.app.state.listedEvents.map(\.step))")
+    }
+
     @Test func tabSelectsEventsAndEnterShowsOneWhole() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002701")

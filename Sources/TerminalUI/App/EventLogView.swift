@@ -167,7 +167,10 @@ extension LogPane {
     static func matches(_ event: FlowEvent, _ filter: String) -> Bool {
         let text = [who(event), event.step.rawValue, event.thread, event.status ?? "", event.detail, event.from.rawValue, event.to.rawValue]
             .joined(separator: " ")
-        return text.range(of: filter, options: .caseInsensitive) != nil
+        // Smart case, as ripgrep's and vim's: a filter with a capital letter matches its case ("IdP" found every event
+        // of the idp-tui.flow thread), one in lower case matches any.
+        let exact = filter.contains { $0.isUppercase }
+        return text.range(of: filter, options: exact ? [] : .caseInsensitive) != nil
     }
 
     /// Every field of one event, for the detail view: the whole detail, and the whole protocol message pretty-printed.
