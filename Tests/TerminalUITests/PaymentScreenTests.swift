@@ -1,3 +1,5 @@
+import DropsWeb
+import FlowCatalog
 import FlowRecords
 import PaymentFlows
 import Scenario
@@ -191,6 +193,20 @@ extension AppDriver {
             if width == 80 { #expect(text.contains("2 attempts left"), "\(text)") }
         }
         #expect(warned == 2)
+    }
+
+    /// A Safepay error says what happened first, under the headline, as every other failure does (it came after
+    /// the next step and the callback).
+    @Test func aSafepayErrorSaysWhatHappenedFirst() {
+        let driver = AppDriver(configuration: FlowConfiguration(bridgeFaults: BridgeFaults(readyNeverComes: true)))
+        driver.press(.down, .down, .down, .enter)
+        #expect(driver.clock.waitForPendingTimers(atLeast: 1))
+        driver.clock.advance(by: .seconds(11))
+        #expect(driver.pump { _ in driver.isResult })
+        let lines = driver.app.render().text.split(separator: "\n").map(String.init)
+        let happened = lines.firstIndex { $0.contains("what happened") }
+        let next = lines.firstIndex { $0.contains("next step") }
+        #expect(happened != nil && next != nil && happened! < next!, "\(lines.joined(separator: "\n"))")
     }
 
     @Test func escOnTheChallengeIsReportedAsCancelled() throws {
