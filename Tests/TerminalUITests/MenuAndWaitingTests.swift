@@ -57,18 +57,35 @@ import Testing
 
     /// PgDn moves the help one page (it jumped from lines 1–13 to 24–36 at 60×18, skipping 14–23), PgUp back;
     /// a page holds whole keys (line 13 is a key whose description goes on, so it starts the next page).
-    @Test func helpPagesOnePageAtATime() {
+    @Test func helpPagesOnePageAtATime() throws {
         let driver = AppDriver(width: 60, height: 18)
         driver.press(.f1)
-        #expect(driver.app.render().text.contains("(1–12 of 38"))
-        driver.press(.pageDown)
-        #expect(driver.app.render().text.contains("(13–25 of 38"), "\(driver.app.render().text)")
-        driver.press(.pageDown)
-        #expect(driver.app.render().text.contains("(26–38 of 38"))
-        driver.press(.pageUp)
-        #expect(driver.app.render().text.contains("(13–25 of 38"))
-        driver.press(.pageUp)
-        #expect(driver.app.render().text.contains("(1–12 of 38"))
+        /// The title's "(first–last of count".
+        func page() throws -> [Int] {
+            let text = driver.app.render().text
+            let match = try #require(text.firstMatch(of: /\(([0-9]+)–([0-9]+) of ([0-9]+)/), "\(text)")
+            return [Int(match.output.1)!, Int(match.output.2)!, Int(match.output.3)!]
+        }
+        // Down: each page starts on the line after the last one's end (the last page, a whole page, may start
+        // sooner, as less's does), and the last ends on the last line.
+        var pages = [try page()]
+        #expect(pages[0][0] == 1)
+        while pages.last![1] < pages.last![2], pages.count < 10 {
+            driver.press(.pageDown)
+            let next = try page()
+            #expect(next[0] == pages.last![1] + 1 || (next[1] == next[2] && next[0] <= pages.last![1] + 1), "\(pages) then \(next)")
+            pages.append(next)
+        }
+        #expect(pages.count >= 3 && pages.last![1] == pages.last![2], "\(pages)")
+        // Up: a page at a time, skipping nothing, back to the first.
+        var previous = pages.last!
+        for _ in 0..<10 where previous[0] > 1 {
+            driver.press(.pageUp)
+            let next = try page()
+            #expect(next[0] < previous[0] && next[1] + 1 >= previous[0], "\(next) before \(previous)")
+            previous = next
+        }
+        #expect(previous[0] == 1)
     }
 
     /// Every page of the help starts with a key, never with the rest of the description above it ("ctrl-→ too)"

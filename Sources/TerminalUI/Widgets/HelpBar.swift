@@ -39,14 +39,16 @@ enum HelpBar {
         ("F4", "test data: a demo user; the test cards"),
         ("space", "choose an option; press the focused button"),
         ("a r", "approve / refuse on the other device"),
+        ("↑↓ on a result", "scroll its lines when they do not all show"),
         ("pgup pgdn", "scroll the SDK event log"),
-        ("tab", "into the log: ↑↓ select, enter details, / filter"),
+        ("tab", "into the log (on a form, the next field): ↑↓ select, home end, enter details, / filter; esc or tab back"),
+        ("end in the log", "follow the newest events again"),
         ("/ in the log", "filter: enter keeps, esc clears, ctrl-w ctrl-u delete"),
         ("v", "the log as a sequence diagram (and back)"),
         ("f or F2", "faults panel: switch faults on and off, live"),
         ("h or F3", "history of flows, with transcripts"),
         ("? or F1", "this help (in a text field ? types itself)"),
-        ("q", "quit, from the home screen"),
+        ("q", "quit from the home screen; back from a result, the history or the faults panel"),
         ("ctrl-c", "quit from anywhere (exit 130)"),
         ("ctrl-z", "suspend; fg resumes"),
     ]
@@ -132,7 +134,7 @@ enum HelpBar {
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         let more = rows < lines.count ? " (\(page.lowerBound + 1)–\(page.upperBound) of \(lines.count), ↑↓ scroll)" : ""
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
-                   title: CharacterWidth.truncate("Keys — ? closes" + more, to: width - 4))
+                   title: CharacterWidth.truncate("Keys — ? or F1 closes" + more, to: width - 4))
         for (index, line) in lines[page].enumerated() {
             let row = top + 2 + index
             buffer.put(line.key, row: row, column: left + 2, role: .helpKey)
