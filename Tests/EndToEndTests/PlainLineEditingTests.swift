@@ -26,18 +26,6 @@ import Testing
         #expect(session.waitForExit() == 0)
     }
 
-    /// "alic", "e" with a combining accent, Backspace, "e": the accented e goes whole (the accent alone went, a
-    /// column of the e was erased, and "alicee" was sent under "alice").
-    @Test func backspaceTakesACharacterWithItsAccent() throws {
-        try activate { session in
-            session.type("alic")
-            session.send(bytes: "e\u{301}")
-            session.press("BSpace")
-            session.type("e")
-            session.press("Enter")
-        }
-    }
-
     /// A byte that is not UTF-8, and a character cut short, are dropped (they showed as blanks and were sent as
     /// U+FFFD).
     @Test func bytesThatAreNotUTF8AreDropped() throws {
@@ -49,15 +37,18 @@ import Testing
         }
     }
 
-    /// Ctrl-W after a space with an accent on it (one character, and not a space): the word goes whole, accent
-    /// and all (a scan by bytes stopped inside the accented space: the screen lost its column, the line kept the
-    /// space, and what was typed next was sent with it).
-    @Test func ctrlWTakesAnAccentedSpaceWhole() throws {
+    /// Backspace and Ctrl-W take characters as the terminal draws them:
+    /// - "alic", "e" with a combining accent, Backspace, "e": the accented e goes whole (the accent alone went, a
+    ///   column of the e was erased, and "alicee" was sent under "alice");
+    /// - "ali", a space with an accent on it (one character, and not a space), Ctrl-W, "alice": the word goes whole
+    ///   (a scan by bytes stopped inside the accented space: the screen lost its column, the line kept the space).
+    @Test(arguments: [("alic", "e\u{301}", "BSpace", "e"), ("ali", " \u{301}", "C-w", "alice")])
+    func editingKeysTakeCharactersAsTheyAreDrawn(before: String, accented: String, key: String, after: String) throws {
         try activate { session in
-            session.type("ali")
-            session.send(bytes: " \u{301}")
-            session.press("C-w")
-            session.type("alice")
+            session.type(before)
+            session.send(bytes: accented)
+            session.press(key)
+            session.type(after)
             session.press("Enter")
         }
     }

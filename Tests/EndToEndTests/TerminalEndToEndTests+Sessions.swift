@@ -272,9 +272,9 @@ extension TerminalEndToEndTests {
         let session = try TmuxSession()
         #expect(session.waitFor("What would you like to do?"))
         session.type("?")
-        #expect(session.waitFor("Keys — ? closes"))
+        #expect(session.waitFor("Keys — ? or F1 closes"))
         session.type("?")
-        let (closed, _) = session.waitUntil { !$0.contains("Keys — ? closes") }
+        let (closed, _) = session.waitUntil { !$0.contains("Keys — ? or F1 closes") }
         #expect(closed)
     }
 

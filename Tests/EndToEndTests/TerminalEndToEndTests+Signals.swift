@@ -58,17 +58,28 @@ extension TerminalEndToEndTests {
     /// output) ends the UI with 129: poll went on saying POLLIN|POLLHUP, reads gave nothing, and the loop spun at
     /// half a core, for ever.
     @Test func aHangUpWithoutSIGHUPEndsTheUI() throws {
+        let output = try hangUp(["--ephemeral"], steps: [("What would you like", "")])
+        #expect(output.contains("exit 129"), "\(output)")
+    }
+
+    /// Runs the binary with `arguments` in a pseudo-terminal that is not its controlling terminal (so no SIGHUP
+    /// reaches it), waits for each step's text and types its keys, then closes the terminal. Returns "exit N", or
+    /// "still running" when it did not end within 10 s.
+    func hangUp(_ arguments: [String], steps: [(String, String)]) throws -> String {
         let script = """
-            import os, pty, select, subprocess, sys, time
+            import json, os, pty, select, subprocess, sys, time
             master, slave = pty.openpty()
             env = dict(os.environ, TERM="xterm-256color")
-            child = subprocess.Popen([sys.argv[1], "--ephemeral"], stdin=slave, stdout=slave, stderr=slave,
+            child = subprocess.Popen([sys.argv[1]] + json.loads(sys.argv[2]), stdin=slave, stdout=slave, stderr=slave,
                                      start_new_session=True, env=env)
             os.close(slave)
-            seen, end = b"", time.time() + 10
-            while b"What would you like" not in seen and time.time() < end:
-                if select.select([master], [], [], 0.1)[0]:
-                    seen += os.read(master, 65536)
+            seen = b""
+            for text, keys in json.loads(sys.argv[3]):
+                end = time.time() + 10
+                while text.encode() not in seen and time.time() < end:
+                    if select.select([master], [], [], 0.1)[0]:
+                        seen += os.read(master, 65536)
+                os.write(master, keys.encode())
             os.close(master)
             try:
                 print("exit", child.wait(timeout=10))
@@ -76,8 +87,9 @@ extension TerminalEndToEndTests {
                 child.kill()
                 print("still running")
             """
-        let output = try Spawn.run(["python3", "-c", script, TmuxSession.binary], capture: true)
-        #expect(output.contains("exit 129"), "\(output)")
+        let json = { (value: Any) in String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self) }
+        return try Spawn.run(["python3", "-c", script, TmuxSession.binary, try json(arguments), try json(steps.map { [$0.0, $0.1] })],
+                             capture: true)
     }
 
     /// Plain mode, the same: the terminal gone without a SIGHUP mid-flow ends the session as a SIGHUP does, 129,
@@ -85,33 +97,7 @@ extension TerminalEndToEndTests {
     @Test func aHangUpWithoutSIGHUPEndsPlainModeAndKeepsTheFlow() throws {
         let state = NSTemporaryDirectory() + "idp-tui-hangup-\(UUID().uuidString).sqlite"
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: state + suffix) } }
-        let script = """
-            import os, pty, select, subprocess, sys, time
-            master, slave = pty.openpty()
-            env = dict(os.environ, TERM="xterm-256color")
-            child = subprocess.Popen([sys.argv[1], "--plain", "--state", sys.argv[2]], stdin=slave, stdout=slave,
-                                     stderr=slave, start_new_session=True, env=env)
-            os.close(slave)
-            seen = b""
-            def wait_for(text):
-                global seen
-                end = time.time() + 10
-                while text not in seen and time.time() < end:
-                    if select.select([master], [], [], 0.1)[0]:
-                        seen += os.read(master, 65536)
-            wait_for(b"Choose 1-")
-            os.write(master, b"1\\r")
-            wait_for(b"Username")
-            os.write(master, b"alice\\r")
-            wait_for(b"Password")
-            os.close(master)
-            try:
-                print("exit", child.wait(timeout=10))
-            except subprocess.TimeoutExpired:
-                child.kill()
-                print("still running")
-            """
-        let output = try Spawn.run(["python3", "-c", script, TmuxSession.binary, state], capture: true)
+        let output = try hangUp(["--plain", "--state", state], steps: [("Choose 1-", "1\r"), ("Username", "alice\r"), ("Password", "")])
         #expect(output.contains("exit 129"), "\(output)")
         let history = try Spawn.run([TmuxSession.binary, "history", "--state", state], capture: true)
         #expect(history.contains("activate") && history.contains("USER_CANCEL"), "\(history)")
