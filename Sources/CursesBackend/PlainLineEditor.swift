@@ -152,18 +152,19 @@ struct PlainLineEditor {
             case 0x7F, 0x08:
                 // The last character as the terminal shows it: "e" with its accent, a flag (it took the accent
                 // alone and erased a column of the "e", which was then sent).
-                let last = String(decoding: line, as: UTF8.self).last.map { $0.utf8.count } ?? 0
-                erase(from: line.count - last, &output)
+                erase(from: characterStart(before: line.count), &output)
             case 0x15:
                 erase(from: 0, &output)
             case 0x17:
                 // By characters, as Backspace: the spaces before the word, then the word. A space with an accent on it
                 // is one character, not a space (a scan by bytes stopped inside it, and the line kept the space).
-                let text = String(decoding: line, as: UTF8.self)
-                var start = text.endIndex
-                while start > text.startIndex, text[text.index(before: start)] == " " { start = text.index(before: start) }
-                while start > text.startIndex, text[text.index(before: start)] != " " { start = text.index(before: start) }
-                erase(from: text.utf8.distance(from: text.startIndex, to: start), &output)
+                var start = line.count
+                let space = [UInt8(ascii: " ")]
+                while start > 0, line[characterStart(before: start)..<start].elementsEqual(space) { start -= 1 }
+                while start > 0, case let previous = characterStart(before: start), !line[previous..<start].elementsEqual(space) {
+                    start = previous
+                }
+                erase(from: start, &output)
             case 0x04:
                 if line.isEmpty {
                     entries.append(Entry(text: Self.endKey, echoed: false))
@@ -183,6 +184,16 @@ struct PlainLineEditor {
             }
         }
         return (entries, output)
+    }
+
+    /// Where the character that ends at `end` starts, as the terminal draws it (an accent with its letter): decoded
+    /// from at most the 64 bytes before it, so that a secret's text is never copied whole into a String nothing wipes.
+    private func characterStart(before end: Int) -> Int {
+        guard end > 0 else { return 0 }
+        var start = max(0, end - 64)
+        while start < end, line[start] & 0xC0 == 0x80 { start += 1 }
+        // At least one byte back, so that a caller going back character by character always gets somewhere.
+        return min(end - 1, end - (String(decoding: line[start..<end], as: UTF8.self).last?.utf8.count ?? 1))
     }
 
     /// `byte` added to the character being read: its bytes once it is whole and valid UTF-8, else nil (a byte

@@ -25,7 +25,7 @@ public struct Locked<Value> {
     }
 
     public init(_ value: Value) {
-        // `create` makes the class ManagedBuffer, not the subclass: the cast is what Swift's own buffers do.
+        // `create` is typed as returning a ManagedBuffer; the instance it makes is of the class it is called on.
         storage = unsafeDowncast(Storage.create(minimumCapacity: 1) { _ in value }, to: Storage.self)
         storage.withUnsafeMutablePointerToElements { mutex in
             mutex.initialize(to: pthread_mutex_t())

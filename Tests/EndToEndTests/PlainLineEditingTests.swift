@@ -42,11 +42,13 @@ import Testing
     ///   column of the e was erased, and "alicee" was sent under "alice");
     /// - "ali", a space with an accent on it (one character, and not a space), Ctrl-W, "alice": the word goes whole
     ///   (a scan by bytes stopped inside the accented space: the screen lost its column, the line kept the space).
-    @Test(arguments: [("alic", "e\u{301}", "BSpace", "e"), ("ali", " \u{301}", "C-w", "alice")])
+    /// - Backspace and Ctrl-W on an empty line do nothing.
+    @Test(arguments: [("alic", "e\u{301}", "BSpace", "e"), ("ali", " \u{301}", "C-w", "alice"), ("", "", "BSpace", "alice"),
+                      ("", "", "C-w", "alice")])
     func editingKeysTakeCharactersAsTheyAreDrawn(before: String, accented: String, key: String, after: String) throws {
         try activate { session in
             session.type(before)
-            session.send(bytes: accented)
+            if !accented.isEmpty { session.send(bytes: accented) }
             session.press(key)
             session.type(after)
             session.press("Enter")
