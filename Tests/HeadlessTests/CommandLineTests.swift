@@ -81,6 +81,10 @@ import Testing
         #expect(problem(["run", "activate", "payer-auth", "--bridge-fault", "wrong-origin", "--bridge-timing", "web"]) == nil)
         #expect(problem(["run", "q2-login", "--launch", "push"]) == nil)
         #expect(problem(["--bridge-fault", "wrong-origin", "--launch", "push"]) == nil, "the terminal UI")
+        // The insecure device reaches every flow but a payment (it passed on payer-auth, whose answers refuse it).
+        #expect(problem(["run", "payer-auth", "--insecure-device", "rooted"])
+            == "run: --insecure-device reaches only activate, login, logout, q2-login, legacy-activate and legacy-login, and this run has none (payer-auth): it would change nothing")
+        #expect(problem(["run", "payer-auth", "logout", "--insecure-device", "rooted"]) == nil)
     }
 
     @Test func differentBridgeFaultsAddUp() throws {

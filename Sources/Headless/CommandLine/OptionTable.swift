@@ -166,7 +166,10 @@ enum OptionTable {
             guard let launch = Q2Launch(rawValue: value) else { throw problem("--launch takes normal, deep-link or push, not \"\(value)\"") }
             options.launch = launch
         },
-        OptionSpec(name: "--insecure-device", value: "REASON", help: "the device is rooted: the MC-SDK does not start, and Q2's security module denies every login with REASON", scope: .engine) {
+        // Every flow but a payment, whose page meets the network's faults alone (an answer's insecureDevice is refused
+        // there too).
+        OptionSpec(name: "--insecure-device", value: "REASON", help: "the device is rooted: the MC-SDK does not start, and Q2's security module denies every login with REASON", scope: .engine,
+                   reaches: FlowCatalog.kinds.filter { $0 != .payerAuth }) {
             options, value, problem throws(UsageError) in
             guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 200,
                 !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })

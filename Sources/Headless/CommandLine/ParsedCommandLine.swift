@@ -160,7 +160,8 @@ public struct ParsedCommandLine: Sendable {
             let flows = options.flows
             if let idle = given.lazy.compactMap(\.spec).first(where: { $0.reaches.map { !$0.contains(where: flows.contains) } ?? false }),
                let reaches = idle.reaches {
-                let names = reaches.map(\.rawValue).joined(separator: " and ")
+                let names = reaches.count < 2 ? reaches.map(\.rawValue).joined()
+                    : reaches.dropLast().map(\.rawValue).joined(separator: ", ") + " and " + reaches.last!.rawValue
                 throw problem("\(idle.name) reaches only \(names), and this run has none (\(flows.reduce(into: [String]()) { if !$0.contains($1.rawValue) { $0.append($1.rawValue) } }.joined(separator: ", "))): it would change nothing")
             }
         case .compare, .reset:
