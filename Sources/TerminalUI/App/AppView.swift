@@ -261,21 +261,20 @@ public enum AppView {
             headline = "✗ \(result.flow.title) failed — \(result.status)"
             headlineRole = .error
             let payment = paymentRows(result).filter { $0.0 != "card" }
-            if result.payment?.transStatus != nil {
-                // The 3-D Secure rows say what happened.
-                rows += payment
-            } else if let error = result.error, result.flow == .payerAuth {
+            // Where 3-D Secure's rows do not say what happened, the error does.
+            let error = result.payment?.transStatus == nil ? result.error : nil
+            if let error, result.flow == .payerAuth {
                 // First, under the headline, as every other result says it (a Safepay error's came after its next
                 // step and its callback).
                 rows.append(("what happened", error.message, .text))
                 rows += payment
-            } else if let error = result.error {
-                rows += payment
-                let code = [error.subsystem, error.code].compactMap { $0.map(String.init) }.joined(separator: "/")
-                if !code.isEmpty { rows.append(("error", code, .error)) }
-                rows.append(("what happened", error.message, .text))
             } else {
                 rows += payment
+                if let error {
+                    let code = [error.subsystem, error.code].compactMap { $0.map(String.init) }.joined(separator: "/")
+                    if !code.isEmpty { rows.append(("error", code, .error)) }
+                    rows.append(("what happened", error.message, .text))
+                }
             }
             if let step = result.failedStep, result.device != nil { rows.append(("failed at", step.rawValue, .text)) }
             // A payment's next step is among its rows.
