@@ -58,6 +58,11 @@ public enum ProcessOutput {
             if unsaved.first == nil { unsaved.first = message } else { unsaved.more += 1 }
         }
     }
+    /// What starts the process's own error lines after `idp-tui: `: the command's name and a colon (`run: `), as every
+    /// other error of the command starts; empty for the terminal UI and plain mode, whose errors name no command.
+    private static let command = Locked("")
+    public static var commandPrefix: String { command.withLock { $0 } }
+    public static func name(command name: String) { command.withLock { $0 = name + ": " } }
     /// The exit status when the output could not be written (sysexits' EX_IOERR).
     public static let outputFailureStatus: Int32 = 74
 }

@@ -52,13 +52,13 @@ func end(_ status: Int32) -> Never {
         if error == EPIPE {
             status = 128 + SIGPIPE
         } else {
-            writeErrorLine("idp-tui: the output could not be written: \(String(cString: strerror(error)))")
+            writeErrorLine("idp-tui: \(ProcessOutput.commandPrefix)the output could not be written: \(String(cString: strerror(error)))")
             status = ProcessOutput.outputFailureStatus
         }
     } else if let unsaved = ProcessOutput.unsavedFlow, [0, 1, 3].contains(status) {
         // A result line was printed for a flow the state file does not hold: the output is incomplete (bad input's
         // 2 and a signal's status stay: they say more).
-        writeErrorLine("idp-tui: \(unsaved)")
+        writeErrorLine("idp-tui: \(ProcessOutput.commandPrefix)\(unsaved)")
         status = ProcessOutput.outputFailureStatus
     }
     StateFile.closeAll()
@@ -123,6 +123,7 @@ do {
 // Global options are accepted by every command; where a command does not use one, it is still checked, so that
 // a typo in a script's `--theme` or `--scenario` is an error, not silently nothing.
 if case .run(let command) = parsed.request, command != .terminal {
+    ProcessOutput.name(command: command.rawValue)
     if let theme = parsed.options.theme {
         do { _ = try Theme.resolve(theme, environment: [:]) } catch { fail("\(command.rawValue): \(error.description)") }
     }

@@ -209,14 +209,14 @@ import Testing
         #expect(result["outcome"] as? String == "success" && result["historyId"] == nil)
         #expect((result["historyError"] as? String)?.hasPrefix("this flow was not saved to the history: ") == true, "\(result)")
         #expect(!run.events.contains { $0["step"] as? String == "fault injected" }, "no fault was on")
-        #expect(run.stderr.hasSuffix("idp-tui: flow 1 (payer-auth) was not saved to the history: the state file \(state): database or disk is full\n"),
+        #expect(run.stderr.hasSuffix("idp-tui: run: flow 1 (payer-auth) was not saved to the history: the state file \(state): database or disk is full\n"),
                 "\(run.stderr)")
         // Several: still one line, which says how many more (it named the first alone, as if one flow were lost).
         let card = #"{"card":"4000000000002701","expiry":"12/30"}"#
         let three = try BinaryRun.run(["run", "payer-auth", "payer-auth", "payer-auth", "--state", state], stdin: "[\(card),\(card),\(card)]")
         #expect(three.status == 74 && three.results.count == 3, "\(three.status) \(three.stderr)")
         #expect(three.stderr.hasSuffix(
-            "idp-tui: flow 1 (payer-auth) was not saved to the history: the state file \(state): database or disk is full; nor were 2 more flows (each result line has historyError)\n"),
+            "idp-tui: run: flow 1 (payer-auth) was not saved to the history: the state file \(state): database or disk is full; nor were 2 more flows (each result line has historyError)\n"),
             "\(three.stderr)")
         // Bad input stays 2, with its own line only: the abandoned flow printed no result (it exited 74).
         let bad = try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.alice)

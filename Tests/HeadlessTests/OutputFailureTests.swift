@@ -11,9 +11,11 @@ import Testing
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
         let run = try BinaryRun.run(["run", "activate", "login", "--ephemeral"], stdin: answers, stdoutTo: full)
         #expect(run.status == 74, "\(run.stderr)")
-        #expect(run.stderr == "idp-tui: the output could not be written: No space left on device\n")
+        // As every other error of the command, the line names it (headless.md: every error of `run` begins so).
+        #expect(run.stderr == "idp-tui: run: the output could not be written: No space left on device\n")
         let history = try BinaryRun.run(["history", "--state", try stateWithOneFlow()], stdoutTo: full)
         #expect(history.status == 74)
+        #expect(history.stderr == "idp-tui: history: the output could not be written: No space left on device\n")
     }
 
     @Test func aClosedOutputEndsWith141AndTheFileKeepsEveryFlow() throws {

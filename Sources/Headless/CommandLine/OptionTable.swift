@@ -75,7 +75,7 @@ enum OptionTable {
     static func named(_ name: String) -> OptionSpec? { all.first { $0.name == name } }
 
     private static let global: [OptionSpec] = [
-        OptionSpec(name: "--state", value: "FILE", help: "the state file (default: $XDG_STATE_HOME/idp-tui/state.sqlite)", scope: .global) {
+        OptionSpec(name: "--state", value: "FILE", help: "the state file (default: $XDG_STATE_HOME/idp-tui/state.sqlite, else ~/.local/state/idp-tui/state.sqlite)", scope: .global) {
             // SQLite reads ":memory:" as a database in memory and, built to take URIs (Debian's is), "file:…" as one
             // (`file:x?mode=memory`): the run then kept nothing, exit 0. Named as files in this folder, they are files.
             options, value, _ in options.statePath = value == ":memory:" || value.hasPrefix("file:") ? "./" + value : value
