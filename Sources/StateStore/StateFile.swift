@@ -1,5 +1,6 @@
 import Determinism
 import FlowRecords
+import Foundation
 import IdentityProvider
 import KSMasterController
 
@@ -197,9 +198,16 @@ final class SQLiteIdentityProviderStore: IdentityProviderStore {
 
     private static let selectUser = "SELECT failures, locked_until, activation_used FROM idp_users WHERE tenant = ? AND username = ?"
 
+    /// A user's key as stored: the tenant and the name in Unicode's composed form (NFC). The IdP finds a user by any
+    /// spelling of its name ("Å" as one character or as A and a ring), as Swift compares strings; SQLite compares
+    /// bytes, and each spelling had its own failures, lock and spent activation code.
+    private static func key(_ tenant: String, _ username: String) -> [SQLValue] {
+        [.text(tenant.precomposedStringWithCanonicalMapping), .text(username.precomposedStringWithCanonicalMapping)]
+    }
+
     func user(tenant: String, username: String) throws(StoreFailure) -> UserCounters {
         do {
-            return Self.counters(try database.query(Self.selectUser, [.text(tenant), .text(username)]).first)
+            return Self.counters(try database.query(Self.selectUser, Self.key(tenant, username)).first)
         } catch {
             throw StoreFailure(error.description)
         }
@@ -208,15 +216,16 @@ final class SQLiteIdentityProviderStore: IdentityProviderStore {
     func updateUser<T>(tenant: String, username: String, _ body: (inout UserCounters) -> T) throws(StoreFailure) -> T {
         do {
             return try database.write { transaction throws(StateError) -> T in
-                var counters = Self.counters(try transaction.query(Self.selectUser, [.text(tenant), .text(username)]).first)
+                let key = Self.key(tenant, username)
+                var counters = Self.counters(try transaction.query(Self.selectUser, key).first)
                 let value = body(&counters)
                 // A user with nothing to remember has no row; a row written is a new one (REPLACE), so the oldest
                 // rowids are the names least recently written, the first the size budget forgets (Retention).
-                _ = try transaction.query("DELETE FROM idp_users WHERE tenant = ? AND username = ?", [.text(tenant), .text(username)])
+                _ = try transaction.query("DELETE FROM idp_users WHERE tenant = ? AND username = ?", key)
                 if counters != UserCounters() {
                     _ = try transaction.query(
                         "INSERT INTO idp_users (tenant, username, failures, locked_until, activation_used) VALUES (?, ?, ?, ?, ?)",
-                        [.text(tenant), .text(username), .integer(Int64(counters.failures)),
+                        key + [.integer(Int64(counters.failures)),
                          counters.lockedUntil.map { .integer($0.nanosecondsSinceEpoch) } ?? .null, .integer(counters.activationUsed ? 1 : 0)])
                 }
                 return value

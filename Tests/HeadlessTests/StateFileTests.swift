@@ -256,3 +256,37 @@ func freshStatePath() -> String {
         }
     }
 }
+
+/// A user name is one user however its accents are encoded: "Å" precomposed (NFC) or as "A" and a combining ring
+/// (NFD). The IdP and Q2's Core found the user either way, but the state file kept the failures and the lock under
+/// the bytes typed, so the other spelling had every guess again, locked or not.
+@Suite struct UserNameSpellingTests {
+    private let precomposed = "\u{C5}lice"
+    private let decomposed = "A\u{30A}lice"
+
+    private func answers(_ flow: String, _ username: String, _ password: String) throws -> String {
+        var object: [String: String] = ["username": username, "password": password]
+        if flow == "activate" { object["activation-code"] = "333333" }
+        return String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+    }
+
+    @Test func theLockHoldsForEverySpellingOfTheName() throws {
+        #expect(precomposed == decomposed && Array(precomposed.utf8) != Array(decomposed.utf8))
+        let scenario = try temporaryFile(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "\#(precomposed)", "password": "p\u00e4ss", "activationCode": "333333"}]}]}}"#)
+        for flow in ["activate", "q2-login"] {
+            let state = freshStatePath()
+            // The IdP says TEMPORARY_LOCKED; Q2's Core answers a locked user as a wrong password, in words.
+            func locked(_ run: BinaryRun) -> Bool {
+                let result = run.results.first
+                let message = (result?["error"] as? [String: Any])?["message"] as? String ?? ""
+                return result?["status"] as? String == "TEMPORARY_LOCKED" || message.contains("locked out")
+            }
+            let third = try (0..<3).map { _ in
+                try BinaryRun.run(["run", flow, "--scenario", scenario, "--state", state], stdin: answers(flow, precomposed, "wrong"))
+            }.last
+            #expect(try locked(#require(third)), "\(flow): \(third?.stdout ?? "")")
+            let other = try BinaryRun.run(["run", flow, "--scenario", scenario, "--state", state], stdin: answers(flow, decomposed, "p\u{E4}ss"))
+            #expect(locked(other), "\(flow): \(other.stdout) \(other.stderr)")
+        }
+    }
+}
