@@ -157,7 +157,9 @@ public struct IdpSdkFlow {
                 subsystem: nil, code: event.errorCode == 0 ? nil : event.errorCode,
                 message: event.errorDescription.isEmpty ? "GetAstClientData failed" : event.errorDescription))
         case let event as KSMRestartResultEvent:
-            return run.result(.failure, status: event.status.name, step: step, error: FlowError(
+            // As Start: the restart's integrity check is the one failure that leaves the MC-SDK UNINITIALISED.
+            let insecure = event.status == .KSMFAILED && event.sdkState == .uninitialised
+            return run.result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.name, step: step, error: FlowError(
                 subsystem: nil, code: nil, message: event.errorDescription.isEmpty ? "Restart failed" : event.errorDescription))
         case let event as KSMInvalidStateEvent:
             return run.result(.failure, status: StatusType.INVALID_STATE.name, step: step,

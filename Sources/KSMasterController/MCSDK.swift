@@ -5,52 +5,6 @@ import Dispatch
 import IdentityProvider
 import Secrets
 
-/// Where a simulated master controller finds its IdP and what it shares with it.
-package struct MasterControllerConfiguration: Sendable {
-    package var idpUrl: String
-    package var network: SimulatedNetwork
-    package var random: RandomSource
-    /// The key that seals `clientData` for the IdP (``IdentityProvider/clientDataKey``).
-    package var clientDataKey: [UInt8]
-    /// This device's identity, fixed for its life (a stored device keeps the one it was given first).
-    package var deviceID: String
-    /// Where the device is kept between runs.
-    package var store: any DeviceStore
-    /// The faults that bite here: an insecure device, a runtime error.
-    package var faults: FaultSwitchboard
-    /// How long an offline token lets OfflineLogin work (idp-tui's choice).
-    package var offlineTokenLifetime: Duration
-    /// The serial queue the controller's own queue (`MC-SDK`) runs on, shared with the app's queues of the same
-    /// device so that a call and its completion need no thread hop; nil for a queue of its own.
-    package var targetQueue: DispatchQueue?
-
-    package init(
-        idpUrl: String, network: SimulatedNetwork, random: RandomSource, clientDataKey: [UInt8], deviceID: String? = nil,
-        store: any DeviceStore = MemoryDeviceStore(), faults: FaultSwitchboard = FaultSwitchboard(),
-        offlineTokenLifetime: Duration = .seconds(30 * 86_400), targetQueue: DispatchQueue? = nil
-    ) {
-        self.idpUrl = idpUrl
-        self.network = network
-        self.random = random
-        self.clientDataKey = clientDataKey
-        self.deviceID = deviceID ?? Base64URL.encode(random.bytes(12))
-        self.store = store
-        self.faults = faults
-        self.offlineTokenLifetime = offlineTokenLifetime
-        self.targetQueue = targetQueue
-    }
-}
-
-/// What a device's master controller holds, for status lines and tests.
-package struct DeviceSnapshot: Sendable, Equatable {
-    package var started: Bool
-    package var activatedUser: KsUserIdentifier?
-    package var astClientId: String
-    package var loggedIn: Bool
-    package var authenticationMode: KSMAuthenticationMode?
-    package var hasOfflineToken: Bool = false
-}
-
 /// What the SDKs ask of an object they call on their own threads (``KSAsyncEventReceiver``, the IdpSdk's
 /// `IdpSdkInteractionInterface`): a class whose conformance is not isolated to an actor. From Swift 6.2 a
 /// `@MainActor` conformance to such a protocol is refused when it is compiled (`SendableMetatype`): the SDK
@@ -193,10 +147,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     }
 
     private func start() -> KSMStartResultEvent {
-        if configuration.faults.faults.insecureDevice {
-            configuration.faults.triggered("insecure device: the MC-SDK's integrity check finds it rooted or jailbroken")
-            return KSMStartResultEvent(status: .KSMFAILED, sdkState: .uninitialised, userList: [],
-                                       errorDescription: "the device is rooted or jailbroken; the MC-SDK does not run on an insecure device")
+        if let insecure = configuration.integrityFailure() {
+            return KSMStartResultEvent(status: .KSMFAILED, sdkState: .uninitialised, userList: [], errorDescription: insecure)
         }
         // Another process on the same state file may have activated or logged out this device. The first
         // Start on a new store stores the device.
@@ -333,6 +285,11 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
 
     private func restart() -> any KsEvent {
         guard state.withLock({ $0.started }) else { return KSMInvalidStateEvent(errorMessage: "send StartEvent before RestartEvent") }
+        // A restart starts the MC-SDK again, integrity check first: on an insecure device it stops, the session kept.
+        if let insecure = configuration.integrityFailure() {
+            state.withLock { $0.started = false }
+            return KSMRestartResultEvent(status: .KSMFAILED, sdkState: .uninitialised, userList: [], errorDescription: insecure)
+        }
         do {
             var endedASession = false
             let device = try configuration.store.update { device -> PersistedDevice? in

@@ -41,6 +41,21 @@ import Testing
         #expect(run.events.contains { $0["step"] as? String == "fault injected" })
     }
 
+    /// Once an earlier flow has started the MC-SDK, a logout sends RestartEvent alone; the restart makes the same
+    /// integrity check as Start (it logged the fault on, then logged out as if the device were secure).
+    @Test func anInsecureDeviceFailsTheRestartOfAStartedMCSDK() throws {
+        let run = try BinaryRun.run(["run", "activate", "logout", "logout", "--ephemeral"], stdin: """
+            [{"username":"alice","password":"wonderland","activation-code":"123456"},{"faults":{"insecureDevice":true}},
+             {"faults":{"insecureDevice":false}}]
+            """)
+        #expect(run.results.map { $0["status"] as? String } == ["OK", "INSECURE_DEVICE", "OK"], "\(run.stdout)")
+        let failed = try #require(run.results.dropFirst().first)
+        #expect(failed["failedStep"] as? String == "Restart", "\(failed)")
+        #expect(run.events.filter { $0["step"] as? String == "fault injected" }.count == 1)
+        // The refused restart left the session as it was: the next logout, on a secure device, ended it.
+        #expect(run.results.last?["wasLoggedIn"] as? Bool == true, "\(run.results.last ?? [:])")
+    }
+
     @Test func noAnswersAtAllStandForAnEmptyObject() throws {
         #expect(try BinaryRun.run(["run", "logout", "logout", "--ephemeral"], stdin: "").status == 0)
         #expect(try BinaryRun.run(["run", "logout", "--ephemeral"], stdin: " \n").status == 0)
