@@ -65,7 +65,7 @@ public enum PlainSession {
             guard questionOnLine else { return }
             brokenWhileShowing = askedShowing ? asked : nil
             // A card number typed in part is erased first: the question is asked again under it, with it echoed again.
-            write(bytes: editor.eraseMasked())
+            writeEcho(editor.eraseMasked())
             write("\n")
             editor.lineBroken()
             questionOnLine = false
@@ -77,6 +77,16 @@ public enum PlainSession {
         var inputEnded = false
         var droppedLines = 0
         let typed = isatty(STDIN_FILENO) == 1
+        // Typed at a terminal while the output goes elsewhere (`> log`, `| tee log`): the typing is echoed on the
+        // terminal, as the terminal echoes a line, and the transcript gets each answer as a piped session writes it
+        // (the editor's echo went into the output: a whole card number, an erase for each Backspace, and nothing
+        // on the terminal under `> log`). With `| tee`, the answer then shows twice on the terminal.
+        let echoesElsewhere = typed && isatty(STDOUT_FILENO) == 0
+        echoDescriptor = echoesElsewhere ? open("/dev/tty", O_WRONLY | O_CLOEXEC) : STDOUT_FILENO
+        defer {
+            if echoesElsewhere && echoDescriptor >= 0 { close(echoDescriptor) }
+            echoDescriptor = STDOUT_FILENO
+        }
         // The terminal went without a SIGHUP reaching the program (its window closed while the shell that started
         // it ignores the signal): reads give nothing and writes fail with EIO. The session ends as a SIGHUP ends
         // it, the flow cancelled and recorded, 129; it ended with 74, "could not be written", and no flow kept.
@@ -152,7 +162,7 @@ public enum PlainSession {
                 // answer to a question that takes a choice is written as the piped log writes it, so that a line it
                 // does not take ends as `(not an answer here)`, not as the text typed.
                 let mask: ((String) -> String)? = question.cardNumber || question.takes != .text ? { printable(question.shown($0)) } : nil
-                write(bytes: editor.open(secret: hidden, question: asking, mask: mask, answeredAhead: !pending.isEmpty))
+                writeEcho(editor.open(secret: hidden, question: asking, mask: mask, answeredAhead: !pending.isEmpty))
                 questionOnLine = true
             }
             if question == nil { editor.close() }
@@ -212,9 +222,9 @@ public enum PlainSession {
                 continue
             }
             if ready == 0 && editor.waitsForEscape {
-                write(bytes: editor.eraseMasked())
+                writeEcho(editor.eraseMasked())
                 let entry = editor.escapeTimedOut()
-                if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed) }
+                if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed && !echoesElsewhere) }
                 continue
             }
             if fds[2].revents != 0 {
@@ -238,11 +248,15 @@ public enum PlainSession {
                 let count = read(STDIN_FILENO, &chunk, chunk.count)
                 if typed, count > 0 {
                     let (entries, output) = editor.feed(chunk.prefix(count))
-                    write(bytes: output)
-                    // An answer echoed with its Enter has ended the question's line.
-                    if entries.contains(where: \.echoed) { questionOnLine = false }
+                    writeEcho(output)
+                    // An answer echoed with its Enter has ended the question's line (in the output, when echoed there).
+                    if !echoesElsewhere && entries.contains(where: \.echoed) { questionOnLine = false }
                     for entry in entries {
-                        if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed) } else { droppedLines += 1 }
+                        if pending.append(entry.text, limit: maximumPending) {
+                            echoedLines.append(entry.echoed && !echoesElsewhere)
+                        } else {
+                            droppedLines += 1
+                        }
                     }
                 } else if typed, count == 0 || (count < 0 && errno == EINTR), fds[0].revents & Int16(POLLHUP | POLLERR) == 0 {
                     // Nothing there after all (a Ctrl-C threw it away; its signal is next): the terminal is still open.
@@ -345,6 +359,16 @@ public enum PlainSession {
     private static func printable(_ text: String) -> String {
         let visible = TerminalApp.plainVisible(text)
         return ascii ? PlainASCII.text(visible) : visible
+    }
+
+    /// Where the line editor's echo goes: the output, or the terminal itself when the output is not one (-1: the
+    /// terminal could not be opened, and nothing is echoed). Main thread only.
+    nonisolated(unsafe) private static var echoDescriptor = STDOUT_FILENO
+
+    /// The line editor's echo of what is typed.
+    private static func writeEcho(_ bytes: [UInt8]) {
+        guard echoDescriptor != STDOUT_FILENO else { return write(bytes: bytes) }
+        if echoDescriptor >= 0 { _ = writeAll(bytes, to: echoDescriptor) }
     }
 
     private static func write(bytes: [UInt8]) {
