@@ -20,4 +20,19 @@ import Testing
         #expect(run.stdout.contains("Username (? lists demo users): \n! arrow and editing keys do not move the cursor here"), "\(run.stdout)")
         #expect(run.stdout.contains("Username (? lists demo users): alice"), "\(run.stdout)")
     }
+
+    /// A value refused as too long leaves the field's starting value offered again, as any refused value does: the
+    /// field was left empty, and Enter alone was then refused too ("write it as a number").
+    @Test func aValueTooLongLeavesTheDefaultOffered() throws {
+        let long = String(repeating: "9", count: 20)
+        let payment = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "4\n4000000000002701\n12/29\n\(long)\n\n\n\n\nq\n")
+        #expect(payment.stdout.contains("! Amount: too long (at most 13 characters).\nAmount [49.99]: \n"), "\(payment.stdout)")
+        #expect(payment.stdout.contains("✓ Payment authenticated without a challenge"), "\(payment.stdout)")
+        // The device's user name at Log in: 300 characters are refused, and Enter alone then keeps the name.
+        let name = String(repeating: "x", count: 300)
+        let login = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\nalice\nwonderland\n123456\n\n2\n\(name)\n\nwonderland\n\nq\n")
+        #expect(login.stdout.contains("! Username: at most 256 bytes, and no control characters.\nUsername (? lists demo users) [alice]: \n"),
+                "\(login.stdout)")
+        #expect(login.stdout.contains("✓ Logged in"), "\(login.stdout)")
+    }
 }

@@ -189,6 +189,8 @@ extension TerminalApp {
             // Each field is checked as it is answered, not after the whole form. An empty line keeps what a field
             // that is not secret already holds (the device's user name).
             let keep = line.isEmpty && !field.isSecret && !form.inputs[index].isEmpty
+            // What it held is offered again when the line is refused as too long.
+            let held = field.isSecret ? "" : form.inputs[index].text
             if !keep { form.inputs[index].clear() }
             if keep {
                 form.error = nil
@@ -196,6 +198,7 @@ extension TerminalApp {
                 form.error = "Fill in \(label)."
             } else if !form.inputs[index].insert(line) {
                 form.inputs[index].clear()
+                form.inputs[index].insert(held)
                 form.error = "\(label): at most \(form.inputs[index].maximumBytes) bytes, and no control characters."
             } else {
                 form.error = nil
@@ -218,7 +221,7 @@ extension TerminalApp {
             if !text.isEmpty {
                 form.inputs[index].clear()
                 if !form.inputs[index].insert(text) {
-                    form.inputs[index].clear()
+                    form.restoreStart(index)
                     form.error = "\(field.label): too long (at most \(form.inputs[index].maximumBytes) characters)."
                     form.errorField = field
                     state.screen = .payment(form)
