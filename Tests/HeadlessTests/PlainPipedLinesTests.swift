@@ -35,4 +35,15 @@ import Testing
                 "\(login.stdout)")
         #expect(login.stdout.contains("✓ Logged in"), "\(login.stdout)")
     }
+
+    /// Once the ACS will send no more codes, the code's question stops offering resend, and `resend` is refused
+    /// with why (the question still said `"resend" for a new one` under "0 resends left").
+    @Test func noResendIsOfferedOnceNoneIsLeft() throws {
+        let run = try BinaryRun.run(["--plain", "--ephemeral"],
+                                    stdin: "4\n4000000000002503\n12/29\n\n\n\nresend\nresend\nresend\nresend\n1234\n\nq\n")
+        #expect(run.stdout.contains("0 resends left · a new code was sent\nOne-time code (hidden): \n! type the one-time code: no more codes can be sent\n"),
+                "\(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "\"resend\" for a new one").count - 1 == 3, "\(run.stdout)")
+        #expect(run.stdout.contains("✓ Payment authenticated after a challenge"))
+    }
 }

@@ -112,7 +112,10 @@ extension TerminalApp {
             return PlainQuestion(text: "\(field.label)\(value.isEmpty ? "" : " [\(value)]"): ", secret: false, cardNumber: field == .card)
         case .challenge(let challenge):
             switch challenge.screen.uiType {
-            case .text: return PlainQuestion(text: "One-time code (hidden; \"resend\" for a new one): ", secret: true)
+            case .text:
+                // Resend is offered while the ACS will send another code.
+                let resend = challenge.screen.resendsLeft > 0 ? "; \"resend\" for a new one" : ""
+                return PlainQuestion(text: "One-time code (hidden\(resend)): ", secret: true)
             case .singleSelect:
                 return PlainQuestion(text: "Choose one (1-\(challenge.screen.options.count)): ", secret: false,
                                      takes: .options(count: challenge.screen.options.count))
@@ -337,10 +340,11 @@ extension TerminalApp {
     private func answerChallenge(_ text: String, _ line: String, _ challenge: inout ChallengeState) -> Bool {
         switch challenge.screen.uiType {
         case .text:
-            if text == "resend" {
+            let canResend = challenge.screen.resendsLeft > 0
+            if text == "resend" && canResend {
                 challenge.focus(on: .resend)
-            } else if text.isEmpty {
-                challenge.error = "type the one-time code, or resend for a new one"
+            } else if text.isEmpty || text == "resend" {
+                challenge.error = canResend ? "type the one-time code, or resend for a new one" : "type the one-time code: no more codes can be sent"
                 state.screen = .challenge(challenge)
                 return true
             } else {
