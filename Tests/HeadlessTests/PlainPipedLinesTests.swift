@@ -46,4 +46,23 @@ import Testing
         #expect(run.stdout.components(separatedBy: "\"resend\" for a new one").count - 1 == 3, "\(run.stdout)")
         #expect(run.stdout.contains("✓ Payment authenticated after a challenge"))
     }
+
+    /// An Alt key (Esc and a letter), a title-setting OSC or a DCS string in a piped line are refused as the arrow
+    /// keys are: each cancelled the flow, and the answers after it fell onto other questions.
+    @Test(arguments: ["al\u{1b}xice", "\u{1b}]0;title\u{07}", "\u{1b}Pq#0\u{1b}\\", "\u{1b}]0;no end"])
+    func otherEscapeSequencesAreRefusedNotACancel(_ line: String) throws {
+        let run = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\n\(line)\nalice\n")
+        #expect(run.stdout.contains("\n! arrow and editing keys do not move the cursor here"), "\(run.stdout)")
+        #expect(run.stdout.contains("Username (? lists demo users): alice"), "\(run.stdout)")
+        // The end of input after it cancels; nothing before it did.
+        let answered = try #require(run.stdout.range(of: "Username (? lists demo users): alice"))
+        #expect(!run.stdout[..<answered.lowerBound].contains("cancelled"), "\(run.stdout)")
+    }
+
+    /// An Esc alone on its line, or with another Esc, still cancels.
+    @Test(arguments: ["\u{1b}", "\u{1b}\u{1b}", "al\u{1b}"])
+    func aLoneEscStillCancels(_ line: String) throws {
+        let run = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\n\(line)\n")
+        #expect(run.stdout.contains("cancelled"), "\(run.stdout)")
+    }
 }

@@ -294,15 +294,27 @@ extension TerminalApp {
                 index += 1
                 continue
             }
-            guard index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") || bytes[index + 1] == UInt8(ascii: "O") else {
-                return nil  // a lone Esc: the line cancels
-            }
-            // CSI: parameters and intermediates up to a final byte; SS3: one final byte.
+            guard index + 1 < bytes.count else { return nil }  // a lone Esc: the line cancels
             var end = index + 2
-            if bytes[index + 1] == UInt8(ascii: "[") {
-                while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
+            switch bytes[index + 1] {
+            case UInt8(ascii: "["), UInt8(ascii: "O"):
+                // CSI: parameters and intermediates up to a final byte; SS3: one final byte.
+                if bytes[index + 1] == UInt8(ascii: "[") {
+                    while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
+                }
+                guard end < bytes.count, (0x40...0x7E).contains(bytes[end]) else { return nil }
+            case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+                // OSC, DCS, APC, PM, SOS: a string up to BEL or ST (Esc \), or to the line's end.
+                while end < bytes.count, bytes[end] != 0x07, !(bytes[end] == 0x1B && end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: "\\")) {
+                    end += 1
+                }
+                if end < bytes.count, bytes[end] == 0x1B { end += 1 }
+            case 0x20...0x7E:
+                // An Alt key (Alt-x is Esc x); an Esc with a key typed after it on the line is not a cancel either.
+                end = index + 1
+            default:
+                return nil  // Esc Esc, or Esc and a control character: the line cancels
             }
-            guard end < bytes.count, (0x40...0x7E).contains(bytes[end]) else { return nil }
             sequences += 1
             index = end + 1
         }
