@@ -35,6 +35,9 @@ extension AppDriver {
         #expect(driver.app.tickInterval(at: since) == .seconds(1))
         #expect(!driver.app.render().text.contains("the SDK is ending the flow"))
         #expect(driver.app.render().text.contains("Esc again ends it at once"))
+        // The help bar says it too: it still said "esc cancel flow".
+        let bar = driver.app.render().text.components(separatedBy: "\n").last ?? ""
+        #expect(bar.contains("esc end now") && !bar.contains("cancel flow"), "\(bar)")
         driver.app.tick(now: since + .milliseconds(2_500))
         let text = driver.app.render().text
         #expect(text.contains("cancelling… the SDK is ending the flow · 2.5 s"), "\(text)")
