@@ -9,6 +9,9 @@ public struct LogFocusState: Sendable, Equatable {
     public var selected: Int?
     /// Only events whose text contains this (any case) are listed.
     public var filter = ""
+    /// The most characters a filter (the log's, the card picker's) takes, and what a key past them says.
+    static let filterLimit = 40
+    static let filterFull = "the filter takes at most 40 characters"
     /// `/` was pressed: keys type into the filter until Enter or Esc.
     public var editingFilter = false
     /// The detail view of the selected event is open, scrolled this far.
@@ -93,7 +96,9 @@ extension TerminalApp {
             case .escape:
                 focus.editingFilter = false
                 focus.filter = ""
-            case .character(let character) where focus.filter.count < 40: focus.filter.append(character)
+            case .character(let character) where focus.filter.count < LogFocusState.filterLimit: focus.filter.append(character)
+            // A key past the limit is said, not dropped silently.
+            case .character: state.notice = LogFocusState.filterFull
             default: _ = TextInput.deleteAtEnd(of: &focus.filter, key)
             }
             // ↑↓ move the selection while the filter is typed, as gum's filter and fzf do.

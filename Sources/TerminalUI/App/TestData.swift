@@ -134,7 +134,10 @@ extension TerminalApp {
         case .character(let character)
             where picker.editingFilter || !picker.filter.isEmpty || !["j", "k", " "].contains(character):
             // At most 40 characters, as the log's filter.
-            guard picker.filter.count < 40 else { break }
+            guard picker.filter.count < LogFocusState.filterLimit else {
+                state.notice = LogFocusState.filterFull
+                break
+            }
             // Once a filter is being typed every character is part of it (arrows move).
             picker.filter.append(character)
             picker.editingFilter = true
