@@ -6,6 +6,8 @@ protocol FieldForm {
     var fieldCount: Int { get }
     /// Says that the field at `index` is full: a typed character was left out.
     mutating func reportFull(_ index: Int)
+    /// Takes the form's complaint away, and the field it was about.
+    mutating func clearError()
 }
 
 /// What a key did to a form.
@@ -26,6 +28,9 @@ extension FieldForm {
     /// other keys edit the focused field.
     mutating func handle(_ key: Key) -> FormAction {
         let stops = fieldCount + 2
+        // A full field's note is about the key that did not fit: the next key takes it away (it stayed beside the
+        // form after the focus had moved on, over a stray character's note in another field).
+        if error == fullFieldMessage { clearError() }
         switch key {
         case .escape: return .cancel
         case .tab, .down: focus = (focus + 1) % stops
@@ -59,11 +64,17 @@ let fullFieldMessage = "This field is full: Backspace or Ctrl-U make room."
 
 extension FormState: FieldForm {
     mutating func reportFull(_ index: Int) { error = fullFieldMessage }
+    mutating func clearError() { error = nil }
 }
 
 extension PaymentFormState: FieldForm {
     mutating func reportFull(_ index: Int) {
         error = fullFieldMessage
         errorField = Self.fields[index]
+    }
+
+    mutating func clearError() {
+        error = nil
+        errorField = nil
     }
 }
