@@ -84,6 +84,22 @@ import Testing
         #expect(driver.result?.outcome == .success)
     }
 
+    /// Options as long as the row: the rows that count the hidden ones cut their option before the count, with
+    /// "…" (the count was written over the option's text: "a label of nearly sixty characte↑ 1 more").
+    @Test func aLongOptionIsCutBeforeTheHiddenCount() throws {
+        let options = (1...8).map { "\"Option \($0): a label of nearly sixty characters, to see it cut\"" }.joined(separator: ", ")
+        let json = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]}, "payments": {"cards": [{"number": "4111111111111111", "title": "eight options", "challenge": "single-select", "final": "Y", "prompt": "Pick one.", "options": ["# + options + #"], "correct": [8]}]}}"#
+        guard case .success(let scenario) = ScenarioFile.read(Array(json.utf8)) else { Issue.record("the scenario"); return }
+        let driver = AppDriver(width: 60, height: 18, scenario: scenario)
+        driver.pay(card: "4111111111111111")
+        for _ in 0..<5 { driver.press(.down) }
+        let marked = rows(driver).filter { $0.contains(" more") }
+        #expect(marked.count == 2, "\(rows(driver).joined(separator: "\n"))")
+        for row in marked {
+            #expect(row.range(of: #"… [↑↓] \d more"#, options: .regularExpression) != nil, "\(row)")
+        }
+    }
+
     /// At 60×18 the card form's error goes under the buttons, which move up into the blank row when it needs two
     /// rows: it is read whole (it ended "…; chec…").
     @Test func theCardFormsErrorIsWholeAt60x18() throws {

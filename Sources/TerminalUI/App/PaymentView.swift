@@ -148,17 +148,19 @@ extension AppView {
                 let focused = focusedStop == .option(index)
                 let mark = challenge.selected.contains(index) ? (single ? "(•)" : "[x]") : (single ? "( )" : "[ ]")
                 buffer.put(focused ? "›" : " ", row: row, column: area.left, role: focused ? .fieldFocused : .fieldBlurred)
-                let entry = CharacterWidth.truncate("\(mark) \(option)", to: area.width - 2)
-                buffer.put(entry, row: row, column: area.left + 2, role: focused ? .menuFocused : .text, limit: area.width - 2)
+                // Options that do not fit are scrolled to, with the focus; the rows at the ends say how many are
+                // hidden, and the option there is cut before that (with its …), not written over.
+                let hidden = index == shown.lowerBound ? shown.lowerBound : index == shown.upperBound - 1 ? screen.options.count - shown.upperBound : 0
+                let more = hidden > 0 ? "\(index == shown.lowerBound ? "↑" : "↓") \(hidden) more" : ""
+                let room = area.width - 2 - (more.isEmpty ? 0 : CharacterWidth.of(more) + 1)
+                let entry = CharacterWidth.truncate("\(mark) \(option)", to: room)
+                buffer.put(entry, row: row, column: area.left + 2, role: focused ? .menuFocused : .text, limit: room)
                 // The option itself takes the click, not the rest of its row, where a hint may wrap (a click on the
                 // hint's "Bakery" toggled Cinema).
                 if let stop = challenge.stops.firstIndex(of: .option(index)) {
                     buffer.targets.append(ClickTarget(row: row, column: area.left, width: 2 + CharacterWidth.of(entry), stop: stop))
                 }
-                // Options that do not fit are scrolled to, with the focus; the rows at the ends say how many are hidden.
-                let hidden = index == shown.lowerBound ? shown.lowerBound : index == shown.upperBound - 1 ? screen.options.count - shown.upperBound : 0
-                if hidden > 0 {
-                    let more = "\(index == shown.lowerBound ? "↑" : "↓") \(hidden) more"
+                if !more.isEmpty {
                     buffer.put(more, row: row, column: area.left + area.width - CharacterWidth.of(more), role: .hint)
                 }
             }
