@@ -28,7 +28,7 @@ import Testing
         for character in "cdef" { driver.press(.character(character)) }
         #expect(driver.app.state.logFocus?.filter == "abcdef")
         var text = driver.app.render().text
-        #expect(text.contains("a form came: enter or esc answers it"), "\(text)")
+        #expect(text.contains("a form waits: enter or esc answers it"), "\(text)")
         #expect(text.contains("enter esc to the form"), "the help bar: \(text)")
         #expect(driver.app.render().cursor == nil, "no cursor waits in the form's field while the filter has the keys")
         #expect(!driver.app.render().text.contains("›["), "no field is drawn focused: \(driver.app.render().text)")
@@ -51,7 +51,7 @@ import Testing
         #expect(driver.app.state.logFocus?.detail != nil)
         #expect(formCame(driver))
         #expect(driver.app.state.logFocus?.detail != nil, "the event stays shown")
-        #expect(driver.app.render().text.contains("Event — esc closes, a form came"))
+        #expect(driver.app.render().text.contains("Event — esc closes, a form waits"))
         driver.press(.escape)
         #expect(driver.app.state.logFocus == nil)
         #expect(driver.isForm, "the flow goes on: \(driver.app.render().text)")

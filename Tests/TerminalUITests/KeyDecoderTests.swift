@@ -103,6 +103,7 @@ import Testing
         // The Linux console's function keys: their letters were typed into the field, and F1 did nothing.
         ("Linux console F1 to F4", "\u{1b}[[A\u{1b}[[B\u{1b}[[C\u{1b}[[D", [.key(.f1), .key(.f2), .key(.f3), .key(.f4)]),
         ("Linux console F5 (unused)", "\u{1b}[[Ex", [.key(.character("x"))]),
+        ("F6, and Shift-F6", "\u{1b}[17~\u{1b}[17;2~", [.key(.f6)]),
         ("Linux console Alt-F1 (unused)", "\u{1b}\u{1b}[[Ax", [.key(.character("x"))]),
         // A drag and the back and forward buttons acted as left clicks.
         ("SGR drag", "\u{1b}[<32;10;6Mx", [.key(.character("x"))]),

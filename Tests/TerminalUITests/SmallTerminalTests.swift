@@ -100,6 +100,25 @@ import Testing
         }
     }
 
+    /// A question too long for its two rows at 60×18 is read whole from the log: F6 goes into it from the challenge
+    /// (Tab moves between the challenge's stops there), Enter shows the challenge screen's event whole, and Esc
+    /// gives the challenge the keys back.
+    @Test func f6ReadsAChallengesCutQuestionWholeFromTheLog() throws {
+        let prompt = "Which of these purchases did you make at a shop in the last thirty days? Choose the one that you recognise from your statement."
+        let json = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]}, "payments": {"cards": [{"number": "4111111111111111", "title": "long", "challenge": "single-select", "final": "Y", "prompt": "\#(prompt)", "options": ["Bakery", "Cinema"], "correct": [2]}]}}"#
+        guard case .success(let scenario) = ScenarioFile.read(Array(json.utf8)) else { Issue.record("the scenario"); return }
+        let driver = AppDriver(width: 60, height: 18, scenario: scenario)
+        driver.pay(card: "4111111111111111")
+        #expect(!rows(driver).joined().contains("statement."), "the question is cut here")
+        driver.press(.f6, .enter)
+        #expect(rows(driver).contains { $0.contains("statement.\"") }, "\(rows(driver).joined(separator: "\n"))")
+        driver.press(.escape)
+        #expect(driver.app.state.logFocus == nil)
+        driver.press(.down, .enter)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.outcome == .success)
+    }
+
     /// At 60×18 the card form's error goes under the buttons, which move up into the blank row when it needs two
     /// rows: it is read whole (it ended "…; chec…").
     @Test func theCardFormsErrorIsWholeAt60x18() throws {

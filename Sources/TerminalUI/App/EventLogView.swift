@@ -133,7 +133,7 @@ extension TerminalApp {
             focus.selected = index >= last || events.isEmpty ? nil : events[max(0, index)].sequence
         }
         switch key {
-        case .escape, .tab, .backTab:
+        case .escape, .tab, .backTab, .f6:
             leaveLogFocus(focus)
             return
         case .up, .character("k"): select(current - 1)
@@ -261,7 +261,7 @@ extension AppView {
     static func drawEventDetail(_ buffer: inout ScreenBuffer, _ event: FlowEvent, scroll: Int, historyIDs: [Int: Int] = [:],
                                 formWaiting: Bool = false) {
         drawEventDetail(&buffer, lines: LogPane.detailLines(event, width: buffer.width - 8, historyIDs: historyIDs), scroll: scroll,
-                        closes: formWaiting ? "esc closes, a form came" : "esc closes")
+                        closes: formWaiting ? "esc closes, a form waits" : "esc closes")
     }
 
     /// The detail view's first line after `key` (nil: closed), between its first line and its last page: it went

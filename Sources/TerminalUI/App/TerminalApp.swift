@@ -130,7 +130,9 @@ public final class TerminalApp: FlowFrontEnd {
             handleLogFocus(key, &focus)
             return
         }
-        if key == .tab && logTakesTab {
+        // F6 goes into the log from any screen, as F6 moves between panes in a browser: on a form or a challenge,
+        // where Tab moves between fields, it is the way to read an event whole (a question cut at 60×18).
+        if key == .f6 || (key == .tab && logTakesTab) {
             // The selection starts on the newest event shown.
             let shown = state.log.count - 1 - state.logScroll
             state.logFocus = LogFocusState(selected: state.logScroll > 0 && state.log.indices.contains(shown) ? state.log[shown].sequence : nil,

@@ -22,6 +22,8 @@ public enum Key: Equatable, Sendable {
     case f3
     /// Test data: fills a demo user, or opens the test cards.
     case f4
+    /// Into the event log from any screen (a form's, a challenge's), and back.
+    case f6
     /// Ctrl and a letter, lower case: `.control("a")` is Ctrl-A.
     case control(Character)
     /// Alt (Option) and a character, sent as Esc and the character: `.alt("b")` is Alt-B.

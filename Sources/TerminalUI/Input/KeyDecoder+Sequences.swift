@@ -104,6 +104,7 @@ extension KeyDecoder {
             case 12: .f2
             case 13: .f3
             case 14: .f4
+            case 17: .f6
             default: nil
             }
             return key.flatMap { modified($0, modifier) }.map { .key($0) }

@@ -41,7 +41,7 @@ enum HelpBar {
         ("a r", "approve / refuse on the other device"),
         ("↑↓ on a result", "scroll its lines when they do not all show"),
         ("pgup pgdn", "scroll the SDK event log"),
-        ("tab", "into the log (on a form, the next field): ↑↓ select, home end, enter details, / filter; esc or tab back"),
+        ("tab or F6", "into the log (on a form, tab is the next field; F6 goes from any screen): ↑↓ select, home end, enter details, / filter; esc, tab or F6 back"),
         ("end in the log", "follow the newest events again"),
         ("/ in the log", "filter: enter keeps, esc clears, ctrl-w ctrl-u delete"),
         ("v", "the log as a sequence diagram (and back)"),

@@ -155,7 +155,7 @@ enum LogPane {
         }
         var title = "SDK events"
         if let focus {
-            let keys = formWaiting ? "a form came: enter or esc answers it" : "enter keeps it, esc clears it"
+            let keys = formWaiting ? "a form waits: enter or esc answers it" : "enter keeps it, esc clears it"
             if focus.editingFilter {
                 // The filter's end and its cursor stay in sight: the keys go first, then the filter's start (a long
                 // filter hid its own end, so that Ctrl-W seemed to do nothing).
