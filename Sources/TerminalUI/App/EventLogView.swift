@@ -289,9 +289,8 @@ extension AppView {
         let left = 2
         let rows = height - 3
         let first = min(scroll, max(0, lines.count - rows))
-        buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         let more = lines.count > rows ? " (\(first + 1)–\(min(lines.count, first + rows)) of \(lines.count) lines, ↑↓ scroll)" : ""
-        Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "Event — \(closes)" + more)
+        Frame.drawOverlay(&buffer, top: top, left: left, width: width, height: height, title: "Event — \(closes)" + more)
         // A field's first line starts with its label (10 columns, ``detailLines``), as do the "detail" and "message"
         // headings; its other lines, and the message's, start with spaces. Only labels take the label's colour (the
         // first five lines did, wrapped values too, and "took", "status" and "detail" did not).

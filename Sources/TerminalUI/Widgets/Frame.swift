@@ -1,6 +1,16 @@
 import LocaleText
 /// A box with an optional title in its top border.
 enum Frame {
+    /// An overlay's box (the help, an event shown whole) over the screen: cleared, framed and titled. One that
+    /// reaches down to the status row (the row over the help bar) blanks that row whole first: its ends showed
+    /// beside the frame (" t└────┘d").
+    static func drawOverlay(_ buffer: inout ScreenBuffer, top: Int, left: Int, width: Int, height: Int, title: String) {
+        let status = buffer.height - 2
+        if top + height > status { buffer.fill(top: status, left: 0, width: buffer.width, height: 1, role: .text) }
+        buffer.fill(top: top, left: left, width: width, height: height, role: .text)
+        draw(&buffer, top: top, left: left, width: width, height: height, title: title)
+    }
+
     static func draw(_ buffer: inout ScreenBuffer, top: Int, left: Int, width: Int, height: Int, title: String?,
                      titleRole: Role = .title) {
         guard width >= 2, height >= 2 else { return }

@@ -131,10 +131,9 @@ enum HelpBar {
         let page = overlayPage(width: buffer.width, height: buffer.height, scroll: scroll)
         let top = max(1, (buffer.height - height) / 2)
         let left = max(2, (buffer.width - width) / 2)
-        buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         let more = rows < lines.count ? " (\(page.lowerBound + 1)–\(page.upperBound) of \(lines.count), ↑↓ scroll)" : ""
-        Frame.draw(&buffer, top: top, left: left, width: width, height: height,
-                   title: CharacterWidth.truncate("Keys — ? or F1 closes" + more, to: width - 4))
+        Frame.drawOverlay(&buffer, top: top, left: left, width: width, height: height,
+                          title: CharacterWidth.truncate("Keys — ? or F1 closes" + more, to: width - 4))
         for (index, line) in lines[page].enumerated() {
             let row = top + 2 + index
             buffer.put(line.key, row: row, column: left + 2, role: .helpKey)
