@@ -27,7 +27,9 @@ extension AppView {
         }
         switch state.screen {
         // q before f and h: at 60 columns the bar dropped it, and with it the way out.
-        case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("q", "quit"), ("f", "faults"), ("h", "history"), ("?", "help")]
+        // Tab and v last: the log's keys show where the bar has room (at 100 columns and more).
+        case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("q", "quit"), ("f", "faults"), ("h", "history"),
+                            ("tab", "log"), ("v", "diagram"), ("?", "help")]
         case .history: return [("↑↓ j k", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back"), ("?", "help")]
@@ -47,7 +49,8 @@ extension AppView {
         case .q2Choice: return [("↑↓ 1-\(Q2ChoiceState.Choice.allCases.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"), ("?", "help")]
         // Cancelling, Esc again stops waiting for the SDK (the screen says so too).
         case .working: return [("esc", state.screen.isCancelling ? "end now" : "cancel flow"), ("pgup pgdn", "log"), ("f", "faults"), ("?", "help")]
-        case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("h", "history"), ("f", "faults"), ("?", "help")]
+        case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("h", "history"), ("f", "faults"), ("tab", "into the log"),
+                              ("v", "diagram"), ("?", "help")]
         }
     }
 }
