@@ -11,6 +11,9 @@ public enum FlowOutcome: String, Sendable, Codable {
 
 /// One line of a history list.
 public struct HistorySummary: Sendable, Equatable, Codable {
+    /// The user column of a flow with none (a payment, a logout of a device never activated): a word, which a screen
+    /// reader says as one ("—" was read out as "em dash").
+    public static let noUser = "none"
     public let id: Int
     /// When the flow started, ISO 8601.
     public let time: String

@@ -14,7 +14,7 @@ extension HistoryRecord {
     /// (``outcomeLines``), then one line an event, each whole. Not yet made visible: the caller escapes controls.
     public var transcriptLines: [String] {
         let s = summary
-        var lines = ["flow \(s.id): \(s.flow) · \(s.user ?? "—") · \(s.outcome.rawValue) \(s.status) · "
+        var lines = ["flow \(s.id): \(s.flow) · \(s.user ?? HistorySummary.noUser) · \(s.outcome.rawValue) \(s.status) · "
             + "\(HistorySummary.durationText(s.duration)) · \(s.time)"]
         lines += outcomeLines
         for event in events {

@@ -13,7 +13,7 @@ public enum HistoryExport {
         guard !entries.isEmpty else { return spelled("no flows yet") }
         let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS", "DURATION"]
         let rows = entries.map { entry in
-            [String(entry.id), entry.time, entry.flow, entry.user ?? "—", entry.outcome.rawValue, entry.status,
+            [String(entry.id), entry.time, entry.flow, entry.user ?? HistorySummary.noUser, entry.outcome.rawValue, entry.status,
              HistorySummary.durationText(entry.duration)].map { spelled(VisibleText.escaped($0)) }
         }
         return CharacterWidth.columns([header] + rows).joined(separator: "\n")

@@ -364,7 +364,7 @@ extension PaymentRun: SafepayPayerAuthenticationDelegate {
 
     func onPayerAuthenticationSuccess(data: PayerAuthenticationSuccessData) {
         report("onPayerAuthenticationSuccess", data.threeDSecure,
-               detail: "payment_method \(data.paymentMethod ?? "—"), authorization \(data.authorization ?? "—")")
+               detail: "payment_method \(data.paymentMethod ?? "none"), authorization \(data.authorization ?? "none")")
         end(.success(data))
     }
 

@@ -73,7 +73,7 @@ import Testing
         let list = try #require(many.stdout.components(separatedBy: "The newest 20 of 22 flows; an older one's ID shows it too (1 to 2):\n").dropFirst().first)
         let rows = list.split(separator: "\n").prefix(while: { $0.hasPrefix("  ") })
         #expect(rows.count == 21 && rows[1].hasPrefix("  22 ") && rows[20].hasPrefix("  3 "), "\(rows)")
-        #expect(many.stdout.contains("\nflow 1: logout · — · success OK · "), "\(many.stdout)")
+        #expect(many.stdout.contains("\nflow 1: logout · none · success OK · "), "\(many.stdout)")
         #expect(many.stdout.contains("\nnothing to log out: this device is not activated\n"), "\(many.stdout)")
         #expect(many.stdout.hasSuffix(menuLines + "Choose 1-7 (q quits): q\n"), "Esc went back to the menu: \(many.stdout)")
         #expect(many.status == 0)

@@ -19,7 +19,7 @@ import Testing
         payUnavailable(driver)
         let text = driver.app.render().text
         #expect(text.contains("ID TIME                FLOW       USER OUTCOME STATUS"), "\(text)")
-        #expect(text.contains(" payer-auth —    failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
+        #expect(text.contains(" payer-auth none failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
     }
 
     /// A challenge payment failed by three wrong codes: 31 events, AUTHENTICATION_FAILED.

@@ -254,8 +254,8 @@ public enum AppView {
             headlineRole = .success
             if let device = result.device, result.flow != .logout {
                 rows.append(("user", "\(device.user ?? "?")@\(device.tenantId)", .text))
-                rows.append(("astClientId", device.astClientId ?? "—", .text))
-                rows.append(("auth mode", result.authenticationMode?.rawValue ?? "—", .text))
+                rows.append(("astClientId", device.astClientId ?? "none", .text))
+                rows.append(("auth mode", result.authenticationMode?.rawValue ?? "none", .text))
             }
         case .failure:
             headline = "✗ \(result.flow.title) failed — \(result.status)"

@@ -214,7 +214,7 @@ extension AppView {
         /// An entry's cells; `spelled`, as they are printed (plain mode's ASCII spells "—" in two columns).
         static func values(_ entry: HistorySummary, spelled: (String) -> String = { $0 }) -> [String] {
             [String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow,
-             entry.user ?? "—", entry.outcome.rawValue, entry.status].map(spelled)
+             entry.user ?? HistorySummary.noUser, entry.outcome.rawValue, entry.status].map(spelled)
         }
 
         init(_ entries: [HistorySummary], width: Int, spelled: (String) -> String = { $0 }) {
