@@ -105,7 +105,7 @@ import Testing
     /// it did, and the next flow meets it (it pointed to a scenario file: a screen reader's user had to quit).
     @Test func faultsAreSwitchedFromTheMenu() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "f\n1\n\n1\nalice\nwonderland\n\nq\n")
-        #expect(run.stdout.contains("\n  1   [ ]  network unavailable\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("\n  1   off  network unavailable\n"), "\(run.stdout)")
         #expect(run.stdout.contains("\nswitched on: network unavailable\n"), "\(run.stdout)")
         // The menu's question counts the faults on, as the terminal UI's status line does.
         #expect(run.stdout.contains("\nChoose 1-7 (1 fault on; q quits): 1\n"), "\(run.stdout)")

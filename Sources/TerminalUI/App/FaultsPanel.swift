@@ -219,10 +219,11 @@ extension TerminalApp {
             : "switched \(chosen.isOn(identity, bridge) ? "on" : "off"): \(chosen.label(identity, bridge, start: start))"
     }
 
-    /// The switches as plain mode lists them, one a line: number, `[x]` when on, and the panel's label.
+    /// The switches as plain mode lists them, one a line: number, on or off in words (a screen reader read the
+    /// panel's `[ ]` as "left bracket right bracket"), and the panel's label.
     func plainFaultLines() -> [String] {
         let rows = FaultSwitch.allCases.enumerated().map { index, fault in
-            [String(index + 1), state.faultIsOn(fault) ? "[x]" : "[ ]", state.faultLabel(fault)]
+            [String(index + 1), state.faultIsOn(fault) ? "on" : "off", state.faultLabel(fault)]
         }
         return Self.plainColumns(rows, ascii: state.plainASCII)
     }
