@@ -65,14 +65,22 @@ import Testing
                 "\(text)")
     }
 
+    /// At 60×18, a scenario's single-select challenge on card 4111 1111 1111 1111 (its last option right), shown.
+    private func selectChallenge(prompt: String = "Pick one.", options: [String]) throws -> AppDriver {
+        let quoted = options.map { "\"\($0)\"" }.joined(separator: ", ")
+        let json = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]}, "payments": {"cards": [{"number": "4111111111111111", "title": "select", "challenge": "single-select", "final": "Y", "prompt": "\#(prompt)", "options": [\#(quoted)], "correct": [\#(options.count)]}]}}"#
+        guard case .success(let scenario) = ScenarioFile.read(Array(json.utf8)) else { throw ScenarioUnread() }
+        let driver = AppDriver(width: 60, height: 18, scenario: scenario)
+        driver.pay(card: "4111111111111111")
+        return driver
+    }
+
+    private struct ScenarioUnread: Error {}
+
     /// A scenario's select challenge with more options than rows: they scroll with the focus, and the end rows
     /// count the hidden ones.
     @Test func optionsBeyondTheRowsScrollWithTheFocus() throws {
-        let options = (1...8).map { "\"Option \($0)\"" }.joined(separator: ", ")
-        let json = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]}, "payments": {"cards": [{"number": "4111111111111111", "title": "eight options", "challenge": "single-select", "final": "Y", "prompt": "Pick one.", "options": ["# + options + #"], "correct": [8]}]}}"#
-        guard case .success(let scenario) = ScenarioFile.read(Array(json.utf8)) else { Issue.record("the scenario"); return }
-        let driver = AppDriver(width: 60, height: 18, scenario: scenario)
-        driver.pay(card: "4111111111111111")
+        let driver = try selectChallenge(options: (1...8).map { "Option \($0)" })
         var text = rows(driver).joined(separator: "\n")
         #expect(text.contains("› ( ) Option 1") && text.contains("more") && !text.contains("Option 8"), "\(text)")
         for _ in 0..<7 { driver.press(.down) }
@@ -87,11 +95,7 @@ import Testing
     /// Options as long as the row: the rows that count the hidden ones cut their option before the count, with
     /// "…" (the count was written over the option's text: "a label of nearly sixty characte↑ 1 more").
     @Test func aLongOptionIsCutBeforeTheHiddenCount() throws {
-        let options = (1...8).map { "\"Option \($0): a label of nearly sixty characters, to see it cut\"" }.joined(separator: ", ")
-        let json = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]}, "payments": {"cards": [{"number": "4111111111111111", "title": "eight options", "challenge": "single-select", "final": "Y", "prompt": "Pick one.", "options": ["# + options + #"], "correct": [8]}]}}"#
-        guard case .success(let scenario) = ScenarioFile.read(Array(json.utf8)) else { Issue.record("the scenario"); return }
-        let driver = AppDriver(width: 60, height: 18, scenario: scenario)
-        driver.pay(card: "4111111111111111")
+        let driver = try selectChallenge(options: (1...8).map { "Option \($0): a label of nearly sixty characters, to see it cut" })
         for _ in 0..<5 { driver.press(.down) }
         let marked = rows(driver).filter { $0.contains(" more") }
         #expect(marked.count == 2, "\(rows(driver).joined(separator: "\n"))")
@@ -105,10 +109,7 @@ import Testing
     /// gives the challenge the keys back.
     @Test func f6ReadsAChallengesCutQuestionWholeFromTheLog() throws {
         let prompt = "Which of these purchases did you make at a shop in the last thirty days? Choose the one that you recognise from your statement."
-        let json = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]}, "payments": {"cards": [{"number": "4111111111111111", "title": "long", "challenge": "single-select", "final": "Y", "prompt": "\#(prompt)", "options": ["Bakery", "Cinema"], "correct": [2]}]}}"#
-        guard case .success(let scenario) = ScenarioFile.read(Array(json.utf8)) else { Issue.record("the scenario"); return }
-        let driver = AppDriver(width: 60, height: 18, scenario: scenario)
-        driver.pay(card: "4111111111111111")
+        let driver = try selectChallenge(prompt: prompt, options: ["Bakery", "Cinema"])
         #expect(!rows(driver).joined().contains("statement."), "the question is cut here")
         driver.press(.f6, .enter)
         #expect(rows(driver).contains { $0.contains("statement.\"") }, "\(rows(driver).joined(separator: "\n"))")
