@@ -121,14 +121,17 @@ extension DropsPage {
             // The ACS's Erro is about a CReq; the 3DS SDK's, about the CRes it did not get or could not read.
             log(from, from == "ACS" ? "Drops" : "ACS", ThreeDSMessage.erro(error, about: from == "ACS" ? "CReq" : "CRes", of: ids),
                 status: error.errorCode)
-        } else if acsHasACReq {
-            // An Erro ends the exchange in place of the final CRes (EMV 3DS: the answer to a CReq is a CRes or an
-            // Erro, and a 3DS SDK that gave up on the ACS gets nothing more from it), and a CReq the ACS never got
-            // has no answer; the ACS sends its RReq either way.
-            log("ACS", "Drops", ThreeDSMessage.cresFinal(ids, result))
         }
+        // The ACS sends its RReq either way, and its final CRes only once the RRes has come back (EMV 3DS 2.2's
+        // challenge flow): the final CRes was logged first.
         log("ACS", "DS", ThreeDSMessage.rreq(ids, result), status: result.transStatus.rawValue)
         log("DS", "ACS", ThreeDSMessage.rres(ids, result))
+        if result.error == nil && acsHasACReq {
+            // An Erro ends the exchange in place of the final CRes (EMV 3DS: the answer to a CReq is a CRes or an
+            // Erro, and a 3DS SDK that gave up on the ACS gets nothing more from it), and a CReq the ACS never got
+            // has no answer.
+            log("ACS", "Drops", ThreeDSMessage.cresFinal(ids, result))
+        }
         finish(result, response, base: base)
     }
 

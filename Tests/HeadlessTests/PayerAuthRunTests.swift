@@ -46,6 +46,10 @@ import Testing
                      "onPayerAuthenticationRequired", "onPayerAuthenticationSuccess"] {
             #expect(steps.contains(step), "no \(step) event")
         }
+        // The ACS sends its final CRes once its RReq has been answered (EMV 3DS 2.2's challenge flow): the last
+        // CRes came before the RReq.
+        let (rreq, rres, lastCRes) = (steps.firstIndex(of: "RReq"), steps.firstIndex(of: "RRes"), steps.lastIndex(of: "CRes"))
+        #expect(rreq != nil && rres != nil && lastCRes != nil && rreq! < rres! && rres! < lastCRes!, "\(steps)")
         // As a number of its own: the AReq's purchaseDate is the wall clock's, and 20261201234512 (23:45:12 on
         // the 1st) holds 1234 without any code having been printed.
         for text in ["9876", "1234", "4000000000002503", "4000 0000 0000 2503"] {
