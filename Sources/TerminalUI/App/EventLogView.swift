@@ -267,7 +267,8 @@ extension AppView {
     /// The detail view's first line after `key` (nil: closed), between its first line and its last page: it went
     /// on past the end, and ↑ then did nothing for as many presses. A page is the rows shown.
     static func detailScroll(_ key: Key, from scroll: Int, lines: Int, screenHeight: Int) -> Int? {
-        let rows = max(1, screenHeight - 5)
+        // The overlay's rows less its frame and the blank row under its title, as drawEventDetail lays them out.
+        let rows = max(1, Frame.overlayHeight(screen: screenHeight) - 3)
         let last = max(0, lines - rows)
         let scroll = min(scroll, last)
         switch key {
@@ -284,7 +285,7 @@ extension AppView {
 
     static func drawEventDetail(_ buffer: inout ScreenBuffer, lines: [String], scroll: Int, closes: String = "esc closes") {
         let width = buffer.width - 4
-        let height = buffer.height - 2
+        let height = Frame.overlayHeight(screen: buffer.height)
         let top = 1
         let left = 2
         let rows = height - 3

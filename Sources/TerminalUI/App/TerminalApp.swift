@@ -132,7 +132,8 @@ public final class TerminalApp: FlowFrontEnd {
         }
         // F6 goes into the log from any screen, as F6 moves between panes in a browser: on a form or a challenge,
         // where Tab moves between fields, it is the way to read an event whole (a question cut at 60×18).
-        if key == .f6 || (key == .tab && logTakesTab) {
+        // Not where no log shows (the KSSIDP comparison takes the whole screen).
+        if (key == .f6 && AppView.logRows(state) > 0) || (key == .tab && logTakesTab) {
             // The selection starts on the newest event shown.
             let shown = state.log.count - 1 - state.logScroll
             state.logFocus = LogFocusState(selected: state.logScroll > 0 && state.log.indices.contains(shown) ? state.log[shown].sequence : nil,
@@ -247,6 +248,11 @@ public final class TerminalApp: FlowFrontEnd {
         }
         if var focus = state.logFocus, focus.editingFilter {
             for character in typed { handleLogFocus(.character(character), &focus) }
+            return
+        }
+        // The log has the keys (F6 from a form): the form behind, drawn without its focus, takes no paste either.
+        if state.logFocus != nil {
+            state.notice = "paste ignored: the log has the keys (esc gives them back)"
             return
         }
         func paste(into input: inout TextInput) {

@@ -1,12 +1,13 @@
 import LocaleText
 /// A box with an optional title in its top border.
 enum Frame {
-    /// An overlay's box (the help, an event shown whole) over the screen: cleared, framed and titled. One that
-    /// reaches down to the status row (the row over the help bar) blanks that row whole first: its ends showed
-    /// beside the frame (" t└────┘d").
+    /// The most rows an overlay (the help, an event shown whole) takes on a screen `height` rows tall: from under the
+    /// title row down to above the status row, which stays in view (a prompt's countdown is there; an overlay over
+    /// it left its ends beside the frame, " t└────┘d").
+    static func overlayHeight(screen height: Int) -> Int { height - 3 }
+
+    /// An overlay's box over the screen: cleared, framed and titled.
     static func drawOverlay(_ buffer: inout ScreenBuffer, top: Int, left: Int, width: Int, height: Int, title: String) {
-        let status = buffer.height - 2
-        if top + height > status { buffer.fill(top: status, left: 0, width: buffer.width, height: 1, role: .text) }
         buffer.fill(top: top, left: left, width: width, height: height, role: .text)
         draw(&buffer, top: top, left: left, width: width, height: height, title: title)
     }

@@ -41,7 +41,7 @@ enum HelpBar {
         ("a r", "approve / refuse on the other device"),
         ("↑↓ on a result", "scroll its lines when they do not all show"),
         ("pgup pgdn", "scroll the SDK event log"),
-        ("tab or F6", "into the log (on a form, tab is the next field; F6 goes from any screen): ↑↓ select, home end, enter details, / filter; esc, tab or F6 back"),
+        ("tab or F6", "into the log (F6 from a form too): ↑↓ select, home end, enter details, / filter; esc, tab or F6 back"),
         ("end in the log", "follow the newest events again"),
         ("/ in the log", "filter: enter keeps, esc clears, ctrl-w ctrl-u delete"),
         ("v", "the log as a sequence diagram (and back)"),
@@ -69,7 +69,7 @@ enum HelpBar {
 
     /// How many lines the overlay shows on a screen of this size.
     static func overlayRows(width: Int, height: Int) -> Int {
-        max(1, min(height - 2, overlayLayout(screenWidth: width).lines.count + 3) - 3)
+        max(1, min(Frame.overlayHeight(screen: height), overlayLayout(screenWidth: width).lines.count + 3) - 3)
     }
 
     /// The lines where a key starts (its description's first line).
@@ -126,7 +126,7 @@ enum HelpBar {
     /// The overlay of every key, from `scroll` when they do not all fit (↑↓ scroll it; the title says so).
     static func drawOverlay(_ buffer: inout ScreenBuffer, scroll: Int = 0) {
         let (width, keyWidth, lines) = overlayLayout(screenWidth: buffer.width)
-        let height = min(buffer.height - 2, lines.count + 3)
+        let height = min(Frame.overlayHeight(screen: buffer.height), lines.count + 3)
         let rows = overlayRows(width: buffer.width, height: buffer.height)
         let page = overlayPage(width: buffer.width, height: buffer.height, scroll: scroll)
         let top = max(1, (buffer.height - height) / 2)
