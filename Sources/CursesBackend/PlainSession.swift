@@ -54,6 +54,17 @@ public enum PlainSession {
         write(TerminalApp.plainHeader(ascii: ascii) + "\n")
         var printedScreen: [String] = []
         var printedSequence = 0
+        // Typed at a terminal while the output goes elsewhere (`> log`, `| tee log`): the typing is echoed on the
+        // terminal, as the terminal echoes a line, and the transcript gets each answer as a piped session writes it
+        // (the editor's echo went into the output: a whole card number, an erase for each Backspace, and nothing
+        // on the terminal under `> log`). With `| tee`, the answer then shows twice on the terminal.
+        let echoesElsewhere = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 0
+        // The terminal typed at (standard input's), else the controlling one.
+        echoDescriptor = echoesElsewhere ? openTerminal() : STDOUT_FILENO
+        defer {
+            if echoesElsewhere && echoDescriptor >= 0 { close(echoDescriptor) }
+            echoDescriptor = STDOUT_FILENO
+        }
         var asked: PlainQuestion?
         // A question waits at the end of the line (with what is typed so far): anything printed before its answer
         // starts on a line of its own, and the question is asked again under it, the typing shown again.
@@ -63,11 +74,12 @@ public enum PlainSession {
         var askedShowing = false
         func endQuestionLine() {
             guard questionOnLine else { return }
-            brokenWhileShowing = askedShowing ? asked : nil
+            // Echoed on a terminal of its own, the typing's line is not the one the output broke.
+            brokenWhileShowing = askedShowing && !echoesElsewhere ? asked : nil
             // A card number typed in part is erased first: the question is asked again under it, with it echoed again.
-            writeEcho(editor.eraseMasked())
+            if !echoesElsewhere { writeEcho(editor.eraseMasked()) }
             write("\n")
-            editor.lineBroken()
+            if !echoesElsewhere { editor.lineBroken() }
             questionOnLine = false
             asked = nil
         }
@@ -77,16 +89,6 @@ public enum PlainSession {
         var inputEnded = false
         var droppedLines = 0
         let typed = isatty(STDIN_FILENO) == 1
-        // Typed at a terminal while the output goes elsewhere (`> log`, `| tee log`): the typing is echoed on the
-        // terminal, as the terminal echoes a line, and the transcript gets each answer as a piped session writes it
-        // (the editor's echo went into the output: a whole card number, an erase for each Backspace, and nothing
-        // on the terminal under `> log`). With `| tee`, the answer then shows twice on the terminal.
-        let echoesElsewhere = typed && isatty(STDOUT_FILENO) == 0
-        echoDescriptor = echoesElsewhere ? open("/dev/tty", O_WRONLY | O_CLOEXEC) : STDOUT_FILENO
-        defer {
-            if echoesElsewhere && echoDescriptor >= 0 { close(echoDescriptor) }
-            echoDescriptor = STDOUT_FILENO
-        }
         // The terminal went without a SIGHUP reaching the program (its window closed while the shell that started
         // it ignores the signal): reads give nothing and writes fail with EIO. The session ends as a SIGHUP ends
         // it, the flow cancelled and recorded, 129; it ended with 74, "could not be written", and no flow kept.
@@ -224,6 +226,7 @@ public enum PlainSession {
             if ready == 0 && editor.waitsForEscape {
                 writeEcho(editor.eraseMasked())
                 let entry = editor.escapeTimedOut()
+                if echoesElsewhere && !entry.echoed { writeEcho([0x0A]) }
                 if pending.append(entry.text, limit: maximumPending) { echoedLines.append(entry.echoed && !echoesElsewhere) }
                 continue
             }
@@ -252,6 +255,8 @@ public enum PlainSession {
                     // An answer echoed with its Enter has ended the question's line (in the output, when echoed there).
                     if !echoesElsewhere && entries.contains(where: \.echoed) { questionOnLine = false }
                     for entry in entries {
+                        // An answer not echoed (a secret's) still ends its line on the terminal typed at.
+                        if echoesElsewhere && !entry.echoed { writeEcho([0x0A]) }
                         if pending.append(entry.text, limit: maximumPending) {
                             echoedLines.append(entry.echoed && !echoesElsewhere)
                         } else {
@@ -364,6 +369,15 @@ public enum PlainSession {
     /// Where the line editor's echo goes: the output, or the terminal itself when the output is not one (-1: the
     /// terminal could not be opened, and nothing is echoed). Main thread only.
     nonisolated(unsafe) private static var echoDescriptor = STDOUT_FILENO
+
+    /// The terminal standard input is (`ttyname`), for writing: the one typed at; else the controlling terminal.
+    private static func openTerminal() -> Int32 {
+        if let name = ttyname(STDIN_FILENO) {
+            let descriptor = open(name, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            if descriptor >= 0 { return descriptor }
+        }
+        return open("/dev/tty", O_WRONLY | O_CLOEXEC)
+    }
 
     /// The line editor's echo of what is typed.
     private static func writeEcho(_ bytes: [UInt8]) {
