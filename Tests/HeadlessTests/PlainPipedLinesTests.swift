@@ -49,7 +49,8 @@ import Testing
 
     /// An Alt key (Esc and a letter), a title-setting OSC or a DCS string in a piped line are refused as the arrow
     /// keys are: each cancelled the flow, and the answers after it fell onto other questions.
-    @Test(arguments: ["al\u{1b}xice", "\u{1b}]0;title\u{07}", "\u{1b}Pq#0\u{1b}\\", "\u{1b}]0;no end"])
+    @Test(arguments: ["al\u{1b}xice", "\u{1b}]0;title\u{07}", "\u{1b}Pq#0\u{1b}\\", "\u{1b}]0;no end", "al\u{1b}éice", "al\u{1b}\u{7f}",
+                      "al\u{1b}[", "\u{1b}O"])
     func otherEscapeSequencesAreRefusedNotACancel(_ line: String) throws {
         let run = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\n\(line)\nalice\n")
         #expect(run.stdout.contains("\n! arrow and editing keys do not move the cursor here"), "\(run.stdout)")

@@ -27,16 +27,22 @@ extension TerminalApp {
                 if bytes[index + 1] == UInt8(ascii: "[") {
                     while end < bytes.count, (0x20...0x3F).contains(bytes[end]) { end += 1 }
                 }
-                guard end < bytes.count, (0x40...0x7E).contains(bytes[end]) else { return nil }
+                // Cut short by the line's end (Esc [ typed as Alt-[): a sequence all the same, not a cancel.
+                if end >= bytes.count { end = bytes.count - 1 } else if !(0x40...0x7E).contains(bytes[end]) { return nil }
             case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
                 // OSC, DCS, APC, PM, SOS: a string up to BEL or ST (Esc \), or to the line's end.
                 while end < bytes.count, bytes[end] != 0x07, !(bytes[end] == 0x1B && end + 1 < bytes.count && bytes[end + 1] == UInt8(ascii: "\\")) {
                     end += 1
                 }
                 if end < bytes.count, bytes[end] == 0x1B { end += 1 }
-            case 0x20...0x7E:
-                // An Alt key (Alt-x is Esc x); an Esc with a key typed after it on the line is not a cancel either.
+            case 0x20...0x7F:
+                // An Alt key (Alt-x is Esc x, Alt-Backspace Esc DEL); an Esc with a key typed after it on the line is
+                // not a cancel either.
                 end = index + 1
+            case 0xC0...0xFF:
+                // Alt and a letter beyond ASCII (Alt-é): the whole character.
+                end = index + 1
+                while end + 1 < bytes.count, bytes[end + 1] & 0xC0 == 0x80 { end += 1 }
             default:
                 return nil  // Esc Esc, or Esc and a control character: the line cancels
             }
