@@ -138,11 +138,13 @@ public struct IdpSdkFlow {
     // MARK: Failures
 
     public func mcFailure(_ step: FlowStep, _ reply: any KsEvent) -> FlowResult {
+        // The MC-SDK fails Start or Restart with UNINITIALISED only when its integrity check fails.
+        func status(_ status: StatusType, _ state: KSMSdkState) -> String {
+            status == .KSMFAILED && state == .uninitialised ? SimulatorStatus.insecureDevice : status.name
+        }
         switch reply {
         case let event as KSMStartResultEvent:
-            // The MC-SDK fails Start with UNINITIALISED only when its integrity check fails.
-            let insecure = event.status == .KSMFAILED && event.sdkState == .uninitialised
-            return run.result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.name, step: step,
+            return run.result(.failure, status: status(event.status, event.sdkState), step: step,
                           error: FlowError(subsystem: nil, code: nil, message: event.errorDescription.isEmpty ? "StartEvent failed" : event.errorDescription))
         case let event as KSMOfflineLoginResultEvent:
             return run.result(.failure, status: event.status.name, step: step,
@@ -157,9 +159,7 @@ public struct IdpSdkFlow {
                 subsystem: nil, code: event.errorCode == 0 ? nil : event.errorCode,
                 message: event.errorDescription.isEmpty ? "GetAstClientData failed" : event.errorDescription))
         case let event as KSMRestartResultEvent:
-            // As Start: the restart's integrity check is the one failure that leaves the MC-SDK UNINITIALISED.
-            let insecure = event.status == .KSMFAILED && event.sdkState == .uninitialised
-            return run.result(.failure, status: insecure ? SimulatorStatus.insecureDevice : event.status.name, step: step, error: FlowError(
+            return run.result(.failure, status: status(event.status, event.sdkState), step: step, error: FlowError(
                 subsystem: nil, code: nil, message: event.errorDescription.isEmpty ? "Restart failed" : event.errorDescription))
         case let event as KSMInvalidStateEvent:
             return run.result(.failure, status: StatusType.INVALID_STATE.name, step: step,

@@ -148,6 +148,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
 
     private func start() -> KSMStartResultEvent {
         if let insecure = configuration.integrityFailure() {
+            // Stopped, as a refused restart leaves it: the next event but Start is out of order.
+            state.withLock { $0.started = false }
             return KSMStartResultEvent(status: .KSMFAILED, sdkState: .uninitialised, userList: [], errorDescription: insecure)
         }
         // Another process on the same state file may have activated or logged out this device. The first

@@ -64,6 +64,9 @@ import Testing
         guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
         #expect(form.inputs.allSatisfy { $0.isEmpty })
         #expect(driver.app.render().text.contains("paste ignored: the log has the keys"))
+        // Typing meant for the form is said too.
+        driver.press(.character("a"))
+        #expect(driver.app.render().text.contains("not typed: the log has the keys"), "\(driver.app.render().text)")
     }
 
     /// The KSSIDP comparison takes the whole screen: F6 there entered a log that was not drawn, and ↑↓ stopped

@@ -11,7 +11,7 @@ public struct LogFocusState: Sendable, Equatable {
     public var filter = ""
     /// The most characters a filter (the log's, the card picker's) takes, and what a key past them says.
     static let filterLimit = 40
-    static let filterFull = "the filter takes at most 40 characters"
+    static let filterFull = "the filter takes at most \(filterLimit) characters"
     /// `/` was pressed: keys type into the filter until Enter or Esc.
     public var editingFilter = false
     /// The detail view of the selected event is open, scrolled this far.
@@ -159,6 +159,8 @@ extension TerminalApp {
         case .character("/"):
             // A kept filter opens again at its end, to be refined (it was thrown away, as lazygit and gum do not).
             focus.editingFilter = true
+        // Typing meant for the form behind (F6 took the keys from it) is said, not dropped without a word.
+        case .character where state.isAsking: state.notice = "not typed: the log has the keys (esc gives them back to the form)"
         default: break
         }
         // The view follows the selection only when it leaves the view.
