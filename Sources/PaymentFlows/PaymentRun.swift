@@ -104,6 +104,9 @@ final class PaymentRun: DropsCardholder {
     private struct State {
         var stage: FlowStep = .configure
         var details: PaymentDetails?
+        /// Whether a challenge screen reached the app: a challenge ended before any (its first CReq unanswered, or
+        /// answered with an Erro) failed at the CReq, not at a screen never shown.
+        var screenShown = false
     }
 
     init(run: FlowRun, settings: PaymentSettings) {
@@ -196,7 +199,10 @@ final class PaymentRun: DropsCardholder {
     }
 
     func respond(to screen: ChallengeScreen) -> CardholderAction {
-        state.withLock { $0.stage = .challengeScreen }
+        state.withLock {
+            $0.stage = .challengeScreen
+            $0.screenShown = true
+        }
         // The ACS's message, then the counts; the attempts once (after a wrong answer the message says them:
         // "…; 2 attempts left, 3 resends left; wrong code; 2 attempts left").
         let said = screen.message != nil && screen.messageCountsAttempts
@@ -295,6 +301,7 @@ final class PaymentRun: DropsCardholder {
         func ended(_ flowOutcome: FlowOutcome, _ status: String, at step: FlowStep?, _ failure: FlowError?, _ payment: PaymentOutcome?) -> FlowResult {
             with(payment, run.result(flowOutcome, status: status, step: step, error: failure))
         }
+        let failedChallengeStep: FlowStep = state.withLock { $0.screenShown } ? .challengeScreen : FlowStep("CReq")
         switch end {
         case .frictionless(let data):
             return ended(.success, PaymentStatus.frictionless, at: nil, nil,
@@ -317,16 +324,16 @@ final class PaymentRun: DropsCardholder {
             case (.timedOutAtSDK?, _):
                 return ended(.failure, EngineStatus.promptTimeout, at: .challengeScreen, error(data.error), outcome(callback, values, .retry))
             case (.timedOutAtACS?, _), (.firstCReqNotReceived?, _):
-                return ended(.failure, PaymentStatus.authenticationFailed, at: .challengeScreen, error(data.error),
+                return ended(.failure, PaymentStatus.authenticationFailed, at: failedChallengeStep, error(data.error),
                              outcome(callback, values, .retry))
             case (_, TransStatus.couldNotBePerformed.rawValue?):
                 // Cardinal: after an error on authentication, authorise without liability shift; after a step-up
                 // the issuer could not run, retry or do so.
                 let next: NextAction = values?.errorComponent == "A" ? .proceedWithoutLiabilityShift : .retry
-                return ended(.failure, PaymentStatus.authenticationUnavailable, at: .challengeScreen, error(data.error),
+                return ended(.failure, PaymentStatus.authenticationUnavailable, at: failedChallengeStep, error(data.error),
                              outcome(callback, values, next))
             default:
-                return ended(.failure, PaymentStatus.authenticationFailed, at: .challengeScreen, error(data.error),
+                return ended(.failure, PaymentStatus.authenticationFailed, at: failedChallengeStep, error(data.error),
                              outcome(callback, values, .doNotAuthorise))
             }
         case .unavailable(let data):

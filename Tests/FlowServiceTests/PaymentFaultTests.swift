@@ -137,6 +137,8 @@ import ThreeDSecure
     @Test func aLostFirstCReqGetsNoCRes() throws {
         let (result, events) = try payLogging(threeDS: ThreeDSFaults(firstCReqLost: true))
         #expect(result.payment?.challengeCancel == "05")
+        // No screen reached the app: the payment failed at its first CReq (it said "challenge screen").
+        #expect(result.failedStep?.rawValue == "CReq", "\(result.failedStep?.rawValue ?? "none")")
         let sequence = messageSequence(events)
         #expect(sequence.contains("ACS→DS RReq"), "\(sequence)")
         #expect(!sequence.contains { $0.hasSuffix("CRes") }, "\(sequence)")
@@ -151,6 +153,7 @@ import ThreeDSecure
         let (result, events) = try payLogging(threeDS: faults, timers: timers)
         #expect(result.payment?.transStatus == "N" && result.payment?.transStatusReason == "14")
         #expect(result.payment?.challengeCancel == "05")
+        #expect(result.failedStep?.rawValue == "CReq")
         let sequence = messageSequence(events)
         #expect(sequence.contains("ACS→DS RReq") && !sequence.contains { $0.hasSuffix("CRes") }, "\(sequence)")
         let fault = events.first { $0.step.rawValue == "fault injected" }?.detail ?? ""
