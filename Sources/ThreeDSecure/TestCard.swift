@@ -145,7 +145,7 @@ public enum CardCatalog {
             (12, "Error on authentication",
              ["4000000000002644", "5200000000002656", "340000000002351", "6011000000002570"],
              .challenge(.oneTimeCode(outcome: .couldNotBePerformed, endsInError: true))),
-            (13, "Bypassed authentication",
+            (13, "Bypassed authentication (CyberSource's; Cardinal has removed it)",
              ["4000000000002560", "5200000000002508", "340000000002948", "6011000000002976"], .lookup(.bypassed)),
         ]
         let brands: [CardBrand] = [.visa, .mastercard, .amex, .discover]
