@@ -45,7 +45,20 @@ struct PlainLineEditor {
     private var afterCR = false
     private let maximumLine: Int
 
-    private enum Escape { case none, escape, csi, ss3 }
+    /// `string`: an OSC, DCS, APC, PM or SOS, to its BEL or ST (`stringEscape`: its Esc seen).
+    private enum Escape {
+        case none, escape, csi, ss3, string, stringEscape
+
+        /// What follows an Esc and `byte`.
+        static func after(_ byte: UInt8) -> Escape {
+            switch byte {
+            case UInt8(ascii: "["): .csi
+            case UInt8(ascii: "O"): .ss3
+            case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"): .string
+            default: .none
+            }
+        }
+    }
 
     init(maximumLine: Int) {
         self.maximumLine = maximumLine
@@ -126,8 +139,24 @@ struct PlainLineEditor {
         for byte in bytes {
             switch escape {
             case .escape:
-                // Esc then [ or O: a sequence, dropped whole; Esc then another key: an Alt key, dropped.
-                escape = byte == UInt8(ascii: "[") ? .csi : byte == UInt8(ascii: "O") ? .ss3 : .none
+                // Esc then [ or O: a sequence, dropped whole; Esc then ] or P (an OSC, a DCS …): a string, dropped to
+                // its end (its text was typed into the answer); Esc then another key: an Alt key, dropped.
+                escape = Escape.after(byte)
+                continue
+            case .string where byte == 0x07:
+                escape = .none
+                continue
+            case .string where byte == 0x1B:
+                escape = .stringEscape
+                continue
+            case .string where byte != UInt8(ascii: "\r") && byte != UInt8(ascii: "\n"):
+                continue
+            case .string:
+                // A line's end ends a string never closed: Enter still answers.
+                escape = .none
+            case .stringEscape:
+                // ST (Esc \) ends the string; Esc and anything else starts what that Esc starts.
+                escape = byte == UInt8(ascii: "\\") ? .none : Escape.after(byte)
                 continue
             case .csi:
                 if (0x40...0x7E).contains(byte) || !(0x20...0x3F).contains(byte) { escape = .none }

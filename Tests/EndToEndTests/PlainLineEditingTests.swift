@@ -54,4 +54,16 @@ import Testing
             session.press("Enter")
         }
     }
+
+    /// An OSC or a DCS string typed at a terminal (a title report, a paste that carries one) is dropped whole, to its
+    /// BEL or ST, as the terminal UI's decoder drops it: its text after "Esc ]" was typed into the answer.
+    @Test(arguments: ["\u{1b}]0;title\u{07}", "\u{1b}]2;x\u{1b}\\", "\u{1b}Pq#0\u{1b}\\"])
+    func oscAndDCSStringsAreDroppedWhole(_ sequence: String) throws {
+        try activate { session in
+            session.type("al")
+            session.send(bytes: sequence)
+            session.type("ice")
+            session.press("Enter")
+        }
+    }
 }
