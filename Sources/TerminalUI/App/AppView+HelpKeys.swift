@@ -37,13 +37,16 @@ extension AppView {
         case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back"), ("?", "help")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
         // Test data (F4) before Enter, which everyone tries: at 60 columns the bar keeps tab, esc, F4 and F1.
-        case .form: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back")]
-        case .payment: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "test cards"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back")]
+        // F6 (into the log) last: where there is room.
+        case .form: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back"),
+                            ("F6", "log")]
+        case .payment: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "test cards"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back"),
+                               ("F6", "log")]
         case .challenge(let challenge):
             switch challenge.screen.uiType {
-            case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F1", "help")]
-            case .singleSelect, .multiSelect: return [("↑↓", "move"), ("space", "choose"), ("enter", "submit"), ("esc", "cancel"), ("?", "help")]
-            case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("?", "help")]
+            case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F6", "log"), ("F1", "help")]
+            case .singleSelect, .multiSelect: return [("↑↓", "move"), ("space", "choose"), ("enter", "submit"), ("esc", "cancel"), ("F6", "log"), ("?", "help")]
+            case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("F6", "log"), ("?", "help")]
             case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("?", "help")]
             }
         case .q2Choice: return [("↑↓ 1-\(Q2ChoiceState.Choice.allCases.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"), ("?", "help")]
