@@ -1,3 +1,4 @@
+import FlowCatalog
 import Testing
 @testable import TerminalUI
 
@@ -63,10 +64,38 @@ import Testing
         driver.app.handlePaste("pasted")
         guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
         #expect(form.inputs.allSatisfy { $0.isEmpty })
-        #expect(driver.app.render().text.contains("paste ignored: the log has the keys"))
+        #expect(driver.app.render().text.contains("paste ignored: esc gives the keys back"))
         // Typing meant for the form is said too.
         driver.press(.character("a"))
-        #expect(driver.app.render().text.contains("not typed: the log has the keys"), "\(driver.app.render().text)")
+        #expect(driver.app.render().text.contains("not typed: esc gives the keys back"), "\(driver.app.render().text)")
+    }
+
+    /// While a prompt counts down, a notice shows with the seconds before it (the countdown hid it, and it showed
+    /// on the result once the prompt had timed out), and it goes with the prompt.
+    @Test func aNoticeShowsBesideTheCountdownAndGoesWithThePrompt() throws {
+        let driver = AppDriver(configuration: FlowConfiguration(promptTimeout: .seconds(40)))
+        driver.openActivation()
+        let deadline = try #require(driver.app.state.promptDeadline)
+        driver.press(.f6, .character("x"))
+        driver.app.tick(now: deadline - .milliseconds(11_500))
+        let status = driver.app.render().text.components(separatedBy: "\n").dropLast().last ?? ""
+        #expect(status.contains("12 s left · not typed: esc gives the keys back"), "\(status)")
+        driver.clock.advance(by: .seconds(60))
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(!driver.app.render().text.contains("not typed"), "\(driver.app.render().text)")
+    }
+
+    /// While the log has the keys, the history list's selection is not highlighted as the log's is (two highlights
+    /// said two places Enter goes).
+    @Test func oneHighlightWhileTheLogHasTheKeys() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.escape, .character("h"))
+        let highlighted = { driver.app.render().roles.components(separatedBy: "\n").filter { $0.contains("M") }.count }
+        let before = highlighted()
+        driver.press(.f6)
+        #expect(driver.app.state.logFocus != nil)
+        #expect(highlighted() == before, "one highlighted row, the log's, not the list's too")
     }
 
     /// The KSSIDP comparison takes the whole screen: F6 there entered a log that was not drawn, and ↑↓ stopped

@@ -37,11 +37,11 @@ extension AppView {
         case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back"), ("?", "help")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
         // Test data (F4) before Enter, which everyone tries: at 60 columns the bar keeps tab, esc, F4 and F1.
-        // F6 (into the log) last: where there is room.
-        case .form: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back"),
-                            ("F6", "log")]
-        case .payment: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "test cards"), ("F1", "help"), ("enter", "next/submit"), ("shift-tab ↑", "back"),
-                               ("F6", "log")]
+        // F6 (into the log) before shift-tab: at 80 columns the bar has room for it, not for both.
+        case .form: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "demo user"), ("F1", "help"), ("enter", "next/submit"), ("F6", "log"),
+                            ("shift-tab ↑", "back")]
+        case .payment: return [("tab ↓", "next"), ("esc", "cancel"), ("F4", "test cards"), ("F1", "help"), ("enter", "next/submit"), ("F6", "log"),
+                               ("shift-tab ↑", "back")]
         case .challenge(let challenge):
             switch challenge.screen.uiType {
             case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F6", "log"), ("F1", "help")]

@@ -24,9 +24,12 @@ extension AppState {
 extension AppView {
     /// A prompt's last seconds before it times out (`--prompt-timeout`), in whole seconds rounded up.
     static func countdown(_ state: AppState) -> String? {
+        countdownSeconds(state).map { "answer within \($0) s: the prompt then times out" }
+    }
+
+    static func countdownSeconds(_ state: AppState) -> Int64? {
         guard let left = state.promptTimeLeft(at: state.now), left <= AppState.countdownFrom else { return nil }
-        let seconds = left.components.seconds + (left.components.attoseconds > 0 ? 1 : 0)
-        return "answer within \(seconds) s: the prompt then times out"
+        return left.components.seconds + (left.components.attoseconds > 0 ? 1 : 0)
     }
 
     static func drawStatus(_ buffer: inout ScreenBuffer, _ state: AppState, row: Int) {
@@ -34,7 +37,11 @@ extension AppView {
         let faultsOn = state.faultsOnText.map { "⚡ \($0)" }
         var right = "device: \(state.deviceStatus) "
         let left: String
-        if let message = countdown(state) ?? state.notice {
+        // A notice answers the last key; a countdown running meanwhile stays in sight before it, in short (it hid
+        // the notice, which then showed on the next screen).
+        let seconds = countdownSeconds(state)
+        let message = state.notice.map { notice in seconds.map { "\($0) s left · \(notice)" } ?? notice } ?? countdown(state)
+        if let message {
             // A notice answers the last key and goes with the next: it has the line, the faults before it (they
             // stay in sight while any is on), and the device only when there is room left (it comes back with
             // the next key).

@@ -60,11 +60,11 @@ public enum AppView {
             if state.logFocus != nil { form.focus = Int.max }
             drawPayment(&buffer, form, inner)
         case .challenge(let challenge): drawChallenge(&buffer, challenge, inner, hasKeys: state.logFocus == nil)
-        case .q2Choice(let choice): drawQ2Choice(&buffer, choice, inner)
+        case .q2Choice(let choice): drawQ2Choice(&buffer, choice, inner, focused: state.logFocus == nil)
         case .working(_, let flow, let step): drawWorking(&buffer, flow, step, state, inner)
         case .result(let result): drawResult(&buffer, result, scroll: state.resultScroll, focused: state.logFocus == nil, inner)
-        case .history(let history): drawHistory(&buffer, history, inner)
-        case .transcript(let transcript, _): drawTranscript(&buffer, transcript, inner)
+        case .history(let history): drawHistory(&buffer, history, inner, focused: state.logFocus == nil)
+        case .transcript(let transcript, _): drawTranscript(&buffer, transcript, inner, focused: state.logFocus == nil)
         case .comparison(let comparison): drawComparison(&buffer, comparison, inner)
         }
         drawLog(&buffer, state, top: 1 + mainHeight)

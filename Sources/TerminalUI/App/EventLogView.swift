@@ -12,6 +12,10 @@ public struct LogFocusState: Sendable, Equatable {
     /// The most characters a filter (the log's, the card picker's) takes, and what a key past them says.
     static let filterLimit = 40
     static let filterFull = "the filter takes at most \(filterLimit) characters"
+    /// What typing and a paste meant for the screen behind say while the log has the keys (short enough for a
+    /// 60-column status line with a fault on); they go when that screen's prompt does.
+    static let notTyped = "not typed: esc gives the keys back"
+    static let pasteIgnored = "paste ignored: esc gives the keys back"
     /// `/` was pressed: keys type into the filter until Enter or Esc.
     public var editingFilter = false
     /// The detail view of the selected event is open, scrolled this far.
@@ -160,7 +164,7 @@ extension TerminalApp {
             // A kept filter opens again at its end, to be refined (it was thrown away, as lazygit and gum do not).
             focus.editingFilter = true
         // Typing meant for the form behind (F6 took the keys from it) is said, not dropped without a word.
-        case .character where state.isAsking: state.notice = "not typed: the log has the keys (esc gives them back to the form)"
+        case .character where state.isAsking: state.notice = LogFocusState.notTyped
         default: break
         }
         // The view follows the selection only when it leaves the view.

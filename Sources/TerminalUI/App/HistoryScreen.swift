@@ -169,7 +169,9 @@ extension AppView {
         area.height - 1 - (history.error == nil ? 0 : 1)
     }
 
-    static func drawHistory(_ buffer: inout ScreenBuffer, _ history: HistoryState, _ area: Panel) {
+    /// `focused` false: the log has the keys, and the selection is drawn in bold, not highlighted (one highlight says
+    /// where Enter goes).
+    static func drawHistory(_ buffer: inout ScreenBuffer, _ history: HistoryState, _ area: Panel, focused: Bool = true) {
         if let error = history.error {
             buffer.put(error, row: area.top, column: area.left, role: .error, limit: area.width)
         }
@@ -193,9 +195,9 @@ extension AppView {
             let selected = offset == history.selection
             let at = top + 1 + offset - first
             buffer.targets.append(ClickTarget(row: at, column: area.left, width: area.width, stop: offset))
-            if selected { buffer.fill(row: at, column: area.left, count: area.width, role: .menuFocused) }
-            buffer.put(line, row: at, column: area.left, role: selected ? .menuFocused : entry.outcome == .failure ? .error : .text,
-                       limit: area.width)
+            if selected && focused { buffer.fill(row: at, column: area.left, count: area.width, role: .menuFocused) }
+            buffer.put(line, row: at, column: area.left,
+                       role: selected ? (focused ? .menuFocused : .title) : entry.outcome == .failure ? .error : .text, limit: area.width)
         }
     }
 
@@ -264,7 +266,7 @@ extension AppView {
     }
 
     /// A past flow's events, one line each (cut with …), the selected one highlighted; Enter shows it whole.
-    static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel) {
+    static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel, focused: Bool = true) {
         let layout = transcriptLayout(transcript, area)
         for (index, line) in layout.header.enumerated() {
             buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + index, column: area.left, role: .title, limit: area.width)
@@ -287,9 +289,9 @@ extension AppView {
             line += " \(event.detail)"
             let selected = first + offset == transcript.scroll
             buffer.targets.append(ClickTarget(row: top + offset, column: area.left, width: area.width, stop: first + offset))
-            if selected { buffer.fill(row: top + offset, column: area.left, count: area.width, role: .menuFocused) }
+            if selected && focused { buffer.fill(row: top + offset, column: area.left, count: area.width, role: .menuFocused) }
             buffer.put(CharacterWidth.truncate(line, to: area.width), row: top + offset, column: area.left,
-                       role: selected ? .menuFocused : .text, limit: area.width)
+                       role: selected ? (focused ? .menuFocused : .title) : .text, limit: area.width)
         }
     }
 

@@ -92,7 +92,7 @@ extension TerminalApp {
 
 extension AppView {
     /// The banner (a deep link's) or a hint, the welcome, then the choices as the home menu shows its items.
-    static func drawQ2Choice(_ buffer: inout ScreenBuffer, _ choice: Q2ChoiceState, _ area: Panel) {
+    static func drawQ2Choice(_ buffer: inout ScreenBuffer, _ choice: Q2ChoiceState, _ area: Panel, focused: Bool = true) {
         if let banner = choice.banner {
             buffer.put(CharacterWidth.truncate("⚠ \(banner)", to: area.width), row: area.top, column: area.left, role: .error)
         } else {
@@ -104,7 +104,7 @@ extension AppView {
         buffer.put(CharacterWidth.truncate(choice.welcome, to: area.width), row: area.top + 1, column: area.left, role: .title)
         let width = min(area.width, max(30, (choice.titles.map { CharacterWidth.of($0) }.max() ?? 0) + 4))
         ChoiceList.draw(&buffer, choice.titles, selection: choice.selection, top: area.top + 3, left: area.left, width: width,
-                        rows: area.height - 3)
+                        rows: area.height - 3, focused: focused)
     }
 
     /// A Q2 result's rows: the user, the method, whether it was the auto-login, the user data's keys, the platform.

@@ -252,7 +252,7 @@ public final class TerminalApp: FlowFrontEnd {
         }
         // The log has the keys (F6 from a form): the form behind, drawn without its focus, takes no paste either.
         if state.logFocus != nil {
-            state.notice = "paste ignored: the log has the keys (esc gives them back)"
+            state.notice = LogFocusState.pasteIgnored
             return
         }
         func paste(into input: inout TextInput) {
