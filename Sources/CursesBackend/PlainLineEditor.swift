@@ -45,14 +45,15 @@ struct PlainLineEditor {
     private var afterCR = false
     private let maximumLine: Int
 
-    /// `string`: an OSC, DCS, APC, PM or SOS, to its BEL or ST (`stringEscape`: its Esc seen).
-    private enum Escape {
-        case none, escape, csi, ss3, string, stringEscape
+    /// `string`: an OSC, DCS, APC, PM or SOS, to its BEL or ST (`stringEscape`: its Esc seen); `csiStart`: Esc [
+    /// and nothing yet; `x10`: the bytes of an X10 mouse report (Esc [ M and three bytes, any values) still to come.
+    private enum Escape: Equatable {
+        case none, escape, csiStart, csi, ss3, string, stringEscape, x10(Int)
 
         /// What follows an Esc and `byte`.
         static func after(_ byte: UInt8) -> Escape {
             switch byte {
-            case UInt8(ascii: "["): .csi
+            case UInt8(ascii: "["): .csiStart
             case UInt8(ascii: "O"): .ss3
             case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"): .string
             default: .none
@@ -158,8 +159,14 @@ struct PlainLineEditor {
                 // ST (Esc \) ends the string; Esc and anything else starts what that Esc starts.
                 escape = byte == UInt8(ascii: "\\") ? .none : Escape.after(byte)
                 continue
-            case .csi:
-                if (0x40...0x7E).contains(byte) || !(0x20...0x3F).contains(byte) { escape = .none }
+            case .csiStart where byte == UInt8(ascii: "M"):
+                escape = .x10(3)
+                continue
+            case .csi, .csiStart:
+                escape = (0x40...0x7E).contains(byte) || !(0x20...0x3F).contains(byte) ? .none : .csi
+                continue
+            case .x10(let left):
+                escape = left > 1 ? .x10(left - 1) : .none
                 continue
             case .ss3:
                 escape = .none

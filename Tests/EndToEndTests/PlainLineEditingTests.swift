@@ -66,4 +66,16 @@ import Testing
             session.press("Enter")
         }
     }
+
+    /// An X10 mouse report (Esc [ M and three bytes) is dropped whole: its three bytes were typed into the answer
+    /// (" !!"; a DEL among them erased a character). Other sequences around it are dropped too.
+    @Test(arguments: ["\u{1b}[M !!", "\u{1b}[M#\u{7f}!", "\u{1b}[25;5~\u{1b}[<0;3;4M\u{1b}[I\u{1b}[M !!"])
+    func anX10MouseReportIsDroppedWhole(_ sequence: String) throws {
+        try activate { session in
+            session.type("al")
+            session.send(bytes: sequence)
+            session.type("ice")
+            session.press("Enter")
+        }
+    }
 }
