@@ -43,6 +43,7 @@ func help(_ command: Command, words: [String]) -> String {
 /// -wal), then `_exit`. Not `exit`: its `atexit` handlers include OpenSSL's, which frees what a flow still winding
 /// down on another thread (a cancelled one in the terminal UI) may be using.
 func end(_ status: Int32) -> Never {
+    EndingSignals.takeOneSent()
     // A signal that stopped the output ends the process with its own status, even when the run got here first.
     var status = ProcessOutput.endingStatus(status)
     // Output that could not be written (a full disk) is not a success: one line, and exit 74. A closed pipe
@@ -76,6 +77,8 @@ func writeError(_ message: String) {
 }
 
 func fail(_ message: String) -> Never {
+    // Bad input that a signal made (the answers' writer killed with this process) is not reported: the signal is.
+    EndingSignals.takeOneSent()
     writeError(message)
     end(UsageError.exitStatus)
 }
@@ -84,22 +87,54 @@ func fail(_ message: String) -> Never {
 /// (what the run wrote is copied out of the -wal into the file itself). No line is written after the signal, and
 /// `_exit` runs no `atexit` handler: OpenSSL's would free what a flow still running on another thread uses. The
 /// terminal UI installs its own handlers, which end its loop and then exit normally.
-func exitOnSignals() -> [any DispatchSourceSignal] {
-    // A closed output (`| head`) is no signal here: the write fails with EPIPE, the run goes on to its end (every
-    // flow kept in the file) and `end` exits 141, as SIGPIPE would have, the file closed first.
-    signal(SIGPIPE, SIG_IGN)
-    // SIGQUIT (Ctrl-\) as the others: left to the Swift runtime, it printed a crash report with every thread's
-    // stack, and the run went on to its end and exited with the flows' status.
-    return [SIGINT, SIGQUIT, SIGTERM, SIGHUP].map { number in
-        signal(number, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler {
-            ProcessOutput.stopWriting(signal: number)
-            StateFile.closeAll(onSignal: true)
-            _exit(128 + number)
+///
+/// The signals are blocked in every thread and taken by one thread of their own (`sigwait`), so that `end` can
+/// take one already sent but not yet taken: a CI job cancelled kills the process writing the answers too, and the
+/// end of input that makes could end the run as bad input (exit 2) before a handler on a dispatch queue ran.
+enum EndingSignals {
+    static let numbers = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
+    /// Set once the signals are blocked and their thread waits; then, whether that thread has taken one.
+    private static let state = Locked<(blocked: Bool, taken: Bool)>((false, false))
+
+    static func install() {
+        // A closed output (`| head`) is no signal here: the write fails with EPIPE, the run goes on to its end (every
+        // flow kept in the file) and `end` exits 141, as SIGPIPE would have, the file closed first.
+        signal(SIGPIPE, SIG_IGN)
+        // SIGQUIT (Ctrl-\) as the others: left to the Swift runtime, it printed a crash report with every thread's
+        // stack, and the run went on to its end and exited with the flows' status.
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        state.withLock { $0.blocked = true }
+        Thread.detachNewThread {
+            var set = signalSet()
+            var number: Int32 = 0
+            guard sigwait(&set, &number) == 0 else { return }
+            endOnSignal(number)
         }
-        source.resume()
-        return source
+    }
+
+    /// Ends the process with a signal's status if one was sent and not yet taken, or waits for its thread to end it.
+    static func takeOneSent() {
+        guard state.withLock({ $0.blocked }) else { return }
+        var set = signalSet()
+        var none = timespec(tv_sec: 0, tv_nsec: 0)
+        let number = sigtimedwait(&set, nil, &none)
+        if number > 0 { endOnSignal(number) }
+        while state.withLock({ $0.taken }) { pause() }
+    }
+
+    private static func endOnSignal(_ number: Int32) -> Never {
+        state.withLock { $0.taken = true }
+        ProcessOutput.stopWriting(signal: number)
+        StateFile.closeAll(onSignal: true)
+        _exit(128 + number)
+    }
+
+    private static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in numbers { sigaddset(&set, number) }
+        return set
     }
 }
 
@@ -134,8 +169,7 @@ if case .run(let command) = parsed.request, command != .terminal {
         do { try StateCommands.checkUnused(parsed.options, command: command) } catch { fail(error.message) }
     }
 }
-let signalSources: [any DispatchSourceSignal]
-if case .run(.terminal) = parsed.request { signalSources = [] } else { signalSources = exitOnSignals() }
+if parsed.request != .run(.terminal) { EndingSignals.install() }
 switch parsed.request {
 case .help(let command):
     // In ASCII under a locale that is not UTF-8, as plain mode and the error lines are.
