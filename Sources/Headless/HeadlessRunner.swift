@@ -60,9 +60,9 @@ public final class HeadlessRunner: FlowFrontEnd {
     /// Runs every flow and returns the exit status: 0 all succeeded, 1 one failed, 3 one was cancelled (and
     /// none failed). Throws the usage error that stopped the run, such as a missing answer.
     /// `beforeFirstFlow` runs once the answers are known to fit, before anything runs.
-    public func run(beforeFirstFlow: () -> Void = {}) throws(UsageError) -> Int32 {
+    public func run(beforeFirstFlow: () throws(UsageError) -> Void = {}) throws(UsageError) -> Int32 {
         try checkAnswersBeforeRunning()
-        beforeFirstFlow()
+        try beforeFirstFlow()
         // On the main thread, the main queue runs here between messages: the Drops delegate calls back there.
         service.mailbox.serveMainQueue()
         startNext()

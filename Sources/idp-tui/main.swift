@@ -234,7 +234,7 @@ case .run(.terminal):
                 let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
                 let configuration = try options.flowConfiguration(for: .terminal)
                 let state = try options.openState(for: .terminal)
-                let scenarioNote = state?.useScenario(named: (fromFile ?? .embeddedDefault).name)
+                let scenarioNote = try CommandLineOptions.useScenario(fromFile ?? .embeddedDefault, in: state)
                 stateWarnings.withLock { $0 = (state?.warnings ?? []) + [scenarioNote].compactMap { $0 } }
                 return .success(options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state))
             } catch {

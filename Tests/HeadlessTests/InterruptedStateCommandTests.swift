@@ -80,4 +80,22 @@ import Testing
         #expect(try holder.queryForTesting("SELECT count(*) FROM device") == [["1"]])
         holder.close()
     }
+
+    /// A file another process keeps locked (a `sqlite3` shell in a transaction) stops `run` at its first write, with
+    /// one line and exit 2, before any flow: each flow's stores waited out the lock in turn, the flow failed as a
+    /// device that could not be stored ("a full disk"), and the run ended 40 s later with exit 74.
+    @Test func aFileKeptLockedStopsARunBeforeAnyFlow() throws {
+        let folder = scratchPath("idp-tui-kept-locked")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let state = folder + "/state.sqlite"
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        let holder = try StateFile(path: state)
+        try holder.executeForTesting("BEGIN IMMEDIATE")
+        let run = try BinaryRun.run(["run", "login", "--state", state], stdin: Answers.alice)
+        try holder.executeForTesting("ROLLBACK")
+        holder.close()
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr == "idp-tui: run: the state file \(state) stayed locked by another process for 10 s\n")
+        #expect(run.stdout.isEmpty, "no flow ran: \(run.stdout)")
+    }
 }

@@ -30,13 +30,24 @@ extension CommandLineOptions {
 
     /// The service on inputs ``readInputs(for:)`` read, the state file opened now, and a note of the scenario in use
     /// to record in the state file once the flows start (``StateFile/useScenario(named:)``: a run stopped for bad
-    /// input first records nothing).
+    /// input first records nothing; a file that cannot be written, or stays locked, stops the run there).
     public func makeService(_ inputs: (scenario: Scenario, configuration: FlowConfiguration), for command: Command = .run)
-        throws(UsageError) -> (service: FlowService, noteScenario: () -> Void)
+        throws(UsageError) -> (service: FlowService, noteScenario: () throws(UsageError) -> Void)
     {
         let state = try openState(for: command)
-        let note = { if let note = state?.useScenario(named: inputs.scenario.name) { writeErrorLine("idp-tui: \(note)") } }
+        let note = { () throws(UsageError) in
+            if let note = try Self.useScenario(inputs.scenario, in: state) { writeErrorLine("idp-tui: \(note)") }
+        }
         return (makeService(scenario: inputs.scenario, configuration: inputs.configuration, state: state), note)
+    }
+
+    /// ``StateFile/useScenario(named:)``, its failure a usage error (the caller names its command).
+    public static func useScenario(_ scenario: Scenario, in state: StateFile?) throws(UsageError) -> String? {
+        do {
+            return try state?.useScenario(named: scenario.name)
+        } catch {
+            throw UsageError(error.description)
+        }
     }
 
     /// The flow service on a scenario and configuration already read, keeping what outlives the process in
