@@ -1,5 +1,6 @@
 import FlowEngine
 import FlowRecords
+import IdentityProvider
 import IdpFlows
 import LegacyFlows
 import PaymentFlows
@@ -11,21 +12,23 @@ import Simulation
 public enum FlowCatalog {
     /// A family's type and how a service makes its instance (from the environment, the configuration and the
     /// families made before it).
+    /// `settings`: the part of ``FlowConfiguration`` the family is made with (the KSSIDP wrapper, the IdpSdk's).
     struct Registration: Sendable {
         let type: any FlowFamily.Type
+        let settings: FlowConfiguration.Part
         let make: @Sendable (SimulationEnvironment, FlowConfiguration, [any FlowFamily]) -> any FlowFamily
     }
 
     /// The families, in menu order.
     static let registry: [Registration] = [
-        Registration(type: IdpSdkFamily.self) { environment, configuration, _ in
+        Registration(type: IdpSdkFamily.self, settings: .idp) { environment, configuration, _ in
             IdpSdkFamily(environment: environment, settings: configuration.idp)
         },
-        Registration(type: PaymentFamily.self) { _, configuration, _ in PaymentFamily(settings: configuration.payment) },
-        Registration(type: Q2Family.self) { environment, configuration, _ in
+        Registration(type: PaymentFamily.self, settings: .payment) { _, configuration, _ in PaymentFamily(settings: configuration.payment) },
+        Registration(type: Q2Family.self, settings: .q2) { environment, configuration, _ in
             Q2Family(world: environment.world, deviceQueue: environment.deviceQueue, settings: configuration.q2)
         },
-        Registration(type: LegacyFamily.self) { _, _, made in LegacyFamily(idp: made.first(IdpSdkFamily.self)) },
+        Registration(type: LegacyFamily.self, settings: .idp) { _, _, made in LegacyFamily(idp: made.first(IdpSdkFamily.self)) },
     ]
 
     /// The families of a service on `environment`, configured as `configuration` says.
@@ -35,6 +38,17 @@ public enum FlowCatalog {
 
     /// Every kind of flow, in menu order.
     public static let kinds: [FlowKind] = registry.flatMap { $0.type.kinds }
+
+    /// The kinds that settings in `part` of the configuration can change (what a command-line option that sets
+    /// them can reach).
+    public static func kinds(changedBy part: FlowConfiguration.Part) -> [FlowKind] {
+        registry.filter { $0.settings == part }.flatMap { registration in registration.type.kinds.filter(registration.type.isChangedBySettings) }
+    }
+
+    /// The kinds an identity fault can reach.
+    public static func kinds(reachedBy fault: IdentityFaults.Fault) -> [FlowKind] {
+        registry.flatMap { registration in registration.type.kinds.filter { registration.type.identityFaults(reaching: $0).contains(fault) } }
+    }
 
     /// The kind `run` names `name`.
     public static func kind(named name: String) -> FlowKind? { kinds.first { $0.rawValue == name } }

@@ -16,6 +16,11 @@ public struct FlowConfiguration: Sendable {
     public var payment: PaymentSettings
     public var q2: Q2Settings
 
+    /// A part of the configuration: one family's settings.
+    public enum Part: Sendable {
+        case idp, payment, q2
+    }
+
     public init(
         certificateChainPEM: String? = nil, shouldHashPin: Bool = false,
         authenticationMode: KSMAuthenticationMode = .no, promptTimeout: Duration? = .seconds(300),

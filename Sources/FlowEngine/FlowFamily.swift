@@ -25,8 +25,13 @@ public protocol FlowFamily: AnyObject, Sendable {
     func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String?
 
     /// The identity faults that can reach a flow of `kind` (by default every one: the IdP's, the network's and the
-    /// device's). A headless answer that switches on another is refused: it would do nothing.
-    func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault]
+    /// device's). A headless answer that switches on another is refused: it would do nothing; so is a command-line
+    /// option that sets one for a run of no such flow.
+    static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault]
+
+    /// Whether the settings this family is made with can change a flow of `kind` (by default, yes): a command-line
+    /// option that sets them is refused for a run of no such flow (`--auth-mode` on a payment bit nothing).
+    static func isChangedBySettings(_ kind: FlowKind) -> Bool
 
     /// The faults on that can bite a flow of `kind`, in words, for the log's `faults on` as it starts (by default,
     /// those of ``identityFaults(reaching:)`` that are on).
@@ -48,9 +53,10 @@ extension FlowFamily {
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? { nil }
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? { nil }
-    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] { IdentityFaults.Fault.allCases }
+    public static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] { IdentityFaults.Fault.allCases }
+    public static func isChangedBySettings(_ kind: FlowKind) -> Bool { true }
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
-        world.identityFaults.activeNames(of: identityFaults(reaching: kind))
+        world.identityFaults.activeNames(of: Self.identityFaults(reaching: kind))
     }
     public func attach(to service: FlowService) {}
     public var statusLine: String? { nil }

@@ -66,7 +66,7 @@ public final class FlowService: Sendable {
 
     /// The identity faults that can reach a flow of `kind` (``FlowFamily/identityFaults(reaching:)``).
     public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
-        family(for: kind)?.identityFaults(reaching: kind) ?? IdentityFaults.Fault.allCases
+        family(for: kind).map { type(of: $0).identityFaults(reaching: kind) } ?? IdentityFaults.Fault.allCases
     }
 
     /// The family that runs `kind`.

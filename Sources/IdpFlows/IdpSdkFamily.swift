@@ -80,9 +80,13 @@ public final class IdpSdkFamily: FlowFamily {
     /// started) and Restart, neither of which crosses the network or reaches the IdP or SetAuthorisationCode: only
     /// the insecure device, found by Start's integrity check, can bite it (the others were announced as on and
     /// taken from its answers, and bit nothing).
-    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
+    public static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
         kind == .logout ? [.insecureDevice] : IdentityFaults.Fault.allCases
     }
+
+    /// The settings (the pinned chain, `shouldHashPin`, the authentication mode) are for the IdP and
+    /// SetAuthorisationCode, which a logout never reaches.
+    public static func isChangedBySettings(_ kind: FlowKind) -> Bool { kind != .logout }
 
     /// The device as a result reports it.
     var deviceDetail: DeviceDetail {

@@ -113,10 +113,10 @@ public final class PaymentFamily: FlowFamily {
 
     /// The network's faults (the page load, the AReq and each CReq cross it); not the IdP's pages, its certificate,
     /// the device's MC-SDK or its clock, which no payment reaches.
-    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] { IdentityFaults.Fault.network }
+    public static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] { IdentityFaults.Fault.network }
 
     /// Those identity faults that are on, and the bridge's and 3-D Secure's.
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
-        world.identityFaults.activeNames(of: identityFaults(reaching: kind)) + world.bridgeFaults.activeNames
+        world.identityFaults.activeNames(of: Self.identityFaults(reaching: kind)) + world.bridgeFaults.activeNames
     }
 }

@@ -158,7 +158,7 @@ public final class Q2Family: FlowFamily {
 
     /// The network's faults (Core's logon crosses it), Core's server error and the security module's insecure
     /// device; not the IdP's pages, its certificate, the MC-SDK or 3-D Secure, which a Q2 sign-in never reaches.
-    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
+    public static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
         IdentityFaults.Fault.network + [.serverError, .insecureDevice]
     }
 

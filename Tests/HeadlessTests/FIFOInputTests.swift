@@ -28,7 +28,7 @@ import Testing
             (["run", "logout", "--ephemeral", "--theme", fifo], "idp-tui: run: theme \(fifo): is a FIFO or a pipe, not a regular file"),
             (["scenario", "check", fifo], "idp-tui: scenario check: \(fifo): 1 problem"),
             (["run", "logout", "--ephemeral", "--scenario", fifo], "idp-tui: run: scenario \(fifo): the file is a FIFO or a pipe, not a regular file"),
-            (["run", "logout", "--ephemeral", "--certificate-chain", fifo], "idp-tui: run: the certificate chain file \(fifo) is a FIFO or a pipe, not a regular file"),
+            (["run", "login", "--ephemeral", "--certificate-chain", fifo], "idp-tui: run: the certificate chain file \(fifo) is a FIFO or a pipe, not a regular file"),
         ] {
             let run = try Self.run(arguments)
             #expect(run.status == 2, "\(arguments): \(run.status) \(run.stderr)")

@@ -115,21 +115,24 @@ enum OptionTable {
             // To the nearest millisecond, as the messages say it (1.001 was cut to 1 s, and said so).
             options.promptTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
         },
-        OptionSpec(name: "--auth-mode", value: "no|biometric|password|pin", help: "the authentication mode SetAuthorisationCode sends", scope: .engine) {
+        OptionSpec(name: "--auth-mode", value: "no|biometric|password|pin", help: "the authentication mode SetAuthorisationCode sends", scope: .engine,
+                   reaches: FlowCatalog.kinds(changedBy: .idp)) {
             options, value, problem throws(UsageError) in
             guard let mode = KSMAuthenticationMode(rawValue: value) else {
                 throw problem("--auth-mode takes no, biometric, password or pin, not \"\(value)\"")
             }
             options.authenticationMode = mode
         },
-        OptionSpec(name: "--hash-pin", value: nil, help: "the IdpSdk hashes the password (shouldHashPin)", scope: .engine) {
+        OptionSpec(name: "--hash-pin", value: nil, help: "the IdpSdk hashes the password (shouldHashPin)", scope: .engine,
+                   reaches: FlowCatalog.kinds(changedBy: .idp)) {
             options, _, _ in options.shouldHashPin = true
         },
-        OptionSpec(name: "--certificate-chain", value: "FILE", help: "the PEM chain the app pins (default: the IdP's own)", scope: .engine) {
+        OptionSpec(name: "--certificate-chain", value: "FILE", help: "the PEM chain the app pins (default: the IdP's own)", scope: .engine,
+                   reaches: FlowCatalog.kinds(changedBy: .idp)) {
             options, value, _ in options.certificateChainPath = value
         },
         OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultList)", scope: .engine,
-                   repeatable: true, reaches: [.payerAuth]) {
+                   repeatable: true, reaches: FlowCatalog.kinds(changedBy: .payment)) {
             options, value, problem throws(UsageError) in
             // Repeatable to add another fault; the same fault twice (lose-acks:3 then lose-acks:1) is an error, as
             // any other option given twice is, rather than the last one quietly winning.
@@ -152,7 +155,7 @@ enum OptionTable {
             }
         },
         OptionSpec(name: "--bridge-timing", value: "swift|web", help: "the bridge's ack timeout and retries: swift 1.5 s × 3, web 1 s × 2", scope: .engine,
-                   reaches: [.payerAuth]) {
+                   reaches: FlowCatalog.kinds(changedBy: .payment)) {
             options, value, problem throws(UsageError) in
             switch value {
             case "swift": options.bridgeTiming = .swiftHost
@@ -161,15 +164,15 @@ enum OptionTable {
             }
         },
         OptionSpec(name: "--launch", value: "normal|deep-link|push", help: "how the app was opened, for the Q2 module", scope: .engine,
-                   reaches: [.q2Login]) {
+                   reaches: FlowCatalog.kinds(changedBy: .q2)) {
             options, value, problem throws(UsageError) in
             guard let launch = Q2Launch(rawValue: value) else { throw problem("--launch takes normal, deep-link or push, not \"\(value)\"") }
             options.launch = launch
         },
         // Every flow but a payment, whose page meets the network's faults alone (an answer's insecureDevice is refused
-        // there too).
+        // there too): the flows the insecure device fault reaches.
         OptionSpec(name: "--insecure-device", value: "REASON", help: "the device is rooted: the MC-SDK does not start, and Q2's security module denies every login with REASON", scope: .engine,
-                   reaches: FlowCatalog.kinds.filter { $0 != .payerAuth }) {
+                   reaches: FlowCatalog.kinds(reachedBy: .insecureDevice)) {
             options, value, problem throws(UsageError) in
             guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 200,
                 !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
