@@ -19,7 +19,7 @@ public enum FlowCatalog {
         let make: @Sendable (SimulationEnvironment, FlowConfiguration, [any FlowFamily]) -> any FlowFamily
     }
 
-    /// The families, in menu order.
+    /// The families, in the order `run --help` lists their kinds (the terminal's menu is `MenuItem`).
     static let registry: [Registration] = [
         Registration(type: IdpSdkFamily.self, settings: .idp) { environment, configuration, _ in
             IdpSdkFamily(environment: environment, settings: configuration.idp)
@@ -36,7 +36,7 @@ public enum FlowCatalog {
         registry.reduce(into: []) { made, registration in made.append(registration.make(environment, configuration, made)) }
     }
 
-    /// Every kind of flow, in menu order.
+    /// Every kind of flow, in the registry's order.
     public static let kinds: [FlowKind] = registry.flatMap { $0.type.kinds }
 
     /// The kinds that settings in `part` of the configuration can change (what a command-line option that sets
