@@ -8,15 +8,50 @@ extension StateFile {
     static func identify(_ database: Database, _ path: String) throws(StateError) -> (tables: Int64, current: Bool) {
         // One snapshot: read one by one, another process making the file between them showed it with tables and no
         // application id, "an SQLite database, but not an idp-tui state file".
-        let (application, version, tables) = try database.read { transaction throws(StateError) in
+        let (application, version, tables, columns) = try database.read { transaction throws(StateError) in
             (try transaction.query("PRAGMA application_id").first?.first?.integer ?? 0,
              Int(try transaction.query("PRAGMA user_version").first?.first?.integer ?? 0),
-             try transaction.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0)
+             try transaction.query("SELECT count(*) FROM sqlite_master").first?.first?.integer ?? 0,
+             try Self.columns(transaction))
         }
         if version > Self.schemaVersion { throw Self.fromANewerVersion(path, version) }
         guard application == Self.applicationID || (application == 0 && tables == 0) else { throw Self.notOurs(path) }
         if version < 0 { throw Self.negativeVersion(path, version) }
-        return (tables, application == Self.applicationID && version == Self.schemaVersion)
+        let current = application == Self.applicationID && version == Self.schemaVersion
+        if current { try checkTables(columns, path, version) }
+        return (tables, current)
+    }
+
+    /// Every table's columns, as `table.column`.
+    static func columns(_ transaction: Database.Transaction) throws(StateError) -> Set<String> {
+        let rows = try transaction.query(
+            "SELECT m.name, p.name FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS p WHERE m.type = 'table'")
+        return Set(rows.compactMap { row in row.count == 2 ? row[0].text.flatMap { table in row[1].text.map { "\(table).\($0)" } } : nil })
+    }
+
+    /// The columns a file at this schema has: those the migrations make, read from a database made by them in memory
+    /// once (so that no second list of them can drift).
+    static let schemaColumns: Set<String> = {
+        guard let database = try? Database(path: ":memory:") else { return [] }
+        defer { database.close() }
+        return (try? database.write { transaction throws(StateError) in
+            for migration in migrations { try transaction.execute(migration) }
+            return try columns(transaction)
+        }) ?? []
+    }()
+
+    /// Refuses, as damaged, a file at this schema whose tables or columns are not all there (a table dropped or a
+    /// column renamed by hand): it was used as it was, and each flow then failed on its own ("no such table"), a
+    /// login as the IdP's HTTP 500, the history as a full disk; `reset` moves such a file aside.
+    static func checkTables(_ columns: Set<String>, _ path: String, _ version: Int) throws(StateError) {
+        let missing = schemaColumns.subtracting(columns).sorted()
+        guard !missing.isEmpty else { return }
+        let present = Set(columns.map { String($0.prefix { $0 != "." }) })
+        let tables = Set(missing.map { String($0.prefix { $0 != "." }) }).subtracting(present).sorted()
+        let gone = tables.isEmpty ? missing : tables
+        let names = gone.count == 1 ? gone[0] : gone.dropLast().joined(separator: ", ") + " and " + (gone.last ?? "")
+        let what = (tables.isEmpty ? "its column" : "its table") + (gone.count == 1 ? " \(names) is" : "s \(names) are")
+        throw versionMismatch(path, version, what + " missing")
     }
 
     static func fromANewerVersion(_ path: String, _ version: Int) -> StateError {

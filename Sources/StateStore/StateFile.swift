@@ -50,7 +50,10 @@ public final class StateFile: Sendable {
         self.init(path: path, database: database, warnings: warnings, readOnly: false, unformatted: false)
         // A file at this schema needs nothing, and is not written: the write lock made `history` wait 10 s behind
         // another process's write and fail ("stayed locked"), though WAL lets a reader through.
-        if !current { try migrate() }
+        if !current {
+            try migrate()
+            try Self.checkTables(try database.read { transaction throws(StateError) in try Self.columns(transaction) }, path, Self.schemaVersion)
+        }
         StatePath.tighten(path)
     }
 

@@ -27,6 +27,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: state))
     }
 
+    /// idp-tui's file at this schema with a table dropped or a column renamed by hand is damaged, and said so before
+    /// anything runs: it was used as it was, each flow failing on its own (a login as the IdP's HTTP 500 with nothing
+    /// on standard error, the history as exit 74, `history prune` as a success), and `reset` then failed on the
+    /// missing table or said it had emptied a file that stayed broken. `reset` moves it aside.
+    @Test(arguments: [
+        ("DROP TABLE flow_events; DROP TABLE flows", "its tables flow_events and flows are missing"),
+        ("DROP TABLE idp_users", "its table idp_users is missing"),
+        ("ALTER TABLE flows RENAME COLUMN status TO state", "its column flows.status is missing"),
+        ("ALTER TABLE idp_users DROP COLUMN locked_until", "its column idp_users.locked_until is missing"),
+    ])
+    func aFileWithATableOrColumnGoneIsDamagedAndResetMovesItAside(sql: String, said: String) throws {
+        let state = try activated()
+        try StateFile.executeWithoutMigratingForTesting(path: state, sql)
+        let before = try Data(contentsOf: URL(fileURLWithPath: state))
+        for command in [["run", "login"], ["history"], ["history", "prune", "--keep-flows", "1"]] {
+            let run = try BinaryRun.run(command + ["--state", state], stdin: Answers.alice)
+            #expect(run.status == 2, "\(command): \(run.stderr)")
+            #expect(run.stderr.contains("is damaged or not an idp-tui state file (schema version 2 does not match its tables: \(said))"),
+                    "\(command): \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(command): \(run.stdout)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == before, "the file is not changed")
+        let reset = try BinaryRun.run(["reset", "--yes", "--state", state])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: state))
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+    }
+
     /// Reading an empty file (a run that met a full disk, `touch`) leaves it as it is: `history` built the whole
     /// schema in it.
     @Test func readingAnEmptyFileLeavesItEmpty() throws {
