@@ -376,6 +376,8 @@ public struct JSONParser {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let number = Double(text), number.isFinite else {
+            // At the number's start, as every value's place is (it was the character after it).
+            index = start
             var problem = error("a number beyond what a double holds (about 1.8e308)")
             problem.isNumberOutOfRange = true
             throw problem

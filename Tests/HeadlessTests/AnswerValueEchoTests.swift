@@ -16,7 +16,7 @@ import Testing
          #"idp-tui: run: answers are not valid JSON: an unknown escape in a string (after a backslash JSON takes " \ / b f n r t or u) at line 1, column 36"#,
          #"\q"#),
         (["login"], #"{"username":"alice","password":12345678901234567890e999}"#,
-         "idp-tui: run: answers: a number beyond what a double holds (about 1.8e308) at line 1, column 56", "1234567890"),
+         "idp-tui: run: answers: a number beyond what a double holds (about 1.8e308) at line 1, column 32", "1234567890"),
     ] as [([String], String, String, String)])
     func theErrorNamesThePlaceNotTheText(_ flows: [String], _ stdin: String, _ message: String, _ leak: String) throws {
         let run = try BinaryRun.run(["run"] + flows + ["--ephemeral"], stdin: stdin)

@@ -199,7 +199,7 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","amount":4.9990000000000000000000000000000000000001e1}"#, "answers.amount: write it as a number with at most two decimals"),
         // With its exponent applied, 1e-3 is 0.001: three decimals.
         (#"{"card":"4000000000002503","expiry":"12/30","amount":1e-3}"#, "answers.amount: write it as a number with at most two decimals"),
-        (#"{"card":"4000000000002503","expiry":"12/30","amount":1e400}"#, "answers: a number beyond what a double holds (about 1.8e308) at line 1, column 59"),
+        (#"{"card":"4000000000002503","expiry":"12/30","amount":1e400}"#, "answers: a number beyond what a double holds (about 1.8e308) at line 1, column 54"),
         // Too large, however many digits: not "write it with at most two decimals", which it already is.
         (#"{"card":"4000000000002503","expiry":"12/30","amount":99999999999999}"#, "answers.amount: at most 9999999.99"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"12345678901.50"}"#, "answers.amount: at most 9999999.99"),

@@ -28,7 +28,7 @@ import Testing
         ("\"\\ud800\"", "a lone UTF-16 surrogate in a \\u escape", 1, 8),
         ("{} x", "unexpected text after the JSON value", 1, 4),
         ("", "the text ends where a value should be", 1, 1),
-        ("1e999", "a number beyond what a double holds (about 1.8e308)", 1, 6),
+        ("1e999", "a number beyond what a double holds (about 1.8e308)", 1, 1),
         ("\"\\q\"", "an unknown escape in a string (after a backslash JSON takes \" \\ / b f n r t or u)", 1, 4),
         // Found by fuzzing (Fuzz/corpus/answers/escaped-newline.json): a control character after a backslash was
         // printed, and the error was no longer one line.
@@ -43,7 +43,8 @@ import Testing
         ("{\"password\":fish}", "unquoted text where a value should be (a string goes in double quotes)", 1, 13),
         ("[1, 'x']", "an unexpected character where a value should be", 1, 5),
         ("{\"p\":\"x\\q\"}", "an unknown escape in a string (after a backslash JSON takes \" \\ / b f n r t or u)", 1, 10),
-        ("[12345678901234567890e400]", "a number beyond what a double holds (about 1.8e308)", 1, 26),
+        // At the number's start, as every value's place is (it was the character after it).
+        ("[12345678901234567890e400]", "a number beyond what a double holds (about 1.8e308)", 1, 2),
     ])
     func syntaxErrorsSayWhatAndWhere(text: String, message: String, line: Int, column: Int) {
         // The message and the place (a number out of range is also marked as such: ``JSONSyntaxError/isNumberOutOfRange``).

@@ -134,7 +134,7 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         ("{\n  \"users\": [1", "line 2, column 14: $: not valid JSON: the array that opens at line 2, column 12 is not closed: the text ends"),
         (#"{"a": 1 x"#, "$: not valid JSON: expected , or } after a member"),
         // JSON, with a number no double holds: said as it is, not as invalid JSON.
-        ("{\"scenario\": 1e400}", "line 1, column 19: $: a number beyond what a double holds (about 1.8e308)"),
+        ("{\"scenario\": 1e400}", "line 1, column 14: $: a number beyond what a double holds (about 1.8e308)"),
         ("[]", "line 1, column 1: $: must be an object, not an array"),
         (#"{"identityProvider": {"tenants": []}}"#, "$.scenario: is required"),
         (minimal().replacingOccurrences(of: #""scenario": 1"#, with: #""scenario": 2"#), "$.scenario: must be 1"),
