@@ -17,7 +17,9 @@ import ThreeDSecure
         driver.press(.f4)
         guard case .form(let next) = driver.app.state.screen else { Issue.record("no form"); return }
         #expect(next.inputs.first?.text == "bob")
-        driver.press(.f4, .enter, .enter)
+        // F4 leaves the focus on Submit: one Enter sends the page (the focus stayed on the username, and the first
+        // Enter only moved it on).
+        driver.press(.f4, .enter)
         driver.pump { _ in
             if case .form(let page) = driver.app.state.screen { return page.prompt.page == 2 }
             return false
@@ -26,6 +28,16 @@ import ThreeDSecure
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.outcome == .success)
         #expect(driver.result?.user == "alice")
+    }
+
+    /// F4 then Enter signs in, on Q2's sign-in screen as on the IdP's form (its focus on the first field, as Q2's
+    /// form opens, left Enter to move to the password).
+    @Test func f4ThenEnterSubmitsTheQ2SignIn() throws {
+        let driver = AppDriver()
+        driver.openQ2()
+        driver.press(.f4, .enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.outcome == .success, "\(driver.app.render().text)")
     }
 
     /// With 1,000 users on a tenant, stepping through them is no way to reach one: a demo user's name typed, F4
@@ -47,7 +59,8 @@ import ThreeDSecure
     @Test func f4FillsInANameRetypedAfterItsOwnFill() throws {
         let driver = AppDriver()
         driver.openActivation()
-        driver.press(.f4)
+        // Back to the username (F4 left the focus on Submit).
+        driver.press(.f4, .backTab, .backTab)
         driver.press(.backspace, .backspace, .backspace, .backspace, .backspace)
         driver.press(.character("a"), .character("l"), .character("i"), .character("c"), .character("e"), .f4)
         guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }

@@ -83,6 +83,9 @@ extension TerminalApp {
         let user = users[index]
         state.lastUser = (flowID, user.username)
         Self.fill(&form, with: user)
+        // On to the first field still empty, else Submit: Enter then submits what F4 filled in, as after typing the
+        // last field (the focus stayed on the username, and the first Enter only moved it on).
+        form.focus = form.inputs.firstIndex { $0.isEmpty } ?? form.fieldCount
         if form.prompt.fields.contains(.username) { form.filledName = user.username }
         state.notice = !form.prompt.fields.contains(.username) ? "filled in demo user \(user.username)'s code"
             : index == named && typed == (form.prompt.request as? any CredentialForm)?.knownUsername
