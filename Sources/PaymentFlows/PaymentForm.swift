@@ -119,7 +119,14 @@ public enum PaymentForm {
             message = "letters only, e.g. EUR"
         case .card, .merchant: return nil
         }
-        return text.allSatisfy(fits) ? nil : message
+        guard text.allSatisfy(fits) else { return message }
+        // A month past 12 (or 00) is said once its two digits are in, not only when Pay is pressed.
+        if field == .expiry, case let month = text.prefix(while: { $0 != "/" }).filter({ $0 != " " }), month.count == 2,
+            let number = Int(month), !(1...12).contains(number)
+        {
+            return "the month must be 01 to 12"
+        }
+        return nil
     }
 
     /// A card number as a form shows it while it is typed: its digits in groups (4-6-5 on American Express,

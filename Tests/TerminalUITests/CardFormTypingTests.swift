@@ -27,6 +27,31 @@ import ThreeDSecure
         #expect(driver.app.render().text.contains("4000 0000 0002 503"))
     }
 
+    /// The expiry as card forms write it while it is typed: a first digit from 2 to 9 is a month's second (9 becomes
+    /// 09, and the year follows it: 0930 is 09/30; it stayed 9, and 930 was 93/0), and a month past 12 is said
+    /// beside it at once (13 was taken until Pay).
+    @Test func theExpiryIsWrittenAsTypedAndABadMonthSaidAtOnce() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.type("4000000000002503")
+        driver.press(.tab, .control("u"))
+        func row() -> String {
+            driver.app.render().text.split(separator: "\n").first { $0.contains("Expiry") }.map(String.init) ?? ""
+        }
+        driver.type("9")
+        #expect(row().contains("09"), "\(row())")
+        driver.type("30")
+        #expect(row().contains("09/30"), "\(row())")
+        driver.press(.control("u"))
+        driver.type("1")
+        #expect(row().contains("1") && !row().contains("01"), "a 1 may begin 10 to 12: \(row())")
+        driver.type("3")
+        #expect(row().contains("the month must be 01 to 12"), "\(row())")
+        driver.press(.backspace)
+        driver.type("2")
+        #expect(!row().contains("the month must be"), "\(row())")
+    }
+
     /// A letter in the expiry is said beside it as it is typed (it was taken silently and refused only at Pay),
     /// and the complaint goes once the letter does; a pasted one too, and a digit in the currency.
     @Test func aLetterInTheExpiryIsSaidAsItIsTyped() throws {

@@ -72,7 +72,14 @@ public struct PaymentFormState: Sendable {
     mutating func formatAsTyped() {
         let digit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
         if let card = Self.fields.firstIndex(of: .card) { inputs[card].reformat(counting: digit, PaymentForm.formatCardNumber) }
-        if let expiry = Self.fields.firstIndex(of: .expiry) { inputs[expiry].reformat(counting: digit, PaymentForm.formatExpiry) }
+        if let expiry = Self.fields.firstIndex(of: .expiry) {
+            // A first digit from 2 to 9 can only be a month's second: 9 becomes 09, as card forms write it.
+            if case let typed = inputs[expiry].text, typed.count == 1, let first = typed.first, ("2"..."9").contains(first) {
+                inputs[expiry].clear()
+                inputs[expiry].insert("0" + typed)
+            }
+            inputs[expiry].reformat(counting: digit, PaymentForm.formatExpiry)
+        }
     }
 
     /// A letter typed or pasted into the expiry (or the amount, a digit into the currency) is said beside it at
