@@ -65,6 +65,18 @@ public final class HeadlessRunner: FlowFrontEnd {
         try beforeFirstFlow()
         // On the main thread, the main queue runs here between messages: the Drops delegate calls back there.
         service.mailbox.serveMainQueue()
+        // A signal (a CI job cancelled, Ctrl-C) cancels the flow under way, as Esc would, and the process ends once
+        // its record is in the history (for 3 s at most: the loop below goes on running the main queue, where a
+        // payment ends); no flow starts after it, and no line is printed.
+        let service = service
+        ProcessOutput.whenStopping {
+            guard service.activeFlowCount > 0 else { return }
+            service.cancelAll()
+            service.stopAwaitedCalls()
+            let deadline = ContinuousClock.now + .seconds(3)
+            while service.activeFlowCount > 0 && ContinuousClock.now < deadline { usleep(1_000) }
+        }
+        defer { ProcessOutput.whenStopping(nil) }
         startNext()
         while currentFlowID != nil {
             _ = service.mailbox.waitForMessages(timeout: delayed.map { max(.zero, $0.due - .now) })
@@ -120,7 +132,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     }
 
     private func startNext() {
-        guard usageError == nil, index < flows.count else {
+        guard usageError == nil, index < flows.count, !ProcessOutput.isStopped else {
             currentFlowID = nil
             return
         }

@@ -13,6 +13,22 @@ public enum ProcessOutput {
         stoppedBy.withLock { $0 = $0 ?? signal }
     }
 
+    /// What a run does once a signal has stopped the output, before the state file is closed and the process ends
+    /// (``finishStopping()``): set by the runner, which cancels the flow under way there and waits for its record.
+    private static let stopping = Locked<(@Sendable () -> Void)?>(nil)
+
+    /// Sets (or, nil, clears) what ``finishStopping()`` does.
+    public static func whenStopping(_ work: (@Sendable () -> Void)?) {
+        stopping.withLock { $0 = work }
+    }
+
+    /// Called by the signal's handler after ``stopWriting(signal:)``, on its own thread: a flow under way when the
+    /// signal came is cancelled and kept in the history, as the terminal UI keeps one (it was lost, its effects kept:
+    /// an activation code spent at the IdP with no flow in the history to say so).
+    public static func finishStopping() {
+        stopping.withLock { $0 }?()
+    }
+
     /// The status to end with: 128 + the signal's number once a signal stopped the output, whatever `status`.
     /// The run may reach its own end before the signal's handler exits, with a line held back: that is no success.
     public static func endingStatus(_ status: Int32) -> Int32 {

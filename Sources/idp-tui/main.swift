@@ -126,6 +126,7 @@ enum EndingSignals {
     private static func endOnSignal(_ number: Int32) -> Never {
         state.withLock { $0.taken = true }
         ProcessOutput.stopWriting(signal: number)
+        ProcessOutput.finishStopping()
         StateFile.closeAll(onSignal: true)
         _exit(128 + number)
     }

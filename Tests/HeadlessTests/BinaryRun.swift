@@ -102,6 +102,15 @@ final class BackgroundRun {
         }
     }
 
+    /// Reads until the output holds `text` (or ends).
+    func waitForOutput(containing text: String) {
+        while !seen.contains(Data(text.utf8)) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+    }
+
     /// Reads the rest of the output and waits for the process to end.
     func finish() {
         seen.append(output.fileHandleForReading.readDataToEndOfFile())
