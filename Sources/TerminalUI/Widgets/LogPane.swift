@@ -181,6 +181,9 @@ enum LogPane {
             // Tab reads them where Tab reaches the log (on a form it moves between fields: the hint was a promise
             // the form's Tab did not keep).
             title += " — → to ← from \(identityProvider)⚡ fault" + (tabReadsIt ? " · tab: read them" : "")
+            // The diagram's key where the title has room for it (80 columns: the home's help bar has it from about
+            // 90, and it was found only in the help).
+            if tabReadsIt, CharacterWidth.of(title + " · v: diagram") <= width - 6 { title += " · v: diagram" }
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
         // From the newest line shown upwards: each event, and a rule above it where the flow before was another.
