@@ -29,6 +29,12 @@ public struct SimulationInstant: Sendable, Hashable, Comparable, CustomStringCon
     /// ISO 8601 in UTC with milliseconds, e.g. `2030-01-01T00:00:00.000Z`.
     public var description: String { date.formatted(Self.format) }
 
+    /// The instant ``description`` writes (`2030-01-01T00:00:00.000Z`), or nil for other text.
+    public init?(parsing text: String) {
+        guard let date = try? Self.format.parse(text) else { return nil }
+        self.init(date)
+    }
+
     private static let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
 

@@ -21,6 +21,18 @@ extension HistoryRecord {
     }
 }
 
+extension FlowEvent {
+    /// A recorded event as the live log held it, for a front end that shows a past flow as it shows the log (the
+    /// history's transcript); its time read back from its text (the epoch where that cannot be read).
+    public convenience init(recorded event: RecordedEvent, flowID: Int, flow: FlowKind) {
+        self.init(
+            flowID: flowID, flow: flow, sequence: event.sequence, step: FlowStep(event.step), from: Participant(event.from),
+            to: Participant(event.to), thread: event.thread, mainThread: event.mainThread ?? false,
+            time: SimulationInstant(parsing: event.time) ?? SimulationInstant(nanosecondsSinceEpoch: 0),
+            duration: event.duration.map { .microseconds($0) }, status: event.status, detail: event.detail, message: event.message)
+    }
+}
+
 extension RecordedEvent {
     init(_ event: FlowEvent, sequence: Int) {
         self.init(

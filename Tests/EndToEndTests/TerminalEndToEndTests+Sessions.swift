@@ -105,7 +105,11 @@ extension TerminalEndToEndTests {
         // The transcript: the result's error under its header, then the events; PgDn to the fault's.
         #expect(session.waitFor("error 511/4: the network is unavailable"))
         session.press("PageDown")
-        #expect(session.waitFor("fault injected [IdpSdk] FAULT network unavailable"))
+        // The transcript's row (inset: "│ ⚡"), not the live log's ("│⚡").
+        let (paged, shown) = session.waitUntil { screen in
+            screen.split(separator: "\n").contains { $0.contains("│ ⚡ fault") && $0.contains("FAULT network unavailable") }
+        }
+        #expect(paged, "\(shown)")
     }
 
     @Test func aDamagedStateFileEndsTheUIWithItsErrorAndTheTerminalBack() throws {

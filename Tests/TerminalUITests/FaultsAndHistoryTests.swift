@@ -298,7 +298,7 @@ import ThreeDSecure
         #expect(driver.app.render().text.contains("Sequence — flow 1: activate"))
         driver.press(.escape)
         let text = driver.app.render().text
-        #expect(!text.contains("Sequence — flow 1") && text.contains("1. App→MC-SDK Start"), "\(text)")
+        #expect(!text.contains("Sequence — flow 1") && text.contains("│ → MC-SDK  Start"), "\(text)")
         driver.press(.escape)
         #expect(driver.app.render().text.contains("History — 1 flow"), "\(driver.app.render().text)")
     }
@@ -320,7 +320,9 @@ import ThreeDSecure
         driver.press(.down, .enter)
         screen = driver.app.render()
         #expect(screen.text.contains("Flow 1"))
-        #expect(screen.text.contains("1. App→MC-SDK Start [idp-tui.flow]"))
+        // The transcript's lines are the log's, under its columns' header (the transcript is inset: "│ ", the log "│").
+        #expect(screen.text.contains("│ who       step"), "\(screen.text)")
+        #expect(screen.text.contains("│ → MC-SDK  Start") && screen.text.contains("idp-tui.flow StartEvent"), "\(screen.text)")
         #expect(!screen.text.contains("wonderland"))
         // Enter shows the selected event whole; Esc closes it.
         driver.press(.down, .enter)
@@ -336,10 +338,10 @@ import ThreeDSecure
         #expect(screen.text.contains("Sequence — flow 1: activate"))
         #expect(screen.text.contains("IdpSdk") && screen.text.contains("MC-SDK") && screen.text.contains("▶"))
         // Drawn over the transcript, not mixed with it, and with its own keys in the help bar.
-        #expect(!screen.text.contains("App→MC-SDK Start") && !screen.text.contains("WRONG_CREDENTIALS ·"))
+        #expect(!screen.text.contains("│ → MC-SDK  Start") && !screen.text.contains("WRONG_CREDENTIALS ·"))
         #expect(screen.text.contains("v the list"))
         driver.press(.up, .pageDown, .pageDown)
-        #expect(!driver.app.render().text.contains("App→MC-SDK Start"))
+        #expect(!driver.app.render().text.contains("│ → MC-SDK  Start"))
         driver.press(.character("v"))
         #expect(!driver.app.render().text.contains("Sequence — flow 1"))
         driver.press(.escape)

@@ -272,16 +272,14 @@ import Testing
         var total = 0
         var pages: [[Int]] = []
         for _ in 0..<20 {
-            let lines = driver.app.render().text.split(separator: "\n").map(String.init)
+            let screen = driver.app.render()
+            let lines = screen.text.split(separator: "\n").map(String.init)
             if total == 0, let header = lines.first(where: { $0.contains(" events") }),
                let match = header.range(of: #"\d+ events"#, options: .regularExpression) {
                 total = Int(header[match].split(separator: " ")[0]) ?? 0
             }
-            var page: [Int] = []
-            for line in lines {
-                let trimmed = line.drop { $0 == "│" || $0 == " " }
-                if let dot = trimmed.firstIndex(of: "."), let number = Int(trimmed[..<dot]) { page.append(number) }
-            }
+            // The events shown, by the number each row's click opens (the transcript's rows are its only targets).
+            let page = screen.targets.sorted { $0.row < $1.row }.map { $0.stop + 1 }
             seen.formUnion(page)
             pages.append(page)
             driver.press(.pageDown)
@@ -326,7 +324,7 @@ import Testing
         // Then the result's error and next step, wrapped at words, as `history show` prints them; then the events.
         #expect(lines[header + 2].contains("error: transStatus U: authentication could not be performed"), "\(lines.joined(separator: "\n"))")
         let next = try #require(lines.firstIndex { $0.contains("│ next: ") }, "\(lines.joined(separator: "\n"))")
-        #expect(lines.dropFirst(next + 1).contains { $0.contains("1. App→SafepayDrops configure") }, "\(lines.joined(separator: "\n"))")
+        #expect(lines.dropFirst(next + 1).contains { $0.hasPrefix("│ → Safepay") && $0.contains("configure") }, "\(lines.joined(separator: "\n"))")
         #expect(!lines[header + 2..<next].contains { $0.contains("…") })
     }
 

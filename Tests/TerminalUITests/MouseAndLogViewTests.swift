@@ -140,7 +140,7 @@ import Testing
         driver.activate()
         driver.press(.enter, .character("h"), .enter)
         #expect(driver.app.render().text.contains("Flow 1"))
-        try click("App→MC-SDK GetAstClientData", driver)
+        try click("→ MC-SDK  GetAstClientData", driver)
         let text = driver.app.render().text
         #expect(text.contains("Event — esc closes") && text.contains("GetAstClientDataEvent"), "\(text)")
     }

@@ -33,7 +33,8 @@ extension AppView {
         case .history: return [("↑↓ j k", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back"), ("?", "help")]
-        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("v", "sequence"), ("esc", "back"), ("?", "help")]
+        case .transcript(let transcript, _) where transcript.editingFilter: return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")]
+        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("v", "sequence"), ("esc", "back"), ("?", "help")]
         case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back"), ("?", "help")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
         // Test data (F4) before Enter, which everyone tries: at 60 columns the bar keeps tab, esc, F4 and F1.

@@ -16,13 +16,20 @@ public struct HistoryState: Sendable, Equatable {
     public var olderNotShown = false
 }
 
-/// One past flow's transcript.
+/// One past flow's transcript: its events listed as the event log lists them (its columns, a filter, the detail
+/// view), or drawn as a sequence diagram.
 public struct TranscriptState: Sendable, Equatable {
     public let record: HistoryRecord
-    /// The selected event; as a diagram, the first arrow shown.
+    /// The record's events as the log holds events, for its columns, lines and filter.
+    public let events: [FlowEvent]
+    /// The selected event's index in the record; as a diagram, the first arrow shown.
     public var scroll = 0
-    /// The first event the list shows (``ListWindow``).
+    /// The first of the listed events the list shows (``ListWindow``).
     public var first = 0
+    /// Only events whose text contains this are listed (as the log's `/`).
+    public var filter = ""
+    /// `/` was pressed: keys type into the filter until Enter or Esc.
+    public var editingFilter = false
     /// The selected event's detail view, scrolled this far, when open.
     public var detail: Int?
     /// The flow drawn as a sequence diagram (`v`).
@@ -34,6 +41,13 @@ public struct TranscriptState: Sendable, Equatable {
     struct BeforeSequence: Sendable, Equatable {
         var selection: Int
         var diagram: Int
+    }
+
+    public init(record: HistoryRecord) {
+        self.record = record
+        let summary = record.summary
+        let kind = FlowCatalog.kind(named: summary.flow) ?? FlowKind(summary.flow, title: summary.flow, lanes: [])
+        events = record.events.map { FlowEvent(recorded: $0, flowID: summary.id, flow: kind) }
     }
 }
 
@@ -90,76 +104,6 @@ extension TerminalApp {
         }
         keepInView()
         state.screen = .history(history)
-    }
-
-    /// The furthest the transcript moves: its last event selected, or, as a diagram, its last arrow on the last
-    /// line (the diagram's first shown arrow is the position).
-    func lastScroll(_ transcript: TranscriptState) -> Int {
-        let count = transcript.record.events.count
-        return transcript.asSequence ? max(0, count - AppView.transcriptSequenceRows(state.height)) : max(0, count - 1)
-    }
-
-    private func transcriptPage(_ transcript: TranscriptState) -> Int {
-        if transcript.asSequence { return AppView.transcriptSequenceRows(state.height) }
-        return AppView.transcriptLayout(transcript, AppView.innerPanel(state)).rows
-    }
-
-    func handleTranscript(_ key: Key, _ transcript: inout TranscriptState, returnTo history: HistoryState) {
-        let count = transcript.record.events.count
-        if let scroll = transcript.detail {
-            let events = transcript.record.events
-            let lines = events.indices.contains(transcript.scroll)
-                ? LogPane.detailLines(events[transcript.scroll], flow: transcript.record.summary.flow, width: state.width - 8).count : 0
-            transcript.detail = AppView.detailScroll(key, from: scroll, lines: lines, screenHeight: state.height)
-            state.screen = .transcript(transcript, returnTo: history)
-            return
-        }
-        // As the history list's: the list moves only to keep the selection shown.
-        func keepInView() {
-            guard !transcript.asSequence else { return }
-            transcript.first = ListWindow.first(kept: transcript.first, focus: transcript.scroll, rows: transcriptPage(transcript), count: count)
-        }
-        keepInView()
-        switch key {
-        case .escape where transcript.asSequence:
-            // Back to the transcript the diagram was opened from (it went to the history list, a step too far).
-            transcript.asSequence = false
-            transcript.scroll = min(transcript.scroll, lastScroll(transcript))
-        case .escape, .character("q"):
-            // The list read again (another process may have run, pruned or reset meanwhile: it showed the count from
-            // when it opened), the selection kept on the flow just read, or as near as the list now allows.
-            openHistory()
-            if case .history(var fresh) = state.screen {
-                let id = transcript.record.summary.id
-                fresh.selection = fresh.entries.firstIndex { $0.id == id } ?? min(history.selection, max(0, fresh.entries.count - 1))
-                state.screen = .history(fresh)
-            }
-            return
-        case .character("v"):
-            transcript.asSequence.toggle()
-            if transcript.asSequence {
-                let selection = transcript.scroll
-                transcript.scroll = min(transcript.scroll, lastScroll(transcript))
-                transcript.beforeSequence = TranscriptState.BeforeSequence(selection: selection, diagram: transcript.scroll)
-            } else if let before = transcript.beforeSequence, before.diagram == transcript.scroll {
-                transcript.scroll = before.selection
-            }
-        case .enter where count > 0 && !transcript.asSequence: transcript.detail = 0
-        case .up: transcript.scroll = max(0, transcript.scroll - 1)
-        case .down: transcript.scroll = min(lastScroll(transcript), transcript.scroll + 1)
-        // A page is the events shown (10 skipped three unseen where seven show); the diagram's, its arrows.
-        case .pageUp: transcript.scroll = max(0, transcript.scroll - transcriptPage(transcript))
-        // Down from the last event shown (the selection sits at the top until the list scrolls): the next page whole.
-        case .pageDown where !transcript.asSequence:
-            let rows = transcriptPage(transcript)
-            transcript.scroll = min(lastScroll(transcript), max(transcript.scroll, rows - 1) + rows)
-        case .pageDown: transcript.scroll = min(lastScroll(transcript), transcript.scroll + transcriptPage(transcript))
-        case .home: transcript.scroll = 0
-        case .end: transcript.scroll = lastScroll(transcript)
-        default: break
-        }
-        keepInView()
-        state.screen = .transcript(transcript, returnTo: history)
     }
 }
 
@@ -265,36 +209,6 @@ extension AppView {
         buffer.put(note, row: row, column: area.left + area.width - CharacterWidth.of(note), role: .hint)
     }
 
-    /// A past flow's events, one line each (cut with …), the selected one highlighted; Enter shows it whole.
-    static func drawTranscript(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState, _ area: Panel, focused: Bool = true) {
-        let layout = transcriptLayout(transcript, area)
-        for (index, line) in layout.header.enumerated() {
-            buffer.put(CharacterWidth.truncate(line, to: area.width), row: area.top + index, column: area.left, role: .title, limit: area.width)
-        }
-        var top = area.top + layout.header.count
-        for line in layout.outcome {
-            top += buffer.putWrapped(line.text, row: top, column: area.left, width: area.width, lines: line.rows, role: .hint)
-        }
-        let rows = layout.rows
-        let first = ListWindow.first(kept: transcript.first, focus: transcript.scroll, rows: rows, count: transcript.record.events.count)
-        // Events that do not fit: said at the end of the header's last line, as the history list says its flows (the
-        // transcript said nothing of them).
-        if let last = layout.header.last {
-            putHiddenNote(&buffer, above: first, below: max(0, transcript.record.events.count - first - rows), after: last,
-                          row: area.top + layout.header.count - 1, area: area)
-        }
-        for (offset, event) in transcript.record.events.dropFirst(first).prefix(rows).enumerated() {
-            var line = "\(event.sequence). \(event.from)→\(event.to) \(event.step) [\(event.thread)]"
-            if let status = event.status { line += " \(status)" }
-            line += " \(event.detail)"
-            let selected = first + offset == transcript.scroll
-            buffer.targets.append(ClickTarget(row: top + offset, column: area.left, width: area.width, stop: first + offset))
-            if selected && focused { buffer.fill(row: top + offset, column: area.left, count: area.width, role: .menuFocused) }
-            buffer.put(CharacterWidth.truncate(line, to: area.width), row: top + offset, column: area.left,
-                       role: selected ? (focused ? .menuFocused : .title) : .text, limit: area.width)
-        }
-    }
-
     /// The transcript's header lines, its result's lines (error, next step) with the rows each takes, and the rows
     /// left for its events: what is drawn and what a page is.
     static func transcriptLayout(_ transcript: TranscriptState, _ area: Panel)
@@ -338,7 +252,8 @@ extension AppView {
                 outcome.append((line, rows))
                 top += rows
             }
-            return (outcome, max(1, area.top + area.height - top))
+            // A row for the columns' header above the events, as the log has.
+            return (outcome, max(1, area.top + area.height - top - 1))
         }
         var header = lines(keeping: 0)
         var rest = below(header)

@@ -298,6 +298,7 @@ public final class TerminalApp: FlowFrontEnd {
         case .form(let form): form.focusedField != nil
         case .payment(let form): form.focusedField != nil
         case .challenge(let challenge): challenge.focusedStop == .code
+        case .transcript(let transcript, _): transcript.editingFilter
         default: false
         }
     }

@@ -1,0 +1,49 @@
+import TerminalUI
+import Testing
+
+/// A past flow's transcript is read as the event log is: its columns under their header, `/` to filter (smart
+/// case), the filter's own keys while it is typed, Enter for a listed event whole, the first Esc clearing it.
+@Suite struct TranscriptFilterTests {
+    /// The transcript's event rows, inset in their frame ("│ "), as the screen shows them.
+    private func rows(_ driver: AppDriver) -> [String] {
+        let screen = driver.app.render()
+        let lines = screen.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return screen.targets.sorted { $0.row < $1.row }.map { lines[$0.row] }
+    }
+
+    @Test func slashFiltersAPastFlowsEventsAndTheFirstEscClearsIt() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter, .character("h"), .enter)
+        #expect(driver.app.render().text.contains("│ who       step"), "the log's columns' header")
+        #expect(driver.app.render().text.contains("/ filter"), "the help bar names it")
+        // Letters that are shortcuts elsewhere (q back, f faults, ? help, v diagram) are typed into the filter.
+        driver.press(.character("/"), .character("I"), .character("d"), .character("P"))
+        var text = driver.app.render().text
+        #expect(text.contains("/IdP▏ · 8 of 20"), "\(text)")
+        #expect(!rows(driver).isEmpty && rows(driver).allSatisfy { $0.contains("IdP") }, "\(rows(driver))")
+        #expect(text.contains("type filter · enter keep · esc clear"), "\(text)")
+        driver.press(.enter, .end, .enter)
+        text = driver.app.render().text
+        #expect(text.contains("Event — esc closes") && text.contains("POST /token"), "the last IdP event whole: \(text)")
+        driver.press(.escape, .escape)
+        text = driver.app.render().text
+        #expect(text.contains("Flow 1") && !text.contains("of 20"), "the first Esc clears the filter: \(text)")
+        #expect(rows(driver).contains { !$0.contains("IdP") }, "every event listed again: \(rows(driver))")
+        driver.press(.escape)
+        #expect(driver.app.render().text.contains("History — 1 flow"))
+    }
+
+    @Test func shortcutLettersGoIntoTheFilterAndAFilterWithNoMatchSaysSo() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter, .character("h"), .enter, .character("/"))
+        driver.press(.character("q"), .character("f"), .character("?"), .character("v"))
+        let text = driver.app.render().text
+        #expect(text.contains("/qf?v▏ · 0 of 20"), "\(text)")
+        #expect(text.contains("no event matches the filter (esc clears it)"), "\(text)")
+        #expect(!text.contains("Faults") && !text.contains("Sequence —"), "\(text)")
+        driver.press(.escape)
+        #expect(driver.app.render().text.contains("Flow 1") && !driver.app.render().text.contains("0 of 20"))
+    }
+}
