@@ -194,7 +194,9 @@ final class SQLiteIdentityProviderStore: IdentityProviderStore {
     private static func counters(_ row: [SQLValue]?) -> UserCounters {
         guard let row else { return UserCounters() }
         return UserCounters(
-            failures: Int(row[0].integer ?? 0),
+            // A count below zero (a hand-edited row) counts from zero: -1000 let ten wrong passwords in a row pass
+            // without the lock that three bring.
+            failures: Int(max(0, row[0].integer ?? 0)),
             lockedUntil: row[1].integer.map { SimulationInstant(nanosecondsSinceEpoch: $0) },
             activationUsed: (row[2].integer ?? 0) != 0)
     }

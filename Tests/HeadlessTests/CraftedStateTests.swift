@@ -55,6 +55,19 @@ import Testing
         #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
     }
 
+    /// A wrong-password count below zero, written by hand, counts from zero: three wrong passwords still lock the
+    /// user (with -1000, ten in a row passed without a lock).
+    @Test func aNegativeFailureCountStillLocksAfterThreeWrongPasswords() throws {
+        let state = try activated()
+        try StateFile.executeWithoutMigratingForTesting(path: state, "UPDATE idp_users SET failures = -1000")
+        let wrong = #"{"username":"alice","password":"nope"}"#
+        let run = try BinaryRun.run(["run", "logout", "login", "login", "login", "login", "--state", state],
+                                    stdin: "[{},\(wrong),\(wrong),\(wrong),\(Answers.alice)]")
+        #expect(run.status == 1, "\(run.stderr)")
+        let last = run.results.last?["status"] as? String
+        #expect(last == "LOCKED_USER" || last == "TEMPORARY_LOCKED", "the right password after three wrong ones meets the lock: \(run.stdout)")
+    }
+
     /// Reading an empty file (a run that met a full disk, `touch`) leaves it as it is: `history` built the whole
     /// schema in it.
     @Test func readingAnEmptyFileLeavesItEmpty() throws {
