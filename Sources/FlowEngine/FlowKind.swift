@@ -11,12 +11,14 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
         let title: String
         let asksTheUser: Bool
         let lanes: [Participant]
+        let sdk: String
 
-        init(rawValue: String, title: String, asksTheUser: Bool, lanes: [Participant]) {
+        init(rawValue: String, title: String, asksTheUser: Bool, lanes: [Participant], sdk: String) {
             self.rawValue = rawValue
             self.title = title
             self.asksTheUser = asksTheUser
             self.lanes = lanes
+            self.sdk = sdk
         }
     }
 
@@ -26,8 +28,8 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
 
     private unowned(unsafe) let storage: Storage
 
-    public init(_ rawValue: String, title: String, asksTheUser: Bool = true, lanes: [Participant]) {
-        let storage = Storage(rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes)
+    public init(_ rawValue: String, title: String, asksTheUser: Bool = true, lanes: [Participant], sdk: String = "") {
+        let storage = Storage(rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes, sdk: sdk)
         Self.kept.withLock { $0.append(storage) }
         self.storage = storage
     }
@@ -36,6 +38,8 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
     public var rawValue: String { storage.rawValue }
     /// A title for screens, e.g. "Activate device".
     public var title: String { storage.title }
+    /// The SDK the flow drives, as a screen's header names it ("IdpSdk on MC-SDK"); empty when its family gives none.
+    public var sdk: String { storage.sdk }
     /// Whether the flow asks the user for anything (`run` needs no answers for one that does not: a terminal on
     /// standard input is not read, and empty input stands for `{}`).
     public var asksTheUser: Bool { storage.asksTheUser }

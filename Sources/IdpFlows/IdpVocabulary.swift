@@ -7,10 +7,11 @@ import KSMasterController
 
 extension FlowKind {
     static let identityLanes: [Participant] = [.app, .idpSdk, .masterController, .identityProvider]
+    static let idpSdk = "IdpSdk on MC-SDK"
 
-    public static let activate = FlowKind("activate", title: "Activate device", lanes: identityLanes)
-    public static let login = FlowKind("login", title: "Log in", lanes: identityLanes)
-    public static let logout = FlowKind("logout", title: "Log out", asksTheUser: false, lanes: identityLanes)
+    public static let activate = FlowKind("activate", title: "Activate device", lanes: identityLanes, sdk: idpSdk)
+    public static let login = FlowKind("login", title: "Log in", lanes: identityLanes, sdk: idpSdk)
+    public static let logout = FlowKind("logout", title: "Log out", asksTheUser: false, lanes: identityLanes, sdk: idpSdk)
 }
 
 extension FlowStep {

@@ -11,8 +11,8 @@ import Simulation
 import Threading
 
 extension FlowKind {
-    public static let legacyActivate = FlowKind("legacy-activate", title: "Activate device (KSSIDP)", lanes: identityLanesWithWrapper)
-    public static let legacyLogin = FlowKind("legacy-login", title: "Log in (KSSIDP)", lanes: identityLanesWithWrapper)
+    public static let legacyActivate = FlowKind("legacy-activate", title: "Activate device (KSSIDP)", lanes: identityLanesWithWrapper, sdk: "KSSIDP wrapper on MC-SDK")
+    public static let legacyLogin = FlowKind("legacy-login", title: "Log in (KSSIDP)", lanes: identityLanesWithWrapper, sdk: "KSSIDP wrapper on MC-SDK")
 
     static let identityLanesWithWrapper: [Participant] = [.app, .kssidp, .idpSdk, .masterController, .identityProvider]
 }

@@ -9,7 +9,8 @@ import ThreeDSecure
 extension FlowKind {
     /// Card payer authentication: Safepay Drops and EMV 3-D Secure.
     public static let payerAuth = FlowKind(
-        "payer-auth", title: "Pay with card (3-D Secure)", lanes: [.app, .safepayDrops, .drops, .directoryServer, .acs])
+        "payer-auth", title: "Pay with card (3-D Secure)", lanes: [.app, .safepayDrops, .drops, .directoryServer, .acs],
+        sdk: "Safepay Drops · EMV 3-D Secure 2.2")
 }
 
 extension FlowStep {

@@ -1,3 +1,4 @@
+import FlowRecords
 import TerminalUI
 import Testing
 
@@ -45,5 +46,23 @@ import Testing
         #expect(!text.contains("Faults") && !text.contains("Sequence —"), "\(text)")
         driver.press(.escape)
         #expect(driver.app.render().text.contains("Flow 1") && !driver.app.render().text.contains("0 of 20"))
+    }
+}
+
+/// A past flow's screen names the SDK its kind drives, as each family declares it (`FlowKind.sdk`): a KSSIDP flow's
+/// transcript (from `idp-tui run legacy-login` on the same state file) sat under "IdpSdk on MC-SDK", the name every
+/// flow but a payment's and Q2's fell back to.
+@Suite struct TranscriptHeaderTests {
+    @Test func aKSSIDPFlowsTranscriptNamesTheWrapper() throws {
+        let driver = AppDriver()
+        let event = RecordedEvent(sequence: 1, step: "login", from: "App", to: "KSSIDP", thread: "idp-tui.flow",
+                                  time: "2030-01-01T00:00:00.000Z", duration: nil, status: nil, detail: "clientId=KssIdpLogin")
+        let summary = HistorySummary(id: 0, time: "2030-01-01T00:00:00.000Z", flow: "legacy-login", user: "alice", outcome: .success,
+                                     status: "OK", duration: 1000)
+        _ = try driver.service.history?.record(HistoryRecord(summary: summary, resultJSON: "{}", events: [event]))
+        driver.press(.character("h"), .enter)
+        let text = driver.app.render().text
+        #expect(text.hasPrefix(" idp-tui · KSSIDP wrapper on MC-SDK"), "\(text)")
+        #expect(text.contains("legacy-login · alice"), "\(text)")
     }
 }

@@ -1,3 +1,4 @@
+import FlowCatalog
 import FlowEngine
 import FlowRecords
 import IdpSdk
@@ -95,19 +96,15 @@ public enum AppView {
 
     private typealias Area = (top: Int, left: Int, width: Int, height: Int)
 
-    /// The SDK family of the flow on screen.
+    /// The SDK family of the flow on screen, as its kind names it (the first family's on the home screen).
     private static func family(_ state: AppState) -> String {
         // A past flow's transcript names its own family (a payment's diagram sat under "IdpSdk on MC-SDK").
-        let flow: String? = switch state.screen {
-        case .transcript(let transcript, _): transcript.record.summary.flow
-        case .result(let result): result.flow.rawValue
-        default: state.flowInProgress?.rawValue
+        let flow: FlowKind? = switch state.screen {
+        case .transcript(let transcript, _): transcript.events.first?.flow ?? FlowCatalog.kind(named: transcript.record.summary.flow)
+        case .result(let result): result.flow
+        default: state.flowInProgress
         }
-        switch flow {
-        case FlowKind.payerAuth.rawValue: return "Safepay Drops · EMV 3-D Secure 2.2"
-        case FlowKind.q2Login.rawValue: return "Q2 Mobile SDK · authentication module"
-        default: return "IdpSdk on MC-SDK"
-        }
+        return [flow?.sdk, FlowCatalog.kinds.first?.sdk].compactMap { $0 }.first { !$0.isEmpty } ?? "idp-tui"
     }
 
     private static func panelTitle(_ state: AppState) -> String {
@@ -160,8 +157,10 @@ public enum AppView {
                                   width: area.width, role: .hint)
             }
         } else {
-            buffer.putWrapped("The IdpSdk asks for \(asked) (client \(form.prompt.clientId))", row: area.top, column: area.left,
-                              width: area.width, lines: 2, role: .hint)
+            // The IdP's form names its client; another family's form, its flow (it read "The IdpSdk asks for … (client )").
+            let hint = form.prompt.clientId.isEmpty ? "\(form.prompt.flow.title) asks for \(asked)"
+                : "The IdpSdk asks for \(asked) (client \(form.prompt.clientId))"
+            buffer.putWrapped(hint, row: area.top, column: area.left, width: area.width, lines: 2, role: .hint)
         }
         let labelWidth = form.prompt.fields.map { CharacterWidth.of(TerminalApp.label($0)) }.max() ?? 0
         let boxLeft = area.left + labelWidth + 4
