@@ -213,22 +213,6 @@ public final class TerminalApp: FlowFrontEnd {
         }
     }
 
-    /// The home screen, or a result (whose Back leads home).
-    private var isHome: Bool {
-        if case .home = state.screen { return true }
-        if case .result = state.screen { return true }
-        return false
-    }
-
-    /// Screens where a plain letter is not typed into anything (and `f` opens the faults panel).
-    private var acceptsShortcuts: Bool {
-        switch state.screen {
-        case .home, .working, .result, .history, .transcript, .comparison, .q2Choice: true
-        case .challenge(let challenge): challenge.focusedStop != .code && challenge.screen.uiType != .outOfBand
-        case .form, .payment: false
-        }
-    }
-
     /// Bracketed paste: the text goes into the focused field as text. It never submits, and line breaks in
     /// it are dropped.
     public func handlePaste(_ text: String) {
@@ -282,24 +266,6 @@ public final class TerminalApp: FlowFrontEnd {
             state.screen = .challenge(challenge)
         default:
             state.notice = "paste ignored: no text field has focus"
-        }
-    }
-
-    /// Screens that use PgUp and PgDn for their own text rather than the event log.
-    private var scrollsItself: Bool {
-        switch state.screen {
-        case .transcript, .comparison: true
-        default: false
-        }
-    }
-
-    private var isEditing: Bool {
-        switch state.screen {
-        case .form(let form): form.focusedField != nil
-        case .payment(let form): form.focusedField != nil
-        case .challenge(let challenge): challenge.focusedStop == .code
-        case .transcript(let transcript, _): transcript.editingFilter
-        default: false
         }
     }
 
