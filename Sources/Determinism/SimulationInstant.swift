@@ -29,10 +29,11 @@ public struct SimulationInstant: Sendable, Hashable, Comparable, CustomStringCon
     /// ISO 8601 in UTC with milliseconds, e.g. `2030-01-01T00:00:00.000Z`.
     public var description: String { date.formatted(Self.format) }
 
-    /// The instant ``description`` writes (`2030-01-01T00:00:00.000Z`), or nil for other text.
+    /// The instant ``description`` writes (`2030-01-01T00:00:00.000Z`), or nil for other text: to the millisecond it
+    /// names (through a `Date`'s double it came back a nanosecond short, and was written .475 for .476).
     public init?(parsing text: String) {
         guard let date = try? Self.format.parse(text) else { return nil }
-        self.init(date)
+        self.init(nanosecondsSinceEpoch: Int64((date.timeIntervalSince1970 * 1000).rounded()) * 1_000_000)
     }
 
     private static let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

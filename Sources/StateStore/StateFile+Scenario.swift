@@ -7,14 +7,22 @@ extension StateFile {
     /// `idp-tui reset` forgets the name with the rest.
     ///
     /// This is the run's first write: a file that another process keeps locked (a `sqlite3` shell in a
-    /// transaction), or that cannot be written, ends the run here with that error, before any flow (a flow's
-    /// stores then each waited out the lock in turn, and the run ended 40 s later blaming a full disk).
+    /// transaction) ends the run here with that error, before any flow (a flow's stores then each waited out the
+    /// lock in turn, and the run ended 40 s later blaming a full disk). Another failure (a full disk) is left to the
+    /// flows' own writes, which say it (exit 74).
     public func useScenario(named name: String) throws(StateError) -> String? {
         guard !readOnly else { return nil }
-        let last = try database.write { transaction throws(StateError) -> String? in
-            let last = try transaction.query("SELECT value FROM meta WHERE key = 'scenario'").first?.first?.text
-            _ = try transaction.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('scenario', ?)", [.text(name)])
-            return last
+        let last: String?
+        do {
+            last = try database.write { transaction throws(StateError) -> String? in
+                let last = try transaction.query("SELECT value FROM meta WHERE key = 'scenario'").first?.first?.text
+                _ = try transaction.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('scenario', ?)", [.text(name)])
+                return last
+            }
+        } catch where error.reason == .busy {
+            throw error
+        } catch {
+            return nil
         }
         guard let last, last != name else { return nil }
         return "\(path) was last used with scenario \"\(VisibleText.escaped(last))\": its device, spent activation codes and locks "

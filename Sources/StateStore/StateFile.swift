@@ -50,10 +50,7 @@ public final class StateFile: Sendable {
         self.init(path: path, database: database, warnings: warnings, readOnly: false, unformatted: false)
         // A file at this schema needs nothing, and is not written: the write lock made `history` wait 10 s behind
         // another process's write and fail ("stayed locked"), though WAL lets a reader through.
-        if !current {
-            try migrate()
-            try Self.checkTables(try database.read { transaction throws(StateError) in try Self.columns(transaction) }, path, Self.schemaVersion)
-        }
+        if !current { try migrate() }
         StatePath.tighten(path)
     }
 
@@ -145,6 +142,9 @@ public final class StateFile: Sendable {
                 }
             }
             if version != Self.schemaVersion { try transaction.execute("PRAGMA user_version = \(Self.schemaVersion)") }
+            // Checked in the same transaction, so that a file refused is left as it was (migrated and then refused,
+            // an older file had become schema 2 in WAL mode); named by the version it had.
+            if application == Self.applicationID { try Self.checkTables(try Self.columns(transaction), path, version) }
         }
     }
 

@@ -116,6 +116,8 @@ enum EndingSignals {
     /// Ends the process with a signal's status if one was sent and not yet taken, or waits for its thread to end it.
     static func takeOneSent() {
         guard state.withLock({ $0.blocked }) else { return }
+        // Its thread has taken one: a second signal (Ctrl-C again) is not taken here as well, to end with its status.
+        while state.withLock({ $0.taken }) { pause() }
         var set = signalSet()
         var none = timespec(tv_sec: 0, tv_nsec: 0)
         let number = sigtimedwait(&set, nil, &none)

@@ -55,6 +55,25 @@ import Testing
         #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
     }
 
+    /// An older file with a table gone is refused as it was, named by its own version: it was migrated (schema 2, WAL
+    /// mode) and then refused as "schema version 2".
+    @Test func anOlderFileWithATableGoneIsRefusedUnchanged() throws {
+        let state = freshStatePath()
+        try FileManager.default.createDirectory(atPath: (state as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try StateFile.createForTesting(path: state, version: 1)
+        try StateFile.executeWithoutMigratingForTesting(path: state, "DROP TABLE device")
+        let before = try Data(contentsOf: URL(fileURLWithPath: state))
+        let run = try BinaryRun.run(["run", "logout", "--state", state], stdin: "{}")
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("(schema version 1 does not match its tables: its table device is missing)"), "\(run.stderr)")
+        // Its tables and version as they were; only the header's journal mode (bytes 18 and 19) is WAL, as opening
+        // any file makes it before its schema is read, with the change counter that write moves (24–27, 92–95).
+        var after = try Data(contentsOf: URL(fileURLWithPath: state))
+        for byte in [18, 19, 24, 25, 26, 27, 92, 93, 94, 95] { after[byte] = before[byte] }
+        #expect(after == before, "the file is not migrated")
+    }
+
     /// A wrong-password count below zero, written by hand, counts from zero: three wrong passwords still lock the
     /// user (with -1000, ten in a row passed without a lock).
     @Test func aNegativeFailureCountStillLocksAfterThreeWrongPasswords() throws {

@@ -24,4 +24,20 @@ import Testing
                 "\(history.stdout)")
         #expect(!FileManager.default.fileExists(atPath: state + "-wal"))
     }
+
+    /// On a challenge screen the cancel is the cardholder's, as Esc's would be: the ACS gets its challengeCancel 01
+    /// and the payment ends through the page (the call it awaited was ended at once, "cancelled while CRes was in
+    /// flight", and the ACS never heard of it).
+    @Test func aPaymentOnItsChallengeScreenWhenASignalComesSendsTheACSItsCancel() throws {
+        let state = freshStatePath()
+        let answers = #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","challengeDelay":10}"#
+        let run = try BackgroundRun(flows: ["payer-auth"], answers: answers, state: state)
+        run.waitForOutput(containing: #""step":"challenge screen""#)
+        kill(run.process.processIdentifier, SIGTERM)
+        run.finish()
+        #expect(run.process.terminationStatus == 128 + SIGTERM)
+        let show = try BinaryRun.run(["history", "show", "1", "--state", state])
+        #expect(show.stdout.contains("CReq  [DropsPage.payment]  challengeCancel 01"), "\(show.stdout)")
+        #expect(show.stdout.contains("onPayerAuthenticationFailure"), "\(show.stdout)")
+    }
 }

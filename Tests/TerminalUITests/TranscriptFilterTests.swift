@@ -49,6 +49,49 @@ import Testing
     }
 }
 
+/// The filter takes what the log's takes: a paste, a click on a row while it is typed, and a long filter keeps its
+/// end, cursor and count in sight.
+@Suite struct TranscriptFilterInputTests {
+    private func openTranscript() -> AppDriver {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter, .character("h"), .enter, .character("/"))
+        return driver
+    }
+
+    /// A paste went nowhere ("paste ignored: no text field has focus") while the help bar said "type filter".
+    @Test func aPasteGoesIntoTheFilterBeingTyped() {
+        let driver = openTranscript()
+        driver.app.handlePaste("PO\nST\u{1}")
+        let text = driver.app.render().text
+        #expect(text.contains("/POST▏ · 6 of 20"), "line breaks and control characters left out")
+        #expect(!text.contains("paste ignored"), "\(text)")
+    }
+
+    /// A click on a row while the filter is typed opens that event, as it does with the filter kept (it only ended
+    /// the typing).
+    @Test func aClickOnARowWhileTheFilterIsTypedOpensIt() throws {
+        let driver = openTranscript()
+        for character in "token" { driver.press(.character(character)) }
+        let screen = driver.app.render()
+        let target = try #require(screen.targets.first)
+        // A report's row and column count from 1; the screen's from 0.
+        driver.app.handleMouse(MouseReport(button: 0, column: target.column + 3, row: target.row + 1, pressed: true))
+        driver.app.handleMouse(MouseReport(button: 0, column: target.column + 3, row: target.row + 1, pressed: false))
+        let text = driver.app.render().text
+        #expect(text.contains("Event — esc closes") && text.contains("/token"), "\(text)")
+    }
+
+    /// A filter longer than its room keeps its end, the cursor and the count (it kept its start, and they went).
+    @Test func aLongFilterKeepsItsEndCursorAndCount() {
+        let driver = openTranscript()
+        for character in "abcdefghijklmnopqrstuvwxyz0123456789XYZ" { driver.press(.character(character)) }
+        let text = driver.app.render().text
+        #expect(text.contains("XYZ▏ · 0 of 20"), "\(text)")
+        #expect(text.contains("/…"), "\(text)")
+    }
+}
+
 /// A past flow's screen names the SDK its kind drives, as each family declares it (`FlowKind.sdk`): a KSSIDP flow's
 /// transcript (from `idp-tui run legacy-login` on the same state file) sat under "IdpSdk on MC-SDK", the name every
 /// flow but a payment's and Q2's fell back to.

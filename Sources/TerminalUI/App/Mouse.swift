@@ -83,8 +83,10 @@ extension TerminalApp {
             state.screen = .history(history)
             handle(.enter)
         case .transcript(var transcript, let history) where transcript.detail == nil && !transcript.asSequence:
-            // A past flow's event clicked shows it whole, as its Enter does.
+            // A past flow's event clicked shows it whole, as its Enter does (a filter being typed is kept: the click
+            // ended the typing, and Enter then only closed it).
             transcript.scroll = target.stop
+            transcript.editingFilter = false
             state.screen = .transcript(transcript, returnTo: history)
             handle(.enter)
         case .q2Choice(var choice):

@@ -234,6 +234,13 @@ public final class TerminalApp: FlowFrontEnd {
             for character in typed { handleLogFocus(.character(character), &focus) }
             return
         }
+        if case .transcript(var transcript, let history) = state.screen, transcript.editingFilter {
+            for character in typed {
+                handleTranscript(.character(character), &transcript, returnTo: history)
+                if case .transcript(let now, _) = state.screen { transcript = now }
+            }
+            return
+        }
         // The log has the keys (F6 from a form): the form behind, drawn without its focus, takes no paste either.
         if state.logFocus != nil {
             state.notice = LogFocusState.pasteIgnored

@@ -150,8 +150,12 @@ extension AppView {
         // The filter at the header's end, the header cut to leave it room (the filter wrote over the header's end).
         var filter = ""
         if transcript.editingFilter || !transcript.filter.isEmpty {
-            let text = "/" + transcript.filter + (transcript.editingFilter ? "▏" : "") + " · \(listed.count) of \(transcript.events.count)"
-            filter = CharacterWidth.truncate(text, to: max(1, area.width / 2))
+            // Its end, the cursor and the count stay in sight: a long filter is cut at its start (it kept its start,
+            // and the cursor and the count went).
+            let count = " · \(listed.count) of \(transcript.events.count)"
+            let typed = transcript.filter + (transcript.editingFilter ? "▏" : "")
+            let room = max(4, area.width / 2 - CharacterWidth.of(count) - 1)
+            filter = "/" + (CharacterWidth.of(typed) > room ? "…" + CharacterWidth.suffix(typed, fitting: room - 1) : typed) + count
         }
         let room = area.width - (filter.isEmpty ? 0 : CharacterWidth.of(filter) + 2)
         buffer.put(CharacterWidth.truncate(LogPane.header(columns, fitting: room), to: room), row: top, column: area.left, role: .label, limit: room)

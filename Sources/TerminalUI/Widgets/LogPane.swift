@@ -180,10 +180,13 @@ enum LogPane {
             let identityProvider = widest.events == 0 || widest.identityProvider ? "⇢ ⇠ IdP " : ""
             // Tab reads them where Tab reaches the log (on a form it moves between fields: the hint was a promise
             // the form's Tab did not keep).
-            title += " — → to ← from \(identityProvider)⚡ fault" + (tabReadsIt ? " · tab: read them" : "")
-            // The diagram's key where the title has room for it (80 columns: the home's help bar has it from about
-            // 90, and it was found only in the help).
-            if tabReadsIt, CharacterWidth.of(title + " · v: diagram") <= width - 6 { title += " · v: diagram" }
+            title += " — → to ← from \(identityProvider)⚡ fault"
+            // Each key where the title has room for it whole (at 60 columns "tab: read…" was cut mid-word); the
+            // diagram's from 80 columns (the home's help bar has it from about 90, and it was found only in the help).
+            for keys in [" · tab: read them", " · v: diagram"] {
+                guard tabReadsIt, CharacterWidth.of(title + keys) <= width - 6 else { break }
+                title += keys
+            }
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
         // From the newest line shown upwards: each event, and a rule above it where the flow before was another.
@@ -262,11 +265,6 @@ enum LogPane {
         if let duration = event.duration { parts.append(spelled(format(duration))) }
         parts.append(spelled(event.detail))
         return parts.joined(separator: " ")
-    }
-
-    /// A line at the old fixed widths (the transcript's, and the width given).
-    static func line(_ event: FlowEvent, width: Int) -> String {
-        line(event, columns: Columns([event], width: width))
     }
 
     /// Seen from the app (the Safepay Drops SDK counts as the app's side of the bridge): `→ MC-SDK` for a call
