@@ -26,8 +26,17 @@ public struct SimulationInstant: Sendable, Hashable, Comparable, CustomStringCon
         lhs.nanosecondsSinceEpoch < rhs.nanosecondsSinceEpoch
     }
 
-    /// ISO 8601 in UTC with milliseconds, e.g. `2030-01-01T00:00:00.000Z`.
-    public var description: String { date.formatted(Self.format) }
+    /// ISO 8601 in UTC with milliseconds, e.g. `2030-01-01T00:00:00.000Z`: the milliseconds counted in integers (through
+    /// a `Date`'s double, .415 came out .414, and a time read back from the history was a millisecond early).
+    public var description: String {
+        let (seconds, nanoseconds) = nanosecondsSinceEpoch.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let (whole, fraction) = nanoseconds < 0 ? (seconds - 1, nanoseconds + 1_000_000_000) : (seconds, nanoseconds)
+        let text = Date(timeIntervalSince1970: Double(whole)).formatted(Self.wholeSeconds)
+        let millis = String(fraction / 1_000_000)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - millis.count) + millis + "Z"
+    }
+
+    private static let wholeSeconds = Date.ISO8601FormatStyle()
 
     /// The instant ``description`` writes (`2030-01-01T00:00:00.000Z`), or nil for other text: to the millisecond it
     /// names (through a `Date`'s double it came back a nanosecond short, and was written .475 for .476).

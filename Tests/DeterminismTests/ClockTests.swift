@@ -102,3 +102,16 @@ import Testing
         #expect(firedAfterCancel.load(ordering: .relaxed) == 0)
     }
 }
+
+/// An instant read back from what it writes is the same instant: a history transcript's times read back through a
+/// `Date`'s double came a nanosecond short, and were written a millisecond early (.475 for .476).
+@Suite struct SimulationInstantTextTests {
+    @Test(arguments: ["2026-12-04T05:16:34.476Z", "2026-12-04T05:16:38.423Z", "2030-01-01T00:00:00.000Z", "2026-12-04T05:16:51.415Z"])
+    func anInstantReadFromItsTextWritesTheSameText(_ text: String) throws {
+        #expect(try #require(SimulationInstant(parsing: text)).description == text)
+    }
+
+    @Test func textThatIsNoInstantIsNone() {
+        #expect(SimulationInstant(parsing: "yesterday") == nil)
+    }
+}
