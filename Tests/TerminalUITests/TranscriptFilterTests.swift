@@ -109,3 +109,17 @@ import Testing
         #expect(text.contains("legacy-login · alice"), "\(text)")
     }
 }
+
+/// A past flow's transcript takes the live log's rows, as the KSSIDP comparison does: it is that flow's log (at 80×24
+/// a failed login showed 2 of its 14 events under its header and error, over the live log's nine rows).
+@Suite struct TranscriptRowsTests {
+    @Test func aTranscriptTakesTheLogsRows() {
+        let driver = AppDriver()
+        driver.activate(password: "wrong")
+        driver.press(.escape, .character("h"), .enter)
+        let screen = driver.app.render()
+        #expect(screen.text.contains("activate · alice · failure WRONG_CREDENTIALS"), "\(screen.text)")
+        #expect(!screen.text.contains("SDK events —"), "no live log under it: \(screen.text)")
+        #expect(screen.targets.count >= 10, "\(screen.targets.count) events shown: \(screen.text)")
+    }
+}

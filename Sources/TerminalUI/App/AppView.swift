@@ -17,9 +17,14 @@ public enum AppView {
     /// The main panel's rows, border included; the log pane has the rest but the status and help rows. Half the
     /// terminal, and at least what the menu needs; but on a terminal under 24 rows, where that would leave the log
     /// fewer than 7 events (one at 60×18), a form and the working screen take only the rows they use. The KSSIDP
-    /// comparison takes the log's rows too: its events do not go into the log, and its report runs to some 60 lines.
+    /// comparison takes the log's rows too: its events do not go into the log, and its report runs to some 60 lines;
+    /// so does a past flow's transcript, which is that flow's log (at 80×24 it showed 2 of a failed login's 14
+    /// events under its header and error, over the live log's nine rows).
     static func mainPanelHeight(_ state: AppState) -> Int {
-        if case .comparison = state.screen { return state.height - 3 }
+        switch state.screen {
+        case .comparison, .transcript: return state.height - 3
+        default: break
+        }
         let half = max(mainHeight, (state.height - 3) / 2)
         guard state.height < 24 else { return half }
         switch state.screen {
