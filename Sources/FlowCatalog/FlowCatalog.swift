@@ -12,10 +12,11 @@ import Simulation
 public enum FlowCatalog {
     /// A family's type and how a service makes its instance (from the environment, the configuration and the
     /// families made before it).
-    /// `settings`: the part of ``FlowConfiguration`` the family is made with (the KSSIDP wrapper, the IdpSdk's).
+    /// `settings`: the part of ``FlowConfiguration`` the family is made with (the KSSIDP wrapper, the IdpSdk's); nil
+    /// for a family with no settings, whose kinds then join no option's reach.
     struct Registration: Sendable {
         let type: any FlowFamily.Type
-        let settings: FlowConfiguration.Part
+        let settings: FlowConfiguration.Part?
         let make: @Sendable (SimulationEnvironment, FlowConfiguration, [any FlowFamily]) -> any FlowFamily
     }
 
