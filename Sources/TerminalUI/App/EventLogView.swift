@@ -29,6 +29,25 @@ public struct LogFocusState: Sendable, Equatable {
     }
 }
 
+extension LogFocusState {
+    /// A key typed into a filter being typed (the log's, a past flow's transcript's): Enter keeps it; Esc clears it,
+    /// as in the card picker (it kept it too, and only backspacing one character at a time cleared a filter); a
+    /// character is added up to the limit; the editing keys delete from its end. Returns what to say: a key past
+    /// the limit is said, not dropped silently.
+    static func edit(_ filter: inout String, editing: inout Bool, with key: Key) -> String? {
+        switch key {
+        case .enter: editing = false
+        case .escape:
+            editing = false
+            filter = ""
+        case .character(let character) where filter.count < filterLimit: filter.append(character)
+        case .character: return filterFull
+        default: _ = TextInput.deleteAtEnd(of: &filter, key)
+        }
+        return nil
+    }
+}
+
 extension AppState {
     /// The events the log lists: all of them, or those the filter matches.
     public var listedEvents: [FlowEvent] {
@@ -94,16 +113,7 @@ extension TerminalApp {
                 // A form came while the filter was typed: closing the filter hands the form the keys.
                 leaveLogFocus(focus)
                 return
-            case .enter: focus.editingFilter = false
-            // Esc clears it, as in the card picker: it kept it too, and only backspacing one character at a time
-            // cleared a filter.
-            case .escape:
-                focus.editingFilter = false
-                focus.filter = ""
-            case .character(let character) where focus.filter.count < LogFocusState.filterLimit: focus.filter.append(character)
-            // A key past the limit is said, not dropped silently.
-            case .character: state.notice = LogFocusState.filterFull
-            default: _ = TextInput.deleteAtEnd(of: &focus.filter, key)
+            default: if let notice = LogFocusState.edit(&focus.filter, editing: &focus.editingFilter, with: key) { state.notice = notice }
             }
             // ↑↓ move the selection while the filter is typed, as gum's filter and fzf do.
             if key == .up || key == .down {

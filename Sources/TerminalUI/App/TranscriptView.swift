@@ -57,15 +57,10 @@ extension TerminalApp {
         keepInView()
         if transcript.editingFilter {
             switch key {
-            case .enter: transcript.editingFilter = false
-            case .escape:
-                transcript.editingFilter = false
-                transcript.filter = ""
-            case .character(let character) where transcript.filter.count < LogFocusState.filterLimit: transcript.filter.append(character)
-            case .character: state.notice = LogFocusState.filterFull
             // ↑↓ move the selection while the filter is typed, as the log's do.
             case .up, .down: move(key == .up ? -1 : 1)
-            default: _ = TextInput.deleteAtEnd(of: &transcript.filter, key)
+            default:
+                if let notice = LogFocusState.edit(&transcript.filter, editing: &transcript.editingFilter, with: key) { state.notice = notice }
             }
             keepInView()
             state.screen = .transcript(transcript, returnTo: history)
