@@ -24,7 +24,15 @@ import Testing
         #expect(text.contains("/IdP▏ · 8 of 20"), "\(text)")
         #expect(!rows(driver).isEmpty && rows(driver).allSatisfy { $0.contains("IdP") }, "\(rows(driver))")
         #expect(text.contains("type filter · enter keep · esc clear"), "\(text)")
-        driver.press(.enter, .end, .enter)
+        // The page keys move the selection while the filter is typed, as with it kept.
+        driver.press(.end)
+        if case .transcript(let transcript, _) = driver.app.state.screen {
+            let last = transcript.events.lastIndex { $0.from.rawValue == "IdP" || $0.to.rawValue == "IdP" }
+            #expect(transcript.scroll == last, "End while the filter is typed: the last IdP event (\(transcript.scroll))")
+        }
+        driver.press(.enter)
+        #expect(driver.app.render().text.contains("esc clear the filter"), "a kept filter: Esc clears it first")
+        driver.press(.end, .enter)
         text = driver.app.render().text
         #expect(text.contains("Event — esc closes") && text.contains("POST /token"), "the last IdP event whole: \(text)")
         driver.press(.escape, .escape)

@@ -34,6 +34,9 @@ extension AppView {
         case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.editingFilter: return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")]
+        // Esc clears a kept filter first (the bar said "back").
+        case .transcript(let transcript, _) where !transcript.filter.isEmpty:
+            return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("esc", "clear the filter"), ("?", "help")]
         case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("v", "sequence"), ("esc", "back"), ("?", "help")]
         case .comparison: return [("↑↓ pgup pgdn", "scroll"), ("esc", "back"), ("?", "help")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).

@@ -55,13 +55,10 @@ extension TerminalApp {
                                                 rows: transcriptPage(transcript), count: listed.count)
         }
         keepInView()
-        if transcript.editingFilter {
-            switch key {
-            // ↑↓ move the selection while the filter is typed, as the log's do.
-            case .up, .down: move(key == .up ? -1 : 1)
-            default:
-                if let notice = LogFocusState.edit(&transcript.filter, editing: &transcript.editingFilter, with: key) { state.notice = notice }
-            }
+        // While the filter is typed, keys edit it; the arrows and page keys move the selection as they do with the
+        // filter kept (only ↑↓ did).
+        if transcript.editingFilter && ![.up, .down, .pageUp, .pageDown, .home, .end].contains(key) {
+            if let notice = LogFocusState.edit(&transcript.filter, editing: &transcript.editingFilter, with: key) { state.notice = notice }
             keepInView()
             state.screen = .transcript(transcript, returnTo: history)
             return
@@ -103,11 +100,10 @@ extension TerminalApp {
         // A page is the events shown (10 skipped three unseen where seven show); the diagram's, its arrows.
         case .pageUp where transcript.asSequence: transcript.scroll = max(0, transcript.scroll - page)
         case .pageDown where transcript.asSequence: transcript.scroll = min(lastScroll(transcript), transcript.scroll + page)
+        // A page of events either way, as the live log's PgUp and PgDn move its selection (PgDn went to the bottom of
+        // the next page, and Home, PgDn, PgUp did not come back to the start).
         case .pageUp: move(-page)
-        // Down from the last event shown (the selection sits at the top until the list scrolls): the next page whole.
-        case .pageDown:
-            let position = transcript.position(in: transcript.listed)
-            move(max(position, transcript.first + page - 1) + page - position)
+        case .pageDown: move(page)
         case .home where transcript.asSequence: transcript.scroll = 0
         case .end where transcript.asSequence: transcript.scroll = lastScroll(transcript)
         case .home: move(-transcript.events.count)

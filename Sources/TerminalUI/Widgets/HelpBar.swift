@@ -48,7 +48,7 @@ enum HelpBar {
         ("f or F2", "faults panel: switch faults on and off, live"),
         ("h or F3", "history of flows, with transcripts (read as the log: enter details, / filter, v diagram)"),
         ("? or F1", "this help (in a text field ? types itself)"),
-        ("q", "quit from the home screen; back from a result, the history or the faults panel"),
+        ("q", "quit from the home screen; back from a result, the history, a transcript or the faults panel"),
         ("ctrl-c", "quit from anywhere (exit 130)"),
         ("ctrl-z", "suspend; fg resumes"),
     ]
