@@ -30,7 +30,7 @@ extension CommandLineOptions {
 
     /// The service on inputs ``readInputs(for:)`` read, the state file opened now, and a note of the scenario in use
     /// to record in the state file once the flows start (``StateFile/useScenario(named:)``: a run stopped for bad
-    /// input first records nothing; a file that cannot be written, or stays locked, stops the run there).
+    /// input first records nothing; a file another process keeps locked stops the run there).
     public func makeService(_ inputs: (scenario: Scenario, configuration: FlowConfiguration), for command: Command = .run)
         throws(UsageError) -> (service: FlowService, noteScenario: () throws(UsageError) -> Void)
     {
