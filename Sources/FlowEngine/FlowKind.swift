@@ -12,13 +12,15 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
         let asksTheUser: Bool
         let lanes: [Participant]
         let sdk: String
+        let summarize: Summarize
 
-        init(rawValue: String, title: String, asksTheUser: Bool, lanes: [Participant], sdk: String) {
+        init(rawValue: String, title: String, asksTheUser: Bool, lanes: [Participant], sdk: String, summarize: @escaping Summarize) {
             self.rawValue = rawValue
             self.title = title
             self.asksTheUser = asksTheUser
             self.lanes = lanes
             self.sdk = sdk
+            self.summarize = summarize
         }
     }
 
@@ -28,8 +30,17 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
 
     private unowned(unsafe) let storage: Storage
 
-    public init(_ rawValue: String, title: String, asksTheUser: Bool = true, lanes: [Participant], sdk: String = "") {
-        let storage = Storage(rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes, sdk: sdk)
+    /// How a family rewords the engine's summary of one of its results (``ResultSummary``).
+    public typealias Summarize = @Sendable (_ summary: inout ResultSummary, _ result: FlowResult) -> Void
+
+    /// `summarize`: how the family words this kind's results on the result screen and in plain mode, from the
+    /// engine's wording; by default the engine's wording is kept.
+    public init(
+        _ rawValue: String, title: String, asksTheUser: Bool = true, lanes: [Participant], sdk: String = "",
+        summarize: @escaping Summarize = { _, _ in }
+    ) {
+        let storage = Storage(
+            rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes, sdk: sdk, summarize: summarize)
         Self.kept.withLock { $0.append(storage) }
         self.storage = storage
     }
@@ -45,6 +56,8 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
     public var asksTheUser: Bool { storage.asksTheUser }
     /// The parties of its sequence diagram, left to right.
     public var lanes: [Participant] { storage.lanes }
+    /// Rewords the engine's summary of a result of this kind in its family's terms.
+    public func summarize(_ summary: inout ResultSummary, _ result: FlowResult) { storage.summarize(&summary, result) }
 
     public static func == (lhs: FlowKind, rhs: FlowKind) -> Bool { lhs.storage === rhs.storage || lhs.rawValue == rhs.rawValue }
     public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }

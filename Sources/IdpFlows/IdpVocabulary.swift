@@ -9,9 +9,13 @@ extension FlowKind {
     static let identityLanes: [Participant] = [.app, .idpSdk, .masterController, .identityProvider]
     static let idpSdk = "IdpSdk on MC-SDK"
 
-    public static let activate = FlowKind("activate", title: "Activate device", lanes: identityLanes, sdk: idpSdk)
-    public static let login = FlowKind("login", title: "Log in", lanes: identityLanes, sdk: idpSdk)
-    public static let logout = FlowKind("logout", title: "Log out", asksTheUser: false, lanes: identityLanes, sdk: idpSdk)
+    public static let activate = FlowKind(
+        "activate", title: "Activate device", lanes: identityLanes, sdk: idpSdk,
+        summarize: DeviceWording.summarize(success: "Device activated and logged in"))
+    public static let login = FlowKind(
+        "login", title: "Log in", lanes: identityLanes, sdk: idpSdk, summarize: DeviceWording.summarize(success: "Logged in"))
+    public static let logout = FlowKind(
+        "logout", title: "Log out", asksTheUser: false, lanes: identityLanes, sdk: idpSdk, summarize: DeviceWording.logout)
 }
 
 extension FlowStep {

@@ -10,7 +10,7 @@ extension FlowKind {
     /// Card payer authentication: Safepay Drops and EMV 3-D Secure.
     public static let payerAuth = FlowKind(
         "payer-auth", title: "Pay with card (3-D Secure)", lanes: [.app, .safepayDrops, .drops, .directoryServer, .acs],
-        sdk: "Safepay Drops · EMV 3-D Secure 2.2")
+        sdk: "Safepay Drops · EMV 3-D Secure 2.2", summarize: PaymentWording.summarize)
 }
 
 extension FlowStep {

@@ -8,7 +8,9 @@ import Threading
 
 extension FlowKind {
     /// The Q2 authentication module's password login against Core.
-    public static let q2Login = FlowKind("q2-login", title: "Q2 login", lanes: [.app, .q2Module, .securityModule, .q2Core], sdk: "Q2 Mobile SDK · authentication module")
+    public static let q2Login = FlowKind(
+        "q2-login", title: "Q2 login", lanes: [.app, .q2Module, .securityModule, .q2Core], sdk: "Q2 Mobile SDK · authentication module",
+        summarize: Q2Wording.summarize)
 }
 
 extension FlowStep {

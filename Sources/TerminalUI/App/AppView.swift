@@ -1,8 +1,6 @@
 import FlowCatalog
 import FlowEngine
 import FlowRecords
-import IdpSdk
-import KSMasterController
 import LocaleText
 import PaymentFlows
 import Q2Flows
@@ -243,65 +241,20 @@ public enum AppView {
         buffer.put(hint, row: area.top + 4, column: area.left, role: .hint)
     }
 
-    /// A result as the result screen shows it: the headline and its rows of label, value and role.
+    /// A result as the result screen shows it: the headline and its rows of label, value and role, as the flow's
+    /// family words it (``FlowResult/summary``).
     static func resultSummary(_ result: FlowResult) -> (headline: String, role: Role, rows: [(String, String, Role)]) {
-        var rows: [(String, String, Role)] = []
-        let headline: String
-        let headlineRole: Role
-        switch result.outcome {
-        case .success where result.flow == .logout && result.device?.wasLoggedIn == false:
-            // A logout that had nothing to do is a notice, not an achievement: no ✓, the text's colour.
-            headline = successTitle(result)
-            headlineRole = .text
-        case .success:
-            headline = "✓ \(successTitle(result))"
-            headlineRole = .success
-            if let device = result.device, result.flow != .logout {
-                rows.append(("user", "\(device.user ?? "?")@\(device.tenantId)", .text))
-                rows.append(("astClientId", device.astClientId ?? "none", .text))
-                rows.append(("auth mode", result.authenticationMode?.rawValue ?? "none", .text))
-            }
-        case .failure:
-            headline = "✗ \(result.flow.title) failed — \(result.status)"
-            headlineRole = .error
-            let payment = paymentRows(result).filter { $0.0 != "card" }
-            // Where 3-D Secure's rows do not say what happened, the error does.
-            let error = result.payment?.transStatus == nil ? result.error : nil
-            if let error, result.flow == .payerAuth {
-                // First, under the headline, as every other result says it (a Safepay error's came after its next
-                // step and its callback).
-                rows.append(("what happened", error.message, .text))
-                rows += payment
-            } else {
-                rows += payment
-                if let error {
-                    let code = [error.subsystem, error.code].compactMap { $0.map(String.init) }.joined(separator: "/")
-                    if !code.isEmpty { rows.append(("error", code, .error)) }
-                    rows.append(("what happened", error.message, .text))
-                }
-            }
-            if let step = result.failedStep, result.device != nil { rows.append(("failed at", step.rawValue, .text)) }
-            // A payment's next step is among its rows.
-            if let advice = result.advice, result.payment?.nextAction == nil { rows.append(("what to try", advice, .text)) }
-        case .cancelled:
-            headline = "⊘ \(result.flow.title) cancelled"
-            headlineRole = .title
-            rows.append(("what happened", cancelText(result), .text))
-            if let advice = result.advice, result.payment == nil { rows.append(("what to know", advice, .text)) }
-            rows += paymentRows(result).filter { $0.0 != "card" }
+        let summary = result.summary
+        return (summary.headline, role(summary.tone), summary.rows.map { ($0.label, $0.value, role($0.tone)) })
+    }
+
+    private static func role(_ tone: ResultSummary.Tone) -> Role {
+        switch tone {
+        case .plain: .text
+        case .success: .success
+        case .failure: .error
+        case .cancelled: .title
         }
-        if result.outcome == .success { rows += paymentRows(result) + q2Rows(result) }
-        // Q2's MobileCoreLoginFailure case and codes in place of the error, when Core gave them; a failure before
-        // any login (the sign-in screen timed out) has none, and keeps its error (it read "failure  .?").
-        if result.outcome == .failure, let q2 = result.q2 {
-            let failure = [q2.failure.map { ".\($0)" }, q2.statusCode.map { "HTTP \($0)" }, q2.hydraCode.map { "hydraCode \($0)" }]
-                .compactMap { $0 }.joined(separator: " · ")
-            if !failure.isEmpty {
-                rows.insert(("failure", failure, .error), at: 0)
-                rows.removeAll { $0.0 == "error" || $0.0 == "failed at" }
-            }
-        }
-        return (headline, headlineRole, rows)
     }
 
     /// The labels' column width of a result's rows.
@@ -344,38 +297,5 @@ public enum AppView {
             let more = below > 0 ? "↓ \(below) more \(below == 1 ? "line" : "lines") (↑↓)" : "↑ \(first) above (↑↓)"
             buffer.put(more, row: bottom, column: area.left + 10, role: .hint, limit: area.width - 10)
         }
-    }
-
-    private static func successTitle(_ result: FlowResult) -> String {
-        switch result.flow {
-        case .activate: "Device activated and logged in"
-        case .legacyActivate: "Device activated and logged in (KSSIDP)"
-        case .login: "Logged in"
-        case .legacyLogin: "Logged in (KSSIDP)"
-        case .logout where result.device?.wasLoggedIn == false:
-            result.device?.user == nil ? "Nothing to log out: this device is not activated" : "Nothing to log out: no user was logged in"
-        case .logout: "Logged out"
-        case .payerAuth where result.status == PaymentStatus.frictionless: "Payment authenticated without a challenge"
-        case .payerAuth: "Payment authenticated after a challenge"
-        case .q2Login where result.q2?.autoLogin == true: "Signed in to Q2 with the saved credential"
-        case .q2Login: "Signed in to Q2"
-        default: result.flow.title
-        }
-    }
-
-    private static func cancelText(_ result: FlowResult) -> String {
-        if result.flow == .payerAuth {
-            let message = result.error?.message ?? "the payment stopped"
-            return message.prefix(1).uppercased() + message.dropFirst() + ". No payment was authenticated."
-        }
-        let cancelled = IdpSdkError.userCancelled
-        if result.error?.subsystem == cancelled.subsystem && result.error?.code == cancelled.errorCode {
-            return "Cancelled at the credential prompt: the IdpSdk received \"User cancelled\" and nothing was sent to the MC-SDK afterwards."
-        }
-        let sdk = result.flow == .q2Login ? "Q2 Core" : "the MC-SDK"
-        let message = result.error?.message ?? "the flow stopped"
-        // The engine's message may say "cancelled …" itself: one sentence, not "Cancelled: cancelled …".
-        let what = message.hasPrefix("cancelled") ? "C" + message.dropFirst() : "Cancelled: \(message)"
-        return "\(what). Nothing more was sent to \(sdk)."
     }
 }

@@ -106,14 +106,4 @@ extension AppView {
         ChoiceList.draw(&buffer, choice.titles, selection: choice.selection, top: area.top + 3, left: area.left, width: width,
                         rows: area.height - 3, focused: focused)
     }
-
-    /// A Q2 result's rows: the user, the method, whether it was the auto-login, the user data's keys, the platform.
-    static func q2Rows(_ result: FlowResult) -> [(String, String, Role)] {
-        guard let q2 = result.q2 else { return [] }
-        var rows: [(String, String, Role)] = [("user", q2.username ?? "none", .text), ("method", q2.authenticationMethod ?? "none", .text)]
-        rows.append(("auto-login", q2.autoLogin ? "yes, with the saved credential" : "no", .text))
-        if let keys = q2.userDataKeys { rows.append(("user data", keys.joined(separator: ", "), .text)) }
-        rows.append(("platform", "completePlatformAuthentication(with:) called; q2token kept (redacted)", .text))
-        return rows
-    }
 }

@@ -1,0 +1,49 @@
+import FlowEngine
+import IdpSdk
+
+/// How the IdpSdk's and KSSIDP's results read on the result screen and in plain mode (``ResultSummary``): the
+/// device's user, client and mode after a success; the MC-SDK named in a cancel.
+public enum DeviceWording {
+    /// The wording of an activation's or a login's results: `success` is a success's headline ("Logged in").
+    public static func summarize(success: String) -> FlowKind.Summarize {
+        { summary, result in
+            if result.outcome == .success {
+                summary.headline = "✓ \(success)"
+                if let device = result.device {
+                    summary.rows.append(.init("user", "\(device.user ?? "?")@\(device.tenantId)"))
+                    summary.rows.append(.init("astClientId", device.astClientId ?? "none"))
+                    summary.rows.append(.init("auth mode", result.authenticationMode?.rawValue ?? "none"))
+                }
+            }
+            sayNothingMoreWasSent(&summary, result)
+        }
+    }
+
+    /// The wording of a logout's results: one that had nothing to do is a notice, not an achievement (no ✓, the
+    /// text's colour).
+    static let logout: FlowKind.Summarize = { summary, result in
+        if result.outcome == .success {
+            if let device = result.device, device.wasLoggedIn == false {
+                summary.headline = device.user == nil
+                    ? "Nothing to log out: this device is not activated" : "Nothing to log out: no user was logged in"
+                summary.tone = .plain
+            } else {
+                summary.headline = "✓ Logged out"
+            }
+        }
+        sayNothingMoreWasSent(&summary, result)
+    }
+
+    /// A cancel says what reached the SDKs: "User cancelled" from the credential prompt, and nothing after it.
+    private static func sayNothingMoreWasSent(_ summary: inout ResultSummary, _ result: FlowResult) {
+        guard result.outcome == .cancelled, let index = summary.rows.firstIndex(where: { $0.label == ResultSummary.Label.whatHappened })
+        else { return }
+        let cancelled = IdpSdkError.userCancelled
+        if result.error?.subsystem == cancelled.subsystem && result.error?.code == cancelled.errorCode {
+            summary.rows[index].value =
+                "Cancelled at the credential prompt: the IdpSdk received \"User cancelled\" and nothing was sent to the MC-SDK afterwards."
+        } else {
+            summary.rows[index].value += " Nothing more was sent to the MC-SDK."
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import FlowEngine
+import ThreeDSecure
+
+/// How a payment's results read on the result screen and in plain mode (``ResultSummary``): 3-D Secure's values
+/// say what happened; the error says it only where they do not.
+enum PaymentWording {
+    static let summarize: FlowKind.Summarize = { summary, result in
+        typealias Label = ResultSummary.Label
+        let rows = rows(of: result)
+        let withoutCard = rows.filter { $0.label != cardLabel }
+        // A payment's step is in its log and its callback; its error's code in the Erro row.
+        summary.remove(Label.error, Label.failedAt)
+        switch result.outcome {
+        case .success:
+            summary.headline = result.status == PaymentStatus.frictionless
+                ? "✓ Payment authenticated without a challenge" : "✓ Payment authenticated after a challenge"
+            summary.rows += rows
+        case .failure:
+            // Where 3-D Secure's values say what happened, the error does not; where they do not, it says it first,
+            // under the headline, as every other result does.
+            if result.payment?.transStatus != nil { summary.remove(Label.whatHappened) }
+            summary.insert(withoutCard, after: Label.whatHappened)
+            // The payment's next step is among its rows.
+            if result.payment?.nextAction != nil { summary.remove(Label.whatToTry) }
+        case .cancelled:
+            let message = result.error?.message ?? "the payment stopped"
+            if let index = summary.rows.firstIndex(where: { $0.label == Label.whatHappened }) {
+                summary.rows[index].value = message.prefix(1).uppercased() + message.dropFirst() + ". No payment was authenticated."
+            }
+            if result.payment != nil { summary.remove(Label.whatToKnow) }
+            summary.rows += withoutCard
+        }
+    }
+
+    private static let cardLabel = "card"
+
+    /// The rows a payment result adds, the most telling first (a small terminal shows the top ones): the outcome,
+    /// the next step, any Erro, the callback that fired, then the other 3-D Secure values, and the card.
+    static func rows(of result: FlowResult) -> [ResultSummary.Row] {
+        guard let payment = result.payment else { return [] }
+        var rows: [ResultSummary.Row] = []
+        if let status = payment.transStatus {
+            let meaning = TransStatus(rawValue: status)?.meaning ?? ""
+            let eci = payment.eci.map { " · ECI \($0)" } ?? ""
+            rows.append(.init("transStatus", "\(status)\(eci) — \(meaning)", result.outcome == .success ? .success : .plain))
+        }
+        if let enrolled = payment.enrolled, enrolled != Enrollment.enrolled.rawValue {
+            rows.append(.init("Enrolled", "\(enrolled) \(Enrollment(rawValue: enrolled)?.meaning ?? "")" + (payment.eci.map { " · ECI \($0)" } ?? "")))
+        }
+        if let next = payment.nextAction {
+            let tone: ResultSummary.Tone = switch next {
+            case .proceedWithLiabilityShift: .success
+            case .doNotAuthorise: .failure
+            case .proceedWithoutLiabilityShift, .retry: .plain
+            }
+            // The result's advice: a network fault that explains a failure says so ("bring the network back"), as
+            // the result line and the history do; the screen said "Run 3-D Secure again" into the same fault.
+            // An abort's advice (fix the input) is not the payment's next step, which its object keeps.
+            let advice = result.status == EngineStatus.abortedBadInput ? nil : result.advice
+            rows.append(.init("next step", advice ?? payment.advice ?? next.advice, tone))
+        }
+        if let code = payment.errorCode {
+            let component = payment.errorComponent.flatMap(ProtocolError.Component.init).map { " from the \($0.name)" } ?? ""
+            rows.append(.init("Erro", "\(code)\(component): \(payment.errorDescription ?? "")", .failure))
+        }
+        if let callback = payment.callback { rows.append(.init("callback", callback)) }
+        // What ended a challenge first: its reason is then the spec's nearest code (a cancel's is 26).
+        if let cancel = payment.challengeCancel {
+            rows.append(.init("challengeCancel", "\(cancel) \(ChallengeCancel(rawValue: cancel)?.meaning ?? "")"))
+        }
+        if let reason = payment.transStatusReason {
+            rows.append(.init("reason", "\(reason) \(TransStatusReason(rawValue: reason)?.meaning ?? "")"))
+        }
+        let emv = [
+            payment.threeDSCompInd.map { "threeDSCompInd \($0)" },
+            payment.interactionCounter.map { "interactionCounter \($0)" }, payment.authenticationValue.map { "CAVV \($0)" },
+        ].compactMap { $0 }
+        if !emv.isEmpty { rows.append(.init("3-D Secure", emv.joined(separator: " · "))) }
+        if let card = payment.card {
+            rows.append(.init(cardLabel, [card, payment.brand, payment.amount, payment.merchant].compactMap { $0 }.joined(separator: " · ")))
+        }
+        return rows
+    }
+}
