@@ -115,6 +115,7 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "Headless", dependencies: ["FlowEngine", "Determinism", "FlowCatalog", "Simulation", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "KSMasterController", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto", "Threading", "LocaleText"], swiftSettings: strict),
         .target(name: "CTextWidth"),
+        .target(name: "CSignalFD"),
         // Text for the user's locale: ASCII spellings under one that is not UTF-8 (plain mode, help, error lines).
         .target(name: "LocaleText", dependencies: ["CTextWidth", "FlowRecords"], swiftSettings: strict),
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
@@ -126,7 +127,7 @@ let package = Package(
             name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowEngine", "Threading", "LocaleText"], swiftSettings: strict),
         .executableTarget(
             name: "idp-tui",
-            dependencies: ["FlowEngine", "FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore", "Threading", "LocaleText"],
+            dependencies: ["FlowEngine", "FlowRecords", "Headless", "CursesBackend", "TerminalUI", "IdentityProvider", "StateStore", "Threading", "LocaleText", "CSignalFD"],
             swiftSettings: strict),
         .executableTarget(name: "idp-bench", dependencies: ["FlowEngine", "FlowCatalog", "Simulation", "FlowRecords", "Scenario", "Secrets", "Determinism", "IdentityProvider", "Threading", "Crypto"], swiftSettings: strict),
 

@@ -1,3 +1,4 @@
+import CSignalFD
 import CursesBackend
 import FlowEngine
 import FlowRecords
@@ -88,13 +89,16 @@ func fail(_ message: String) -> Never {
 /// `_exit` runs no `atexit` handler: OpenSSL's would free what a flow still running on another thread uses. The
 /// terminal UI installs its own handlers, which end its loop and then exit normally.
 ///
-/// The signals are blocked in every thread and taken by one thread of their own (`sigwait`), so that `end` can
-/// take one already sent but not yet taken: a CI job cancelled kills the process writing the answers too, and the
-/// end of input that makes could end the run as bad input (exit 2) before a handler on a dispatch queue ran.
+/// The signals are blocked in every thread and wait, undelivered, in a signal descriptor (signalfd): a thread of
+/// their own waits for it to be readable, and `end` looks in it too, so that `end` takes one already sent but not
+/// yet taken: a CI job cancelled kills the process writing the answers too, and the end of input that makes could
+/// end the run as bad input (exit 2) before a handler on a dispatch queue ran. Whichever reads the signal marks it
+/// taken under the same lock: the other then knows (with `sigwait`, a signal its thread had received but not yet
+/// marked was neither pending for `end` nor marked, and the run could end with its own status).
 enum EndingSignals {
     static let numbers = [SIGINT, SIGQUIT, SIGTERM, SIGHUP]
-    /// Set once the signals are blocked and their thread waits; then, whether that thread has taken one.
-    private static let state = Locked<(blocked: Bool, taken: Bool)>((false, false))
+    /// The signal descriptor, once the signals are blocked (-1 before); then, whether a signal has been taken.
+    private static let state = Locked<(descriptor: Int32, taken: Bool)>((-1, false))
 
     static func install() {
         // A closed output (`| head`) is no signal here: the write fails with EPIPE, the run goes on to its end (every
@@ -104,29 +108,43 @@ enum EndingSignals {
         // stack, and the run went on to its end and exited with the flows' status.
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        state.withLock { $0.blocked = true }
+        let descriptor = idp_signalfd_open(&set)
+        // Without a descriptor (no kernel support) the signals are left as they were: they end the process at once.
+        guard descriptor >= 0 else {
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            return
+        }
+        state.withLock { $0.descriptor = descriptor }
         Thread.detachNewThread {
-            var set = signalSet()
-            var number: Int32 = 0
-            guard sigwait(&set, &number) == 0 else { return }
-            endOnSignal(number)
+            while true {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&ready, 1, -1) >= 0 || errno == EINTR else { return }
+                if let number = take() { endOnSignal(number) }
+                // `end` took it, and is ending the process: a second signal, left unread, would keep the
+                // descriptor readable.
+                if state.withLock({ $0.taken }) { return }
+            }
+        }
+    }
+
+    /// One signal sent and not yet taken, taken: its number. Nil when none is pending or one was taken already
+    /// (a second signal, Ctrl-C again, is not taken as well, to end with its status).
+    private static func take() -> Int32? {
+        state.withLock { state in
+            guard state.descriptor >= 0, !state.taken else { return nil }
+            let number = idp_signalfd_take(state.descriptor)
+            state.taken = number > 0
+            return number > 0 ? number : nil
         }
     }
 
     /// Ends the process with a signal's status if one was sent and not yet taken, or waits for its thread to end it.
     static func takeOneSent() {
-        guard state.withLock({ $0.blocked }) else { return }
-        // Its thread has taken one: a second signal (Ctrl-C again) is not taken here as well, to end with its status.
-        while state.withLock({ $0.taken }) { pause() }
-        var set = signalSet()
-        var none = timespec(tv_sec: 0, tv_nsec: 0)
-        let number = sigtimedwait(&set, nil, &none)
-        if number > 0 { endOnSignal(number) }
+        if let number = take() { endOnSignal(number) }
         while state.withLock({ $0.taken }) { pause() }
     }
 
     private static func endOnSignal(_ number: Int32) -> Never {
-        state.withLock { $0.taken = true }
         ProcessOutput.stopWriting(signal: number)
         ProcessOutput.finishStopping()
         StateFile.closeAll(onSignal: true)
