@@ -90,10 +90,24 @@ public struct ParityReport: Sendable, Equatable, Encodable {
 public enum ParityCheck {
     /// How the new side orchestrates.
     public enum Variant: String, Sendable, CaseIterable {
-        /// As the migration guide does it.
+        /// The migration guide's steps, its Step 3 guarded: SetAuthorisationCode goes out only with the code
+        /// getAuthorizationCode gave, as `Sources/IdpFlows/IdpSdkFlows.swift` does.
         case guide
+        /// The migration guide's code as written: its `getAuthorizationCode` returns "" when the IdpSdk gives no
+        /// code, and Step 3 sends it; the MC-SDK refuses it (FAILED), so a wrong password, a cancel or a login
+        /// before activation end differently from KSSIDP's. The check shows why Step 3 needs its guard.
+        case guideAsWritten = "guide-as-written"
         /// A deliberately wrong orchestration: login through the enrollment client. The check must catch it.
         case enrollmentClientForLogin = "enrollment-client-for-login"
+
+        /// What the report's heading says of it.
+        public var summary: String {
+            switch self {
+            case .guide: "the guide's steps, SetAuthorisationCode sent only with a code"
+            case .guideAsWritten: "the guide's code as written, SetAuthorisationCode sent with the empty code it returns on a failure"
+            case .enrollmentClientForLogin: "a wrong one on purpose, login through the enrollment client"
+            }
+        }
     }
 
     /// The cases, as `user` (the app's tenant's first user with an activation code, in the scenario's own
@@ -152,6 +166,7 @@ public enum ParityCheck {
         let legacyConfiguration = FlowConfiguration(shouldHashPin: hashes, promptTimeout: .seconds(30))
         var configuration = legacyConfiguration
         if variant == .enrollmentClientForLogin { configuration.idp.loginClientId = KSMClientId.enrollment }
+        if variant == .guideAsWritten { configuration.idp.guardsSetAuthorisationCode = false }
         let reports = cases.map { parityCase -> ParityCaseReport in
             let new = observe(parityCase.steps.map { ($0.new, $0.answers) }, scenario: scenario, configuration: configuration, seed: seed)
             let legacy = observe(

@@ -155,7 +155,8 @@ public enum ParityText {
     }
 
     private static func heading(_ report: ParityReport) -> String {
-        "Migration parity: IdpSdk orchestration (\(report.variant)) against the KSSIDP wrapper"
+        let variant = ParityCheck.Variant(rawValue: report.variant).map { "\($0.rawValue): \($0.summary)" } ?? report.variant
+        return "Migration parity: IdpSdk orchestration (\(variant)) against the KSSIDP wrapper"
     }
 
     private static func footer(_ report: ParityReport) -> [String] {

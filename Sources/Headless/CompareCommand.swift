@@ -4,7 +4,8 @@ import LocaleText
 
 /// `idp-tui compare`: the migration parity check, side by side.
 public enum CompareCommand {
-    public static func main(_ options: CommandLineOptions, write: (String) -> Void) throws(UsageError) -> Int32 {
+    /// `width`: the text's columns (the terminal's, up to 100; 100 into a file or a pipe).
+    public static func main(_ options: CommandLineOptions, width: Int = 100, write: (String) -> Void) throws(UsageError) -> Int32 {
         let variant = options.variant
         let json = options.json
         let report = ParityCheck.run(scenario: try options.loadScenario(for: .compare), variant: variant, seed: options.seed)
@@ -14,7 +15,7 @@ public enum CompareCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let data = try? encoder.encode(report) { write(String(decoding: data, as: UTF8.self)) }
         } else {
-            write(ParityText.lines(report, width: 100, spelled: PlainASCII.forUserLocale).joined(separator: "\n"))
+            write(ParityText.lines(report, width: width, spelled: PlainASCII.forUserLocale).joined(separator: "\n"))
         }
         return report.agrees ? 0 : 1
     }

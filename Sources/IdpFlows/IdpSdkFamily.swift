@@ -15,6 +15,11 @@ public struct IdpSettings: Sendable {
     public var authenticationMode: KSMAuthenticationMode
     public var enrollmentClientId: String
     public var loginClientId: String
+    /// Whether SetAuthorisationCode goes out only with the code getAuthorizationCode gave (the default). Off, the
+    /// flow is the migration guide's code as written: its `getAuthorizationCode` returns "" when the IdpSdk gives
+    /// no code (an IdP error, a cancel), and its Step 3 sends that, which the MC-SDK refuses (`compare --variant
+    /// guide-as-written`).
+    public var guardsSetAuthorisationCode = true
 
     public init(
         certificateChainPEM: String? = nil, shouldHashPin: Bool = false, authenticationMode: KSMAuthenticationMode = .no,

@@ -102,7 +102,7 @@ struct LegacyFlow {
 
         let mode = configuration.authenticationMode
         run.emit(step, from: .app, to: .kssidp,
-             detail: "\(callName)(clientId: \(clientId), authMode: \(mode.rawValue), credentials: [\(credentials.keys.sorted().joined(separator: ", "))], parentSpan:)")
+             detail: "\(callName)(clientId: \(clientId), authMode: \(mode.rawValue), credentials: [\(credentials.keys.sorted().joined(separator: ", "))], parentSpan: nil)")
         let wrapper = KssIdpWrapper(
             config: KssIdpConfig(
                 certificatePath: "bundle:idp-chain.pem",

@@ -207,7 +207,9 @@ case .run(.run):
     }
 case .run(.compare):
     do {
-        end(try CompareCommand.main(parsed.options, write: { print($0) }))
+        // Side by side in the terminal's width (at 80 columns the right column wrapped into the left), from 60 to 100.
+        let width = OutputTerminal.columns.map { min(100, max(60, $0)) } ?? 100
+        end(try CompareCommand.main(parsed.options, width: width, write: { print($0) }))
     } catch {
         fail(error.message)
     }

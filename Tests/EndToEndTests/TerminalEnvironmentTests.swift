@@ -82,3 +82,19 @@ import Testing
         #expect(screen.contains("or use idp-tui --plain (line by line) or idp-tui run"), "\(screen)")
     }
 }
+
+/// `compare` at a terminal lays its two columns out in the terminal's width: at 80 columns the right column,
+/// laid out for 100, wrapped into the left ("legacy-activate: failure WRO" / "NG_CREDENTIALS").
+@Suite(.serialized) struct CompareWidthTests {
+    @Test func compareFitsAnEightyColumnTerminal() throws {
+        let session = try TmuxSession(width: 80, height: 200, arguments: ["compare", "--ephemeral"])
+        #expect(session.waitFor(TmuxSession.exitMarker + "0]"))
+        let lines = session.screen().split(separator: "\n", omittingEmptySubsequences: false)
+        // Each side's status on the row of its flow: the right column starts within the 80 columns, and no row
+        // continues the last one's word.
+        let header = try #require(lines.first { $0.contains("IdpSdk") && $0.contains("KSSIDP") })
+        #expect(header.distance(from: header.startIndex, to: try #require(header.range(of: "KSSIDP")).lowerBound) < 44, "\(header)")
+        #expect(lines.contains { $0.contains("activate: failure WRONG_CREDENTIALS") }, "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.hasPrefix("NG_CREDENTIALS") || $0.hasPrefix("ET /authorize") }, "\(lines.joined(separator: "\n"))")
+    }
+}

@@ -45,6 +45,25 @@ import Testing
         #expect(run.stdout.contains("differences found."))
     }
 
+    /// The migration guide's code as written sends SetAuthorisationCode with the empty code its getAuthorizationCode
+    /// returns when the IdpSdk gives none: the MC-SDK refuses it, and each failure and the cancel read differently
+    /// from KSSIDP's. The default orchestration, whose heading says so, guards that step.
+    @Test func theGuidesCodeAsWrittenDiffersOnEveryFailure() throws {
+        let run = try BinaryRun.run(["compare", "--variant", "guide-as-written"])
+        #expect(run.status == 1, "\(run.stdout)")
+        #expect(run.stdout.contains("✓ 1. activation, then login"), "\(run.stdout)")
+        for failing in ["✗ 2. a wrong password", "✗ 3. a wrong activation code", "✗ 4. a cancel at the credentials", "✗ 5. login before activation"] {
+            #expect(run.stdout.contains(failing), "\(failing)")
+        }
+        #expect(run.stdout.contains("✗ differs: status: FAILED ≠ WRONG_CREDENTIALS"), "\(run.stdout)")
+        #expect(run.stdout.contains("✗ differs: SetAuthorisationCode: FAILED ≠ not sent"), "\(run.stdout)")
+        #expect(run.stdout.contains("the authorisation code is empty"), "\(run.stdout)")
+        let guarded = try BinaryRun.run(["compare"])
+        let heading = guarded.stdout.split(separator: "\n\n").first.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        #expect(heading == "Migration parity: IdpSdk orchestration (guide: the guide's steps, SetAuthorisationCode sent only with a code) against the KSSIDP wrapper",
+                "\(guarded.stdout)")
+    }
+
     @Test func jsonHasBothSidesOfEveryStep() throws {
         let run = try BinaryRun.run(["compare", "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
@@ -83,6 +102,6 @@ import Testing
 
     @Test func badCompareArgumentsExitTwo() throws {
         let run = try BinaryRun.run(["compare", "--variant", "sloppy"])
-        #expect(run.status == 2 && run.stderr.contains("--variant takes guide or enrollment-client-for-login"))
+        #expect(run.status == 2 && run.stderr.contains("--variant takes guide or guide-as-written or enrollment-client-for-login"))
     }
 }

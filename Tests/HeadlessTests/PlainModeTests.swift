@@ -360,7 +360,9 @@ import Testing
         #expect(run.stdout.contains("What would you like to do? (device: not activated)"))
         #expect(run.stdout.components(separatedBy: "\nKSSIDP comparison\n").count - 1 == 1, "\(run.stdout)")
         #expect(!run.stdout.contains("this screen is the terminal UI's"), "\(run.stdout)")
-        #expect(run.stdout.contains("Migration parity: IdpSdk orchestration (guide) against the KSSIDP wrapper"))
+        #expect(run.stdout.contains(
+            "Migration parity: IdpSdk orchestration (guide: the guide's steps,\n  SetAuthorisationCode sent only with a code) against the KSSIDP wrapper"),
+            "\(run.stdout)")
         #expect(run.stdout.contains("  ✓ login against legacy-login\n    IdpSdk: success OK; SetAuthorisationCode OK"), "\(run.stdout)")
         #expect(run.stdout.contains("    KSSIDP: success OK; SetAuthorisationCode OK"), "\(run.stdout)")
         // A wrapped line's rest two more in, and the calls labelled: both went on flush with the next item.

@@ -187,7 +187,8 @@ enum OptionTable {
             options.answersPath = value
             options.answersNamed = true
         },
-        OptionSpec(name: "--variant", value: "guide|enrollment-client-for-login", help: "the IdpSdk orchestration to compare (default: the guide's)",
+        OptionSpec(name: "--variant", value: "guide|guide-as-written|enrollment-client-for-login",
+                   help: "the IdpSdk orchestration to compare (default: the guide's steps, SetAuthorisationCode sent only with a code)",
                    scope: .only([.compare])) {
             options, value, problem throws(UsageError) in
             guard let variant = ParityCheck.Variant(rawValue: value) else {
