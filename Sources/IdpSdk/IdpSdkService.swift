@@ -93,8 +93,8 @@ public final class IdpSdkService: Sendable {
         while true {
             switch page {
             case .error(let failure):
-                let hint = shouldHashPin && !provider.expectsHashedPins(tenant: tenantId)
-                return IdpSdkResult(error: IdpSdkError(subsystem: IdpFailure.subsystem, errorCode: failure.code, errorDescription: describe(failure, hint: hint)))
+                let mismatch = shouldHashPin != provider.expectsHashedPins(tenant: tenantId)
+                return IdpSdkResult(error: IdpSdkError(subsystem: IdpFailure.subsystem, errorCode: failure.code, errorDescription: describe(failure, hint: mismatch)))
             case .redirect(let code):
                 return IdpSdkResult(authorizationCode: code)
             case .malformed(let what):
@@ -117,12 +117,15 @@ public final class IdpSdkService: Sendable {
         }
     }
 
-    /// The IdP's message; a wrong password from an app that hashes PINs for a tenant that expects them plain says so,
-    /// since such a tenant refuses every hashed one (the simulator's hint: the real IdP cannot tell). A tenant that
-    /// expects hashed PINs gets no hint: the password is wrong.
-    private func describe(_ failure: IdpFailure, hint: Bool) -> String {
-        guard hint, case .wrongCredentials = failure else { return failure.message }
-        return failure.message + "; shouldHashPin is true, so the password was sent hashed, which only a tenant that expects hashed PINs accepts"
+    /// The IdP's message; a wrong password from an app whose `shouldHashPin` is not what the tenant expects says so,
+    /// since such a tenant refuses every password so sent (the simulator's hint: the real IdP cannot tell). The
+    /// migration guide's "Before" hashes (`true`) and its "After" does not (`false`): an app that copies it to a
+    /// tenant that expects hashed PINs fails every login.
+    private func describe(_ failure: IdpFailure, hint mismatch: Bool) -> String {
+        guard mismatch, case .wrongCredentials = failure else { return failure.message }
+        return failure.message + (shouldHashPin
+            ? "; shouldHashPin is true, so the password was sent hashed, which only a tenant that expects hashed PINs accepts"
+            : "; shouldHashPin is false, so the password was sent as typed, which a tenant that expects hashed PINs refuses")
     }
 
     /// Opens the connection and checks the server's chain against the pinned one.

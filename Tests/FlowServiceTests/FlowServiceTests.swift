@@ -204,6 +204,19 @@ import Testing
         #expect(result.error?.message.hasSuffix("shouldHashPin is true, so the password was sent hashed, which only a tenant that expects hashed PINs accepts") == true)
     }
 
+    /// The migration guide's "After" does not hash (`shouldHashPin: false`) where its "Before" did: on a tenant that
+    /// expects hashed PINs the right password fails, and the error says why (it said only "wrong username or password").
+    @Test func notHashingThePinForAHashedPinTenantSaysSo() throws {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityProvider.tenants[0].expectsHashedPins = true
+        let service = FlowService(environment: SimulationEnvironment(scenario: scenario, clock: ManualClock()),
+                                  configuration: FlowConfiguration(shouldHashPin: false))
+        let result = try #require(service.run(.activate, with: RecordingFrontEnd.answering([Demo.aliceActivation])))
+        #expect(result.status == "WRONG_CREDENTIALS")
+        #expect(result.error?.message.hasSuffix("shouldHashPin is false, so the password was sent as typed, which a tenant that expects hashed PINs refuses") == true,
+                "\(result.error?.message ?? "")")
+    }
+
     /// A tenant that expects hashed PINs gets no hashing hint on a wrong password: the password is wrong (it blamed
     /// the hashing).
     @Test func aWrongPasswordForAHashedPinTenantGivesNoHashingHint() throws {
