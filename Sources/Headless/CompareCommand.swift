@@ -1,4 +1,5 @@
 import FlowCatalog
+import IdentityProvider
 import Foundation
 import LocaleText
 
@@ -8,8 +9,14 @@ public enum CompareCommand {
     public static func main(_ options: CommandLineOptions, width: Int = 100, write: (String) -> Void) throws(UsageError) -> Int32 {
         let variant = options.variant
         let json = options.json
-        let report = ParityCheck.run(scenario: try options.loadScenario(for: .compare), variant: variant, seed: options.seed)
+        let scenario = try options.loadScenario(for: .compare)
+        let report = ParityCheck.run(scenario: scenario, variant: variant, seed: options.seed)
         if let notRun = report.notRun { throw UsageError("compare: \(notRun)") }
+        // Said, not refused: two failures that agree read as a ✓ (docs/migration.md asks for a scenario without faults).
+        let faults = scenario.identityFaults.activeNames(of: IdentityFaults.Fault.allCases)
+        if !faults.isEmpty {
+            writeErrorLine("idp-tui: compare: the scenario switches faults on (\(faults.joined(separator: ", "))): they reach the two orchestrations at different steps, so a case may agree or differ because of them, not the migration")
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -64,6 +64,16 @@ import Testing
                 "\(guarded.stdout)")
     }
 
+    /// A scenario with faults on is checked all the same, and the check says so: two failures the faults made agree,
+    /// and read as a ✓.
+    @Test func aScenarioWithFaultsIsSaid() throws {
+        let faults = try BinaryRun.run(["compare", "--scenario", docsFolder.appendingPathComponent("scenarios/faults.json").path])
+        #expect(faults.stderr == "idp-tui: compare: the scenario switches faults on (latency +800 ms, server error): they reach the two orchestrations at different steps, so a case may agree or differ because of them, not the migration\n")
+        #expect(faults.stdout.contains("Migration parity"))
+        let clean = try BinaryRun.run(["compare", "--scenario", docsFolder.appendingPathComponent("scenarios/bank-qa.json").path])
+        #expect(clean.stderr.isEmpty, "\(clean.stderr)")
+    }
+
     @Test func jsonHasBothSidesOfEveryStep() throws {
         let run = try BinaryRun.run(["compare", "--json"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
