@@ -145,7 +145,9 @@ public enum ParityText {
                         + (errors ? ["error \(result.error ?? "none")"] : []) + [result.deviceAfter, result.appReceived]
                     lines += wrapped("\(side): " + facts.joined(separator: "; "), indent: 4)
                     // Labelled, so that they do not read as the facts' wrapped rest, which is indented as far.
-                    if !result.messages.isEmpty { lines += wrapped("sent: " + result.messages.joined(separator: " → "), indent: 6) }
+                    // Broken between messages, never inside one ("→ POST" / "/authorize").
+                    let sent = wrap(result.messages, width: width - 12, spelled: spelled)
+                    lines += sent.enumerated().map { index, line in index == 0 ? "      " + spelled("sent: ") + line : "        " + line }
                 }
                 for difference in step.differences { lines += wrapped("✗ differs: \(difference)", indent: 4) }
             }

@@ -369,6 +369,8 @@ import Testing
         #expect(run.stdout.contains("    IdpSdk: failure WRONG_CREDENTIALS; SetAuthorisationCode not sent; error\n      513/4011; not activated;"),
                 "\(run.stdout)")
         #expect(run.stdout.contains("\n      sent: Start → GetAstClientData → GET /authorize → POST /authorize\n"), "\(run.stdout)")
+        // A message sequence breaks between messages, never inside one ("→ POST" / "/authorize").
+        #expect(!run.stdout.contains("→ POST\n") && !run.stdout.contains("→ GET\n"), "\(run.stdout)")
         let report = run.stdout.components(separatedBy: "Migration parity").last ?? ""
         #expect(report.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(report)")
         #expect(run.status == 0)
