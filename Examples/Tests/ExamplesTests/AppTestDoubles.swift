@@ -13,7 +13,7 @@ import Testing
         let start = KSMStartResultEvent(status: .KSMOK, sdkState: .loginRequired, userList: [alice])
         let client = KSMGetAstClientDataResultEvent(status: .KSMOK, clientData: "opaque", astClientId: String(repeating: "0", count: 26),
                                                     codeChallange: "challenge", codeChallangeMethod: "S256")
-        let refused = KSMSetAuthorisationCodeResultEvent(status: .KSMFAILED, userIdentifier: nil, errorCode: 4011, errorDescription: "wrong")
+        let refused = KSMSetAuthorisationCodeResultEvent(status: .KSMFAILED, userIdentifier: nil, errorCode: 0, errorDescription: "the authorisation code is empty")
         let restart = KSMRestartResultEvent(status: .KSMOK, sdkState: .loginRequired)
         let offline = KSMOfflineLoginResultEvent(status: .KSMNO_TOKEN_DATA_AVAILABLE, userIdentifier: nil)
         let events: [any KsEvent] = [start, client, refused, restart, offline, KSMInvalidStateEvent(errorMessage: "not started"),
@@ -22,7 +22,7 @@ import Testing
             "StartResultEvent", "GetAstClientDataResultEvent", "SetAuthorisationCodeResultEvent", "RestartResultEvent",
             "OfflineLoginResultEvent", "InvalidStateEvent", "ErrorRuntimeEvent",
         ])
-        #expect(!client.hasErrorOccurred && refused.errorCode == 4011 && start.userList == [alice])
+        #expect(!client.hasErrorOccurred && refused.errorCode == 0 && refused.status == .KSMFAILED && start.userList == [alice])
     }
 
     /// A KSSIDP app's `handleNewResult(newResultObject:)` is tested with results made here, before the migration.
