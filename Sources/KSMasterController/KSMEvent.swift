@@ -77,6 +77,10 @@ public struct KSMGetAstClientDataResultEvent: KsEvent {
     /// The PKCE S256 challenge (spelled as on iOS).
     public let codeChallange: String
     public let codeChallangeMethod: String
+    /// ``codeChallange`` as Android spells it (REFERENCE.md), as the Android event names are typealiases.
+    public var codeChallenge: String { codeChallange }
+    /// ``codeChallangeMethod`` as Android spells it.
+    public var codeChallengeMethod: String { codeChallangeMethod }
     public let hasErrorOccurred: Bool
     public let errorCode: Int
     public let reportId: Int

@@ -49,6 +49,8 @@ import Threading
         #expect(first.codeChallangeMethod == "S256")
         #expect(first.codeChallange.count == 43)
         #expect(Base64URL.decode(first.codeChallange)?.count == 32)
+        // Android's spelling reads the same values.
+        #expect(first.codeChallenge == first.codeChallange && first.codeChallengeMethod == "S256")
         #expect(first.codeChallange != second.codeChallange)
         #expect(!first.hasErrorOccurred)
     }
