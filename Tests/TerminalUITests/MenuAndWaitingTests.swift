@@ -223,16 +223,23 @@ extension WaitingTests {
         driver.environment.world.network.latency = .seconds(5)
         driver.type("123456")
         driver.press(.enter)
-        // Each move of the clock answers one round trip; the screen is read once it has caught up with the events.
+        // Each move of the clock answers one round trip. Before it moves, the screen must show the next call waiting
+        // (a "waiting for" line other than the last one): the request's timer can be set before the screen has the
+        // request's event, and moved then, under load, the clock answered POST /token before the screen showed it.
+        func waiting(_ text: String) -> String? {
+            text.split(separator: "\n").first { $0.contains("waiting for ") }.map { String($0.split(separator: "·").first ?? "") }
+        }
         var reached = false
-        var before = ""
+        var last: String?
         for _ in 0..<6 where !reached {
-            driver.pump { _ in driver.isResult || (driver.clock.pendingTimerCount > 0 && driver.app.render().text != before) }
+            driver.pump { _ in
+                driver.isResult || (driver.clock.pendingTimerCount > 0 && waiting(driver.app.render().text).map { $0 != last } == true)
+            }
             let text = driver.app.render().text
             // SetAuthorisationCode's request to the IdP, as it leaves: the MC-SDK waits for the IdP's answer.
             reached = text.contains("waiting for IdP: POST /token (from MC-SDK)")
             if reached || driver.isResult { break }
-            before = text
+            last = waiting(text)
             driver.clock.advance(by: .seconds(5))
         }
         #expect(reached)
