@@ -73,11 +73,12 @@ public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
     /// N rules out, and which the screen said under "transStatus N … the transaction is denied".
     public var advice: String? {
         guard let nextAction else { return nil }
-        if nextAction == .retry, threeDSecure?.transStatus == "N" {
-            return "Run 3-D Secure again, or ask for another payment method."
-        }
+        if nextAction == .retry, threeDSecure?.transStatus == "N" { return Self.retryWithoutAuthorising }
         return nextAction.advice
     }
+
+    /// A retry's advice where authorising without liability shift is ruled out: after an N, or the cardholder's cancel.
+    static let retryWithoutAuthorising = "Run 3-D Secure again, or ask for another payment method."
 
     public subscript<Value>(dynamicMember field: KeyPath<ThreeDSecureOutcome, Value?>) -> Value? {
         threeDSecure?[keyPath: field]
@@ -110,4 +111,15 @@ extension FlowResult {
         get { detail(PaymentOutcome.self) }
         set { if let newValue { set(newValue) } else { details.removeAll { $0 is PaymentOutcome } } }
     }
+}
+
+/// How a payment ended, as the flow waits for it: a final delegate callback, or the card form closed.
+enum PaymentEnd: Sendable {
+    case frictionless(PayerAuthenticationData)
+    case success(PayerAuthenticationSuccessData)
+    case failure(PayerAuthenticationErrorData)
+    case unavailable(PayerAuthenticationData)
+    case safepayError(SafepayErrorData)
+    case formClosed
+    case formTimedOut
 }

@@ -10,17 +10,6 @@ import Synchronization
 import Threading
 import ThreeDSecure
 
-/// How a payment ended, as the flow waits for it: a final delegate callback, or the card form closed.
-enum PaymentEnd: Sendable {
-    case frictionless(PayerAuthenticationData)
-    case success(PayerAuthenticationSuccessData)
-    case failure(PayerAuthenticationErrorData)
-    case unavailable(PayerAuthenticationData)
-    case safepayError(SafepayErrorData)
-    case formClosed
-    case formTimedOut
-}
-
 /// The app's side of a Safepay Drops payment.
 struct PaymentFlow {
     let run: FlowRun
@@ -107,6 +96,8 @@ final class PaymentRun: DropsCardholder {
         /// Whether a challenge screen reached the app: a challenge ended before any (its first CReq unanswered, or
         /// answered with an Erro) failed at the CReq, not at a screen never shown.
         var screenShown = false
+        /// The cardholder cancelled on a challenge screen: the 3DS SDK's CReq carries challengeCancel 01.
+        var cardholderCancelled = false
     }
 
     init(run: FlowRun, settings: PaymentSettings) {
@@ -229,6 +220,7 @@ final class PaymentRun: DropsCardholder {
         case (let resolution, let waited):
             // Only the cardholder's own cancel is challengeCancel 01; an abort is the 3DS SDK's transaction error.
             guard case .badInput? = resolution.cancelReason else {
+                state.withLock { $0.cardholderCancelled = true }
                 emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.cancelled,
                      detail: "cancelled by the cardholder")
                 return .answer(.cancel)
@@ -260,9 +252,21 @@ final class PaymentRun: DropsCardholder {
 
     /// The engine's result for a cancel that ended the flow while a call was under way (``FlowRun/call``): once the
     /// card was sent, the payment had started, and the result carries it and its next action, as every payment's does.
+    ///
+    /// A cancel on a challenge screen whose CReq (challengeCancel 01) was still in flight (a slow ACS, and Esc again)
+    /// is said as the cardholder's cancel on that screen, with its challengeCancel: it read as a cancel of a CReq, with
+    /// none.
     func cancelled(_ base: FlowResult) -> FlowResult {
         guard base.payment == nil, state.withLock({ $0.details }) != nil else { return base }
-        return with(outcome(callback: nil, nil, .retry), base)
+        guard state.withLock({ $0.cardholderCancelled }) else { return with(outcome(callback: nil, nil, .retry), base) }
+        let values = ThreeDSecureOutcome(
+            transStatus: nil, transStatusReason: nil, eci: nil, challengeCancel: ChallengeCancel.cardholderSelectedCancel.rawValue)
+        let cancelled = FlowResult(
+            flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: .challengeScreen,
+            error: FlowError(subsystem: nil, code: nil,
+                             message: "cancelled on the challenge screen: challengeCancel 01 went to the ACS, whose answer was not waited for"),
+            duration: base.duration, advice: base.advice, details: base.details)
+        return with(outcome(callback: nil, values, .retry), cancelled)
     }
 
     private func outcome(callback: String?, _ values: ThreeDSecureOutcome?, _ next: NextAction?) -> PaymentOutcome {
@@ -286,8 +290,11 @@ final class PaymentRun: DropsCardholder {
         var result = FlowResult(
             flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
             error: base.error, duration: base.duration,
-            // An abort's advice is to fix the input; the payment's next action stays in its object.
-            advice: base.status == EngineStatus.abortedBadInput ? base.advice : network ?? payment?.advice ?? base.advice,
+            // An abort's advice is to fix the input; the payment's next action stays in its object. A cancel is the
+            // cardholder's "no": it never advises authorising without liability shift, which a retry's advice offers.
+            advice: base.status == EngineStatus.abortedBadInput ? base.advice
+                : base.outcome == .cancelled && payment?.nextAction == .retry ? PaymentOutcome.retryWithoutAuthorising
+                : network ?? payment?.advice ?? base.advice,
             details: base.details)
         result.payment = payment
         return result

@@ -252,7 +252,8 @@ import ThreeDSecure
         #expect(result.payment?.brand == "Visa")
         #expect(result.payment?.callback == nil)
         #expect(result.payment?.nextAction == .retry)
-        #expect(result.advice == NextAction.retry.advice)
+        // The cardholder's cancel is a "no": no advice to authorise without liability shift, as a retry's offers.
+        #expect(result.advice == "Run 3-D Secure again, or ask for another payment method.")
     }
 
     /// A finished payment lets its service go: the cancel revision the payment set held its run through the payment,

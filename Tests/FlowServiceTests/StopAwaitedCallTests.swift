@@ -2,6 +2,7 @@ import Determinism
 import DropsWeb
 import FlowCatalog
 import FlowEngine
+import PaymentFlows
 import Simulation
 import Testing
 
@@ -31,6 +32,13 @@ import Testing
 
         service.stopAwaitedCall(flowID: flowID)
         #expect(service.drive(frontEnd, until: { !frontEnd.results.isEmpty }), "ended without the clock moving")
-        #expect(frontEnd.results.first?.outcome == .cancelled)
+        let result = try #require(frontEnd.results.first)
+        #expect(result.outcome == .cancelled)
+        // Said as the cardholder's cancel on the challenge screen, with the challengeCancel the CReq carried (it read
+        // "cancelled while CReq was in flight", with none), and no advice to authorise after the cardholder's "no".
+        #expect(result.failedStep == .challengeScreen)
+        #expect(result.payment?.challengeCancel == "01")
+        #expect(result.error?.message == "cancelled on the challenge screen: challengeCancel 01 went to the ACS, whose answer was not waited for")
+        #expect(result.advice == "Run 3-D Secure again, or ask for another payment method.")
     }
 }
