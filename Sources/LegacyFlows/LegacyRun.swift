@@ -52,6 +52,13 @@ public final class LegacyFamily: FlowFamily {
 
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { idp.details(of: kind) }
 
+    /// A KSSIDP activation cancelled while the wrapper's call was under way: the wrapper cannot be stopped, and
+    /// goes on without the app; its one call hides whether the IdP had accepted, and so spent, the code yet.
+    public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? {
+        guard kind == .legacyActivate, step == LegacyFlow.wrapperStep(activating: true) else { return nil }
+        return "KSSIDP cannot be stopped once called: it may have gone on to activate the device (the status line says), and the IdP spends the activation code when it accepts it. If the next activation says the code was used, log in, or \(idp.environment.startOver) gives the scenario's codes back."
+    }
+
     /// The wrapper's one call hides its steps: of its failures, only the MC-SDK's at SetAuthorisationCode (a runtime
     /// error, a device it could not store: INTERNAL_ERROR once the wrapper was called, not at Start) is known to come
     /// after the IdP accepted, and so spent, the activation code.
@@ -65,6 +72,9 @@ public final class LegacyFamily: FlowFamily {
 struct LegacyFlow {
     let run: FlowRun
     let idp: IdpSdkFamily
+
+    /// The app's one call to the wrapper: `KssIdpWrapper.activate` or `KssIdpWrapper.login`.
+    static func wrapperStep(activating: Bool) -> FlowStep { FlowStep("KssIdpWrapper.\(activating ? "activate" : "login")") }
 
     var kind: FlowKind { run.kind }
     var environment: SimulationEnvironment { idp.environment }
@@ -82,7 +92,7 @@ struct LegacyFlow {
 
         // KSSIDP needs the credentials before it starts: the app asks for all of them first.
         let callName = activating ? "activate" : "login"
-        let step = FlowStep("KssIdpWrapper.\(callName)")
+        let step = Self.wrapperStep(activating: activating)
         run.emit(.provideCredentials, from: .app, to: .app, detail: "the app collects \(fields.map(\.key).joined(separator: ", ")) before calling KSSIDP")
         // A login's form starts with the device's user, as the IdpSdk login's does (the MC-SDK's user list names it).
         let known = activating ? nil : start.userList.first?.userId

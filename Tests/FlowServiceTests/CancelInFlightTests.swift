@@ -2,6 +2,7 @@ import Determinism
 import Dispatch
 import FlowCatalog
 import FlowEngine
+import IdpFlows
 import LegacyFlows
 import Simulation
 import Testing
@@ -112,5 +113,30 @@ import Testing
         #expect(service.run(kind, with: frontEnd)?.outcome == .success)
         let login = try #require(frontEnd.prompts.dropFirst(before).first)
         #expect((login.request as? any CredentialForm)?.knownUsername == "alice")
+    }
+}
+
+/// A KSSIDP activation cancelled while the wrapper's call is under way: the wrapper cannot be stopped, and its one
+/// call hides whether the IdP has spent the code yet; the result says so (it said nothing, and the next activation
+/// failed with ACTIVATION_CODE_USED).
+@Suite struct LegacyCancelInFlightTests {
+    @Test func aKSSIDPActivationCancelledInFlightSaysTheCodeMayBeSpent() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        let flow = service.start(.legacyActivate)
+        // The credentials are asked first; the wrapper's first round trip then waits on the clock, which stays.
+        #expect(service.drive(frontEnd) { frontEnd.events.contains { $0.step.rawValue == "KssIdpWrapper.activate" } })
+        service.cancel(flowID: flow)
+        #expect(service.drive(frontEnd) { frontEnd.results.count == 1 })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.outcome == .cancelled)
+        #expect(result.failedStep?.rawValue == "KssIdpWrapper.activate")
+        #expect(result.advice?.hasPrefix("KSSIDP cannot be stopped once called: it may have gone on to activate the device") == true,
+                "\(result.advice ?? "no advice")")
+        // The login's cancel has nothing to spend.
+        #expect(LegacyFamily(idp: try #require(service.family(IdpSdkFamily.self))).cancelAdvice(
+            for: .legacyLogin, step: FlowStep("KssIdpWrapper.login")) == nil)
     }
 }
