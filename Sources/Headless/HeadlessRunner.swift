@@ -210,7 +210,8 @@ public final class HeadlessRunner: FlowFrontEnd {
         let given = answers[index]
         asked = true
         if given.cancel {
-            service.answer(prompt, with: .cancel)
+            // The cardholder takes the card form's `delay` over it before cancelling too (it was cancelled at once).
+            answer(prompt, with: .cancel, after: prompt.request is PaymentDetailsRequest ? given.payment.delay : .zero)
             return
         }
         switch prompt.request {
@@ -269,11 +270,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     private func answerCardForm(_ prompt: FlowPrompt, _ given: PaymentAnswers, _ defaults: PaymentDefaults) {
         do {
             let details = try given.cardForm(defaults, at: place)
-            if given.delay > .zero {
-                delayed = (prompt, .payment(details), .now + given.delay)
-            } else {
-                service.answer(prompt, with: .payment(details))
-            }
+            answer(prompt, with: .payment(details), after: given.delay)
         } catch {
             refuse(prompt, error.message)
         }
@@ -281,7 +278,7 @@ public final class HeadlessRunner: FlowFrontEnd {
 
     private func answerChallenge(_ prompt: FlowPrompt, _ screen: ChallengeScreen, _ given: PaymentAnswers) {
         if given.cancelChallenge {
-            service.answer(prompt, with: .cancel)
+            answer(prompt, with: .cancel, after: given.challengeDelay)
             return
         }
         let action: CardholderAction
@@ -321,10 +318,16 @@ public final class HeadlessRunner: FlowFrontEnd {
         case .htmlOther:
             action = .answer(.unsupportedInterface)
         }
-        if given.challengeDelay > .zero {
-            delayed = (prompt, .challenge(action), .now + given.challengeDelay)
+        answer(prompt, with: .challenge(action), after: given.challengeDelay)
+    }
+
+    /// Answers `prompt` now, or holds the answer back for `delay` (the cardholder's time over a card form or a
+    /// challenge screen).
+    private func answer(_ prompt: FlowPrompt, with answer: PromptAnswer, after delay: Duration) {
+        if delay > .zero {
+            delayed = (prompt, answer, .now + delay)
         } else {
-            service.answer(prompt, with: .challenge(action))
+            service.answer(prompt, with: answer)
         }
     }
 

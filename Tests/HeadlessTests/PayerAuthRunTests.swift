@@ -132,6 +132,22 @@ import Testing
         #expect(run.results.first?["status"] as? String == "FRICTIONLESS")
     }
 
+    /// The cardholder takes the card form's `delay`, and a challenge screen's `challengeDelay`, before a cancel too:
+    /// both were cancelled at once, and the resend the delay was given for never showed.
+    @Test func aCancelWaitsTheCardholdersDelay() throws {
+        let form = try BinaryRun.run(["run", "payer-auth", "--ephemeral", "--bridge-fault", "lose-acks:1", "--bridge-timing", "web"],
+                                     stdin: #"{"card":"4000000000002701","expiry":"12/30","cancel":true,"delay":1.5}"#)
+        #expect(form.status == 3, "\(form.stderr)")
+        #expect(form.events.contains { ($0["detail"] as? String)?.hasSuffix("resent (attempt 2)") == true }, "\(form.stdout)")
+        #expect(form.results.first?["failedStep"] as? String == "card form")
+        // The challenge's cancel: the screen's event says how long the cardholder took over it.
+        let challenge = try BinaryRun.run(["run", "payer-auth", "--ephemeral"],
+                                          stdin: #"{"card":"4000000000002503","expiry":"12/30","cancel":"challenge","challengeDelay":1}"#)
+        #expect(challenge.status == 3, "\(challenge.stderr)")
+        let cancelled = try #require(challenge.events.first { $0["step"] as? String == "challenge screen" && $0["status"] as? String == "USER_CANCEL" })
+        #expect((cancelled["duration"] as? Int ?? 0) >= 1_000_000, "\(cancelled)")
+    }
+
     /// The retries run out in silence, as Safepay's React Native host's do: the payment goes on to the card's outcome.
     @Test func whenEveryAckIsLostTheRetriesRunOutAndThePaymentGoesOn() throws {
         let run = try BinaryRun.run(["run", "payer-auth", "--bridge-fault=lose-every-ack", "--bridge-timing=web"],
