@@ -144,6 +144,8 @@ public struct AppState: Sendable {
     public var runningFlow: Int?
     /// Plain mode's last warning before a prompt times out: the prompt's deadline and the point said (30 s, 10 s).
     var plainWarned: (deadline: ContinuousClock.Instant, point: Duration)?
+    /// Plain mode has said that the cancel begun then is still being carried out.
+    var plainSaidCancelling: ContinuousClock.Instant?
     /// The flow on screen before its result: at a prompt or working.
     public var flowInProgress: FlowKind? {
         switch screen {

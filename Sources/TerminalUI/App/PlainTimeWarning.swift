@@ -1,12 +1,16 @@
 /// Plain mode's warnings before a prompt times out (`--prompt-timeout`): the terminal UI counts the last 30 s down
 /// on its status line, and plain mode printed nothing until the timeout itself, which a screen-reader user could
 /// not see coming. A line at 30 s and at 10 s left, each once, and only those under the prompt's whole time (a
-/// 20 s timeout warns at 10 s only).
+/// 20 s timeout warns at 10 s only). And a cancel still carried out a second on.
 extension TerminalApp {
     static let plainWarningPoints: [Duration] = [.seconds(30), .seconds(10)]
 
     /// The warning due at `now` ("! 10 s left to answer, then the prompt times out"), once; nil when none is due.
     public func plainTimeWarning(at now: ContinuousClock.Instant) -> String? {
+        if let since = plainCancellingUnsaid, now >= since + AppState.cancelShownAfter {
+            state.plainSaidCancelling = since
+            return "cancelling… the SDK is ending the flow; a line with Esc ends it at once, without the SDK's answer"
+        }
         guard let (deadline, left, points) = plainWarningsLeft(at: now), let point = points.last(where: { left <= $0 }) else {
             return nil
         }
@@ -17,8 +21,17 @@ extension TerminalApp {
 
     /// How long until the next warning is due (zero: now); nil when none is left for the prompt on screen.
     public func plainNextWarning(at now: ContinuousClock.Instant) -> Duration? {
-        guard let (_, left, points) = plainWarningsLeft(at: now), let point = points.first else { return nil }
-        return max(.zero, left - point)
+        // A cancel still being carried out a second on (a slow ACS's challengeCancel) is said, as the terminal UI's
+        // working screen says it: plain mode printed nothing until the result, and a second Esc was not offered.
+        let cancelling = plainCancellingUnsaid.map { max(.zero, now.duration(to: $0 + AppState.cancelShownAfter)) }
+        guard let (_, left, points) = plainWarningsLeft(at: now), let point = points.first else { return cancelling }
+        return min(cancelling ?? .seconds(Int64.max), max(.zero, left - point))
+    }
+
+    /// When the cancel under way began, while plain mode has not yet said it is still being carried out.
+    private var plainCancellingUnsaid: ContinuousClock.Instant? {
+        guard state.screen.isCancelling, let since = state.cancellingSince, state.plainSaidCancelling != since else { return nil }
+        return since
     }
 
     /// The prompt's deadline, its time left, and the warning points not yet said for it, largest first.
