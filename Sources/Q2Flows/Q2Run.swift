@@ -121,8 +121,10 @@ struct Q2Flow {
         }
         var (resolution, waited) = await run.ask(Q2SignIn(banner: launch.banner, savedUsername: saved?.username, launch: launch))
         // "Welcome back, alice — not you?": the user sets the saved credential aside, and the screen asks again, empty.
+        var forgotten: String?
         if case .answered(let answer) = resolution, let choice = answer.value(as: Q2AccountChoice.self), let user = saved?.username {
             setAside(choice, for: user, waited: waited)
+            if choice == .forgetSavedCredential { forgotten = user }
             saved = nil
             (resolution, waited) = await run.ask(Q2SignIn(banner: launch.banner, savedUsername: nil, launch: launch,
                                                           setAside: Q2SetAside(choice, username: user)))
@@ -159,7 +161,14 @@ struct Q2Flow {
         default:
             let reason = resolution.cancelReason ?? .user
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: reason.status, detail: "sign-in \(reason.verb)")
-            return run.cancelledResult(at: .signInScreen, inFlight: false, atPrompt: true)
+            let cancelled = run.cancelledResult(at: .signInScreen, inFlight: false, atPrompt: true)
+            // The cancel does not undo a Forget chosen before it: the result says so (only the log did).
+            guard let forgotten else { return cancelled }
+            return FlowResult(
+                flowID: cancelled.flowID, flow: cancelled.flow, outcome: cancelled.outcome, status: cancelled.status,
+                failedStep: cancelled.failedStep, error: cancelled.error, duration: cancelled.duration,
+                advice: "The saved credential for \(forgotten) was forgotten before the cancel: the next sign-in asks for a password.",
+                details: cancelled.details)
         }
 
         // The app's custom auth module calls the SDK's PasswordAuthentication (the Q2 guide's quick start).

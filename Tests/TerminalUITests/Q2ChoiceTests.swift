@@ -1,6 +1,7 @@
 import FlowCatalog
 import FlowEngine
 import FlowRecords
+import Foundation
 import TerminalUI
 import Testing
 
@@ -98,9 +99,13 @@ extension AppDriver {
         #expect(driver.formNote == "alice's saved credential is forgotten: sign in with a username and password.")
         #expect(driver.signInAnswers.last == "credential forgotten")
         #expect(!driver.app.state.log.contains { $0.detail.contains("wonderland") })
-        // Cancelled here, the next sign-in has no saved credential: the plain form, no choice.
+        // Cancelled here, the next sign-in has no saved credential: the plain form, no choice. The result says so
+        // (the cancel does not undo the Forget; only the log said it).
         driver.press(.escape)
         driver.pump { _ in driver.isResult }
+        let text = driver.app.render().text.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
+            .joined(separator: " ")
+        #expect(text.contains("The saved credential for alice was forgotten before the cancel: the next sign-in asks for a password."), "\(text)")
         driver.press(.enter)
         driver.openQ2()
         #expect(driver.isForm && driver.formNote == nil && driver.formUsername == "")
