@@ -101,14 +101,16 @@ extension DropsPage {
         while !isDisposed {
             guard case .screen(let screen) = reply else { break }
             log("ACS", "Drops", ThreeDSMessage.cres(ids, screen))
-            let action = simulation.cardholder.respond(to: screen)
+            // Out-of-band: the cardholder may decide on the other device while the screen is open, and that reaches the
+            // ACS (and the log) then, not when they continue.
+            let otherDevice = screen.uiType == .outOfBand ? OtherDevice { [weak self] approve in self?.decideOnOtherDevice(acsTransID, approve) } : nil
+            let action = simulation.cardholder.respond(to: screen, otherDevice: otherDevice)
             guard !isDisposed else { return }
             let answer: ChallengeAnswer
             switch action {
             case .answer(let given): answer = given
             case .decideOnOtherDevice(let approve):
-                log("cardholder's other device", "ACS", "out-of-band", approve ? "approved" : "refused")
-                simulation.acs.decideOutOfBand(acsTransID, approve: approve)
+                decideOnOtherDevice(acsTransID, approve)
                 answer = .continueOutOfBand
             }
             log("Drops", "ACS", ThreeDSMessage.creq(ids, answer, on: screen))
@@ -278,6 +280,14 @@ extension DropsPage {
             send(name: InframeEventName.cardinalFailure.rawValue,
                  detail: base.merging(["request_id": .null, "error": .string(reason), "three_ds": outcome]) { $1 })
         }
+    }
+
+    /// The cardholder approves or refuses on their other device: the ACS has it at once.
+    private func decideOnOtherDevice(_ acsTransID: String, _ approve: Bool) {
+        guard !isDisposed else { return }
+        // On the cardholder's other device, not on any thread of the app's (the terminal UI's decision came from main).
+        log("cardholder's other device", "ACS", "out-of-band", approve ? "approved" : "refused", thread: "other device")
+        simulation.acs.decideOutOfBand(acsTransID, approve: approve)
     }
 
     private func log(_ from: String, _ to: String, _ message: ThreeDSMessage.Logged, status: String? = nil) {

@@ -136,8 +136,8 @@ package final class DropsPage: Sendable {
         post(json, postOrigin)
     }
 
-    func log(_ from: String, _ to: String, _ name: String, _ detail: String, status: String? = nil) {
-        simulation.log(DropsLogEntry(from: from, to: to, name: name, detail: detail, thread: QueueName.current, status: status))
+    func log(_ from: String, _ to: String, _ name: String, _ detail: String, status: String? = nil, thread: String = QueueName.current) {
+        simulation.log(DropsLogEntry(from: from, to: to, name: name, detail: detail, thread: thread, status: status))
     }
 
 }

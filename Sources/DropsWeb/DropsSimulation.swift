@@ -28,12 +28,28 @@ public enum CardholderAction: Sendable {
     case decideOnOtherDevice(approve: Bool)
 }
 
+/// The cardholder's other device: an out-of-band challenge's banking app, where they approve or refuse the payment
+/// while the challenge screen stays open. The decision reaches the ACS at once, and is logged then; the 3DS SDK
+/// learns it at the next CReq (`oobContinue`), when the cardholder continues on the challenge screen.
+public struct OtherDevice: Sendable {
+    private let decided: @Sendable (Bool) -> Void
+
+    public init(_ decided: @escaping @Sendable (_ approve: Bool) -> Void) {
+        self.decided = decided
+    }
+
+    public func decide(approve: Bool) { decided(approve) }
+}
+
 /// The person at the Drops page. In a browser they type into the page; in the simulation a front end answers
 /// for them. Both methods are called on the page's own thread and may block until answered.
 public protocol DropsCardholder: AnyObject, Sendable {
     /// The card form; nil when the cardholder closes it.
     func enterPaymentDetails() -> PaymentDetails?
     func respond(to screen: ChallengeScreen) -> CardholderAction
+    /// As ``respond(to:)``, with the cardholder's other device for an out-of-band screen: a cardholder who decides
+    /// there answers the screen with `.answer(.continueOutOfBand)` (by default, ``respond(to:)`` is asked).
+    func respond(to screen: ChallengeScreen, otherDevice: OtherDevice?) -> CardholderAction
     /// Called on the page's thread after the page has told the host that a challenge follows, before the 3DS
     /// SDK's first CReq: a cardholder whose app shows the challenge on that callback waits for it here.
     func challengeWillStart()
@@ -41,6 +57,7 @@ public protocol DropsCardholder: AnyObject, Sendable {
 
 extension DropsCardholder {
     public func challengeWillStart() {}
+    public func respond(to screen: ChallengeScreen, otherDevice: OtherDevice?) -> CardholderAction { respond(to: screen) }
 }
 
 /// Faults the simulated page can show: the bridge's error paths, and the 3-D Secure exchanges the page runs.

@@ -81,6 +81,17 @@ public struct PaymentDetailsRequest: PromptRequest, Equatable {
 /// A challenge screen of the issuer's ACS.
 public struct ChallengeRequest: PromptRequest, Equatable {
     public let screen: ChallengeScreen
+    /// An out-of-band screen's: where the cardholder approves or refuses, at once, before continuing here.
+    public let otherDevice: OtherDevice?
+
+    public init(screen: ChallengeScreen, otherDevice: OtherDevice? = nil) {
+        self.screen = screen
+        self.otherDevice = otherDevice
+    }
+
+    public static func == (lhs: ChallengeRequest, rhs: ChallengeRequest) -> Bool {
+        lhs.screen == rhs.screen && (lhs.otherDevice == nil) == (rhs.otherDevice == nil)
+    }
 
     public func accepts(_ answer: PromptAnswer) -> Bool { answer.value(as: CardholderAction.self) != nil }
     public func title(in flow: FlowKind) -> String { "\(flow.title) — \(screen.issuerName)" }

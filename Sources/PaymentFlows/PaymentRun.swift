@@ -189,7 +189,9 @@ final class PaymentRun: DropsCardholder {
         if !requiredSeen.load(ordering: .acquiring) { _ = required.wait(timeout: .now() + .seconds(2)) }
     }
 
-    func respond(to screen: ChallengeScreen) -> CardholderAction {
+    func respond(to screen: ChallengeScreen) -> CardholderAction { respond(to: screen, otherDevice: nil) }
+
+    func respond(to screen: ChallengeScreen, otherDevice: OtherDevice?) -> CardholderAction {
         state.withLock {
             $0.stage = .challengeScreen
             $0.screenShown = true
@@ -203,7 +205,7 @@ final class PaymentRun: DropsCardholder {
         if let message = screen.message { detail += "; \(message)" }
         if !counts.isEmpty { detail += (said ? ", " : "; ") + counts.joined(separator: ", ") }
         emit(.challengeScreen, from: .drops, to: .app, detail: detail)
-        let (resolution, waited) = run.askBlocking(ChallengeRequest(screen: screen))
+        let (resolution, waited) = run.askBlocking(ChallengeRequest(screen: screen, otherDevice: otherDevice))
         switch (resolution, waited) {
         case (.answered(let answer), let waited) where answer.value(as: CardholderAction.self) != nil:
             guard let action = answer.value(as: CardholderAction.self) else { return .answer(.cancel) }
@@ -252,10 +254,7 @@ final class PaymentRun: DropsCardholder {
 
     /// The engine's result for a cancel that ended the flow while a call was under way (``FlowRun/call``): once the
     /// card was sent, the payment had started, and the result carries it and its next action, as every payment's does.
-    ///
-    /// A cancel on a challenge screen whose CReq (challengeCancel 01) was still in flight (a slow ACS, and Esc again)
-    /// is said as the cardholder's cancel on that screen, with its challengeCancel: it read as a cancel of a CReq, with
-    /// none.
+    /// A cancel on a challenge screen whose CReq (challengeCancel 01) was in flight is that cancel, with its code.
     func cancelled(_ base: FlowResult) -> FlowResult {
         guard base.payment == nil, state.withLock({ $0.details }) != nil else { return base }
         guard state.withLock({ $0.cardholderCancelled }) else { return with(outcome(callback: nil, nil, .retry), base) }

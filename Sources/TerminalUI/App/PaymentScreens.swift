@@ -226,10 +226,19 @@ extension TerminalApp {
         challenge.error = nil
     }
 
-    private func decide(_ approve: Bool, in challenge: inout ChallengeState) {
+    /// Out-of-band: the cardholder approves or refuses on the other device, which tells the ACS at once (and the log
+    /// says so then: an approval followed by Cancel was lost). Once only, as in a banking app; Enter then continues.
+    func decide(_ approve: Bool, in challenge: inout ChallengeState) {
+        challenge.focus(on: .proceed)
+        if let otherDevice = (challenge.prompt.request as? ChallengeRequest)?.otherDevice {
+            if let decided = challenge.decision {
+                challenge.error = "already \(decided ? "approved" : "refused") on the other device: press enter to continue"
+                return
+            }
+            otherDevice.decide(approve: approve)
+        }
         challenge.decision = approve
         challenge.error = nil
-        challenge.focus(on: .proceed)
     }
 
     /// Enter on the focused stop. Returns true when the screen was answered (or cancelled).
@@ -252,7 +261,9 @@ extension TerminalApp {
             answer(prompt, .challenge(.answer(.unsupportedInterface)), working: "ACS: reporting that the challenge cannot be shown…")
             return true
         case .proceed:
-            let action: CardholderAction = challenge.decision.map { .decideOnOtherDevice(approve: $0) } ?? .answer(.continueOutOfBand)
+            // The decision has reached the ACS already where the page gave the other device; else it goes with this.
+            let decided = (challenge.prompt.request as? ChallengeRequest)?.otherDevice == nil ? challenge.decision : nil
+            let action: CardholderAction = decided.map { .decideOnOtherDevice(approve: $0) } ?? .answer(.continueOutOfBand)
             answer(prompt, .challenge(action), working: "ACS: checking the other device…")
             return true
         case .option(let index) where challenge.screen.uiType == .singleSelect:

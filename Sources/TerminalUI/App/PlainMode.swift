@@ -351,8 +351,7 @@ extension TerminalApp {
                 state.screen = .challenge(challenge)
                 return true
             }
-            challenge.decision = text == "y"
-            challenge.focus(on: .proceed)
+            decide(text == "y", in: &challenge)
         case .htmlOther:
             guard text.isEmpty else {
                 challenge.error = "Enter tells the ACS this device cannot show it; Esc cancels"
