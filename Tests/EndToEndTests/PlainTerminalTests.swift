@@ -128,35 +128,6 @@ import Testing
         interruptAtAChallengeAndExpectItRecorded(session)
     }
 
-    /// Esc at a challenge whose ACS is slow: the cancel's CReq waits 5 s for the ACS. A second on, plain mode says the
-    /// cancel is still being carried out and that Esc again ends it at once (it printed nothing until the result), and
-    /// Esc again does: the result is the cardholder's cancel on the challenge screen, challengeCancel 01.
-    @Test func aSlowCancelIsSaidAndEscAgainEndsIt() throws {
-        let folder = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/scenarios/default.json")
-        let scenario = try String(contentsOf: demo, encoding: .utf8).replacingOccurrences(of: #""acs": null"#, with: #""acs": "slow""#)
-        try scenario.write(toFile: folder + "/slow-acs.json", atomically: true, encoding: .utf8)
-        let session = try plainSession(["--scenario", folder + "/slow-acs.json"])
-        startPayment(session)
-        for (answer, next) in [("4000000000002503", "Expiry"), ("12/30", "Amount"), ("", "Currency"), ("", "Merchant"),
-                               ("", "One-time code")] {
-            session.type(answer)
-            session.press("Enter")
-            #expect(session.waitFor(next), "\(session.scrollback())")
-        }
-        session.press("Escape")
-        #expect(session.waitFor("cancelling… the SDK is ending the flow; a line with Esc ends it at once"), "\(session.scrollback())")
-        session.press("Escape")
-        #expect(session.waitFor("⊘ Pay with card (3-D Secure) cancelled"), "\(session.scrollback())")
-        #expect(session.waitFor("challengeCancel: 01"), "\(session.scrollback())")
-        #expect(session.scrollback().contains("whose answer was not waited for"), "\(session.scrollback())")
-        session.press("C-c")
-        #expect(session.waitForExit() == 130)
-    }
-
     /// Before a prompt times out plain mode says how long is left, on a line of its own, and asks again with what was
     /// typed (it said nothing until the timeout: a screen-reader user could not see it coming).
     @Test func aPromptAboutToTimeOutSaysSo() throws {

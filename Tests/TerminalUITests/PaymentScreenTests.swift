@@ -315,25 +315,6 @@ extension AppDriver {
         #expect(driver.result?.payment?.transStatus == "Y")
     }
 
-    /// The other device's answer reaches the ACS, and the log, when it is given, not at Continue: an approval and then
-    /// Cancel was lost from the log and the history. Given once, as in a banking app.
-    @Test func outOfBandApprovalIsLoggedWhenGivenAndOnce() throws {
-        let driver = AppDriver()
-        driver.pay(card: "4000009900000038")
-        let approvals = { driver.app.state.log.filter { $0.step.rawValue == "out-of-band" } }
-        #expect(approvals().isEmpty)
-        driver.press(.character("a"))
-        #expect(driver.pump { _ in !approvals().isEmpty }, "logged at once, the screen still open")
-        #expect(approvals().first?.detail == "approved" && approvals().first?.from == .otherDevice)
-        #expect(driver.challenge != nil)
-        driver.press(.character("r"))
-        #expect(driver.app.render().text.contains("already approved on the other device: press enter to continue"))
-        driver.press(.escape)
-        #expect(driver.pump { _ in driver.isResult })
-        #expect(driver.result?.outcome == .cancelled)
-        #expect(approvals().count == 1, "\(approvals().map(\.detail))")
-    }
-
     /// At 60×18 an out-of-band screen's four buttons fit inside its border (short titles), its instruction wraps
     /// whole, and a wrong answer's line says the attempts left once.
     @Test func anOutOfBandScreenFitsSixtyColumns() throws {
