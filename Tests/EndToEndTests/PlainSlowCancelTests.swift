@@ -3,17 +3,24 @@ import Testing
 
 /// Plain mode at a terminal while a cancel waits on a slow server.
 @Suite(.serialized) struct PlainSlowCancelTests {
+    /// A fresh folder holding `slow-acs.json`: the demo scenario with its ACS answering 5 s late. The caller removes it.
+    static func slowACSFolder() throws -> String {
+        let folder = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/scenarios/default.json")
+        let scenario = try String(contentsOf: demo, encoding: .utf8).replacingOccurrences(of: #""acs": null"#, with: #""acs": "slow""#)
+        #expect(scenario.contains(#""acs": "slow""#))
+        try scenario.write(toFile: folder + "/slow-acs.json", atomically: true, encoding: .utf8)
+        return folder
+    }
+
     /// Esc at a challenge whose ACS is slow: the cancel's CReq waits 5 s for the ACS. A second on, plain mode says the
     /// cancel is still being carried out and that Esc again ends it at once (it printed nothing until the result), and
     /// Esc again does: the result is the cardholder's cancel on the challenge screen, challengeCancel 01.
     @Test func aSlowCancelIsSaidAndEscAgainEndsIt() throws {
-        let folder = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try Self.slowACSFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/scenarios/default.json")
-        let scenario = try String(contentsOf: demo, encoding: .utf8).replacingOccurrences(of: #""acs": null"#, with: #""acs": "slow""#)
-        try scenario.write(toFile: folder + "/slow-acs.json", atomically: true, encoding: .utf8)
         let session = try TmuxSession.plain(["--scenario", folder + "/slow-acs.json"])
         #expect(session.waitFor("Choose 1-7 ("))
         session.type("4")

@@ -112,14 +112,8 @@ import Testing
     /// than the 2 s an interrupt waits for the record; after a second the payment's awaited end is cut short, as a
     /// cancel in flight is, and the payment is recorded (it said "not recorded", and the history had no row).
     @Test func ctrlCAtAChallengeWithASlowACSRecordsThePaymentToo() throws {
-        let folder = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try PlainSlowCancelTests.slowACSFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let demo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/scenarios/default.json")
-        let scenario = try String(contentsOf: demo, encoding: .utf8).replacingOccurrences(of: #""acs": null"#, with: #""acs": "slow""#)
-        #expect(scenario.contains(#""acs": "slow""#))
-        try scenario.write(toFile: folder + "/slow-acs.json", atomically: true, encoding: .utf8)
         let state = folder + "/state.sqlite"
         let session = try TmuxSession(command: [
             "sh", "-c", "trap '' INT; \"$0\" --plain --state \"$1\" --scenario \"$2\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
