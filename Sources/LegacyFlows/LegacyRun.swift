@@ -56,7 +56,7 @@ public final class LegacyFamily: FlowFamily {
     /// goes on without the app; its one call hides whether the IdP had accepted, and so spent, the code yet.
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? {
         guard kind == .legacyActivate, step == LegacyFlow.wrapperStep(activating: true) else { return nil }
-        return "KSSIDP cannot be stopped once called: it may have gone on to activate the device (the status line says), and the IdP spends the activation code when it accepts it. If the next activation says the code was used, log in, or \(idp.environment.startOver) gives the scenario's codes back."
+        return "KSSIDP cannot be stopped once called: it may have gone on to activate the device, and the IdP spends the activation code when it accepts it. If the next activation says the code was used, log in, or \(idp.environment.startOver) gives the scenario's codes back."
     }
 
     /// The wrapper's one call hides its steps: of its failures, only the MC-SDK's at SetAuthorisationCode (a runtime

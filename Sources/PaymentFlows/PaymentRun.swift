@@ -263,7 +263,7 @@ final class PaymentRun: DropsCardholder {
         let cancelled = FlowResult(
             flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: .challengeScreen,
             error: FlowError(subsystem: nil, code: nil,
-                             message: "cancelled on the challenge screen: challengeCancel 01 went to the ACS, whose answer was not waited for"),
+                             message: "cancelled on the challenge screen: challengeCancel 01 went to the ACS, and the flow ended before its answer reached the app"),
             duration: base.duration, advice: base.advice, details: base.details)
         return with(outcome(callback: nil, values, .retry), cancelled)
     }

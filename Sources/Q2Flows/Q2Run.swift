@@ -157,18 +157,12 @@ struct Q2Flow {
         case .timedOut:
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: EngineStatus.promptTimeout,
                  detail: "the sign-in screen was not answered within \((run.service.promptTimeout ?? .zero).secondsText)")
-            return q2Result(.failure, status: EngineStatus.promptTimeout, message: "the sign-in screen was not answered in time", username: nil, autoLogin: false)
+            return Self.saying(forgotten, in: q2Result(
+                .failure, status: EngineStatus.promptTimeout, message: "the sign-in screen was not answered in time", username: nil, autoLogin: false))
         default:
             let reason = resolution.cancelReason ?? .user
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: reason.status, detail: "sign-in \(reason.verb)")
-            let cancelled = run.cancelledResult(at: .signInScreen, inFlight: false, atPrompt: true)
-            // The cancel does not undo a Forget chosen before it: the result says so (only the log did).
-            guard let forgotten else { return cancelled }
-            return FlowResult(
-                flowID: cancelled.flowID, flow: cancelled.flow, outcome: cancelled.outcome, status: cancelled.status,
-                failedStep: cancelled.failedStep, error: cancelled.error, duration: cancelled.duration,
-                advice: "The saved credential for \(forgotten) was forgotten before the cancel: the next sign-in asks for a password.",
-                details: cancelled.details)
+            return Self.saying(forgotten, in: run.cancelledResult(at: .signInScreen, inFlight: false, atPrompt: true))
         }
 
         // The app's custom auth module calls the SDK's PasswordAuthentication (the Q2 guide's quick start).
@@ -235,6 +229,17 @@ struct Q2Flow {
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "credential forgotten",
                  detail: "the user chose to forget the saved credential for \(user): cleared from memory")
         }
+    }
+
+    /// `result`, its advice saying that the saved credential was forgotten in this flow, where one was: an end at the
+    /// screen asked again (a cancel, a timeout) does not undo it, and only the log said it.
+    private static func saying(_ forgotten: String?, in result: FlowResult) -> FlowResult {
+        guard let forgotten else { return result }
+        let note = "The saved credential for \(forgotten) was forgotten in this flow: the next sign-in asks for a password."
+        return FlowResult(
+            flowID: result.flowID, flow: result.flow, outcome: result.outcome, status: result.status, failedStep: result.failedStep,
+            error: result.error, duration: result.duration, advice: [result.advice, note].compactMap { $0 }.joined(separator: " "),
+            details: result.details)
     }
 
     /// The security module's answer, in this flow's log (the module asks it before any password leaves).

@@ -118,7 +118,19 @@ enum EndingSignals {
         Thread.detachNewThread {
             while true {
                 var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&ready, 1, -1) >= 0 || errno == EINTR else { return }
+                // Should the descriptor fail, the signals are waited for as before it (`sigwait`: the gap it leaves
+                // between taking one and marking it is back, but no signal is left unserved).
+                guard poll(&ready, 1, -1) >= 0 || errno == EINTR else {
+                    var set = signalSet()
+                    var number: Int32 = 0
+                    while sigwait(&set, &number) != 0 {}
+                    let first = state.withLock { state in
+                        defer { state.taken = true }
+                        return !state.taken
+                    }
+                    if first { endOnSignal(number) }
+                    return
+                }
                 if let number = take() { endOnSignal(number) }
                 // `end` took it, and is ending the process: a second signal, left unread, would keep the
                 // descriptor readable.

@@ -133,7 +133,7 @@ import Testing
         let result = try #require(frontEnd.results.first)
         #expect(result.outcome == .cancelled)
         #expect(result.failedStep?.rawValue == "KssIdpWrapper.activate")
-        #expect(result.advice?.hasPrefix("KSSIDP cannot be stopped once called: it may have gone on to activate the device") == true,
+        #expect(result.advice?.hasPrefix("KSSIDP cannot be stopped once called: it may have gone on to activate the device, and the IdP") == true,
                 "\(result.advice ?? "no advice")")
         // The login's cancel has nothing to spend.
         #expect(LegacyFamily(idp: try #require(service.family(IdpSdkFamily.self))).cancelAdvice(

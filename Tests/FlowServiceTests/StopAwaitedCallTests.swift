@@ -38,7 +38,7 @@ import Testing
         // "cancelled while CReq was in flight", with none), and no advice to authorise after the cardholder's "no".
         #expect(result.failedStep == .challengeScreen)
         #expect(result.payment?.challengeCancel == "01")
-        #expect(result.error?.message == "cancelled on the challenge screen: challengeCancel 01 went to the ACS, whose answer was not waited for")
+        #expect(result.error?.message == "cancelled on the challenge screen: challengeCancel 01 went to the ACS, and the flow ended before its answer reached the app")
         #expect(result.advice == "Run 3-D Secure again, or ask for another payment method.")
     }
 }

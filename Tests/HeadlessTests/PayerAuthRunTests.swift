@@ -136,7 +136,7 @@ import Testing
     /// both were cancelled at once, and the resend the delay was given for never showed.
     @Test func aCancelWaitsTheCardholdersDelay() throws {
         let form = try BinaryRun.run(["run", "payer-auth", "--ephemeral", "--bridge-fault", "lose-acks:1", "--bridge-timing", "web"],
-                                     stdin: #"{"card":"4000000000002701","expiry":"12/30","cancel":true,"delay":1.5}"#)
+                                     stdin: #"{"card":"4000000000002701","expiry":"12/30","cancel":true,"delay":2}"#)
         #expect(form.status == 3, "\(form.stderr)")
         #expect(form.events.contains { ($0["detail"] as? String)?.hasSuffix("resent (attempt 2)") == true }, "\(form.stdout)")
         #expect(form.results.first?["failedStep"] as? String == "card form")

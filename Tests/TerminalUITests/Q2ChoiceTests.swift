@@ -105,7 +105,7 @@ extension AppDriver {
         driver.pump { _ in driver.isResult }
         let text = driver.app.render().text.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
             .joined(separator: " ")
-        #expect(text.contains("The saved credential for alice was forgotten before the cancel: the next sign-in asks for a password."), "\(text)")
+        #expect(text.contains("The saved credential for alice was forgotten in this flow: the next sign-in asks for a password."), "\(text)")
         driver.press(.enter)
         driver.openQ2()
         #expect(driver.isForm && driver.formNote == nil && driver.formUsername == "")
