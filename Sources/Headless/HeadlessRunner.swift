@@ -41,7 +41,8 @@ public final class HeadlessRunner: FlowFrontEnd {
     /// The faults of the scenario and the command line, which every flow starts from.
     private lazy var baseFaults = (identity: service.world.identityFaults, bridge: service.world.bridgeFaults)
     /// A card form answer held back for the answers' `delay`.
-    private var delayed: (prompt: FlowPrompt, answer: PromptAnswer, due: ContinuousClock.Instant)?
+    /// `first`: what the cardholder does elsewhere just before (an out-of-band decision on the other device).
+    private var delayed: (prompt: FlowPrompt, answer: PromptAnswer, due: ContinuousClock.Instant, first: (() -> Void)?)?
     private let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -91,6 +92,7 @@ public final class HeadlessRunner: FlowFrontEnd {
             service.deliverPendingMessages(to: self)
             if let held = delayed, ContinuousClock.now >= held.due {
                 delayed = nil
+                held.first?()
                 service.answer(held.prompt, with: held.answer)
             }
         }
@@ -314,6 +316,13 @@ public final class HeadlessRunner: FlowFrontEnd {
                 refuse(prompt, PaymentAnswers.noApproval(at: place, given.object).message)
                 return
             }
+            // On the other device first, then Continue, as the terminal UI and plain mode do: the log reads alike.
+            if let otherDevice = (prompt.request as? ChallengeRequest)?.otherDevice {
+                answer(prompt, with: .challenge(.answer(.continueOutOfBand)), after: given.challengeDelay) {
+                    otherDevice.decide(approve: approve)
+                }
+                return
+            }
             action = .decideOnOtherDevice(approve: approve)
         case .htmlOther:
             action = .answer(.unsupportedInterface)
@@ -323,10 +332,11 @@ public final class HeadlessRunner: FlowFrontEnd {
 
     /// Answers `prompt` now, or holds the answer back for `delay` (the cardholder's time over a card form or a
     /// challenge screen).
-    private func answer(_ prompt: FlowPrompt, with answer: PromptAnswer, after delay: Duration) {
+    private func answer(_ prompt: FlowPrompt, with answer: PromptAnswer, after delay: Duration, first: (() -> Void)? = nil) {
         if delay > .zero {
-            delayed = (prompt, answer, .now + delay)
+            delayed = (prompt, answer, .now + delay, first)
         } else {
+            first?()
             service.answer(prompt, with: answer)
         }
     }

@@ -12,13 +12,18 @@ enum PaymentWording {
         summary.remove(Label.error, Label.failedAt)
         switch result.outcome {
         case .success:
-            summary.headline = result.status == PaymentStatus.frictionless
-                ? "✓ Payment authenticated without a challenge" : "✓ Payment authenticated after a challenge"
+            let how = result.status == PaymentStatus.frictionless ? "without a challenge" : "after a challenge"
+            // An A is no authentication: a proof of attempt, which its row says (the headline said "authenticated").
+            summary.headline = result.payment?.transStatus == TransStatus.attempted.rawValue
+                ? "✓ Payment attempted \(how): a proof of attempt, not authenticated" : "✓ Payment authenticated \(how)"
             summary.rows += rows
         case .failure:
             // Where 3-D Secure's values say what happened, the error does not; where they do not, it says it first,
             // under the headline, as every other result does.
-            if result.payment?.transStatus != nil { summary.remove(Label.whatHappened) }
+            // The lookup's Enrolled row (U, B) and its Erro say it too: each fact once.
+            if result.payment?.transStatus != nil || withoutCard.contains(where: { $0.label == enrolledLabel }) {
+                summary.remove(Label.whatHappened)
+            }
             summary.insert(withoutCard, after: Label.whatHappened)
             // The payment's next step is among its rows.
             if result.payment?.nextAction != nil { summary.remove(Label.whatToTry) }
@@ -33,6 +38,7 @@ enum PaymentWording {
     }
 
     private static let cardLabel = "card"
+    private static let enrolledLabel = "Enrolled"
 
     /// The rows a payment result adds, the most telling first (a small terminal shows the top ones): the outcome,
     /// the next step, any Erro, the callback that fired, then the other 3-D Secure values, and the card.
@@ -45,7 +51,7 @@ enum PaymentWording {
             rows.append(.init("transStatus", "\(status)\(eci) — \(meaning)", result.outcome == .success ? .success : .plain))
         }
         if let enrolled = payment.enrolled, enrolled != Enrollment.enrolled.rawValue {
-            rows.append(.init("Enrolled", "\(enrolled) \(Enrollment(rawValue: enrolled)?.meaning ?? "")" + (payment.eci.map { " · ECI \($0)" } ?? "")))
+            rows.append(.init(enrolledLabel, "\(enrolled) \(Enrollment(rawValue: enrolled)?.meaning ?? "")" + (payment.eci.map { " · ECI \($0)" } ?? "")))
         }
         if let next = payment.nextAction {
             let tone: ResultSummary.Tone = switch next {
