@@ -76,14 +76,17 @@ public enum ParityText {
     public static func markedLines(_ report: ParityReport, width: Int, spelled: (String) -> String = { $0 }) -> [Line] {
         let column = max(12, (width - 4) / 2)
         func wrapText(_ text: String, width: Int) -> [String] { Self.wrapText(spelled(text), width: width) }
-        // Two columns side by side, each wrapped: a value longer than its column takes more rows, never a cut.
+        // Two columns side by side, each wrapped: a value longer than its column takes more rows, never a cut. The
+        // left one ends two columns before the right one starts (a full left column read as one phrase with the
+        // right: "error the authorisation code is empty error 513/4011"), and no line ends in spaces.
         func row(_ left: String, _ right: String, lead: String = "    ") -> [String] {
-            let leftLines = wrapText(left, width: column - 1)
+            let leftLines = wrapText(left, width: column - 2)
             let rightLines = wrapText(right, width: column - 1)
             return (0..<max(leftLines.count, rightLines.count)).map { index in
                 let text = index < leftLines.count ? leftLines[index] : ""
                 let padded = text.padding(toLength: column, withPad: " ", startingAt: 0)
-                return (index == 0 ? lead : "    ") + padded + (index < rightLines.count ? rightLines[index] : "")
+                let line = (index == 0 ? lead : "    ") + padded + (index < rightLines.count ? rightLines[index] : "")
+                return String(line.reversed().drop { $0 == " " }.reversed())
             }
         }
         var lines: [Line] = []

@@ -175,6 +175,11 @@ private let chainFilePath: String = {
         let lines = ParityText.lines(ParityCheck.run(), width: 60)
         #expect(lines.contains { $0.contains("IdpSdkResult.") } && !lines.contains { $0.hasSuffix("IdpSdkResult.authoriz") })
         #expect(lines.allSatisfy { $0.count <= 60 })
+        // No line ends in spaces, and a full left column stays two columns clear of the right one (at 80 columns
+        // "error the authorisation code is empty error 513/4011" read as one phrase).
+        let written = ParityText.lines(ParityCheck.run(variant: .guideAsWritten), width: 80)
+        #expect(written.allSatisfy { !$0.hasSuffix(" ") }, "\(written)")
+        #expect(written.contains { $0.contains("error 513/4011") } && !written.contains { $0.contains("empty error") }, "\(written)")
     }
 
     @Test func theReportShowsWhatEachAppWasHanded() {
