@@ -13,16 +13,18 @@ public enum CompareCommand {
         let report = ParityCheck.run(scenario: scenario, variant: variant, seed: options.seed)
         if let notRun = report.notRun { throw UsageError("compare: \(notRun)") }
         // Said, not refused: two failures that agree read as a ✓ (docs/migration.md asks for a scenario without faults).
+        // In the text report itself, so that a report kept in a file says it; beside JSON, on stderr.
         let faults = scenario.identityFaults.activeNames(of: IdentityFaults.Fault.allCases)
-        if !faults.isEmpty {
-            writeErrorLine("idp-tui: compare: the scenario switches faults on (\(faults.joined(separator: ", "))): they reach the two orchestrations at different steps, so a case may agree or differ because of them, not the migration")
-        }
+        let caveat = faults.isEmpty ? nil
+            : "the scenario switches faults on (\(faults.joined(separator: ", "))): they reach the two orchestrations at different steps, so a case may agree or differ because of them, not the migration"
         if json {
+            if let caveat { writeErrorLine("idp-tui: compare: \(caveat)") }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let data = try? encoder.encode(report) { write(String(decoding: data, as: UTF8.self)) }
         } else {
-            write(ParityText.lines(report, width: width, spelled: PlainASCII.forUserLocale).joined(separator: "\n"))
+            let note = caveat.map { ParityText.wrapText("Note: " + $0 + ".", width: width) } ?? []
+            write((ParityText.lines(report, width: width, spelled: PlainASCII.forUserLocale) + note).joined(separator: "\n"))
         }
         return report.agrees ? 0 : 1
     }
