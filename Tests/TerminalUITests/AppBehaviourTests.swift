@@ -40,6 +40,7 @@ import Testing
         driver.clock.advance(by: .seconds(1))
         #expect(driver.pump { _ in driver.isForm })
         if case .form(let form) = driver.screen { #expect(form.inputs.allSatisfy { $0.isEmpty }) }
+        #expect(!driver.app.render().text.contains("not kept: no form open yet"), "the form that came takes the notice away")
         driver.press(.escape)
         #expect(driver.pump { _ in driver.isResult })
     }

@@ -195,6 +195,8 @@ public struct AppState: Sendable {
     public var cancellingSince: ContinuousClock.Instant?
     /// How long a cancel goes before the working screen counts its time and offers to stop waiting.
     static let cancelShownAfter: Duration = .seconds(1)
+    /// What a key typed while a flow works is told; the prompt that comes takes the notice away.
+    static let notKeptWhileWorking = "not kept: no form open yet"
     /// When the result of a flow whose cancel had been waiting (its time counted, a second Esc offered) replaced the
     /// working screen: an Esc meant to stop waiting that comes just after it must not dismiss it unseen.
     var resultAfterWaitedCancel: ContinuousClock.Instant?

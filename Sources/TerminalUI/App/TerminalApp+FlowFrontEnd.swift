@@ -96,6 +96,8 @@ extension TerminalApp {
             return
         }
         state.promptDeadline = service.promptTimeout.map { ContinuousClock.now + $0 }
+        // The form is open now: a key typed while it worked is old news (it stayed under a challenge screen come back).
+        if state.notice == AppState.notKeptWhileWorking { state.notice = nil }
         // A prompt takes the keys from a focused log, which gives the focus back as Esc there does, after the screen
         // changes (the log's rows are the form's); keys typed next went to the log while the form's cursor waited in
         // its field. Not from a filter being typed or an event shown whole: the rest of a filter's text went into

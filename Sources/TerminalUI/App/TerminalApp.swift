@@ -189,7 +189,7 @@ public final class TerminalApp: FlowFrontEnd {
             } else if case .character = key {
                 // Its letters are shortcuts (f, v, ?), so nothing is typed ahead into the form to come: say so,
                 // rather than drop the keys of someone typing a user name early (docs/decisions.md).
-                state.notice = "not kept: no form open yet"
+                state.notice = AppState.notKeptWhileWorking
             }
         case .result(let result):
             let last = max(0, AppView.resultLines(result, width: state.width - 4).count - AppView.resultRows(state))
