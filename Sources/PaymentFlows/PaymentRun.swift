@@ -87,8 +87,8 @@ final class PaymentRun: DropsCardholder {
     private let state = Locked(State())
     private let closed = Atomic(false)
     /// Signalled once `onPayerAuthenticationRequired` has reached the app.
-    fileprivate let required = DispatchSemaphore(value: 0)
-    fileprivate let requiredSeen = Atomic(false)
+    let required = DispatchSemaphore(value: 0)
+    let requiredSeen = Atomic(false)
 
     private struct State {
         var stage: FlowStep = .configure
@@ -98,6 +98,8 @@ final class PaymentRun: DropsCardholder {
         var screenShown = false
         /// The cardholder cancelled on a challenge screen: the 3DS SDK's CReq carries challengeCancel 01.
         var cardholderCancelled = false
+        /// What the cardholder decided on the other device (out-of-band), if anything.
+        var otherDeviceDecision: Bool?
     }
 
     init(run: FlowRun, settings: PaymentSettings) {
@@ -119,11 +121,11 @@ final class PaymentRun: DropsCardholder {
     /// Where the payment is, for a cancel.
     var stage: FlowStep { state.withLock { $0.stage } }
 
-    fileprivate func end(_ end: PaymentEnd) {
+    func end(_ end: PaymentEnd) {
         gate.withLock { $0 }?(end)
     }
 
-    fileprivate func emit(_ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
+    func emit(_ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
                       duration: Duration? = nil, status: String? = nil, detail: String, message: String? = nil) {
         guard !isClosed else { return }
         run.emit(step, from: from, to: to, thread: thread, duration: duration, status: status, detail: detail, message: message)
@@ -205,7 +207,15 @@ final class PaymentRun: DropsCardholder {
         if let message = screen.message { detail += "; \(message)" }
         if !counts.isEmpty { detail += (said ? ", " : "; ") + counts.joined(separator: ", ") }
         emit(.challengeScreen, from: .drops, to: .app, detail: detail)
-        let (resolution, waited) = run.askBlocking(ChallengeRequest(screen: screen, otherDevice: otherDevice))
+        // The decision is kept, so that a cancel after it says so: the ACS's reason (26, not performed by the
+        // cardholder) alone read as though the phone had not been used.
+        let device = otherDevice.map { device in
+            OtherDevice { [state] approve in
+                state.withLock { $0.otherDeviceDecision = approve }
+                device.decide(approve: approve)
+            }
+        }
+        let (resolution, waited) = run.askBlocking(ChallengeRequest(screen: screen, otherDevice: device))
         switch (resolution, waited) {
         case (.answered(let answer), let waited) where answer.value(as: CardholderAction.self) != nil:
             guard let action = answer.value(as: CardholderAction.self) else { return .answer(.cancel) }
@@ -242,11 +252,11 @@ final class PaymentRun: DropsCardholder {
         return false
     }
 
-    fileprivate func report(_ callback: String, _ outcome: ThreeDSecureOutcome?, detail: String) {
+    func report(_ callback: String, _ outcome: ThreeDSecureOutcome?, detail: String) {
         emit(FlowStep(callback), from: .safepayDrops, to: .app, status: outcome?.transStatus, detail: detail)
     }
 
-    fileprivate enum Callback {
+    enum Callback {
         static let safepayError = "onSafepayError"
     }
 
@@ -320,8 +330,9 @@ final class PaymentRun: DropsCardholder {
             let callback = "onPayerAuthenticationFailure"
             switch (values?.challengeCancel.flatMap(ChallengeCancel.init), values?.transStatus) {
             case (.cardholderSelectedCancel?, _):
+                let decided = state.withLock { $0.otherDeviceDecision }.map { " after \($0 ? "approving" : "refusing") on the other device" } ?? ""
                 return ended(.cancelled, EngineStatus.cancelled, at: .challengeScreen,
-                             error("cancelled on the challenge screen: the ACS ended it with challengeCancel 01"),
+                             error("cancelled on the challenge screen\(decided): the ACS ended it with challengeCancel 01"),
                              outcome(callback, values, .retry))
             case (.transactionError?, _) where isAborted:
                 return ended(.cancelled, EngineStatus.cancelled, at: .challengeScreen,
@@ -359,41 +370,5 @@ final class PaymentRun: DropsCardholder {
             return ended(.failure, EngineStatus.promptTimeout, at: .paymentDetails,
                          error("the card form was not submitted within \(timeoutText)"), nil)
         }
-    }
-}
-
-/// The delegate's callbacks, on the main actor (where the view calls them).
-extension PaymentRun: SafepayPayerAuthenticationDelegate {
-    func onPayerAuthenticationRequired(data: PayerAuthenticationData) {
-        report("onPayerAuthenticationRequired", data.threeDSecure, detail: "a challenge follows (request_id \(data.requestId ?? "?"))")
-        requiredSeen.store(true, ordering: .releasing)
-        required.signal()
-    }
-
-    func onPayerAuthenticationFrictionless(data: PayerAuthenticationData) {
-        report("onPayerAuthenticationFrictionless", data.threeDSecure, detail: "authenticated without a challenge")
-        end(.frictionless(data))
-    }
-
-    func onPayerAuthenticationSuccess(data: PayerAuthenticationSuccessData) {
-        report("onPayerAuthenticationSuccess", data.threeDSecure,
-               detail: "payment_method \(data.paymentMethod ?? "none"), authorization \(data.authorization ?? "none")")
-        end(.success(data))
-    }
-
-    func onPayerAuthenticationFailure(data: PayerAuthenticationErrorData) {
-        report("onPayerAuthenticationFailure", data.threeDSecure, detail: data.error)
-        end(.failure(data))
-    }
-
-    func onPayerAuthenticationUnavailable(data: PayerAuthenticationData) {
-        report("onPayerAuthenticationUnavailable", data.threeDSecure, detail: data.errorMessage ?? "")
-        end(.unavailable(data))
-    }
-
-    func onSafepayError(error: SafepayErrorData) {
-        emit(FlowStep(Callback.safepayError), from: .safepayDrops, to: .app,
-             status: error.error.status.map(String.init) ?? "error", detail: error.error.message)
-        end(.safepayError(error))
     }
 }

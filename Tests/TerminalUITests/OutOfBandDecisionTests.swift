@@ -19,6 +19,9 @@ import Testing
         driver.press(.escape)
         #expect(driver.pump { _ in driver.isResult })
         #expect(driver.result?.outcome == .cancelled)
+        // The result says the phone had approved: the ACS's reason (26, not performed by the cardholder) alone read
+        // as though it had not been used.
+        #expect(driver.result?.error?.message == "cancelled on the challenge screen after approving on the other device: the ACS ended it with challengeCancel 01")
         #expect(approvals().count == 1, "\(approvals().map(\.detail))")
     }
 }
