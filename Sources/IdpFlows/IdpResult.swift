@@ -101,7 +101,7 @@ enum DeviceAdvice {
             "Log in as the user this device was activated for, or reset the device. Here: \(startOver)."
         case (StatusType.CANNOT_ACQUIRE_TOKEN_DATA.name, _):
             "The identity provider does not know this device as activated: reset the device and activate again. Here: \(startOver)."
-        case (StatusType.NOT_REACHABLE.name, offlineCode): "The device is offline: bring the network back (the network-unavailable fault)."
+        case (StatusType.NOT_REACHABLE.name, offlineCode): "Bring the network back (the network-unavailable fault), then run the flow again."
         case (StatusType.FAILED.name, IdpFailure.serverError("").code):
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
         case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."

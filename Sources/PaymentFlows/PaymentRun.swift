@@ -293,7 +293,7 @@ final class PaymentRun: DropsCardholder {
         // ends the payment at its load whatever else happens.
         let world = run.service.world
         let network: String? = base.outcome != .failure || payment?.nextAction != .retry ? nil
-            : world.identityFaults.networkUnavailable ? "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again."
+            : world.identityFaults.networkUnavailable ? "Bring the network back (the network-unavailable fault), then run 3-D Secure again."
             : world.network.slowness(beyond: settings.bridgeTiming.readyTimeout)?.advice(
                 gaveUp: "the Drops page must be ready within \(settings.bridgeTiming.readyTimeout.secondsText)", then: "run 3-D Secure again")
         var result = FlowResult(

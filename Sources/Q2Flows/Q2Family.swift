@@ -201,7 +201,7 @@ public final class Q2Family: FlowFamily {
         case Q2Status.invalidCredentials: "Check the user id and password; Core locks the user after too many wrong attempts in a row."
         // The status stands for both no connectivity and a request that timed out; the faults on say which.
         case Q2Status.networkUnavailable where world.identityFaults.networkUnavailable:
-            "The device is offline: bring the network back (the network-unavailable fault), then sign in again."
+            "Bring the network back (the network-unavailable fault), then sign in again."
         case Q2Status.networkUnavailable:
             world.network.slowness()?.advice(gaveUp: "the request gives up after 30 s", then: "sign in again")
                 ?? "The device could not reach Core: check the network."

@@ -49,6 +49,9 @@ import Testing
         #expect(result.status == status)
         #expect(result.error?.subsystem == subsystem && result.error?.code == code, "\(String(describing: result.error))")
         #expect(result.advice?.contains("fault") == true)
+        // The advice says what to do, not again what happened (the error's message says that, on the row above it).
+        let said = result.error?.message.components(separatedBy: ": ").last ?? ""
+        #expect(!said.isEmpty && result.advice?.range(of: said, options: .caseInsensitive) == nil, "\(said) | \(result.advice ?? "")")
         // The start's notice is not a fault that bit: a step of its own.
         #expect(events.first { $0.step == .faultsOn }?.detail == logged)
         #expect(faultsLogged(events).contains { $0.hasPrefix(logged) }, "\(faultsLogged(events))")
@@ -229,7 +232,7 @@ import Testing
             advice.append(result.advice ?? "")
         }
         #expect(advice == [
-            "The device is offline: bring the network back (the network-unavailable fault), then sign in again.",
+            "Bring the network back (the network-unavailable fault), then sign in again.",
             "No server answers while the request-timeout fault is on: turn it off, then sign in again.",
             "Each round trip takes 40 s with the added-latency fault (+40000 ms), and the request gives up after 30 s: lower the added latency, then sign in again.",
         ], "\(advice)")

@@ -197,7 +197,7 @@ import ThreeDSecure
         #expect(result.error?.message == "the Drops page could not be loaded: the network is unavailable: the device is offline")
         #expect(result.payment?.nextAction == .retry)
         #expect(times["AReq"] == nil)
-        #expect(result.advice == "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again.",
+        #expect(result.advice == "Bring the network back (the network-unavailable fault), then run 3-D Secure again.",
                 "\(result.advice ?? "")")
     }
 

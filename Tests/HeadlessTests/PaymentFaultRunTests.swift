@@ -62,7 +62,7 @@ import Testing
         // The advice names the fault, as the IdP's flows' does (it said only "Run 3-D Secure again, or authorise
         // without liability shift").
         #expect(result["advice"] as? String
-            == "The device is offline: bring the network back (the network-unavailable fault), then run 3-D Secure again.")
+            == "Bring the network back (the network-unavailable fault), then run 3-D Secure again.")
     }
 
     @Test(arguments: [

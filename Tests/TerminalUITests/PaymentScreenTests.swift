@@ -256,7 +256,7 @@ extension AppDriver {
         #expect(driver.result?.status == "SAFEPAY_ERROR")
         let text = driver.app.render().text
         let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "│" }).joined(separator: " ")
-        #expect(words.contains("next step The device is offline: bring the network back (the network-unavailable fault)"), "\(text)")
+        #expect(words.contains("next step Bring the network back (the network-unavailable fault)"), "\(text)")
     }
 
     /// ↑↓ move a single-select's choice with the cursor, so that Enter sends the option shown chosen: after Space
