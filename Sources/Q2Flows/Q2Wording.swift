@@ -5,7 +5,6 @@ import FlowEngine
 enum Q2Wording {
     static let summarize: FlowKind.Summarize = { summary, result in
         typealias Label = ResultSummary.Label
-        summary.remove(Label.failedAt)
         switch result.outcome {
         case .success:
             summary.headline = result.q2?.autoLogin == true ? "✓ Signed in to Q2 with the saved credential" : "✓ Signed in to Q2"

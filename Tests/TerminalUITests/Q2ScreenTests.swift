@@ -103,6 +103,8 @@ extension AppDriver {
         #expect(shown.contains("failed — INVALID_CREDENTIALS"))
         #expect(shown.contains("failure        .invalidCredentials · HTTP 401 · hydraCode 1001"))
         #expect(shown.contains("invalid user id or password (2 attempts left)"))
+        // Where the flow failed, as every other family's failure says it.
+        #expect(shown.contains("failed at      authenticate(using:)"), "\(shown)")
         Snapshot.check(driver.app.render(), "q2-failure-80x24")
 
         var configuration = FlowConfiguration()
