@@ -27,6 +27,10 @@ public enum DeviceWording {
                 summary.headline = device.user == nil
                     ? "Nothing to log out: this device is not activated" : "Nothing to log out: no user was logged in"
                 summary.tone = .plain
+            } else if let device = result.device, let user = device.user {
+                // Who was logged out, and what stays: the activation, so the next login asks for no code.
+                summary.headline = "✓ Logged out \(user)@\(device.tenantId)"
+                summary.rows.append(.init("device", "still activated for \(user): the next login asks for no activation code"))
             } else {
                 summary.headline = "✓ Logged out"
             }

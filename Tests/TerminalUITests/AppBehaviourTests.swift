@@ -143,7 +143,9 @@ import Testing
         driver.press(.down, .down, .enter)  // Log out
         driver.pump { _ in driver.isResult }
         #expect(driver.app.render().text.contains("device: activated as alice"))
-        #expect(driver.app.render().text.contains("✓ Logged out"))
+        // Who was logged out, and that the activation stays.
+        #expect(driver.app.render().text.contains("✓ Logged out alice@demo"), "\(driver.app.render().text)")
+        #expect(driver.app.render().text.contains("device        still activated for alice: the next login asks for no"))
         driver.press(.enter, .enter)  // back home, where Log out stays selected: log out again
         driver.pump { _ in driver.isResult && driver.app.render().text.contains("Nothing to log out") }
         // A no-op is a notice: no check mark, as for something done.
