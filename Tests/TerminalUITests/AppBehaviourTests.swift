@@ -73,12 +73,36 @@ import Testing
         driver.openActivation()
         driver.app.handlePaste("ali\nce\r\n")
         guard case .form(let form) = driver.screen else { Issue.record("the paste submitted the form"); return }
-        #expect(form.inputs[0].text == "alice")
+        // A line break goes on to the next field (a user name and a password pasted together), and the focus with it.
+        #expect(form.inputs[0].text == "ali" && form.inputs[1].text == "ce" && form.focus == 1)
         #expect(driver.service.activeFlowCount == 1)
         driver.app.handlePaste(String(repeating: "x", count: 300))
         guard case .form(let after) = driver.screen else { return }
-        #expect(after.inputs[0].text.utf8.count == 256)
+        #expect(after.inputs[1].text.utf8.count == 256)
         #expect(driver.app.state.notice?.contains("cut") == true)
+    }
+
+    /// A user name and password pasted together (a password manager's copy, a note's two lines) fill the two
+    /// fields: the password never shows in the user-name field, nor goes to the IdP and the history as a user name.
+    /// What is left after the last field is typed nowhere and never shown.
+    @Test func aUserNameAndPasswordPastedTogetherFillBothFields() {
+        for separator in ["\t", "\n", "\r\n", "\r"] {
+            let driver = AppDriver()
+            driver.openActivation()
+            driver.app.handlePaste("zed" + separator + "Zq7secretPW")
+            guard case .form(let form) = driver.screen else { Issue.record("the paste submitted the form"); return }
+            #expect(form.inputs[0].text == "zed" && form.inputs[1].text == "Zq7secretPW" && form.focus == 1, "\(separator.debugDescription)")
+            #expect(!driver.app.render().text.contains("Zq7"), "\(driver.app.render().text)")
+            #expect(driver.app.state.notice == nil)
+        }
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.tab)
+        driver.app.handlePaste("Zq7secretPW\nYx4morePW\n\n")
+        guard case .form(let form) = driver.screen else { Issue.record("the paste submitted the form"); return }
+        #expect(form.inputs[0].text.isEmpty && form.inputs[1].text == "Zq7secretPW" && form.focus == 1)
+        #expect(driver.app.state.notice == "paste: 1 more part left out (no field after the last)")
+        #expect(!driver.app.render().text.contains("Zq7") && !driver.app.render().text.contains("Yx4"))
     }
 
     /// A paste is typing: the "Fill in Username." left from an empty submit goes, as it does at the first key.

@@ -14,6 +14,19 @@ import ThreeDSecure
         #expect(driver.app.render().text.contains("[4000 0000 0000 2503     ] Visa · Luhn ✓"), "\(driver.app.render().text)")
     }
 
+    /// A card number and expiry pasted as one (a tab or a line break between) fill the two fields, formatted.
+    @Test func aCardAndExpiryPastedTogetherFillBothFields() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.control("u"))
+        driver.app.handlePaste("4000000000002503\t1230")
+        guard case .payment(let form) = driver.screen else { Issue.record("not the card form"); return }
+        #expect(form.inputs[0].text == "4000 0000 0000 2503" && form.inputs[1].text == "12/30", "\(form.inputs.map(\.text))")
+        // The card, no longer focused, shows its last four.
+        #expect(driver.app.render().text.contains("[•••• 2503"))
+        #expect(form.focus == 1)
+    }
+
     @Test func theCardNumberIsGroupedAndTheExpiryFormattedAsTyped() throws {
         let driver = AppDriver()
         driver.openPayment()

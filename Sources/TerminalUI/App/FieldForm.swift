@@ -78,3 +78,48 @@ extension PaymentFormState: FieldForm {
         errorField = nil
     }
 }
+
+/// What a paste into a form left out, for the status line.
+struct FormPaste {
+    var controlLeftOut = false
+    /// The field whose limit cut its part, if any.
+    var cutAt: Int?
+    /// Parts after the last field: not typed anywhere, and never shown.
+    var partsLeftOut = 0
+
+    /// The status line's words (short enough for 60 columns), nil when the whole paste went in.
+    var notice: String? {
+        var said: [String] = []
+        if partsLeftOut > 0 { said.append("\(partsLeftOut) more \(partsLeftOut == 1 ? "part" : "parts") left out (no field after the last)") }
+        if controlLeftOut { said.append("control characters left out") }
+        if let cutAt { said.append(said.isEmpty ? "cut at \(cutAt) bytes (the field's limit)" : "cut at \(cutAt) bytes") }
+        if said.count == 1, cutAt != nil { return "paste " + said[0] }
+        return said.isEmpty ? nil : "paste: " + said.joined(separator: ", ")
+    }
+}
+
+extension FieldForm {
+    /// A paste goes into the focused field at its cursor. A line break or a tab in it goes to the next field, as a
+    /// password manager's auto-type (user name, Tab, password) does: each part after one replaces the next field's
+    /// text, so a user name and password pasted together never land, in clear, in the user-name field. It never
+    /// submits; the focus ends on the last field a part went into; separators at the end move nothing.
+    mutating func paste(_ text: String) -> FormPaste {
+        var outcome = FormPaste()
+        guard let first = focusedField else { return outcome }
+        var parts = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" }
+        while parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
+        for (offset, part) in parts.enumerated() {
+            let typed = part.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }
+            if typed.count != part.count { outcome.controlLeftOut = true }
+            let field = first + offset
+            guard field < fieldCount else {
+                outcome.partsLeftOut = parts.count - offset
+                break
+            }
+            if offset > 0 { inputs[field].clear() }
+            if !inputs[field].insert(typed) { outcome.cutAt = inputs[field].maximumBytes }
+            focus = field
+        }
+        return outcome
+    }
+}

@@ -213,8 +213,8 @@ public final class TerminalApp: FlowFrontEnd {
         }
     }
 
-    /// Bracketed paste: the text goes into the focused field as text. It never submits, and line breaks in
-    /// it are dropped.
+    /// Bracketed paste: the text goes into the focused field as text. It never submits; in a form a line break
+    /// or a tab goes on to the next field (``FieldForm/paste(_:)``), elsewhere line breaks are dropped.
     public func handlePaste(_ text: String) {
         state.notice = nil
         guard !state.isTooSmall else { return }
@@ -259,11 +259,11 @@ public final class TerminalApp: FlowFrontEnd {
         switch state.screen {
         case .form(var form) where form.focusedField != nil:
             form.error = nil
-            paste(into: &form.inputs[form.focus])
+            state.notice = form.paste(text).notice
             state.screen = .form(form)
         case .payment(var form) where form.focusedField != nil:
-            form.error = nil
-            paste(into: &form.inputs[form.focus])
+            form.clearError()
+            state.notice = form.paste(text).notice
             form.formatAsTyped()
             form.sayStrayCharacters()
             state.screen = .payment(form)
