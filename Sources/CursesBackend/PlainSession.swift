@@ -88,6 +88,8 @@ public enum PlainSession {
         var pending = LineQueue()
         var inputEnded = false
         var droppedLines = 0
+        // A piped line ends at LF, CR LF or a lone CR (old Mac files, a terminal's Enter captured raw).
+        var afterCR = false
         let typed = isatty(STDIN_FILENO) == 1
         // The terminal went without a SIGHUP reaching the program (its window closed while the shell that started
         // it ignores the signal): reads give nothing and writes fail with EIO. The session ends as a SIGHUP ends
@@ -276,8 +278,9 @@ public enum PlainSession {
                 // Lines are bounded: what passes maximumLine is dropped up to its newline, and at most
                 // maximumPending bytes of lines wait (the rest of a flood is dropped, with a notice).
                 for byte in chunk.prefix(typed ? 0 : max(0, count)) {
-                    if byte == UInt8(ascii: "\n") {
-                        if buffer.last == UInt8(ascii: "\r") { buffer.removeLast() }
+                    defer { afterCR = byte == UInt8(ascii: "\r") }
+                    if byte == UInt8(ascii: "\n") && afterCR { continue }
+                    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
                         if !pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) { droppedLines += 1 }
                         for index in buffer.indices { buffer[index] = 0 }
                         buffer.removeAll(keepingCapacity: true)

@@ -57,6 +57,17 @@ extension TmuxSession {
         #expect(!session.scrollback().contains("! Fill in"), "\(session.scrollback())")
     }
 
+    /// A user name and password pasted with a tab between answer two questions, as Tab moves to the next field in
+    /// the terminal UI: the password was joined to the name, shown in clear and sent as the user name.
+    @Test func aTabAfterTextAnswersTheQuestion() throws {
+        let session = try TmuxSession.plain()
+        start(session, "1", "Username (? lists demo users):")
+        session.send(bytes: "alice\twonderland\r")
+        #expect(session.waitFor("Activation code (hidden"), "\(session.scrollback())")
+        #expect(!session.scrollback().contains("wonderland"), "a secret was echoed: \(session.scrollback())")
+        #expect(!session.scrollback().contains("! Fill in"), "\(session.scrollback())")
+    }
+
     /// Text typed ahead shows under the question it answers: `12/29` typed after an empty line showed under the
     /// expiry the empty line answered, so the transcript said 12/29 was refused.
     @Test func typedAheadTextShowsUnderItsOwnQuestion() throws {

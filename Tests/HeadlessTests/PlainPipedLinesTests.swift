@@ -36,6 +36,19 @@ import Testing
         #expect(login.stdout.contains("✓ Logged in"), "\(login.stdout)")
     }
 
+    /// A piped line refused at a user name (a tab, a control character, too long) may be a name and its password
+    /// pasted together: it is not shown under its question. A lone CR ends a line, as LF and CR LF do.
+    @Test func aRefusedLineIsNotShownAndALoneCREndsALine() throws {
+        let tabbed = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\nzed\tZq7secretPW\n")
+        #expect(tabbed.stdout.contains("Username (? lists demo users): (not shown: it has control characters)\n! Username:"), "\(tabbed.stdout)")
+        let long = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\n" + String(repeating: "z", count: 280) + " Zq7secretPW\n")
+        #expect(long.stdout.contains("Username (? lists demo users): (not shown: 292 bytes)\n! Username:"), "\(long.stdout)")
+        for run in [tabbed, long] { #expect(!run.stdout.contains("Zq7") && !run.stderr.contains("Zq7")) }
+        let mac = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\ralice\rwonderland\r123456\r\rq\r")
+        #expect(mac.stdout.contains("✓ Device activated and logged in"), "\(mac.stdout)")
+        #expect(!mac.stdout.contains("wonderland") && !mac.stdout.contains("123456"), "\(mac.stdout)")
+    }
+
     /// Once the ACS will send no more codes, the code's question stops offering resend, and `resend` is refused
     /// with why (the question still said `"resend" for a new one` under "0 resends left").
     @Test func noResendIsOfferedOnceNoneIsLeft() throws {

@@ -47,7 +47,11 @@ public struct PlainQuestion: Equatable, Sendable {
         }
         let word = answer.trimmingCharacters(in: .whitespaces)
         switch takes {
-        case .text: return answer
+        // A line no field takes (a control character, more than a credential's 256 bytes) is refused: it may be
+        // anything pasted (a user name with its password after a tab), so it is not shown either.
+        case .text:
+            if answer.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "(not shown: it has control characters)" }
+            return answer.utf8.count > 256 ? "(not shown: \(answer.utf8.count) bytes)" : answer
         // A number is taken as its value (`01`, `+1`: the menu takes them as 1), and shown so.
         case .choice(let words):
             if words.contains(word) { return word }
