@@ -18,12 +18,15 @@ public enum TextFile {
         /// Not a regular file (a FIFO, a device, a socket) where one is needed: what it is.
         case notAFile(String)
         case tooLarge(limit: Int, size: Int?)
+        /// A terminal named as a file (`/dev/tty`, `/dev/stdin` at a terminal): what is typed there would echo.
+        case isATerminal
 
         public var description: String {
             switch self {
             case .cannotOpen(let reason): "cannot be read (\(reason))"
             case .isAFolder: "is a folder, not a file"
             case .notAFile(let kind): "is \(kind), not a regular file"
+            case .isATerminal: "is a terminal, where what is typed would show; give a file or a pipe"
             case .tooLarge(let limit, let size):
                 "is larger than \(Self.bytes(limit))" + (size.map { " (\(Self.bytes($0)))" } ?? "")
             }
@@ -57,13 +60,16 @@ public enum TextFile {
         case S_IFREG: break
         case let kind where !streams:
             return .failure(.notAFile(kind == S_IFIFO ? "a FIFO or a pipe" : kind == S_IFCHR || kind == S_IFBLK ? "a device" : kind == S_IFSOCK ? "a socket" : "something else"))
-        default: break
+        default:
+            // A stream that is a terminal waits for typing, and echoes it (passwords, in an answers file's JSON).
+            if isatty(descriptor) == 1 { return .failure(.isATerminal) }
         }
         // Read straight into room for all of it (every limit is a few MiB at most; one byte more tells a stream that
         // is too long): growing, or a chunk copied from, would leave copies of what was read (an answers file holds
         // passwords) in freed memory.
         var value = endsWithValue && info.st_mode & S_IFMT != S_IFREG ? JSONValueEnd() : nil
-        let bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
+        var failed: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
             count = 0
             let room = min(buffer.count, limit + 1)
             while count < room {
@@ -72,10 +78,21 @@ public enum TextFile {
                 if value?.closed == true && !readable(descriptor, within: Self.afterValue) { break }
                 let read = Glibc.read(descriptor, buffer.baseAddress! + count, room - count)
                 if read < 0 && errno == EINTR { continue }
+                // A stream left non-blocking by whoever opened it (a parent's pipe) is waited on, not taken as ended.
+                if read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    _ = readable(descriptor, within: -1)
+                    continue
+                }
+                if read < 0 { failed = errno }
                 guard read > 0 else { break }
                 value?.scan(UnsafeBufferPointer(rebasing: buffer[count..<count + read]))
                 count += read
             }
+        }
+        // A read that failed (EIO: `/proc/self/mem`, a device gone) is no end of file: what came before it is not all.
+        if failed != 0 {
+            bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } }
+            return .failure(.cannotOpen(String(cString: strerror(failed))))
         }
         guard bytes.count <= limit else { return .failure(.tooLarge(limit: limit, size: nil)) }
         return .success(bytes)

@@ -15,6 +15,11 @@ public func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
             offset += written
         } else if written < 0 && errno == EINTR {
             continue
+        } else if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            // An output left non-blocking by whoever opened it (a parent's pipe) whose reader is slow: wait for room,
+            // as a blocking write would (it ended the run with 74, as a full disk).
+            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&entry, 1, -1)
         } else {
             return written < 0 ? errno : EIO
         }
