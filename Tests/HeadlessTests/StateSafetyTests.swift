@@ -34,6 +34,26 @@ import Threading
         return info.st_mode & 0o777
     }
 
+    /// A journal's name (FILE-wal, -shm, -journal) is not a state file: a run kept a new file there that the next
+    /// run of FILE deleted as its journal, and `reset` moved FILE's live journal aside (its newest flows lost).
+    @Test func aJournalsNameIsRefusedAndNothingMoves() throws {
+        let folder = try folder()
+        let state = folder + "/g.sqlite"
+        #expect(try BinaryRun.run(["run", "logout", "--state", state]).status == 0)
+        // The journal of a run killed before its checkpoint, as a crash leaves it.
+        try Data("journal".utf8).write(to: URL(fileURLWithPath: state + "-wal"))
+        let before = try snapshot(folder)
+        for suffix in ["-wal", "-shm", "-journal"] {
+            for arguments in [["run", "logout"], ["reset", "--yes"], ["history"]] {
+                let run = try BinaryRun.run(arguments + ["--state", state + suffix])
+                #expect(run.status == 2 && run.stdout.isEmpty, "\(arguments) \(suffix): \(run.stdout)")
+                #expect(run.stderr == "idp-tui: \(arguments[0]): --state takes the state file, not a journal SQLite keeps beside one (a name ending in \"\(suffix)\")\n",
+                        "\(run.stderr)")
+            }
+        }
+        #expect(try snapshot(folder) == before)
+    }
+
     @Test func resetRefusesWhatIsNotAStateFileAndMovesNothing() throws {
         let folder = try folder()
         try FileManager.default.createDirectory(atPath: folder + "/a-folder", withIntermediateDirectories: false)

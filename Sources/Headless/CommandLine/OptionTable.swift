@@ -78,7 +78,14 @@ enum OptionTable {
         OptionSpec(name: "--state", value: "FILE", help: "the state file (default: $XDG_STATE_HOME/idp-tui/state.sqlite, else ~/.local/state/idp-tui/state.sqlite)", scope: .global) {
             // SQLite reads ":memory:" as a database in memory and, built to take URIs (Debian's is), "file:…" as one
             // (`file:x?mode=memory`): the run then kept nothing, exit 0. Named as files in this folder, they are files.
-            options, value, _ in options.statePath = value == ":memory:" || value.hasPrefix("file:") ? "./" + value : value
+            options, value, problem throws(UsageError) in
+            // SQLite keeps a file's journal beside it as FILE-wal, FILE-shm or FILE-journal: a state file of that name
+            // would be taken (and deleted) as another's journal, and `reset` would move another file's live journal
+            // aside, losing its newest flows.
+            if let suffix = ["-wal", "-shm", "-journal"].first(where: { value.hasSuffix($0) }) {
+                throw problem("--state takes the state file, not a journal SQLite keeps beside one (a name ending in \"\(suffix)\")")
+            }
+            options.statePath = value == ":memory:" || value.hasPrefix("file:") ? "./" + value : value
         },
         OptionSpec(name: "--ephemeral", value: nil, help: "keep no state: everything in memory, gone at exit", scope: .global) {
             options, _, _ in options.ephemeral = true
