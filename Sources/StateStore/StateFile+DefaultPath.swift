@@ -2,7 +2,8 @@ import Foundation
 
 extension StateFile {
     /// The default file: `$XDG_STATE_HOME/idp-tui/state.sqlite`, else `~/.local/state/idp-tui/state.sqlite`; nil
-    /// when there is no home (``noDefaultPath`` says what to do then).
+    /// when there is no home (``noDefaultPath`` says what to do then). Either variable counts only as an absolute
+    /// path; the home is then the user's line in `passwd`.
     ///
     /// Without `HOME`, the home is the user's line in `passwd`, read here: not through `getpwuid`, which in the
     /// static release binary loads the system's NSS modules (systemd's, sss …) into a program linked without
@@ -12,7 +13,8 @@ extension StateFile {
         user: UInt32 = getuid()
     ) -> String? {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/idp-tui/state.sqlite" }
-        guard let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) ?? home(of: user, in: passwd) else { return nil }
+        // A relative HOME is ignored, as a relative XDG_STATE_HOME is: each folder run from would have its own state.
+        guard let home = environment["HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil }) ?? home(of: user, in: passwd) else { return nil }
         return home + "/.local/state/idp-tui/state.sqlite"
     }
 

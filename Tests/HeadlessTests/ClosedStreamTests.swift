@@ -63,5 +63,16 @@ import Testing
         #expect(StateFile.defaultPath(environment: [:], passwd: passwd, user: 4242) == nil)
         #expect(StateFile.defaultPath(environment: ["HOME": "/h"], passwd: passwd, user: 4242) == "/h/.local/state/idp-tui/state.sqlite")
         #expect(StateFile.defaultPath(environment: ["XDG_STATE_HOME": "/x", "HOME": "/h"], passwd: passwd, user: 4242) == "/x/idp-tui/state.sqlite")
+        // A relative HOME is ignored, as a relative XDG_STATE_HOME is: each folder run from had a state of its own.
+        #expect(StateFile.defaultPath(environment: ["HOME": "rel"], passwd: passwd, user: 12345) == "/home/ci/.local/state/idp-tui/state.sqlite")
+        #expect(StateFile.defaultPath(environment: ["HOME": "rel", "XDG_STATE_HOME": "x"], passwd: passwd, user: 777) == nil)
+    }
+
+    /// A file name that is not UTF-8 is refused by its place: it was read with U+FFFD for its bad byte, and the
+    /// run kept a state file of another name (or said answers that exist "cannot be read").
+    @Test func anArgumentThatIsNotUTF8IsRefused() throws {
+        let run = try shell(#"echo '{}' | "$IDP" run logout --state "$(printf '/tmp/idp-tui-\377.sqlite')""#)
+        #expect(run.status == 2 && run.stderr == "idp-tui: argument 4 is not UTF-8; name files in UTF-8\n", "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/idp-tui-\u{FFFD}.sqlite"))
     }
 }
