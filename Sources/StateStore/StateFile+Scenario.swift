@@ -10,6 +10,14 @@ extension StateFile {
     /// transaction) ends the run here with that error, before any flow (a flow's stores then each waited out the
     /// lock in turn, and the run ended 40 s later blaming a full disk). Another failure (a full disk) is left to the
     /// flows' own writes, which say it (exit 74).
+    /// Waits, as a write does, until no other process holds the file's write lock, and writes nothing: a run checks
+    /// it before its world is built, whose first write (the IdP's epoch) would wait out the lock once and the
+    /// scenario's note (``useScenario(named:)``) a second time ("locked for 10 s", after 20).
+    public func waitUntilWritable() throws(StateError) {
+        guard !readOnly else { return }
+        try database.write { _ throws(StateError) in }
+    }
+
     public func useScenario(named name: String) throws(StateError) -> String? {
         guard !readOnly else { return nil }
         let last: String?
