@@ -37,8 +37,9 @@ import Testing
         let run = try parse(["run", "--ephemeral", "--", "login"])
         #expect(run.options.flows == [.login] && run.options.ephemeral)
         #expect(problem(["compare", "--", "--seed", "1"])?.contains("unknown argument \"--seed\"") == true)
-        // After it, a word is never a command.
-        #expect(problem(["--", "history"])?.contains("unknown command or option \"history\"") == true)
+        // After it, a word is never a command, and the error says so (it asked "did you mean "history"?").
+        #expect(problem(["--", "history"]) == "\"history\" after \"--\" is not read as a command: give the command before \"--\" (idp-tui history -- …)",
+                "\(problem(["--", "history"]) ?? "accepted")")
         for command in ["compare", "history", "run", "reset"] {
             let said = problem(["--state", command, "login"])
             #expect(said?.contains("--state needs a value; \"\(command)\" is a command (a file of that name: ./\(command))") == true,

@@ -133,6 +133,10 @@ public struct ParsedCommandLine: Sendable {
         switch chosen {
         case .terminal:
             if let word = words.first {
+                // A command after `--` is a word (`idp-tui -- run`): "did you mean "run"?" contradicted itself.
+                if optionsEnd && Command(rawValue: word).map({ $0 != .terminal }) == true {
+                    throw UsageError("\"\(word)\" after \"--\" is not read as a command: give the command before \"--\" (idp-tui \(word) -- …)")
+                }
                 let hint = KeySuggestion.hint(for: word, among: Command.allCases.map(\.rawValue).filter { !$0.isEmpty })
                 throw UsageError("unknown command or option \"\(word)\"" + (hint.isEmpty ? "; see idp-tui --help" : hint))
             }
