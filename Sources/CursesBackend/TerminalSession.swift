@@ -48,7 +48,9 @@ public enum TerminalSession {
         let built = ServiceBuilder()
         defer { built.close() }
         guard idp_curses_start(mouse ? 1 : 0) == 0 else {
-            let term = getenv("TERM").map { String(cString: $0) } ?? ""
+            // A long value is named by its start, as other echoed words are cut (a 3,000-character TERM was echoed whole).
+            let full = getenv("TERM").map { String(cString: $0) } ?? ""
+            let term = full.count > 64 ? full.prefix(40) + "… (\(full.utf8.count) bytes)" : full
             throw StartError(description: term.isEmpty
                 ? "TERM is not set, so the terminal UI cannot draw; set it (TERM=xterm-256color), or use idp-tui --plain (line by line) or idp-tui run"
                 : "the terminal type \"\(term)\" (TERM) is unknown to this system's terminfo; try TERM=xterm-256color, or use idp-tui --plain (line by line) or idp-tui run")

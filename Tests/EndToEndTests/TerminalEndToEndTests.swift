@@ -159,6 +159,14 @@ import Testing
         let screen = session.screen()
         #expect(screen.contains("idp-tui: the terminal type \"nosuchterm\" (TERM) is unknown"), "\(screen)")
         #expect(!screen.contains("Error opening terminal"))
+        // A long one is named by its start and its length (3,000 characters were echoed whole).
+        let long = try TmuxSession(command: [
+            "sh", "-c", "TERM=$(printf 'x%.0s' $(seq 300)) \"$0\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
+        ])
+        #expect(long.waitForExit() == 2)
+        let said = long.screen()
+        #expect(said.contains("the terminal type \"" + String(repeating: "x", count: 40) + "… (300 bytes"), "\(said)")
+        #expect(!said.contains(String(repeating: "x", count: 41)), "\(said)")
     }
 
     /// Test data at hand: F4 fills the demo user on both activation pages, and picks a test card.
