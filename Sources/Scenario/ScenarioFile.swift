@@ -297,6 +297,8 @@ struct ScenarioReader {
                 // simulated IdP takes none.
                 if parsed.user != nil || parsed.password != nil {
                     problem("\(path).url", members["url"], "must not carry a user name or password (user:password@)")
+                } else if let port = parsed.port, !(1...65535).contains(port) {
+                    problem("\(path).url", members["url"], "has port \(port): a port is 1 to 65535")
                 } else {
                     url = text
                 }

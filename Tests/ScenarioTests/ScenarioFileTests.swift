@@ -86,6 +86,11 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(problems(upper).isEmpty, "\(problems(upper))")
         let ftp = minimal().replacingOccurrences(of: #""identityProvider": {"#, with: #""identityProvider": {"url": "ftp://idp.example.test/auth", "#)
         #expect(problems(ftp).contains { $0.contains("must be an http(s) URL") })
+        // A port past 65535 is no port (it passed `scenario check`, and the events showed it).
+        let port = minimal().replacingOccurrences(of: #""identityProvider": {"#, with: #""identityProvider": {"url": "https://idp.example.test:99999/auth", "#)
+        #expect(problems(port).contains { $0.contains("has port 99999: a port is 1 to 65535") }, "\(problems(port))")
+        let fine = minimal().replacingOccurrences(of: #""identityProvider": {"#, with: #""identityProvider": {"url": "https://idp.example.test:8443/auth", "#)
+        #expect(problems(fine).isEmpty, "\(problems(fine))")
     }
 
     /// A URL with a password in it is refused, and the refusal does not repeat it: `scenario show` and the events
