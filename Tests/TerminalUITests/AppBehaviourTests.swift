@@ -84,7 +84,7 @@ import Testing
 
     /// A user name and password pasted together (a password manager's copy, a note's two lines) fill the two
     /// fields: the password never shows in the user-name field, nor goes to the IdP and the history as a user name.
-    /// What is left after the last field is typed nowhere and never shown.
+    /// More parts than fields from the focus are typed nowhere and never shown.
     @Test func aUserNameAndPasswordPastedTogetherFillBothFields() {
         for separator in ["\t", "\n", "\r\n", "\r"] {
             let driver = AppDriver()
@@ -95,14 +95,41 @@ import Testing
             #expect(!driver.app.render().text.contains("Zq7"), "\(driver.app.render().text)")
             #expect(driver.app.state.notice == nil)
         }
+        // From the password on, two parts have one field: which is the password is unknown, so neither is typed.
         let driver = AppDriver()
         driver.openActivation()
         driver.press(.tab)
         driver.app.handlePaste("Zq7secretPW\nYx4morePW\n\n")
         guard case .form(let form) = driver.screen else { Issue.record("the paste submitted the form"); return }
-        #expect(form.inputs[0].text.isEmpty && form.inputs[1].text == "Zq7secretPW" && form.focus == 1)
-        #expect(driver.app.state.notice == "paste: 1 more part left out (no field after the last)")
+        #expect(form.inputs[0].text.isEmpty && form.inputs[1].text.isEmpty && form.focus == 1)
+        #expect(driver.app.state.notice == "paste not typed: 2 parts, 1 field from here")
         #expect(!driver.app.render().text.contains("Zq7") && !driver.app.render().text.contains("Yx4"))
+        // A separator first moves nothing (the name went, masked, into the password field).
+        let leading = AppDriver()
+        leading.openActivation()
+        leading.app.handlePaste("\nzed\tZq7secretPW")
+        guard case .form(let led) = leading.screen else { return }
+        #expect(led.inputs[0].text == "zed" && led.inputs[1].text == "Zq7secretPW", "\(led.inputs.map(\.text.count))")
+    }
+
+    /// At a login whose user name is filled in, a pair pasted on the name replaces both fields (it was inserted at
+    /// the cursor: "alicealice"); pasted on the password, it is not typed (the name went into the password field,
+    /// and a wrong password counted towards the lock).
+    @Test func aPastedPairReplacesTheFieldsFromTheFocus() {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.enter)  // back home
+        driver.press(.down, .enter)  // Log in
+        driver.pump { _ in driver.isForm }
+        guard case .form(let before) = driver.screen else { Issue.record("not a form"); return }
+        #expect(before.inputs[0].text == "alice" && before.focus == 1)
+        driver.app.handlePaste("bob\tbuilder")
+        guard case .form(let onPassword) = driver.screen else { Issue.record("the paste submitted"); return }
+        #expect(onPassword.inputs[0].text == "alice" && onPassword.inputs[1].text.isEmpty)
+        driver.press(.backTab)
+        driver.app.handlePaste("bob\r\nbuilder")
+        guard case .form(let after) = driver.screen else { return }
+        #expect(after.inputs[0].text == "bob" && after.inputs[1].text == "builder" && after.focus == 1)
     }
 
     /// A paste is typing: the "Fill in Username." left from an empty submit goes, as it does at the first key.

@@ -25,6 +25,12 @@ import ThreeDSecure
         // The card, no longer focused, shows its last four.
         #expect(driver.app.render().text.contains("[•••• 2503"))
         #expect(form.focus == 1)
+        // A note's third line (the card's security code) is typed nowhere: the amount stays the merchant's.
+        driver.press(.backTab, .control("u"))
+        driver.app.handlePaste("4000000000002503\n12/30\n123")
+        guard case .payment(let noted) = driver.screen else { return }
+        #expect(noted.inputs[1].text == "12/30" && noted.inputs[2].text == "49.99", "\(noted.inputs.map(\.text))")
+        #expect(driver.app.state.notice == "paste: 1 more part left out (no field for it)")
     }
 
     @Test func theCardNumberIsGroupedAndTheExpiryFormattedAsTyped() throws {

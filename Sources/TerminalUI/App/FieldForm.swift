@@ -4,6 +4,10 @@ protocol FieldForm {
     var inputs: [TextInput] { get set }
     var error: String? { get set }
     var fieldCount: Int { get }
+    /// The fields, from the first, that a paste's parts may fill (``paste(_:)``).
+    var pasteFields: Int { get }
+    /// Whether parts past ``pasteFields`` are left out (true) or the whole paste is (false).
+    var pasteLeavesOutExtraParts: Bool { get }
     /// Says that the field at `index` is full: a typed character was left out.
     mutating func reportFull(_ index: Int)
     /// Takes the form's complaint away, and the field it was about.
@@ -63,11 +67,16 @@ extension FieldForm {
 let fullFieldMessage = "This field is full: Backspace or Ctrl-U make room."
 
 extension FormState: FieldForm {
+    var pasteFields: Int { fieldCount }
+    var pasteLeavesOutExtraParts: Bool { false }
     mutating func reportFull(_ index: Int) { error = fullFieldMessage }
     mutating func clearError() { error = nil }
 }
 
 extension PaymentFormState: FieldForm {
+    /// The card and its expiry: the amount, currency and merchant are the merchant's, never a pasted note's lines.
+    var pasteFields: Int { 2 }
+    var pasteLeavesOutExtraParts: Bool { true }
     mutating func reportFull(_ index: Int) {
         error = fullFieldMessage
         errorField = Self.fields[index]
@@ -86,11 +95,16 @@ struct FormPaste {
     var cutAt: Int?
     /// Parts after the last field: not typed anywhere, and never shown.
     var partsLeftOut = 0
+    /// More parts than fields from the focus, on a form that then types none of them.
+    var refused: (parts: Int, fields: Int)?
 
     /// The status line's words (short enough for 60 columns), nil when the whole paste went in.
     var notice: String? {
+        if let refused {
+            return "paste not typed: \(refused.parts) parts, \(refused.fields) \(refused.fields == 1 ? "field" : "fields") from here"
+        }
         var said: [String] = []
-        if partsLeftOut > 0 { said.append("\(partsLeftOut) more \(partsLeftOut == 1 ? "part" : "parts") left out (no field after the last)") }
+        if partsLeftOut > 0 { said.append("\(partsLeftOut) more \(partsLeftOut == 1 ? "part" : "parts") left out (no field for it)") }
         if controlLeftOut { said.append("control characters left out") }
         if let cutAt { said.append(said.isEmpty ? "cut at \(cutAt) bytes (the field's limit)" : "cut at \(cutAt) bytes") }
         if said.count == 1, cutAt != nil { return "paste " + said[0] }
@@ -100,24 +114,43 @@ struct FormPaste {
 
 extension FieldForm {
     /// A paste goes into the focused field at its cursor. A line break or a tab in it goes to the next field, as a
-    /// password manager's auto-type (user name, Tab, password) does: each part after one replaces the next field's
-    /// text, so a user name and password pasted together never land, in clear, in the user-name field. It never
-    /// submits; the focus ends on the last field a part went into; separators at the end move nothing.
+    /// password manager's auto-type (user name, Tab, password) does, so that a user name and password pasted
+    /// together never land, in clear, in the user-name field: each part replaces its field's text, from the focused
+    /// field on (never a field before it: a password's part must not land in the user name). Only the first
+    /// ``pasteFields`` fields take parts (a card form's card and expiry, never the merchant's amount). More parts
+    /// than fields from the focus: a credential form types none of them (which part is the password is then
+    /// unknown); the card form leaves the rest out (a note's security code). Separators at either end move nothing;
+    /// it never submits; the focus ends on the last field filled.
     mutating func paste(_ text: String) -> FormPaste {
         var outcome = FormPaste()
-        guard let first = focusedField else { return outcome }
+        guard let focused = focusedField else { return outcome }
+        func typed(_ part: Substring) -> String {
+            let kept = part.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }
+            if kept.count != part.count { outcome.controlLeftOut = true }
+            return kept
+        }
         var parts = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" }
         while parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
+        while parts.count > 1, parts.first?.isEmpty == true { parts.removeFirst() }
+        // One part, or a field no part may go from (a card form's amount): typed at the cursor, line breaks dropped.
+        guard parts.count > 1, focused < pasteFields else {
+            let flat = text.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
+            if !inputs[focused].insert(typed(flat[...])) { outcome.cutAt = inputs[focused].maximumBytes }
+            return outcome
+        }
+        if focused + parts.count > pasteFields && !pasteLeavesOutExtraParts {
+            outcome.refused = (parts: parts.count, fields: pasteFields - focused)
+            return outcome
+        }
+        let first = focused
         for (offset, part) in parts.enumerated() {
-            let typed = part.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }
-            if typed.count != part.count { outcome.controlLeftOut = true }
             let field = first + offset
-            guard field < fieldCount else {
+            guard field < pasteFields else {
                 outcome.partsLeftOut = parts.count - offset
                 break
             }
-            if offset > 0 { inputs[field].clear() }
-            if !inputs[field].insert(typed) { outcome.cutAt = inputs[field].maximumBytes }
+            inputs[field].clear()
+            if !inputs[field].insert(typed(part)) { outcome.cutAt = inputs[field].maximumBytes }
             focus = field
         }
         return outcome
