@@ -185,9 +185,10 @@ struct PlainLineEditor {
                 afterCR = false
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
                 entries.append(finish(Array(line), output: &output))
-            case UInt8(ascii: "\t") where !line.isEmpty:
-                // Tab after text answers, as it moves to the next field in the terminal UI's forms: a user name and
-                // password pasted with a tab between answer two questions (they were joined, in clear, as the name).
+            case UInt8(ascii: "\t") where !line.isEmpty && echoing && mask == nil:
+                // Tab after text answers a question of text shown as typed, as it moves to the next field in the
+                // terminal UI's forms: a user name and password pasted with a tab between answer two questions (they
+                // were joined, in clear, as the name). At a hidden question or a choice it is dropped, as before.
                 entries.append(finish(Array(line), output: &output))
             case 0x7F, 0x08:
                 // The last character as the terminal shows it: "e" with its accent, a flag (it took the accent

@@ -79,7 +79,10 @@ public enum TextFile {
                 let read = Glibc.read(descriptor, buffer.baseAddress! + count, room - count)
                 if read < 0 && errno == EINTR { continue }
                 // A stream left non-blocking by whoever opened it (a parent's pipe) is waited on, not taken as ended.
+                // Once the value has closed, only for the moment the check above gives (a writer that keeps the pipe
+                // open must not make the read wait forever).
                 if read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    if value?.closed == true { continue }
                     _ = readable(descriptor, within: -1)
                     continue
                 }

@@ -20,7 +20,7 @@ extension StateFile {
 
     /// Why there is no default state file, and what to do.
     public static var noDefaultPath: String {
-        "there is nowhere to keep the state file: HOME is not set, and user \(getuid()) has no home in /etc/passwd; "
+        "there is nowhere to keep the state file: HOME is not set (or not an absolute path), and user \(getuid()) has no home in /etc/passwd; "
             + "set HOME or XDG_STATE_HOME, or use --state FILE or --ephemeral"
     }
 

@@ -184,7 +184,7 @@ for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descr
 
 // An argument that is not UTF-8 (a file name in another encoding) would be read with U+FFFD in place of its bad
 // bytes: a state file, answers or a scenario of another name, silently. Said by its place, never echoed.
-for place in 1..<Int(CommandLine.argc) where CommandLine.unsafeArgv[place].map({ String(validatingCString: $0) == nil }) ?? false {
+for place in CommandLine.arguments.indices.dropFirst() where CommandLine.unsafeArgv[place].map({ String(validatingCString: $0) == nil }) ?? false {
     fail("argument \(place) is not UTF-8; name files in UTF-8")
 }
 

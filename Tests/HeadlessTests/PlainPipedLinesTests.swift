@@ -42,7 +42,7 @@ import Testing
         let tabbed = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\nzed\tZq7secretPW\n")
         #expect(tabbed.stdout.contains("Username (? lists demo users): (not shown: it has control characters)\n! Username:"), "\(tabbed.stdout)")
         let long = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\n" + String(repeating: "z", count: 280) + " Zq7secretPW\n")
-        #expect(long.stdout.contains("Username (? lists demo users): (not shown: 292 bytes)\n! Username:"), "\(long.stdout)")
+        #expect(long.stdout.contains("Username (? lists demo users): (not shown: too long)\n! Username:"), "\(long.stdout)")
         for run in [tabbed, long] { #expect(!run.stdout.contains("Zq7") && !run.stderr.contains("Zq7")) }
         let mac = try BinaryRun.run(["--plain", "--ephemeral"], stdin: "1\ralice\rwonderland\r123456\r\rq\r")
         #expect(mac.stdout.contains("✓ Device activated and logged in"), "\(mac.stdout)")

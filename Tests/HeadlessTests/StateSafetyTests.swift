@@ -52,6 +52,8 @@ import Threading
             }
         }
         #expect(try snapshot(folder) == before)
+        // A name like it with no file beside it is a name like any other.
+        #expect(try BinaryRun.run(["run", "logout", "--state", folder + "/bank-journal"]).status == 0)
     }
 
     @Test func resetRefusesWhatIsNotAStateFileAndMovesNothing() throws {

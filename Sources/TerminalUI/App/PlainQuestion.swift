@@ -51,7 +51,8 @@ public struct PlainQuestion: Equatable, Sendable {
         // anything pasted (a user name with its password after a tab), so it is not shown either.
         case .text:
             if answer.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "(not shown: it has control characters)" }
-            return answer.utf8.count > 256 ? "(not shown: \(answer.utf8.count) bytes)" : answer
+            // Nor its length: a secret's hint says none.
+            return answer.utf8.count > 256 ? "(not shown: too long)" : answer
         // A number is taken as its value (`01`, `+1`: the menu takes them as 1), and shown so.
         case .choice(let words):
             if words.contains(word) { return word }
