@@ -70,6 +70,25 @@ import Testing
         #expect(driver.app.render().text.contains("not typed: esc gives the keys back"), "\(driver.app.render().text)")
     }
 
+    /// A password typed while the log has the keys: a "/" in it, right after a refused key, is held (it opened the
+    /// filter, which showed the rest of the password in clear); a second "/" opens the filter.
+    @Test func aSlashInTypingMeantForTheFormDoesNotOpenTheFilter() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.f6)
+        for character in "Zq7/secretPW" { driver.press(.character(character)) }
+        #expect(driver.app.state.logFocus?.editingFilter == false)
+        #expect(!driver.app.render().text.contains("secretPW"), "\(driver.app.render().text)")
+        #expect(driver.app.state.notice == "not typed: esc gives the keys back")
+        driver.press(.character("/"), .character("/"))
+        #expect(driver.app.state.logFocus?.editingFilter == true, "a second / filters")
+        // A "/" with no typing before it opens the filter at once, as ever.
+        let fresh = AppDriver()
+        fresh.openActivation()
+        fresh.press(.f6, .character("/"))
+        #expect(fresh.app.state.logFocus?.editingFilter == true)
+    }
+
     /// While a prompt counts down, a notice shows with the seconds before it (the countdown hid it, and it showed
     /// on the result once the prompt had timed out), and it goes with the prompt.
     @Test func aNoticeShowsBesideTheCountdownAndGoesWithThePrompt() throws {

@@ -145,7 +145,7 @@ extension TerminalApp {
         state.inFlight = nil
         state.deviceStatus = service.statusLine
         // A note about keys the log took from the flow's prompt goes with the prompt.
-        if [LogFocusState.notTyped, LogFocusState.pasteIgnored].contains(state.notice) { state.notice = nil }
+        if [LogFocusState.notTyped, LogFocusState.notTypedSlash, LogFocusState.pasteIgnored].contains(state.notice) { state.notice = nil }
         guard exitStatus == nil else { return }
         let waited = state.screen.isCancelling && state.cancellingSince.map { $0.duration(to: .now) >= AppState.cancelShownAfter } == true
         state.resultAfterWaitedCancel = waited ? .now : nil
