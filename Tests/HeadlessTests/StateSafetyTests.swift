@@ -52,8 +52,10 @@ import Threading
             }
         }
         #expect(try snapshot(folder) == before)
-        // A name like it with no file beside it is a name like any other.
-        #expect(try BinaryRun.run(["run", "logout", "--state", folder + "/bank-journal"]).status == 0)
+        // With no file beside it too: a state file made there later would be taken for that file's journal once it is
+        // made (and deleted with its history).
+        let alone = try BinaryRun.run(["run", "logout", "--state", folder + "/new.db-wal"])
+        #expect(alone.status == 2 && !FileManager.default.fileExists(atPath: folder + "/new.db-wal"), "\(alone.stderr)")
     }
 
     @Test func resetRefusesWhatIsNotAStateFileAndMovesNothing() throws {

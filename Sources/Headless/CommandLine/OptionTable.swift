@@ -82,10 +82,8 @@ enum OptionTable {
             // SQLite keeps a file's journal beside it as FILE-wal, FILE-shm or FILE-journal: a state file of that name
             // would be taken (and deleted) as another's journal, and `reset` would move another file's live journal
             // aside, losing its newest flows.
-            // Only beside such a file: `bank-journal` alone is a name like any other.
-            if let suffix = ["-wal", "-shm", "-journal"].first(where: { value.hasSuffix($0) }),
-               FileManager.default.fileExists(atPath: String(value.dropLast(suffix.count)))
-            {
+            // Even with no such file beside it yet: one made later would take this file for its journal (and delete it).
+            if let suffix = ["-wal", "-shm", "-journal"].first(where: { value.hasSuffix($0) }) {
                 throw problem("--state takes the state file, not a journal SQLite keeps beside one (a name ending in \"\(suffix)\")")
             }
             options.statePath = value == ":memory:" || value.hasPrefix("file:") ? "./" + value : value
