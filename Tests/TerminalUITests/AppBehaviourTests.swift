@@ -102,7 +102,7 @@ import Testing
         driver.app.handlePaste("Zq7secretPW\nYx4morePW\n\n")
         guard case .form(let form) = driver.screen else { Issue.record("the paste submitted the form"); return }
         #expect(form.inputs[0].text.isEmpty && form.inputs[1].text.isEmpty && form.focus == 1)
-        #expect(driver.app.state.notice == "paste not typed: 2 parts, 1 field from here")
+        #expect(driver.app.state.notice == "paste not typed: 2 parts, 1 field from here (shift-tab first)")
         #expect(!driver.app.render().text.contains("Zq7") && !driver.app.render().text.contains("Yx4"))
         // A separator first moves nothing (the name went, masked, into the password field).
         let leading = AppDriver()

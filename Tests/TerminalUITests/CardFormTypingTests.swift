@@ -31,6 +31,17 @@ import ThreeDSecure
         guard case .payment(let noted) = driver.screen else { return }
         #expect(noted.inputs[1].text == "12/30" && noted.inputs[2].text == "49.99", "\(noted.inputs.map(\.text))")
         #expect(driver.app.state.notice == "paste: 1 more part left out (no field for it)")
+        // CR LF as a terminal's paste may send it (CR CR): no empty part between the two values.
+        driver.press(.backTab, .control("u"))
+        driver.app.handlePaste("4000000000002701\r\r12/29")
+        guard case .payment(let doubled) = driver.screen else { return }
+        #expect(doubled.inputs[0].text == "4000 0000 0000 2701" && doubled.inputs[1].text == "12/29", "\(doubled.inputs.map(\.text))")
+        // On the amount, two parts are not run together ("12.50USD").
+        driver.press(.tab, .control("u"))
+        driver.app.handlePaste("12.50\tUSD")
+        guard case .payment(let amount) = driver.screen else { return }
+        #expect(amount.focus == 2 && amount.inputs[2].text.isEmpty, "\(amount.inputs.map(\.text))")
+        #expect(driver.app.state.notice == "paste not typed: 2 parts, 1 field")
     }
 
     @Test func theCardNumberIsGroupedAndTheExpiryFormattedAsTyped() throws {

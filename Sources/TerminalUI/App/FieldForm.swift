@@ -101,7 +101,9 @@ struct FormPaste {
     /// The status line's words (short enough for 60 columns), nil when the whole paste went in.
     var notice: String? {
         if let refused {
-            return "paste not typed: \(refused.parts) parts, \(refused.fields) \(refused.fields == 1 ? "field" : "fields") from here"
+            // From a later field of a form whose first fields take them (a login's password), the way to paste them.
+            let fields = refused.fields == 0 ? "1 field" : "\(refused.fields) \(refused.fields == 1 ? "field" : "fields") from here"
+            return "paste not typed: \(refused.parts) parts, \(fields)" + (refused.fields > 0 ? " (shift-tab first)" : "")
         }
         var said: [String] = []
         if partsLeftOut > 0 { said.append("\(partsLeftOut) more \(partsLeftOut == 1 ? "part" : "parts") left out (no field for it)") }
@@ -129,17 +131,18 @@ extension FieldForm {
             if kept.count != part.count { outcome.controlLeftOut = true }
             return kept
         }
-        var parts = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" }
-        while parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
-        while parts.count > 1, parts.first?.isEmpty == true { parts.removeFirst() }
-        // One part, or a field no part may go from (a card form's amount): typed at the cursor, line breaks dropped.
-        guard parts.count > 1, focused < pasteFields else {
-            let flat = text.filter { $0 != "\n" && $0 != "\r" && $0 != "\r\n" }
-            if !inputs[focused].insert(typed(flat[...])) { outcome.cutAt = inputs[focused].maximumBytes }
+        // Empty parts move nothing: separators at either end, and a line break that a terminal's paste doubles (CR LF
+        // sent as CR CR) between two values.
+        let parts = text.split { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" }
+        // One part: typed at the cursor, as a key's text is.
+        guard parts.count > 1 else {
+            if let part = parts.first, !inputs[focused].insert(typed(part)) { outcome.cutAt = inputs[focused].maximumBytes }
             return outcome
         }
-        if focused + parts.count > pasteFields && !pasteLeavesOutExtraParts {
-            outcome.refused = (parts: parts.count, fields: pasteFields - focused)
+        // More parts than fields from the focus (a card form's amount takes none): on a credential form, which part is
+        // the password is unknown; on a card form's amount, they would run together ("12.50USD").
+        if focused >= pasteFields || (focused + parts.count > pasteFields && !pasteLeavesOutExtraParts) {
+            outcome.refused = (parts: parts.count, fields: max(0, pasteFields - focused))
             return outcome
         }
         let first = focused
