@@ -185,10 +185,11 @@ struct PlainLineEditor {
                 afterCR = false
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
                 entries.append(finish(Array(line), output: &output))
-            case UInt8(ascii: "\t") where !line.isEmpty && echoing && mask == nil:
-                // Tab after text answers a question of text shown as typed, as it moves to the next field in the
+            case UInt8(ascii: "\t") where !line.isEmpty && mask == nil:
+                // Tab after text answers a question of text, shown or hidden, as it moves to the next field in the
                 // terminal UI's forms: a user name and password pasted with a tab between answer two questions (they
-                // were joined, in clear, as the name). At a hidden question or a choice it is dropped, as before.
+                // were joined, in clear, as the name; a third part was joined to the password). At a choice, or on an
+                // empty line, it is dropped.
                 entries.append(finish(Array(line), output: &output))
             case 0x7F, 0x08:
                 // The last character as the terminal shows it: "e" with its accent, a flag (it took the accent

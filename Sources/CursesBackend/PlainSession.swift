@@ -88,8 +88,10 @@ public enum PlainSession {
         var pending = LineQueue()
         var inputEnded = false
         var droppedLines = 0
-        // A piped line ends at LF, CR LF or a lone CR (old Mac files, a terminal's Enter captured raw).
+        // A piped line ends at LF, CR LF or a lone CR (old Mac files, a terminal's Enter captured raw), and at a tab
+        // after text, as Tab answers at a terminal (a line break right after that tab ends nothing more).
         var afterCR = false
+        var afterTab = false
         let typed = isatty(STDIN_FILENO) == 1
         // The terminal went without a SIGHUP reaching the program (its window closed while the shell that started
         // it ignores the signal): reads give nothing and writes fail with EIO. The session ends as a SIGHUP ends
@@ -278,9 +280,17 @@ public enum PlainSession {
                 // Lines are bounded: what passes maximumLine is dropped up to its newline, and at most
                 // maximumPending bytes of lines wait (the rest of a flood is dropped, with a notice).
                 for byte in chunk.prefix(typed ? 0 : max(0, count)) {
-                    defer { afterCR = byte == UInt8(ascii: "\r") }
-                    if byte == UInt8(ascii: "\n") && afterCR { continue }
-                    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                    let (tabbed, crBefore) = (afterTab, afterCR)
+                    afterTab = false
+                    afterCR = byte == UInt8(ascii: "\r")
+                    if byte == UInt8(ascii: "\n") && crBefore { continue }
+                    if (byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) && tabbed { continue }
+                    if byte == UInt8(ascii: "\t") {
+                        // On an empty line a tab is dropped, as at a terminal.
+                        if buffer.isEmpty { continue }
+                        afterTab = true
+                    }
+                    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t") {
                         if !pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) { droppedLines += 1 }
                         for index in buffer.indices { buffer[index] = 0 }
                         buffer.removeAll(keepingCapacity: true)
