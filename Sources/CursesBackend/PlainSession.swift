@@ -83,15 +83,11 @@ public enum PlainSession {
             questionOnLine = false
             asked = nil
         }
-        var buffer: [UInt8] = []
+        var lines = PipedLines(maximumLine: maximumLine)
         // Lines typed ahead wait for the question they answer (a flow may still be working).
         var pending = LineQueue()
         var inputEnded = false
         var droppedLines = 0
-        // A piped line ends at LF, CR LF or a lone CR (old Mac files, a terminal's Enter captured raw), and at a tab
-        // after text, as Tab answers at a terminal (a line break right after that tab ends nothing more).
-        var afterCR = false
-        var afterTab = false
         let typed = isatty(STDIN_FILENO) == 1
         // The terminal went without a SIGHUP reaching the program (its window closed while the shell that started
         // it ignores the signal): reads give nothing and writes fail with EIO. The session ends as a SIGHUP ends
@@ -274,29 +270,12 @@ public enum PlainSession {
                     return hungUp()
                 } else if count <= 0 {
                     inputEnded = true
-                    if !buffer.isEmpty { _ = pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) }
-                    buffer.removeAll()
+                    if let last = lines.end() { _ = pending.append(last, limit: maximumPending) }
                 }
                 // Lines are bounded: what passes maximumLine is dropped up to its newline, and at most
                 // maximumPending bytes of lines wait (the rest of a flood is dropped, with a notice).
                 for byte in chunk.prefix(typed ? 0 : max(0, count)) {
-                    let (tabbed, crBefore) = (afterTab, afterCR)
-                    afterTab = false
-                    afterCR = byte == UInt8(ascii: "\r")
-                    if byte == UInt8(ascii: "\n") && crBefore { continue }
-                    if (byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")) && tabbed { continue }
-                    if byte == UInt8(ascii: "\t") {
-                        // On an empty line a tab is dropped, as at a terminal.
-                        if buffer.isEmpty { continue }
-                        afterTab = true
-                    }
-                    if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t") {
-                        if !pending.append(String(decoding: buffer, as: UTF8.self), limit: maximumPending) { droppedLines += 1 }
-                        for index in buffer.indices { buffer[index] = 0 }
-                        buffer.removeAll(keepingCapacity: true)
-                    } else if buffer.count < maximumLine {
-                        buffer.append(byte)
-                    }
+                    if let line = lines.take(byte), !pending.append(line, limit: maximumPending) { droppedLines += 1 }
                 }
                 for index in chunk.indices { chunk[index] = 0 }
                 if droppedLines > 0 {

@@ -1,0 +1,44 @@
+/// Piped input cut into answers: a line ends at LF, CR LF or a lone CR (old Mac files, a terminal's Enter captured
+/// raw), and at a tab after text, as Tab answers at a terminal (a line break right after that tab ends nothing
+/// more; a tab on an empty line is dropped). What passes `maximumLine` bytes is dropped up to the line's end. The
+/// bytes of a line are wiped once it is handed on (it may hold a password).
+struct PipedLines {
+    private var buffer: [UInt8] = []
+    private var afterCR = false
+    private var afterTab = false
+    private let maximumLine: Int
+
+    init(maximumLine: Int) {
+        self.maximumLine = maximumLine
+    }
+
+    /// Takes one byte; returns the line it ends, if it ends one.
+    mutating func take(_ byte: UInt8) -> String? {
+        let (tabbed, crBefore) = (afterTab, afterCR)
+        afterTab = false
+        afterCR = byte == UInt8(ascii: "\r")
+        let lineEnd = byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+        if byte == UInt8(ascii: "\n") && crBefore || lineEnd && tabbed { return nil }
+        if byte == UInt8(ascii: "\t") {
+            if buffer.isEmpty { return nil }
+            afterTab = true
+        }
+        guard lineEnd || byte == UInt8(ascii: "\t") else {
+            if buffer.count < maximumLine { buffer.append(byte) }
+            return nil
+        }
+        return finish()
+    }
+
+    /// The end of the input: what is left, as a last line, if anything is.
+    mutating func end() -> String? {
+        buffer.isEmpty ? nil : finish()
+    }
+
+    private mutating func finish() -> String {
+        let line = String(decoding: buffer, as: UTF8.self)
+        for index in buffer.indices { buffer[index] = 0 }
+        buffer.removeAll(keepingCapacity: true)
+        return line
+    }
+}
