@@ -8,8 +8,13 @@ public enum ProcessOutput {
     /// line is printed for a flow the closed state file could not keep.
     private static let stoppedBy = Locked<Int32?>(nil)
 
+    /// Asked for before ``stoppedBy``'s lock is taken: a line that waits for room in a non-blocking output (a
+    /// reader that does not read) gives up, so that the lock comes free and the signal's exit goes on.
+    private static let stopAsked = Locked(false)
+
     /// Stops every later line (waiting for one being written to end); for a signal's exit.
     public static func stopWriting(signal: Int32) {
+        stopAsked.withLock { $0 = true }
         stoppedBy.withLock { $0 = $0 ?? signal }
     }
 
@@ -48,7 +53,7 @@ public enum ProcessOutput {
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        if let failure = Threading.writeAll(bytes, to: fd) { noteOutputFailure(failure) }
+        if let failure = Threading.writeAll(bytes, to: fd, giveUp: { stopAsked.withLock { $0 } }) { noteOutputFailure(failure) }
     }
 
     /// The first error writing the output (a full disk, a closed pipe), if any: the process then ends with

@@ -96,6 +96,35 @@ import Testing
         #expect(lines.filter { $0.contains(#""type":"result""#) }.count == 150, "\(said)")
     }
 
+    /// SIGTERM while a line waits for room in a non-blocking output nobody reads ends the run (143): the wait held
+    /// the output's lock, which the signal's exit takes, and the run never ended.
+    @Test func aSignalEndsARunWhoseOutputIsNeverRead() throws {
+        let ends = try pipeEnds(nonBlocking: 1)
+        defer { close(ends.read) }
+        let run = process(["run"] + Array(repeating: "logout", count: 150) + ["--ephemeral"])
+        run.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        run.standardOutput = FileHandle(fileDescriptor: ends.write, closeOnDealloc: false)
+        run.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try run.run()
+        close(ends.write)
+        // Until the pipe stops filling: the run then waits for room.
+        var unchanged = 0
+        var last: Int32 = -1
+        let full = Date().addingTimeInterval(60)
+        while run.isRunning && unchanged < 50 && Date() < full {
+            let now = pending(ends.read)
+            unchanged = now == last && now > 0 ? unchanged + 1 : 0
+            last = now
+            usleep(5_000)
+        }
+        run.terminate()
+        let deadline = Date().addingTimeInterval(20)
+        while run.isRunning && Date() < deadline { usleep(10_000) }
+        if run.isRunning { kill(run.processIdentifier, SIGKILL) }
+        run.waitUntilExit()
+        #expect(run.terminationReason == .exit && run.terminationStatus == 143, "\(run.terminationReason) \(run.terminationStatus)")
+    }
+
     /// A file whose read fails (EIO) is said to be unreadable, not taken as what came before the error (a theme
     /// read as empty was accepted; answers were "empty").
     @Test func aReadThatFailsIsSaid() throws {
