@@ -69,26 +69,9 @@ import Testing
     /// Output to a non-blocking pipe whose reader waits until the pipe is full: the run waits for room (it ended
     /// with 74, "Resource temporarily unavailable", as if the disk were full).
     @Test func outputToANonBlockingPipeWaitsForItsReader() throws {
-        let ends = try pipeEnds(nonBlocking: 1)
-        let run = process(["run"] + Array(repeating: "logout", count: 150) + ["--ephemeral"])
-        run.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        run.standardOutput = FileHandle(fileDescriptor: ends.write, closeOnDealloc: false)
         let errors = Pipe()
-        run.standardError = errors
-        try run.run()
-        close(ends.write)
-        // Until the pipe stops filling (full: how full depends on how the writes share its pages), or the run has
-        // ended, as it did at the first write that did not fit; a minute at most.
-        var unchanged = 0
-        var last: Int32 = -1
-        let deadline = Date().addingTimeInterval(60)
-        while run.isRunning && unchanged < 100 && Date() < deadline {
-            let now = pending(ends.read)
-            unchanged = now == last && now > 0 ? unchanged + 1 : 0
-            last = now
-            usleep(2_000)
-        }
-        let reader = FileHandle(fileDescriptor: ends.read, closeOnDealloc: true)
+        let (run, read) = try fillANonBlockingOutput(errors: errors)
+        let reader = FileHandle(fileDescriptor: read, closeOnDealloc: true)
         let lines = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
         run.waitUntilExit()
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -99,30 +82,37 @@ import Testing
     /// SIGTERM while a line waits for room in a non-blocking output nobody reads ends the run (143): the wait held
     /// the output's lock, which the signal's exit takes, and the run never ended.
     @Test func aSignalEndsARunWhoseOutputIsNeverRead() throws {
-        let ends = try pipeEnds(nonBlocking: 1)
-        defer { close(ends.read) }
-        let run = process(["run"] + Array(repeating: "logout", count: 150) + ["--ephemeral"])
-        run.standardInput = FileHandle(forReadingAtPath: "/dev/null")
-        run.standardOutput = FileHandle(fileDescriptor: ends.write, closeOnDealloc: false)
-        run.standardError = FileHandle(forWritingAtPath: "/dev/null")
-        try run.run()
-        close(ends.write)
-        // Until the pipe stops filling: the run then waits for room.
-        var unchanged = 0
-        var last: Int32 = -1
-        let full = Date().addingTimeInterval(60)
-        while run.isRunning && unchanged < 50 && Date() < full {
-            let now = pending(ends.read)
-            unchanged = now == last && now > 0 ? unchanged + 1 : 0
-            last = now
-            usleep(5_000)
-        }
+        let (run, read) = try fillANonBlockingOutput(errors: FileHandle.nullDevice)
+        defer { close(read) }
         run.terminate()
         let deadline = Date().addingTimeInterval(20)
         while run.isRunning && Date() < deadline { usleep(10_000) }
         if run.isRunning { kill(run.processIdentifier, SIGKILL) }
         run.waitUntilExit()
         #expect(run.terminationReason == .exit && run.terminationStatus == 143, "\(run.terminationReason) \(run.terminationStatus)")
+    }
+
+    /// 150 logouts run with their output on a non-blocking pipe that is not read until it stops filling (full: how
+    /// full depends on how the writes share its pages), or the run has ended, as it did at the first write that did
+    /// not fit; a minute at most. Returns the run and the pipe's read end.
+    private func fillANonBlockingOutput(errors: Any) throws -> (run: Process, read: Int32) {
+        let ends = try pipeEnds(nonBlocking: 1)
+        let run = process(["run"] + Array(repeating: "logout", count: 150) + ["--ephemeral"])
+        run.standardInput = FileHandle(forReadingAtPath: "/dev/null")
+        run.standardOutput = FileHandle(fileDescriptor: ends.write, closeOnDealloc: false)
+        run.standardError = errors
+        try run.run()
+        close(ends.write)
+        var unchanged = 0
+        var last: Int32 = -1
+        let deadline = Date().addingTimeInterval(60)
+        while run.isRunning && unchanged < 100 && Date() < deadline {
+            let now = pending(ends.read)
+            unchanged = now == last && now > 0 ? unchanged + 1 : 0
+            last = now
+            usleep(2_000)
+        }
+        return (run, ends.read)
     }
 
     /// A file whose read fails (EIO) is said to be unreadable, not taken as what came before the error (a theme

@@ -112,6 +112,14 @@ struct FormPaste {
         if said.count == 1, cutAt != nil { return "paste " + said[0] }
         return said.isEmpty ? nil : "paste: " + said.joined(separator: ", ")
     }
+
+    /// Types `text` into `input` at its cursor, as a key's text is: its control characters (a tab, an escape) left
+    /// out and the field's limit kept, each noted for ``notice``.
+    mutating func type(_ text: some StringProtocol, into input: inout TextInput) {
+        let kept = String(text.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } })
+        if kept.count != text.count { controlLeftOut = true }
+        if !input.insert(kept) { cutAt = input.maximumBytes }
+    }
 }
 
 extension FieldForm {
@@ -126,17 +134,12 @@ extension FieldForm {
     mutating func paste(_ text: String) -> FormPaste {
         var outcome = FormPaste()
         guard let focused = focusedField else { return outcome }
-        func typed(_ part: Substring) -> String {
-            let kept = part.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } }
-            if kept.count != part.count { outcome.controlLeftOut = true }
-            return kept
-        }
         // Empty parts move nothing: separators at either end, and a line break that a terminal's paste doubles (CR LF
         // sent as CR CR) between two values.
         let parts = text.split { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" }
         // One part: typed at the cursor, as a key's text is.
         guard parts.count > 1 else {
-            if let part = parts.first, !inputs[focused].insert(typed(part)) { outcome.cutAt = inputs[focused].maximumBytes }
+            if let part = parts.first { outcome.type(part, into: &inputs[focused]) }
             return outcome
         }
         // More parts than fields from the focus (a card form's amount takes none): on a credential form, which part is
@@ -145,15 +148,14 @@ extension FieldForm {
             outcome.refused = (parts: parts.count, fields: max(0, pasteFields - focused))
             return outcome
         }
-        let first = focused
         for (offset, part) in parts.enumerated() {
-            let field = first + offset
+            let field = focused + offset
             guard field < pasteFields else {
                 outcome.partsLeftOut = parts.count - offset
                 break
             }
             inputs[field].clear()
-            if !inputs[field].insert(typed(part)) { outcome.cutAt = inputs[field].maximumBytes }
+            outcome.type(part, into: &inputs[field])
             focus = field
         }
         return outcome

@@ -246,15 +246,6 @@ public final class TerminalApp: FlowFrontEnd {
             state.notice = LogFocusState.pasteIgnored
             return
         }
-        func paste(into input: inout TextInput) {
-            // What was left out, in words short enough for a 60-column status line.
-            let control = flat.count != typed.count
-            let cut = !input.insert(typed)
-            if cut || control {
-                state.notice = control && cut ? "paste: control characters left out, cut at \(input.maximumBytes) bytes"
-                    : control ? "paste: control characters left out" : "paste cut at \(input.maximumBytes) bytes (the field's limit)"
-            }
-        }
         // A paste edits the field as typing does, and so clears the form's last complaint (it stayed until a key).
         switch state.screen {
         case .form(var form) where form.focusedField != nil:
@@ -269,7 +260,9 @@ public final class TerminalApp: FlowFrontEnd {
             state.screen = .payment(form)
         case .challenge(var challenge) where challenge.focusedStop == .code:
             challenge.error = nil
-            paste(into: &challenge.code)
+            var outcome = FormPaste()
+            outcome.type(flat, into: &challenge.code)
+            state.notice = outcome.notice
             state.screen = .challenge(challenge)
         default:
             state.notice = "paste ignored: no text field has focus"
