@@ -5,17 +5,20 @@ import Threading
 /// `run`'s lines, plain mode's session and the signal handlers agree.
 public enum ProcessOutput {
     /// The signal the process is ending on, once one came (nil before): nothing more is written, so that no result
-    /// line is printed for a flow the closed state file could not keep.
+    /// line is printed for a flow the closed state file could not keep. Never held over a write, so that a signal's
+    /// exit can always set it.
     private static let stoppedBy = Locked<Int32?>(nil)
 
-    /// Asked for before ``stoppedBy``'s lock is taken: a line that waits for room in a non-blocking output (a
-    /// reader that does not read) gives up, so that the lock comes free and the signal's exit goes on.
-    private static let stopAsked = Locked(false)
+    /// Held over each line's write, so that lines never interleave and a signal's exit can wait for the one being
+    /// written.
+    private static let writing = Locked(())
 
-    /// Stops every later line (waiting for one being written to end); for a signal's exit.
+    /// Stops every later line, waiting up to a second for one being written to end; for a signal's exit. A line
+    /// whose write the kernel holds (a blocking output nobody reads) is not waited for longer: the exit ends it
+    /// (it held the lock this took, and SIGTERM never ended the run).
     public static func stopWriting(signal: Int32) {
-        stopAsked.withLock { $0 = true }
         stoppedBy.withLock { $0 = $0 ?? signal }
+        _ = writing.withLock(waitingAtMost: .seconds(1)) { _ in }
     }
 
     /// What a run does once a signal has stopped the output, before the state file is closed and the process ends
@@ -46,14 +49,13 @@ public enum ProcessOutput {
     static var isStopped: Bool { stoppedBy.withLock { $0 != nil } }
 
     /// Writes every byte, unbuffered, so that each JSON line reaches a pipe as soon as it happens.
+    /// A line that waits for room in a non-blocking output (a reader that does not read) gives up once a signal has
+    /// stopped the output.
     static func writeFully(_ fd: Int32, _ bytes: [UInt8]) {
-        stoppedBy.withLock { signal in
-            if signal == nil { writeAll(fd, bytes) }
+        writing.withLock { _ in
+            guard !isStopped else { return }
+            if let failure = Threading.writeAll(bytes, to: fd, giveUp: { isStopped }) { noteOutputFailure(failure) }
         }
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-        if let failure = Threading.writeAll(bytes, to: fd, giveUp: { stopAsked.withLock { $0 } }) { noteOutputFailure(failure) }
     }
 
     /// The first error writing the output (a full disk, a closed pipe), if any: the process then ends with

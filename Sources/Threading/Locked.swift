@@ -44,6 +44,22 @@ public struct Locked<Value> {
             return try body(&value.pointee)
         }
     }
+
+    /// Runs `body` as ``withLock(_:)`` does if the lock comes free within `timeout`; nil, `body` not run, if not:
+    /// for a signal's exit, which must not wait forever on a holder stuck in the kernel (a write nobody reads).
+    public func withLock<Result>(waitingAtMost timeout: Duration, _ body: (inout Value) -> Result) -> Result? {
+        storage.withUnsafeMutablePointers { value, mutex in
+            var deadline = timespec()
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            let (seconds, attoseconds) = timeout.components
+            let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
+            deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
+            deadline.tv_nsec = nanoseconds % 1_000_000_000
+            guard pthread_mutex_timedlock(mutex, &deadline) == 0 else { return nil }
+            defer { pthread_mutex_unlock(mutex) }
+            return body(&value.pointee)
+        }
+    }
 }
 
 // `@unchecked Sendable` is safe: every access to `value` happens inside `withLock`, under the mutex, and a

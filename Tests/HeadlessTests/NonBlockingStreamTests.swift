@@ -9,11 +9,13 @@ import Testing
 /// read that fails, a terminal named as the answers file.
 @Suite struct NonBlockingStreamTests {
     /// A pipe: its ends, the read end's non-blocking flag as asked.
-    private func pipeEnds(nonBlocking end: Int) throws -> (read: Int32, write: Int32) {
+    private func pipeEnds(nonBlocking end: Int?) throws -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
-        let flags = fcntl(ends[end], F_GETFL)
-        _ = fcntl(ends[end], F_SETFL, flags | O_NONBLOCK)
+        if let end {
+            let flags = fcntl(ends[end], F_GETFL)
+            _ = fcntl(ends[end], F_SETFL, flags | O_NONBLOCK)
+        }
         return (ends[0], ends[1])
     }
 
@@ -81,8 +83,10 @@ import Testing
 
     /// SIGTERM while a line waits for room in a non-blocking output nobody reads ends the run (143): the wait held
     /// the output's lock, which the signal's exit takes, and the run never ended.
-    @Test func aSignalEndsARunWhoseOutputIsNeverRead() throws {
-        let (run, read) = try fillANonBlockingOutput(errors: FileHandle.nullDevice)
+    /// A blocking output the same way: the write waits in the kernel, holding the lock over lines, which the
+    /// signal's exit waited for, for ever.
+    @Test(arguments: [true, false]) func aSignalEndsARunWhoseOutputIsNeverRead(nonBlocking: Bool) throws {
+        let (run, read) = try fillANonBlockingOutput(errors: FileHandle.nullDevice, nonBlocking: nonBlocking)
         defer { close(read) }
         run.terminate()
         let deadline = Date().addingTimeInterval(20)
@@ -92,11 +96,11 @@ import Testing
         #expect(run.terminationReason == .exit && run.terminationStatus == 143, "\(run.terminationReason) \(run.terminationStatus)")
     }
 
-    /// 150 logouts run with their output on a non-blocking pipe that is not read until it stops filling (full: how
+    /// 150 logouts run with their output on a (by default non-blocking) pipe that is not read until it stops filling (full: how
     /// full depends on how the writes share its pages), or the run has ended, as it did at the first write that did
     /// not fit; a minute at most. Returns the run and the pipe's read end.
-    private func fillANonBlockingOutput(errors: Any) throws -> (run: Process, read: Int32) {
-        let ends = try pipeEnds(nonBlocking: 1)
+    private func fillANonBlockingOutput(errors: Any, nonBlocking: Bool = true) throws -> (run: Process, read: Int32) {
+        let ends = try pipeEnds(nonBlocking: nonBlocking ? 1 : nil)
         let run = process(["run"] + Array(repeating: "logout", count: 150) + ["--ephemeral"])
         run.standardInput = FileHandle(forReadingAtPath: "/dev/null")
         run.standardOutput = FileHandle(fileDescriptor: ends.write, closeOnDealloc: false)
