@@ -12,6 +12,7 @@ extension StateFile {
         environment: [String: String] = ProcessInfo.processInfo.environment, passwd: String = "/etc/passwd",
         user: UInt32 = getuid()
     ) -> String? {
+        if variableNotUTF8() != nil { return nil }
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/idp-tui/state.sqlite" }
         // A relative HOME is ignored, as a relative XDG_STATE_HOME is: each folder run from would have its own state.
         guard let home = environment["HOME"].flatMap({ $0.hasPrefix("/") ? $0 : nil }) ?? home(of: user, in: passwd) else { return nil }
@@ -20,8 +21,23 @@ extension StateFile {
 
     /// Why there is no default state file, and what to do.
     public static var noDefaultPath: String {
-        "there is nowhere to keep the state file: HOME is not set (or not an absolute path), and user \(getuid()) has no home in /etc/passwd; "
+        if let name = variableNotUTF8() {
+            return "\(name) is not UTF-8, so the state file cannot be named from it; set it in UTF-8, or use --state FILE or --ephemeral"
+        }
+        return "there is nowhere to keep the state file: HOME is not set (or not an absolute path), and user \(getuid()) has no home in /etc/passwd; "
             + "set HOME or XDG_STATE_HOME, or use --state FILE or --ephemeral"
+    }
+
+    /// The first of `XDG_STATE_HOME` and `HOME` that the default path would be made from and that is not UTF-8, read
+    /// from the process's environment as bytes: Foundation's environment has U+FFFD for a bad byte, and the state
+    /// file was kept in a folder of another name (`h\u{FFFD}` for `h\xFF`), apart from the one the variable names.
+    static func variableNotUTF8() -> String? {
+        for name in ["XDG_STATE_HOME", "HOME"] {
+            guard let value = getenv(name) else { continue }
+            guard let text = String(validatingCString: value) else { return name }
+            if text.hasPrefix("/") { return nil }
+        }
+        return nil
     }
 
     /// The home directory of `user` in a passwd file (`name:x:uid:gid:gecos:home:shell`), if it names one.

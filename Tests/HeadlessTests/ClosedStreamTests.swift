@@ -6,8 +6,9 @@ import Testing
 /// never crashes or waits on itself; it ends with the status its work earned, or 74 when its output was lost.
 @Suite struct ClosedStreamTests {
     /// Runs `script` in /bin/sh with `$IDP` naming the binary (under `timeout`, so that a hang fails the test).
-    private func shell(_ script: String) throws -> BinaryRun {
-        try BinaryRun.run(["-c", script], environment: ["IDP": BinaryRun.executable.path], executable: URL(fileURLWithPath: "/bin/sh"))
+    private func shell(_ script: String, environment: [String: String] = [:]) throws -> BinaryRun {
+        try BinaryRun.run(["-c", script], environment: environment.merging(["IDP": BinaryRun.executable.path]) { $1 },
+                          executable: URL(fileURLWithPath: "/bin/sh"))
     }
 
     @Test func aClosedOrFullStandardErrorLosesTheLineNotTheProcess() throws {
@@ -74,5 +75,19 @@ import Testing
         let run = try shell(#"echo '{}' | "$IDP" run logout --state "$(printf '/tmp/idp-tui-\377.sqlite')""#)
         #expect(run.status == 2 && run.stderr == "idp-tui: argument 4 is not UTF-8; name files in UTF-8\n", "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "/tmp/idp-tui-\u{FFFD}.sqlite"))
+    }
+
+    /// The same for the variables the default state file is named from: the state was kept under a folder of
+    /// another name (`h\u{FFFD}`), apart from the one HOME names. `history` too, which only reads.
+    @Test func aHomeThatIsNotUTF8IsRefused() throws {
+        let folder = scratchPath("home")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (variable, command) in [("HOME", #"echo '{}' | "$IDP" run logout"#), ("XDG_STATE_HOME", #""$IDP" history"#)] {
+            let run = try shell(#"mkdir -p "$F" && unset XDG_STATE_HOME && export \#(variable)="$(printf "$F/h\377")" && \#(command)"#,
+                                environment: ["F": folder])
+            #expect(run.status == 2 && run.stderr.hasPrefix("idp-tui: \(command.hasSuffix("history") ? "history" : "run"): \(variable) is not UTF-8,"),
+                    "\(run.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        }
     }
 }
