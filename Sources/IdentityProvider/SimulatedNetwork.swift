@@ -125,7 +125,18 @@ public final class SimulatedNetwork: Sendable {
 
     /// Makes `provider` answer at its base URL.
     public func register(_ provider: IdentityProvider) {
-        state.withLock { $0.hosts[provider.baseURL] = provider }
+        state.withLock { $0.hosts[Self.address(provider.baseURL)] = provider }
+    }
+
+    /// The address a URL names, as a server tells them apart: the scheme and the host in lower case (host names are
+    /// not case-sensitive), without the path's trailing slashes. `https://IDP.demo.test/auth/` reached no IdP, a slip
+    /// in an app's configuration that read as the network being down (511/1).
+    static func address(_ url: String) -> String {
+        var url = Substring(url)
+        while url.hasSuffix("/") { url = url.dropLast() }
+        guard let schemeEnd = url.range(of: "://") else { return String(url) }
+        let hostEnd = url[schemeEnd.upperBound...].firstIndex(of: "/") ?? url.endIndex
+        return url[..<hostEnd].lowercased() + url[hostEnd...]
     }
 
     /// The time every round trip takes on the simulation clock.
@@ -154,7 +165,7 @@ public final class SimulatedNetwork: Sendable {
 
     /// Connects to the IdP at `url`, taking one round trip of latency (`request`'s, when it says what it sends).
     public func connect(to url: String, sending request: NetworkRequest? = nil) throws(NetworkError) -> IdentityProvider {
-        let host = state.withLock { $0.hosts[url] }
+        let host = state.withLock { $0.hosts[Self.address(url)] }
         try roundTrip(sending: request)
         guard let host else { throw .unreachable(url) }
         return host

@@ -118,6 +118,23 @@ import Testing
         #expect(nowhere.idpSdkError == IdpSdkError(subsystem: 511, errorCode: 1, errorDescription: "no identity provider answers at https://nowhere.test"))
     }
 
+    /// The IdP's URL as an app's configuration may spell it, with a trailing slash or the host in capitals, reaches
+    /// the IdP (it was "no identity provider answers", 511/1, as if the network were down); another path does not.
+    @Test func theIdpURLIsMatchedAsAServerWould() async throws {
+        let harness = SDKHarness()
+        let base = harness.idp.baseURL
+        let path = try #require(base.dropFirst("https://".count).firstIndex(of: "/"))
+        let shouted = base[..<path].uppercased() + base[path...]
+        #expect(shouted == "HTTPS://IDP.DEMO.IDP-TUI.TEST/auth")
+        for url in [base + "/", shouted] {
+            let result = await harness.authorizationCode(harness.service(url: url), await harness.astClientData(), clientId: KSMClientId.login, .answering([:]))
+            #expect(result.idpSdkError?.subsystem == 513, "\(url): \(String(describing: result.idpSdkError))")
+        }
+        let elsewhere = await harness.authorizationCode(
+            harness.service(url: harness.idp.baseURL + "/other"), await harness.astClientData(), clientId: KSMClientId.login, .answering([:]))
+        #expect(elsewhere.idpSdkError?.subsystem == 511)
+    }
+
     @Test func idpErrorPagesArriveAsSubsystem513() async throws {
         let harness = SDKHarness()
         let result = await harness.authorizationCode(
