@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 import Testing
 
 /// Runs on one state file draw their ids after the flows it has recorded: a pipeline's payments never share a
@@ -26,5 +27,25 @@ import Testing
         #expect(third != first && third != second)
         #expect(try transactionID(["--state", copy]) == second, "the same seed on the same file replays the run")
         #expect(try transactionID(["--ephemeral"]) == ephemeral)
+    }
+
+    /// Runs started on one file together, each with its world built and no flow recorded yet, draw apart: eight
+    /// parallel payments on one file had seven the same transaction ids (each drew after the flows the file held).
+    /// A copy of the file replays the generation that follows it.
+    @Test func runsStartedTogetherOnOneFileDrawApart() throws {
+        let path = freshStatePath()
+        let first = try StateFile(path: path)
+        let second = try StateFile(path: path)
+        #expect(first.reserveGeneration() == 0, "a fresh file draws from the seed itself")
+        #expect(second.reserveGeneration() == 1)
+        first.close()
+        second.close()
+        let copy = scratchPath("idp-tui-generation-copy", ".sqlite")
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        for file in [path, copy] {
+            let state = try StateFile(path: file)
+            defer { state.close() }
+            #expect(state.reserveGeneration() == 2, "a copy replays the generation that follows")
+        }
     }
 }

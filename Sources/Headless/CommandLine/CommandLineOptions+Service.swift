@@ -54,15 +54,15 @@ extension CommandLineOptions {
     /// The flow service on a scenario and configuration already read, keeping what outlives the process in
     /// `state` (nil: in memory). The one place a service is built, for the terminal UI and the headless runner.
     ///
-    /// Its randomness starts from `--seed` after the flows `state` has recorded: a fresh file (or none) draws from
-    /// the seed itself, each later run from the seed mixed with that count. So the runs of a pipeline on one file
-    /// do not repeat each other's 3-D Secure transaction ids and tokens, while the same seed on the same file still
-    /// replays them (docs/decisions.md).
+    /// Its randomness starts from `--seed` and a generation `state` reserves for this run: a fresh file (or none)
+    /// draws from the seed itself, each later run, parallel ones too, from the seed mixed with its own generation.
+    /// So the runs of a pipeline on one file do not repeat each other's 3-D Secure transaction ids and tokens, while
+    /// the same seed on a copy of the file still replays them (docs/decisions.md).
     public func makeService(scenario: Scenario, configuration: FlowConfiguration, state: StateFile?) -> FlowService {
         let stores = state.map {
             SimulationStores(identityProvider: $0.identityProviderStore, device: $0.deviceStore, startOver: resetCommand)
         } ?? .memory()
-        let seed = RandomSource.seed(seed, generation: state?.flowsRecorded ?? 0)
+        let seed = RandomSource.seed(seed, generation: state?.reserveGeneration() ?? 0)
         return FlowService(
             environment: SimulationEnvironment(scenario: scenario, seed: seed, stores: stores), configuration: configuration,
             history: state?.history ?? MemoryFlowHistory())
