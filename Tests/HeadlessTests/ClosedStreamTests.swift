@@ -69,6 +69,16 @@ import Testing
         #expect(StateFile.defaultPath(environment: ["HOME": "rel", "XDG_STATE_HOME": "x"], passwd: passwd, user: 777) == nil)
     }
 
+    /// Output past the file-size limit is output that could not be written: 74 and a line that says why (SIGXFSZ
+    /// ended the run with 153, its last line cut, and no word).
+    @Test func anOutputPastTheFileSizeLimitIsAWriteError() throws {
+        let file = scratchPath("limited", ".jsonl")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = try shell(#"ulimit -f 8 && "$IDP" run \#(Array(repeating: "logout", count: 40).joined(separator: " ")) --ephemeral --answers /dev/null > "$F""#,
+                            environment: ["F": file])
+        #expect(run.status == 74 && run.stderr.hasSuffix("the output could not be written: File too large\n"), "\(run.status) \(run.stderr)")
+    }
+
     /// A file name that is not UTF-8 is refused by its place: it was read with U+FFFD for its bad byte, and the
     /// run kept a state file of another name (or said answers that exist "cannot be read").
     @Test func anArgumentThatIsNotUTF8IsRefused() throws {
