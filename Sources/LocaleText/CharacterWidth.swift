@@ -11,10 +11,30 @@ public enum CharacterWidth {
         // cell and are never drawn (U+2028, which wcwidth calls unprintable, was given a cell and sent raw).
         if VisibleText.isControl(first) { return 0 }
         let width = Int(idp_wcwidth(first.value))
-        if width < 0 { return 1 }
-        // An emoji presentation selector widens the whole cluster.
-        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-        return width
+        return width < 0 ? 1 : width
+    }
+
+    /// `character` as the screen draws it: its first scalar and the combining marks after it (é as e + U+0301),
+    /// without what joins or modifies an emoji (a skin tone, a zero-width joiner and what follows it, a variation
+    /// selector, a flag's second letter). ncurses lays a cluster out a scalar at a time (👍🏽 in 4 cells), terminals
+    /// each their own way (tmux 3.3: 👍🏽 in 4, 👨‍👩‍👧 in 2, ❤️ in 1; others widen ❤️ to 2), while the screen gave
+    /// each cluster its first scalar's cells: a field's `]` was pushed out, and old glyphs stayed. Drawn so, a cluster
+    /// takes the cells ``of(_:)-(Character)`` gives it everywhere; the text itself (what a field sends) is untouched.
+    public static func drawable(_ character: Character) -> Character {
+        let scalars = character.unicodeScalars
+        guard scalars.count > 1, let first = scalars.first else { return character }
+        let marks = scalars.dropFirst().prefix(while: isCombiningMark)
+        guard marks.count < scalars.count - 1 else { return character }
+        return Character(String(String.UnicodeScalarView([first] + marks)))
+    }
+
+    /// A mark drawn in its base character's cell: no width of its own, and not an emoji's joiner, variation selector
+    /// or tag.
+    private static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200D, 0xFE00...0xFE0F, 0xE0000...0xE01EF: false
+        default: idp_wcwidth(scalar.value) == 0 && !VisibleText.isControl(scalar)
+        }
     }
 
     public static func of(_ text: some StringProtocol) -> Int {

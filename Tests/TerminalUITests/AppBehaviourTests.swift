@@ -350,6 +350,18 @@ import Testing
         #expect(buffer.text == "abc   ")
     }
 
+    /// An emoji sequence is drawn as its first emoji, in the cells it is given: a skin tone (👍🏽), a family joined by
+    /// zero-width joiners, a flag's second letter and a variation selector were sent too, which ncurses and terminals
+    /// lay out in other widths (👍🏽 in 4 cells): the field's `]` was pushed out and old glyphs stayed. Combining
+    /// accents stay with their letter.
+    @Test func emojiSequencesAreDrawnInTheCellsTheyAreGiven() {
+        var buffer = ScreenBuffer(width: 12, height: 1)
+        let written = buffer.put("[👍🏽👨‍👩‍👧🇫🇷❤️é]", row: 0, column: 0, role: .text)
+        #expect(buffer.text == "[👍👨🇫❤é]" + String(repeating: " ", count: 12 - written))
+        #expect(written == 1 + 2 + 2 + 1 + 1 + 1 + 1, "\(written)")
+        #expect(CharacterWidth.drawable("e\u{301}") == "e\u{301}" && CharacterWidth.drawable("👍🏽") == "👍")
+    }
+
     @Test func truncation() {
         #expect(CharacterWidth.truncate("SetAuthorisationCode", to: 8) == "SetAuth…")
         #expect(CharacterWidth.of("•••") == 3)

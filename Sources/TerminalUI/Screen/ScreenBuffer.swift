@@ -41,7 +41,7 @@ public struct ScreenBuffer: Equatable, Sendable {
             guard cellWidth > 0 else { continue }
             guard x + cellWidth <= end else { break }
             if x >= 0 {
-                set(row, x, Cell(character: character, role: role))
+                set(row, x, Cell(character: CharacterWidth.drawable(character), role: role))
                 if cellWidth == 2 { set(row, x + 1, Cell(character: nil, role: role)) }
             }
             x += cellWidth
