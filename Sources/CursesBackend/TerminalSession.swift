@@ -125,6 +125,9 @@ public enum TerminalSession {
                 for input in inputs {
                     dirty = true
                     switch input {
+                    // Ctrl-L draws the whole screen again, as in vim, less and htop: after another program wrote to
+                    // the terminal (a background job, `write`), whose text stayed until a resize.
+                    case .key(.control("l")): screen.invalidate()
                     case .key(let key): app.handle(key)
                     case .paste(let text): app.handlePaste(text)
                     // With --no-mouse the terminal keeps the mouse; a report that arrives anyway is not acted on.

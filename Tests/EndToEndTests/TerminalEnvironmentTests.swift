@@ -13,6 +13,22 @@ import Testing
         #expect(top?.hasSuffix("┐") == true && top?.count == 80, "\(screen)")
     }
 
+    /// Ctrl-L draws the screen again: what another program wrote to the terminal stayed until a resize.
+    @Test func controlLRepairsWhatAnotherProgramWrote() throws {
+        let session = try TmuxSession()
+        #expect(session.waitFor("What would you like to do?"))
+        let terminal = session.format("#{pane_tty}")
+        let stray = "STRAY-OUTPUT-FROM-A-BACKGROUND-JOB"
+        let handle = try #require(FileHandle(forWritingAtPath: terminal), "\(terminal)")
+        handle.write(Data("\u{1b}[3;3H\(stray)".utf8))
+        try handle.close()
+        #expect(session.waitFor(stray))
+        session.press("C-l")
+        let (repaired, screen) = session.waitUntil { !$0.contains(stray) && $0.contains("What would you like to do?") }
+        #expect(repaired, "\(screen)")
+        session.press("q")
+    }
+
     @Test func withoutAnAlternateScreenTheLastFrameIsClearedOnExit() throws {
         // vt100 and the Linux console have no alternate screen: the menu stayed, and the shell wrote over it.
         let session = try TmuxSession(command: [

@@ -51,6 +51,7 @@ enum HelpBar {
         ("q", "quit from the home screen; back from a result, the history, a transcript or the faults panel"),
         ("ctrl-c", "quit from anywhere (exit 130)"),
         ("ctrl-z", "suspend; fg resumes"),
+        ("ctrl-l", "draw the screen again"),
     ]
 
     /// The overlay's width on a screen this wide, and its lines: a key, its description wrapped at word
