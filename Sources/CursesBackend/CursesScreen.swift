@@ -13,8 +13,9 @@ final class CursesScreen {
         // attributes are chosen beside its colours, and without them the selected history row was bold, as every
         // failure row was. Monochrome's focus is reverse video. A theme the user named keeps its attributes, as
         // `--theme` wins over NO_COLOR.
-        let noColours = idp_curses_has_colors() == 0 && chosen.usesColor && chosen.name == "default"
-        let theme = noColours ? Theme.builtIn("monochrome") ?? chosen : chosen
+        // A named theme's backgrounds that marked something (a focused button) are reverse video then.
+        let noColours = idp_curses_has_colors() == 0 && chosen.usesColor
+        let theme = !noColours ? chosen : chosen.name == "default" ? Theme.builtIn("monochrome") ?? chosen : chosen.withoutColours
         let colors = idp_curses_has_colors() != 0 && theme.usesColor
         let palette = Int(idp_curses_colors())
         var pairs: [String: Int16] = [:]

@@ -123,4 +123,16 @@ import Testing
     func aColourTheTerminalLacksIsDrawnAsTheNearestItHas(index: Int, palette: Int, expected: Int) {
         #expect(ThemeColor.fitted(index, palette: palette) == expected)
     }
+
+    /// On a terminal without colours a named theme's backgrounds that marked something are reverse video:
+    /// high-contrast's focused and other buttons were both bold on a vt100, so Tab showed nothing.
+    @Test func withoutColoursABackgroundThatMarksAStyleIsReverseVideo() throws {
+        let theme = try #require(Theme.builtIn("high-contrast")).withoutColours
+        for role in [Role.buttonFocused, .menuFocused, .status, .error, .success] {
+            #expect(theme.style(role).attributes.contains(.reverse), "\(role)")
+        }
+        for role in [Role.buttonBlurred, .text, .fieldFocused, .fieldBlurred, .label] {
+            #expect(!theme.style(role).attributes.contains(.reverse), "\(role)")
+        }
+    }
 }

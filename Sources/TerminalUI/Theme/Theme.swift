@@ -71,6 +71,18 @@ public struct Theme: Sendable {
         styles.values.contains { $0.foreground != nil || $0.background != nil }
     }
 
+    /// The theme on a terminal without colours: each style whose background stands apart from the text's (a focused
+    /// button, the menu's selection, the status line, an error) is drawn in reverse video, as its colour no longer
+    /// marks it. high-contrast's focused and other buttons were both bold on a vt100, so Tab showed nothing.
+    public var withoutColours: Theme {
+        let text = style(.text).background
+        var styles = styles
+        for (role, style) in styles where style.background != nil && style.background != .terminalDefault && style.background != text {
+            styles[role]?.attributes.insert(.reverse)
+        }
+        return Theme(name: name, styles: styles)
+    }
+
     /// Parses a theme file. Roles it leaves out take the default theme's style.
     ///
     /// ```
