@@ -110,10 +110,6 @@ int idp_curses_start(int mouse) {
     // know is dropped whole instead of arriving as Esc and letters.
     keypad(stdscr, FALSE);
     nodelay(stdscr, TRUE);
-    if (has_colors()) {
-        start_color();
-        use_default_colors();
-    }
     // ncurses 6.4 writes its buffer out at every cursor move until the screen has once been suspended and
     // resumed (its "initial" state, meant for low-level terminfo programs), so a frame left in dozens of
     // writes. One suspend and resume now, before anything is drawn, makes every frame one write.
@@ -125,6 +121,13 @@ int idp_curses_start(int mouse) {
     putp(PASTE_ON);
     if (mouse_wanted) putp(MOUSE_ON);
     refresh();
+    // Colours after the resume: with them on, the resume sent the terminal's orig_colors (xterm's OSC 104), which
+    // resets a palette the user set (pywal, base16-shell) for good; it undoes init_color, which idp-tui never calls.
+    // (A resume after Ctrl-Z still sends it: ncurses does so whenever colours are on.)
+    if (has_colors()) {
+        start_color();
+        use_default_colors();
+    }
     fflush(stdout);
     return 0;
 }

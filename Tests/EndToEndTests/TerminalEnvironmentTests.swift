@@ -29,6 +29,23 @@ import Testing
         session.press("q")
     }
 
+    /// Starting and quitting leave the terminal's palette as the user set it (pywal, base16-shell): ncurses sent
+    /// xterm's "reset the palette" (OSC 104) as the program started, and nothing put it back.
+    @Test func thePaletteIsNeverReset() throws {
+        let typescript = NSTemporaryDirectory() + "idp-tui-palette-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: typescript) }
+        let session = try TmuxSession(command: [
+            "sh", "-c", "TERM=xterm-256color script -qfc \"$0 --ephemeral\" \"$1\"; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _",
+            TmuxSession.binary, typescript,
+        ])
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("q")
+        #expect(session.waitForExit() == 0)
+        let written = try String(decoding: Data(contentsOf: URL(fileURLWithPath: typescript)), as: UTF8.self)
+        #expect(written.contains("What would you like to do?") && written.contains("\u{1b}[?1049l"))
+        #expect(!written.contains("\u{1b}]104"), "\(written.debugDescription)")
+    }
+
     @Test func withoutAnAlternateScreenTheLastFrameIsClearedOnExit() throws {
         // vt100 and the Linux console have no alternate screen: the menu stayed, and the shell wrote over it.
         let session = try TmuxSession(command: [
