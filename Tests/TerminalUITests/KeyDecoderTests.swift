@@ -259,4 +259,25 @@ import Testing
         #expect(input.cursor == 5)
         #expect(handled.allSatisfy { $0 })
     }
+
+    /// A combining mark typed after its letter joins it, as it shows: ← stopped between them, Backspace took the accent
+    /// alone, and a letter typed between them took the accent.
+    @Test func aMarkTypedAfterItsLetterJoinsIt() {
+        var input = TextInput()
+        for key: Key in [.character("e"), .character("\u{301}"), .character("z")] { _ = input.apply(key) }
+        #expect(input.text == "e\u{301}z" && input.characters.count == 2 && input.cursor == 2)
+        _ = input.apply(.left)
+        _ = input.apply(.left)
+        #expect(input.cursor == 0)
+        _ = input.apply(.right)
+        _ = input.apply(.character("Q"))
+        #expect(input.text == "e\u{301}Qz")
+        _ = input.apply(.backspace)
+        _ = input.apply(.backspace)
+        #expect(input.text == "z")
+        // A skin tone and a joiner typed one by one make one emoji too.
+        var emoji = TextInput()
+        for scalar in ["👍", "\u{1F3FD}", "x"] { _ = emoji.apply(.character(Character(scalar))) }
+        #expect(emoji.characters == ["👍🏽", "x"])
+    }
 }

@@ -94,10 +94,22 @@ public struct TextInput: Equatable, Sendable {
             }
             guard bytes + character.utf8.count <= maximumBytes else { return false }
             bytes += character.utf8.count
+            // A mark typed after its letter (e, then U+0301 from a dead key or an input method) joins it, as it does
+            // on screen: kept apart, ← stopped between them and Backspace took the accent alone.
+            if cursor > 0, let joined = Self.joined(characters[cursor - 1], character) {
+                characters[cursor - 1] = joined
+                continue
+            }
             characters.insert(character, at: cursor)
             cursor += 1
         }
         return complete
+    }
+
+    /// `first` and `second` as one character, when Unicode makes them one (a combining mark, a joiner, a skin tone).
+    private static func joined(_ first: Character, _ second: Character) -> Character? {
+        let both = String(first) + String(second)
+        return both.count == 1 ? both.first : nil
     }
 
     /// Applies an editing key. Returns whether the key was an editing key.
