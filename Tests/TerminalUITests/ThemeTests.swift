@@ -59,7 +59,7 @@ import Testing
         ("  title bold", "theme t.theme:1:3: expected \"role = style\""),
         ("tittle = bold", "theme t.theme:1:1: unknown key; did you mean \"title\"?; keys: "),
         ("  s3cr3t-typo = bold", "theme t.theme:1:3: unknown key"),
-        ("title = bold purple", "theme t.theme:1:14: key \"title\": unknown colour or attribute; attributes: bold"),
+        ("title = bold purpel", "theme t.theme:1:14: key \"title\": unknown colour or attribute; attributes: bold"),
         ("title = red on", "theme t.theme:1:13: key \"title\": \"on\" needs a background colour"),
         ("title = red on mauve", "theme t.theme:1:16: key \"title\": unknown colour; a colour is one of"),
         ("title = red blue", "theme t.theme:1:13: key \"title\": unexpected word"),
@@ -134,5 +134,25 @@ import Testing
         for role in [Role.buttonBlurred, .text, .fieldFocused, .fieldBlurred, .label] {
             #expect(!theme.style(role).attributes.contains(.reverse), "\(role)")
         }
+    }
+
+    /// Theme words as people write them: any case (`Bold Red` was refused), a misspelt or other name of a colour
+    /// answered with the one meant, and a hex colour told apart from a missing style (`#` starts a comment: "no
+    /// style given" did not say why).
+    @Test func themeWordsAsPeopleWriteThem() throws {
+        #expect(try Theme.parse("title = Bold Red ON Black\n", source: "t").style(.title)
+            == Style(foreground: .index(1), background: .index(0), attributes: .bold))
+        func message(_ text: String) -> String {
+            do {
+                _ = try Theme.parse(text, source: "t")
+                return ""
+            } catch { return error.message }
+        }
+        #expect(message("title = #ff0000\n").hasPrefix("no style given (# starts a comment: a colour is a name or a number from 0 to 255, not #rrggbb)"))
+        #expect(message("title = # the title\n") == "no style given")
+        #expect(message("title = purple\n").hasPrefix("unknown colour or attribute; did you mean \"magenta\"?"))
+        #expect(message("title = bold brightred\n").hasPrefix("unknown colour or attribute; did you mean \"bright-red\"?"))
+        #expect(message("title = red on grey\n").hasPrefix("unknown colour; did you mean \"bright-black\"?"))
+        #expect(message("title = bold zzzzzz\n").hasPrefix("unknown colour or attribute; attributes:"))
     }
 }

@@ -125,8 +125,11 @@ public struct Theme: Sendable {
                 .map { Self.trim($0) }.filter { !$0.isEmpty }
             // Nothing after `=`: the place after it.
             let after = trimmed[trimmed.index(after: equals)...]
+            // `title = #ff0000`: the colour was read as a comment, and "no style given" did not say why.
+            let comment = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first
+            let hexAfter = comment.map { $0.prefix(6).allSatisfy(\.isHexDigit) && $0.count >= 3 } ?? false
             styles[role] = try parseStyle(words[...], file: source, line: number, key: key, column: column,
-                                          end: column(after))
+                                          end: column(after), hexAfter: hexAfter)
         }
         return Theme(name: source, styles: styles)
     }
@@ -141,38 +144,51 @@ public struct Theme: Sendable {
         return text[first...last]
     }
 
+    private static let hexHelp = " (# starts a comment: a colour is a name or a number from 0 to 255, not #rrggbb)"
+
+    /// The colour (or attribute) a word likely meant, named, never the word itself: a misspelling within two letters
+    /// (`brightred`, `magneta`), or the usual other names (`purple` is magenta, `grey` bright-black).
+    private static func suggestion(for word: Substring, attributes: Bool) -> String {
+        let synonyms = ["purple": "magenta", "violet": "magenta", "grey": "bright-black", "gray": "bright-black", "orange": "208"]
+        if let meant = synonyms[word.lowercased()] { return "; did you mean \"\(meant)\"?" }
+        let colours = ["default"] + ThemeColor.names + ThemeColor.names.map { "bright-" + $0 }
+        return KeySuggestion.hint(for: word.lowercased(), among: colours + (attributes ? TextAttribute.allCases.map(\.rawValue) : []))
+    }
+
     private static let colourHelp = "a colour is one of black, red, green, yellow, blue, magenta, cyan, white, bright-…, default, or 0 to 255"
 
     private static func parseStyle(_ words: ArraySlice<Substring>, file: String, line: Int, key: String,
-                                   column: (Substring) -> Int, end: Int) throws(ThemeError) -> Style {
+                                   column: (Substring) -> Int, end: Int, hexAfter: Bool = false) throws(ThemeError) -> Style {
         var style = Style()
         var words = words
-        guard !words.isEmpty else { throw ThemeError(file: file, line: line, column: end, key: key, message: "no style given") }
-        if words.count == 1 && words.first == "none" { return style }
+        guard !words.isEmpty else {
+            throw ThemeError(file: file, line: line, column: end, key: key, message: "no style given" + (hexAfter ? Self.hexHelp : ""))
+        }
+        if words.count == 1 && words.first?.lowercased() == "none" { return style }
         // `none bold` read as "unknown colour or attribute" at `none`, a word the format knows.
-        if let none = words.first(where: { $0 == "none" }) {
+        if let none = words.first(where: { $0.lowercased() == "none" }) {
             throw ThemeError(file: file, line: line, column: column(none), key: key,
                              message: "\"none\" stands alone: the terminal's own style, with no attribute or colour beside it")
         }
-        while let word = words.first, let attribute = TextAttribute(rawValue: String(word)) {
+        while let word = words.first, let attribute = TextAttribute(rawValue: word.lowercased()) {
             style.attributes.insert(TextAttributes(attribute))
             words.removeFirst()
         }
-        if let word = words.first, word != "on" {
-            guard let color = ThemeColor(String(word)) else {
+        if let word = words.first, word.lowercased() != "on" {
+            guard let color = ThemeColor(word.lowercased()) else {
                 throw ThemeError(file: file, line: line, column: column(word), key: key,
-                                 message: "unknown colour or attribute; attributes: \(TextAttribute.allCases.map(\.rawValue).joined(separator: ", ")); \(colourHelp)")
+                                 message: "unknown colour or attribute\(Self.suggestion(for: word, attributes: true)); attributes: \(TextAttribute.allCases.map(\.rawValue).joined(separator: ", ")); \(colourHelp)")
             }
             style.foreground = color
             words.removeFirst()
         }
-        if words.first == "on" {
+        if words.first?.lowercased() == "on" {
             let on = words.removeFirst()
             guard let word = words.first else {
                 throw ThemeError(file: file, line: line, column: column(on), key: key, message: "\"on\" needs a background colour")
             }
-            guard let color = ThemeColor(String(word)) else {
-                throw ThemeError(file: file, line: line, column: column(word), key: key, message: "unknown colour; \(colourHelp)")
+            guard let color = ThemeColor(word.lowercased()) else {
+                throw ThemeError(file: file, line: line, column: column(word), key: key, message: "unknown colour\(Self.suggestion(for: word, attributes: false)); \(colourHelp)")
             }
             style.background = color
             words.removeFirst()
