@@ -54,6 +54,11 @@ public struct KSMErrorType: RawRepresentable, Sendable, Hashable, CustomStringCo
 public enum KSMClientId {
     public static let enrollment = "KssIdpEnrollment"
     public static let login = "KssIdpLogin"
+    /// The change-password client (REFERENCE.md §1's default ids). Not simulated: the simulated IdP answers 513/4005,
+    /// "not simulated by idp-tui", so that code naming it compiles and says so when run (docs/sdk-names.md).
+    public static let changePassword = "KssIdpChangePassword"
+    /// The forgot-password client; not simulated, as ``changePassword``.
+    public static let forgotPassword = "KssIdpForgotPassword"
 }
 
 /// An app's version, as the MC-SDK's start and restart events carry it.

@@ -135,6 +135,18 @@ import Testing
         #expect(elsewhere.idpSdkError?.subsystem == 511)
     }
 
+    /// The vendor's change- and forgot-password clients are named, so code written against the documents compiles,
+    /// and the IdP says they are not simulated rather than not registered.
+    @Test func thePasswordClientsAreNamedAndSaidToBeNotSimulated() async throws {
+        let harness = SDKHarness()
+        for client in [KSMClientId.changePassword, KSMClientId.forgotPassword] {
+            let result = await harness.authorizationCode(harness.service(), await harness.astClientData(), clientId: client, .answering([:]))
+            #expect(result.idpSdkError?.subsystem == 513 && result.idpSdkError?.errorCode == 4005)
+            #expect(result.idpSdkError?.errorDescription.contains("\"\(client)\" is the vendor's, but its flow is not simulated") == true,
+                    "\(String(describing: result.idpSdkError))")
+        }
+    }
+
     @Test func idpErrorPagesArriveAsSubsystem513() async throws {
         let harness = SDKHarness()
         let result = await harness.authorizationCode(
