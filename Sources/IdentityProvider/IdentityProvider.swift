@@ -44,10 +44,10 @@ public final class IdentityProvider: Sendable {
         // one): a scenario of 10,000 users starts as fast as the demo, and the random stream does not depend on
         // which users are used.
         let saltKey = HMAC.Key(random.bytes(32))
-        var tenants: [String: Bool] = [:]
+        var tenants: [String: TenantSettings] = [:]
         var unloaded: [String: @Sendable () -> [UserKey: UserRecord]] = [:]
         for tenant in configuration.tenants {
-            tenants[tenant.id] = tenant.expectsHashedPins
+            tenants[tenant.id] = TenantSettings(expectsHashedPins: tenant.expectsHashedPins, usernameFirst: tenant.usernameFirst)
             let iterations = configuration.passwordHashIterations
             unloaded[tenant.id] = { Self.records(of: tenant, iterations: iterations, saltKey: saltKey) }
         }
@@ -58,7 +58,7 @@ public final class IdentityProvider: Sendable {
 
     /// Whether `tenant` expects PINs hashed (`shouldHashPin`): for the simulated SDK's hint on a wrong password.
     package func expectsHashedPins(tenant: String) -> Bool {
-        state.withLock { $0.tenants[tenant] } ?? false
+        state.withLock { $0.tenants[tenant]?.expectsHashedPins } ?? false
     }
 
     /// The stored hashes of a tenant's users, each salted with its own 16 bytes of `saltKey`'s HMAC of the tenant,
@@ -144,7 +144,7 @@ public final class IdentityProvider: Sendable {
 
     private func openLogin(_ request: AuthorizationRequest, claims: ClientData?) -> AuthorizationPage {
         if let fault = pageFault() { return fault }
-        guard state.withLock({ $0.tenants[request.tenantId] }) != nil else {
+        guard let tenant = state.withLock({ $0.tenants[request.tenantId] }) else {
             return .error(.unknownTenant(request.tenantId))
         }
         guard let client = KnownClient(rawValue: request.clientId) else { return .error(.unknownClient(request.clientId)) }
@@ -164,6 +164,7 @@ public final class IdentityProvider: Sendable {
         let now = self.now
         let session = LoginSession(
             id: Base64URL.encode(random.bytes(16)), tenant: request.tenantId, client: client,
+            pages: client.pages(usernameFirst: tenant.usernameFirst),
             codeChallenge: request.codeChallenge, claims: claims,
             expiresAt: now.advanced(by: configuration.loginSessionLifetime))
         state.withLock { state in
@@ -193,7 +194,7 @@ public final class IdentityProvider: Sendable {
             abandon(sessionID: sessionID)
             return .error(.loginSessionExpired)
         }
-        let fields = session.client.pages[session.page]
+        let fields = session.pages[session.page]
         if let missing = fields.first(where: { values[$0] == nil }) {
             return .error(.invalidRequest("the form field \"\(missing.rawValue)\" is missing"))
         }
@@ -201,7 +202,13 @@ public final class IdentityProvider: Sendable {
             return .error(.invalidRequest("the form field \"\(long.rawValue)\" is longer than \(FormField.maximumLength) bytes"))
         }
         let outcome: Result<String, IdpFailure>
-        if fields.contains(.password), let username = values[.username]?.reveal(), let password = values[.password] {
+        if fields == [.username], let username = values[.username]?.reveal() {
+            // Identifier first: the name is taken as given, and the password's page says whether the two are right,
+            // so that a name alone never tells which users exist.
+            outcome = .success(username)
+        } else if fields.contains(.password), let username = values[.username]?.reveal() ?? session.username,
+            let password = values[.password]
+        {
             outcome = checkPassword(session: session, username: username, password: password, now: now)
         } else if let code = values[.activationCode], let username = session.username {
             outcome = checkActivationCode(session: session, username: username, code: code, now: now)
@@ -349,7 +356,7 @@ public final class IdentityProvider: Sendable {
         var next = session
         next.page += 1
         next.username = username
-        guard next.page >= session.client.pages.count else {
+        guard next.page >= session.pages.count else {
             state.withLock { $0.sessions[session.id] = next }
             return .form(next.form)
         }

@@ -54,20 +54,26 @@ public struct TenantConfiguration: Sendable {
     public var id: String
     /// True when the tenant expects passwords hashed by the SDK (`shouldHashPin`), see ``PinHashing``.
     public var expectsHashedPins: Bool
+    /// True when the login form asks for the username on a page of its own, then the password (identifier first):
+    /// the SDK calls `provideCredentials` once for each, as REFERENCE.md §1 says it may.
+    public var usernameFirst: Bool
     private var list: UserList
 
-    public init(id: String, users: [UserConfiguration], expectsHashedPins: Bool = false) {
+    public init(id: String, users: [UserConfiguration], expectsHashedPins: Bool = false, usernameFirst: Bool = false) {
         self.id = id
         self.expectsHashedPins = expectsHashedPins
+        self.usernameFirst = usernameFirst
         list = UserList(users)
     }
 
     /// A tenant whose users are made when they are first asked for (a scenario file's users, checked when the
     /// file was read and turned into values at the tenant's first login: a scenario of 10,000 users starts as
     /// fast as the demo). `load` must make exactly `userCount` users.
-    public init(id: String, userCount: Int, expectsHashedPins: Bool = false, load: @escaping @Sendable () -> [UserConfiguration]) {
+    public init(id: String, userCount: Int, expectsHashedPins: Bool = false, usernameFirst: Bool = false,
+                load: @escaping @Sendable () -> [UserConfiguration]) {
         self.id = id
         self.expectsHashedPins = expectsHashedPins
+        self.usernameFirst = usernameFirst
         list = UserList(count: userCount, load: load)
     }
 

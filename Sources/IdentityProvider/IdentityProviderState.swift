@@ -21,10 +21,18 @@ struct ActivationRecord {
     var validFor: Duration
 }
 
+/// What the IdP knows of a tenant beside its users.
+struct TenantSettings {
+    let expectsHashedPins: Bool
+    let usernameFirst: Bool
+}
+
 struct LoginSession {
     let id: String
     let tenant: String
     let client: KnownClient
+    /// The form's pages, by the client and the tenant.
+    let pages: [[FormField]]
     let codeChallenge: String
     let claims: ClientData
     let expiresAt: SimulationInstant
@@ -32,7 +40,7 @@ struct LoginSession {
     var username: String?
 
     var form: LoginForm {
-        LoginForm(sessionID: id, fields: client.pages[page], page: page + 1, pageCount: client.pages.count)
+        LoginForm(sessionID: id, fields: pages[page], page: page + 1, pageCount: pages.count)
     }
 }
 
@@ -50,12 +58,12 @@ struct Grant {
 struct IdpState {
     var observers: [Int: @Sendable (IdpTraffic) -> Void] = [:]
     var nextObserver = 0
-    var tenants: [String: Bool]
+    var tenants: [String: TenantSettings]
     /// The users of the tenants that have had a login; the others' are made at their first (`user(_:)`).
     private(set) var loadedUsers: [UserKey: UserRecord] = [:]
     private var unloadedUsers: [String: @Sendable () -> [UserKey: UserRecord]]
 
-    init(tenants: [String: Bool], unloadedUsers: [String: @Sendable () -> [UserKey: UserRecord]]) {
+    init(tenants: [String: TenantSettings], unloadedUsers: [String: @Sendable () -> [UserKey: UserRecord]]) {
         self.tenants = tenants
         self.unloadedUsers = unloadedUsers
     }

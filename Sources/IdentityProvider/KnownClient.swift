@@ -4,11 +4,13 @@ public enum KnownClient: String, Sendable, CaseIterable {
     case login = "KssIdpLogin"
 
     /// The form pages a client's login asks for, in order. Activation asks for the activation code on a
-    /// page of its own, so the SDK calls `provideCredentials` twice.
-    var pages: [[FormField]] {
-        switch self {
-        case .enrollment: [[.username, .password], [.activationCode]]
-        case .login: [[.username, .password]]
+    /// page of its own, so the SDK calls `provideCredentials` twice; a tenant whose form is `usernameFirst` asks
+    /// for the username alone first (once more).
+    func pages(usernameFirst: Bool) -> [[FormField]] {
+        let credentials: [[FormField]] = usernameFirst ? [[.username], [.password]] : [[.username, .password]]
+        return switch self {
+        case .enrollment: credentials + [[.activationCode]]
+        case .login: credentials
         }
     }
 }

@@ -335,17 +335,17 @@ struct ScenarioReader {
     }
 
     mutating func tenant(_ node: JSONNode, _ path: @autoclosure () -> String, index: Int) -> TenantConfiguration? {
-        guard let members = object(node, path(), known: ["id", "hashedPins", "users"], required: ["id", "users"]) else { return nil }
+        guard let members = object(node, path(), known: ["id", "hashedPins", "usernameFirst", "users"], required: ["id", "users"]) else { return nil }
         let id = string(members["id"], "\(path()).id", maxLength: 64)
         if let id, !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) {
             problem("\(path()).id", members["id"], "may hold only letters, digits, - _ and .")
         }
-        let hashed = bool(members["hashedPins"], "\(path()).hashedPins") ?? false
+        let (hashed, first) = (bool(members["hashedPins"], "\(path()).hashedPins") ?? false, bool(members["usernameFirst"], "\(path()).usernameFirst") ?? false)
         if let (list, position) = deferred[index], let node = members["users"], node.array?.isEmpty == true, node.position == position {
             deferred[index] = nil
             guard let id else { return nil }
             let source = source
-            return TenantConfiguration(id: id, userCount: list.count, expectsHashedPins: hashed) {
+            return TenantConfiguration(id: id, userCount: list.count, expectsHashedPins: hashed, usernameFirst: first) {
                 Self.users(checkedAlready: Array(source[list.range]))
             }
         }
@@ -359,7 +359,7 @@ struct ScenarioReader {
             }
         }
         guard let id else { return nil }
-        return TenantConfiguration(id: id, users: users, expectsHashedPins: hashed)
+        return TenantConfiguration(id: id, users: users, expectsHashedPins: hashed, usernameFirst: first)
     }
 
     /// The users of a list ``DeferredUsers`` checked: made as any other list is, and finding nothing wrong.

@@ -10,7 +10,7 @@ extension ScenarioFile {
         let idp = scenario.identityProvider
         let tenants: [JSONNode] = idp.tenants.map { tenant in
             .object([
-                ("id", .string(tenant.id)), ("hashedPins", .bool(tenant.expectsHashedPins)),
+                ("id", .string(tenant.id)), ("hashedPins", .bool(tenant.expectsHashedPins)), ("usernameFirst", .bool(tenant.usernameFirst)),
                 ("users", .array(tenant.users.map { user in
                     var members: [(String, JSONNode)] = [("username", .string(user.username)), ("password", .string(secretPlaceholder))]
                     if let code = user.activationCode {

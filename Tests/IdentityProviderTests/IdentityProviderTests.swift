@@ -47,6 +47,31 @@ import Testing
         #expect(harness.submit(page, [.username: "alice", .password: "wonderland"]).isRedirect)
     }
 
+    /// A tenant whose form asks for the username first: a page for each, the SDK's `provideCredentials` called once
+    /// for each (REFERENCE.md §1: "username first, then password"). A name alone is never judged, so that the first
+    /// page does not tell which users exist; the password's page does, and counts a failure as any login does.
+    @Test func aUsernameFirstFormAsksForEachOnAPageOfItsOwn() {
+        var configuration = IdentityProviderConfiguration.demo()
+        configuration.tenants[0].usernameFirst = true
+        let harness = IdpHarness(configuration)
+        let first = harness.authorize(.enrollment)
+        #expect(first.fields == [.username])
+        let second = harness.submit(first, [.username: "alice"])
+        #expect(second.fields == [.password])
+        let third = harness.submit(second, [.password: "wonderland"])
+        #expect(third.fields == [.activationCode])
+        let redirect = harness.submit(third, [.activationCode: "123456"])
+        let ast = try? harness.exchange(redirect, client: .enrollment).get().astClientId
+        #expect(ast != nil)
+        let login = harness.authorize(.login, ast: ast ?? "")
+        #expect(login.fields == [.username])
+        #expect(harness.submit(harness.submit(login, [.username: "alice"]), [.password: "wonderland"]).isRedirect)
+        let nobody = harness.submit(harness.authorize(.login, ast: ast ?? ""), [.username: "nobody"])
+        #expect(nobody.fields == [.password], "an unknown name is not told apart on its own page")
+        let wrong = harness.submit(harness.submit(harness.authorize(.login, ast: ast ?? ""), [.username: "alice"]), [.password: "nope"])
+        #expect(wrong.failure == .wrongCredentials(attemptsLeft: 2))
+    }
+
     @Test func aMissingOrOversizedFieldIsRejected() {
         let harness = IdpHarness()
         let missing = harness.submit(harness.authorize(.enrollment), [.username: "alice"])

@@ -135,6 +135,23 @@ import Testing
         #expect(elsewhere.idpSdkError?.subsystem == 511)
     }
 
+    /// On a tenant whose form asks for the username first, a login calls `provideCredentials` twice, a field each,
+    /// on the IdpSdk's queue (REFERENCE.md §1: "may be called several times in one run (e.g. username first, then
+    /// password)"); an app that answers only the fields asked logs in.
+    @Test func aUsernameFirstLoginAsksTwice() async throws {
+        var configuration = IdentityProviderConfiguration.demo()
+        configuration.tenants[0].usernameFirst = true
+        let harness = SDKHarness(configuration)
+        let (activated, _) = await harness.signIn(clientId: KSMClientId.enrollment, activation)
+        #expect(!activated.hasError())
+        _ = await harness.controller.receive(KSMRestartEvent())
+        let interaction = ScriptedInteraction.answering(["username": "alice", "password": "wonderland"])
+        let login = await harness.authorizationCode(harness.service(), await harness.astClientData(), clientId: KSMClientId.login, interaction)
+        #expect(login.authorizationCode != nil, "\(String(describing: login.idpSdkError))")
+        #expect(interaction.calls.map(\.data.inputFieldIds) == [["username"], ["password"]])
+        #expect(interaction.calls.allSatisfy { !$0.onMainThread && $0.queue == "IdpSdk" })
+    }
+
     /// The vendor's change- and forgot-password clients are named, so code written against the documents compiles,
     /// and the IdP says they are not simulated rather than not registered.
     @Test func thePasswordClientsAreNamedAndSaidToBeNotSimulated() async throws {

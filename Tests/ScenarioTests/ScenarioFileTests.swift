@@ -46,6 +46,17 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(scenario.cards == CardCatalog.defaults)
     }
 
+    /// `usernameFirst` is read (a boolean; anything else is said by its path) and shown back.
+    @Test func aTenantsFormCanAskForTheUsernameFirst() throws {
+        let file = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "usernameFirst": true, "users": [{"username": "alice", "password": "pw"}]}]}}"#
+        let scenario = try read(file).get()
+        #expect(scenario.identityProvider.tenants.map(\.usernameFirst) == [true])
+        #expect(ScenarioFile.json(scenario).text().contains(#""usernameFirst": true"#))
+        #expect(try read(minimal()).get().identityProvider.tenants.map(\.usernameFirst) == [false])
+        let wrong = problems(file.replacingOccurrences(of: #""usernameFirst": true"#, with: #""usernameFirst": "yes""#))
+        #expect(wrong.count == 1 && wrong.first?.contains("identityProvider.tenants[0].usernameFirst") == true, "\(wrong)")
+    }
+
     @Test(arguments: ["default", "bank-qa", "faults"])
     func everyExampleIsValidAndShowsBackTheSame(_ name: String) throws {
         let scenario = try ScenarioFile.read(path: docs.appendingPathComponent("scenarios/\(name).json").path).get()
