@@ -81,27 +81,36 @@ extension StateFile {
 }
 
 extension StateFile {
-    /// How many flows the file has ever recorded (history ids given out: pruning and `history prune` do not lower
-    /// it; `reset` starts a new file at 0). Runs on one file draw their ids after it, so they never repeat each
-    /// other's (``CommandLineOptions``' seed).
     /// The generation of randomness a run on this file draws from (``RandomSource/seed(_:generation:)``), reserved:
     /// each call has its own, in a write, so that runs started on the file at the same moment draw apart (eight
     /// parallel payments on one file had seven the same 3-D Secure transaction ids, each counting the flows the file
     /// held). 0 on a fresh file, the seed itself, as `--ephemeral` draws; a file from before the counter starts at
-    /// the flows it has recorded. A copy of the file replays the run that follows it. A file that cannot be written
-    /// (read-only, or the write fails) gives the flows recorded, as before.
-    public func reserveGeneration() -> UInt64 {
+    /// the flows it has recorded. A copy of the file replays the run that follows it. Every run that builds its world
+    /// takes one, a run refused for bad input or a terminal UI quit with no flow too. A file another process keeps
+    /// locked is thrown, as any run's first write is (it fell back to the flows recorded, which other runs share); a
+    /// file that cannot be written (read-only, or another failure, which the flows' writes then say) gives the flows
+    /// recorded.
+    public func reserveGeneration() throws(StateError) -> UInt64 {
         guard !readOnly, !unformatted else { return flowsRecorded }
-        let reserved = try? database.write { transaction throws(StateError) -> UInt64 in
+        let reserved: UInt64?
+        do {
+            reserved = try database.write { transaction throws(StateError) -> UInt64 in
             let stored = try transaction.query("SELECT value FROM meta WHERE key = 'generation'").first?.first?.text.flatMap { UInt64($0) }
             let recorded = try transaction.query("SELECT seq FROM sqlite_sequence WHERE name = 'flows'").first?.first?.integer
             let generation = stored ?? recorded.map { UInt64(max(0, $0)) } ?? 0
             _ = try transaction.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('generation', ?)", [.text(String(generation &+ 1))])
             return generation
+            }
+        } catch where error.reason == .busy {
+            throw error
+        } catch {
+            reserved = nil
         }
         return reserved ?? flowsRecorded
     }
 
+    /// How many flows the file has ever recorded (history ids given out: pruning and `history prune` do not lower
+    /// it; `reset` starts a new file at 0).
     public var flowsRecorded: UInt64 {
         guard !unformatted, let rows = try? database.query("SELECT seq FROM sqlite_sequence WHERE name = 'flows'"),
               let seq = rows.first?.first?.integer, seq > 0 else { return 0 }

@@ -19,8 +19,8 @@ extension StateFile {
     /// scenario's code for the same user was refused as already used, with nothing said about the file.
     /// `idp-tui reset` forgets the name with the rest.
     ///
-    /// This is the run's first write: a file that another process keeps locked (a `sqlite3` shell in a
-    /// transaction) ends the run here with that error, before any flow (a flow's stores then each waited out the
+    /// This is the run's first write beside ``reserveGeneration()``, which is as strict: a file that another process
+    /// keeps locked (a `sqlite3` shell in a transaction) ends the run here with that error, before any flow (a flow's stores then each waited out the
     /// lock in turn, and the run ended 40 s later blaming a full disk). Another failure (a full disk) is left to the
     /// flows' own writes, which say it (exit 74).
     public func useScenario(named name: String) throws(StateError) -> String? {

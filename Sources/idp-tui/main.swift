@@ -281,7 +281,8 @@ case .run(.terminal):
                 let state = try options.openState(for: .terminal)
                 let scenarioNote = try CommandLineOptions.useScenario(fromFile ?? .embeddedDefault, in: state)
                 stateWarnings.withLock { $0 = (state?.warnings ?? []) + [scenarioNote].compactMap { $0 } }
-                return .success(options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state))
+                return .success(try options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state,
+                                                        for: .terminal))
             } catch {
                 return .failure(TerminalSession.StartError(description: error.message))
             }

@@ -36,8 +36,8 @@ import Testing
         let path = freshStatePath()
         let first = try StateFile(path: path)
         let second = try StateFile(path: path)
-        #expect(first.reserveGeneration() == 0, "a fresh file draws from the seed itself")
-        #expect(second.reserveGeneration() == 1)
+        #expect(try first.reserveGeneration() == 0, "a fresh file draws from the seed itself")
+        #expect(try second.reserveGeneration() == 1)
         first.close()
         second.close()
         let copy = scratchPath("idp-tui-generation-copy", ".sqlite")
@@ -45,7 +45,7 @@ import Testing
         for file in [path, copy] {
             let state = try StateFile(path: file)
             defer { state.close() }
-            #expect(state.reserveGeneration() == 2, "a copy replays the generation that follows")
+            #expect(try state.reserveGeneration() == 2, "a copy replays the generation that follows")
         }
     }
 }

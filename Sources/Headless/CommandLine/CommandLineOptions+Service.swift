@@ -30,7 +30,8 @@ extension CommandLineOptions {
 
     /// The service on inputs ``readInputs(for:)`` read, the state file opened now, and a note of the scenario in use
     /// to record in the state file once the flows start (``StateFile/useScenario(named:)``: a run stopped for bad
-    /// input first records nothing; a file another process keeps locked stops the run there).
+    /// input records no scenario, only the generation of randomness it took; a file another process keeps locked
+    /// stops the run there).
     public func makeService(_ inputs: (scenario: Scenario, configuration: FlowConfiguration), for command: Command = .run)
         throws(UsageError) -> (service: FlowService, noteScenario: () throws(UsageError) -> Void)
     {
@@ -39,7 +40,7 @@ extension CommandLineOptions {
         let note = { () throws(UsageError) in
             if let note = try Self.useScenario(inputs.scenario, in: state) { writeErrorLine("idp-tui: \(note)") }
         }
-        return (makeService(scenario: inputs.scenario, configuration: inputs.configuration, state: state), note)
+        return (try makeService(scenario: inputs.scenario, configuration: inputs.configuration, state: state, for: command), note)
     }
 
     /// ``StateFile/useScenario(named:)``, its failure a usage error (the caller names its command).
@@ -58,11 +59,15 @@ extension CommandLineOptions {
     /// draws from the seed itself, each later run, parallel ones too, from the seed mixed with its own generation.
     /// So the runs of a pipeline on one file do not repeat each other's 3-D Secure transaction ids and tokens, while
     /// the same seed on a copy of the file still replays them (docs/decisions.md).
-    public func makeService(scenario: Scenario, configuration: FlowConfiguration, state: StateFile?) -> FlowService {
+    public func makeService(scenario: Scenario, configuration: FlowConfiguration, state: StateFile?, for command: Command = .run)
+        throws(UsageError) -> FlowService
+    {
         let stores = state.map {
             SimulationStores(identityProvider: $0.identityProviderStore, device: $0.deviceStore, startOver: resetCommand)
         } ?? .memory()
-        let seed = RandomSource.seed(seed, generation: state?.reserveGeneration() ?? 0)
+        let generation: UInt64
+        do { generation = try state?.reserveGeneration() ?? 0 } catch { throw UsageError(command.prefix + error.description) }
+        let seed = RandomSource.seed(seed, generation: generation)
         return FlowService(
             environment: SimulationEnvironment(scenario: scenario, seed: seed, stores: stores), configuration: configuration,
             history: state?.history ?? MemoryFlowHistory())
