@@ -11,7 +11,18 @@ public enum CharacterWidth {
         // cell and are never drawn (U+2028, which wcwidth calls unprintable, was given a cell and sent raw).
         if VisibleText.isControl(first) { return 0 }
         let width = Int(idp_wcwidth(first.value))
-        return width < 0 ? 1 : width
+        guard character.unicodeScalars.count > 1, !isEmojiSequence(character) else { return width < 0 ? 1 : width }
+        // A letter with its signs (कि, น้ำ): each scalar's cells, as ncurses writes them one by one, where a spacing
+        // vowel sign takes a cell of its own.
+        return character.unicodeScalars.dropFirst().reduce(width < 0 ? 1 : width) { cells, scalar in
+            cells + (VisibleText.isControl(scalar) ? 0 : max(0, Int(idp_wcwidth(scalar.value))))
+        }
+    }
+
+    /// An emoji with what modifies or joins it: a skin tone, a joiner, a variation selector, a flag's second letter.
+    private static func isEmojiSequence(_ character: Character) -> Bool {
+        guard let first = character.unicodeScalars.first else { return false }
+        return !first.isASCII && first.properties.isEmoji
     }
 
     /// `character` as the screen draws it: its first scalar and the combining marks after it (é as e + U+0301),
@@ -20,9 +31,10 @@ public enum CharacterWidth {
     /// each their own way (tmux 3.3: 👍🏽 in 4, 👨‍👩‍👧 in 2, ❤️ in 1; others widen ❤️ to 2), while the screen gave
     /// each cluster its first scalar's cells: a field's `]` was pushed out, and old glyphs stayed. Drawn so, a cluster
     /// takes the cells ``of(_:)-(Character)`` gives it everywhere; the text itself (what a field sends) is untouched.
+    /// Any other character is drawn whole (a letter with its vowel signs, कि or น้ำ, was cut to its letter).
     public static func drawable(_ character: Character) -> Character {
         let scalars = character.unicodeScalars
-        guard scalars.count > 1, let first = scalars.first else { return character }
+        guard scalars.count > 1, isEmojiSequence(character), let first = scalars.first else { return character }
         let marks = scalars.dropFirst().prefix(while: isCombiningMark)
         guard marks.count < scalars.count - 1 else { return character }
         return Character(String(String.UnicodeScalarView([first] + marks)))

@@ -362,6 +362,17 @@ import Testing
         #expect(CharacterWidth.drawable("e\u{301}") == "e\u{301}" && CharacterWidth.drawable("👍🏽") == "👍")
     }
 
+    /// A letter with its vowel signs is drawn whole, in the cells ncurses writes it in (a spacing sign takes one of its
+    /// own): the emoji rule cut कि, น้ำ and தி to their first letter.
+    @Test func lettersWithTheirSignsAreDrawnWhole() {
+        for word in ["कि", "น้ำ", "தி"] {
+            var buffer = ScreenBuffer(width: 10, height: 1)
+            let written = buffer.put("[" + word + "]", row: 0, column: 0, role: .text)
+            #expect(buffer.text.hasPrefix("[" + word + "]"), "\(buffer.text)")
+            #expect(written == 4, "\(word): \(written)")
+        }
+    }
+
     @Test func truncation() {
         #expect(CharacterWidth.truncate("SetAuthorisationCode", to: 8) == "SetAuth…")
         #expect(CharacterWidth.of("•••") == 3)

@@ -275,6 +275,12 @@ import Testing
         _ = input.apply(.backspace)
         _ = input.apply(.backspace)
         #expect(input.text == "z")
+        // A letter typed before a mark takes it: one character, one dot in a password.
+        var before = TextInput()
+        for key: Key in [.character("\u{301}"), .home, .character("e")] { _ = before.apply(key) }
+        #expect(before.characters == ["e\u{301}"] && before.cursor == 1)
+        for key: Key in [.character("x"), .left, .left] { _ = before.apply(key) }
+        #expect(before.cursor == 0 && before.text == "e\u{301}x")
         // A skin tone and a joiner typed one by one make one emoji too.
         var emoji = TextInput()
         for scalar in ["👍", "\u{1F3FD}", "x"] { _ = emoji.apply(.character(Character(scalar))) }

@@ -148,7 +148,9 @@ import Testing
                 return ""
             } catch { return error.message }
         }
-        #expect(message("title = #ff0000\n").hasPrefix("no style given (# starts a comment: a colour is a name or a number from 0 to 255, not #rrggbb)"))
+        for line in ["title = #ff0000\n", "title = bold #ff0000\n", "title = white on #000000\n"] {
+            #expect(message(line) == "# starts a comment: a colour is a name or a number from 0 to 255, not #rrggbb", "\(line)")
+        }
         #expect(message("title = # the title\n") == "no style given")
         #expect(message("title = purple\n").hasPrefix("unknown colour or attribute; did you mean \"magenta\"?"))
         #expect(message("title = bold brightred\n").hasPrefix("unknown colour or attribute; did you mean \"bright-red\"?"))

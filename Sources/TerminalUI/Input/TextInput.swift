@@ -94,22 +94,29 @@ public struct TextInput: Equatable, Sendable {
             }
             guard bytes + character.utf8.count <= maximumBytes else { return false }
             bytes += character.utf8.count
-            // A mark typed after its letter (e, then U+0301 from a dead key or an input method) joins it, as it does
-            // on screen: kept apart, ← stopped between them and Backspace took the accent alone.
-            if cursor > 0, let joined = Self.joined(characters[cursor - 1], character) {
-                characters[cursor - 1] = joined
-                continue
-            }
-            characters.insert(character, at: cursor)
-            cursor += 1
+            place(character)
         }
         return complete
     }
 
-    /// `first` and `second` as one character, when Unicode makes them one (a combining mark, a joiner, a skin tone).
-    private static func joined(_ first: Character, _ second: Character) -> Character? {
-        let both = String(first) + String(second)
-        return both.count == 1 ? both.first : nil
+    /// Puts `character` at the cursor as the text shows it: joined to the character before it when Unicode makes
+    /// them one (a mark typed after its letter, e then U+0301 from a dead key, a skin tone, a joiner), and the one
+    /// after it to it (a letter typed before a mark). Kept apart, ← stopped between them, Backspace took the accent
+    /// alone, and a password showed a dot for each.
+    private mutating func place(_ character: Character) {
+        let start = max(0, cursor - 1)
+        let end = min(characters.count, cursor + 1)
+        let head = String(characters[start..<cursor]) + String(character)
+        let regrouped = Array(head + String(characters[cursor..<end]))
+        // The cursor goes after every character that holds something of `head`.
+        var scalars = 0
+        var covered = 0
+        for grouped in regrouped where scalars < head.unicodeScalars.count {
+            scalars += grouped.unicodeScalars.count
+            covered += 1
+        }
+        characters.replaceSubrange(start..<end, with: regrouped)
+        cursor = start + covered
     }
 
     /// Applies an editing key. Returns whether the key was an editing key.

@@ -42,7 +42,8 @@ public struct ScreenBuffer: Equatable, Sendable {
             guard x + cellWidth <= end else { break }
             if x >= 0 {
                 set(row, x, Cell(character: CharacterWidth.drawable(character), role: role))
-                if cellWidth == 2 { set(row, x + 1, Cell(character: nil, role: role)) }
+                // The cells after the first of a wide character (a letter with a spacing vowel sign takes 3 or more).
+                for rest in 1..<cellWidth { set(row, x + rest, Cell(character: nil, role: role)) }
             }
             x += cellWidth
         }
@@ -63,11 +64,24 @@ public struct ScreenBuffer: Equatable, Sendable {
     }
 
     private mutating func set(_ row: Int, _ column: Int, _ cell: Cell) {
-        // Overwriting half of a wide character blanks its other half.
+        // Overwriting part of a wide character blanks the rest of it: the cells before, back to its first, and the
+        // cells after that continue it.
         let index = row * width + column
-        if cells[index].character == nil, column > 0 { cells[index - 1] = .blank }
-        if let old = cells[index].character, CharacterWidth.of(old) == 2, column + 1 < width {
-            cells[index + 1] = .blank
+        let rowStart = row * width
+        if cells[index].character == nil {
+            var before = index - 1
+            while before >= rowStart, cells[before].character == nil {
+                cells[before] = .blank
+                before -= 1
+            }
+            if before >= rowStart { cells[before] = .blank }
+        }
+        if cell.character != nil || cells[index].character != nil {
+            var after = index + 1
+            while after < rowStart + width, cells[after].character == nil {
+                cells[after] = .blank
+                after += 1
+            }
         }
         cells[index] = cell
     }

@@ -125,11 +125,16 @@ public struct Theme: Sendable {
                 .map { Self.trim($0) }.filter { !$0.isEmpty }
             // Nothing after `=`: the place after it.
             let after = trimmed[trimmed.index(after: equals)...]
-            // `title = #ff0000`: the colour was read as a comment, and "no style given" did not say why.
-            let comment = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first
-            let hexAfter = comment.map { $0.prefix(6).allSatisfy(\.isHexDigit) && $0.count >= 3 } ?? false
+            // `title = #ff0000` (or `bold #ff0000`, `white on #000000`): the colour was read as a comment, and the
+            // style said "no style given", or was taken without it.
+            if let comment = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first,
+                comment.count >= 3, comment.prefix(6).allSatisfy(\.isHexDigit)
+            {
+                throw ThemeError(file: source, line: number, column: column(comment) - 1, key: key,
+                                 message: "# starts a comment: a colour is a name or a number from 0 to 255, not #rrggbb")
+            }
             styles[role] = try parseStyle(words[...], file: source, line: number, key: key, column: column,
-                                          end: column(after), hexAfter: hexAfter)
+                                          end: column(after))
         }
         return Theme(name: source, styles: styles)
     }
@@ -144,8 +149,6 @@ public struct Theme: Sendable {
         return text[first...last]
     }
 
-    private static let hexHelp = " (# starts a comment: a colour is a name or a number from 0 to 255, not #rrggbb)"
-
     /// The colour (or attribute) a word likely meant, named, never the word itself: a misspelling within two letters
     /// (`brightred`, `magneta`), or the usual other names (`purple` is magenta, `grey` bright-black).
     private static func suggestion(for word: Substring, attributes: Bool) -> String {
@@ -158,11 +161,11 @@ public struct Theme: Sendable {
     private static let colourHelp = "a colour is one of black, red, green, yellow, blue, magenta, cyan, white, bright-…, default, or 0 to 255"
 
     private static func parseStyle(_ words: ArraySlice<Substring>, file: String, line: Int, key: String,
-                                   column: (Substring) -> Int, end: Int, hexAfter: Bool = false) throws(ThemeError) -> Style {
+                                   column: (Substring) -> Int, end: Int) throws(ThemeError) -> Style {
         var style = Style()
         var words = words
         guard !words.isEmpty else {
-            throw ThemeError(file: file, line: line, column: end, key: key, message: "no style given" + (hexAfter ? Self.hexHelp : ""))
+            throw ThemeError(file: file, line: line, column: end, key: key, message: "no style given")
         }
         if words.count == 1 && words.first?.lowercased() == "none" { return style }
         // `none bold` read as "unknown colour or attribute" at `none`, a word the format knows.
