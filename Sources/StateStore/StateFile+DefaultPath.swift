@@ -33,9 +33,9 @@ extension StateFile {
     /// file was kept in a folder of another name (`h\u{FFFD}` for `h\xFF`), apart from the one the variable names.
     static func variableNotUTF8() -> String? {
         for name in ["XDG_STATE_HOME", "HOME"] {
-            guard let value = getenv(name) else { continue }
-            guard let text = String(validatingCString: value) else { return name }
-            if text.hasPrefix("/") { return nil }
+            // A relative value is ignored, whatever its bytes.
+            guard let value = getenv(name), value.pointee == UInt8(ascii: "/") else { continue }
+            return String(validatingCString: value) == nil ? name : nil
         }
         return nil
     }

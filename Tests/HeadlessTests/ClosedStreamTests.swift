@@ -99,5 +99,10 @@ import Testing
                     "\(run.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
         }
+        // A relative one is ignored, as any relative XDG_STATE_HOME is, whatever its bytes.
+        let relative = try shell(#"export HOME="$F" XDG_STATE_HOME="$(printf 'rel\377')" && echo '{}' | "$IDP" run logout"#,
+                                 environment: ["F": folder])
+        #expect(relative.status == 0, "\(relative.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/.local/state/idp-tui/state.sqlite"))
     }
 }
