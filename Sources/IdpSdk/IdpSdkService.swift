@@ -90,6 +90,9 @@ public final class IdpSdkService: Sendable {
         case .success(let connected): provider = connected
         }
         var page = provider.authorize(request)
+        // The user name given on an earlier page, for hashing a password asked on a page of its own (a form that
+        // asks for the username first): it was sent as typed, and a tenant expecting hashed PINs refused every one.
+        var username: Secret?
         while true {
             switch page {
             case .error(let failure):
@@ -100,7 +103,7 @@ public final class IdpSdkService: Sendable {
             case .malformed(let what):
                 return IdpSdkResult(error: .unreadablePage(what))
             case .form(let form):
-                switch answer(form, clientId: request.clientId, interaction: interaction) {
+                switch answer(form, clientId: request.clientId, interaction: interaction, username: &username) {
                 case .failure(let error):
                     provider.abandon(sessionID: form.sessionID)
                     return IdpSdkResult(error: error)
@@ -156,7 +159,7 @@ public final class IdpSdkService: Sendable {
     }
 
     /// Asks the app for one form page and checks what comes back.
-    private func answer(_ form: LoginForm, clientId: String, interaction: any IdpSdkInteractionInterface)
+    private func answer(_ form: LoginForm, clientId: String, interaction: any IdpSdkInteractionInterface, username: inout Secret?)
         -> Result<[FormField: Secret], IdpSdkError>
     {
         let data = IdpSdkInteractionData(
@@ -172,7 +175,8 @@ public final class IdpSdkService: Sendable {
             }
             values[field] = value
         }
-        if shouldHashPin, let username = values[.username]?.reveal() {
+        username = values[.username] ?? username
+        if shouldHashPin, let username = username?.reveal() {
             for field in [FormField.password, .newPassword, .currentPassword] {
                 if let plain = values[field] {
                     values[field] = PinHashing.hash(plain, tenantId: tenantId, username: username)

@@ -152,6 +152,21 @@ import Testing
         #expect(interaction.calls.allSatisfy { !$0.onMainThread && $0.queue == "IdpSdk" })
     }
 
+    /// With `shouldHashPin` on a tenant that expects hashed PINs and asks for the username first, the password's page
+    /// is hashed with the name given on the page before: it went as typed, and the right PIN was refused (and counted)
+    /// every time.
+    @Test func aPasswordOnAPageOfItsOwnIsHashedWithTheNameBefore() async throws {
+        let configuration = IdentityProviderConfiguration(tenants: [TenantConfiguration(
+            id: "demo",
+            users: [UserConfiguration(username: "alice", password: Secret("2468"), activationCode: ActivationCodeConfiguration(code: Secret("123456")))],
+            expectsHashedPins: true, usernameFirst: true)])
+        let harness = SDKHarness(configuration)
+        let (activated, _) = await harness.signIn(
+            clientId: KSMClientId.enrollment, ["username": "alice", "password": "2468", "activation-code": "123456"],
+            service: harness.service(hashPin: true))
+        #expect(!activated.hasError(), "\(String(describing: activated.idpSdkError))")
+    }
+
     /// The vendor's change- and forgot-password clients are named, so code written against the documents compiles,
     /// and the IdP says they are not simulated rather than not registered.
     @Test func thePasswordClientsAreNamedAndSaidToBeNotSimulated() async throws {
