@@ -96,11 +96,16 @@ struct FormPaste {
     /// Parts after the last field: not typed anywhere, and never shown.
     var partsLeftOut = 0
     /// More parts than fields from the focus, on a form that then types none of them.
-    var refused: (parts: Int, fields: Int)?
+    var refused: (parts: Int, fields: Int, fromFirst: Bool)?
 
     /// The status line's words (short enough for 60 columns), nil when the whole paste went in.
     var notice: String? {
         if let refused {
+            // From the first field, the page has too few (a page that asks for the username alone): nothing to move
+            // back to.
+            if refused.fromFirst {
+                return "paste not typed: \(refused.parts) parts for this page's \(refused.fields) \(refused.fields == 1 ? "field" : "fields")"
+            }
             // From a later field of a form whose first fields take them (a login's password), the way to paste them.
             let fields = refused.fields == 0 ? "1 field" : "\(refused.fields) \(refused.fields == 1 ? "field" : "fields") from here"
             return "paste not typed: \(refused.parts) parts, \(fields)" + (refused.fields > 0 ? " (shift-tab first)" : "")
@@ -145,7 +150,7 @@ extension FieldForm {
         // More parts than fields from the focus (a card form's amount takes none): on a credential form, which part is
         // the password is unknown; on a card form's amount, they would run together ("12.50USD").
         if focused >= pasteFields || (focused + parts.count > pasteFields && !pasteLeavesOutExtraParts) {
-            outcome.refused = (parts: parts.count, fields: max(0, pasteFields - focused))
+            outcome.refused = (parts: parts.count, fields: max(0, pasteFields - focused), fromFirst: focused == 0)
             return outcome
         }
         for (offset, part) in parts.enumerated() {

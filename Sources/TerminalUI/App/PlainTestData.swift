@@ -39,10 +39,13 @@ extension TerminalApp {
         CharacterWidth.columns(rows.map { row in row.map { ascii ? PlainASCII.text($0) : $0 } }).map { "  " + $0 }
     }
 
-    /// Whether `?` at this field lists the demo users: at the user name and the activation code (the first
-    /// question of activation's two forms and of log in's), when the scenario has users on the app's tenant.
-    func offersDemoUsers(_ field: CredentialField) -> Bool {
-        (field == .username || field == .activationCode) && !service.world.demoUsers.isEmpty
+    /// Whether `?` at this field gives the demo users: at the user name and the activation code (the first
+    /// question of activation's two forms and of log in's), and at a password asked on a page of its own (a form
+    /// that asks for the username first, where `?` was sent as the password and cost an attempt), when the scenario
+    /// has users on the app's tenant.
+    func offersDemoUsers(_ field: CredentialField, in form: FormState) -> Bool {
+        let laterPage = !form.prompt.fields.contains(.username)
+        return (field == .username || field == .activationCode || (field == .password && laterPage)) && !service.world.demoUsers.isEmpty
     }
 
     /// A credential form's question: its focused field (saying when `?` lists the demo users), Submit, or, after
@@ -54,7 +57,9 @@ extension TerminalApp {
         }
         guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false, takes: .choice([""])) }
         let field = form.prompt.fields[index]
-        let demo = !offersDemoUsers(field) ? nil : firstPageUser(of: form).map { "? fills in \($0.username)'s code" } ?? "? lists demo users"
+        let laterPage = !form.prompt.fields.contains(.username)
+        let demo = !offersDemoUsers(field, in: form) ? nil
+            : firstPageUser(of: form).map { "? fills in \($0.username)'s \(Self.secretAsked(form))" } ?? (laterPage ? nil : "? lists demo users")
         let notes = [field.isSecret ? "hidden" : nil, demo].compactMap { $0 }
         // A value already there (the device's user, for a login) is offered: Enter keeps it.
         let kept = field.isSecret || form.inputs[index].isEmpty ? "" : " [\(form.inputs[index].text)]"
@@ -67,11 +72,16 @@ extension TerminalApp {
     /// `? ` and part of a name lists only the users whose name holds it (any case), as `? ` and text does for the
     /// test cards: a tenant of 1,000 users is listed 20 at most, each by its number in the whole list.
     func askPlainDemoUser(_ text: String, _ form: inout FormState) -> Bool {
-        guard text == "?" || text.hasPrefix("? "), let index = form.focusedField, offersDemoUsers(form.prompt.fields[index]) else { return false }
-        // Activation's second page asks only for the code: the code of the user the first page named, as F4 gives
-        // it (any other user's code is wrong there, and costs an attempt).
-        if let user = firstPageUser(of: form) {
-            plainFill(&form, with: user)
+        guard text == "?" || text.hasPrefix("? "), let index = form.focusedField, offersDemoUsers(form.prompt.fields[index], in: form) else { return false }
+        // A later page (activation's code, a password asked on its own) asks for the secret of the user the first
+        // page named, as F4 gives it; any other user's is wrong there, and costs an attempt, so a name that is no
+        // demo user's gets none, and `?` is not sent as the answer either.
+        if !form.prompt.fields.contains(.username) {
+            if let user = firstPageUser(of: form) {
+                plainFill(&form, with: user)
+            } else {
+                form.error = "the name the first page sent is no demo user's: type its \(Self.secretAsked(form))"
+            }
             state.screen = .form(form)
             return true
         }

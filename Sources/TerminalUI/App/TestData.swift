@@ -71,10 +71,14 @@ extension TerminalApp {
         if let named, typed != form.filledName {
             index = named
             form.demoUser = named + 1
-        } else if !form.prompt.fields.contains(.username), let last = state.lastUser, last.flowID == flowID,
-            let user = users.firstIndex(where: { $0.username == last.name })
-        {
-            // The user of this flow's first page, filled in or typed (the IdP took the name: it is a demo user's).
+        } else if !form.prompt.fields.contains(.username), let last = state.lastUser, last.flowID == flowID {
+            // A later page (activation's code; the password of a form that asks for the username first): the user
+            // the first page named, filled in or typed. Another user's secret there is wrong for that name and
+            // costs an attempt, so a name that is no demo user's gets nothing.
+            guard let user = users.firstIndex(where: { $0.username == last.name }) else {
+                state.notice = "the name the first page sent is no demo user's: type its \(Self.secretAsked(form))"
+                return
+            }
             index = user
         } else {
             index = form.demoUser % users.count
@@ -87,11 +91,17 @@ extension TerminalApp {
         // last field (the focus stayed on the username, and the first Enter only moved it on).
         form.focus = form.inputs.firstIndex { $0.isEmpty } ?? form.fieldCount
         if form.prompt.fields.contains(.username) { form.filledName = user.username }
-        state.notice = !form.prompt.fields.contains(.username) ? "filled in demo user \(user.username)'s code"
+        state.notice = !form.prompt.fields.contains(.username) ? "filled in demo user \(user.username)'s \(Self.secretAsked(form))"
             : index == named && typed == (form.prompt.request as? any CredentialForm)?.knownUsername
                 ? "filled in demo user \(user.username), the name the form had (F4: the next one)"
             : index == named ? "filled in demo user \(user.username), the name typed (F4: the next one)"
             : "filled in demo user \(user.username) (F4: the next one; or type a name, then F4)"
+    }
+
+    /// What a page that asks for no user name asks for, in words: "code", "password", or both.
+    static func secretAsked(_ form: FormState) -> String {
+        let words = form.prompt.fields.map { $0 == .activationCode ? "code" : TerminalApp.label($0).lowercased() }
+        return words.joined(separator: " and ")
     }
 
     /// Puts `user`'s username, password and activation code into the form's fields that ask for them (F4, and `?`
