@@ -1,5 +1,6 @@
 import FlowRecords
 import Foundation
+import JSONText
 import LocaleText
 import IdentityProvider
 import StateStore
@@ -201,13 +202,28 @@ public enum StateCommands {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let results = (try? state.results(limit: limit)) ?? [:]
                 for entry in entries {
-                    if let data = try? encoder.encode(entry) { write(VisibleText.escapedInJSON(String(decoding: data, as: UTF8.self))) }
+                    guard let data = try? encoder.encode(entry) else { continue }
+                    let line = Self.withFailure(String(decoding: data, as: UTF8.self), result: results[entry.id])
+                    write(VisibleText.escapedInJSON(line))
                 }
             } else {
                 write(HistoryExport.table(entries))
             }
             return 0
         }
+    }
+
+    /// A `history --json` line with its flow's `error` and `failedStep` when the result has them (a CI script read
+    /// each failure's with `history export N` before), keys still in order; the line as it was otherwise.
+    static func withFailure(_ line: String, result: String?) -> String {
+        guard let result, case .object(let members)? = try? JSONParser.parse(result).value,
+            case .object(let summary)? = try? JSONParser.parse(line).value
+        else { return line }
+        let failure = members.filter { $0.key == "error" || $0.key == "failedStep" }
+        guard !failure.isEmpty else { return line }
+        let merged = (summary + failure).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return JSONNode.object(merged).text(pretty: false)
     }
 }

@@ -78,6 +78,18 @@ public final class StateFile: Sendable {
         unformatted ? [] : try SQLiteFlowHistory(database: database).unreadable(limit: limit)
     }
 
+    /// The newest `limit` flows' results as the file holds them (JSON text, as `run` printed them), by id: for
+    /// `history --json`, whose lines carry a failure's `error` and `failedStep`.
+    public func results(limit: Int) throws(StoreFailure) -> [Int: String] {
+        guard !unformatted else { return [:] }
+        do {
+            let rows = try database.query("SELECT id, result_json FROM flows ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
+            return Dictionary(rows.compactMap { row in row[0].integer.flatMap { id in row[1].text.map { (Int(id), $0) } } }) { first, _ in first }
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
     /// `PRAGMA integrity_check`: "ok", or what is wrong.
     public func integrityCheck() throws(StateError) -> String {
         try database.query("PRAGMA integrity_check").compactMap { $0.first?.text }.joined(separator: "; ")
