@@ -20,6 +20,8 @@ import Testing
                 if case .form(let page) = driver.app.state.screen { return page.prompt.page == 2 }
                 return false
             }
+            // The page names whose password it asks for: the name the first page sent.
+            #expect(driver.app.render().text.contains("The IdpSdk asks for \(name)'s password (client KssIdpEnrollment)"))
             driver.press(.f4)
             guard case .form(let form) = driver.app.state.screen else { Issue.record("no form"); return }
             let text = driver.app.render().text

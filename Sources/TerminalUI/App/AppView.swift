@@ -59,7 +59,9 @@ public enum AppView {
         // A form that came while the log had the keys (a filter typed) shows no focus of its own until it has them.
         case .form(var form):
             if state.logFocus != nil { form.focus = Int.max }
-            drawForm(&buffer, form, inner)
+            // A later page (activation's code, a password asked on its own) names the user the first page sent.
+            let named = state.lastUser.flatMap { $0.flowID == form.prompt.flowID && !form.prompt.fields.contains(.username) ? $0.name : nil }
+            drawForm(&buffer, form, inner, named: named)
         case .payment(var form):
             if state.logFocus != nil { form.focus = Int.max }
             drawPayment(&buffer, form, inner)
@@ -140,7 +142,7 @@ public enum AppView {
 
     // MARK: Form
 
-    private static func drawForm(_ buffer: inout ScreenBuffer, _ form: FormState, _ area: Area) {
+    private static func drawForm(_ buffer: inout ScreenBuffer, _ form: FormState, _ area: Area, named: String? = nil) {
         let asked = form.prompt.fields.map(\.key).joined(separator: ", ")
         // A note too long for the row under a banner takes two, and the fields move down into the blank row
         // above the buttons, so that it is read whole ("… (the saved credential is kept).").
@@ -161,8 +163,9 @@ public enum AppView {
             }
         } else {
             // The IdP's form names its client; another family's form, its flow (it read "The IdpSdk asks for … (client )").
-            let hint = form.prompt.clientId.isEmpty ? "\(form.prompt.flow.title) asks for \(asked)"
-                : "The IdpSdk asks for \(asked) (client \(form.prompt.clientId))"
+            let whose = named.map { "\(VisibleText.escaped($0))'s \(asked)" } ?? asked
+            let hint = form.prompt.clientId.isEmpty ? "\(form.prompt.flow.title) asks for \(whose)"
+                : "The IdpSdk asks for \(whose) (client \(form.prompt.clientId))"
             buffer.putWrapped(hint, row: area.top, column: area.left, width: area.width, lines: 2, role: .hint)
         }
         let labelWidth = form.prompt.fields.map { CharacterWidth.of(TerminalApp.label($0)) }.max() ?? 0
