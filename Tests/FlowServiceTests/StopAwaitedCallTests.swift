@@ -25,9 +25,12 @@ import Testing
         service.stopAwaitedCall(flowID: flowID)
         #expect(frontEnd.results.isEmpty)
 
-        // The run's cancel at the open challenge: the page sends the ACS challengeCancel 01 and waits its 5 s.
+        // The run's cancel at the open challenge: the page sends the ACS challengeCancel 01 and waits its 5 s. Waited
+        // for by its CReq in the log, then by the ACS's wait on the clock (a pending timer alone could be another's,
+        // and the stop then came before the CReq: flaky under load).
+        let creqs = { frontEnd.events(of: flowID).filter { $0.step.rawValue == "CReq" && ($0.message ?? "").contains("challengeCancel") }.count }
         service.cancel(flowID: flowID)
-        #expect(service.drive(frontEnd, timeout: .seconds(5), until: { clock.pendingTimerCount > 0 }))
+        #expect(service.drive(frontEnd, timeout: .seconds(20), until: { creqs() > 0 && clock.pendingTimerCount > 0 }))
         #expect(frontEnd.results.isEmpty, "the cancel waits for the slow ACS")
 
         service.stopAwaitedCall(flowID: flowID)
