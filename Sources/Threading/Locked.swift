@@ -47,15 +47,15 @@ public struct Locked<Value> {
 
     /// Runs `body` as ``withLock(_:)`` does if the lock comes free within `timeout`; nil, `body` not run, if not:
     /// for a signal's exit, which must not wait forever on a holder stuck in the kernel (a write nobody reads).
+    /// Tried every millisecond against the monotonic clock (`pthread_mutex_timedlock` counts on the wall clock, which
+    /// a clock stepped back would stretch, and its monotonic twin is not in Swift's Glibc module).
     public func withLock<Result>(waitingAtMost timeout: Duration, _ body: (inout Value) -> Result) -> Result? {
         storage.withUnsafeMutablePointers { value, mutex in
-            var deadline = timespec()
-            clock_gettime(CLOCK_REALTIME, &deadline)
-            let (seconds, attoseconds) = timeout.components
-            let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
-            deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
-            deadline.tv_nsec = nanoseconds % 1_000_000_000
-            guard pthread_mutex_timedlock(mutex, &deadline) == 0 else { return nil }
+            let deadline = ContinuousClock.now + timeout
+            while pthread_mutex_trylock(mutex) != 0 {
+                guard ContinuousClock.now < deadline else { return nil }
+                usleep(1_000)
+            }
             defer { pthread_mutex_unlock(mutex) }
             return body(&value.pointee)
         }
