@@ -202,10 +202,10 @@ public enum StateCommands {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                let results = (try? state.results(limit: limit)) ?? [:]
+                let failures = (try? state.failures(limit: limit)) ?? [:]
                 for entry in entries {
                     guard let data = try? encoder.encode(entry) else { continue }
-                    let line = Self.withFailure(String(decoding: data, as: UTF8.self), result: results[entry.id])
+                    let line = Self.withFailure(String(decoding: data, as: UTF8.self), failures[entry.id])
                     write(VisibleText.escapedInJSON(line))
                 }
             } else {
@@ -217,13 +217,12 @@ public enum StateCommands {
 
     /// A `history --json` line with its flow's `error` and `failedStep` when the result has them (a CI script read
     /// each failure's with `history export N` before), keys still in order; the line as it was otherwise.
-    static func withFailure(_ line: String, result: String?) -> String {
-        guard let result, case .object(let members)? = try? JSONParser.parse(result).value,
-            case .object(let summary)? = try? JSONParser.parse(line).value
-        else { return line }
-        let failure = members.filter { $0.key == "error" || $0.key == "failedStep" }
-        guard !failure.isEmpty else { return line }
-        let merged = (summary + failure).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    static func withFailure(_ line: String, _ failure: (error: String?, failedStep: String?)?) -> String {
+        let error = failure?.error.flatMap { try? JSONParser.parse($0) }
+        let step = failure?.failedStep.map { JSONNode.string($0) }
+        guard error != nil || step != nil, case .object(let summary)? = try? JSONParser.parse(line).value else { return line }
+        let added = [("error", error), ("failedStep", step)].compactMap { key, value in value.map { (key: key, value: $0) } }
+        let merged = (summary + added).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return JSONNode.object(merged).text(pretty: false)
     }
 }

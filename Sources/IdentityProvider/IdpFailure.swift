@@ -57,7 +57,7 @@ public enum IdpFailure: Error, Sendable, Equatable {
         switch self {
         case .invalidRequest(let why): "the identity provider rejected the request: \(why)"
         case .unknownTenant(let tenant): "tenant \"\(tenant)\" does not exist on this identity provider"
-        case .unknownClient(let client) where ["KssIdpChangePassword", "KssIdpForgotPassword"].contains(client):
+        case .unknownClient(let client) where KnownClient.notSimulated.contains(client):
             "client id \"\(client)\" is the vendor's, but its flow is not simulated by idp-tui (only KssIdpEnrollment and KssIdpLogin are)"
         case .unknownClient(let client): "client id \"\(client)\" is not registered on this identity provider"
         case .loginSessionExpired: "the login form expired before it was completed; start the flow again"

@@ -90,30 +90,37 @@ extension StateFile {
     /// locked is thrown, as any run's first write is (it fell back to the flows recorded, which other runs share); a
     /// file that cannot be written (read-only, or another failure, which the flows' writes then say) gives the flows
     /// recorded.
+    ///
+    /// It is the run's first write, before its world is built: a lock held past the wait ends the run here, once
+    /// (the world's first write, the IdP's epoch, then waited it out a second time).
     public func reserveGeneration() throws(StateError) -> UInt64 {
         guard !readOnly, !unformatted else { return flowsRecorded }
-        let reserved: UInt64?
         do {
-            reserved = try database.write { transaction throws(StateError) -> UInt64 in
-            let stored = try transaction.query("SELECT value FROM meta WHERE key = 'generation'").first?.first?.text.flatMap { UInt64($0) }
-            let recorded = try transaction.query("SELECT seq FROM sqlite_sequence WHERE name = 'flows'").first?.first?.integer
-            let generation = stored ?? recorded.map { UInt64(max(0, $0)) } ?? 0
-            _ = try transaction.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('generation', ?)", [.text(String(generation &+ 1))])
-            return generation
+            return try database.write { transaction throws(StateError) -> UInt64 in
+                let stored = try transaction.query("SELECT value FROM meta WHERE key = 'generation'").first?.first?.text.flatMap { UInt64($0) }
+                let recorded = Self.flowsRecorded(try transaction.query(Self.flowsRecordedQuery))
+                let generation = stored ?? recorded
+                _ = try transaction.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('generation', ?)", [.text(String(generation &+ 1))])
+                return generation
             }
         } catch where error.reason == .busy {
             throw error
         } catch {
-            reserved = nil
+            return flowsRecorded
         }
-        return reserved ?? flowsRecorded
     }
 
     /// How many flows the file has ever recorded (history ids given out: pruning and `history prune` do not lower
     /// it; `reset` starts a new file at 0).
     public var flowsRecorded: UInt64 {
-        guard !unformatted, let rows = try? database.query("SELECT seq FROM sqlite_sequence WHERE name = 'flows'"),
-              let seq = rows.first?.first?.integer, seq > 0 else { return 0 }
+        guard !unformatted, let rows = try? database.query(Self.flowsRecordedQuery) else { return 0 }
+        return Self.flowsRecorded(rows)
+    }
+
+    private static let flowsRecordedQuery = "SELECT seq FROM sqlite_sequence WHERE name = 'flows'"
+
+    private static func flowsRecorded(_ rows: [[SQLValue]]) -> UInt64 {
+        guard let seq = rows.first?.first?.integer, seq > 0 else { return 0 }
         return UInt64(seq)
     }
 }

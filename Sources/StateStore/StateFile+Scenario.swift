@@ -1,28 +1,15 @@
 import FlowRecords
 
 extension StateFile {
-    /// Waits, as a write does, until no other process holds the file's write lock, and writes nothing: a run checks
-    /// it before its world is built, whose first write (the IdP's epoch) would wait out the lock once and the
-    /// scenario's note (``useScenario(named:)``) a second time ("locked for 10 s", after 20). Only the lock is
-    /// thrown: another failure (a full disk) is left to the flows' writes, which say it (exit 74).
-    public func waitUntilWritable() throws(StateError) {
-        guard !readOnly else { return }
-        do {
-            try database.write { _ throws(StateError) in }
-        } catch where error.reason == .busy {
-            throw error
-        } catch {}
-    }
-
     /// Records that this run uses the scenario named `name`, and says so when the file was last used with another:
     /// the device, the IdP's spent activation codes and its locks carry over by tenant and user name, so a new
     /// scenario's code for the same user was refused as already used, with nothing said about the file.
     /// `idp-tui reset` forgets the name with the rest.
     ///
-    /// This is the run's first write beside ``reserveGeneration()``, which is as strict: a file that another process
-    /// keeps locked (a `sqlite3` shell in a transaction) ends the run here with that error, before any flow (a flow's stores then each waited out the
-    /// lock in turn, and the run ended 40 s later blaming a full disk). Another failure (a full disk) is left to the
-    /// flows' own writes, which say it (exit 74).
+    /// As strict as ``reserveGeneration()``, a run's other first write: a file that another process keeps locked (a
+    /// `sqlite3` shell in a transaction) ends the run here with that error, before any flow (a flow's stores then each
+    /// waited out the lock in turn, and the run ended 40 s later blaming a full disk). Another failure (a full disk)
+    /// is left to the flows' own writes, which say it (exit 74).
     public func useScenario(named name: String) throws(StateError) -> String? {
         guard !readOnly else { return nil }
         let last: String?

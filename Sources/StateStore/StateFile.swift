@@ -78,13 +78,20 @@ public final class StateFile: Sendable {
         unformatted ? [] : try SQLiteFlowHistory(database: database).unreadable(limit: limit)
     }
 
-    /// The newest `limit` flows' results as the file holds them (JSON text, as `run` printed them), by id: for
-    /// `history --json`, whose lines carry a failure's `error` and `failedStep`.
-    public func results(limit: Int) throws(StoreFailure) -> [Int: String] {
+    /// Among the newest `limit` flows, those that did not succeed: their result's `error` (JSON text) and
+    /// `failedStep`, by id, read out of the results by SQLite (not every result whole): for `history --json`.
+    public func failures(limit: Int) throws(StoreFailure) -> [Int: (error: String?, failedStep: String?)] {
         guard !unformatted else { return [:] }
         do {
-            let rows = try database.query("SELECT id, result_json FROM flows ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
-            return Dictionary(rows.compactMap { row in row[0].integer.flatMap { id in row[1].text.map { (Int(id), $0) } } }) { first, _ in first }
+            let rows = try database.query("""
+                SELECT id, result_json -> '$.error', result_json ->> '$.failedStep' FROM flows
+                WHERE id IN (SELECT id FROM flows ORDER BY id DESC LIMIT ?) AND outcome != 'success' AND json_valid(result_json)
+                """, [.integer(Int64(limit))])
+            var failures: [Int: (error: String?, failedStep: String?)] = [:]
+            for row in rows {
+                if let id = row[0].integer { failures[Int(id)] = (row[1].text, row[2].text) }
+            }
+            return failures
         } catch {
             throw StoreFailure(error.description)
         }

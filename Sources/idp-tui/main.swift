@@ -171,13 +171,13 @@ enum EndingSignals {
     }
 }
 
-// A closed standard stream (`<&-`, `>&-`, `2>&-`) gets /dev/null, opened read-only, in its place: otherwise the
-// next file or pipe opened takes its number, and a session reads its own pipe as its input (and waits forever) or
-// writes its output into the state file. Read-only, so that writing to a closed output still fails (exit 74).
 // An output past the file-size limit (`ulimit -f`) is an output that could not be written (exit 74, "File too
 // large"), not SIGXFSZ's 153 with half a JSON line.
 signal(SIGXFSZ, SIG_IGN)
 
+// A closed standard stream (`<&-`, `>&-`, `2>&-`) gets /dev/null, opened read-only, in its place: otherwise the
+// next file or pipe opened takes its number, and a session reads its own pipe as its input (and waits forever) or
+// writes its output into the state file. Read-only, so that writing to a closed output still fails (exit 74).
 for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 {
     let null = open("/dev/null", O_RDONLY)
     if null >= 0 && null != descriptor {

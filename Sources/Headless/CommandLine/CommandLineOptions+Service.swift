@@ -36,7 +36,6 @@ extension CommandLineOptions {
         throws(UsageError) -> (service: FlowService, noteScenario: () throws(UsageError) -> Void)
     {
         let state = try openState(for: command)
-        do { try state?.waitUntilWritable() } catch { throw UsageError(command.prefix + error.description) }
         let note = { () throws(UsageError) in
             if let note = try Self.useScenario(inputs.scenario, in: state) { writeErrorLine("idp-tui: \(note)") }
         }
