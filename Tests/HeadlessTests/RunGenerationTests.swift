@@ -48,4 +48,21 @@ import Testing
             #expect(try state.reserveGeneration() == 2, "a copy replays the generation that follows")
         }
     }
+
+    /// A file another process keeps locked when the generation is reserved (taken between the run's two first writes)
+    /// ends the run with that error: falling back to the flows recorded drew the ids another run on the file draws.
+    /// The refused reservation takes no generation.
+    @Test func aLockHeldAtTheReservationIsThrownAndTakesNone() throws {
+        let path = freshStatePath()
+        let holder = try StateFile(path: path)
+        let run = try StateFile(path: path)
+        defer { run.close() }
+        try holder.executeForTesting("BEGIN IMMEDIATE")
+        var refused: StateError?
+        do throws(StateError) { _ = try run.reserveGeneration() } catch { refused = error }
+        try holder.executeForTesting("ROLLBACK")
+        holder.close()
+        #expect(refused?.description == "the state file \(path) stayed locked by another process for 10 s")
+        #expect(try run.reserveGeneration() == 0, "the refused reservation took no generation")
+    }
 }
