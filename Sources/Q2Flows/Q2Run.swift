@@ -19,7 +19,7 @@ public struct Q2Outcome: FlowResultDetail, Equatable, Encodable {
     public let authenticationMethod: String?
     /// Signed in with the saved credential.
     public let autoLogin: Bool
-    public let launch: String
+    public let launch: Q2Launch
     /// The user data's top-level keys (never the values of a token).
     public let userDataKeys: [String]?
 
@@ -196,7 +196,7 @@ struct Q2Flow {
             family.savedCredential = credential
             var done = signInResult(.success, status: "OK", error: nil)
             done.q2 = Q2Outcome(username: result.username, failure: nil, statusCode: result.statusCode, hydraCode: nil,
-                                authenticationMethod: result.authenticationMethod.rawValue, autoLogin: autoLogin, launch: launch.rawValue,
+                                authenticationMethod: result.authenticationMethod.rawValue, autoLogin: autoLogin, launch: launch,
                                 userDataKeys: result.userDataJSON.map { $0.keys.sorted() })
             return done
         case .failure(let failure):
@@ -211,7 +211,7 @@ struct Q2Flow {
             // Q2 has no subsystems: the error's code is Core's hydraCode; the HTTP status is the q2 object's statusCode.
             var done = signInResult(.failure, status: status, error: FlowError(subsystem: nil, code: failure.hydraCode, message: failure.message))
             done.q2 = Q2Outcome(username: credential.username.isEmpty ? nil : credential.username, failure: failure.caseName, statusCode: failure.statusCode,
-                                hydraCode: failure.hydraCode, authenticationMethod: nil, autoLogin: autoLogin, launch: launch.rawValue,
+                                hydraCode: failure.hydraCode, authenticationMethod: nil, autoLogin: autoLogin, launch: launch,
                                 userDataKeys: nil)
             return done
         }
@@ -250,7 +250,7 @@ struct Q2Flow {
     private func q2Result(_ outcome: FlowOutcome, status: String, message: String, username: String?, autoLogin: Bool) -> FlowResult {
         var done = run.result(outcome, status: status, step: .signInScreen, error: FlowError(subsystem: nil, code: nil, message: message))
         done.q2 = Q2Outcome(username: username, failure: nil, statusCode: nil, hydraCode: nil, authenticationMethod: nil,
-                            autoLogin: autoLogin, launch: family.settings.launch.rawValue, userDataKeys: nil)
+                            autoLogin: autoLogin, launch: family.settings.launch, userDataKeys: nil)
         return done
     }
 }

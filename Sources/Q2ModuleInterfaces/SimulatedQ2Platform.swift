@@ -2,7 +2,7 @@ import IdpTuiWorld
 import Threading
 
 /// How the app was opened, which decides what the platform tells the sign-in screen (idp-tui's).
-public enum Q2Launch: String, Sendable, CaseIterable {
+public enum Q2Launch: String, Sendable, CaseIterable, Codable {
     case normal
     /// From a deep link while logged out: a banner asks the user to sign in.
     case deepLink = "deep-link"
