@@ -67,6 +67,13 @@ public enum PaymentForm {
     /// (N, reason 05), as a real one would.
     static func parseExpiry(_ text: String) throws(PaymentFormProblem) -> (month: Int, year: Int) {
         let parts = formatExpiry(text.trimmingCharacters(in: .whitespaces)).split(separator: "/", omittingEmptySubsequences: false)
+        // A month past 12 is said first, as the form said it while it was typed (Pay on `13` said "write it as
+        // MM/YY" after the form had said the month).
+        if let first = parts.first, first.count == 2, first.allSatisfy({ $0.isASCII && $0.isNumber }), let month = Int(first),
+            !(1...12).contains(month)
+        {
+            throw PaymentFormProblem(field: .expiry, message: "the month must be 01 to 12")
+        }
         // Digits only (Int takes a sign: 12/-1 was sent as 9912).
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let month = Int(parts[0]), parts[0].count <= 2, let year = Int(parts[1]), parts[1].count == 2 || parts[1].count == 4

@@ -80,6 +80,12 @@ import ThreeDSecure
         driver.press(.backspace)
         driver.type("2")
         #expect(!row().contains("the month must be"), "\(row())")
+        // Pay on a month past 12 says the month, as the form did while it was typed (it said "write it as MM/YY").
+        driver.press(.backspace)
+        driver.type("3")
+        driver.press(.tab, .tab, .tab, .tab, .character(" "))  // Pay
+        let screen = driver.app.render().text
+        #expect(screen.contains("the month must be 01 to 12") && !screen.contains("write it as MM/YY"), "\(screen)")
     }
 
     /// A letter in the expiry is said beside it as it is typed (it was taken silently and refused only at Pay),
