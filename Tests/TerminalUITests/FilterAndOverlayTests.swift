@@ -70,22 +70,25 @@ import Testing
         #expect(driver.app.render().text.contains("not typed: esc gives the keys back"), "\(driver.app.render().text)")
     }
 
-    /// A password typed while the log has the keys over a form: a "/" in it is held (it opened the filter, which
-    /// showed the rest of the password in clear), after a refused key, after a log key (`j`, `k`) or first; two in a
-    /// row open the filter. Without a form waiting, "/" opens it at once.
+    /// A password typed while the log has the keys over a form opens no filter, a "/" in it first, after a refused
+    /// key, after a log key (`j`, `k`) or two in a row (the filter showed the rest of the password in clear; the
+    /// secrets audit found `wonder//land` shown as "filter: land" after a fix that opened it at a second "/"). The
+    /// help bar offers no filter there. Without a form waiting, "/" opens it at once.
     @Test func aSlashWhileAFormWaitsDoesNotOpenTheFilter() throws {
-        for typed in ["Zq7/secretPW", "jk/secretPW", "/secretPW"] {
+        for typed in ["Zq7/secretPW", "jk/secretPW", "/secretPW", "wonder//secretPW", "//secretPW"] {
             let driver = AppDriver()
             driver.openActivation()
             driver.press(.f6)
+            #expect(!driver.app.render().text.contains("/ filter"), "\(driver.app.render().text)")
             for character in typed { driver.press(.character(character)) }
             #expect(driver.app.state.logFocus?.editingFilter == false, "\(typed)")
             #expect(!driver.app.render().text.contains("secretPW"), "\(driver.app.render().text)")
-            driver.press(.character("/"), .character("/"))
-            #expect(driver.app.state.logFocus?.editingFilter == true, "two / in a row filter")
+            #expect(driver.app.render().text.contains("no filter while a form waits") || !typed.hasSuffix("/"))
         }
         let home = AppDriver()
-        home.press(.tab, .character("/"))
+        home.press(.tab)
+        #expect(home.app.render().text.contains("/ filter"))
+        home.press(.character("/"))
         #expect(home.app.state.logFocus?.editingFilter == true)
     }
 

@@ -22,7 +22,8 @@ extension AppView {
             if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")] }
             // "move", not "select": at 60 columns the bar keeps End too.
             // `v` last but help: the diagram, where Tab reached the log (the bar drops it first when narrow).
-            return [("↑↓", "move"), ("enter", "details"), ("/", "filter"), ("end", "newest"), ("esc", "back")]
+            // No filter while a form waits (a "/" may be in a password typed here by mistake).
+            return [("↑↓", "move"), ("enter", "details")] + (state.isAsking ? [] : [("/", "filter")]) + [("end", "newest"), ("esc", "back")]
                 + (state.logTakesTab ? [("v", "diagram")] : []) + [("F1", "help")]
         }
         switch state.screen {

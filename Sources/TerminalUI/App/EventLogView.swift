@@ -9,17 +9,15 @@ public struct LogFocusState: Sendable, Equatable {
     public var selected: Int?
     /// Only events whose text contains this (any case) are listed.
     public var filter = ""
-    /// A "/" was held while a form waits behind the log (``slashHeld``): a second one opens the filter.
-    var slashHeld = false
     /// The most characters a filter (the log's, the card picker's) takes, and what a key past them says.
     static let filterLimit = 40
     static let filterFull = "the filter takes at most \(filterLimit) characters"
     /// What typing and a paste meant for the screen behind say while the log has the keys (short enough for a
     /// 60-column status line with a fault on); they go when that screen's prompt does.
     static let notTyped = "not typed: esc gives the keys back"
-    /// A "/" while a form waits: held, as it may be in a password typed here by mistake (the filter would show what
-    /// follows it).
-    static let notTypedSlash = "not typed (esc: keys back; / again: filter)"
+    /// A "/" while a form waits: no filter opens, as the "/" may be in a password typed here by mistake (the filter
+    /// would show what follows it in clear).
+    static let notTypedSlash = "not typed: no filter while a form waits"
     static let pasteIgnored = "paste ignored: esc gives the keys back"
     /// `/` was pressed: keys type into the filter until Enter or Esc.
     public var editingFilter = false
@@ -147,8 +145,6 @@ extension TerminalApp {
             return
         }
         let current = AppState.selectedIndex(focus, in: events)
-        let slashHeld = focus.slashHeld
-        focus.slashHeld = false
         // A move to an index: the newest follows (nil), any other keeps that event's sequence.
         func select(_ index: Int) {
             focus.selected = index >= last || events.isEmpty ? nil : events[max(0, index)].sequence
@@ -177,11 +173,11 @@ extension TerminalApp {
             state.logAsSequence = true
             state.logScroll = 0
             return
-        case .character("/") where state.isAsking && !slashHeld:
+        case .character("/") where state.isAsking:
             // A form waits behind (F6 took its keys): a "/" in a password typed here by mistake opened the filter, which
-            // then showed the rest of the password in clear. A second "/" in a row opens it.
+            // then showed the rest of the password in clear. Holding one and opening at the second did the same for a
+            // password with "//" in it: no filter opens while a form waits (one kept from before stays).
             state.notice = LogFocusState.notTypedSlash
-            focus.slashHeld = true
         case .character("/"):
             // A kept filter opens again at its end, to be refined (it was thrown away, as lazygit and gum do not).
             focus.editingFilter = true

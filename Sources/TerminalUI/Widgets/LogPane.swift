@@ -171,7 +171,8 @@ enum LogPane {
             // Before the keys, so that a narrow title cuts the keys, not the note.
             if scroll > 0 { title += " — \(scroll) newer below" }
             // While the filter is typed its own keys are in the title above (enter and esc meant other things here).
-            if !focus.editingFilter { title += " — ↑↓ select · enter details · / filter · end newest · esc back" }
+            // No filter while a form waits (a "/" may be in a password typed here by mistake).
+            if !focus.editingFilter { title += " — ↑↓ select · enter details" + (formWaiting ? "" : " · / filter") + " · end newest · esc back" }
         } else if scroll > 0 {
             title += " — \(scroll) newer below (pgdn)"
         } else {
