@@ -377,11 +377,17 @@ extension AppDriver {
         Snapshot.check(screen, "result-payment-unavailable-80x24")
     }
 
+    /// A code pasted with its line break goes into the code field; several lines are not typed (a note's lines were
+    /// joined into one code and sent to the ACS), as on a one-field login page.
     @Test func pasteGoesIntoTheCodeField() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002503")
         driver.app.handlePaste("98\n76")
+        #expect(driver.challenge?.code.text == "")
+        #expect(driver.app.render().text.contains("paste not typed: 2 parts for this page's 1 field"), "\(driver.app.render().text)")
+        driver.app.handlePaste("9876\r\n")
         #expect(driver.challenge?.code.text == "9876")
         #expect(!driver.app.render().text.contains("9876"))
+        #expect(!driver.app.render().text.contains("paste not typed"))
     }
 }
