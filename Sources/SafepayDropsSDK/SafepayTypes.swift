@@ -276,3 +276,16 @@ extension ThreeDSecureOutcome: CustomDebugStringConvertible {
         return "ThreeDSecureOutcome(\(fields.joined(separator: ", ")))"
     }
 }
+
+extension PropertyUpdateMessage {
+    /// A `safepay-property-update` as the event log shows it whole: the merchant's credentials (`authToken`,
+    /// `deviceDataCollectionJWT`) redacted, as the configuration prints them, and the collection URL without its
+    /// query (it may carry the JWT). Nil when `json` is no property update.
+    static func forLogs(_ json: String) -> String? {
+        guard let message = BridgeJSON.decode(PropertyUpdateMessage.self, from: json) else { return nil }
+        var properties = message.properties
+        for key in ["authToken", "deviceDataCollectionJWT"] where properties[key] != nil { properties[key] = .string("<redacted>") }
+        if let url = properties["deviceDataCollectionURL"]?.stringValue { properties["deviceDataCollectionURL"] = .string(urlForLogs(url)) }
+        return BridgeJSON.encode(PropertyUpdateMessage(properties: properties, messageId: message.messageId))
+    }
+}

@@ -33,7 +33,7 @@ final class BridgeHarness: Sendable {
     func ack(_ id: String) { bridge.receive(event("safepay-inframe__ack", "{\"messageId\":\"\(id)\",\"status\":\"success\"}"), from: origin) }
 
     var sentAttempts: [Int] {
-        notices.withLock { $0 }.compactMap { if case .sent(_, let attempt) = $0 { return attempt } else { return nil } }
+        notices.withLock { $0 }.compactMap { if case .sent(_, let attempt, _) = $0 { return attempt } else { return nil } }
     }
 }
 

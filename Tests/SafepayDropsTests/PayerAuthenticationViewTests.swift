@@ -19,6 +19,21 @@ import ThreeDSecure
         #expect(!log.contains("5ecret"), "\(log)")
     }
 
+    /// The property update is logged whole, as the page gets it (the log's detail view showed only its messageId),
+    /// with the merchant's credentials redacted as the configuration prints them.
+    @Test func thePropertyUpdateIsLoggedWholeWithItsCredentialsRedacted() throws {
+        let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
+        harness.start()
+        #expect(harness.delegate.wait(for: 1))
+        let message = try #require(harness.logged("safepay-property-update").first?.message)
+        for shown in [#""tracker":"trk_42""#, #""authToken":"<redacted>""#, #""deviceDataCollectionJWT":"<redacted>""#,
+                      #""do_capture":true"#, #""street_1":"1 Main St""#, #""type":"safepay-property-update""#] {
+            #expect(message.contains(shown), "\(message)")
+        }
+        let log = harness.log.withLock { $0 }.map { "\($0.detail) \($0.message ?? "")" }.joined(separator: "\n")
+        #expect(!log.contains("token-abc") && !log.contains("eyJhbGciOi"), "\(log)")
+    }
+
     @Test func frictionlessSuccessCallsFrictionlessOnly() throws {
         let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
         harness.start()
