@@ -55,6 +55,9 @@ import Testing
         driver.press(.enter)
         let idp = driver.app.state.listedEvents
         #expect(!idp.isEmpty && idp.allSatisfy { $0.from.rawValue == "IdP" || $0.to.rawValue == "IdP" }, "\(idp.map(\.step))")
+        // The log's title says how many it lists, as a past flow's transcript does.
+        let count = "filter \"IdP\" · \(idp.count) of \(driver.app.state.log.count)"
+        #expect(idp.count < driver.app.state.log.count && driver.app.render().text.contains(count), "\(driver.app.render().text)")
         driver.press(.character("/"), .control("u"))
         for character in "idp" { driver.press(.character(character)) }
         driver.press(.enter)

@@ -278,7 +278,7 @@ extension AppView {
         } else {
             LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
                          height: height, focus: state.logFocus, widest: state.logWidest, historyIDs: state.historyIDs,
-                         formWaiting: state.isAsking, tabReadsIt: state.logTakesTab)
+                         formWaiting: state.isAsking, tabReadsIt: state.logTakesTab, total: state.log.count)
         }
     }
 

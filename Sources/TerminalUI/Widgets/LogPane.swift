@@ -147,7 +147,7 @@ enum LogPane {
     /// focus's own scroll, moved only as far as that needs).
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
                      height: Int, focus: LogFocusState? = nil, widest: Widest, historyIDs: [Int: Int] = [:], formWaiting: Bool = false,
-                     tabReadsIt: Bool = true) {
+                     tabReadsIt: Bool = true, total: Int? = nil) {
         let rows = max(0, height - 3)
         var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
@@ -156,17 +156,21 @@ enum LogPane {
         var title = "SDK events"
         if let focus {
             let keys = formWaiting ? "a form waits: enter or esc answers it" : "enter keeps it, esc clears it"
+            // How many events the filter lists, as a past flow's transcript says it (the live log said nothing).
+            let count = focus.filter.isEmpty ? "" : total.map { " · \(events.count) of \($0)" } ?? ""
             if focus.editingFilter {
-                // The filter's end and its cursor stay in sight: the keys go first, then the filter's start (a long
-                // filter hid its own end, so that Ctrl-W seemed to do nothing).
+                // The filter's end and its cursor stay in sight: the count goes first, then the keys, then the filter's
+                // start (a long filter hid its own end, so that Ctrl-W seemed to do nothing).
                 let room = width - 6 - CharacterWidth.of(title + " — filter: ▏")
                 let keysText = " (\(keys))"
-                let filter = CharacterWidth.of(focus.filter) + CharacterWidth.of(keysText) <= room ? focus.filter + "▏" + keysText
-                    : CharacterWidth.of(focus.filter) <= room ? focus.filter + "▏"
+                let typed = CharacterWidth.of(focus.filter)
+                let filter = typed + CharacterWidth.of(count + keysText) <= room ? focus.filter + "▏" + count + keysText
+                    : typed + CharacterWidth.of(keysText) <= room ? focus.filter + "▏" + keysText
+                    : typed <= room ? focus.filter + "▏"
                     : "…" + CharacterWidth.suffix(focus.filter, fitting: max(0, room - 1)) + "▏"
                 title += " — filter: " + filter
             } else if !focus.filter.isEmpty {
-                title += " — filter \"\(focus.filter)\""
+                title += " — filter \"\(focus.filter)\"" + count
             }
             // Before the keys, so that a narrow title cuts the keys, not the note.
             if scroll > 0 { title += " — \(scroll) newer below" }
