@@ -110,6 +110,9 @@ import Testing
         (["run", "activate", "--seed"], "run: --seed needs a value"),
         (["history", "export", "4", "--format", "--state", "f"], "history export: --format needs a value"),
         (["compare", "--json=yes"], "compare: --json takes no value"),
+        // It said "unknown option --help".
+        (["run", "--help=yes"], "run: --help takes no value"),
+        (["--version=1"], "--version takes no value"),
         (["reset", "--limit", "0"], "reset: unknown option --limit (it is for idp-tui history); see idp-tui reset --help"),
         (["history", "--limit", "0"], "history: --limit takes a whole number from 1 to 100000, not \"0\""),
         (["run", "activate", "--state", "f", "--ephemeral"], "run: --state and --ephemeral exclude each other"),

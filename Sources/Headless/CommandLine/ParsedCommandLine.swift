@@ -30,6 +30,8 @@ public struct ParsedCommandLine: Sendable {
         /// command is the command (it was taken as the file's name, and the terminal UI ran).
         var commandForValue: [String: String] = [:]
         var optionsEnd = false
+        /// `--help` or `--version` given a value (`--help=yes`).
+        var valuedFlag: String?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             let place = arguments.count - rest.count
@@ -65,6 +67,11 @@ public struct ParsedCommandLine: Sendable {
                 continue
             }
             let (name, inline) = split(argument)
+            // `--help=yes` said "unknown option --help".
+            if name == "--help" || name == "--version", inline != nil {
+                valuedFlag = valuedFlag ?? name
+                continue
+            }
             let spec = OptionTable.named(name)
             var value = inline
             if let spec, spec.value != nil, value == nil {
@@ -97,6 +104,7 @@ public struct ParsedCommandLine: Sendable {
 
         let prefix = errorPrefix(of: chosen, words: words)
         let problem = { (message: String) in UsageError(prefix + message) }
+        if let valuedFlag { throw problem("\(valuedFlag) takes no value") }
         // With a command, --version would be dropped and the command run (a script's `reset --version` reset the
         // state): it is checked as any option a command does not take.
         if version { throw problem("--version goes alone (idp-tui --version)") }
