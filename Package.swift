@@ -145,7 +145,7 @@ let package = Package(
             name: "ScenarioTests", dependencies: ["Scenario", "JSONText", "IdentityProvider", "ThreeDSecure"], swiftSettings: strict),
         .testTarget(name: "DeterminismTests", dependencies: ["Determinism", "Threading"], swiftSettings: strict),
         .testTarget(
-            name: "IdentityProviderTests", dependencies: ["IdentityProvider", "Secrets", "Determinism", "Crypto"],
+            name: "IdentityProviderTests", dependencies: ["IdentityProvider", "Secrets", "Determinism", "Crypto", "Threading"],
             swiftSettings: strict),
         .testTarget(
             name: "SDKTests", dependencies: ["IdpSdk", "KSMasterController", "kssidp", "Q2ModuleInterfaces", "SafepayDropsSDK", "IdpTuiWorld", "ThreeDSecure", "IdentityProvider", "Secrets", "Determinism", "Threading", "Crypto"],
@@ -163,7 +163,7 @@ let package = Package(
             dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "Simulation", "LegacyFlows", "PaymentFlows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario", "LocaleText"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
-        .testTarget(name: "EndToEndTests", dependencies: ["idp-tui"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["idp-tui", "LocaleText"], swiftSettings: strict),
         .testTarget(name: "HeadlessTests", dependencies: ["Headless", "StateStore", "Threading", "IdentityProvider", "idp-tui"], swiftSettings: strict),
     ]
 )
