@@ -251,6 +251,7 @@ public final class FlowRun: Sendable {
 
     /// Asks the front end and blocks this thread for the answer: only for an SDK's synchronous callback
     /// (`provideCredentials`, the Drops page's form), whose vendor API blocks its thread.
+    @available(*, noasync, message: "a flow awaits ask(_:); only an SDK's synchronous callback blocks its thread")
     public func askBlocking(_ request: any PromptRequest) -> (PromptResolution, Duration) {
         let asked = clock.now
         let resolution = service.channel.askBlocking(flowID: id, timeout: service.promptTimeout) { [self] promptID in
