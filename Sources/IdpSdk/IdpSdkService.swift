@@ -126,9 +126,11 @@ public final class IdpSdkService: Sendable {
     /// tenant that expects hashed PINs fails every login.
     private func describe(_ failure: IdpFailure, hint mismatch: Bool) -> String {
         guard mismatch, case .wrongCredentials = failure else { return failure.message }
+        // The tenant named: an author whose user is in another tenant of the scenario than the app's saw only the
+        // hashing blamed.
         return failure.message + (shouldHashPin
-            ? "; shouldHashPin is true, so the password was sent hashed, which only a tenant that expects hashed PINs accepts"
-            : "; shouldHashPin is false, so the password was sent as typed, which a tenant that expects hashed PINs refuses")
+            ? "; shouldHashPin is true, so the password was sent hashed, and tenant \"\(tenantId)\" expects it as typed"
+            : "; shouldHashPin is false, so the password was sent as typed, and tenant \"\(tenantId)\" expects hashed PINs")
     }
 
     /// Opens the connection and checks the server's chain against the pinned one.

@@ -201,7 +201,7 @@ import Testing
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
         let result = try #require(service(ManualClock(), FlowConfiguration(shouldHashPin: true)).run(.activate, with: frontEnd))
         #expect(result.status == "WRONG_CREDENTIALS")
-        #expect(result.error?.message.hasSuffix("shouldHashPin is true, so the password was sent hashed, which only a tenant that expects hashed PINs accepts") == true)
+        #expect(result.error?.message.hasSuffix(#"shouldHashPin is true, so the password was sent hashed, and tenant "demo" expects it as typed"#) == true)
     }
 
     /// The migration guide's "After" does not hash (`shouldHashPin: false`) where its "Before" did: on a tenant that
@@ -213,7 +213,7 @@ import Testing
                                   configuration: FlowConfiguration(shouldHashPin: false))
         let result = try #require(service.run(.activate, with: RecordingFrontEnd.answering([Demo.aliceActivation])))
         #expect(result.status == "WRONG_CREDENTIALS")
-        #expect(result.error?.message.hasSuffix("shouldHashPin is false, so the password was sent as typed, which a tenant that expects hashed PINs refuses") == true,
+        #expect(result.error?.message.hasSuffix(#"shouldHashPin is false, so the password was sent as typed, and tenant "demo" expects hashed PINs"#) == true,
                 "\(result.error?.message ?? "")")
     }
 

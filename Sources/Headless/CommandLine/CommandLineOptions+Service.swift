@@ -103,6 +103,19 @@ extension CommandLineOptions {
     /// gives the first problem and the command that lists them all.
     /// `said`: how its errors begin when not `command`'s way (`run: scenario FILE: …`): `scenario show: FILE: …`.
     public func loadScenario(for command: Command = .run, said: String? = nil) throws(UsageError) -> Scenario {
+        var scenario = try readScenario(for: command, said: said)
+        if let tenant {
+            let tenants = scenario.identityProvider.tenants.map(\.id)
+            guard tenants.contains(tenant) else {
+                let listed = tenants.map { "\"\(VisibleText.escaped($0))\"" }.joined(separator: ", ")
+                throw UsageError("\(said ?? command.prefix)--tenant \"\(VisibleText.escaped(tenant))\" is no tenant of scenario \"\(VisibleText.escaped(scenario.name))\"; its tenants: \(listed)")
+            }
+            scenario.appTenant = tenant
+        }
+        return scenario
+    }
+
+    private func readScenario(for command: Command, said: String?) throws(UsageError) -> Scenario {
         guard let path = scenarioPath else { return .embeddedDefault }
         switch ScenarioFile.read(path: path) {
         case .success(let scenario): return scenario

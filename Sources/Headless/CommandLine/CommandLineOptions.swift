@@ -30,6 +30,8 @@ public struct CommandLineOptions: Sendable {
     public var bridgeTiming = BridgeTiming.swiftHost
     /// `--scenario FILE`; nil runs the embedded default.
     public var scenarioPath: String?
+    /// `--tenant ID`: the tenant the app is configured for, instead of the scenario's `app.tenant`.
+    public var tenant: String?
     /// `--state FILE`; nil is the default file.
     public var statePath: String?
     /// `--ephemeral`: keep state in memory only.

@@ -12,7 +12,7 @@ import StateStore
 /// ``OptionTable/all``.
 struct OptionSpec: Sendable {
     enum Scope: Sendable {
-        /// Every command: `--state`, `--ephemeral`, `--seed`, `--scenario`, `--theme`.
+        /// Every command: `--state`, `--ephemeral`, `--seed`, `--scenario`, `--tenant`, `--theme`.
         case global
         /// The commands that run flows: the terminal UI and `run`.
         case engine
@@ -98,6 +98,10 @@ enum OptionTable {
         },
         OptionSpec(name: "--scenario", value: "FILE", help: "a scenario file instead of the embedded demo (idp-tui scenario show prints it)", scope: .global) {
             options, value, _ in options.scenarioPath = value
+        },
+        // A scenario's other tenants were reachable only by editing its app.tenant (bank-qa's hashed-PIN tenant).
+        OptionSpec(name: "--tenant", value: "ID", help: "the tenant the app uses, instead of the scenario's app.tenant (the first)", scope: .global) {
+            options, value, _ in options.tenant = value
         },
         OptionSpec(name: "--theme", value: "NAME|FILE", help: "the terminal UI's theme: default, high-contrast, monochrome or a file", scope: .global) {
             options, value, _ in options.theme = value
