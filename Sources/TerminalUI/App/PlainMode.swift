@@ -29,8 +29,14 @@ extension TerminalApp {
             if let error = form.error { lines.append("! \(error)") }
             return lines
         case .payment(let form):
+            // A card of the scenario's that asks for a code, the first (2503 among Cardinal's): it was named whatever the
+            // scenario held, with the default cards left out too.
+            let asking = service.world.testCards.first {
+                if case .challenge(let design) = $0.scenario { design.uiType == .text && design.outcome == .authenticated && !design.endsInError } else { false }
+            }
             let code = service.world.scenario.challengePolicy.shownCode.map { ", \($0)" } ?? ""
-            var lines = [panelTitle, "Test cards: ? lists them, ? TEXT those matching (Visa 4000 0000 0000 2503 asks for a code\(code))"]
+            let example = asking.map { " (\($0.brand.rawValue) \(PaymentForm.formatCardNumber($0.number)) asks for a code\(code))" } ?? ""
+            var lines = [panelTitle, "Test cards: ? lists them, ? TEXT those matching" + example]
             if form.showsLastCard { lines.append("The last card used is filled in: Enter keeps it, another number replaces it.") }
             if let error = form.error { lines.append("! \(error)") }
             return lines
