@@ -2,25 +2,6 @@
     import Glibc
 #endif
 
-/// Why a text is not JSON, and where.
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let message: String
-    public let position: TextPosition
-    /// The text is JSON, but a number in it is beyond what a double holds (`1e400`): the callers do not call it
-    /// "not valid JSON", which it is.
-    public var isNumberOutOfRange = false
-
-    public init(message: String, position: TextPosition) {
-        self.message = message
-        self.position = position
-    }
-
-    /// What a caller says of the document: "not valid JSON: …", or only the number's problem.
-    public var documentProblem: String { isNumberOutOfRange ? message : "not valid JSON: \(message)" }
-
-    public var description: String { "\(message) at \(position)" }
-}
-
 /// A strict JSON parser (RFC 8259) that records the position of every value and refuses duplicate keys,
 /// for files whose errors a person has to find: scenario files. Nesting is limited so that hostile input
 /// cannot exhaust the stack.
@@ -90,7 +71,7 @@ public struct JSONParser {
         skipWhitespace()
         let node = try value(depth: 0)
         skipWhitespace()
-        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
+        guard index == bytes.count else { throw unexpected("unexpected text after the JSON value") }
         return node
     }
 
@@ -152,7 +133,7 @@ public struct JSONParser {
         // The character is described, never quoted: the text may be a password written without its quotes.
         default:
             let found = scalarHere
-            throw error(Self.isControl(found) ? "a control character where a value should be"
+            throw unexpected(Self.isControl(found) ? "a control character where a value should be"
                 : found.properties.isAlphabetic ? "unquoted text where a value should be (a string goes in double quotes)"
                 : "an unexpected character where a value should be")
         }
@@ -189,6 +170,14 @@ public struct JSONParser {
 
     /// The text ended before the object or array opened at `opened` was closed (a truncated document): said so,
     /// rather than what the next byte should have been.
+    /// `message`, unless the byte here starts a comment (`//`, `/*`, `#`), which JSON has none of: said so, as an
+    /// author coming from JSON5 or YAML needs to hear ("expected a key in double quotes" did not say it).
+    private mutating func unexpected(_ message: String) -> JSONSyntaxError {
+        let next = index + 1 < bytes.count ? bytes[index + 1] : nil
+        let comment = peek == UInt8(ascii: "#") || (peek == UInt8(ascii: "/") && (next == UInt8(ascii: "/") || next == UInt8(ascii: "*")))
+        return error(comment ? "a comment, which JSON does not allow" : message)
+    }
+
     private mutating func endsInside(_ what: String, _ opened: TextPosition) -> JSONSyntaxError {
         error("the \(what) that opens at line \(opened.line), column \(opened.column) is not closed: the text ends")
     }
@@ -206,7 +195,10 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard peek == UInt8(ascii: "\"") else { throw peek == nil ? endsInside("object", opened) : error("expected a key in double quotes") }
+            guard peek == UInt8(ascii: "\"") else {
+                if peek == UInt8(ascii: "}"), !members.isEmpty { throw error("a comma before }, which JSON does not allow (a trailing comma)") }
+                throw peek == nil ? endsInside("object", opened) : unexpected("expected a key in double quotes")
+            }
             let keyPosition = here()
             let key = try string()
             let duplicate: Bool
@@ -230,7 +222,7 @@ public struct JSONParser {
             case UInt8(ascii: "}"):
                 index += 1
                 return .object(members)
-            default: throw peek == nil ? endsInside("object", opened) : error("expected , or } after a member")
+            default: throw peek == nil ? endsInside("object", opened) : unexpected("expected , or } after a member")
             }
         }
     }
@@ -246,6 +238,7 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
+            if peek == UInt8(ascii: "]"), !items.isEmpty { throw error("a comma before ], which JSON does not allow (a trailing comma)") }
             items.append(try value(depth: depth + 1))
             skipWhitespace()
             switch peek {
@@ -253,7 +246,7 @@ public struct JSONParser {
             case UInt8(ascii: "]"):
                 index += 1
                 return .array(items)
-            default: throw peek == nil ? endsInside("array", opened) : error("expected , or ] after an array element")
+            default: throw peek == nil ? endsInside("array", opened) : unexpected("expected , or ] after an array element")
             }
         }
     }

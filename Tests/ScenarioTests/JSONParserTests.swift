@@ -17,7 +17,16 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{\"a\": 1,}", "expected a key in double quotes", 1, 9),
+        // A trailing comma and a comment are named (they said "expected a key in double quotes" and "an unexpected
+        // character where a value should be").
+        ("{\"a\": 1,}", "a comma before }, which JSON does not allow (a trailing comma)", 1, 9),
+        ("[1, 2, ]", "a comma before ], which JSON does not allow (a trailing comma)", 1, 8),
+        ("{,}", "expected a key in double quotes", 1, 2),
+        ("// the demo\n{}", "a comment, which JSON does not allow", 1, 1),
+        ("{\"a\": 1 /* one */}", "a comment, which JSON does not allow", 1, 9),
+        ("[1, # one\n2]", "a comment, which JSON does not allow", 1, 5),
+        ("{} // end", "a comment, which JSON does not allow", 1, 4),
+        ("[1, /x/]", "an unexpected character where a value should be", 1, 5),
         ("{\"a\": 1, \"a\": 2}", "a key appears twice in one object (the second time here)", 1, 10),
         ("[1 2]", "expected , or ] after an array element", 1, 4),
         ("{\n  \"a\": tru\n}", "unquoted text where a value should be (a string goes in double quotes)", 2, 8),
