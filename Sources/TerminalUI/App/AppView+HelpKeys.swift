@@ -18,7 +18,6 @@ extension AppView {
             // F1, not ?: with a form behind the log, ? is typed.
             // A form that came while the filter was typed or an event shown waits for them to close.
             if focus.detail != nil { return [("↑↓ pgup pgdn", "scroll"), ("esc", state.isAsking ? "close, to the form" : "close"), ("F1", "help")] }
-            if focus.editingFilter && state.isAsking { return [("type", "filter"), ("enter esc", "to the form"), ("F1", "help")] }
             if focus.editingFilter { return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")] }
             // "move", not "select": at 60 columns the bar keeps End too.
             // `v` last but help: the diagram, where Tab reached the log (the bar drops it first when narrow).

@@ -19,6 +19,8 @@ public struct LogFocusState: Sendable, Equatable {
     /// would show what follows it in clear).
     static let notTypedSlash = "not typed: no filter while a form waits"
     static let pasteIgnored = "paste ignored: esc gives the keys back"
+    /// A form came while the filter was typed: the filter stops, and the log keeps the keys until Esc.
+    static let formCame = "a form came: esc gives it the keys"
     /// `/` was pressed: keys type into the filter until Enter or Esc.
     public var editingFilter = false
     /// The detail view of the selected event is open, scrolled this far.
@@ -111,13 +113,8 @@ extension TerminalApp {
         let events = state.listedEvents
         let last = events.count - 1
         if focus.editingFilter {
-            switch key {
-            case .enter where state.isAsking, .escape where state.isAsking:
-                // A form came while the filter was typed: closing the filter hands the form the keys.
-                leaveLogFocus(focus)
-                return
-            default: if let notice = LogFocusState.edit(&focus.filter, editing: &focus.editingFilter, with: key) { state.notice = notice }
-            }
+            // No filter is typed while a form waits: one being typed stops when a form comes.
+            if let notice = LogFocusState.edit(&focus.filter, editing: &focus.editingFilter, with: key) { state.notice = notice }
             // ↑↓ move the selection while the filter is typed, as gum's filter and fzf do.
             if key == .up || key == .down {
                 let listed = state.listedEvents

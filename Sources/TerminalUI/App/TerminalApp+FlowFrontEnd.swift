@@ -103,9 +103,15 @@ extension TerminalApp {
         // its field. Not from a filter being typed or an event shown whole: the rest of a filter's text went into
         // the password and its Enter submitted it (a wrong password, an attempt spent), and the Esc that was to
         // close an event cancelled the flow. Those keep the keys, say that the form is waiting, and hand it the
-        // keys when they close (as the faults panel stays over a form that comes).
+        // keys when they close (as the faults panel stays over a form that comes). A filter being typed stops, its
+        // text so far kept: a password typed on, meant for the form, showed in it; keys are now "not typed", as
+        // after F6 from a form.
         let leaving = state.logFocus
         let keepsKeys = leaving.map { $0.editingFilter || $0.detail != nil } ?? false
+        if leaving?.editingFilter == true {
+            state.logFocus?.editingFilter = false
+            state.notice = LogFocusState.formCame
+        }
         if !keepsKeys { state.logFocus = nil }
         defer { if let leaving, !keepsKeys { leaveLogFocus(leaving) } }
         switch prompt.request {
@@ -145,7 +151,9 @@ extension TerminalApp {
         state.inFlight = nil
         state.deviceStatus = service.statusLine
         // A note about keys the log took from the flow's prompt goes with the prompt.
-        if [LogFocusState.notTyped, LogFocusState.notTypedSlash, LogFocusState.pasteIgnored].contains(state.notice) { state.notice = nil }
+        if [LogFocusState.notTyped, LogFocusState.notTypedSlash, LogFocusState.pasteIgnored, LogFocusState.formCame].contains(state.notice) {
+            state.notice = nil
+        }
         guard exitStatus == nil else { return }
         let waited = state.screen.isCancelling && state.cancellingSince.map { $0.duration(to: .now) >= AppState.cancelShownAfter } == true
         state.resultAfterWaitedCancel = waited ? .now : nil

@@ -41,7 +41,7 @@ enum HelpBar {
         ("a r", "approve / refuse on the other device"),
         ("↑↓ on a result", "scroll its lines when they do not all show"),
         ("pgup pgdn", "scroll the SDK event log"),
-        ("tab or F6", "into the log (F6 from a form too): ↑↓ select, home end, enter details, / filter; esc, tab or F6 back"),
+        ("tab or F6", "into the log (F6 from a form too): ↑↓ select, home end, enter details, / filter (no form waiting); esc, tab or F6 back"),
         ("end in the log", "follow the newest events again"),
         ("/ in the log", "filter: enter keeps, esc clears, ctrl-w ctrl-u delete"),
         ("v", "the log as a sequence diagram (and back)"),

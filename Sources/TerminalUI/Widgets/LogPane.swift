@@ -155,7 +155,7 @@ enum LogPane {
         }
         var title = "SDK events"
         if let focus {
-            let keys = formWaiting ? "a form waits: enter or esc answers it" : "enter keeps it, esc clears it"
+            let keys = "enter keeps it, esc clears it"
             // How many events the filter lists, as a past flow's transcript says it (the live log said nothing).
             let count = focus.filter.isEmpty ? "" : total.map { " · \(events.count) of \($0)" } ?? ""
             if focus.editingFilter {
