@@ -69,16 +69,12 @@ public enum PaymentForm {
         let parts = formatExpiry(text.trimmingCharacters(in: .whitespaces)).split(separator: "/", omittingEmptySubsequences: false)
         // A month past 12 is said first, as the form said it while it was typed (Pay on `13` said "write it as
         // MM/YY" after the form had said the month).
-        if let first = parts.first, first.count == 2, first.allSatisfy({ $0.isASCII && $0.isNumber }), let month = Int(first),
-            !(1...12).contains(month)
-        {
-            throw PaymentFormProblem(field: .expiry, message: "the month must be 01 to 12")
-        }
+        if hasImpossibleMonth(text) { throw PaymentFormProblem(field: .expiry, message: monthProblem) }
         // Digits only (Int takes a sign: 12/-1 was sent as 9912).
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
             let month = Int(parts[0]), parts[0].count <= 2, let year = Int(parts[1]), parts[1].count == 2 || parts[1].count == 4
         else { throw PaymentFormProblem(field: .expiry, message: "write it as MM/YY, e.g. 12/30") }
-        guard (1...12).contains(month) else { throw PaymentFormProblem(field: .expiry, message: "the month must be 01 to 12") }
+        guard (1...12).contains(month) else { throw PaymentFormProblem(field: .expiry, message: monthProblem) }
         // EMV 3-D Secure's cardExpiryDate is YYMM: a four-digit year is one of 2000–2099 (01/2912, typed into a
         // filled field, was taken and sent as 12; 12/0030 as 2030).
         guard parts[1].count == 2 || (2000...2099).contains(year) else {
@@ -128,12 +124,19 @@ public enum PaymentForm {
         }
         guard text.allSatisfy(fits) else { return message }
         // A month past 12 (or 00) is said once its two digits are in, not only when Pay is pressed.
-        if field == .expiry, case let month = text.prefix(while: { $0 != "/" }).filter({ $0 != " " }), month.count == 2,
-            let number = Int(month), !(1...12).contains(number)
-        {
-            return "the month must be 01 to 12"
-        }
-        return nil
+        return field == .expiry && hasImpossibleMonth(text) ? monthProblem : nil
+    }
+
+    static let monthProblem = "the month must be 01 to 12"
+
+    /// An expiry of digits, spaces and a slash whose month (its two digits before the slash, spaces aside) is no
+    /// month: the form says it as it is typed and at Pay alike (`1 3/30` was said as typed, and at Pay "write it as
+    /// MM/YY").
+    static func hasImpossibleMonth(_ text: String) -> Bool {
+        guard text.allSatisfy({ ($0.isASCII && $0.isNumber) || $0 == "/" || $0 == " " }) else { return false }
+        let month = text.prefix { $0 != "/" }.filter { $0 != " " }
+        guard month.count == 2, let number = Int(month) else { return false }
+        return !(1...12).contains(number)
     }
 
     /// A card number as a form shows it while it is typed: its digits in groups (4-6-5 on American Express,
