@@ -118,6 +118,22 @@ struct FormPaste {
         return said.isEmpty ? nil : "paste: " + said.joined(separator: ", ")
     }
 
+    /// A paste's parts: the text between line breaks (any: LF, CR, CR LF, NEL, a vertical tab, U+2028…) and tabs.
+    /// Empty parts move nothing: separators at either end, and a line break that a terminal's paste doubles (CR LF
+    /// sent as CR CR) between two values.
+    static func parts(of text: String) -> [Substring] { text.split { $0.isNewline || $0 == "\t" } }
+
+    /// A paste into a field that stands alone (a challenge's code): one part is typed at the cursor; several are not
+    /// typed, as on a one-field page of a form (a note's lines were joined into one code and sent to the ACS).
+    mutating func typeAlone(_ text: String, into input: inout TextInput) {
+        let parts = Self.parts(of: text)
+        guard parts.count <= 1 else {
+            refused = (parts: parts.count, fields: 1, fromFirst: true)
+            return
+        }
+        if let part = parts.first { type(part, into: &input) }
+    }
+
     /// Types `text` into `input` at its cursor, as a key's text is: its control characters (a tab, an escape) left
     /// out and the field's limit kept, each noted for ``notice``.
     mutating func type(_ text: some StringProtocol, into input: inout TextInput) {
@@ -139,9 +155,7 @@ extension FieldForm {
     mutating func paste(_ text: String) -> FormPaste {
         var outcome = FormPaste()
         guard let focused = focusedField else { return outcome }
-        // Empty parts move nothing: separators at either end, and a line break that a terminal's paste doubles (CR LF
-        // sent as CR CR) between two values.
-        let parts = text.split { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" }
+        let parts = FormPaste.parts(of: text)
         // One part: typed at the cursor, as a key's text is.
         guard parts.count > 1 else {
             if let part = parts.first { outcome.type(part, into: &inputs[focused]) }

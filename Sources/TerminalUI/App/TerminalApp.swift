@@ -261,14 +261,7 @@ public final class TerminalApp: FlowFrontEnd {
         case .challenge(var challenge) where challenge.focusedStop == .code:
             challenge.error = nil
             var outcome = FormPaste()
-            // Several lines (or tab-separated parts) are refused, as on a one-field page of a login: a note's
-            // lines were joined into one code and sent to the ACS.
-            let parts = text.split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" })
-            if parts.count > 1 {
-                outcome.refused = (parts.count, 1, true)
-            } else {
-                outcome.type(flat, into: &challenge.code)
-            }
+            outcome.typeAlone(text, into: &challenge.code)
             state.notice = outcome.notice
             state.screen = .challenge(challenge)
         default:
