@@ -121,7 +121,8 @@ public struct DropsLogEntry: Sendable, Equatable {
     public let thread: String
     /// The message's outcome where it has one: the transStatus of an ARes or RReq, `ack` for an ack.
     public let status: String?
-    /// The whole 3-D Secure message, as JSON (EMV field names), for AReq, ARes, CReq, CRes, RReq and Erro.
+    /// The whole message, as JSON: a 3-D Secure one (EMV field names) for AReq, ARes, CReq, CRes, RReq and Erro;
+    /// the bridge's property update with the merchant's credentials redacted.
     public let message: String?
 
     public init(from: String, to: String, name: String, detail: String, thread: String, status: String? = nil, message: String? = nil) {

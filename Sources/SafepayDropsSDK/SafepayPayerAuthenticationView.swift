@@ -136,10 +136,10 @@ public final class SafepayPayerAuthenticationView {
             if event.name != .ack {
                 log(DropsLogEntry(from: "Drops", to: "App", name: event.name.rawValue, detail: event.detailJSON, thread: QueueName.current))
             }
-        case .sent(let id, let attempt, let json):
+        case .sent(let id, let attempt, let logged):
             log(DropsLogEntry(from: "App", to: "Drops", name: BridgeProtocol.propertyUpdateType,
                               detail: attempt == 1 ? "messageId \(id)" : "messageId \(id), resent (attempt \(attempt))",
-                              thread: QueueName.current, message: PropertyUpdateMessage.forLogs(json)))
+                              thread: QueueName.current, message: logged))
         case .acknowledged(let id, let status):
             log(DropsLogEntry(from: "Drops", to: "App", name: "ack", detail: "messageId \(id), \(status)", thread: QueueName.current,
                               status: "ack"))

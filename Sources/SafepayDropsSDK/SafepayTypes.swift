@@ -114,6 +114,9 @@ public struct SafepayPayerAuthenticationConfiguration: Sendable, Equatable, Cust
         return nil
     }
 
+    /// The properties that are the merchant's credentials: printed and logged as `<redacted>`.
+    static let credentialKeys = ["authToken", "deviceDataCollectionJWT"]
+
     /// The `properties` of the `safepay-property-update` message.
     var properties: [String: JSONValue] {
         var properties: [String: JSONValue] = [
@@ -284,7 +287,7 @@ extension PropertyUpdateMessage {
     static func forLogs(_ json: String) -> String? {
         guard let message = BridgeJSON.decode(PropertyUpdateMessage.self, from: json) else { return nil }
         var properties = message.properties
-        for key in ["authToken", "deviceDataCollectionJWT"] where properties[key] != nil { properties[key] = .string("<redacted>") }
+        for key in SafepayPayerAuthenticationConfiguration.credentialKeys where properties[key] != nil { properties[key] = .string("<redacted>") }
         if let url = properties["deviceDataCollectionURL"]?.stringValue { properties["deviceDataCollectionURL"] = .string(urlForLogs(url)) }
         return BridgeJSON.encode(PropertyUpdateMessage(properties: properties, messageId: message.messageId))
     }

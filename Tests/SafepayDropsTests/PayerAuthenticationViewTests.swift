@@ -22,16 +22,19 @@ import ThreeDSecure
     /// The property update is logged whole, as the page gets it (the log's detail view showed only its messageId),
     /// with the merchant's credentials redacted as the configuration prints them.
     @Test func thePropertyUpdateIsLoggedWholeWithItsCredentialsRedacted() throws {
+        var configuration = DropsHarness.configuration
+        configuration.deviceDataCollectionURL = "https://collect.example/V1/Collect?jwt=eyJ5ecret.jwt"
         let harness = DropsHarness(cardholder: ScriptedCardholder(card: "4000000000002701"))
-        harness.start()
+        harness.start(configuration)
         #expect(harness.delegate.wait(for: 1))
         let message = try #require(harness.logged("safepay-property-update").first?.message)
         for shown in [#""tracker":"trk_42""#, #""authToken":"<redacted>""#, #""deviceDataCollectionJWT":"<redacted>""#,
-                      #""do_capture":true"#, #""street_1":"1 Main St""#, #""type":"safepay-property-update""#] {
+                      #""do_capture":true"#, #""street_1":"1 Main St""#, #""type":"safepay-property-update""#,
+                      #""deviceDataCollectionURL":"https://collect.example/V1/Collect?<redacted>""#] {
             #expect(message.contains(shown), "\(message)")
         }
         let log = harness.log.withLock { $0 }.map { "\($0.detail) \($0.message ?? "")" }.joined(separator: "\n")
-        #expect(!log.contains("token-abc") && !log.contains("eyJhbGciOi"), "\(log)")
+        #expect(!log.contains("token-abc") && !log.contains("eyJhbGciOi") && !log.contains("5ecret"), "\(log)")
     }
 
     @Test func frictionlessSuccessCallsFrictionlessOnly() throws {

@@ -8,9 +8,9 @@ import Threading
 package enum BridgeNotice: Sendable, Equatable {
     /// A message from the page was accepted (ready and ack are handled by the bridge and reported too).
     case received(InframeEvent)
-    /// A property update was sent (first time or resent), with its attempt number from 1, and the message as it
-    /// went (its credentials still in it: the log redacts them).
-    case sent(messageId: String, attempt: Int, json: String)
+    /// A property update was sent (first time or resent), with its attempt number from 1, and the message as the
+    /// log shows it: its credentials redacted (``PropertyUpdateMessage/forLogs(_:)``), so that no notice carries them.
+    case sent(messageId: String, attempt: Int, logged: String?)
     /// An ack arrived for a message.
     case acknowledged(messageId: String, status: String)
     /// No ack came after every retry: the bridge stops resending and tells the app nothing, as Safepay's React
@@ -167,7 +167,7 @@ package final class MessageBridge: Sendable {
             return true
         }
         if !kept { timer.cancel() }
-        notify(.sent(messageId: id, attempt: attempt, json: json))
+        notify(.sent(messageId: id, attempt: attempt, logged: PropertyUpdateMessage.forLogs(json)))
         deliver(json)
     }
 
