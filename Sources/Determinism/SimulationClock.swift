@@ -12,7 +12,8 @@ public protocol SimulationClock: Sendable {
 }
 
 extension SimulationClock {
-    /// Blocks the calling thread until `delay` has passed on this clock.
+    /// Blocks the calling thread until `delay` has passed on this clock (the synchronous SDKs' network wait).
+    @available(*, noasync, message: "a flow's async code suspends instead")
     public func sleep(for delay: Duration) {
         guard delay > .zero else { return }
         let woken = DispatchSemaphore(value: 0)
