@@ -252,7 +252,9 @@ struct ScenarioReader {
                                required: ["scenario", "identityProvider"]) else { return nil }
         if let version = top["scenario"] {
             if version.integer != ScenarioFile.formatVersion {
-                problem("$.scenario", version, "must be \(ScenarioFile.formatVersion) (the format version this idp-tui reads)")
+                // 1.0 or "1" is the version written another way (a schema's const takes 1.0): said so.
+                problem("$.scenario", version, "must be \(ScenarioFile.formatVersion) (the format version this idp-tui reads)"
+                    + (version.kind == "a string" || version.kind == "a number" && version.integer == nil ? ", written as the whole number \(ScenarioFile.formatVersion)" : ""))
             }
         }
         _ = string(top["$schema"], "$.$schema", maxLength: 500)

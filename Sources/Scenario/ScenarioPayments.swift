@@ -91,7 +91,8 @@ extension ScenarioReader {
                     Self.checkReason(reason, for: status, members, path, into: &self)
                     scenario = .frictionless(status, reason: reason)
                 } else {
-                    problem("\(path).frictionless", frictionless, "must be Y, A, N, U or R")
+                    let meant = TransStatus(rawValue: text.uppercased()).map { " (did you mean \($0.rawValue)?)" } ?? ""
+                    problem("\(path).frictionless", frictionless, "must be Y, A, N, U or R\(meant)")
                 }
             }
         } else if let lookup = members["lookup"] {
@@ -102,7 +103,8 @@ extension ScenarioReader {
                 if let outcome = LookupOutcome(rawValue: text) {
                     scenario = .lookup(outcome)
                 } else {
-                    problem("\(path).lookup", lookup, "must be one of \(LookupOutcome.allCases.map(\.rawValue).joined(separator: ", "))")
+                    let meant = LookupOutcome(rawValue: text.lowercased()).map { " (did you mean \($0.rawValue)?)" } ?? ""
+                    problem("\(path).lookup", lookup, "must be one of \(LookupOutcome.allCases.map(\.rawValue).joined(separator: ", "))\(meant)")
                 }
             }
         } else if let challenge = members["challenge"] {
@@ -133,18 +135,25 @@ extension ScenarioReader {
     mutating func challenge(_ node: JSONNode, _ members: JSONNode, _ path: String, reason: TransStatusReason?) -> CardScenario? {
         guard let name = string(node, "\(path).challenge", maxLength: 20) else { return nil }
         guard let uiType = Self.uiTypes[name] else {
-            problem("\(path).challenge", node, "must be one of \(Self.uiTypes.keys.sorted().joined(separator: ", "))")
+            // The right word in another case is named, as a misspelt key is ("Text": did you mean text?).
+            let meant = Self.uiTypes.keys.first { $0.lowercased() == name.lowercased() }.map { " (did you mean \($0)?)" } ?? ""
+            problem("\(path).challenge", node, "must be one of \(Self.uiTypes.keys.sorted().joined(separator: ", "))\(meant)")
             return nil
         }
         var outcome = TransStatus.authenticated
         var endsInError = false
+        var finalRefused = false
         if let text = string(members["final"], "\(path).final", maxLength: 5) {
-            if let status = TransStatus(rawValue: text), [.authenticated, .notAuthenticated, .couldNotBePerformed].contains(status) {
+            let finals: [TransStatus] = [.authenticated, .notAuthenticated, .couldNotBePerformed]
+            if let status = TransStatus(rawValue: text), finals.contains(status) {
                 outcome = status
             } else if text == "error" {
                 (outcome, endsInError) = (.couldNotBePerformed, true)
             } else {
-                problem("\(path).final", members["final"], "must be Y, N or U (the result of a challenge answered right), or error (the ACS fails)")
+                let meant = finals.map(\.rawValue).first { $0 == text.uppercased() } ?? (text.lowercased() == "error" ? "error" : nil)
+                problem("\(path).final", members["final"], "must be Y, N or U (the result of a challenge answered right), or error (the ACS fails)"
+                    + (meant.map { " (did you mean \($0)?)" } ?? ""))
+                finalRefused = true
             }
         }
         let prompt = string(members["prompt"], "\(path).prompt", maxLength: 200) ?? ChallengeDesign.defaultPrompt(for: uiType)
@@ -155,7 +164,9 @@ extension ScenarioReader {
             }
         } else if endsInError, members["reason"] != nil {
             problem("\(path).reason", members["reason"], "does not apply to a card whose ACS fails (final error): it ends U, reason 22")
-        } else if !endsInError {
+        } else if !endsInError, !finalRefused {
+            // Not after a refused final: its reason was then judged against Y, a second error that contradicted the
+            // author's R.
             Self.checkReason(reason, for: outcome, members, path, into: &self)
         }
         // A list whose problem was reported already is not reported again as missing ("has more than 8 entries"

@@ -154,6 +154,8 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         ("[]", "line 1, column 1: $: must be an object, not an array"),
         (#"{"identityProvider": {"tenants": []}}"#, "$.scenario: is required"),
         (minimal().replacingOccurrences(of: #""scenario": 1"#, with: #""scenario": 2"#), "$.scenario: must be 1"),
+        (minimal().replacingOccurrences(of: #""scenario": 1"#, with: #""scenario": 1.0"#),
+         "$.scenario: must be 1 (the format version this idp-tui reads), written as the whole number 1"),
         (minimal(#""name": 7"#), "$.name: must be a string, not a number"),
         (minimal(users: #"{"username": "alice", "password": 123456}"#),
          "line 1, column 109: $.identityProvider.tenants[0].users[0].password: must be a string, not a number"),
@@ -180,6 +182,12 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         (minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "C"}]}"#), "must be Y, A, N, U or R"),
         (minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "Y", "challenge": "text"}]}"#), "a card is frictionless, challenged or ends at lookup: one of them"),
         (minimal(#""payments": {"cards": [{"number": "4111111111111111", "challenge": "voice"}]}"#), "must be one of html, multi-select"),
+        // A value in the wrong case is named, as a misspelt key is.
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "challenge": "Text"}]}"#), "(did you mean text?)"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "y"}]}"#), "must be Y, A, N, U or R (did you mean Y?)"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "lookup": "Timeout"}]}"#), "(did you mean timeout?)"),
+        (minimal(#""payments": {"cards": [{"number": "4111111111111111", "challenge": "text", "final": "n", "reason": "01"}]}"#),
+         "or error (the ACS fails) (did you mean N?)"),
         (minimal(#""payments": {"cards": [{"number": "4111111111111111", "challenge": "single-select", "options": ["a", "b"], "correct": [3]}]}"#),
          "$.payments.cards[0].correct[0]: must be from 1 to 2"),
         (minimal(#""payments": {"cards": [{"number": "4111111111111111", "challenge": "single-select", "options": ["a"]}]}"#), "needs at least two options"),
@@ -207,6 +215,13 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         let cards = problems(minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "Y"}, {"number": "4111111111111111", "frictionless": "Q"}]}"#))
         #expect(cards.contains { $0.contains("cards[1].frictionless: must be Y, A, N, U or R") }, "\(cards)")
         #expect(cards.contains { $0.contains("cards[1].number: this card number is listed twice") }, "\(cards)")
+    }
+
+    /// A refused `final` is the card's one problem: its reason was then judged against Y, "a transStatusReason goes
+    /// with N, U or R, not with Y", which contradicted the author's R.
+    @Test func aRefusedFinalIsNotFollowedByAReasonProblem() {
+        let found = problems(minimal(#""payments": {"cards": [{"number": "4111111111111111", "challenge": "text", "final": "R", "reason": "01"}]}"#))
+        #expect(found.count == 1 && found.first?.contains("cards[0].final: must be Y, N or U") == true, "\(found)")
     }
 
     @Test(arguments: 0..<badFiles.count)
