@@ -270,19 +270,19 @@ case .run(.terminal):
         // after the first frame, off the main thread; the first frame needs none of them. A bad scenario file then
         // ends the UI with its one-line error (exit 2), the terminal given back first.
         let stateWarnings = Locked<[String]>([])
-        let tenant = options.scenarioPath == nil ? "demo" : "…"
+        let tenant = options.tenant ?? (options.scenarioPath == nil ? "demo" : "…")
         let idpUrl = options.scenarioPath == nil ? IdentityProviderConfiguration.defaultBaseURL : "…"
         let makeService: @Sendable () -> Result<FlowService, TerminalSession.StartError> = {
             // As `run` does: what the world needs whatever the scenario loads on another thread meanwhile.
             IdentityProviderCertificates.prepareInBackground()
             do throws(UsageError) {
-                let fromFile = options.scenarioPath == nil ? nil : try options.loadScenario(for: .terminal)
+                // The embedded scenario too, so that --tenant is checked and applied to it.
+                let scenario = try options.loadScenario(for: .terminal)
                 let configuration = try options.flowConfiguration(for: .terminal)
                 let state = try options.openState(for: .terminal)
-                let scenarioNote = try CommandLineOptions.useScenario(fromFile ?? .embeddedDefault, in: state)
+                let scenarioNote = try CommandLineOptions.useScenario(scenario, in: state)
                 stateWarnings.withLock { $0 = (state?.warnings ?? []) + [scenarioNote].compactMap { $0 } }
-                return .success(try options.makeService(scenario: fromFile ?? .embeddedDefault, configuration: configuration, state: state,
-                                                        for: .terminal))
+                return .success(try options.makeService(scenario: scenario, configuration: configuration, state: state, for: .terminal))
             } catch {
                 return .failure(TerminalSession.StartError(description: error.message))
             }

@@ -25,5 +25,9 @@ import Testing
         #expect(run.status == 2)
         #expect(run.stderr == #"idp-tui: run: --tenant "wholesale" is no tenant of scenario "bank-qa"; its tenants: "retail", "business""# + "\n")
         #expect(run.stdout.isEmpty)
+        // The terminal UI (plain here) on the embedded scenario checks it too: it ran on the demo tenant.
+        let plain = try BinaryRun.run(["--ephemeral", "--plain", "--tenant", "wholesale"])
+        #expect(plain.status == 2)
+        #expect(plain.stderr.contains(#"--tenant "wholesale" is no tenant of scenario "demo"; its tenants: "demo""#), "\(plain.stderr)")
     }
 }
