@@ -1,29 +1,26 @@
 import FlowEngine
 import JSONText
-import LegacyFlows
-import PaymentFlows
-import Q2Flows
 
-/// Which flows take each answers key. A key another flow takes is refused by its name (one of these, never a
-/// value), so that `"autoLogin"` given to `login`, or a card given to `activate`, is not ignored in silence.
+/// Which flows take each answers key, from every family's answer decoding (``AnswerFamilies``). A key another flow
+/// takes is refused by its name (one of these, never a value), so that `"autoLogin"` given to `login`, or a card
+/// given to `activate`, is not ignored in silence.
 enum AnswerKeys {
-    /// The flows that ask for a username and a password: the IdP's and the Q2 sign-in screen.
-    private static let signIns: [FlowKind] = [.activate, .login, .legacyActivate, .legacyLogin, .q2Login]
-
-    /// Every key a flow may take, with the flows that take it, in the order known keys are listed.
-    static let table: [(key: String, flows: [FlowKind]?)] = [
-        ("username", signIns),
-        ("password", signIns),
-        // Only activation's second page asks for the code (KnownClient.enrollment; the legacy app collects it up front).
-        ("activation-code", [.activate, .legacyActivate]),
-        // Fields the IdP's form may name; the IdpSdk asks for whatever its form holds (the legacy app's fields are fixed).
-        ("new-password", [.activate, .login]),
-        ("current-password", [.activate, .login]),
-        ("autoLogin", [.q2Login]),
-        // nil: every flow.
-        ("cancel", nil),
-        ("faults", nil),
-    ] + PaymentAnswers.keys.filter { $0 != "cancel" && $0 != "faults" }.map { ($0, [FlowKind.payerAuth]) }
+    /// Every key a flow may take, with the flows that take it (nil: every flow), in the order known keys are listed:
+    /// the families' in their order, a key that several take where the first lists it, then `cancel` and `faults`.
+    static let table: [(key: String, flows: [FlowKind]?)] = {
+        var merged: [(key: String, flows: [FlowKind]?)] = []
+        for family in AnswerFamilies.all {
+            for (key, flows) in family.keys {
+                if let index = merged.firstIndex(where: { $0.key == key }) {
+                    let known = merged[index].flows ?? []
+                    merged[index].flows = known + flows.filter { !known.contains($0) }
+                } else {
+                    merged.append((key, flows))
+                }
+            }
+        }
+        return merged + [("cancel", nil), ("faults", nil)]
+    }()
 
     /// The answers' keys as `run --help` lists them: the keys that the same flows take on one line each.
     static var help: [String] {
@@ -45,8 +42,12 @@ enum AnswerKeys {
     /// flow knows (which the caller refuses without naming it).
     static func foreign(_ key: String, for kind: FlowKind, at place: String, before value: JSONNode) -> UsageError? {
         guard let entry = table.first(where: { $0.key == key }), let flows = entry.flows, !flows.contains(kind) else { return nil }
+        return UsageError("\(place) (\(kind.rawValue)) has \"\(key)\", which \(takers(flows)) (\(value.position))")
+    }
+
+    /// `only payer-auth takes`, `activate, login and q2-login take`.
+    static func takers(_ flows: [FlowKind]) -> String {
         let names = flows.map(\.rawValue)
-        let takers = names.count == 1 ? "only \(names[0]) takes" : "\(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") take"
-        return UsageError("\(place) (\(kind.rawValue)) has \"\(key)\", which \(takers) (\(value.position))")
+        return names.count == 1 ? "only \(names[0]) takes" : "\(names.dropLast().joined(separator: ", ")) and \(names.last ?? "") take"
     }
 }

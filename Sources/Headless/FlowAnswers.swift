@@ -3,7 +3,6 @@ import FlowEngine
 import FlowRecords
 import IdentityProvider
 import JSONText
-import PaymentFlows
 import SafepayDropsSDK
 import Scenario
 import Secrets
@@ -13,9 +12,9 @@ import Secrets
 public struct FlowAnswers: Sendable {
     public var values: [String: Secret]
     public var cancel: Bool
-    /// Q2: sign in with the saved credential when the module allows auto-login.
-    public var autoLogin = false
-    public var payment: PaymentAnswers
+    /// What the flow's family reads beyond credential values (``FamilyAnswering``): a payment's card and challenge
+    /// answers, Q2's `autoLogin`.
+    var own: (any Sendable)?
     /// The `faults` object for this flow only (as in a scenario file), checked when the answers were read: each key
     /// given sets its fault for this flow (`true` or a number switches it on, `false`, 0 or, for a server fault, null off), over the
     /// faults of the run (the scenario's and the command line's); a key left out keeps the run's.
@@ -26,11 +25,13 @@ public struct FlowAnswers: Sendable {
     /// ` (line 1, column 2)`: where the object starts, for an error about what it lacks.
     var at: String { PaymentAnswers.at(position) }
 
-    public init(values: [String: Secret] = [:], cancel: Bool = false, payment: PaymentAnswers = PaymentAnswers()) {
+    public init(values: [String: Secret] = [:], cancel: Bool = false) {
         self.values = values
         self.cancel = cancel
-        self.payment = payment
     }
+
+    /// What the family read of its own, when it is a `T`.
+    func own<T>(_ type: T.Type) -> T? { own as? T }
 
     /// The faults this flow runs with: the run's, with the answer's `faults` set over them.
     public func faults(over run: (identity: IdentityFaults, bridge: BridgeFaults)) -> (identity: IdentityFaults, bridge: BridgeFaults) {
@@ -50,8 +51,6 @@ public struct FlowAnswers: Sendable {
         }
     }
 
-    /// The keys an answers object may hold.
-    public static let credentialKeys = ["username", "password", "activation-code", "new-password", "current-password"]
     public static let maximumLength = 256
     /// The largest answers document read.
     public static let maximumDocumentSize = 1 << 20
@@ -94,9 +93,12 @@ public struct FlowAnswers: Sendable {
         var parsed: [FlowAnswers] = []
         for (index, element) in objects.enumerated() {
             let place = single ? "answers" : "answers[\(index)]"
-            parsed.append(flows[index] == .payerAuth
-                ? try PaymentAnswers.parseObject(element, at: place)
-                : try parseObject(element, at: place, for: flows[index]))
+            let family = AnswerFamilies.type(of: flows[index])
+            if let own = try family?.parseObject(element, at: place, for: flows[index]) {
+                parsed.append(own)
+            } else {
+                parsed.append(try parseObject(element, at: place, for: flows[index], family))
+            }
         }
         return parsed
     }
@@ -107,7 +109,10 @@ public struct FlowAnswers: Sendable {
         !bytes.dropFirst(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0).contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) })
     }
 
-    private static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers {
+    /// The common reading: the credential keys `kind` takes, `cancel`, `faults`, and the rest of its family's keys.
+    private static func parseObject(
+        _ node: JSONNode, at place: String, for kind: FlowKind, _ family: (any FamilyAnswering.Type)?
+    ) throws(UsageError) -> FlowAnswers {
         guard let members = node.members else { throw UsageError("\(place) must be an object (\(node.position))") }
         var answers = FlowAnswers()
         answers.position = node.position
@@ -118,22 +123,27 @@ public struct FlowAnswers: Sendable {
                 // The bridge's and 3-D Secure's faults bite a payment only: in another flow's answers they would
                 // be switched on and do nothing.
                 if let (inner, node) = value.members?.first(where: { $0.key == "bridge" || $0.key == "threeDS" }) {
-                    throw UsageError("\(place) (\(kind.rawValue)) has \"faults.\(inner)\", which only payer-auth takes (\(node.position))")
+                    throw UsageError("\(place) (\(kind.rawValue)) has \"faults.\(inner)\", which \(AnswerKeys.takers(AnswerFamilies.bridgeFaultKinds)) (\(node.position))")
                 }
                 answers.faultsGiven = try parseFaults(value, at: place)
                 continue
             }
-            if key == "cancel" || key == "autoLogin" {
+            if key == "cancel" {
                 guard let flag = value.bool else { throw UsageError("\(place).\(key) must be true or false\(at)") }
-                if key == "cancel" { answers.cancel = flag } else { answers.autoLogin = flag }
+                answers.cancel = flag
                 continue
             }
-            guard credentialKeys.contains(key) else {
+            if try family?.read(key, value, into: &answers, at: place) == true { continue }
+            guard AnswerKeys.keys(for: kind).contains(key) else {
                 throw unknownKey(key, in: place, before: value, known: AnswerKeys.keys(for: kind))
             }
             answers.values[key] = Secret(try text(value, at: "\(place).\(key)", limit: maximumLength))
         }
         return answers
+    }
+
+    static func missing(_ field: CredentialField, _ kind: FlowKind, asker: String?, at place: String, _ given: FlowAnswers) -> UsageError {
+        UsageError("\(place) (\(kind.rawValue)) has no \"\(field.key)\", which \(asker ?? "the flow asks for")\(given.at)")
     }
 
     /// A string answer: a string, of at most `limit` bytes, with no control character (C0, DEL or C1), as a

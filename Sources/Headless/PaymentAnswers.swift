@@ -172,7 +172,7 @@ public struct PaymentAnswers: Sendable {
                 throw FlowAnswers.unknownKey(key, in: "\(place) (payer-auth)", before: value, known: keys)
             }
         }
-        answers.payment = payment
+        answers.own = payment
         return answers
     }
 }

@@ -1,0 +1,97 @@
+import FlowEngine
+import DropsWeb
+import IdentityProvider
+import JSONText
+
+/// A flow family's part of `run`, its answer decoding: the answers keys its flows take, how it reads what is its
+/// own in an answers object, what it checks before anything runs, how it answers its own kinds of prompt, and what
+/// it notes when a flow ends. The runner knows a family only through this, and ``AnswerFamilies/all`` lists them.
+protocol FamilyAnswering: AnyObject {
+    /// The flows it answers for.
+    static var kinds: [FlowKind] { get }
+    /// Its answers keys, credential fields included, each with the flows of this family that take it, in the order
+    /// errors and `run --help` list them. `cancel` and `faults` are every flow's, and not listed.
+    static var keys: [(key: String, flows: [FlowKind])] { get }
+    /// Whether its flows take the bridge's and 3-D Secure's faults (`faults.bridge`, `faults.threeDS`); by default not.
+    static var takesBridgeFaults: Bool { get }
+    /// Who asks for a form's fields when the flow fixes them ("the Q2 sign-in screen asks for"); nil, the default,
+    /// when the scenario's IdP decides.
+    static var asker: String? { get }
+
+    /// Reads an answers object of `kind` whole; nil, the default: the common reading (the credential keys of
+    /// ``keys``, `cancel`, `faults`), with ``read(_:_:into:at:)`` for the rest of its keys.
+    static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers?
+    /// Reads a key of its own that is not a credential field (Q2's `autoLogin`) in the common reading; false: not one.
+    static func read(_ key: String, _ value: JSONNode, into answers: inout FlowAnswers, at place: String) throws(UsageError) -> Bool
+
+    init(service: FlowService)
+
+    /// The identity faults its settings hold on for the whole run, with what holds each ("--insecure-device holds
+    /// the device insecure"): an answer cannot switch one off for its flow.
+    var heldFaults: [(fault: IdentityFaults.Fault, heldBy: String)] { get }
+    /// Switches ``heldFaults`` on in the faults a flow starts with.
+    func hold(_ faults: inout IdentityFaults)
+    /// Refuses, before anything runs, the answers for the flow at `position` that cannot do: a field its form
+    /// always asks for and they lack, an answer to a challenge that will come and that they lack.
+    func check(_ run: AnswerPlan, at position: Int) throws(UsageError)
+    /// A flow of this family starts: what it remembers of the last one is forgotten.
+    func flowStarts()
+    /// How long the answers take before cancelling `prompt` (the card form's `delay`); zero by default.
+    func delayBeforeCancelling(_ prompt: FlowPrompt, _ given: FlowAnswers) -> Duration
+    /// Answers `prompt` when it is a kind of prompt of its own; false, the default, for a credential form, which the
+    /// runner answers from the answers' values.
+    func answer(_ prompt: FlowPrompt, _ given: FlowAnswers, through runner: HeadlessRunner) -> Bool
+    /// Lines for standard error after a flow of its family that was answered ended: answers it never used.
+    func notes(on result: FlowResult, _ given: FlowAnswers) -> [String]
+}
+
+extension FamilyAnswering {
+    static var takesBridgeFaults: Bool { false }
+    static var asker: String? { nil }
+    static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers? { nil }
+    static func read(_ key: String, _ value: JSONNode, into answers: inout FlowAnswers, at place: String) throws(UsageError) -> Bool {
+        false
+    }
+    var heldFaults: [(fault: IdentityFaults.Fault, heldBy: String)] { [] }
+    func hold(_ faults: inout IdentityFaults) {}
+    func check(_ run: AnswerPlan, at position: Int) throws(UsageError) {}
+    func flowStarts() {}
+    func delayBeforeCancelling(_ prompt: FlowPrompt, _ given: FlowAnswers) -> Duration { .zero }
+    func answer(_ prompt: FlowPrompt, _ given: FlowAnswers, through runner: HeadlessRunner) -> Bool { false }
+    func notes(on result: FlowResult, _ given: FlowAnswers) -> [String] { [] }
+
+    /// The credential keys of `fields`, taken by `kinds`.
+    static func keys(of fields: [CredentialField], for kinds: [FlowKind]) -> [(key: String, flows: [FlowKind])] {
+        fields.map { ($0.key, kinds) }
+    }
+
+    /// Refuses answers for the flow at `position` that lack one of `fields`, which its form always asks for.
+    func require(_ fields: [CredentialField], _ run: AnswerPlan, at position: Int) throws(UsageError) {
+        let given = run.answers[position]
+        if let missing = fields.first(where: { given.values[$0.key] == nil }) {
+            throw FlowAnswers.missing(missing, run.flows[position], asker: Self.asker, at: run.place(position), given)
+        }
+    }
+}
+
+/// What a run is asked to do, as a family checks its answers before anything runs.
+struct AnswerPlan {
+    let flows: [FlowKind]
+    let answers: [FlowAnswers]
+    /// The faults of the scenario and the command line, which every flow starts from.
+    let baseFaults: (identity: IdentityFaults, bridge: BridgeFaults)
+
+    /// `answers[2]`, or `answers` for a run of one flow: where an error points.
+    func place(_ position: Int) -> String { flows.count == 1 ? "answers" : "answers[\(position)]" }
+}
+
+/// Every family's answer decoding, registered in one place (as ``FlowCatalog`` registers the families).
+enum AnswerFamilies {
+    static var all: [any FamilyAnswering.Type] { [IdpAnswering.self, LegacyAnswering.self, Q2Answering.self, PaymentAnswering.self] }
+
+    /// The answering of `kind`'s family.
+    static func type(of kind: FlowKind) -> (any FamilyAnswering.Type)? { all.first { $0.kinds.contains(kind) } }
+
+    /// The flows that take the bridge's and 3-D Secure's faults.
+    static var bridgeFaultKinds: [FlowKind] { all.filter { $0.takesBridgeFaults }.flatMap { $0.kinds } }
+}

@@ -1,0 +1,131 @@
+import DropsWeb
+import FlowEngine
+import JSONText
+import PaymentFlows
+import SafepayDropsSDK
+import ThreeDSecure
+
+/// A payment's answers: the card form's fields, and how to answer each kind of challenge (``PaymentAnswers``).
+final class PaymentAnswering: FamilyAnswering {
+    static let kinds = PaymentFamily.kinds
+    static let keys: [(key: String, flows: [FlowKind])] =
+        PaymentAnswers.keys.filter { $0 != "cancel" && $0 != "faults" }.map { ($0, [FlowKind.payerAuth]) }
+    static let takesBridgeFaults = true
+
+    private let service: FlowService
+    /// This flow's progress through its payment answers.
+    private var progress = PaymentProgress()
+
+    init(service: FlowService) {
+        self.service = service
+    }
+
+    static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers? {
+        try PaymentAnswers.parseObject(node, at: place)
+    }
+
+    private var defaults: PaymentDefaults? { service.family(PaymentFamily.self)?.settings.paymentDefaults }
+
+    /// The card form's fields and the answer its card's challenge asks for; with a fault that ends the payment
+    /// before any challenge, the challenge's answers are not needed.
+    func check(_ run: AnswerPlan, at position: Int) throws(UsageError) {
+        guard let defaults else { return }
+        let faults = run.answers[position].faults(over: run.baseFaults)
+        let noChallenge = faults.bridge.threeDS.directoryServer != nil || faults.identity.networkUnavailable
+            || faults.identity.requestTimeout
+        try run.answers[position].payment.check(
+            defaults, issuer: service.world.accessControlServer, challengeMayCome: !noChallenge, at: run.place(position))
+    }
+
+    func flowStarts() { progress = PaymentProgress() }
+
+    /// The cardholder takes the card form's `delay` over it before cancelling too (it was cancelled at once).
+    func delayBeforeCancelling(_ prompt: FlowPrompt, _ given: FlowAnswers) -> Duration {
+        prompt.request is PaymentDetailsRequest ? given.payment.delay : .zero
+    }
+
+    func answer(_ prompt: FlowPrompt, _ given: FlowAnswers, through runner: HeadlessRunner) -> Bool {
+        switch prompt.request {
+        case let request as PaymentDetailsRequest:
+            do {
+                let details = try given.payment.cardForm(request.defaults, at: runner.place)
+                runner.answer(prompt, with: .payment(details), after: given.payment.delay)
+            } catch {
+                runner.refuse(prompt, error.message)
+            }
+        case let request as ChallengeRequest: answerChallenge(prompt, request, given.payment, runner)
+        default: return false
+        }
+        return true
+    }
+
+    private func answerChallenge(_ prompt: FlowPrompt, _ request: ChallengeRequest, _ given: PaymentAnswers, _ runner: HeadlessRunner) {
+        let place = runner.place
+        if given.cancelChallenge {
+            runner.answer(prompt, with: .cancel, after: given.challengeDelay)
+            return
+        }
+        let screen = request.screen
+        let action: CardholderAction
+        progress.screens.insert(screen.uiType)
+        switch screen.uiType {
+        case .text:
+            if progress.resendsAsked < given.resend {
+                progress.resendsAsked += 1
+                action = .answer(.resend)
+            } else if progress.codesUsed < given.otp.count || (given.otpRepeats && !given.otp.isEmpty) {
+                action = .answer(.code(given.otp[min(progress.codesUsed, given.otp.count - 1)]))
+                progress.codesUsed += 1
+            } else if given.otp.isEmpty {
+                runner.refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(PaymentAnswers.at(given.object))")
+                return
+            } else {
+                runner.refuse(prompt, "\(place).otp has \(given.otp.count) \(given.otp.count == 1 ? "code" : "codes"), but the challenge asked for another\(PaymentAnswers.at(given.otpPosition))")
+                return
+            }
+        case .singleSelect, .multiSelect:
+            guard !given.choices.isEmpty else {
+                runner.refuse(prompt, PaymentAnswers.noChoices(screen.uiType, screen.options, at: place, given.object).message)
+                return
+            }
+            do {
+                action = .answer(.select(try given.chosen(from: screen.options, at: place)))
+            } catch {
+                runner.refuse(prompt, error.message)
+                return
+            }
+        case .outOfBand:
+            guard let approve = given.approve else {
+                runner.refuse(prompt, PaymentAnswers.noApproval(at: place, given.object).message)
+                return
+            }
+            // On the other device first, then Continue, as the terminal UI and plain mode do: the log reads alike.
+            if let otherDevice = request.otherDevice {
+                runner.answer(prompt, with: .challenge(.answer(.continueOutOfBand)), after: given.challengeDelay) {
+                    otherDevice.decide(approve: approve)
+                }
+                return
+            }
+            action = .decideOnOtherDevice(approve: approve)
+        case .htmlOther:
+            action = .answer(.unsupportedInterface)
+        }
+        runner.answer(prompt, with: .challenge(action), after: given.challengeDelay)
+    }
+
+    /// The keys a payment that ended (not cancelled) never used, for a challenge its card does not have.
+    func notes(on result: FlowResult, _ given: FlowAnswers) -> [String] {
+        guard result.outcome != .cancelled, let defaults else { return [] }
+        let designed = given.payment.designedChallenge(defaults, issuer: service.world.accessControlServer)
+        let keys = given.payment.unused(progress, designed: designed)
+        guard !keys.isEmpty else { return [] }
+        let names = keys.map { "\"\($0)\"" }.joined(separator: ", ")
+        let card = designed.map { "its card's challenge is \($0.name)" } ?? "its card meets no challenge"
+        return ["\(names) not used: \(card)"]
+    }
+}
+
+extension FlowAnswers {
+    /// A payment's answers (empty ones for another flow's).
+    var payment: PaymentAnswers { own(PaymentAnswers.self) ?? PaymentAnswers() }
+}
