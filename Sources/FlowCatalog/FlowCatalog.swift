@@ -20,7 +20,7 @@ public enum FlowCatalog {
         let make: @Sendable (SimulationEnvironment, FlowConfiguration, [any FlowFamily]) -> any FlowFamily
     }
 
-    /// The families, in the order `run --help` lists their kinds (the terminal's menu is `MenuItem`).
+    /// The families, in the order `run --help` lists their kinds and the terminal's menu offers them.
     static let registry: [Registration] = [
         Registration(type: IdpSdkFamily.self, settings: .idp) { environment, configuration, _ in
             IdpSdkFamily(environment: environment, settings: configuration.idp)
@@ -39,6 +39,9 @@ public enum FlowCatalog {
 
     /// Every kind of flow, in the registry's order.
     public static let kinds: [FlowKind] = registry.flatMap { $0.type.kinds }
+
+    /// The flows the terminal UI's menu offers, in the registry's order.
+    public static let menuKinds: [FlowKind] = registry.flatMap { $0.type.menuKinds }
 
     /// The kinds that settings in `part` of the configuration can change (what a command-line option that sets
     /// them can reach).

@@ -8,6 +8,10 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// The flows of this family, in menu order.
     static var kinds: [FlowKind] { get }
 
+    /// The flows the terminal UI's home menu offers, in its order, under their titles: by default every kind. The
+    /// KSSIDP wrapper's are reached through its comparison screen instead.
+    static var menuKinds: [FlowKind] { get }
+
     /// Runs `run`'s flow to its result, awaiting its calls (``FlowRun/call(_:onCancel:_:)``) and prompts
     /// (``FlowRun/ask(_:)``); nil when a cancel ended it (the engine then reported the result).
     func run(_ run: FlowRun) async -> FlowResult?
@@ -50,6 +54,7 @@ public protocol FlowFamily: AnyObject, Sendable {
 }
 
 extension FlowFamily {
+    public static var menuKinds: [FlowKind] { kinds }
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? { nil }
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? { nil }

@@ -36,6 +36,8 @@ public final class LegacyFamily: FlowFamily {
     }
 
     public static let kinds: [FlowKind] = [.legacyActivate, .legacyLogin]
+    /// None: the menu reaches them through the KSSIDP comparison, beside the IdpSdk's.
+    public static let menuKinds: [FlowKind] = []
 
     /// What a KSSIDP app collects before it calls the wrapper (every field up front, whatever the IdP's form
     /// holds): fixed by the flow, so that a headless run can check its answers before anything runs.

@@ -239,14 +239,14 @@ import Testing
     @Test func focusWalksEveryEntryAndWraps() {
         let driver = AppDriver()
         var seen: [MenuItem] = []
-        for _ in MenuItem.allCases {
-            seen.append(MenuItem.allCases[driver.app.state.menuSelection])
+        for _ in MenuItem.all {
+            seen.append(MenuItem.all[driver.app.state.menuSelection])
             driver.press(.down)
         }
-        #expect(seen == MenuItem.allCases)
+        #expect(seen == MenuItem.all)
         #expect(driver.app.state.menuSelection == 0)
         driver.press(.up)
-        #expect(MenuItem.allCases[driver.app.state.menuSelection] == .quit)
+        #expect(MenuItem.all[driver.app.state.menuSelection] == .quit)
     }
 
     /// The status line says "⚡ 1 fault on" beside the report: the report says that the panel's faults did not

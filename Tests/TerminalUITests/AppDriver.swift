@@ -52,7 +52,7 @@ final class AppDriver {
 
     /// Chooses KSSIDP comparison on the home menu and waits until its report has arrived.
     func openComparison() {
-        while MenuItem.allCases[app.state.menuSelection] != .kssidpComparison { press(.down) }
+        while MenuItem.all[app.state.menuSelection] != .kssidpComparison { press(.down) }
         press(.enter)
         pump { app in
             if case .comparison(let comparison) = app.state.screen { return !comparison.running }

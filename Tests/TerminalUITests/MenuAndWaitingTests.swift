@@ -25,7 +25,7 @@ import Testing
 
     @Test func theMenuTakesDigitsJKHomeAndEnd() {
         let driver = AppDriver()
-        let count = MenuItem.allCases.count
+        let count = MenuItem.all.count
         driver.press(.character("4"))
         #expect(driver.app.state.menuSelection == 3)
         #expect(driver.app.render().text.contains("▸ 4 Pay with card (3-D Secure)"))

@@ -67,7 +67,7 @@ import Testing
         #expect(driver.app.render().text.contains("What would you like to do?"))
         // The menu's Quit is under where Back was: what a second press there would press.
         let quit = try #require(driver.app.render().targets.first { $0.contains(row: row - 1, column: column - 1) })
-        #expect(MenuItem.allCases[quit.stop] == .quit)
+        #expect(MenuItem.all[quit.stop] == .quit)
         driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: true))
         driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: false))
         #expect(driver.app.exitStatus == nil, "the second press of a double-click quit")

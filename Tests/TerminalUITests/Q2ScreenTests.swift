@@ -7,7 +7,7 @@ import Testing
 extension AppDriver {
     /// Home → Q2 login (four Downs: activate, log in, log out, pay, Q2).
     func openQ2() {
-        while MenuItem.allCases[app.state.menuSelection] != .q2Login { press(.down) }
+        while MenuItem.all[app.state.menuSelection].title != "Q2 login" { press(.down) }
         press(.enter)
         pump { _ in self.isForm || self.isResult || { if case .working = self.screen { return false } else { return true } }() }
     }

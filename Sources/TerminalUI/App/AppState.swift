@@ -1,35 +1,29 @@
 import DropsWeb
+import FlowCatalog
 import FlowEngine
 import IdentityProvider
 import IdpSdk
 import SafepayDropsSDK
 
-/// An entry of the home menu.
-public enum MenuItem: CaseIterable, Sendable {
-    case activate, login, logout, payWithCard, q2Login, kssidpComparison, quit
+/// An entry of the home menu: a flow the families offer (``FlowCatalog/menuKinds``), under its title, then the
+/// KSSIDP comparison and Quit.
+public struct MenuItem: Sendable, Equatable {
+    public let title: String
+    /// The flow it starts; nil for the comparison and Quit.
+    let flow: FlowKind?
 
-    public var title: String {
-        switch self {
-        case .activate: "Activate device"
-        case .login: "Log in"
-        case .logout: "Log out"
-        case .payWithCard: "Pay with card (3-D Secure)"
-        case .q2Login: "Q2 login"
-        case .kssidpComparison: "KSSIDP comparison"
-        case .quit: "Quit"
-        }
+    private init(title: String, flow: FlowKind?) {
+        self.title = title
+        self.flow = flow
     }
 
-    var flow: FlowKind? {
-        switch self {
-        case .activate: .activate
-        case .login: .login
-        case .logout: .logout
-        case .payWithCard: .payerAuth
-        case .q2Login: .q2Login
-        default: nil
-        }
-    }
+    /// The item that starts `kind`.
+    public static func flow(_ kind: FlowKind) -> MenuItem { MenuItem(title: kind.title, flow: kind) }
+    public static let kssidpComparison = MenuItem(title: "KSSIDP comparison", flow: nil)
+    public static let quit = MenuItem(title: "Quit", flow: nil)
+
+    /// The menu, top to bottom.
+    public static let all: [MenuItem] = FlowCatalog.menuKinds.map(flow) + [kssidpComparison, quit]
 }
 
 /// The credential form of one prompt: a field per requested id, then Submit and Cancel.

@@ -28,7 +28,7 @@ extension AppView {
         switch state.screen {
         // q before f and h: at 60 columns the bar dropped it, and with it the way out.
         // Tab and v last: the log's keys show where the bar has room (tab from 80 columns, v from about 90).
-        case .home: return [("↑↓ 1-\(MenuItem.allCases.count)", "move"), ("enter", "select"), ("q", "quit"), ("f", "faults"), ("h", "history"),
+        case .home: return [("↑↓ 1-\(MenuItem.all.count)", "move"), ("enter", "select"), ("q", "quit"), ("f", "faults"), ("h", "history"),
                             ("tab", "log"), ("v", "diagram"), ("?", "help")]
         case .history: return [("↑↓ j k", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("?", "help")]

@@ -136,7 +136,7 @@ public enum AppView {
 
     private static func drawHome(_ buffer: inout ScreenBuffer, _ state: AppState, _ area: Area) {
         buffer.put("What would you like to do?", row: area.top, column: area.left, role: .hint)
-        ChoiceList.draw(&buffer, MenuItem.allCases.map(\.title), selection: state.menuSelection, top: area.top + 2, left: area.left,
+        ChoiceList.draw(&buffer, MenuItem.all.map(\.title), selection: state.menuSelection, top: area.top + 2, left: area.left,
                         width: 30, rows: area.height - 2, focused: state.logFocus == nil)
     }
 

@@ -20,7 +20,7 @@ extension TerminalApp {
         case .home:
             // The status line's device, which the terminal UI shows at the bottom: whether Log in can work.
             return ["What would you like to do? (device: \(state.deviceStatus))"]
-                + MenuItem.allCases.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
+                + MenuItem.all.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
                 + ["  f Faults: switch them on and off (the terminal UI's panel)", "  h History: past flows, each with its events"]
         case .form(let form):
             // A deep link's banner, as the terminal UI shows it over Q2's sign-in form (and plain mode over the choice).
@@ -103,11 +103,11 @@ extension TerminalApp {
             return plainMenuSubquestion
         case .home:
             // Either case, and Enter (refused with what the menu takes, not echoed as "not an answer").
-            let choices = Set((1...MenuItem.allCases.count).map(String.init) + ["q", "Q", "f", "F", "h", "H", ""])
+            let choices = Set((1...MenuItem.all.count).map(String.init) + ["q", "Q", "f", "F", "h", "H", ""])
             // The faults on, as the status line counts them: the flow chosen meets them. In the question, which is
             // asked again as the menu comes back, rather than in the menu, printed again at each switch.
             let faults = state.faultsOnText.map { "\($0); " } ?? ""
-            return PlainQuestion(text: "Choose 1-\(MenuItem.allCases.count) (\(faults)q quits): ", secret: false, takes: .choice(choices))
+            return PlainQuestion(text: "Choose 1-\(MenuItem.all.count) (\(faults)q quits): ", secret: false, takes: .choice(choices))
         case .form(let form):
             return plainFormQuestion(form)
         case .payment(let form):
@@ -179,11 +179,11 @@ extension TerminalApp {
             return answerPlainMenuSubquestion(text)
         case .home:
             if openPlainMenuQuestion(text) { return false }
-            if text.lowercased() == "q" { quit(0) } else if let number = Int(text), (1...MenuItem.allCases.count).contains(number) {
+            if text.lowercased() == "q" { quit(0) } else if let number = Int(text), (1...MenuItem.all.count).contains(number) {
                 handle(.character(Character(String(number))))
                 handle(.enter)
             } else {
-                state.notice = "choose a number from 1 to \(MenuItem.allCases.count), f (faults), h (history) or q"
+                state.notice = "choose a number from 1 to \(MenuItem.all.count), f (faults), h (history) or q"
             }
             return false
         case .form(var form):

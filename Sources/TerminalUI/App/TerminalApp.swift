@@ -270,7 +270,7 @@ public final class TerminalApp: FlowFrontEnd {
     }
 
     private func handleHome(_ key: Key) {
-        let items = MenuItem.allCases
+        let items = MenuItem.all
         if let selection = ChoiceList.selection(after: key, from: state.menuSelection, count: items.count) {
             state.menuSelection = selection
             return

@@ -27,7 +27,7 @@ enum HelpBar {
 
     static let allKeys: [(String, String)] = [
         ("↑ ↓ tab shift-tab", "move focus"),
-        ("j k home end 1-\(MenuItem.allCases.count)", "move in a menu (a digit: to that item)"),
+        ("j k home end 1-\(MenuItem.all.count)", "move in a menu (a digit: to that item)"),
         ("enter", "next field; submit on the last; select"),
         ("esc", "cancel the flow; back from a result"),
         ("← → home end", "move in a field"),
