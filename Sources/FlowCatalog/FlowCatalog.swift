@@ -8,28 +8,28 @@ import Q2Flows
 import Simulation
 
 /// Every flow family idp-tui runs, registered in one place: adding a family is one module and one line here
-/// (with its settings in ``FlowConfiguration``).
+/// (its settings are its own type, kept in ``FlowConfiguration`` by that type).
 public enum FlowCatalog {
     /// A family's type and how a service makes its instance (from the environment, the configuration and the
     /// families made before it).
-    /// `settings`: the part of ``FlowConfiguration`` the family is made with (the KSSIDP wrapper, the IdpSdk's); nil
-    /// for a family with no settings, whose kinds then join no option's reach.
+    /// `settings`: the type of the settings the family is made with (the KSSIDP wrapper, the IdpSdk's); nil for a
+    /// family with no settings, whose kinds then join no option's reach.
     struct Registration: Sendable {
         let type: any FlowFamily.Type
-        let settings: FlowConfiguration.Part?
+        let settings: (any FamilySettings.Type)?
         let make: @Sendable (SimulationEnvironment, FlowConfiguration, [any FlowFamily]) -> any FlowFamily
     }
 
     /// The families, in the order `run --help` lists their kinds and the terminal's menu offers them.
     static let registry: [Registration] = [
-        Registration(type: IdpSdkFamily.self, settings: .idp) { environment, configuration, _ in
+        Registration(type: IdpSdkFamily.self, settings: IdpSettings.self) { environment, configuration, _ in
             IdpSdkFamily(environment: environment, settings: configuration.idp)
         },
-        Registration(type: PaymentFamily.self, settings: .payment) { _, configuration, _ in PaymentFamily(settings: configuration.payment) },
-        Registration(type: Q2Family.self, settings: .q2) { environment, configuration, _ in
+        Registration(type: PaymentFamily.self, settings: PaymentSettings.self) { _, configuration, _ in PaymentFamily(settings: configuration.payment) },
+        Registration(type: Q2Family.self, settings: Q2Settings.self) { environment, configuration, _ in
             Q2Family(world: environment.world, deviceQueue: environment.deviceQueue, settings: configuration.q2)
         },
-        Registration(type: LegacyFamily.self, settings: .idp) { _, _, made in LegacyFamily(idp: made.first(IdpSdkFamily.self)) },
+        Registration(type: LegacyFamily.self, settings: IdpSettings.self) { _, _, made in LegacyFamily(idp: made.first(IdpSdkFamily.self)) },
     ]
 
     /// The families of a service on `environment`, configured as `configuration` says.
@@ -43,10 +43,9 @@ public enum FlowCatalog {
     /// The flows the terminal UI's menu offers, in the registry's order.
     public static let menuKinds: [FlowKind] = registry.flatMap { $0.type.menuKinds }
 
-    /// The kinds that settings in `part` of the configuration can change (what a command-line option that sets
-    /// them can reach).
-    public static func kinds(changedBy part: FlowConfiguration.Part) -> [FlowKind] {
-        registry.filter { $0.settings == part }.flatMap { registration in registration.type.kinds.filter(registration.type.isChangedBySettings) }
+    /// The kinds that settings of type `settings` can change (what a command-line option that sets them can reach).
+    public static func kinds(changedBy settings: any FamilySettings.Type) -> [FlowKind] {
+        registry.filter { $0.settings.map(ObjectIdentifier.init) == ObjectIdentifier(settings) }.flatMap { registration in registration.type.kinds.filter(registration.type.isChangedBySettings) }
     }
 
     /// The kinds an identity fault can reach.

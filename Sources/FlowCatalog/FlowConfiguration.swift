@@ -7,20 +7,9 @@ import Q2Flows
 import Q2ModuleInterfaces
 import SafepayDropsSDK
 
-/// How the app side of the simulation behaves, family by family, and how long a prompt may wait: what the
-/// command line sets.
-public struct FlowConfiguration: Sendable {
-    /// How long a prompt waits for the front end; nil waits for ever.
-    public var promptTimeout: Duration?
-    public var idp: IdpSettings
-    public var payment: PaymentSettings
-    public var q2: Q2Settings
-
-    /// A part of the configuration: one family's settings.
-    public enum Part: Sendable {
-        case idp, payment, q2
-    }
-
+extension FlowConfiguration {
+    /// A configuration of the catalog's families in one call, for the command line, the benchmark and tests. A
+    /// family added later is configured through its own settings (``FlowConfiguration/subscript(_:)``).
     public init(
         certificateChainPEM: String? = nil, shouldHashPin: Bool = false,
         authenticationMode: KSMAuthenticationMode = .no, promptTimeout: Duration? = .seconds(300),
@@ -29,7 +18,7 @@ public struct FlowConfiguration: Sendable {
         bridgeFaults: BridgeFaults = .none, paymentDefaults: PaymentDefaults = PaymentDefaults(),
         q2Launch: Q2Launch = .normal, insecureDeviceReason: String? = nil
     ) {
-        self.promptTimeout = promptTimeout
+        self.init(promptTimeout: promptTimeout)
         idp = IdpSettings(
             certificateChainPEM: certificateChainPEM, shouldHashPin: shouldHashPin, authenticationMode: authenticationMode,
             enrollmentClientId: enrollmentClientId, loginClientId: loginClientId)

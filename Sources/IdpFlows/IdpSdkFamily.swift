@@ -8,7 +8,9 @@ import Threading
 
 /// How the app uses the IdpSdk: what it pins, whether it hashes the PIN, which local authentication mode it
 /// asks for, and its client ids.
-public struct IdpSettings: Sendable {
+public struct IdpSettings: FamilySettings {
+    public static let defaults = IdpSettings()
+
     /// The PEM chain passed to `IdpSdkService(certificateChain:)`; nil pins the IdP's own.
     public var certificateChainPEM: String?
     public var shouldHashPin: Bool
@@ -230,5 +232,13 @@ final class MasterControllerListener: KSAsyncEventReceiver, Sendable {
         guard let error = event as? KSMErrorRuntimeEvent, let run = service.withLock({ $0.service })?.runningFlow else { return }
         run.emit(.runtimeError, from: .masterController, to: .app, thread: QueueName.current, status: StatusType.INTERNAL_ERROR.name,
                  detail: "\(error.getName()): \(error.errorDescription); send StartEvent before anything else")
+    }
+}
+
+extension FlowConfiguration {
+    /// How the app uses the IdpSdk (and the KSSIDP wrapper over it).
+    public var idp: IdpSettings {
+        get { self[IdpSettings.self] }
+        set { self[IdpSettings.self] = newValue }
     }
 }

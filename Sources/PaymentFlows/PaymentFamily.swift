@@ -49,7 +49,9 @@ public struct PaymentDefaults: Sendable, Equatable {
 }
 
 /// How the app uses Safepay Drops, and how the simulated bridge behaves.
-public struct PaymentSettings: Sendable {
+public struct PaymentSettings: FamilySettings {
+    public static let defaults = PaymentSettings()
+
     /// The Drops environment the app configures.
     public var safepayEnvironment: SafepayEnvironment
     /// The bridge's ack timeout and retries: the Swift host's (1.5 s × 3) or the web hosts' (1 s × 2).
@@ -130,5 +132,13 @@ public final class PaymentFamily: FlowFamily {
     /// Those identity faults that are on, and the bridge's and 3-D Secure's.
     public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
         world.identityFaults.activeNames(of: Self.identityFaults(reaching: kind)) + world.bridgeFaults.activeNames
+    }
+}
+
+extension FlowConfiguration {
+    /// How the app uses Safepay Drops.
+    public var payment: PaymentSettings {
+        get { self[PaymentSettings.self] }
+        set { self[PaymentSettings.self] = newValue }
     }
 }

@@ -30,7 +30,9 @@ extension Participant {
 }
 
 /// How the app opened and what its security module says.
-public struct Q2Settings: Sendable {
+public struct Q2Settings: FamilySettings {
+    public static let defaults = Q2Settings()
+
     /// How the app was opened: `normal`, `deep-link` (a banner asks to sign in) or `push` (no auto-login).
     public var launch: Q2Launch
     /// `--insecure-device REASON`: the security module denies every Q2 login with this reason.
@@ -244,4 +246,12 @@ public final class Q2Family: FlowFamily {
 /// A service, held weakly by the family that observes into its log.
 struct WeakService: Sendable {
     weak var service: FlowService?
+}
+
+extension FlowConfiguration {
+    /// How the app launches the Q2 module.
+    public var q2: Q2Settings {
+        get { self[Q2Settings.self] }
+        set { self[Q2Settings.self] = newValue }
+    }
 }

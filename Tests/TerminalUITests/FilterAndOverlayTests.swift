@@ -1,4 +1,5 @@
 import FlowCatalog
+import FlowEngine
 import Testing
 @testable import TerminalUI
 

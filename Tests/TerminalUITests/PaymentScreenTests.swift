@@ -1,5 +1,6 @@
 import DropsWeb
 import FlowCatalog
+import FlowEngine
 import FlowRecords
 import PaymentFlows
 import Scenario

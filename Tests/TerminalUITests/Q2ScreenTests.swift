@@ -1,5 +1,6 @@
 import Scenario
 import FlowCatalog
+import FlowEngine
 import FlowRecords
 import TerminalUI
 import Testing

@@ -2,7 +2,10 @@ import DropsWeb
 import FlowCatalog
 import FlowEngine
 import Foundation
+import IdpFlows
 import KSMasterController
+import PaymentFlows
+import Q2Flows
 import Q2ModuleInterfaces
 import SafepayDropsSDK
 import StateStore
@@ -128,7 +131,7 @@ enum OptionTable {
             options.promptTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
         },
         OptionSpec(name: "--auth-mode", value: "no|biometric|password|pin", help: "the authentication mode SetAuthorisationCode sends", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: .idp)) {
+                   reaches: FlowCatalog.kinds(changedBy: IdpSettings.self)) {
             options, value, problem throws(UsageError) in
             guard let mode = KSMAuthenticationMode(rawValue: value) else {
                 throw problem("--auth-mode takes no, biometric, password or pin, not \"\(value)\"")
@@ -136,15 +139,15 @@ enum OptionTable {
             options.authenticationMode = mode
         },
         OptionSpec(name: "--hash-pin", value: nil, help: "the IdpSdk hashes the password (shouldHashPin)", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: .idp)) {
+                   reaches: FlowCatalog.kinds(changedBy: IdpSettings.self)) {
             options, _, _ in options.shouldHashPin = true
         },
         OptionSpec(name: "--certificate-chain", value: "FILE", help: "the PEM chain the app pins (default: the IdP's own)", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: .idp)) {
+                   reaches: FlowCatalog.kinds(changedBy: IdpSettings.self)) {
             options, value, _ in options.certificateChainPath = value
         },
         OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultList)", scope: .engine,
-                   repeatable: true, reaches: FlowCatalog.kinds(changedBy: .payment)) {
+                   repeatable: true, reaches: FlowCatalog.kinds(changedBy: PaymentSettings.self)) {
             options, value, problem throws(UsageError) in
             // Repeatable to add another fault; the same fault twice (lose-acks:3 then lose-acks:1) is an error, as
             // any other option given twice is, rather than the last one quietly winning.
@@ -167,7 +170,7 @@ enum OptionTable {
             }
         },
         OptionSpec(name: "--bridge-timing", value: "swift|web", help: "the bridge's ack timeout and retries: swift 1.5 s × 3, web 1 s × 2", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: .payment)) {
+                   reaches: FlowCatalog.kinds(changedBy: PaymentSettings.self)) {
             options, value, problem throws(UsageError) in
             switch value {
             case "swift": options.bridgeTiming = .swiftHost
@@ -176,7 +179,7 @@ enum OptionTable {
             }
         },
         OptionSpec(name: "--launch", value: "normal|deep-link|push", help: "how the app was opened, for the Q2 module", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: .q2)) {
+                   reaches: FlowCatalog.kinds(changedBy: Q2Settings.self)) {
             options, value, problem throws(UsageError) in
             guard let launch = Q2Launch(rawValue: value) else { throw problem("--launch takes normal, deep-link or push, not \"\(value)\"") }
             options.launch = launch
