@@ -29,10 +29,14 @@ public protocol CredentialForm: PromptRequest {
     var fields: [CredentialField] { get }
     /// A user name the app already knows (a login's: the device's user): the form's user name starts with it.
     var knownUsername: String? { get }
+    /// What the working screen says while the answer is on its way ("IdpSdk: submitting page 1 of 2…"); nil, the
+    /// default, says that the flow is sending it.
+    var sending: String? { get }
 }
 
 extension CredentialForm {
     public var knownUsername: String? { nil }
+    public var sending: String? { nil }
 }
 
 /// The values typed into a credential form, keyed by ``CredentialField/key``.

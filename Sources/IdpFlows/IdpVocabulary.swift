@@ -69,6 +69,8 @@ public struct CredentialsRequest: CredentialForm, Equatable {
 
     public func accepts(_ answer: PromptAnswer) -> Bool { answer.value(as: Credentials.self) != nil }
 
+    public var sending: String? { clientId.isEmpty ? nil : "IdpSdk: submitting page \(page) of \(pageCount)…" }
+
     public func title(in flow: FlowKind) -> String { pageCount > 1 ? "\(flow.title) — step \(page) of \(pageCount)" : flow.title }
 }
 

@@ -70,6 +70,8 @@ public struct Q2SignIn: CredentialForm, Equatable {
     /// The saved credential's user, when the screen shows (no auto-login): the form asks for the password.
     public var knownUsername: String? { savedUsername }
 
+    public var sending: String? { "Q2: security check and password login…" }
+
     /// The form's values, the auto-login, or (with a saved credential) the user's choice to set it aside.
     public func accepts(_ answer: PromptAnswer) -> Bool {
         answer.value(as: Credentials.self) != nil || answer.value(as: Q2AutoLogin.self) != nil

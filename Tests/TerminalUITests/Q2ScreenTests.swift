@@ -29,6 +29,27 @@ extension AppDriver {
 /// The Q2 sign-in screen. It asks `shouldAllowAutoLogin()` on the main actor, as the module does: the driver
 /// delivers on the main queue.
 @Suite struct Q2ScreenTests {
+    /// While a form's answer is on its way, the working screen says what the form's family does with it: the
+    /// IdpSdk submits a page of the IdP's form, Q2 runs its security check and password login.
+    @Test func aSubmittedFormSaysWhatItsFamilyDoesWithTheAnswer() {
+        func working(_ driver: AppDriver) -> String? {
+            if case .working(_, _, let step) = driver.screen { return step }
+            return nil
+        }
+        let idp = AppDriver()
+        idp.openActivation()
+        idp.fill(password: "wonderland")
+        idp.press(.enter)
+        #expect(working(idp) == "IdpSdk: submitting page 1 of 2…")
+        let q2 = AppDriver()
+        q2.openQ2()
+        q2.type("alice")
+        q2.press(.tab)
+        q2.type("wonderland")
+        q2.press(.enter)
+        #expect(working(q2) == "Q2: security check and password login…")
+    }
+
     @Test func escAtTheSignInScreenSaysWhereItWasCancelled() {
         let driver = AppDriver()
         driver.openQ2()

@@ -306,8 +306,7 @@ public final class TerminalApp: FlowFrontEnd {
         let prompt = form.prompt
         if let at = prompt.fields.firstIndex(of: .username) { state.lastUser = (prompt.flowID, form.inputs[at].text) }
         // The screen lets go of the form first, so that taking the values wipes the only copy of the fields.
-        let step = prompt.flow == .q2Login ? "Q2: security check and password login…" : prompt.clientId.isEmpty ? "\(prompt.flow.title): sending the answer…"
-            : "IdpSdk: submitting page \(prompt.page) of \(prompt.pageCount)…"
+        let step = (prompt.request as? any CredentialForm)?.sending ?? "\(prompt.flow.title): sending the answer…"
         state.screen = .working(flowID: prompt.flowID, flow: prompt.flow, step: step)
         var values: [String: Secret] = [:]
         for (index, field) in prompt.fields.enumerated() { values[field.key] = form.inputs[index].take() }
