@@ -6,7 +6,7 @@ import Testing
     /// timeout, where it read "failure: .?" (a screen reader said "dot question mark").
     @Test func aQ2SignInThatTimedOutSaysSoNotAFailureCase() throws {
         let session = try TmuxSession.plain(["--prompt-timeout", "1"])
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        #expect(session.waitFor("\(PlainMenu.question) (q quits):"))
         session.type("5")
         session.press("Enter")
         #expect(session.waitFor("✗ Q2 login failed — PROMPT_TIMEOUT"), "\(session.scrollback())")

@@ -31,7 +31,7 @@ import Testing
         let (session, folder, logText) = try redirected()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func waitForLog(_ text: String) -> Bool { waitFor(text, in: logText) }
-        #expect(waitForLog("Choose 1-7"))
+        #expect(waitForLog("\(PlainMenu.question)"))
         session.type("4")
         session.press("Enter")
         #expect(waitForLog("Card number:"))
@@ -57,7 +57,7 @@ import Testing
     @Test func theTypingShowsOnceAndEachAnswerEndsItsLine() throws {
         let (session, folder, logText) = try redirected(["--prompt-timeout", "32"])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        #expect(waitFor("Choose 1-7", in: logText))
+        #expect(waitFor("\(PlainMenu.question)", in: logText))
         session.type("1")
         session.press("Enter")
         #expect(waitFor("Username", in: logText))

@@ -22,7 +22,7 @@ import Testing
         let folder = try Self.slowACSFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let session = try TmuxSession.plain(["--scenario", folder + "/slow-acs.json"])
-        #expect(session.waitFor("Choose 1-7 ("))
+        #expect(session.waitFor("\(PlainMenu.question) ("))
         session.type("4")
         session.press("Enter")
         #expect(session.waitFor("Card number:"))

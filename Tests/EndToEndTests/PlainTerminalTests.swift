@@ -25,7 +25,7 @@ import Testing
 
     /// The menu, then Activate device's first question.
     private func startActivation(_ session: TmuxSession) {
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        #expect(session.waitFor("\(PlainMenu.question) (q quits):"))
         session.type("1")
         session.press("Enter")
         #expect(session.waitFor("Username (? lists demo users):"))
@@ -34,7 +34,7 @@ import Testing
     /// The menu (whose question counts the faults on: "Choose 1-7 (1 fault on; q quits)"), then Pay with card's
     /// first question.
     private func startPayment(_ session: TmuxSession) {
-        #expect(session.waitFor("Choose 1-7 ("))
+        #expect(session.waitFor("\(PlainMenu.question) ("))
         session.type("4")
         session.press("Enter")
         #expect(session.waitFor("Card number:"))
@@ -62,7 +62,7 @@ import Testing
     @Test func ctrlCInAFlowSaysWhatItStoppedAndRecordsIt() throws {
         let (session, state) = try plainSessionWithState()
         defer { try? FileManager.default.removeItem(atPath: (state as NSString).deletingLastPathComponent) }
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        #expect(session.waitFor("\(PlainMenu.question) (q quits):"))
         session.type("1")
         session.press("Enter")
         #expect(session.waitFor("Username (? lists demo users):"))
@@ -217,7 +217,7 @@ import Testing
         // Still running: Enter goes back to the menu, where a second Ctrl-D quits.
         session.press("Enter")
         let (menu, screen) = session.waitUntil { screen in
-            guard let result = screen.range(of: "⊘ Activate device cancelled"), let choose = screen.range(of: "Choose 1-7 (q quits):",
+            guard let result = screen.range(of: "⊘ Activate device cancelled"), let choose = screen.range(of: "\(PlainMenu.question) (q quits):",
                                                                                                        options: .backwards)
             else { return false }
             return choose.lowerBound > result.upperBound
@@ -231,7 +231,7 @@ import Testing
     /// --ephemeral the history with it); at the menu it quits.
     @Test func ctrlDAtTheHistoryQuestionGoesBackToTheMenu() throws {
         let session = try plainSession()
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        #expect(session.waitFor("\(PlainMenu.question) (q quits):"))
         session.type("3")
         session.press("Enter")
         #expect(session.waitFor("Enter goes back (h history; q quits):"))

@@ -18,7 +18,7 @@ extension TmuxSession {
 @Suite(.serialized) struct PlainTypingAheadTests {
     private func start(_ session: TmuxSession, _ item: String, _ question: String) {
         // "Choose 1-7 (1 fault on; q quits):" with a fault on.
-        #expect(session.waitFor("Choose 1-7 ("))
+        #expect(session.waitFor("\(PlainMenu.question) ("))
         session.type(item)
         session.press("Enter")
         #expect(session.waitFor(question))
@@ -62,7 +62,7 @@ extension TmuxSession {
     /// once Tab answered only shown questions, the code was joined to the password). At a choice a tab is dropped.
     @Test func aTabAfterTextAnswersTheQuestion() throws {
         let session = try TmuxSession.plain()
-        #expect(session.waitFor("Choose 1-7 ("))
+        #expect(session.waitFor("\(PlainMenu.question) ("))
         session.send(bytes: "1\t\r")
         #expect(session.waitFor("Username (? lists demo users):"))
         session.send(bytes: "alice\twonderland\t123456\r")
@@ -125,7 +125,7 @@ extension TmuxSession {
         session.press("Enter")
         #expect(session.waitFor("Enter goes back (h history; q quits):"))
         session.press("C-j")
-        let (back, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "Choose 1-7 (q quits):").count == 3 }
+        let (back, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "\(PlainMenu.question) (q quits):").count == 3 }
         #expect(back, "\(screen)")
     }
 
@@ -162,21 +162,21 @@ extension TmuxSession {
     /// A number the menu takes (`01`) is shown as it takes it, not overwritten with "(not an answer here)".
     @Test func aNumberWithALeadingZeroIsShownAsTaken() throws {
         let session = try TmuxSession.plain()
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        #expect(session.waitFor("\(PlainMenu.question) (q quits):"))
         session.type("01")
         session.press("Enter")
         #expect(session.waitFor("Username (? lists demo users):"))
-        #expect(session.scrollback().contains("Choose 1-7 (q quits): 1\n"), "\(session.scrollback())")
+        #expect(session.scrollback().contains("\(PlainMenu.question) (q quits): 1\n"), "\(session.scrollback())")
     }
 
     /// Wide characters are erased by the columns they take: `日本` left `日` before "(not an answer here)".
     @Test func wideCharactersAreErasedWhole() throws {
         let session = try TmuxSession.plain()
-        #expect(session.waitFor("Choose 1-7 (q quits):"))
+        #expect(session.waitFor("\(PlainMenu.question) (q quits):"))
         session.type("日本")
         session.press("Enter")
-        #expect(session.waitFor("! choose a number from 1 to 7, f (faults), h (history) or q"))
-        #expect(session.scrollback().contains("Choose 1-7 (q quits): (not an answer here)\n"), "\(session.scrollback())")
+        #expect(session.waitFor("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history) or q"))
+        #expect(session.scrollback().contains("\(PlainMenu.question) (q quits): (not an answer here)\n"), "\(session.scrollback())")
     }
 }
 
@@ -187,7 +187,7 @@ extension TmuxSession {
         let session = try TmuxSession(width: 40, height: 30, command: [
             "sh", "-c", "trap '' INT; \"$0\" --plain --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
         ])
-        #expect(session.waitFor("Choose 1-7"))
+        #expect(session.waitFor("\(PlainMenu.question)"))
         session.type("1")
         session.press("Enter")
         #expect(session.waitFor("Username"))
@@ -225,7 +225,7 @@ extension TmuxSession {
     /// continuation lines came out indented twice, an error code alone on a line); a wrapped line's rest is two
     /// more in than its start, once.
     @Test func theComparisonIsLaidOutForTheTerminalsWidth() throws {
-        let rows = try pipedAt40Columns("6\\n\\nq\\n")
+        let rows = try pipedAt40Columns("\(PlainMenu.comparison)\\n\\nq\\n")
         #expect(rows.contains { $0.hasPrefix("      SetAuthorisationCode not sent") }, "\(rows)")
         #expect(!rows.contains { $0.hasPrefix("        SetAuthorisationCode not sent") }, "wrapped twice: \(rows)")
     }

@@ -183,3 +183,13 @@ enum Spawn {
         return String(decoding: output, as: UTF8.self)
     }
 }
+
+/// The plain menu as the binary asks for a choice: its items are the families' flows, then KSSIDP comparison and
+/// Quit. Tests that only pass through the menu name it by these, so that a new family's item changes them here;
+/// PlainMenuTests and the home screen's snapshot pin the menu itself.
+enum PlainMenu {
+    static let count = 7
+    static let question = "Choose 1-\(count)"
+    /// The KSSIDP comparison's number.
+    static let comparison = "\(count - 1)"
+}

@@ -51,7 +51,7 @@ import Testing
         // Its own pipe took descriptor 0, and the session waited on it forever (timeout's 124).
         let run = try shell(#"timeout 30 "$IDP" --ephemeral <&-"#)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("Choose 1-7"))
+        #expect(run.stdout.contains("\(PlainMenu.question)"))
     }
 
     @Test func withoutHomeTheStateFileIsInTheUsersPasswdHome() throws {

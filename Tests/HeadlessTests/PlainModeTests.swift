@@ -7,7 +7,7 @@ import Testing
     @Test func withoutATerminalTheUIIsPlainAndActivatesLogsInAndPays() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nalice\nwonderland\n123456\n\n2\nalice\nwonderland\n\n4\n4000000000002503\n1230\n\n\n\n9876\n1234\n\nq\n")
         #expect(run.status == 0, "\(run.stderr)")
-        for text in ["What would you like to do?", "Choose 1-7 (q quits): ", "Activate device — step 1 of 2", "Password (hidden): ",
+        for text in ["What would you like to do?", "\(PlainMenu.question) (q quits): ", "Activate device — step 1 of 2", "Password (hidden): ",
                      "✓ Device activated and logged in", "✓ Logged in", "3 attempts left · 3 resends left",
                      "wrong code; 2 attempts left · 3 resends left",
                      "✓ Payment authenticated after a challenge", "next step: Authorise with the CAVV"] {
@@ -303,7 +303,7 @@ import Testing
         // A 100,000-character line is read as its first 4 KB: an answer like any other.
         let run = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "x", count: 100_000) + "\nq\n")
         #expect(run.status == 0)
-        #expect(run.stdout.contains("! choose a number from 1 to 7, f (faults), h (history) or q"))
+        #expect(run.stdout.contains("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history) or q"))
         #expect(!run.stdout.contains(String(repeating: "x", count: 4097)))
     }
 
@@ -356,7 +356,7 @@ import Testing
     /// (side by side, 94 columns wide, they wrapped mid-word and a screen reader read them mixed), its heading
     /// once; and the menu says the device's state.
     @Test func theComparisonIsPrintedAndTheMenuSaysTheDevice() throws {
-        let run = try BinaryRun.run(["--ephemeral"], stdin: "6\n\nq\n")
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "\(PlainMenu.comparison)\n\nq\n")
         #expect(run.stdout.contains("What would you like to do? (device: not activated)"))
         #expect(run.stdout.components(separatedBy: "\nKSSIDP comparison\n").count - 1 == 1, "\(run.stdout)")
         #expect(!run.stdout.contains("this screen is the terminal UI's"), "\(run.stdout)")
