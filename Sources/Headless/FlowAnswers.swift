@@ -7,6 +7,12 @@ import SafepayDropsSDK
 import Scenario
 import Secrets
 
+/// ` (line 1, column 2)`: where a value of the answers was written, for an error about it; nothing for answers
+/// built in code.
+func placed(_ position: TextPosition) -> String {
+    position == .unplaced ? "" : " (\(position))"
+}
+
 /// The answers for one flow: credential values by key, or the card and challenge answers of a payment; or a
 /// cancel at the first prompt (or, for a payment, at the first challenge screen).
 public struct FlowAnswers: Sendable {
@@ -23,7 +29,7 @@ public struct FlowAnswers: Sendable {
     public var position = TextPosition.unplaced
 
     /// ` (line 1, column 2)`: where the object starts, for an error about what it lacks.
-    var at: String { PaymentAnswers.at(position) }
+    var at: String { placed(position) }
 
     public init(values: [String: Secret] = [:], cancel: Bool = false) {
         self.values = values
@@ -122,7 +128,7 @@ public struct FlowAnswers: Sendable {
             if key == "faults" {
                 // The bridge's and 3-D Secure's faults bite a payment only: in another flow's answers they would
                 // be switched on and do nothing.
-                if let (inner, node) = value.members?.first(where: { $0.key == "bridge" || $0.key == "threeDS" }) {
+                if family?.takesBridgeFaults != true, let (inner, node) = value.members?.first(where: { $0.key == "bridge" || $0.key == "threeDS" }) {
                     throw UsageError("\(place) (\(kind.rawValue)) has \"faults.\(inner)\", which \(AnswerKeys.takers(AnswerFamilies.bridgeFaultKinds)) (\(node.position))")
                 }
                 answers.faultsGiven = try parseFaults(value, at: place)

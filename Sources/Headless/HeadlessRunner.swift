@@ -104,8 +104,10 @@ public final class HeadlessRunner: FlowFrontEnd {
         for (position, kind) in flows.enumerated() {
             try checkFaults(answers[position], of: kind, at: plan.place(position))
         }
-        for (position, kind) in flows.enumerated() where !answers[position].cancel {
-            try answering(kind)?.check(plan, at: position)
+        for stage in AnswerCheck.allCases {
+            for (position, kind) in flows.enumerated() where !answers[position].cancel {
+                try answering(kind)?.check(plan, at: position, stage)
+            }
         }
     }
 
@@ -221,7 +223,7 @@ public final class HeadlessRunner: FlowFrontEnd {
             let names = unasked.map { "\"\($0)\"" }.joined(separator: ", ")
             writeErrorLine("idp-tui: run: \(place) (\(result.flow.rawValue)): \(names) not used: no form of the flow asked for \(unasked.count == 1 ? "it" : "them")")
         }
-        if usageError == nil, asked, let family = answering(result.flow) {
+        if usageError == nil, let family = answering(result.flow) {
             for note in family.notes(on: result, answers[index]) {
                 writeErrorLine("idp-tui: run: \(place) (\(result.flow.rawValue)): \(note)")
             }

@@ -182,7 +182,7 @@ public struct PaymentAnswers: Sendable {
 extension PaymentAnswers {
     /// The card form these answers fill in, or the usage error that names the field.
     func cardForm(_ defaults: PaymentDefaults, at place: String) throws(UsageError) -> PaymentDetails {
-        guard let card, let expiry else { throw UsageError("\(place) (payer-auth) needs \"card\" and \"expiry\" for the card form\(Self.at(object))") }
+        guard let card, let expiry else { throw UsageError("\(place) (payer-auth) needs \"card\" and \"expiry\" for the card form\(placed(object))") }
         do {
             return try PaymentForm.details(
                 card: card, expiry: expiry, amount: amount ?? defaults.amount, currency: currency ?? defaults.currency,
@@ -202,11 +202,11 @@ extension PaymentAnswers {
             case .text(let text): options.firstIndex { $0.caseInsensitiveCompare(text) == .orderedSame }
             }
             guard let found else {
-                throw UsageError("\(place).choices: the challenge's options are \(options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", "))\(Self.at(choicesPosition))")
+                throw UsageError("\(place).choices: the challenge's options are \(options.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", "))\(placed(choicesPosition))")
             }
             // The same option twice (by number or by text) is a mistake, not one choice: [3,3] passed as one.
             if let first = firstPicking[found] {
-                let position = index < choicePositions.count ? Self.at(choicePositions[index]) : ""
+                let position = index < choicePositions.count ? placed(choicePositions[index]) : ""
                 throw UsageError("\(place).choices[\(index)] picks the same option as choices[\(first)]; give each option once\(position)")
             }
             firstPicking[found] = index
@@ -222,12 +222,12 @@ extension PaymentAnswers {
         guard challengeMayCome, !cancelChallenge, let design = Self.challenge(of: details, issuer: issuer) else { return }
         switch design.uiType {
         case .text:
-            if otp.isEmpty { throw UsageError("\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(Self.at(object))") }
+            if otp.isEmpty { throw UsageError("\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(placed(object))") }
         case .singleSelect, .multiSelect:
             guard !choices.isEmpty else { throw Self.noChoices(design.uiType, design.options, at: place, object) }
             let chosen = try chosen(from: design.options, at: place)
             if design.uiType == .singleSelect && chosen.count != 1 {
-                throw UsageError("\(place).choices: the single-select challenge takes exactly one choice, not \(chosen.count)\(Self.at(choicesPosition))")
+                throw UsageError("\(place).choices: the single-select challenge takes exactly one choice, not \(chosen.count)\(placed(choicesPosition))")
             }
         case .outOfBand:
             if approve == nil { throw Self.noApproval(at: place, object) }
@@ -237,17 +237,13 @@ extension PaymentAnswers {
     }
 
     static func noChoices(_ type: AcsUiType, _ options: [String], at place: String, _ object: TextPosition) -> UsageError {
-        UsageError("\(place) (payer-auth) has no \"choices\", which the \(type.name) challenge asks for (options: \(options.joined(separator: ", ")))\(at(object))")
+        UsageError("\(place) (payer-auth) has no \"choices\", which the \(type.name) challenge asks for (options: \(options.joined(separator: ", ")))\(placed(object))")
     }
 
     static func noApproval(at place: String, _ object: TextPosition) -> UsageError {
-        UsageError("\(place) (payer-auth) has no \"approve\" (true or false), which the out-of-band challenge asks for\(at(object))")
+        UsageError("\(place) (payer-auth) has no \"approve\" (true or false), which the out-of-band challenge asks for\(placed(object))")
     }
 
-    /// ` (line 1, column 2)`, or nothing for answers built in code.
-    static func at(_ position: TextPosition) -> String {
-        position == .unplaced ? "" : " (\(position))"
-    }
 }
 
 /// How far a payment went through its answers, for the keys it never used.

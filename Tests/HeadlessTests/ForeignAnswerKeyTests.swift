@@ -75,4 +75,22 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.results.map { $0["outcome"] as? String } == ["success", "success", "success", "success"])
     }
+
+    /// Several flows' answers are checked a stage at a time before anything runs: what cannot happen (an auto-login
+    /// with no credential to find), then the fields a form always asks for, then what a card's challenge needs. The
+    /// first error said is of the earliest stage, whichever flow it is in.
+    @Test(arguments: [
+        (["payer-auth", "q2-login"], [String](), #"[{"card":"4000000000002503","expiry":"12/30"},{"username":"a"}]"#,
+         #"idp-tui: run: answers[1] (q2-login) has no "password""#),
+        (["payer-auth", "legacy-login"], [], #"[{"card":"4000000000002503"},{"username":"a"}]"#,
+         #"idp-tui: run: answers[1] (legacy-login) has no "password""#),
+        (["q2-login", "q2-login"], ["--launch", "push"], #"[{"username":"a"},{"autoLogin":true}]"#,
+         #"idp-tui: run: answers[1] (q2-login) asks for auto-login, but shouldAllowAutoLogin() is false"#),
+    ])
+    func theEarliestStageOfTheCheckIsSaidFirst(_ flows: [String], _ options: [String], _ answers: String, _ error: String) throws {
+        let run = try BinaryRun.run(["run"] + flows + ["--ephemeral"] + options, stdin: answers)
+        #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix(error), "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "nothing ran")
+    }
 }

@@ -77,4 +77,13 @@ import Testing
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr == #"idp-tui: run: answers (payer-auth): "otp" not used: its card meets no challenge"# + "\n", "\(run.stderr)")
     }
+
+    /// A payment that ended before its card form (the page never ready, no network) still says which answers were
+    /// for a challenge its card never has.
+    @Test(arguments: [["--bridge-fault", "ready-never-comes"], ["--bridge-fault", "wrong-origin"]])
+    func aPaymentEndedBeforeItsCardFormStillNotesItsUnusedAnswers(_ fault: [String]) throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"] + fault, stdin: #"{"card":"4000000000002701","expiry":"12/30","otp":"97531"}"#)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr == #"idp-tui: run: answers (payer-auth): "otp" not used: its card meets no challenge"# + "\n", "\(run.stderr)")
+    }
 }

@@ -31,9 +31,10 @@ protocol FamilyAnswering: AnyObject {
     var heldFaults: [(fault: IdentityFaults.Fault, heldBy: String)] { get }
     /// Switches ``heldFaults`` on in the faults a flow starts with.
     func hold(_ faults: inout IdentityFaults)
-    /// Refuses, before anything runs, the answers for the flow at `position` that cannot do: a field its form
-    /// always asks for and they lack, an answer to a challenge that will come and that they lack.
-    func check(_ run: AnswerPlan, at position: Int) throws(UsageError)
+    /// Refuses, before anything runs, the answers for the flow at `position` that cannot do, at `stage`: what they
+    /// ask for that cannot happen (an auto-login), a field its form always asks for and they lack, an answer to a
+    /// challenge that will come and that they lack. Every flow is checked at one stage before any at the next.
+    func check(_ run: AnswerPlan, at position: Int, _ stage: AnswerCheck) throws(UsageError)
     /// A flow of this family starts: what it remembers of the last one is forgotten.
     func flowStarts()
     /// How long the answers take before cancelling `prompt` (the card form's `delay`); zero by default.
@@ -41,7 +42,8 @@ protocol FamilyAnswering: AnyObject {
     /// Answers `prompt` when it is a kind of prompt of its own; false, the default, for a credential form, which the
     /// runner answers from the answers' values.
     func answer(_ prompt: FlowPrompt, _ given: FlowAnswers, through runner: HeadlessRunner) -> Bool
-    /// Lines for standard error after a flow of its family that was answered ended: answers it never used.
+    /// Lines for standard error after a flow of its family ended (whether it asked anything or not): answers it
+    /// never used.
     func notes(on result: FlowResult, _ given: FlowAnswers) -> [String]
 }
 
@@ -54,7 +56,7 @@ extension FamilyAnswering {
     }
     var heldFaults: [(fault: IdentityFaults.Fault, heldBy: String)] { [] }
     func hold(_ faults: inout IdentityFaults) {}
-    func check(_ run: AnswerPlan, at position: Int) throws(UsageError) {}
+    func check(_ run: AnswerPlan, at position: Int, _ stage: AnswerCheck) throws(UsageError) {}
     func flowStarts() {}
     func delayBeforeCancelling(_ prompt: FlowPrompt, _ given: FlowAnswers) -> Duration { .zero }
     func answer(_ prompt: FlowPrompt, _ given: FlowAnswers, through runner: HeadlessRunner) -> Bool { false }
@@ -72,6 +74,12 @@ extension FamilyAnswering {
             throw FlowAnswers.missing(missing, run.flows[position], asker: Self.asker, at: run.place(position), given)
         }
     }
+}
+
+/// The stages of the check before anything runs, in order: what cannot happen whatever the earlier flows do, then
+/// the fields a form always asks for, then what the flow's data (a card) needs.
+enum AnswerCheck: CaseIterable {
+    case requests, fields, data
 }
 
 /// What a run is asked to do, as a family checks its answers before anything runs.

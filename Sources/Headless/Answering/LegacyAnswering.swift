@@ -11,8 +11,8 @@ final class LegacyAnswering: FamilyAnswering {
     init(service: FlowService) {}
 
     /// Every field, unless the device is insecure: StartEvent then fails before the app asks.
-    func check(_ run: AnswerPlan, at position: Int) throws(UsageError) {
-        guard !run.answers[position].faults(over: run.baseFaults).identity.insecureDevice else { return }
+    func check(_ run: AnswerPlan, at position: Int, _ stage: AnswerCheck) throws(UsageError) {
+        guard stage == .fields, !run.answers[position].faults(over: run.baseFaults).identity.insecureDevice else { return }
         try require(LegacyFamily.credentialFields(for: run.flows[position]), run, at: position)
     }
 }

@@ -28,8 +28,8 @@ final class PaymentAnswering: FamilyAnswering {
 
     /// The card form's fields and the answer its card's challenge asks for; with a fault that ends the payment
     /// before any challenge, the challenge's answers are not needed.
-    func check(_ run: AnswerPlan, at position: Int) throws(UsageError) {
-        guard let defaults else { return }
+    func check(_ run: AnswerPlan, at position: Int, _ stage: AnswerCheck) throws(UsageError) {
+        guard stage == .data, let defaults else { return }
         let faults = run.answers[position].faults(over: run.baseFaults)
         let noChallenge = faults.bridge.threeDS.directoryServer != nil || faults.identity.networkUnavailable
             || faults.identity.requestTimeout
@@ -77,10 +77,10 @@ final class PaymentAnswering: FamilyAnswering {
                 action = .answer(.code(given.otp[min(progress.codesUsed, given.otp.count - 1)]))
                 progress.codesUsed += 1
             } else if given.otp.isEmpty {
-                runner.refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(PaymentAnswers.at(given.object))")
+                runner.refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(placed(given.object))")
                 return
             } else {
-                runner.refuse(prompt, "\(place).otp has \(given.otp.count) \(given.otp.count == 1 ? "code" : "codes"), but the challenge asked for another\(PaymentAnswers.at(given.otpPosition))")
+                runner.refuse(prompt, "\(place).otp has \(given.otp.count) \(given.otp.count == 1 ? "code" : "codes"), but the challenge asked for another\(placed(given.otpPosition))")
                 return
             }
         case .singleSelect, .multiSelect:

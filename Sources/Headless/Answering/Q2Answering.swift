@@ -41,13 +41,17 @@ final class Q2Answering: FamilyAnswering {
     /// An auto-login with nothing to type in instead, that cannot happen whatever the earlier flows do: no q2-login
     /// before it to save a credential (none is saved when a run starts), or a push launch. The sign-in screen's
     /// fields, unless an auto-login may happen (it depends on what earlier flows saved).
-    func check(_ run: AnswerPlan, at position: Int) throws(UsageError) {
+    func check(_ run: AnswerPlan, at position: Int, _ stage: AnswerCheck) throws(UsageError) {
         let given = run.answers[position]
-        let autoLogin = Self.autoLogin(given)
-        if autoLogin, given.values["username"] == nil, given.values["password"] == nil, !autoLoginMayHappen(run.flows, at: position) {
+        // Nothing to type in instead: the auto-login must happen.
+        let mustAutoLogin = Self.autoLogin(given) && given.values["username"] == nil && given.values["password"] == nil
+        let autoLoginMayHappen = Self.autoLogin(given) && autoLoginMayHappen(run.flows, at: position)
+        switch stage {
+        case .requests where mustAutoLogin && !autoLoginMayHappen:
             throw UsageError(Self.autoLoginRefused(at: run.place(position), savedCredential: run.flows[..<position].contains(.q2Login), given))
+        case .fields where !autoLoginMayHappen: try require(Q2SignIn.fields, run, at: position)
+        default: break
         }
-        if !autoLogin || !autoLoginMayHappen(run.flows, at: position) { try require(Q2SignIn.fields, run, at: position) }
     }
 
     /// `"autoLogin": true` signs in with the saved credential when `shouldAllowAutoLogin()` allows it (asked on
