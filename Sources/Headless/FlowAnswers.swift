@@ -57,6 +57,9 @@ public struct FlowAnswers: Sendable {
         }
     }
 
+    /// The keys an answers object of `kind` may hold, in the order errors list them.
+    public static func keys(for kind: FlowKind) -> [String] { AnswerKeys.keys(for: kind) }
+
     public static let maximumLength = 256
     /// The largest answers document read.
     public static let maximumDocumentSize = 1 << 20

@@ -32,7 +32,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             let answers = try FlowAnswers.parse(bytes, flows: flows)
             check(answers.count == flows.count, "\(answers.count) answers for \(flows.count) flows")
             for (answer, flow) in zip(answers, flows) {
-                if flow == .payerAuth { checkPayment(answer.payment) } else { checkCredentials(answer) }
+                if flow == .payerAuth { checkPayment(answer.payment) } else { checkCredentials(answer, of: flow) }
             }
         } catch {
             // One line on stderr, and nothing in it a terminal acts on.
@@ -45,9 +45,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-func checkCredentials(_ answers: FlowAnswers) {
+func checkCredentials(_ answers: FlowAnswers, of flow: FlowKind) {
     for (key, value) in answers.values {
-        check(FlowAnswers.credentialKeys.contains(key), "an unknown key kept: \(key)")
+        check(FlowAnswers.keys(for: flow).contains(key), "a key \(flow) does not take kept: \(key)")
         check(value.byteCount <= FlowAnswers.maximumLength, "\(key) is longer than the limit")
         check(!value.reveal().unicodeScalars.contains(where: \.isControlCharacter), "\(key) holds a control character (C0, DEL or C1)")
     }

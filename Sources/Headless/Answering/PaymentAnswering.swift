@@ -127,5 +127,5 @@ final class PaymentAnswering: FamilyAnswering {
 
 extension FlowAnswers {
     /// A payment's answers (empty ones for another flow's).
-    var payment: PaymentAnswers { own(PaymentAnswers.self) ?? PaymentAnswers() }
+    public var payment: PaymentAnswers { own(PaymentAnswers.self) ?? PaymentAnswers() }
 }
