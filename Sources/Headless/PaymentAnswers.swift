@@ -222,7 +222,7 @@ extension PaymentAnswers {
         guard challengeMayCome, !cancelChallenge, let design = Self.challenge(of: details, issuer: issuer) else { return }
         switch design.uiType {
         case .text:
-            if otp.isEmpty { throw UsageError("\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(placed(object))") }
+            if otp.isEmpty { throw Self.noCode(at: place, object) }
         case .singleSelect, .multiSelect:
             guard !choices.isEmpty else { throw Self.noChoices(design.uiType, design.options, at: place, object) }
             let chosen = try chosen(from: design.options, at: place)
@@ -234,6 +234,10 @@ extension PaymentAnswers {
         case .htmlOther:
             break
         }
+    }
+
+    static func noCode(at place: String, _ object: TextPosition) -> UsageError {
+        UsageError("\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(placed(object))")
     }
 
     static func noChoices(_ type: AcsUiType, _ options: [String], at place: String, _ object: TextPosition) -> UsageError {

@@ -170,7 +170,7 @@ public final class SimulatedNetwork: Sendable {
 
     /// Connects to the IdP at `url`, taking one round trip of latency (`request`'s, when it says what it sends).
     public func connect(to url: String, sending request: NetworkRequest? = nil) throws(NetworkError) -> IdentityProvider {
-        let host = state.withLock { $0.hosts[url] } ?? state.withLock { $0.hosts[Self.address(url)] }
+        let host = state.withLock { $0.hosts[url] ?? $0.hosts[Self.address(url)] }
         try roundTrip(sending: request)
         guard let host else { throw .unreachable(url) }
         return host

@@ -77,7 +77,7 @@ final class PaymentAnswering: FamilyAnswering {
                 action = .answer(.code(given.otp[min(progress.codesUsed, given.otp.count - 1)]))
                 progress.codesUsed += 1
             } else if given.otp.isEmpty {
-                runner.refuse(prompt, "\(place) (payer-auth) has no \"otp\", which the one-time-code challenge asks for\(placed(given.object))")
+                runner.refuse(prompt, PaymentAnswers.noCode(at: place, given.object).message)
                 return
             } else {
                 runner.refuse(prompt, "\(place).otp has \(given.otp.count) \(given.otp.count == 1 ? "code" : "codes"), but the challenge asked for another\(placed(given.otpPosition))")

@@ -45,11 +45,11 @@ final class Q2Answering: FamilyAnswering {
         let given = run.answers[position]
         // Nothing to type in instead: the auto-login must happen.
         let mustAutoLogin = Self.autoLogin(given) && given.values["username"] == nil && given.values["password"] == nil
-        let autoLoginMayHappen = Self.autoLogin(given) && autoLoginMayHappen(run.flows, at: position)
+        let mayAutoLogin = Self.autoLogin(given) && autoLoginMayHappen(run.flows, at: position)
         switch stage {
-        case .requests where mustAutoLogin && !autoLoginMayHappen:
+        case .requests where mustAutoLogin && !mayAutoLogin:
             throw UsageError(Self.autoLoginRefused(at: run.place(position), savedCredential: run.flows[..<position].contains(.q2Login), given))
-        case .fields where !autoLoginMayHappen: try require(Q2SignIn.fields, run, at: position)
+        case .fields where !mayAutoLogin: try require(Q2SignIn.fields, run, at: position)
         default: break
         }
     }
