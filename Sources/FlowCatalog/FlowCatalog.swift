@@ -37,6 +37,9 @@ public enum FlowCatalog {
         registry.reduce(into: []) { made, registration in made.append(registration.make(environment, configuration, made)) }
     }
 
+    /// The families' types, in the registry's order (the front ends find their own part of a family from its type).
+    public static let familyTypes: [any FlowFamily.Type] = registry.map { registration in registration.type }
+
     /// Every kind of flow, in the registry's order.
     public static let kinds: [FlowKind] = registry.flatMap { $0.type.kinds }
 

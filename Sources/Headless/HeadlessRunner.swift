@@ -144,8 +144,10 @@ public final class HeadlessRunner: FlowFrontEnd {
         let reaching = service.identityFaults(reaching: kind)
         for fault in IdentityFaults.Fault.allCases
         where !reaching.contains(fault) && switched.isOn(fault) && !baseFaults.identity.isOn(fault) {
+            let article = "aeiou".contains(kind.rawValue.first ?? "x") ? "an" : "a"
+            let those = reaching.isEmpty ? "no identity fault can" : "those that can: \(reaching.map(\.key).joined(separator: ", "))"
             throw UsageError(
-                "\(place) (\(kind.rawValue)) switches on \"faults.\(fault.key)\", which cannot reach a \(kind.rawValue) flow (those that can: \(reaching.map(\.key).joined(separator: ", ")))\(position(fault.key))")
+                "\(place) (\(kind.rawValue)) switches on \"faults.\(fault.key)\", which cannot reach \(article) \(kind.rawValue) flow (\(those))\(position(fault.key))")
         }
         for (fault, heldBy) in families.flatMap(\.heldFaults) where members.contains(where: { $0.key == fault.key }) && !switched.isOn(fault) {
             throw UsageError("\(place).faults.\(fault.key) is false, but \(heldBy) for the whole run\(position(fault.key))")

@@ -14,7 +14,7 @@ import Testing
         (["legacy-login"], #"{"username":"alice","password":"wonderland","delay":1}"#,
          #"answers (legacy-login) has "delay", which only payer-auth takes"#),
         (["payer-auth"], "{\(card),\"password\":\"wonderland\"}",
-         #"answers (payer-auth) has "password", which activate, login, legacy-activate, legacy-login and q2-login take"#),
+         #"answers (payer-auth) has "password", which activate, login, q2-login, legacy-activate and legacy-login take"#),
         (["payer-auth"], "{\(card),\"autoLogin\":true}", #"answers (payer-auth) has "autoLogin", which only q2-login takes"#),
         (["q2-login"], #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#,
          #"answers (q2-login) has "activation-code", which activate and legacy-activate take"#),
@@ -34,7 +34,7 @@ import Testing
         (["activate", "logout"], "[\(Answers.aliceActivation),{\"faults\":{\"networkUnavailable\":true}}]",
          #"answers[1] (logout) switches on "faults.networkUnavailable", which cannot reach a logout flow (those that can: insecureDevice)"#),
         (["activate", "logout"], "[\(Answers.aliceActivation),{\"username\":\"alice\"}]",
-         #"answers[1] (logout) has "username", which activate, login, legacy-activate, legacy-login and q2-login take"#),
+         #"answers[1] (logout) has "username", which activate, login, q2-login, legacy-activate and legacy-login take"#),
     ] as [([String], String, String)])
     func aKeyOfAnotherFlowIsRefusedByName(flows: [String], answers: String, message: String) throws {
         let run = try BinaryRun.run(["run"] + flows + ["--ephemeral"], stdin: answers)

@@ -208,7 +208,7 @@ import Testing
         (#"{"card":"4000009900000038","expiry":"12/30"}"#, #"has no "approve""#),
         (#"{"card":"4000000000002503","expiry":"12/30","cancel":"later"}"#, #"answers.cancel must be true (cancel at the card form) or "challenge""#),
         (#"{"card":"4000000000002503","expiry":"12/30","s3cr3t-typo":"alice"}"#, "answers (payer-auth) has a key it does not know, before the value at line 1, column 59; known keys: card,"),
-        (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has "username", which activate, login, legacy-activate, legacy-login and q2-login take (line 1, column 56)"#),
+        (#"{"card":"4000000000002503","expiry":"12/30","username":"alice"}"#, #"answers (payer-auth) has "username", which activate, login, q2-login, legacy-activate and legacy-login take (line 1, column 56)"#),
         (#"{"card":"4000000000002503","expiry":"12/30","resend":99}"#, "answers.resend must be from 0 to 10"),
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"-5"}"#, "the amount must be above zero"),
         // Rounded to 49.99 by a 38-digit decimal, it has more than two decimals.

@@ -140,9 +140,18 @@ import Testing
         }
         let run = try BinaryRun.run(["run", "--help"]).stdout
         for line in ["answers: JSON, one object per flow (an array of them for several flows; {} for logout), with the keys:",
-                     "  username password (activate, login, legacy-activate, legacy-login, q2-login)", "  autoLogin (q2-login)",
+                     "  username password (activate, login, q2-login, legacy-activate, legacy-login)", "  autoLogin (q2-login)",
                      "  cancel faults (every flow)", "  card expiry amount currency merchant otp resend choices approve delay challengeDelay (payer-auth)"] {
             #expect(run.contains("\n\(line)\n"), "no \(line)")
+        }
+        // Every flow that asks for something takes keys: a family registered in the catalog without its answer
+        // decoding would take none, and its flows could only be cancelled.
+        let lines = run.split(separator: "\n")
+        let flows = try #require(lines.first { $0.hasPrefix("flows: ") }).dropFirst("flows: ".count).components(separatedBy: ", ")
+        let keyLines = lines.drop { !$0.hasPrefix("answers: ") }.dropFirst().prefix { $0.hasPrefix("  ") && !$0.hasPrefix("  e.g.") }
+        for flow in flows where flow != "logout" {
+            #expect(keyLines.contains { $0.contains("(\(flow),") || $0.contains(" \(flow),") || $0.contains(" \(flow))") || $0.contains("(\(flow))") },
+                    "\(flow) takes no answers key")
         }
     }
 }

@@ -1,11 +1,12 @@
-import FlowEngine
 import DropsWeb
+import FlowCatalog
+import FlowEngine
 import IdentityProvider
 import JSONText
 
 /// A flow family's part of `run`, its answer decoding: the answers keys its flows take, how it reads what is its
 /// own in an answers object, what it checks before anything runs, how it answers its own kinds of prompt, and what
-/// it notes when a flow ends. The runner knows a family only through this, and ``AnswerFamilies/all`` lists them.
+/// it notes when a flow ends. The runner knows a family only through this; its family names it (``AnsweredFamily``).
 protocol FamilyAnswering: AnyObject {
     /// The flows it answers for.
     static var kinds: [FlowKind] { get }
@@ -93,9 +94,18 @@ struct AnswerPlan {
     func place(_ position: Int) -> String { flows.count == 1 ? "answers" : "answers[\(position)]" }
 }
 
-/// Every family's answer decoding, registered in one place (as ``FlowCatalog`` registers the families).
+/// A family whose flows `run` answers: its answer decoding, declared in its ``FamilyAnswering``'s file
+/// (`extension PaymentFamily: AnsweredFamily`), so that ``FlowCatalog``'s registration stays the one list of
+/// families. A family that does not conform takes no answers keys.
+protocol AnsweredFamily: FlowFamily {
+    static var answering: any FamilyAnswering.Type { get }
+}
+
+/// Every family's answer decoding, in the catalog's order.
 enum AnswerFamilies {
-    static var all: [any FamilyAnswering.Type] { [IdpAnswering.self, LegacyAnswering.self, Q2Answering.self, PaymentAnswering.self] }
+    static var all: [any FamilyAnswering.Type] {
+        FlowCatalog.familyTypes.compactMap { type in (type as? any AnsweredFamily.Type)?.answering }
+    }
 
     /// The answering of `kind`'s family.
     static func type(of kind: FlowKind) -> (any FamilyAnswering.Type)? { all.first { $0.kinds.contains(kind) } }

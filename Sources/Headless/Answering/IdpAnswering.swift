@@ -13,3 +13,7 @@ final class IdpAnswering: FamilyAnswering {
 
     init(service: FlowService) {}
 }
+
+extension IdpSdkFamily: AnsweredFamily {
+    static var answering: any FamilyAnswering.Type { IdpAnswering.self }
+}

@@ -16,3 +16,7 @@ final class LegacyAnswering: FamilyAnswering {
         try require(LegacyFamily.credentialFields(for: run.flows[position]), run, at: position)
     }
 }
+
+extension LegacyFamily: AnsweredFamily {
+    static var answering: any FamilyAnswering.Type { LegacyAnswering.self }
+}

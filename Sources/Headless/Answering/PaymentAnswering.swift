@@ -129,3 +129,7 @@ extension FlowAnswers {
     /// A payment's answers (empty ones for another flow's).
     public var payment: PaymentAnswers { own(PaymentAnswers.self) ?? PaymentAnswers() }
 }
+
+extension PaymentFamily: AnsweredFamily {
+    static var answering: any FamilyAnswering.Type { PaymentAnswering.self }
+}

@@ -89,3 +89,7 @@ final class Q2Answering: FamilyAnswering {
         return "\(place) (q2-login) asks for auto-login, but \(why); give \"username\" and \"password\" too\(given.at)"
     }
 }
+
+extension Q2Family: AnsweredFamily {
+    static var answering: any FamilyAnswering.Type { Q2Answering.self }
+}
