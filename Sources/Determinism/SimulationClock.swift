@@ -20,6 +20,14 @@ extension SimulationClock {
         schedule(after: delay) { woken.signal() }
         woken.wait()
     }
+
+    /// Suspends until `delay` has passed on this clock, holding no thread (the Drops page's waits, Q2's network).
+    public func sleep(for delay: Duration) async {
+        guard delay > .zero else { return }
+        await withCheckedContinuation { (woken: CheckedContinuation<Void, Never>) in
+            schedule(after: delay) { woken.resume() }
+        }
+    }
 }
 
 /// A handle on a scheduled action.

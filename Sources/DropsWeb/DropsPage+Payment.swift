@@ -9,8 +9,8 @@ import ThreeDSecure
 extension DropsPage {
     // MARK: The payment
 
-    func pay(tracker: String, collectionURL: String) {
-        guard !isDisposed, let details = simulation.cardholder.enterPaymentDetails(), !isDisposed else { return }
+    func pay(tracker: String, collectionURL: String) async {
+        guard !isDisposed, let details = await simulation.cardholder.enterPaymentDetails(), !isDisposed else { return }
         let acs = simulation.acs
         let faults = simulation.faults.threeDS
         // Without its query: the app's collection URL may carry its JWT.
@@ -23,7 +23,7 @@ extension DropsPage {
             // it strikes (the diagram put its ⚡ on the Drops lane).
             log("Drops", "ACS", "3DS Method", "\(collection); waiting for its completion (the method timer: \(seconds) s)")
             fault("3DS Method never completes: the AReq waits \(seconds) s, then goes with threeDSCompInd N")
-            simulation.clock.sleep(for: acs.timers.method)
+            await simulation.clock.sleep(for: acs.timers.method)
             completion = "N"
         } else {
             log("Drops", "ACS", "3DS Method", "\(collection); threeDSCompInd Y")
@@ -39,7 +39,7 @@ extension DropsPage {
         log("Drops", "DS", ThreeDSMessage.areq(request, at: simulation.clock.now.date))
         let response: AuthenticationResponse
         do {
-            if let failure = lookupFailure(faults.directoryServer) {
+            if let failure = await lookupFailure(faults.directoryServer) {
                 response = .noAnswer(to: request, error: failure)
             } else {
                 response = try acs.authenticate(request)
@@ -70,7 +70,7 @@ extension DropsPage {
             send(name: InframeEventName.enrollmentFrictionless.rawValue, detail: base.merging(["three_ds": .object(Self.outcome(response))]) { $1 })
         case .challengeRequired:
             send(name: InframeEventName.enrollmentRequired.rawValue, detail: base)
-            challenge(response, base: base)
+            await challenge(response, base: base)
         default:
             let message = "transStatus \(status.rawValue): \(status.meaning)"
                 + (response.transStatusReason.map { " (reason \($0.rawValue): \($0.meaning))" } ?? "")
@@ -79,10 +79,10 @@ extension DropsPage {
         }
     }
 
-    private func challenge(_ response: AuthenticationResponse, base: [String: JSONValue]) {
+    private func challenge(_ response: AuthenticationResponse, base: [String: JSONValue]) async {
         guard let acsTransID = response.acsTransID else { return }
         let ids = ThreeDSMessage.TransactionIDs(response)
-        simulation.cardholder.challengeWillStart()
+        await simulation.cardholder.challengeWillStart()
         // The 3DS SDK's first CReq fetches the first screen.
         log("Drops", "ACS", ThreeDSMessage.creq(ids, nil))
         var reply: ChallengeResponse
@@ -92,10 +92,10 @@ extension DropsPage {
         if let unanswered = firstCReqUnanswered() {
             acsHasACReq = false
             fault(unanswered)
-            guard let result = simulation.acs.awaitResult(acsTransID, within: simulation.acs.timers.firstCReq) else { return }
+            guard let result = await simulation.acs.awaitResult(acsTransID, within: simulation.acs.timers.firstCReq) else { return }
             reply = .completed(result)
         } else {
-            guard let next = exchange(acsTransID, nil) else { return }
+            guard let next = await exchange(acsTransID, nil) else { return }
             reply = next
         }
         while !isDisposed {
@@ -104,7 +104,7 @@ extension DropsPage {
             // Out-of-band: the cardholder may decide on the other device while the screen is open, and that reaches the
             // ACS (and the log) then, not when they continue.
             let otherDevice = screen.uiType == .outOfBand ? OtherDevice { [weak self] approve in self?.decideOnOtherDevice(acsTransID, approve) } : nil
-            let action = simulation.cardholder.respond(to: screen, otherDevice: otherDevice)
+            let action = await simulation.cardholder.respond(to: screen, otherDevice: otherDevice)
             guard !isDisposed else { return }
             let answer: ChallengeAnswer
             switch action {
@@ -114,7 +114,7 @@ extension DropsPage {
                 answer = .continueOutOfBand
             }
             log("Drops", "ACS", ThreeDSMessage.creq(ids, answer, on: screen))
-            guard let next = exchange(acsTransID, answer) else { return }
+            guard let next = await exchange(acsTransID, answer) else { return }
             reply = next
         }
         guard !isDisposed, case .completed(let result) = reply else { return }
@@ -140,8 +140,8 @@ extension DropsPage {
     /// One CReq to the ACS, across the network and the ACS's fault: the CRes, the end of the challenge when the
     /// 3DS SDK gives up on the ACS (it sends the ACS an Erro), or nil (after a Safepay error) when the ACS does
     /// not know the challenge.
-    private func exchange(_ acsTransID: String, _ answer: ChallengeAnswer?) -> ChallengeResponse? {
-        if let failure = challengeFailure(simulation.faults.threeDS.acs), let result = simulation.acs.abandon(acsTransID, error: failure) {
+    private func exchange(_ acsTransID: String, _ answer: ChallengeAnswer?) async -> ChallengeResponse? {
+        if let failure = await challengeFailure(simulation.faults.threeDS.acs), let result = simulation.acs.abandon(acsTransID, error: failure) {
             return .completed(result)
         }
         do {
@@ -160,8 +160,8 @@ extension DropsPage {
     static let slowAnswer: Duration = .seconds(5)
 
     /// The round trip to the directory server: nil when an ARes can come, else the 3DS Server's (or the DS's) Erro.
-    private func lookupFailure(_ server: ServerFault?) -> ProtocolError? {
-        if let failure = networkFailure(.server) { return failure }
+    private func lookupFailure(_ server: ServerFault?) async -> ProtocolError? {
+        if let failure = await networkFailure(.server) { return failure }
         switch server {
         case nil: return nil
         case .unreachable?:
@@ -170,13 +170,13 @@ extension DropsPage {
         // Slow past the lookup timer (a scenario's shorter `lookupSeconds`): the lookup gives up first.
         case .slow? where Self.slowAnswer < simulation.acs.timers.lookup:
             fault("the directory server answers 5 s late")
-            simulation.clock.sleep(for: Self.slowAnswer)
+            await simulation.clock.sleep(for: Self.slowAnswer)
             return nil
         case .slow?, .timeout?:
             let wait = simulation.acs.timers.lookup
             let late = server == .slow ? "answers 5 s late" : "does not answer"
             fault("the directory server \(late): the lookup gives up after \(wait.components.seconds) s")
-            simulation.clock.sleep(for: wait)
+            await simulation.clock.sleep(for: wait)
             return .timedOut(.server, detail: "no ARes within the lookup timeout")
         case .erro?:
             fault("the directory server answers with an Erro message")
@@ -206,8 +206,8 @@ extension DropsPage {
     }
 
     /// A round trip to the ACS: nil when the CRes can come, else the Erro that ends the challenge.
-    private func challengeFailure(_ server: ServerFault?) -> ProtocolError? {
-        if let failure = networkFailure(.sdk) { return failure }
+    private func challengeFailure(_ server: ServerFault?) async -> ProtocolError? {
+        if let failure = await networkFailure(.sdk) { return failure }
         switch server {
         case nil: return nil
         case .unreachable?:
@@ -216,13 +216,13 @@ extension DropsPage {
         // Slow past the 3DS SDK's wait for a CRes (a scenario's shorter `firstCReqSeconds`): it gives up first.
         case .slow? where Self.slowAnswer < simulation.acs.timers.firstCReq:
             fault("the ACS answers 5 s late")
-            simulation.clock.sleep(for: Self.slowAnswer)
+            await simulation.clock.sleep(for: Self.slowAnswer)
             return nil
         case .slow?, .timeout?:
             let wait = simulation.acs.timers.firstCReq
             let late = server == .slow ? "answers 5 s late" : "does not answer"
             fault("the ACS \(late): the 3DS SDK gives up after \(wait.components.seconds) s")
-            simulation.clock.sleep(for: wait)
+            await simulation.clock.sleep(for: wait)
             return .timedOut(.sdk, detail: "no CRes within \(wait.components.seconds) s")
         case .erro?:
             fault("the ACS answers with an Erro message")
@@ -237,9 +237,9 @@ extension DropsPage {
     }
 
     /// One round trip on the simulated network: its latency, or the network fault's error from `caller`.
-    private func networkFailure(_ caller: ProtocolError.Component) -> ProtocolError? {
+    private func networkFailure(_ caller: ProtocolError.Component) async -> ProtocolError? {
         do {
-            try simulation.network?.roundTrip()
+            try await simulation.network?.roundTrip()
             return nil
         } catch {
             switch error {

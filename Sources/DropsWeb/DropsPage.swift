@@ -7,14 +7,15 @@ import ThreeDSecure
 
 /// The simulated Drops page (what runs in the WKWebView): it answers the host's messages with acks, and runs
 /// device data collection and 3-D Secure with the simulated ACS, asking the cardholder through
-/// ``DropsCardholder``. Messages are handled on the page's queue; the payment runs on a queue of its own so
-/// that the page keeps acknowledging while the cardholder types.
+/// ``DropsCardholder``. Messages are handled on the page's queue; the payment is a task on a queue of its own
+/// (`DropsPage.payment`), so that the page keeps acknowledging while the cardholder types: it awaits the
+/// cardholder, the network and the ACS's timers, holding no thread meanwhile.
 package final class DropsPage: Sendable {
     let simulation: DropsSimulation
     private let origin: String
     private let post: @Sendable (_ json: String, _ origin: String) -> Void
     private let messages = QueueName.makeSerialQueue("DropsPage")
-    private let payment = QueueName.makeSerialQueue("DropsPage.payment")
+    private let payment = DispatchTaskExecutor(queue: QueueName.makeSerialQueue("DropsPage.payment"))
     private let state = Locked(State())
 
     private struct State {
@@ -122,7 +123,7 @@ package final class DropsPage: Sendable {
             defer { state.started = true }
             return !state.started
         }
-        if start { payment.async { [self] in pay(tracker: tracker, collectionURL: collectionURL) } }
+        if start { Task(executorPreference: payment) { [self] in await pay(tracker: tracker, collectionURL: collectionURL) } }
     }
 
     // MARK: Sending and describing

@@ -42,22 +42,22 @@ public struct OtherDevice: Sendable {
 }
 
 /// The person at the Drops page. In a browser they type into the page; in the simulation a front end answers
-/// for them. Both methods are called on the page's own thread and may block until answered.
+/// for them. The page's payment awaits each answer on its own queue, holding no thread while the person thinks.
 public protocol DropsCardholder: AnyObject, Sendable {
     /// The card form; nil when the cardholder closes it.
-    func enterPaymentDetails() -> PaymentDetails?
-    func respond(to screen: ChallengeScreen) -> CardholderAction
+    func enterPaymentDetails() async -> PaymentDetails?
+    func respond(to screen: ChallengeScreen) async -> CardholderAction
     /// As ``respond(to:)``, with the cardholder's other device for an out-of-band screen: a cardholder who decides
     /// there answers the screen with `.answer(.continueOutOfBand)` (by default, ``respond(to:)`` is asked).
-    func respond(to screen: ChallengeScreen, otherDevice: OtherDevice?) -> CardholderAction
-    /// Called on the page's thread after the page has told the host that a challenge follows, before the 3DS
-    /// SDK's first CReq: a cardholder whose app shows the challenge on that callback waits for it here.
-    func challengeWillStart()
+    func respond(to screen: ChallengeScreen, otherDevice: OtherDevice?) async -> CardholderAction
+    /// Awaited by the page after it has told the host that a challenge follows, before the 3DS SDK's first CReq:
+    /// a cardholder whose app shows the challenge on that callback waits for it here.
+    func challengeWillStart() async
 }
 
 extension DropsCardholder {
-    public func challengeWillStart() {}
-    public func respond(to screen: ChallengeScreen, otherDevice: OtherDevice?) -> CardholderAction { respond(to: screen) }
+    public func challengeWillStart() async {}
+    public func respond(to screen: ChallengeScreen, otherDevice: OtherDevice?) async -> CardholderAction { await respond(to: screen) }
 }
 
 /// Faults the simulated page can show: the bridge's error paths, and the 3-D Secure exchanges the page runs.

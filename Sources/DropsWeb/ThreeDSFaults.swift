@@ -75,6 +75,8 @@ public enum PageNetworkFailure: Error, Sendable, Equatable {
 public protocol PageNetwork: Sendable {
     /// One round trip: waits its latency on the simulation clock, or fails as a network fault says.
     func roundTrip() throws(PageNetworkFailure)
+    /// ``roundTrip()`` for the page's payment, which awaits it: suspended for the latency, holding no thread.
+    func roundTrip() async throws(PageNetworkFailure)
     /// Says in the flow's log that a fault was injected.
     func reportFault(_ what: String)
 }

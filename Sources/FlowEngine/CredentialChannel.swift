@@ -40,9 +40,8 @@ public final class CredentialChannel: Sendable {
         return resolution
     }
 
-    /// Posts a prompt and blocks this thread until it is answered, cancelled or times out: only for the SDKs'
-    /// synchronous callbacks (`provideCredentials`, the Drops page's card form and challenge screens), whose
-    /// vendor APIs block their thread while the app answers.
+    /// Posts a prompt and blocks this thread until it is answered, cancelled or times out: only for an SDK's
+    /// synchronous callback (`provideCredentials`), whose vendor API blocks its thread while the app answers.
     @available(*, noasync, message: "await ask(flowID:timeout:prompt:)")
     public func askBlocking(flowID: Int, timeout: Duration?, prompt make: (Int) -> FlowPrompt) -> PromptResolution {
         guard let (id, slot, timer) = post(flowID: flowID, timeout: timeout, make) else { return .cancelled(.user) }

@@ -133,17 +133,17 @@ public final class FlowRun: Sendable {
     /// cancelled — at once, even while the call is in flight: the flow then ends with a cancelled result at
     /// `step`, and the flow's code must stop. `atCancel` runs at the cancel itself, on the cancelling thread (the
     /// main thread, from a terminal), so it must not block: it abandons what must not happen once the cancel is
-    /// made (a request still on its way). `onCancel` undoes what the call set up, later, from the service's side
-    /// queue, before the cancelled result is reported; it may wait (a view disposed of on the main queue).
+    /// made (a request still on its way). `onCancel` undoes what the call set up, later, on the service's side
+    /// queue, before the cancelled result is reported; it may await (a view disposed of on the main queue).
     ///
     /// Inlinable, so that each flow's calls are specialized for their reply type (unspecialized, every call
     /// looked up `Reply?`'s metadata at run time); the work that does not depend on the type is not generic.
     @inlinable
     public func call<Reply: Sendable>(
         _ step: @escaping @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)? = nil,
-        onCancel: (@Sendable () -> Void)? = nil, _ start: (@escaping @Sendable (Reply) -> Void) -> Void
+        onCancel: (@Sendable () async -> Void)? = nil, _ start: (@escaping @Sendable (Reply) -> Void) -> Void
     ) async -> Reply? {
-        if endedBeforeCall(at: step, atCancel: atCancel, onCancel: onCancel) { return nil }
+        if await endedBeforeCall(at: step, atCancel: atCancel, onCancel: onCancel) { return nil }
         // Resumed exactly once: by whichever of the reply and the cancel takes the awaited call first.
         return await withUnsafeContinuation { continuation in
             guard let call = beginAwaiting(at: step, atCancel: atCancel, onCancel: onCancel, stop: { continuation.resume(returning: nil) })
@@ -157,10 +157,10 @@ public final class FlowRun: Sendable {
 
     /// True, with the flow ended as cancelled, when a cancel came before the call was made.
     @usableFromInline
-    func endedBeforeCall(at step: @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)?, onCancel: (@Sendable () -> Void)?) -> Bool {
+    func endedBeforeCall(at step: @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)?, onCancel: (@Sendable () async -> Void)?) async -> Bool {
         guard isCancelled else { return false }
         atCancel?()
-        onCancel?()
+        await onCancel?()
         endCancelled(at: step(), inFlight: false)
         return true
     }
@@ -169,7 +169,7 @@ public final class FlowRun: Sendable {
     /// call's number; nil when a cancel came meanwhile and has already stopped it.
     @usableFromInline
     func beginAwaiting(
-        at step: @escaping @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)?, onCancel: (@Sendable () -> Void)?,
+        at step: @escaping @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)?, onCancel: (@Sendable () async -> Void)?,
         stop resume: @escaping @Sendable () -> Void
     ) -> UInt64? {
         let stop: @Sendable () -> Void = { [self] in
@@ -178,8 +178,13 @@ public final class FlowRun: Sendable {
             atCancel?()
             resume()
             // Not behind the call, which may still hold the device.
-            service.sideQueue.async { [self] in
-                onCancel?()
+            guard let onCancel else {
+                service.sideQueue.async { [self] in endCancelled(at: step(), inFlight: true) }
+                return
+            }
+            // On the side queue too, holding it only while it runs: made here, as few cancels have a clean-up.
+            Task(executorPreference: DispatchTaskExecutor(queue: service.sideQueue)) { [self] in
+                await onCancel()
                 endCancelled(at: step(), inFlight: true)
             }
         }
@@ -250,7 +255,7 @@ public final class FlowRun: Sendable {
     }
 
     /// Asks the front end and blocks this thread for the answer: only for an SDK's synchronous callback
-    /// (`provideCredentials`, the Drops page's form), whose vendor API blocks its thread.
+    /// (`provideCredentials`), whose vendor API blocks its thread.
     @available(*, noasync, message: "a flow awaits ask(_:); only an SDK's synchronous callback blocks its thread")
     public func askBlocking(_ request: any PromptRequest) -> (PromptResolution, Duration) {
         let asked = clock.now

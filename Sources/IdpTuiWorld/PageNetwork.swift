@@ -12,14 +12,28 @@ private struct WorldPageNetwork: PageNetwork {
 
     func roundTrip() throws(PageNetworkFailure) {
         do {
-            // The page's servers: Drops, the directory server, the ACS.
-            try network.roundTrip(to: "the server")
+            try network.roundTrip(to: Self.server)
         } catch {
-            switch error {
-            // The world's network is no device's line: nothing abandons its waits.
-            case .offline, .unreachable, .abandoned: throw .offline
-            case .timedOut(let after): throw .timedOut(after)
-            }
+            throw Self.failure(error)
+        }
+    }
+
+    func roundTrip() async throws(PageNetworkFailure) {
+        do {
+            try await network.roundTrip(to: Self.server)
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// The page's servers: Drops, the directory server, the ACS.
+    private static let server = "the server"
+
+    private static func failure(_ error: NetworkError) -> PageNetworkFailure {
+        switch error {
+        // The world's network is no device's line: nothing abandons its waits.
+        case .offline, .unreachable, .abandoned: .offline
+        case .timedOut(let after): .timedOut(after)
         }
     }
 

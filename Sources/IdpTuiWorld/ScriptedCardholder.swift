@@ -95,13 +95,13 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
             self.script = script
         }
 
-        func enterPaymentDetails() -> PaymentDetails? {
+        func enterPaymentDetails() async -> PaymentDetails? {
             PaymentDetails(
                 card: script.card, expiryMonth: script.expiryMonth, expiryYear: script.expiryYear,
                 amountMinorUnits: script.amountMinorUnits, currency: script.currency, merchantName: script.merchantName)
         }
 
-        func respond(to screen: ChallengeScreen) -> CardholderAction {
+        func respond(to screen: ChallengeScreen) async -> CardholderAction {
             if script.cancelsChallenge { return .answer(.cancel) }
             switch screen.uiType {
             case .text: return .answer(.code(script.oneTimeCode))

@@ -5,8 +5,7 @@ import SafepayDropsSDK
 extension PaymentRun: SafepayPayerAuthenticationDelegate {
     func onPayerAuthenticationRequired(data: PayerAuthenticationData) {
         report("onPayerAuthenticationRequired", data.threeDSecure, detail: "a challenge follows (request_id \(data.requestId ?? "?"))")
-        requiredSeen.store(true, ordering: .releasing)
-        required.signal()
+        required.fulfil(())
     }
 
     func onPayerAuthenticationFrictionless(data: PayerAuthenticationData) {

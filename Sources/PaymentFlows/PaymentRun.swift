@@ -34,7 +34,7 @@ struct PaymentFlow {
         // The flow's end: every timer and queued message of the bridge goes, and the page stops, before the result.
         // The main queue runs it within microseconds in the front ends; the bound only keeps a main thread that
         // serves no queue from holding the result (the view is then disposed of whenever it does). The flow awaits
-        // it; a cancel's clean-up waits for it on the service's side queue (or on the flow's, for a cancel that came
+        // it; so does a cancel's clean-up, on the service's side queue (or on the flow's, for a cancel that came
         // before the call, when no view was made).
         let close: @Sendable () -> OneShot<Void> = {
             payment.close()
@@ -46,7 +46,7 @@ struct PaymentFlow {
             DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) { disposed.fulfil(()) }
             return disposed
         }
-        guard let end = await run.call({ payment.stage }, atCancel: { payment.close() }, onCancel: { close().wait() }, { deliver in
+        guard let end = await run.call({ payment.stage }, atCancel: { payment.close() }, onCancel: { await close().value() }, { deliver in
             payment.start(deliver)
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
@@ -86,9 +86,8 @@ final class PaymentRun: DropsCardholder {
     private let gate = Locked<(@Sendable (PaymentEnd) -> Void)?>(nil)
     private let state = Locked(State())
     private let closed = Atomic(false)
-    /// Signalled once `onPayerAuthenticationRequired` has reached the app.
-    let required = DispatchSemaphore(value: 0)
-    let requiredSeen = Atomic(false)
+    /// Fulfilled once `onPayerAuthenticationRequired` has reached the app.
+    let required = OneShot<Void>()
 
     private struct State {
         var stage: FlowStep = .configure
@@ -157,12 +156,12 @@ final class PaymentRun: DropsCardholder {
 
     // MARK: DropsCardholder
 
-    func enterPaymentDetails() -> PaymentDetails? {
+    func enterPaymentDetails() async -> PaymentDetails? {
         state.withLock { $0.stage = .paymentDetails }
         let defaults = settings.paymentDefaults
         emit(.paymentDetails, from: .drops, to: .app,
              detail: "card form shown: card number, expiry; amount and merchant prefilled \(defaults.currency) \(defaults.amount), \(defaults.merchant)")
-        let (resolution, waited) = run.askBlocking(PaymentDetailsRequest(defaults: defaults))
+        let (resolution, waited) = await run.ask(PaymentDetailsRequest(defaults: defaults))
         switch (resolution, waited) {
         case (.answered(let answer), let waited) where answer.value(as: PaymentDetails.self) != nil:
             guard let details = answer.value(as: PaymentDetails.self) else { return nil }
@@ -184,16 +183,18 @@ final class PaymentRun: DropsCardholder {
         }
     }
 
-    func challengeWillStart() {
+    func challengeWillStart() async {
         // The app hears onPayerAuthenticationRequired before the challenge starts, as when the app shows the view
         // on that callback: the log then reads in the same order on every run. The callback is microseconds away;
         // the bound only keeps a lost one from stopping the payment.
-        if !requiredSeen.load(ordering: .acquiring) { _ = required.wait(timeout: .now() + .seconds(2)) }
+        let required = required
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2)) { required.fulfil(()) }
+        await required.value()
     }
 
-    func respond(to screen: ChallengeScreen) -> CardholderAction { respond(to: screen, otherDevice: nil) }
+    func respond(to screen: ChallengeScreen) async -> CardholderAction { await respond(to: screen, otherDevice: nil) }
 
-    func respond(to screen: ChallengeScreen, otherDevice: OtherDevice?) -> CardholderAction {
+    func respond(to screen: ChallengeScreen, otherDevice: OtherDevice?) async -> CardholderAction {
         state.withLock {
             $0.stage = .challengeScreen
             $0.screenShown = true
@@ -215,7 +216,7 @@ final class PaymentRun: DropsCardholder {
                 device.decide(approve: approve)
             }
         }
-        let (resolution, waited) = run.askBlocking(ChallengeRequest(screen: screen, otherDevice: device))
+        let (resolution, waited) = await run.ask(ChallengeRequest(screen: screen, otherDevice: device))
         switch (resolution, waited) {
         case (.answered(let answer), let waited) where answer.value(as: CardholderAction.self) != nil:
             guard let action = answer.value(as: CardholderAction.self) else { return .answer(.cancel) }

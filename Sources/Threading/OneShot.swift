@@ -49,7 +49,7 @@ public final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// Blocks this thread until a value is set, then returns it. Only for the SDKs' synchronous callbacks
-    /// (`provideCredentials`, the Drops page's form), whose vendor APIs block their thread.
+    /// (`provideCredentials`), whose vendor APIs block their thread.
     @available(*, noasync, message: "await value()")
     @inlinable public func wait() -> Value {
         let semaphore = state.withLock { state -> DispatchSemaphore? in

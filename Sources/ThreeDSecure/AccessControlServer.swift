@@ -140,9 +140,10 @@ public final class AccessControlServer: Sendable {
     }
 
     /// Waits for the challenge to end on its own (a timer), for a CReq that never arrived: the result once final.
-    public func awaitResult(_ acsTransID: String, within limit: Duration) -> AuthenticationResult? {
+    /// Suspends on the simulation clock, holding no thread.
+    public func awaitResult(_ acsTransID: String, within limit: Duration) async -> AuthenticationResult? {
         if let result = result(acsTransID) { return result }
-        clock.sleep(for: limit)
+        await clock.sleep(for: limit)
         return result(acsTransID)
     }
 
