@@ -10,26 +10,35 @@ import Simulation
 /// Every flow family idp-tui runs, registered in one place: adding a family is one module and one line here
 /// (its settings are its own type, kept in ``FlowConfiguration`` by that type).
 public enum FlowCatalog {
-    /// A family's type and how a service makes its instance (from the environment, the configuration and the
-    /// families made before it).
-    /// `settings`: the type of the settings the family is made with (the KSSIDP wrapper, the IdpSdk's); nil for a
-    /// family with no settings, whose kinds then join no option's reach.
+    /// A family's type and how a service makes its instance (from the environment, its settings and the families
+    /// made before it). `settings`: the type of the settings the family is made with (the KSSIDP wrapper's are the
+    /// IdpSdk's), which its kinds then join in an option's reach; `make` is handed a value of that type, and of
+    /// no other, so a family cannot read settings other than those it names.
     struct Registration: Sendable {
         let type: any FlowFamily.Type
-        let settings: (any FamilySettings.Type)?
+        let settings: any FamilySettings.Type
         let make: @Sendable (SimulationEnvironment, FlowConfiguration, [any FlowFamily]) -> any FlowFamily
+
+        init<Settings: FamilySettings>(
+            _ type: any FlowFamily.Type, settings: Settings.Type,
+            make: @escaping @Sendable (SimulationEnvironment, Settings, [any FlowFamily]) -> any FlowFamily
+        ) {
+            self.type = type
+            self.settings = settings
+            self.make = { environment, configuration, made in make(environment, configuration[Settings.self], made) }
+        }
     }
 
     /// The families, in the order `run --help` lists their kinds and the terminal's menu offers them.
     static let registry: [Registration] = [
-        Registration(type: IdpSdkFamily.self, settings: IdpSettings.self) { environment, configuration, _ in
-            IdpSdkFamily(environment: environment, settings: configuration.idp)
+        Registration(IdpSdkFamily.self, settings: IdpSettings.self) { environment, settings, _ in
+            IdpSdkFamily(environment: environment, settings: settings)
         },
-        Registration(type: PaymentFamily.self, settings: PaymentSettings.self) { _, configuration, _ in PaymentFamily(settings: configuration.payment) },
-        Registration(type: Q2Family.self, settings: Q2Settings.self) { environment, configuration, _ in
-            Q2Family(world: environment.world, deviceQueue: environment.deviceQueue, settings: configuration.q2)
+        Registration(PaymentFamily.self, settings: PaymentSettings.self) { _, settings, _ in PaymentFamily(settings: settings) },
+        Registration(Q2Family.self, settings: Q2Settings.self) { environment, settings, _ in
+            Q2Family(world: environment.world, deviceQueue: environment.deviceQueue, settings: settings)
         },
-        Registration(type: LegacyFamily.self, settings: IdpSettings.self) { _, _, made in LegacyFamily(idp: made.first(IdpSdkFamily.self)) },
+        Registration(LegacyFamily.self, settings: IdpSettings.self) { _, _, made in LegacyFamily(idp: made.first(IdpSdkFamily.self)) },
     ]
 
     /// The families of a service on `environment`, configured as `configuration` says.
@@ -48,7 +57,7 @@ public enum FlowCatalog {
 
     /// The kinds that settings of type `settings` can change (what a command-line option that sets them can reach).
     public static func kinds(changedBy settings: any FamilySettings.Type) -> [FlowKind] {
-        registry.filter { $0.settings.map(ObjectIdentifier.init) == ObjectIdentifier(settings) }.flatMap { registration in registration.type.kinds.filter(registration.type.isChangedBySettings) }
+        registry.filter { ObjectIdentifier($0.settings) == ObjectIdentifier(settings) }.flatMap { registration in registration.type.kinds.filter(registration.type.isChangedBySettings) }
     }
 
     /// The kinds an identity fault can reach.
