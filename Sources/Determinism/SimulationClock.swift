@@ -21,7 +21,8 @@ extension SimulationClock {
         woken.wait()
     }
 
-    /// Suspends until `delay` has passed on this clock, holding no thread (the Drops page's waits, Q2's network).
+    /// Suspends until `delay` has passed on this clock, holding no thread (the Drops page's payment: its fault
+    /// waits, the ACS's lookup and first-CReq timers).
     public func sleep(for delay: Duration) async {
         guard delay > .zero else { return }
         await withCheckedContinuation { (woken: CheckedContinuation<Void, Never>) in

@@ -42,7 +42,7 @@ extension DropsPage {
             if let failure = await lookupFailure(faults.directoryServer) {
                 response = .noAnswer(to: request, error: failure)
             } else {
-                response = try acs.authenticate(request)
+                response = try await acs.authenticate(request)
             }
         } catch {
             log("DS", "Drops", "Erro", error.description)

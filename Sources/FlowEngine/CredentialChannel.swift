@@ -2,11 +2,12 @@ import Determinism
 import FlowRecords
 import Threading
 
-/// The synchronized channel between a flow's background threads (`provideCredentials`, the Drops page's card
-/// form and challenge screens) and the front end.
+/// The synchronized channel between the flows (and the SDKs' callbacks that ask: `provideCredentials`, the Drops
+/// page's card form and challenge screens) and the front end.
 ///
-/// The background side posts a prompt to the mailbox and blocks; the front end answers or cancels it, or the
-/// timeout (on the simulation clock) fires; whichever comes first wakes the background side.
+/// The asking side posts a prompt to the mailbox and awaits it (only `provideCredentials`, a synchronous vendor
+/// callback, blocks its thread); the front end answers or cancels it, or the timeout (on the simulation clock)
+/// fires; whichever comes first resumes the asking side.
 public final class CredentialChannel: Sendable {
     private let mailbox: ServiceMailbox
     private let clock: any SimulationClock

@@ -6,9 +6,8 @@ import Threading
 
 /// One run of one flow. Every flow is an `async` function on its device's queue (``FlowService/flowExecutor``):
 /// it awaits each SDK call's completion (``call(_:onCancel:_:)``) and each prompt (``ask(_:)``), and so never
-/// holds a thread while it waits. Only the SDKs' synchronous callbacks — `provideCredentials`, the Drops page's
-/// card form and challenge screens — block their own SDK thread while the front end answers, as the vendors'
-/// APIs do.
+/// holds a thread while it waits. Only `provideCredentials`, a synchronous vendor callback, blocks its own SDK
+/// thread while the front end answers, as the vendor's API does.
 ///
 /// A cancel at a prompt answers the prompt (the SDK gets "User cancelled" and the flow ends through it). A
 /// cancel while a call is awaited ends the flow at once, from the service's side queue, without waiting for the
@@ -134,7 +133,8 @@ public final class FlowRun: Sendable {
     /// `step`, and the flow's code must stop. `atCancel` runs at the cancel itself, on the cancelling thread (the
     /// main thread, from a terminal), so it must not block: it abandons what must not happen once the cancel is
     /// made (a request still on its way). `onCancel` undoes what the call set up, later, on the service's side
-    /// queue, before the cancelled result is reported; it may await (a view disposed of on the main queue).
+    /// queue (on the flow's own, for a cancel that came before the call), before the cancelled result is reported;
+    /// it may await (a view disposed of on the main queue).
     ///
     /// Inlinable, so that each flow's calls are specialized for their reply type (unspecialized, every call
     /// looked up `Reply?`'s metadata at run time); the work that does not depend on the type is not generic.
@@ -143,7 +143,10 @@ public final class FlowRun: Sendable {
         _ step: @escaping @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)? = nil,
         onCancel: (@Sendable () async -> Void)? = nil, _ start: (@escaping @Sendable (Reply) -> Void) -> Void
     ) async -> Reply? {
-        if await endedBeforeCall(at: step, atCancel: atCancel, onCancel: onCancel) { return nil }
+        if isCancelled {
+            await endBeforeCall(at: step, atCancel: atCancel, onCancel: onCancel)
+            return nil
+        }
         // Resumed exactly once: by whichever of the reply and the cancel takes the awaited call first.
         return await withUnsafeContinuation { continuation in
             guard let call = beginAwaiting(at: step, atCancel: atCancel, onCancel: onCancel, stop: { continuation.resume(returning: nil) })
@@ -155,14 +158,12 @@ public final class FlowRun: Sendable {
         }
     }
 
-    /// True, with the flow ended as cancelled, when a cancel came before the call was made.
+    /// Ends the flow as cancelled, for a cancel that came before the call was made.
     @usableFromInline
-    func endedBeforeCall(at step: @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)?, onCancel: (@Sendable () async -> Void)?) async -> Bool {
-        guard isCancelled else { return false }
+    func endBeforeCall(at step: @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)?, onCancel: (@Sendable () async -> Void)?) async {
         atCancel?()
         await onCancel?()
         endCancelled(at: step(), inFlight: false)
-        return true
     }
 
     /// Records what a cancel does to the call about to start (`stop` resumes its flow with nil) and returns the

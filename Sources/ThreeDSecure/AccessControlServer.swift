@@ -31,7 +31,23 @@ public final class AccessControlServer: Sendable {
 
     // MARK: AReq → ARes
 
+    /// The ARes to `request`, after the lookup's timer for a card whose lookup times out: blocks the calling thread
+    /// that long.
     public func authenticate(_ request: AuthenticationRequest) throws(DirectoryServerError) -> AuthenticationResponse {
+        let (response, wait) = try answer(request)
+        clock.sleep(for: wait)
+        return response
+    }
+
+    /// ``authenticate(_:)`` for the Drops page's payment, which awaits the lookup's timer holding no thread.
+    public func authenticate(_ request: AuthenticationRequest) async throws(DirectoryServerError) -> AuthenticationResponse {
+        let (response, wait) = try answer(request)
+        await clock.sleep(for: wait)
+        return response
+    }
+
+    /// The ARes to `request`, and how long it comes after (the lookup's timer, for a card whose lookup times out).
+    private func answer(_ request: AuthenticationRequest) throws(DirectoryServerError) -> (AuthenticationResponse, wait: Duration) {
         guard request.amountMinorUnits > 0 else { throw .invalidAmount }
         guard Currency(code: request.currency) != nil else { throw .invalidCurrency(request.currency) }
         guard (1...12).contains(request.expiryMonth) else { throw .invalidExpiry }
@@ -50,16 +66,15 @@ public final class AccessControlServer: Sendable {
                 threeDSCompInd: request.methodCompletion, signatureVerification: answered ? "Y" : nil, error: error,
                 challenge: challenge)
         }
-        if isExpired(month: request.expiryMonth, year: request.expiryYear) { return response(.notAuthenticated, .expiredCard) }
+        if isExpired(month: request.expiryMonth, year: request.expiryYear) { return (response(.notAuthenticated, .expiredCard), .zero) }
         guard let card = cards[request.card.digits] else {
-            return response(.couldNotBePerformed, .cardholderNotEnrolledInService)
+            return (response(.couldNotBePerformed, .cardholderNotEnrolledInService), .zero)
         }
         switch card.scenario {
         case .frictionless(let status, let reason):
-            return response(status, reason)
+            return (response(status, reason), .zero)
         case .lookup(let outcome):
-            if outcome == .timeout { clock.sleep(for: timers.lookup) }
-            return response(nil, enrolled: outcome.enrolled, error: outcome.error)
+            return (response(nil, enrolled: outcome.enrolled, error: outcome.error), outcome == .timeout ? timers.lookup : .zero)
         case .challenge(let design):
             let challenge = Challenge(
                 acsTransID: acsTransID, card: request.card, design: design, merchant: request.merchantName,
@@ -71,7 +86,7 @@ public final class AccessControlServer: Sendable {
                 self?.timeOut(acsTransID, .transactionTimedOutAtACS, .firstCReqNotReceived)
             }
             state.withLock { $0[acsTransID]?.timer = timer }
-            return response(.challengeRequired, challenge: challenge.screen(message: nil))
+            return (response(.challengeRequired, challenge: challenge.screen(message: nil)), .zero)
         }
     }
 

@@ -53,6 +53,23 @@ import Testing
         #expect(woke.wait(timeout: .now() + .seconds(10)) == .success)
         #expect(clock.pendingTimerCount == 0)
     }
+
+    /// The Drops page's payment awaits the clock so: the task is suspended, its timer pending, until the clock
+    /// passes its deadline, and no earlier.
+    @Test(.timeLimit(.minutes(1))) func aSleepingTaskResumesWhenTheClockPassesItsDeadline() async {
+        let clock = ManualClock()
+        let awake = Atomic(false)
+        let sleeper = Task.detached {
+            await clock.sleep(for: .seconds(600))
+            awake.store(true, ordering: .releasing)
+        }
+        #expect(clock.waitForPendingTimers(atLeast: 1))
+        clock.advance(by: .seconds(599))
+        #expect(!awake.load(ordering: .acquiring) && clock.pendingTimerCount == 1)
+        clock.advance(by: .seconds(1))
+        await sleeper.value
+        #expect(awake.load(ordering: .acquiring) && clock.pendingTimerCount == 0)
+    }
 }
 
 @Suite struct RandomSourceTests {

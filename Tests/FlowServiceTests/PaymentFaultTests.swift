@@ -256,6 +256,25 @@ import ThreeDSecure
         #expect(result.advice == "Run 3-D Secure again, or ask for another payment method.")
     }
 
+    /// A cancel while the page's payment awaits the ACS's lookup timer: the cancel's clean-up awaits the view's
+    /// disposal on the main queue, then the cancelled result comes, once; the page's task, resumed when the clock
+    /// passes the timer, adds nothing to the flow's log.
+    @Test func aPaymentCancelledWhileThePageAwaitsTheClockEndsOnceAndQuietly() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration())
+        let frontEnd = paying("4000000000002354")  // Cardinal case 8: the lookup answers only after 10 s
+        let id = service.start(.payerAuth)
+        #expect(service.drive(frontEnd) { frontEnd.steps(of: id).contains { $0.hasSuffix("AReq") } })
+        #expect(clock.waitForPendingTimers(atLeast: 1), "the page awaits the lookup's timer")
+        service.cancel(flowID: id)
+        service.settle(frontEnd, clock: clock)
+        #expect(service.activeFlowCount == 0)
+        #expect(frontEnd.results.map(\.outcome) == [.cancelled])
+        let logged = frontEnd.events(of: id).count
+        clock.advance(by: .seconds(60))
+        service.settle(frontEnd, clock: clock)
+        #expect(frontEnd.events(of: id).count == logged && frontEnd.results.count == 1)
+    }
+
     /// A finished payment lets its service go: the cancel revision the payment set held its run through the payment,
     /// a cycle that kept every payment's run, service and world.
     @Test func aFinishedPaymentLetsItsServiceGo() throws {

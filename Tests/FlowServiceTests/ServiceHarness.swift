@@ -53,11 +53,14 @@ extension FlowService {
 
     /// Runs until nothing is left to happen: every queue of the device and the service has run what it holds,
     /// the clock has passed every deadline still pending (abandoned work sleeping on the simulated network),
-    /// and every message has been delivered. It ends when a round finds nothing to do, not after a fixed time.
+    /// and every message has been delivered, and no flow is left whose end is still to be reported (a payment's
+    /// cancel awaits its view's disposal on the main queue, holding no queue meanwhile). It ends when a round finds
+    /// nothing to do, not after a fixed time; a flow left waiting at a prompt with no timeout stops it after 20 s.
     func settle(_ frontEnd: RecordingFrontEnd, clock: ManualClock) {
         var quietRounds = 0
+        let deadline = ContinuousClock.now + .seconds(20)
         while quietRounds < 2 {
-            var idle = true
+            var idle = activeFlowCount == 0 || ContinuousClock.now > deadline
             for queue in [environment.deviceQueue, sideQueue] {
                 let drained = DispatchSemaphore(value: 0)
                 queue.async { drained.signal() }
@@ -72,6 +75,8 @@ extension FlowService {
                 clock.advance(by: .seconds(60))
             }
             if deliverPendingMessages(to: frontEnd) > 0 { idle = false }
+            // A flow's end still to come (from the main queue, a timer): wait for a message rather than spin.
+            if !idle && activeFlowCount > 0 { _ = mailbox.waitForMessages(timeout: .milliseconds(5)) }
             quietRounds = idle ? quietRounds + 1 : 0
         }
     }
