@@ -55,19 +55,22 @@ import Testing
     }
 
     /// The Drops page's payment awaits the clock so: the task is suspended, its timer pending, until the clock
-    /// passes its deadline, and no earlier.
-    @Test(.timeLimit(.minutes(1))) func aSleepingTaskResumesWhenTheClockPassesItsDeadline() async {
+    /// passes its deadline, and no earlier. On a queue of its own, as the payment is: the cooperative pool may be
+    /// held by other tests meanwhile (this one waited 10 s for it there, in the whole suite).
+    @Test func aSleepingTaskResumesWhenTheClockPassesItsDeadline() {
         let clock = ManualClock()
+        let woke = DispatchSemaphore(value: 0)
         let awake = Atomic(false)
-        let sleeper = Task.detached {
+        Task(executorPreference: DispatchTaskExecutor(queue: DispatchQueue(label: "sleeper"))) {
             await clock.sleep(for: .seconds(600))
             awake.store(true, ordering: .releasing)
+            woke.signal()
         }
         #expect(clock.waitForPendingTimers(atLeast: 1))
         clock.advance(by: .seconds(599))
         #expect(!awake.load(ordering: .acquiring) && clock.pendingTimerCount == 1)
         clock.advance(by: .seconds(1))
-        await sleeper.value
+        #expect(woke.wait(timeout: .now() + .seconds(10)) == .success)
         #expect(awake.load(ordering: .acquiring) && clock.pendingTimerCount == 0)
     }
 }

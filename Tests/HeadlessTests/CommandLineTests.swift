@@ -1,5 +1,6 @@
 import Foundation
 import Headless
+import PaymentFlows
 import Testing
 
 /// One grammar for every command (ParsedCommandLine and its option table).
@@ -97,7 +98,7 @@ import Testing
     }
 
     @Test func differentBridgeFaultsAddUp() throws {
-        let faults = try ParsedCommandLine.parse(["run", "payer-auth", "--bridge-fault", "lose-acks:3", "--bridge-fault", "unknown-event"]).options.bridgeFaults
+        let faults = try ParsedCommandLine.parse(["run", "payer-auth", "--bridge-fault", "lose-acks:3", "--bridge-fault", "unknown-event"]).options.settings.payment.bridgeFaults
         #expect(faults.lostAcks == 3 && faults.unknownEvent && !faults.wrongOrigin)
     }
 
@@ -162,7 +163,7 @@ import Testing
     /// The one option that adds up: each `--bridge-fault` switches one more fault on.
     @Test func bridgeFaultsAddUp() throws {
         let parsed = try parse(["run", "payer-auth", "--bridge-fault", "lose-acks:2", "--bridge-fault=wrong-origin"])
-        #expect(parsed.options.bridgeFaults.lostAcks == 2 && parsed.options.bridgeFaults.wrongOrigin)
+        #expect(parsed.options.settings.payment.bridgeFaults.lostAcks == 2 && parsed.options.settings.payment.bridgeFaults.wrongOrigin)
     }
 
     /// docs/headless.md's synopsis names every option `run --help` lists, as the table spells it.

@@ -19,6 +19,13 @@ protocol FamilyAnswering: AnyObject {
     /// when the scenario's IdP decides.
     static var asker: String? { get }
 
+    /// Its command-line options, in the order `--help` lists them: each sets its settings in
+    /// ``CommandLineOptions/settings`` (or keeps a value for ``finish(_:from:for:)``). None by default.
+    static var options: [OptionSpec] { get }
+    /// Finishes its settings once the command line is whole and a command is to run flows: reads what its options
+    /// named (a certificate chain's file). Nothing by default.
+    static func finish(_ configuration: inout FlowConfiguration, from options: CommandLineOptions, for command: Command) throws(UsageError)
+
     /// Reads an answers object of `kind` whole; nil, the default: the common reading (the credential keys of
     /// ``keys``, `cancel`, `faults`), with ``read(_:_:into:at:)`` for the rest of its keys.
     static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers?
@@ -51,6 +58,8 @@ protocol FamilyAnswering: AnyObject {
 extension FamilyAnswering {
     static var takesBridgeFaults: Bool { false }
     static var asker: String? { nil }
+    static var options: [OptionSpec] { [] }
+    static func finish(_ configuration: inout FlowConfiguration, from options: CommandLineOptions, for command: Command) throws(UsageError) {}
     static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers? { nil }
     static func read(_ key: String, _ value: JSONNode, into answers: inout FlowAnswers, at place: String) throws(UsageError) -> Bool {
         false

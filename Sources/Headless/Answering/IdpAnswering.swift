@@ -1,5 +1,9 @@
+import Crypto
+import FlowCatalog
 import FlowEngine
+import IdentityProvider
 import IdpFlows
+import KSMasterController
 
 /// The IdpSdk flows' answers: the fields the scenario's IdP may put on its forms, checked as the forms come.
 final class IdpAnswering: FamilyAnswering {
@@ -12,6 +16,44 @@ final class IdpAnswering: FamilyAnswering {
         + keys(of: [.newPassword, .currentPassword], for: [.activate, .login])
 
     init(service: FlowService) {}
+
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "--auth-mode", value: "no|biometric|password|pin", help: "the authentication mode SetAuthorisationCode sends", scope: .engine,
+                   reaches: reach) {
+            options, value, problem throws(UsageError) in
+            guard let mode = KSMAuthenticationMode(rawValue: value) else {
+                throw problem("--auth-mode takes no, biometric, password or pin, not \"\(value)\"")
+            }
+            options.settings.idp.authenticationMode = mode
+        },
+        OptionSpec(name: "--hash-pin", value: nil, help: "the IdpSdk hashes the password (shouldHashPin)", scope: .engine, reaches: reach) {
+            options, _, _ in options.settings.idp.shouldHashPin = true
+        },
+        OptionSpec(name: "--certificate-chain", value: "FILE", help: "the PEM chain the app pins (default: the IdP's own)", scope: .engine,
+                   reaches: reach) {
+            options, value, _ in options[IdpOptionValues.self].certificateChainPath = value
+        },
+    ]
+
+    /// The flows its settings change (the KSSIDP wrapper's too, which runs on the IdpSdk).
+    private static var reach: [FlowKind] { FlowCatalog.kinds(changedBy: IdpSettings.self) }
+
+    /// Reads and checks the certificate chain file `--certificate-chain` named.
+    static func finish(_ configuration: inout FlowConfiguration, from options: CommandLineOptions, for command: Command) throws(UsageError) {
+        guard let path = options[IdpOptionValues.self].certificateChainPath else { return }
+        let pem = try CommandLineOptions.readText(path, what: "certificate chain", command: command.prefix)
+        do {
+            _ = try CertificateChain(pem: pem)
+        } catch {
+            throw UsageError("\(command.prefix)the certificate chain file \(path) is unusable: \(error.description)")
+        }
+        configuration.idp.certificateChainPEM = pem
+    }
+}
+
+/// What the IdpSdk's options keep until the command line is whole: the file the chain is read from then.
+struct IdpOptionValues: HeldOptionValues {
+    var certificateChainPath: String?
 }
 
 extension IdpSdkFamily: AnsweredFamily {

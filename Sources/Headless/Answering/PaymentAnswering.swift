@@ -1,4 +1,5 @@
 import DropsWeb
+import FlowCatalog
 import FlowEngine
 import JSONText
 import PaymentFlows
@@ -11,6 +12,45 @@ final class PaymentAnswering: FamilyAnswering {
     static let keys: [(key: String, flows: [FlowKind])] =
         PaymentAnswers.keys.filter { $0 != "cancel" && $0 != "faults" }.map { ($0, [FlowKind.payerAuth]) }
     static let takesBridgeFaults = true
+
+    /// The `--bridge-fault` values, as its help and errors list them. One literal rather than an array joined
+    /// when the table is built: the generic `joined` costs the Swift runtime lookups on every start.
+    static let bridgeFaultList = "lose-acks:N, lose-every-ack, ready-never-comes, malformed-message, unknown-event, wrong-origin"
+
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultList)", scope: .engine,
+                   repeatable: true, reaches: FlowCatalog.kinds(changedBy: PaymentSettings.self)) {
+            options, value, problem throws(UsageError) in
+            // Repeatable to add another fault; the same fault twice (lose-acks:3 then lose-acks:1) is an error, as
+            // any other option given twice is, rather than the last one quietly winning.
+            func set(_ fault: WritableKeyPath<BridgeFaults, Bool>, _ name: String) throws(UsageError) {
+                guard !options.settings.payment.bridgeFaults[keyPath: fault] else { throw problem("--bridge-fault \(name) is given twice; give it once") }
+                options.settings.payment.bridgeFaults[keyPath: fault] = true
+            }
+            switch value {
+            case "lose-every-ack": try set(\.loseEveryAck, value)
+            case "ready-never-comes": try set(\.readyNeverComes, value)
+            case "malformed-message": try set(\.malformedMessage, value)
+            case "unknown-event": try set(\.unknownEvent, value)
+            case "wrong-origin": try set(\.wrongOrigin, value)
+            default:
+                guard value.hasPrefix("lose-acks:"), let count = Int(value.dropFirst("lose-acks:".count)), (1...100).contains(count) else {
+                    throw problem("--bridge-fault takes \(bridgeFaultList) (N from 1 to 100), not \"\(value)\"")
+                }
+                guard options.settings.payment.bridgeFaults.lostAcks == 0 else { throw problem("--bridge-fault lose-acks is given twice; give it once") }
+                options.settings.payment.bridgeFaults.lostAcks = count
+            }
+        },
+        OptionSpec(name: "--bridge-timing", value: "swift|web", help: "the bridge's ack timeout and retries: swift 1.5 s × 3, web 1 s × 2", scope: .engine,
+                   reaches: FlowCatalog.kinds(changedBy: PaymentSettings.self)) {
+            options, value, problem throws(UsageError) in
+            switch value {
+            case "swift": options.settings.payment.bridgeTiming = .swiftHost
+            case "web": options.settings.payment.bridgeTiming = .webHosts
+            default: throw problem("--bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not \"\(value)\"")
+            }
+        },
+    ]
 
     private let service: FlowService
     /// This flow's progress through its payment answers.

@@ -1,7 +1,10 @@
+import FlowCatalog
 import FlowEngine
+import Foundation
 import IdentityProvider
 import JSONText
 import Q2Flows
+import Q2ModuleInterfaces
 
 /// What a q2-login's answers hold beyond the sign-in screen's fields.
 struct Q2Answers: Sendable {
@@ -14,6 +17,25 @@ final class Q2Answering: FamilyAnswering {
     static let kinds = Q2Family.kinds
     static let keys: [(key: String, flows: [FlowKind])] = keys(of: Q2SignIn.fields, for: [.q2Login]) + [("autoLogin", [.q2Login])]
     static let asker: String? = "the Q2 sign-in screen asks for"
+
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "--launch", value: "normal|deep-link|push", help: "how the app was opened, for the Q2 module", scope: .engine,
+                   reaches: FlowCatalog.kinds(changedBy: Q2Settings.self)) {
+            options, value, problem throws(UsageError) in
+            guard let launch = Q2Launch(rawValue: value) else { throw problem("--launch takes normal, deep-link or push, not \"\(value)\"") }
+            options.settings.q2.launch = launch
+        },
+        // Every flow but a payment, whose page meets the network's faults alone (an answer's insecureDevice is refused
+        // there too): the flows the insecure device fault reaches.
+        OptionSpec(name: "--insecure-device", value: "REASON", help: "the device is rooted: the MC-SDK does not start, and Q2's security module denies every login with REASON", scope: .engine,
+                   reaches: FlowCatalog.kinds(reachedBy: .insecureDevice)) {
+            options, value, problem throws(UsageError) in
+            guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 200,
+                !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
+            else { throw problem("--insecure-device takes a reason of 1 to 200 characters, without control characters") }
+            options.settings.q2.insecureDeviceReason = value
+        },
+    ]
 
     private let service: FlowService
 

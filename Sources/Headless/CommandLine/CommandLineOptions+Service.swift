@@ -129,23 +129,13 @@ extension CommandLineOptions {
         }
     }
 
-    /// The app side's configuration; reads and checks the certificate chain file if one is named.
+    /// The app side's configuration: the families' settings as their options set them, each family finishing its
+    /// own (the IdpSdk's reads and checks the certificate chain file if one is named).
     /// `--bridge-fault`s join the scenario's, which the world starts with.
     public func flowConfiguration(for command: Command = .run) throws(UsageError) -> FlowConfiguration {
-        var configuration = FlowConfiguration(
-            shouldHashPin: shouldHashPin, authenticationMode: authenticationMode, promptTimeout: promptTimeout,
-            bridgeTiming: bridgeTiming, bridgeFaults: bridgeFaults)
-        configuration.q2.launch = launch
-        configuration.q2.insecureDeviceReason = insecureDeviceReason
-        if let path = certificateChainPath {
-            let pem = try Self.readText(path, what: "certificate chain", command: command.prefix)
-            do {
-                _ = try CertificateChain(pem: pem)
-            } catch {
-                throw UsageError("\(command.prefix)the certificate chain file \(path) is unusable: \(error.description)")
-            }
-            configuration.idp.certificateChainPEM = pem
-        }
+        var configuration = settings
+        configuration.promptTimeout = promptTimeout
+        for family in AnswerFamilies.all { try family.finish(&configuration, from: self, for: command) }
         return configuration
     }
 }

@@ -1,8 +1,5 @@
-import DropsWeb
 import FlowCatalog
 import FlowEngine
-import KSMasterController
-import Q2ModuleInterfaces
 
 /// What the command line's options set (``ParsedCommandLine``), for every command: the engine's settings
 /// for the terminal UI and `run`, and the few that belong to one command.
@@ -21,13 +18,12 @@ public struct CommandLineOptions: Sendable {
     public var answersNamed = false
     public var seed: UInt64 = 1
     public var promptTimeout: Duration = .seconds(300)
-    public var authenticationMode: KSMAuthenticationMode = .no
-    public var shouldHashPin = false
-    public var certificateChainPath: String?
-    /// `--bridge-fault`, repeatable: faults the simulated Drops page shows in every payment.
-    public var bridgeFaults = BridgeFaults.none
-    /// `--bridge-timing swift|web`.
-    public var bridgeTiming = BridgeTiming.swiftHost
+    /// The families' settings, as their options set them (`--auth-mode` the IdpSdk's, `--bridge-fault` the
+    /// payment's, `--launch` the Q2 module's: each family's options are its own, in its ``FamilyAnswering``).
+    public var settings = FlowConfiguration()
+    /// What a family's options keep until the command line is whole (the file `--certificate-chain` names, read
+    /// only then), by type.
+    private var held: [ObjectIdentifier: any Sendable] = [:]
     /// `--scenario FILE`; nil runs the embedded default.
     public var scenarioPath: String?
     /// `--tenant ID`: the tenant the app is configured for, instead of the scenario's `app.tenant`.
@@ -36,10 +32,6 @@ public struct CommandLineOptions: Sendable {
     public var statePath: String?
     /// `--ephemeral`: keep state in memory only.
     public var ephemeral = false
-    /// `--launch normal|deep-link|push`: how the app was opened (the Q2 module).
-    public var launch = Q2Launch.normal
-    /// `--insecure-device REASON`: the security module denies Q2 logins.
-    public var insecureDeviceReason: String?
     /// `compare --variant`.
     public var variant = ParityCheck.Variant.guide
     /// `compare --json`, `history --json`.
@@ -56,4 +48,15 @@ public struct CommandLineOptions: Sendable {
     public var yes = false
 
     public init() {}
+
+    /// What a family's options keep for later, of type `Value` (its own).
+    subscript<Value: HeldOptionValues>(_ type: Value.Type) -> Value {
+        get { held[ObjectIdentifier(type)] as? Value ?? Value() }
+        set { held[ObjectIdentifier(type)] = newValue }
+    }
+}
+
+/// What a family's options keep until the command line is whole (``CommandLineOptions/subscript(_:)``).
+protocol HeldOptionValues: Sendable {
+    init()
 }

@@ -1,13 +1,6 @@
-import DropsWeb
 import FlowCatalog
 import FlowEngine
 import Foundation
-import IdpFlows
-import KSMasterController
-import PaymentFlows
-import Q2Flows
-import Q2ModuleInterfaces
-import SafepayDropsSDK
 import StateStore
 
 /// One option of the command line: its name, the value it takes (nil: none), what it does, where it is
@@ -67,11 +60,8 @@ struct OptionSpec: Sendable {
 }
 
 enum OptionTable {
-    /// The `--bridge-fault` values, as its help and errors list them. One literal rather than an array joined
-    /// when the table is built: the generic `joined` costs the Swift runtime lookups on every start.
-    static let bridgeFaultList = "lose-acks:N, lose-every-ack, ready-never-comes, malformed-message, unknown-event, wrong-origin"
-
-    static let all: [OptionSpec] = global + engine + commands
+    /// Every option: the global ones, the engine's, each family's (in the catalog's order), then the commands' own.
+    static let all: [OptionSpec] = global + engine + AnswerFamilies.all.flatMap { $0.options } + commands
 
     private static let exportAsJSON = "one flow as JSON: idp-tui history export ID --format json"
 
@@ -129,70 +119,6 @@ enum OptionTable {
             }
             // To the nearest millisecond, as the messages say it (1.001 was cut to 1 s, and said so).
             options.promptTimeout = .milliseconds(Int64((seconds * 1000).rounded()))
-        },
-        OptionSpec(name: "--auth-mode", value: "no|biometric|password|pin", help: "the authentication mode SetAuthorisationCode sends", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: IdpSettings.self)) {
-            options, value, problem throws(UsageError) in
-            guard let mode = KSMAuthenticationMode(rawValue: value) else {
-                throw problem("--auth-mode takes no, biometric, password or pin, not \"\(value)\"")
-            }
-            options.authenticationMode = mode
-        },
-        OptionSpec(name: "--hash-pin", value: nil, help: "the IdpSdk hashes the password (shouldHashPin)", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: IdpSettings.self)) {
-            options, _, _ in options.shouldHashPin = true
-        },
-        OptionSpec(name: "--certificate-chain", value: "FILE", help: "the PEM chain the app pins (default: the IdP's own)", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: IdpSettings.self)) {
-            options, value, _ in options.certificateChainPath = value
-        },
-        OptionSpec(name: "--bridge-fault", value: "FAULT", help: "a Drops bridge fault, repeatable: \(bridgeFaultList)", scope: .engine,
-                   repeatable: true, reaches: FlowCatalog.kinds(changedBy: PaymentSettings.self)) {
-            options, value, problem throws(UsageError) in
-            // Repeatable to add another fault; the same fault twice (lose-acks:3 then lose-acks:1) is an error, as
-            // any other option given twice is, rather than the last one quietly winning.
-            func set(_ fault: WritableKeyPath<BridgeFaults, Bool>, _ name: String) throws(UsageError) {
-                guard !options.bridgeFaults[keyPath: fault] else { throw problem("--bridge-fault \(name) is given twice; give it once") }
-                options.bridgeFaults[keyPath: fault] = true
-            }
-            switch value {
-            case "lose-every-ack": try set(\.loseEveryAck, value)
-            case "ready-never-comes": try set(\.readyNeverComes, value)
-            case "malformed-message": try set(\.malformedMessage, value)
-            case "unknown-event": try set(\.unknownEvent, value)
-            case "wrong-origin": try set(\.wrongOrigin, value)
-            default:
-                guard value.hasPrefix("lose-acks:"), let count = Int(value.dropFirst("lose-acks:".count)), (1...100).contains(count) else {
-                    throw problem("--bridge-fault takes \(bridgeFaultList) (N from 1 to 100), not \"\(value)\"")
-                }
-                guard options.bridgeFaults.lostAcks == 0 else { throw problem("--bridge-fault lose-acks is given twice; give it once") }
-                options.bridgeFaults.lostAcks = count
-            }
-        },
-        OptionSpec(name: "--bridge-timing", value: "swift|web", help: "the bridge's ack timeout and retries: swift 1.5 s × 3, web 1 s × 2", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: PaymentSettings.self)) {
-            options, value, problem throws(UsageError) in
-            switch value {
-            case "swift": options.bridgeTiming = .swiftHost
-            case "web": options.bridgeTiming = .webHosts
-            default: throw problem("--bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not \"\(value)\"")
-            }
-        },
-        OptionSpec(name: "--launch", value: "normal|deep-link|push", help: "how the app was opened, for the Q2 module", scope: .engine,
-                   reaches: FlowCatalog.kinds(changedBy: Q2Settings.self)) {
-            options, value, problem throws(UsageError) in
-            guard let launch = Q2Launch(rawValue: value) else { throw problem("--launch takes normal, deep-link or push, not \"\(value)\"") }
-            options.launch = launch
-        },
-        // Every flow but a payment, whose page meets the network's faults alone (an answer's insecureDevice is refused
-        // there too): the flows the insecure device fault reaches.
-        OptionSpec(name: "--insecure-device", value: "REASON", help: "the device is rooted: the MC-SDK does not start, and Q2's security module denies every login with REASON", scope: .engine,
-                   reaches: FlowCatalog.kinds(reachedBy: .insecureDevice)) {
-            options, value, problem throws(UsageError) in
-            guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 200,
-                !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
-            else { throw problem("--insecure-device takes a reason of 1 to 200 characters, without control characters") }
-            options.insecureDeviceReason = value
         },
     ]
 
