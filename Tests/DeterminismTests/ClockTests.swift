@@ -37,32 +37,32 @@ import Testing
     }
 
     @Test func aSleepingThreadWakesWhenTheClockPassesItsDeadline() {
-        let clock = ManualClock()
-        let woke = DispatchSemaphore(value: 0)
-        let awake = Atomic(false)
-        DispatchQueue.global().async {
-            clock.sleep(for: .seconds(600))
-            awake.store(true, ordering: .releasing)
-            woke.signal()
+        checkSleeper { clock, woken in
+            DispatchQueue.global().async {
+                clock.sleep(for: .seconds(600))
+                woken()
+            }
         }
-        // The sleeper's timer is set: it is asleep until the clock moves, however long the test waits.
-        #expect(clock.waitForPendingTimers(atLeast: 1))
-        clock.advance(by: .seconds(599))
-        #expect(!awake.load(ordering: .acquiring) && clock.pendingTimerCount == 1)
-        clock.advance(by: .seconds(1))
-        #expect(woke.wait(timeout: .now() + .seconds(10)) == .success)
-        #expect(clock.pendingTimerCount == 0)
     }
 
-    /// The Drops page's payment awaits the clock so: the task is suspended, its timer pending, until the clock
-    /// passes its deadline, and no earlier. On a queue of its own, as the payment is: the cooperative pool may be
-    /// held by other tests meanwhile (this one waited 10 s for it there, in the whole suite).
+    /// The Drops page's payment awaits the clock so. On a queue of its own, as the payment is: the cooperative pool
+    /// may be held by other tests meanwhile (this one waited 10 s for it there, in the whole suite).
     @Test func aSleepingTaskResumesWhenTheClockPassesItsDeadline() {
+        checkSleeper { clock, woken in
+            Task(executorPreference: DispatchTaskExecutor(queue: DispatchQueue(label: "sleeper"))) {
+                await clock.sleep(for: .seconds(600))
+                woken()
+            }
+        }
+    }
+
+    /// Starts a sleeper of 600 s on a manual clock (`start` calls `woken` once it wakes), and checks that it sleeps,
+    /// its timer pending, until the clock passes its deadline, and no earlier, however long the test waits.
+    private func checkSleeper(_ start: (ManualClock, _ woken: @escaping @Sendable () -> Void) -> Void) {
         let clock = ManualClock()
         let woke = DispatchSemaphore(value: 0)
         let awake = Atomic(false)
-        Task(executorPreference: DispatchTaskExecutor(queue: DispatchQueue(label: "sleeper"))) {
-            await clock.sleep(for: .seconds(600))
+        start(clock) {
             awake.store(true, ordering: .releasing)
             woke.signal()
         }
