@@ -18,12 +18,18 @@ public final class ManualClock: SimulationClock {
     }
 
     private let state: Locked<State>
+    /// What the simulation on this clock can still run before only this clock or the test can move it, for a test
+    /// that runs until quiet (``PendingWork``); nil unless asked for.
+    public let pendingWork: PendingWork?
     /// Signalled whenever a timer is scheduled, for ``waitForPendingTimers(atLeast:timeout:)``.
     private let scheduled = NSCondition()
 
-    /// Starts at `start`, by default 2030-01-01T00:00:00Z.
-    public init(start: SimulationInstant = SimulationInstant(nanosecondsSinceEpoch: 1_893_456_000_000_000_000)) {
+    /// Starts at `start`, by default 2030-01-01T00:00:00Z. `countingWork`: the simulation counts what it still has
+    /// to run (``pendingWork``), for a test that runs until quiet; every wait on it must then be made by counted
+    /// work (a flow, an SDK's queue), not by the test's own thread.
+    public init(start: SimulationInstant = SimulationInstant(nanosecondsSinceEpoch: 1_893_456_000_000_000_000), countingWork: Bool = false) {
         state = Locked(State(now: start))
+        pendingWork = countingWork ? PendingWork() : nil
     }
 
     public var now: SimulationInstant { state.withLock { $0.now } }
@@ -54,6 +60,14 @@ public final class ManualClock: SimulationClock {
             due.action()
         }
         state.withLock { $0.now = max($0.now, target) }
+    }
+
+    /// Moves time to the earliest pending deadline and runs what falls due there; false when nothing is pending.
+    @discardableResult
+    public func advanceToNextDeadline() -> Bool {
+        guard let next = state.withLock({ $0.pending.map(\.deadline).min() }) else { return false }
+        advance(by: now.duration(to: next))
+        return true
     }
 
     /// Blocks until at least `count` actions are pending (a background thread has gone to sleep on this

@@ -1,4 +1,5 @@
 import Dispatch
+import Threading
 
 /// The clock every simulator and timer reads, so that tests can replace real time with ``ManualClock``.
 public protocol SimulationClock: Sendable {
@@ -9,15 +10,21 @@ public protocol SimulationClock: Sendable {
     /// `action` runs on an arbitrary thread.
     @discardableResult
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> ScheduledTimer
+
+    /// A test's count of the simulation's work still to run (``ManualClock``'s), through which the simulators and
+    /// the flow engine count theirs; nil on the real clock.
+    var pendingWork: PendingWork? { get }
 }
 
 extension SimulationClock {
+    public var pendingWork: PendingWork? { nil }
+
     /// Blocks the calling thread until `delay` has passed on this clock (the synchronous SDKs' network wait).
     @available(*, noasync, message: "a flow's async code suspends instead")
     public func sleep(for delay: Duration) {
         guard delay > .zero else { return }
-        let woken = DispatchSemaphore(value: 0)
-        schedule(after: delay) { woken.signal() }
+        let woken = OneShot<Void>(counting: pendingWork)
+        schedule(after: delay) { woken.fulfil(()) }
         woken.wait()
     }
 
@@ -25,9 +32,9 @@ extension SimulationClock {
     /// waits, the ACS's lookup and first-CReq timers).
     public func sleep(for delay: Duration) async {
         guard delay > .zero else { return }
-        await withCheckedContinuation { (woken: CheckedContinuation<Void, Never>) in
-            schedule(after: delay) { woken.resume() }
-        }
+        let woken = OneShot<Void>(counting: pendingWork)
+        schedule(after: delay) { woken.fulfil(()) }
+        await woken.value()
     }
 }
 

@@ -42,7 +42,7 @@ package final class DropsPage: Sendable {
     /// Loads the page over the simulated network; `failed` hears why when it cannot be loaded (the web view's
     /// navigation error), and the page then never gets ready.
     package func load(failed: @escaping @Sendable (String) -> Void = { _ in }) {
-        messages.async { [self] in
+        messages.async(counting: simulation.clock.pendingWork) { [self] in
             if let failure = Self.roundTrip(simulation.network) {
                 guard !isDisposed else { return }
                 failed("the Drops page could not be loaded: \(failure)")
@@ -82,7 +82,7 @@ package final class DropsPage: Sendable {
     }
 
     package func receive(_ json: String) {
-        messages.async { [self] in handle(json) }
+        messages.async(counting: simulation.clock.pendingWork) { [self] in handle(json) }
     }
 
     package func dispose() {
@@ -123,7 +123,13 @@ package final class DropsPage: Sendable {
             defer { state.started = true }
             return !state.started
         }
-        if start { Task(executorPreference: payment) { [self] in await pay(tracker: tracker, collectionURL: collectionURL) } }
+        guard start else { return }
+        let pending = simulation.clock.pendingWork
+        pending?.begin()
+        Task(executorPreference: payment) { [self] in
+            await pay(tracker: tracker, collectionURL: collectionURL)
+            pending?.end()
+        }
     }
 
     // MARK: Sending and describing

@@ -54,7 +54,8 @@ public final class CredentialChannel: Sendable {
     private func post(flowID: Int, timeout: Duration?, _ make: (Int) -> FlowPrompt)
         -> (Int, OneShot<PromptResolution>, ScheduledTimer?)?
     {
-        let slot = OneShot<PromptResolution>()
+        // Answered by the front end or the clock: waiting for it is waiting for the test (``PendingWork``).
+        let slot = OneShot<PromptResolution>(counting: clock.pendingWork)
         let prompt: FlowPrompt? = state.withLock { state in
             guard state.liveFlows.contains(flowID) else { return nil }
             let prompt = make(state.nextID)

@@ -147,12 +147,19 @@ public final class FlowRun: Sendable {
             await endBeforeCall(at: step, atCancel: atCancel, onCancel: onCancel)
             return nil
         }
-        // Resumed exactly once: by whichever of the reply and the cancel takes the awaited call first.
+        // Resumed exactly once: by whichever of the reply and the cancel takes the awaited call first. Meanwhile
+        // the flow counts as nothing in a test's count: the call's work, or the cancel's caller, counts instead.
+        let pending = service.pendingWork
         return await withUnsafeContinuation { continuation in
-            guard let call = beginAwaiting(at: step, atCancel: atCancel, onCancel: onCancel, stop: { continuation.resume(returning: nil) })
-            else { return }
+            defer { pending?.end() }
+            let stop: @Sendable () -> Void = {
+                pending?.begin()
+                continuation.resume(returning: nil)
+            }
+            guard let call = beginAwaiting(at: step, atCancel: atCancel, onCancel: onCancel, stop: stop) else { return }
             start { [self] reply in
                 guard endAwaiting(call) else { return }
+                pending?.begin()
                 continuation.resume(returning: reply)
             }
         }
@@ -179,14 +186,17 @@ public final class FlowRun: Sendable {
             atCancel?()
             resume()
             // Not behind the call, which may still hold the device.
+            let pending = service.pendingWork
             guard let onCancel else {
-                service.sideQueue.async { [self] in endCancelled(at: step(), inFlight: true) }
+                service.sideQueue.async(counting: pending) { [self] in endCancelled(at: step(), inFlight: true) }
                 return
             }
             // On the side queue too, holding it only while it runs: made here, as few cancels have a clean-up.
+            pending?.begin()
             Task(executorPreference: DispatchTaskExecutor(queue: service.sideQueue)) { [self] in
                 await onCancel()
                 endCancelled(at: step(), inFlight: true)
+                pending?.end()
             }
         }
         let call = awaiting.withLock { awaiting in
@@ -223,7 +233,9 @@ public final class FlowRun: Sendable {
             defer { awaiting.awaitingEnd = nil }
             return awaiting.awaitingEnd
         }
-        waiting?.resume()
+        guard let waiting else { return }
+        service.pendingWork?.begin()
+        waiting.resume()
     }
 
     /// Returns once the run's end is reported. A cancel in flight resumes the flow's code at once but reports the
@@ -235,7 +247,7 @@ public final class FlowRun: Sendable {
                 if !awaiting.ended { awaiting.awaitingEnd = continuation }
                 return awaiting.ended
             }
-            if now { continuation.resume() }
+            if now { continuation.resume() } else { service.pendingWork?.end() }
         }
     }
 

@@ -36,6 +36,8 @@ public final class FlowService: Sendable {
     package let flowExecutor: DispatchTaskExecutor
     /// Where a cancel ends a flow, not behind the call that may still hold the device.
     package let sideQueue = QueueName.makeSerialQueue("idp-tui.flow")
+    /// A test's count of what can still run (the manual clock's ``PendingWork``); nil on the real clock.
+    @usableFromInline let pendingWork: PendingWork?
     private let runs = Locked<[Int: FlowRun]>([:])
     /// The flows started and not yet running, in order, for the task that runs them in turn.
     private let lineup = FlowLineup()
@@ -52,6 +54,7 @@ public final class FlowService: Sendable {
         self.families = families
         self.promptTimeout = promptTimeout
         self.history = history
+        pendingWork = world.clock.pendingWork
         flowExecutor = DispatchTaskExecutor(queue: QueueName.makeSerialQueue("idp-tui.flow", target: deviceQueue))
         channel = CredentialChannel(mailbox: mailbox, clock: world.clock)
         // One listener per world: a second service on the same world takes the fault reports over.
@@ -100,8 +103,10 @@ public final class FlowService: Sendable {
 
     /// Starts a task that runs the flows waiting in turn, on the device's queue, until none is left.
     private func startRunner() {
+        pendingWork?.begin()
         Task(executorPreference: flowExecutor) { [self] in
             while let run = lineup.next() { await perform(run) }
+            pendingWork?.end()
         }
     }
 
@@ -195,7 +200,7 @@ public final class FlowService: Sendable {
     /// (``FlowFrontEnd/flowService(_:didReport:)``).
     public func report(_ make: @escaping @Sendable () -> any Sendable) {
         let mailbox = mailbox
-        DispatchQueue.global(qos: .userInitiated).async { mailbox.post(.report(make())) }
+        DispatchQueue.global(qos: .userInitiated).async(counting: pendingWork) { mailbox.post(.report(make())) }
     }
 
     /// Flows queued or running.

@@ -105,7 +105,8 @@ public final class SimulatedNetwork: Sendable {
 
     /// A wait woken by its timer or by ``abandonWaits()``; nil when the line's waits are abandoned already.
     private func startWait(_ delay: Duration) -> Wait? {
-        let woken = OneShot<Void>()
+        // Woken by the clock or by a cancel: waiting for it is waiting for the test (``PendingWork``).
+        let woken = OneShot<Void>(counting: clock.pendingWork)
         let id: Int? = waits.withLock { waits in
             guard !waits.abandoned else { return nil }
             let id = waits.next

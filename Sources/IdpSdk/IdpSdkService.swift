@@ -72,7 +72,7 @@ public final class IdpSdkService: Sendable {
         // both on its own serial queue only, and the vendor asks for a thread-safe interaction object.
         let interaction = UncheckedSendable(interactionInterface)
         let done = UncheckedSendable(completion)
-        queue.async { [self] in
+        queue.async(counting: network.clock.pendingWork) { [self] in
             done.value(authorize(request, interaction: interaction.value))
         }
     }

@@ -98,7 +98,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             defer { inFlight = inFlight || isRestart }
             return (isRestart && !inFlight, inFlight)
         }
-        queue.async { [self] in
+        queue.async(counting: configuration.network.clock.pendingWork) { [self] in
             let result = early ? refusedBeforeRestartResult(event) : handle(event)
             // Cleared before the result is handed back: whatever is sent once it has arrived is in order.
             if restart { restartInFlight.withLock { $0 = false } }
@@ -115,8 +115,14 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     /// Sends an event and returns its result event (the Swift form of `receive(_:withCompletionHandler:)`;
     /// never nil here).
     public func receive(_ event: any KsEvent) async -> (any KsEvent)? {
-        await withCheckedContinuation { continuation in
-            receive(event) { result in continuation.resume(returning: result) }
+        // Meanwhile the caller counts as nothing in a test's count: the event's work on the queue counts instead.
+        let pending = configuration.network.clock.pendingWork
+        return await withCheckedContinuation { continuation in
+            receive(event) { result in
+                pending?.begin()
+                continuation.resume(returning: result)
+            }
+            pending?.end()
         }
     }
 

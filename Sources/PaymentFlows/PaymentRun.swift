@@ -36,10 +36,12 @@ struct PaymentFlow {
         // serves no queue from holding the result (the view is then disposed of whenever it does). The flow awaits
         // it; so does a cancel's clean-up, on the service's side queue (or on the flow's, for a cancel that came
         // before the call, when no view was made).
+        // A test's count of what can still run: the main queue's work is counted, and so a wait for it counts.
+        let pending = run.clock.pendingWork
         let close: @Sendable () -> OneShot<Void> = {
             payment.close()
             let disposed = OneShot<Void>()
-            DispatchQueue.main.async {
+            DispatchQueue.main.async(counting: pending) {
                 MainActor.assumeIsolated { view.withLock { $0 }?.dispose() }
                 disposed.fulfil(())
             }
@@ -48,7 +50,7 @@ struct PaymentFlow {
         }
         guard let end = await run.call({ payment.stage }, atCancel: { payment.close() }, onCancel: { await close().value() }, { deliver in
             payment.start(deliver)
-            DispatchQueue.main.async {
+            DispatchQueue.main.async(counting: pending) {
                 MainActor.assumeIsolated {
                     // Logged where the app calls it: on the main thread (it read idp-tui.flow, where no app calls it).
                     run.emit(.configure, from: .app, to: .safepayDrops,

@@ -174,8 +174,11 @@ struct Q2Flow {
         // is this sign-in's alone and goes with its task, so that a cancelled sign-in still running cannot send
         // over the next one's.
         let line = family.signInLine()
+        let pending = run.clock.pendingWork
         guard let outcome = await run.call({ .authenticate }, atCancel: { line.abandonWaits() }, { deliver in
+            pending?.begin()
             Task(executorPreference: executor) {
+                defer { pending?.end() }
                 await SimulatedNetwork.$taskLine.withValue(line) {
                     // The platform loads the module and asks it for its sign-in screen; the screen logs in.
                     let module = SignInModule()

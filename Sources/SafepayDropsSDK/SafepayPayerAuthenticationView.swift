@@ -66,9 +66,11 @@ public final class SafepayPayerAuthenticationView {
         isVisible = false
         generation += 1
         let current = generation
+        let simulation = simulation()
+        let pending = simulation.clock.pendingWork
         if let problem = configuration.problem {
             let error = SafepayErrorData(message: "bad configuration: \(problem)", status: 400)
-            DispatchQueue.main.async { [weak self] in
+            DispatchQueue.main.async(counting: pending) { [weak self] in
                 MainActor.assumeIsolated {
                     guard let self, current == self.generation else { return }
                     self.report { $0.onSafepayError(error: error) }
@@ -77,7 +79,6 @@ public final class SafepayPayerAuthenticationView {
             return
         }
         let origin = Self.origin(of: configuration.environment.baseURL)
-        let simulation = simulation()
         let random = simulation.random
         let log = simulation.log
         let holder = Locked<DropsPage?>(nil)
@@ -88,7 +89,7 @@ public final class SafepayPayerAuthenticationView {
             notify: { [weak self] notice in
                 Self.log(notice, to: log)
                 // The vendor's view hears its web view on the main thread: so does its delegate.
-                DispatchQueue.main.async { MainActor.assumeIsolated { self?.handle(notice, generation: current) } }
+                DispatchQueue.main.async(counting: pending) { MainActor.assumeIsolated { self?.handle(notice, generation: current) } }
             })
         let page = DropsPage(simulation: simulation, origin: origin) { [weak bridge] json, from in
             bridge?.receive(json, from: from)
@@ -102,7 +103,7 @@ public final class SafepayPayerAuthenticationView {
         bridge.send(properties: configuration.properties)
         bridge.startWaitingForReady()
         page.load { [weak self] why in
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.loadFailed(why, generation: current) } }
+            DispatchQueue.main.async(counting: pending) { MainActor.assumeIsolated { self?.loadFailed(why, generation: current) } }
         }
     }
 

@@ -16,8 +16,14 @@ public final class OneShot<Value: Sendable>: Sendable {
     }
 
     @usableFromInline let state = Locked<(value: Value?, waiter: Waiter?)>((nil, nil))
+    /// A test's count of what can still run: a waiter counts as nothing until the value wakes it.
+    @usableFromInline let pending: PendingWork?
 
-    @inlinable public init() {}
+    /// `pending`: a test's count (``PendingWork``), when whatever sets the value is counted too (the clock, the
+    /// front end, counted work); nil for a wait on anything else.
+    @inlinable public init(counting pending: PendingWork? = nil) {
+        self.pending = pending
+    }
 
     /// Sets the value unless one is set already. Returns whether this call set it.
     @discardableResult @inlinable
@@ -28,6 +34,7 @@ public final class OneShot<Value: Sendable>: Sendable {
             defer { state.waiter = nil }
             return (true, state.waiter)
         }
+        if waiter != nil { pending?.begin() }
         switch waiter {
         case .task(let continuation): continuation.resume(returning: newValue)
         case .thread(let semaphore): semaphore.signal()
@@ -44,7 +51,7 @@ public final class OneShot<Value: Sendable>: Sendable {
                 state.waiter = .task(continuation)
                 return nil
             }
-            if let set { continuation.resume(returning: set) }
+            if let set { continuation.resume(returning: set) } else { pending?.end() }
         }
     }
 
@@ -58,7 +65,9 @@ public final class OneShot<Value: Sendable>: Sendable {
             state.waiter = .thread(semaphore)
             return semaphore
         }
-        semaphore?.wait()
+        guard let semaphore else { return state.withLock { $0.value! } }
+        pending?.end()
+        semaphore.wait()
         return state.withLock { $0.value! }
     }
 }

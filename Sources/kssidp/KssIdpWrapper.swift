@@ -81,7 +81,7 @@ public final class KssIdpWrapper: Sendable {
                        completion: @escaping (ResultObject, KssIdpResultObject) -> Void) {
         // The vendor's block is not `Sendable`: the wrapper calls it once, on its own queue.
         let done = UncheckedSendable(completion)
-        queue.async { [self] in
+        queue.async(counting: config.network.clock.pendingWork) { [self] in
             let (result, object) = run(clientId: clientId, authMode: authMode, credentials: credentials, parentSpan: parentSpan)
             done.value(result, object)
         }
@@ -108,18 +108,16 @@ public final class KssIdpWrapper: Sendable {
         let service = IdpSdkService(
             tenantId: config.tenantId, idpUrl: config.baseUrl, certificateChain: chain, shouldHashPin: config.shouldHashPin,
             network: config.network)
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Locked<IdpSdkResult?>(nil)
+        let outcome = OneShot<IdpSdkResult>(counting: config.network.clock.pendingWork)
         service.getAuthorizationCode(
             withAstClientData: AstClientDataInfo(astClientData: ast), clientId: clientId,
             interactionInterface: UpFrontCredentials(credentials), userId: nil, traceParent: parentSpan
         ) { result in
-            outcome.withLock { $0 = result }
-            done.signal()
+            outcome.fulfil(result)
         }
-        done.wait()
-        guard let result = outcome.withLock({ $0 }), let code = result.authorizationCode else {
-            return requestFailed(outcome.withLock { $0 }?.idpSdkError ?? IdpSdkError(510, 0, "no authorization code"), trace: trace)
+        let result = outcome.wait()
+        guard let code = result.authorizationCode else {
+            return requestFailed(result.idpSdkError ?? IdpSdkError(510, 0, "no authorization code"), trace: trace)
         }
 
         observer?("SetAuthorisationCode", nil)
@@ -139,14 +137,11 @@ public final class KssIdpWrapper: Sendable {
     }
 
     private func send(_ event: any KsEvent) -> (any KsEvent)? {
-        let done = DispatchSemaphore(value: 0)
-        let reply = Locked<(any KsEvent)?>(nil)
+        let reply = OneShot<(any KsEvent)?>(counting: config.network.clock.pendingWork)
         config.masterController.receive(event) { result in
-            reply.withLock { $0 = result }
-            done.signal()
+            reply.fulfil(result)
         }
-        done.wait()
-        return reply.withLock { $0 }
+        return reply.wait()
     }
 
     private func eventFailed(

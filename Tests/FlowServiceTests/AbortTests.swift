@@ -12,7 +12,7 @@ import Testing
 /// A front end that aborts a flow because its input cannot answer (``CancelReason/badInput(_:)``): the flow ends
 /// `cancelled` with `ABORTED_BAD_INPUT`, in its result, its events and its history, never as the user's cancel.
 @Suite struct FlowAbortTests {
-    let clock = ManualClock()
+    let clock = ManualClock(countingWork: true)
     let why = "answers has no \"activation-code\""
 
     func service(_ environment: SimulationEnvironment? = nil) -> FlowService {

@@ -30,7 +30,7 @@ import Testing
     /// A wrong password whose form is on its way to the IdP when the flow is cancelled never arrives: it is not
     /// counted towards the lock, and the log says nothing was sent, truly.
     @Test func aCancelledRequestIsNeverDeliveredNorCounted() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(countingWork: true)
         let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
         let frontEnd = RecordingFrontEnd.answering([["username": "alice", "password": "wrong", "activation-code": "123456"]])
         service.environment.world.identityFaults.addedLatency = .seconds(1)
@@ -55,7 +55,7 @@ import Testing
 
     /// The Q2 module's sign-in likewise: three wrong passwords cancelled on their way to Core lock nobody.
     @Test func cancelledQ2SignInsAreNeverDeliveredNorCounted() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(countingWork: true)
         let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
         let wrong = ["username": "alice", "password": "wrong"]
         let frontEnd = RecordingFrontEnd.answering([wrong, wrong, wrong, Demo.alice])
@@ -80,7 +80,7 @@ import Testing
     /// The request is abandoned by the cancel itself, not later: a clock that passes the latency right after the
     /// cancel, while the engine's side queue is still busy, delivers nothing.
     @Test func aCancelAbandonsTheRequestBeforeTheClockMovesOn() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(countingWork: true)
         let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
         let frontEnd = RecordingFrontEnd.answering([["username": "alice", "password": "wrong"]])
         service.environment.world.identityFaults.addedLatency = .seconds(1)

@@ -264,7 +264,7 @@ import Testing
     }
 
     @Test func cancelWhileAStepIsInFlightEndsAtOnceAndSendsNothingMore() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(countingWork: true)
         let environment = SimulationEnvironment(clock: clock)
         environment.world.network.latency = .seconds(2)
         let service = FlowService(environment: environment)
@@ -320,7 +320,7 @@ import Testing
     }
 
     @Test func cancelDuringSetAuthorisationCodeDiscardsTheLateResult() throws {
-        let clock = ManualClock()
+        let clock = ManualClock(countingWork: true)
         let environment = SimulationEnvironment(clock: clock)
         let service = FlowService(environment: environment)
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])

@@ -13,7 +13,7 @@ import ThreeDSecure
 /// The 3-D Secure spec timers and the faults of every payment round trip, on the manual clock: each gives the
 /// values, the callback and the next action docs/faults.md says, at the simulated time the timer says.
 @Suite struct PaymentFaultTests {
-    let clock = ManualClock()
+    let clock = ManualClock(countingWork: true)
 
     /// Pays with the step-up card (right code) under `faults`; the clock moves a second at a time until the
     /// flow ends. Returns the result and the simulated seconds from the card form to each 3-D Secure step.

@@ -1,9 +1,10 @@
 import Determinism
-import FlowEngine
+@testable import FlowEngine
 import Foundation
 import IdentityProvider
 import IdpSdk
 import Secrets
+import Testing
 
 /// A front end for tests: records everything and answers prompts with a script.
 final class RecordingFrontEnd: FlowFrontEnd {
@@ -51,34 +52,31 @@ extension FlowService {
         return true
     }
 
-    /// Runs until nothing is left to happen: every queue of the device and the service has run what it holds,
-    /// the clock has passed every deadline still pending (abandoned work sleeping on the simulated network),
-    /// and every message has been delivered, and no flow is left whose end is still to be reported (a payment's
-    /// cancel awaits its view's disposal on the main queue, holding no queue meanwhile). It ends when a round finds
-    /// nothing to do, not after a fixed time; a flow left waiting at a prompt with no timeout stops it after 20 s.
-    func settle(_ frontEnd: RecordingFrontEnd, clock: ManualClock) {
-        var quietRounds = 0
-        let deadline = ContinuousClock.now + .seconds(20)
-        while quietRounds < 2 {
-            var idle = activeFlowCount == 0 || ContinuousClock.now > deadline
-            for queue in [environment.deviceQueue, sideQueue] {
-                let drained = DispatchSemaphore(value: 0)
-                queue.async { drained.signal() }
-                // Work that waits on the clock holds its queue until the clock passes its deadline.
-                while drained.wait(timeout: .now() + .milliseconds(5)) == .timedOut {
-                    idle = false
-                    if clock.pendingTimerCount > 0 { clock.advance(by: .seconds(60)) }
-                }
-            }
-            if clock.pendingTimerCount > 0 {
-                idle = false
-                clock.advance(by: .seconds(60))
-            }
-            if deliverPendingMessages(to: frontEnd) > 0 { idle = false }
-            // A flow's end still to come (from the main queue, a timer): wait for a message rather than spin.
-            if !idle && activeFlowCount > 0 { _ = mailbox.waitForMessages(timeout: .milliseconds(5)) }
-            quietRounds = idle ? quietRounds + 1 : 0
+    /// Runs until nothing is left to happen, as a test's event loop would: the simulation runs everything it can
+    /// (``PendingWork``: the clock must be `ManualClock(countingWork: true)`), then its messages are delivered (the
+    /// front end may answer a prompt), then the clock moves to its next deadline (abandoned work asleep on the
+    /// simulated network wakes, a prompt's timeout fires), and again, until nothing runs, nothing is delivered and
+    /// no timer is left. No poll and no quiet window: it knows when the simulation is waiting for it. A flow left
+    /// at a prompt it does not answer, with no timeout, is quiet too. A flow's end that only real time brings (a
+    /// payment's callback that never came, after its bound) is awaited through the mailbox.
+    func settle(_ frontEnd: RecordingFrontEnd, clock: ManualClock, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let pending = clock.pendingWork else {
+            Issue.record("settle needs ManualClock(countingWork: true)", sourceLocation: sourceLocation)
+            return
         }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            guard pending.waitUntilNone(timeout: ContinuousClock.now.duration(to: deadline)) else { break }
+            if deliverPendingMessages(to: frontEnd) > 0 { continue }
+            if clock.advanceToNextDeadline() { continue }
+            if activeFlowCount == 0 || channel.openPromptCount > 0 { return }
+            _ = mailbox.waitForMessages(timeout: ContinuousClock.now.duration(to: deadline))
+        }
+        // Counted work that cannot run: queued behind a thread asleep on the clock on the same serial queue (a
+        // cancel must free the device's queue at once), or waiting for something nothing counts.
+        Issue.record("""
+            not quiet after 20 s: \(pending.count) counted still to run, \(activeFlowCount) flows, \(clock.pendingTimerCount) timers
+            """, sourceLocation: sourceLocation)
     }
 
     /// Runs one flow to its end and returns its result.
