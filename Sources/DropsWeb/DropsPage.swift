@@ -15,10 +15,14 @@ package final class DropsPage: Sendable {
     private let origin: String
     private let post: @Sendable (_ json: String, _ origin: String) -> Void
     private let messages = QueueName.makeSerialQueue("DropsPage")
+    /// The load's task runs on the page's queue.
+    private let loading: DispatchTaskExecutor
     private let payment = DispatchTaskExecutor(queue: QueueName.makeSerialQueue("DropsPage.payment"))
     private let state = Locked(State())
 
     private struct State {
+        /// Messages that came while the page loaded, in order; nil once the load has ended.
+        var held: [String]? = []
         var acksDropped = 0
         var processed: Set<String> = []
         var started = false
@@ -34,44 +38,56 @@ package final class DropsPage: Sendable {
         self.simulation = simulation
         self.origin = origin
         self.post = post
+        loading = DispatchTaskExecutor(queue: messages)
     }
 
     private var postOrigin: String { simulation.faults.wrongOrigin ? "https://elsewhere.example" : origin }
     var isDisposed: Bool { state.withLock { $0.disposed } }
 
     /// Loads the page over the simulated network; `failed` hears why when it cannot be loaded (the web view's
-    /// navigation error), and the page then never gets ready.
+    /// navigation error), and the page then never gets ready. The load is a task on the page's queue: it awaits
+    /// the round trip holding no thread, and messages that arrive meanwhile are held and handled, in order, once it
+    /// has ended, as if the page had taken them from its queue then.
     package func load(failed: @escaping @Sendable (String) -> Void = { _ in }) {
-        messages.async(counting: simulation.clock.pendingWork) { [self] in
-            if let failure = Self.roundTrip(simulation.network) {
-                guard !isDisposed else { return }
-                failed("the Drops page could not be loaded: \(failure)")
-                return
-            }
+        let pending = simulation.clock.pendingWork
+        pending?.begin()
+        Task(executorPreference: loading) { [self] in
+            let failure = await Self.roundTrip(simulation.network)
+            finishLoading(failure, failed: failed)
+            for json in state.withLock({ state in defer { state.held = nil }; return state.held ?? [] }) { handle(json) }
+            pending?.end()
+        }
+    }
+
+    private func finishLoading(_ failure: String?, failed: @Sendable (String) -> Void) {
+        if let failure {
             guard !isDisposed else { return }
-            let faults = simulation.faults
-            if faults.wrongOrigin { fault("the Drops page posts from https://elsewhere.example, not its own origin") }
-            if faults.malformedMessage {
-                fault("the Drops page sends a malformed message")
-                send(raw: "{\"type\": \"safepay-inframe-event\", \"name\": ")
-            }
-            if faults.unknownEvent {
-                fault("the Drops page sends an unknown event")
-                send(name: "safepay-inframe__mystery", detail: [:])
-            }
-            if faults.readyNeverComes {
-                fault("the Drops page never sends safepay-inframe__ready")
-            } else {
-                send(name: InframeEventName.ready.rawValue, detail: [:])
-            }
+            failed("the Drops page could not be loaded: \(failure)")
+            return
+        }
+        guard !isDisposed else { return }
+        let faults = simulation.faults
+        if faults.wrongOrigin { fault("the Drops page posts from https://elsewhere.example, not its own origin") }
+        if faults.malformedMessage {
+            fault("the Drops page sends a malformed message")
+            send(raw: "{\"type\": \"safepay-inframe-event\", \"name\": ")
+        }
+        if faults.unknownEvent {
+            fault("the Drops page sends an unknown event")
+            send(name: "safepay-inframe__mystery", detail: [:])
+        }
+        if faults.readyNeverComes {
+            fault("the Drops page never sends safepay-inframe__ready")
+        } else {
+            send(name: InframeEventName.ready.rawValue, detail: [:])
         }
     }
 
     /// One round trip on `network`: nil, or why it failed.
-    static func roundTrip(_ network: (any PageNetwork)?) -> String? {
+    static func roundTrip(_ network: (any PageNetwork)?) async -> String? {
         guard let network else { return nil }
         do {
-            try network.roundTrip()
+            try await network.roundTrip()
             return nil
         } catch {
             switch error {
@@ -82,7 +98,13 @@ package final class DropsPage: Sendable {
     }
 
     package func receive(_ json: String) {
-        messages.async(counting: simulation.clock.pendingWork) { [self] in handle(json) }
+        messages.async(counting: simulation.clock.pendingWork) { [self] in
+            let held = state.withLock { state in
+                state.held?.append(json)
+                return state.held != nil
+            }
+            if !held { handle(json) }
+        }
     }
 
     package func dispose() {

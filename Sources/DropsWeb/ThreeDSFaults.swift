@@ -73,9 +73,8 @@ public enum PageNetworkFailure: Error, Sendable, Equatable {
 /// The network the page's round trips cross (the page load, the AReq, every CReq): its latency and the network
 /// faults that are on, and where a fault that bites is reported (the flow's log).
 public protocol PageNetwork: Sendable {
-    /// One round trip: waits its latency on the simulation clock, or fails as a network fault says.
-    func roundTrip() throws(PageNetworkFailure)
-    /// ``roundTrip()`` for the page's payment, which awaits it: suspended for the latency, holding no thread.
+    /// One round trip (the page's load, the payment's requests): suspended for its latency on the simulation
+    /// clock, holding no thread, or failed as a network fault says.
     func roundTrip() async throws(PageNetworkFailure)
     /// Says in the flow's log that a fault was injected.
     func reportFault(_ what: String)

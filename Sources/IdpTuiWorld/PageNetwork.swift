@@ -10,14 +10,6 @@ extension SimulatedWorld {
 private struct WorldPageNetwork: PageNetwork {
     let network: SimulatedNetwork
 
-    func roundTrip() throws(PageNetworkFailure) {
-        do {
-            try network.roundTrip(to: Self.server)
-        } catch {
-            throw Self.failure(error)
-        }
-    }
-
     func roundTrip() async throws(PageNetworkFailure) {
         do {
             try await network.roundTrip(to: Self.server)

@@ -35,17 +35,11 @@ import Testing
         let frontEnd = RecordingFrontEnd.answering([["username": "alice", "password": "wrong", "activation-code": "123456"]])
         service.environment.world.identityFaults.addedLatency = .seconds(1)
         let flow = service.start(.activate)
-        // Round trips until the form's answer is on its way: the connection, then the answered form's POST.
-        // Only the connection's round trip is let through: then the form is asked for and answered, and its POST
-        // waits on the network. (The clock moves only while no prompt has been asked: a message not yet delivered
-        // must not let the answered form's round trip pass.)
-        let asked = { frontEnd.events.contains { $0.step == .provideCredentials } }
-        #expect(clock.waitForPendingTimers(atLeast: 1))
-        clock.advance(by: .seconds(1))
-        #expect(service.drive(frontEnd) { asked() })
+        // Round trips until the form's answer is on its way: the connection's is let through, then the form is
+        // asked for and answered, and its POST waits on the network (the clock stops once the answer is logged).
         let answered = { frontEnd.events.contains { $0.step == .provideCredentials && $0.status == "answered" } }
-        #expect(service.drive(frontEnd) { answered() })
-        #expect(clock.waitForPendingTimers(atLeast: 1), "the answered form waits on the network")
+        #expect(service.settle(frontEnd, clock: clock, until: answered))
+        #expect(clock.pendingTimerCount == 1, "the answered form waits on the network")
         service.cancel(flowID: flow)
         service.settle(frontEnd, clock: clock)
         #expect(frontEnd.results.first?.outcome == .cancelled)

@@ -330,17 +330,11 @@ import Testing
             return .credentials(["username": .init("alice"), "password": .init("wonderland"), "activation-code": .init("123456")])
         }
         let id = service.start(.activate)
-        #expect(service.drive(frontEnd) { frontEnd.prompts.count == 2 })
-        // The IdpSdk's last submit waits on the network; step the clock until the MC has the code.
-        var steps = 0
-        while !frontEnd.events.contains(where: { $0.step == .setAuthorisationCode }) && steps < 50 {
-            clock.waitForPendingTimers(atLeast: 1, timeout: .milliseconds(200))
-            clock.advance(by: .seconds(1))
-            service.drive(frontEnd, timeout: .milliseconds(200)) { frontEnd.events.contains { $0.step == .setAuthorisationCode } }
-            steps += 1
-        }
-        // Now the MC's token exchange is the one waiting on the network.
-        #expect(clock.waitForPendingTimers(atLeast: 1))
+        // The IdpSdk's last submit waits on the network; run until the MC has the code and its token exchange is
+        // the one waiting on the network.
+        #expect(service.settle(frontEnd, clock: clock) { frontEnd.events.contains { $0.step == .setAuthorisationCode } })
+        #expect(frontEnd.prompts.count == 2)
+        #expect(clock.pendingTimerCount == 1)
         service.cancel(flowID: id)
         #expect(service.drive(frontEnd) { !frontEnd.results.isEmpty })
         let result = try #require(frontEnd.results.first)

@@ -59,17 +59,24 @@ extension FlowService {
     /// no timer is left. No poll and no quiet window: it knows when the simulation is waiting for it. A flow left
     /// at a prompt it does not answer, with no timeout, is quiet too. A flow's end that only real time brings (a
     /// payment's callback that never came, after its bound) is awaited through the mailbox.
-    func settle(_ frontEnd: RecordingFrontEnd, clock: ManualClock, sourceLocation: SourceLocation = #_sourceLocation) {
+    ///
+    /// With `condition`, it stops as soon as the condition holds once the simulation is quiet and its messages
+    /// are delivered, before the clock moves again: "run until the form is answered and its request is waiting on
+    /// the network". Returns whether the condition holds.
+    @discardableResult
+    func settle(_ frontEnd: RecordingFrontEnd, clock: ManualClock, until condition: () -> Bool = { false },
+                sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         guard let pending = clock.pendingWork else {
             Issue.record("settle needs ManualClock(countingWork: true)", sourceLocation: sourceLocation)
-            return
+            return false
         }
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             guard pending.waitUntilNone(timeout: ContinuousClock.now.duration(to: deadline)) else { break }
             if deliverPendingMessages(to: frontEnd) > 0 { continue }
+            if condition() { return true }
             if clock.advanceToNextDeadline() { continue }
-            if activeFlowCount == 0 || channel.openPromptCount > 0 { return }
+            if activeFlowCount == 0 || channel.openPromptCount > 0 { return false }
             _ = mailbox.waitForMessages(timeout: ContinuousClock.now.duration(to: deadline))
         }
         // Counted work that cannot run: queued behind a thread asleep on the clock on the same serial queue (a
@@ -77,6 +84,7 @@ extension FlowService {
         Issue.record("""
             not quiet after 20 s: \(pending.count) counted still to run, \(activeFlowCount) flows, \(clock.pendingTimerCount) timers
             """, sourceLocation: sourceLocation)
+        return false
     }
 
     /// Runs one flow to its end and returns its result.
