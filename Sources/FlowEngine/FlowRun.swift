@@ -148,7 +148,8 @@ public final class FlowRun: Sendable {
             return nil
         }
         // Resumed exactly once: by whichever of the reply and the cancel takes the awaited call first. Meanwhile
-        // the flow counts as nothing in a test's count: the call's work, or the cancel's caller, counts instead.
+        // the flow counts as nothing in a test's count: the call's work counts instead, and the reply or the cancel
+        // begins the flow's count again before resuming it.
         let pending = service.pendingWork
         return await withUnsafeContinuation { continuation in
             defer { pending?.end() }
@@ -181,12 +182,15 @@ public final class FlowRun: Sendable {
         stop resume: @escaping @Sendable () -> Void
     ) -> UInt64? {
         let stop: @Sendable () -> Void = { [self] in
+            // Counted from the start (a test's count): what it wakes could end before its end is queued.
+            let pending = service.pendingWork
+            pending?.begin()
+            defer { pending?.end() }
             // At the cancel itself: a request still on its way is abandoned before anything else can move on
             // (from the side queue, a clock passing meanwhile could still deliver it).
             atCancel?()
             resume()
             // Not behind the call, which may still hold the device.
-            let pending = service.pendingWork
             guard let onCancel else {
                 service.sideQueue.async(counting: pending) { [self] in endCancelled(at: step(), inFlight: true) }
                 return

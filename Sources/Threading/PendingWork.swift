@@ -5,10 +5,9 @@ import Dispatch
 ///
 /// A test that runs until quiet gives one to its ``ManualClock`` (`ManualClock(countingWork: true)`), and the
 /// simulators and the flow engine count through it: work queued on a device's or an SDK's queue, a flow's task
-/// while it runs, a thread or task waiting for another counted party. A wait for the clock or for the front end
-/// counts as nothing (``end()`` as it begins, ``begin()`` by the party that wakes it, before it wakes it), so the
-/// count falls to zero exactly when every thread is waiting for the test: to move the clock, or to answer a
-/// prompt. The real clock has none, and each place that counts is a branch on nil.
+/// while it runs. A wait that the clock, the front end or counted work will end counts as nothing (``end()`` as
+/// it begins, ``begin()`` by the party that wakes it, before it wakes it), so the count falls to zero exactly
+/// when every thread is waiting for the test: to move the clock, or to answer a prompt. The real clock has none, and each place that counts is a branch on nil.
 public final class PendingWork: Sendable {
     private let state = Locked<(count: Int, waiters: [DispatchSemaphore])>((0, []))
 

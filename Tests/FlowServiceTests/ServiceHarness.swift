@@ -57,8 +57,8 @@ extension FlowService {
     /// front end may answer a prompt), then the clock moves to its next deadline (abandoned work asleep on the
     /// simulated network wakes, a prompt's timeout fires), and again, until nothing runs, nothing is delivered and
     /// no timer is left. No poll and no quiet window: it knows when the simulation is waiting for it. A flow left
-    /// at a prompt it does not answer, with no timeout, is quiet too. A flow's end that only real time brings (a
-    /// payment's callback that never came, after its bound) is awaited through the mailbox.
+    /// at a prompt it does not answer, with no timeout, is quiet too. A flow still running when all is quiet waits
+    /// on something nothing counts, and is awaited through the mailbox.
     ///
     /// With `condition`, it stops as soon as the condition holds once the simulation is quiet and its messages
     /// are delivered, before the clock moves again: "run until the form is answered and its request is waiting on
