@@ -32,11 +32,20 @@ public protocol CredentialForm: PromptRequest {
     /// What the working screen says while the answer is on its way ("IdpSdk: submitting page 1 of 2…"); nil, the
     /// default, says that the flow is sending it.
     var sending: String? { get }
+    /// A warning over the form (and over the choice a ``ChoosingForm`` opens on): Q2's
+    /// `presentWithLocalizedErrorMessage`. Nil, the default: none.
+    var banner: String? { get }
+    /// What the form says above its fields, in place of naming what it asks for and whose client asks (Q2: "Sign
+    /// in to online banking"); a banner or the form's note takes its place. Nil, the default: the IdP's client or
+    /// the flow is named.
+    var hint: String? { get }
 }
 
 extension CredentialForm {
     public var knownUsername: String? { nil }
     public var sending: String? { nil }
+    public var banner: String? { nil }
+    public var hint: String? { nil }
 }
 
 /// The values typed into a credential form, keyed by ``CredentialField/key``.

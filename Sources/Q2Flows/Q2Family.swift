@@ -45,7 +45,7 @@ public struct Q2Settings: FamilySettings {
 }
 
 /// What the Q2 sign-in screen shows: a credential form, with the platform's banner and the saved user.
-public struct Q2SignIn: CredentialForm, Equatable {
+public struct Q2SignIn: ChoosingForm, Equatable {
     /// `presentWithLocalizedErrorMessage`, when set.
     public let banner: String?
     /// The user of the credential saved by the last successful Q2 login in this process, if any.
@@ -71,6 +71,8 @@ public struct Q2SignIn: CredentialForm, Equatable {
     public var knownUsername: String? { savedUsername }
 
     public var sending: String? { "Q2: security check and password login…" }
+
+    public var hint: String? { "Sign in to online banking (the Q2 module's own sign-in)" }
 
     /// The form's values, the auto-login, or (with a saved credential) the user's choice to set it aside.
     public func accepts(_ answer: PromptAnswer) -> Bool {

@@ -60,8 +60,8 @@ final class AppDriver {
         }
     }
 
-    var isQ2Choice: Bool {
-        if case .q2Choice = app.state.screen { return true }
+    var isChoice: Bool {
+        if case .choice = app.state.screen { return true }
         return false
     }
 

@@ -35,7 +35,7 @@ extension AppDriver {
     @Test func aSavedCredentialAsksWhoSignsInWithContinueFocused() throws {
         let driver = AppDriver()
         driver.openQ2WithASavedCredential()
-        #expect(driver.isQ2Choice)
+        #expect(driver.isChoice)
         let screen = driver.app.render()
         for text in ["Welcome back, alice — not you?", "▸ 1 Continue as alice (saved credential)", "  2 Use another account",
                      "  3 Forget alice's saved credential", "enter select", "esc cancel"] {

@@ -97,7 +97,7 @@ extension AppDriver {
         driver.signInQ2()
         driver.press(.enter)
         driver.openQ2()
-        #expect(driver.isQ2Choice, "the saved credential does not sign in before the user chooses")
+        #expect(driver.isChoice, "the saved credential does not sign in before the user chooses")
         driver.press(.enter)
         driver.pump { _ in driver.isResult }
         #expect(driver.result?.q2?.autoLogin == true)

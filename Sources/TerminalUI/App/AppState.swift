@@ -65,8 +65,8 @@ public enum ScreenState: Sendable {
     case form(FormState)
     case payment(PaymentFormState)
     case challenge(ChallengeState)
-    /// Q2's sign-in with a saved credential: continue with it, another account, or forget it.
-    case q2Choice(Q2ChoiceState)
+    /// A choice a form opens on (``ChoosingForm``: Q2's saved credential: continue, another account, forget it).
+    case choice(ChoiceState)
     case working(flowID: Int, flow: FlowKind, step: String)
     case result(FlowResult)
     case history(HistoryState)
@@ -146,7 +146,7 @@ public struct AppState: Sendable {
         case .form(let form): form.prompt.flow
         case .payment(let form): form.prompt.flow
         case .challenge(let challenge): challenge.prompt.flow
-        case .q2Choice(let choice): choice.prompt.flow
+        case .choice(let choice): choice.prompt.flow
         case .working(_, let flow, _): flow
         case .home, .result, .history, .transcript, .comparison: nil
         }
@@ -230,19 +230,19 @@ public struct AppState: Sendable {
 
     public static let logLimit = 2000
 
-    /// A prompt is on screen: a form, the card form, a challenge or Q2's choice.
+    /// A prompt is on screen: a form, the card form, a challenge or a form's choice.
     var isAsking: Bool {
         switch screen {
-        case .form, .payment, .challenge, .q2Choice: true
+        case .form, .payment, .challenge, .choice: true
         default: false
         }
     }
 
-    /// The time left to answer the prompt on screen (a form, the card form, a challenge, Q2's choice), when it times out.
+    /// The time left to answer the prompt on screen (a form, the card form, a challenge, a form's choice), when it times out.
     func promptTimeLeft(at now: ContinuousClock.Instant) -> Duration? {
         guard let deadline = promptDeadline else { return nil }
         switch screen {
-        case .form, .payment, .challenge, .q2Choice: return max(.zero, now.duration(to: deadline))
+        case .form, .payment, .challenge, .choice: return max(.zero, now.duration(to: deadline))
         default: return nil
         }
     }

@@ -53,7 +53,7 @@ extension AppView {
             case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("F6", "log"), ("?", "help")]
             case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("?", "help")]
             }
-        case .q2Choice: return [("↑↓ 1-\(Q2ChoiceState.Choice.allCases.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"), ("?", "help")]
+        case .choice(let choice): return [("↑↓ 1-\(choice.choice.options.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"), ("?", "help")]
         // Cancelling, Esc again stops waiting for the SDK (the screen says so too).
         case .working: return [("esc", state.screen.isCancelling ? "end now" : "cancel flow"), ("pgup pgdn", "log"), ("f", "faults"), ("?", "help")]
         case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("h", "history"), ("f", "faults"), ("tab", "into the log"),

@@ -3,7 +3,6 @@ import FlowEngine
 import FlowRecords
 import LocaleText
 import PaymentFlows
-import Q2Flows
 
 /// Draws the app's state: title row, the main panel, the SDK event log, the status line and the help bar.
 public enum AppView {
@@ -66,7 +65,7 @@ public enum AppView {
             if state.logFocus != nil { form.focus = Int.max }
             drawPayment(&buffer, form, inner)
         case .challenge(let challenge): drawChallenge(&buffer, challenge, inner, hasKeys: state.logFocus == nil)
-        case .q2Choice(let choice): drawQ2Choice(&buffer, choice, inner, focused: state.logFocus == nil)
+        case .choice(let choice): drawChoice(&buffer, choice, inner, focused: state.logFocus == nil)
         case .working(_, let flow, let step): drawWorking(&buffer, flow, step, state, inner)
         case .result(let result): drawResult(&buffer, result, scroll: state.resultScroll, focused: state.logFocus == nil, inner)
         case .history(let history): drawHistory(&buffer, history, inner, focused: state.logFocus == nil)
@@ -118,7 +117,7 @@ public enum AppView {
         case .form(let form): form.prompt.title
         case .payment(let form): form.prompt.title
         case .challenge(let challenge): challenge.prompt.title
-        case .q2Choice(let choice): choice.prompt.title
+        case .choice(let choice): choice.prompt.title
         case .working(_, let flow, _): flow.title
         case .result(let result): result.flow.title
         case .history(let history) where history.olderNotShown:
@@ -147,9 +146,10 @@ public enum AppView {
         // A note too long for the row under a banner takes two, and the fields move down into the blank row
         // above the buttons, so that it is read whole ("… (the saved credential is kept).").
         var shift = 0
-        if let signIn = form.prompt.request as? Q2SignIn {
+        let request = form.prompt.request as? any CredentialForm
+        if let request, let hint = request.hint {
             // Two rows above the fields: the banner and the note, or the note (why no auto-login) wrapped over both.
-            if let banner = signIn.banner {
+            if let banner = request.banner {
                 buffer.putWrapped("⚠ \(banner)", row: area.top, column: area.left, width: area.width, role: .error)
                 if let note = form.note {
                     shift = Wrap.lines(note, width: area.width).count > 1 ? 1 : 0
@@ -158,8 +158,7 @@ public enum AppView {
             } else if let note = form.note {
                 buffer.putWrapped(note, row: area.top, column: area.left, width: area.width, lines: 2, role: .hint)
             } else {
-                buffer.putWrapped("Sign in to online banking (the Q2 module's own sign-in)", row: area.top, column: area.left,
-                                  width: area.width, role: .hint)
+                buffer.putWrapped(hint, row: area.top, column: area.left, width: area.width, role: .hint)
             }
         } else {
             // The IdP's form names its client; another family's form, its flow (it read "The IdpSdk asks for … (client )").

@@ -89,9 +89,9 @@ extension TerminalApp {
             transcript.editingFilter = false
             state.screen = .transcript(transcript, returnTo: history)
             handle(.enter)
-        case .q2Choice(var choice):
+        case .choice(var choice):
             choice.selection = target.stop
-            state.screen = .q2Choice(choice)
+            state.screen = .choice(choice)
             handle(.enter)
         case .form(var form):
             form.focus = target.stop

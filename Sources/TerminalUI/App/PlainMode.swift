@@ -3,7 +3,6 @@ import FlowEngine
 import FlowRecords
 import LocaleText
 import PaymentFlows
-import Q2Flows
 import Secrets
 import ThreeDSecure
 
@@ -23,8 +22,8 @@ extension TerminalApp {
                 + MenuItem.all.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
                 + ["  f Faults: switch them on and off (the terminal UI's panel)", "  h History: past flows, each with its events"]
         case .form(let form):
-            // A deep link's banner, as the terminal UI shows it over Q2's sign-in form (and plain mode over the choice).
-            var lines = [panelTitle] + ((form.prompt.request as? Q2SignIn)?.banner.map { ["⚠ \($0)"] } ?? [])
+            // A form's banner (Q2's deep link's), as the terminal UI shows it over the form (and plain mode over the choice).
+            var lines = [panelTitle] + ((form.prompt.request as? any CredentialForm)?.banner.map { ["⚠ \($0)"] } ?? [])
             if let note = form.note { lines.append(note) }
             if let error = form.error { lines.append("! \(error)") }
             return lines
@@ -55,8 +54,8 @@ extension TerminalApp {
             if let line = status ?? (attempts.isEmpty ? nil : attempts) { lines.append(line) }
             if let error = challenge.error { lines.append("! \(error)") }
             return lines
-        case .q2Choice(let choice):
-            return Self.plainQ2Choice(choice)
+        case .choice(let choice):
+            return Self.plainChoice(choice)
         case .working(_, let flow, let step):
             // No heading for a flow the user has cancelled (Esc at its prompt): no work starts, and its cancel
             // events and result follow at once.
@@ -81,7 +80,7 @@ extension TerminalApp {
         case .form(let form): form.error
         case .payment(let form): form.error
         case .challenge(let challenge): challenge.error
-        case .q2Choice(let choice): choice.error
+        case .choice(let choice): choice.error
         default: nil
         }
     }
@@ -91,7 +90,7 @@ extension TerminalApp {
         case .form(let form): form.prompt.title
         case .payment(let form): form.prompt.title
         case .challenge(let challenge): challenge.prompt.title
-        case .q2Choice(let choice): choice.prompt.title
+        case .choice(let choice): choice.prompt.title
         default: ""
         }
     }
@@ -131,8 +130,8 @@ extension TerminalApp {
             case .outOfBand: return PlainQuestion(text: "Approve on the other device? (y/n): ", secret: false, takes: .choice(["y", "n"]))
             case .htmlOther: return PlainQuestion(text: "Not shown here; Enter tells the ACS (U, challengeCancel 06): ", secret: false, takes: .choice([""]))
             }
-        case .q2Choice:
-            let count = Q2ChoiceState.Choice.allCases.count
+        case .choice(let choice):
+            let count = choice.choice.options.count
             return PlainQuestion(text: "Choose 1-\(count) (Enter: 1): ", secret: false, takes: .choice(Set([""] + (1...count).map(String.init))))
         case .comparison(let comparison) where comparison.running:
             return nil  // the report comes first, as a flow's result does
@@ -255,8 +254,8 @@ extension TerminalApp {
             state.screen = .payment(form)
         case .challenge(var challenge):
             return answerChallenge(text, line, &challenge)
-        case .q2Choice(var choice):
-            return answerPlainQ2Choice(text, &choice)
+        case .choice(var choice):
+            return answerPlainChoice(text, &choice)
         case .result, .history, .transcript, .comparison:
             if text == "q" {
                 quit(0)
@@ -306,9 +305,9 @@ extension TerminalApp {
         case .challenge(var challenge):
             challenge.error = reason
             state.screen = .challenge(challenge)
-        case .q2Choice(var choice):
+        case .choice(var choice):
             choice.error = reason
-            state.screen = .q2Choice(choice)
+            state.screen = .choice(choice)
         default:
             state.notice = reason
             return false

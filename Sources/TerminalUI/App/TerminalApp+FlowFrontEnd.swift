@@ -1,7 +1,6 @@
 import FlowCatalog
 import FlowEngine
 import PaymentFlows
-import Q2Flows
 
 // The service's messages, on the main thread: events into the log and the working screen, prompts into forms,
 // results and reports onto the screen.
@@ -115,31 +114,11 @@ extension TerminalApp {
         if !keepsKeys { state.logFocus = nil }
         defer { if let leaving, !keepsKeys { leaveLogFocus(leaving) } }
         switch prompt.request {
-        case let signIn as Q2SignIn: q2SignIn(prompt, signIn)
+        case let form as any ChoosingForm: open(prompt, form)
         case let request as PaymentDetailsRequest: state.screen = .payment(PaymentFormState(prompt: prompt, defaults: request.defaults, lastCard: state.lastCard))
         case let request as ChallengeRequest: state.screen = .challenge(ChallengeState(prompt: prompt, screen: request.screen))
         case is any CredentialForm: state.screen = .form(FormState(prompt: prompt, focusFirstEmpty: !state.plain))
         default: service.answer(prompt, with: .cancel)
-        }
-    }
-
-    /// The Q2 sign-in screen: with a saved credential that `shouldAllowAutoLogin()` lets sign in (asked here, on
-    /// the main thread, as the module asks it on the main actor), "Welcome back, alice — not you?": continue with
-    /// it, another account, or forget it; else the form, saying why not (or why it is empty after that choice).
-    private func q2SignIn(_ prompt: FlowPrompt, _ signIn: Q2SignIn) {
-        guard let saved = signIn.savedUsername else {
-            state.screen = .form(FormState(prompt: prompt, note: signIn.setAside.map(Q2ChoiceState.note)))
-            return
-        }
-        let service = service
-        let allowed = MainActor.assumeIsolated { service.q2.allowsAutoLogin() }
-        if allowed {
-            state.screen = .q2Choice(Q2ChoiceState(prompt: prompt, username: saved, banner: signIn.banner))
-        } else {
-            let why = signIn.launch == .push ? "the app was opened from a push notification" : "the app does not allow it now"
-            // The saved user is known: the form asks for the password.
-            state.screen = .form(FormState(prompt: prompt, note: "No auto-login as \(saved): \(why) (shouldAllowAutoLogin() is false).",
-                                           focusFirstEmpty: !state.plain))
         }
     }
 

@@ -12,7 +12,7 @@ extension TerminalApp {
     /// Screens where a plain letter is not typed into anything (and `f` opens the faults panel).
     var acceptsShortcuts: Bool {
         switch state.screen {
-        case .home, .working, .result, .history, .transcript, .comparison, .q2Choice: true
+        case .home, .working, .result, .history, .transcript, .comparison, .choice: true
         case .challenge(let challenge): challenge.focusedStop != .code && challenge.screen.uiType != .outOfBand
         case .form, .payment: false
         }

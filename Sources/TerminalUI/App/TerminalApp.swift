@@ -5,7 +5,6 @@ import Foundation
 import IdpSdk
 import LegacyFlows
 import PaymentFlows
-import Q2Flows
 import Secrets
 
 /// The terminal front end's logic, with no terminal: keys and service messages in, state out; the view draws
@@ -178,8 +177,8 @@ public final class TerminalApp: FlowFrontEnd {
             handlePayment(key, &form)
         case .challenge(var challenge):
             handleChallenge(key, &challenge)
-        case .q2Choice(var choice):
-            handleQ2Choice(key, &choice)
+        case .choice(var choice):
+            handleChoice(key, &choice)
         case .working(let flowID, let flow, _):
             if key == .escape {
                 let cancelling = if case .working(_, _, ScreenState.cancellingStep) = state.screen { true } else { false }
