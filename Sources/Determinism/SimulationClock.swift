@@ -19,15 +19,6 @@ public protocol SimulationClock: Sendable {
 extension SimulationClock {
     public var pendingWork: PendingWork? { nil }
 
-    /// Blocks the calling thread until `delay` has passed on this clock (the synchronous SDKs' network wait).
-    @available(*, noasync, message: "a flow's async code suspends instead")
-    public func sleep(for delay: Duration) {
-        guard delay > .zero else { return }
-        let woken = OneShot<Void>(counting: pendingWork)
-        schedule(after: delay) { woken.fulfil(()) }
-        woken.wait()
-    }
-
     /// Suspends until `delay` has passed on this clock, holding no thread (the Drops page's payment: its fault
     /// waits, the ACS's lookup and first-CReq timers).
     public func sleep(for delay: Duration) async {

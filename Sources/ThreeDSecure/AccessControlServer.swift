@@ -31,15 +31,8 @@ public final class AccessControlServer: Sendable {
 
     // MARK: AReq → ARes
 
-    /// The ARes to `request`, after the lookup's timer for a card whose lookup times out: blocks the calling thread
-    /// that long.
-    public func authenticate(_ request: AuthenticationRequest) throws(DirectoryServerError) -> AuthenticationResponse {
-        let (response, wait) = try answer(request)
-        clock.sleep(for: wait)
-        return response
-    }
-
-    /// ``authenticate(_:)`` for the Drops page's payment, which awaits the lookup's timer holding no thread.
+    /// The ARes to `request`, after the lookup's timer for a card whose lookup times out: the Drops page's payment
+    /// awaits it holding no thread.
     public func authenticate(_ request: AuthenticationRequest) async throws(DirectoryServerError) -> AuthenticationResponse {
         let (response, wait) = try answer(request)
         await clock.sleep(for: wait)

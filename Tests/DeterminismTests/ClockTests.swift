@@ -36,13 +36,26 @@ import Testing
         #expect(!didFire)
     }
 
-    @Test func aSleepingThreadWakesWhenTheClockPassesItsDeadline() {
-        checkSleeper { clock, woken in
-            DispatchQueue.global().async {
-                clock.sleep(for: .seconds(600))
-                woken()
-            }
+    /// On a clock that counts the simulation's work, a task asleep on it counts as nothing, and the clock that wakes
+    /// it counts it again before it runs: a test waiting for the count to fall to zero sees it only once the task
+    /// has run to its end.
+    @Test func aTaskAsleepOnACountingClockCountsAsNothingUntilWoken() throws {
+        let clock = ManualClock(countingWork: true)
+        let pending = try #require(clock.pendingWork)
+        let awake = Atomic(false)
+        pending.begin()
+        Task(executorPreference: DispatchTaskExecutor(queue: DispatchQueue(label: "sleeper"))) {
+            await clock.sleep(for: .seconds(600))
+            awake.store(true, ordering: .releasing)
+            pending.end()
         }
+        #expect(pending.waitUntilNone(timeout: .seconds(10)), "the sleeping task still counted")
+        let awakeEarly = awake.load(ordering: .acquiring)
+        #expect(clock.pendingTimerCount == 1 && !awakeEarly)
+        clock.advance(by: .seconds(600))
+        #expect(pending.waitUntilNone(timeout: .seconds(10)))
+        let awakeOnceQuiet = awake.load(ordering: .acquiring)
+        #expect(awakeOnceQuiet, "the count fell to zero before the woken task ran")
     }
 
     /// The Drops page's payment awaits the clock so. On a queue of its own, as the payment is: the cooperative pool

@@ -13,7 +13,7 @@ struct ACSHarness {
     }
 
     func authenticate(_ number: String, month: Int = 1, year: Int = 2033) throws -> AuthenticationResponse {
-        try acs.authenticate(AuthenticationRequest(
+        try acs.authenticateWaiting(AuthenticationRequest(
             threeDSServerTransID: "3ds-1", card: try CardNumber(number), expiryMonth: month, expiryYear: year,
             amountMinorUnits: 4999, currency: "EUR", merchantName: "Demo Shop"))
     }
@@ -102,15 +102,15 @@ extension ChallengeResponse {
         let acs = ACSHarness().acs
         let card = try CardNumber("4000000000002701")
         #expect(throws: DirectoryServerError.invalidAmount) {
-            try acs.authenticate(AuthenticationRequest(threeDSServerTransID: "t", card: card, expiryMonth: 1, expiryYear: 2033,
+            try acs.authenticateWaiting(AuthenticationRequest(threeDSServerTransID: "t", card: card, expiryMonth: 1, expiryYear: 2033,
                                                       amountMinorUnits: 0, currency: "EUR", merchantName: "m"))
         }
         #expect(throws: DirectoryServerError.invalidCurrency("euro")) {
-            try acs.authenticate(AuthenticationRequest(threeDSServerTransID: "t", card: card, expiryMonth: 1, expiryYear: 2033,
+            try acs.authenticateWaiting(AuthenticationRequest(threeDSServerTransID: "t", card: card, expiryMonth: 1, expiryYear: 2033,
                                                       amountMinorUnits: 100, currency: "euro", merchantName: "m"))
         }
         #expect(throws: DirectoryServerError.invalidExpiry) {
-            try acs.authenticate(AuthenticationRequest(threeDSServerTransID: "t", card: card, expiryMonth: 13, expiryYear: 2033,
+            try acs.authenticateWaiting(AuthenticationRequest(threeDSServerTransID: "t", card: card, expiryMonth: 13, expiryYear: 2033,
                                                       amountMinorUnits: 100, currency: "EUR", merchantName: "m"))
         }
         #expect(throws: DirectoryServerError.unknownTransaction("nope")) { try acs.challenge("nope", .cancel) }

@@ -68,13 +68,13 @@ import ThreeDSecure
         if expected.errorCode == "402" {
             // The lookup times out on the simulation clock.
             let answered = Locked<AuthenticationResponse?>(nil)
-            Thread.detachNewThread { answered.withLock { $0 = try? acs.authenticate(request) } }
+            Thread.detachNewThread { answered.withLock { $0 = try? acs.authenticateWaiting(request) } }
             #expect(clock.waitForPendingTimers(atLeast: 1))
             clock.advance(by: acs.timers.lookup)
             while answered.withLock({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.001) }
             response = try #require(answered.withLock { $0 })
         } else {
-            response = try acs.authenticate(request)
+            response = try acs.authenticateWaiting(request)
         }
         #expect(response.enrolled.rawValue == expected.enrolled)
         #expect(response.transStatus?.rawValue == expected.lookup)
