@@ -301,3 +301,4 @@ extension WaitingTests {
         #expect(driver.pump { _ in driver.isResult })
     }
 }
+

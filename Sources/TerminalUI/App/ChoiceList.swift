@@ -19,12 +19,18 @@ enum ChoiceList {
     /// The entries from `top`, at most `rows` of them, each `width` columns wide (the selected one filled) and
     /// clickable, its click target's stop its index.
     /// `focused`: the list has the keys; without them (the log has) its selection keeps its marker, not its highlight.
+    /// More entries than rows: the window keeps the selection in sight (from the first entry while it fits there,
+    /// else ending at it), and an arrow at the right end of its first or last row says that entries are hidden
+    /// above or below, as dialog's menus do.
     static func draw(_ buffer: inout ScreenBuffer, _ titles: [String], selection: Int, top: Int, left: Int, width: Int, rows: Int,
                      focused: Bool = true) {
-        for (index, title) in titles.enumerated() where index < rows {
-            let row = top + index
+        guard rows > 0, width > 0 else { return }
+        let first = min(max(0, selection - rows + 1), max(0, titles.count - rows))
+        let shown = titles.indices.dropFirst(first).prefix(rows)
+        for index in shown {
+            let row = top + index - first
             buffer.targets.append(ClickTarget(row: row, column: left, width: width, stop: index))
-            let text = CharacterWidth.truncate("\(index == selection ? "▸" : " ") \(index + 1) \(title)", to: width)
+            let text = CharacterWidth.truncate("\(index == selection ? "▸" : " ") \(index + 1) \(titles[index])", to: width)
             if index == selection && focused {
                 buffer.fill(row: row, column: left, count: width, role: .menuFocused)
                 buffer.put(text, row: row, column: left, role: .menuFocused)
@@ -32,5 +38,8 @@ enum ChoiceList {
                 buffer.put(text, row: row, column: left, role: .text)
             }
         }
+        guard let last = shown.last, width > 2 else { return }
+        if first > 0 { buffer.put("↑", row: top, column: left + width - 1, role: .hint) }
+        if last < titles.count - 1 { buffer.put("↓", row: top + last - first, column: left + width - 1, role: .hint) }
     }
 }
