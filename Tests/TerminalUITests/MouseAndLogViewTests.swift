@@ -65,9 +65,9 @@ import Testing
         let (row, column) = try position(of: "[ Back ]", in: driver)
         try click("[ Back ]", driver)
         #expect(driver.app.render().text.contains("What would you like to do?"))
-        // The menu's Quit is under where Back was: what a second press there would press.
-        let quit = try #require(driver.app.render().targets.first { $0.contains(row: row - 1, column: column - 1) })
-        #expect(MenuItem.all[quit.stop] == .quit)
+        // A menu item is under where Back was (Quit, with today's menu; another with more families): what a
+        // second press there would press, which neither quits nor leaves the menu.
+        _ = try #require(driver.app.render().targets.first { $0.contains(row: row - 1, column: column - 1) })
         driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: true))
         driver.app.handleMouse(MouseReport(button: 0, column: column, row: row, pressed: false))
         #expect(driver.app.exitStatus == nil, "the second press of a double-click quit")
