@@ -1,4 +1,5 @@
 @testable import TerminalUI
+import FlowEngine
 import Testing
 
 /// The numbered list of the home menu and of a form's choice, when it has more entries than rows (an eighth
@@ -32,9 +33,37 @@ import Testing
         #expect(lines[3].hasPrefix("▸ 10 Entry 10") && lines[0].hasSuffix("↑") && !lines[3].contains("↓"), "\(lines)")
     }
 
+    /// The arrows keep a column of their own: a title as wide as the list is cut short of them, and the selected
+    /// row's arrow is drawn in its highlight.
+    @Test func anArrowNeverCoversAnEntrysText() {
+        let long = (1...6).map { "A title much longer than the list is wide \($0)" }
+        var buffer = ScreenBuffer(width: 30, height: 3)
+        ChoiceList.draw(&buffer, long, selection: 4, top: 0, left: 0, width: 30, rows: 3)
+        let lines = (0..<3).map { buffer.text(row: $0) }
+        #expect(lines[0].hasSuffix("… ↑") && lines[2].hasPrefix("▸ 5 ") && lines[2].hasSuffix("… ↓"), "\(lines)")
+        #expect(buffer[2, 29].role == .menuFocused && buffer[0, 29].role == .hint)
+    }
+
     @Test func aListThatFitsHasNoArrows() {
         var buffer = ScreenBuffer(width: 30, height: 12)
         ChoiceList.draw(&buffer, Self.titles, selection: 9, top: 0, left: 0, width: 30, rows: 12)
         #expect(!buffer.text.contains("↑") && !buffer.text.contains("↓") && buffer.text.contains("  1 Entry 1"))
+    }
+}
+
+/// A family's form with a banner or a note and no hint of its own shows them, as plain mode does (only Q2's form,
+/// which has a hint, drew them).
+@Suite struct FamilyFormTextTests {
+    struct BannerForm: CredentialForm {
+        var fields: [CredentialField] { [.username] }
+        var banner: String? { "Sign-ups are closed tonight" }
+        func accepts(_ answer: PromptAnswer) -> Bool { true }
+        func title(in flow: FlowKind) -> String { "Toy form" }
+    }
+
+    @Test func aFormsBannerShowsWithoutAHint() {
+        let driver = AppDriver()
+        driver.app.flowService(driver.service, needsAnswerTo: FlowPrompt(id: 90, flowID: 1, flow: .login, request: BannerForm()))
+        #expect(driver.app.render().text.contains("⚠ Sign-ups are closed tonight"), "\(driver.app.render().text)")
     }
 }

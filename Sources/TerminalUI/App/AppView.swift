@@ -147,8 +147,9 @@ public enum AppView {
         // above the buttons, so that it is read whole ("… (the saved credential is kept).").
         var shift = 0
         let request = form.prompt.request as? any CredentialForm
-        if let request, let hint = request.hint {
-            // Two rows above the fields: the banner and the note, or the note (why no auto-login) wrapped over both.
+        if let request, request.hint != nil || request.banner != nil || form.note != nil {
+            // Two rows above the fields: the banner and the note, or the note (why no auto-login) wrapped over both,
+            // or the form's own hint.
             if let banner = request.banner {
                 buffer.putWrapped("⚠ \(banner)", row: area.top, column: area.left, width: area.width, role: .error)
                 if let note = form.note {
@@ -158,7 +159,7 @@ public enum AppView {
             } else if let note = form.note {
                 buffer.putWrapped(note, row: area.top, column: area.left, width: area.width, lines: 2, role: .hint)
             } else {
-                buffer.putWrapped(hint, row: area.top, column: area.left, width: area.width, role: .hint)
+                buffer.putWrapped(request.hint ?? "", row: area.top, column: area.left, width: area.width, role: .hint)
             }
         } else {
             // The IdP's form names its client; another family's form, its flow (it read "The IdpSdk asks for … (client )").

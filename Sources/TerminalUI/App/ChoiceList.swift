@@ -27,19 +27,19 @@ enum ChoiceList {
         guard rows > 0, width > 0 else { return }
         let first = min(max(0, selection - rows + 1), max(0, titles.count - rows))
         let shown = titles.indices.dropFirst(first).prefix(rows)
+        // A list cut short keeps its last two columns for the arrows, out of every entry's text.
+        let windowed = titles.count > rows && width > 2
+        let textWidth = windowed ? width - 2 : width
         for index in shown {
             let row = top + index - first
             buffer.targets.append(ClickTarget(row: row, column: left, width: width, stop: index))
-            let text = CharacterWidth.truncate("\(index == selection ? "▸" : " ") \(index + 1) \(titles[index])", to: width)
-            if index == selection && focused {
-                buffer.fill(row: row, column: left, count: width, role: .menuFocused)
-                buffer.put(text, row: row, column: left, role: .menuFocused)
-            } else {
-                buffer.put(text, row: row, column: left, role: .text)
-            }
+            let text = CharacterWidth.truncate("\(index == selection ? "▸" : " ") \(index + 1) \(titles[index])", to: textWidth)
+            let role: Role = index == selection && focused ? .menuFocused : .text
+            if role == .menuFocused { buffer.fill(row: row, column: left, count: width, role: role) }
+            buffer.put(text, row: row, column: left, role: role)
+            guard windowed else { continue }
+            let arrow = index == first && first > 0 ? "↑" : index == shown.last && index < titles.count - 1 ? "↓" : nil
+            if let arrow { buffer.put(arrow, row: row, column: left + width - 1, role: role == .menuFocused ? role : .hint) }
         }
-        guard let last = shown.last, width > 2 else { return }
-        if first > 0 { buffer.put("↑", row: top, column: left + width - 1, role: .hint) }
-        if last < titles.count - 1 { buffer.put("↓", row: top + last - first, column: left + width - 1, role: .hint) }
     }
 }
