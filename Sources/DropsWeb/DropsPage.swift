@@ -49,13 +49,10 @@ package final class DropsPage: Sendable {
     /// the round trip holding no thread, and messages that arrive meanwhile are held and handled, in order, once it
     /// has ended, as if the page had taken them from its queue then.
     package func load(failed: @escaping @Sendable (String) -> Void = { _ in }) {
-        let pending = simulation.clock.pendingWork
-        pending?.begin()
-        Task(executorPreference: loading) { [self] in
+        loading.startTask(counting: simulation.clock.pendingWork) { [self] in
             let failure = await Self.roundTrip(simulation.network)
             finishLoading(failure, failed: failed)
             for json in state.withLock({ state in defer { state.held = nil }; return state.held ?? [] }) { handle(json) }
-            pending?.end()
         }
     }
 
@@ -146,12 +143,7 @@ package final class DropsPage: Sendable {
             return !state.started
         }
         guard start else { return }
-        let pending = simulation.clock.pendingWork
-        pending?.begin()
-        Task(executorPreference: payment) { [self] in
-            await pay(tracker: tracker, collectionURL: collectionURL)
-            pending?.end()
-        }
+        payment.startTask(counting: simulation.clock.pendingWork) { [self] in await pay(tracker: tracker, collectionURL: collectionURL) }
     }
 
     // MARK: Sending and describing

@@ -196,11 +196,9 @@ public final class FlowRun: Sendable {
                 return
             }
             // On the side queue too, holding it only while it runs: made here, as few cancels have a clean-up.
-            pending?.begin()
-            Task(executorPreference: DispatchTaskExecutor(queue: service.sideQueue)) { [self] in
+            DispatchTaskExecutor(queue: service.sideQueue).startTask(counting: pending) { [self] in
                 await onCancel()
                 endCancelled(at: step(), inFlight: true)
-                pending?.end()
             }
         }
         let call = awaiting.withLock { awaiting in

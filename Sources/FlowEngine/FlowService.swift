@@ -103,10 +103,8 @@ public final class FlowService: Sendable {
 
     /// Starts a task that runs the flows waiting in turn, on the device's queue, until none is left.
     private func startRunner() {
-        pendingWork?.begin()
-        Task(executorPreference: flowExecutor) { [self] in
+        flowExecutor.startTask(counting: pendingWork) { [self] in
             while let run = lineup.next() { await perform(run) }
-            pendingWork?.end()
         }
     }
 

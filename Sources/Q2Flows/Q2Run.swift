@@ -176,9 +176,7 @@ struct Q2Flow {
         let line = family.signInLine()
         let pending = run.clock.pendingWork
         guard let outcome = await run.call({ .authenticate }, atCancel: { line.abandonWaits() }, { deliver in
-            pending?.begin()
-            Task(executorPreference: executor) {
-                defer { pending?.end() }
+            executor.startTask(counting: pending) {
                 await SimulatedNetwork.$taskLine.withValue(line) {
                     // The platform loads the module and asks it for its sign-in screen; the screen logs in.
                     let module = SignInModule()

@@ -15,3 +15,16 @@ public final class DispatchTaskExecutor: TaskExecutor {
         queue.async { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
     }
 }
+
+extension DispatchTaskExecutor {
+    /// Starts `operation` as a task on this executor, counted in `pending` (a test's ``PendingWork``) from now until
+    /// it has run to its end: how the simulation and the engine start every task, as ``DispatchQueue/async(counting:execute:)``
+    /// queues every job.
+    public func startTask(counting pending: PendingWork?, _ operation: @escaping @Sendable () async -> Void) {
+        pending?.begin()
+        Task(executorPreference: self) {
+            await operation()
+            pending?.end()
+        }
+    }
+}

@@ -63,10 +63,12 @@ import Testing
 
     @Test func everyTaskIsCountedFromBeforeItStarts() throws {
         let uncounted = try Self.sourceLines().filter { line in
-            let starts = line.text.contains("Task(") || line.text.contains("Task {") || line.text.contains("Task.detached")
+            // `Task(`, `Task {`, `Task.detached`: not `startTask(counting:)`, which counts its task itself.
+            let text = line.text.replacingOccurrences(of: "startTask(counting:", with: "")
+            let starts = ["Task(", "Task {", "Task.detached"].contains { text.contains($0) }
             return starts && !line.before.contains { $0.contains(".begin()") }
         }.map { Finding(file: $0.file, line: $0.number, text: $0.text.trimmingCharacters(in: .whitespaces)) }
-        #expect(uncounted.isEmpty, "begin the count before the task and end it at its end: \(uncounted)")
+        #expect(uncounted.isEmpty, "start it with DispatchTaskExecutor.startTask(counting:), or begin the count before it and end it at its end: \(uncounted)")
     }
 
     /// A continuation suspends its task: the places that do count it as nothing while it waits and begin it again
