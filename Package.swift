@@ -89,7 +89,7 @@ let package = Package(
         // One module per SDK family's flows, each a FlowFamily.
         .target(
             name: "IdpFlows",
-            dependencies: ["FlowEngine", "Simulation", "FlowRecords", "IdpSdk", "KSMasterController", "IdentityProvider", "Crypto", "Threading"],
+            dependencies: ["FlowEngine", "Simulation", "FlowRecords", "IdpTuiWorld", "IdpSdk", "KSMasterController", "IdentityProvider", "Crypto", "Threading"],
             swiftSettings: nonsending),
         .target(
             name: "LegacyFlows",

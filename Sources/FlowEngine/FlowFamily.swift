@@ -45,6 +45,12 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// the running flow (``FlowService/runningFlow``).
     func attach(to service: FlowService)
 
+    /// The faults a person can switch while the program runs, in the faults panel's order (none by default).
+    var faultSwitches: [FaultSwitch] { get }
+
+    /// The switches (of any family) this family's settings hold on for the session (none by default).
+    var heldFaults: [HeldFault] { get }
+
     /// What a status line says of this family's state (the device), or nil.
     var statusLine: String? { get }
 
@@ -64,6 +70,8 @@ extension FlowFamily {
         world.identityFaults.activeNames(of: Self.identityFaults(reaching: kind))
     }
     public func attach(to service: FlowService) {}
+    public var faultSwitches: [FaultSwitch] { [] }
+    public var heldFaults: [HeldFault] { [] }
     public var statusLine: String? { nil }
     public func reloadStoredState() {}
 }

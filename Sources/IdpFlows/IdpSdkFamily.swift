@@ -51,10 +51,14 @@ public final class IdpSdkFamily: FlowFamily {
     private let service = Locked<WeakService>(WeakService())
     /// The app's receiver of what the MC-SDK reports unasked; the controller holds it weakly.
     private let listener = MasterControllerListener()
+    /// The identity side's faults (the network's, the IdP's, the device's): every family's flows cross that side.
+    public let faultSwitches: [FaultSwitch]
 
     public init(environment: SimulationEnvironment, settings: IdpSettings = IdpSettings()) {
         self.environment = environment
         self.settings = settings
+        // The scenario's faults are the session's start.
+        faultSwitches = environment.world.identityFaultSwitches(start: environment.world.identityFaults)
         idpSdk = IdpSdkService(
             tenantId: environment.tenantId, idpUrl: environment.idpUrl, certificateChain: settings.pinnedChain,
             shouldHashPin: settings.shouldHashPin, network: environment.network, targetQueue: environment.deviceQueue)

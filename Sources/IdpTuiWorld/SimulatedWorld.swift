@@ -85,6 +85,12 @@ public final class SimulatedWorld: Sendable {
         set { bridge.withLock { $0 = newValue } }
     }
 
+    /// Whether the faults on are the scenario's own (none switched by the faults panel, a setting or a command-line
+    /// option since the world was made).
+    package var hasTheScenariosFaults: Bool {
+        updateFaults { identity, bridge in identity == scenario.identityFaults && bridge == scenario.bridgeFaults }
+    }
+
     // MARK: What app code reads
 
     /// The scenario's name (`demo` for the embedded one).

@@ -4,6 +4,7 @@ import IdentityProvider
 import Foundation
 import IdpTuiWorld
 import SafepayDropsSDK
+import Threading
 import ThreeDSecure
 
 extension FlowKind {
@@ -110,6 +111,8 @@ extension PromptAnswer {
 /// for the card and each challenge, and the final delegate callback ends the payment.
 public final class PaymentFamily: FlowFamily {
     public let settings: PaymentSettings
+    /// The bridge's and 3-D Secure's faults, made when the family joins its service's world.
+    private let switches = Locked<[FaultSwitch]>([])
 
     public init(settings: PaymentSettings = PaymentSettings()) {
         self.settings = settings
@@ -118,10 +121,16 @@ public final class PaymentFamily: FlowFamily {
     public static let kinds: [FlowKind] = [.payerAuth]
 
     /// The settings' bridge faults (`--bridge-fault`) join the world's, which start as the scenario's: a service made
-    /// without them keeps the scenario's (they were replaced).
+    /// without them keeps the scenario's (they were replaced). Both together are the session's start.
     public func attach(to service: FlowService) {
-        service.world.updateFaults { _, bridge in bridge = bridge.merged(with: settings.bridgeFaults) }
+        let start = service.world.updateFaults { _, bridge in
+            bridge = bridge.merged(with: settings.bridgeFaults)
+            return bridge
+        }
+        switches.withLock { $0 = service.world.paymentFaultSwitches(start: start) }
     }
+
+    public var faultSwitches: [FaultSwitch] { switches.withLock { $0 } }
 
     public func run(_ run: FlowRun) async -> FlowResult? { await PaymentFlow(run: run, settings: settings).run() }
 

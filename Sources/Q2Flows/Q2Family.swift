@@ -1,5 +1,6 @@
 import Dispatch
 import FlowEngine
+import FlowRecords
 import IdentityProvider
 import IdpTuiWorld
 import Q2Core
@@ -186,6 +187,14 @@ public final class Q2Family: FlowFamily {
         self.service.withLock { $0 = WeakService(service: service) }
         world.q2Core.observe { [weak self] userId, response in self?.coreAnswered(userId, response) }
         if settings.insecureDeviceReason != nil { service.world.updateFaults { identity, _ in identity.insecureDevice = true } }
+    }
+
+    /// `--insecure-device` holds the insecure-device switch on, under its reason.
+    public var heldFaults: [HeldFault] {
+        guard let reason = settings.insecureDeviceReason else { return [] }
+        return [HeldFault(
+            key: IdentityFaults.Fault.insecureDevice.key, label: "insecure device: \(VisibleText.escaped(reason)) (--insecure-device)",
+            notice: "on for this session: --insecure-device \"\(VisibleText.escaped(reason))\" was given")]
     }
 
     /// The Q2 credential the last successful Q2 login saved: in this process's memory only, never on disk.

@@ -22,6 +22,9 @@ final class AppDriver {
         app = TerminalApp(service: service, width: width, height: height)
     }
 
+    /// The faults panel's row of the switch a scenario names `key` (`threeDS.acs`).
+    func faultRow(_ key: String) -> Int? { service.faultSwitches.firstIndex { $0.key == key } }
+
     func press(_ keys: Key...) {
         for key in keys { app.handle(key) }
     }

@@ -58,7 +58,7 @@ import ThreeDSecure
         #expect(driver.service.world.identityFaults.addedLatency == .milliseconds(800))
         /// Moves the focus down (at most once round the panel) to the line that starts with `entry`.
         func focus(_ entry: String) -> Bool {
-            for _ in FaultSwitch.allCases where !driver.app.render().text.contains("› " + entry) { driver.press(.down) }
+            for _ in driver.service.faultSwitches where !driver.app.render().text.contains("› " + entry) { driver.press(.down) }
             return driver.app.render().text.contains("› " + entry)
         }
         #expect(focus("[x] bridge: the first 5 acks"))
@@ -124,7 +124,7 @@ import ThreeDSecure
     @Test func theThreeDSServerFaultsCycleThroughTheirValues() throws {
         let driver = AppDriver()
         driver.press(.character("f"))
-        let row = try #require(FaultSwitch.allCases.firstIndex(of: .acs))
+        let row = try #require(driver.faultRow("threeDS.acs"))
         for _ in 0..<row { driver.press(.down) }
         driver.press(.character(" "))
         #expect(driver.app.render().text.contains("[x] 3DS: ACS unreachable"))
@@ -151,7 +151,7 @@ import ThreeDSecure
             let driver = AppDriver(width: width, height: height)
             driver.service.environment.world.bridgeFaults.threeDS.directoryServer = .malformed
             driver.press(.character("f"))
-            let row = try #require(FaultSwitch.allCases.firstIndex(of: .directoryServer))
+            let row = try #require(driver.faultRow("threeDS.directoryServer"))
             for _ in 0..<row { driver.press(.down) }
             let line = try #require(driver.app.render().text.split(separator: "\n").first { $0.contains("[x] 3DS: directory") })
             if width == 80 {
@@ -188,7 +188,7 @@ import ThreeDSecure
     @Test func aServerSwitchsNoticeNamesItsValue() throws {
         let driver = AppDriver()
         driver.press(.character("f"))
-        for _ in 0..<(FaultSwitch.allCases.firstIndex(of: .acs) ?? 0) { driver.press(.down) }
+        for _ in 0..<(driver.faultRow("threeDS.acs") ?? 0) { driver.press(.down) }
         driver.press(.character(" "))
         let first = try #require(driver.app.state.notice)
         #expect(first.hasPrefix("now 3DS: ACS ") && !first.contains("normally"), "\(first)")
@@ -218,7 +218,7 @@ import ThreeDSecure
     @Test func homeAndEndReachTheFirstAndLastSwitch() {
         let driver = AppDriver()
         driver.press(.f2, .end)
-        #expect(driver.app.state.faultsPanel?.focus == FaultSwitch.allCases.count - 1)
+        #expect(driver.app.state.faultsPanel?.focus == driver.service.faultSwitches.count - 1)
         driver.press(.home)
         #expect(driver.app.state.faultsPanel?.focus == 0)
         // j and k move as in the menu and the other lists (they did nothing here).

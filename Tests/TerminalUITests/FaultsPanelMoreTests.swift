@@ -18,7 +18,7 @@ import ThreeDSecure
         let driver = AppDriver(configuration: configuration)
         #expect(driver.app.render().text.contains("⚡ 1 fault on"), "the status line counts it from the start")
         driver.press(.character("f"))
-        let row = try #require(FaultSwitch.allCases.firstIndex(of: .insecureDevice))
+        let row = try #require(driver.faultRow("insecureDevice"))
         for _ in 0..<row { driver.press(.down) }
         #expect(driver.app.render().text.contains("[x] insecure device: su found (--insecure-device)"))
         driver.press(.character(" "))
@@ -31,7 +31,7 @@ import ThreeDSecure
     @Test func withoutTheOptionTheSwitchIsThePanels() throws {
         let driver = AppDriver()
         driver.press(.character("f"))
-        let row = try #require(FaultSwitch.allCases.firstIndex(of: .insecureDevice))
+        let row = try #require(driver.faultRow("insecureDevice"))
         for _ in 0..<row { driver.press(.down) }
         #expect(driver.app.render().text.contains("[ ] insecure device (rooted or jailbroken)"))
         driver.press(.character(" "))

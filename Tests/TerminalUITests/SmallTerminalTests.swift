@@ -176,7 +176,7 @@ import Testing
         let driver = AppDriver(width: 60, height: 18)
         // A bridge fault: the activation's form still comes.
         driver.press(.character("f"))
-        for _ in 0..<(FaultSwitch.allCases.firstIndex(of: .loseAcks) ?? 0) { driver.press(.down) }
+        for _ in 0..<(driver.faultRow("bridge.loseAcks") ?? 0) { driver.press(.down) }
         driver.press(.character(" "), .escape)
         driver.app.handlePaste("alice")
         var status = rows(driver)[16]

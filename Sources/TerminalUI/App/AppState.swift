@@ -1,7 +1,5 @@
-import DropsWeb
 import FlowCatalog
 import FlowEngine
-import IdentityProvider
 import IdpSdk
 import SafepayDropsSDK
 
@@ -220,13 +218,8 @@ public struct AppState: Sendable {
     public var promptDeadline: ContinuousClock.Instant?
     /// A prompt's last seconds are counted down on the status line.
     static let countdownFrom: Duration = .seconds(30)
-    /// The faults that are on (a copy, for drawing).
-    public var identityFaults = IdentityFaults()
-    public var bridgeFaults = BridgeFaults()
-    /// The faults the session started with, read with the first faults above: a switch's value when switched on again.
-    public var startingFaults: StartingFaults?
-    /// `--insecure-device REASON`: the security module denies every Q2 login, whatever the panel's switch.
-    public var insecureDeviceReason: String?
+    /// The families' fault switches as they are (a copy, for drawing), in the panel's order.
+    public var faultSwitches: [FaultSwitchState] = []
 
     public static let logLimit = 2000
 

@@ -5,7 +5,7 @@ extension AppView {
         // Every bar has a way out (esc) and the help (F1, or ? where it is not typed), whatever is over the screen.
         if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("esc ?", "close help")] }
         if let panel = state.faultsPanel {
-            let cycles = FaultSwitch.allCases.indices.contains(panel.focus) && FaultSwitch.allCases[panel.focus].cycles
+            let cycles = state.faultSwitches.indices.contains(panel.focus) && state.faultSwitches[panel.focus].cycles
             return [("↑↓", "move"), ("space", cycles ? "next value" : "switch"), ("esc", "close"), ("F1", "help")]
         }
         if let picker = state.cardPicker {

@@ -3,21 +3,11 @@ import LocaleText
 
 // The status line, and the screen that replaces everything when the terminal is too small.
 extension AppState {
-    /// How many faults are on (`2 faults on`), the one `--insecure-device` holds included; nil when none is.
+    /// How many faults are on (`2 faults on`), one a family's setting holds (`--insecure-device`) included; nil when
+    /// none is.
     var faultsOnText: String? {
-        let faults = FaultSwitch.allCases.filter(faultIsOn).count
+        let faults = faultSwitches.filter(\.isOn).count
         return faults > 0 ? "\(faults) \(faults == 1 ? "fault" : "faults") on" : nil
-    }
-
-    /// Whether a switch is on, the insecure device `--insecure-device` holds on included.
-    func faultIsOn(_ fault: FaultSwitch) -> Bool {
-        (fault == .insecureDevice && insecureDeviceReason != nil) || fault.isOn(identityFaults, bridgeFaults)
-    }
-
-    /// A switch as the faults panel and plain mode name it: `--insecure-device REASON` with its reason.
-    func faultLabel(_ fault: FaultSwitch) -> String {
-        if fault == .insecureDevice, let reason = insecureDeviceReason { return "insecure device: \(VisibleText.escaped(reason)) (--insecure-device)" }
-        return fault.label(identityFaults, bridgeFaults, start: startingFaults ?? StartingFaults())
     }
 }
 

@@ -47,10 +47,7 @@ extension TerminalApp {
     /// replaces the screen's placeholder when it arrives.
     func openComparison() {
         refreshFaults()
-        let scenario = service.world.scenario
-        let ignored = FaultSwitch.allCases.contains {
-            $0.isOn(state.identityFaults, state.bridgeFaults) != $0.isOn(scenario.identityFaults, scenario.bridgeFaults)
-        }
+        let ignored = !service.world.hasTheScenariosFaults
         state.screen = .comparison(ComparisonState(panelFaultsIgnored: ignored))
         service.compareOrchestrations()
     }

@@ -53,7 +53,7 @@ extension TerminalApp {
             return PlainQuestion(text: "Show which flow? (its ID; h lists them; Enter goes back): ", secret: false,
                                  takes: .flowID(newest: newest, words: back))
         case .faults, nil:
-            let count = FaultSwitch.allCases.count
+            let count = state.faultSwitches.count
             return PlainQuestion(text: "Switch which fault? (1-\(count); f lists them; Enter goes back): ", secret: false,
                                  takes: .choice(back.union((1...count).map(String.init))))
         }
@@ -81,11 +81,10 @@ extension TerminalApp {
         switch question {
         case .faults:
             // Each number switches one and says what it did.
-            let switches = FaultSwitch.allCases
-            guard let number = Int(text), switches.indices.contains(number - 1) else {
-                return refuse("choose a fault from 1 to \(switches.count), f to list them, or Enter to go back")
+            guard let number = Int(text), state.faultSwitches.indices.contains(number - 1) else {
+                return refuse("choose a fault from 1 to \(state.faultSwitches.count), f to list them, or Enter to go back")
             }
-            state.plainListing = [switchFault(switches[number - 1])]
+            state.plainListing = [switchFault(at: number - 1)]
         case .history(let newest):
             // Digits are an ID, however many (one past Int's range is not in the history either). The ID is not said
             // back: a line of digits may be a code meant for a flow that ended. One past the newest listed is refused

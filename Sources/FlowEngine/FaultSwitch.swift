@@ -1,0 +1,93 @@
+/// One fault a person can switch while the program runs (the terminal UI's faults panel, plain mode's `f`). Each
+/// family offers its own (``FlowFamily/faultSwitches``): the front ends list, draw and switch them without knowing
+/// what they are, so a family with faults of its own changes nothing outside its module.
+public struct FaultSwitch: Sendable {
+    /// Its name in a scenario's `faults` (`networkUnavailable`, `bridge.loseAcks`, `threeDS.acs`).
+    public let key: String
+    /// Space moves it to its next value (off → unreachable → slow → … → off) rather than on or off.
+    public let cycles: Bool
+    private let read: @Sendable () -> (isOn: Bool, label: String)
+    private let change: @Sendable () -> Void
+    /// What switching says instead of switching, when a family's setting holds the fault on.
+    private let heldNotice: String?
+
+    /// A switch whose state `read` says now (on or off, and its label: what switching it on does, with the value it
+    /// has or would take) and that `change` switches, live: a flow in flight meets it at its next step.
+    public init(
+        key: String, cycles: Bool = false, read: @escaping @Sendable () -> (isOn: Bool, label: String),
+        change: @escaping @Sendable () -> Void
+    ) {
+        self.init(key: key, cycles: cycles, read: read, change: change, heldNotice: nil)
+    }
+
+    private init(
+        key: String, cycles: Bool, read: @escaping @Sendable () -> (isOn: Bool, label: String),
+        change: @escaping @Sendable () -> Void, heldNotice: String?
+    ) {
+        self.key = key
+        self.cycles = cycles
+        self.read = read
+        self.change = change
+        self.heldNotice = heldNotice
+    }
+
+    /// What it is now, for drawing.
+    public var state: FaultSwitchState {
+        let (isOn, label) = read()
+        return FaultSwitchState(key: key, isOn: isOn, label: label, cycles: cycles)
+    }
+
+    /// Switches it and says what it did: "switched on: …", or the value a switch with several is now set to ("switched
+    /// off: 3DS: ACS answers normally" read twice).
+    public func flip() -> String {
+        if let heldNotice { return heldNotice }
+        change()
+        let now = state
+        return cycles ? "now \(now.label)" : "switched \(now.isOn ? "on" : "off"): \(now.label)"
+    }
+
+    /// This switch held on by a family's setting: always on, under `held`'s label, and switching it says why.
+    func held(_ held: HeldFault) -> FaultSwitch {
+        FaultSwitch(key: key, cycles: false, read: { (true, held.label) }, change: {}, heldNotice: held.notice)
+    }
+}
+
+/// A fault switch as it is at one moment: what the front ends draw.
+public struct FaultSwitchState: Sendable, Equatable {
+    public let key: String
+    public let isOn: Bool
+    public let label: String
+    public let cycles: Bool
+
+    public init(key: String, isOn: Bool, label: String, cycles: Bool = false) {
+        self.key = key
+        self.isOn = isOn
+        self.label = label
+        self.cycles = cycles
+    }
+}
+
+/// A fault a family's setting holds on for the whole session (`--insecure-device` holds the insecure device), by
+/// the key of the switch it holds: the switch shows `label` and stays on, and switching it says `notice`.
+public struct HeldFault: Sendable {
+    public let key: String
+    public let label: String
+    public let notice: String
+
+    public init(key: String, label: String, notice: String) {
+        self.key = key
+        self.label = label
+        self.notice = notice
+    }
+}
+
+extension FlowService {
+    /// Every family's fault switches, in the families' order; one a family's setting holds (``FlowFamily/heldFaults``)
+    /// shows it and stays on.
+    public var faultSwitches: [FaultSwitch] {
+        let held = families.flatMap(\.heldFaults)
+        return families.flatMap(\.faultSwitches).map { fault in
+            held.first { $0.key == fault.key }.map(fault.held) ?? fault
+        }
+    }
+}
