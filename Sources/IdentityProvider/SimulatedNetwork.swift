@@ -76,16 +76,8 @@ public final class SimulatedNetwork: Sendable {
 
     /// Waits `delay` on the clock, unless this line's waits are abandoned first: then throws. Which came first is
     /// decided under the line's lock: a wait ``abandonWaits()`` took is abandoned, even when its timer fired too.
-    /// Blocks the calling thread (the IdpSdk's and the MC-SDK's synchronous calls).
-    private func wait(_ delay: Duration) throws(NetworkError) {
-        guard let wait = startWait(delay) else { throw .abandoned }
-        wait.woken.wait()
-        try end(wait)
-    }
-
-    /// ``wait(_:)`` for async callers (Q2's `authenticate`): the task is suspended, its thread free meanwhile.
-    /// Cancelling the task abandons the wait, as cancelling a URL session's task does: the request is never
-    /// delivered (a task cancelled before it starts sends nothing).
+    /// The task is suspended, its thread free meanwhile. Cancelling the task abandons the wait, as cancelling a URL
+    /// session's task does: the request is never delivered (a task cancelled before it starts sends nothing).
     private func wait(_ delay: Duration) async throws(NetworkError) {
         guard !Task.isCancelled, let wait = startWait(delay) else { throw .abandoned }
         let id = wait.id
@@ -170,22 +162,15 @@ public final class SimulatedNetwork: Sendable {
     }
 
     /// Connects to the IdP at `url`, taking one round trip of latency (`request`'s, when it says what it sends).
-    public func connect(to url: String, sending request: NetworkRequest? = nil) throws(NetworkError) -> IdentityProvider {
+    public func connect(to url: String, sending request: NetworkRequest? = nil) async throws(NetworkError) -> IdentityProvider {
         let host = state.withLock { $0.hosts[url] ?? $0.hosts[Self.address(url)] }
-        try roundTrip(sending: request)
+        try await roundTrip(sending: request)
         guard let host else { throw .unreachable(url) }
         return host
     }
 
     /// One more round trip to a server already connected (an IdP unless `server` names another, as a fault's
-    /// line in the log does): latency, or a fault. Blocks the calling thread for the latency.
-    public func roundTrip(to server: String = "the IdP", sending request: NetworkRequest? = nil) throws(NetworkError) {
-        let trip = try plan(to: server, sending: request)
-        if trip.delay > .zero { try wait(trip.delay) }
-        if trip.timesOut { throw .timedOut(FaultSwitchboard.requestTimeout) }
-    }
-
-    /// ``roundTrip(to:sending:)`` for async callers: the task is suspended for the latency, its thread free. A
+    /// line in the log does): latency, or a fault. The task is suspended for the latency, its thread free. A
     /// cancelled task's round trip is abandoned (``NetworkError/abandoned``), never delivered.
     public func roundTrip(to server: String = "the IdP", sending request: NetworkRequest? = nil) async throws(NetworkError) {
         if Task.isCancelled { throw .abandoned }

@@ -28,7 +28,8 @@ public final class IdpSdkService: Sendable {
     public let shouldHashPin: Bool
     private let pinnedChain: Result<CertificateChain, CertificateError>
     private let network: SimulatedNetwork
-    private let queue: DispatchQueue
+    /// Each call's work in turn, on the service's queue: a round trip's latency leaves the queue's thread free.
+    private let lane: SerialTaskLane
 
     /// `certificateChain` is the chain to pin (leaf first), the bytes of an app's asset: PEM text or DER certificates
     /// one after another (an Android app's `.cer`). The service
@@ -44,7 +45,7 @@ public final class IdpSdkService: Sendable {
         tenantId: String, idpUrl: String, certificateChain: Data, shouldHashPin: Bool, network: SimulatedNetwork,
         targetQueue: DispatchQueue? = nil
     ) {
-        queue = QueueName.makeSerialQueue("IdpSdk", target: targetQueue)
+        lane = SerialTaskLane(queue: QueueName.makeSerialQueue("IdpSdk", target: targetQueue), counting: network.clock.pendingWork)
         self.tenantId = tenantId
         self.idpUrl = idpUrl
         self.shouldHashPin = shouldHashPin
@@ -72,20 +73,20 @@ public final class IdpSdkService: Sendable {
         // both on its own serial queue only, and the vendor asks for a thread-safe interaction object.
         let interaction = UncheckedSendable(interactionInterface)
         let done = UncheckedSendable(completion)
-        queue.async(counting: network.clock.pendingWork) { [self] in
-            done.value(authorize(request, interaction: interaction.value))
+        lane.add { [self] in
+            done.value(await authorize(request, interaction: interaction.value))
         }
     }
 
     // MARK: The login
 
-    private func authorize(_ request: AuthorizationRequest, interaction: any IdpSdkInteractionInterface) -> IdpSdkResult {
+    private func authorize(_ request: AuthorizationRequest, interaction: any IdpSdkInteractionInterface) async -> IdpSdkResult {
         guard !request.clientId.isEmpty else { return IdpSdkResult(error: .invalidArgument("clientId is empty")) }
         guard !request.clientData.isEmpty, !request.codeChallenge.isEmpty else {
             return IdpSdkResult(error: .invalidArgument("astClientData has no clientData or codeChallange; pass a successful GetAstClientDataResultEvent"))
         }
         let provider: IdentityProvider
-        switch connect(sending: .openLogin(clientId: request.clientId, tenantId: request.tenantId)) {
+        switch await connect(sending: .openLogin(clientId: request.clientId, tenantId: request.tenantId)) {
         case .failure(let error): return IdpSdkResult(error: error)
         case .success(let connected): provider = connected
         }
@@ -109,7 +110,7 @@ public final class IdpSdkService: Sendable {
                     return IdpSdkResult(error: error)
                 case .success(let values):
                     do {
-                        try network.roundTrip(sending: .submitForm(values.keys.map(\.rawValue)))
+                        try await network.roundTrip(sending: .submitForm(values.keys.map(\.rawValue)))
                     } catch {
                         provider.abandon(sessionID: form.sessionID)
                         return IdpSdkResult(error: .network(error))
@@ -134,7 +135,7 @@ public final class IdpSdkService: Sendable {
     }
 
     /// Opens the connection and checks the server's chain against the pinned one.
-    private func connect(sending request: NetworkRequest) -> Result<IdentityProvider, IdpSdkError> {
+    private func connect(sending request: NetworkRequest) async -> Result<IdentityProvider, IdpSdkError> {
         let pins: CertificateChain
         switch pinnedChain {
         case .failure(let error): return .failure(.badCertificateChain(error.description))
@@ -142,7 +143,7 @@ public final class IdpSdkService: Sendable {
         }
         let provider: IdentityProvider
         do {
-            provider = try network.connect(to: idpUrl, sending: request)
+            provider = try await network.connect(to: idpUrl, sending: request)
         } catch {
             return .failure(.network(error))
         }

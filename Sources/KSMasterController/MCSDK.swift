@@ -38,7 +38,8 @@ public protocol KSAsyncEventReceiver: CalledOnSDKThreads {
 /// token) lives in a ``DeviceStore``: read again at every Start, written in one transaction at every change.
 public final class MCSDK: KSAsyncEventReceiver, Sendable {
     private let configuration: MasterControllerConfiguration
-    private let queue: DispatchQueue
+    /// The events in turn, on the controller's queue: a round trip's latency leaves the queue's thread free.
+    private let lane: SerialTaskLane
     private let state: Locked<DeviceState>
     /// The configuration's `clientDataKey`, keyed once.
     private let clientDataSealer: HMAC.Key
@@ -53,7 +54,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     /// never this.
     package init(configuration: MasterControllerConfiguration, consumer: (any KSAsyncEventReceiver)? = nil) {
         self.configuration = configuration
-        queue = QueueName.makeSerialQueue("MC-SDK", target: configuration.targetQueue)
+        lane = SerialTaskLane(
+            queue: QueueName.makeSerialQueue("MC-SDK", target: configuration.targetQueue), counting: configuration.network.clock.pendingWork)
         clientDataSealer = HMAC.Key(configuration.clientDataKey)
         state = Locked(DeviceState(deviceID: configuration.deviceID))
         self.consumer = Locked(WeakReceiver(receiver: consumer))
@@ -98,8 +100,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             defer { inFlight = inFlight || isRestart }
             return (isRestart && !inFlight, inFlight)
         }
-        queue.async(counting: configuration.network.clock.pendingWork) { [self] in
-            let result = early ? refusedBeforeRestartResult(event) : handle(event)
+        lane.add { [self] in
+            let result = early ? refusedBeforeRestartResult(event) : await handle(event)
             // Cleared before the result is handed back: whatever is sent once it has arrived is in order.
             if restart { restartInFlight.withLock { $0 = false } }
             // What the controller reports unasked reaches the consumer first, then the sender's result.
@@ -141,11 +143,11 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
 
     // MARK: Handling
 
-    private func handle(_ event: any KsEvent) -> any KsEvent {
+    private func handle(_ event: any KsEvent) async -> any KsEvent {
         switch event {
         case is KSMStartEvent: return start()
         case is KSMGetAstClientDataEvent: return getAstClientData()
-        case let event as KSMSetAuthorisationCodeEvent: return setAuthorisationCode(event)
+        case let event as KSMSetAuthorisationCodeEvent: return await setAuthorisationCode(event)
         case is KSMRestartEvent: return restart()
         case let event as KSMOfflineLoginEvent: return offlineLogin(event.userIdentifier)
         default: return KSMInvalidStateEvent(errorMessage: "\(event.getName()) is not handled by this master controller")
@@ -196,7 +198,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         }
     }
 
-    private func setAuthorisationCode(_ event: KSMSetAuthorisationCodeEvent) -> any KsEvent {
+    private func setAuthorisationCode(_ event: KSMSetAuthorisationCodeEvent) async -> any KsEvent {
         let taken: PendingLoginCheck = state.withLock { state in
             guard state.started else {
                 return .refused(.failure(.KSMINVALID_STATE, 0, "send StartEvent before SetAuthorisationCodeEvent"))
@@ -222,7 +224,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         }
         let provider: IdentityProvider
         do {
-            provider = try configuration.network.connect(to: configuration.idpUrl, sending: .token(clientId: event.clientId))
+            provider = try await configuration.network.connect(to: configuration.idpUrl, sending: .token(clientId: event.clientId))
         } catch {
             return KSMSetAuthorisationCodeResultEvent.failure(.KSMNOT_REACHABLE, 0, error.description)
         }
