@@ -79,8 +79,7 @@ extension FlowService {
             if activeFlowCount == 0 || channel.openPromptCount > 0 { return false }
             _ = mailbox.waitForMessages(timeout: ContinuousClock.now.duration(to: deadline))
         }
-        // Counted work that cannot run: queued behind a thread asleep on the clock on the same serial queue (a
-        // cancel must free the device's queue at once), or waiting for something nothing counts.
+        // Counted work that cannot run: waiting for something nothing counts (a wait a cancel should have abandoned).
         Issue.record("""
             not quiet after 20 s: \(pending.count) counted still to run, \(activeFlowCount) flows, \(clock.pendingTimerCount) timers
             """, sourceLocation: sourceLocation)
