@@ -242,7 +242,7 @@ enum LogPane {
 
     /// The column names, in `width` columns: the last column's name in shorter words when the full one does not
     /// fit (a wide who column, a Q2 sign-in's, left "status · took · deta" at 60 columns), and cut with "…" only
-    /// when even those do not (docs/decisions.md, narrow screens).
+    /// when even those do not (docs/decisions.md, "The event log and the sequence view").
     static func header(_ columns: Columns, fitting width: Int) -> String {
         var parts: [String] = []
         if columns.time { parts.append(pad("time", 12)) }
