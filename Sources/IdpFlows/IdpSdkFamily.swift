@@ -51,14 +51,13 @@ public final class IdpSdkFamily: FlowFamily {
     private let service = Locked<WeakService>(WeakService())
     /// The app's receiver of what the MC-SDK reports unasked; the controller holds it weakly.
     private let listener = MasterControllerListener()
-    /// The identity side's faults (the network's, the IdP's, the device's): every family's flows cross that side.
-    public let faultSwitches: [FaultSwitch]
+    /// The faults the session started with (the scenario's), whose values a switch takes when switched on again.
+    private let startingFaults: IdentityFaults
 
     public init(environment: SimulationEnvironment, settings: IdpSettings = IdpSettings()) {
         self.environment = environment
         self.settings = settings
-        // The scenario's faults are the session's start.
-        faultSwitches = environment.world.identityFaultSwitches(start: environment.world.identityFaults)
+        startingFaults = environment.world.identityFaults
         idpSdk = IdpSdkService(
             tenantId: environment.tenantId, idpUrl: environment.idpUrl, certificateChain: settings.pinnedChain,
             shouldHashPin: settings.shouldHashPin, network: environment.network, targetQueue: environment.deviceQueue)
@@ -86,6 +85,10 @@ public final class IdpSdkFamily: FlowFamily {
     }
 
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [deviceDetail] }
+
+    /// The identity side's faults (the network's, the IdP's, the device's): every family's flows cross that side.
+    /// Made when asked (the faults panel), not with the family: a benchmark makes a device for each activation.
+    public var faultSwitches: [FaultSwitch] { environment.world.identityFaultSwitches(start: startingFaults) }
 
     /// Every identity fault for an activation and a login. A logout sends the MC-SDK its Start (when it has not
     /// started) and Restart, neither of which crosses the network or reaches the IdP or SetAuthorisationCode: only

@@ -100,18 +100,24 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             defer { inFlight = inFlight || isRestart }
             return (isRestart && !inFlight, inFlight)
         }
-        lane.add { [self] in
-            let result = early ? refusedBeforeRestartResult(event) : await handle(event)
-            // Cleared before the result is handed back: whatever is sent once it has arrived is in order.
-            if restart { restartInFlight.withLock { $0 = false } }
-            // What the controller reports unasked reaches the consumer first, then the sender's result.
-            if let report = unasked.withLock({ report in defer { report = nil }; return report }),
-                let consumer = consumer.withLock({ $0.receiver })
-            {
-                consumer.receive(report, withCompletionHandler: nil)
-            }
-            completion.value?(result)
+        // Only SetAuthorisationCode crosses the network: the others run as plain jobs, with no task made.
+        if !early, let event = event as? KSMSetAuthorisationCodeEvent {
+            lane.add { [self] in finish(await setAuthorisationCode(event), restart: restart, completion.value) }
+        } else {
+            lane.add { [self] in finish(early ? refusedBeforeRestartResult(event) : handle(event), restart: restart, completion.value) }
         }
+    }
+
+    /// Hands an event's result back: what the controller reports unasked first, to the consumer.
+    private func finish(_ result: any KsEvent, restart: Bool, _ completion: (((any KsEvent)?) -> Void)?) {
+        // Cleared before the result is handed back: whatever is sent once it has arrived is in order.
+        if restart { restartInFlight.withLock { $0 = false } }
+        if let report = unasked.withLock({ report in defer { report = nil }; return report }),
+            let consumer = consumer.withLock({ $0.receiver })
+        {
+            consumer.receive(report, withCompletionHandler: nil)
+        }
+        completion?(result)
     }
 
     /// Sends an event and returns its result event (the Swift form of `receive(_:withCompletionHandler:)`;
@@ -143,11 +149,11 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
 
     // MARK: Handling
 
-    private func handle(_ event: any KsEvent) async -> any KsEvent {
+    /// Every event but SetAuthorisationCode, which awaits the network (``setAuthorisationCode(_:)``).
+    private func handle(_ event: any KsEvent) -> any KsEvent {
         switch event {
         case is KSMStartEvent: return start()
         case is KSMGetAstClientDataEvent: return getAstClientData()
-        case let event as KSMSetAuthorisationCodeEvent: return await setAuthorisationCode(event)
         case is KSMRestartEvent: return restart()
         case let event as KSMOfflineLoginEvent: return offlineLogin(event.userIdentifier)
         default: return KSMInvalidStateEvent(errorMessage: "\(event.getName()) is not handled by this master controller")

@@ -111,8 +111,9 @@ extension PromptAnswer {
 /// for the card and each challenge, and the final delegate callback ends the payment.
 public final class PaymentFamily: FlowFamily {
     public let settings: PaymentSettings
-    /// The bridge's and 3-D Secure's faults, made when the family joins its service's world.
-    private let switches = Locked<[FaultSwitch]>([])
+    /// The world and the bridge faults the session started with (the scenario's and `--bridge-fault`'s), from when
+    /// the family joined its service: what its fault switches are made of.
+    private let faults = Locked<(world: SimulatedWorld, start: BridgeFaults)?>(nil)
 
     public init(settings: PaymentSettings = PaymentSettings()) {
         self.settings = settings
@@ -127,10 +128,13 @@ public final class PaymentFamily: FlowFamily {
             bridge = bridge.merged(with: settings.bridgeFaults)
             return bridge
         }
-        switches.withLock { $0 = service.world.paymentFaultSwitches(start: start) }
+        faults.withLock { $0 = (service.world, start) }
     }
 
-    public var faultSwitches: [FaultSwitch] { switches.withLock { $0 } }
+    /// The bridge's and 3-D Secure's faults, made when asked (the faults panel).
+    public var faultSwitches: [FaultSwitch] {
+        faults.withLock { $0 }.map { $0.world.paymentFaultSwitches(start: $0.start) } ?? []
+    }
 
     public func run(_ run: FlowRun) async -> FlowResult? { await PaymentFlow(run: run, settings: settings).run() }
 

@@ -1,16 +1,21 @@
 import Dispatch
 
-/// Async jobs run one at a time, in the order they were added, each to its end (its awaits included) before the
-/// next starts, on a serial queue: what that queue is to blocking jobs. An SDK's work that awaits the simulated
-/// network keeps its order this way without holding the queue's thread while it waits.
+/// Jobs run one at a time, in the order they were added, each to its end before the next starts, on a serial queue:
+/// what that queue is to blocking jobs, for work of which some awaits. A job that awaits (an SDK's work that crosses
+/// the simulated network) runs in a task, its thread free while it waits; one that does not runs as a plain job on
+/// the queue, at a plain job's cost, with no task made for it.
 public final class SerialTaskLane: Sendable {
-    public typealias Job = @Sendable () async -> Void
+    private enum Job {
+        case plain(@Sendable () -> Void)
+        case awaiting(@Sendable () async -> Void)
+    }
 
     private struct Line {
         var jobs: [Job] = []
         var draining = false
     }
 
+    private let queue: DispatchQueue
     private let executor: DispatchTaskExecutor
     private let pending: PendingWork?
     private let line = Locked(Line())
@@ -18,27 +23,54 @@ public final class SerialTaskLane: Sendable {
     /// A lane whose jobs run on `queue`, each counted in `pending` (a test's ``PendingWork``) from when it is added,
     /// as ``DispatchQueue/async(counting:execute:)`` counts a job.
     public init(queue: DispatchQueue, counting pending: PendingWork?) {
+        self.queue = queue
         executor = DispatchTaskExecutor(queue: queue)
         self.pending = pending
     }
 
     /// Runs `job` after every job added before it has ended.
-    public func add(_ job: @escaping Job) {
+    public func add(_ job: @escaping @Sendable () -> Void) { add(.plain(job)) }
+
+    /// Runs `job`, which awaits, after every job added before it has ended, and the jobs after it once it has.
+    public func add(_ job: @escaping @Sendable () async -> Void) { add(.awaiting(job)) }
+
+    private func add(_ job: Job) {
         pending?.begin()
         let start = line.withLock { line -> Bool in
             line.jobs.append(job)
             defer { line.draining = true }
             return !line.draining
         }
-        if start { executor.startTask(counting: pending) { await self.drain() } }
+        // The job's own count keeps the count above zero until it is taken: this block needs none.
+        if start { queue.async { self.drain() } }
     }
 
-    /// The lane's one task: each job in turn, counted from here as the task (whose waits count as nothing while
-    /// they wait), until none is left.
-    private func drain() async {
+    /// Runs the plain jobs in turn; hands the rest of the line to a task at the first job that awaits.
+    private func drain() {
+        while let job = next() {
+            switch job {
+            case .plain(let run):
+                run()
+                pending?.end()
+            case .awaiting(let run):
+                executor.startTask(counting: pending) {
+                    await run()
+                    await self.drainInTask()
+                }
+                pending?.end()
+                return
+            }
+        }
+    }
+
+    /// The line's rest, in the task that awaited (counted as the task, whose waits count as nothing while they wait).
+    private func drainInTask() async {
         while let job = next() {
             pending?.end()
-            await job()
+            switch job {
+            case .plain(let run): run()
+            case .awaiting(let run): await run()
+            }
         }
     }
 
