@@ -7,22 +7,23 @@ public struct FaultSwitch: Sendable {
     /// Space moves it to its next value (off → unreachable → slow → … → off) rather than on or off.
     public let cycles: Bool
     private let read: @Sendable () -> (isOn: Bool, label: String)
-    private let change: @Sendable () -> Void
+    private let change: @Sendable () -> (isOn: Bool, label: String)
     /// What switching says instead of switching, when a family's setting holds the fault on.
     private let heldNotice: String?
 
     /// A switch whose state `read` says now (on or off, and its label: what switching it on does, with the value it
-    /// has or would take) and that `change` switches, live: a flow in flight meets it at its next step.
+    /// has or would take) and that `change` switches, live (a flow in flight meets it at its next step), returning
+    /// its state read in the same step as the change (a flow may change it too: a runtime error turns itself off).
     public init(
         key: String, cycles: Bool = false, read: @escaping @Sendable () -> (isOn: Bool, label: String),
-        change: @escaping @Sendable () -> Void
+        change: @escaping @Sendable () -> (isOn: Bool, label: String)
     ) {
         self.init(key: key, cycles: cycles, read: read, change: change, heldNotice: nil)
     }
 
     private init(
         key: String, cycles: Bool, read: @escaping @Sendable () -> (isOn: Bool, label: String),
-        change: @escaping @Sendable () -> Void, heldNotice: String?
+        change: @escaping @Sendable () -> (isOn: Bool, label: String), heldNotice: String?
     ) {
         self.key = key
         self.cycles = cycles
@@ -41,14 +42,13 @@ public struct FaultSwitch: Sendable {
     /// off: 3DS: ACS answers normally" read twice).
     public func flip() -> String {
         if let heldNotice { return heldNotice }
-        change()
-        let now = state
-        return cycles ? "now \(now.label)" : "switched \(now.isOn ? "on" : "off"): \(now.label)"
+        let (isOn, label) = change()
+        return cycles ? "now \(label)" : "switched \(isOn ? "on" : "off"): \(label)"
     }
 
     /// This switch held on by a family's setting: always on, under `held`'s label, and switching it says why.
     func held(_ held: HeldFault) -> FaultSwitch {
-        FaultSwitch(key: key, cycles: false, read: { (true, held.label) }, change: {}, heldNotice: held.notice)
+        FaultSwitch(key: key, cycles: false, read: { (true, held.label) }, change: { (true, held.label) }, heldNotice: held.notice)
     }
 }
 

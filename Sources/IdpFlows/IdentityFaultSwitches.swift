@@ -60,7 +60,10 @@ extension SimulatedWorld {
                 return (faults.isOn(fault), fault.switchLabel(faults, start: start))
             } change: { [self] in
                 // In one step, as a flow may be changing them too (a runtime error turns itself off when it fires).
-                updateFaults { identity, _ in fault.toggle(&identity, start: start) }
+                updateFaults { identity, _ in
+                    fault.toggle(&identity, start: start)
+                    return (identity.isOn(fault), fault.switchLabel(identity, start: start))
+                }
             }
         }
     }

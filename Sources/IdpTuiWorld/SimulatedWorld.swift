@@ -85,10 +85,17 @@ public final class SimulatedWorld: Sendable {
         set { bridge.withLock { $0 = newValue } }
     }
 
-    /// Whether the faults on are the scenario's own (none switched by the faults panel, a setting or a command-line
-    /// option since the world was made).
+    /// Whether the faults on are the scenario's own: each on or off as the scenario has it (whatever its value), none
+    /// switched by the faults panel, a setting or a command-line option since the world was made.
     package var hasTheScenariosFaults: Bool {
-        updateFaults { identity, bridge in identity == scenario.identityFaults && bridge == scenario.bridgeFaults }
+        func switches(_ identity: IdentityFaults, _ bridge: BridgeFaults) -> [Bool] {
+            IdentityFaults.Fault.allCases.map(identity.isOn) + [
+                bridge.lostAcks > 0, bridge.loseEveryAck, bridge.readyNeverComes, bridge.malformedMessage, bridge.unknownEvent,
+                bridge.wrongOrigin, bridge.threeDS.methodTimeout, bridge.threeDS.firstCReqLost,
+                bridge.threeDS.directoryServer != nil, bridge.threeDS.acs != nil,
+            ]
+        }
+        return updateFaults { identity, bridge in switches(identity, bridge) == switches(scenario.identityFaults, scenario.bridgeFaults) }
     }
 
     // MARK: What app code reads

@@ -96,7 +96,10 @@ extension SimulatedWorld {
                 let faults = bridgeFaults
                 return (fault.isOn(faults), fault.label(faults, start: start, timers: timers))
             } change: { [self] in
-                updateFaults { _, bridge in fault.toggle(&bridge, start: start) }
+                updateFaults { _, bridge in
+                    fault.toggle(&bridge, start: start)
+                    return (fault.isOn(bridge), fault.label(bridge, start: start, timers: timers))
+                }
             }
         }
     }

@@ -20,8 +20,7 @@ public final class SerialTaskLane: Sendable {
     private let pending: PendingWork?
     private let line = Locked(Line())
 
-    /// A lane whose jobs run on `queue`, each counted in `pending` (a test's ``PendingWork``) from when it is added,
-    /// as ``DispatchQueue/async(counting:execute:)`` counts a job.
+    /// A lane whose jobs run on `queue`, counted in `pending` (a test's ``PendingWork``) while they can run.
     public init(queue: DispatchQueue, counting pending: PendingWork?) {
         self.queue = queue
         executor = DispatchTaskExecutor(queue: queue)
@@ -34,15 +33,24 @@ public final class SerialTaskLane: Sendable {
     /// Runs `job`, which awaits, after every job added before it has ended, and the jobs after it once it has.
     public func add(_ job: @escaping @Sendable () async -> Void) { add(.awaiting(job)) }
 
+    /// The lane counts its drainer, not each job (``PendingWork``): one count from the moment `add` starts it until
+    /// nothing is left, which the task that runs an awaiting job holds, and gives up while that job waits. A job
+    /// added behind one waiting on the clock cannot run before the clock moves, and counts as nothing.
     private func add(_ job: Job) {
-        pending?.begin()
         let start = line.withLock { line -> Bool in
             line.jobs.append(job)
             defer { line.draining = true }
             return !line.draining
         }
-        // The job's own count keeps the count above zero until it is taken: this block needs none.
-        if start { queue.async { self.drain() } }
+        guard start else { return }
+        // Started from here, not from a hop through the queue: the task's first step is queued now, in the order the
+        // job was added, as `queue.async` queued it (a cancel's abandon, then the next flow's resume, queued after it).
+        if case .awaiting = job {
+            executor.startTask(counting: pending) { await self.drainInTask() }
+        } else {
+            pending?.begin()
+            queue.async { self.drain() }
+        }
     }
 
     /// Runs the plain jobs in turn; hands the rest of the line to a task at the first job that awaits.
@@ -51,7 +59,6 @@ public final class SerialTaskLane: Sendable {
             switch job {
             case .plain(let run):
                 run()
-                pending?.end()
             case .awaiting(let run):
                 executor.startTask(counting: pending) {
                     await run()
@@ -61,12 +68,12 @@ public final class SerialTaskLane: Sendable {
                 return
             }
         }
+        pending?.end()
     }
 
-    /// The line's rest, in the task that awaited (counted as the task, whose waits count as nothing while they wait).
+    /// The line's rest, in a task (counted as the task, whose waits count as nothing while they wait).
     private func drainInTask() async {
         while let job = next() {
-            pending?.end()
             switch job {
             case .plain(let run): run()
             case .awaiting(let run): await run()

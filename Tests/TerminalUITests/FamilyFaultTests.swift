@@ -20,7 +20,10 @@ private final class ToasterFamily: FlowFamily {
         [FaultSwitch(key: "toaster.burns") { [self] in
             (burns.withLock { $0 }, "toaster: every slice burns")
         } change: { [self] in
-            burns.withLock { $0.toggle() }
+            burns.withLock { burns in
+                burns.toggle()
+                return (burns, "toaster: every slice burns")
+            }
         }]
     }
 
@@ -68,4 +71,22 @@ private final class ToasterFamily: FlowFamily {
         #expect(app.render().text.contains("› [x] toaster: burns (--burn)"))
         #expect(app.render().text.contains("held on by --burn"))
     }
+
+    /// With no family that offers a switch, `f` says so: the panel does not open empty, and plain mode asks nothing
+    /// (its question took numbers from 1 to the count, a range that traps at 0).
+    @Test func withNoSwitchOfferedFSaysSo() {
+        let environment = SimulationEnvironment(clock: ManualClock())
+        let service = FlowService(world: environment.world, deviceQueue: environment.deviceQueue, families: [SilentFamily()])
+        let app = TerminalApp(service: service, width: 80, height: 24)
+        app.handle(.character("f"))
+        #expect(app.state.faultsPanel == nil)
+        #expect(app.render().text.contains("no fault to switch: no flow family offers one"))
+        _ = app.answerPlain("f")
+        #expect(app.plainQuestion?.text.hasPrefix("Switch which fault?") != true)
+    }
+}
+
+private final class SilentFamily: FlowFamily {
+    static let kinds: [FlowKind] = []
+    func run(_ run: FlowRun) async -> FlowResult? { nil }
 }

@@ -20,9 +20,16 @@ public struct FaultsPanelState: Sendable, Equatable {
 extension TerminalApp {
     /// Opens the panel on the switch it was closed on (switching one on and off again is one key each time).
     func openFaults() {
-        state.faultsPanel = FaultsPanelState(focus: state.lastFaultFocus)
         refreshFaults()
+        guard !state.faultSwitches.isEmpty else {
+            state.notice = Self.noFaultSwitches
+            return
+        }
+        state.faultsPanel = FaultsPanelState(focus: min(state.lastFaultFocus, state.faultSwitches.count - 1))
     }
+
+    /// What `f` says when no family offers a fault to switch.
+    static let noFaultSwitches = "no fault to switch: no flow family offers one"
 
     func refreshFaults() {
         guard let service = serviceIfReady else { return }

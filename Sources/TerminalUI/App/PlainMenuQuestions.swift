@@ -21,6 +21,11 @@ extension TerminalApp {
         switch letter.lowercased() {
         case "f":
             refreshFaults()
+            // No family offers a switch: nothing to ask, as an empty history asks nothing.
+            guard !state.faultSwitches.isEmpty else {
+                state.notice = Self.noFaultSwitches
+                return true
+            }
             state.plainListing = plainFaultLines()
             state.plainMenuQuestion = .faults
         case "h":
