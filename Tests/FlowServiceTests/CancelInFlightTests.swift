@@ -47,6 +47,28 @@ import Testing
         #expect(!frontEnd.events(of: flow).contains { $0.from == .identityProvider && $0.step.rawValue == "POST /authorize" })
     }
 
+    /// A round trip waiting on the network holds no thread: while the activation's form is on its way, the device's
+    /// queue runs other work at once (the IdpSdk's job slept on it until the clock moved).
+    @Test func aRoundTripWaitingOnTheNetworkLeavesTheDevicesQueueFree() throws {
+        let clock = ManualClock(countingWork: true)
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        service.start(.activate)
+        let answered = { frontEnd.events.contains { $0.step == .provideCredentials && $0.status == "answered" } }
+        #expect(service.settle(frontEnd, clock: clock, until: answered))
+        #expect(clock.pendingTimerCount == 1, "the answered form waits on the network")
+        let ran = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            service.environment.deviceQueue.sync {}
+            ran.signal()
+        }
+        #expect(ran.wait(timeout: .now() + 10) == .success, "the device's queue waited for the clock")
+        #expect(clock.pendingTimerCount == 1, "the clock has not moved")
+        service.settle(frontEnd, clock: clock)
+        #expect(frontEnd.results.first?.outcome == .success)
+    }
+
     /// The Q2 module's sign-in likewise: three wrong passwords cancelled on their way to Core lock nobody.
     @Test func cancelledQ2SignInsAreNeverDeliveredNorCounted() throws {
         let clock = ManualClock(countingWork: true)
