@@ -1,3 +1,4 @@
+import Dispatch
 import Determinism
 import Foundation
 import Secrets
@@ -68,10 +69,14 @@ import ThreeDSecure
         if expected.errorCode == "402" {
             // The lookup times out on the simulation clock.
             let answered = Locked<AuthenticationResponse?>(nil)
-            Thread.detachNewThread { answered.withLock { $0 = try? acs.authenticateWaiting(request) } }
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                answered.withLock { $0 = try? acs.authenticateWaiting(request) }
+                done.signal()
+            }
             #expect(clock.waitForPendingTimers(atLeast: 1))
             clock.advance(by: acs.timers.lookup)
-            while answered.withLock({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.001) }
+            #expect(done.wait(timeout: .now() + 10) == .success, "the lookup did not end once its timer passed")
             response = try #require(answered.withLock { $0 })
         } else {
             response = try acs.authenticateWaiting(request)
