@@ -68,16 +68,20 @@ public struct FaultSwitchState: Sendable, Equatable {
 }
 
 /// A fault a family's setting holds on for the whole session (`--insecure-device` holds the insecure device), by
-/// the key of the switch it holds: the switch shows `label` and stays on, and switching it says `notice`.
+/// the key of the switch it holds: the switch shows `label` and stays on, switching it says `notice`, and a headless
+/// answer that switches it off is refused, saying what holds it (`heldBy`: "--insecure-device holds the device
+/// insecure").
 public struct HeldFault: Sendable {
     public let key: String
     public let label: String
     public let notice: String
+    public let heldBy: String
 
-    public init(key: String, label: String, notice: String) {
+    public init(key: String, label: String, notice: String, heldBy: String) {
         self.key = key
         self.label = label
         self.notice = notice
+        self.heldBy = heldBy
     }
 }
 
@@ -85,9 +89,22 @@ extension FlowService {
     /// Every family's fault switches, in the families' order; one a family's setting holds (``FlowFamily/heldFaults``)
     /// shows it and stays on.
     public var faultSwitches: [FaultSwitch] {
-        let held = families.flatMap(\.heldFaults)
+        let held = heldFaults
         return families.flatMap(\.faultSwitches).map { fault in
             held.first { $0.key == fault.key }.map(fault.held) ?? fault
+        }
+    }
+
+    /// The faults the families' settings hold on for the session.
+    public var heldFaults: [HeldFault] { families.flatMap(\.heldFaults) }
+
+    /// Switches on every fault a family's setting holds, where something (a headless answer's faults, set for its
+    /// flow over the run's) left it off.
+    public func switchOnHeldFaults() {
+        let switches = families.flatMap(\.faultSwitches)
+        for held in heldFaults {
+            guard let fault = switches.first(where: { $0.key == held.key }), !fault.state.isOn else { continue }
+            _ = fault.flip()
         }
     }
 }

@@ -121,9 +121,8 @@ public final class HeadlessRunner: FlowFrontEnd {
         askedKeys = []
         // Faults an answer sets (on or off) hold for its flow only.
         let faults = answers[index].faults(over: baseFaults)
-        var identity = faults.identity
-        for family in families { family.hold(&identity) }
-        service.world.updateFaults { $0 = identity; $1 = faults.bridge }
+        service.world.updateFaults { $0 = faults.identity; $1 = faults.bridge }
+        service.switchOnHeldFaults()
         currentFlowID = service.start(flows[index])
     }
 
@@ -149,8 +148,9 @@ public final class HeadlessRunner: FlowFrontEnd {
             throw UsageError(
                 "\(place) (\(kind.rawValue)) switches on \"faults.\(fault.key)\", which cannot reach \(article) \(kind.rawValue) flow (\(those))\(position(fault.key))")
         }
-        for (fault, heldBy) in families.flatMap(\.heldFaults) where members.contains(where: { $0.key == fault.key }) && !switched.isOn(fault) {
-            throw UsageError("\(place).faults.\(fault.key) is false, but \(heldBy) for the whole run\(position(fault.key))")
+        for held in service.heldFaults where members.contains(where: { $0.key == held.key })
+            && IdentityFaults.Fault.allCases.contains(where: { $0.key == held.key && !switched.isOn($0) }) {
+            throw UsageError("\(place).faults.\(held.key) is false, but \(held.heldBy) for the whole run\(position(held.key))")
         }
     }
 

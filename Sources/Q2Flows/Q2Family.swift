@@ -194,7 +194,8 @@ public final class Q2Family: FlowFamily {
         guard let reason = settings.insecureDeviceReason else { return [] }
         return [HeldFault(
             key: IdentityFaults.Fault.insecureDevice.key, label: "insecure device: \(VisibleText.escaped(reason)) (--insecure-device)",
-            notice: "on for this session: --insecure-device \"\(VisibleText.escaped(reason))\" was given")]
+            notice: "on for this session: --insecure-device \"\(VisibleText.escaped(reason))\" was given",
+            heldBy: "--insecure-device holds the device insecure")]
     }
 
     /// The Q2 credential the last successful Q2 login saved: in this process's memory only, never on disk.

@@ -28,7 +28,7 @@ private final class ToasterFamily: FlowFamily {
     }
 
     var heldFaults: [HeldFault] {
-        heldBy.map { [HeldFault(key: "toaster.burns", label: "toaster: burns (\($0))", notice: "held on by \($0)")] } ?? []
+        heldBy.map { [HeldFault(key: "toaster.burns", label: "toaster: burns (\($0))", notice: "held on by \($0)", heldBy: "\($0) holds it")] } ?? []
     }
 }
 

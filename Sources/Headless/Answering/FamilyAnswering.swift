@@ -34,11 +34,6 @@ protocol FamilyAnswering: AnyObject {
 
     init(service: FlowService)
 
-    /// The identity faults its settings hold on for the whole run, with what holds each ("--insecure-device holds
-    /// the device insecure"): an answer cannot switch one off for its flow.
-    var heldFaults: [(fault: IdentityFaults.Fault, heldBy: String)] { get }
-    /// Switches ``heldFaults`` on in the faults a flow starts with.
-    func hold(_ faults: inout IdentityFaults)
     /// Refuses, before anything runs, the answers for the flow at `position` that cannot do, at `stage`: what they
     /// ask for that cannot happen (an auto-login), a field its form always asks for and they lack, an answer to a
     /// challenge that will come and that they lack. Every flow is checked at one stage before any at the next.
@@ -64,8 +59,6 @@ extension FamilyAnswering {
     static func read(_ key: String, _ value: JSONNode, into answers: inout FlowAnswers, at place: String) throws(UsageError) -> Bool {
         false
     }
-    var heldFaults: [(fault: IdentityFaults.Fault, heldBy: String)] { [] }
-    func hold(_ faults: inout IdentityFaults) {}
     func check(_ run: AnswerPlan, at position: Int, _ stage: AnswerCheck) throws(UsageError) {}
     func flowStarts() {}
     func delayBeforeCancelling(_ prompt: FlowPrompt, _ given: FlowAnswers) -> Duration { .zero }

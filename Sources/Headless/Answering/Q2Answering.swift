@@ -50,15 +50,6 @@ final class Q2Answering: FamilyAnswering {
         return true
     }
 
-    /// `--insecure-device` holds for the whole session, as Q2's security module says: an answer does not switch the
-    /// device sound again for the MC-SDK alone.
-    var heldFaults: [(fault: IdentityFaults.Fault, heldBy: String)] {
-        service.q2.settings.insecureDeviceReason == nil ? [] : [(.insecureDevice, "--insecure-device holds the device insecure")]
-    }
-
-    func hold(_ faults: inout IdentityFaults) {
-        if service.q2.settings.insecureDeviceReason != nil { faults.insecureDevice = true }
-    }
 
     /// An auto-login with nothing to type in instead, that cannot happen whatever the earlier flows do: no q2-login
     /// before it to save a credential (none is saved when a run starts), or a push launch. The sign-in screen's
