@@ -43,6 +43,20 @@ import Testing
         }
     }
 
+    /// The graph at the top names every module (C shims included): a module added to Package.swift and the table but
+    /// not the graph (CSQLite, CSignalFD, CTextWidth, LocaleText were) drew a graph of fewer modules than there are.
+    @Test func theGraphNamesEveryModule() throws {
+        let graph = try PackageGraph.describe()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let section = try #require(text.range(of: "## Modules and which way they import")).upperBound
+        let opening = try #require(text.range(of: "```", range: section..<text.endIndex))
+        let closing = try #require(text.range(of: "```", range: opening.upperBound..<text.endIndex))
+        let words = Set(text[opening.upperBound..<closing.lowerBound].split { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }.map(String.init))
+        let modules = Set(graph.dependencies.keys.filter { !$0.hasSuffix("Tests") })
+        #expect(modules.subtracting(words).isEmpty, "the graph leaves out \(modules.subtracting(words).sorted())")
+    }
+
     /// Package.swift declares what each module imports, and nothing it does not: the table above is checked against
     /// the declarations, so a declared dependency no file imports (IdpFlows declared IdpTuiWorld) or an import
     /// reached only through another module (idp-tui's FlowEngine) made the table and the graph wrong unseen.
