@@ -80,4 +80,23 @@ import Testing
         }.map { Finding(file: $0.file, line: $0.number, text: $0.text.trimmingCharacters(in: .whitespaces)) }
         #expect(others.isEmpty, "a continuation that the count does not know: \(others)")
     }
+
+    /// One way of waiting (issue 13, point 3): the simulation and the engine await what they wait for, except the two
+    /// vendor APIs that are synchronous, `provideCredentials` and the KSSIDP wrapper, which block their own thread. A
+    /// new blocking wait (a semaphore, `.wait()`, a sleep, `.sync`) fails here, by file and line.
+    @Test func nothingBlocksButTheVendorsSynchronousCalls() throws {
+        let blocking = [".wait()", ".wait(timeout", ".wait(until", "DispatchSemaphore", "Thread.sleep", "usleep(", "nanosleep(",
+                        "pthread_cond_wait", ".sync {", ".sync(", "askBlocking("]
+        let vendorSynchronous: [(file: String, why: String)] = [
+            ("CredentialChannel.swift", "the channel's blocking ask, for provideCredentials alone"),
+            ("FlowRun.swift", "askBlocking: a flow's blocking prompt, for provideCredentials alone (noasync)"),
+            ("PromptingInteraction.swift", "provideCredentials: the IdpSdk calls it synchronously on its queue"),
+            ("KssIdpWrapper.swift", "the legacy wrapper's calls are synchronous in the vendor's API"),
+        ]
+        let found = try Self.sourceLines().filter { line in
+            blocking.contains { line.text.contains($0) } && !vendorSynchronous.contains { $0.file == line.file }
+        }.map { Finding(file: $0.file, line: $0.number, text: $0.text.trimmingCharacters(in: .whitespaces)) }
+        #expect(found.isEmpty, "await it instead (a OneShot's value(), the clock's async sleep, a SerialTaskLane job): \(found)")
+    }
 }
+
