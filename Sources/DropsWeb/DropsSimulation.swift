@@ -97,6 +97,44 @@ public struct BridgeFaults: Sendable, Equatable {
             threeDS: threeDS.merged(with: other.threeDS))
     }
 
+    /// Each of the faults, by name, as ``IdentityFaults/Fault`` names the identity side's.
+    public enum Fault: CaseIterable, Sendable {
+        case loseAcks, loseEveryAck, readyNeverComes, malformedMessage, unknownEvent, wrongOrigin, methodTimeout,
+            firstCReqLost, directoryServer, acs
+
+        /// The key a scenario's or an answer's `faults` gives it by.
+        public var key: String {
+            switch self {
+            case .loseAcks: "bridge.loseAcks"
+            case .loseEveryAck: "bridge.loseEveryAck"
+            case .readyNeverComes: "bridge.readyNeverComes"
+            case .malformedMessage: "bridge.malformedMessage"
+            case .unknownEvent: "bridge.unknownEvent"
+            case .wrongOrigin: "bridge.wrongOrigin"
+            case .methodTimeout: "threeDS.methodTimeout"
+            case .firstCReqLost: "threeDS.firstCReqLost"
+            case .directoryServer: "threeDS.directoryServer"
+            case .acs: "threeDS.acs"
+            }
+        }
+    }
+
+    /// Whether `fault` is on (a server's fault: whatever its value).
+    public func isOn(_ fault: Fault) -> Bool {
+        switch fault {
+        case .loseAcks: lostAcks > 0
+        case .loseEveryAck: loseEveryAck
+        case .readyNeverComes: readyNeverComes
+        case .malformedMessage: malformedMessage
+        case .unknownEvent: unknownEvent
+        case .wrongOrigin: wrongOrigin
+        case .methodTimeout: threeDS.methodTimeout
+        case .firstCReqLost: threeDS.firstCReqLost
+        case .directoryServer: threeDS.directoryServer != nil
+        case .acs: threeDS.acs != nil
+        }
+    }
+
     /// The faults that are on, in words.
     public var activeNames: [String] {
         var names: [String] = []

@@ -89,11 +89,7 @@ public final class SimulatedWorld: Sendable {
     /// switched by the faults panel, a setting or a command-line option since the world was made.
     package var hasTheScenariosFaults: Bool {
         func switches(_ identity: IdentityFaults, _ bridge: BridgeFaults) -> [Bool] {
-            IdentityFaults.Fault.allCases.map(identity.isOn) + [
-                bridge.lostAcks > 0, bridge.loseEveryAck, bridge.readyNeverComes, bridge.malformedMessage, bridge.unknownEvent,
-                bridge.wrongOrigin, bridge.threeDS.methodTimeout, bridge.threeDS.firstCReqLost,
-                bridge.threeDS.directoryServer != nil, bridge.threeDS.acs != nil,
-            ]
+            IdentityFaults.Fault.allCases.map(identity.isOn) + BridgeFaults.Fault.allCases.map(bridge.isOn)
         }
         return updateFaults { identity, bridge in switches(identity, bridge) == switches(scenario.identityFaults, scenario.bridgeFaults) }
     }

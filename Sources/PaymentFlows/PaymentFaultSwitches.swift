@@ -5,49 +5,15 @@ import IdpTuiWorld
 import ThreeDSecure
 
 /// The bridge's and 3-D Secure's faults as the faults panel switches them: read when a payment starts.
-enum PaymentFault: CaseIterable {
-    case loseAcks, loseEveryAck, readyNeverComes, malformedMessage, unknownEvent, wrongOrigin, methodTimeout,
-        firstCReqLost, directoryServer, acs
-
-    /// Its name in a scenario's `faults`.
-    var key: String {
-        switch self {
-        case .loseAcks: "bridge.loseAcks"
-        case .loseEveryAck: "bridge.loseEveryAck"
-        case .readyNeverComes: "bridge.readyNeverComes"
-        case .malformedMessage: "bridge.malformedMessage"
-        case .unknownEvent: "bridge.unknownEvent"
-        case .wrongOrigin: "bridge.wrongOrigin"
-        case .methodTimeout: "threeDS.methodTimeout"
-        case .firstCReqLost: "threeDS.firstCReqLost"
-        case .directoryServer: "threeDS.directoryServer"
-        case .acs: "threeDS.acs"
-        }
-    }
-
+extension BridgeFaults.Fault {
     /// Space moves the servers' faults to their next value rather than on or off.
     var cycles: Bool { self == .directoryServer || self == .acs }
-
-    func isOn(_ faults: BridgeFaults) -> Bool {
-        switch self {
-        case .loseAcks: faults.lostAcks > 0
-        case .loseEveryAck: faults.loseEveryAck
-        case .readyNeverComes: faults.readyNeverComes
-        case .malformedMessage: faults.malformedMessage
-        case .unknownEvent: faults.unknownEvent
-        case .wrongOrigin: faults.wrongOrigin
-        case .methodTimeout: faults.threeDS.methodTimeout
-        case .firstCReqLost: faults.threeDS.firstCReqLost
-        case .directoryServer: faults.threeDS.directoryServer != nil
-        case .acs: faults.threeDS.acs != nil
-        }
-    }
 
     /// What switching it on does. Lost acks say the count they have when on, and the one switching them on gives
     /// when off (the session's starting one, `start`, where it had one); the timers' faults say the scenario's timer
     /// (a scenario's 1 s method timer was shown as the default 10 s).
     func label(_ faults: BridgeFaults, start: BridgeFaults, timers: ThreeDSTimers) -> String {
-        let acks = isOn(faults) ? faults.lostAcks : start.lostAcks > 0 ? start.lostAcks : 2
+        let acks = faults.isOn(self) ? faults.lostAcks : start.lostAcks > 0 ? start.lostAcks : 2
         return switch self {
         case .loseAcks: "bridge: the first \(acks) ack\(acks == 1 ? " is" : "s are") lost"
         case .loseEveryAck: "bridge: every ack is lost"
@@ -63,7 +29,7 @@ enum PaymentFault: CaseIterable {
     }
 
     func toggle(_ faults: inout BridgeFaults, start: BridgeFaults) {
-        let on = !isOn(faults)
+        let on = !faults.isOn(self)
         switch self {
         case .loseAcks: faults.lostAcks = on ? (start.lostAcks > 0 ? start.lostAcks : 2) : 0
         case .loseEveryAck: faults.loseEveryAck = on
@@ -91,14 +57,14 @@ extension SimulatedWorld {
     /// scenario's and `--bridge-fault`'s).
     func paymentFaultSwitches(start: BridgeFaults) -> [FaultSwitch] {
         let timers = scenario.threeDSTimers
-        return PaymentFault.allCases.map { fault in
+        return BridgeFaults.Fault.allCases.map { fault in
             FaultSwitch(key: fault.key, cycles: fault.cycles) { [self] in
                 let faults = bridgeFaults
-                return (fault.isOn(faults), fault.label(faults, start: start, timers: timers))
+                return (faults.isOn(fault), fault.label(faults, start: start, timers: timers))
             } change: { [self] in
                 updateFaults { _, bridge in
                     fault.toggle(&bridge, start: start)
-                    return (fault.isOn(bridge), fault.label(bridge, start: start, timers: timers))
+                    return (bridge.isOn(fault), fault.label(bridge, start: start, timers: timers))
                 }
             }
         }
