@@ -86,6 +86,24 @@ private final class ToasterFamily: FlowFamily {
     }
 }
 
+/// A fault that a flow turns off as it bites (the MC-SDK's runtime error) is off on the status line and in the
+/// panel once it has: the switches are read again when the simulator reports a fault.
+@Suite struct FaultTurnedOffByAFlowTests {
+    @Test func theRuntimeErrorSwitchedOnInThePanelIsOffOnceItHasFired() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"))
+        for _ in 0..<(driver.faultRow("runtimeError") ?? 0) { driver.press(.down) }
+        driver.press(.character(" "), .escape)
+        #expect(driver.app.render().text.contains("⚡ 1 fault on"))
+        driver.activate()
+        #expect(driver.app.render().text.contains("INTERNAL_ERROR"), "the runtime error did not fire")
+        #expect(!driver.app.render().text.contains("fault on"), "the status line still counts the fault that turned itself off")
+        driver.press(.enter)
+        driver.press(.character("f"))
+        #expect(driver.app.render().text.contains("[ ] MC runtime error"))
+    }
+}
+
 private final class SilentFamily: FlowFamily {
     static let kinds: [FlowKind] = []
     func run(_ run: FlowRun) async -> FlowResult? { nil }

@@ -34,7 +34,9 @@ extension TerminalApp {
             state.screen = .working(flowID: flowID, flow: flow, step: step)
         }
         state.deviceStatus = service.statusLine
-        refreshFaults()
+        // A flow changes a fault only where one bites (a runtime error turns itself off), which the simulator
+        // reports: the switches are read again then, not for every event.
+        if event.from == .simulator { refreshFaults() }
     }
 
     /// A request (an event without a status: App → SDK, SDK → IdP, Drops → DS …) is in flight until an event
