@@ -79,7 +79,7 @@ let package = Package(
         // timeouts and history. It knows a flow family only through the FlowFamily protocol and imports no SDK.
         .target(
             name: "FlowEngine",
-            dependencies: ["IdpTuiWorld", "IdentityProvider", "FlowRecords", "Secrets", "Determinism", "Threading", "CWakeup"],
+            dependencies: ["IdpTuiWorld", "FlowRecords", "Secrets", "Determinism", "Threading", "CWakeup"],
             swiftSettings: nonsending),
         // The composition root below the families: a scenario's world with one simulated device (its master
         // controller, queue and network line), and the stores that outlive a process.

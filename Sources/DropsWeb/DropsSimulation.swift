@@ -136,15 +136,25 @@ public struct BridgeFaults: Sendable, Equatable {
     }
 
     /// The faults that are on, in words.
-    public var activeNames: [String] {
-        var names: [String] = []
-        if lostAcks > 0 { names.append(lostAcks == 1 ? "the first bridge ack lost" : "the first \(lostAcks) bridge acks lost") }
-        if loseEveryAck { names.append("every bridge ack lost") }
-        if readyNeverComes { names.append("the Drops page never gets ready") }
-        if malformedMessage { names.append("a malformed bridge message") }
-        if unknownEvent { names.append("an unknown bridge event") }
-        if wrongOrigin { names.append("messages from the wrong origin") }
-        return names + threeDS.activeNames
+    public var activeNames: [String] { activeNames(of: Fault.allCases) }
+
+    /// The faults among `faults` that are on, in words, in the order of ``Fault``.
+    public func activeNames(of faults: [Fault]) -> [String] {
+        Fault.allCases.compactMap { fault in
+            guard isOn(fault), faults.contains(fault) else { return nil }
+            return switch fault {
+            case .loseAcks: lostAcks == 1 ? "the first bridge ack lost" : "the first \(lostAcks) bridge acks lost"
+            case .loseEveryAck: "every bridge ack lost"
+            case .readyNeverComes: "the Drops page never gets ready"
+            case .malformedMessage: "a malformed bridge message"
+            case .unknownEvent: "an unknown bridge event"
+            case .wrongOrigin: "messages from the wrong origin"
+            case .methodTimeout: "the 3DS Method never completes"
+            case .firstCReqLost: "the first CReq is lost"
+            case .directoryServer: threeDS.directoryServer.map { "directory server \($0.name)" }
+            case .acs: threeDS.acs.map { "ACS \($0.name)" }
+            }
+        }
     }
 }
 

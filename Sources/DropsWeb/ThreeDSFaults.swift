@@ -51,15 +51,6 @@ public struct ThreeDSFaults: Sendable, Equatable {
             methodTimeout: methodTimeout || other.methodTimeout, firstCReqLost: firstCReqLost || other.firstCReqLost,
             directoryServer: other.directoryServer ?? directoryServer, acs: other.acs ?? acs)
     }
-
-    public var activeNames: [String] {
-        var names: [String] = []
-        if methodTimeout { names.append("the 3DS Method never completes") }
-        if firstCReqLost { names.append("the first CReq is lost") }
-        if let directoryServer { names.append("directory server \(directoryServer.name)") }
-        if let acs { names.append("ACS \(acs.name)") }
-        return names
-    }
 }
 
 /// Why a round trip failed on the network.

@@ -62,7 +62,7 @@ public enum FlowCatalog {
 
     /// The kinds an identity fault can reach.
     public static func kinds(reachedBy fault: IdentityFaults.Fault) -> [FlowKind] {
-        registry.flatMap { registration in registration.type.kinds.filter { registration.type.identityFaults(reaching: $0).contains(fault) } }
+        registry.flatMap { registration in registration.type.kinds.filter { registration.type.faultKeys(reaching: $0).contains(fault.key) } }
     }
 
     /// The kind `run` names `name`.

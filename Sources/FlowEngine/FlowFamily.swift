@@ -1,4 +1,3 @@
-import IdentityProvider
 import IdpTuiWorld
 
 /// A family of flows that drive one SDK (the IdpSdk on the MC-SDK, the KSSIDP wrapper, Safepay Drops, the Q2
@@ -28,18 +27,13 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// its code at the IdP. Nil by default.
     func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String?
 
-    /// The identity faults that can reach a flow of `kind` (by default every one: the IdP's, the network's and the
-    /// device's). A headless answer that switches on another is refused: it would do nothing; so is a command-line
-    /// option that sets one for a run of no such flow.
-    static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault]
+    /// The keys (as a scenario's `faults` names them, ``SimulatedWorld/faultKeys``) of the faults that can reach a
+    /// flow of `kind`: by default every one. A flow's log lists those that are on as it starts; a headless answer
+    /// that switches on another is refused: it would do nothing; so is a command-line option that sets one for a
+    /// run of no such flow.
+    static func faultKeys(reaching kind: FlowKind) -> [String]
 
-    /// Whether the settings this family is made with can change a flow of `kind` (by default, yes): a command-line
-    /// option that sets them is refused for a run of no such flow (`--auth-mode` on a payment bit nothing).
     static func isChangedBySettings(_ kind: FlowKind) -> Bool
-
-    /// The faults on that can bite a flow of `kind`, in words, for the log's `faults on` as it starts (by default,
-    /// those of ``identityFaults(reaching:)`` that are on).
-    func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String]
 
     /// Called once, when the service is made: where a family starts observing its SDK's servers into the log of
     /// the running flow (``FlowService/runningFlow``).
@@ -64,11 +58,8 @@ extension FlowFamily {
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? { nil }
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? { nil }
-    public static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] { IdentityFaults.Fault.allCases }
+    public static func faultKeys(reaching kind: FlowKind) -> [String] { SimulatedWorld.faultKeys }
     public static func isChangedBySettings(_ kind: FlowKind) -> Bool { true }
-    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
-        world.identityFaults.activeNames(of: Self.identityFaults(reaching: kind))
-    }
     public func attach(to service: FlowService) {}
     public var faultSwitches: [FaultSwitch] { [] }
     public var heldFaults: [HeldFault] { [] }

@@ -1,7 +1,6 @@
 import Determinism
 import Dispatch
 import FlowRecords
-import IdentityProvider
 import IdpTuiWorld
 import Synchronization
 import Threading
@@ -67,9 +66,9 @@ public final class FlowService: Sendable {
         families.lazy.compactMap { $0 as? T }.first
     }
 
-    /// The identity faults that can reach a flow of `kind` (``FlowFamily/identityFaults(reaching:)``).
-    public func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
-        family(for: kind).map { type(of: $0).identityFaults(reaching: kind) } ?? IdentityFaults.Fault.allCases
+    /// The keys of the faults that can reach a flow of `kind` (``FlowFamily/faultKeys(reaching:)``).
+    public func faultKeys(reaching kind: FlowKind) -> [String] {
+        family(for: kind).map { type(of: $0).faultKeys(reaching: kind) } ?? SimulatedWorld.faultKeys
     }
 
     /// The family that runs `kind`.
@@ -188,7 +187,7 @@ public final class FlowService: Sendable {
 
     /// Says which faults that can bite a flow are on as it starts, so that its log shows them before they bite.
     private func announceFaults(_ run: FlowRun) {
-        let names = family(for: run.kind)?.faultNames(for: run.kind, in: world) ?? world.identityFaults.activeNames
+        let names = world.activeFaultNames(of: faultKeys(reaching: run.kind))
         guard !names.isEmpty else { return }
         // No status: a notice of what is switched on, not a fault that bit (`FAULT` read as one, `● faults on FAULT`).
         run.emit(.faultsOn, from: .simulator, to: .app, detail: names.joined(separator: ", "))

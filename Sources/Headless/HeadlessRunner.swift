@@ -140,7 +140,8 @@ public final class HeadlessRunner: FlowFrontEnd {
         guard let members = given.faultsGiven?.members else { return }
         func position(_ key: String) -> String { members.first { $0.key == key }.map { " (\($0.value.position))" } ?? "" }
         let switched = given.faults(over: baseFaults).identity
-        let reaching = service.identityFaults(reaching: kind)
+        let keys = service.faultKeys(reaching: kind)
+        let reaching = IdentityFaults.Fault.allCases.filter { keys.contains($0.key) }
         for fault in IdentityFaults.Fault.allCases
         where !reaching.contains(fault) && switched.isOn(fault) && !baseFaults.identity.isOn(fault) {
             let article = "aeiou".contains(kind.rawValue.first ?? "x") ? "an" : "a"

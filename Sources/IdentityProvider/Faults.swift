@@ -34,7 +34,7 @@ public struct IdentityFaults: Sendable, Equatable {
     /// can reach lists as it starts (a payment is not reached by the IdP's pages).
     public func activeNames(of faults: [Fault]) -> [String] {
         Fault.allCases.compactMap { fault in
-            guard faults.contains(fault), isOn(fault) else { return nil }
+            guard isOn(fault), faults.contains(fault) else { return nil }
             return switch fault {
             case .networkUnavailable: "network unavailable"
             case .addedLatency: "latency +\(addedLatency.milliseconds) ms"
@@ -56,6 +56,9 @@ public struct IdentityFaults: Sendable, Equatable {
 
         /// The faults of every round trip on the simulated network, whoever it goes to.
         public static let network: [Fault] = [.networkUnavailable, .addedLatency, .requestTimeout]
+
+        /// Every fault's key, in order.
+        public static let keys: [String] = allCases.map(\.key)
 
         /// The key a scenario's or an answer's `faults` gives it by.
         public var key: String {

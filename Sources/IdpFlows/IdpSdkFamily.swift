@@ -94,9 +94,9 @@ public final class IdpSdkFamily: FlowFamily {
     /// started) and Restart, neither of which crosses the network or reaches the IdP or SetAuthorisationCode: only
     /// the insecure device, found by Start's integrity check, can bite it (the others were announced as on and
     /// taken from its answers, and bit nothing).
-    public static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
-        kind == .logout ? [.insecureDevice] : IdentityFaults.Fault.allCases
-    }
+    public static func faultKeys(reaching kind: FlowKind) -> [String] { kind == .logout ? logoutFaultKeys : IdentityFaults.Fault.keys }
+
+    private static let logoutFaultKeys = [IdentityFaults.Fault.insecureDevice.key]
 
     /// The settings (the pinned chain, `shouldHashPin`, the authentication mode) are for the IdP and
     /// SetAuthorisationCode, which a logout never reaches.

@@ -85,6 +85,18 @@ public final class SimulatedWorld: Sendable {
         set { bridge.withLock { $0 = newValue } }
     }
 
+    /// Every fault's key, as a scenario's or a headless answer's `faults` names it: the identity side's (the
+    /// network's, the IdP's, the device's) in ``IdentityFaults/Fault``'s order, then the bridge's and 3-D Secure's.
+    package static let faultKeys: [String] = IdentityFaults.Fault.allCases.map(\.key) + BridgeFaults.Fault.allCases.map(\.key)
+
+    /// The faults among `keys` that are on, in words, in ``faultKeys``' order: what a flow only those can reach
+    /// lists as it starts ("network unavailable", "every bridge ack lost").
+    package func activeFaultNames(of keys: [String]) -> [String] {
+        let (identity, bridge) = updateFaults { identity, bridge in (identity, bridge) }
+        return identity.activeNames(of: IdentityFaults.Fault.allCases.filter { identity.isOn($0) && keys.contains($0.key) })
+            + bridge.activeNames(of: BridgeFaults.Fault.allCases.filter { bridge.isOn($0) && keys.contains($0.key) })
+    }
+
     /// Whether the faults on are the scenario's own: each on or off as the scenario has it (whatever its value), none
     /// switched by the faults panel, a setting or a command-line option since the world was made.
     package var hasTheScenariosFaults: Bool {

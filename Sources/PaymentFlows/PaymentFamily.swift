@@ -138,14 +138,11 @@ public final class PaymentFamily: FlowFamily {
 
     public func run(_ run: FlowRun) async -> FlowResult? { await PaymentFlow(run: run, settings: settings).run() }
 
-    /// The network's faults (the page load, the AReq and each CReq cross it); not the IdP's pages, its certificate,
-    /// the device's MC-SDK or its clock, which no payment reaches.
-    public static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] { IdentityFaults.Fault.network }
+    /// The network's faults (the page load, the AReq and each CReq cross it), and the bridge's and 3-D Secure's;
+    /// not the IdP's pages, its certificate, the device's MC-SDK or its clock, which no payment reaches.
+    public static func faultKeys(reaching kind: FlowKind) -> [String] { reachingKeys }
 
-    /// Those identity faults that are on, and the bridge's and 3-D Secure's.
-    public func faultNames(for kind: FlowKind, in world: SimulatedWorld) -> [String] {
-        world.identityFaults.activeNames(of: Self.identityFaults(reaching: kind)) + world.bridgeFaults.activeNames
-    }
+    private static let reachingKeys = IdentityFaults.Fault.network.map(\.key) + BridgeFaults.Fault.allCases.map(\.key)
 }
 
 extension FlowConfiguration {

@@ -167,9 +167,9 @@ public final class Q2Family: FlowFamily {
 
     /// The network's faults (Core's logon crosses it), Core's server error and the security module's insecure
     /// device; not the IdP's pages, its certificate, the MC-SDK or 3-D Secure, which a Q2 sign-in never reaches.
-    public static func identityFaults(reaching kind: FlowKind) -> [IdentityFaults.Fault] {
-        IdentityFaults.Fault.network + [.serverError, .insecureDevice]
-    }
+    public static func faultKeys(reaching kind: FlowKind) -> [String] { reachingKeys }
+
+    private static let reachingKeys = (IdentityFaults.Fault.network + [.serverError, .insecureDevice]).map(\.key)
 
     /// A sign-in's own line onto the world's network: a cancel abandons its request to Core, and only its.
     func signInLine() -> SimulatedNetwork {

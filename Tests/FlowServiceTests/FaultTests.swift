@@ -249,6 +249,22 @@ import Testing
         #expect(result.advice?.contains("clock-skew fault") == true)
     }
 
+    /// A flow's log names, as it starts, only the faults on that can reach it: a bridge fault never in a KSSIDP
+    /// activation's, and in a logout's only the insecure device.
+    @Test func aFlowsLogNamesOnlyTheFaultsThatCanReachIt() throws {
+        var faults = IdentityFaults()
+        faults.pinningFails = true
+        faults.clockSkew = .seconds(31 * 86_400)
+        let bridgeFault: (FlowService, RecordingFrontEnd) -> Void = { service, _ in service.environment.world.bridgeFaults.wrongOrigin = true }
+        let (_, legacy) = try run(.legacyActivate, faults: faults, prepare: bridgeFault)
+        #expect(legacy.first { $0.step == .faultsOn }?.detail == "certificate pinning fails, clock skew 31 days")
+        let (_, logout) = try run(.logout, faults: faults, prepare: bridgeFault)
+        #expect(!logout.contains { $0.step == .faultsOn })
+        faults.insecureDevice = true
+        let (_, insecure) = try run(.logout, faults: faults, prepare: bridgeFault)
+        #expect(insecure.first { $0.step == .faultsOn }?.detail == "insecure device")
+    }
+
     @Test func faultsSwitchedOffMidFlowStopBiting() throws {
         let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
         service.environment.world.identityFaults.serverError = true
