@@ -136,12 +136,15 @@ public struct BridgeFaults: Sendable, Equatable {
     }
 
     /// The faults that are on, in words.
-    public var activeNames: [String] { activeNames(of: Fault.allCases) }
+    public var activeNames: [String] { activeNames { _ in true } }
 
-    /// The faults among `faults` that are on, in words, in the order of ``Fault``.
-    public func activeNames(of faults: [Fault]) -> [String] {
-        Fault.allCases.compactMap { fault in
-            guard isOn(fault), faults.contains(fault) else { return nil }
+    /// Every fault, made once: a flow's start asks for the names.
+    private static let everyFault = Fault.allCases
+
+    /// The faults on that `include` takes, in words, in the order of ``Fault`` (`include` is asked of those on only).
+    public func activeNames(where include: (Fault) -> Bool) -> [String] {
+        Self.everyFault.compactMap { fault in
+            guard isOn(fault), include(fault) else { return nil }
             return switch fault {
             case .loseAcks: lostAcks == 1 ? "the first bridge ack lost" : "the first \(lostAcks) bridge acks lost"
             case .loseEveryAck: "every bridge ack lost"

@@ -14,7 +14,7 @@ public enum CompareCommand {
         if let notRun = report.notRun { throw UsageError("compare: \(notRun)") }
         // Said, not refused: two failures that agree read as a ✓ (docs/migration.md asks for a scenario without faults).
         // In the text report itself, so that a report kept in a file says it; beside JSON, on stderr.
-        let faults = scenario.identityFaults.activeNames(of: IdentityFaults.Fault.allCases)
+        let faults = scenario.identityFaults.activeNames
         let caveat = faults.isEmpty ? nil
             : "the scenario switches faults on (\(faults.joined(separator: ", "))): they reach the two orchestrations at different steps, so a case may agree or differ because of them, not the migration"
         if json {

@@ -28,13 +28,16 @@ public struct IdentityFaults: Sendable, Equatable {
     public static let none = IdentityFaults()
 
     /// The faults that are on, in words, for logs: "network unavailable", "latency +200 ms" …
-    public var activeNames: [String] { activeNames(of: Fault.allCases) }
+    public var activeNames: [String] { activeNames { _ in true } }
 
-    /// The faults among `faults` that are on, in words, in the order of ``Fault``: what a flow that only those
-    /// can reach lists as it starts (a payment is not reached by the IdP's pages).
-    public func activeNames(of faults: [Fault]) -> [String] {
-        Fault.allCases.compactMap { fault in
-            guard isOn(fault), faults.contains(fault) else { return nil }
+    /// Every fault, made once: a flow's start asks for the names.
+    private static let everyFault = Fault.allCases
+
+    /// The faults on that `include` takes, in words, in the order of ``Fault`` (`include` is asked of those on only):
+    /// what a flow that only those can reach lists as it starts (a payment is not reached by the IdP's pages).
+    public func activeNames(where include: (Fault) -> Bool) -> [String] {
+        Self.everyFault.compactMap { fault in
+            guard isOn(fault), include(fault) else { return nil }
             return switch fault {
             case .networkUnavailable: "network unavailable"
             case .addedLatency: "latency +\(addedLatency.milliseconds) ms"

@@ -92,9 +92,7 @@ public final class SimulatedWorld: Sendable {
     /// The faults among `keys` that are on, in words, in ``faultKeys``' order: what a flow only those can reach
     /// lists as it starts ("network unavailable", "every bridge ack lost").
     package func activeFaultNames(of keys: [String]) -> [String] {
-        let (identity, bridge) = updateFaults { identity, bridge in (identity, bridge) }
-        return identity.activeNames(of: IdentityFaults.Fault.allCases.filter { identity.isOn($0) && keys.contains($0.key) })
-            + bridge.activeNames(of: BridgeFaults.Fault.allCases.filter { bridge.isOn($0) && keys.contains($0.key) })
+        identityFaults.activeNames { keys.contains($0.key) } + bridgeFaults.activeNames { keys.contains($0.key) }
     }
 
     /// Whether the faults on are the scenario's own: each on or off as the scenario has it (whatever its value), none
