@@ -121,7 +121,7 @@ let package = Package(
         // The mailbox's wake-up descriptor (epoll over a pipe and a timerfd).
         .target(name: "CWakeup", linkerSettings: [.linkedLibrary("dispatch")]),
         .target(
-            name: "TerminalUI", dependencies: ["FlowEngine", "FlowCatalog", "LegacyFlows", "PaymentFlows", "FlowRecords", "IdentityProvider", "IdpSdk", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "JSONText", "LocaleText"], swiftSettings: strict),
+            name: "TerminalUI", dependencies: ["FlowEngine", "FlowCatalog", "IdpFlows", "LegacyFlows", "PaymentFlows", "FlowRecords", "IdentityProvider", "IdpSdk", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "JSONText", "LocaleText"], swiftSettings: strict),
         .target(name: "CNcurses", linkerSettings: [.linkedLibrary("ncursesw")]),
         .target(
             name: "CursesBackend", dependencies: ["CNcurses", "TerminalUI", "FlowEngine", "Threading", "LocaleText"], swiftSettings: strict),

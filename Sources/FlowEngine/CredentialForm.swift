@@ -16,11 +16,9 @@ public struct CredentialField: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { key }
 
+    /// The fields most sign-ins ask for (an IdP's form, the Q2 sign-in screen); a family declares its others.
     public static let username = CredentialField(key: "username", isSecret: false, label: "Username")
     public static let password = CredentialField(key: "password", isSecret: true, label: "Password")
-    public static let activationCode = CredentialField(key: "activation-code", isSecret: true, label: "Activation code")
-    public static let newPassword = CredentialField(key: "new-password", isSecret: true, label: "New password")
-    public static let currentPassword = CredentialField(key: "current-password", isSecret: true, label: "Current password")
 }
 
 /// A prompt that is a form of credential fields: every front end shows and answers it the same way, whichever

@@ -88,6 +88,13 @@ extension FlowPrompt {
     public var pageCount: Int { (request as? CredentialsRequest)?.pageCount ?? 1 }
 }
 
+extension CredentialField {
+    /// The IdP's own fields, beside the user name and password every sign-in has.
+    public static let activationCode = CredentialField(key: "activation-code", isSecret: true, label: "Activation code")
+    public static let newPassword = CredentialField(key: "new-password", isSecret: true, label: "New password")
+    public static let currentPassword = CredentialField(key: "current-password", isSecret: true, label: "Current password")
+}
+
 extension IdpSdkInputFieldId {
     /// The form field this id asks for.
     public var credentialField: CredentialField {

@@ -4,6 +4,7 @@ import FlowEngine
 import FlowRecords
 import Foundation
 import IdentityProvider
+import IdpFlows
 import IdpSdk
 import KSMasterController
 import LegacyFlows

@@ -4,12 +4,13 @@ import FlowEngine
 import FlowRecords
 import Foundation
 import IdentityProvider
+import IdpFlows
 import IdpSdk
 import KSMasterController
 import kssidp
+import Scenario
 import Secrets
 import Simulation
-import Scenario
 import Testing
 import Threading
 

@@ -2,6 +2,7 @@ import FlowRecords
 import FlowEngine
 import IdentityProvider
 import LocaleText
+import IdpFlows
 import PaymentFlows
 import ThreeDSecure
 

@@ -2,6 +2,7 @@ import FlowEngine
 import Foundation
 import IdentityProvider
 import LocaleText
+import IdpFlows
 import PaymentFlows
 import ThreeDSecure
 
