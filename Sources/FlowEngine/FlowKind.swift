@@ -12,14 +12,17 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
         let asksTheUser: Bool
         let lanes: [Participant]
         let sdk: String
+        let replies: StepReplies
         let summarize: Summarize
 
-        init(rawValue: String, title: String, asksTheUser: Bool, lanes: [Participant], sdk: String, summarize: @escaping Summarize) {
+        init(rawValue: String, title: String, asksTheUser: Bool, lanes: [Participant], sdk: String, replies: StepReplies,
+             summarize: @escaping Summarize) {
             self.rawValue = rawValue
             self.title = title
             self.asksTheUser = asksTheUser
             self.lanes = lanes
             self.sdk = sdk
+            self.replies = replies
             self.summarize = summarize
         }
     }
@@ -33,14 +36,16 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
     /// How a family rewords the engine's summary of one of its results (``ResultSummary``).
     public typealias Summarize = @Sendable (_ summary: inout ResultSummary, _ result: FlowResult) -> Void
 
-    /// `summarize`: how the family words this kind's results on the result screen and in plain mode, from the
-    /// engine's wording; by default the engine's wording is kept.
+    /// `replies`: which of its steps answer another by name, for its diagrams (by default, only a step coming back
+    /// as itself). `summarize`: how the family words this kind's results on the result screen and in plain mode,
+    /// from the engine's wording; by default the engine's wording is kept.
     public init(
         _ rawValue: String, title: String, asksTheUser: Bool = true, lanes: [Participant], sdk: String = "",
-        summarize: @escaping Summarize = { _, _ in }
+        replies: StepReplies = .none, summarize: @escaping Summarize = { _, _ in }
     ) {
         let storage = Storage(
-            rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes, sdk: sdk, summarize: summarize)
+            rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes, sdk: sdk, replies: replies,
+            summarize: summarize)
         Self.kept.withLock { $0.append(storage) }
         self.storage = storage
     }
@@ -56,6 +61,8 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
     public var asksTheUser: Bool { storage.asksTheUser }
     /// The parties of its sequence diagram, left to right.
     public var lanes: [Participant] { storage.lanes }
+    /// Which of its steps answer another by name, beyond a step coming back as itself.
+    public var replies: StepReplies { storage.replies }
     /// Rewords the engine's summary of a result of this kind in its family's terms.
     public func summarize(_ summary: inout ResultSummary, _ result: FlowResult) { storage.summarize(&summary, result) }
 

@@ -27,13 +27,14 @@ public enum HistoryExport {
     /// any other as it appears; a request is a solid arrow, an answer a dashed one (``ArrowKind``).
     public static func mermaid(_ record: HistoryRecord) -> String {
         let s = record.summary
-        var order = FlowCatalog.kind(named: s.flow)?.lanes.map(\.rawValue) ?? ["App"]
+        let kind = FlowCatalog.kind(named: s.flow)
+        var order = kind?.lanes.map(\.rawValue) ?? ["App"]
         for event in record.events {
             for name in [event.from, event.to] where !order.contains(name) { order.append(name) }
         }
         var lines = ["sequenceDiagram", "    title \(escape("\(s.flow) #\(s.id): \(s.outcome.rawValue) \(s.status)"))"]
         for name in order { lines.append("    participant \(id(name)) as \(escape(name))") }
-        let answers = ArrowKind.answers(record.events)
+        let answers = ArrowKind.answers(record.events, replies: kind?.replies ?? .none)
         // A detail over 90 characters is cut with "…" to keep the diagram readable: a comment at its top says so, and
         // where each is whole (an exported diagram attached to a report was cut with nothing said).
         if record.events.contains(where: { shorten($0.detail) != $0.detail }) {

@@ -11,7 +11,24 @@ extension FlowKind {
     /// Card payer authentication: Safepay Drops and EMV 3-D Secure.
     public static let payerAuth = FlowKind(
         "payer-auth", title: "Pay with card (3-D Secure)", lanes: [.app, .safepayDrops, .drops, .directoryServer, .acs],
-        sdk: "Safepay Drops · EMV 3-D Secure 2.2", summarize: PaymentWording.summarize)
+        sdk: "Safepay Drops · EMV 3-D Secure 2.2", replies: paymentReplies, summarize: PaymentWording.summarize)
+
+    /// 3-D Secure's responses answer their requests (ARes the AReq, CRes the CReq, RRes the RReq, PRes the PReq); a
+    /// bridge `ack` answers its message, and an `Erro` the request it stands in for; a Drops delegate callback
+    /// (`onPayerAuthentication…`, `onSafepayError`) answers the app's `configure`, maybe more than once (Required,
+    /// then Success).
+    private static let paymentReplies = StepReplies(
+        answers: { step, request in
+            if let asked = threeDSRequests[step] { return request == asked }
+            return step == "ack" || step == "Erro" || (isDelegateCallback(step) && request == FlowStep.configure.rawValue)
+        },
+        answersAgain: isDelegateCallback)
+
+    private static let threeDSRequests = ["ARes": "AReq", "CRes": "CReq", "RRes": "RReq", "PRes": "PReq"]
+
+    @Sendable private static func isDelegateCallback(_ step: String) -> Bool {
+        step.hasPrefix("onPayerAuthentication") || step == "onSafepayError"
+    }
 }
 
 extension FlowStep {
