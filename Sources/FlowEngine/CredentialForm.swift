@@ -37,6 +37,10 @@ public protocol CredentialForm: PromptRequest {
     /// in to online banking"); a banner or the form's note takes its place. Nil, the default: the IdP's client or
     /// the flow is named.
     var hint: String? { get }
+    /// Who asks, and what identifies them, as the line above the fields names them when ``hint`` is nil: "The
+    /// IdpSdk" and "client mobile-app" ("The IdpSdk asks for alice's password (client mobile-app)"). Nil, the
+    /// default: the flow asks ("Log in asks for a password").
+    var askedBy: (who: String, identified: String)? { get }
 }
 
 extension CredentialForm {
@@ -44,6 +48,7 @@ extension CredentialForm {
     public var sending: String? { nil }
     public var banner: String? { nil }
     public var hint: String? { nil }
+    public var askedBy: (who: String, identified: String)? { nil }
 }
 
 /// The values typed into a credential form, keyed by ``CredentialField/key``.

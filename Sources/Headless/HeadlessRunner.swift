@@ -189,7 +189,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         var values: [String: Secret] = [:]
         for field in prompt.fields {
             guard let value = given.values[field.key] else {
-                let asker = answering(prompt.flow).flatMap { type(of: $0).asker } ?? "the identity provider asks for on page \(prompt.page) of \(prompt.pageCount)"
+                let asker = answering(prompt.flow).flatMap { type(of: $0).asker(of: prompt) }
                 refuse(prompt, FlowAnswers.missing(field, prompt.flow, asker: asker, at: place, given).message)
                 return
             }

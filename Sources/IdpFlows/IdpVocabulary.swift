@@ -71,6 +71,8 @@ public struct CredentialsRequest: CredentialForm, Equatable {
 
     public var sending: String? { clientId.isEmpty ? nil : "IdpSdk: submitting page \(page) of \(pageCount)…" }
 
+    public var askedBy: (who: String, identified: String)? { clientId.isEmpty ? nil : ("The IdpSdk", "client \(clientId)") }
+
     public func title(in flow: FlowKind) -> String { pageCount > 1 ? "\(flow.title) — step \(page) of \(pageCount)" : flow.title }
 }
 

@@ -58,7 +58,7 @@ import Testing
         let q2 = try BinaryRun.run(["history", "show", "3", "--state", state]).stdout.split(separator: "\n").map(String.init)
         #expect(q2.count > 1 && q2[1].hasPrefix("error 1001: "), "\(q2.prefix(3))")
         let aborted = try BinaryRun.run(["history", "show", "2", "--state", state]).stdout
-        #expect(aborted.contains("\nerror 1000/1: aborted for bad input: answers (activate) has no \"password\""), "\(aborted.prefix(400))")
+        #expect(aborted.contains("\nerror 1000/1: aborted for bad input: answers (activate) has no \"password\", which the identity provider asks for on page 1 of 2"), "\(aborted.prefix(400))")
     }
 
     /// The columns line up as a terminal shows them: a user name of wide characters (two columns each) or with a

@@ -18,6 +18,9 @@ protocol FamilyAnswering: AnyObject {
     /// Who asks for a form's fields when the flow fixes them ("the Q2 sign-in screen asks for"); nil, the default,
     /// when the scenario's IdP decides.
     static var asker: String? { get }
+    /// Who asked for `prompt`'s fields, for an answer that lacks one: ``asker`` by default; the IdP's form names its
+    /// page.
+    static func asker(of prompt: FlowPrompt) -> String?
 
     /// Its command-line options, in the order `--help` lists them: each sets its settings in
     /// ``CommandLineOptions/settings`` (or keeps a value for ``finish(_:from:for:)``). None by default.
@@ -53,6 +56,7 @@ protocol FamilyAnswering: AnyObject {
 extension FamilyAnswering {
     static var takesBridgeFaults: Bool { false }
     static var asker: String? { nil }
+    static func asker(of prompt: FlowPrompt) -> String? { asker }
     static var options: [OptionSpec] { [] }
     static func finish(_ configuration: inout FlowConfiguration, from options: CommandLineOptions, for command: Command) throws(UsageError) {}
     static func parseObject(_ node: JSONNode, at place: String, for kind: FlowKind) throws(UsageError) -> FlowAnswers? { nil }

@@ -17,6 +17,8 @@ final class IdpAnswering: FamilyAnswering {
 
     init(service: FlowService) {}
 
+    static func asker(of prompt: FlowPrompt) -> String? { "the identity provider asks for on page \(prompt.page) of \(prompt.pageCount)" }
+
     static let options: [OptionSpec] = [
         OptionSpec(name: "--auth-mode", value: "no|biometric|password|pin", help: "the authentication mode SetAuthorisationCode sends", scope: .engine,
                    reaches: reach) {

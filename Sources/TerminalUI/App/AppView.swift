@@ -162,10 +162,11 @@ public enum AppView {
                 buffer.putWrapped(request.hint ?? "", row: area.top, column: area.left, width: area.width, role: .hint)
             }
         } else {
-            // The IdP's form names its client; another family's form, its flow (it read "The IdpSdk asks for … (client )").
+            // Who asks, as the form says (the IdP's form: the IdpSdk and its client); else the flow (it read "The IdpSdk
+            // asks for … (client )").
             let whose = named.map { "\(VisibleText.escaped($0))'s \(asked)" } ?? asked
-            let hint = form.prompt.clientId.isEmpty ? "\(form.prompt.flow.title) asks for \(whose)"
-                : "The IdpSdk asks for \(whose) (client \(form.prompt.clientId))"
+            let hint = request?.askedBy.map { "\($0.who) asks for \(whose) (\($0.identified))" }
+                ?? "\(form.prompt.flow.title) asks for \(whose)"
             buffer.putWrapped(hint, row: area.top, column: area.left, width: area.width, lines: 2, role: .hint)
         }
         let labelWidth = form.prompt.fields.map { CharacterWidth.of(TerminalApp.label($0)) }.max() ?? 0
