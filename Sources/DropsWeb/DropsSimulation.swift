@@ -117,6 +117,9 @@ public struct BridgeFaults: Sendable, Equatable {
             case .acs: "threeDS.acs"
             }
         }
+
+        /// Every fault's key, in order.
+        public static let keys: [String] = allCases.map(\.key)
     }
 
     /// Whether `fault` is on (a server's fault: whatever its value).
@@ -134,9 +137,6 @@ public struct BridgeFaults: Sendable, Equatable {
         case .acs: threeDS.acs != nil
         }
     }
-
-    /// The faults that are on, in words.
-    public var activeNames: [String] { activeNames { _ in true } }
 
     /// Every fault, made once: a flow's start asks for the names.
     private static let everyFault = Fault.allCases

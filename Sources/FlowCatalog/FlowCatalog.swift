@@ -60,9 +60,11 @@ public enum FlowCatalog {
         registry.filter { ObjectIdentifier($0.settings) == ObjectIdentifier(settings) }.flatMap { registration in registration.type.kinds.filter(registration.type.isChangedBySettings) }
     }
 
-    /// The kinds an identity fault can reach.
-    public static func kinds(reachedBy fault: IdentityFaults.Fault) -> [FlowKind] {
-        registry.flatMap { registration in registration.type.kinds.filter { registration.type.faultKeys(reaching: $0).contains(fault.key) } }
+    /// The kinds any of the faults of `keys` (a scenario's `faults` keys) can reach.
+    public static func kinds(reachedByAnyOf keys: [String]) -> [FlowKind] {
+        registry.flatMap { registration in
+            registration.type.kinds.filter { registration.type.faultKeys(reaching: $0).contains(where: keys.contains) }
+        }
     }
 
     /// The kind `run` names `name`.

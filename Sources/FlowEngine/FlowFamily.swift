@@ -28,12 +28,20 @@ public protocol FlowFamily: AnyObject, Sendable {
     func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String?
 
     /// The keys (as a scenario's `faults` names them, ``SimulatedWorld/faultKeys``) of the faults that can reach a
-    /// flow of `kind`: by default every one. A flow's log lists those that are on as it starts; a headless answer
-    /// that switches on another is refused: it would do nothing; so is a command-line option that sets one for a
-    /// run of no such flow.
+    /// flow of `kind`, its family's own included: by default the identity side's (the network's, the IdP's, the
+    /// device's; ``SimulatedWorld/identityFaultKeys``). A flow's log lists those that are on as it starts; a headless
+    /// answer that switches on another is refused (an identity fault, or the bridge's and 3-D Secure's in a flow
+    /// none of whose kinds they reach): it would do nothing; so is a command-line option that sets one for a run
+    /// of no such flow.
     static func faultKeys(reaching kind: FlowKind) -> [String]
 
+    /// Whether the settings this family is made with can change a flow of `kind` (by default, yes): a command-line
+    /// option that sets them is refused for a run of no such flow (`--auth-mode` on a payment bit nothing).
     static func isChangedBySettings(_ kind: FlowKind) -> Bool
+
+    /// The faults of the family's own simulator that are on and can reach a flow of `kind`, in words, for the log's
+    /// `faults on` as the flow starts, after the world's (none by default: the world words its own faults).
+    func ownFaultsOn(for kind: FlowKind) -> [String]
 
     /// Called once, when the service is made: where a family starts observing its SDK's servers into the log of
     /// the running flow (``FlowService/runningFlow``).
@@ -58,8 +66,9 @@ extension FlowFamily {
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? { nil }
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? { nil }
-    public static func faultKeys(reaching kind: FlowKind) -> [String] { SimulatedWorld.faultKeys }
+    public static func faultKeys(reaching kind: FlowKind) -> [String] { SimulatedWorld.identityFaultKeys }
     public static func isChangedBySettings(_ kind: FlowKind) -> Bool { true }
+    public func ownFaultsOn(for kind: FlowKind) -> [String] { [] }
     public func attach(to service: FlowService) {}
     public var faultSwitches: [FaultSwitch] { [] }
     public var heldFaults: [HeldFault] { [] }

@@ -12,7 +12,7 @@ import FlowRecords
 /// Drops delegate callback the app's `configure` (more than once: Required, then Success).
 enum ArrowKind {
     /// For each event, true when it answers an earlier one.
-    static func answers(_ events: [RecordedEvent], replies: StepReplies = .none) -> [Bool] {
+    static func answers(_ events: [RecordedEvent], replies: StepReplies) -> [Bool] {
         var open: [RecordedEvent] = []
         return events.map { event in
             guard event.from != event.to, let index = open.lastIndex(where: { answers(event, $0, replies) }) else {

@@ -131,7 +131,7 @@ public struct FlowAnswers: Sendable {
             if key == "faults" {
                 // The bridge's and 3-D Secure's faults bite a payment only: in another flow's answers they would
                 // be switched on and do nothing.
-                if family?.takesBridgeFaults != true, let (inner, node) = value.members?.first(where: { $0.key == "bridge" || $0.key == "threeDS" }) {
+                if !AnswerFamilies.bridgeFaultKinds.contains(kind), let (inner, node) = value.members?.first(where: { $0.key == "bridge" || $0.key == "threeDS" }) {
                     throw UsageError("\(place) (\(kind.rawValue)) has \"faults.\(inner)\", which \(AnswerKeys.takers(AnswerFamilies.bridgeFaultKinds)) (\(node.position))")
                 }
                 answers.faultsGiven = try parseFaults(value, at: place)

@@ -83,8 +83,6 @@ extension FlowPrompt {
                   request: CredentialsRequest(fields: fields, clientId: clientId, page: page, pageCount: pageCount))
     }
 
-    /// The client id of an IdP form prompt; empty for the other kinds.
-    public var clientId: String { (request as? CredentialsRequest)?.clientId ?? "" }
     /// The 1-based page of an IdP form prompt, and how many pages it has (1 of 1 for other prompts).
     public var page: Int { (request as? CredentialsRequest)?.page ?? 1 }
     public var pageCount: Int { (request as? CredentialsRequest)?.pageCount ?? 1 }

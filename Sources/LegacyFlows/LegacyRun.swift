@@ -54,9 +54,6 @@ public final class LegacyFamily: FlowFamily {
 
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { idp.details(of: kind) }
 
-    /// The identity side's (the network's, the IdP's, the device's): the wrapper drives the IdpSdk's flows.
-    public static func faultKeys(reaching kind: FlowKind) -> [String] { IdentityFaults.Fault.keys }
-
     /// A KSSIDP activation cancelled while the wrapper's call was under way: the wrapper cannot be stopped, and
     /// goes on without the app; its one call hides whether the IdP had accepted, and so spent, the code yet.
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? {

@@ -159,7 +159,7 @@ public final class PaymentFamily: FlowFamily {
     /// not the IdP's pages, its certificate, the device's MC-SDK or its clock, which no payment reaches.
     public static func faultKeys(reaching kind: FlowKind) -> [String] { reachingKeys }
 
-    private static let reachingKeys = IdentityFaults.Fault.network.map(\.key) + BridgeFaults.Fault.allCases.map(\.key)
+    private static let reachingKeys = IdentityFaults.Fault.network.map(\.key) + BridgeFaults.Fault.keys
 }
 
 extension FlowConfiguration {

@@ -1,4 +1,5 @@
 import Determinism
+import DropsWeb
 import FlowCatalog
 import FlowEngine
 import FlowRecords
@@ -7,9 +8,11 @@ import IdentityProvider
 import IdpFlows
 import IdpSdk
 import KSMasterController
+import PaymentFlows
 import Q2Flows
 import Secrets
 import Simulation
+import Synchronization
 import Testing
 
 /// Each fault surfaces as the error the real SDK would, and the log says a fault was injected.
@@ -265,6 +268,34 @@ import Testing
         #expect(insecure.first { $0.step == .faultsOn }?.detail == "insecure device")
     }
 
+    /// A payment lists the network's identity faults, then the bridge's, then 3-D Secure's, in their order.
+    @Test func aPaymentsLogNamesTheNetworksTheBridgesAndThreeDSecuresFaultsInOrder() throws {
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        service.environment.world.identityFaults.networkUnavailable = true
+        service.environment.world.identityFaults.serverError = true  // the IdP's: no payment meets it
+        service.environment.world.bridgeFaults.lostAcks = 2
+        service.environment.world.bridgeFaults.threeDS.acs = .timeout
+        let frontEnd = RecordingFrontEnd { _ in .cancel }
+        let result = try #require(service.run(.payerAuth, with: frontEnd))
+        #expect(frontEnd.events(of: result.flowID).first { $0.step == .faultsOn }?.detail
+            == "network unavailable, the first 2 bridge acks lost, ACS timing out")
+    }
+
+    /// A family that says nothing of which faults reach it meets the identity side's, not a payment's; its own
+    /// simulator's faults follow the world's in its flow's log.
+    @Test func aNewFamilysLogNamesTheIdentityFaultsAndItsOwn() throws {
+        let environment = SimulationEnvironment(clock: ManualClock())
+        let toast = ToastFamily()
+        let service = FlowService(world: environment.world, deviceQueue: environment.deviceQueue, families: [toast])
+        environment.world.identityFaults.pinningFails = true
+        environment.world.bridgeFaults.wrongOrigin = true
+        toast.burns.withLock { $0 = true }
+        let frontEnd = RecordingFrontEnd()
+        let result = try #require(service.run(ToastFamily.toast, with: frontEnd))
+        #expect(result.outcome == .success)
+        #expect(frontEnd.events(of: result.flowID).first { $0.step == .faultsOn }?.detail == "certificate pinning fails, every slice burns")
+    }
+
     @Test func faultsSwitchedOffMidFlowStopBiting() throws {
         let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
         service.environment.world.identityFaults.serverError = true
@@ -355,4 +386,15 @@ import Testing
             #expect(!other.contains("spent"), "\(kind) at \(step): \(other)")
         }
     }
+}
+
+/// A family with a simulator of its own, whose fault is on.
+private final class ToastFamily: FlowFamily {
+    static let toast = FlowKind("toast", title: "Toast", lanes: [.app])
+    static let kinds = [toast]
+    let burns = Mutex(false)
+
+    func run(_ run: FlowRun) async -> FlowResult? { run.result(.success, status: "OK", step: nil, error: nil) }
+
+    func ownFaultsOn(for kind: FlowKind) -> [String] { burns.withLock { $0 } ? ["every slice burns"] : [] }
 }

@@ -13,8 +13,6 @@ protocol FamilyAnswering: AnyObject {
     /// Its answers keys, credential fields included, each with the flows of this family that take it, in the order
     /// errors and `run --help` list them. `cancel` and `faults` are every flow's, and not listed.
     static var keys: [(key: String, flows: [FlowKind])] { get }
-    /// Whether its flows take the bridge's and 3-D Secure's faults (`faults.bridge`, `faults.threeDS`); by default not.
-    static var takesBridgeFaults: Bool { get }
     /// Who asks for a form's fields when the flow fixes them ("the Q2 sign-in screen asks for"); nil, the default,
     /// when the scenario's IdP decides.
     static var asker: String? { get }
@@ -54,7 +52,6 @@ protocol FamilyAnswering: AnyObject {
 }
 
 extension FamilyAnswering {
-    static var takesBridgeFaults: Bool { false }
     static var asker: String? { nil }
     static func asker(of prompt: FlowPrompt) -> String? { asker }
     static var options: [OptionSpec] { [] }
@@ -116,6 +113,7 @@ enum AnswerFamilies {
     /// The answering of `kind`'s family.
     static func type(of kind: FlowKind) -> (any FamilyAnswering.Type)? { all.first { $0.kinds.contains(kind) } }
 
-    /// The flows that take the bridge's and 3-D Secure's faults.
-    static var bridgeFaultKinds: [FlowKind] { all.filter { $0.takesBridgeFaults }.flatMap { $0.kinds } }
+    /// The flows the bridge's and 3-D Secure's faults reach (``FlowFamily/faultKeys(reaching:)``), which alone take
+    /// them in their answers (`faults.bridge`, `faults.threeDS`).
+    static var bridgeFaultKinds: [FlowKind] { FlowCatalog.kinds(reachedByAnyOf: BridgeFaults.Fault.keys) }
 }

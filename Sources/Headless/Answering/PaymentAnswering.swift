@@ -11,7 +11,6 @@ final class PaymentAnswering: FamilyAnswering {
     static let kinds = PaymentFamily.kinds
     static let keys: [(key: String, flows: [FlowKind])] =
         PaymentAnswers.keys.filter { $0 != "cancel" && $0 != "faults" }.map { ($0, [FlowKind.payerAuth]) }
-    static let takesBridgeFaults = true
 
     /// The `--bridge-fault` values, as its help and errors list them. One literal rather than an array joined
     /// when the table is built: the generic `joined` costs the Swift runtime lookups on every start.

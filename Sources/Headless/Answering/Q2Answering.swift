@@ -28,7 +28,7 @@ final class Q2Answering: FamilyAnswering {
         // Every flow but a payment, whose page meets the network's faults alone (an answer's insecureDevice is refused
         // there too): the flows the insecure device fault reaches.
         OptionSpec(name: "--insecure-device", value: "REASON", help: "the device is rooted: the MC-SDK does not start, and Q2's security module denies every login with REASON", scope: .engine,
-                   reaches: FlowCatalog.kinds(reachedBy: .insecureDevice)) {
+                   reaches: FlowCatalog.kinds(reachedByAnyOf: [IdentityFaults.Fault.insecureDevice.key])) {
             options, value, problem throws(UsageError) in
             guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 200,
                 !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })

@@ -1,8 +1,8 @@
 import FlowRecords
 import FlowEngine
 import IdentityProvider
-import LocaleText
 import IdpFlows
+import LocaleText
 import PaymentFlows
 import ThreeDSecure
 

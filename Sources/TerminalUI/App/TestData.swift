@@ -1,8 +1,8 @@
 import FlowEngine
 import Foundation
 import IdentityProvider
-import LocaleText
 import IdpFlows
+import LocaleText
 import PaymentFlows
 import ThreeDSecure
 
