@@ -73,7 +73,7 @@ let package = Package(
             swiftSettings: strict),
 
         // What a finished flow leaves (its outcome, summary and transcript) and where it is kept.
-        .target(name: "FlowRecords", dependencies: ["IdentityProvider", "JSONText", "Threading"], swiftSettings: strict),
+        .target(name: "FlowRecords", dependencies: ["Determinism", "JSONText", "Threading"], swiftSettings: strict),
 
         // The flow engine: scheduling, the device queues, the mailbox, the credential channel, events, cancel,
         // timeouts and history. It knows a flow family only through the FlowFamily protocol and imports no SDK.
@@ -160,7 +160,7 @@ let package = Package(
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "Simulation", "LegacyFlows", "PaymentFlows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario", "LocaleText"],
+            dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "Simulation", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario", "LocaleText"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui", "LocaleText"], swiftSettings: strict),

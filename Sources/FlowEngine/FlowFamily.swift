@@ -27,7 +27,7 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// its code at the IdP. Nil by default.
     func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String?
 
-    /// The keys (as a scenario's `faults` names them, ``SimulatedWorld/faultKeys``) of the faults that can reach a
+    /// The keys (as a scenario's `faults` names them: `serverError`, `bridge.loseAcks`) of the faults that can reach a
     /// flow of `kind`, its family's own included: by default the identity side's (the network's, the IdP's, the
     /// device's; ``SimulatedWorld/identityFaultKeys``). A flow's log lists those that are on as it starts; a headless
     /// answer that switches on another is refused (an identity fault, or the bridge's and 3-D Secure's in a flow

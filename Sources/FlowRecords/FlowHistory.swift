@@ -1,5 +1,5 @@
+import Determinism
 import JSONText
-import IdentityProvider
 import Threading
 
 /// How a flow ended.

@@ -45,15 +45,6 @@ public struct DeviceBinding: Sendable, Equatable {
     }
 }
 
-/// A store could not read or write (a full disk, a lock held too long by another process …).
-public struct StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
-    public let description: String
-
-    public init(_ description: String) {
-        self.description = description
-    }
-}
-
 /// Where the IdP keeps what must outlive a process: users' counters and locks, device bindings, and the
 /// instant it first started (activation codes count their validity from it). Each method is one
 /// transaction; ``updateUser(tenant:username:_:)`` is a read-modify-write that two processes cannot interleave.

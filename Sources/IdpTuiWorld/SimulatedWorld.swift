@@ -85,10 +85,6 @@ public final class SimulatedWorld: Sendable {
         set { bridge.withLock { $0 = newValue } }
     }
 
-    /// Every fault's key, as a scenario's or a headless answer's `faults` names it: the identity side's (the
-    /// network's, the IdP's, the device's) in ``IdentityFaults/Fault``'s order, then the bridge's and 3-D Secure's.
-    package static let faultKeys: [String] = IdentityFaults.Fault.keys + BridgeFaults.Fault.keys
-
     /// The identity side's fault keys (the network's, the IdP's, the device's): what every flow that drives an SDK
     /// against the IdP or Core may meet, and a family's default (``FlowFamily/faultKeys(reaching:)``).
     package static let identityFaultKeys: [String] = IdentityFaults.Fault.keys

@@ -1,6 +1,6 @@
+import Determinism
 import FlowRecords
 import Foundation
-import IdentityProvider
 
 /// The history of flows, in the state file's `flows` and `flow_events` tables.
 final class SQLiteFlowHistory: FlowHistory {
