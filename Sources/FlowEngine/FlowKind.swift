@@ -13,16 +13,18 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
         let lanes: [Participant]
         let sdk: String
         let replies: StepReplies
+        let goodStatuses: Set<String>
         let summarize: Summarize
 
         init(rawValue: String, title: String, asksTheUser: Bool, lanes: [Participant], sdk: String, replies: StepReplies,
-             summarize: @escaping Summarize) {
+             goodStatuses: Set<String>, summarize: @escaping Summarize) {
             self.rawValue = rawValue
             self.title = title
             self.asksTheUser = asksTheUser
             self.lanes = lanes
             self.sdk = sdk
             self.replies = replies
+            self.goodStatuses = goodStatuses
             self.summarize = summarize
         }
     }
@@ -37,15 +39,16 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
     public typealias Summarize = @Sendable (_ summary: inout ResultSummary, _ result: FlowResult) -> Void
 
     /// `replies`: which of its steps answer another by name, for its diagrams (by default, only a step coming back
-    /// as itself). `summarize`: how the family words this kind's results on the result screen and in plain mode,
-    /// from the engine's wording; by default the engine's wording is kept.
+    /// as itself). `goodStatuses`: its events' statuses that say a step went as it should, beyond the engine's
+    /// (``FlowKind/isGood(_:)``). `summarize`: how the family words this kind's results on the result screen and in
+    /// plain mode, from the engine's wording; by default the engine's wording is kept.
     public init(
         _ rawValue: String, title: String, asksTheUser: Bool = true, lanes: [Participant], sdk: String = "",
-        replies: StepReplies = .none, summarize: @escaping Summarize = { _, _ in }
+        replies: StepReplies = .none, goodStatuses: Set<String> = [], summarize: @escaping Summarize = { _, _ in }
     ) {
         let storage = Storage(
             rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes, sdk: sdk, replies: replies,
-            summarize: summarize)
+            goodStatuses: goodStatuses, summarize: summarize)
         Self.kept.withLock { $0.append(storage) }
         self.storage = storage
     }
@@ -63,6 +66,15 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
     public var lanes: [Participant] { storage.lanes }
     /// Which of its steps answer another by name, beyond a step coming back as itself.
     public var replies: StepReplies { storage.replies }
+    /// Whether an event of this kind with `status` says its step went as it should (a log draws it as information,
+    /// not as an error): none, `OK`, the app's `answered` and `entered`, HTTP 200 and 302, and the kind's own
+    /// (a payment's 3-D Secure `Y`, `A`, `C` and the bridge's `ack`; Q2's `allow`; KSSIDP's `Success`).
+    public func isGood(_ status: String?) -> Bool {
+        guard let status else { return true }
+        return Self.engineGoodStatuses.contains(status) || storage.goodStatuses.contains(status)
+    }
+
+    private static let engineGoodStatuses: Set<String> = ["OK", "answered", "entered", "200", "302"]
     /// Rewords the engine's summary of a result of this kind in its family's terms.
     public func summarize(_ summary: inout ResultSummary, _ result: FlowResult) { storage.summarize(&summary, result) }
 

@@ -11,7 +11,8 @@ extension FlowKind {
     /// Card payer authentication: Safepay Drops and EMV 3-D Secure.
     public static let payerAuth = FlowKind(
         "payer-auth", title: "Pay with card (3-D Secure)", lanes: [.app, .safepayDrops, .drops, .directoryServer, .acs],
-        sdk: "Safepay Drops · EMV 3-D Secure 2.2", replies: paymentReplies, summarize: PaymentWording.summarize)
+        sdk: "Safepay Drops · EMV 3-D Secure 2.2", replies: paymentReplies,
+        goodStatuses: ["ack", "Y", "A", "C"], summarize: PaymentWording.summarize)
 
     /// 3-D Secure's responses answer their requests (ARes the AReq, CRes the CReq, RRes the RReq, PRes the PReq); a
     /// bridge `ack` answers its message, and an `Erro` the request it stands in for; a Drops delegate callback

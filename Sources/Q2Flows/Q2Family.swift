@@ -11,7 +11,8 @@ extension FlowKind {
     /// The Q2 authentication module's password login against Core.
     public static let q2Login = FlowKind(
         "q2-login", title: "Q2 login", lanes: [.app, .q2Module, .securityModule, .q2Core], sdk: "Q2 Mobile SDK · authentication module",
-        summarize: Q2Wording.summarize)
+        // The security module's pass, and the sign-in screen's choices: none is a failure.
+        goodStatuses: ["allow", "auto-login", "no auto-login", "another account", "credential forgotten"], summarize: Q2Wording.summarize)
 }
 
 extension FlowStep {

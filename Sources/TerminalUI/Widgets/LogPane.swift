@@ -303,8 +303,8 @@ enum LogPane {
     }
 
     static func role(_ event: FlowEvent) -> Role {
-        switch event.status {
-        case nil, "OK", "answered", "entered", "ack", "Y", "A", "C", "200", "302": event.step == .cancel ? .logWarn : .logInfo
+        if event.flow.isGood(event.status) { return event.step == .cancel ? .logWarn : .logInfo }
+        return switch event.status {
         case "FAULT" where event.step == .faultsOn: .logInfo  // records from before session 29 gave the notice a status
         case "USER_CANCEL", "FAULT": .logWarn
         default: .logError
