@@ -260,6 +260,40 @@ import Testing
         #expect(handled.allSatisfy { $0 })
     }
 
+    /// A masked field's words are not shown: the word keys take its text as one word, so neither the cursor's stop
+    /// nor what a deletion takes says where its spaces are (Alt-Backspace on "ab cd" drew 5 dots, then 3).
+    @Test func aMaskedFieldIsOneWord() {
+        var password = TextInput("ab cd ef", masked: true)
+        _ = password.apply(.alt("b"))
+        #expect(password.cursor == 0)
+        _ = password.apply(.wordRight)
+        #expect(password.cursor == 8)
+        _ = password.apply(.left)
+        _ = password.apply(.left)
+        _ = password.apply(.alt("d"))
+        #expect(password.text == "ab cd ")
+        _ = password.apply(.altBackspace)
+        #expect(password.text.isEmpty)
+        var code = TextInput("12 34", masked: true)
+        _ = code.apply(.control("w"))
+        #expect(code.text.isEmpty)
+    }
+
+    /// On the activation form, Alt-Backspace takes the whole password typed, and in the user name one word.
+    @Test func theFormsPasswordIsOneWordAndItsUserNameIsNot() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.type("al ice")
+        driver.press(.altBackspace, .tab)
+        driver.type("ab cd")
+        driver.press(.altBackspace)
+        guard case .form(let form) = driver.screen else {
+            Issue.record("no form")
+            return
+        }
+        #expect(form.inputs.map(\.text) == ["al ", ""])
+    }
+
     /// A combining mark typed after its letter joins it, as it shows: ← stopped between them, Backspace took the accent
     /// alone, and a letter typed between them took the accent.
     @Test func aMarkTypedAfterItsLetterJoinsIt() {

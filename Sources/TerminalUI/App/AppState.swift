@@ -46,7 +46,7 @@ public struct FormState: Sendable {
     init(prompt: FlowPrompt, note: String? = nil, focusFirstEmpty: Bool = false) {
         self.prompt = prompt
         self.note = note
-        inputs = prompt.fields.map { _ in TextInput() }
+        inputs = prompt.fields.map { TextInput(masked: $0.isSecret) }
         if let known = (prompt.request as? any CredentialForm)?.knownUsername,
            let index = prompt.fields.firstIndex(of: .username) {
             inputs[index].insert(known)

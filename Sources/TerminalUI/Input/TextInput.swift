@@ -56,15 +56,21 @@ public struct TextInput: Equatable, Sendable {
     }
 
     public static func == (lhs: TextInput, rhs: TextInput) -> Bool {
-        lhs.characters == rhs.characters && lhs.cursor == rhs.cursor && lhs.maximumBytes == rhs.maximumBytes
+        lhs.characters == rhs.characters && lhs.cursor == rhs.cursor && lhs.maximumBytes == rhs.maximumBytes && lhs.masked == rhs.masked
     }
     /// Cursor position, 0…characters.count.
     public private(set) var cursor = 0
     /// The longest value accepted, in UTF-8 bytes.
     public let maximumBytes: Int
 
-    public init(_ text: String = "", maximumBytes: Int = 256) {
+    /// Whether the field is drawn masked (a password, a code): its words are not the user's to see, so the word keys
+    /// (Alt-B/F/D, Ctrl-W, Alt-Backspace, Ctrl-←/→) take its whole text as one word, as gum's and bubbles' password
+    /// inputs do. Where the cursor stopped or how much went showed where its spaces were.
+    public let masked: Bool
+
+    public init(_ text: String = "", maximumBytes: Int = 256, masked: Bool = false) {
         self.maximumBytes = maximumBytes
+        self.masked = masked
         // Room for the longest value at once (a character takes a byte at least), so that typing never moves the
         // characters to a bigger buffer and leaves the old one, with what was typed so far, unwiped.
         storage = Storage(Array(text), room: maximumBytes)
@@ -169,6 +175,7 @@ public struct TextInput: Equatable, Sendable {
 
     /// Where the word before `position` starts (spaces first, then the word), as readline's Alt-B goes.
     private func wordStart(before position: Int) -> Int {
+        if masked { return 0 }
         var start = position
         while start > 0, characters[start - 1] == " " { start -= 1 }
         while start > 0, characters[start - 1] != " " { start -= 1 }
@@ -177,6 +184,7 @@ public struct TextInput: Equatable, Sendable {
 
     /// Where the word after `position` ends (spaces first, then the word), as readline's Alt-F goes.
     private func wordEnd(after position: Int) -> Int {
+        if masked { return characters.count }
         var end = position
         while end < characters.count, characters[end] == " " { end += 1 }
         while end < characters.count, characters[end] != " " { end += 1 }
