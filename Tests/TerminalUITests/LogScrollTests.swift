@@ -36,7 +36,7 @@ extension AppDriver {
         #expect(!driver.app.render().text.contains("newer below"))
         driver.press(.up)
         let text = driver.app.render().text
-        #expect(text.contains("SDK events — 1 newer below — ↑↓ select"), "\(text)")
+        #expect(text.contains(" above — 1 newer below — ↑↓ select"), "\(text)")
         #expect(Array(logLines(driver)[1...].dropFirst()) == Array(before[1...].dropLast()), "the view moved one event")
         // Back down: the view stays until the selection passes its bottom line.
         let scrolled = logLines(driver)
@@ -156,6 +156,24 @@ extension AppDriver {
         driver.press(.enter, .home)
         lines = logLines(driver)
         #expect(lines.count > 1 && lines[1].contains("── flow 1: Activate device"), "\(lines.joined(separator: "\n"))")
+    }
+
+    /// A filter's matches that outgrow the view say how many are above, as the history's transcript does: "8 of 20"
+    /// over seven rows said nothing of the eighth.
+    @Test func theFocusedLogSaysHowManyEventsAreAbove() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.tab, .character("/"))
+        driver.type("IdP")
+        driver.press(.enter)
+        let text = driver.app.render().text
+        let title = try #require(text.split(separator: "\n").first { $0.contains("SDK events") }.map(String.init))
+        let listed = try #require(title.firstMatch(of: /· (\d+) of \d+/).flatMap { Int($0.1) })
+        let shown = logLines(driver).dropFirst().filter { !$0.contains("── flow ") }.count
+        #expect(listed > shown, "the filter's matches fit the view: \(text)")
+        #expect(title.contains("↑ \(listed - shown) above"), "\(title)")
+        driver.press(.home)
+        #expect(!driver.app.render().text.contains(" above"), "\(driver.app.render().text)")
     }
 
     /// A log of one row (a result at 60×18) scrolled to its top shows its first event: the first flow's rule, which

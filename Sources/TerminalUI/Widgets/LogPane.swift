@@ -153,6 +153,15 @@ enum LogPane {
         if let focus {
             scroll = Self.scroll(keeping: AppState.selectedIndex(focus, in: events), from: focus.scroll, events, rows: rows)
         }
+        // From the newest line shown upwards: each event, and a rule above it where the flow before was another.
+        var shown: [(index: Int?, event: FlowEvent)] = []
+        var index = events.count - 1 - scroll
+        while index >= 0 && shown.count < rows {
+            let event = events[index]
+            shown.insert((index, event), at: 0)
+            if startsFlow(events, index, rows: rows), shown.count < rows { shown.insert((nil, event), at: 0) }
+            index -= 1
+        }
         var title = "SDK events"
         if let focus {
             let keys = "enter keeps it, esc clears it"
@@ -172,7 +181,10 @@ enum LogPane {
             } else if !focus.filter.isEmpty {
                 title += " — filter \"\(focus.filter)\"" + count
             }
-            // Before the keys, so that a narrow title cuts the keys, not the note.
+            // Before the keys, so that a narrow title cuts the keys, not the note. Those above too, as the history's
+            // transcript says them: a filter's "8 of 20" over seven rows said nothing of the eighth.
+            let above = shown.lazy.compactMap(\.index).first ?? 0
+            if above > 0 { title += " — ↑ \(above) above" }
             if scroll > 0 { title += " — \(scroll) newer below" }
             // While the filter is typed its own keys are in the title above (enter and esc meant other things here).
             // No filter while a form waits (a "/" may be in a password typed here by mistake).
@@ -194,15 +206,6 @@ enum LogPane {
             }
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
-        // From the newest line shown upwards: each event, and a rule above it where the flow before was another.
-        var shown: [(index: Int?, event: FlowEvent)] = []
-        var index = events.count - 1 - scroll
-        while index >= 0 && shown.count < rows {
-            let event = events[index]
-            shown.insert((index, event), at: 0)
-            if startsFlow(events, index, rows: rows), shown.count < rows { shown.insert((nil, event), at: 0) }
-            index -= 1
-        }
         // The terminal's width (the pane spans it), which the thresholds are written in: the time from 110 columns.
         // The widest values of every event the log holds (`widest`, kept as they come: scanning all 2,000 events
         // took most of a frame), so the columns stay put as the log scrolls from one flow into another.
