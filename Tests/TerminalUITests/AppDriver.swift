@@ -2,6 +2,7 @@ import Determinism
 import Dispatch
 import FlowCatalog
 import FlowEngine
+import LegacyFlows
 import Foundation
 import Scenario
 import Simulation
@@ -99,6 +100,18 @@ final class AppDriver {
         type(username)
         press(.tab)
         type(password)
+    }
+
+    /// Runs a KSSIDP activation as alice, started as `run legacy-activate` starts it (the menu reaches the wrapper's
+    /// flows only through the comparison): its one form, every credential up front.
+    func activateThroughKSSIDP() {
+        _ = service.start(.legacyActivate)
+        pump { _ in self.isForm }
+        fill()
+        press(.tab)
+        type("123456")
+        press(.enter)
+        pump { _ in self.isResult }
     }
 
     /// Runs a whole activation as alice.

@@ -1,5 +1,4 @@
 import FlowEngine
-import LegacyFlows
 import Q2Flows
 import TerminalUI
 import Testing
@@ -32,13 +31,7 @@ import Testing
     /// it) are coloured as the history's transcript colours them.
     @Test func kssidpsSuccessIsInformation() {
         let driver = AppDriver(width: 160, height: 50)
-        driver.service.start(.legacyActivate)
-        #expect(driver.pump { _ in driver.isForm })
-        driver.fill()
-        driver.press(.tab)
-        driver.type("123456")
-        driver.press(.enter)
-        #expect(driver.pump { _ in driver.isResult })
+        driver.activateThroughKSSIDP()
         #expect(driver.result?.outcome == .success)
         #expect(role(ofLogRowWith: "Success", in: driver) == .logInfo, "\(driver.app.render().text)")
     }

@@ -308,13 +308,7 @@ extension AppDriver {
     /// the log marked it "✕", the cancel's mark, in a flow that succeeded.
     @Test func theLegacyAppCollectingCredentialsIsNotMarkedAsACancel() throws {
         let driver = AppDriver(width: 120, height: 60)
-        _ = driver.service.start(.legacyActivate)
-        #expect(driver.pump { _ in driver.isForm })
-        driver.fill()
-        driver.press(.tab)
-        driver.type("123456")
-        driver.press(.enter)
-        #expect(driver.pump { _ in driver.isResult })
+        driver.activateThroughKSSIDP()
         #expect(driver.result?.outcome == .success)
         let text = driver.app.render().text
         let row = try #require(text.split(separator: "\n").first { $0.contains("the app collects") }, "\(text)")
