@@ -68,13 +68,14 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
     public var replies: StepReplies { storage.replies }
     /// Whether an event of this kind with `status` says its step went as it should (a log draws it as information,
     /// not as an error): none, `OK`, the app's `answered` and `entered`, HTTP 200 and 302, and the kind's own
-    /// (a payment's 3-D Secure `Y`, `A`, `C` and the bridge's `ack`; Q2's `allow`; KSSIDP's `Success`).
+    /// `goodStatuses`.
     public func isGood(_ status: String?) -> Bool {
         guard let status else { return true }
         return Self.engineGoodStatuses.contains(status) || storage.goodStatuses.contains(status)
     }
 
     private static let engineGoodStatuses: Set<String> = ["OK", "answered", "entered", "200", "302"]
+
     /// Rewords the engine's summary of a result of this kind in its family's terms.
     public func summarize(_ summary: inout ResultSummary, _ result: FlowResult) { storage.summarize(&summary, result) }
 

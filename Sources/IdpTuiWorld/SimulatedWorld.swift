@@ -89,7 +89,8 @@ public final class SimulatedWorld: Sendable {
     /// against the IdP or Core may meet, and a family's default (``FlowFamily/faultKeys(reaching:)``).
     package static let identityFaultKeys: [String] = IdentityFaults.Fault.keys
 
-    /// The faults among `keys` that are on, in words, in ``faultKeys``' order: what a flow only those can reach
+    /// The faults among `keys` that are on, in words, the identity side's in ``IdentityFaults/Fault``'s order, then
+    /// the bridge's and 3-D Secure's in ``BridgeFaults/Fault``'s: what a flow only those can reach
     /// lists as it starts ("network unavailable", "every bridge ack lost").
     package func activeFaultNames(of keys: [String]) -> [String] {
         identityFaults.activeNames { keys.contains($0.key) } + bridgeFaults.activeNames { keys.contains($0.key) }

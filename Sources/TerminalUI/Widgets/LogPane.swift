@@ -188,7 +188,15 @@ enum LogPane {
             if scroll > 0 { title += " — \(scroll) newer below" }
             // While the filter is typed its own keys are in the title above (enter and esc meant other things here).
             // No filter while a form waits (a "/" may be in a password typed here by mistake).
-            if !focus.editingFilter { title += " — ↑↓ select · enter details" + (formWaiting ? "" : " · / filter") + " · end newest · esc back" }
+            // Each key whole or not at all, in order (with the note above, "end newe…" was cut mid-word at 80
+            // columns); the help bar below has them all.
+            if !focus.editingFilter {
+                let keys = [" — ↑↓ select", " · enter details"] + (formWaiting ? [] : [" · / filter"]) + [" · end newest", " · esc back"]
+                for key in keys {
+                    guard CharacterWidth.of(title + key) <= width - 6 else { break }
+                    title += key
+                }
+            }
         } else if scroll > 0 {
             title += " — \(scroll) newer below (pgdn)"
         } else {
