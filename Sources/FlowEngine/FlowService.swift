@@ -67,8 +67,10 @@ public final class FlowService: Sendable {
     }
 
     /// The keys of the faults that can reach a flow of `kind` (``FlowFamily/faultKeys(reaching:)``).
-    public func faultKeys(reaching kind: FlowKind) -> [String] {
-        family(for: kind).map { type(of: $0).faultKeys(reaching: kind) } ?? SimulatedWorld.identityFaultKeys
+    public func faultKeys(reaching kind: FlowKind) -> [String] { Self.faultKeys(of: family(for: kind), reaching: kind) }
+
+    private static func faultKeys(of family: (any FlowFamily)?, reaching kind: FlowKind) -> [String] {
+        family.map { type(of: $0).faultKeys(reaching: kind) } ?? SimulatedWorld.identityFaultKeys
     }
 
     /// The family that runs `kind`.
@@ -188,8 +190,7 @@ public final class FlowService: Sendable {
     /// Says which faults that can bite a flow are on as it starts, so that its log shows them before they bite.
     private func announceFaults(_ run: FlowRun) {
         let family = family(for: run.kind)
-        let keys = family.map { type(of: $0).faultKeys(reaching: run.kind) } ?? SimulatedWorld.identityFaultKeys
-        let names = world.activeFaultNames(of: keys) + (family?.ownFaultsOn(for: run.kind) ?? [])
+        let names = world.activeFaultNames(of: Self.faultKeys(of: family, reaching: run.kind)) + (family?.ownFaultsOn(for: run.kind) ?? [])
         guard !names.isEmpty else { return }
         // No status: a notice of what is switched on, not a fault that bit (`FAULT` read as one, `● faults on FAULT`).
         run.emit(.faultsOn, from: .simulator, to: .app, detail: names.joined(separator: ", "))

@@ -176,7 +176,7 @@ public enum AppView {
             let row = area.top + 2 + shift + index
             let focused = form.focus == index
             buffer.put(TerminalApp.label(field), row: row, column: area.left, role: focused ? .title : .label)
-            drawInput(&buffer, form.inputs[index], secret: field.isSecret, focused: focused, row: row, left: boxLeft,
+            drawInput(&buffer, form.inputs[index], focused: focused, row: row, left: boxLeft,
                       width: boxWidth)
             buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
         }
@@ -202,8 +202,9 @@ public enum AppView {
     /// themselves (• for a secret, one per character) are drawn plain, so that typing one costs the terminal
     /// only the character: the bytes of an attribute change would dwarf it. The terminal cursor sits at the
     /// insertion point of the focused field.
-    static func drawInput(_ buffer: inout ScreenBuffer, _ input: TextInput, secret: Bool, focused: Bool,
-                                  row: Int, left: Int, width: Int) {
+    /// A field's box: its text, or a dot for each character where the input is masked (``TextInput/masked``).
+    static func drawInput(_ buffer: inout ScreenBuffer, _ input: TextInput, focused: Bool, row: Int, left: Int, width: Int) {
+        let secret = input.masked
         let frame: Role = focused ? .fieldFocused : .fieldBlurred
         buffer.put(focused ? "›" : " ", row: row, column: left - 2, role: frame)
         buffer.put("[", row: row, column: left - 1, role: frame)

@@ -39,7 +39,7 @@ extension AppView {
             // The full card number only in the field being typed: elsewhere (the last payment's card the form starts
             // with, a number typed and left) it is masked, as plain mode, the log and the results show it.
             let input = field == .card && !focused ? Self.maskedCard(form.inputs[index]) : form.inputs[index]
-            drawInput(&buffer, input, secret: false, focused: focused, row: row, left: boxLeft, width: boxWidth)
+            drawInput(&buffer, input, focused: focused, row: row, left: boxLeft, width: boxWidth)
             buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
             if let error = form.error, form.errorField == field, errorBeside {
                 // The error beside the field it is about, on up to three rows (the boxes below end left of it).
@@ -129,7 +129,7 @@ extension AppView {
             row += 1
             let focused = focusedStop == .code
             buffer.put("Code", row: row, column: area.left, role: focused ? .title : .label)
-            drawInput(&buffer, challenge.code, secret: true, focused: focused, row: row, left: area.left + 8, width: 16)
+            drawInput(&buffer, challenge.code, focused: focused, row: row, left: area.left + 8, width: 16)
             if let stop = challenge.stops.firstIndex(of: .code) {
                 buffer.targets.append(ClickTarget(row: row, column: area.left, width: 25, stop: stop))
             }

@@ -192,10 +192,7 @@ enum LogPane {
             // columns); the help bar below has them all.
             if !focus.editingFilter {
                 let keys = [" — ↑↓ select", " · enter details"] + (formWaiting ? [] : [" · / filter"]) + [" · end newest", " · esc back"]
-                for key in keys {
-                    guard CharacterWidth.of(title + key) <= width - 6 else { break }
-                    title += key
-                }
+                title = appendingWhole(keys, to: title, within: width - 6)
             }
         } else if scroll > 0 {
             title += " — \(scroll) newer below (pgdn)"
@@ -208,10 +205,7 @@ enum LogPane {
             title += " — → to ← from \(identityProvider)⚡ fault"
             // Each key where the title has room for it whole (at 60 columns "tab: read…" was cut mid-word); the
             // diagram's from 80 columns (the home's help bar has it from about 90, and it was found only in the help).
-            for keys in [" · tab: read them", " · v: diagram"] {
-                guard tabReadsIt, CharacterWidth.of(title + keys) <= width - 6 else { break }
-                title += keys
-            }
+            if tabReadsIt { title = appendingWhole([" · tab: read them", " · v: diagram"], to: title, within: width - 6) }
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
         // The terminal's width (the pane spans it), which the thresholds are written in: the time from 110 columns.
@@ -311,6 +305,17 @@ enum LogPane {
         case .otherDevice: "Phone"
         default: participant.rawValue
         }
+    }
+
+    /// `title` with each of `parts` in turn, as long as each fits whole within `room` columns: a key is named whole
+    /// or left to the help bar, never cut mid-word.
+    private static func appendingWhole(_ parts: [String], to title: String, within room: Int) -> String {
+        var title = title
+        for part in parts {
+            guard CharacterWidth.of(title + part) <= room else { break }
+            title += part
+        }
+        return title
     }
 
     static func role(_ event: FlowEvent) -> Role {
