@@ -191,9 +191,18 @@ public enum PlainSession {
                     // Ctrl-D on a terminal: a key, as Esc is — it cancels (or quits from a resting screen) and
                     // the session goes on reading.
                     app.answerPlain(nil)
-                } else if app.answerPlain(line), app.plainScreen == printedScreen, let error = app.plainError {
+                } else if app.answerPlain(line) {
+                    // Piped, a field's answer refused ends the session (exit 2): asked again, the field would take
+                    // the next line, meant for the next question (a password as the user name, shown and kept).
+                    if !typed, let question, question.takes == .text {
+                        if let error = app.plainError { write("! \(error)\n") }
+                        let flow = app.quitAtRefusedAnswer().map { "; \($0)" } ?? ""
+                        let asked = question.text.prefix { $0 != "(" && $0 != ":" && $0 != "[" }.trimmingCharacters(in: .whitespaces)
+                        _ = writeAll(Array(printable("idp-tui: piped answer to \(asked) refused: the session stops at it, so that no later line answers the wrong question\(flow)\n").utf8), to: STDERR_FILENO)
+                        return 2
+                    }
                     // Asked again for the same reason: said again, though the screen has not changed.
-                    write("! \(error)\n")
+                    if app.plainScreen == printedScreen, let error = app.plainError { write("! \(error)\n") }
                 }
                 results.note(app.state.screen)
                 asked = nil

@@ -11,7 +11,7 @@ import Testing
 
     @Test func theHintNamesACardOfTheScenario() throws {
         let asking = try BinaryRun.run(["--ephemeral", "--scenario", try temporaryFile(Self.scenario(#""challenge":"text","final":"Y""#))],
-                                       stdin: "4\n4111111111111111\n12/30\n\n\n\n\n1234\n\nq\n")
+                                       stdin: "4\n4111111111111111\n12/30\n\n\n\n1234\n\nq\n")
         #expect(asking.status == 0, "\(asking.stderr)")
         #expect(asking.stdout.contains("? TEXT those matching (Visa 4111 1111 1111 1111 asks for a code, 1234)\n"), "\(asking.stdout)")
         #expect(!asking.stdout.contains("2503"))

@@ -43,7 +43,7 @@ import Testing
     /// A scenario's own one-time code is its secret: the code screen says where it is set, never what it is (it
     /// said "1234", the published test value, which that scenario's ACS refuses); the default still names 1234.
     @Test func aScenariosOwnCodeIsNotShownAndNot1234() throws {
-        let input = "4\n4000000000002503\n12/30\n\n\n\n\n777777\n\nq\n"
+        let input = "4\n4000000000002503\n12/30\n\n\n\n777777\n\nq\n"
         let run = try BinaryRun.run(["--ephemeral", "--scenario", scenarioPath("bank-qa")], stdin: input)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("\n(the scenario's own code (its challenge.oneTimeCode))\n"), "\(run.stdout)")
@@ -271,7 +271,7 @@ import Testing
 
     /// A first page typed by hand: the second page's `?` fills in that user's code, not a list of every user's.
     @Test func theSecondPagesQuestionMarkFillsTheCodeOfTheUserTyped() throws {
-        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nbob\nbuilder\n\n?\n\nq\n")
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nbob\nbuilder\n?\n\nq\n")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Activation code (hidden; ? fills in bob's code): \nFilled in demo user bob: activation code (not shown).\n"), "\(run.stdout)")
         #expect(run.stdout.contains("user: bob@demo"), "\(run.stdout)")
@@ -318,29 +318,13 @@ import Testing
         #expect(try BinaryRun.run(["--ephemeral"], stdin: "1\nalice\nwonderland\n123456\n\nq\n").status == 0)
     }
 
-    /// Each field is checked as it is answered, the same refusal is said each time, and a refused value is not
-    /// offered back as a default.
-    @Test func refusedAnswersAreSaidEachTimeAndAskedAgainAtOnce() throws {
-        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\n\n\nalice\n\u{1b}\n\n4\n\n4000000000002701\n1230\nabc\nabc\n12.50\nEURO\nEUR\n\n\nq\n")
-        #expect(run.stdout.components(separatedBy: "! Fill in Username.").count - 1 == 2, "\(run.stdout)")
-        #expect(run.stdout.contains("Card number: \n! Card number: type the card number."))
-        #expect(run.stdout.components(separatedBy: "! Amount: write it as a number with at most two decimals").count - 1 == 2)
-        #expect(run.stdout.contains("Amount [49.99]: 12.50"), "refused, the amount offers the merchant's default again, not abc")
-        #expect(!run.stdout.contains("Amount [abc]"))
-        #expect(run.stdout.contains("! Currency: too long (at most 3 characters)."))
-        #expect(run.stdout.contains("✓ Payment authenticated without a challenge"))
-        // Refused before the form went on: the password was never asked for the empty user name.
-        #expect(!run.stdout.contains("Password (hidden): \n! Fill in Username."))
-    }
-
-    /// Arrow keys typed into a line (a terminal's line editing cannot move the cursor) are not a cancel: the
-    /// question is asked again, saying why.
-    @Test func arrowKeysInALineAskAgainRatherThanCancel() throws {
+    /// Arrow keys typed into a line (a terminal's line editing cannot move the cursor) are not a cancel: the line
+    /// is refused, saying why, and piped, the refusal ends the session (2, not a cancel's 3).
+    @Test func arrowKeysInALineAreRefusedRatherThanACancel() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nalce\u{1b}[D\u{1b}[D\u{1b}[Di\nalice\n\u{1b}\n\nq\n")
         #expect(run.stdout.contains("! arrow and editing keys do not move the cursor here"), "\(run.stdout)")
-        #expect(run.stdout.contains("Username (? lists demo users): alice"))
-        #expect(run.stdout.contains("⊘ Activate device cancelled"), "a lone Esc still cancels")
-        #expect(run.stdout.components(separatedBy: "⊘ Activate device cancelled").count - 1 == 1)
+        #expect(!run.stdout.contains("⊘ Activate device cancelled"), "\(run.stdout)")
+        #expect(run.status == 2, "\(run.stderr)")
     }
 
     /// At a result only Enter goes back (and q quits): any other line went back too, silently.

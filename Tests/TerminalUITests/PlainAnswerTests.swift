@@ -28,6 +28,53 @@ import Testing
         #expect(driver.app.plainQuestion?.text.hasPrefix("Currency") == true, "\(driver.app.plainQuestion?.text ?? "")")
     }
 
+    /// Each field is checked as it is answered (at a terminal: piped, the first refusal ends the session), and a
+    /// refused value is not offered back as a default: the field offers what it started with.
+    @Test func eachPaymentFieldIsCheckedAsItIsAnswered() throws {
+        let driver = plainPayment()
+        #expect(driver.app.answerPlain(""), "refused")
+        #expect(driver.app.plainError == "Card number: type the card number.")
+        driver.app.answerPlain("4000000000002701")
+        #expect(!driver.app.answerPlain("1230"), "formatted as 12/30")
+        let amount = try #require(driver.app.plainQuestion?.text)
+        #expect(amount == "Amount [49.99]: ")
+        for refused in ["abc", "abc", String(repeating: "9", count: 20)] {
+            #expect(driver.app.answerPlain(refused), "\(refused) refused")
+            #expect(driver.app.plainQuestion?.text == amount, "the merchant's amount offered again, not \(refused)")
+        }
+        #expect(driver.app.plainError == "Amount: too long (at most 13 characters).")
+        driver.app.answerPlain("12.50")
+        #expect(driver.app.answerPlain("EURO"))
+        #expect(driver.app.plainError == "Currency: too long (at most 3 characters).")
+        driver.app.answerPlain("EUR")
+        driver.app.answerPlain("")
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.outcome == .success, "\(String(describing: driver.result))")
+    }
+
+    /// An empty user name is refused before the password is asked; at Log in, a name refused as too long leaves the
+    /// device's user name offered, and Enter alone keeps it.
+    @Test func aRefusedUserNameIsAskedAgainWithWhatItHeld() throws {
+        let driver = AppDriver()
+        driver.app.plain = true
+        driver.openActivation()
+        #expect(driver.app.answerPlain(""))
+        #expect(driver.app.plainError == "Fill in Username.")
+        #expect(driver.app.plainQuestion?.text.hasPrefix("Username") == true, "\(driver.app.plainQuestion?.text ?? "")")
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.enter)
+        driver.activate()
+        driver.press(.enter)
+        driver.app.answerPlain("2")
+        #expect(driver.pump { _ in driver.isForm })
+        #expect(driver.app.answerPlain(String(repeating: "x", count: 300)))
+        #expect(driver.app.plainError == "Username: at most 256 bytes, and no control characters.")
+        #expect(driver.app.plainQuestion?.text == "Username (? lists demo users) [alice]: ", "\(driver.app.plainQuestion?.text ?? "")")
+        #expect(!driver.app.answerPlain(""))
+        #expect(driver.app.plainQuestion?.text.hasPrefix("Password") == true, "\(driver.app.plainQuestion?.text ?? "")")
+    }
+
     /// A one-time code longer than the field is refused, not sent cut (it cost an attempt); a trailing space, as a
     /// pasted line has, is not part of the code.
     @Test func aOneTimeCodeTooLongIsRefusedAndSpacesAreTrimmed() throws {
