@@ -160,7 +160,7 @@ let package = Package(
         // Depends on the executable so that `swift test` builds the binary these tests run.
         .testTarget(
             name: "TerminalUITests",
-            dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "Simulation", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario", "LocaleText"],
+            dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "Simulation", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario", "LocaleText"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui", "LocaleText"], swiftSettings: strict),

@@ -14,10 +14,11 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
         let sdk: String
         let replies: StepReplies
         let goodStatuses: Set<String>
+        let fallbackSteps: Set<FlowStep>
         let summarize: Summarize
 
         init(rawValue: String, title: String, asksTheUser: Bool, lanes: [Participant], sdk: String, replies: StepReplies,
-             goodStatuses: Set<String>, summarize: @escaping Summarize) {
+             goodStatuses: Set<String>, fallbackSteps: Set<FlowStep>, summarize: @escaping Summarize) {
             self.rawValue = rawValue
             self.title = title
             self.asksTheUser = asksTheUser
@@ -25,6 +26,7 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
             self.sdk = sdk
             self.replies = replies
             self.goodStatuses = goodStatuses
+            self.fallbackSteps = fallbackSteps
             self.summarize = summarize
         }
     }
@@ -40,15 +42,18 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
 
     /// `replies`: which of its steps answer another by name, for its diagrams (by default, only a step coming back
     /// as itself). `goodStatuses`: its events' statuses that say a step went as it should, beyond the engine's
-    /// (``FlowKind/isGood(_:)``). `summarize`: how the family words this kind's results on the result screen and in
-    /// plain mode, from the engine's wording; by default the engine's wording is kept.
+    /// (``FlowKind/isGood(_:)``). `fallbackSteps`: its steps whose failure the flow goes on from another way (a
+    /// login's OfflineLogin, then the IdP), so that their other statuses are warnings, not errors
+    /// (``FlowKind/fallsBack(at:)``). `summarize`: how the family words this kind's results on the result screen
+    /// and in plain mode, from the engine's wording; by default the engine's wording is kept.
     public init(
         _ rawValue: String, title: String, asksTheUser: Bool = true, lanes: [Participant], sdk: String = "",
-        replies: StepReplies = .none, goodStatuses: Set<String> = [], summarize: @escaping Summarize = { _, _ in }
+        replies: StepReplies = .none, goodStatuses: Set<String> = [], fallbackSteps: Set<FlowStep> = [],
+        summarize: @escaping Summarize = { _, _ in }
     ) {
         let storage = Storage(
             rawValue: rawValue, title: title, asksTheUser: asksTheUser, lanes: lanes, sdk: sdk, replies: replies,
-            goodStatuses: goodStatuses, summarize: summarize)
+            goodStatuses: goodStatuses, fallbackSteps: fallbackSteps, summarize: summarize)
         Self.kept.withLock { $0.append(storage) }
         self.storage = storage
     }
@@ -73,6 +78,10 @@ public struct FlowKind: Sendable, Hashable, Encodable, CustomStringConvertible {
         guard let status else { return true }
         return Self.engineGoodStatuses.contains(status) || storage.goodStatuses.contains(status)
     }
+
+    /// Whether `step` is one whose failure this kind goes on from another way: what it reports there is a warning
+    /// (the login that OfflineLogin could not complete goes on at the IdP), not the flow's error.
+    public func fallsBack(at step: FlowStep) -> Bool { storage.fallbackSteps.contains(step) }
 
     private static let engineGoodStatuses: Set<String> = ["OK", "answered", "entered", "200", "302"]
 

@@ -13,7 +13,8 @@ extension FlowKind {
         "activate", title: "Activate device", lanes: identityLanes, sdk: idpSdk,
         summarize: DeviceWording.summarize(success: "Device activated and logged in"))
     public static let login = FlowKind(
-        "login", title: "Log in", lanes: identityLanes, sdk: idpSdk, summarize: DeviceWording.summarize(success: "Logged in"))
+        "login", title: "Log in", lanes: identityLanes, sdk: idpSdk, fallbackSteps: [.offlineLogin],
+        summarize: DeviceWording.summarize(success: "Logged in"))
     public static let logout = FlowKind(
         "logout", title: "Log out", asksTheUser: false, lanes: identityLanes, sdk: idpSdk, summarize: DeviceWording.logout)
 }

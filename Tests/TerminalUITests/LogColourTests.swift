@@ -1,4 +1,5 @@
 import FlowEngine
+import IdpFlows
 import Q2Flows
 import TerminalUI
 import Testing
@@ -34,5 +35,24 @@ import Testing
         driver.activateThroughKSSIDP()
         #expect(driver.result?.outcome == .success)
         #expect(role(ofLogRowWith: "Success", in: driver) == .logInfo, "\(driver.app.render().text)")
+    }
+
+    /// A login after a logout tries OfflineLogin first and, when the MC-SDK has no offline token, goes on at the IdP:
+    /// that answer is a warning, not an error (it was red, as a failed login is, above a login that succeeded). A
+    /// wrong password at the IdP is still an error.
+    @Test func anOfflineLoginThatFallsBackToTheIdPIsAWarning() {
+        let driver = AppDriver(width: 160, height: 50)
+        driver.activate()
+        driver.press(.enter)
+        _ = driver.service.start(.logout)
+        #expect(driver.pump { _ in driver.isResult })
+        driver.press(.enter)
+        _ = driver.service.start(.login)
+        #expect(driver.pump { _ in driver.isForm })
+        #expect(role(ofLogRowWith: "NO_TOKEN_DATA_AVAILABLE", in: driver) == .logWarn, "\(driver.app.render().text)")
+        driver.type("wrong")
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(role(ofLogRowWith: "400 513/4011", in: driver) == .logError, "\(driver.app.render().text)")
     }
 }

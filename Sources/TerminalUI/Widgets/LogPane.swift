@@ -320,6 +320,7 @@ enum LogPane {
 
     static func role(_ event: FlowEvent) -> Role {
         if event.flow.isGood(event.status) { return event.step == .cancel ? .logWarn : .logInfo }
+        if event.flow.fallsBack(at: event.step) { return .logWarn }
         return switch event.status {
         case "FAULT" where event.step == .faultsOn: .logInfo  // records from before session 29 gave the notice a status
         case "USER_CANCEL", "FAULT": .logWarn
