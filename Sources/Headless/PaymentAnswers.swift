@@ -85,8 +85,8 @@ public struct PaymentAnswers: Sendable {
         payment.object = node.position
         for (key, value) in members {
             let at = " (\(value.position))"
-            func text(_ limit: Int = 64) throws(UsageError) -> String {
-                try FlowAnswers.text(value, at: "\(place).\(key)", limit: limit)
+            func text(_ limit: Int = 64, or other: String = "") throws(UsageError) -> String {
+                try FlowAnswers.text(value, at: "\(place).\(key)", limit: limit, shown: key != "otp", or: other)
             }
             if let field = PaymentField(rawValue: key) { payment.written[field] = value.position }
             switch key {
@@ -95,21 +95,20 @@ public struct PaymentAnswers: Sendable {
             // A number as written (49.99) or a string ("49.99"): the amount's own check then reads it. A number
             // written with an exponent (1e2, as some JSON writers put 100) is the same number written out.
             case "amount":
-                if case .number(let written, _) = value.value { payment.amount = Self.writtenOut(written) } else { payment.amount = try text() }
+                if case .number(let written, _) = value.value { payment.amount = Self.writtenOut(written) } else { payment.amount = try text(or: " or a number") }
             case "currency": payment.currency = try text()
             case "merchant": payment.merchant = try text()
             case "otp":
                 payment.otpPosition = value.position
                 if let code = value.string {
                     // An empty code is refused here as in an array, and on the terminal's challenge screen.
-                    guard !code.isEmpty else { throw UsageError("\(place).otp must be a code of 1 to 16 bytes\(at)") }
-                    payment.otp = [Secret(try text(16))]
+                    guard !code.isEmpty else { throw UsageError("\(place).otp \(ChallengePolicy.codeProblem(code) ?? "")\(at)") }
+                    payment.otp = [Secret(try text(ChallengePolicy.codeMaximumBytes))]
                     payment.otpRepeats = true
                 } else if let codes = value.array, !codes.isEmpty, codes.count <= 16 {
                     for (index, code) in codes.enumerated() {
-                        guard let code = code.string, code.utf8.count <= 16, !code.isEmpty,
-                            !code.unicodeScalars.contains(where: \.isControlCharacter)
-                        else { throw UsageError("\(place).otp[\(index)] must be a code of 1 to 16 bytes, without control characters (\(codes[index].position))") }
+                        guard let code = code.string, ChallengePolicy.codeProblem(code) == nil
+                        else { throw UsageError("\(place).otp[\(index)] \(ChallengePolicy.codeProblem(codes[index].string ?? "") ?? "") (\(codes[index].position))") }
                         payment.otp.append(Secret(code))
                     }
                 } else {

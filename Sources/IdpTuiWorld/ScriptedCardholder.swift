@@ -29,12 +29,20 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
     /// Cancels the challenge instead of answering it (challengeCancel 01).
     public let cancelsChallenge: Bool
 
-    /// - Throws: when `cardNumber` is not a card number (wrong length, brand or Luhn check digit).
+    /// Why a cardholder could not be made: its one-time code is one no challenge screen takes (empty, longer
+    /// than ``ChallengePolicy/codeMaximumBytes``, a control character). The code itself is never in it.
+    public struct InvalidOneTimeCode: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// - Throws: when `cardNumber` is not a card number (wrong length, brand or Luhn check digit), or
+    ///   ``InvalidOneTimeCode`` when `oneTimeCode` is one no challenge screen takes.
     public init(
         cardNumber: String, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCode: String = "1234", choices: [Int] = [1],
         approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
         merchantName: String = "Demo Shop"
     ) throws {
+        if let problem = ChallengePolicy.codeProblem(oneTimeCode) { throw InvalidOneTimeCode(description: "oneTimeCode \(problem)") }
         try self.init(card: CardNumber(cardNumber), expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCode: Secret(oneTimeCode),
                       choices: choices, approvesOutOfBand: approvesOutOfBand, cancelsChallenge: cancelsChallenge,
                       amountMinorUnits: amountMinorUnits, currency: currency, merchantName: merchantName)

@@ -35,8 +35,8 @@ extension ScenarioReader {
             }
             // No longer than the challenge screen's code field and the answers' `otp` take: a longer code could
             // never be answered.
-            if let code = secret(rules["oneTimeCode"], "\(path).challenge.oneTimeCode", maxBytes: 16,
-                                 why: " (the challenge screen's code and the answers' otp take at most 16)") {
+            if let code = secret(rules["oneTimeCode"], "\(path).challenge.oneTimeCode", maxBytes: ChallengePolicy.codeMaximumBytes,
+                                 why: " (the challenge screen's code and the answers' otp take at most \(ChallengePolicy.codeMaximumBytes))") {
                 // Plain mode reads the word as asking for another code: that code could never be typed there.
                 if code.reveal() == "resend" {
                     problem("\(path).challenge.oneTimeCode", rules["oneTimeCode"], "is the word plain mode takes to ask for a new code: choose another code")

@@ -19,6 +19,19 @@ public struct ChallengePolicy: Sendable {
     /// The test value docs and screens publish, the default code.
     public static let publishedCode = "1234"
 
+    /// The longest one-time code, in bytes: the challenge screen's field, the answers' `otp`, a scenario's
+    /// `oneTimeCode` and a ``ScriptedCardholder``'s code all take at most this many.
+    public static let codeMaximumBytes = 16
+
+    /// What is wrong with `code` as a one-time code a cardholder can give (empty, too long, a control character);
+    /// nil when nothing is. Never the code itself.
+    public static func codeProblem(_ code: String) -> String? {
+        guard !code.isEmpty, code.utf8.count <= codeMaximumBytes, !code.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            return "must be a code of 1 to \(codeMaximumBytes) bytes, without control characters"
+        }
+        return nil
+    }
+
     /// The code when it is the published test value, for screens to show beside the field; nil when a scenario
     /// set another (a secret: the screens then say where it is set, not what it is).
     public var shownCode: String? { oneTimeCode == Secret(Self.publishedCode) ? Self.publishedCode : nil }

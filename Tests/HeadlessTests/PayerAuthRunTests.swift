@@ -198,7 +198,7 @@ import Testing
         (#"{"card":"4000000000002503","expiry":"12/30","amount":"free"}"#, "answers.amount: write it as a number"),
         (#"{"card":"4000000000002503","expiry":"12/30","otp":7}"#, "answers.otp must be a string, or an array"),
         // Found by fuzzing (Fuzz/corpus/answers/empty-otp.json): an empty code was sent to the ACS, and failed there.
-        (#"{"card":"4000000000002503","expiry":"12/30","otp":""}"#, "answers.otp must be a code of 1 to 16 bytes (line 1, column 51)"),
+        (#"{"card":"4000000000002503","expiry":"12/30","otp":""}"#, "answers.otp must be a code of 1 to 16 bytes, without control characters (line 1, column 51)"),
         (#"{"card":"4000000000002503","expiry":"12/30"}"#, #"has no "otp", which the one-time-code challenge asks for"#),
         (#"{"card":"4000000000002503","expiry":"12/30","otp":["0000"]}"#, "answers.otp has 1 code, but the challenge asked for another (line 1, column 51)"),
         (#"{"card":"4000009900000012","expiry":"12/30","choices":["Paris"]}"#, "answers.choices: the challenge's options are 1 Amsterdam"),

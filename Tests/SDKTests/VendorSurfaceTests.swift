@@ -172,4 +172,14 @@ import ThreeDSecure
         #expect(try CardNumber(CardNumber.frictionlessTestCard.digits) == .frictionlessTestCard)
         #expect(ScriptedCardholder().cardNumber == "4000000000002701")
     }
+
+    /// A one-time code no challenge screen takes (longer than 16 bytes, a control character, empty) is refused when
+    /// the cardholder is made, as the answers' `otp` and a scenario's `oneTimeCode` refuse it, never naming it: it
+    /// was taken, and the challenge then failed with reason 19 as if the code were wrong.
+    @Test(arguments: ["12345678901234567", "12\u{1B}34", ""])
+    func aOneTimeCodeNoScreenTakesIsRefused(_ code: String) {
+        let error = #expect(throws: ScriptedCardholder.InvalidOneTimeCode.self) { try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCode: code) }
+        #expect(error?.description == "oneTimeCode must be a code of 1 to 16 bytes, without control characters")
+        #expect((try? ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCode: "1234567890123456")) != nil, "16 bytes are taken")
+    }
 }

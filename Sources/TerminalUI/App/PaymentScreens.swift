@@ -102,7 +102,7 @@ public struct ChallengeState: Sendable {
     public let prompt: FlowPrompt
     public let screen: ChallengeScreen
     /// The one-time code (text challenges); masked on screen.
-    public var code = TextInput(maximumBytes: 16, masked: true)
+    public var code = TextInput(maximumBytes: ChallengePolicy.codeMaximumBytes, masked: true)
     /// The chosen options (select challenges).
     public var selected: Set<Int> = []
     /// Out-of-band: what the cardholder did on the other device, if anything yet.
