@@ -104,6 +104,10 @@ import Testing
 
     @Test(arguments: [
         (["run", "activate", "--frob"], "run: unknown option --frob; see idp-tui run --help"),
+        // A misspelled option names the command's option it is likely meant to be, as a misspelled flow or key does.
+        (["run", "activate", "--see", "5"], "run: unknown option --see; did you mean \"--seed\"?; see idp-tui run --help"),
+        (["--Theme", "x"], "unknown option --Theme; did you mean \"--theme\"?; see idp-tui --help"),
+        (["history", "--lmit", "3"], "history: unknown option --lmit; did you mean \"--limit\"?; see idp-tui history --help"),
         (["--=x"], "unknown option --=x; see idp-tui --help"),
         (["run", "activate", "--="], "run: unknown option --=; see idp-tui run --help"),
         (["--answers", "a.json"], "unknown option --answers (it is for idp-tui run); see idp-tui --help"),

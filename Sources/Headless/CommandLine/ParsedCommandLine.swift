@@ -115,7 +115,9 @@ public struct ParsedCommandLine: Sendable {
                 let owner = spec.map { owners(of: $0) }.map { " (it is for \($0))" } ?? ""
                 // `--=x` has no name: "unknown option --" named the word that ends the options instead.
                 let shown = name == "--" ? "\(name)=\(value ?? "")" : name
-                throw problem("unknown option \(shown)\(owner); see idp-tui \(chosen.rawValue.isEmpty ? "" : chosen.rawValue + " ")--help")
+                // A misspelled option (`--see`, `--Seed`): the one of this command's it is likely meant to be.
+                let likely = spec == nil ? KeySuggestion.hint(for: name, among: OptionTable.all.filter { $0.scope.includes(chosen) }.map(\.name)) : ""
+                throw problem("unknown option \(shown)\(owner)\(likely); see idp-tui \(chosen.rawValue.isEmpty ? "" : chosen.rawValue + " ")--help")
             }
             guard seen.insert(name).inserted || spec.repeatable else { throw problem("\(name) is given twice; give it once") }
             switch (spec.value, value) {
