@@ -263,10 +263,10 @@ struct ScenarioReader {
         var appTenant = idp?.tenants.first?.id
         if let app = top["app"], let members = object(app, "$.app", known: ["tenant"]) {
             if let tenant = string(members["tenant"], "$.app.tenant", maxLength: 64) {
-                // Not when a tenant could not be read (the list refused whole, a tenant or its id refused): the
+                // Not when a tenant could not be read (the list refused whole or empty, a tenant or its id refused): the
                 // tenant named may be that one. A problem inside a tenant that was read (an unknown key, a user
                 // refused) leaves it in the list.
-                if let idp, !tenantRefused, !idp.tenants.contains(where: { $0.id == tenant }) {
+                if let idp, !tenantRefused, !idp.tenants.isEmpty, !idp.tenants.contains(where: { $0.id == tenant }) {
                     problem("$.app.tenant", members["tenant"], "names no tenant of the identity provider (tenants: \(idp.tenants.map(\.id).joined(separator: ", ")))")
                 }
                 appTenant = tenant

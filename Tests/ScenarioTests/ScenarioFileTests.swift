@@ -233,8 +233,8 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(found.contains { $0.contains(expected) }, "\(found)")
     }
 
-    /// A tenants list refused whole (over 100), or a tenant refused, is the one problem: the app's tenant is not then
-    /// said to name no tenant, with a list of the tenants read (empty, or without the one refused).
+    /// A tenants list refused whole (over 100, or empty), or a tenant refused, is the one problem: the app's tenant is
+    /// not then said to name no tenant, with a list of the tenants read (empty, or without the one refused).
     @Test func aTenantRefusedIsNotAlsoAnUnknownAppTenant() {
         let many = (0...100).map { #"{"id": "t\#($0)", "users": []}"# }.joined(separator: ", ")
         let tooMany = problems(#"{"scenario": 1, "identityProvider": {"tenants": [\#(many)]}, "app": {"tenant": "t5"}}"#)
@@ -243,6 +243,9 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(refused.count == 1 && refused[0].contains("$.identityProvider.tenants[1].users: must be an array"), "\(refused)")
         let badId = problems(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "a", "users": []}, {"id": "b c", "users": []}]}, "app": {"tenant": "b c"}}"#)
         #expect(badId.count == 1 && badId[0].contains("$.identityProvider.tenants[1].id: may hold only"), "\(badId)")
+        // No tenant at all is the one problem (it went on "names no tenant … (tenants: )").
+        let none = problems(#"{"scenario": 1, "identityProvider": {"tenants": []}, "app": {"tenant": "demo"}}"#)
+        #expect(none.count == 1 && none[0].contains("$.identityProvider.tenants: needs at least one tenant"), "\(none)")
         // A problem inside a tenant read keeps the check: both are said.
         let both = problems(#"{"scenario": 1, "identityProvider": {"tenants": [{"id": "a", "users": 7}]}, "app": {"tenant": "z"}}"#)
         #expect(both.count == 2 && both[1].contains("$.app.tenant: names no tenant of the identity provider (tenants: a)"), "\(both)")
