@@ -23,6 +23,6 @@ public struct IdpSdkResult: Sendable, CustomStringConvertible, CustomDebugString
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["authorizationCode": authorizationCode == nil ? "nil" : "<redacted>", "idpSdkError": idpSdkError as Any])
+        Mirror(self, children: ["authorizationCode": authorizationCode == nil ? (nil as String?) as Any : "<redacted>", "idpSdkError": idpSdkError as Any])
     }
 }

@@ -66,7 +66,7 @@ public struct PasswordAuthenticationResult: Sendable, CustomStringConvertible, C
 
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "statusCode": statusCode, "q2token": q2token == nil ? "nil" : "<redacted>", "username": username as Any,
+            "statusCode": statusCode, "q2token": q2token == nil ? (nil as String?) as Any : "<redacted>", "username": username as Any,
             "authenticationMethod": authenticationMethod,
         ])
     }
@@ -95,7 +95,7 @@ public struct AuthenticationModuleResponse: Sendable, CustomStringConvertible, C
 
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "username": username as Any, "authenticationMethod": authenticationMethod, "q2token": q2token == nil ? "nil" : "<redacted>",
+            "username": username as Any, "authenticationMethod": authenticationMethod, "q2token": q2token == nil ? (nil as String?) as Any : "<redacted>",
         ])
     }
 }

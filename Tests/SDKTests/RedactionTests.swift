@@ -93,6 +93,13 @@ func printedForms(of value: Any) -> [String] {
     @Test func anAuthorizationCodeNeverPrints() {
         let result = IdpSdkResult(authorizationCode: "code-0f-the-idp")
         for text in printedForms(of: result) { #expect(!text.contains("0f-the-idp"), "\(text)") }
+        // A failed result has no code: `dump` says nil, not the text "nil" (`- authorizationCode: "nil"`).
+        var dumped = ""
+        dump(IdpSdkResult(error: IdpSdkError(subsystem: 513, errorCode: 4011, errorDescription: "wrong")), to: &dumped)
+        #expect(dumped.contains("- authorizationCode: nil\n"), "\(dumped)")
+        dumped = ""
+        dump(result, to: &dumped)
+        #expect(dumped.contains("- authorizationCode: \"<redacted>\"\n"), "\(dumped)")
         // Nor on its way to the MC-SDK.
         let event = KSMSetAuthorisationCodeEvent(tenantId: "demo", authenticationMode: .no, authorisationCode: "code-0f-the-idp",
                                                  clientId: "KssIdpLogin")
