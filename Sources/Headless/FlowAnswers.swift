@@ -146,8 +146,7 @@ public struct FlowAnswers: Sendable {
             guard AnswerKeys.keys(for: kind).contains(key) else {
                 throw unknownKey(key, in: place, before: value, known: AnswerKeys.keys(for: kind))
             }
-            // A user name is shown (the device's user, the history): held to a scenario's names' rule.
-            answers.values[key] = Secret(try text(value, at: "\(place).\(key)", limit: maximumLength, shown: key == CredentialField.username.key))
+            answers.values[key] = Secret(try text(value, at: "\(place).\(key)", limit: maximumLength))
         }
         return answers
     }
@@ -157,17 +156,14 @@ public struct FlowAnswers: Sendable {
     }
 
     /// A string answer: a string, of at most `limit` bytes, with no control character (C0, DEL or C1), as a
-    /// scenario's strings and secrets hold none; when `shown`, no bidirectional control either. `other` names
-    /// what else the key takes, for the message when it is not a string (" or a number").
-    static func text(_ node: JSONNode, at place: String, limit: Int, shown: Bool = false, or other: String = "") throws(UsageError) -> String {
+    /// scenario's strings and secrets hold none. A bidirectional control is taken (a QA tester may try one on the
+    /// IdP), and shown escaped wherever the text is printed. `other` names what else the key takes, for the
+    /// message when it is not a string (" or a number").
+    static func text(_ node: JSONNode, at place: String, limit: Int, or other: String = "") throws(UsageError) -> String {
         guard let text = node.string else { throw UsageError("\(place) must be a string\(other) (\(node.position))") }
         guard text.utf8.count <= limit else { throw UsageError("\(place) is longer than \(limit) bytes (\(node.position))") }
         guard !text.unicodeScalars.contains(where: \.isControlCharacter) else {
             throw UsageError("\(place) contains a control character (\(node.position))")
-        }
-        // A text that is shown (a user name, a merchant) is held to a scenario's names' rule; a secret is not.
-        if shown, let bidi = text.unicodeScalars.first(where: \.isBidirectionalControl) {
-            throw UsageError("\(place) \(Unicode.Scalar.bidirectionalProblem(bidi)) (\(node.position))")
         }
         return text
     }

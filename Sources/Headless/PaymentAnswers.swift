@@ -86,7 +86,7 @@ public struct PaymentAnswers: Sendable {
         for (key, value) in members {
             let at = " (\(value.position))"
             func text(_ limit: Int = 64, or other: String = "") throws(UsageError) -> String {
-                try FlowAnswers.text(value, at: "\(place).\(key)", limit: limit, shown: key != "otp", or: other)
+                try FlowAnswers.text(value, at: "\(place).\(key)", limit: limit, or: other)
             }
             if let field = PaymentField(rawValue: key) { payment.written[field] = value.position }
             switch key {

@@ -385,14 +385,4 @@ extension Unicode.Scalar {
     /// A C0 control character, DEL or a C1 control character: what no name, secret or text field of a scenario,
     /// an answer or a theme may hold (a terminal would act on it).
     public var isControlCharacter: Bool { value < 0x20 || (0x7f...0x9f).contains(value) }
-
-    /// A bidirectional embedding, override or isolate (U+202A–202E, U+2066–2069): it draws the text after it in
-    /// another order than it is held ("Trojan Source"), so that a name shows as another. What no name or text a
-    /// scenario or an answer gives may hold.
-    public var isBidirectionalControl: Bool { (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) }
-
-    /// Why a name or text holding `scalar` (a bidirectional control) is refused.
-    public static func bidirectionalProblem(_ scalar: Unicode.Scalar) -> String {
-        "contains a bidirectional control character (U+\(String(scalar.value, radix: 16, uppercase: true))), which draws the text in another order than it holds"
-    }
 }

@@ -162,8 +162,8 @@ struct ScenarioReader {
         }
         // Bidirectional overrides and isolates draw text in another order than it is held ("Trojan Source"): a user
         // name with U+202E showed as another name in every list.
-        if let bidi = text.unicodeScalars.first(where: \.isBidirectionalControl) {
-            problem(path(), node, Unicode.Scalar.bidirectionalProblem(bidi))
+        if let bidi = text.unicodeScalars.first(where: { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }) {
+            problem(path(), node, "contains a bidirectional control character (U+\(String(bidi.value, radix: 16, uppercase: true))), which draws the text in another order than it holds")
             return nil
         }
         return text
