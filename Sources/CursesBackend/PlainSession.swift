@@ -195,10 +195,13 @@ public enum PlainSession {
                     // Piped, a field's answer refused ends the session (exit 2): asked again, the field would take
                     // the next line, meant for the next question (a password as the user name, shown and kept).
                     if !typed, let question, question.takes == .text {
-                        if let error = app.plainError { write("! \(error)\n") }
-                        let flow = app.quitAtRefusedAnswer().map { "; \($0)" } ?? ""
-                        let asked = question.text.prefix { $0 != "(" && $0 != ":" && $0 != "[" }.trimmingCharacters(in: .whitespaces)
-                        _ = writeAll(Array(printable("idp-tui: piped answer to \(asked) refused: the session stops at it, so that no later line answers the wrong question\(flow)\n").utf8), to: STDERR_FILENO)
+                        // Why, as the screen says it (the refusals name fields and rules, never what was typed).
+                        let why = app.plainError ?? "refused"
+                        write("! \(why)\n")
+                        let field = question.text.prefix { $0 != "(" && $0 != ":" && $0 != "[" }.trimmingCharacters(in: .whitespaces)
+                        let refusal = "piped answer to \(field) refused (\(why))"
+                        let flow = app.quitAtRefusedAnswer(refusal).map { "; \($0)" } ?? ""
+                        _ = writeAll(Array(printable("idp-tui: \(refusal): the session stops at it, so that no later line answers the wrong question\(flow)\n").utf8), to: STDERR_FILENO)
                         return 2
                     }
                     // Asked again for the same reason: said again, though the screen has not changed.

@@ -100,15 +100,16 @@ public struct PaymentAnswers: Sendable {
             case "merchant": payment.merchant = try text()
             case "otp":
                 payment.otpPosition = value.position
+                // Each code held to the one rule the challenge screen, a scenario and a scripted cardholder keep
+                // (an empty code included), said in its words.
                 if let code = value.string {
-                    // An empty code is refused here as in an array, and on the terminal's challenge screen.
-                    guard !code.isEmpty else { throw UsageError("\(place).otp \(ChallengePolicy.codeProblem(code) ?? "")\(at)") }
-                    payment.otp = [Secret(try text(ChallengePolicy.codeMaximumBytes))]
+                    if let problem = ChallengePolicy.codeProblem(code) { throw UsageError("\(place).otp \(problem)\(at)") }
+                    payment.otp = [Secret(code)]
                     payment.otpRepeats = true
                 } else if let codes = value.array, !codes.isEmpty, codes.count <= 16 {
-                    for (index, code) in codes.enumerated() {
-                        guard let code = code.string, ChallengePolicy.codeProblem(code) == nil
-                        else { throw UsageError("\(place).otp[\(index)] \(ChallengePolicy.codeProblem(codes[index].string ?? "") ?? "") (\(codes[index].position))") }
+                    for (index, node) in codes.enumerated() {
+                        guard let code = node.string else { throw UsageError("\(place).otp[\(index)] must be a string (\(node.position))") }
+                        if let problem = ChallengePolicy.codeProblem(code) { throw UsageError("\(place).otp[\(index)] \(problem) (\(node.position))") }
                         payment.otp.append(Secret(code))
                     }
                 } else {

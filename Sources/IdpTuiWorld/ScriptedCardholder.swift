@@ -42,10 +42,12 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
         approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
         merchantName: String = "Demo Shop"
     ) throws {
+        // The card first, as the form reads it.
+        let card = try CardNumber(cardNumber)
         if let problem = ChallengePolicy.codeProblem(oneTimeCode) { throw InvalidOneTimeCode(description: "oneTimeCode \(problem)") }
-        try self.init(card: CardNumber(cardNumber), expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCode: Secret(oneTimeCode),
-                      choices: choices, approvesOutOfBand: approvesOutOfBand, cancelsChallenge: cancelsChallenge,
-                      amountMinorUnits: amountMinorUnits, currency: currency, merchantName: merchantName)
+        self.init(card: card, expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCode: Secret(oneTimeCode),
+                  choices: choices, approvesOutOfBand: approvesOutOfBand, cancelsChallenge: cancelsChallenge,
+                  amountMinorUnits: amountMinorUnits, currency: currency, merchantName: merchantName)
     }
 
     /// Cardinal's Test Case 1 Visa card: frictionless, authenticated.

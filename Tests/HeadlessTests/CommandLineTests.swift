@@ -108,6 +108,8 @@ import Testing
         (["run", "activate", "--see", "5"], "run: unknown option --see; did you mean \"--seed\"?; see idp-tui run --help"),
         (["--Theme", "x"], "unknown option --Theme; did you mean \"--theme\"?; see idp-tui --help"),
         (["history", "--lmit", "3"], "history: unknown option --lmit; did you mean \"--limit\"?; see idp-tui history --help"),
+        // Not an option of another verb's, which would then be refused.
+        (["history", "show", "1", "--lmit", "3"], "history show: unknown option --lmit; see idp-tui history --help"),
         (["--=x"], "unknown option --=x; see idp-tui --help"),
         (["run", "activate", "--="], "run: unknown option --=; see idp-tui run --help"),
         (["--answers", "a.json"], "unknown option --answers (it is for idp-tui run); see idp-tui --help"),

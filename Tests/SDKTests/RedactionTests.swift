@@ -80,6 +80,13 @@ func printedForms(of value: Any) -> [String] {
             #expect(!(value is any Encodable))
         }
         #expect("\(result)".contains("q2token: <redacted>"))
+        // Without a token, `dump` says nil, not the text "nil".
+        let refused = PasswordAuthenticationResult(statusCode: 401, q2token: nil, userDataJSON: nil, username: "alice", authenticationMethod: .password)
+        for value in [refused as Any, refused.asAuthenticationModuleResponse() as Any] {
+            var dumped = ""
+            dump(value, to: &dumped)
+            #expect(dumped.contains("- q2token: nil\n"), "\(dumped)")
+        }
     }
 
     @Test func aScriptedCardholdersCodeAndCardNumberNeverPrint() throws {

@@ -116,7 +116,10 @@ public struct ParsedCommandLine: Sendable {
                 // `--=x` has no name: "unknown option --" named the word that ends the options instead.
                 let shown = name == "--" ? "\(name)=\(value ?? "")" : name
                 // A misspelled option (`--see`, `--Seed`): the one of this command's it is likely meant to be.
-                let likely = spec == nil ? KeySuggestion.hint(for: name, among: OptionTable.all.filter { $0.scope.includes(chosen) }.map(\.name)) : ""
+                // Of those this verb takes (`history show`'s, not the list's --limit).
+                let verb = chosen.verb(of: words)
+                let takes = OptionTable.all.filter { $0.scope.includes(chosen) && (verb.map($0.isFor(verb:)) ?? true) }
+                let likely = spec == nil ? KeySuggestion.hint(for: name, among: takes.map(\.name)) : ""
                 throw problem("unknown option \(shown)\(owner)\(likely); see idp-tui \(chosen.rawValue.isEmpty ? "" : chosen.rawValue + " ")--help")
             }
             guard seen.insert(name).inserted || spec.repeatable else { throw problem("\(name) is given twice; give it once") }

@@ -188,7 +188,8 @@ extension TerminalApp {
         case .form(var form):
             // `?` at the user name or activation code: the demo users, and then which one fills the form.
             if form.choosingDemoUser { return answerPlainDemoUser(text, &form) }
-            if askPlainDemoUser(text, &form) { return false }
+            // Refused (a later page's `?` for a name that is no demo user's): asked again, as any refusal.
+            if askPlainDemoUser(text, &form) { return form.error != nil }
             // Submit takes Enter alone: a line meant for a question the form no longer asks (a code a demo user
             // filled in) neither submits nor shows.
             guard let index = form.focusedField else { return text.isEmpty ? submitPlain() : refuse("Enter submits; Esc cancels") }

@@ -341,21 +341,24 @@ public final class TerminalApp: FlowFrontEnd {
     /// was stopped ("interrupted: Log in cancelled, recorded in the history"); nil when no flow was under way. Ctrl-C
     /// in a flow used to exit with nothing said, and the flow was in no history.
     public func interruptionNote() -> String? {
-        stoppedFlowNote().map { "interrupted: \($0)" }
+        stoppedFlowNote(ended: "cancelled").map { "interrupted: \($0)" }
     }
 
     /// Ends a session whose answers are piped in at an answer its question refused (exit 2, bad input): the lines
     /// after it were meant for this question or later ones, and would each fall one question early (a password
-    /// as the next flow's user name, shown and kept in the history). Returns what became of the flow under way
-    /// ("Log in cancelled, recorded in the history"), nil when none was.
-    public func quitAtRefusedAnswer() -> String? {
+    /// as the next flow's user name, shown and kept in the history). The flow under way is aborted for bad input
+    /// (`ABORTED_BAD_INPUT`, as `run` aborts one whose answers cannot answer it), not cancelled as the user's.
+    /// Returns what became of it ("Log in aborted, recorded in the history"), nil when none was under way.
+    public func quitAtRefusedAnswer(_ why: String) -> String? {
         interruptedFlow = state.flowInProgress
+        if let flowID = state.runningFlow { serviceIfReady?.cancel(flowID: flowID, reason: .badInput(why)) }
         quit(2)
-        return stoppedFlowNote()
+        return stoppedFlowNote(ended: "aborted")
     }
 
-    /// Cancels what ran, waits for it to be recorded, and says so; nil when no flow was under way.
-    private func stoppedFlowNote() -> String? {
+    /// Waits for the stopped flow to be recorded, and says so ("Log in `ended`, recorded in the history"); nil
+    /// when no flow was under way.
+    private func stoppedFlowNote(ended: String) -> String? {
         guard let flow = interruptedFlow else { return nil }
         // A flow cancelled at a prompt ends through its SDK, which may wait on a slow server (a payment's cancel
         // CReq, a slow ACS: it was then "not recorded"); after a second, the call it awaits is ended at once.
@@ -365,7 +368,7 @@ public final class TerminalApp: FlowFrontEnd {
             recorded = service.waitUntilIdle(timeout: .seconds(1))
         }
         let history = serviceIfReady?.history is MemoryFlowHistory ? "" : recorded ? ", recorded in the history" : ", not recorded"
-        return "\(flow.title) cancelled\(history)"
+        return "\(flow.title) \(ended)\(history)"
     }
 
     /// A field's label on screen.
