@@ -209,16 +209,22 @@ public final class FlowService: Sendable {
     /// Waits until no flow is queued or running, or `timeout` has passed; true when none is. For a front end that
     /// is quitting after ``cancelAll()`` (Ctrl-C): the cancelled flow's result is then in the history before the
     /// process exits (it was lost). The main queue runs meanwhile, as a payment's delegate callbacks end it there
-    /// (waiting without it lost a payment cancelled at its challenge); the messages posted meanwhile are dropped.
+    /// (waiting without it lost a payment cancelled at its challenge); the messages posted meanwhile are dropped,
+    /// but for the flows' results, handed to `finished` (whether each was kept: ``FlowResult/notSavedLine``).
     @discardableResult
-    public func waitUntilIdle(timeout: Duration) -> Bool {
+    public func waitUntilIdle(timeout: Duration, finished: (FlowResult) -> Void = { _ in }) -> Bool {
         let deadline = ContinuousClock.now + timeout
+        func take() {
+            for case .finished(let result) in mailbox.drain() { finished(result) }
+        }
         while activeFlowCount > 0 {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { return false }
             _ = mailbox.waitForMessages(timeout: min(left, .milliseconds(10)))
-            _ = mailbox.drain()
+            take()
         }
+        // A result posted as the flow ended, before the count fell.
+        take()
         return true
     }
 

@@ -293,6 +293,11 @@ import Testing
         #expect(run.status == 74, "\(run.status) \(run.stderr)")
         #expect(run.stderr.hasSuffix("idp-tui: flow 1 (payer-auth) was not saved to the history: the state file \(state): database or disk is full\n"),
                 "\(run.stderr)")
+        // A session stopped at a refused answer says the flow it aborted was not kept (it said "recorded").
+        let refused = try BinaryRun.run(["--plain", "--state", state], stdin: "1\n\nwonderland\n")
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(refused.stderr.hasSuffix("; Activate device aborted, not recorded: the state file \(state): database or disk is full\n"),
+                "\(refused.stderr)")
     }
 
     /// A device the MC-SDK cannot store (a full disk; here triggers that fail every write of it) fails StartEvent

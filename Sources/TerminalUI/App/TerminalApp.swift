@@ -362,12 +362,16 @@ public final class TerminalApp: FlowFrontEnd {
         guard let flow = interruptedFlow else { return nil }
         // A flow cancelled at a prompt ends through its SDK, which may wait on a slow server (a payment's cancel
         // CReq, a slow ACS: it was then "not recorded"); after a second, the call it awaits is ended at once.
-        var recorded = serviceIfReady?.waitUntilIdle(timeout: .seconds(1)) ?? false
+        // Idle is not kept: a full disk refuses the record, which the result says (it said "recorded").
+        var notKept: String?
+        let keep = { (result: FlowResult) in notKept = result.detail(HistoryNotSavedDetail.self)?.reason ?? notKept }
+        var recorded = serviceIfReady?.waitUntilIdle(timeout: .seconds(1), finished: keep) ?? false
         if !recorded, let service = serviceIfReady {
             service.stopAwaitedCalls()
-            recorded = service.waitUntilIdle(timeout: .seconds(1))
+            recorded = service.waitUntilIdle(timeout: .seconds(1), finished: keep)
         }
-        let history = serviceIfReady?.history is MemoryFlowHistory ? "" : recorded ? ", recorded in the history" : ", not recorded"
+        let history = serviceIfReady?.history is MemoryFlowHistory ? ""
+            : notKept.map { ", not recorded: \($0)" } ?? (recorded ? ", recorded in the history" : ", not recorded")
         return "\(flow.title) \(ended)\(history)"
     }
 
