@@ -207,6 +207,28 @@ enum LogPaneProbe {
         Snapshot.check(driver.app.render(), "sequence-challenge-80x24")
     }
 
+    /// On a challenge with no code field (single-select here), `v` draws the diagram under it, CReq and CRes
+    /// included, and the screen's choice stays as it was; the help bar names it. On a code field it is typed.
+    @Test func vDrawsTheDiagramUnderAChallengeWithNoCodeField() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000009900000012")
+        let before = try #require(driver.challenge)
+        // The log's title names it (the help bar has no room for it at 80 columns).
+        #expect(driver.app.render().text.contains("⚡ fault · v: diagram"), "\(driver.app.render().text)")
+        driver.press(.character("v"))
+        #expect(driver.app.state.logAsSequence)
+        let text = driver.app.render().text
+        #expect(text.contains("Sequence — flow 1: Pay with card") && text.contains("CReq"), "\(text)")
+        #expect(driver.challenge?.prompt.id == before.prompt.id && driver.challenge?.selected == before.selected)
+        driver.press(.character("v"))
+        #expect(!driver.app.state.logAsSequence)
+        // A text challenge's code field takes the letter.
+        let text2 = AppDriver()
+        text2.pay(card: "4000000000002503")
+        text2.press(.character("v"))
+        #expect(!text2.app.state.logAsSequence && text2.challenge?.code.text == "v")
+    }
+
     /// A bridge ack's status only repeats its step: its arrow says "ack" once.
     @Test func anAckSaysAckOnce() throws {
         let driver = AppDriver(width: 120, height: 90)

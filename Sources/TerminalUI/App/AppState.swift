@@ -209,6 +209,14 @@ public struct AppState: Sendable {
         }
     }
 
+    /// Whether `v` switches the log between its list and the diagram: where Tab reaches the log, and on a challenge
+    /// with no code field (its keys are arrows, space, a and r, Enter), where watching CReq and CRes is the point.
+    var logTakesV: Bool {
+        if logTakesTab { return true }
+        if case .challenge(let challenge) = screen { return challenge.screen.uiType != .text }
+        return false
+    }
+
     /// The working screen of a flow being cancelled.
     mutating func showCancelling(flowID: Int, flow: FlowKind) {
         screen = .working(flowID: flowID, flow: flow, step: ScreenState.cancellingStep)

@@ -23,7 +23,7 @@ extension AppView {
             // `v` last but help: the diagram, where Tab reached the log (the bar drops it first when narrow).
             // No filter while a form waits (a "/" may be in a password typed here by mistake).
             return [("↑↓", "move"), ("enter", "details")] + (state.isAsking ? [] : [("/", "filter")]) + [("end", "newest"), ("esc", "back")]
-                + (state.logTakesTab ? [("v", "diagram")] : []) + [("F1", "help")]
+                + (state.logTakesV ? [("v", "diagram")] : []) + [("F1", "help")]
         }
         switch state.screen {
         // q before f and h: at 60 columns the bar dropped it, and with it the way out.
@@ -49,9 +49,12 @@ extension AppView {
         case .challenge(let challenge):
             switch challenge.screen.uiType {
             case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F6", "log"), ("F1", "help")]
-            case .singleSelect, .multiSelect: return [("↑↓", "move"), ("space", "choose"), ("enter", "submit"), ("esc", "cancel"), ("F6", "log"), ("?", "help")]
-            case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("F6", "log"), ("?", "help")]
-            case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("?", "help")]
+            // v before help: the diagram of the challenge's CReq and CRes, where no code field takes the key.
+            case .singleSelect, .multiSelect: return [("↑↓", "move"), ("space", "choose"), ("enter", "submit"), ("esc", "cancel"), ("F6", "log"),
+                                                      ("v", "diagram"), ("?", "help")]
+            case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("F6", "log"),
+                                     ("v", "diagram"), ("?", "help")]
+            case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("v", "diagram"), ("?", "help")]
             }
         case .choice(let choice): return [("↑↓ 1-\(choice.choice.options.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"), ("?", "help")]
         // Cancelling, Esc again stops waiting for the SDK (the screen says so too).

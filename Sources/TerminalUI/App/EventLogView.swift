@@ -163,7 +163,7 @@ extension TerminalApp {
             // The event shown stays the one opened: following the newest, it was swapped for each new event.
             focus.selected = events[max(0, current)].sequence
             focus.detail = 0
-        case .character("v") where state.logTakesTab:
+        case .character("v") where state.logTakesV:
             // The diagram, as v shows it from the screen: the focus (and a filter, which the diagram does not take)
             // goes with it (v did nothing here).
             leaveLogFocus(focus)
@@ -275,7 +275,8 @@ extension AppView {
         } else {
             LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
                          height: height, focus: state.logFocus, widest: state.logWidest, historyIDs: state.historyIDs,
-                         formWaiting: state.isAsking, tabReadsIt: state.logTakesTab, total: state.log.count)
+                         formWaiting: state.isAsking, tabReadsIt: state.logTakesTab, vDrawsIt: state.logTakesV,
+                         total: state.log.count)
         }
     }
 

@@ -140,7 +140,7 @@ public final class TerminalApp: FlowFrontEnd {
             state.logAsSequence = false
             return
         }
-        if key == .character("v") && !isEditing && logTakesTab {
+        if key == .character("v") && !isEditing && state.logTakesV {
             state.logAsSequence.toggle()
             state.logScroll = 0  // Each view opens on the newest (the list's lines and the diagram's arrows differ).
             return

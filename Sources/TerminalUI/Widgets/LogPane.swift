@@ -147,7 +147,7 @@ enum LogPane {
     /// focus's own scroll, moved only as far as that needs).
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int,
                      height: Int, focus: LogFocusState? = nil, widest: Widest, historyIDs: [Int: Int] = [:], formWaiting: Bool = false,
-                     tabReadsIt: Bool = true, total: Int? = nil) {
+                     tabReadsIt: Bool = true, vDrawsIt: Bool = true, total: Int? = nil) {
         let rows = max(0, height - 3)
         var scroll = min(scroll, maximumScroll(events, rows: rows))
         if let focus {
@@ -205,7 +205,9 @@ enum LogPane {
             title += " — → to ← from \(identityProvider)⚡ fault"
             // Each key where the title has room for it whole (at 60 columns "tab: read…" was cut mid-word); the
             // diagram's from 80 columns (the home's help bar has it from about 90, and it was found only in the help).
-            if tabReadsIt { title = appendingWhole([" · tab: read them", " · v: diagram"], to: title, within: width - 6) }
+            // A challenge with no code field takes v, not Tab (it moves between its options and buttons).
+            let keys = (tabReadsIt ? [" · tab: read them"] : []) + (vDrawsIt ? [" · v: diagram"] : [])
+            title = appendingWhole(keys, to: title, within: width - 6)
         }
         Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: CharacterWidth.truncate(title, to: width - 6))
         // The terminal's width (the pane spans it), which the thresholds are written in: the time from 110 columns.
