@@ -227,6 +227,11 @@ enum LogPaneProbe {
         text2.pay(card: "4000000000002503")
         text2.press(.character("v"))
         #expect(!text2.app.state.logAsSequence && text2.challenge?.code.text == "v")
+        // Masked, it is said (it showed as one more dot, and the Enter after it spent an attempt unseen).
+        #expect(text2.app.render().text.contains("what is typed holds more than digits"), "\(text2.app.render().text)")
+        text2.press(.backspace)
+        text2.type("12")
+        #expect(!text2.app.render().text.contains("what is typed holds") && text2.app.render().text.contains("the simulated issuer's code is 1234"))
     }
 
     /// A bridge ack's status only repeats its step: its arrow says "ack" once.

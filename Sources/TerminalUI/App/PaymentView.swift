@@ -133,8 +133,12 @@ extension AppView {
             if let stop = challenge.stops.firstIndex(of: .code) {
                 buffer.targets.append(ClickTarget(row: row, column: area.left, width: 25, stop: stop))
             }
-            let hintRows = buffer.putWrapped(Self.codeHint(screen), row: row, column: area.left + 27, width: max(0, area.width - 27),
-                                             lines: 2, role: .hint)
+            // The field is masked: a letter typed by mistake (a key meant for the screen before the challenge came)
+            // showed as one more dot and cost an attempt unseen. Said, not refused: a scenario's code may hold one.
+            let typedOther = challenge.code.text.contains { !($0.isASCII && $0.isNumber) && $0 != " " }
+            let hint = typedOther ? "what is typed holds more than digits (the field is masked)" : Self.codeHint(screen)
+            let hintRows = buffer.putWrapped(hint, row: row, column: area.left + 27, width: max(0, area.width - 27),
+                                             lines: 2, role: typedOther ? .error : .hint)
             used = row + max(0, hintRows - 1)
         case .singleSelect, .multiSelect:
             let single = screen.uiType == .singleSelect
