@@ -30,7 +30,10 @@ extension AppView {
         // Tab and v last: the log's keys show where the bar has room (tab from 80 columns, v from about 90).
         case .home: return [("↑↓ 1-\(MenuItem.all.count)", "move"), ("enter", "select"), ("q", "quit"), ("f", "faults"), ("h", "history"),
                             ("tab", "log"), ("v", "diagram"), ("?", "help")]
-        case .history: return [("↑↓ j k", "move"), ("enter", "transcript"), ("esc", "back"), ("f", "faults"), ("?", "help")]
+        case .history(let history) where history.editingFilter: return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")]
+        case .history(let history) where !history.filter.isEmpty:
+            return [("↑↓ j k", "move"), ("enter", "transcript"), ("/", "filter"), ("esc", "clear the filter"), ("?", "help")]
+        case .history: return [("↑↓ j k", "move"), ("enter", "transcript"), ("/", "filter"), ("esc", "back"), ("f", "faults"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back"), ("?", "help")]
         case .transcript(let transcript, _) where transcript.editingFilter: return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")]

@@ -6,7 +6,16 @@ import LocaleText
 
 /// The history screen: past flows, newest first.
 public struct HistoryState: Sendable, Equatable {
-    public var entries: [HistorySummary]
+    /// Every flow read, newest first.
+    public private(set) var all: [HistorySummary]
+    /// The flows the list shows: those the filter matches (all without one).
+    public private(set) var entries: [HistorySummary]
+    /// Only flows whose row's text contains this are listed (smart case, as the log's `/`): `failure`, `payer`.
+    public var filter = "" {
+        didSet { entries = filter.isEmpty ? all : all.filter { Self.matches($0, filter) } }
+    }
+    /// `/` was pressed: keys type into the filter until Enter or Esc.
+    public var editingFilter = false
     public var selection = 0
     /// The first flow shown (``ListWindow``).
     public var first = 0
@@ -14,6 +23,19 @@ public struct HistoryState: Sendable, Equatable {
     public var error: String?
     /// Whether the file holds older flows than the list shows (it shows the newest ``TerminalApp/historyLimit``).
     public var olderNotShown = false
+
+    public init(entries: [HistorySummary], error: String? = nil, olderNotShown: Bool = false) {
+        all = entries
+        self.entries = entries
+        self.error = error
+        self.olderNotShown = olderNotShown
+    }
+
+    /// Whether `entry`'s row holds `filter`: its ID, flow, user, outcome, status or time.
+    static func matches(_ entry: HistorySummary, _ filter: String) -> Bool {
+        let text = AppView.HistoryColumns.values(entry).joined(separator: " ")
+        return text.range(of: filter, options: filter.contains { $0.isUppercase } ? [] : .caseInsensitive) != nil
+    }
 }
 
 /// One past flow's transcript: its events listed as the event log lists them (its columns, a filter, the detail
@@ -78,16 +100,37 @@ extension TerminalApp {
             history.first = ListWindow.first(kept: history.first, focus: history.selection, rows: rows, count: history.entries.count)
         }
         keepInView()
+        let last = max(0, history.entries.count - 1)
+        // While the filter is typed, keys edit it; the arrows and page keys move the selection, as in a transcript.
+        if history.editingFilter && ![.up, .down, .pageUp, .pageDown, .home, .end].contains(key) {
+            let selected = history.entries.indices.contains(history.selection) ? history.entries[history.selection].id : nil
+            var (filter, editing) = (history.filter, history.editingFilter)
+            if let notice = LogFocusState.edit(&filter, editing: &editing, with: key) { state.notice = notice }
+            (history.filter, history.editingFilter) = (filter, editing)
+            // The flow selected stays selected while the filter lists it.
+            history.selection = history.entries.firstIndex { $0.id == selected } ?? min(history.selection, max(0, history.entries.count - 1))
+            keepInView()
+            state.screen = .history(history)
+            return
+        }
+        // A page is the rows shown, less one kept in sight (k9s and less page so).
+        let page = max(1, AppView.historyRows(history, AppView.innerPanel(state)) - 1)
         switch key {
+        // The first Esc clears a filter, the next goes back, as a transcript's.
+        case .escape where !history.filter.isEmpty: history.filter = ""
         case .escape, .character("q"), .f3:
             state.screen = .home
             return
-        // As the home menu moves (and lazygit's and k9s's lists): j k, either end. PgUp PgDn page the event log
-        // below, as on the home menu (the log cannot take the focus here).
+        // As the home menu moves (and lazygit's and k9s's lists): j k, either end, and PgUp PgDn a page of flows (they
+        // paged the event log below, and 200 flows were stepped through one by one).
         case .up, .backTab, .character("k"): history.selection = max(0, history.selection - 1)
-        case .down, .tab, .character("j"): history.selection = min(max(0, history.entries.count - 1), history.selection + 1)
+        case .down, .tab, .character("j"): history.selection = min(last, history.selection + 1)
+        case .pageUp: history.selection = max(0, history.selection - page)
+        case .pageDown: history.selection = min(last, history.selection + page)
         case .home: history.selection = 0
-        case .end: history.selection = max(0, history.entries.count - 1)
+        case .end: history.selection = last
+        // `failure`, `payer-auth`, `alice`: the flows whose row holds it.
+        case .character("/"): history.editingFilter = true
         case .enter:
             guard history.entries.indices.contains(history.selection) else { break }
             let id = history.entries[history.selection].id
@@ -121,7 +164,9 @@ extension AppView {
         }
         guard !history.entries.isEmpty else {
             // Wrapped at words (at 60 columns it stopped mid-word: "…, with thei").
-            buffer.putWrapped("No flows yet: the flows you run are kept here, with their transcripts.", row: area.top + 1,
+            let none = history.all.isEmpty ? "No flows yet: the flows you run are kept here, with their transcripts."
+                : "No flow matches the filter (esc clears it)."
+            buffer.putWrapped(none, row: area.top + 1,
                               column: area.left, width: area.width, lines: max(1, area.height - 1), role: .hint)
             return
         }

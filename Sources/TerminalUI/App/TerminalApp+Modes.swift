@@ -21,7 +21,7 @@ extension TerminalApp {
     /// Screens that use PgUp and PgDn for their own text rather than the event log.
     var scrollsItself: Bool {
         switch state.screen {
-        case .transcript, .comparison: true
+        case .history, .transcript, .comparison: true
         default: false
         }
     }
@@ -33,6 +33,7 @@ extension TerminalApp {
         case .payment(let form): form.focusedField != nil
         case .challenge(let challenge): challenge.focusedStop == .code
         case .transcript(let transcript, _): transcript.editingFilter
+        case .history(let history): history.editingFilter
         default: false
         }
     }

@@ -76,6 +76,8 @@ extension TerminalApp {
             // when it opened), the selection kept on the flow just read, or as near as the list now allows.
             openHistory()
             if case .history(var fresh) = state.screen {
+                // The list's filter kept, as its selection is.
+                fresh.filter = history.filter
                 let id = transcript.record.summary.id
                 fresh.selection = fresh.entries.firstIndex { $0.id == id } ?? min(history.selection, max(0, fresh.entries.count - 1))
                 state.screen = .history(fresh)
