@@ -299,6 +299,14 @@ final class PaymentRun: DropsCardholder {
             : world.identityFaults.networkUnavailable ? "Bring the network back (the network-unavailable fault), then run 3-D Secure again."
             : world.network.slowness(beyond: settings.bridgeTiming.readyTimeout)?.advice(
                 gaveUp: "the Drops page must be ready within \(settings.bridgeTiming.readyTimeout.secondsText)", then: "run 3-D Secure again")
+        // Any other fault on that a payment meets (the bridge's, 3-D Secure's, the network's) may explain a failure:
+        // said, as the identity flows say theirs ("turn the server-error fault off"). "Run 3-D Secure again" had
+        // sent the tester into the same fault (the Drops page never got ready, each time).
+        let faultsOn = base.outcome == .failure && network == nil ? world.activeFaultNames(of: PaymentFamily.faultKeys(reaching: base.flow)) : []
+        let faults: String? = faultsOn.isEmpty ? nil
+            : payment?.nextAction == .retry
+            ? "Turn off the faults on (\(faultsOn.joined(separator: "; "))), then run 3-D Secure again; or authorise without liability shift."
+            : (payment?.advice ?? base.advice).map { "\($0) Faults were on (\(faultsOn.joined(separator: "; "))): turn them off to rule them out." }
         var result = FlowResult(
             flowID: base.flowID, flow: base.flow, outcome: base.outcome, status: base.status, failedStep: base.failedStep,
             error: base.error, duration: base.duration,
@@ -306,7 +314,7 @@ final class PaymentRun: DropsCardholder {
             // cardholder's "no": it never advises authorising without liability shift, which a retry's advice offers.
             advice: base.status == EngineStatus.abortedBadInput ? base.advice
                 : base.outcome == .cancelled && payment?.nextAction == .retry ? PaymentOutcome.retryWithoutAuthorising
-                : network ?? payment?.advice ?? base.advice,
+                : network ?? faults ?? payment?.advice ?? base.advice,
             details: base.details)
         result.payment = payment
         return result

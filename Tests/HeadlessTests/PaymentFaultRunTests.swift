@@ -76,4 +76,19 @@ import Testing
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.results.isEmpty && run.events.isEmpty)
     }
+
+    /// A failed payment's advice names the faults on that it met, as the identity flows' advice does: it said "Run
+    /// 3-D Secure again" into a Drops page that never gets ready, each time.
+    @Test(arguments: [
+        (["--bridge-fault", "ready-never-comes"], "",
+         "Turn off the faults on (the Drops page never gets ready), then run 3-D Secure again; or authorise without liability shift."),
+        ([], #","faults":{"threeDS":{"directoryServer":"http500"}}"#,
+         "May authorise, without liability shift: the risk stays yours. Faults were on (directory server answering HTTP 500): turn them off to rule them out."),
+    ] as [([String], String, String)])
+    func aFailedPaymentsAdviceNamesTheFaultsOn(_ options: [String], _ faults: String, _ advice: String) throws {
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral"] + options,
+                                    stdin: #"{"card":"4000000000002503","expiry":"12/30","otp":"1234"\#(faults)}"#)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.results.first?["advice"] as? String == advice, "\(String(describing: run.results.first))")
+    }
 }
