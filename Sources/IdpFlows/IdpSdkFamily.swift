@@ -238,7 +238,8 @@ final class MasterControllerListener: KSAsyncEventReceiver, Sendable {
     func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
         guard let error = event as? KSMErrorRuntimeEvent, let run = service.withLock({ $0.service })?.runningFlow else { return }
         run.emit(.runtimeError, from: .masterController, to: .app, thread: QueueName.current, status: StatusType.INTERNAL_ERROR.name,
-                 detail: "\(error.getName()): \(error.errorDescription); send StartEvent before anything else")
+                 // Every field the consumer hears, as docs/faults.md lists them (it gave the description alone).
+                 detail: "\(error.getName()) errorType=\(error.errorType), errorCode=\(error.errorCode): \(error.errorDescription); send StartEvent before anything else")
     }
 }
 
