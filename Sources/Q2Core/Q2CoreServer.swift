@@ -31,7 +31,7 @@ public final class Q2CoreServer: Sendable {
 
     /// A logon request as the log says it (the password never: only that one is sent).
     public static func logonRequest(userId: String) -> NetworkRequest {
-        NetworkRequest("POST \(path)", detail: "userId=\(userId), password=(not shown)")
+        NetworkRequest("POST \(path)", detail: "userId=\(userId) + a password")
     }
 
     /// The app tenant's users' stored hashes, made at the first logon (a scenario's users are made at their
