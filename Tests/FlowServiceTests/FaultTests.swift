@@ -154,9 +154,8 @@ import Testing
         let failed = try #require(service.run(.activate, with: frontEnd))
         #expect(failed.status == "INTERNAL_ERROR")
         #expect(frontEnd.events(of: failed.flowID).contains { $0.step == .runtimeError })
-        // With every field the app's receiver hears.
         #expect(frontEnd.events(of: failed.flowID).contains { $0.detail.hasPrefix("ErrorRuntimeEvent errorType=runtimeError, errorCode=") })
-        // The app's receiver hears the ErrorRuntimeEvent first; SetAuthorisationCode's result is its own type,
+        // The app's receiver hears the ErrorRuntimeEvent (every field) first; SetAuthorisationCode's result is its own type,
         // INTERNAL_ERROR (it was the ErrorRuntimeEvent itself, which the guide's as! cast traps on).
         let last = try #require(frontEnd.events(of: failed.flowID).suffix(2).map { ($0.step, $0.status) } as [(FlowStep, String?)]?)
         #expect(last.map(\.0) == [.runtimeError, .setAuthorisationCode] && last.last?.1 == "INTERNAL_ERROR", "\(last)")
