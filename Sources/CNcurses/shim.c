@@ -9,7 +9,6 @@
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -89,11 +88,6 @@ int idp_curses_start(int mouse) {
     // a terminal that reports no size (0x0) gets terminfo's lines and cols, then 24x80. It does the same on
     // every resize.
     use_tioctl(TRUE);
-    // Inside tmux or GNU screen with TERM left as the outer terminal's (TERM=xterm-256color, a common setting), the
-    // lines ncurses draws through the alternate character set (ESC ( 0, then q for ─) showed as "qqqq" (tmux 3.3a
-    // does not map them in UTF-8 mode); the box characters as UTF-8 show everywhere. ncurses' own switch for it
-    // (man ncurses, NCURSES_NO_UTF8_ACS), unless the user set it either way.
-    if ((getenv("TMUX") != NULL || getenv("STY") != NULL) && getenv("NCURSES_NO_UTF8_ACS") == NULL) setenv("NCURSES_NO_UTF8_ACS", "1", 0);
     // newterm, not initscr: an unknown TERM then returns NULL instead of printing and exiting the process.
     if (newterm(NULL, stdout, stdin) == NULL) return -1;
     curses_active = 1;

@@ -58,20 +58,6 @@ import Testing
         #expect(!screen.contains("What would you like to do?") && !screen.contains("Activate device"), "\(screen)")
     }
 
-    /// Inside tmux with TERM left as the outer terminal's (`xterm-256color`, a common tmux.conf setting), the boxes'
-    /// lines showed as "qqqq": ncurses drew them through the alternate character set, which tmux 3.3a does not map
-    /// in UTF-8 mode. They are drawn as UTF-8 box characters there.
-    @Test func insideTmuxWithAnXtermTERMTheBoxesAreLines() throws {
-        let session = try TmuxSession(command: [
-            "sh", "-c", "TERM=xterm-256color \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
-        ])
-        #expect(session.waitFor("What would you like to do?"))
-        let screen = session.screen()
-        #expect(screen.contains("┌─ Home ──") && !screen.contains("qqq"), "\(screen)")
-        session.press("q")
-        #expect(session.waitForExit() == 0)
-    }
-
     /// A terminal without colours gets monochrome, whose focus is reverse video: the default theme's (bold, once
     /// its colours were gone) made the selected history row look like every failure row.
     @Test func aTerminalWithoutColoursShowsTheSelectedHistoryRowInReverseVideo() throws {
