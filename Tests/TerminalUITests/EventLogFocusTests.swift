@@ -232,6 +232,9 @@ enum LogPaneProbe {
         text2.press(.backspace)
         text2.type("12")
         #expect(!text2.app.render().text.contains("what is typed holds") && text2.app.render().text.contains("the simulated issuer's code is 1234"))
+        // A space too: the ACS compares the code as sent.
+        text2.type(" ")
+        #expect(text2.app.render().text.contains("what is typed holds more than digits"))
     }
 
     /// A bridge ack's status only repeats its step: its arrow says "ack" once.

@@ -1,5 +1,6 @@
 import FlowRecords
 import Foundation
+import LocaleText
 import TerminalUI
 import Testing
 
@@ -24,12 +25,15 @@ import Testing
         try thirtyTwoFlows(driver)
         #expect(driver.app.render().text.contains("History — 32 flows"))
         driver.press(.character("/"))
+        // Typed, not taken as keys: q did not leave, f open the faults panel, ? the help, j k move.
+        driver.type("qfj?kh")
+        #expect(driver.app.render().text.contains("History — /qfj?kh▏ · 0 of 32 flows"), "\(driver.app.render().text)")
+        #expect(driver.app.state.faultsPanel == nil && !driver.app.state.showHelp)
+        driver.press(.control("u"))
         driver.type("fail")
         let text = driver.app.render().text
         #expect(text.contains("History — /fail▏ · 1 of 32 flows"), "\(text)")
         #expect(text.contains("payer-auth none failure AUTHENTICATION_UNAVAILABLE") && !text.contains(" activate "), "\(text)")
-        // Typed, not taken as keys: `f` did not open the faults panel, `q` did not leave.
-        #expect(driver.app.state.faultsPanel == nil)
         // Enter keeps it, and opens the flow it lists; back, the list keeps the filter.
         driver.press(.enter)
         #expect(driver.app.render().text.contains("History — /fail · 1 of 32 flows"))
@@ -64,5 +68,31 @@ import Testing
         #expect(selection() == 0)
         for _ in 0..<10 { driver.press(.pageDown) }
         #expect(selection() == 31)
+    }
+
+    /// Esc on a kept filter keeps the flow selected, in the whole list (the index into the filtered list landed on
+    /// another); a paste goes into the filter being typed; a click on a row while it is typed opens that flow.
+    @Test func theSelectionAPasteAndAClickWithAFilter() throws {
+        let driver = AppDriver()
+        try thirtyTwoFlows(driver)
+        func list() -> HistoryState? { if case .history(let list) = driver.screen { list } else { nil } }
+        driver.press(.character("/"))
+        driver.app.handlePaste("activ")
+        #expect(list()?.filter == "activ" && list()?.entries.count == 31, "\(String(describing: list()?.filter))")
+        driver.press(.enter, .down, .down, .down)
+        let chosen = try #require(list().map { $0.entries[$0.selection].id })
+        driver.press(.escape)
+        #expect(list()?.filter == "" && list().map { $0.entries[$0.selection].id } == chosen)
+        // A click on a row while the filter is typed opens it.
+        driver.press(.character("/"))
+        driver.type("fail")
+        let lines = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let row = try #require(lines.firstIndex { $0.contains("AUTHENTICATION_UNAVAILABLE") })
+        let column = CharacterWidth.of(lines[row].prefix { $0 == " " || $0 == "│" }) + 2
+        driver.app.handleMouse(MouseReport(button: 0, column: column, row: row + 1, pressed: true))
+        driver.app.handleMouse(MouseReport(button: 0, column: column, row: row + 1, pressed: false))
+        if case .transcript(let transcript, _) = driver.screen { #expect(transcript.record.summary.flow == "payer-auth") } else {
+            Issue.record("the click did not open the flow: \(driver.app.render().text)")
+        }
     }
 }

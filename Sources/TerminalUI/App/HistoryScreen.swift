@@ -117,7 +117,11 @@ extension TerminalApp {
         let page = max(1, AppView.historyRows(history, AppView.innerPanel(state)) - 1)
         switch key {
         // The first Esc clears a filter, the next goes back, as a transcript's.
-        case .escape where !history.filter.isEmpty: history.filter = ""
+        // The flow selected stays selected in the whole list (the index, into the filtered one, landed on another).
+        case .escape where !history.filter.isEmpty:
+            let selected = history.entries.indices.contains(history.selection) ? history.entries[history.selection].id : nil
+            history.filter = ""
+            history.selection = history.entries.firstIndex { $0.id == selected } ?? 0
         case .escape, .character("q"), .f3:
             state.screen = .home
             return

@@ -80,6 +80,8 @@ extension TerminalApp {
             // A past flow clicked opens, as a menu item clicked starts (it was ignored, and Enter then opened the
             // flow selected before).
             history.selection = target.stop
+            // The typing ends with the click, as in a transcript (Enter then only closed the filter).
+            history.editingFilter = false
             state.screen = .history(history)
             handle(.enter)
         case .transcript(var transcript, let history) where transcript.detail == nil && !transcript.asSequence:

@@ -135,10 +135,12 @@ extension AppView {
             }
             // The field is masked: a letter typed by mistake (a key meant for the screen before the challenge came)
             // showed as one more dot and cost an attempt unseen. Said, not refused: a scenario's code may hold one.
-            let typedOther = challenge.code.text.contains { !($0.isASCII && $0.isNumber) && $0 != " " }
+            // A space too: the ACS compares the code as sent. Red where the code is the published digits; a
+            // scenario's own code may hold a letter, and its hint is said plainly.
+            let typedOther = challenge.code.text.contains { !($0.isASCII && $0.isNumber) }
             let hint = typedOther ? "what is typed holds more than digits (the field is masked)" : Self.codeHint(screen)
             let hintRows = buffer.putWrapped(hint, row: row, column: area.left + 27, width: max(0, area.width - 27),
-                                             lines: 2, role: typedOther ? .error : .hint)
+                                             lines: 2, role: typedOther && screen.shownCode != nil ? .error : .hint)
             used = row + max(0, hintRows - 1)
         case .singleSelect, .multiSelect:
             let single = screen.uiType == .singleSelect

@@ -240,6 +240,13 @@ public final class TerminalApp: FlowFrontEnd {
             }
             return
         }
+        if case .history(var history) = state.screen, history.editingFilter {
+            for character in typed {
+                handleHistory(.character(character), &history)
+                if case .history(let now) = state.screen { history = now }
+            }
+            return
+        }
         // The log has the keys (F6 from a form): the form behind, drawn without its focus, takes no paste either.
         if state.logFocus != nil {
             state.notice = LogFocusState.pasteIgnored

@@ -40,7 +40,7 @@ enum HelpBar {
         ("space", "choose an option; press the focused button"),
         ("a r", "approve / refuse on the other device"),
         ("↑↓ on a result", "scroll its lines when they do not all show"),
-        ("pgup pgdn", "scroll the SDK event log"),
+        ("pgup pgdn", "scroll the SDK event log (the history's and a transcript's own rows there)"),
         ("tab or F6", "into the log (F6 from a form too): ↑↓ select, home end, enter details, / filter (no form waiting); esc, tab or F6 back"),
         ("end in the log", "follow the newest events again"),
         ("/ in the log", "filter: enter keeps, esc clears, ctrl-w ctrl-u delete"),
