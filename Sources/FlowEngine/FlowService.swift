@@ -136,7 +136,7 @@ public final class FlowService: Sendable {
                 result.set(unsaved)
             }
         }
-        // Active until recorded: ``waitUntilIdle(timeout:)`` after a cancel then means the history has it.
+        // Active until recorded: ``waitUntilIdle(timeout:finished:)`` after a cancel then means the history has it.
         runs.withLock { _ = $0.removeValue(forKey: run.id) }
         mailbox.post(.finished(result))
         run.markEnded()
