@@ -302,8 +302,9 @@ final class PaymentRun: DropsCardholder {
         // A bridge or 3-D Secure fault on may explain a failure: named after the payment's own advice (which N
         // keeps from offering to authorise), as the identity flows name theirs ("turn the server-error fault off").
         // "Run 3-D Secure again" alone had sent the tester into the same fault (the Drops page never got ready).
-        // The network's are left to the branch above: a latency within the timeouts explains nothing.
-        let faultsOn = base.outcome == .failure && network == nil ? world.activeFaultNames(of: BridgeFaults.Fault.keys) : []
+        // The network's are left to the branch above: a latency within the timeouts explains nothing. Only when one
+        // bit this payment: one merely switched on (a wrong origin on a payment whose card is refused) explains nothing.
+        let faultsOn = base.outcome == .failure && network == nil && run.metAFault ? world.activeFaultNames(of: BridgeFaults.Fault.keys) : []
         let faults: String? = faultsOn.isEmpty ? nil
             : (payment?.advice ?? base.advice).map { "\($0) Faults were on (\(faultsOn.joined(separator: "; "))): turn them off to rule them out." }
         var result = FlowResult(
