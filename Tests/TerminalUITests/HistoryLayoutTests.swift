@@ -163,6 +163,10 @@ import Testing
         driver.press(.character("h"))
         let text = driver.app.render().text
         #expect(text.contains("History — the newest 200 flows; idp-tui history --limit N lists older ones"), "\(text)")
+        // With a filter, the count says so too.
+        driver.press(.character("/"))
+        driver.type("activ")
+        #expect(driver.app.render().text.contains("History — /activ▏ · 200 of the newest 200 flows"), "\(driver.app.render().text)")
     }
 
     /// Back from a transcript, the list is read again (another process ran flows meanwhile: it kept the count from

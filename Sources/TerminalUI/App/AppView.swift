@@ -123,7 +123,7 @@ public enum AppView {
         // A filter first, with its count: the end typed and the cursor kept in sight.
         case .history(let history) where history.editingFilter || !history.filter.isEmpty:
             "History — /\(CharacterWidth.of(history.filter) > 24 ? "…" + CharacterWidth.suffix(history.filter, fitting: 23) : history.filter)"
-                + "\(history.editingFilter ? "▏" : "") · \(history.entries.count) of \(history.all.count) flows"
+                + "\(history.editingFilter ? "▏" : "") · \(history.entries.count) of \(history.olderNotShown ? "the newest " : "")\(history.all.count) flows"
         case .history(let history) where history.olderNotShown:
             "History — the newest \(history.entries.count) flows; idp-tui history --limit N lists older ones"
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
