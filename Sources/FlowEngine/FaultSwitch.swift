@@ -46,6 +46,16 @@ public struct FaultSwitch: Sendable {
         return cycles ? "now \(label)" : "switched \(isOn ? "on" : "off"): \(label)"
     }
 
+    /// Switches it off (a switch with several values, through them to off); false when it stays on (a family's
+    /// setting holds it).
+    @discardableResult
+    public func switchOff() -> Bool {
+        guard heldNotice == nil else { return !state.isOn }
+        // A switch cycles through a handful of values: bounded, in case one never comes back to off.
+        for _ in 0..<16 where state.isOn { _ = change() }
+        return !state.isOn
+    }
+
     /// This switch held on by a family's setting: always on, under `held`'s label, and switching it says why.
     func held(_ held: HeldFault) -> FaultSwitch {
         FaultSwitch(key: key, cycles: false, read: { (true, held.label) }, change: { (true, held.label) }, heldNotice: held.notice)

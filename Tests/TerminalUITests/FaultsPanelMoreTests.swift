@@ -28,6 +28,27 @@ import ThreeDSecure
         #expect(driver.service.environment.world.identityFaults.insecureDevice)
     }
 
+    /// `x` switches every fault off at once, a switch with several values included, and says what it did; one an
+    /// option holds stays on, and is said so.
+    @Test func xSwitchesEveryFaultOff() throws {
+        var configuration = FlowConfiguration()
+        configuration.q2.insecureDeviceReason = "su found"
+        let driver = AppDriver(configuration: configuration)
+        driver.press(.character("f"))
+        driver.press(.character(" "))  // network unavailable
+        let acs = try #require(driver.faultRow("threeDS.acs"))
+        for _ in 0..<acs { driver.press(.down) }
+        driver.press(.character(" "), .character(" "))  // the ACS's second value
+        #expect(driver.app.state.faultSwitches.filter(\.isOn).count == 3)
+        #expect(driver.app.render().text.contains("x all off"), "\(driver.app.render().text)")
+        driver.press(.character("x"))
+        #expect(driver.app.state.faultSwitches.filter(\.isOn).map(\.key) == ["insecureDevice"])
+        #expect(driver.app.render().text.contains("switched off: 2 of 3 (1 held on by a command-line option)"), "\(driver.app.render().text)")
+        #expect(!driver.service.environment.world.identityFaults.networkUnavailable)
+        driver.press(.character("x"))
+        #expect(driver.app.render().text.contains("switched off: 0 of 1 (1 held on by a command-line option)"))
+    }
+
     @Test func withoutTheOptionTheSwitchIsThePanels() throws {
         let driver = AppDriver()
         driver.press(.character("f"))

@@ -6,7 +6,7 @@ extension AppView {
         if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("esc ?", "close help")] }
         if let panel = state.faultsPanel {
             let cycles = state.faultSwitches.indices.contains(panel.focus) && state.faultSwitches[panel.focus].cycles
-            return [("↑↓", "move"), ("space", cycles ? "next value" : "switch"), ("esc", "close"), ("F1", "help")]
+            return [("↑↓", "move"), ("space", cycles ? "next value" : "switch"), ("esc", "close"), ("F1", "help"), ("x", "all off")]
         }
         if let picker = state.cardPicker {
             if !picker.filter.isEmpty || picker.editingFilter {

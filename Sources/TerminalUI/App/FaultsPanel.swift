@@ -57,6 +57,14 @@ extension TerminalApp {
         case .home, .pageUp: panel.focus = 0
         case .end, .pageDown: panel.focus = switches.count - 1
         case .character(" "), .enter: state.notice = switchFault(at: panel.focus)
+        // Every fault off at once, as a test starts over (one by one, the panel opening on the last switch made a
+        // tester switch the wrong ones on).
+        case .character("x"):
+            let on = service.faultSwitches.filter(\.state.isOn)
+            let held = on.filter { !$0.switchOff() }.count
+            refreshFaults()
+            state.notice = on.isEmpty ? "no fault is on" : "switched off: \(on.count - held) of \(on.count)"
+                + (held > 0 ? " (\(held) held on by a command-line option)" : "")
         default: break
         }
         panel.first = panel.firstShown(rows: rows, count: switches.count)

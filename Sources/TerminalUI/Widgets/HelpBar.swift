@@ -45,7 +45,7 @@ enum HelpBar {
         ("end in the log", "follow the newest events again"),
         ("/ in the log", "filter: enter keeps, esc clears, ctrl-w ctrl-u delete"),
         ("v", "the log as a sequence diagram (and back)"),
-        ("f or F2", "faults panel: switch faults on and off, live"),
+        ("f or F2", "faults panel: switch faults on and off, live (x: all off)"),
         ("h or F3", "history of flows (/ filters them), with transcripts (read as the log: enter details, / filter, v diagram)"),
         ("? or F1", "this help (in a text field ? types itself)"),
         ("q", "quit from the home screen; back from a result, the history, a transcript or the faults panel"),
