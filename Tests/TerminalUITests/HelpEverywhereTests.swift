@@ -59,4 +59,20 @@ import Testing
         driver.press(.escape)
         #expect(!driver.app.state.showHelp && driver.app.state.cardPicker != nil)
     }
+
+    /// The help lists the keys of what is under it first (its help bar's), then every key, as lazygit's and k9s's
+    /// do: over the faults panel it began with a form's editing keys.
+    @Test func theHelpListsTheScreensOwnKeysFirst() throws {
+        let driver = AppDriver()
+        driver.press(.character("f"), .f1)
+        let text = driver.app.render().text
+        let allOff = try #require(text.range(of: "all off"), "\(text)")
+        let editing = try #require(text.range(of: "move in a menu"), "\(text)")
+        #expect(allOff.lowerBound < editing.lowerBound, "\(text)")
+        driver.press(.escape, .escape)
+        driver.openPayment()
+        driver.press(.f1)
+        let form = driver.app.render().text
+        #expect(try #require(form.range(of: "test cards")).lowerBound < (try #require(form.range(of: "move in a menu"))).lowerBound, "\(form)")
+    }
 }

@@ -209,6 +209,13 @@ public struct AppState: Sendable {
         }
     }
 
+    /// What the help lists: the keys of what is under it (its help bar's, whole), then every key.
+    var helpOverlayKeys: [(String, String)] {
+        var under = self
+        under.showHelp = false
+        return HelpBar.overlayKeys(screen: AppView.helpKeys(under))
+    }
+
     /// Whether `v` switches the log between its list and the diagram: where Tab reaches the log, and on a challenge
     /// with no code field (its keys are arrows, space, a and r, Enter), where watching CReq and CRes is the point.
     var logTakesV: Bool {

@@ -92,7 +92,7 @@ public enum AppView {
         // The keys go to the log: no cursor waits in a form's field behind it (one that came while it had them).
         if state.logFocus != nil { buffer.cursor = nil }
         if state.showHelp {
-            HelpBar.drawOverlay(&buffer, scroll: state.helpScroll)
+            HelpBar.drawOverlay(&buffer, scroll: state.helpScroll, keys: state.helpOverlayKeys)
             buffer.cursor = nil
         }
         return buffer

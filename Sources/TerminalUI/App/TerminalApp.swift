@@ -106,7 +106,9 @@ public final class TerminalApp: FlowFrontEnd {
         if state.showHelp {
             switch key {
             case .character("?"), .f1, .escape, .enter: state.showHelp = false
-            default: state.helpScroll = HelpBar.overlayScroll(from: state.helpScroll, by: key, width: state.width, height: state.height)
+            default:
+                state.helpScroll = HelpBar.overlayScroll(from: state.helpScroll, by: key, width: state.width, height: state.height,
+                                                         keys: state.helpOverlayKeys)
             }
             return
         }

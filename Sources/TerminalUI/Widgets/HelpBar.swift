@@ -56,11 +56,16 @@ enum HelpBar {
 
     /// The overlay's width on a screen this wide, and its lines: a key, its description wrapped at word
     /// boundaries (never cut), continuation lines with no key.
-    static func overlayLayout(screenWidth: Int) -> (width: Int, keyWidth: Int, lines: [(key: String, text: String)]) {
-        let keyWidth = allKeys.map { CharacterWidth.of($0.0) }.max() ?? 0
+    static func overlayLayout(screenWidth: Int, keys: [(String, String)] = allKeys) -> (width: Int, keyWidth: Int, lines: [(key: String, text: String)]) {
+        let keyWidth = keys.map { CharacterWidth.of($0.0) }.max() ?? 0
         let width = min(screenWidth - 4, keyWidth + 50)
         var lines: [(key: String, text: String)] = []
-        for (key, description) in allKeys {
+        for (key, description) in keys {
+            // The blank line between the screen's keys and every key.
+            if key.isEmpty && description.isEmpty {
+                lines.append(("", ""))
+                continue
+            }
             for (index, line) in Wrap.lines(description, width: max(8, width - keyWidth - 5)).enumerated() {
                 lines.append((index == 0 ? key : "", line))
             }
@@ -69,53 +74,53 @@ enum HelpBar {
     }
 
     /// How many lines the overlay shows on a screen of this size.
-    static func overlayRows(width: Int, height: Int) -> Int {
-        max(1, min(Frame.overlayHeight(screen: height), overlayLayout(screenWidth: width).lines.count + 3) - 3)
+    static func overlayRows(width: Int, height: Int, keys: [(String, String)] = allKeys) -> Int {
+        max(1, min(Frame.overlayHeight(screen: height), overlayLayout(screenWidth: width, keys: keys).lines.count + 3) - 3)
     }
 
     /// The lines where a key starts (its description's first line).
-    static func overlayStarts(width: Int) -> [Int] {
-        overlayLayout(screenWidth: width).lines.enumerated().filter { !$0.element.key.isEmpty }.map(\.offset)
+    static func overlayStarts(width: Int, keys: [(String, String)] = allKeys) -> [Int] {
+        overlayLayout(screenWidth: width, keys: keys).lines.enumerated().filter { !$0.element.key.isEmpty }.map(\.offset)
     }
 
     /// How far the overlay scrolls on a screen of this size: to the first key from which its last line is shown.
     /// A page starts at a key, never on a description's continuation line.
-    static func overlayLastScroll(width: Int, height: Int) -> Int {
-        let count = overlayLayout(screenWidth: width).lines.count
-        let rows = overlayRows(width: width, height: height)
-        return overlayStarts(width: width).first { count - $0 <= rows } ?? max(0, count - rows)
+    static func overlayLastScroll(width: Int, height: Int, keys: [(String, String)] = allKeys) -> Int {
+        let count = overlayLayout(screenWidth: width, keys: keys).lines.count
+        let rows = overlayRows(width: width, height: height, keys: keys)
+        return overlayStarts(width: width, keys: keys).first { count - $0 <= rows } ?? max(0, count - rows)
     }
 
     /// The lines shown from `scroll`: whole keys only (the last is left for the next page when its description
     /// does not fit), unless one key alone is longer than the page.
-    static func overlayPage(width: Int, height: Int, scroll: Int) -> Range<Int> {
-        let count = overlayLayout(screenWidth: width).lines.count
-        let rows = overlayRows(width: width, height: height)
-        let first = overlayFirst(width: width, height: height, scroll: scroll)
-        let ends = overlayStarts(width: width).filter { $0 > first && $0 <= first + rows } + (count <= first + rows ? [count] : [])
+    static func overlayPage(width: Int, height: Int, scroll: Int, keys: [(String, String)] = allKeys) -> Range<Int> {
+        let count = overlayLayout(screenWidth: width, keys: keys).lines.count
+        let rows = overlayRows(width: width, height: height, keys: keys)
+        let first = overlayFirst(width: width, height: height, scroll: scroll, keys: keys)
+        let ends = overlayStarts(width: width, keys: keys).filter { $0 > first && $0 <= first + rows } + (count <= first + rows ? [count] : [])
         return first..<(ends.max() ?? min(count, first + rows))
     }
 
     /// The first line shown from `scroll`: the start of the key that line belongs to (a resize rewraps the
     /// descriptions, so a page's first line at one width can be a continuation line at another).
-    static func overlayFirst(width: Int, height: Int, scroll: Int) -> Int {
-        let first = min(max(0, scroll), overlayLastScroll(width: width, height: height))
-        return overlayStarts(width: width).last { $0 <= first } ?? first
+    static func overlayFirst(width: Int, height: Int, scroll: Int, keys: [(String, String)] = allKeys) -> Int {
+        let first = min(max(0, scroll), overlayLastScroll(width: width, height: height, keys: keys))
+        return overlayStarts(width: width, keys: keys).last { $0 <= first } ?? first
     }
 
     /// Where a key moves the overlay from `scroll`: a key (↑↓) or a page (PgUp PgDn) at a time, always to a key.
-    static func overlayScroll(from scroll: Int, by key: Key, width: Int, height: Int) -> Int {
-        let scroll = overlayFirst(width: width, height: height, scroll: scroll)
-        let starts = overlayStarts(width: width)
-        let last = overlayLastScroll(width: width, height: height)
-        let rows = overlayRows(width: width, height: height)
+    static func overlayScroll(from scroll: Int, by key: Key, width: Int, height: Int, keys: [(String, String)] = allKeys) -> Int {
+        let scroll = overlayFirst(width: width, height: height, scroll: scroll, keys: keys)
+        let starts = overlayStarts(width: width, keys: keys)
+        let last = overlayLastScroll(width: width, height: height, keys: keys)
+        let rows = overlayRows(width: width, height: height, keys: keys)
         switch key {
         case .down, .character("j"): return min(last, starts.first { $0 > scroll } ?? last)
         case .up, .character("k"): return starts.last { $0 < scroll } ?? 0
         // A page at a time, as less does: the next page starts where this one ended.
         // (A key longer than a page ends its page mid-description: the next page starts at the next key.)
         case .pageDown, .character(" "):
-            let end = overlayPage(width: width, height: height, scroll: scroll).upperBound
+            let end = overlayPage(width: width, height: height, scroll: scroll, keys: keys).upperBound
             return min(last, starts.first { $0 >= end } ?? last)
         case .pageUp: return starts.first { $0 >= scroll - rows && $0 < scroll } ?? 0
         case .end: return last
@@ -124,12 +129,19 @@ enum HelpBar {
         }
     }
 
-    /// The overlay of every key, from `scroll` when they do not all fit (↑↓ scroll it; the title says so).
-    static func drawOverlay(_ buffer: inout ScreenBuffer, scroll: Int = 0) {
-        let (width, keyWidth, lines) = overlayLayout(screenWidth: buffer.width)
+    /// The keys the overlay lists over a screen whose help bar shows `screen`: those first, as lazygit's and k9s's
+    /// help lists the view's own keys before the rest (the same list on every screen began with a form's editing
+    /// keys over the faults panel), then a blank line and every key.
+    static func overlayKeys(screen: [(String, String)]) -> [(String, String)] {
+        screen.isEmpty ? allKeys : screen + [("", "")] + allKeys
+    }
+
+    /// The overlay of `keys`, from `scroll` when they do not all fit (↑↓ scroll it; the title says so).
+    static func drawOverlay(_ buffer: inout ScreenBuffer, scroll: Int = 0, keys: [(String, String)] = allKeys) {
+        let (width, keyWidth, lines) = overlayLayout(screenWidth: buffer.width, keys: keys)
         let height = min(Frame.overlayHeight(screen: buffer.height), lines.count + 3)
-        let rows = overlayRows(width: buffer.width, height: buffer.height)
-        let page = overlayPage(width: buffer.width, height: buffer.height, scroll: scroll)
+        let rows = overlayRows(width: buffer.width, height: buffer.height, keys: keys)
+        let page = overlayPage(width: buffer.width, height: buffer.height, scroll: scroll, keys: keys)
         let top = max(1, (buffer.height - height) / 2)
         let left = max(2, (buffer.width - width) / 2)
         let more = rows < lines.count ? " (\(page.lowerBound + 1)–\(page.upperBound) of \(lines.count), ↑↓ scroll)" : ""
