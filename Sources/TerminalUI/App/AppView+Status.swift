@@ -38,8 +38,10 @@ extension AppView {
             left = " " + ([faultsOn, message].compactMap { $0 }.joined(separator: " · "))
             if CharacterWidth.of(left) + 2 + CharacterWidth.of(right) > buffer.width { right = "" }
         } else {
-            // The faults before the host, so that a narrow line cuts the host, not the faults.
-            left = " tenant \(state.tenant)" + (faultsOn.map { " · \($0)" } ?? "") + " · \(state.idpHost)"
+            // The faults before the host, so that a narrow line cuts the host, not the faults; which ones, as far as
+            // the line has room (a count alone sent a tester into the panel to find which were on).
+            let names = state.faultSwitches.filter(\.isOn).map(\.label).joined(separator: ", ")
+            left = " tenant \(state.tenant)" + (faultsOn.map { " · \($0): \(names)" } ?? "") + " · \(state.idpHost)"
         }
         // The device keeps at most half the line; the rest is the left part's, cut with … and two spaces before
         // the device, so that the two never run together.
