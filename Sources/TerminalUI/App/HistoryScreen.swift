@@ -11,8 +11,13 @@ public struct HistoryState: Sendable, Equatable {
     /// The flows the list shows: those the filter matches (all without one).
     public private(set) var entries: [HistorySummary]
     /// Only flows whose row's text contains this are listed (smart case, as the log's `/`): `failure`, `payer`.
+    /// The flow selected stays selected while the filter lists it (an index kept landed on another flow).
     public var filter = "" {
-        didSet { entries = filter.isEmpty ? all : all.filter { Self.matches($0, filter) } }
+        didSet {
+            let selected = entries.indices.contains(selection) ? entries[selection].id : nil
+            entries = filter.isEmpty ? all : all.filter { Self.matches($0, filter) }
+            selection = entries.firstIndex { $0.id == selected } ?? min(selection, max(0, entries.count - 1))
+        }
     }
     /// `/` was pressed: keys type into the filter until Enter or Esc.
     public var editingFilter = false
@@ -33,8 +38,7 @@ public struct HistoryState: Sendable, Equatable {
 
     /// Whether `entry`'s row holds `filter`: its ID, flow, user, outcome, status or time.
     static func matches(_ entry: HistorySummary, _ filter: String) -> Bool {
-        let text = AppView.HistoryColumns.values(entry).joined(separator: " ")
-        return text.range(of: filter, options: filter.contains { $0.isUppercase } ? [] : .caseInsensitive) != nil
+        AppView.HistoryColumns.values(entry).joined(separator: " ").holds(filter)
     }
 }
 
@@ -103,12 +107,9 @@ extension TerminalApp {
         let last = max(0, history.entries.count - 1)
         // While the filter is typed, keys edit it; the arrows and page keys move the selection, as in a transcript.
         if history.editingFilter && ![.up, .down, .pageUp, .pageDown, .home, .end].contains(key) {
-            let selected = history.entries.indices.contains(history.selection) ? history.entries[history.selection].id : nil
             var (filter, editing) = (history.filter, history.editingFilter)
             if let notice = LogFocusState.edit(&filter, editing: &editing, with: key) { state.notice = notice }
             (history.filter, history.editingFilter) = (filter, editing)
-            // The flow selected stays selected while the filter lists it.
-            history.selection = history.entries.firstIndex { $0.id == selected } ?? min(history.selection, max(0, history.entries.count - 1))
             keepInView()
             state.screen = .history(history)
             return
@@ -117,11 +118,7 @@ extension TerminalApp {
         let page = max(1, AppView.historyRows(history, AppView.innerPanel(state)) - 1)
         switch key {
         // The first Esc clears a filter, the next goes back, as a transcript's.
-        // The flow selected stays selected in the whole list (the index, into the filtered one, landed on another).
-        case .escape where !history.filter.isEmpty:
-            let selected = history.entries.indices.contains(history.selection) ? history.entries[history.selection].id : nil
-            history.filter = ""
-            history.selection = history.entries.firstIndex { $0.id == selected } ?? 0
+        case .escape where !history.filter.isEmpty: history.filter = ""
         case .escape, .character("q"), .f3:
             state.screen = .home
             return
