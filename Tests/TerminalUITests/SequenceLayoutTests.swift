@@ -91,4 +91,20 @@ import Testing
         #expect(screen[20].contains("◀─onPayer"), "\(screen.joined(separator: "\n"))")
         #expect(screen[19].contains("◀─safepay-inf"))
     }
+
+    /// A flow's lanes stay put while it runs: they are spaced for the labels its kind's earlier flows drew too (an
+    /// activation's IdpSdk lane moved six columns when its prompt was answered, and the arrows under it with it).
+    @Test func theLanesStayPutWhileAFlowRuns() throws {
+        let driver = AppDriver()
+        driver.activate(password: "wrong-password")
+        driver.press(.escape, .character("v"))
+        driver.openActivation()
+        func names() throws -> String { try #require(lines(driver).first { $0.contains("App") && $0.contains("IdpSdk") && $0.contains("MC-SDK") }) }
+        let asked = try names()
+        driver.fill(password: "wrong-password")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(try names() == asked)
+        #expect(lines(driver).contains { $0.contains("getAuthorizationCode 513/4011") })
+    }
 }

@@ -31,20 +31,31 @@ enum SequencePane {
             }
             return
         }
-        // The newest flow's events: one diagram per flow.
-        let arrows = events.filter { $0.flowID == newest.flowID }.map { event in
+        func arrow(_ event: FlowEvent) -> Arrow {
             Arrow(from: event.from.rawValue, to: event.to.rawValue, label: RecordedEvent.arrowLabel(step: event.step.rawValue, status: event.status, separator: " "),
                   role: LogPane.role(event), isFault: event.from == .simulator, isFaultsOn: event.step == .faultsOn)
         }
+        // The newest flow's events: one diagram per flow. Its lanes are also spaced for the labels that earlier
+        // flows of its kind drew, so that they stay put while it runs (each longer label re-spaced them: IdpSdk's
+        // lane moved six columns when an activation's prompt was answered).
+        let arrows = events.filter { $0.flowID == newest.flowID }.map(arrow)
+        // The longest label each pair of parties drew is all that spacing needs.
+        var longest: [String: Arrow] = [:]
+        for event in events where event.flowID != newest.flowID && event.from != .simulator && event.flow == newest.flow {
+            let drawn = arrow(event), pair = drawn.from + "\u{0}" + drawn.to
+            if CharacterWidth.of(drawn.label) > longest[pair].map({ CharacterWidth.of($0.label) }) ?? -1 { longest[pair] = drawn }
+        }
+        let earlier = longest.keys.sorted().compactMap { longest[$0] }
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
              title: "Sequence — \(LogPane.flowName(newest.flowID, historyIDs)): \(newest.flow.title)", wholeKey: tabListsEvents ? "tab" : nil, scroll: scroll,
-             top: top, left: left, width: width, height: height)
+             top: top, left: left, width: width, height: height, spacedAlsoFor: earlier)
     }
 
     /// The diagram of `arrows`: `lanes` first, then any other party in the order it appears. The title is followed
     /// by v's hint and how many arrows are above and below, when any are. `wholeKey` is the key that lists the events whole.
+    /// `spacedAlsoFor`: arrows not drawn whose labels the lanes are spaced for too.
     static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: String, wholeKey: String?, scroll: Int,
-                     top: Int, left: Int, width: Int, height: Int) {
+                     top: Int, left: Int, width: Int, height: Int, spacedAlsoFor earlier: [Arrow] = []) {
         let rows = max(0, height - 3)
         let scroll = min(scroll, max(0, arrows.count - rows))
         // It may be drawn over another view (a past flow's, over its transcript): what is beneath goes first.
@@ -68,7 +79,7 @@ enum SequencePane {
         func half(_ party: String?) -> Int { party.map { min(CharacterWidth.of($0), even - 1) / 2 + 1 } ?? 2 }
         let first = left + 1 + max(2, half(lanes.first))
         let last = left + width - 2 - max(2, half(lanes.last))
-        let columns = laneColumns(lanes: lanes, arrows: arrows, first: first, last: last)
+        let columns = laneColumns(lanes: lanes, arrows: earlier + arrows, first: first, last: last)
         func column(_ party: String) -> Int? {
             lanes.firstIndex(of: party).map { lanes.count > 1 ? columns[$0] : left + 1 + even / 2 }
         }
