@@ -80,6 +80,31 @@ extension AppDriver {
         #expect(selected() == there)
     }
 
+    /// Home, then PgDn, pages the view with the selection, which keeps its row, as less, lazygit and k9s do: the
+    /// next page starts after the last event shown (the view moved only two rows, as far as the selection left it).
+    @Test func aPageMovesTheViewWithTheSelection() throws {
+        let driver = AppDriver()
+        driver.activate()
+        for _ in 0..<3 {
+            driver.press(.enter, .character("3"), .enter)
+            driver.pump { _ in driver.isResult }
+        }
+        driver.press(.tab, .home)
+        let events = driver.app.state.log
+        let rows = AppView.logRows(driver.app.state)
+        let lastShown = events.count - 1 - (driver.app.state.logFocus?.scroll ?? 0)
+        // Home: the flow's rule on the top line, the first event selected under it.
+        #expect(logLines(driver).dropFirst().first?.contains("flow 1") == true)
+        driver.press(.pageDown)
+        let first = LogPane.firstShown(events, scroll: try #require(driver.app.state.logFocus?.scroll), rows: rows)
+        #expect(first == lastShown + 1, "the next page starts after the last event shown")
+        let selected = try #require((driver.app.state.logFocus?.selected).flatMap { $0 })
+        #expect(events.firstIndex { $0.sequence == selected } == first + 1, "the selection keeps its row, the second")
+        driver.press(.pageUp)
+        #expect(driver.app.state.logFocus?.selected == events[0].sequence)
+        #expect(logLines(driver).dropFirst().first?.contains("flow 1") == true)
+    }
+
     /// A form that comes while the log has the focus takes the keys and leaves the log where the selection was, as
     /// Esc does (it jumped back to the newest, and the title lost its "newer below").
     @Test func aFormThatComesLeavesTheLogWhereTheSelectionWas() throws {

@@ -154,8 +154,17 @@ extension TerminalApp {
         case .down, .character("j"): select(current + 1)
         // A page is the events the rows shown hold with their flows' rules (10 skipped three events unseen where seven
         // show, and nine at 60×18, where one does).
-        case .pageUp: select(current - LogPane.pageEvents(events, from: current, down: false, rows: AppView.logRows(state)))
-        case .pageDown: select(current + LogPane.pageEvents(events, from: current, down: true, rows: AppView.logRows(state)))
+        // A page shows the next rows, none skipped unseen, and the selection moves with the view, keeping its row, as
+        // in less, lazygit and k9s; at either end it goes to the end (it moved the view only as far as the selection
+        // left it: Home, then PgDn, moved the log two rows).
+        case .pageUp, .pageDown:
+            let rows = AppView.logRows(state)
+            let (from, to) = LogPane.page(events, from: LogPane.scroll(keeping: current, from: focus.scroll, events, rows: rows),
+                                          down: key == .pageDown, rows: rows)
+            let moved = abs(to - from)
+            focus.scroll = to
+            let step = moved > 0 ? moved : LogPane.pageEvents(events, from: current, down: key == .pageDown, rows: rows)
+            select(key == .pageDown ? current + step : current - step)
         case .home: select(0)
         // End follows the newest event again.
         case .end: focus.selected = nil

@@ -102,6 +102,19 @@ enum LogPane {
         return max(1, count)
     }
 
+    /// The scroll a page down or up goes to from `scroll` (events hidden below): down, the first event shown is the
+    /// one after the last shown (or the last shown again, where a rule would otherwise skip one); up, the last shown
+    /// is the one before the first shown. Within the log's ends.
+    static func page(_ events: [FlowEvent], from scroll: Int, down: Bool, rows: Int) -> (from: Int, to: Int) {
+        if !down {
+            return (scroll, max(scroll, min(maximumScroll(events, rows: rows), events.count - firstShown(events, scroll: scroll, rows: rows))))
+        }
+        let last = events.count - 1 - scroll
+        var to = scroll
+        while to > 0, firstShown(events, scroll: to, rows: rows) <= last, firstShown(events, scroll: to - 1, rows: rows) <= last + 1 { to -= 1 }
+        return (scroll, to)
+    }
+
     /// How far up the log scrolls: until its first flow's rule is on the top line (a rule takes a line).
     static func maximumScroll(_ events: [FlowEvent], rows: Int) -> Int {
         var lines = 0
