@@ -296,7 +296,7 @@ import ThreeDSecure
         let driver = AppDriver()
         driver.activate()
         driver.press(.enter, .character("h"), .enter, .character("v"))
-        #expect(driver.app.render().text.contains("Sequence — flow 1: activate"))
+        #expect(driver.app.render().text.contains("Sequence — flow 1: Activate device"))
         driver.press(.escape)
         let text = driver.app.render().text
         #expect(!text.contains("Sequence — flow 1") && text.contains("│ → MC-SDK  Start"), "\(text)")
@@ -336,11 +336,15 @@ import ThreeDSecure
         // The past flow as a sequence diagram, and back.
         driver.press(.character("v"))
         screen = driver.app.render()
-        #expect(screen.text.contains("Sequence — flow 1: activate"))
+        #expect(screen.text.contains("Sequence — flow 1: Activate device"))
         #expect(screen.text.contains("IdpSdk") && screen.text.contains("MC-SDK") && screen.text.contains("▶"))
         // Drawn over the transcript, not mixed with it, and with its own keys in the help bar.
         #expect(!screen.text.contains("│ → MC-SDK  Start") && !screen.text.contains("WRONG_CREDENTIALS ·"))
         #expect(screen.text.contains("v the list"))
+        // In the log's colours, as the live diagram: the refused password's arrow is an error.
+        let refused = try #require((0..<screen.height).first { screen.text(row: $0).contains("getAuthorizationCode 513/4011") })
+        let column = try #require(Array(screen.text(row: refused)).firstIndex(of: "5"))
+        #expect(screen[refused, column].role == .logError)
         driver.press(.up, .pageDown, .pageDown)
         #expect(!driver.app.render().text.contains("│ → MC-SDK  Start"))
         driver.press(.character("v"))

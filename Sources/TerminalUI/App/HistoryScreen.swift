@@ -321,16 +321,15 @@ extension AppView {
     static func drawTranscriptSequence(_ buffer: inout ScreenBuffer, _ transcript: TranscriptState) {
         guard transcript.asSequence else { return }
         let s = transcript.record.summary
-        let arrows = transcript.record.events.map { event in
-            SequencePane.Arrow(from: event.from, to: event.to, label: RecordedEvent.arrowLabel(step: event.step, status: event.status, separator: " "),
-                               role: .logInfo, isFault: event.from == Participant.simulator.rawValue,
-                               isFaultsOn: event.step == FlowStep.faultsOn.rawValue)
-        }
-        let lanes = FlowCatalog.kind(named: s.flow)?.lanes.map(\.rawValue) ?? ["App"]
+        // In the log's colours, as the live diagram (every arrow of a past flow was drawn as information, a refused
+        // password's too), and titled as it is: "flow 3: Activate device", not the kind's name.
+        let arrows = transcript.events.map(SequencePane.Arrow.init)
+        let kind = transcript.events.first?.flow
+        let lanes = kind?.lanes.map(\.rawValue) ?? ["App"]
         // ↑↓ move the diagram a line: the transcript's position is the first arrow shown.
         let height = buffer.height - 3
         let scroll = max(0, arrows.count - transcriptSequenceRows(buffer.height) - transcript.scroll)
-        SequencePane.draw(&buffer, arrows: arrows, lanes: lanes, title: "Sequence — flow \(s.id): \(s.flow)", wholeKey: "v",
+        SequencePane.draw(&buffer, arrows: arrows, lanes: lanes, title: "Sequence — flow \(s.id): \(kind?.title ?? s.flow)", wholeKey: "v",
                           scroll: scroll, top: 1, left: 0, width: buffer.width, height: height)
     }
 

@@ -16,6 +16,17 @@ enum SequencePane {
         let isFault: Bool
         /// The faults switched on, at a flow's start: a plain mark, not ⚡, which says a fault bit.
         var isFaultsOn = false
+
+        /// An event's arrow, in the log's colour for it: a live flow's and a past one's alike.
+        init(_ event: FlowEvent) {
+            self.init(from: event.from.rawValue, to: event.to.rawValue,
+                      label: RecordedEvent.arrowLabel(step: event.step.rawValue, status: event.status, separator: " "),
+                      role: LogPane.role(event), isFault: event.from == .simulator, isFaultsOn: event.step == .faultsOn)
+        }
+
+        init(from: String, to: String, label: String, role: Role, isFault: Bool, isFaultsOn: Bool = false) {
+            (self.from, self.to, self.label, self.role, self.isFault, self.isFaultsOn) = (from, to, label, role, isFault, isFaultsOn)
+        }
     }
 
     /// `tabListsEvents`: whether Tab gives the log the focus now (not while a form, whose fields Tab moves between,
@@ -31,18 +42,14 @@ enum SequencePane {
             }
             return
         }
-        func arrow(_ event: FlowEvent) -> Arrow {
-            Arrow(from: event.from.rawValue, to: event.to.rawValue, label: RecordedEvent.arrowLabel(step: event.step.rawValue, status: event.status, separator: " "),
-                  role: LogPane.role(event), isFault: event.from == .simulator, isFaultsOn: event.step == .faultsOn)
-        }
         // The newest flow's events: one diagram per flow. Its lanes are also spaced for the labels that earlier
         // flows of its kind drew, so that they stay put while it runs (each longer label re-spaced them: IdpSdk's
         // lane moved six columns when an activation's prompt was answered).
-        let arrows = events.filter { $0.flowID == newest.flowID }.map(arrow)
+        let arrows = events.filter { $0.flowID == newest.flowID }.map(Arrow.init)
         // The longest label each pair of parties drew is all that spacing needs.
         var longest: [String: Arrow] = [:]
         for event in events where event.flowID != newest.flowID && event.from != .simulator && event.flow == newest.flow {
-            let drawn = arrow(event), pair = drawn.from + "\u{0}" + drawn.to
+            let drawn = Arrow(event), pair = drawn.from + "\u{0}" + drawn.to
             if CharacterWidth.of(drawn.label) > longest[pair].map({ CharacterWidth.of($0.label) }) ?? -1 { longest[pair] = drawn }
         }
         let earlier = longest.keys.sorted().compactMap { longest[$0] }
