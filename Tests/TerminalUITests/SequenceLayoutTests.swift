@@ -1,4 +1,4 @@
-import TerminalUI
+@testable import TerminalUI
 import Testing
 
 /// The sequence diagram's lanes, labels and title at 80×24.
@@ -106,5 +106,27 @@ import Testing
         driver.pump { _ in driver.isResult }
         #expect(try names() == asked)
         #expect(lines(driver).contains { $0.contains("getAuthorizationCode 513/4011") })
+    }
+
+    /// Short of room, a diagram's title keeps the flow's number and history ID, and what the flow is gives way (at
+    /// 60 columns, scrolled, it read "Sequence — flow 3 · hist…").
+    @Test func aShortTitleKeepsTheFlowsNumber() {
+        let title = SequencePane.Title(names: ["flow 3 · history 17", "flow 3"], what: "Pay with card (3-D Secure)")
+        #expect(title.fitting(80) == "Sequence — flow 3 · history 17: Pay with card (3-D Secure)")
+        #expect(title.fitting(41) == "Sequence — flow 3 · history 17: Pay with…")
+        #expect(title.fitting(36) == "Sequence — flow 3 · history 17")
+        #expect(title.fitting(25) == "flow 3 · history 17")
+        #expect(title.fitting(18) == "Sequence — flow 3")
+        #expect(title.fitting(8) == "flow 3")
+        #expect(title.fitting(4) == "flo…")
+    }
+
+    /// At 60×18, scrolled, the live diagram's title still names the flow.
+    @Test func atSixtyColumnsTheTitleNamesTheFlow() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.payWithAChallenge()
+        driver.press(.character("v"), .pageUp, .pageUp)
+        let title = lines(driver).first { $0.contains("newer below") } ?? ""
+        #expect(title.contains("flow 1"), "\(title)")
     }
 }

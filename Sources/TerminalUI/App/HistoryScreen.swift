@@ -329,7 +329,7 @@ extension AppView {
         // ↑↓ move the diagram a line: the transcript's position is the first arrow shown.
         let height = buffer.height - 3
         let scroll = max(0, arrows.count - transcriptSequenceRows(buffer.height) - transcript.scroll)
-        SequencePane.draw(&buffer, arrows: arrows, lanes: lanes, title: "Sequence — flow \(s.id): \(kind?.title ?? s.flow)", wholeKey: "v",
+        SequencePane.draw(&buffer, arrows: arrows, lanes: lanes, title: .init(names: ["flow \(s.id)"], what: kind?.title ?? s.flow), wholeKey: "v",
                           scroll: scroll, top: 1, left: 0, width: buffer.width, height: height)
     }
 

@@ -54,14 +54,35 @@ enum SequencePane {
         }
         let earlier = longest.keys.sorted().compactMap { longest[$0] }
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
-             title: "Sequence — \(LogPane.flowName(newest.flowID, historyIDs)): \(newest.flow.title)", wholeKey: tabListsEvents ? "tab" : nil, scroll: scroll,
+             title: Title(names: [LogPane.flowName(newest.flowID, historyIDs), "flow \(newest.flowID)"], what: newest.flow.title), wholeKey: tabListsEvents ? "tab" : nil, scroll: scroll,
              top: top, left: left, width: width, height: height, spacedAlsoFor: earlier)
+    }
+
+    /// A diagram's title: "Sequence — flow 3 · history 17: Pay with card (3-D Secure)". Short of room, the flow's
+    /// name stays and what it is gives way: cut, then left out, then the name's shorter forms (`names`, longest
+    /// first), so the flow's number is the last thing to go (it went first, cut from the end).
+    struct Title {
+        let names: [String]
+        let what: String
+
+        var whole: String { "Sequence — \(names[0]): \(what)" }
+
+        func fitting(_ room: Int) -> String {
+            if CharacterWidth.of(whole) <= room { return whole }
+            let named = "Sequence — \(names[0]): "
+            // A few letters of what it is say something ("Pay wi…"); fewer do not.
+            if room - CharacterWidth.of(named) >= 8 { return named + CharacterWidth.truncate(what, to: room - CharacterWidth.of(named)) }
+            for name in names {
+                for form in ["Sequence — \(name)", name] where CharacterWidth.of(form) <= room { return form }
+            }
+            return CharacterWidth.truncate(names.last ?? "", to: room)
+        }
     }
 
     /// The diagram of `arrows`: `lanes` first, then any other party in the order it appears. The title is followed
     /// by v's hint and how many arrows are above and below, when any are. `wholeKey` is the key that lists the events whole.
     /// `spacedAlsoFor`: arrows not drawn whose labels the lanes are spaced for too.
-    static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: String, wholeKey: String?, scroll: Int,
+    static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: Title, wholeKey: String?, scroll: Int,
                      top: Int, left: Int, width: Int, height: Int, spacedAlsoFor earlier: [Arrow] = []) {
         let rows = max(0, height - 3)
         let scroll = min(scroll, max(0, arrows.count - rows))
@@ -73,9 +94,9 @@ enum SequencePane {
         let above = max(0, arrows.count - rows - scroll)
         let note = [above > 0 ? "\(above) above" : nil, scroll > 0 ? "\(scroll) newer below" : nil].compactMap { $0 }.map { " · " + $0 }.joined()
         let room = max(1, width - 6 - CharacterWidth.of(note))
-        let hint = [" · v: the list", " · v: list"].first { CharacterWidth.of(title + $0) <= room } ?? " · v: list"
+        let hint = [" · v: the list", " · v: list"].first { CharacterWidth.of(title.whole + $0) <= room } ?? " · v: list"
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
-                   title: CharacterWidth.truncate(title, to: max(1, room - CharacterWidth.of(hint))) + hint + note)
+                   title: title.fitting(max(1, room - CharacterWidth.of(hint))) + hint + note)
         var lanes = given
         for arrow in arrows where !arrow.isFault {
             for party in [arrow.from, arrow.to] where !lanes.contains(party) { lanes.append(party) }
