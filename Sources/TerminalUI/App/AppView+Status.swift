@@ -53,10 +53,11 @@ extension AppView {
 
     static func drawTooSmall(_ buffer: inout ScreenBuffer, _ state: AppState) {
         let message = "terminal too small (need \(minimumWidth)×\(minimumHeight), have \(state.width)×\(state.height))"
-        // The way out on a line of its own, and that keys wait for the screen (typed on, they were lost unsaid).
+        // The ways out on a line of their own (Ctrl-Z suspends here too), and that other keys wait for the screen
+        // (typed on, they were lost unsaid).
         let lines = Wrap.lines(message, width: max(1, state.width))
-            + Wrap.lines(state.quitsOnQ ? "q quits" : "ctrl-c quits", width: max(1, state.width))
-            + Wrap.lines("typing is ignored until it is larger", width: max(1, state.width))
+            + Wrap.lines((state.quitsOnQ ? "q quits" : "ctrl-c quits") + " · ctrl-z suspends", width: max(1, state.width))
+            + Wrap.lines("other keys are ignored until it is larger", width: max(1, state.width))
         let top = max(0, (state.height - lines.count) / 2)
         for (index, line) in lines.enumerated() {
             let left = max(0, (state.width - CharacterWidth.of(line)) / 2)
