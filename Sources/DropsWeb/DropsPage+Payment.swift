@@ -22,7 +22,7 @@ extension DropsPage {
             // named the card form, answered 10 s before); the fault after it, as every fault comes after the message
             // it strikes (the diagram put its ⚡ on the Drops lane).
             log("Drops", "ACS", "3DS Method", "\(collection); waiting for its completion (the method timer: \(seconds) s)")
-            fault("3DS Method never completes: the AReq waits \(seconds) s, then goes with threeDSCompInd N")
+            fault(.methodTimeout, "3DS Method never completes: the AReq waits \(seconds) s, then goes with threeDSCompInd N")
             await simulation.clock.sleep(for: acs.timers.method)
             completion = "N"
         } else {
@@ -91,7 +91,7 @@ extension DropsPage {
         var acsHasACReq = true
         if let unanswered = firstCReqUnanswered() {
             acsHasACReq = false
-            fault(unanswered)
+            fault(.firstCReqLost, unanswered)
             guard let result = await simulation.acs.awaitResult(acsTransID, within: simulation.acs.timers.firstCReq) else { return }
             reply = .completed(result)
         } else {
@@ -165,27 +165,27 @@ extension DropsPage {
         switch server {
         case nil: return nil
         case .unreachable?:
-            fault("the directory server cannot be reached")
+            fault(.directoryServer, "the directory server cannot be reached")
             return .connectionFailure(.server, detail: "the directory server cannot be reached")
         // Slow past the lookup timer (a scenario's shorter `lookupSeconds`): the lookup gives up first.
         case .slow? where Self.slowAnswer < simulation.acs.timers.lookup:
-            fault("the directory server answers 5 s late")
+            fault(.directoryServer, "the directory server answers 5 s late")
             await simulation.clock.sleep(for: Self.slowAnswer)
             return nil
         case .slow?, .timeout?:
             let wait = simulation.acs.timers.lookup
             let late = server == .slow ? "answers 5 s late" : "does not answer"
-            fault("the directory server \(late): the lookup gives up after \(wait.components.seconds) s")
+            fault(.directoryServer, "the directory server \(late): the lookup gives up after \(wait.components.seconds) s")
             await simulation.clock.sleep(for: wait)
             return .timedOut(.server, detail: "no ARes within the lookup timeout")
         case .erro?:
-            fault("the directory server answers with an Erro message")
+            fault(.directoryServer, "the directory server answers with an Erro message")
             return ProtocolError("404", .directoryServer, "Permanent System Failure", detail: "the directory server cannot process the AReq")
         case .http500?:
-            fault("the directory server answers HTTP 500")
+            fault(.directoryServer, "the directory server answers HTTP 500")
             return .transientFailure(.server, detail: "the directory server answered HTTP 500")
         case .malformed?:
-            fault("the directory server answers a malformed message")
+            fault(.directoryServer, "the directory server answers a malformed message")
             return .invalidFormat(.server, detail: "the ARes could not be read")
         }
     }
@@ -211,27 +211,27 @@ extension DropsPage {
         switch server {
         case nil: return nil
         case .unreachable?:
-            fault("the ACS cannot be reached")
+            fault(.acs, "the ACS cannot be reached")
             return .connectionFailure(.sdk, detail: "the ACS cannot be reached")
         // Slow past the 3DS SDK's wait for a CRes (a scenario's shorter `firstCReqSeconds`): it gives up first.
         case .slow? where Self.slowAnswer < simulation.acs.timers.firstCReq:
-            fault("the ACS answers 5 s late")
+            fault(.acs, "the ACS answers 5 s late")
             await simulation.clock.sleep(for: Self.slowAnswer)
             return nil
         case .slow?, .timeout?:
             let wait = simulation.acs.timers.firstCReq
             let late = server == .slow ? "answers 5 s late" : "does not answer"
-            fault("the ACS \(late): the 3DS SDK gives up after \(wait.components.seconds) s")
+            fault(.acs, "the ACS \(late): the 3DS SDK gives up after \(wait.components.seconds) s")
             await simulation.clock.sleep(for: wait)
             return .timedOut(.sdk, detail: "no CRes within \(wait.components.seconds) s")
         case .erro?:
-            fault("the ACS answers with an Erro message")
+            fault(.acs, "the ACS answers with an Erro message")
             return .transientFailure(.acs, detail: "the ACS failed while authenticating")
         case .http500?:
-            fault("the ACS answers HTTP 500")
+            fault(.acs, "the ACS answers HTTP 500")
             return .transientFailure(.sdk, detail: "the ACS answered HTTP 500")
         case .malformed?:
-            fault("the ACS answers a malformed message")
+            fault(.acs, "the ACS answers a malformed message")
             return .invalidFormat(.sdk, detail: "the CRes could not be read")
         }
     }
@@ -249,8 +249,9 @@ extension DropsPage {
         }
     }
 
-    /// Says in the flow's log that a fault bit (`fault injected`).
-    func fault(_ what: String) {
+    /// Says in the flow's log that `which` bit (`fault injected`), and tells the simulation's owner.
+    func fault(_ which: BridgeFaults.Fault, _ what: String) {
+        simulation.faultHit(which)
         if let network = simulation.network { network.reportFault(what) } else { log("simulator", "Drops", "fault", what) }
     }
 

@@ -64,17 +64,17 @@ package final class DropsPage: Sendable {
         }
         guard !isDisposed else { return }
         let faults = simulation.faults
-        if faults.wrongOrigin { fault("the Drops page posts from https://elsewhere.example, not its own origin") }
+        if faults.wrongOrigin { fault(.wrongOrigin, "the Drops page posts from https://elsewhere.example, not its own origin") }
         if faults.malformedMessage {
-            fault("the Drops page sends a malformed message")
+            fault(.malformedMessage, "the Drops page sends a malformed message")
             send(raw: "{\"type\": \"safepay-inframe-event\", \"name\": ")
         }
         if faults.unknownEvent {
-            fault("the Drops page sends an unknown event")
+            fault(.unknownEvent, "the Drops page sends an unknown event")
             send(name: "safepay-inframe__mystery", detail: [:])
         }
         if faults.readyNeverComes {
-            fault("the Drops page never sends safepay-inframe__ready")
+            fault(.readyNeverComes, "the Drops page never sends safepay-inframe__ready")
         } else {
             send(name: InframeEventName.ready.rawValue, detail: [:])
         }
@@ -123,7 +123,7 @@ package final class DropsPage: Sendable {
             return true
         }
         if dropAck {
-            fault("the ack for message \(id) is lost")
+            fault(faults.loseEveryAck ? .loseEveryAck : .loseAcks, "the ack for message \(id) is lost")
         } else {
             send(name: InframeEventName.ack.rawValue, detail: ["messageId": .string(id), "status": .string("success")])
         }

@@ -197,13 +197,18 @@ public struct DropsSimulation: Sendable {
     public var timing: BridgeTiming
     /// The network between the device and Drops, the DS and the ACS; nil: no latency, no network fault.
     public var network: (any PageNetwork)?
+    /// Told each time one of `faults` strikes, as the log is told of it (`fault injected`): which ones a failure may
+    /// be put down to.
+    public var faultHit: @Sendable (BridgeFaults.Fault) -> Void
     public var log: @Sendable (DropsLogEntry) -> Void
 
     public init(
         clock: any SimulationClock, random: RandomSource, acs: AccessControlServer, cardholder: any DropsCardholder,
         faults: BridgeFaults = .none, timing: BridgeTiming = .swiftHost, network: (any PageNetwork)? = nil,
+        faultHit: @escaping @Sendable (BridgeFaults.Fault) -> Void = { _ in },
         log: @escaping @Sendable (DropsLogEntry) -> Void = { _ in }
     ) {
+        self.faultHit = faultHit
         self.clock = clock
         self.random = random
         self.acs = acs

@@ -48,10 +48,6 @@ public final class FlowRun: Sendable {
     private let transcript = Locked<[FlowEvent]>([])
     /// Set once the result is made: what abandoned work emits later is not part of the transcript.
     private let finished = Atomic(false)
-    /// Whether an injected fault bit this run (a `fault injected` event): a family's advice may then name the faults
-    /// on, which a fault merely switched on does not explain.
-    private let faultBit = Atomic(false)
-    public var metAFault: Bool { faultBit.load(ordering: .acquiring) }
 
     init(id: Int, kind: FlowKind, service: FlowService) {
         self.id = id
@@ -303,7 +299,6 @@ public final class FlowRun: Sendable {
                 flowID: self.id, flow: self.kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
                 mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail, message: message)
         }
-        if step == .fault { faultBit.store(true, ordering: .releasing) }
         if service.history != nil && !finished.load(ordering: .acquiring) { transcript.withLock { $0.append(event) } }
     }
 

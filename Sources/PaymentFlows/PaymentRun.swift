@@ -21,9 +21,10 @@ struct PaymentFlow {
         let world = run.service.world
         let payment = PaymentRun(run: run, settings: self.settings)
         run.reviseCancelledResult { [payment] in payment.cancelled($0) }
+        let faults = world.bridgeFaults
         let simulation = DropsSimulation(
             clock: world.clock, random: world.random, acs: world.accessControlServer, cardholder: payment,
-            faults: world.bridgeFaults, timing: self.settings.bridgeTiming, network: world.pageNetwork,
+            faults: faults, timing: self.settings.bridgeTiming, network: world.pageNetwork, faultHit: payment.startsWith(faults),
             log: { [weak payment] entry in payment?.log(entry) })
         let settings = Self.configuration(self.settings.safepayEnvironment, random: world.random)
         if run.stopIfCancelled(before: .configure) { return nil }
@@ -101,6 +102,15 @@ final class PaymentRun: DropsCardholder {
         var cardholderCancelled = false
         /// What the cardholder decided on the other device (out-of-band), if anything.
         var otherDeviceDecision: Bool?
+        /// The bridge's and 3-D Secure's faults that struck this payment, of those it started with.
+        var faultsHit: Set<BridgeFaults.Fault> = []
+        var faults = BridgeFaults.none
+    }
+
+    /// The payment starts with `faults`; `faultHit` is the simulation's, told when one strikes.
+    func startsWith(_ faults: BridgeFaults) -> @Sendable (BridgeFaults.Fault) -> Void {
+        state.withLock { $0.faults = faults }
+        return { [weak self] fault in self?.state.withLock { _ = $0.faultsHit.insert(fault) } }
     }
 
     init(run: FlowRun, settings: PaymentSettings) {
@@ -303,8 +313,10 @@ final class PaymentRun: DropsCardholder {
         // keeps from offering to authorise), as the identity flows name theirs ("turn the server-error fault off").
         // "Run 3-D Secure again" alone had sent the tester into the same fault (the Drops page never got ready).
         // The network's are left to the branch above: a latency within the timeouts explains nothing. Only when one
-        // bit this payment: one merely switched on (a wrong origin on a payment whose card is refused) explains nothing.
-        let faultsOn = base.outcome == .failure && network == nil && run.metAFault ? world.activeFaultNames(of: BridgeFaults.Fault.keys) : []
+        // bit this payment, and only those that did: one merely switched on (a wrong origin on a payment whose card is
+        // refused, an ACS fault behind a directory server's) explains nothing.
+        let struck = state.withLock { state in state.faults.activeNames { state.faultsHit.contains($0) } }
+        let faultsOn = base.outcome == .failure && network == nil ? struck : []
         let faults: String? = faultsOn.isEmpty ? nil
             : (payment?.advice ?? base.advice).map { "\($0) Faults were on (\(faultsOn.joined(separator: "; "))): turn them off to rule them out." }
         var result = FlowResult(

@@ -77,7 +77,7 @@ import Testing
         #expect(run.results.isEmpty && run.events.isEmpty)
     }
 
-    /// A failed payment's advice names the bridge's and 3-D Secure's faults on after its own (N never offers to
+    /// A failed payment's advice names the bridge's and 3-D Secure's faults that struck it after its own (N never offers to
     /// authorise), as the identity flows' advice names theirs: it said "Run 3-D Secure again" into a Drops page that
     /// never gets ready, each time. A latency within the timeouts explains nothing and is not named.
     @Test(arguments: [
@@ -88,6 +88,9 @@ import Testing
         ([], #""otp":"9999","faults":{"addedLatencyMs":50}"#, nil),
         // On, but never met: the issuer could not authenticate the card before any ACS was asked.
         ([], #""faults":{"threeDS":{"acs":"unreachable"}},"card":"4000000000002313""#, nil),
+        // Two on, one met: the ACS is never asked behind a directory server that fails (both were named).
+        ([], #""otp":"1234","faults":{"threeDS":{"directoryServer":"http500","acs":"unreachable"}}"#,
+         "May authorise, without liability shift: the risk stays yours. Faults were on (directory server answering HTTP 500): turn them off to rule them out."),
     ] as [([String], String, String?)])
     func aFailedPaymentsAdviceNamesTheFaultsOn(_ options: [String], _ answers: String, _ advice: String?) throws {
         let card = answers.contains("\"card\"") ? "" : #""card":"4000000000002503","#
