@@ -10,6 +10,19 @@ extension AppDriver {
         press(.enter)
         pump { _ in self.isResult }
     }
+
+    /// An activation and three log-outs, each a rule in the log (a page of rows skipped an event for each rule in
+    /// view); the log focused on its first event.
+    static func fourFlowsLogFocusedOnTheFirst() -> AppDriver {
+        let driver = AppDriver()
+        driver.activate()
+        for _ in 0..<3 {
+            driver.press(.enter, .character("3"), .enter)
+            driver.pump { _ in driver.isResult }
+        }
+        driver.press(.tab, .home)
+        return driver
+    }
 }
 
 /// The focused event log scrolls as lazygit's and less's lists do.
@@ -52,14 +65,7 @@ extension AppDriver {
     /// PgDn from the bottom line of the focused log shows the next events, none skipped unseen (it moved the
     /// selection 10 where 7 show, and three went by), and PgUp comes back to where it was.
     @Test func aPageOfTheFocusedLogIsTheRowsShown() throws {
-        let driver = AppDriver()
-        driver.activate()
-        // Three flows more, each a rule in the log (a page of rows skipped an event for each rule in view).
-        for _ in 0..<3 {
-            driver.press(.enter, .character("3"), .enter)
-            driver.pump { _ in driver.isResult }
-        }
-        driver.press(.tab, .home)
+        let driver = AppDriver.fourFlowsLogFocusedOnTheFirst()
         let events = driver.app.state.log
         let rows = AppView.logRows(driver.app.state)
         func shown() -> ClosedRange<Int> {
@@ -83,13 +89,7 @@ extension AppDriver {
     /// Home, then PgDn, pages the view with the selection, which keeps its row, as less, lazygit and k9s do: the
     /// next page starts after the last event shown (the view moved only two rows, as far as the selection left it).
     @Test func aPageMovesTheViewWithTheSelection() throws {
-        let driver = AppDriver()
-        driver.activate()
-        for _ in 0..<3 {
-            driver.press(.enter, .character("3"), .enter)
-            driver.pump { _ in driver.isResult }
-        }
-        driver.press(.tab, .home)
+        let driver = AppDriver.fourFlowsLogFocusedOnTheFirst()
         let events = driver.app.state.log
         let rows = AppView.logRows(driver.app.state)
         let lastShown = events.count - 1 - (driver.app.state.logFocus?.scroll ?? 0)
