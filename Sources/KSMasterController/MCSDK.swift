@@ -371,3 +371,13 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
 private struct WeakReceiver: @unchecked Sendable {
     weak var receiver: (any KSAsyncEventReceiver)?
 }
+
+/// A dump or a debug print of the controller shows the device, as the vendor's object's fields would, and not the
+/// simulation's machinery (its task lane, the key that seals `clientData`, a pending login's PKCE verifier).
+extension MCSDK: CustomReflectable {
+    public var customMirror: Mirror {
+        let device = state.withLock { $0 }
+        return Mirror(self, children: ["deviceID": device.deviceID, "started": device.started, "sdkState": device.sdkState,
+                                       "loggedIn": device.loggedIn, "users": device.userList], displayStyle: .class)
+    }
+}

@@ -190,3 +190,14 @@ private final class UpFrontCredentials: IdpSdkInteractionInterface {
         IdpSdkProvideCredentialsResult(secrets: credentials)
     }
 }
+
+/// Printed or dumped, the configuration shows what the app gave it, as the migration guide writes it: not the
+/// simulated network it reaches, nor the chain idp-tui's own front ends pin without a file ("certificateChain: nil"
+/// beside a valid path read as a misconfiguration).
+extension KssIdpConfig: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["certificatePath": certificatePath, "baseUrl": baseUrl, "tenantId": tenantId,
+                                "masterController": masterController, "shouldKssIdpHandleTms": shouldKssIdpHandleTms,
+                                "shouldHashPin": shouldHashPin], displayStyle: .struct)
+    }
+}

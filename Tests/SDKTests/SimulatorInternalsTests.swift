@@ -54,6 +54,25 @@ import kssidp
         }
     }
 
+    /// The controller and KssIdpConfig show what an app knows of them: the device (its id, state, user), and the
+    /// configuration as given; not the simulation's machinery (a task lane, a sealing key, a PKCE verifier, the
+    /// network, a chain no app passes), which a tester's debug log showed.
+    @Test func theControllerAndTheConfigurationShowWhatAnAppKnows() async throws {
+        let harness = SDKHarness()
+        let (result, _) = await harness.signIn(
+            clientId: "KssIdpEnrollment", ["username": "alice", "password": "wonderland", "activation-code": "123456"], service: harness.service())
+        #expect(result.authorizationCode != nil)
+        var controller = ""
+        dump(harness.controller, to: &controller)
+        for word in ["deviceID", "sdkState", "alice"] { #expect(controller.contains(word), "\(controller)") }
+        for word in ["SerialTaskLane", "clientDataSealer", "pending", "HMAC"] { #expect(!controller.contains(word), "\(controller)") }
+        let config = KssIdpConfig(certificatePath: "/etc/idp.pem", baseUrl: "https://idp.demo.idp-tui.test/auth", tenantId: "demo",
+                                  masterController: harness.controller, shouldKssIdpHandleTms: false, shouldHashPin: false)
+        let printed = String(describing: config)
+        #expect(printed.hasPrefix("KssIdpConfig(certificatePath: \"/etc/idp.pem\", baseUrl:"), "\(printed)")
+        #expect(!printed.contains("network") && !printed.contains("certificateChain"), "\(printed)")
+    }
+
     final class Receiver: KSAsyncEventReceiver, Sendable {
         func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {}
     }
