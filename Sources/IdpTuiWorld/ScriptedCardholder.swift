@@ -2,6 +2,7 @@ import DropsWeb
 import Scenario
 import Secrets
 import ThreeDSecure
+import Threading
 
 /// What the person at the Drops page does, for app code that runs a payment with no one to type: the card
 /// they enter and how they answer a challenge. Set it on ``SimulatedWorld/cardholder`` before `configure`.
@@ -10,7 +11,13 @@ import ThreeDSecure
 /// SimulatedWorld.current.cardholder = try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCode: "1234")
 /// ```
 ///
-/// The one-time code is kept as a secret: it prints redacted.
+/// The one-time code is kept as a secret: it prints redacted. Without one, the cardholder types the scenario's (1234
+/// unless the world's scenario sets its own `challenge.oneTimeCode`); `oneTimeCodes:` types several in turn, one
+/// per code screen, the last again on any screen after:
+///
+/// ```swift
+/// SimulatedWorld.current.cardholder = try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCodes: ["9999", "1234"])
+/// ```
 public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The card entered on the form (a test card of the scenario: docs/payer-authentication.md).
     public let cardNumber: String
@@ -21,7 +28,8 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
     public let currency: String
     public let merchantName: String
     private let card: CardNumber
-    private let oneTimeCode: Secret
+    /// Typed in turn, one per code screen; the last again on any after.
+    private let oneTimeCodes: [Secret]
     /// Single- and multi-select challenges: the options chosen, 1-based.
     public let choices: [Int]
     /// Out-of-band challenges: whether the cardholder approves on the other device.
@@ -35,19 +43,46 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
         public let description: String
     }
 
+    /// `oneTimeCode`: nil types the scenario's code, that of ``SimulatedWorld/current`` when this is made (a literal
+    /// 1234 failed every challenge of a scenario with its own code).
     /// - Throws: when `cardNumber` is not a card number (wrong length, brand or Luhn check digit), or
     ///   ``InvalidOneTimeCode`` when `oneTimeCode` is one no challenge screen takes.
     public init(
-        cardNumber: String, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCode: String = "1234", choices: [Int] = [1],
+        cardNumber: String, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCode: String? = nil, choices: [Int] = [1],
         approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
         merchantName: String = "Demo Shop"
     ) throws {
         // The card first, as the form reads it.
         let card = try CardNumber(cardNumber)
-        if let problem = ChallengePolicy.codeProblem(oneTimeCode) { throw InvalidOneTimeCode(description: "oneTimeCode \(problem)") }
-        self.init(card: card, expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCode: Secret(oneTimeCode),
+        let codes = try oneTimeCode.map { try Self.checked([$0], "oneTimeCode") } ?? [SimulatedWorld.current.scenario.challengePolicy.oneTimeCode]
+        self.init(card: card, expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCodes: codes,
                   choices: choices, approvesOutOfBand: approvesOutOfBand, cancelsChallenge: cancelsChallenge,
                   amountMinorUnits: amountMinorUnits, currency: currency, merchantName: merchantName)
+    }
+
+    /// A cardholder who types `oneTimeCodes` in turn, one per code screen (a wrong code, then the right one), and the
+    /// last again on any screen after, as the answers' `"otp": ["9999", "1234"]` does.
+    /// - Throws: as the other initializer, and ``InvalidOneTimeCode`` when `oneTimeCodes` is empty.
+    public init(
+        cardNumber: String, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCodes: [String], choices: [Int] = [1],
+        approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
+        merchantName: String = "Demo Shop"
+    ) throws {
+        let card = try CardNumber(cardNumber)
+        self.init(card: card, expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCodes: try Self.checked(oneTimeCodes, "oneTimeCodes"),
+                  choices: choices, approvesOutOfBand: approvesOutOfBand, cancelsChallenge: cancelsChallenge,
+                  amountMinorUnits: amountMinorUnits, currency: currency, merchantName: merchantName)
+    }
+
+    /// The codes as secrets, or the first problem one has (never the code itself).
+    private static func checked(_ codes: [String], _ name: String) throws -> [Secret] {
+        guard !codes.isEmpty else { throw InvalidOneTimeCode(description: "\(name) is empty: give at least one code") }
+        for (index, code) in codes.enumerated() {
+            if let problem = ChallengePolicy.codeProblem(code) {
+                throw InvalidOneTimeCode(description: codes.count == 1 && name == "oneTimeCode" ? "\(name) \(problem)" : "\(name)[\(index)] \(problem)")
+            }
+        }
+        return codes.map { Secret($0) }
     }
 
     /// Cardinal's Test Case 1 Visa card: frictionless, authenticated.
@@ -62,11 +97,11 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
             if case .frictionless(.authenticated, _) = card.scenario { true } else { false }
         } ?? scenario.cards.first
         let card = frictionless.flatMap { try? CardNumber($0.number) } ?? .frictionlessTestCard
-        self.init(card: card, oneTimeCode: scenario.challengePolicy.oneTimeCode)
+        self.init(card: card, oneTimeCodes: [scenario.challengePolicy.oneTimeCode])
     }
 
     private init(
-        card: CardNumber, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCode: Secret = Secret("1234"), choices: [Int] = [1],
+        card: CardNumber, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCodes: [Secret] = [Secret("1234")], choices: [Int] = [1],
         approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
         merchantName: String = "Demo Shop"
     ) {
@@ -74,7 +109,7 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
         cardNumber = card.digits
         self.expiryMonth = expiryMonth
         self.expiryYear = expiryYear
-        self.oneTimeCode = oneTimeCode
+        self.oneTimeCodes = oneTimeCodes
         self.choices = choices
         self.approvesOutOfBand = approvesOutOfBand
         self.cancelsChallenge = cancelsChallenge
@@ -100,6 +135,8 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
 
     private final class Scripted: DropsCardholder {
         let script: ScriptedCardholder
+        /// The code screens answered so far.
+        private let codesTyped = Locked(0)
 
         init(script: ScriptedCardholder) {
             self.script = script
@@ -114,7 +151,9 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
         func respond(to screen: ChallengeScreen) async -> CardholderAction {
             if script.cancelsChallenge { return .answer(.cancel) }
             switch screen.uiType {
-            case .text: return .answer(.code(script.oneTimeCode))
+            case .text:
+                let index = codesTyped.withLock { typed in defer { typed += 1 }; return min(typed, script.oneTimeCodes.count - 1) }
+                return .answer(.code(script.oneTimeCodes[index]))
             // A choice below 1 is option "0", out of range, which the ACS refuses as any other (`Int.min - 1` trapped).
             case .singleSelect, .multiSelect: return .answer(.select(Set(script.choices.map { $0 > 0 ? $0 - 1 : -1 })))
             case .outOfBand: return .decideOnOtherDevice(approve: script.approvesOutOfBand)

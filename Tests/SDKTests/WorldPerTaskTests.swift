@@ -153,4 +153,47 @@ import Threading
         }
         #expect(SimulatedWorld.current.cardholder.cardNumber == "4000000000002701", "the demo's is Cardinal's")
     }
+
+    /// `oneTimeCodes` are typed in turn, one per code screen: a wrong code, then the right one, succeeds (one code
+    /// was typed on every screen, so no script could try a wrong one first); the last is typed again after.
+    @Test @MainActor func aCardholderTypesItsCodesInTurn() async throws {
+        try await SimulatedWorld.withWorld { world in
+            let view = SafepayPayerAuthenticationView()
+            let calls = Calls()
+            view.delegate = calls
+            world.cardholder = try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCodes: ["9999", "1234"])
+            #expect(try await pay(view, calls) == ["required", "success"])
+            calls.names = []
+            world.cardholder = try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCodes: ["1234", "9999"])
+            #expect(try await pay(view, calls) == ["required", "success"], "a new payment starts at the first code")
+            calls.names = []
+            world.cardholder = try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCodes: ["9999"])
+            #expect(try await pay(view, calls) == ["required", "failure"])
+        }
+        #expect(throws: ScriptedCardholder.InvalidOneTimeCode.self) { try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCodes: []) }
+        let error = #expect(throws: ScriptedCardholder.InvalidOneTimeCode.self) {
+            try ScriptedCardholder(cardNumber: "4000000000002503", oneTimeCodes: ["1234", "12\u{7}4"])
+        }
+        #expect(error?.description.hasPrefix("oneTimeCodes[1] ") == true, "\(String(describing: error))")
+    }
+
+    /// A cardholder given no code types the scenario's own (it typed 1234, and failed every challenge of a scenario
+    /// whose code is 5555).
+    @Test @MainActor func aCardholderWithNoCodeTypesTheScenarios() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("own-code-\(UUID().uuidString).json").path
+        let scenario = """
+            {"scenario": 1, "name": "own code", "app": {"tenant": "demo"},
+             "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "wonderland"}]}]},
+             "payments": {"challenge": {"oneTimeCode": "5555"}}}
+            """
+        try Data(scenario.utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try await SimulatedWorld.withWorld(scenarioFile: path) { world in
+            let view = SafepayPayerAuthenticationView()
+            let calls = Calls()
+            view.delegate = calls
+            world.cardholder = try ScriptedCardholder(cardNumber: "4000000000002503")
+            #expect(try await pay(view, calls) == ["required", "success"])
+        }
+    }
 }
