@@ -129,4 +129,16 @@ import Testing
         let title = lines(driver).first { $0.contains("newer below") } ?? ""
         #expect(title.contains("flow 1"), "\(title)")
     }
+
+    /// Over a form the title names F6 for the list, not v, which the form types (a tester pressed v for the list,
+    /// typed it into the password, and spent a login attempt).
+    @Test func overAFormTheTitleNamesTheKeyThatShowsTheList() throws {
+        let driver = AppDriver()
+        driver.press(.character("v"))
+        driver.openActivation()
+        let title = try #require(lines(driver).first { $0.contains("Sequence — flow 1") })
+        #expect(title.contains("F6: the list") && !title.contains("v: the list"), "\(title)")
+        driver.press(.f6)
+        #expect(driver.app.state.logFocus != nil && !driver.app.state.logAsSequence, "F6 shows the list")
+    }
 }

@@ -285,7 +285,8 @@ extension AppView {
         guard height > 0 else { return }
         if state.logAsSequence && state.logFocus == nil {
             SequencePane.draw(&buffer, events: state.log, scroll: state.logScroll, top: top, left: 0, width: state.width, height: height,
-                              historyIDs: state.historyIDs, tabListsEvents: state.logTakesTab)
+                              historyIDs: state.historyIDs, tabListsEvents: state.logTakesTab,
+                              listKey: state.logTakesV ? "v" : "F6")
         } else {
             LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
                          height: height, focus: state.logFocus, widest: state.logWidest, historyIDs: state.historyIDs,

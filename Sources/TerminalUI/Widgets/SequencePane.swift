@@ -30,11 +30,13 @@ enum SequencePane {
     }
 
     /// `tabListsEvents`: whether Tab gives the log the focus now (not while a form, whose fields Tab moves between,
-    /// or another screen has the keys): only then does a cut label's hint name it.
+    /// or another screen has the keys): only then does a cut label's hint name it. `listKey`: the key that shows the
+    /// list now (`v`; F6 on a form, where v is typed), which the title names.
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int, height: Int,
-                     historyIDs: [Int: Int] = [:], tabListsEvents: Bool = true) {
+                     historyIDs: [Int: Int] = [:], tabListsEvents: Bool = true, listKey: String? = "v") {
         guard let newest = events.last else {
-            Frame.draw(&buffer, top: top, left: left, width: width, height: height, title: "SDK events — sequence (v: the list)")
+            Frame.draw(&buffer, top: top, left: left, width: width, height: height,
+                       title: "SDK events — sequence" + (listKey.map { " (\($0): the list)" } ?? ""))
             // An empty box said nothing about what would appear in it.
             if height > 2 {
                 buffer.put("No flow yet: run one, and its calls are drawn here.",
@@ -54,7 +56,7 @@ enum SequencePane {
         }
         let earlier = longest.keys.sorted().compactMap { longest[$0] }
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
-             title: Title(names: [LogPane.flowName(newest.flowID, historyIDs), "flow \(newest.flowID)"], what: newest.flow.title), wholeKey: tabListsEvents ? "tab" : nil, scroll: scroll,
+             title: Title(names: [LogPane.flowName(newest.flowID, historyIDs), "flow \(newest.flowID)"], what: newest.flow.title), wholeKey: tabListsEvents ? "tab" : nil, listKey: listKey, scroll: scroll,
              top: top, left: left, width: width, height: height, spacedAlsoFor: earlier)
     }
 
@@ -82,7 +84,7 @@ enum SequencePane {
     /// The diagram of `arrows`: `lanes` first, then any other party in the order it appears. The title is followed
     /// by v's hint and how many arrows are above and below, when any are. `wholeKey` is the key that lists the events whole.
     /// `spacedAlsoFor`: arrows not drawn whose labels the lanes are spaced for too.
-    static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: Title, wholeKey: String?, scroll: Int,
+    static func draw(_ buffer: inout ScreenBuffer, arrows: [Arrow], lanes given: [String], title: Title, wholeKey: String?, listKey: String? = "v", scroll: Int,
                      top: Int, left: Int, width: Int, height: Int, spacedAlsoFor earlier: [Arrow] = []) {
         let rows = max(0, height - 3)
         let scroll = min(scroll, max(0, arrows.count - rows))
@@ -94,7 +96,9 @@ enum SequencePane {
         let above = max(0, arrows.count - rows - scroll)
         let note = [above > 0 ? "\(above) above" : nil, scroll > 0 ? "\(scroll) newer below" : nil].compactMap { $0 }.map { " · " + $0 }.joined()
         let room = max(1, width - 6 - CharacterWidth.of(note))
-        let hint = [" · v: the list", " · v: list"].first { CharacterWidth.of(title.whole + $0) <= room } ?? " · v: list"
+        // Only a key that shows the list now: "v: the list" over a form had v typed into its password.
+        let hints = listKey.map { [" · \($0): the list", " · \($0): list"] } ?? [""]
+        let hint = hints.first { CharacterWidth.of(title.whole + $0) <= room } ?? hints[hints.count - 1]
         Frame.draw(&buffer, top: top, left: left, width: width, height: height,
                    title: title.fitting(max(1, room - CharacterWidth.of(hint))) + hint + note)
         var lanes = given
