@@ -174,14 +174,17 @@ import ThreeDSecure
         #expect(rows.contains { $0.contains("simulator") && $0.contains("faults on") && !$0.contains("⚡") }, "\(rows)")
         driver.press(.character("v"))
         let lanes = driver.app.render().text
-        #expect(lanes.contains("⚡ fault injected"), "\(lanes)")
-        #expect(lanes.contains("● faults on"), "\(lanes)")
-        #expect(!lanes.contains("faults on FAULT"), "a notice, not a fault that bit: \(lanes)")
-        // The ⚡ is on the lane of the call it hit, not on the App's (the first lane, beside the frame's border):
-        // lanes' lines are left of it.
-        let bolt = try #require(lanes.split(separator: "\n").first { $0.contains("⚡ fault injected") })
-        let before = bolt.prefix { $0 != "⚡" }
-        #expect(before.filter { $0 == "│" }.count >= 2, "\(lanes)")
+        // Each mark says what: the fault that struck, and which were on ("fault injected FAULT ⚡" said fault twice).
+        let bolt = try #require(lanes.split(separator: "\n").first { $0.contains("⚡") && $0.contains("network unavailable: the request") },
+                                "\(lanes)")
+        #expect(lanes.contains("● faults on: network unavailable"), "\(lanes)")
+        #expect(!lanes.contains("faults on FAULT") && !lanes.contains("fault injected"), "a notice, not a fault that bit: \(lanes)")
+        // The ⚡ is on the lane of the call it hit, the IdpSdk's, not on the App's (the first lane, beside the frame's
+        // border).
+        let names = try #require(lanes.split(separator: "\n").first { $0.contains("App") && $0.contains("IdpSdk") })
+        let idpSdk = try #require(Array(names).firstIndex(of: "I"))
+        let mark = try #require(Array(bolt).firstIndex(of: "⚡"))
+        #expect(abs(mark - idpSdk - 3) <= 3, "\(lanes)")
     }
 
     /// A 3-D Secure server's switch has values: the notice names the one it is set to, back to "answers normally"

@@ -153,7 +153,7 @@ extension Q2ScreenTests {
         driver.press(.character("v"))
         let lines = driver.app.render().text.split(separator: "\n").map(String.init)
         let fault = try #require(lines.first { $0.contains("⚡") }, "\(lines.joined(separator: "\n"))")
-        #expect(fault.contains("fault injected FAULT ⚡"), "\(fault)")
+        #expect(fault.contains("server error: Q2 Core answers HTTP 500 ⚡"), "\(fault)")
     }
 
     @Test func whileCoreIsAskedTheWorkingScreenWaitsOnAuthenticate() throws {

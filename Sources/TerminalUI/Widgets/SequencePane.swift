@@ -17,11 +17,15 @@ enum SequencePane {
         /// The faults switched on, at a flow's start: a plain mark, not ⚡, which says a fault bit.
         var isFaultsOn = false
 
-        /// An event's arrow, in the log's colour for it: a live flow's and a past one's alike.
+        /// An event's arrow, in the log's colour for it: a live flow's and a past one's alike. A fault's mark says what
+        /// struck ("⚡ added latency: +800 ms on this round trip"), and the faults-on mark which are on: the ⚡ says
+        /// it is a fault ("fault injected FAULT ⚡" said so twice, and nothing of which).
         init(_ event: FlowEvent) {
-            self.init(from: event.from.rawValue, to: event.to.rawValue,
-                      label: RecordedEvent.arrowLabel(step: event.step.rawValue, status: event.status, separator: " "),
-                      role: LogPane.role(event), isFault: event.from == .simulator, isFaultsOn: event.step == .faultsOn)
+            let isFault = event.from == .simulator
+            let step = RecordedEvent.arrowLabel(step: event.step.rawValue, status: event.status, separator: " ")
+            let label = !isFault || event.detail.isEmpty ? step : event.step == .faultsOn ? "faults on: \(event.detail)" : event.detail
+            self.init(from: event.from.rawValue, to: event.to.rawValue, label: VisibleText.escaped(label),
+                      role: LogPane.role(event), isFault: isFault, isFaultsOn: event.step == .faultsOn)
         }
 
         init(from: String, to: String, label: String, role: Role, isFault: Bool, isFaultsOn: Bool = false) {
