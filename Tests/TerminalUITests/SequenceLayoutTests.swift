@@ -141,4 +141,25 @@ import Testing
         driver.press(.f6)
         #expect(driver.app.state.logFocus != nil && !driver.app.state.logAsSequence, "F6 shows the list")
     }
+
+    /// A session's first flow of a kind is spaced for the labels the history's past flows of it drew: its lanes
+    /// stay put when its prompt is cancelled (the cancel's longer label moved them, a tester saw, at every first run).
+    @Test func aSessionsFirstFlowIsSpacedForTheHistorysLabels() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        // A new session on the same history: its log holds none of the flows before.
+        driver.app.state.log = []
+        driver.app.state.laneHints = [:]
+        driver.press(.character("v"))
+        driver.openActivation()
+        func names() throws -> String { try #require(lines(driver).first { $0.contains("App") && $0.contains("IdpSdk") && $0.contains("MC-SDK") }) }
+        let asked = try names()
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        #expect(lines(driver).contains { $0.contains("provideCredentials USER_CANCEL") })
+        #expect(try names() == asked)
+    }
 }

@@ -286,7 +286,7 @@ extension AppView {
         if state.logAsSequence && state.logFocus == nil {
             SequencePane.draw(&buffer, events: state.log, scroll: state.logScroll, top: top, left: 0, width: state.width, height: height,
                               historyIDs: state.historyIDs, tabListsEvents: state.logTakesTab,
-                              listKey: state.logTakesV ? "v" : "F6")
+                              listKey: state.logTakesV ? "v" : "F6", hints: state.log.last.flatMap { state.laneHints[$0.flow.rawValue] } ?? [])
         } else {
             LogPane.draw(&buffer, events: state.listedEvents, scroll: state.logScroll, top: top, left: 0, width: state.width,
                          height: height, focus: state.logFocus, widest: state.logWidest, historyIDs: state.historyIDs,

@@ -80,6 +80,21 @@ public struct TranscriptState: Sendable, Equatable {
 extension TerminalApp {
     static let historyLimit = 200
 
+    /// The labels past flows of `kind` drew (``AppState/laneHints``), from the history's newest flows: the newest of
+    /// each outcome and status, so that a cancel's and a failure's labels are among them. Once a session per kind,
+    /// at its first flow; a history that cannot be read gives none.
+    func readLaneHints(for kind: FlowKind) {
+        guard state.laneHints[kind.rawValue] == nil else { return }
+        state.laneHints[kind.rawValue] = []
+        guard let history = service.history, let newest = try? history.list(limit: Self.historyLimit) else { return }
+        var statuses: Set<String> = []
+        let chosen = newest.filter { $0.flow == kind.rawValue && statuses.insert($0.status).inserted }.prefix(8)
+        let events = chosen.compactMap { try? history.record(id: $0.id) }.flatMap { record in
+            record.events.map { FlowEvent(recorded: $0, flowID: record.summary.id, flow: kind) }
+        }
+        state.laneHints[kind.rawValue] = SequencePane.longestLabels(events)
+    }
+
     func openHistory() {
         guard let history = service.history else {
             state.notice = "this run keeps no history"

@@ -35,9 +35,10 @@ enum SequencePane {
 
     /// `tabListsEvents`: whether Tab gives the log the focus now (not while a form, whose fields Tab moves between,
     /// or another screen has the keys): only then does a cut label's hint name it. `listKey`: the key that shows the
-    /// list now (`v`; F6 on a form, where v is typed), which the title names.
+    /// list now (`v`; F6 on a form, where v is typed), which the title names. `hints`: arrows of past flows of the
+    /// newest flow's kind, not drawn, whose labels the lanes are spaced for too.
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int, height: Int,
-                     historyIDs: [Int: Int] = [:], tabListsEvents: Bool = true, listKey: String? = "v") {
+                     historyIDs: [Int: Int] = [:], tabListsEvents: Bool = true, listKey: String? = "v", hints: [Arrow] = []) {
         guard let newest = events.last else {
             Frame.draw(&buffer, top: top, left: left, width: width, height: height,
                        title: "SDK events — sequence" + (listKey.map { " (\($0): the list)" } ?? ""))
@@ -49,19 +50,24 @@ enum SequencePane {
             return
         }
         // The newest flow's events: one diagram per flow. Its lanes are also spaced for the labels that earlier
-        // flows of its kind drew, so that they stay put while it runs (each longer label re-spaced them: IdpSdk's
-        // lane moved six columns when an activation's prompt was answered).
+        // flows of its kind drew, in this session's log and in the history (`hints`), so that they stay put while it
+        // runs (each longer label re-spaced them: IdpSdk's lane moved six columns when an activation's prompt was
+        // answered).
         let arrows = events.filter { $0.flowID == newest.flowID }.map(Arrow.init)
-        // The longest label each pair of parties drew is all that spacing needs.
-        var longest: [String: Arrow] = [:]
-        for event in events where event.flowID != newest.flowID && event.from != .simulator && event.flow == newest.flow {
-            let drawn = Arrow(event), pair = drawn.from + "\u{0}" + drawn.to
-            if CharacterWidth.of(drawn.label) > longest[pair].map({ CharacterWidth.of($0.label) }) ?? -1 { longest[pair] = drawn }
-        }
-        let earlier = longest.keys.sorted().compactMap { longest[$0] }
+        let earlier = longestLabels(events.filter { $0.flowID != newest.flowID && $0.flow == newest.flow }) + hints
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
              title: Title(names: [LogPane.flowName(newest.flowID, historyIDs), "flow \(newest.flowID)"], what: newest.flow.title), wholeKey: tabListsEvents ? "tab" : nil, listKey: listKey, scroll: scroll,
              top: top, left: left, width: width, height: height, spacedAlsoFor: earlier)
+    }
+
+    /// The longest label each pair of parties drew in `events` (faults aside): all that spacing lanes needs.
+    static func longestLabels(_ events: [FlowEvent]) -> [Arrow] {
+        var longest: [String: Arrow] = [:]
+        for event in events where event.from != .simulator {
+            let drawn = Arrow(event), pair = drawn.from + "\u{0}" + drawn.to
+            if CharacterWidth.of(drawn.label) > longest[pair].map({ CharacterWidth.of($0.label) }) ?? -1 { longest[pair] = drawn }
+        }
+        return longest.keys.sorted().compactMap { longest[$0] }
     }
 
     /// A diagram's title: "Sequence — flow 3 · history 17: Pay with card (3-D Secure)". Short of room, the flow's
