@@ -152,19 +152,25 @@ extension TerminalApp {
             return
         case .up, .character("k"): select(current - 1)
         case .down, .character("j"): select(current + 1)
-        // A page is the events the rows shown hold with their flows' rules (10 skipped three events unseen where seven
-        // show, and nine at 60×18, where one does).
-        // A page shows the next rows, none skipped unseen, and the selection moves with the view, keeping its row, as
-        // in less, lazygit and k9s; at either end it goes to the end (it moved the view only as far as the selection
-        // left it: Home, then PgDn, moved the log two rows).
+        // A page shows the next rows, none skipped unseen (10 events skipped three where seven show), and the selection
+        // keeps its row, as in less, lazygit and k9s; at either end it goes to the end (it moved the view only as far as
+        // the selection left it: Home, then PgDn, moved the log two rows).
         case .pageUp, .pageDown:
             let rows = AppView.logRows(state)
-            let (from, to) = LogPane.page(events, from: LogPane.scroll(keeping: current, from: focus.scroll, events, rows: rows),
-                                          down: key == .pageDown, rows: rows)
-            let moved = abs(to - from)
+            let from = LogPane.scroll(keeping: current, from: focus.scroll, events, rows: rows)
+            let to = LogPane.page(events, from: from, down: key == .pageDown, rows: rows)
+            let lines = LogPane.lines(events, scroll: to, rows: rows)
+            guard to != from, !lines.isEmpty else {
+                select(key == .pageDown ? last : 0)
+                break
+            }
+            // The event on the selection's row, or under it where the row is a rule.
+            let row = LogPane.lines(events, scroll: from, rows: rows).firstIndex { $0.index == current && !$0.isRule } ?? 0
+            var index = lines[min(row, lines.count - 1)].index
+            // The first event selected brings the log's top, its rule, into view: not where this page shows it without.
+            if index == 0 && to < LogPane.maximumScroll(events, rows: rows) { index = min(1, last) }
             focus.scroll = to
-            let step = moved > 0 ? moved : LogPane.pageEvents(events, from: current, down: key == .pageDown, rows: rows)
-            select(key == .pageDown ? current + step : current - step)
+            select(index)
         case .home: select(0)
         // End follows the newest event again.
         case .end: focus.selected = nil

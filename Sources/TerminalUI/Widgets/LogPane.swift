@@ -86,33 +86,38 @@ enum LogPane {
         index == 0 ? rows > 1 : events[index - 1].flowID != events[index].flowID
     }
 
-    /// How many events a page moves the selection from `index`, down or up: as many as `rows` lines hold with the
-    /// rules of the flows they start (a page of `rows` events skipped one unseen for each rule in view).
-    static func pageEvents(_ events: [FlowEvent], from index: Int, down: Bool, rows: Int) -> Int {
-        var lines = 0, count = 0
-        var next = down ? index + 1 : index - 1
-        while events.indices.contains(next) {
-            // Going down, a rule comes with the event that starts its flow; going up, with the event below it.
-            let rule = down ? startsFlow(events, next, rows: rows) : (next + 1 < events.count && startsFlow(events, next + 1, rows: rows))
-            lines += rule ? 2 : 1
-            if lines > rows { break }
-            count += 1
-            next += down ? 1 : -1
+    /// The scroll a page down or up goes to from `scroll` (events hidden below), as less pages: down, the first event
+    /// shown is the one after the last shown (or the last shown again, where a rule would otherwise skip one); up, the
+    /// last shown is the one before the first shown. Within the log's ends. A flow's first event on the top line
+    /// without its rule is shown again, under it, by the next page either way, so that no flow's name goes by unseen.
+    static func page(_ events: [FlowEvent], from scroll: Int, down: Bool, rows: Int) -> Int {
+        func cutsARule(_ scroll: Int) -> Bool {
+            guard let top = lines(events, scroll: scroll, rows: rows).first else { return false }
+            return !top.isRule && startsFlow(events, top.index, rows: rows)
         }
-        return max(1, count)
+        if down {
+            let last = events.count - 1 - scroll
+            var to = scroll
+            while to > 0, firstShown(events, scroll: to, rows: rows) <= last, firstShown(events, scroll: to - 1, rows: rows) <= last + 1 { to -= 1 }
+            // One event back: the last shown again, and the rule under it.
+            return cutsARule(to) && to + 1 < scroll ? to + 1 : to
+        }
+        let first = firstShown(events, scroll: scroll, rows: rows)
+        // The first shown again, under its rule, where the view cut the rule.
+        let overlap = cutsARule(scroll) && events.count - 1 - first > scroll ? 1 : 0
+        return max(scroll, min(maximumScroll(events, rows: rows), events.count - first - overlap))
     }
 
-    /// The scroll a page down or up goes to from `scroll` (events hidden below): down, the first event shown is the
-    /// one after the last shown (or the last shown again, where a rule would otherwise skip one); up, the last shown
-    /// is the one before the first shown. Within the log's ends.
-    static func page(_ events: [FlowEvent], from scroll: Int, down: Bool, rows: Int) -> (from: Int, to: Int) {
-        if !down {
-            return (scroll, max(scroll, min(maximumScroll(events, rows: rows), events.count - firstShown(events, scroll: scroll, rows: rows))))
+    /// The lines `scroll` shows, top to bottom: each event's index, and whether the line is the rule above it.
+    static func lines(_ events: [FlowEvent], scroll: Int, rows: Int) -> [(index: Int, isRule: Bool)] {
+        var shown: [(index: Int, isRule: Bool)] = []
+        var index = events.count - 1 - scroll
+        while index >= 0 && shown.count < rows {
+            shown.insert((index, false), at: 0)
+            if startsFlow(events, index, rows: rows), shown.count < rows { shown.insert((index, true), at: 0) }
+            index -= 1
         }
-        let last = events.count - 1 - scroll
-        var to = scroll
-        while to > 0, firstShown(events, scroll: to, rows: rows) <= last, firstShown(events, scroll: to - 1, rows: rows) <= last + 1 { to -= 1 }
-        return (scroll, to)
+        return shown
     }
 
     /// How far up the log scrolls: until its first flow's rule is on the top line (a rule takes a line).
@@ -166,15 +171,8 @@ enum LogPane {
         if let focus {
             scroll = Self.scroll(keeping: AppState.selectedIndex(focus, in: events), from: focus.scroll, events, rows: rows)
         }
-        // From the newest line shown upwards: each event, and a rule above it where the flow before was another.
-        var shown: [(index: Int?, event: FlowEvent)] = []
-        var index = events.count - 1 - scroll
-        while index >= 0 && shown.count < rows {
-            let event = events[index]
-            shown.insert((index, event), at: 0)
-            if startsFlow(events, index, rows: rows), shown.count < rows { shown.insert((nil, event), at: 0) }
-            index -= 1
-        }
+        // Each event, and a rule above it where the flow before was another.
+        let shown: [(index: Int?, event: FlowEvent)] = lines(events, scroll: scroll, rows: rows).map { ($0.isRule ? nil : $0.index, events[$0.index]) }
         var title = "SDK events"
         if let focus {
             let keys = "enter keeps it, esc clears it"
