@@ -162,4 +162,15 @@ import Testing
         #expect(lines(driver).contains { $0.contains("provideCredentials USER_CANCEL") })
         #expect(try names() == asked)
     }
+
+    /// Past flows' labels space the lanes only where the terminal has room for them and the flow's own: a label
+    /// drawn here stays whole rather than give its room to one that is not drawn.
+    @Test func aLabelDrawnKeepsItsRoomOverPastFlowsLabels() {
+        var buffer = ScreenBuffer(width: 44, height: 8)
+        let drawn = SequencePane.Arrow(from: "App", to: "IdpSdk", label: "getAuthorizationCode OK", role: .logInfo, isFault: false)
+        let past = SequencePane.Arrow(from: "IdpSdk", to: "IdP", label: "POST /authorize 400 with a long reason", role: .logInfo, isFault: false)
+        SequencePane.draw(&buffer, arrows: [drawn], lanes: ["App", "IdpSdk", "IdP"], title: .init(names: ["flow 1"], what: "Log in"),
+                          wholeKey: nil, scroll: 0, top: 0, left: 0, width: 44, height: 8, spacedAlsoFor: [past])
+        #expect(buffer.text.contains("getAuthorizationCode OK"), "\(buffer.text)")
+    }
 }

@@ -121,7 +121,11 @@ enum SequencePane {
         func half(_ party: String?) -> Int { party.map { min(CharacterWidth.of($0), even - 1) / 2 + 1 } ?? 2 }
         let first = left + 1 + max(2, half(lanes.first))
         let last = left + width - 2 - max(2, half(lanes.last))
-        let columns = laneColumns(lanes: lanes, arrows: earlier + arrows, first: first, last: last)
+        // Spaced for earlier flows' labels too, unless that cuts a label drawn here that would be whole without them
+        // (a label past flows drew holds room the terminal does not have for both).
+        let drawn = laneColumns(lanes: lanes, arrows: arrows, first: first, last: last)
+        let spaced = earlier.isEmpty ? drawn : laneColumns(lanes: lanes, arrows: earlier + arrows, first: first, last: last)
+        let columns = cutLabels(arrows, lanes: lanes, columns: spaced) > cutLabels(arrows, lanes: lanes, columns: drawn) ? drawn : spaced
         func column(_ party: String) -> Int? {
             lanes.firstIndex(of: party).map { lanes.count > 1 ? columns[$0] : left + 1 + even / 2 }
         }
@@ -214,6 +218,15 @@ enum SequencePane {
             }
         }
         return names.indices.map { (starts[$0], texts[$0]) }
+    }
+
+    /// How many of `arrows`' labels `columns` cut: an arrow's label has the room between its lanes, less three.
+    static func cutLabels(_ arrows: [Arrow], lanes: [String], columns: [Int]) -> Int {
+        guard lanes.count == columns.count else { return 0 }
+        return arrows.filter { arrow in
+            guard !arrow.isFault, let from = lanes.firstIndex(of: arrow.from), let to = lanes.firstIndex(of: arrow.to), from != to else { return false }
+            return CharacterWidth.of(arrow.label) > abs(columns[to] - columns[from]) - 3
+        }.count
     }
 
     static func laneColumns(lanes: [String], arrows: [Arrow], first: Int, last: Int) -> [Int] {
