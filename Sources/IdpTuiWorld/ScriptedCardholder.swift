@@ -28,8 +28,9 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
     public let currency: String
     public let merchantName: String
     private let card: CardNumber
-    /// Typed in turn, one per code screen; the last again on any after.
-    private let oneTimeCodes: [Secret]
+    /// Typed in turn, one per code screen; the last again on any after. Nil: the scenario's code, of the world the
+    /// payment runs in.
+    private let oneTimeCodes: [Secret]?
     /// Single- and multi-select challenges: the options chosen, 1-based.
     public let choices: [Int]
     /// Out-of-band challenges: whether the cardholder approves on the other device.
@@ -43,8 +44,8 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
         public let description: String
     }
 
-    /// `oneTimeCode`: nil types the scenario's code, that of ``SimulatedWorld/current`` when this is made (a literal
-    /// 1234 failed every challenge of a scenario with its own code).
+    /// `oneTimeCode`: nil types the scenario's code, that of the world the payment runs in (a literal 1234 failed
+    /// every challenge of a scenario with its own code).
     /// - Throws: when `cardNumber` is not a card number (wrong length, brand or Luhn check digit), or
     ///   ``InvalidOneTimeCode`` when `oneTimeCode` is one no challenge screen takes.
     public init(
@@ -54,7 +55,7 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
     ) throws {
         // The card first, as the form reads it.
         let card = try CardNumber(cardNumber)
-        let codes = try oneTimeCode.map { try Self.checked([$0], "oneTimeCode") } ?? [SimulatedWorld.current.scenario.challengePolicy.oneTimeCode]
+        let codes = try oneTimeCode.map { try Self.checked([$0], "oneTimeCode") }
         self.init(card: card, expiryMonth: expiryMonth, expiryYear: expiryYear, oneTimeCodes: codes,
                   choices: choices, approvesOutOfBand: approvesOutOfBand, cancelsChallenge: cancelsChallenge,
                   amountMinorUnits: amountMinorUnits, currency: currency, merchantName: merchantName)
@@ -101,7 +102,7 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
     }
 
     private init(
-        card: CardNumber, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCodes: [Secret] = [Secret("1234")], choices: [Int] = [1],
+        card: CardNumber, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCodes: [Secret]? = nil, choices: [Int] = [1],
         approvesOutOfBand: Bool = true, cancelsChallenge: Bool = false, amountMinorUnits: Int = 4999, currency: String = "EUR",
         merchantName: String = "Demo Shop"
     ) {
@@ -129,17 +130,19 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
     }
 
     /// The page's side: the form and each challenge screen answered as scripted.
-    package func makeDropsCardholder() -> any DropsCardholder {
-        Scripted(script: self)
+    package func makeDropsCardholder(in world: SimulatedWorld) -> any DropsCardholder {
+        Scripted(script: self, codes: oneTimeCodes ?? [world.scenario.challengePolicy.oneTimeCode])
     }
 
     private final class Scripted: DropsCardholder {
         let script: ScriptedCardholder
+        let codes: [Secret]
         /// The code screens answered so far.
         private let codesTyped = Locked(0)
 
-        init(script: ScriptedCardholder) {
+        init(script: ScriptedCardholder, codes: [Secret]) {
             self.script = script
+            self.codes = codes
         }
 
         func enterPaymentDetails() async -> PaymentDetails? {
@@ -152,8 +155,8 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
             if script.cancelsChallenge { return .answer(.cancel) }
             switch screen.uiType {
             case .text:
-                let index = codesTyped.withLock { typed in defer { typed += 1 }; return min(typed, script.oneTimeCodes.count - 1) }
-                return .answer(.code(script.oneTimeCodes[index]))
+                let index = codesTyped.withLock { typed in defer { typed += 1 }; return min(typed, codes.count - 1) }
+                return .answer(.code(codes[index]))
             // A choice below 1 is option "0", out of range, which the ACS refuses as any other (`Int.min - 1` trapped).
             case .singleSelect, .multiSelect: return .answer(.select(Set(script.choices.map { $0 > 0 ? $0 - 1 : -1 })))
             case .outOfBand: return .decideOnOtherDevice(approve: script.approvesOutOfBand)

@@ -45,7 +45,7 @@ public final class SafepayPayerAuthenticationView {
         self.init {
             DropsSimulation(
                 clock: world.clock, random: world.random, acs: world.accessControlServer,
-                cardholder: world.cardholder.makeDropsCardholder(), faults: world.bridgeFaults, network: world.pageNetwork)
+                cardholder: world.cardholder.makeDropsCardholder(in: world), faults: world.bridgeFaults, network: world.pageNetwork)
         }
     }
 
