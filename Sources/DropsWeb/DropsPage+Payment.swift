@@ -169,7 +169,7 @@ extension DropsPage {
             return .connectionFailure(.server, detail: "the directory server cannot be reached")
         // Slow past the lookup timer (a scenario's shorter `lookupSeconds`): the lookup gives up first.
         case .slow? where Self.slowAnswer < simulation.acs.timers.lookup:
-            fault(.directoryServer, "the directory server answers 5 s late")
+            fault(nil, "the directory server answers 5 s late")
             await simulation.clock.sleep(for: Self.slowAnswer)
             return nil
         case .slow?, .timeout?:
@@ -215,7 +215,7 @@ extension DropsPage {
             return .connectionFailure(.sdk, detail: "the ACS cannot be reached")
         // Slow past the 3DS SDK's wait for a CRes (a scenario's shorter `firstCReqSeconds`): it gives up first.
         case .slow? where Self.slowAnswer < simulation.acs.timers.firstCReq:
-            fault(.acs, "the ACS answers 5 s late")
+            fault(nil, "the ACS answers 5 s late")
             await simulation.clock.sleep(for: Self.slowAnswer)
             return nil
         case .slow?, .timeout?:
@@ -249,9 +249,10 @@ extension DropsPage {
         }
     }
 
-    /// Says in the flow's log that `which` bit (`fault injected`), and tells the simulation's owner.
-    func fault(_ which: BridgeFaults.Fault, _ what: String) {
-        simulation.faultHit(which)
+    /// Says in the flow's log that `which` bit (`fault injected`), and tells the simulation's owner; nil for one that
+    /// explains no failure (an answer late within its timer, as a latency within the timeouts).
+    func fault(_ which: BridgeFaults.Fault?, _ what: String) {
+        if let which { simulation.faultHit(which) }
         if let network = simulation.network { network.reportFault(what) } else { log("simulator", "Drops", "fault", what) }
     }
 

@@ -155,6 +155,16 @@ import ThreeDSecure
         #expect(try #require(times["ARes"]) - times["AReq", default: 0] == 5, "\(times)")
     }
 
+    /// A server's answer late within its timer explains no failure, as a latency within the timeouts does not: a
+    /// card the issuer cannot authenticate fails without the advice naming the slow directory server.
+    @Test func aLateAnswerWithinItsTimerIsNotNamedInTheAdvice() throws {
+        let (slow, _) = try pay(threeDS: ThreeDSFaults(directoryServer: .slow), card: "4000000000002925")
+        #expect(slow.outcome == .failure)
+        #expect(slow.advice?.contains("Faults were on") == false, "\(slow.advice ?? "")")
+        let (failing, _) = try pay(threeDS: ThreeDSFaults(directoryServer: .http500), card: "4000000000002925")
+        #expect(failing.advice?.contains("Faults were on (directory server answering HTTP 500)") == true, "\(failing.advice ?? "")")
+    }
+
     /// A slow directory server's 5 s outlast a scenario's 2 s lookup timer: the lookup gives up at 2 s, as with
     /// `timeout` (it used to take the ARes at 5 s).
     @Test func aSlowDirectoryServerPastAShorterLookupTimerTimesOut() throws {
