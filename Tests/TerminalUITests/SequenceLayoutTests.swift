@@ -1,3 +1,5 @@
+import FlowEngine
+import FlowRecords
 @testable import TerminalUI
 import Testing
 
@@ -172,5 +174,14 @@ import Testing
         SequencePane.draw(&buffer, arrows: [drawn], lanes: ["App", "IdpSdk", "IdP"], title: .init(names: ["flow 1"], what: "Log in"),
                           wholeKey: nil, scroll: 0, top: 0, left: 0, width: 44, height: 8, spacedAlsoFor: [past])
         #expect(buffer.text.contains("getAuthorizationCode OK"), "\(buffer.text)")
+    }
+
+    /// A history record not saved is the simulator's notice, not a fault that bit: a plain mark, named.
+    @Test func aRecordNotSavedIsANoticeNotAFault() {
+        let recorded = RecordedEvent(sequence: 9, step: FlowStep.historyNotSaved.rawValue, from: "simulator", to: "App", thread: "main",
+                                     time: "2030-01-01T00:00:00.000Z", duration: nil, status: "NOT_SAVED", detail: "the disk is full")
+        let arrow = SequencePane.Arrow(FlowEvent(recorded: recorded, flowID: 1, flow: .logout))
+        #expect(arrow.isFault && arrow.isNotice)
+        #expect(arrow.label == "history not saved: the disk is full")
     }
 }

@@ -183,6 +183,7 @@ extension TerminalApp {
             // goes with it (v did nothing here).
             leaveLogFocus(focus)
             state.logAsSequence = true
+            if let newest = state.log.last { readLaneHints(for: newest.flow) }
             state.logScroll = 0
             return
         case .character("/") where state.isAsking:

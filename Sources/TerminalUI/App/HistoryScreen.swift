@@ -82,7 +82,7 @@ extension TerminalApp {
 
     /// The labels past flows of `kind` drew (``AppState/laneHints``), from the history's newest flows: the newest of
     /// each outcome and status, so that a cancel's and a failure's labels are among them. Once a session per kind,
-    /// at its first flow; a history that cannot be read gives none.
+    /// when the diagram first shows one of its flows; a history that cannot be read gives none.
     func readLaneHints(for kind: FlowKind) {
         guard state.laneHints[kind.rawValue] == nil else { return }
         state.laneHints[kind.rawValue] = []

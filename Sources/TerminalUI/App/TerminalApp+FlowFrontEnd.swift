@@ -6,7 +6,8 @@ import PaymentFlows
 // results and reports onto the screen.
 extension TerminalApp {
     public func flowService(_ service: FlowService, didEmit event: FlowEvent) {
-        if state.log.last?.flowID != event.flowID { readLaneHints(for: event.flow) }
+        // Only for a diagram shown: the list needs none (v reads them when it shows the diagram).
+        if state.logAsSequence && state.log.last?.flowID != event.flowID { readLaneHints(for: event.flow) }
         state.log.append(event)
         state.logWidest.add(event)
         if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }

@@ -144,6 +144,7 @@ public final class TerminalApp: FlowFrontEnd {
         }
         if key == .character("v") && !isEditing && state.logTakesV {
             state.logAsSequence.toggle()
+            if state.logAsSequence, let newest = state.log.last { readLaneHints(for: newest.flow) }
             state.logScroll = 0  // Each view opens on the newest (the list's lines and the diagram's arrows differ).
             return
         }

@@ -14,22 +14,24 @@ enum SequencePane {
         let role: Role
         /// A fault: drawn as a mark, not an arrow.
         let isFault: Bool
-        /// The faults switched on, at a flow's start: a plain mark, not ⚡, which says a fault bit.
-        var isFaultsOn = false
+        /// The simulator's notice, not a fault that bit (the faults switched on at a flow's start, a history record
+        /// not saved): a plain mark, not ⚡.
+        var isNotice = false
 
         /// An event's arrow, in the log's colour for it: a live flow's and a past one's alike. A fault's mark says what
-        /// struck ("⚡ added latency: +800 ms on this round trip"), and the faults-on mark which are on: the ⚡ says
-        /// it is a fault ("fault injected FAULT ⚡" said so twice, and nothing of which).
+        /// struck ("⚡ added latency: +800 ms on this round trip"), and a notice what it is ("● faults on: latency
+        /// +800 ms", "● history not saved: …"): the ⚡ says it is a fault ("fault injected FAULT ⚡" said so twice,
+        /// and nothing of which).
         init(_ event: FlowEvent) {
-            let isFault = event.from == .simulator
+            let isFault = event.from == .simulator, isNotice = event.step == .faultsOn || event.step == .historyNotSaved
             let step = RecordedEvent.arrowLabel(step: event.step.rawValue, status: event.status, separator: " ")
-            let label = !isFault || event.detail.isEmpty ? step : event.step == .faultsOn ? "faults on: \(event.detail)" : event.detail
+            let label = !isFault || event.detail.isEmpty ? step : isNotice ? "\(event.step.rawValue): \(event.detail)" : event.detail
             self.init(from: event.from.rawValue, to: event.to.rawValue, label: VisibleText.escaped(label),
-                      role: LogPane.role(event), isFault: isFault, isFaultsOn: event.step == .faultsOn)
+                      role: LogPane.role(event), isFault: isFault, isNotice: isNotice)
         }
 
-        init(from: String, to: String, label: String, role: Role, isFault: Bool, isFaultsOn: Bool = false) {
-            (self.from, self.to, self.label, self.role, self.isFault, self.isFaultsOn) = (from, to, label, role, isFault, isFaultsOn)
+        init(from: String, to: String, label: String, role: Role, isFault: Bool, isNotice: Bool = false) {
+            (self.from, self.to, self.label, self.role, self.isFault, self.isNotice) = (from, to, label, role, isFault, isNotice)
         }
     }
 
@@ -141,7 +143,7 @@ enum SequencePane {
         var hit: [Int: String] = [:]
         var working: String?
         for (index, arrow) in arrows.enumerated() {
-            if !arrow.isFault { working = arrow.to } else if !arrow.isFaultsOn, let working { hit[index] = working }
+            if !arrow.isFault { working = arrow.to } else if !arrow.isNotice, let working { hit[index] = working }
         }
         var cut = false
         for (index, arrow) in zip(visible.indices, visible) {
@@ -151,7 +153,7 @@ enum SequencePane {
             guard !arrow.isFault, let from = column(arrow.from), let to = column(arrow.to), from != to else {
                 // A fault, or a party talking to itself: a mark on its lane.
                 let x = column(hit[index] ?? arrow.to) ?? left + 1
-                let mark = arrow.isFault && !arrow.isFaultsOn ? "⚡" : "●"
+                let mark = arrow.isFault && !arrow.isNotice ? "⚡" : "●"
                 let right = left + width - 1 - x, leftOfLane = x - left - 2
                 // Too long for the room right of its lane (the rightmost, a server's, where a fault that struck a
                 // request goes: "⚡…"), and more room left of it: the label ends at its mark there.
