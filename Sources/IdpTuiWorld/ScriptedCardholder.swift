@@ -61,8 +61,9 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
                   amountMinorUnits: amountMinorUnits, currency: currency, merchantName: merchantName)
     }
 
-    /// A cardholder who types `oneTimeCodes` in turn, one per code screen (a wrong code, then the right one), and the
-    /// last again on any screen after, as the answers' `"otp": ["9999", "1234"]` does.
+    /// A cardholder who types `oneTimeCodes` in turn, one per code screen (a wrong code, then the right one), as the
+    /// answers' `"otp": ["9999", "1234"]` does, and the last again on any screen after (where the answers' array,
+    /// run out, is refused).
     /// - Throws: as the other initializer, and ``InvalidOneTimeCode`` when `oneTimeCodes` is empty.
     public init(
         cardNumber: String, expiryMonth: Int = 12, expiryYear: Int = 2030, oneTimeCodes: [String], choices: [Int] = [1],
@@ -98,7 +99,7 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
             if case .frictionless(.authenticated, _) = card.scenario { true } else { false }
         } ?? scenario.cards.first
         let card = frictionless.flatMap { try? CardNumber($0.number) } ?? .frictionlessTestCard
-        self.init(card: card, oneTimeCodes: [scenario.challengePolicy.oneTimeCode])
+        self.init(card: card)
     }
 
     private init(

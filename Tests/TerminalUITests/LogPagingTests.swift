@@ -32,24 +32,44 @@ import Testing
     }()
 
     /// What each page shows: the events and the flows whose rule is on it. `down`: Home, then PgDn to the newest;
-    /// else End, then PgUp to the first.
-    func pages(_ sizes: [Int], height: Int, down: Bool) throws -> (events: Set<Int>, rules: Set<Int>, moved: [String], rows: Int) {
+    /// else End, then PgUp to the first. `filter`: typed with `/` first, so that the pages are of the events it lists.
+    /// Each press goes to the page ``LogPane/page(_:from:down:rows:)`` gives, drawn as it is (nothing moves it to
+    /// show the selection), with the selection on its row.
+    func pages(_ sizes: [Int], height: Int, down: Bool, filter: String = "") throws -> (events: Set<Int>, rules: Set<Int>, listed: [FlowEvent], rows: Int) {
         let driver = AppDriver(height: height)
-        let events = Self.log(sizes)
-        driver.app.state.log = events
-        driver.press(.tab, down ? .home : .end)
+        driver.app.state.log = Self.log(sizes)
+        driver.press(.tab)
+        if !filter.isEmpty {
+            driver.press(.character("/"))
+            driver.type(filter)
+            driver.press(.enter)
+        }
+        driver.press(down ? .home : .end)
+        let events = driver.app.state.listedEvents
         let rows = AppView.logRows(driver.app.state)
-        var seen: (events: Set<Int>, rules: Set<Int>, moved: [String], rows: Int) = ([], [], [], rows)
-        for _ in 0...events.count + 2 {
+        var seen: (events: Set<Int>, rules: Set<Int>, listed: [FlowEvent], rows: Int) = ([], [], events, rows)
+        var expected: (scroll: Int, row: Int)?
+        for _ in 0...events.count + 2 where !events.isEmpty {
             let focus = try #require(driver.app.state.logFocus)
             let selected = AppState.selectedIndex(focus, in: events)
-            // The view drawn is the page (nothing moves it to show the selection).
             let drawn = LogPane.scroll(keeping: selected, from: focus.scroll, events, rows: rows)
-            if drawn != focus.scroll { seen.moved.append("scroll \(focus.scroll) drawn at \(drawn), selection \(selected)") }
-            for line in LogPane.lines(events, scroll: drawn, rows: rows) {
+            let lines = LogPane.lines(events, scroll: drawn, rows: rows)
+            let row = try #require(lines.firstIndex { $0.index == selected && !$0.isRule }, "the selection in view")
+            if let expected {
+                #expect(drawn == expected.scroll, "\(sizes) at \(rows) rows: the page drawn")
+                // Its row; the row under it where its row is a rule, or where its row's event is the first, whose rule
+                // this page does not show; the last where the page (the log's top) has fewer lines.
+                let kept = min(expected.row, lines.count - 1)
+                let under = lines[kept].isRule || (selected == 1 && lines[kept].index == 0)
+                #expect(row == kept + (under ? 1 : 0), "\(sizes) at \(rows) rows: row \(row), was \(expected.row)")
+            }
+            for line in lines {
                 if line.isRule { seen.rules.insert(line.index) } else { seen.events.insert(line.index) }
             }
             if down ? focus.selected == nil : selected == 0 { break }
+            let to = LogPane.page(events, from: drawn, down: down, rows: rows)
+            // At either end the selection goes to the end: no row to keep.
+            expected = to == drawn ? nil : (to, row)
             driver.press(down ? .pageDown : .pageUp)
         }
         return seen
@@ -57,17 +77,32 @@ import Testing
 
     @Test(arguments: [true, false])
     func everyEventAndEveryRuleIsOnSomePage(down: Bool) throws {
-        // From the smallest terminal (a log of a row or two) to a tall one.
-        for height in [18, 19, 20, 22, 24, 25, 26, 27, 29, 32, 38] {
+        // From the smallest terminal (a log of a row) to a tall one: every log height from 1 to 15 rows.
+        for height in 18...38 {
             for sizes in Self.shapes {
-                let events = Self.log(sizes)
                 let seen = try pages(sizes, height: height, down: down)
-                // A log of one row has no room for a rule: its one event shows.
-                let flowStarts = seen.rows < 2 ? [] : Set(events.indices.filter { LogPane.startsFlow(events, $0, rows: seen.rows) })
-                #expect(seen.events == Set(events.indices), "\(sizes) at \(seen.rows) rows: unseen \(Set(events.indices).subtracting(seen.events).sorted())")
-                #expect(seen.rules == flowStarts, "\(sizes) at \(seen.rows) rows: rules unseen \(flowStarts.subtracting(seen.rules).sorted())")
-                #expect(seen.moved.isEmpty, "\(sizes) at \(seen.rows) rows: \(seen.moved)")
+                expectWhole(seen, sizes)
             }
         }
+    }
+
+    /// With a filter on, the pages are of the events it lists, each flow's group under its rule.
+    @Test(arguments: [true, false])
+    func aFilteredLogPagesThroughWhatItLists(down: Bool) throws {
+        for height in [19, 22, 24, 29] {
+            for sizes in Self.shapes.prefix(30) {
+                let seen = try pages(sizes, height: height, down: down, filter: "event 1")
+                #expect(seen.listed.allSatisfy { $0.detail.contains("event 1") })
+                expectWhole(seen, sizes)
+            }
+        }
+    }
+
+    private func expectWhole(_ seen: (events: Set<Int>, rules: Set<Int>, listed: [FlowEvent], rows: Int), _ sizes: [Int]) {
+        let listed = seen.listed
+        // A log of one row has no room for a rule: its one event shows.
+        let flowStarts = seen.rows < 2 ? [] : Set(listed.indices.filter { LogPane.startsFlow(listed, $0, rows: seen.rows) })
+        #expect(seen.events == Set(listed.indices), "\(sizes) at \(seen.rows) rows: unseen \(Set(listed.indices).subtracting(seen.events).sorted())")
+        #expect(seen.rules == flowStarts, "\(sizes) at \(seen.rows) rows: rules unseen \(flowStarts.subtracting(seen.rules).sorted())")
     }
 }

@@ -179,9 +179,10 @@ import Testing
     /// A history record not saved is the simulator's notice, not a fault that bit: a plain mark, named.
     @Test func aRecordNotSavedIsANoticeNotAFault() {
         let recorded = RecordedEvent(sequence: 9, step: FlowStep.historyNotSaved.rawValue, from: "simulator", to: "App", thread: "main",
-                                     time: "2030-01-01T00:00:00.000Z", duration: nil, status: "NOT_SAVED", detail: "the disk is full")
+                                     time: "2030-01-01T00:00:00.000Z", duration: nil, status: "NOT_SAVED",
+                                     detail: HistoryNotSavedDetail(reason: "the disk is full").message)
         let arrow = SequencePane.Arrow(FlowEvent(recorded: recorded, flowID: 1, flow: .logout))
         #expect(arrow.isFault && arrow.isNotice)
-        #expect(arrow.label == "history not saved: the disk is full")
+        #expect(arrow.label == "this flow was not saved to the history: the disk is full")
     }
 }

@@ -182,8 +182,7 @@ extension TerminalApp {
             // The diagram, as v shows it from the screen: the focus (and a filter, which the diagram does not take)
             // goes with it (v did nothing here).
             leaveLogFocus(focus)
-            state.logAsSequence = true
-            if let newest = state.log.last { readLaneHints(for: newest.flow) }
+            showDiagram()
             state.logScroll = 0
             return
         case .character("/") where state.isAsking:

@@ -143,8 +143,7 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         if key == .character("v") && !isEditing && state.logTakesV {
-            state.logAsSequence.toggle()
-            if state.logAsSequence, let newest = state.log.last { readLaneHints(for: newest.flow) }
+            if state.logAsSequence { state.logAsSequence = false } else { showDiagram() }
             state.logScroll = 0  // Each view opens on the newest (the list's lines and the diagram's arrows differ).
             return
         }

@@ -99,8 +99,10 @@ enum LogPane {
             let last = events.count - 1 - scroll
             var to = scroll
             while to > 0, firstShown(events, scroll: to, rows: rows) <= last, firstShown(events, scroll: to - 1, rows: rows) <= last + 1 { to -= 1 }
-            // One event back: the last shown again, and the rule under it.
-            return cutsARule(to) && to + 1 < scroll ? to + 1 : to
+            // One event back: the last shown again, and the rule under it; not where this page showed that rule.
+            guard cutsARule(to), to + 1 < scroll, let top = lines(events, scroll: to, rows: rows).first,
+                  !lines(events, scroll: scroll, rows: rows).contains(where: { $0.isRule && $0.index == top.index }) else { return to }
+            return to + 1
         }
         let first = firstShown(events, scroll: scroll, rows: rows)
         // The first shown again, under its rule, where the view cut the rule.

@@ -20,12 +20,13 @@ enum SequencePane {
 
         /// An event's arrow, in the log's colour for it: a live flow's and a past one's alike. A fault's mark says what
         /// struck ("⚡ added latency: +800 ms on this round trip"), and a notice what it is ("● faults on: latency
-        /// +800 ms", "● history not saved: …"): the ⚡ says it is a fault ("fault injected FAULT ⚡" said so twice,
+        /// +800 ms", "● this flow was not saved to the history: …"): the ⚡ says it is a fault ("fault injected FAULT ⚡" said so twice,
         /// and nothing of which).
         init(_ event: FlowEvent) {
             let isFault = event.from == .simulator, isNotice = event.step == .faultsOn || event.step == .historyNotSaved
             let step = RecordedEvent.arrowLabel(step: event.step.rawValue, status: event.status, separator: " ")
-            let label = !isFault || event.detail.isEmpty ? step : isNotice ? "\(event.step.rawValue): \(event.detail)" : event.detail
+            // A record not saved says so in its detail ("this flow was not saved to the history: …").
+            let label = !isFault || event.detail.isEmpty ? step : event.step == .faultsOn ? "faults on: \(event.detail)" : event.detail
             self.init(from: event.from.rawValue, to: event.to.rawValue, label: VisibleText.escaped(label),
                       role: LogPane.role(event), isFault: isFault, isNotice: isNotice)
         }
@@ -127,7 +128,7 @@ enum SequencePane {
         // (a label past flows drew holds room the terminal does not have for both).
         let drawn = laneColumns(lanes: lanes, arrows: arrows, first: first, last: last)
         let spaced = earlier.isEmpty ? drawn : laneColumns(lanes: lanes, arrows: earlier + arrows, first: first, last: last)
-        let columns = cutLabels(arrows, lanes: lanes, columns: spaced) > cutLabels(arrows, lanes: lanes, columns: drawn) ? drawn : spaced
+        let columns = cutLabels(arrows, lanes: lanes, columns: spaced).isSubset(of: cutLabels(arrows, lanes: lanes, columns: drawn)) ? spaced : drawn
         func column(_ party: String) -> Int? {
             lanes.firstIndex(of: party).map { lanes.count > 1 ? columns[$0] : left + 1 + even / 2 }
         }
@@ -222,13 +223,14 @@ enum SequencePane {
         return names.indices.map { (starts[$0], texts[$0]) }
     }
 
-    /// How many of `arrows`' labels `columns` cut: an arrow's label has the room between its lanes, less three.
-    static func cutLabels(_ arrows: [Arrow], lanes: [String], columns: [Int]) -> Int {
-        guard lanes.count == columns.count else { return 0 }
-        return arrows.filter { arrow in
+    /// Which of `arrows` (their indices) `columns` cut: an arrow's label has the room between its lanes, less three.
+    static func cutLabels(_ arrows: [Arrow], lanes: [String], columns: [Int]) -> Set<Int> {
+        guard lanes.count == columns.count else { return [] }
+        return Set(arrows.indices.filter { index in
+            let arrow = arrows[index]
             guard !arrow.isFault, let from = lanes.firstIndex(of: arrow.from), let to = lanes.firstIndex(of: arrow.to), from != to else { return false }
             return CharacterWidth.of(arrow.label) > abs(columns[to] - columns[from]) - 3
-        }.count
+        })
     }
 
     static func laneColumns(lanes: [String], arrows: [Arrow], first: Int, last: Int) -> [Int] {
