@@ -142,6 +142,11 @@ import Testing
         #expect(title.contains("F6: the list") && !title.contains("v: the list"), "\(title)")
         driver.press(.f6)
         #expect(driver.app.state.logFocus != nil && !driver.app.state.logAsSequence, "F6 shows the list")
+        // Esc gives the form its keys back and the log its diagram (it stayed the list, and on a form no key brought
+        // the diagram back).
+        driver.press(.escape)
+        #expect(driver.app.state.logFocus == nil && driver.isForm)
+        #expect(lines(driver).contains { $0.contains("Sequence — flow 1") && $0.contains("F6: the list") })
     }
 
     /// A session's first flow of a kind is spaced for the labels the history's past flows of it drew: its lanes

@@ -27,10 +27,13 @@ public struct LogFocusState: Sendable, Equatable {
     public var detail: Int?
     /// Events hidden below the view (as ``AppState/logScroll``): it moves only when the selection leaves the view.
     public var scroll = 0
+    /// The log was the sequence diagram when it took the focus (which lists the events): leaving, it is again.
+    public var fromDiagram = false
 
-    public init(selected: Int? = nil, scroll: Int = 0) {
+    public init(selected: Int? = nil, scroll: Int = 0, fromDiagram: Bool = false) {
         self.selected = selected
         self.scroll = scroll
+        self.fromDiagram = fromDiagram
     }
 }
 
@@ -107,6 +110,12 @@ extension TerminalApp {
         let current = AppState.selectedIndex(focus, in: state.log)
         state.logScroll = LogPane.scroll(keeping: current, from: focus.filter.isEmpty ? focus.scroll : 0, state.log,
                                          rows: AppView.logRows(state))
+        // The diagram it was, at its newest (F6 over a form, or Tab, to read an event whole, left the list for good,
+        // and on a form no key brought the diagram back).
+        if focus.fromDiagram {
+            state.logAsSequence = true
+            state.logScroll = 0
+        }
     }
 
     func handleLogFocus(_ key: Key, _ focus: inout LogFocusState) {

@@ -138,7 +138,7 @@ public final class TerminalApp: FlowFrontEnd {
             // The selection starts on the newest event shown.
             let shown = state.log.count - 1 - state.logScroll
             state.logFocus = LogFocusState(selected: state.logScroll > 0 && state.log.indices.contains(shown) ? state.log[shown].sequence : nil,
-                                           scroll: state.logScroll)
+                                           scroll: state.logScroll, fromDiagram: state.logAsSequence)
             state.logAsSequence = false
             return
         }
