@@ -170,17 +170,6 @@ import Testing
         #expect(try names() == asked)
     }
 
-    /// Past flows' labels space the lanes only where the terminal has room for them and the flow's own: a label
-    /// drawn here stays whole rather than give its room to one that is not drawn.
-    @Test func aLabelDrawnKeepsItsRoomOverPastFlowsLabels() {
-        var buffer = ScreenBuffer(width: 44, height: 8)
-        let drawn = SequencePane.Arrow(from: "App", to: "IdpSdk", label: "getAuthorizationCode OK", role: .logInfo, isFault: false)
-        let past = SequencePane.Arrow(from: "IdpSdk", to: "IdP", label: "POST /authorize 400 with a long reason", role: .logInfo, isFault: false)
-        SequencePane.draw(&buffer, arrows: [drawn], lanes: ["App", "IdpSdk", "IdP"], title: .init(names: ["flow 1"], what: "Log in"),
-                          wholeKey: nil, scroll: 0, top: 0, left: 0, width: 44, height: 8, spacedAlsoFor: [past])
-        #expect(buffer.text.contains("getAuthorizationCode OK"), "\(buffer.text)")
-    }
-
     /// A history record not saved is the simulator's notice, not a fault that bit: a plain mark, named.
     @Test func aRecordNotSavedIsANoticeNotAFault() {
         let recorded = RecordedEvent(sequence: 9, step: FlowStep.historyNotSaved.rawValue, from: "simulator", to: "App", thread: "main",
@@ -189,5 +178,24 @@ import Testing
         let arrow = SequencePane.Arrow(FlowEvent(recorded: recorded, flowID: 1, flow: .logout))
         #expect(arrow.isFault && arrow.isNotice)
         #expect(arrow.label == "this flow was not saved to the history: the disk is full")
+    }
+
+    /// A payment's five lanes do not fit every label at 80 columns: they stay where its kind's past labels put them
+    /// all the same (they moved from the card form to the challenge, back to the flow's own spacing, which kept a
+    /// bridge message whole until the challenge's messages came).
+    @Test func aPaymentsLanesStayPutAtEightyColumns() throws {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.escape, .character("v"))
+        driver.openPaymentAgain()
+        func names() throws -> String { try #require(lines(driver).first { $0.contains("SafepayDrops") && $0.contains("ACS") }) }
+        let form = try names()
+        driver.press(.enter, .enter, .enter, .enter, .enter)
+        driver.pump { _ in driver.challenge != nil || driver.isResult }
+        #expect(try names() == form, "at the challenge")
+        driver.type("1234")
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(try names() == form, "at the result")
     }
 }

@@ -124,11 +124,10 @@ enum SequencePane {
         func half(_ party: String?) -> Int { party.map { min(CharacterWidth.of($0), even - 1) / 2 + 1 } ?? 2 }
         let first = left + 1 + max(2, half(lanes.first))
         let last = left + width - 2 - max(2, half(lanes.last))
-        // Spaced for earlier flows' labels too, unless that cuts a label drawn here that would be whole without them
-        // (a label past flows drew holds room the terminal does not have for both).
-        let drawn = laneColumns(lanes: lanes, arrows: arrows, first: first, last: last)
-        let spaced = earlier.isEmpty ? drawn : laneColumns(lanes: lanes, arrows: earlier + arrows, first: first, last: last)
-        let columns = cutLabels(arrows, lanes: lanes, columns: spaced).isSubset(of: cutLabels(arrows, lanes: lanes, columns: drawn)) ? spaced : drawn
+        // Spaced for earlier flows' labels too, even where that cuts a label the flow's own spacing would keep whole
+        // (the terminal too narrow for all its kind's labels): falling back moved a payment's lanes from the card
+        // form to the challenge, as the challenge's messages came. A cut label says where it is whole.
+        let columns = laneColumns(lanes: lanes, arrows: earlier + arrows, first: first, last: last)
         func column(_ party: String) -> Int? {
             lanes.firstIndex(of: party).map { lanes.count > 1 ? columns[$0] : left + 1 + even / 2 }
         }
@@ -221,16 +220,6 @@ enum SequencePane {
             }
         }
         return names.indices.map { (starts[$0], texts[$0]) }
-    }
-
-    /// Which of `arrows` (their indices) `columns` cut: an arrow's label has the room between its lanes, less three.
-    static func cutLabels(_ arrows: [Arrow], lanes: [String], columns: [Int]) -> Set<Int> {
-        guard lanes.count == columns.count else { return [] }
-        return Set(arrows.indices.filter { index in
-            let arrow = arrows[index]
-            guard !arrow.isFault, let from = lanes.firstIndex(of: arrow.from), let to = lanes.firstIndex(of: arrow.to), from != to else { return false }
-            return CharacterWidth.of(arrow.label) > abs(columns[to] - columns[from]) - 3
-        })
     }
 
     static func laneColumns(lanes: [String], arrows: [Arrow], first: Int, last: Int) -> [Int] {
