@@ -123,7 +123,7 @@ package final class DropsPage: Sendable {
             return true
         }
         if dropAck {
-            fault(faults.loseEveryAck ? .loseEveryAck : .loseAcks, "the ack for message \(id) is lost")
+            fault(faults.loseEveryAck ? .loseEveryAck : .loseAcks, "a bridge ack is lost (message \(id))")
         } else {
             send(name: InframeEventName.ack.rawValue, detail: ["messageId": .string(id), "status": .string("success")])
         }

@@ -178,7 +178,7 @@ import Testing
         #expect(injected.count == 3, "\(injected)")
         #expect(injected.contains("the Drops page sends a malformed message"))
         #expect(injected.contains("the Drops page sends an unknown event"))
-        #expect(injected.contains { $0.hasPrefix("the ack for message ") && $0.hasSuffix(" is lost") })
+        #expect(injected.contains { $0.hasPrefix("a bridge ack is lost (message ") && $0.hasSuffix(")") })
     }
 
     @Test(arguments: [

@@ -4,7 +4,7 @@ import FlowRecords
 import Foundation
 import LocaleText
 import Secrets
-import TerminalUI
+@testable import TerminalUI
 import Testing
 
 @Suite struct AppBehaviourTests {
@@ -216,8 +216,9 @@ import Testing
         driver.activate()
         #expect(driver.app.render().text.contains("IdpSdk "))
         #expect(driver.app.state.log.filter { $0.step == .provideCredentials }.allSatisfy { $0.thread == "IdpSdk" })
+        // A page is the rows the log shows (it was 5 whatever it showed).
         driver.press(.pageUp)
-        #expect(driver.app.state.logScroll == 5)
+        #expect(driver.app.state.logScroll == AppView.logRows(driver.app.state))
         let text = driver.app.render().text
         #expect(text.contains("newer below"))
         #expect(text.contains("provideCredentials"))

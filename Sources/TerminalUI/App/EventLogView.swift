@@ -90,6 +90,18 @@ extension TerminalApp {
     }
 
     /// Moves the log `lines` up (down when negative), no further than its first event at the top.
+    /// A page of the log, as the focused log pages it (less's): the list's next rows, none skipped unseen; the
+    /// diagram's next arrows, as many as it shows. It was 5 lines whatever the log showed: a third of a 16-row log.
+    func pageLog(down: Bool) {
+        let rows = AppView.logRows(state)
+        guard !(state.logAsSequence && state.logFocus == nil) else {
+            scrollLog(by: (down ? -1 : 1) * max(1, rows))
+            return
+        }
+        let from = LogPane.scroll(keeping: state.log.count - 1 - state.logScroll, from: state.logScroll, state.log, rows: rows)
+        scrollLog(by: LogPane.page(state.log, from: from, down: down, rows: rows) - state.logScroll)
+    }
+
     func scrollLog(by lines: Int) {
         // The diagram draws the newest flow's arrows only: its limit is theirs (the list's, over every event, let
         // PgUp run on past the diagram's top, and PgDn then seemed to do nothing for as many presses).

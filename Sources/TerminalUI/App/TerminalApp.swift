@@ -161,13 +161,8 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         switch key {
-        // A page is 5 lines, or the rows the log shows when they are fewer (one at 60×18 on a result: a page of 5
-        // skipped 4 events unseen).
-        case .pageUp where !scrollsItself:
-            scrollLog(by: max(1, min(5, AppView.logRows(state))))
-            return
-        case .pageDown where !scrollsItself:
-            scrollLog(by: -max(1, min(5, AppView.logRows(state))))
+        case .pageUp where !scrollsItself, .pageDown where !scrollsItself:
+            pageLog(down: key == .pageDown)
             return
         default: break
         }
