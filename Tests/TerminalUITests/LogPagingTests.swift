@@ -105,4 +105,17 @@ import Testing
         #expect(seen.events == Set(listed.indices), "\(sizes) at \(seen.rows) rows: unseen \(Set(listed.indices).subtracting(seen.events).sorted())")
         #expect(seen.rules == flowStarts, "\(sizes) at \(seen.rows) rows: rules unseen \(flowStarts.subtracting(seen.rules).sorted())")
     }
+
+    /// A log of one row (a result at 60×18) has no room for a rule: its title names the flow of the event shown, so
+    /// that paging from one flow into the next says so.
+    @Test func aOneRowLogsTitleNamesTheFlow() throws {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.app.state.log = Self.log([2, 2])
+        driver.press(.tab, .home)
+        #expect(AppView.logRows(driver.app.state) == 1)
+        func title() -> String { driver.app.render().text.split(separator: "\n").first { $0.contains("SDK events") }.map(String.init) ?? "" }
+        #expect(title().contains("SDK events · flow 1"), "\(title())")
+        driver.press(.down, .down)
+        #expect(title().contains("SDK events · flow 2"), "\(title())")
+    }
 }

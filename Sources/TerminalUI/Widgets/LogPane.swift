@@ -176,6 +176,9 @@ enum LogPane {
         // Each event, and a rule above it where the flow before was another.
         let shown: [(index: Int?, event: FlowEvent)] = lines(events, scroll: scroll, rows: rows).map { ($0.isRule ? nil : $0.index, events[$0.index]) }
         var title = "SDK events"
+        // A log of one row has no room for a flow's rule: the title names the flow of the event shown (paging at 60×18
+        // went from one flow into the next with nothing to say so).
+        if rows == 1, let event = shown.first?.event { title += " · " + flowName(event.flowID, historyIDs) }
         if let focus {
             let keys = "enter keeps it, esc clears it"
             // How many events the filter lists, as a past flow's transcript says it (the live log said nothing).
