@@ -198,4 +198,34 @@ import Testing
         driver.pump { _ in driver.isResult }
         #expect(try names() == form, "at the result")
     }
+
+    /// Tab from a scrolled diagram lists the events from its newest arrow shown; Esc gives the diagram back where it
+    /// was (it went back to the newest arrow).
+    @Test func tabFromTheDiagramAndBackKeepsItsPlace() throws {
+        let driver = AppDriver()
+        driver.payWithAChallenge()
+        driver.press(.character("v"), .pageUp)
+        let scrolled = driver.app.state.logScroll
+        #expect(scrolled > 0)
+        driver.press(.tab)
+        #expect(driver.app.state.logFocus != nil && !driver.app.state.logAsSequence)
+        driver.press(.escape)
+        #expect(driver.app.state.logAsSequence && driver.app.state.logScroll == scrolled)
+        #expect(driver.app.render().text.contains("\(scrolled) newer below"))
+    }
+
+    /// A form that comes while the focus, taken from the diagram, lists the events: the form takes the keys, and the
+    /// log is the diagram again.
+    @Test func aFormThatComesGivesTheDiagramBack() throws {
+        let driver = AppDriver(latency: .seconds(5))
+        driver.press(.character("v"), .enter)
+        #expect(driver.clock.waitForPendingTimers(atLeast: 1))
+        driver.pump { app in app.state.log.contains { $0.step == .getAuthorizationCode } }
+        driver.press(.tab)
+        #expect(driver.app.state.logFocus != nil && !driver.app.state.logAsSequence)
+        driver.clock.advance(by: .seconds(60))
+        #expect(driver.pump { _ in driver.isForm })
+        #expect(driver.app.state.logFocus == nil && driver.app.state.logAsSequence)
+        #expect(driver.app.render().text.contains("Sequence — flow 1: Activate device"))
+    }
 }

@@ -89,19 +89,19 @@ extension TerminalApp {
         }
     }
 
-    /// Moves the log `lines` up (down when negative), no further than its first event at the top.
-    /// A page of the log, as the focused log pages it (less's): the list's next rows, none skipped unseen; the
-    /// diagram's next arrows, as many as it shows. It was 5 lines whatever the log showed: a third of a 16-row log.
+    /// A page of the unfocused log, as the focused log pages it (less's): the list's next rows, none skipped unseen;
+    /// the diagram's next arrows, as many as it shows. It was at most 5 lines: a third of a 16-row log.
     func pageLog(down: Bool) {
         let rows = AppView.logRows(state)
-        guard !(state.logAsSequence && state.logFocus == nil) else {
+        guard !state.logAsSequence else {
             scrollLog(by: (down ? -1 : 1) * max(1, rows))
             return
         }
-        let from = LogPane.scroll(keeping: state.log.count - 1 - state.logScroll, from: state.logScroll, state.log, rows: rows)
+        let from = min(state.logScroll, LogPane.maximumScroll(state.log, rows: rows))
         scrollLog(by: LogPane.page(state.log, from: from, down: down, rows: rows) - state.logScroll)
     }
 
+    /// Moves the log `lines` up (down when negative), no further than its first event at the top.
     func scrollLog(by lines: Int) {
         // The diagram draws the newest flow's arrows only: its limit is theirs (the list's, over every event, let
         // PgUp run on past the diagram's top, and PgDn then seemed to do nothing for as many presses).
@@ -122,11 +122,13 @@ extension TerminalApp {
         let current = AppState.selectedIndex(focus, in: state.log)
         state.logScroll = LogPane.scroll(keeping: current, from: focus.filter.isEmpty ? focus.scroll : 0, state.log,
                                          rows: AppView.logRows(state))
-        // The diagram it was, at its newest (F6 over a form, or Tab, to read an event whole, left the list for good,
-        // and on a form no key brought the diagram back).
+        // The diagram it was (F6 over a form, or Tab, to read an event whole, left the list for good, and on a form no
+        // key brought the diagram back), at the arrow of the event selected where it is one of the newest flow's.
         if focus.fromDiagram {
-            state.logAsSequence = true
-            state.logScroll = 0
+            let newest = state.log.last?.flowID
+            state.logScroll = state.log.indices.contains(current) && state.log[current].flowID == newest ? state.log.count - 1 - current : 0
+            showDiagram()
+            scrollLog(by: 0)
         }
     }
 

@@ -80,15 +80,15 @@ public struct TranscriptState: Sendable, Equatable {
 extension TerminalApp {
     static let historyLimit = 200
 
-    /// The labels past flows of `kind` drew (``AppState/laneHints``), from the history's newest flows: the newest of
-    /// each status, so that a cancel's and a failure's labels are among them. Once a session per kind,
-    /// when the diagram first shows one of its flows; a history that cannot be read gives none.
     /// Shows the log as the sequence diagram, spaced for the newest flow's kind's past labels.
     func showDiagram() {
         state.logAsSequence = true
         if let newest = state.log.last { readLaneHints(for: newest.flow) }
     }
 
+    /// The labels past flows of `kind` drew (``AppState/laneHints``), from the history's newest flows: the newest of
+    /// each status, so that a cancel's and a failure's labels are among them. Once a session per kind,
+    /// when the diagram first shows one of its flows; a history that cannot be read gives none.
     func readLaneHints(for kind: FlowKind) {
         guard state.laneHints[kind.rawValue] == nil else { return }
         state.laneHints[kind.rawValue] = []

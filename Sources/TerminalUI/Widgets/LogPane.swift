@@ -178,7 +178,7 @@ enum LogPane {
         var title = "SDK events"
         // A log of one row has no room for a flow's rule: the title names the flow of the event shown (paging at 60×18
         // went from one flow into the next with nothing to say so).
-        if rows == 1, let event = shown.first?.event { title += " · " + flowName(event.flowID, historyIDs) }
+        if rows == 1, let event = shown.first?.event { title += " · flow \(event.flowID)" }
         if let focus {
             let keys = "enter keeps it, esc clears it"
             // How many events the filter lists, as a past flow's transcript says it (the live log said nothing).

@@ -37,7 +37,7 @@ enum SequencePane {
     }
 
     /// `tabListsEvents`: whether Tab gives the log the focus now (not while a form, whose fields Tab moves between,
-    /// or another screen has the keys): only then does a cut label's hint name it. `listKey`: the key that shows the
+    /// or another screen has the keys): a cut label's hint names it, else F6, which does from any screen. `listKey`: the key that shows the
     /// list now (`v`; F6 on a form, where v is typed), which the title names. `hints`: arrows of past flows of the
     /// newest flow's kind, not drawn, whose labels the lanes are spaced for too.
     static func draw(_ buffer: inout ScreenBuffer, events: [FlowEvent], scroll: Int, top: Int, left: Int, width: Int, height: Int,
@@ -59,7 +59,7 @@ enum SequencePane {
         let arrows = events.filter { $0.flowID == newest.flowID }.map(Arrow.init)
         let earlier = longestLabels(events.filter { $0.flowID != newest.flowID && $0.flow == newest.flow }) + hints
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
-             title: Title(names: [LogPane.flowName(newest.flowID, historyIDs), "flow \(newest.flowID)"], what: newest.flow.title), wholeKey: tabListsEvents ? "tab" : nil, listKey: listKey, scroll: scroll,
+             title: Title(names: [LogPane.flowName(newest.flowID, historyIDs), "flow \(newest.flowID)"], what: newest.flow.title), wholeKey: tabListsEvents ? "tab" : "F6", listKey: listKey, scroll: scroll,
              top: top, left: left, width: width, height: height, spacedAlsoFor: earlier)
     }
 
@@ -187,11 +187,6 @@ enum SequencePane {
         }
     }
 
-    /// The lanes' columns from `first` to `last`. Each gap between two lanes is first as wide as their names and
-    /// then as its arrows' labels ask (an arrow over several gaps shares them out); the rest of the width is
-    /// shared evenly. When the labels want more than there is, the widest gaps narrow first, so only the longest
-    /// labels are cut, and only when the terminal is too narrow for all of them (evenly spaced lanes cut
-    /// "provideCredentials USER_CANCEL" at 80 columns with 30 columns empty beside it).
     /// Where each lane's name goes on the names' row, between columns `low` and `high`: centred on its lane when
     /// there is room, moved aside (still over its lane) when a neighbour's name needs the room, one space between
     /// names, and cut with "…" only when its neighbours leave it no room whole. Each used to have only the room to
@@ -222,6 +217,11 @@ enum SequencePane {
         return names.indices.map { (starts[$0], texts[$0]) }
     }
 
+    /// The lanes' columns from `first` to `last`. Each gap between two lanes is first as wide as their names and
+    /// then as its arrows' labels ask (an arrow over several gaps shares them out); the rest of the width is
+    /// shared evenly. When the labels want more than there is, the widest gaps narrow first, so only the longest
+    /// labels are cut, and only when the terminal is too narrow for all of them (evenly spaced lanes cut
+    /// "provideCredentials USER_CANCEL" at 80 columns with 30 columns empty beside it).
     static func laneColumns(lanes: [String], arrows: [Arrow], first: Int, last: Int) -> [Int] {
         guard lanes.count > 1 else { return [first] }
         let total = last - first
