@@ -127,12 +127,16 @@ import Testing
         driver.pay(card: "4000000000002701")
         driver.pump { _ in driver.isResult }
         driver.press(.tab, .character("/"))
-        for character in "ack" { driver.press(.character(character)) }
+        for character in "card form" { driver.press(.character(character)) }
         driver.press(.enter, .home)
         let chosen = try #require(driver.app.state.logFocus?.selected)
         driver.press(.character("/"), .escape)
         #expect(driver.app.state.logFocus?.filter == "")
         #expect(driver.app.state.logFocus?.selected == chosen)
+        // Among its neighbours: older events above it in view and newer below (it was on the top row).
+        let log = driver.app.state.log, scroll = try #require(driver.app.state.logFocus?.scroll)
+        let index = try #require(log.firstIndex { $0.sequence == chosen })
+        #expect(LogPane.firstShown(log, scroll: scroll, rows: AppView.logRows(driver.app.state)) < index && index < log.count - 1 - scroll)
         let event = try #require(driver.app.state.log.first { $0.sequence == chosen })
         driver.press(.enter)
         #expect(driver.app.render().text.contains("step      \(event.step.rawValue)"))

@@ -117,11 +117,11 @@ extension TerminalApp {
     /// event again from the newest.
     func leaveLogFocus(_ focus: LogFocusState) {
         state.logFocus = nil
-        // With a filter on, the event it found stays in view among all the events (the log went back to the newest
-        // and the place was lost); its view's scroll was the filtered list's, so the view moves from the newest.
-        let current = AppState.selectedIndex(focus, in: state.log)
-        state.logScroll = LogPane.scroll(keeping: current, from: focus.filter.isEmpty ? focus.scroll : 0, state.log,
-                                         rows: AppView.logRows(state))
+        // With a filter on, the event it found stays in view among all the events, in the middle of the view (the log
+        // went back to the newest and the place was lost); its view's scroll was the filtered list's.
+        let current = AppState.selectedIndex(focus, in: state.log), rows = AppView.logRows(state)
+        state.logScroll = LogPane.scroll(keeping: current, from: focus.filter.isEmpty ? focus.scroll : max(0, state.log.count - 1 - current - rows / 2),
+                                         state.log, rows: rows)
         // The diagram it was (F6 over a form, or Tab, to read an event whole, left the list for good, and on a form no
         // key brought the diagram back), at the arrow of the event selected where it is one of the newest flow's.
         if focus.fromDiagram {
@@ -136,6 +136,7 @@ extension TerminalApp {
         let events = state.listedEvents
         let last = events.count - 1
         if focus.editingFilter {
+            let filtered = !focus.filter.isEmpty
             // No filter is typed while a form waits: one being typed stops when a form comes.
             if let notice = LogFocusState.edit(&focus.filter, editing: &focus.editingFilter, with: key) { state.notice = notice }
             // ↑↓ move the selection while the filter is typed, as gum's filter and fzf do.
@@ -145,12 +146,14 @@ extension TerminalApp {
                 focus.selected = index >= listed.count - 1 || listed.isEmpty ? nil : listed[max(0, index)].sequence
             }
             // The selected event stays selected while the filter still lists it, and in view: clearing a filter
-            // shows the event found with it among its neighbours (it jumped to the newest, as less's `&` does not).
+            // shows the event found with it among its neighbours, in the middle of the view (it jumped to the newest,
+            // as less's `&` does not; then it stayed on the top row, with nothing older in view).
             state.logFocus = focus
             let listed = state.listedEvents
             if let selected = focus.selected, !listed.contains(where: { $0.sequence == selected }) { focus.selected = nil }
-            focus.scroll = LogPane.scroll(keeping: AppState.selectedIndex(focus, in: listed), from: 0, listed,
-                                          rows: AppView.logRows(state))
+            let index = AppState.selectedIndex(focus, in: listed), rows = AppView.logRows(state)
+            let cleared = filtered && focus.filter.isEmpty && focus.selected != nil
+            focus.scroll = LogPane.scroll(keeping: index, from: cleared ? max(0, listed.count - 1 - index - rows / 2) : 0, listed, rows: rows)
             state.logFocus = focus
             return
         }
