@@ -160,6 +160,7 @@ import Testing
         // A new session on the same history: its log holds none of the flows before.
         driver.app.state.log = []
         driver.app.state.laneHints = [:]
+        driver.app.state.laneHintsRead = []
         driver.press(.character("v"))
         driver.openActivation()
         func names() throws -> String { try #require(lines(driver).first { $0.contains("App") && $0.contains("IdpSdk") && $0.contains("MC-SDK") }) }

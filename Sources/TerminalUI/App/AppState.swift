@@ -113,9 +113,12 @@ public struct AppState: Sendable {
     /// flow that asks no user name (activation's code) is for the same user.
     var lastUser: (flowID: Int, name: String)?
     public var log: [FlowEvent] = []
-    /// For each kind of flow (its name), the longest label each pair of its parties drew in the history's past flows
-    /// of it: the sequence view spaces a running flow's lanes for them too (``SequencePane``). Read once a session.
+    /// For each kind of flow (its name), the longest label each pair of its parties drew in its past flows, this
+    /// session's (gathered as each ends) and the history's (read once a session, ``laneHintsRead``): the sequence view
+    /// spaces a running flow's lanes for them too (``SequencePane``).
     var laneHints: [String: [SequencePane.Arrow]] = [:]
+    /// The kinds whose past flows the history has been read for.
+    var laneHintsRead: Set<String> = []
     /// How many log lines the pane is scrolled up from the newest.
     public var logScroll = 0
     public var showHelp = false {

@@ -90,15 +90,19 @@ extension TerminalApp {
     /// each status, so that a cancel's and a failure's labels are among them. Once a session per kind,
     /// when the diagram first shows one of its flows; a history that cannot be read gives none.
     func readLaneHints(for kind: FlowKind) {
-        guard state.laneHints[kind.rawValue] == nil else { return }
-        state.laneHints[kind.rawValue] = []
+        guard state.laneHintsRead.insert(kind.rawValue).inserted else { return }
         guard let history = service.history, let newest = try? history.list(limit: Self.historyLimit) else { return }
         var statuses: Set<String> = []
         let chosen = newest.filter { $0.flow == kind.rawValue && statuses.insert($0.status).inserted }.prefix(8)
         let events = chosen.compactMap { try? history.record(id: $0.id) }.flatMap { record in
             record.events.map { FlowEvent(recorded: $0, flowID: record.summary.id, flow: kind) }
         }
-        state.laneHints[kind.rawValue] = SequencePane.longestLabels(events)
+        addLaneHints(SequencePane.longestLabels(events), for: kind)
+    }
+
+    /// `arrows` join the labels `kind`'s lanes are spaced for.
+    func addLaneHints(_ arrows: [SequencePane.Arrow], for kind: FlowKind) {
+        state.laneHints[kind.rawValue] = SequencePane.longest((state.laneHints[kind.rawValue] ?? []) + arrows)
     }
 
     func openHistory() {

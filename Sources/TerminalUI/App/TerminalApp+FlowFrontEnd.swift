@@ -6,8 +6,14 @@ import PaymentFlows
 // results and reports onto the screen.
 extension TerminalApp {
     public func flowService(_ service: FlowService, didEmit event: FlowEvent) {
-        // Only for a diagram shown: the list needs none (v reads them when it shows the diagram).
-        if state.logAsSequence && state.log.last?.flowID != event.flowID { readLaneHints(for: event.flow) }
+        if state.log.last?.flowID != event.flowID {
+            // The flow before ended: its labels space its kind's next diagrams, gathered once, not at each frame.
+            if let previous = state.log.last {
+                addLaneHints(SequencePane.longestLabels(state.log.filter { $0.flowID == previous.flowID }), for: previous.flow)
+            }
+            // The history's only for a diagram shown: the list needs none (v reads them when it shows the diagram).
+            if state.logAsSequence { readLaneHints(for: event.flow) }
+        }
         state.log.append(event)
         state.logWidest.add(event)
         if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }

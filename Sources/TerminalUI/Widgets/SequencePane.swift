@@ -53,21 +53,25 @@ enum SequencePane {
             return
         }
         // The newest flow's events: one diagram per flow. Its lanes are also spaced for the labels that earlier
-        // flows of its kind drew, in this session's log and in the history (`hints`), so that they stay put while it
-        // runs (each longer label re-spaced them: IdpSdk's lane moved six columns when an activation's prompt was
-        // answered).
+        // flows of its kind drew, in this session and in the history (`hints`, gathered once per flow, not at each
+        // frame), so that they stay put while it runs (each longer label re-spaced them: IdpSdk's lane moved six
+        // columns when an activation's prompt was answered).
         let arrows = events.filter { $0.flowID == newest.flowID }.map(Arrow.init)
-        let earlier = longestLabels(events.filter { $0.flowID != newest.flowID && $0.flow == newest.flow }) + hints
         draw(&buffer, arrows: arrows, lanes: newest.flow.lanes.map(\.rawValue),
              title: Title(names: [LogPane.flowName(newest.flowID, historyIDs), "flow \(newest.flowID)"], what: newest.flow.title), wholeKey: tabListsEvents ? "tab" : "F6", listKey: listKey, scroll: scroll,
-             top: top, left: left, width: width, height: height, spacedAlsoFor: earlier)
+             top: top, left: left, width: width, height: height, spacedAlsoFor: hints)
     }
 
     /// The longest label each pair of parties drew in `events` (faults aside): all that spacing lanes needs.
     static func longestLabels(_ events: [FlowEvent]) -> [Arrow] {
+        longest(events.filter { $0.from != .simulator }.map(Arrow.init))
+    }
+
+    /// The longest of `arrows`' labels for each pair of parties.
+    static func longest(_ arrows: [Arrow]) -> [Arrow] {
         var longest: [String: Arrow] = [:]
-        for event in events where event.from != .simulator {
-            let drawn = Arrow(event), pair = drawn.from + "\u{0}" + drawn.to
+        for drawn in arrows where !drawn.isFault {
+            let pair = drawn.from + "\u{0}" + drawn.to
             if CharacterWidth.of(drawn.label) > longest[pair].map({ CharacterWidth.of($0.label) }) ?? -1 { longest[pair] = drawn }
         }
         return longest.keys.sorted().compactMap { longest[$0] }
