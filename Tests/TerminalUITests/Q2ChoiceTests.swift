@@ -121,6 +121,20 @@ extension AppDriver {
         #expect(driver.service.q2.savedCredential?.username == "alice", "a cancel keeps the saved credential")
     }
 
+    /// Tab moves round the choice, so the bar names F6 for the log, as a form's does; Esc gives the choice back.
+    @Test func f6ReadsTheLogFromTheChoiceAndTheBarSaysSo() {
+        let driver = AppDriver()
+        driver.openQ2WithASavedCredential()
+        driver.press(.down)
+        #expect(driver.app.render().text.contains("F6 log"), "\(driver.app.render().text)")
+        driver.press(.f6)
+        #expect(driver.app.state.logFocus != nil, "F6 goes into the log")
+        #expect(driver.isChoice, "the choice waits under the log")
+        driver.press(.escape)
+        #expect(driver.app.state.logFocus == nil && driver.isChoice)
+        #expect(driver.app.render().text.contains("▸ 2 Use another account"), "the choice keeps its selection")
+    }
+
     @Test func kAndTheArrowsMoveRoundAndAClickChooses() throws {
         let driver = AppDriver()
         driver.openQ2WithASavedCredential()

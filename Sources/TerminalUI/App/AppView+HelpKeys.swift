@@ -57,9 +57,11 @@ extension AppView {
                                                       ("v", "diagram"), ("?", "help")]
             case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("F6", "log"),
                                      ("v", "diagram"), ("?", "help")]
-            case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("v", "diagram"), ("?", "help")]
+            case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("F6", "log"), ("v", "diagram"), ("?", "help")]
             }
-        case .choice(let choice): return [("↑↓ 1-\(choice.choice.options.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"), ("?", "help")]
+        // F6 into the log: Tab moves round the choice (``ChoiceList``), as between a form's fields.
+        case .choice(let choice): return [("↑↓ 1-\(choice.choice.options.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"),
+                                          ("F6", "log"), ("?", "help")]
         // Cancelling, Esc again stops waiting for the SDK (the screen says so too).
         case .working: return [("esc", state.screen.isCancelling ? "end now" : "cancel flow"), ("pgup pgdn", "log"), ("f", "faults"), ("?", "help")]
         case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("h", "history"), ("f", "faults"), ("tab", "into the log"),
