@@ -69,7 +69,7 @@ let package = Package(
         // The simulated world the SDKs talk to, built from a scenario (also a product: app code picks its scenario).
         .target(
             name: "IdpTuiWorld",
-            dependencies: ["Scenario", "IdentityProvider", "ThreeDSecure", "Q2Core", "DropsWeb", "Determinism", "Threading", "Secrets"],
+            dependencies: ["Scenario", "IdentityProvider", "ThreeDSecure", "Q2Core", "DropsWeb", "JSONText", "Determinism", "Threading", "Secrets"],
             swiftSettings: strict),
 
         // What a finished flow leaves (its outcome, summary and transcript) and where it is kept.
