@@ -52,6 +52,11 @@ import Testing
         #expect(driver.app.state.showHelp)
         driver.press(.escape)
         #expect(!driver.app.state.showHelp && driver.app.state.faultsPanel != nil)
+        // ? too, as everywhere nothing is typed (the help's title says "? or F1 closes"), and ? closes it again.
+        driver.press(.character("?"))
+        #expect(driver.app.state.showHelp)
+        driver.press(.character("?"))
+        #expect(!driver.app.state.showHelp && driver.app.state.faultsPanel != nil)
         driver.press(.escape)
         driver.openPayment()
         driver.press(.f4, .f1)

@@ -92,6 +92,26 @@ extension AppDriver {
         #expect(first > 8, "a page at 120×40 moved \(first) lines")
         #expect(scroll() == max(0, second - first), "PgUp goes back the same page")
     }
+
+    /// j and k move a line, space and b a page, as in less and the other lists (j did nothing here).
+    @Test func jKSpaceAndBScrollAsInLess() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openComparison()
+        func scroll() -> Int? {
+            if case .comparison(let comparison) = driver.app.state.screen { return comparison.scroll }
+            return nil
+        }
+        driver.press(.character("j"), .character("j"))
+        #expect(scroll() == 2)
+        driver.press(.character("k"))
+        #expect(scroll() == 1)
+        driver.press(.character(" "))
+        let paged = scroll() ?? 0
+        #expect(paged > 3, "space pages: \(paged)")
+        driver.press(.character("b"))
+        #expect(scroll() == 1, "b goes back the same page")
+        #expect(driver.app.render().text.contains("j k scroll"), "the bar names them")
+    }
 }
 
 /// A failure's headline too long for the panel wraps onto the blank row under it: cut, it lost its end, which is

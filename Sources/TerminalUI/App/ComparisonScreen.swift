@@ -69,10 +69,11 @@ extension TerminalApp {
         case .escape, .enter, .character("q"):
             state.screen = .home
             return
-        case .up: comparison.scroll = max(0, comparison.scroll - 1)
-        case .down: comparison.scroll = min(last, comparison.scroll + 1)
-        case .pageUp: comparison.scroll = max(0, comparison.scroll - page)
-        case .pageDown: comparison.scroll = min(last, comparison.scroll + page)
+        // j and k as in the history and the log, space and b as in less (a tester's j did nothing here).
+        case .up, .character("k"): comparison.scroll = max(0, comparison.scroll - 1)
+        case .down, .character("j"): comparison.scroll = min(last, comparison.scroll + 1)
+        case .pageUp, .character("b"): comparison.scroll = max(0, comparison.scroll - page)
+        case .pageDown, .character(" "): comparison.scroll = min(last, comparison.scroll + page)
         case .home: comparison.scroll = 0
         case .end: comparison.scroll = last
         default: break

@@ -113,8 +113,8 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         // F1 opens the help over every panel and list (the faults panel and the test cards took it for nothing);
-        // closing the help gives it back.
-        if key == .f1 && (state.faultsPanel != nil || state.cardPicker != nil) {
+        // closing the help gives it back. ? too over the faults panel, which types nothing (the picker's filter takes it).
+        if (key == .f1 && (state.faultsPanel != nil || state.cardPicker != nil)) || (key == .character("?") && state.faultsPanel != nil) {
             state.showHelp = true
             return
         }
