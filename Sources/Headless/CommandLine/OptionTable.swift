@@ -123,7 +123,7 @@ enum OptionTable {
     ]
 
     private static let commands: [OptionSpec] = [
-        OptionSpec(name: "--answers", value: "FILE|-", help: "the answers, as JSON (default -: standard input)", scope: .only([.run])) {
+        OptionSpec(name: "--answers", value: "FILE|-", help: "the answers, as JSON (default -: standard input, which a run of only logouts reads only when it is a file)", scope: .only([.run])) {
             options, value, _ in
             options.answersPath = value
             options.answersNamed = true
