@@ -31,7 +31,8 @@ public struct SimulatedSecurityModule: SecurityModule {
         // A reason given holds the fault on: it bites as the switch does, a `fault injected` in the log either way
         // (with a reason there was none, and a script counting the faults that bit counted none).
         guard reason != nil || faults.faults.insecureDevice else { return .allow }
-        faults.triggered("insecure device: the security module finds the device rooted")
+        // The reason given is the one said (a tester's --insecure-device 'Cydia found' was logged as "rooted").
+        faults.triggered("insecure device: the security module finds " + (reason.map { "it insecure: \($0)" } ?? "the device rooted"))
         return .deny(reason ?? "the device is rooted or jailbroken")
     }
 }

@@ -136,6 +136,9 @@ extension AppDriver {
         shown = insecure.app.render().text
         #expect(shown.contains("failed — INSECURE"))
         #expect(shown.contains("the security module blocked the login: jailbroken: Cydia"), "the reason is shown")
+        // The log's fault says the same reason, not "rooted".
+        let fault = insecure.app.state.log.last { $0.step.rawValue == "fault injected" }
+        #expect(fault?.detail == "insecure device: the security module finds it insecure: jailbroken: Cydia found", "\(String(describing: fault?.detail))")
     }
 }
 
