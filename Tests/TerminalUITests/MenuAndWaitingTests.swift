@@ -2,6 +2,7 @@ import FlowEngine
 import FlowRecords
 import Foundation
 import LegacyFlows
+import Scenario
 import Secrets
 import TerminalUI
 import Testing
@@ -205,6 +206,23 @@ import Testing
 }
 
 extension WaitingTests {
+    /// A fault that struck the call waited on is said under it, with how long the SDK waits: the time counted up to
+    /// 30 s under a request timeout with nothing on the working screen saying why.
+    @Test func aFaultOnTheCallInFlightIsSaidUnderIt() throws {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityFaults.requestTimeout = true
+        let driver = AppDriver(width: 60, height: 18, scenario: scenario)
+        driver.press(.enter)  // Activate device
+        let shown = driver.pump { _ in driver.app.state.inFlight != nil && driver.app.state.log.last?.step == .fault }
+        #expect(shown)
+        let text = driver.app.render().text
+        #expect(text.contains("waiting for IdP: GET /authorize"), "\(text)")
+        #expect(text.contains("⚡ request timeout: the IdP does not answer within 30 s"), "\(text)")
+        #expect(text.contains("Esc cancels the flow."), "the hint stays, under it: \(text)")
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
+    }
+
     /// By SetAuthorisationCode the IdP has accepted, and so spent, the activation code: a cancel while it is in
     /// flight says so (the next activation failed with ACTIVATION_CODE_USED, nothing said), and how to get it back.
     @Test func cancellingSetAuthorisationCodeSaysTheCodeIsSpent() {

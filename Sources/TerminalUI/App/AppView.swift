@@ -66,7 +66,7 @@ public enum AppView {
             drawPayment(&buffer, form, inner)
         case .challenge(let challenge): drawChallenge(&buffer, challenge, inner, hasKeys: state.logFocus == nil)
         case .choice(let choice): drawChoice(&buffer, choice, inner, focused: state.logFocus == nil)
-        case .working(_, let flow, let step): drawWorking(&buffer, flow, step, state, inner)
+        case .working(let flowID, let flow, let step): drawWorking(&buffer, flowID, flow, step, state, inner)
         case .result(let result): drawResult(&buffer, result, scroll: state.resultScroll, focused: state.logFocus == nil, inner)
         case .history(let history): drawHistory(&buffer, history, inner, focused: state.logFocus == nil)
         case .transcript(let transcript, _): drawTranscript(&buffer, transcript, inner, focused: state.logFocus == nil)
@@ -225,7 +225,7 @@ public enum AppView {
 
     // MARK: Working and result
 
-    private static func drawWorking(_ buffer: inout ScreenBuffer, _ flow: FlowKind, _ step: String, _ state: AppState, _ area: Area) {
+    private static func drawWorking(_ buffer: inout ScreenBuffer, _ flowID: Int, _ flow: FlowKind, _ step: String, _ state: AppState, _ area: Area) {
         buffer.put("Working…", row: area.top, column: area.left, role: .title)
         // The call in flight and how long it has taken, ticking; else what happened last.
         var line = step
@@ -246,8 +246,23 @@ public enum AppView {
             line = "cancelling… the SDK is ending the flow · \(tenths / 10).\(tenths % 10) s"
         }
         // Two lines, so that the ticking time is not cut off at 60 columns.
-        buffer.putWrapped(line, row: area.top + 2, column: area.left, width: area.width, lines: 2, role: .text)
-        buffer.put(hint, row: area.top + 4, column: area.left, role: .hint)
+        let used = buffer.putWrapped(line, row: area.top + 2, column: area.left, width: area.width, lines: 2, role: .text)
+        var hintRow = area.top + 4
+        let bottom = area.top + area.height
+        // A fault that struck the call waited on says why it waits, and how long it will ("request timeout: Q2 Core
+        // does not answer within 30 s"): a tester watched the time count up to 30 s with nothing on screen saying so.
+        // Between blank rows where the panel has them, packed where it has not (five rows at 60×18); the hint, which
+        // the help bar repeats, goes first.
+        if !cancelling, state.inFlight != nil, let fault = state.log.last, fault.flowID == flowID, fault.step == .fault {
+            let text = "⚡ \(fault.detail)"
+            let spaced = area.top + 2 + used + Wrap.lines(text, width: area.width, atMost: 2).count + 3 <= bottom
+            var row = area.top + 2 + used + (spaced ? 1 : 0)
+            if row < bottom {
+                row += buffer.putWrapped(text, row: row, column: area.left, width: area.width, lines: min(2, bottom - row), role: .logWarn)
+            }
+            hintRow = row + (spaced ? 1 : 0)
+        }
+        if hintRow < bottom { buffer.put(hint, row: hintRow, column: area.left, role: .hint) }
     }
 
     /// A result as the result screen shows it: the headline and its rows of label, value and role, as the flow's
