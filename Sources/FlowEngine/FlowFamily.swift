@@ -7,8 +7,7 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// The flows of this family, in menu order.
     static var kinds: [FlowKind] { get }
 
-    /// The flows the terminal UI's home menu offers, in its order, under their titles: by default every kind. The
-    /// KSSIDP wrapper's are reached through its comparison screen instead.
+    /// The flows the terminal UI's home menu offers, in its order, under their titles: by default every kind.
     static var menuKinds: [FlowKind] { get }
 
     /// Runs `run`'s flow to its result, awaiting its calls (``FlowRun/call(_:onCancel:_:)``) and prompts

@@ -59,20 +59,33 @@ public struct CredentialsRequest: CredentialForm, Equatable {
     /// The user the app passed to `getAuthorizationCode` (a login's: the MC-SDK's user list names the user the
     /// device is activated for): the form's user name starts with it, as an app's login screen would.
     public let knownUsername: String?
+    /// The KSSIDP wrapper's call the app collects every field for, up front, before calling it
+    /// (`KssIdpWrapper.activate`); nil for the IdP's own form, which the IdpSdk asks for page by page.
+    public let forWrapperCall: String?
 
-    public init(fields: [CredentialField], clientId: String, page: Int = 1, pageCount: Int = 1, knownUsername: String? = nil) {
+    public init(fields: [CredentialField], clientId: String, page: Int = 1, pageCount: Int = 1, knownUsername: String? = nil,
+                forWrapperCall: String? = nil) {
         self.fields = fields
         self.clientId = clientId
         self.page = page
         self.pageCount = pageCount
         self.knownUsername = knownUsername
+        self.forWrapperCall = forWrapperCall
     }
 
     public func accepts(_ answer: PromptAnswer) -> Bool { answer.value(as: Credentials.self) != nil }
 
-    public var sending: String? { clientId.isEmpty ? nil : "IdpSdk: submitting page \(page) of \(pageCount)…" }
+    public var sending: String? {
+        if let forWrapperCall { return "KSSIDP: \(forWrapperCall)…" }
+        return clientId.isEmpty ? nil : "IdpSdk: submitting page \(page) of \(pageCount)…"
+    }
 
-    public var askedBy: (who: String, identified: String)? { clientId.isEmpty ? nil : ("The IdpSdk", "client \(clientId)") }
+    /// Who asks: the IdpSdk for its IdP's form; the app, for KSSIDP, which takes every field up front (it read "The
+    /// IdpSdk asks for username, password, activation-code" over a KSSIDP activation).
+    public var askedBy: (who: String, identified: String)? {
+        if let forWrapperCall { return ("The app", "all up front, for \(forWrapperCall); client \(clientId)") }
+        return clientId.isEmpty ? nil : ("The IdpSdk", "client \(clientId)")
+    }
 
     public func title(in flow: FlowKind) -> String { pageCount > 1 ? "\(flow.title) — step \(page) of \(pageCount)" : flow.title }
 }

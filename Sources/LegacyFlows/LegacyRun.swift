@@ -36,8 +36,6 @@ public final class LegacyFamily: FlowFamily {
     }
 
     public static let kinds: [FlowKind] = [.legacyActivate, .legacyLogin]
-    /// None: the menu reaches them through the KSSIDP comparison, beside the IdpSdk's.
-    public static let menuKinds: [FlowKind] = []
 
     /// What a KSSIDP app collects before it calls the wrapper (every field up front, whatever the IdP's form
     /// holds): fixed by the flow, so that a headless run can check its answers before anything runs.
@@ -98,7 +96,7 @@ struct LegacyFlow {
         run.emit(.provideCredentials, from: .app, to: .app, detail: "the app collects \(fields.map(\.key).joined(separator: ", ")) before calling KSSIDP")
         // A login's form starts with the device's user, as the IdpSdk login's does (the MC-SDK's user list names it).
         let known = activating ? nil : start.userList.first?.userId
-        let (resolution, _) = await run.ask(CredentialsRequest(fields: fields, clientId: clientId, knownUsername: known))
+        let (resolution, _) = await run.ask(CredentialsRequest(fields: fields, clientId: clientId, knownUsername: known, forWrapperCall: step.rawValue))
         let credentials: [String: Secret]
         switch resolution {
         case .answered(let answer) where answer.value(as: Credentials.self) != nil:

@@ -31,7 +31,7 @@ import Testing
         #expect(session.waitFor("Username (? lists demo users):"))
     }
 
-    /// The menu (whose question counts the faults on: "Choose 1-7 (1 fault on; q quits)"), then Pay with card's
+    /// The menu (whose question counts the faults on: "Choose 1-9 (1 fault on; q quits)"), then Pay with card's
     /// first question.
     private func startPayment(_ session: TmuxSession) {
         #expect(session.waitFor("\(PlainMenu.question) ("))

@@ -17,7 +17,7 @@ extension TmuxSession {
 /// event breaks its line.
 @Suite(.serialized) struct PlainTypingAheadTests {
     private func start(_ session: TmuxSession, _ item: String, _ question: String) {
-        // "Choose 1-7 (1 fault on; q quits):" with a fault on.
+        // "Choose 1-9 (1 fault on; q quits):" with a fault on.
         #expect(session.waitFor("\(PlainMenu.question) ("))
         session.type(item)
         session.press("Enter")
@@ -232,7 +232,7 @@ extension TmuxSession {
     }
 
     /// What is written after a question goes on from where the question ends: `(not an answer here)` after
-    /// `Choose 1-7 (q quits): ` was wrapped as if it started a line, and the terminal broke `here)` in two.
+    /// `Choose 1-9 (q quits): ` was wrapped as if it started a line, and the terminal broke `here)` in two.
     @Test func whatFollowsAQuestionWrapsFromWhereTheQuestionEnds() throws {
         let rows = try pipedAt40Columns("hello\\n9\\nq\\n")
         for word in ["(not", "answer", "here)"] {

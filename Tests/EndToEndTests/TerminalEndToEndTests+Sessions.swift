@@ -7,7 +7,7 @@ extension TerminalEndToEndTests {
     /// Answers piped in while the output is a terminal: plain mode by itself, not an error.
     @Test func answersPipedIntoTheTerminalUIArePlainMode() throws {
         let session = try TmuxSession(command: [
-            "sh", "-c", "printf '9\\nq\\n' | \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
+            "sh", "-c", "printf '10\\nq\\n' | \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
         ])
         #expect(session.waitFor("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history) or q"))
         #expect(session.waitForExit() == 0)

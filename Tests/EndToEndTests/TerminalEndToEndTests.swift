@@ -142,6 +142,8 @@ import Testing
         for _ in 0..<4 { session.press("Space") }
         #expect(session.waitFor("directory server answering with an Erro message"))
         session.press("Escape")
+        // The panel gone first: the menu's question, its title, shows under it, and an arrow sent with the Esc reads as Alt.
+        #expect(session.waitUntil { !$0.contains("Faults — space switches") }.0)
         pay(session, card: "4000000000002701")
         let (done, screen) = session.waitUntil { screen in
             ["failed — AUTHENTICATION_UNAVAILABLE", "404 from the directory server: Permanent System Failure", "May authorise"]
@@ -235,8 +237,8 @@ import Testing
         #expect(session.waitFor("What would you like to do?"))
         #expect(session.format("#{mouse_any_flag}") == "1", "idp-tui asks for mouse reports")
         #expect(session.format("#{cursor_flag}") == "0", "no cursor on the menu")
-        // "▸ 1 Activate device" is on row 5, from column 3.
-        session.send(bytes: "\u{1b}[<0;6;5M\u{1b}[<0;6;5m")
+        // "▸ 1 Activate device" is on row 3, from column 3 (under the panel's title, the menu's question).
+        session.send(bytes: "\u{1b}[<0;6;3M\u{1b}[<0;6;3m")
         #expect(session.waitFor("Activate device — step 1 of 2"))
         #expect(session.format("#{cursor_flag}") == "1", "the cursor shows in the form's field")
         let screen = session.screen().split(separator: "\n").map(String.init)
@@ -253,7 +255,7 @@ import Testing
         #expect(plain.waitFor("What would you like to do?"))
         #expect(plain.format("#{mouse_any_flag}") == "0")
         // A report that arrives anyway (another program asked for them) is not a click; the key after it counts.
-        plain.send(bytes: "\u{1b}[<0;6;5M\u{1b}[<0;6;5m")
+        plain.send(bytes: "\u{1b}[<0;6;3M\u{1b}[<0;6;3m")
         plain.press("j")
         let (moved, after) = plain.waitUntil { $0.contains("▸ 2 Log in") }
         #expect(moved && !after.contains("step 1 of 2"), "\(after)")

@@ -4,8 +4,8 @@ import Testing
 /// Plain mode's menu: what it takes, Esc, and the terminal UI's `h` and `f` (the history and the faults as questions).
 @Suite struct PlainMenuTests {
     @Test func aWrongChoiceSaysWhatItTakes() throws {
-        let run = try BinaryRun.run(["--ephemeral"], stdin: "9\nq\n")
-        #expect(run.stdout.contains("! choose a number from 1 to 7, f (faults), h (history) or q"))
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "10\nq\n")
+        #expect(run.stdout.contains("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history) or q"))
         #expect(run.status == 0)
     }
 
@@ -14,7 +14,7 @@ import Testing
     @Test func escAtTheMenuSaysWhatQuits() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "\u{1b}\nf\n\u{1b}\nq\n")
         #expect(run.stdout.contains("! Esc cancels a flow; there is none here: q quits"), "\(run.stdout)")
-        #expect(run.stdout.components(separatedBy: "Choose 1-7").count == 4, "the menu asked again after the faults' Esc: \(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "\(PlainMenu.question)").count == 4, "the menu asked again after the faults' Esc: \(run.stdout)")
         #expect(run.status == 0)
     }
 
@@ -45,14 +45,15 @@ import Testing
         #expect(run.stdout.contains("Enter goes back): (not an answer here)\n! type a flow's ID, h to list them, or Enter to go back"), "\(run.stdout)")
         #expect(run.stdout.components(separatedBy: "  ID  TIME").count == 3, "H listed them again: \(run.stdout)")
         // Back at the menu, the menu is printed again with the device read again.
-        #expect(run.stdout.hasSuffix("What would you like to do? (device: not activated)\n" + menuLines + "Choose 1-7 (q quits): q\n"), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("What would you like to do? (device: not activated)\n" + menuLines + "\(PlainMenu.question) (q quits): q\n"), "\(run.stdout)")
         #expect(!(run.stdout + run.stderr).contains(password))
         #expect(run.status == 1, "the activation failed: \(run.stderr)")
     }
 
     /// The menu's lines after its first line.
     private var menuLines: String {
-        ["Activate device", "Log in", "Log out", "Pay with card (3-D Secure)", "Q2 login", "KSSIDP comparison", "Quit"]
+        ["Activate device", "Log in", "Log out", "Pay with card (3-D Secure)", "Q2 login", "Activate device (KSSIDP)", "Log in (KSSIDP)",
+         "KSSIDP comparison", "Quit"]
             .enumerated().map { "  \($0.offset + 1) \($0.element)\n" }.joined()
             + "  f Faults: switch them on and off (the terminal UI's panel)\n  h History: past flows, each with its events\n"
     }
@@ -63,7 +64,7 @@ import Testing
         // `h` from the faults question opens the history, as from the menu.
         let empty = try BinaryRun.run(["--ephemeral"], stdin: "f\nh\nq\n")
         #expect(empty.stdout.contains("Enter goes back): h\n"), "\(empty.stdout)")
-        #expect(empty.stdout.contains("\nNo flows yet: the flows you run are kept here until idp-tui exits (--ephemeral).\nChoose 1-7"), "\(empty.stdout)")
+        #expect(empty.stdout.contains("\nNo flows yet: the flows you run are kept here until idp-tui exits (--ephemeral).\n\(PlainMenu.question)"), "\(empty.stdout)")
         #expect(!empty.stdout.contains("Show which flow?"), "\(empty.stdout)")
         #expect(empty.status == 0)
         // 22 logouts of a device never activated (each a result at once, Enter back to the menu; from the last, `h`
@@ -75,7 +76,7 @@ import Testing
         #expect(rows.count == 21 && rows[1].hasPrefix("  22 ") && rows[20].hasPrefix("  3 "), "\(rows)")
         #expect(many.stdout.contains("\nflow 1: logout · none · success OK · "), "\(many.stdout)")
         #expect(many.stdout.contains("\nnothing to log out: this device is not activated\n"), "\(many.stdout)")
-        #expect(many.stdout.hasSuffix(menuLines + "Choose 1-7 (q quits): q\n"), "Esc went back to the menu: \(many.stdout)")
+        #expect(many.stdout.hasSuffix(menuLines + "\(PlainMenu.question) (q quits): q\n"), "Esc went back to the menu: \(many.stdout)")
         #expect(many.status == 0)
     }
 
@@ -108,7 +109,7 @@ import Testing
         #expect(run.stdout.contains("\n  1   off  network unavailable\n"), "\(run.stdout)")
         #expect(run.stdout.contains("\nswitched on: network unavailable\n"), "\(run.stdout)")
         // The menu's question counts the faults on, as the terminal UI's status line does.
-        #expect(run.stdout.contains("\nChoose 1-7 (1 fault on; q quits): 1\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("\n\(PlainMenu.question) (1 fault on; q quits): 1\n"), "\(run.stdout)")
         #expect(run.stdout.contains("faults on") && run.stdout.contains("NOT_REACHABLE"), "\(run.stdout)")
         #expect(run.status == 1, "the activation failed: \(run.stderr)")
         let wrong = try BinaryRun.run(["--ephemeral"], stdin: "f\n99\n\nq\n")
@@ -122,7 +123,7 @@ import Testing
         let run = try BinaryRun.run(["--ephemeral"], stdin: "F\nq\n\nQ\n")
         #expect(!run.stdout.contains("(not an answer here)"), "\(run.stdout)")
         #expect(run.stdout.contains("Faults (identity"), "\(run.stdout)")
-        #expect(run.stdout.components(separatedBy: "Choose 1-7").count == 4, "q went back to the menu: \(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "\(PlainMenu.question)").count == 4, "q went back to the menu: \(run.stdout)")
         #expect(run.status == 0)
     }
 }

@@ -102,10 +102,11 @@ final class AppDriver {
         type(password)
     }
 
-    /// Runs a KSSIDP activation as alice, started as `run legacy-activate` starts it (the menu reaches the wrapper's
-    /// flows only through the comparison): its one form, every credential up front.
+    /// Runs a KSSIDP activation as alice from the menu's "Activate device (KSSIDP)": its one form, every credential
+    /// up front.
     func activateThroughKSSIDP() {
-        _ = service.start(.legacyActivate)
+        while MenuItem.all[app.state.menuSelection] != .flow(.legacyActivate) { press(.down) }
+        press(.enter)
         pump { _ in self.isForm }
         fill()
         press(.tab)

@@ -113,7 +113,8 @@ public enum AppView {
 
     private static func panelTitle(_ state: AppState) -> String {
         switch state.screen {
-        case .home: "Home"
+        // The question is the title: the entries take every row (nine in the nine rows at 80×24).
+        case .home: "What would you like to do?"
         case .form(let form): form.prompt.title
         case .payment(let form): form.prompt.title
         case .challenge(let challenge): challenge.prompt.title
@@ -138,9 +139,13 @@ public enum AppView {
     // MARK: Home
 
     private static func drawHome(_ buffer: inout ScreenBuffer, _ state: AppState, _ area: Area) {
-        buffer.put("What would you like to do?", row: area.top, column: area.left, role: .hint)
-        ChoiceList.draw(&buffer, MenuItem.all.map(\.title), selection: state.menuSelection, top: area.top + 2, left: area.left,
-                        width: 30, rows: area.height - 2, focused: state.logFocus == nil)
+        // Every row is the entries' (the question is the panel's title): under it, nine did not fit the seven rows left
+        // at 80×24. An entry's title is cut only where the panel is narrower than it ("▸ 4 " before it, and two
+        // columns for a list's arrows where some are hidden).
+        let titles = MenuItem.all.map(\.title)
+        let widest = (titles.map { CharacterWidth.of($0) }.max() ?? 0) + 6
+        ChoiceList.draw(&buffer, titles, selection: state.menuSelection, top: area.top, left: area.left,
+                        width: min(area.width, max(30, widest)), rows: area.height, focused: state.logFocus == nil)
     }
 
     // MARK: Form

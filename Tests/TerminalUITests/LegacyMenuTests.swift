@@ -1,0 +1,45 @@
+import FlowEngine
+import LegacyFlows
+import TerminalUI
+import Testing
+
+/// The KSSIDP wrapper's flows from the home menu, as the IdpSdk's: a migrating engineer steps through the legacy
+/// calls in the terminal (they ran only headless and inside the comparison).
+@Suite struct LegacyMenuTests {
+    @Test func theMenuOffersBothKSSIDPFlowsAndTheirFormAsksForEverythingUpFront() throws {
+        let driver = AppDriver()
+        let titles = MenuItem.all.map(\.title)
+        #expect(titles == ["Activate device", "Log in", "Log out", "Pay with card (3-D Secure)", "Q2 login", "Activate device (KSSIDP)",
+                           "Log in (KSSIDP)", "KSSIDP comparison", "Quit"])
+        let home = driver.app.render().text
+        #expect(home.contains("What would you like to do?") && home.contains("▸ 1 Activate device") && home.contains("  9 Quit"),
+                "every entry shows at 80×24: \(home)")
+        driver.press(.character("6"), .enter)
+        #expect(driver.pump { _ in driver.isForm })
+        let form = driver.app.render().text
+        #expect(form.contains("The app asks for username, password, activation-code (all up front, for") && form.contains("KssIdpWrapper.activate; client"),
+                "\(form)")
+        driver.fill()
+        driver.press(.tab)
+        driver.type("123456")
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.flow == .legacyActivate && driver.result?.outcome == .success)
+        let shown = driver.app.render().text
+        #expect(shown.contains("✓ Device activated and logged in (KSSIDP)"), "\(shown)")
+        for secret in ["wonderland", "123456"] {
+            #expect(!shown.contains(secret))
+            #expect(!driver.app.state.log.contains { $0.detail.contains(secret) }, "\(secret) in the log")
+        }
+        // The KSSIDP login from the menu, on the device the wrapper activated: its user is filled in.
+        driver.press(.enter)
+        driver.press(.character("7"), .enter)
+        #expect(driver.pump { _ in driver.isForm })
+        let login = driver.app.render().text
+        #expect(login.contains("Log in (KSSIDP)") && login.contains("alice"), "\(login)")
+        driver.type("wonderland")
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.isResult }, "\(driver.app.render().text)")
+        #expect(driver.result?.flow == .legacyLogin && driver.result?.outcome == .success, "\(String(describing: driver.result))")
+    }
+}
