@@ -211,8 +211,10 @@ public final class HeadlessRunner: FlowFrontEnd {
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {
         delayed = nil
-        // A flow stopped by bad answers is abandoned: exit 2 and one line on stderr, no result line.
-        if usageError == nil { emit("result", result) }
+        // A flow stopped by bad answers still ends with its result line, as the history has it (cancelled,
+        // ABORTED_BAD_INPUT): a script counting result lines counted one short (a tester). Exit 2 and the one line on
+        // stderr say why; no later flow runs.
+        emit("result", result)
         // Only of a result printed: an abandoned flow's run ends with 2, its usage error said.
         if usageError == nil, let unsaved = result.notSavedLine { ProcessOutput.noteUnsavedFlow(unsaved) }
         if usageError == nil, !asked, let unused = Self.unusedAnswers(answers[index], result) {

@@ -34,6 +34,10 @@ import Testing
         let run = try BinaryRun.run(["run"] + flows + ["--state", state], stdin: answers)
         #expect(run.status == 2)
         #expect(run.stderr.contains(missing), "\(run.stderr)")
+        // Every flow that ran ends with its result line, the aborted one too, as the history has it.
+        #expect(run.results.count == flows.count, "\(run.stdout)")
+        #expect(run.results.last?["outcome"] as? String == "cancelled" && run.results.last?["status"] as? String == "ABORTED_BAD_INPUT",
+                "\(run.stdout)")
 
         let table = try BinaryRun.run(["history", "--state", state])
         #expect(table.stdout.split(separator: "\n").contains { $0.contains(" cancelled ") && $0.contains(" ABORTED_BAD_INPUT ") },

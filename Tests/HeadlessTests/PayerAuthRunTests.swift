@@ -245,10 +245,13 @@ import Testing
         #expect(run.stderr.contains(message), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
         #expect(!run.stderr.contains("4000000000002502") && !run.stderr.contains("0000\"") && !run.stderr.contains("s3cr3t-typo"))
-        #expect(run.results.isEmpty, "exit 2 writes no result line")
-        // Only a shortfall the challenge itself reveals (a wrong code, then no other) is found once the flow runs.
+        // Only a shortfall the challenge itself reveals (a wrong code, then no other) is found once the flow runs,
+        // which then ends with its result line, aborted; bad answers found first run nothing and print no result.
         if !message.contains("but the challenge asked for another") {
             #expect(run.events.isEmpty, "bad answers are found before any flow starts")
+            #expect(run.results.isEmpty, "no flow ran, so no result line")
+        } else {
+            #expect(run.results.map { $0["status"] as? String } == ["ABORTED_BAD_INPUT"], "\(run.stdout)")
         }
     }
 }
