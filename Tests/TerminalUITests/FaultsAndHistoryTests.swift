@@ -5,7 +5,7 @@ import FlowCatalog
 import FlowEngine
 import FlowRecords
 import Scenario
-import TerminalUI
+@testable import TerminalUI
 import Testing
 import ThreeDSecure
 
@@ -323,7 +323,10 @@ import ThreeDSecure
         Snapshot.check(screen, "history-80x24")
         driver.press(.down, .enter)
         screen = driver.app.render()
-        #expect(screen.text.contains("Flow 1"))
+        // Titled with the shell command that exports it, where it fits.
+        #expect(screen.text.contains("─ Flow 1 · export: idp-tui history export 1 --format mermaid|json ─"), "\(screen.text)")
+        #expect(AppView.transcriptTitle(12, width: 60) == "Flow 12 · idp-tui history export 12")
+        #expect(AppView.transcriptTitle(12, width: 30) == "Flow 12")
         // The transcript's lines are the log's, under its columns' header (the transcript is inset: "│ ", the log "│").
         #expect(screen.text.contains("│ who       step"), "\(screen.text)")
         #expect(screen.text.contains("│ → MC-SDK  Start") && screen.text.contains("idp-tui.flow StartEvent"), "\(screen.text)")

@@ -111,6 +111,13 @@ public enum AppView {
         return [flow?.sdk, FlowCatalog.kinds.first?.sdk].compactMap { $0 }.first { !$0.isEmpty } ?? "idp-tui"
     }
 
+    /// A past flow's title, with the shell command that exports it where it fits: the UI said nowhere that the
+    /// title's number is the ID `history export` takes (a tester).
+    static func transcriptTitle(_ id: Int, width: Int) -> String {
+        ["Flow \(id) · export: idp-tui history export \(id) --format mermaid|json", "Flow \(id) · idp-tui history export \(id)"]
+            .first { CharacterWidth.of($0) <= width - 6 } ?? "Flow \(id)"
+    }
+
     private static func panelTitle(_ state: AppState) -> String {
         switch state.screen {
         // The question is the title: the entries take every row (nine in the nine rows at 80×24).
@@ -128,7 +135,7 @@ public enum AppView {
         case .history(let history) where history.olderNotShown:
             "History — the newest \(history.entries.count) flows; idp-tui history --limit N lists older ones"
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
-        case .transcript(let transcript, _): "Flow \(transcript.record.summary.id)"
+        case .transcript(let transcript, _): transcriptTitle(transcript.record.summary.id, width: state.width)
         case .comparison(let comparison) where comparison.running: "KSSIDP comparison — running…"
         case .comparison(let comparison) where comparison.report?.notRun != nil: "KSSIDP comparison — not run"
         case .comparison(let comparison):
