@@ -214,3 +214,31 @@ import ThreeDSecure
         #expect(lines.contains { $0.contains("a very long option") && $0.contains("…") }, "\(screen)")
     }
 }
+
+/// A character typed while a form's button has the focus is said under the buttons, not dropped unseen; the next
+/// key takes the note away.
+@Suite struct TypedOnAButtonTests {
+    @Test func aCredentialFormSaysSoAndTypesNothing() {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.fill()
+        driver.press(.tab)  // Submit
+        driver.type("pw")
+        var text = driver.app.render().text
+        #expect(text.contains("Not typed: the focus is on a button (Shift-Tab goes back to") && text.contains("the fields)."), "\(text)")
+        #expect(!text.contains("pw"), "nothing typed")
+        #expect(driver.isForm && driver.formPage == 1, "nothing submitted")
+        driver.press(.backTab)
+        text = driver.app.render().text
+        #expect(!text.contains("Not typed"), "the next key takes the note away: \(text)")
+    }
+
+    @Test func theCardFormSaysSoToo() {
+        let driver = AppDriver()
+        driver.openPayment()
+        for _ in 0..<6 { driver.press(.tab) }
+        driver.type("x")
+        let text = driver.app.render().text
+        #expect(text.contains("Not typed: the focus is on a button"), "\(text)")
+    }
+}

@@ -209,7 +209,9 @@ public enum AppView {
                     buffer.put(line, row: area.top + 2 + shift + field + offset, column: column, role: .error, limit: room)
                 }
             } else {
-                buffer.put(error, row: buttonRow + 1, column: boxLeft, role: .error, limit: area.width - boxLeft)
+                // On two rows where it needs them and the panel has them ("Not typed: …" was cut at 80 columns).
+                let rows = max(1, min(2, area.top + area.height - buttonRow - 1))
+                buffer.putWrapped(error, row: buttonRow + 1, column: boxLeft, width: area.width - boxLeft, lines: rows, role: .error)
             }
         }
     }

@@ -34,7 +34,7 @@ extension FieldForm {
         let stops = fieldCount + 2
         // A full field's note is about the key that did not fit: the next key takes it away (it stayed beside the
         // form after the focus had moved on, over a stray character's note in another field).
-        if error == fullFieldMessage { clearError() }
+        if error == fullFieldMessage || error == notTypedOnAButton { clearError() }
         switch key {
         case .escape: return .cancel
         case .tab, .down: focus = (focus + 1) % stops
@@ -57,11 +57,18 @@ extension FieldForm {
                 } else {
                     _ = inputs[field].apply(key)
                 }
+            } else if case .character = key {
+                // Typed on a button: said, not dropped unseen (a tester's text went nowhere); never echoed, as it may
+                // be the rest of a password.
+                error = notTypedOnAButton
             }
         }
         return .edited
     }
 }
+
+/// What a character typed on a form's button says, under the buttons.
+let notTypedOnAButton = "Not typed: the focus is on a button (Shift-Tab goes back to the fields)."
 
 /// What a full field says, beside it.
 let fullFieldMessage = "This field is full: Backspace or Ctrl-U make room."
