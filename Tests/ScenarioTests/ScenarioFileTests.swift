@@ -124,6 +124,19 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         let keys = schema["properties"]?.members?.map(\.key) ?? []
         #expect(keys == ["$schema", "scenario", "name", "identityProvider", "app", "payments", "network", "faults"])
         #expect(problems(minimal(#""frobnicate": 1"#)).first?.contains("known keys here: " + keys.joined(separator: ", ")) == true)
+        // Every free string refuses what the check refuses, control characters and bidirectional controls, so that an
+        // editor validating against the schema flags them too (it passed a NUL in a password, a tester).
+        func freeStrings(_ node: JSONNode, _ path: String) -> [String] {
+            var found: [String] = []
+            // A pattern of its own (a tenant id's, a card number's) allows none of them either.
+            if node["type"]?.string == "string", node["enum"] == nil, node["const"] == nil, node["pattern"] == nil {
+                found.append(path)
+            }
+            for member in node.members ?? [] { found += freeStrings(member.value, path + "." + member.key) }
+            for (index, element) in (node.array ?? []).enumerated() { found += freeStrings(element, path + "[\(index)]") }
+            return found
+        }
+        #expect(freeStrings(schema, "$").isEmpty, "\(freeStrings(schema, "$"))")
     }
 
     @Test func aScenarioSetsUsersCardsPolicyLatencyAndFaults() throws {
