@@ -273,3 +273,26 @@ enum LogPaneProbe {
         #expect(CharacterWidth.wrap("⚡ fault ⚡ fault ⚡ fault ⚡ fault ⚡ fault", to: 20).allSatisfy { CharacterWidth.of($0) <= 20 })
     }
 }
+
+/// `z` in the focused log gives it the main panel's rows too, as lazygit's `+` and tmux's zoom do: at 60×18 a
+/// result's log is one row.
+@Suite struct LogZoomTests {
+    @Test func zGivesTheLogThePanelsRowsAndLeavingEndsIt() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.signInQ2()
+        #expect(driver.isResult)
+        driver.press(.tab)
+        let rows = AppView.logRows(driver.app.state)
+        #expect(rows <= 2, "a result's log at 60×18: \(rows)")
+        driver.press(.character("z"))
+        #expect(AppView.logRows(driver.app.state) >= rows + 8, "\(AppView.logRows(driver.app.state))")
+        var text = driver.app.render().text
+        #expect(text.contains("── flow 1: Q2 login") && text.contains("─ Q2 login ─"), "the whole flow, under the panel's title: \(text)")
+        #expect(!text.contains("Signed in to Q2"), "the result is under the log")
+        driver.press(.character("z"))
+        #expect(AppView.logRows(driver.app.state) == rows, "z again gives the rows back")
+        driver.press(.character("z"), .escape)
+        text = driver.app.render().text
+        #expect(driver.app.state.logFocus == nil && text.contains("Signed in to Q2"), "leaving the log ends the zoom: \(text)")
+    }
+}

@@ -23,7 +23,7 @@ extension AppView {
             // `v` last but help: the diagram, where Tab reached the log (the bar drops it first when narrow).
             // No filter while a form waits (a "/" may be in a password typed here by mistake).
             return [("↑↓", "move"), ("enter", "details")] + (state.isAsking ? [] : [("/", "filter")]) + [("end", "newest"), ("esc", "back")]
-                + (state.logTakesV ? [("v", "diagram")] : []) + [("F1", "help")]
+                + (state.logTakesV ? [("v", "diagram")] : []) + [("z", focus.zoomed ? "unzoom" : "zoom"), ("F1", "help")]
         }
         switch state.screen {
         // q before f and h: at 60 columns the bar dropped it, and with it the way out.

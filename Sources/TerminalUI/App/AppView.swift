@@ -18,6 +18,8 @@ public enum AppView {
     /// so does a past flow's transcript, which is that flow's log (at 80×24 it showed 2 of a failed login's 14
     /// events under its header and error, over the live log's nine rows).
     static func mainPanelHeight(_ state: AppState) -> Int {
+        // The log zoomed (`z`): the panel is its frame and title alone.
+        if state.logFocus?.zoomed == true { return 2 }
         switch state.screen {
         case .comparison, .transcript: return state.height - 3
         default: break
@@ -54,6 +56,7 @@ public enum AppView {
         Frame.draw(&buffer, top: 1, left: 0, width: width, height: mainHeight, title: panelTitle(state))
         let inner = innerPanel(state)
         switch state.screen {
+        case _ where inner.height <= 0: break  // The log zoomed over it.
         case .home: drawHome(&buffer, state, inner)
         // A form that came while the log had the keys (a filter typed) shows no focus of its own until it has them.
         case .form(var form):

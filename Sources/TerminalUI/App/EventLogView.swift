@@ -29,6 +29,9 @@ public struct LogFocusState: Sendable, Equatable {
     public var scroll = 0
     /// The log was the sequence diagram when it took the focus (which lists the events): leaving, it is again.
     public var fromDiagram = false
+    /// `z`: the log takes the main panel's rows too, as lazygit's `+` and tmux's zoom do (a result's log at 60×18 is
+    /// one row); the panel keeps its frame and title. Leaving the log ends it.
+    public var zoomed = false
 
     public init(selected: Int? = nil, scroll: Int = 0, fromDiagram: Bool = false) {
         self.selected = selected
@@ -204,6 +207,7 @@ extension TerminalApp {
             // The event shown stays the one opened: following the newest, it was swapped for each new event.
             focus.selected = events[max(0, current)].sequence
             focus.detail = 0
+        case .character("z"): focus.zoomed.toggle()
         case .character("v") where state.logTakesV:
             // The diagram, as v shows it from the screen: the focus (and a filter, which the diagram does not take)
             // goes with it (v did nothing here).
