@@ -264,8 +264,8 @@ extension FlowService {
     /// Runs the migration parity check (``ParityCheck``) on worlds of its own, off the caller's thread; the
     /// ``ParityReport`` arrives through the mailbox like a flow's result (``FlowFrontEnd/flowService(_:didReport:)``).
     /// This device is not touched.
-    public func compareOrchestrations() {
+    public func compareOrchestrations(variant: ParityCheck.Variant = .guide) {
         let scenario = world.scenario
-        report { ParityCheck.run(scenario: scenario) }
+        report { ParityCheck.run(scenario: scenario, variant: variant) }
     }
 }

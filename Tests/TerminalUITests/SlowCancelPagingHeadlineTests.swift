@@ -1,4 +1,5 @@
 import DropsWeb
+import FlowCatalog
 import FlowRecords
 import TerminalUI
 import Testing
@@ -91,6 +92,31 @@ extension AppDriver {
         driver.press(.pageUp)
         #expect(first > 8, "a page at 120×40 moved \(first) lines")
         #expect(scroll() == max(0, second - first), "PgUp goes back the same page")
+    }
+
+    /// 1, 2 and 3 run the check again with another variant, as `compare --variant` does: the guide's code as
+    /// written differs from KSSIDP, which only the command line showed.
+    @Test func digitsRunTheOtherVariants() {
+        let driver = AppDriver()
+        driver.openComparison()
+        func shown() -> ComparisonState? {
+            if case .comparison(let comparison) = driver.app.state.screen { return comparison }
+            return nil
+        }
+        #expect(shown()?.variant == .guide && shown()?.differences == 0)
+        #expect(driver.app.render().text.contains("─ KSSIDP comparison — the orchestrations agree ─"))
+        for (digit, variant) in [("2", ParityCheck.Variant.guideAsWritten), ("3", .enrollmentClientForLogin)] {
+            driver.press(.character(Character(digit)))
+            #expect(driver.pump { _ in shown()?.running == false }, "\(digit)")
+            #expect(shown()?.variant == variant && shown()?.report?.variant == variant.rawValue)
+            let differences = shown()?.differences ?? 0
+            #expect(differences > 0, "\(variant) differs")
+            #expect(driver.app.render().text.contains("─ KSSIDP comparison · \(digit) \(variant.rawValue) — \(differences) differences ─"),
+                    "\(driver.app.render().text)")
+        }
+        driver.press(.character("1"))
+        #expect(driver.pump { _ in shown()?.running == false })
+        #expect(shown()?.variant == .guide && shown()?.differences == 0)
     }
 
     /// j and k move a line, space and b a page, as in less and the other lists (j did nothing here).

@@ -121,6 +121,14 @@ public enum AppView {
             .first { CharacterWidth.of($0) <= width - 6 } ?? "Flow \(id)"
     }
 
+    /// "KSSIDP comparison", with the variant's number and name when it is not the guide's (1-3 pick it).
+    private static func comparisonName(_ comparison: ComparisonState) -> String {
+        guard comparison.variant != .guide, let index = ParityCheck.Variant.allCases.firstIndex(of: comparison.variant) else {
+            return "KSSIDP comparison"
+        }
+        return "KSSIDP comparison · \(index + 1) \(comparison.variant.rawValue)"
+    }
+
     private static func panelTitle(_ state: AppState) -> String {
         switch state.screen {
         // The question is the title: the entries take every row (nine in the nine rows at 80×24).
@@ -139,10 +147,10 @@ public enum AppView {
             "History — the newest \(history.entries.count) flows; idp-tui history --limit N lists older ones"
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
         case .transcript(let transcript, _): transcriptTitle(transcript.record.summary.id, width: state.width)
-        case .comparison(let comparison) where comparison.running: "KSSIDP comparison — running…"
-        case .comparison(let comparison) where comparison.report?.notRun != nil: "KSSIDP comparison — not run"
+        case .comparison(let comparison) where comparison.running: "\(comparisonName(comparison)) — running…"
+        case .comparison(let comparison) where comparison.report?.notRun != nil: "\(comparisonName(comparison)) — not run"
         case .comparison(let comparison):
-            "KSSIDP comparison — " + (comparison.differences == 0 ? "the orchestrations agree" : "\(comparison.differences) \(comparison.differences == 1 ? "difference" : "differences")")
+            "\(comparisonName(comparison)) — " + (comparison.differences == 0 ? "the orchestrations agree" : "\(comparison.differences) \(comparison.differences == 1 ? "difference" : "differences")")
         }
     }
 

@@ -7,6 +7,8 @@ public struct ComparisonState: Sendable, Equatable {
     /// Nil until the report arrives.
     public var report: ParityReport?
     public var scroll = 0
+    /// How the IdpSdk side orchestrates (`compare --variant`): 1, 2 and 3 run the check again with another.
+    public var variant: ParityCheck.Variant = .guide
     /// The faults panel had switches set otherwise than the scenario's when the check started: they do not reach
     /// its worlds (the scenario's faults do), and the report says so.
     public var panelFaultsIgnored = false
@@ -45,16 +47,17 @@ public struct ComparisonState: Sendable, Equatable {
 extension TerminalApp {
     /// Starts the parity check (off this thread, on worlds of its own: this device is not touched); the report
     /// replaces the screen's placeholder when it arrives.
-    func openComparison() {
+    func openComparison(variant: ParityCheck.Variant = .guide) {
         refreshFaults()
         let ignored = !service.world.hasTheScenariosFaults
-        state.screen = .comparison(ComparisonState(panelFaultsIgnored: ignored))
-        service.compareOrchestrations()
+        state.screen = .comparison(ComparisonState(variant: variant, panelFaultsIgnored: ignored))
+        service.compareOrchestrations(variant: variant)
     }
 
+    /// The report of the variant asked for last (one asked for before it may still arrive: it is not shown).
     func showComparison(_ report: ParityReport) {
-        guard case .comparison(let shown) = state.screen, shown.running else { return }
-        state.screen = .comparison(ComparisonState(report: report, panelFaultsIgnored: shown.panelFaultsIgnored))
+        guard case .comparison(let shown) = state.screen, shown.running, report.variant == shown.variant.rawValue else { return }
+        state.screen = .comparison(ComparisonState(report: report, variant: shown.variant, panelFaultsIgnored: shown.panelFaultsIgnored))
     }
 
     func handleComparison(_ key: Key, _ comparison: inout ComparisonState) {
@@ -68,6 +71,12 @@ extension TerminalApp {
         switch key {
         case .escape, .enter, .character("q"):
             state.screen = .home
+            return
+        // The variants by number, as `compare --variant` names them: the guide's code as written shows why its Step 3
+        // needs its guard, which only the command line showed (a tester).
+        case .character(let digit) where digit.wholeNumberValue.map { (1...ParityCheck.Variant.allCases.count).contains($0) } == true:
+            let variant = ParityCheck.Variant.allCases[(digit.wholeNumberValue ?? 1) - 1]
+            if variant != comparison.variant || !comparison.running { openComparison(variant: variant) }
             return
         // j and k as in the history and the log, space and b as in less (a tester's j did nothing here).
         case .up, .character("k"): comparison.scroll = max(0, comparison.scroll - 1)
