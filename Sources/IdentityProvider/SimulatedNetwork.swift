@@ -22,6 +22,7 @@ public final class SimulatedNetwork: Sendable {
     private struct State {
         var hosts: [String: IdentityProvider] = [:]
         var latency: Duration = .zero
+        var requestTimeout: Duration = FaultSwitchboard.requestTimeout
     }
 
     private struct Sending {
@@ -143,6 +144,13 @@ public final class SimulatedNetwork: Sendable {
         set { state.withLock { $0.latency = newValue } }
     }
 
+    /// How long the SDKs wait for an answer before they give up (30 s; a scenario's `network.requestTimeoutSeconds`
+    /// shortens it, so that a CI run of the request-timeout fault does not wait 30 s a round trip).
+    public var requestTimeout: Duration {
+        get { state.withLock { $0.requestTimeout } }
+        set { state.withLock { $0.requestTimeout = newValue } }
+    }
+
     /// Calls `observer` with each request this line sends, on the sender's thread, as it leaves the device: before
     /// the latency and the faults it meets, so that a flow's log shows a request when it went (it showed one only
     /// with its answer, and a request that timed out never), and a fault after the request it struck. One observer
@@ -176,7 +184,7 @@ public final class SimulatedNetwork: Sendable {
         if Task.isCancelled { throw .abandoned }
         let trip = try plan(to: server, sending: request)
         if trip.delay > .zero { try await wait(trip.delay) }
-        if trip.timesOut { throw .timedOut(FaultSwitchboard.requestTimeout) }
+        if trip.timesOut { throw .timedOut(trip.delay) }
     }
 
     /// What a round trip meets before its answer: a fault that ends it at once, or how long it waits (and whether
@@ -184,14 +192,15 @@ public final class SimulatedNetwork: Sendable {
     private func plan(to server: String, sending request: NetworkRequest?) throws(NetworkError) -> (delay: Duration, timesOut: Bool) {
         if waits.withLock({ $0.abandoned }) { throw .abandoned }
         let faults = faults.faults
+        let (latency, timeout) = state.withLock { ($0.latency, $0.requestTimeout) }
         if faults.networkUnavailable {
             self.faults.triggered("network unavailable: the request never leaves the device")
             throw .offline
         }
         if let request, let observer = sending.withLock({ $0.observer }) { observer(request) }
         if faults.requestTimeout {
-            self.faults.triggered("request timeout: \(server) does not answer within \(FaultSwitchboard.requestTimeout.components.seconds) s")
-            return (FaultSwitchboard.requestTimeout, true)
+            self.faults.triggered("request timeout: \(server) does not answer within \(timeout.secondsText)")
+            return (timeout, true)
         }
         var delay = latency
         if faults.addedLatency > .zero {
@@ -200,7 +209,7 @@ public final class SimulatedNetwork: Sendable {
         }
         // A latency the SDK's request timeout does not wait out ends as that timeout does: a scenario's 35 s latency
         // answered after 35 s, where the SDK gives up at 30.
-        if delay >= FaultSwitchboard.requestTimeout { return (FaultSwitchboard.requestTimeout, true) }
+        if delay >= timeout { return (timeout, true) }
         return (delay, false)
     }
 }
@@ -209,7 +218,8 @@ extension SimulatedNetwork {
     /// What makes a round trip started now wait `limit` or longer unanswered: the request-timeout fault, or a
     /// latency (the scenario's and the added-latency fault's) of at least `limit`; nil when neither does. A flow that
     /// ended on a timeout names it in its advice, so that it does not blame a fault that is off.
-    public func slowness(beyond limit: Duration = FaultSwitchboard.requestTimeout) -> Slowness? {
+    public func slowness(beyond given: Duration? = nil) -> Slowness? {
+        let limit = given ?? requestTimeout
         let faults = faults.faults
         if faults.requestTimeout { return .requestTimeoutFault }
         let added = faults.addedLatency

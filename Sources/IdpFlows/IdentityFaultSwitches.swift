@@ -6,12 +6,13 @@ extension IdentityFaults.Fault {
     /// What switching it on does, as the faults panel says it. A fault with a value says the one it has when on (a
     /// scenario's `addedLatencyMs: 800` was shown as the 1000 ms that switching it on gives), and the one switching
     /// it on gives when off.
-    func switchLabel(_ faults: IdentityFaults, start: IdentityFaults) -> String {
+    /// `timeout`: how long the SDKs wait for an answer (the scenario's `network.requestTimeoutSeconds`).
+    func switchLabel(_ faults: IdentityFaults, start: IdentityFaults, timeout: Duration = FaultSwitchboard.requestTimeout) -> String {
         let shown = faults.isOn(self) ? faults : start
         return switch self {
         case .networkUnavailable: "network unavailable"
         case .addedLatency: "added latency: +\(shown.addedLatency > .zero ? shown.addedLatency.milliseconds : 1000) ms a round trip"
-        case .requestTimeout: "request timeout: no server answers (30 s)"
+        case .requestTimeout: "request timeout: no server answers (\(timeout.secondsText))"
         case .serverError: "server error: the IdP and Q2 Core answer HTTP 500"
         case .malformedPage: "malformed page from the IdP"
         case .pinningFails: "certificate pinning fails"
@@ -57,12 +58,12 @@ extension SimulatedWorld {
         IdentityFaults.Fault.allCases.map { fault in
             FaultSwitch(key: fault.key) { [self] in
                 let faults = identityFaults
-                return (faults.isOn(fault), fault.switchLabel(faults, start: start))
+                return (faults.isOn(fault), fault.switchLabel(faults, start: start, timeout: network.requestTimeout))
             } change: { [self] in
                 // In one step, as a flow may be changing them too (a runtime error turns itself off when it fires).
                 updateFaults { identity, _ in
                     fault.toggle(&identity, start: start)
-                    return (identity.isOn(fault), fault.switchLabel(identity, start: start))
+                    return (identity.isOn(fault), fault.switchLabel(identity, start: start, timeout: network.requestTimeout))
                 }
             }
         }

@@ -152,7 +152,7 @@ public final class IdpSdkFamily: FlowFamily {
             let timedOut = code == DeviceAdvice.timedOutCode
             advice = !timedOut && environment.world.identityFaults.networkUnavailable
                 ? DeviceAdvice.advice(status: status, code: DeviceAdvice.offlineCode, startOver: environment.startOver)
-                : environment.network.slowness()?.advice(gaveUp: "the SDK gives up after 30 s", then: "run the flow again")
+                : environment.network.slowness()?.advice(gaveUp: "the SDK gives up after \(environment.network.requestTimeout.secondsText)", then: "run the flow again")
                 ?? (timedOut ? "The identity provider did not answer in time: run the flow again."
                     : DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver))
         } else if status == StatusType.NOT_REACHABLE.name, code == DeviceAdvice.pinningCode {

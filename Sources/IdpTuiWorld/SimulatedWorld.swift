@@ -53,6 +53,7 @@ public final class SimulatedWorld: Sendable {
             cards: scenario.cards, policy: scenario.challengePolicy, timers: scenario.threeDSTimers, clock: clock, random: random)
         network = SimulatedNetwork(clock: clock, faults: faults)
         network.latency = scenario.networkLatency
+        network.requestTimeout = scenario.requestTimeout
         identityProvider = IdentityProvider(
             configuration: scenario.identityProvider, clock: clock, random: random, store: identityProviderStore, faults: faults)
         network.register(identityProvider)

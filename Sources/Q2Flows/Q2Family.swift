@@ -220,7 +220,7 @@ public final class Q2Family: FlowFamily {
         case Q2Status.networkUnavailable where world.identityFaults.networkUnavailable:
             "Bring the network back (the network-unavailable fault), then sign in again."
         case Q2Status.networkUnavailable:
-            world.network.slowness()?.advice(gaveUp: "the request gives up after 30 s", then: "sign in again")
+            world.network.slowness()?.advice(gaveUp: "the request gives up after \(world.network.requestTimeout.secondsText)", then: "sign in again")
                 ?? "The device could not reach Core: check the network."
         case Q2Status.genericError where code == HydraCode.missingField: "Give both a user id and a password: Core refuses an empty one."
         case Q2Status.genericError: "Core failed: try again later (or turn the server-error fault off)."

@@ -16,13 +16,15 @@ public struct Scenario: Sendable {
     /// The 3-D Secure timers (the specification's unless the file shortens them).
     public var threeDSTimers: ThreeDSTimers
     public var networkLatency: Duration
+    /// How long the SDKs wait for a server's answer before they give up (`network.requestTimeoutSeconds`).
+    public var requestTimeout: Duration
     public var identityFaults: IdentityFaults
     public var bridgeFaults: BridgeFaults
 
     public init(
         name: String, identityProvider: IdentityProviderConfiguration, appTenant: String, cards: [TestCard] = CardCatalog.defaults,
         challengePolicy: ChallengePolicy = ChallengePolicy(), threeDSTimers: ThreeDSTimers = ThreeDSTimers(),
-        networkLatency: Duration = .zero,
+        networkLatency: Duration = .zero, requestTimeout: Duration = FaultSwitchboard.requestTimeout,
         identityFaults: IdentityFaults = .none, bridgeFaults: BridgeFaults = .none
     ) {
         self.name = name
@@ -32,6 +34,7 @@ public struct Scenario: Sendable {
         self.challengePolicy = challengePolicy
         self.threeDSTimers = threeDSTimers
         self.networkLatency = networkLatency
+        self.requestTimeout = requestTimeout
         self.identityFaults = identityFaults
         self.bridgeFaults = bridgeFaults
     }

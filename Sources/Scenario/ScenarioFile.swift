@@ -276,16 +276,17 @@ struct ScenarioReader {
         var policy = ChallengePolicy()
         var timers = ThreeDSTimers()
         if let payments = top["payments"] { (cards, policy, timers) = self.payments(payments) }
-        var latency = Duration.zero
-        if let network = top["network"], let members = object(network, "$.network", known: ["latencyMs"]) {
+        var (latency, timeout) = (Duration.zero, FaultSwitchboard.requestTimeout)
+        if let network = top["network"], let members = object(network, "$.network", known: ["latencyMs", "requestTimeoutSeconds"]) {
             if let ms = integer(members["latencyMs"], "$.network.latencyMs", 0...60_000) { latency = .milliseconds(ms) }
+            if let seconds = integer(members["requestTimeoutSeconds"], "$.network.requestTimeoutSeconds", 1...600) { timeout = .seconds(seconds) }
         }
         var identityFaults = IdentityFaults()
         var bridgeFaults = BridgeFaults()
         if let faults = top["faults"] { (identityFaults, bridgeFaults) = self.faults(faults, "$.faults") }
         guard let idp, let appTenant else { return nil }
         return Scenario(name: name, identityProvider: idp, appTenant: appTenant, cards: cards, challengePolicy: policy,
-                        threeDSTimers: timers, networkLatency: latency, identityFaults: identityFaults, bridgeFaults: bridgeFaults)
+                        threeDSTimers: timers, networkLatency: latency, requestTimeout: timeout, identityFaults: identityFaults, bridgeFaults: bridgeFaults)
     }
 
     mutating func identityProvider(_ node: JSONNode) -> IdentityProviderConfiguration? {

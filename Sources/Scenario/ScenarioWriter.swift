@@ -52,7 +52,8 @@ extension ScenarioFile {
                     ("firstCReqSeconds", .int(Int(timers.firstCReq.components.seconds))),
                 ])),
             ])),
-            ("network", .object([("latencyMs", .int(Int(scenario.networkLatency.milliseconds)))])),
+            ("network", .object([("latencyMs", .int(Int(scenario.networkLatency.milliseconds))),
+                                 ("requestTimeoutSeconds", .int(Int(scenario.requestTimeout.components.seconds)))])),
             ("faults", .object([
                 ("networkUnavailable", .bool(identity.networkUnavailable)), ("addedLatencyMs", .int(Int(identity.addedLatency.milliseconds))),
                 ("requestTimeout", .bool(identity.requestTimeout)), ("serverError", .bool(identity.serverError)),

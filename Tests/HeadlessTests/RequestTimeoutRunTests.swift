@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// A scenario's `network.requestTimeoutSeconds` is how long the SDKs wait: the request-timeout fault, and a latency
+/// that long, end after it (30 s by default, a CI run's biggest wait).
+@Suite struct RequestTimeoutRunTests {
+    func scenario(timeout: Int) throws -> String {
+        let text = try String(contentsOfFile: scenarioPath("default"), encoding: .utf8)
+        let from = "\"latencyMs\": 0"
+        #expect(text.contains(from))
+        return try temporaryFile(text.replacingOccurrences(of: from, with: "\(from), \"requestTimeoutSeconds\": \(timeout)"))
+    }
+
+    @Test func theRequestTimeoutFaultEndsAfterTheScenariosTimeout() throws {
+        let path = try scenario(timeout: 1)
+        let run = try BinaryRun.run(["run", "activate", "q2-login", "--ephemeral", "--scenario", path],
+                                    stdin: #"[{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"requestTimeout":true}},"#
+                                        + #"{"username":"alice","password":"wonderland","faults":{"requestTimeout":true}}]"#)
+        #expect(run.status == 1, "\(run.stderr)")
+        try #require(run.results.count == 2)
+        let activate = run.results[0]
+        #expect(activate["status"] as? String == "NOT_REACHABLE")
+        let error = activate["error"] as? [String: Any] ?? [:]
+        #expect((error["message"] as? String)?.contains("timed out after 1 s") == true, "\(error)")
+        #expect(run.events.contains { $0["detail"] as? String == "request timeout: the IdP does not answer within 1 s" }, "\(run.stdout)")
+        #expect(run.results[1]["status"] as? String == "NETWORK_UNAVAILABLE", "\(run.results[1])")
+        #expect(run.events.contains { $0["detail"] as? String == "request timeout: Q2 Core does not answer within 1 s" }, "\(run.stdout)")
+
+        let shown = try BinaryRun.run(["scenario", "show", "--scenario", path])
+        #expect(shown.stdout.contains("\"requestTimeoutSeconds\": 1"), "\(shown.stdout)")
+        let wrong = try temporaryFile(try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"requestTimeoutSeconds\": 1", with: "\"requestTimeoutSeconds\": 0"))
+        let refused = try BinaryRun.run(["scenario", "check", wrong])
+        #expect(refused.status == 2 && (refused.stdout + refused.stderr).contains("$.network.requestTimeoutSeconds: must be from 1 to 600"), "\(refused.stdout)")
+    }
+}
