@@ -80,6 +80,14 @@ public final class SimulatedWorld: Sendable {
         faults.update { identity in bridge.withLock { bridge in change(&identity, &bridge) } }
     }
 
+    /// A host's bridge timing (`--bridge-timing`'s), with the scenario's ready timer where it sets one
+    /// (`payments.timers.bridgeReadySeconds`).
+    package func bridgeTiming(_ host: BridgeTiming = .swiftHost) -> BridgeTiming {
+        var timing = host
+        if let ready = scenario.bridgeReadyTimeout { timing.readyTimeout = ready }
+        return timing
+    }
+
     /// The bridge faults the next Drops page shows; the scenario's at first.
     package var bridgeFaults: BridgeFaults {
         get { bridge.withLock { $0 } }

@@ -24,7 +24,7 @@ struct PaymentFlow {
         let faults = world.bridgeFaults
         let simulation = DropsSimulation(
             clock: world.clock, random: world.random, acs: world.accessControlServer, cardholder: payment,
-            faults: faults, timing: self.settings.bridgeTiming, network: world.pageNetwork, faultHit: payment.startsWith(faults),
+            faults: faults, timing: world.bridgeTiming(self.settings.bridgeTiming), network: world.pageNetwork, faultHit: payment.startsWith(faults),
             log: { [weak payment] entry in payment?.log(entry) })
         let settings = Self.configuration(self.settings.safepayEnvironment, random: world.random)
         if run.stopIfCancelled(before: .configure) { return nil }
@@ -304,11 +304,10 @@ final class PaymentRun: DropsCardholder {
         // A failure to retry that a network fault on now explains says so, as the IdP's flows do ("bring the network back").
         // A latency the page's ready timeout (the shortest wait a payment's round trip meets) does not wait out
         // ends the payment at its load whatever else happens.
-        let world = run.service.world
+        let world = run.service.world, ready = world.bridgeTiming(settings.bridgeTiming).readyTimeout
         let network: String? = base.outcome != .failure || payment?.nextAction != .retry ? nil
             : world.identityFaults.networkUnavailable ? "Bring the network back (the network-unavailable fault), then run 3-D Secure again."
-            : world.network.slowness(beyond: settings.bridgeTiming.readyTimeout)?.advice(
-                gaveUp: "the Drops page must be ready within \(settings.bridgeTiming.readyTimeout.secondsText)", then: "run 3-D Secure again")
+            : world.network.slowness(beyond: ready)?.advice(gaveUp: "the Drops page must be ready within \(ready.secondsText)", then: "run 3-D Secure again")
         // A bridge or 3-D Secure fault on may explain a failure: named after the payment's own advice (which N
         // keeps from offering to authorise), as the identity flows name theirs ("turn the server-error fault off").
         // "Run 3-D Secure again" alone had sent the tester into the same fault (the Drops page never got ready).

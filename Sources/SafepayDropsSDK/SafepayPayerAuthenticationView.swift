@@ -45,7 +45,8 @@ public final class SafepayPayerAuthenticationView {
         self.init {
             DropsSimulation(
                 clock: world.clock, random: world.random, acs: world.accessControlServer,
-                cardholder: world.cardholder.makeDropsCardholder(in: world), faults: world.bridgeFaults, network: world.pageNetwork)
+                cardholder: world.cardholder.makeDropsCardholder(in: world), faults: world.bridgeFaults, timing: world.bridgeTiming(),
+                network: world.pageNetwork)
         }
     }
 

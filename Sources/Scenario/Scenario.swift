@@ -18,13 +18,16 @@ public struct Scenario: Sendable {
     public var networkLatency: Duration
     /// How long the SDKs wait for a server's answer before they give up (`network.requestTimeoutSeconds`).
     public var requestTimeout: Duration
+    /// How long the Drops page may take to say it is ready (`payments.timers.bridgeReadySeconds`); nil: the host's
+    /// own (10 s).
+    public var bridgeReadyTimeout: Duration?
     public var identityFaults: IdentityFaults
     public var bridgeFaults: BridgeFaults
 
     public init(
         name: String, identityProvider: IdentityProviderConfiguration, appTenant: String, cards: [TestCard] = CardCatalog.defaults,
         challengePolicy: ChallengePolicy = ChallengePolicy(), threeDSTimers: ThreeDSTimers = ThreeDSTimers(),
-        networkLatency: Duration = .zero, requestTimeout: Duration = FaultSwitchboard.requestTimeout,
+        networkLatency: Duration = .zero, requestTimeout: Duration = FaultSwitchboard.requestTimeout, bridgeReadyTimeout: Duration? = nil,
         identityFaults: IdentityFaults = .none, bridgeFaults: BridgeFaults = .none
     ) {
         self.name = name
@@ -35,6 +38,7 @@ public struct Scenario: Sendable {
         self.threeDSTimers = threeDSTimers
         self.networkLatency = networkLatency
         self.requestTimeout = requestTimeout
+        self.bridgeReadyTimeout = bridgeReadyTimeout
         self.identityFaults = identityFaults
         self.bridgeFaults = bridgeFaults
     }

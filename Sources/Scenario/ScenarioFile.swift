@@ -6,22 +6,6 @@ import DropsWeb
 import Secrets
 import ThreeDSecure
 
-/// One thing wrong with a scenario file: where (JSON path, and line and column when known) and what.
-public struct ScenarioProblem: Sendable, Equatable, CustomStringConvertible {
-    /// e.g. `$.identityProvider.tenants[0].users[1].password`; empty for the file itself (it cannot be read, it is
-    /// a folder, it is too large), which no JSON path names (`$: the file is a folder` read as a JSON problem).
-    public let path: String
-    public let position: TextPosition?
-    public let message: String
-
-    public var description: String {
-        (position.map { "line \($0.line), column \($0.column): " } ?? "") + placed
-    }
-
-    /// The message after its JSON path, if it has one.
-    public var placed: String { path.isEmpty ? message : "\(path): \(message)" }
-}
-
 /// The scenario file format (docs/scenarios.md, docs/scenario.schema.json): reading with every problem
 /// reported, and writing the effective scenario back out.
 public enum ScenarioFile {
@@ -81,25 +65,6 @@ public enum ScenarioFile {
     }
 }
 
-/// Every problem of one file, in the order found.
-public struct ScenarioProblems: Error, Sendable {
-    public let problems: [ScenarioProblem]
-
-    public init(_ problems: [ScenarioProblem]) {
-        self.problems = problems
-    }
-
-    /// The problems in the file's order, as a compiler lists its errors (the reader finds them in the format's
-    /// order: an object's unknown keys before its values); problems of the whole file, which have no place, first.
-    /// The first of them is the one a command that cannot go on reports.
-    public var inFileOrder: [ScenarioProblem] {
-        problems.enumerated().sorted { a, b in
-            let (x, y) = (a.element.position ?? .unplaced, b.element.position ?? .unplaced)
-            return (x.line, x.column, a.offset) < (y.line, y.column, b.offset)
-        }.map(\.element)
-    }
-}
-
 // MARK: - Reading
 
 struct ScenarioReader {
@@ -110,6 +75,8 @@ struct ScenarioReader {
     private var source: [UInt8] = []
     /// Whether the tenants list, or one of its tenants, could not be read: the app's tenant may be the one missing.
     private var tenantRefused = false
+    /// `payments.timers.bridgeReadySeconds`, once read.
+    var bridgeReadyTimeout: Duration?
 
     init() {}
 
@@ -286,7 +253,7 @@ struct ScenarioReader {
         if let faults = top["faults"] { (identityFaults, bridgeFaults) = self.faults(faults, "$.faults") }
         guard let idp, let appTenant else { return nil }
         return Scenario(name: name, identityProvider: idp, appTenant: appTenant, cards: cards, challengePolicy: policy,
-                        threeDSTimers: timers, networkLatency: latency, requestTimeout: timeout, identityFaults: identityFaults, bridgeFaults: bridgeFaults)
+                        threeDSTimers: timers, networkLatency: latency, requestTimeout: timeout, bridgeReadyTimeout: bridgeReadyTimeout, identityFaults: identityFaults, bridgeFaults: bridgeFaults)
     }
 
     mutating func identityProvider(_ node: JSONNode) -> IdentityProviderConfiguration? {

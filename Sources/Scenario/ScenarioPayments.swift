@@ -16,13 +16,18 @@ extension ScenarioReader {
             return (CardCatalog.defaults, policy, timers)
         }
         if let node = members["timers"],
-            let values = object(node, "\(path).timers", known: ["methodSeconds", "lookupSeconds", "firstCReqSeconds"])
+            let values = object(node, "\(path).timers", known: ["methodSeconds", "lookupSeconds", "firstCReqSeconds", "bridgeReadySeconds"])
         {
             let keys: [(String, WritableKeyPath<ThreeDSTimers, Duration>)] = [
                 ("methodSeconds", \.method), ("lookupSeconds", \.lookup), ("firstCReqSeconds", \.firstCReq),
             ]
             for (key, path) in keys {
                 if let seconds = integer(values[key], "$.payments.timers.\(key)", 1...600) { timers[keyPath: path] = .seconds(seconds) }
+            }
+            // The bridge's, not 3-D Secure's: how long the host waits for the page's ready (a CI run of the
+            // ready-never-comes and wrong-origin faults waited 10 s each).
+            if let seconds = integer(values["bridgeReadySeconds"], "$.payments.timers.bridgeReadySeconds", 1...600) {
+                bridgeReadyTimeout = .seconds(seconds)
             }
         }
         if let node = members["challenge"],

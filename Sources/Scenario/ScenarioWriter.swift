@@ -50,6 +50,7 @@ extension ScenarioFile {
                     ("methodSeconds", .int(Int(timers.method.components.seconds))),
                     ("lookupSeconds", .int(Int(timers.lookup.components.seconds))),
                     ("firstCReqSeconds", .int(Int(timers.firstCReq.components.seconds))),
+                    ("bridgeReadySeconds", .int(Int((scenario.bridgeReadyTimeout ?? BridgeTiming.swiftHost.readyTimeout).components.seconds))),
                 ])),
             ])),
             ("network", .object([("latencyMs", .int(Int(scenario.networkLatency.milliseconds))),

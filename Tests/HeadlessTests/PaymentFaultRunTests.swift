@@ -100,3 +100,19 @@ import Testing
         if let advice { #expect(given == advice) } else { #expect(!given.contains("Faults were on"), "\(given)") }
     }
 }
+
+/// The bridge's ready timer from a scenario (`payments.timers.bridgeReadySeconds`): the ready-never-comes fault
+/// ends the payment after it, not after the host's 10 s.
+@Suite struct BridgeReadyTimerRunTests {
+    @Test func readyNeverComesEndsAfterTheScenariosReadyTimer() throws {
+        let path = scenarioPath("payments-qa")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"bridgeReadySeconds\": 2"))
+        let run = try BinaryRun.run(["run", "payer-auth", "--ephemeral", "--scenario", path, "--bridge-fault", "ready-never-comes"],
+                                    stdin: #"{"card":"4000000000002701","expiry":"12/30"}"#)
+        #expect(run.status == 1, "\(run.stderr)")
+        let error = (run.results.first?["error"] as? [String: Any])?["message"] as? String
+        #expect(error == "the Drops page did not become ready within 2 s", "\(run.stdout)")
+        let shown = try BinaryRun.run(["scenario", "show", "--scenario", path])
+        #expect(shown.stdout.contains("\"bridgeReadySeconds\": 2"), "\(shown.stdout)")
+    }
+}
