@@ -13,11 +13,15 @@ public struct SimulationStores: Sendable {
     /// the scenario's codes back"): the `idp-tui reset` that names their file, or starting again for stores in
     /// memory, which `idp-tui reset` refuses.
     public var startOver: String
+    /// The `--state` option a command names their file with, after a space (" --state=FILE"; empty for the default
+    /// file); nil for stores in memory, whose flows no command reaches.
+    public var stateOption: String?
 
-    package init(identityProvider: any IdentityProviderStore, device: any DeviceStore, startOver: String) {
+    package init(identityProvider: any IdentityProviderStore, device: any DeviceStore, startOver: String, stateOption: String? = nil) {
         self.identityProvider = identityProvider
         self.device = device
         self.startOver = startOver
+        self.stateOption = stateOption
     }
 
     /// Stores that last as long as the process.
@@ -43,6 +47,8 @@ public struct SimulationEnvironment: Sendable {
     public let network: SimulatedNetwork
     /// What gives the scenario's activation codes back: ``SimulationStores/startOver``.
     public let startOver: String
+    /// ``SimulationStores/stateOption``: how a command names this device's state file, if it has one.
+    public let stateOption: String?
 
     /// The world a scenario describes (the embedded demo by default), with one device. The same seed and the
     /// same inputs replay the same codes, ids and tokens.
@@ -51,13 +57,14 @@ public struct SimulationEnvironment: Sendable {
         stores: SimulationStores = .memory()
     ) {
         let world = SimulatedWorld(scenario: scenario, clock: clock, seed: seed, identityProviderStore: stores.identityProvider)
-        self.init(world: world, deviceStore: stores.device, startOver: stores.startOver)
+        self.init(world: world, deviceStore: stores.device, startOver: stores.startOver, stateOption: stores.stateOption)
         masterController.loadStoredDevice()
     }
 
-    private init(world: SimulatedWorld, deviceStore: any DeviceStore, startOver: String) {
+    private init(world: SimulatedWorld, deviceStore: any DeviceStore, startOver: String, stateOption: String?) {
         self.world = world
         self.startOver = startOver
+        self.stateOption = stateOption
         deviceQueue = DispatchQueue(label: "idp-tui.device", qos: .userInitiated)
         network = world.network.line()
         masterController = MCSDK(configuration: MasterControllerConfiguration(
@@ -66,7 +73,7 @@ public struct SimulationEnvironment: Sendable {
 
     /// A second device (a fresh master controller) on the same IdP, clock and network.
     public func anotherDevice() -> SimulationEnvironment {
-        SimulationEnvironment(world: world, deviceStore: MemoryDeviceStore(), startOver: startOver)
+        SimulationEnvironment(world: world, deviceStore: MemoryDeviceStore(), startOver: startOver, stateOption: stateOption)
     }
 
     public var clock: any SimulationClock { world.clock }

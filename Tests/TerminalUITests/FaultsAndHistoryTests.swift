@@ -324,9 +324,13 @@ import ThreeDSecure
         driver.press(.down, .enter)
         screen = driver.app.render()
         // Titled with the shell command that exports it, where it fits.
-        #expect(screen.text.contains("─ Flow 1 · export: idp-tui history export 1 --format mermaid|json ─"), "\(screen.text)")
-        #expect(AppView.transcriptTitle(12, width: 60) == "Flow 12 · idp-tui history export 12")
-        #expect(AppView.transcriptTitle(12, width: 30) == "Flow 12")
+        #expect(screen.text.contains("─ Flow 1 ─"), "the driver's history is in memory: no command reaches it: \(screen.text)")
+        #expect(AppView.transcriptTitle(12, width: 60, stateOption: "") == "Flow 12 · idp-tui history export 12 --format mermaid")
+        #expect(AppView.transcriptTitle(12, width: 30, stateOption: "") == "Flow 12")
+        // The state file a command must name, and none in memory, where no command reaches the flow.
+        #expect(AppView.transcriptTitle(12, width: 120, stateOption: " --state=/tmp/s.db")
+            == "Flow 12 · export: idp-tui history export 12 --format mermaid --state=/tmp/s.db")
+        #expect(AppView.transcriptTitle(12, width: 120, stateOption: nil) == "Flow 12")
         // The transcript's lines are the log's, under its columns' header (the transcript is inset: "│ ", the log "│").
         #expect(screen.text.contains("│ who       step"), "\(screen.text)")
         #expect(screen.text.contains("│ → MC-SDK  Start") && screen.text.contains("idp-tui.flow StartEvent"), "\(screen.text)")

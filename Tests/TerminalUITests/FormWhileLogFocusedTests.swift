@@ -50,6 +50,21 @@ import Testing
         #expect(!text.contains("filter"), "the filter is dropped with the focus: \(text)")
     }
 
+    /// A form that comes while the zoomed log keeps the keys (a filter typed) shows: it stayed hidden under the log.
+    /// Over a form, z is not typed and zooms nothing (a "z" in a password typed there hid the form).
+    @Test func aFormComingUnzoomsTheLogAndZOverAFormIsNotTyped() {
+        let driver = formOnItsWay()
+        driver.press(.character("z"))
+        #expect(driver.app.state.logFocus?.zoomed == true)
+        driver.press(.character("/"), .character("a"))
+        #expect(formCame(driver))
+        #expect(driver.app.state.logFocus != nil && driver.app.state.logFocus?.zoomed == false)
+        #expect(driver.app.render().text.contains("Username"), "the form shows under the log: \(driver.app.render().text)")
+        driver.press(.character("z"))
+        #expect(driver.app.state.logFocus?.zoomed == false)
+        #expect(driver.app.render().text.contains("not typed: esc gives the keys back"), "\(driver.app.render().text)")
+    }
+
     @Test func escClosingAnEventShownWholeHandsTheFormTheKeysAndDoesNotCancel() {
         let driver = formOnItsWay()
         driver.press(.enter)

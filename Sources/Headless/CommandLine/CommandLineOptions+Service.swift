@@ -62,7 +62,7 @@ extension CommandLineOptions {
         throws(UsageError) -> FlowService
     {
         let stores = state.map {
-            SimulationStores(identityProvider: $0.identityProviderStore, device: $0.deviceStore, startOver: resetCommand)
+            SimulationStores(identityProvider: $0.identityProviderStore, device: $0.deviceStore, startOver: resetCommand, stateOption: stateOption)
         } ?? .memory()
         let generation: UInt64
         do { generation = try state?.reserveGeneration() ?? 0 } catch { throw UsageError(command.prefix + error.description) }
@@ -75,12 +75,15 @@ extension CommandLineOptions {
     /// The `idp-tui reset` that forgets the state file these options name, as advice gives it: with `--state=FILE`
     /// when one was given (one word, so that a path starting with `--` is still the option's value), the path
     /// single-quoted for a POSIX shell unless it is only letters, digits and `/._-` (a `~` or `=` could expand).
-    var resetCommand: String {
-        guard let path = statePath else { return "idp-tui reset" }
+    var resetCommand: String { "idp-tui reset" + stateOption }
+
+    /// `--state=FILE` after a space, as a command names the state file these options name; empty for the default.
+    var stateOption: String {
+        guard let path = statePath else { return "" }
         let plain = !path.isEmpty && path.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._-".unicodeScalars.contains($0)
         }
-        return "idp-tui reset --state=" + (plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'")
+        return " --state=" + (plain ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'")
     }
 
     /// The state file these options name (nil with `--ephemeral`), opened and migrated. Its warnings go to standard

@@ -184,6 +184,9 @@ public struct AppState: Sendable {
     /// The widest values of the events the log has held, for its columns (they only grow: an event let go at the
     /// log's limit leaves its width, so nothing moves).
     var logWidest = LogPane.Widest()
+    /// How a shell command names the state file (" --state=FILE", empty for the default); nil in memory
+    /// (`--ephemeral`), where no command reaches the history.
+    var stateOption: String?
     /// Each finished flow's id in the history, by its number in this session (the log's rules name both).
     var historyIDs: [Int: Int] = [:]
     /// The time the screen was last drawn for (elapsed times are measured to it).

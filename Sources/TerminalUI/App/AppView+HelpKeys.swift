@@ -22,8 +22,9 @@ extension AppView {
             // "move", not "select": at 60 columns the bar keeps End too.
             // `v` last but help: the diagram, where Tab reached the log (the bar drops it first when narrow).
             // No filter while a form waits (a "/" may be in a password typed here by mistake).
-            return [("↑↓", "move"), ("enter", "details")] + (state.isAsking ? [] : [("/", "filter")]) + [("end", "newest"), ("esc", "back")]
-                + (state.logTakesV ? [("v", "diagram")] : []) + [("z", focus.zoomed ? "unzoom" : "zoom"), ("F1", "help")]
+            // z early, where a small terminal needs it (at 80 columns it was dropped); not while a form waits.
+            return [("↑↓", "move"), ("enter", "details")] + (state.isAsking ? [] : [("z", focus.zoomed ? "unzoom" : "zoom"), ("/", "filter")])
+                + [("end", "newest"), ("esc", "back")] + (state.logTakesV ? [("v", "diagram")] : []) + [("F1", "help")]
         }
         switch state.screen {
         // q before f and h: at 60 columns the bar dropped it, and with it the way out.

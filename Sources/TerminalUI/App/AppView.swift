@@ -115,10 +115,12 @@ public enum AppView {
     }
 
     /// A past flow's title, with the shell command that exports it where it fits: the UI said nowhere that the
-    /// title's number is the ID `history export` takes (a tester).
-    static func transcriptTitle(_ id: Int, width: Int) -> String {
-        ["Flow \(id) · export: idp-tui history export \(id) --format mermaid|json", "Flow \(id) · idp-tui history export \(id)"]
-            .first { CharacterWidth.of($0) <= width - 6 } ?? "Flow \(id)"
+    /// title's number is the ID `history export` takes (a tester). With the state file's `--state` (`stateOption`),
+    /// and none in memory (`--ephemeral`), where no command reaches the flow.
+    static func transcriptTitle(_ id: Int, width: Int, stateOption: String?) -> String {
+        guard let option = stateOption else { return "Flow \(id)" }
+        let command = "idp-tui history export \(id) --format mermaid\(option)"
+        return ["Flow \(id) · export: \(command)", "Flow \(id) · \(command)"].first { CharacterWidth.of($0) <= width - 6 } ?? "Flow \(id)"
     }
 
     /// "KSSIDP comparison", with the variant's number and name when it is not the guide's (1-3 pick it).
@@ -146,7 +148,7 @@ public enum AppView {
         case .history(let history) where history.olderNotShown:
             "History — the newest \(history.entries.count) flows; idp-tui history --limit N lists older ones"
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
-        case .transcript(let transcript, _): transcriptTitle(transcript.record.summary.id, width: state.width)
+        case .transcript(let transcript, _): transcriptTitle(transcript.record.summary.id, width: state.width, stateOption: state.stateOption)
         case .comparison(let comparison) where comparison.running: "\(comparisonName(comparison)) — running…"
         case .comparison(let comparison) where comparison.report?.notRun != nil: "\(comparisonName(comparison)) — not run"
         case .comparison(let comparison):

@@ -207,7 +207,8 @@ extension TerminalApp {
             // The event shown stays the one opened: following the newest, it was swapped for each new event.
             focus.selected = events[max(0, current)].sequence
             focus.detail = 0
-        case .character("z"): focus.zoomed.toggle()
+        // Not while a form waits behind (F6 from it): a "z" in a password typed here by mistake hid the form.
+        case .character("z") where !state.isAsking: focus.zoomed.toggle()
         case .character("v") where state.logTakesV:
             // The diagram, as v shows it from the screen: the focus (and a filter, which the diagram does not take)
             // goes with it (v did nothing here).

@@ -121,6 +121,9 @@ extension TerminalApp {
             state.logFocus?.editingFilter = false
             state.notice = LogFocusState.formCame
         }
+        // A log that keeps the keys is not zoomed over the form: the form shows, waiting (it stayed hidden under the
+        // log, its prompt's time running).
+        state.logFocus?.zoomed = false
         if !keepsKeys { state.logFocus = nil }
         defer { if let leaving, !keepsKeys { leaveLogFocus(leaving) } }
         switch prompt.request {

@@ -48,6 +48,7 @@ public final class TerminalApp: FlowFrontEnd {
         state.tenant = service.world.tenantId
         state.idpHost = URL(string: service.world.idpUrl)?.host ?? service.world.idpUrl
         state.deviceStatus = service.statusLine
+        state.stateOption = service.environment.stateOption
         refreshFaults()
         let waiting = waitingInput
         waitingInput = []
