@@ -304,10 +304,12 @@ final class PaymentRun: DropsCardholder {
         // A failure to retry that a network fault on now explains says so, as the IdP's flows do ("bring the network back").
         // A latency the page's ready timeout (the shortest wait a payment's round trip meets) does not wait out
         // ends the payment at its load whatever else happens.
-        let world = run.service.world, ready = world.bridgeTiming(settings.bridgeTiming).readyTimeout
+        // The shorter of the page's ready timer and the request timeout gives up first (a scenario may cut either).
+        let world = run.service.world, ready = world.bridgeTiming(settings.bridgeTiming).readyTimeout, timeout = world.network.requestTimeout
+        let gaveUp = timeout < ready ? "the request gives up after \(timeout.secondsText)" : "the Drops page must be ready within \(ready.secondsText)"
         let network: String? = base.outcome != .failure || payment?.nextAction != .retry ? nil
             : world.identityFaults.networkUnavailable ? "Bring the network back (the network-unavailable fault), then run 3-D Secure again."
-            : world.network.slowness(beyond: ready)?.advice(gaveUp: "the Drops page must be ready within \(ready.secondsText)", then: "run 3-D Secure again")
+            : world.network.slowness(beyond: min(ready, timeout))?.advice(gaveUp: gaveUp, then: "run 3-D Secure again")
         // A bridge or 3-D Secure fault on may explain a failure: named after the payment's own advice (which N
         // keeps from offering to authorise), as the identity flows name theirs ("turn the server-error fault off").
         // "Run 3-D Secure again" alone had sent the tester into the same fault (the Drops page never got ready).

@@ -26,6 +26,15 @@ import Testing
         #expect(run.results[1]["status"] as? String == "NETWORK_UNAVAILABLE", "\(run.results[1])")
         #expect(run.events.contains { $0["detail"] as? String == "request timeout: Q2 Core does not answer within 1 s" }, "\(run.stdout)")
 
+        // A payment's page load times out first with it, and the advice names the wait that gave up.
+        let payment = try BinaryRun.run(["run", "payer-auth", "--ephemeral", "--scenario", path],
+                                        stdin: #"{"card":"4000000000002701","expiry":"12/30","faults":{"addedLatencyMs":2000}}"#)
+        let result = try #require(payment.results.first)
+        #expect((result["error"] as? [String: Any])?["message"] as? String == "the Drops page could not be loaded: the request timed out after 1 s")
+        #expect(result["advice"] as? String
+            == "Each round trip takes 2 s with the added-latency fault (+2000 ms), and the request gives up after 1 s: lower the added latency, then run 3-D Secure again.",
+            "\(result)")
+
         let shown = try BinaryRun.run(["scenario", "show", "--scenario", path])
         #expect(shown.stdout.contains("\"requestTimeoutSeconds\": 1"), "\(shown.stdout)")
         let wrong = try temporaryFile(try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"requestTimeoutSeconds\": 1", with: "\"requestTimeoutSeconds\": 0"))
