@@ -83,7 +83,7 @@ public struct CredentialsRequest: CredentialForm, Equatable {
     /// Who asks: the IdpSdk for its IdP's form; the app, for KSSIDP, which takes every field up front (it read "The
     /// IdpSdk asks for username, password, activation-code" over a KSSIDP activation).
     public var askedBy: (who: String, identified: String)? {
-        if let forWrapperCall { return ("The app", "all up front, for \(forWrapperCall); client \(clientId)") }
+        if let forWrapperCall { return ("The app", "all up front, for \(forWrapperCall)") }
         return clientId.isEmpty ? nil : ("The IdpSdk", "client \(clientId)")
     }
 

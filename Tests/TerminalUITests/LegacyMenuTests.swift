@@ -17,7 +17,7 @@ import Testing
         driver.press(.character("6"), .enter)
         #expect(driver.pump { _ in driver.isForm })
         let form = driver.app.render().text
-        #expect(form.contains("The app asks for username, password, activation-code (all up front, for") && form.contains("KssIdpWrapper.activate; client"),
+        #expect(form.contains("The app asks for username, password, activation-code (all up front, for") && form.contains("KssIdpWrapper.activate)"),
                 "\(form)")
         driver.fill()
         driver.press(.tab)

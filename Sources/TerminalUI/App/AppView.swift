@@ -222,9 +222,12 @@ public enum AppView {
                     buffer.put(line, row: area.top + 2 + shift + field + offset, column: column, role: .error, limit: room)
                 }
             } else {
-                // On two rows where it needs them and the panel has them ("Not typed: …" was cut at 80 columns).
+                // On two rows where it needs them and the panel has them ("Not typed: …" was cut at 80 columns), and
+                // from the panel's left edge where it does not fit under the buttons (a KSSIDP form's at 60×18).
                 let rows = max(1, min(2, area.top + area.height - buttonRow - 1))
-                buffer.putWrapped(error, row: buttonRow + 1, column: boxLeft, width: area.width - boxLeft, lines: rows, role: .error)
+                let fits = Wrap.lines(error, width: area.left + area.width - boxLeft).count <= rows
+                let column = fits ? boxLeft : area.left
+                buffer.putWrapped(error, row: buttonRow + 1, column: column, width: area.left + area.width - column, lines: rows, role: .error)
             }
         }
     }

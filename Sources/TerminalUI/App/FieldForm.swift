@@ -68,7 +68,7 @@ extension FieldForm {
 }
 
 /// What a character typed on a form's button says, under the buttons.
-let notTypedOnAButton = "Not typed: the focus is on a button (Shift-Tab goes back to the fields)."
+let notTypedOnAButton = "Not typed on a button: Shift-Tab goes to the fields."
 
 /// What a full field says, beside it.
 let fullFieldMessage = "This field is full: Backspace or Ctrl-U make room."
