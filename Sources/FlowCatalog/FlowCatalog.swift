@@ -101,6 +101,10 @@ extension FlowService {
     /// The device's simulation: the world, its master controller and queue.
     public var environment: SimulationEnvironment { idp.environment }
 
+    /// How a shell command names this service's state file (``SimulationStores/stateOption``); nil in memory, and
+    /// for a service without the IdpSdk family (a test's), which has no device of the catalog's.
+    public var stateOption: String? { family(IdpSdkFamily.self)?.environment.stateOption }
+
     /// The Q2 family: the platform and the saved credential.
     public var q2: Q2Family {
         guard let q2 = family(Q2Family.self) else { preconditionFailure("every catalog service has the Q2 family") }

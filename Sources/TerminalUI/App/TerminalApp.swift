@@ -48,7 +48,7 @@ public final class TerminalApp: FlowFrontEnd {
         state.tenant = service.world.tenantId
         state.idpHost = URL(string: service.world.idpUrl)?.host ?? service.world.idpUrl
         state.deviceStatus = service.statusLine
-        state.stateOption = service.environment.stateOption
+        state.stateOption = service.stateOption
         refreshFaults()
         let waiting = waitingInput
         waitingInput = []
