@@ -13,10 +13,10 @@ import Threading
 extension FlowKind {
     public static let legacyActivate = FlowKind(
         "legacy-activate", title: "Activate device (KSSIDP)", lanes: identityLanesWithWrapper, sdk: "KSSIDP wrapper on MC-SDK",
-        goodStatuses: ["Success"], summarize: DeviceWording.summarize(success: "Device activated and logged in (KSSIDP)"))
+        goodStatuses: ["Success"], summarize: DeviceWording.summarize(success: "Device activated and logged in (KSSIDP)", wrapper: true))
     public static let legacyLogin = FlowKind(
         "legacy-login", title: "Log in (KSSIDP)", lanes: identityLanesWithWrapper, sdk: "KSSIDP wrapper on MC-SDK",
-        goodStatuses: ["Success"], summarize: DeviceWording.summarize(success: "Logged in (KSSIDP)"))
+        goodStatuses: ["Success"], summarize: DeviceWording.summarize(success: "Logged in (KSSIDP)", wrapper: true))
 
     static let identityLanesWithWrapper: [Participant] = [.app, .kssidp, .idpSdk, .masterController, .identityProvider]
 }

@@ -43,3 +43,31 @@ import Testing
         #expect(driver.result?.flow == .legacyLogin && driver.result?.outcome == .success, "\(String(describing: driver.result))")
     }
 }
+
+extension LegacyMenuTests {
+    /// A KSSIDP flow cancelled says what the wrapper does: nothing before its call; once called, it goes on without
+    /// the app ("Nothing more was sent to the MC-SDK" was said while it went on to activate the device).
+    @Test func aCancelSaysWhatTheWrapperDoes() throws {
+        let atForm = AppDriver(width: 120, height: 40)
+        atForm.press(.character("6"), .enter)
+        #expect(atForm.pump { _ in atForm.isForm })
+        atForm.press(.escape)
+        #expect(atForm.pump { _ in atForm.isResult })
+        #expect(atForm.app.render().text.contains("Cancelled before the app called KSSIDP: nothing was sent to it."), "\(atForm.app.render().text)")
+
+        // Every round trip waits 5 s on the manual clock, which the test does not move: the wrapper's call waits.
+        let inFlight = AppDriver(width: 120, height: 40, latency: .seconds(5))
+        inFlight.press(.character("6"), .enter)
+        #expect(inFlight.pump { _ in inFlight.isForm })
+        inFlight.fill()
+        inFlight.press(.tab)
+        inFlight.type("123456")
+        inFlight.press(.enter)
+        #expect(inFlight.pump { app in app.state.log.contains { $0.step.rawValue == "KssIdpWrapper.activate" } })
+        inFlight.press(.escape)
+        #expect(inFlight.pump { _ in inFlight.isResult })
+        let text = inFlight.app.render().text
+        #expect(text.contains("Cancelled while KssIdpWrapper.activate was in flight: KSSIDP cannot be stopped, and goes on without"), "\(text)")
+        #expect(!text.contains("Nothing more was sent"), "\(text)")
+    }
+}
