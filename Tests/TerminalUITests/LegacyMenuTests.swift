@@ -41,6 +41,16 @@ import Testing
         driver.press(.enter)
         #expect(driver.pump { _ in driver.isResult }, "\(driver.app.render().text)")
         #expect(driver.result?.flow == .legacyLogin && driver.result?.outcome == .success, "\(String(describing: driver.result))")
+        // The history lists it as legacy-activate; a filter by the menu's word finds it too.
+        driver.press(.enter, .character("h"), .character("/"))
+        driver.type("kssidp")
+        driver.press(.enter)
+        if case .history(let history) = driver.app.state.screen {
+            #expect(history.entries.map(\.flow) == ["legacy-login", "legacy-activate"], "\(history.entries)")
+        } else {
+            Issue.record("no history")
+        }
+        driver.press(.escape, .escape)
     }
 }
 

@@ -123,12 +123,14 @@ public enum AppView {
         return ["Flow \(id) · export: \(command)", "Flow \(id) · \(command)"].first { CharacterWidth.of($0) <= width - 6 } ?? "Flow \(id)"
     }
 
-    /// "KSSIDP comparison", with the variant's number and name when it is not the guide's (1-3 pick it).
+    /// "KSSIDP comparison", with the variant's number and the help bar's word for it when it is not the guide's
+    /// (1-3 pick it): short, so that the count of differences stays whole at 60 columns.
     private static func comparisonName(_ comparison: ComparisonState) -> String {
-        guard comparison.variant != .guide, let index = ParityCheck.Variant.allCases.firstIndex(of: comparison.variant) else {
-            return "KSSIDP comparison"
+        switch comparison.variant {
+        case .guide: "KSSIDP comparison"
+        case .guideAsWritten: "KSSIDP comparison · 2 as written"
+        case .enrollmentClientForLogin: "KSSIDP comparison · 3 wrong"
         }
-        return "KSSIDP comparison · \(index + 1) \(comparison.variant.rawValue)"
     }
 
     private static func panelTitle(_ state: AppState) -> String {

@@ -36,9 +36,11 @@ public struct HistoryState: Sendable, Equatable {
         self.olderNotShown = olderNotShown
     }
 
-    /// Whether `entry`'s row holds `filter`: its ID, flow, user, outcome, status or time.
+    /// Whether `entry`'s row holds `filter`: its ID, flow, user, outcome, status or time, or its flow's title as the
+    /// menu names it (`/kssidp` found none of the flows the menu calls "Activate device (KSSIDP)", listed as
+    /// `legacy-activate`).
     static func matches(_ entry: HistorySummary, _ filter: String) -> Bool {
-        AppView.HistoryColumns.values(entry).joined(separator: " ").holds(filter)
+        (AppView.HistoryColumns.values(entry) + [FlowCatalog.kind(named: entry.flow)?.title ?? ""]).joined(separator: " ").holds(filter)
     }
 }
 
