@@ -213,7 +213,7 @@ public final class HeadlessRunner: FlowFrontEnd {
         delayed = nil
         // A flow stopped by bad answers still ends with its result line, as the history has it (cancelled,
         // ABORTED_BAD_INPUT): a script counting result lines counted one short (a tester). Exit 2 and the one line on
-        // stderr say why; no later flow runs.
+        // stderr say why; no later flow runs, and the notes below are left out.
         emit("result", result)
         // Only of a result printed: an abandoned flow's run ends with 2, its usage error said.
         if usageError == nil, let unsaved = result.notSavedLine { ProcessOutput.noteUnsavedFlow(unsaved) }

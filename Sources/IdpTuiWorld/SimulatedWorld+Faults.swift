@@ -7,8 +7,8 @@ extension SimulatedWorld {
     /// Switches faults on or off, live, as the terminal's faults panel does. `json` is a faults object in the format
     /// of a scenario's `faults` and a headless answer's (docs/faults.md): `{"networkUnavailable": true}`,
     /// `{"serverError": true, "addedLatencyMs": 800}`, `{"bridge": {"readyNeverComes": true}}`,
-    /// `{"threeDS": {"acs": "erro"}}`. Each key given sets its fault over the faults on now (`false`, 0 or null
-    /// switches it off); a key left out keeps it.
+    /// `{"threeDS": {"acs": "erro"}}`. Each key given sets its fault over the faults on now (`false` or 0 switches
+    /// it off, and null a `threeDS` server's); a key left out keeps it.
     ///
     /// An identity fault bites at the next round trip, also of a flow in flight; a Drops page takes the bridge's and
     /// 3-D Secure's faults when it is configured.
