@@ -137,6 +137,11 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
             return found
         }
         #expect(freeStrings(schema, "$").isEmpty, "\(freeStrings(schema, "$"))")
+        // And the pattern refuses them, as an editor's validator reads it (ICU and ECMA-262 read \uXXXX alike).
+        let pattern = try #require(schema["properties"]?["name"]?["pattern"]?.string)
+        let regex = try NSRegularExpression(pattern: pattern)
+        func matches(_ text: String) -> Bool { regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil }
+        #expect(matches("bank QA — démo") && !matches("a\u{0}b") && !matches("al\u{202E}ice") && !matches("a\u{7F}") && !matches("tab\there"))
     }
 
     @Test func aScenarioSetsUsersCardsPolicyLatencyAndFaults() throws {

@@ -4,7 +4,7 @@ import Foundation
 import LegacyFlows
 import Scenario
 import Secrets
-import TerminalUI
+@testable import TerminalUI
 import Testing
 
 @Suite struct MenuAndHelpKeyTests {
@@ -221,6 +221,28 @@ extension WaitingTests {
         #expect(text.contains("Esc cancels the flow."), "the hint stays, under it: \(text)")
         driver.press(.escape)
         #expect(driver.pump { _ in driver.isResult })
+    }
+
+    /// Only the newest event of the working flow, a fault, with a call in flight, is said: not one an event came
+    /// after (the call it struck was answered), nor another flow's.
+    @Test func onlyTheFlowsNewestFaultIsSaid() {
+        let driver = AppDriver()
+        func event(_ sequence: Int, step: String, flowID: Int, detail: String) -> FlowEvent {
+            FlowEvent(recorded: RecordedEvent(sequence: sequence, step: step, from: step == FlowStep.fault.rawValue ? "simulator" : "IdpSdk",
+                                              to: "App", thread: "IdpSdk", time: "2030-01-01T00:00:00.000Z", duration: nil, status: nil,
+                                              detail: detail), flowID: flowID, flow: .activate)
+        }
+        driver.app.state.screen = .working(flowID: 1, flow: .activate, step: "starting…")
+        driver.app.state.inFlight = ("IdP: GET /authorize (from IdpSdk)", driver.app.state.now)
+        driver.app.state.log = [event(1, step: FlowStep.fault.rawValue, flowID: 1, detail: "added latency: +800 ms on this round trip")]
+        #expect(driver.app.render().text.contains("⚡ added latency: +800 ms on this round trip"))
+        driver.app.state.log.append(event(2, step: "GET /authorize", flowID: 1, detail: "200 login form"))
+        #expect(!driver.app.render().text.contains("⚡ added latency"), "an event came after it")
+        driver.app.state.log = [event(1, step: FlowStep.fault.rawValue, flowID: 2, detail: "added latency: +800 ms on this round trip")]
+        #expect(!driver.app.render().text.contains("⚡ added latency"), "another flow's")
+        driver.app.state.log = [event(1, step: FlowStep.fault.rawValue, flowID: 1, detail: "added latency: +800 ms on this round trip")]
+        driver.app.state.inFlight = nil
+        #expect(!driver.app.render().text.contains("⚡ added latency"), "no call in flight")
     }
 
     /// By SetAuthorisationCode the IdP has accepted, and so spent, the activation code: a cancel while it is in
