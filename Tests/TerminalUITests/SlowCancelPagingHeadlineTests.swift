@@ -75,16 +75,21 @@ extension AppDriver {
     }
 }
 
+extension AppDriver {
+    /// The KSSIDP comparison on screen, if it is.
+    var comparison: ComparisonState? {
+        if case .comparison(let comparison) = app.state.screen { return comparison }
+        return nil
+    }
+}
+
 /// PgDn on the KSSIDP comparison moves a page of what is shown, less one line kept in view: it moved 8 lines at
 /// every height, under half of the 34 rows at 120×40.
 @Suite struct ComparisonPagingTests {
     @Test func aPageIsTheRowsShownLessOne() {
         let driver = AppDriver(width: 120, height: 40)
         driver.openComparison()
-        func scroll() -> Int? {
-            if case .comparison(let comparison) = driver.app.state.screen { return comparison.scroll }
-            return nil
-        }
+        func scroll() -> Int? { driver.comparison?.scroll }
         driver.press(.pageDown)
         let first = scroll() ?? 0
         driver.press(.pageDown)
@@ -99,10 +104,7 @@ extension AppDriver {
     @Test func digitsRunTheOtherVariants() {
         let driver = AppDriver()
         driver.openComparison()
-        func shown() -> ComparisonState? {
-            if case .comparison(let comparison) = driver.app.state.screen { return comparison }
-            return nil
-        }
+        func shown() -> ComparisonState? { driver.comparison }
         #expect(shown()?.variant == .guide && shown()?.differences == 0)
         #expect(driver.app.render().text.contains("─ KSSIDP comparison — the orchestrations agree ─"))
         for (digit, variant, word) in [("2", ParityCheck.Variant.guideAsWritten, "as written"), ("3", .enrollmentClientForLogin, "wrong")] {
@@ -127,10 +129,7 @@ extension AppDriver {
     @Test func jKSpaceAndBScrollAsInLess() {
         let driver = AppDriver(width: 60, height: 18)
         driver.openComparison()
-        func scroll() -> Int? {
-            if case .comparison(let comparison) = driver.app.state.screen { return comparison.scroll }
-            return nil
-        }
+        func scroll() -> Int? { driver.comparison?.scroll }
         driver.press(.character("j"), .character("j"))
         #expect(scroll() == 2)
         driver.press(.character("k"))
