@@ -210,6 +210,7 @@ public final class IdpSdkFamily: FlowFamily {
         switch QueueName.current {
         case "IdpSdk": .idpSdk
         case "MC-SDK": .masterController
+        case "KSSIDP": .kssidp
         default: .app
         }
     }

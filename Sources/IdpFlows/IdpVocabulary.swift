@@ -35,6 +35,8 @@ extension Participant {
     public static let idpSdk = Participant("IdpSdk")
     public static let masterController = Participant("MC-SDK")
     public static let identityProvider = Participant("IdP")
+    /// The legacy KSSIDP wrapper (its requests to the IdP go from its own queue).
+    public static let kssidp = Participant("KSSIDP")
 }
 
 /// The statuses the simulator reports beyond the MC-SDK's `StatusType`.

@@ -40,12 +40,14 @@ public final class IdpSdkService: Sendable {
     }
 
     /// `network` is the simulated network that reaches the IdP. `targetQueue` is the serial queue the service's
-    /// own queue runs on (idp-tui shares one per device; nil for a queue of its own).
+    /// own queue runs on (idp-tui shares one per device; nil for a queue of its own). `queueLabel`: its queue's name,
+    /// `KSSIDP` for the legacy wrapper's IdP login, which KSSIDP did over HTTP itself (REFERENCE.md), not through an
+    /// IdpSdk.
     package init(
         tenantId: String, idpUrl: String, certificateChain: Data, shouldHashPin: Bool, network: SimulatedNetwork,
-        targetQueue: DispatchQueue? = nil
+        targetQueue: DispatchQueue? = nil, queueLabel: String = "IdpSdk"
     ) {
-        lane = SerialTaskLane(queue: QueueName.makeSerialQueue("IdpSdk", target: targetQueue), counting: network.clock.pendingWork)
+        lane = SerialTaskLane(queue: QueueName.makeSerialQueue(queueLabel, target: targetQueue), counting: network.clock.pendingWork)
         self.tenantId = tenantId
         self.idpUrl = idpUrl
         self.shouldHashPin = shouldHashPin

@@ -18,13 +18,11 @@ extension FlowKind {
         "legacy-login", title: "Log in (KSSIDP)", lanes: identityLanesWithWrapper, sdk: "KSSIDP wrapper on MC-SDK",
         goodStatuses: ["Success"], summarize: DeviceWording.summarize(success: "Logged in (KSSIDP)", wrapper: true))
 
-    static let identityLanesWithWrapper: [Participant] = [.app, .kssidp, .idpSdk, .masterController, .identityProvider]
+    /// No IdpSdk: KSSIDP did the IdP's HTTP itself (REFERENCE.md), and a migrator read an IdpSdk lane as "KSSIDP
+    /// already uses the IdpSdk".
+    static let identityLanesWithWrapper: [Participant] = [.app, .kssidp, .masterController, .identityProvider]
 }
 
-extension Participant {
-    /// The legacy KSSIDP wrapper.
-    public static let kssidp = Participant("KSSIDP")
-}
 
 /// The legacy KSSIDP wrapper: activation and login with every credential up front, on the IdpSdk family's
 /// device, as an app did before the migration.

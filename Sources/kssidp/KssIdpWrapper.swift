@@ -107,7 +107,7 @@ public final class KssIdpWrapper: Sendable {
         }
         let service = IdpSdkService(
             tenantId: config.tenantId, idpUrl: config.baseUrl, certificateChain: chain, shouldHashPin: config.shouldHashPin,
-            network: config.network)
+            network: config.network, queueLabel: "KSSIDP")
         let outcome = OneShot<IdpSdkResult>(counting: config.network.clock.pendingWork)
         service.getAuthorizationCode(
             withAstClientData: AstClientDataInfo(astClientData: ast), clientId: clientId,
