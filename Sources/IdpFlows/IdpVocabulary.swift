@@ -39,6 +39,12 @@ extension Participant {
     public static let kssidp = Participant("KSSIDP")
 }
 
+extension FlowStep {
+    /// A KSSIDP app's own form, every credential up front before it calls the wrapper: not the IdpSdk's
+    /// `provideCredentials`, which a KSSIDP flow never calls (a migrator read it so).
+    public static let credentialForm = FlowStep("credential form")
+}
+
 /// The statuses the simulator reports beyond the MC-SDK's `StatusType`.
 public enum SimulatorStatus {
     /// A one-time activation code was presented a second time.

@@ -29,7 +29,7 @@ public enum DeviceWording {
         if let step = result.failedStep, step.rawValue.hasPrefix("KssIdpWrapper.") {
             summary.rows[index].value = "Cancelled while \(step.rawValue) was in flight: KSSIDP cannot be stopped, and goes on without the "
                 + "app (the log shows what it does, the status line the device it leaves)."
-        } else if result.failedStep == .provideCredentials {
+        } else if result.failedStep == .credentialForm {
             summary.rows[index].value = "Cancelled before the app called KSSIDP: nothing was sent to it."
         } else {
             summary.rows[index].value += " Nothing more was sent to the MC-SDK."

@@ -91,7 +91,7 @@ struct LegacyFlow {
         // KSSIDP needs the credentials before it starts: the app asks for all of them first.
         let callName = activating ? "activate" : "login"
         let step = Self.wrapperStep(activating: activating)
-        run.emit(.provideCredentials, from: .app, to: .app, detail: "the app collects \(fields.map(\.key).joined(separator: ", ")) before calling KSSIDP")
+        run.emit(.credentialForm, from: .app, to: .app, detail: "the app collects \(fields.map(\.key).joined(separator: ", ")) before calling KSSIDP")
         // A login's form starts with the device's user, as the IdpSdk login's does (the MC-SDK's user list names it).
         let known = activating ? nil : start.userList.first?.userId
         let (resolution, _) = await run.ask(CredentialsRequest(fields: fields, clientId: clientId, knownUsername: known, forWrapperCall: step.rawValue))
@@ -102,9 +102,9 @@ struct LegacyFlow {
             // The history lists the user the app signs in, as the IdpSdk's flows do, whatever the wrapper answers.
             if let username = credentials[CredentialField.username.key]?.reveal(), !username.isEmpty { run.actsFor(user: username) }
         case .timedOut:
-            return run.result(.failure, status: SimulatorStatus.promptTimeout, step: .provideCredentials,
+            return run.result(.failure, status: SimulatorStatus.promptTimeout, step: .credentialForm,
                           error: FlowError(subsystem: nil, code: nil, message: "the credentials were not given in time"))
-        default: return run.cancelledResult(at: .provideCredentials, inFlight: false, atPrompt: true)
+        default: return run.cancelledResult(at: .credentialForm, inFlight: false, atPrompt: true)
         }
         if run.stopIfCancelled(before: step) { return nil }
 
