@@ -7,7 +7,7 @@ extension IdentityFaults.Fault {
     /// scenario's `addedLatencyMs: 800` was shown as the 1000 ms that switching it on gives), and the one switching
     /// it on gives when off.
     /// `timeout`: how long the SDKs wait for an answer (the scenario's `network.requestTimeoutSeconds`).
-    func switchLabel(_ faults: IdentityFaults, start: IdentityFaults, timeout: Duration = FaultSwitchboard.requestTimeout) -> String {
+    func switchLabel(_ faults: IdentityFaults, start: IdentityFaults, timeout: Duration) -> String {
         let shown = faults.isOn(self) ? faults : start
         return switch self {
         case .networkUnavailable: "network unavailable"

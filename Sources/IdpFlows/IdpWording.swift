@@ -5,8 +5,8 @@ import IdpSdk
 /// device's user, client and mode after a success; the MC-SDK named in a cancel.
 public enum DeviceWording {
     /// The wording of an activation's or a login's results: `success` is a success's headline ("Logged in").
-    /// `wrapper`: the KSSIDP wrapper's flows, whose one call cannot be stopped once made.
-    public static func summarize(success: String, wrapper: Bool = false) -> FlowKind.Summarize {
+    /// `wrapperCall`: a KSSIDP wrapper flow's one call, which cannot be stopped once made.
+    public static func summarize(success: String, wrapperCall: FlowStep? = nil) -> FlowKind.Summarize {
         { summary, result in
             if result.outcome == .success {
                 summary.headline = "✓ \(success)"
@@ -16,18 +16,18 @@ public enum DeviceWording {
                     summary.rows.append(.init("auth mode", result.authenticationMode?.rawValue ?? "none"))
                 }
             }
-            if wrapper { sayWhatTheWrapperDoes(&summary, result) } else { sayNothingMoreWasSent(&summary, result) }
+            if let wrapperCall { sayWhatTheWrapperDoes(&summary, result, call: wrapperCall) } else { sayNothingMoreWasSent(&summary, result) }
         }
     }
 
     /// A KSSIDP flow cancelled says what the wrapper does: nothing, before its call; once called, it goes on without
     /// the app ("Nothing more was sent to the MC-SDK" was said while the wrapper went on to activate the device, a
     /// tester).
-    private static func sayWhatTheWrapperDoes(_ summary: inout ResultSummary, _ result: FlowResult) {
+    private static func sayWhatTheWrapperDoes(_ summary: inout ResultSummary, _ result: FlowResult, call: FlowStep) {
         guard result.outcome == .cancelled, let index = summary.rows.firstIndex(where: { $0.label == ResultSummary.Label.whatHappened })
         else { return }
-        if let step = result.failedStep, step.rawValue.hasPrefix("KssIdpWrapper.") {
-            summary.rows[index].value = "Cancelled while \(step.rawValue) was in flight: KSSIDP cannot be stopped, and goes on without the "
+        if result.failedStep == call {
+            summary.rows[index].value = "Cancelled while \(call.rawValue) was in flight: KSSIDP cannot be stopped, and goes on without the "
                 + "app (the log shows what it does, the status line the device it leaves)."
         } else if result.failedStep == .credentialForm {
             summary.rows[index].value = "Cancelled before the app called KSSIDP: nothing was sent to it."

@@ -19,7 +19,8 @@ extension SimulatedWorld {
         do {
             node = try JSONParser.parse(json)
         } catch {
-            throw SimulatedWorldError(path: Self.faultsPlace, problems: ["line \(error.position.line), column \(error.position.column): \(error.documentProblem)"])
+            let problem = ScenarioProblem(path: "", position: error.position, message: error.documentProblem)
+            throw SimulatedWorldError(path: Self.faultsPlace, problems: [problem.description])
         }
         let problems = updateFaults { identity, bridge -> [ScenarioProblem] in
             switch ScenarioFile.faults(node, at: "$", over: (identity, bridge)) {

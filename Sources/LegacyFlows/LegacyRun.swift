@@ -13,10 +13,10 @@ import Threading
 extension FlowKind {
     public static let legacyActivate = FlowKind(
         "legacy-activate", title: "Activate device (KSSIDP)", lanes: identityLanesWithWrapper, sdk: "KSSIDP wrapper on MC-SDK",
-        goodStatuses: ["Success"], summarize: DeviceWording.summarize(success: "Device activated and logged in (KSSIDP)", wrapper: true))
+        goodStatuses: ["Success"], summarize: DeviceWording.summarize(success: "Device activated and logged in (KSSIDP)", wrapperCall: LegacyFlow.wrapperStep(activating: true)))
     public static let legacyLogin = FlowKind(
         "legacy-login", title: "Log in (KSSIDP)", lanes: identityLanesWithWrapper, sdk: "KSSIDP wrapper on MC-SDK",
-        goodStatuses: ["Success"], summarize: DeviceWording.summarize(success: "Logged in (KSSIDP)", wrapper: true))
+        goodStatuses: ["Success"], summarize: DeviceWording.summarize(success: "Logged in (KSSIDP)", wrapperCall: LegacyFlow.wrapperStep(activating: false)))
 
     /// No IdpSdk: KSSIDP did the IdP's HTTP itself (REFERENCE.md), and a migrator read an IdpSdk lane as "KSSIDP
     /// already uses the IdpSdk".

@@ -75,8 +75,6 @@ struct ScenarioReader {
     private var source: [UInt8] = []
     /// Whether the tenants list, or one of its tenants, could not be read: the app's tenant may be the one missing.
     private var tenantRefused = false
-    /// `payments.timers.bridgeReadySeconds`, once read.
-    var bridgeReadyTimeout: Duration?
 
     init() {}
 
@@ -242,7 +240,8 @@ struct ScenarioReader {
         var cards = CardCatalog.defaults
         var policy = ChallengePolicy()
         var timers = ThreeDSTimers()
-        if let payments = top["payments"] { (cards, policy, timers) = self.payments(payments) }
+        var bridgeReadyTimeout: Duration?
+        if let payments = top["payments"] { (cards, policy, timers, bridgeReadyTimeout) = self.payments(payments) }
         var (latency, timeout) = (Duration.zero, FaultSwitchboard.requestTimeout)
         if let network = top["network"], let members = object(network, "$.network", known: ["latencyMs", "requestTimeoutSeconds"]) {
             if let ms = integer(members["latencyMs"], "$.network.latencyMs", 0...60_000) { latency = .milliseconds(ms) }

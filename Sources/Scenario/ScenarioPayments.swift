@@ -8,12 +8,14 @@ import ThreeDSecure
 
 // Reading a scenario's payments (cards, challenge designs) and faults.
 extension ScenarioReader {
-    mutating func payments(_ node: JSONNode) -> ([TestCard], ChallengePolicy, ThreeDSTimers) {
+    /// The cards, the challenge's rules, the 3-D Secure timers, and the bridge's ready timer where the file sets one.
+    mutating func payments(_ node: JSONNode) -> ([TestCard], ChallengePolicy, ThreeDSTimers, Duration?) {
         let path = "$.payments"
         var policy = ChallengePolicy()
         var timers = ThreeDSTimers()
+        var bridgeReady: Duration?
         guard let members = object(node, path, known: ["includeDefaultCards", "cards", "challenge", "timers"]) else {
-            return (CardCatalog.defaults, policy, timers)
+            return (CardCatalog.defaults, policy, timers, nil)
         }
         if let node = members["timers"],
             let values = object(node, "\(path).timers", known: ["methodSeconds", "lookupSeconds", "firstCReqSeconds", "bridgeReadySeconds"])
@@ -27,7 +29,7 @@ extension ScenarioReader {
             // The bridge's, not 3-D Secure's: how long the host waits for the page's ready (a CI run of the
             // ready-never-comes and wrong-origin faults waited 10 s each).
             if let seconds = integer(values["bridgeReadySeconds"], "$.payments.timers.bridgeReadySeconds", 1...600) {
-                bridgeReadyTimeout = .seconds(seconds)
+                bridgeReady = .seconds(seconds)
             }
         }
         if let node = members["challenge"],
@@ -59,7 +61,7 @@ extension ScenarioReader {
         }
         // A scenario's own card replaces a default card with the same number.
         let defaults = includeDefaults ? CardCatalog.defaults.filter { !numbers.contains($0.number) } : []
-        return (cards + defaults, policy, timers)
+        return (cards + defaults, policy, timers, bridgeReady)
     }
 
     static let uiTypes: [String: AcsUiType] = [

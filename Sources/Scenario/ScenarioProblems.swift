@@ -8,6 +8,12 @@ public struct ScenarioProblem: Sendable, Equatable, CustomStringConvertible {
     public let position: TextPosition?
     public let message: String
 
+    package init(path: String, position: TextPosition?, message: String) {
+        self.path = path
+        self.position = position
+        self.message = message
+    }
+
     public var description: String {
         (position.map { "line \($0.line), column \($0.column): " } ?? "") + placed
     }

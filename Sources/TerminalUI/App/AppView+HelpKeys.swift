@@ -42,8 +42,8 @@ extension AppView {
         case .transcript(let transcript, _) where !transcript.filter.isEmpty:
             return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("esc", "clear the filter"), ("?", "help")]
         case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("v", "sequence"), ("esc", "back"), ("?", "help")]
-        case .comparison: return [("↑↓ j k", "scroll"), ("esc", "back"), ("1", "guide"), ("2", "as written"), ("3", "wrong"),
-                                  ("pgup pgdn space b", "page"), ("?", "help")]
+        case .comparison: return [("↑↓ j k", "scroll"), ("esc", "back")]
+            + ComparisonState.variantWords.enumerated().map { ("\($0.offset + 1)", $0.element.word) } + [("pgup pgdn space b", "page"), ("?", "help")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
         // Test data (F4) before Enter, which everyone tries: at 60 columns the bar keeps tab, esc, F4 and F1.
         // F6 (into the log) before shift-tab: at 80 columns the bar has room for it, not for both.

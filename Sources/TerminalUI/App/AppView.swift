@@ -126,11 +126,10 @@ public enum AppView {
     /// "KSSIDP comparison", with the variant's number and the help bar's word for it when it is not the guide's
     /// (1-3 pick it): short, so that the count of differences stays whole at 60 columns.
     private static func comparisonName(_ comparison: ComparisonState) -> String {
-        switch comparison.variant {
-        case .guide: "KSSIDP comparison"
-        case .guideAsWritten: "KSSIDP comparison · 2 as written"
-        case .enrollmentClientForLogin: "KSSIDP comparison · 3 wrong"
+        guard let index = ComparisonState.variantWords.firstIndex(where: { $0.variant == comparison.variant }), index > 0 else {
+            return "KSSIDP comparison"
         }
+        return "KSSIDP comparison · \(index + 1) \(ComparisonState.variantWords[index].word)"
     }
 
     private static func panelTitle(_ state: AppState) -> String {

@@ -13,6 +13,11 @@ public struct ComparisonState: Sendable, Equatable {
     /// its worlds (the scenario's faults do), and the report says so.
     public var panelFaultsIgnored = false
 
+    /// The variants in the order their digits pick them (`compare --variant`'s order), with the help bar's word for
+    /// each, which the title repeats for any but the first.
+    static let variantWords: [(variant: ParityCheck.Variant, word: String)] = zip(
+        ParityCheck.Variant.allCases, ["guide", "as written", "wrong"]).map { ($0, $1) }
+
     public var running: Bool { report == nil }
     public var differences: Int { report?.differenceCount ?? 0 }
 
@@ -74,8 +79,8 @@ extension TerminalApp {
             return
         // The variants by number, as `compare --variant` names them: the guide's code as written shows why its Step 3
         // needs its guard, which only the command line showed (a tester).
-        case .character(let digit) where digit.wholeNumberValue.map { (1...ParityCheck.Variant.allCases.count).contains($0) } == true:
-            let variant = ParityCheck.Variant.allCases[(digit.wholeNumberValue ?? 1) - 1]
+        case .character(let digit) where digit.wholeNumberValue.map { ComparisonState.variantWords.indices.contains($0 - 1) } == true:
+            let variant = ComparisonState.variantWords[(digit.wholeNumberValue ?? 1) - 1].variant
             if variant != comparison.variant || !comparison.running { openComparison(variant: variant) }
             return
         // j and k as in the history and the log, space and b as in less (a tester's j did nothing here).
