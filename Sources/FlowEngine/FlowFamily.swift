@@ -10,7 +10,7 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// The flows the terminal UI's home menu offers, in its order, under their titles: by default every kind.
     static var menuKinds: [FlowKind] { get }
 
-    /// Runs `run`'s flow to its result, awaiting its calls (``FlowRun/call(_:onCancel:_:)``) and prompts
+    /// Runs `run`'s flow to its result, awaiting its calls (``FlowRun/call(_:atCancel:onCancel:late:_:)``) and prompts
     /// (``FlowRun/ask(_:)``); nil when a cancel ended it (the engine then reported the result).
     func run(_ run: FlowRun) async -> FlowResult?
 

@@ -5,7 +5,7 @@ import Synchronization
 import Threading
 
 /// One run of one flow. Every flow is an `async` function on its device's queue (``FlowService/flowExecutor``):
-/// it awaits each SDK call's completion (``call(_:onCancel:_:)``) and each prompt (``ask(_:)``), and so never
+/// it awaits each SDK call's completion (``call(_:atCancel:onCancel:late:_:)``) and each prompt (``ask(_:)``), and so never
 /// holds a thread while it waits. Only `provideCredentials`, a synchronous vendor callback, blocks its own SDK
 /// thread while the front end answers, as the vendor's API does.
 ///
@@ -40,6 +40,8 @@ public final class FlowRun: Sendable {
         /// What the flow's family makes of a cancelled result the engine made (``reviseCancelledResult(with:)``);
         /// let go when the run ends, as it holds the family's run, which holds this one.
         var cancelRevision: (@Sendable (FlowResult) -> FlowResult)?
+        /// Whether the call awaited last goes on after a cancel (a `late` handler was given).
+        var goesOn = false
     }
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
@@ -134,14 +136,16 @@ public final class FlowRun: Sendable {
     /// main thread, from a terminal), so it must not block: it abandons what must not happen once the cancel is
     /// made (a request still on its way). `onCancel` undoes what the call set up, later, on the service's side
     /// queue (on the flow's own, for a cancel that came before the call), before the cancelled result is reported;
-    /// it may await (a view disposed of on the main queue).
+    /// it may await (a view disposed of on the main queue). `late` hears a reply that comes after a cancel ended the
+    /// call (a call that cannot be stopped, whose outcome is only reported), on the replying thread.
     ///
     /// Inlinable, so that each flow's calls are specialized for their reply type (unspecialized, every call
     /// looked up `Reply?`'s metadata at run time); the work that does not depend on the type is not generic.
     @inlinable
     public func call<Reply: Sendable>(
         _ step: @escaping @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)? = nil,
-        onCancel: (@Sendable () async -> Void)? = nil, _ start: (@escaping @Sendable (Reply) -> Void) -> Void
+        onCancel: (@Sendable () async -> Void)? = nil, late: (@Sendable (Reply) -> Void)? = nil,
+        _ start: (@escaping @Sendable (Reply) -> Void) -> Void
     ) async -> Reply? {
         if isCancelled {
             await endBeforeCall(at: step, atCancel: atCancel, onCancel: onCancel)
@@ -157,9 +161,16 @@ public final class FlowRun: Sendable {
                 pending?.begin()
                 continuation.resume(returning: nil)
             }
-            guard let call = beginAwaiting(at: step, atCancel: atCancel, onCancel: onCancel, stop: stop) else { return }
+            guard let call = beginAwaiting(at: step, atCancel: atCancel, onCancel: onCancel, goesOn: late != nil, stop: stop) else { return }
+            // A call that goes on after a cancel: what its SDK does meanwhile stays this run's.
+            if late != nil { service.unstoppableCall(of: self, inFlight: true) }
             start { [self] reply in
-                guard endAwaiting(call) else { return }
+                let first = endAwaiting(call)
+                if let late {
+                    if !first { late(reply) }
+                    service.unstoppableCall(of: self, inFlight: false)
+                }
+                guard first else { return }
                 pending?.begin()
                 continuation.resume(returning: reply)
             }
@@ -179,7 +190,7 @@ public final class FlowRun: Sendable {
     @usableFromInline
     func beginAwaiting(
         at step: @escaping @Sendable () -> FlowStep?, atCancel: (@Sendable () -> Void)?, onCancel: (@Sendable () async -> Void)?,
-        stop resume: @escaping @Sendable () -> Void
+        goesOn: Bool, stop resume: @escaping @Sendable () -> Void
     ) -> UInt64? {
         let stop: @Sendable () -> Void = { [self] in
             // Counted from the start (a test's count): what it wakes could end before its end is queued.
@@ -204,6 +215,7 @@ public final class FlowRun: Sendable {
         let call = awaiting.withLock { awaiting in
             awaiting.call &+= 1
             awaiting.stop = stop
+            awaiting.goesOn = goesOn
             return awaiting.call
         }
         if isCancelled, let stop = takeAwaiting(call) {
@@ -341,6 +353,8 @@ public final class FlowRun: Sendable {
         // A screen or a form is a thing ("at the sign-in screen"); an API call is a name ("at provideCredentials").
         case (let step?, _) where atPrompt:
             "\(verb) at \(step.rawValue.hasSuffix(" screen") || step.rawValue.hasSuffix(" form") ? "the " : "")\(step.rawValue); its answer was not sent"
+        case (let step?, true) where awaiting.withLock({ $0.goesOn }):
+            "\(verb) while \(step.rawValue) was in flight; it goes on, and the app ignores its late result"
         case (let step?, true): "\(verb) while \(step.rawValue) was in flight; its late result is discarded"
         case (let step?, false): "\(verb) before \(step.rawValue)"
         case (nil, _): "\(verb) before the flow started"

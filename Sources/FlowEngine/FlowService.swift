@@ -43,6 +43,8 @@ public final class FlowService: Sendable {
     private let nextFlowID = Atomic(1)
     /// The run on the device now: faults that bite, and the servers' traffic, are reported in its log.
     private let current = Locked<FlowRun?>(nil)
+    /// Runs with a call in flight that a cancel does not stop, in the order their calls began.
+    private let unstoppable = Locked<[FlowRun]>([])
 
     public init(
         world: SimulatedWorld, deviceQueue: DispatchQueue, families: [any FlowFamily], promptTimeout: Duration? = .seconds(300),
@@ -81,11 +83,22 @@ public final class FlowService: Sendable {
     /// Every kind of flow this service runs, in its families' order.
     public var kinds: [FlowKind] { families.flatMap { type(of: $0).kinds } }
 
-    /// The flow running on the device now, for families that report their servers' traffic into its log.
-    public var runningFlow: FlowRun? { current.withLock { $0 } }
+    /// The flow whose SDKs are at work now, for families that report their servers' traffic into its log: the one
+    /// running on the device, else the last one cancelled while a call that cannot be stopped goes on (KSSIDP's),
+    /// whose SDK's requests, faults and answer are still its own.
+    public var runningFlow: FlowRun? { current.withLock { $0 } ?? unstoppable.withLock { $0.last } }
+
+    /// Notes that `run` has a call that goes on after a cancel (``FlowRun/call(_:atCancel:onCancel:late:_:)``'s
+    /// `late`) in flight, or no longer.
+    @usableFromInline
+    func unstoppableCall(of run: FlowRun, inFlight: Bool) {
+        unstoppable.withLock { runs in
+            if inFlight { runs.append(run) } else if let index = runs.lastIndex(where: { $0 === run }) { runs.remove(at: index) }
+        }
+    }
 
     private func reportFault(_ name: String) {
-        current.withLock { $0 }?.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: name)
+        runningFlow?.emit(.fault, from: .simulator, to: .app, status: "FAULT", detail: name)
     }
 
     /// The descriptor to poll: readable while messages wait for ``deliverPendingMessages(to:)``.

@@ -126,33 +126,31 @@ struct LegacyFlow {
                 }
             })
         let sent = run.clock.now
-        // Once called, KSSIDP cannot be stopped: a cancel only stops the app from waiting for it.
-        guard let reply = await run.call({ step }, { deliver in
+        // Once called, KSSIDP cannot be stopped: a cancel only stops the app from waiting for it. What it goes on to
+        // do is still this flow's (``FlowService/runningFlow``): its requests, its MC-SDK events, and its answer,
+        // which the app no longer waits for (the live log; the transcript ends at the cancel).
+        guard let reply = await run.call({ step }, late: { [run] (reply: LegacyReply) in
+            run.emit(step, from: .kssidp, to: .app, thread: reply.thread, duration: sent.duration(to: run.clock.now),
+                     status: reply.statusName, detail: "after the cancel, unheard by the app: \(reply.detail)")
+        }, { deliver in
             wrapper.start(clientId: clientId, authMode: mode, credentials: credentials, parentSpan: nil) { result, object in
                 deliver(LegacyReply(outcome: result, object: object, thread: QueueName.current))
             }
         }) else { return nil }
-        let (outcome, object, thread) = (reply.outcome, reply.object, reply.thread)
-        switch object.status {
-        case .success(let message, _):
-            run.emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: run.clock.now), status: "Success",
-                 detail: message)
+        run.emit(step, from: .kssidp, to: .app, thread: reply.thread, duration: sent.duration(to: run.clock.now),
+                 status: reply.statusName, detail: reply.detail)
+        switch reply.object.status {
+        case .success:
             return run.result(.success, status: StatusType.OK.name, step: nil, error: nil)
         case .requestFailed(_, _, let model, _):
-            run.emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: run.clock.now),
-                 status: "RequestFailed", detail: model.description)
             let error = IdpSdkError(model.subsystem, Int(model.code) ?? 0, model.description)
             let (flowOutcome, status) = FlowResult.classify(error)
             return run.result(flowOutcome, status: status, step: step, error: FlowError(error))
         case .eventFailed(let status, let description, _):
-            run.emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: run.clock.now),
-                 status: "EventFailed", detail: description)
-            let code = outcome.errorCode == 0 ? nil : outcome.errorCode
+            let code = reply.outcome.errorCode == 0 ? nil : reply.outcome.errorCode
             return run.result(.failure, status: status.name, step: step,
                           error: FlowError(subsystem: code.map { _ in IdpFailure.subsystem }, code: code, message: description))
         case .biometricError(let code, let description):
-            run.emit(step, from: .kssidp, to: .app, thread: thread, duration: sent.duration(to: run.clock.now),
-                 status: "BiometricError", detail: description)
             return run.result(.failure, status: StatusType.FAILED.name, step: step, error: FlowError(subsystem: nil, code: code, message: description))
         }
     }
@@ -163,4 +161,23 @@ struct LegacyReply: Sendable {
     let outcome: ResultObject
     let object: KssIdpResultObject
     let thread: String
+
+    /// The wrapper's status as the log shows it.
+    var statusName: String {
+        switch object.status {
+        case .success: "Success"
+        case .requestFailed: "RequestFailed"
+        case .eventFailed: "EventFailed"
+        case .biometricError: "BiometricError"
+        }
+    }
+
+    /// What the wrapper said: its message, or its error's description.
+    var detail: String {
+        switch object.status {
+        case .success(let message, _): message
+        case .requestFailed(_, _, let model, _): model.description
+        case .eventFailed(_, let description, _), .biometricError(_, let description): description
+        }
+    }
 }

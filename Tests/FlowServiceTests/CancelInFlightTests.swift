@@ -155,4 +155,40 @@ import Testing
         #expect(LegacyFamily(idp: try #require(service.family(IdpSdkFamily.self))).cancelAdvice(
             for: .legacyLogin, step: FlowStep("KssIdpWrapper.login")) == nil)
     }
+
+    /// What the wrapper goes on to do after the cancel is the cancelled flow's, in its live log: the IdP's answers
+    /// and the MC-SDK's requests, the faults that bite them, and the wrapper's answer, which the app no longer waits
+    /// for. The IdP's half went missing (it went to the running flow, and there was none), and the answer was
+    /// dropped. The transcript (the history) still ends at the cancel.
+    @Test func whatTheWrapperDoesAfterTheCancelIsInTheCancelledFlowsLog() throws {
+        let clock = ManualClock(countingWork: true)
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        let flow = service.start(.legacyActivate)
+        let called = { frontEnd.events.contains { $0.step.rawValue == "KssIdpWrapper.activate" } }
+        #expect(service.settle(frontEnd, clock: clock, until: called))
+        service.cancel(flowID: flow)
+        let answered = { frontEnd.events.contains { $0.step.rawValue == "KssIdpWrapper.activate" && $0.from == .kssidp } }
+        #expect(service.settle(frontEnd, clock: clock, until: answered))
+        #expect(frontEnd.results.first?.outcome == .cancelled)
+
+        let events = frontEnd.events(of: flow)
+        let cancel = try #require(events.firstIndex { $0.step == .cancel })
+        #expect(events[cancel].detail == "cancelled while KssIdpWrapper.activate was in flight; it goes on, and the app ignores its late result")
+        let late = events[(cancel + 1)...]
+        #expect(late.contains { $0.from == .identityProvider && $0.step.rawValue == "POST /token" && $0.status == "200" })
+        #expect(late.contains { $0.from == .masterController && $0.step.rawValue == "POST /token" })
+        #expect(late.contains { $0.step == .fault && $0.thread == "MC-SDK" })
+        let answer = try #require(late.last)
+        #expect(answer.from == .kssidp && answer.to == .app && answer.status == "Success")
+        #expect(answer.detail.hasPrefix("after the cancel, unheard by the app: "), "\(answer.detail)")
+        #expect(service.statusLine == "logged in as alice")
+        // Nothing of it went to another flow, and the app heard no second result.
+        #expect(frontEnd.events.allSatisfy { $0.flowID == flow })
+        #expect(frontEnd.results.count == 1)
+
+        let record = try #require(try service.history?.record(id: 1))
+        #expect(record.events.last?.step == FlowStep.cancel.rawValue)
+    }
 }

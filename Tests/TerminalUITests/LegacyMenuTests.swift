@@ -79,5 +79,16 @@ extension LegacyMenuTests {
         let text = inFlight.app.render().text
         #expect(text.contains("Cancelled while KssIdpWrapper.activate was in flight: KSSIDP cannot be stopped, and goes on without"), "\(text)")
         #expect(!text.contains("Nothing more was sent"), "\(text)")
+
+        // What it goes on to do is in the log, to its answer, and the status line shows the device it leaves.
+        let answered = inFlight.pump { app in
+            if inFlight.clock.pendingTimerCount > 0 { inFlight.clock.advance(by: .seconds(5)) }
+            return app.state.log.contains { $0.from == .kssidp && $0.to == .app }
+        }
+        #expect(answered)
+        let after = inFlight.app.render().text
+        #expect(after.contains("after the cancel, unheard by the app"), "\(after)")
+        #expect(after.contains("POST /token"), "\(after)")
+        #expect(after.contains("device: logged in as alice"), "\(after)")
     }
 }
