@@ -159,6 +159,8 @@ public struct AppState: Sendable {
     public var faultsPanel: FaultsPanelState?
     /// The log is drawn as a sequence diagram (`v`).
     public var logAsSequence = false
+    /// `z` on the diagram: it takes the main panel's rows too, as the focused log's zoom does (``isDiagramZoomed``).
+    public var diagramZoomed = false
     /// The event log has the focus (Tab): a selection, a filter, the detail view.
     public var logFocus: LogFocusState?
     /// The card form's test-card picker, when open (F4).

@@ -26,6 +26,17 @@ extension AppView {
             return [("↑↓", "move"), ("enter", "details")] + (state.isAsking ? [] : [("z", focus.zoomed ? "unzoom" : "zoom"), ("/", "filter")])
                 + [("end", "newest"), ("esc", "back")] + (state.logTakesV ? [("v", "diagram")] : []) + [("F1", "help")]
         }
+        if state.isDiagramZoomed {
+            return [("↑↓ pgup pgdn", "scroll"), ("z esc", "unzoom"), ("tab", "into the log"), ("v", "the list"), ("?", "help")]
+        }
+        let keys = screenKeys(state)
+        // z early where the diagram shows: a small terminal needs it most.
+        guard state.logAsSequence, !state.isAsking, state.logTakesV, keys.count > 2 else { return keys }
+        return Array(keys.prefix(2)) + [("z", "zoom")] + keys.dropFirst(2)
+    }
+
+    /// The current screen's keys.
+    private static func screenKeys(_ state: AppState) -> [(String, String)] {
         switch state.screen {
         // q before f and h: at 60 columns the bar dropped it, and with it the way out.
         // Tab and v last: the log's keys show where the bar has room (tab from 80 columns, v from about 90).

@@ -19,7 +19,7 @@ public enum AppView {
     /// events under its header and error, over the live log's nine rows).
     static func mainPanelHeight(_ state: AppState) -> Int {
         // The log zoomed (`z`): the panel is its frame and title alone.
-        if state.logFocus?.zoomed == true { return 2 }
+        if state.logFocus?.zoomed == true || state.isDiagramZoomed { return 2 }
         switch state.screen {
         case .comparison, .transcript: return state.height - 3
         default: break

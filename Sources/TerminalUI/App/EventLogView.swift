@@ -33,10 +33,11 @@ public struct LogFocusState: Sendable, Equatable {
     /// one row); the panel keeps its frame and title. Leaving the log ends it.
     public var zoomed = false
 
-    public init(selected: Int? = nil, scroll: Int = 0, fromDiagram: Bool = false) {
+    public init(selected: Int? = nil, scroll: Int = 0, fromDiagram: Bool = false, zoomed: Bool = false) {
         self.selected = selected
         self.scroll = scroll
         self.fromDiagram = fromDiagram
+        self.zoomed = zoomed
     }
 }
 
@@ -131,6 +132,8 @@ extension TerminalApp {
             let newest = state.log.last?.flowID
             state.logScroll = state.log.indices.contains(current) && state.log[current].flowID == newest ? state.log.count - 1 - current : 0
             showDiagram()
+            // Zoomed as the log was (Tab from the zoomed diagram, Esc back).
+            state.diagramZoomed = focus.zoomed
             scrollLog(by: 0)
         }
     }
@@ -214,6 +217,7 @@ extension TerminalApp {
             // goes with it (v did nothing here).
             leaveLogFocus(focus)
             showDiagram()
+            state.diagramZoomed = focus.zoomed
             state.logScroll = 0
             return
         case .character("/") where state.isAsking:

@@ -85,6 +85,7 @@ extension TerminalApp {
     /// Shows the log as the sequence diagram, spaced for the newest flow's kind's past labels.
     func showDiagram() {
         state.logAsSequence = true
+        state.diagramZoomed = false
         if let newest = state.log.last { readLaneHints(for: newest.flow) }
     }
 

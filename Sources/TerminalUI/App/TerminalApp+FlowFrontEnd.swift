@@ -115,7 +115,7 @@ extension TerminalApp {
         // keys when they close (as the faults panel stays over a form that comes). A filter being typed stops, its
         // text so far kept: a password typed on, meant for the form, showed in it; keys are now "not typed", as
         // after F6 from a form.
-        let leaving = state.logFocus
+        var leaving = state.logFocus
         let keepsKeys = leaving.map { $0.editingFilter || $0.detail != nil } ?? false
         if leaving?.editingFilter == true {
             state.logFocus?.editingFilter = false
@@ -124,6 +124,8 @@ extension TerminalApp {
         // A log that keeps the keys is not zoomed over the form: the form shows, waiting (it stayed hidden under the
         // log, its prompt's time running).
         state.logFocus?.zoomed = false
+        leaving?.zoomed = false
+        state.diagramZoomed = false
         if !keepsKeys { state.logFocus = nil }
         defer { if let leaving, !keepsKeys { leaveLogFocus(leaving) } }
         switch prompt.request {

@@ -127,6 +127,7 @@ public final class TerminalApp: FlowFrontEnd {
             handleCardPicker(key, &picker)
             return
         }
+        if state.isDiagramZoomed, handleZoomedDiagram(key) { return }
         // F1 and ? open the help over the focused log too (? types into its filter while one is edited).
         if var focus = state.logFocus, key != .f1 && (key != .character("?") || focus.editingFilter || isEditing) {
             handleLogFocus(key, &focus)
@@ -139,7 +140,7 @@ public final class TerminalApp: FlowFrontEnd {
             // The selection starts on the newest event shown.
             let shown = state.log.count - 1 - state.logScroll
             state.logFocus = LogFocusState(selected: state.logScroll > 0 && state.log.indices.contains(shown) ? state.log[shown].sequence : nil,
-                                           scroll: state.logScroll, fromDiagram: state.logAsSequence)
+                                           scroll: state.logScroll, fromDiagram: state.logAsSequence, zoomed: state.isDiagramZoomed)
             state.logAsSequence = false
             return
         }
@@ -148,6 +149,7 @@ public final class TerminalApp: FlowFrontEnd {
             state.logScroll = 0  // Each view opens on the newest (the list's lines and the diagram's arrows differ).
             return
         }
+        if key == .character("z"), zoomDiagram() { return }
         if key == .f4, handleTestDataKey() { return }
         if key == .f2 || (key == .character("f") && !isEditing && acceptsShortcuts) {
             openFaults()

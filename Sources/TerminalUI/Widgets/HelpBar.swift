@@ -44,7 +44,7 @@ enum HelpBar {
         ("tab or F6", "into the log (F6 from a form too): ↑↓ select, home end, enter details, / filter (no form waiting); esc, tab or F6 back"),
         ("end in the log", "follow the newest events again"),
         ("/ in the log", "filter: enter keeps, esc clears, ctrl-w ctrl-u delete"),
-        ("z in the log", "zoom it over the panel, and back (not while a form waits)"),
+        ("z in the log or diagram", "zoom it over the panel, and back (not while a form waits)"),
         ("v", "the log as a sequence diagram (and back)"),
         ("f or F2", "faults panel: switch faults on and off, live (x: all off)"),
         ("1 2 3 on the comparison", "the guide's steps; its code as written; a wrong one (j k, space b scroll)"),
