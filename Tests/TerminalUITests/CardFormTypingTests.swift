@@ -253,4 +253,37 @@ import ThreeDSecure
         let text = driver.app.render().text
         #expect(text.contains("Not typed on a button"), "\(text)")
     }
+
+    /// A paste on a button is said there too (it was on the status line, away from the form), never echoed; on the
+    /// card form, under the buttons even after a field's validation error (the note went beside that field).
+    @Test func aPasteOnAButtonIsSaidUnderTheButtons() throws {
+        let driver = AppDriver()
+        driver.openActivation()
+        driver.fill()
+        driver.press(.tab)
+        driver.app.handlePaste("Zq7pasted")
+        var text = driver.app.render().text
+        #expect(text.contains("Not pasted on a button: Shift-Tab goes to the fields."), "\(text)")
+        #expect(!text.contains("Zq7") && !text.contains("paste ignored"), "\(text)")
+        #expect(driver.isForm && driver.formPage == 1, "nothing submitted")
+        driver.press(.backTab)
+        #expect(!driver.app.render().text.contains("Not pasted"), "the next key takes the note away")
+
+        let card = AppDriver()
+        card.openPayment()
+        card.type("4111")
+        card.press(.enter, .enter, .enter, .enter, .enter)  // to Pay, then pressed: the number is too short
+        guard case .payment(let refused) = card.screen, let field = refused.errorField else {
+            Issue.record("no validation error: \(card.app.render().text)")
+            return
+        }
+        while case .payment(let form) = card.screen, form.focus < 6 { card.press(.tab) }  // six fields, then Pay
+        card.app.handlePaste("Yx4")
+        guard case .payment(let form) = card.screen else { Issue.record("no card form"); return }
+        #expect(form.error == "Not pasted on a button: Shift-Tab goes to the fields." && form.errorField == nil,
+                "beside \(field) before; now \(String(describing: form.errorField))")
+        text = card.app.render().text
+        let line = try #require(text.split(separator: "\n").first { $0.contains("Not pasted on a button") })
+        #expect(!line.contains("Card number") && !text.contains("Yx4"), "\(text)")
+    }
 }

@@ -34,7 +34,7 @@ extension FieldForm {
         let stops = fieldCount + 2
         // A full field's note is about the key that did not fit: the next key takes it away (it stayed beside the
         // form after the focus had moved on, over a stray character's note in another field).
-        if error == fullFieldMessage || error == notTypedOnAButton { clearError() }
+        if error == fullFieldMessage || error == notTypedOnAButton || error == notPastedOnAButton { clearError() }
         switch key {
         case .escape: return .cancel
         case .tab, .down: focus = (focus + 1) % stops
@@ -60,7 +60,7 @@ extension FieldForm {
             } else if case .character = key {
                 // Typed on a button: said, not dropped unseen (a tester's text went nowhere); never echoed, as it may
                 // be the rest of a password.
-                error = notTypedOnAButton
+                sayUnderTheButtons(notTypedOnAButton)
             }
         }
         return .edited
@@ -69,6 +69,16 @@ extension FieldForm {
 
 /// What a character typed on a form's button says, under the buttons.
 let notTypedOnAButton = "Not typed on a button: Shift-Tab goes to the fields."
+/// What a paste on a form's button says, there too (it was on the status line, away from the form).
+let notPastedOnAButton = "Not pasted on a button: Shift-Tab goes to the fields."
+
+extension FieldForm {
+    /// `message` under the buttons, not beside the field a validation error named (a card form's note went there).
+    mutating func sayUnderTheButtons(_ message: String) {
+        clearError()
+        error = message
+    }
+}
 
 /// What a full field says, beside it.
 let fullFieldMessage = "This field is full: Backspace or Ctrl-U make room."

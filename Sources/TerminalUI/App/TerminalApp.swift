@@ -270,6 +270,12 @@ public final class TerminalApp: FlowFrontEnd {
             outcome.typeAlone(text, into: &challenge.code)
             state.notice = outcome.notice
             state.screen = .challenge(challenge)
+        case .form(var form):
+            form.sayUnderTheButtons(notPastedOnAButton)
+            state.screen = .form(form)
+        case .payment(var form):
+            form.sayUnderTheButtons(notPastedOnAButton)
+            state.screen = .payment(form)
         default:
             state.notice = "paste ignored: no text field has focus"
         }
