@@ -44,10 +44,10 @@ extension IdentityProvider {
         }
         guard grant.expiresAt > now else { return .failure(.invalidGrant("the authorization code has expired")) }
         guard grant.client.rawValue == request.clientId else {
-            return .failure(.invalidGrant("the authorization code was issued to client \(grant.client.rawValue), not \(request.clientId)"))
+            return .failure(.invalidGrant("the authorization code was issued to client \"\(grant.client.rawValue)\", not \"\(request.clientId)\""))
         }
         guard grant.tenant == request.tenantId else {
-            return .failure(.invalidGrant("the authorization code was issued for tenant \(grant.tenant), not \(request.tenantId)"))
+            return .failure(.invalidGrant("the authorization code was issued for tenant \"\(grant.tenant)\", not \"\(request.tenantId)\""))
         }
         let verifierHash = request.codeVerifier.withUnsafeBytes { SHA256.digest(Array($0)) }
         guard ConstantTime.equals(Array(Base64URL.encode(verifierHash).utf8), Array(grant.codeChallenge.utf8)) else {

@@ -259,6 +259,16 @@ import Testing
         #expect(harness.exchange(code(harness), client: .enrollment, device: "device-2").failure?.code == 4400)
     }
 
+    /// The names are quoted: an app's empty tenant id ended the message at "not " (a library tester).
+    @Test func aWrongClientOrTenantIsNamedQuoted() {
+        let harness = IdpHarness()
+        #expect(harness.exchange(code(harness), client: .enrollment, tenant: "").failure
+                == .invalidGrant(#"the authorization code was issued for tenant "demo", not """#))
+        let another = IdpHarness()
+        #expect(another.exchange(code(another), client: .login).failure
+                == .invalidGrant(#"the authorization code was issued to client "KssIdpEnrollment", not "KssIdpLogin""#))
+    }
+
     @Test func anUnknownCodeIsRejected() {
         let harness = IdpHarness()
         #expect(harness.exchange(.redirect(authorizationCode: "made-up"), client: .enrollment).failure

@@ -46,6 +46,20 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(scenario.cards == CardCatalog.defaults)
     }
 
+    /// A file that leaves out the identity provider has the demo's, as a part left out is the demo's: a timer or a
+    /// fault alone is the demo with it (a library user's test had to copy the demo's users to shorten the request
+    /// timeout: "$.identityProvider: is required"). An app tenant it names must still be one of the demo's.
+    @Test func aFileWithoutTheIdentityProviderHasTheDemos() throws {
+        let scenario = try read(#"{"scenario": 1, "network": {"requestTimeoutSeconds": 2}}"#).get()
+        #expect(scenario.requestTimeout == .seconds(2))
+        #expect(scenario.appTenant == "demo")
+        let demo = Scenario.embeddedDefault
+        #expect(ScenarioFile.json(Scenario(name: demo.name, identityProvider: scenario.identityProvider, appTenant: "demo"))
+                == ScenarioFile.json(demo))
+        #expect(problems(#"{"scenario": 1, "app": {"tenant": "retail"}}"#)
+                == ["line 1, column 35: $.app.tenant: names no tenant of the identity provider (tenants: demo)"])
+    }
+
     /// `usernameFirst` is read (a boolean; anything else is said by its path) and shown back.
     @Test func aTenantsFormCanAskForTheUsernameFirst() throws {
         let file = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "usernameFirst": true, "users": [{"username": "alice", "password": "pw"}]}]}}"#
