@@ -26,6 +26,10 @@ let package = Package(
         // The KOBIL migration guide: the IdpSdk "after" code and the KSSIDP "before" code.
         .target(name: "KobilMigration", dependencies: kobil, swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "KobilMigrationSwift5", dependencies: kobil, swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The guide's IdpHandler awaited from a @MainActor screen, which compiles with NonisolatedNonsendingByDefault.
+        .target(
+            name: "KobilMigrationMainActorCaller", dependencies: kobil,
+            swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
         // The swift-drops-sdk README.
         .target(name: "SafepayPayment", dependencies: safepay, swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "SafepayPaymentSwift5", dependencies: safepay, swiftSettings: [.swiftLanguageMode(.v5)]),

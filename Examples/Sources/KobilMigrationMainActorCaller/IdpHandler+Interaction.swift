@@ -1,0 +1,1 @@
+../KobilMigration/IdpHandler+Interaction.swift

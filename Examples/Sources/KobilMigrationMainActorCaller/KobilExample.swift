@@ -1,0 +1,1 @@
+../KobilMigration/KobilExample.swift

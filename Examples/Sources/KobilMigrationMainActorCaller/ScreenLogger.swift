@@ -1,0 +1,1 @@
+../KobilMigration/ScreenLogger.swift
