@@ -34,9 +34,13 @@ struct PlainLineEditor {
     private var echoing = false
     /// The secret's question open, to ask again under ``hiddenTextHint``; nil when none is.
     private var secretQuestion: [UInt8]?
-    /// Some of the line was typed while a secret's question was open: it belongs to that question, and is dropped
-    /// when the question goes unanswered (a flow's timeout), never shown under the next one.
-    private var typedForSecret = false
+    /// The question open, secret or not, for which what is typed now is typed; nil while none is (typing ahead).
+    private var openQuestion: [UInt8]?
+    /// The question some of the line was typed at (or showed under, typed ahead): it belongs to that question, and
+    /// is dropped when the question goes unanswered (a flow's timeout), never carried to the next one. A secret's
+    /// was; a user name's or a card number's half typed went on to the result's question, where its Enter was
+    /// refused, or quit (a `q`).
+    private var typedFor: [UInt8]?
     /// How the open question's answer is written once it is given (``open(secret:question:mask:)``), or nil.
     private var mask: ((String) -> String)?
     private var escape = Escape.none
@@ -79,25 +83,27 @@ struct PlainLineEditor {
         if answeredAhead {
             echoing = false
             secretQuestion = nil
+            openQuestion = nil
             self.mask = nil
             return []
         }
         self.mask = secret ? nil : mask
-        dropUnanswered(before: question, secret: secret)
-        // What was typed ahead (pasted with the lines before it, without its Enter) is the secret's now.
-        if secret, !line.isEmpty { typedForSecret = true }
+        dropUnanswered(before: question)
+        // What was typed ahead (pasted with the lines before it, without its Enter) is this question's now.
+        if !line.isEmpty { typedFor = Array(question.utf8) }
         echoing = !secret
         secretQuestion = secret ? Array(question.utf8) : nil
+        openQuestion = Array(question.utf8)
         guard echoing, shown < line.count else { return [] }
         defer { shown = line.count }
         return Array(line[shown...])
     }
 
-    /// What was typed at a secret's question that goes unanswered (a timeout) goes with it, before the next question
-    /// is asked: `question`, `secret`, that question. Called before ``typedAheadFits(_:)``, so that text no longer
-    /// there does not decide how the next question echoes.
-    mutating func dropUnanswered(before question: String, secret: Bool) {
-        if typedForSecret, !secret || secretQuestion != Array(question.utf8) { dropLine() }
+    /// What was typed at a question that goes unanswered (a timeout) goes with it, before the next question is
+    /// asked: `question`, that question (the same asked again, after output broke its line, keeps it). Called before
+    /// ``typedAheadFits(_:)``, so that text no longer there does not decide how the next question echoes.
+    mutating func dropUnanswered(before question: String) {
+        if let typedFor, typedFor != Array(question.utf8) { dropLine() }
     }
 
     /// Whether the text typed ahead of the question about to be asked (none shows yet) may show under it: `shows`
@@ -125,9 +131,10 @@ struct PlainLineEditor {
 
     /// No question waits for the line being typed: it no longer shows.
     mutating func close() {
-        if typedForSecret { dropLine() }
+        if typedFor != nil { dropLine() }
         echoing = false
         secretQuestion = nil
+        openQuestion = nil
         mask = nil
     }
 
@@ -139,6 +146,13 @@ struct PlainLineEditor {
         afterCR = false
         for byte in bytes {
             switch escape {
+            case .escape where byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n"):
+                // Esc then Enter in one read, as a script's line holding Esc sends them (`sendline("\x1b")`): the Esc
+                // key, its line ended. As Alt-Enter it was dropped without a word, and the script waited.
+                output += eraseMasked()
+                entries.append(escapeTimedOut())
+                afterCR = byte == UInt8(ascii: "\r")
+                continue
             case .escape:
                 // Esc then [ or O: a sequence, dropped whole; Esc then ] or P (an OSC, a DCS …): a string, dropped to
                 // its end (its text was typed into the answer); Esc then another key: an Alt key, dropped.
@@ -218,7 +232,7 @@ struct PlainLineEditor {
             default:
                 guard let character = character(adding: byte), line.count + character.count <= maximumLine else { break }
                 line += character
-                if secretQuestion != nil { typedForSecret = true }
+                if let openQuestion { typedFor = openQuestion }
                 if echoing {
                     output += character
                     shown = line.count
@@ -268,6 +282,7 @@ struct PlainLineEditor {
         dropLine()
         echoing = false
         secretQuestion = nil
+        openQuestion = nil
         return Entry(text: Self.escapeKey, echoed: false)
     }
 
@@ -285,6 +300,7 @@ struct PlainLineEditor {
         // Answered: until the next question is asked, what is typed is typed ahead and does not show.
         echoing = false
         secretQuestion = nil
+        openQuestion = nil
         return entry
     }
 
@@ -294,7 +310,7 @@ struct PlainLineEditor {
         for index in line.indices { line[index] = 0 }
         line.removeAll(keepingCapacity: true)
         shown = 0
-        typedForSecret = false
+        typedFor = nil
     }
 
     /// Removes the line's bytes from `start` (a character's first) to its end, and from the terminal what of them
@@ -309,6 +325,6 @@ struct PlainLineEditor {
         }
         for index in start..<line.count { line[index] = 0 }
         line.removeSubrange(start...)
-        if line.isEmpty { typedForSecret = false }
+        if line.isEmpty { typedFor = nil }
     }
 }

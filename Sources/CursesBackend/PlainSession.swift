@@ -155,10 +155,11 @@ public enum PlainSession {
                 // unseen, as a secret's is.
                 // What was typed for the same question shows again when an event broke its line (a card number or a
                 // choice typed in part: how it would print as an answer does not decide).
-                editor.dropUnanswered(before: asking, secret: question.secret)
+                editor.dropUnanswered(before: asking)
                 let again = brokenWhileShowing == question
                 brokenWhileShowing = nil
-                let hidden = question.secret || !(again || editor.typedAheadFits { question.shown($0) == $0 })
+                // A card number typed ahead shows as it would typed here, in clear until Enter masks it (it stayed unseen).
+                let hidden = question.secret || !(again || editor.typedAheadFits { question.cardNumber ? Self.isCardNumberTyped($0) : question.shown($0) == $0 })
                 askedShowing = !hidden
                 // A card number shows as it is typed, and masked once given (the piped log shows it masked too); an
                 // answer to a question that takes a choice is written as the piped log writes it, so that a line it

@@ -91,3 +91,12 @@ struct LineQueue {
         }
     }
 }
+
+extension PlainSession {
+    /// Whether a line typed ahead is a card number being typed (digits, spaces and dashes, at most 19 digits), which
+    /// the card number's question may show as typed there: not a `?` listing, not other text.
+    static func isCardNumberTyped(_ text: String) -> Bool {
+        let digits = text.filter(\.isASCII).filter(\.isNumber).count
+        return digits > 0 && digits <= 19 && text.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == " " || $0 == "-" }
+    }
+}

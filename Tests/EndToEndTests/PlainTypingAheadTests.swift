@@ -145,6 +145,45 @@ extension TmuxSession {
         #expect(!session.scrollback().contains("xyzzy"))
     }
 
+    /// What was typed at a question of text that timed out goes with it too: `ali` at the user name went on to the
+    /// result's question, unseen, where Enter was refused ("(not an answer here)"), and a `q` left there quit.
+    @Test func textTypedAtATimedOutQuestionGoesWithIt() throws {
+        let session = try TmuxSession.plain(["--prompt-timeout", "5"])
+        start(session, "1", "Username (? lists demo users):")
+        session.type("ali")
+        #expect(session.waitFor("Enter goes back (h history; q quits):"))
+        session.press("Enter")
+        let (back, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "\(PlainMenu.question) (q quits):").count == 3 }
+        #expect(back, "Enter goes back: \(screen)")
+        #expect(!screen.contains("(not an answer here)"), "\(screen)")
+    }
+
+    /// A card number typed before its question shows when the question comes, as typed there, and stays through a
+    /// line that breaks it (the prompt's warning): it stayed unseen, and the warning dropped it.
+    @Test func aCardNumberTypedAheadShowsAndOutlivesAWarning() throws {
+        let session = try TmuxSession.plain(["--prompt-timeout", "12"])
+        #expect(session.waitFor("\(PlainMenu.question) ("))
+        session.send(bytes: "4\r4000 0000 0000 2503")
+        #expect(session.waitFor("Card number: 4000 0000 0000 2503"), "\(session.scrollback())")
+        #expect(session.waitFor("10 s left"))
+        let (again, screen) = session.waitUntil { text in
+            text.split(separator: "\n").last.map { $0.hasPrefix("Card number:") && $0.hasSuffix("4000 0000 0000 2503") } == true
+        }
+        #expect(again, "\(screen)")
+        session.press("Enter")
+        #expect(session.waitFor("Card number: •••• 2503\n"), "\(session.scrollback())")
+        #expect(session.waitFor("Expiry"))
+    }
+
+    /// Esc and Enter in one write (a script's `sendline("\x1b")`) cancel, as a line holding Esc does piped: read as
+    /// Alt-Enter, they did nothing and said nothing.
+    @Test func escAndEnterInOneWriteCancel() throws {
+        let session = try TmuxSession.plain()
+        start(session, "1", "Username (? lists demo users):")
+        session.send(bytes: "\u{1b}\r")
+        #expect(session.waitFor("⊘ Activate device cancelled"), "\(session.scrollback())")
+    }
+
     /// A choice typed in part shows again when a line breaks it (the prompt's warning), and what follows shows too.
     @Test func aChoiceTypedInPartShowsAgainAfterAWarning() throws {
         let session = try TmuxSession.plain(["--prompt-timeout", "12"])
