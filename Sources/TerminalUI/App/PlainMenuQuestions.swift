@@ -46,7 +46,7 @@ extension TerminalApp {
     var plainMenuQuestionScreen: [String] {
         switch state.plainMenuQuestion {
         case .faults: ["Faults (identity: at the next step; bridge, 3DS: at the next payment):"]
-        case .history: ["History: past flows, newest first (times in UTC)"]
+        case .history: ["History: past flows, newest first"]
         case nil: []
         }
     }
@@ -130,7 +130,10 @@ extension TerminalApp {
                 entries.removeLast(entries.count - Self.plainHistoryLimit)
             }
             let columns = AppView.HistoryColumns(entries, width: state.plainWidth - 2, spelled: spelled)
-            lines.append("  " + columns.row(AppView.HistoryColumns.header))
+            // The time's zone in its column's head, where the time shows (the heading said it where it did not).
+            var header = AppView.HistoryColumns.header
+            header[1] = "TIME (UTC)"
+            lines.append("  " + columns.row(header))
             for entry in entries {
                 lines.append("  " + columns.row(AppView.HistoryColumns.values(entry, spelled: spelled)))
             }
