@@ -105,7 +105,7 @@ public enum PlainSession {
             // By sequence, not by count: the app keeps only the newest 2,000 events.
             for event in app.state.log where event.sequence > printedSequence {
                 endQuestionLine()
-                write(TerminalApp.plainLine(event, ascii: ascii) + "\n")
+                write(app.plainLine(event, ascii: ascii) + "\n")
                 printedSequence = event.sequence
             }
             if outputClosed { return typed && isatty(STDOUT_FILENO) == 1 && outputError == EIO ? hungUp() : app.exitStatus ?? 0 }

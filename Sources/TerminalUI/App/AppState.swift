@@ -191,6 +191,10 @@ public struct AppState: Sendable {
     var stateOption: String?
     /// Each finished flow's id in the history, by its number in this session (the log's rules name both).
     var historyIDs: [Int: Int] = [:]
+    /// The flows whose result has come, and the events that came after their flow's result (KSSIDP's, which goes on
+    /// after a cancel): plain mode names their flow, as they may come while another flow runs.
+    var endedFlows: Set<Int> = []
+    var lateEvents: Set<Int> = []
     /// The time the screen was last drawn for (elapsed times are measured to it).
     public var now = ContinuousClock.now
     /// When the flow on the working screen was cancelled (its step ``ScreenState/cancellingStep``): a cancel that

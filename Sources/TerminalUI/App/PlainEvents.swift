@@ -36,6 +36,15 @@ extension TerminalApp {
         return "  " + LogPane.line(event, columns: columns, spelled: spelled)
     }
 
+    /// An event as plain mode prints it in this session: one that came after its flow's result (KSSIDP's, which goes
+    /// on after a cancel, maybe while the next flow runs) names that flow first, `(flow 3, ended)`: among the next
+    /// flow's lines it read as that flow's.
+    public func plainLine(_ event: FlowEvent, ascii: Bool = false) -> String {
+        let line = Self.plainLine(event, ascii: ascii)
+        guard state.lateEvents.contains(event.sequence) else { return line }
+        return "  (\(LogPane.flowName(event.flowID, state.historyIDs)), ended)" + line.dropFirst(1)
+    }
+
     /// The plain lines' columns at their least: the IdpSdk's and the Q2 module's longest step and thread.
     private static func plainColumns(ascii: Bool) -> LogPane.Columns {
         LogPane.Columns(who: ascii ? 10 : 9, step: 20, thread: 12, time: false)

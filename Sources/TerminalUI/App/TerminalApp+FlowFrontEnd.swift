@@ -15,6 +15,7 @@ extension TerminalApp {
             if state.logAsSequence { readLaneHints(for: event.flow) }
         }
         state.log.append(event)
+        if state.endedFlows.contains(event.flowID) { state.lateEvents.insert(event.sequence) }
         state.logWidest.add(event)
         if state.log.count > AppState.logLimit { state.log.removeFirst(state.log.count - AppState.logLimit) }
         if state.logScroll > 0 { state.logScroll += 1 }
@@ -139,6 +140,7 @@ extension TerminalApp {
 
     public func flowService(_ service: FlowService, didFinish result: FlowResult) {
         if state.runningFlow == result.flowID { state.runningFlow = nil }
+        state.endedFlows.insert(result.flowID)
         if let recorded = result.details.lazy.compactMap({ $0 as? HistoryEntryDetail }).first {
             state.historyIDs[result.flowID] = recorded.id
         }
