@@ -42,6 +42,9 @@ public final class FlowRun: Sendable {
         var cancelRevision: (@Sendable (FlowResult) -> FlowResult)?
         /// Whether the call awaited last goes on after a cancel (a `late` handler was given).
         var goesOn = false
+        /// A call that goes on after a cancel is in flight: its step, and who waits for its end (the next flow).
+        var unstoppable: FlowStep??
+        var afterUnstoppable: [@Sendable () -> Void] = []
     }
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
@@ -162,13 +165,14 @@ public final class FlowRun: Sendable {
                 continuation.resume(returning: nil)
             }
             guard let call = beginAwaiting(at: step, atCancel: atCancel, onCancel: onCancel, goesOn: late != nil, stop: stop) else { return }
-            // A call that goes on after a cancel: what its SDK does meanwhile stays this run's.
-            if late != nil { service.unstoppableCall(of: self, inFlight: true) }
+            // A call that goes on after a cancel: what its SDK does meanwhile stays this run's, and the next flow waits
+            // for its end.
+            if late != nil { unstoppableCallBegan(step()) }
             start { [self] reply in
                 let first = endAwaiting(call)
                 if let late {
                     if !first { late(reply) }
-                    service.unstoppableCall(of: self, inFlight: false)
+                    unstoppableCallEnded()
                 }
                 guard first else { return }
                 pending?.begin()
@@ -223,6 +227,39 @@ public final class FlowRun: Sendable {
             return nil
         }
         return call
+    }
+
+    /// A call that goes on after a cancel began (its `step`): until it ends, the service reports the device's traffic
+    /// into this run once no other runs, and the next run waits for its end (``whenUnstoppableCallEnds(_:)``).
+    @usableFromInline
+    func unstoppableCallBegan(_ step: FlowStep?) {
+        awaiting.withLock { $0.unstoppable = .some(step) }
+        service.unstoppableCall(of: self, inFlight: true)
+    }
+
+    @usableFromInline
+    func unstoppableCallEnded() {
+        // Out of the service's list first: a next run that finds it there is then sure to be told of its end.
+        service.unstoppableCall(of: self, inFlight: false)
+        let waiting = awaiting.withLock { awaiting in
+            awaiting.unstoppable = nil
+            defer { awaiting.afterUnstoppable = [] }
+            return awaiting.afterUnstoppable
+        }
+        for then in waiting { then() }
+    }
+
+    /// The step of the call in flight that a cancel does not stop; nil when none is (`.some(nil)`: one without a step).
+    var unstoppableStep: FlowStep?? { awaiting.withLock { $0.unstoppable } }
+
+    /// Calls `then` once no call of this run that a cancel does not stop is in flight: at once when none is.
+    func whenUnstoppableCallEnds(_ then: @escaping @Sendable () -> Void) {
+        let now = awaiting.withLock { awaiting in
+            guard awaiting.unstoppable != nil else { return true }
+            awaiting.afterUnstoppable.append(then)
+            return false
+        }
+        if now { then() }
     }
 
     /// True when the reply to `call` comes first, before a cancel: the reply then resumes the flow.

@@ -90,7 +90,6 @@ public final class FlowService: Sendable {
 
     /// Notes that `run` has a call that goes on after a cancel (``FlowRun/call(_:atCancel:onCancel:late:_:)``'s
     /// `late`) in flight, or no longer.
-    @usableFromInline
     func unstoppableCall(of run: FlowRun, inFlight: Bool) {
         unstoppable.withLock { runs in
             if inFlight { runs.append(run) } else if let index = runs.lastIndex(where: { $0 === run }) { runs.remove(at: index) }
@@ -123,6 +122,18 @@ public final class FlowService: Sendable {
     }
 
     private func perform(_ run: FlowRun) async {
+        // A flow cancelled while a call it cannot stop was in flight (KSSIDP's) is still at work on the device: the
+        // next one waits for that call, which its own SDK calls would meet halfway (a second GetAstClientData
+        // replaced the first's client data, and both flows failed), and whose work would show as its own. A cancel
+        // ends the wait.
+        while let earlier = unstoppable.withLock({ $0.last }) {
+            let step = earlier.unstoppableStep.flatMap { $0 }.map { "\($0.rawValue) of " } ?? "the call of "
+            run.emit(.waitingForFlow, from: .app, to: .app, detail: "\(step)flow \(earlier.id), which its cancel could not stop")
+            guard await run.call({ nil }, { deliver in earlier.whenUnstoppableCallEnds { deliver(()) } }) != nil else {
+                await run.ended()
+                return
+            }
+        }
         current.withLock { $0 = run }
         if !run.isCancelled { announceFaults(run) }
         // Nil: a cancel ended the flow and reports it, maybe still on the side queue.

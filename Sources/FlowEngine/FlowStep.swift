@@ -19,6 +19,8 @@ public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStr
     /// Whether the event is the simulation's notice (a fault on or bitten, the flow's record not saved), not a call
     /// of the flow: the working screen does not show it as the call in flight.
     public var isFaultNotice: Bool { self == .fault || self == .faultsOn || self == .historyNotSaved }
+    /// Not a call: the flow waits, before it starts, for a cancelled flow's call that goes on (KSSIDP's).
+    public static let waitingForFlow = FlowStep("waiting")
     /// Not a call: the flow was cancelled.
     public static let cancel = FlowStep("cancel")
     /// Not a call, nor a fault: the flow's history record could not be written (a full disk).

@@ -191,4 +191,38 @@ import Testing
         let record = try #require(try service.history?.record(id: 1))
         #expect(record.events.last?.step == FlowStep.cancel.rawValue)
     }
+
+    /// The next flow waits for the wrapper's call, which its SDK calls would meet halfway: a login started at once
+    /// sent its GetAstClientData while the wrapper's activation ran, which replaced the wrapper's client data, and
+    /// both failed. Waiting, it says for what; started after the wrapper's answer, it logs in as the user the
+    /// wrapper activated. A cancel ends the wait at once.
+    @Test func theNextFlowWaitsForTheWrappersCallAndACancelEndsTheWait() throws {
+        let clock = ManualClock(countingWork: true)
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        let activation = service.start(.legacyActivate)
+        let called = { frontEnd.events.contains { $0.step.rawValue == "KssIdpWrapper.activate" } }
+        #expect(service.settle(frontEnd, clock: clock, until: called))
+        service.cancel(flowID: activation)
+        #expect(service.drive(frontEnd) { frontEnd.results.count == 1 })
+
+        // A cancel while it waits: it ends before it starts, the wrapper still at work.
+        let cancelled = service.start(.login)
+        #expect(service.drive(frontEnd) { frontEnd.events(of: cancelled).contains { $0.step == .waitingForFlow } })
+        #expect(frontEnd.events(of: cancelled).first?.detail == "KssIdpWrapper.activate of flow \(activation), which its cancel could not stop")
+        service.cancel(flowID: cancelled)
+        #expect(service.drive(frontEnd) { frontEnd.results.count == 2 })
+        #expect(frontEnd.results.last?.outcome == .cancelled)
+        #expect(!frontEnd.events.contains { $0.from == .kssidp && $0.to == .app }, "the wrapper has not answered yet")
+
+        let login = service.start(.login)
+        let answered = { frontEnd.results.count == 3 }
+        #expect(service.settle(frontEnd, clock: clock, until: answered))
+        #expect(frontEnd.results.last?.outcome == .success, "\(String(describing: frontEnd.results.last))")
+        let wrapperAnswer = try #require(frontEnd.events.firstIndex { $0.from == .kssidp && $0.to == .app })
+        let loginStart = try #require(frontEnd.events.firstIndex { $0.flowID == login && $0.step == .start })
+        #expect(wrapperAnswer < loginStart, "the login's Start comes after the wrapper's answer")
+        #expect(frontEnd.events[wrapperAnswer].status == "Success")
+    }
 }

@@ -28,7 +28,9 @@ extension TerminalApp {
         // A cancelled flow's screen says so until its result (the prompt's USER_CANCEL event read "waiting for …").
         if case .working(let flowID, let flow, let current) = state.screen, flowID == event.flowID, current != ScreenState.cancellingStep,
            event.step != .cancel, !event.step.isFaultNotice {
-            let step = if event.flow == .payerAuth {
+            let step = if event.step == .waitingForFlow {
+                "waiting for \(event.detail)…"
+            } else if event.flow == .payerAuth {
                 "\(LogPane.who(event)) \(event.step.rawValue)" + (event.status.map { ": \($0)" } ?? "")
             } else if event.from != .app && event.to != .app {
                 "\(event.from.rawValue) → \(event.to.rawValue): \(event.step.rawValue)" + (event.status.map { " \($0)" } ?? "…")
@@ -59,7 +61,10 @@ extension TerminalApp {
     private func trackInFlight(_ event: FlowEvent) {
         guard !event.step.isFaultNotice, state.runningFlow == nil || state.runningFlow == event.flowID else { return }
         let (from, to, step) = (event.from.rawValue, event.to.rawValue, event.step.rawValue)
-        if event.status == nil && event.duration == nil && event.to != .app {
+        // Waiting, before it starts, for a cancelled flow's call that goes on: that call, its time ticking.
+        if event.step == .waitingForFlow {
+            state.callsInFlight = [InFlightCall(what: event.detail, since: .now, answeredBy: nil)]
+        } else if event.status == nil && event.duration == nil && event.to != .app {
             state.callsInFlight.removeAll { $0.answeredBy == nil }
             state.callsInFlight.append(InFlightCall(what: "\(to): \(step) (from \(from))", since: .now,
                                                     answeredBy: (from: to, to: from, step: step)))
