@@ -89,9 +89,9 @@ extension DropsPage {
         // Whether the ACS answers the first CReq: not when it was lost, nor when the ACS does not answer it (or
         // answers after its own first-CReq timer): that timer then ends the challenge, and no CRes comes.
         var acsHasACReq = true
-        if let unanswered = firstCReqUnanswered() {
+        if let (which, unanswered) = firstCReqUnanswered() {
             acsHasACReq = false
-            fault(.firstCReqLost, unanswered)
+            fault(which, unanswered)
             guard let result = await simulation.acs.awaitResult(acsTransID, within: simulation.acs.timers.firstCReq) else { return }
             reply = .completed(result)
         } else {
@@ -194,13 +194,15 @@ extension DropsPage {
     /// after its own first-CReq timer has ended the challenge (a scenario's `firstCReqSeconds` of 5 or less).
     /// The 3DS SDK waits as long as that timer, which ends first: the challenge ends N, reason 14, challengeCancel
     /// 05, as docs/faults.md says. (A timing-out ACS logged a CRes it never sent, after "the 3DS SDK gives up".)
-    private func firstCReqUnanswered() -> String? {
+    /// The fault is the one that bit, for the result's advice to name it (an ACS timing out was named as a lost
+    /// CReq, which was not on, and so not at all).
+    private func firstCReqUnanswered() -> (BridgeFaults.Fault, String)? {
         let seconds = simulation.acs.timers.firstCReq.components.seconds
-        if simulation.faults.threeDS.firstCReqLost { return "the first CReq is lost: the ACS waits \(seconds) s for it" }
+        if simulation.faults.threeDS.firstCReqLost { return (.firstCReqLost, "the first CReq is lost: the ACS waits \(seconds) s for it") }
         switch simulation.faults.threeDS.acs {
-        case .timeout?: return "the ACS does not answer the first CReq: its first-CReq timer ends the challenge after \(seconds) s"
+        case .timeout?: return (.acs, "the ACS does not answer the first CReq: its first-CReq timer ends the challenge after \(seconds) s")
         case .slow? where Self.slowAnswer >= simulation.acs.timers.firstCReq:
-            return "the ACS answers 5 s late: its first-CReq timer ends the challenge after \(seconds) s, first"
+            return (.acs, "the ACS answers 5 s late: its first-CReq timer ends the challenge after \(seconds) s, first")
         default: return nil
         }
     }

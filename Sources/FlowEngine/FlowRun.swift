@@ -42,9 +42,8 @@ public final class FlowRun: Sendable {
         var cancelRevision: (@Sendable (FlowResult) -> FlowResult)?
         /// Whether the call awaited last goes on after a cancel (a `late` handler was given).
         var goesOn = false
-        /// A call that goes on after a cancel is in flight: its step, and who waits for its end (the next flow).
-        var unstoppable: FlowStep??
-        var afterUnstoppable: [@Sendable () -> Void] = []
+        /// The call in flight that goes on after a cancel, if any (``unstoppableCallBegan(_:)``).
+        var unstoppable = UnstoppableCall()
     }
     /// The first of the flow's own result and a cancel's end is the flow's result.
     let ending = OneTimeClaim()
@@ -233,7 +232,7 @@ public final class FlowRun: Sendable {
     /// into this run once no other runs, and the next run waits for its end (``whenUnstoppableCallEnds(_:)``).
     @usableFromInline
     func unstoppableCallBegan(_ step: FlowStep?) {
-        awaiting.withLock { $0.unstoppable = .some(step) }
+        awaiting.withLock { $0.unstoppable.step = .some(step) }
         service.unstoppableCall(of: self, inFlight: true)
     }
 
@@ -241,25 +240,15 @@ public final class FlowRun: Sendable {
     func unstoppableCallEnded() {
         // Out of the service's list first: a next run that finds it there is then sure to be told of its end.
         service.unstoppableCall(of: self, inFlight: false)
-        let waiting = awaiting.withLock { awaiting in
-            awaiting.unstoppable = nil
-            defer { awaiting.afterUnstoppable = [] }
-            return awaiting.afterUnstoppable
-        }
-        for then in waiting { then() }
+        for then in awaiting.withLock({ $0.unstoppable.end() }) { then() }
     }
 
-    /// The step of the call in flight that a cancel does not stop; nil when none is (`.some(nil)`: one without a step).
-    var unstoppableStep: FlowStep?? { awaiting.withLock { $0.unstoppable } }
+    /// The step of the call in flight that goes on after a cancel; nil when none is.
+    var unstoppableStep: FlowStep?? { awaiting.withLock { $0.unstoppable.step } }
 
-    /// Calls `then` once no call of this run that a cancel does not stop is in flight: at once when none is.
+    /// Calls `then` once no call of this run that goes on after a cancel is in flight: at once when none is.
     func whenUnstoppableCallEnds(_ then: @escaping @Sendable () -> Void) {
-        let now = awaiting.withLock { awaiting in
-            guard awaiting.unstoppable != nil else { return true }
-            awaiting.afterUnstoppable.append(then)
-            return false
-        }
-        if now { then() }
+        if !awaiting.withLock({ $0.unstoppable.wait(then) }) { then() }
     }
 
     /// True when the reply to `call` comes first, before a cancel: the reply then resumes the flow.

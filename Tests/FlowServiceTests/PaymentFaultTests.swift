@@ -147,6 +147,9 @@ import ThreeDSecure
         #expect(sequence.contains("ACS→DS RReq") && !sequence.contains { $0.hasSuffix("CRes") }, "\(sequence)")
         let fault = events.first { $0.step.rawValue == "fault injected" }?.detail ?? ""
         #expect(fault.contains("first-CReq timer ends the challenge after 3 s") && !fault.contains("3DS SDK gives up"), "\(fault)")
+        // The advice names the fault that bit (it was counted as a lost CReq, which was not on, and none was named).
+        let name = faults.acs == .slow ? "ACS slow (+5 s)" : "ACS timing out"
+        #expect(result.advice?.hasSuffix("Faults were on (\(name)): turn them off to rule them out.") == true, "\(result.advice ?? "")")
     }
 
     @Test func slowServersOnlyTakeLonger() throws {
