@@ -71,11 +71,16 @@ public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
     /// ``nextAction``'s advice, for this outcome: a retry after an N (the cardholder cancelled the challenge, or it
     /// timed out: challengeCancel 01, 04, 05) does not offer to authorise without liability shift, which an
     /// N rules out, and which the screen said under "transStatus N … the transaction is denied".
+    /// A retry before the card was taken (the Drops page never got ready) has nothing to authorise: it says so,
+    /// rather than offer to authorise a card nobody typed.
     public var advice: String? {
         guard let nextAction else { return nil }
+        if nextAction == .retry, card == nil { return Self.retryBeforeTheCard }
         if nextAction == .retry, threeDSecure?.transStatus == "N" { return Self.retryWithoutAuthorising }
         return nextAction.advice
     }
+
+    static let retryBeforeTheCard = "Run 3-D Secure again: no card was taken, so there is nothing to authorise yet."
 
     /// A retry's advice where authorising without liability shift is ruled out: after an N, or the cardholder's cancel.
     static let retryWithoutAuthorising = "Run 3-D Secure again, or ask for another payment method."

@@ -82,7 +82,8 @@ import Testing
     /// never gets ready, each time. A latency within the timeouts explains nothing and is not named.
     @Test(arguments: [
         (["--bridge-fault", "ready-never-comes"], #""otp":"1234""#,
-         "Run 3-D Secure again, or authorise without liability shift. Faults were on (the Drops page never gets ready): turn them off to rule them out."),
+         // No card was taken: nothing to authorise without liability shift (it was offered).
+         "Run 3-D Secure again: no card was taken, so there is nothing to authorise yet. Faults were on (the Drops page never gets ready): turn them off to rule them out."),
         ([], #""otp":"1234","faults":{"threeDS":{"directoryServer":"http500"}}"#,
          "May authorise, without liability shift: the risk stays yours. Faults were on (directory server answering HTTP 500): turn them off to rule them out."),
         ([], #""otp":"9999","faults":{"addedLatencyMs":50}"#, nil),
