@@ -218,9 +218,10 @@ public final class AccessControlServer: Sendable {
         guard challenge.refused < policy.refusedAnswers else {
             return finish(&challenge, .notAuthenticated, .exceedsACSMaximumChallenges, cancel: nil)
         }
+        // How many more end it, from the first: the fourth and fifth refusals went by with no count, and the eighth
+        // press of Resend ended a challenge whose attempts were all left (a tester).
         let left = policy.refusedAnswers - challenge.refused
-        guard left <= 2 else { return .screen(challenge.screen(message: why)) }
-        return .screen(challenge.screen(message: "\(why) (\(left == 1 ? "1 more such answer ends" : "2 more such answers end") the challenge)"))
+        return .screen(challenge.screen(message: "\(why) (\(left == 1 ? "1 more such answer ends" : "\(left) more such answers end") the challenge)"))
     }
 
     private func judge(_ challenge: inout Challenge, correct: Bool, wrong: String) -> ChallengeResponse {

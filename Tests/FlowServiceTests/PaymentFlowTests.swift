@@ -171,7 +171,7 @@ extension RecordingFrontEnd {
         #expect(result.status == PaymentStatus.authenticated)
         let screens = frontEnd.challengeScreens
         #expect(screens.map(\.resendsLeft) == [3, 2, 1, 0, 0])
-        #expect(screens.last?.message == "no more codes can be sent; enter the last one or cancel")
+        #expect(screens.last?.message == "no more codes can be sent; enter the last one or cancel (4 more such answers end the challenge)")
         #expect(screens.allSatisfy { $0.attemptsLeft == 3 })
     }
 

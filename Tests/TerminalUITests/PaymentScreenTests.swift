@@ -152,48 +152,42 @@ extension AppDriver {
         #expect(text.contains("wrong code; 2 attempts left · 3 resends left"), "\(text)")
     }
 
-    /// With no resends left, the refusal keeps the attempts left beside it (they were dropped for the width).
-    @Test func noMoreResendsKeepsTheAttemptsLeftInView() throws {
+    /// With no resends left the Resend button goes, as the ACS leaves its label out: pressed, it was refused, and
+    /// the refusals ended the challenge with every attempt left. The attempts stay in view.
+    @Test func theResendButtonGoesWithTheLastCode() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002503")
         var previous = try #require(driver.challenge)
-        for _ in 0...previous.screen.resendsLeft {
+        for _ in 0..<previous.screen.resendsLeft {
             driver.press(.tab, .tab, .enter)  // code → Submit → Resend code
             driver.nextScreen(after: previous)
             previous = try #require(driver.challenge)
             if previous.focus != 0 { driver.press(.backTab, .backTab) }
         }
+        #expect(previous.screen.resendsLeft == 0)
         let text = driver.app.render().text
-        #expect(text.contains("no more codes can be sent; enter the last one or cancel"), "\(text)")
-        #expect(text.contains("attempts left"), "\(text)")
+        #expect(!text.contains("Resend"), "\(text)")
+        #expect(text.contains("3 attempts left · no resends left") || text.contains("3 attempts left · 0 resends left"), "\(text)")
+        driver.press(.tab, .tab, .enter)  // code → Submit → Cancel: no Resend between them
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.outcome == .cancelled)
     }
 
-    /// Refusals after a wrong code: the attempts left stay in view over the ACS's message, and the message is whole
-    /// (at 80 columns "… (2 more such answer…" was cut and the attempts were gone).
+    /// Refusals (Continue on an out-of-band screen before the other device has answered) say from the first how
+    /// many more end the challenge, and the message is whole (at 80 columns "… (2 more such answer…" was cut).
     @Test(arguments: [(80, 24), (60, 18)])
-    func refusalsKeepTheAttemptsLeftAndTheWholeMessage(width: Int, height: Int) throws {
+    func refusalsSayHowManyMoreEndTheChallengeWhole(width: Int, height: Int) throws {
         let driver = AppDriver(width: width, height: height)
-        driver.pay(card: "4000000000002503")
+        driver.pay(card: "4000009900000038")
         var previous = try #require(driver.challenge)
-        driver.type("9999")
-        driver.press(.enter)
-        driver.nextScreen(after: previous)
-        previous = try #require(driver.challenge)
-        var warned = 0
-        for _ in 0..<8 where previous.screen.message?.hasSuffix("the challenge)") != true || warned < 2 {
-            if previous.focus != 0 { driver.press(.backTab, .backTab) }
-            driver.press(.tab, .tab, .enter)  // code → Submit → Resend code
+        for left in [4, 3, 2, 1] {
+            driver.press(.enter)  // Continue, before approving
             driver.nextScreen(after: previous)
             previous = try #require(driver.challenge)
-            guard previous.screen.message?.hasSuffix("the challenge)") == true else { continue }
-            warned += 1
-            let text = driver.app.render().text
-            // The message's end always; the attempts left over it where there is room (at 60×18 the code's hint leaves
-            // two rows, which the message's two lines take).
-            #expect(text.contains("the challenge)"), "\(text)")
-            if width == 80 { #expect(text.contains("2 attempts left"), "\(text)") }
+            let end = left == 1 ? "(1 more such answer ends the challenge)" : "(\(left) more such answers end the challenge)"
+            #expect(previous.screen.message?.hasSuffix(end) == true, "\(previous.screen.message ?? "")")
+            #expect(driver.app.render().text.contains("the challenge)"), "\(driver.app.render().text)")
         }
-        #expect(warned == 2)
     }
 
     /// A Safepay error says what happened first, under the headline, as every other failure does (it came after

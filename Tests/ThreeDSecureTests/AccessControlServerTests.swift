@@ -166,7 +166,7 @@ extension ChallengeResponse {
         #expect(try harness.answer(id, .resend).screen?.resendsLeft == 1)
         #expect(try harness.answer(id, .resend).screen?.resendsLeft == 0)
         let refused = try harness.answer(id, .resend).screen
-        #expect(refused?.message == "no more codes can be sent; enter the last one or cancel")
+        #expect(refused?.message == "no more codes can be sent; enter the last one or cancel (4 more such answers end the challenge)")
         #expect(refused?.attemptsLeft == 3, "a refused resend costs no attempt")
         #expect(try harness.answer(id, .code(Secret("1234"))).result?.transStatus == .authenticated)
     }
@@ -238,7 +238,8 @@ extension ChallengeResponse {
         let harness = ACSHarness()
         let response = try harness.authenticate("4000009900000012")
         #expect(response.challenge?.options == ["Amsterdam", "Berlin", "Lisbon"])
-        #expect(try harness.answer(try #require(response.acsTransID), .select([0, 1])).screen?.message == "choose exactly one")
+        #expect(try harness.answer(try #require(response.acsTransID), .select([0, 1])).screen?.message
+                == "choose exactly one (4 more such answers end the challenge)")
         #expect(try harness.answer(try #require(response.acsTransID), .select([0])).screen?.attemptsLeft == 2)
         #expect(try harness.answer(try #require(response.acsTransID), .select([2])).result?.transStatus == .authenticated)
     }
@@ -296,7 +297,8 @@ extension ChallengeResponse {
     @Test func outOfBandWaitsForTheOtherDevice() throws {
         let harness = ACSHarness()
         let id = try harness.open("4000009900000038")
-        #expect(try harness.answer(id, .continueOutOfBand).screen?.message == "the payment is not approved on the other device yet")
+        #expect(try harness.answer(id, .continueOutOfBand).screen?.message
+                == "the payment is not approved on the other device yet (4 more such answers end the challenge)")
         harness.acs.decideOutOfBand(id, approve: true)
         #expect(try harness.answer(id, .continueOutOfBand).result?.transStatus == .authenticated)
 

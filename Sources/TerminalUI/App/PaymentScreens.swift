@@ -124,7 +124,9 @@ public struct ChallengeState: Sendable {
 
     var stops: [Stop] {
         switch screen.uiType {
-        case .text: [.code, .submit, .resend, .cancel]
+        // Resend only while a code can be sent, as the CRes's resendInformationLabel is left out then: pressed with
+        // none left, it was refused, and each refusal counted towards the ACS's end of the challenge.
+        case .text: [.code, .submit] + (screen.resendsLeft > 0 ? [.resend] : []) + [.cancel]
         case .singleSelect, .multiSelect: screen.options.indices.map { .option($0) } + [.submit, .cancel]
         case .outOfBand: [.approve, .refuse, .proceed, .cancel]
         case .htmlOther: [.proceed, .cancel]
