@@ -215,7 +215,7 @@ extension TmuxSession {
         #expect(session.waitFor("\(PlainMenu.question) (q quits):"))
         session.type("日本")
         session.press("Enter")
-        #expect(session.waitFor("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history) or q"))
+        #expect(session.waitFor("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history), ? (help) or q"))
         #expect(session.scrollback().contains("\(PlainMenu.question) (q quits): (not an answer here)\n"), "\(session.scrollback())")
     }
 }

@@ -9,7 +9,7 @@ extension TerminalEndToEndTests {
         let session = try TmuxSession(command: [
             "sh", "-c", "printf '10\\nq\\n' | \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
         ])
-        #expect(session.waitFor("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history) or q"))
+        #expect(session.waitFor("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history), ? (help) or q"))
         #expect(session.waitForExit() == 0)
     }
 

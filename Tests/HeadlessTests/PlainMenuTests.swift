@@ -5,7 +5,7 @@ import Testing
 @Suite struct PlainMenuTests {
     @Test func aWrongChoiceSaysWhatItTakes() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "10\nq\n")
-        #expect(run.stdout.contains("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history) or q"))
+        #expect(run.stdout.contains("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history), ? (help) or q"))
         #expect(run.status == 0)
     }
 
@@ -57,6 +57,17 @@ import Testing
          "KSSIDP comparison", "Quit"]
             .enumerated().map { "  \($0.offset + 1) \($0.element)\n" }.joined()
             + "  f Faults: switch them on and off (the terminal UI's panel)\n  h History: past flows, each with its events\n"
+            + "  ? Help: the keys at every question\n"
+    }
+
+    /// `?` at the menu lists plain mode's keys (they were only in docs/terminal.md, not installed; `?` said "(not an
+    /// answer here)"), and the menu is asked again under them.
+    @Test func aQuestionMarkAtTheMenuListsTheKeys() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "?\nq\n")
+        #expect(run.stdout.contains("(q quits): ?\nKeys at every question:\n  Enter answers;"), "\(run.stdout)")
+        #expect(run.stdout.contains("\nAt the menu: a number, f faults, h history, q quits. Ctrl-C quits from anywhere.\n\(PlainMenu.question)"),
+                "\(run.stdout)")
+        #expect(run.status == 0)
     }
 
     /// An empty history says so and asks nothing; the list holds the newest 20, says how many there are and which

@@ -303,7 +303,7 @@ import Testing
         // A 100,000-character line is read as its first 4 KB: an answer like any other.
         let run = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "x", count: 100_000) + "\nq\n")
         #expect(run.status == 0)
-        #expect(run.stdout.contains("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history) or q"))
+        #expect(run.stdout.contains("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history), ? (help) or q"))
         #expect(!run.stdout.contains(String(repeating: "x", count: 4097)))
     }
 

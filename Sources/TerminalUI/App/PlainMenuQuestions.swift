@@ -19,6 +19,11 @@ extension TerminalApp {
     /// `f` or `h` at the menu (either case): its question opened, its listing printed. Returns false for another line.
     func openPlainMenuQuestion(_ letter: String) -> Bool {
         switch letter.lowercased() {
+        case "?":
+            // The keys, which were only in docs/terminal.md (not installed with the binary): `?` and `help` said
+            // "(not an answer here)". A listing, not a question: the menu is asked again under it.
+            state.plainListing = Self.plainHelp
+            return true
         case "f":
             refreshFaults()
             // No family offers a switch: nothing to ask, as an empty history asks nothing.
@@ -41,6 +46,20 @@ extension TerminalApp {
         }
         return true
     }
+
+    /// Plain mode's keys, for `?` at the menu.
+    static let plainHelp = [
+        "Keys at every question:",
+        "  Enter answers; a line typed before its question waits for it",
+        "  Esc alone, or a line holding it, cancels the flow under way; so does Ctrl-D on an empty line",
+        "  Backspace, Ctrl-U (the whole line) and Ctrl-W (the last word) edit what is typed",
+        "  Tab after text answers a question of text, as Enter does",
+        "  ? at a user name, a password asked alone or an activation code lists the demo users; at the card",
+        "    number, the test cards (? and text: those matching)",
+        "  resend at a one-time code asks for a new code, while codes can be sent",
+        "  secrets (passwords, codes) are read with nothing shown",
+        "At the menu: a number, f faults, h history, q quits. Ctrl-C quits from anywhere.",
+    ]
 
     /// The heading the menu's place shows while one of its questions is open.
     var plainMenuQuestionScreen: [String] {

@@ -20,7 +20,8 @@ extension TerminalApp {
             // The status line's device, which the terminal UI shows at the bottom: whether Log in can work.
             return ["What would you like to do? (device: \(state.deviceStatus))"]
                 + MenuItem.all.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
-                + ["  f Faults: switch them on and off (the terminal UI's panel)", "  h History: past flows, each with its events"]
+                + ["  f Faults: switch them on and off (the terminal UI's panel)", "  h History: past flows, each with its events",
+                   "  ? Help: the keys at every question"]
         case .form(let form):
             // A form's banner (Q2's deep link's), as the terminal UI shows it over the form (and plain mode over the choice).
             var lines = [panelTitle] + ((form.prompt.request as? any CredentialForm)?.banner.map { ["⚠ \($0)"] } ?? [])
@@ -102,7 +103,7 @@ extension TerminalApp {
             return plainMenuSubquestion
         case .home:
             // Either case, and Enter (refused with what the menu takes, not echoed as "not an answer").
-            let choices = Set((1...MenuItem.all.count).map(String.init) + ["q", "Q", "f", "F", "h", "H", ""])
+            let choices = Set((1...MenuItem.all.count).map(String.init) + ["q", "Q", "f", "F", "h", "H", "?", ""])
             // The faults on, as the status line counts them: the flow chosen meets them. In the question, which is
             // asked again as the menu comes back, rather than in the menu, printed again at each switch.
             let faults = state.faultsOnText.map { "\($0); " } ?? ""
@@ -182,7 +183,7 @@ extension TerminalApp {
                 handle(.character(Character(String(number))))
                 handle(.enter)
             } else {
-                state.notice = "choose a number from 1 to \(MenuItem.all.count), f (faults), h (history) or q"
+                state.notice = "choose a number from 1 to \(MenuItem.all.count), f (faults), h (history), ? (help) or q"
             }
             return false
         case .form(var form):
