@@ -16,9 +16,13 @@ public struct FlowStep: RawRepresentable, Sendable, Hashable, Codable, CustomStr
     public static let fault = FlowStep("fault injected")
     /// Not a call: which faults are on as the flow starts (none has bitten yet).
     public static let faultsOn = FlowStep("faults on")
-    /// Whether the event is the simulation's notice (a fault on or bitten, the flow's record not saved), not a call
-    /// of the flow: the working screen does not show it as the call in flight.
-    public var isFaultNotice: Bool { self == .fault || self == .faultsOn || self == .historyNotSaved }
+    /// Not a call: a message the app's side of a bridge ignored (from the wrong origin, malformed, of an unknown
+    /// event), as the Drops host rejects one.
+    public static let rejected = FlowStep("rejected")
+    /// Whether the event is a notice (a fault on or bitten, a message ignored, the flow's record not saved), not a
+    /// call of the flow: the working screen does not show it as the call in flight (a rejected message read as
+    /// "waiting for SafepayDrops: rejected", while the page's load was what the flow waited for).
+    public var isFaultNotice: Bool { self == .fault || self == .faultsOn || self == .historyNotSaved || self == .rejected }
     /// Not a call: the flow waits, before it starts, for a cancelled flow's call that goes on (KSSIDP's).
     public static let waitingForFlow = FlowStep("waiting")
     /// Not a call: the flow was cancelled.

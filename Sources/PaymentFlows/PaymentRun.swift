@@ -363,7 +363,9 @@ final class PaymentRun: DropsCardholder {
                              error("the challenge was abandoned: the ACS ended it with challengeCancel 06, transaction error"),
                              outcome(callback, values, .retry))
             case (.timedOutAtSDK?, _):
-                return ended(.failure, EngineStatus.promptTimeout, at: .challengeScreen, error(data.error), outcome(callback, values, .retry))
+                // Both ends' words: challengeCancel 08 ("at the SDK") showed beside reason 14 ("at the ACS") unexplained.
+                let why = "the challenge was not answered within \(timeoutText): the 3DS SDK closed it (challengeCancel 08), and the ACS ended the transaction as timed out (reason 14)"
+                return ended(.failure, EngineStatus.promptTimeout, at: .challengeScreen, error(why), outcome(callback, values, .retry))
             case (.timedOutAtACS?, _), (.firstCReqNotReceived?, _):
                 return ended(.failure, PaymentStatus.authenticationFailed, at: failedChallengeStep, error(data.error),
                              outcome(callback, values, .retry))

@@ -304,6 +304,8 @@ extension RecordingFrontEnd {
         #expect(result.outcome == .failure)
         #expect(result.status == "PROMPT_TIMEOUT")
         #expect(result.payment?.challengeCancel == "08")
+        // What happened says why both ends' codes (08 at the SDK, 14 at the ACS) are there: it said nothing.
+        #expect(result.error?.message == "the challenge was not answered within 300 s: the 3DS SDK closed it (challengeCancel 08), and the ACS ended the transaction as timed out (reason 14)")
     }
 
     /// A card form left open times out with a message that holds whether or not something was typed in it (it said

@@ -1,3 +1,4 @@
+import DropsWeb
 import FlowEngine
 import FlowRecords
 import Foundation
@@ -243,6 +244,20 @@ extension WaitingTests {
         driver.app.state.log = [event(1, step: FlowStep.fault.rawValue, flowID: 1, detail: "added latency: +800 ms on this round trip")]
         driver.app.state.inFlight = nil
         #expect(!driver.app.render().text.contains("⚡ added latency"), "no call in flight")
+    }
+
+    /// A page that posts from the wrong origin: the screen waits for its load, the fault said under it, while the
+    /// messages it posts are rejected (it said "waiting for SafepayDrops: rejected (from Drops)", and no ⚡ line).
+    @Test func messagesRejectedAreNotTheCallWaitedOn() throws {
+        let driver = AppDriver(configuration: FlowConfiguration(bridgeFaults: BridgeFaults(wrongOrigin: true)))
+        driver.press(.down, .down, .down, .enter)
+        #expect(driver.pump { app in app.state.log.contains { $0.step == .rejected } })
+        let text = driver.app.render().text
+        #expect(text.contains("waiting for Drops: load"), "\(text)")
+        #expect(!text.contains("waiting for SafepayDrops: rejected"), "\(text)")
+        #expect(text.contains("⚡ the Drops page posts from"), "\(text)")
+        driver.press(.escape)
+        #expect(driver.pump { _ in driver.isResult })
     }
 
     /// By SetAuthorisationCode the IdP has accepted, and so spent, the activation code: a cancel while it is in

@@ -284,7 +284,9 @@ public enum AppView {
         // does not answer within 30 s"): a tester watched the time count up to 30 s with nothing on screen saying so.
         // Between blank rows where the panel has them, packed where it has not (five rows at 60×18); the hint, which
         // the help bar repeats, goes first.
-        if !cancelling, state.inFlight != nil, let fault = state.log.last, fault.flowID == flowID, fault.step == .fault {
+        // Notices after it (messages the bridge rejected, one per message the wrong-origin page posts) leave it shown.
+        if !cancelling, state.inFlight != nil, let fault = state.log.last(where: { $0.step == .fault || !$0.step.isFaultNotice }),
+           fault.flowID == flowID, fault.step == .fault {
             let text = "⚡ \(fault.detail)"
             let spaced = area.top + 2 + used + Wrap.lines(text, width: area.width, atMost: 2).count + 3 <= bottom
             var row = area.top + 2 + used + (spaced ? 1 : 0)
