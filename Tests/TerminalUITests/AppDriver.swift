@@ -7,6 +7,7 @@ import Foundation
 import Scenario
 import Simulation
 import TerminalUI
+import Testing
 
 /// A ``TerminalApp`` on a simulated device with a manual clock, driven the way the curses loop drives it.
 final class AppDriver {
@@ -113,6 +114,20 @@ final class AppDriver {
         type("123456")
         press(.enter)
         pump { _ in self.isResult }
+    }
+
+    /// Starts "Activate device (KSSIDP)" as alice, and cancels it once the wrapper's call is made: on a driver whose
+    /// round trips wait on the manual clock, the call is then still in flight, and goes on.
+    func cancelKSSIDPActivationInFlight(sourceLocation: SourceLocation = #_sourceLocation) {
+        press(.character("6"), .enter)
+        #expect(pump { _ in self.isForm }, sourceLocation: sourceLocation)
+        fill()
+        press(.tab)
+        type("123456")
+        press(.enter)
+        #expect(pump { app in app.state.log.contains { $0.step.rawValue == "KssIdpWrapper.activate" } }, sourceLocation: sourceLocation)
+        press(.escape)
+        #expect(pump { _ in self.isResult }, sourceLocation: sourceLocation)
     }
 
     /// Runs a whole activation as alice.

@@ -67,15 +67,7 @@ extension LegacyMenuTests {
 
         // Every round trip waits 5 s on the manual clock, which the test does not move: the wrapper's call waits.
         let inFlight = AppDriver(width: 120, height: 40, latency: .seconds(5))
-        inFlight.press(.character("6"), .enter)
-        #expect(inFlight.pump { _ in inFlight.isForm })
-        inFlight.fill()
-        inFlight.press(.tab)
-        inFlight.type("123456")
-        inFlight.press(.enter)
-        #expect(inFlight.pump { app in app.state.log.contains { $0.step.rawValue == "KssIdpWrapper.activate" } })
-        inFlight.press(.escape)
-        #expect(inFlight.pump { _ in inFlight.isResult })
+        inFlight.cancelKSSIDPActivationInFlight()
         let text = inFlight.app.render().text
         #expect(text.contains("Cancelled while KssIdpWrapper.activate was in flight: KSSIDP cannot be stopped, and goes on without"), "\(text)")
         #expect(!text.contains("Nothing more was sent"), "\(text)")
@@ -98,15 +90,7 @@ extension LegacyMenuTests {
 @Suite struct LateEventPlainLineTests {
     @Test func anEventAfterItsFlowsResultNamesItsFlow() throws {
         let driver = AppDriver(width: 120, height: 40, latency: .seconds(5))
-        driver.press(.character("6"), .enter)
-        #expect(driver.pump { _ in driver.isForm })
-        driver.fill()
-        driver.press(.tab)
-        driver.type("123456")
-        driver.press(.enter)
-        #expect(driver.pump { app in app.state.log.contains { $0.step.rawValue == "KssIdpWrapper.activate" } })
-        driver.press(.escape)
-        #expect(driver.pump { _ in driver.isResult })
+        driver.cancelKSSIDPActivationInFlight()
         #expect(driver.pump { app in
             if driver.clock.pendingTimerCount > 0 { driver.clock.advance(by: .seconds(5)) }
             return app.state.log.contains { $0.from == .kssidp && $0.to == .app }
