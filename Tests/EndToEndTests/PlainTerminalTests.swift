@@ -194,7 +194,7 @@ import Testing
         startActivation(session)
         session.type("?")
         session.press("Enter")
-        #expect(session.waitFor("Demo user (1-2; Enter for none):"))
+        #expect(session.waitFor("Demo user (1-2 or a name; Enter for none):"))
         session.paste("1\n123456")
         #expect(session.waitFor("Submit? (Enter; Esc cancels)"))
         session.press("Enter")
@@ -350,7 +350,7 @@ import Testing
     @Test func aQuestionMarkFillsInADemoUserUnseen() throws {
         let session = try plainSession()
         startActivation(session)
-        for (answer, next) in [("?", "Demo user (1-2; Enter for none):"), ("1", "Submit? (Enter; Esc cancels)"),
+        for (answer, next) in [("?", "Demo user (1-2 or a name; Enter for none):"), ("1", "Submit? (Enter; Esc cancels)"),
                                ("", "Activation code (hidden; ? fills in alice's code):")] {
             if !answer.isEmpty { session.type(answer) }
             session.press("Enter")

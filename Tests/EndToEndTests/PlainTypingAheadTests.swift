@@ -29,7 +29,7 @@ extension TmuxSession {
         start(session, "1", "Username (? lists demo users):")
         session.type("?")
         session.press("Enter")
-        #expect(session.waitFor("Demo user (1-2; Enter for none):"))
+        #expect(session.waitFor("Demo user (1-2 or a name; Enter for none):"))
         session.type("1")
         session.press("Enter")
         #expect(session.waitFor("Submit? (Enter; Esc cancels)"))

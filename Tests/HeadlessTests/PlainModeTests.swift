@@ -184,6 +184,16 @@ import Testing
     /// `?` at the user name or the activation code lists the demo users by number (F4 of the terminal UI); the one
     /// chosen fills the form, its password and activation code straight into the fields, so that no output of
     /// the session holds a secret of any demo user.
+    /// A demo user is chosen by name too (a tester typed "alice" and was refused); a line that is no name is not said
+    /// back (it may be a password meant for the next question).
+    @Test func aDemoUserIsChosenByName() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\n?\nWr0ngPl4ce\nbob\n\n\nq\n")
+        #expect(run.stdout.contains("Demo user (1-2 or a name; Enter for none): (not an answer here)\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("Demo user (1-2 or a name; Enter for none): bob\nFilled in demo user bob: username, password (not shown)."),
+                "\(run.stdout)")
+        #expect(!run.stdout.contains("Wr0ngPl4ce"))
+    }
+
     @Test func aQuestionMarkFillsInADemoUserWithoutShowingItsSecrets() throws {
         let input = "1\n?\n9\n1\n\n?\n\n\n2\n?\n\n?\n1\n\n\nq\n"
         for environment in [["LANG": "C.UTF-8"], ["LC_ALL": "C"]] {
@@ -191,12 +201,12 @@ import Testing
             #expect(run.status == 0, "\(environment): \(run.stderr)")
             // The heading fits 80 columns (it took 92): a screen reader's line, a terminal's row.
             let listing = "Demo users of tenant demo, by number (no password or code is shown):\n  1  alice\n  2  bob\n"
-            for text in ["Username (? lists demo users): ?\n" + listing, "! choose a demo user from 1 to 2, or Enter for none\n",
-                         "Demo user (1-2; Enter for none): 1\nFilled in demo user alice: username, password (not shown).\nSubmit? (Enter; Esc cancels) \n",
+            for text in ["Username (? lists demo users): ?\n" + listing, "! choose a demo user from 1 to 2, or by name, or Enter for none\n",
+                         "Demo user (1-2 or a name; Enter for none): 1\nFilled in demo user alice: username, password (not shown).\nSubmit? (Enter; Esc cancels) \n",
                          // The second page's `?` fills the code of the user of the first, as F4 does.
                          "Activation code (hidden; ? fills in alice's code): \nFilled in demo user alice: activation code (not shown).\nSubmit?",
                          // The login form offers the device's user; `?` still lists the demo users.
-                         "Demo user (1-2; Enter for none): \nUsername (? lists demo users) [alice]: ?\n", "Logged in\n  user: alice@demo"] {
+                         "Demo user (1-2 or a name; Enter for none): \nUsername (? lists demo users) [alice]: ?\n", "Logged in\n  user: alice@demo"] {
                 #expect(run.stdout.contains(text), "\(environment): no \(text)\n\(run.stdout)")
             }
             #expect(run.stdout.contains("✓ Device activated and logged in") || run.stdout.contains("ok Device activated and logged in"))
@@ -252,7 +262,7 @@ import Testing
         #expect(run.stdout.contains("  20  u20\n  … 10 more: type ? and part of a name to list fewer (? u2)\n"), "\(run.stdout)")
         #expect(run.stdout.components(separatedBy: "… 10 more").first?.contains("u21") == false, "20 at most at first")
         #expect(run.stdout.contains(#"Demo users of tenant demo whose name holds "U2", by number:"# + "\n  20  u20\n  21  u21\n"), "\(run.stdout)")
-        #expect(run.stdout.contains("Demo user (1-30; Enter for none): 25\nFilled in demo user u25: username, password (not shown)."), "\(run.stdout)")
+        #expect(run.stdout.contains("Demo user (1-30 or a name; Enter for none): 25\nFilled in demo user u25: username, password (not shown)."), "\(run.stdout)")
         #expect(run.stdout.contains("Activated and logged in") || run.stdout.contains("Device activated and logged in"), "\(run.stdout)")
         #expect(run.stdout.contains("user: u25@demo"), "\(run.stdout)")
         #expect(!run.stdout.contains("pw25") && !run.stdout.contains("100025"))
@@ -282,9 +292,9 @@ import Testing
     @Test func theHintForMoreDemoUsersIsTakenWhereItIsGiven() throws {
         let path = try Self.thirtyUsers(named: "user", in: "idp-tui-plain-users-hint-here")
         let run = try BinaryRun.run(["--ephemeral", "--scenario", path], stdin: "1\n?\n? user2\n25\n\nq\n")
-        #expect(run.stdout.contains("(? user2)\nDemo user (1-30; Enter for none): ? user2\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("(? user2)\nDemo user (1-30 or a name; Enter for none): ? user2\n"), "\(run.stdout)")
         #expect(run.stdout.contains(#"whose name holds "user2", by number:"# + "\n  20  user20\n"), "\(run.stdout)")
-        #expect(run.stdout.contains("Demo user (1-30; Enter for none): 25\nFilled in demo user user25: username, password (not shown)."), "\(run.stdout)")
+        #expect(run.stdout.contains("Demo user (1-30 or a name; Enter for none): 25\nFilled in demo user user25: username, password (not shown)."), "\(run.stdout)")
         #expect(!run.stdout.contains("! choose a demo user"), "\(run.stdout)")
     }
 

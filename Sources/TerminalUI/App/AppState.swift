@@ -194,6 +194,8 @@ public struct AppState: Sendable {
     /// The flows whose result has come, and the events that came after their flow's result (KSSIDP's, which goes on
     /// after a cancel): plain mode names their flow, as they may come while another flow runs.
     var endedFlows: Set<Int> = []
+    /// The demo users' names, which plain mode's demo-user question takes, made when first asked.
+    var demoUserNames: Set<String>?
     var lateEvents: Set<Int> = []
     /// The time the screen was last drawn for (elapsed times are measured to it).
     public var now = ContinuousClock.now

@@ -16,8 +16,8 @@ public struct PlainQuestion: Equatable, Sendable {
         case choice(Set<String>)
         /// Option numbers from 1 to the count, separated by commas or spaces.
         case options(count: Int)
-        /// A number from 1 to the count, Enter, or a listing asked for (`?`, `? ` and text).
-        case numberOrListing(count: Int)
+        /// A number from 1 to the count, one of `names`, Enter, or a listing asked for (`?`, `? ` and text).
+        case numberOrListing(count: Int, names: Set<String> = [])
         /// A flow's ID in the history, up to the newest's, or one of these words.
         case flowID(newest: Int, words: Set<String>)
     }
@@ -57,8 +57,8 @@ public struct PlainQuestion: Equatable, Sendable {
         case .choice(let words):
             if words.contains(word) { return word }
             return Int(word).map(String.init).flatMap { words.contains($0) ? $0 : nil } ?? "(not an answer here)"
-        case .numberOrListing(let count):
-            return word.isEmpty || word == "?" || word.hasPrefix("? ") || Int(word).map({ (1...count).contains($0) }) == true
+        case .numberOrListing(let count, let names):
+            return word.isEmpty || word == "?" || word.hasPrefix("? ") || names.contains(word) || Int(word).map({ (1...count).contains($0) }) == true
                 ? word : "(not an answer here)"
         // A number beyond the history's newest (a code meant for a flow that ended) is not shown.
         case .flowID(let newest, let words):

@@ -54,7 +54,12 @@ extension TerminalApp {
     func plainFormQuestion(_ form: FormState) -> PlainQuestion {
         if form.choosingDemoUser {
             let count = service.world.demoUsers.count
-            return PlainQuestion(text: "Demo user (1-\(count); Enter for none): ", secret: false, takes: .numberOrListing(count: count))
+            // A demo user's name too (a tester typed "alice" and was refused): a name is no secret, and is listed.
+            // The names made once: the question is asked again at each event, and a scenario may have 10,000 users.
+            let names = state.demoUserNames ?? Set(service.world.demoUsers.map(\.username))
+            state.demoUserNames = names
+            return PlainQuestion(text: "Demo user (1-\(count) or a name; Enter for none): ", secret: false,
+                                 takes: .numberOrListing(count: count, names: names))
         }
         guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false, takes: .choice([""])) }
         let field = form.prompt.fields[index]
@@ -147,12 +152,12 @@ extension TerminalApp {
         // `?` or `? ` and text again: listed again, as the listing's own hint says.
         if askPlainDemoUser(text, &form) { return false }
         let users = service.world.demoUsers
-        if let number = Int(text), users.indices.contains(number - 1) {
-            let user = users[number - 1]
+        let chosen = Int(text).flatMap { users.indices.contains($0 - 1) ? users[$0 - 1] : nil } ?? users.first { $0.username == text }
+        if let user = chosen {
             state.lastUser = (form.prompt.flowID, user.username)
             plainFill(&form, with: user)
         } else if !text.isEmpty {
-            form.error = "choose a demo user from 1 to \(users.count), or Enter for none"
+            form.error = "choose a demo user from 1 to \(users.count), or by name, or Enter for none"
             state.screen = .form(form)
             return true
         }
