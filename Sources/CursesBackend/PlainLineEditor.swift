@@ -79,7 +79,10 @@ struct PlainLineEditor {
     /// `answeredAhead`: a line finished earlier waits to answer this question, so what is being typed now is for a
     /// later one: it neither shows nor becomes this question's (it showed under the wrong question, or was dropped
     /// with a secret's that a line typed ahead answered).
-    mutating func open(secret: Bool, question: String = "", mask: ((String) -> String)? = nil, answeredAhead: Bool = false) -> [UInt8] {
+    /// `identity`: what makes the question the same one asked again (the text by default; the menu's names the faults
+    /// on, which a fault that bit changes).
+    mutating func open(secret: Bool, question: String = "", identity: String? = nil, mask: ((String) -> String)? = nil,
+                       answeredAhead: Bool = false) -> [UInt8] {
         if answeredAhead {
             echoing = false
             secretQuestion = nil
@@ -88,22 +91,23 @@ struct PlainLineEditor {
             return []
         }
         self.mask = secret ? nil : mask
-        dropUnanswered(before: question)
+        let identity = identity ?? question
+        dropUnanswered(before: identity)
         // What was typed ahead (pasted with the lines before it, without its Enter) is this question's now.
-        if !line.isEmpty { typedFor = Array(question.utf8) }
+        if !line.isEmpty { typedFor = Array(identity.utf8) }
         echoing = !secret
         secretQuestion = secret ? Array(question.utf8) : nil
-        openQuestion = Array(question.utf8)
+        openQuestion = Array(identity.utf8)
         guard echoing, shown < line.count else { return [] }
         defer { shown = line.count }
         return Array(line[shown...])
     }
 
     /// What was typed at a question that goes unanswered (a timeout) goes with it, before the next question is
-    /// asked: `question`, that question (the same asked again, after output broke its line, keeps it). Called before
-    /// ``typedAheadFits(_:)``, so that text no longer there does not decide how the next question echoes.
-    mutating func dropUnanswered(before question: String) {
-        if let typedFor, typedFor != Array(question.utf8) { dropLine() }
+    /// asked: `identity`, that question's (the same asked again, after output broke its line, keeps it). Called
+    /// before ``typedAheadFits(_:)``, so that text no longer there does not decide how the next question echoes.
+    mutating func dropUnanswered(before identity: String) {
+        if let typedFor, typedFor != Array(identity.utf8) { dropLine() }
     }
 
     /// Whether the text typed ahead of the question about to be asked (none shows yet) may show under it: `shows`

@@ -155,7 +155,7 @@ public enum PlainSession {
                 // unseen, as a secret's is.
                 // What was typed for the same question shows again when an event broke its line (a card number or a
                 // choice typed in part: how it would print as an answer does not decide).
-                editor.dropUnanswered(before: asking)
+                editor.dropUnanswered(before: question.identity)
                 let again = brokenWhileShowing == question
                 brokenWhileShowing = nil
                 // A card number typed ahead shows as it would typed here, in clear until Enter masks it (it stayed unseen).
@@ -165,7 +165,7 @@ public enum PlainSession {
                 // answer to a question that takes a choice is written as the piped log writes it, so that a line it
                 // does not take ends as `(not an answer here)`, not as the text typed.
                 let mask: ((String) -> String)? = question.cardNumber || question.takes != .text ? { printable(question.shown($0)) } : nil
-                writeEcho(editor.open(secret: hidden, question: asking, mask: mask, answeredAhead: !pending.isEmpty))
+                writeEcho(editor.open(secret: hidden, question: asking, identity: question.identity, mask: mask, answeredAhead: !pending.isEmpty))
                 questionOnLine = true
             }
             if question == nil { editor.close() }

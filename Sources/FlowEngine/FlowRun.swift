@@ -12,7 +12,8 @@ import Threading
 /// A cancel at a prompt answers the prompt (the SDK gets "User cancelled" and the flow ends through it). A
 /// cancel while a call is awaited ends the flow at once, from the service's side queue, without waiting for the
 /// call or for the device, which the call may still hold (a slow network, a request timeout, a locked state
-/// file); the call's late result is discarded, and the flow's code, when it resumes, stops.
+/// file); the call's late result is discarded (or, for a call that cannot be stopped, only reported: its `late`),
+/// and the flow's code, when it resumes, stops.
 ///
 /// A cancel has a reason (``CancelReason``): the user's, or the front end's abort when its input cannot answer a
 /// prompt. The first reason a run hears is its ``cancelReason``; a cancelled result of an aborted run says so.
@@ -23,10 +24,10 @@ public final class FlowRun: Sendable {
     private let cancelled = Atomic(false)
     /// The call awaited now (each call's number) and what ends it with a cancel (nil while nothing is awaited):
     /// whichever of its reply and a cancel takes `stop` first resumes the flow.
-    private let awaiting = Locked(Awaiting())
+    let awaiting = Locked(Awaiting())
     /// A named struct, not a tuple: a closure in a tuple held by the generic `Locked` is stored re-abstracted, and
     /// each store and load allocated a thunk.
-    private struct Awaiting {
+    struct Awaiting {
         var call: UInt64 = 0
         var stop: (@Sendable () -> Void)?
         /// Why the run was cancelled, or a prompt of it: the first reason given. Kept under this lock rather than
@@ -35,6 +36,8 @@ public final class FlowRun: Sendable {
         /// Whether the run's end is reported (``FlowService/finish(_:with:)`` done), and who waits for it.
         var ended = false
         var awaitingEnd: UnsafeContinuation<Void, Never>?
+        /// What waits for the run's end to be reported (a late reply, which comes after the cancel's result).
+        var afterEnd: [@Sendable () -> Void] = []
         /// The user the flow acts for, once known (``actsFor(user:)``).
         var user: String?
         /// What the flow's family makes of a cancelled result the engine made (``reviseCancelledResult(with:)``);
@@ -49,9 +52,9 @@ public final class FlowRun: Sendable {
     let ending = OneTimeClaim()
     public let started: SimulationInstant
     /// Every event of this run, for history (kept only when the service has a history).
-    private let transcript = Locked<[FlowEvent]>([])
+    let transcript = Locked<[FlowEvent]>([])
     /// Set once the result is made: what abandoned work emits later is not part of the transcript.
-    private let finished = Atomic(false)
+    let finished = Atomic(false)
 
     init(id: Int, kind: FlowKind, service: FlowService) {
         self.id = id
@@ -139,7 +142,8 @@ public final class FlowRun: Sendable {
     /// made (a request still on its way). `onCancel` undoes what the call set up, later, on the service's side
     /// queue (on the flow's own, for a cancel that came before the call), before the cancelled result is reported;
     /// it may await (a view disposed of on the main queue). `late` hears a reply that comes after a cancel ended the
-    /// call (a call that cannot be stopped, whose outcome is only reported), on the replying thread.
+    /// call (a call that cannot be stopped, whose outcome is only reported), once the cancel's end is reported; such
+    /// a call must always reply (KSSIDP's does, its waits bounded by the request timeout), as the next flow waits for it.
     ///
     /// Inlinable, so that each flow's calls are specialized for their reply type (unspecialized, every call
     /// looked up `Reply?`'s metadata at run time); the work that does not depend on the type is not generic.
@@ -170,8 +174,9 @@ public final class FlowRun: Sendable {
             start { [self] reply in
                 let first = endAwaiting(call)
                 if let late {
-                    if !first { late(reply) }
-                    unstoppableCallEnded()
+                    // A reply the cancel beat comes after the cancel's event and result, whenever it arrives (between
+                    // the cancel and its end, on the side queue, it came before them, and into the transcript).
+                    if first { unstoppableCallEnded() } else { whenEndReported { [self] in late(reply); unstoppableCallEnded() } }
                 }
                 guard first else { return }
                 pending?.begin()
@@ -267,15 +272,26 @@ public final class FlowRun: Sendable {
 
     /// Marks the run's end reported: its result, events and history are all out.
     func markEnded() {
-        let waiting = awaiting.withLock { awaiting in
+        let (waiting, after) = awaiting.withLock { awaiting in
             awaiting.ended = true
             awaiting.cancelRevision = nil
-            defer { awaiting.awaitingEnd = nil }
-            return awaiting.awaitingEnd
+            defer { (awaiting.awaitingEnd, awaiting.afterEnd) = (nil, []) }
+            return (awaiting.awaitingEnd, awaiting.afterEnd)
         }
+        for then in after { then() }
         guard let waiting else { return }
         service.pendingWork?.begin()
         waiting.resume()
+    }
+
+    /// Calls `then` once the run's end is reported: at once when it is.
+    @usableFromInline
+    func whenEndReported(_ then: @escaping @Sendable () -> Void) {
+        let now = awaiting.withLock { awaiting in
+            if !awaiting.ended { awaiting.afterEnd.append(then) }
+            return awaiting.ended
+        }
+        if now { then() }
     }
 
     /// Returns once the run's end is reported. A cancel in flight resumes the flow's code at once but reports the
@@ -322,77 +338,5 @@ public final class FlowRun: Sendable {
     private func endCancelled(at step: FlowStep?, inFlight: Bool) {
         guard ending.claim() else { return }
         service.finish(self, with: cancelledResult(at: step, inFlight: inFlight))
-    }
-
-    // MARK: Events and results
-
-    /// Records one thing that happened, for the front end and the history. `thread` is where it happened.
-    public func emit(
-        _ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
-        duration: Duration? = nil, status: String? = nil, detail: String, message: String? = nil
-    ) {
-        let time = clock.now
-        let event = service.mailbox.postEvent { sequence in
-            FlowEvent(
-                flowID: self.id, flow: self.kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
-                mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail, message: message)
-        }
-        if service.history != nil && !finished.load(ordering: .acquiring) { transcript.withLock { $0.append(event) } }
-    }
-
-    /// The events of this run, in order; nothing emitted after this call is added.
-    func closeTranscript() -> [FlowEvent] {
-        finished.store(true, ordering: .releasing)
-        return transcript.withLock { $0.sorted { $0.sequence < $1.sequence } }
-    }
-
-    /// The flow's result: the engine's fields, what its family adds now, and the advice for `status`.
-    ///
-    /// A cancelled result of a run the front end aborted for bad input is `ABORTED_BAD_INPUT`, whatever the family
-    /// says (it may only know that its SDK was told "User cancelled"): its error names the input at fault first.
-    public func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
-        if outcome == .cancelled, case .badInput(let why)? = cancelReason, status != EngineStatus.abortedBadInput {
-            let message = "aborted for bad input: \(why)" + (error.map { " (the SDK was told: \($0.message))" } ?? "")
-            return result(.cancelled, status: EngineStatus.abortedBadInput, step: step,
-                          error: FlowError(subsystem: error?.subsystem, code: error?.code, message: message))
-        }
-        let family = service.family(for: kind)
-        let advice: String? = switch (outcome, status) {
-        case (.cancelled, EngineStatus.abortedBadInput): EngineStatus.abortedBadInputAdvice
-        case (.cancelled, _): family?.cancelAdvice(for: kind, step: step)
-        case (.success, _): nil
-        case (_, EngineStatus.promptTimeout): EngineStatus.promptTimeoutAdvice
-        default: family?.advice(for: kind, status: status, code: error?.code, step: step) ?? "See the error message for what the SDK reported."
-        }
-        return FlowResult(
-            flowID: id, flow: kind, outcome: outcome, status: status, failedStep: step, error: error,
-            duration: started.duration(to: clock.now), advice: advice, details: family?.details(of: kind) ?? [])
-    }
-
-    /// A cancelled result at `step`, with its `cancel` event: `inFlight` when the step's call was under way,
-    /// `atPrompt` when the step is a prompt the user left (its answer never sent).
-    /// The status is the run's ``cancelReason``'s (`USER_CANCEL` for the user's cancel).
-    public func cancelledResult(at step: FlowStep?, inFlight: Bool = true, atPrompt: Bool = false) -> FlowResult {
-        let reason = cancelReason ?? .user
-        let verb = reason.verb
-        let message = switch (step, inFlight) {
-        // A screen or a form is a thing ("at the sign-in screen"); an API call is a name ("at provideCredentials").
-        case (let step?, _) where atPrompt:
-            "\(verb) at \(step.rawValue.hasSuffix(" screen") || step.rawValue.hasSuffix(" form") ? "the " : "")\(step.rawValue); its answer was not sent"
-        case (let step?, true) where awaiting.withLock({ $0.goesOn }):
-            "\(verb) while \(step.rawValue) was in flight; it goes on, and the app ignores its late result"
-        case (let step?, true): "\(verb) while \(step.rawValue) was in flight; its late result is discarded"
-        case (let step?, false): "\(verb) before \(step.rawValue)"
-        case (nil, _): "\(verb) before the flow started"
-        }
-        emit(.cancel, from: .app, to: .app, status: reason.status, detail: message)
-        let cancelled = result(.cancelled, status: EngineStatus.cancelled, step: step, error: FlowError(subsystem: nil, code: nil, message: message))
-        return awaiting.withLock { $0.cancelRevision }?(cancelled) ?? cancelled
-    }
-
-    /// What the flow's family makes of a cancelled result the engine made (a payment adds the payment and its next
-    /// action once its card was sent): set by the flow as it starts.
-    public func reviseCancelledResult(with revise: @escaping @Sendable (FlowResult) -> FlowResult) {
-        awaiting.withLock { $0.cancelRevision = revise }
     }
 }

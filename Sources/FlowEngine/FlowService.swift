@@ -126,7 +126,8 @@ public final class FlowService: Sendable {
         // next one waits for that call, which its own SDK calls would meet halfway (a second GetAstClientData
         // replaced the first's client data, and both flows failed), and whose work would show as its own. A cancel
         // ends the wait.
-        while let earlier = unstoppable.withLock({ $0.last }) {
+        // A run cancelled while it was queued ends before it starts, without a wait to show.
+        while !run.isCancelled, let earlier = unstoppable.withLock({ $0.last }) {
             let step = earlier.unstoppableStep.flatMap { $0 }.map { "\($0.rawValue) of " } ?? "the call of "
             run.emit(.waitingForFlow, from: .app, to: .app, detail: "\(step)flow \(earlier.id), which its cancel could not stop")
             guard await run.call({ nil }, { deliver in earlier.whenUnstoppableCallEnds { deliver(()) } }) != nil else {
@@ -167,7 +168,8 @@ public final class FlowService: Sendable {
     }
 
     /// Cancels a flow: at a prompt the SDK gets the "User cancelled" error; while a step is in flight the flow
-    /// ends as cancelled at once and nothing more is sent to the master controller. `reason`
+    /// ends as cancelled at once and the flow's code sends nothing more (a call that cannot be stopped, KSSIDP's,
+    /// goes on, and the next flow waits for it). `reason`
     /// ``CancelReason/badInput(_:)`` aborts it instead: its result is `ABORTED_BAD_INPUT`, not `USER_CANCEL`.
     public func cancel(flowID: Int, reason: CancelReason = .user) {
         runs.withLock { $0[flowID] }?.cancel(reason)

@@ -29,8 +29,8 @@ func help(_ command: Command, words: [String]) -> String {
         \(commands.joined(separator: "\n"))
           idp-tui --help | --version
 
-        exit status: 0 every flow succeeded (or quit) · 1 a flow failed · 3 a flow was cancelled · 2 bad input
-                     (quitting what is typed at a terminal is 0 whatever its flows did; piped answers end as run's)
+        exit status: 0 every flow succeeded (or quit: at a terminal 0 whatever its flows did; piped answers end as run's)
+                     · 1 a flow failed · 3 a flow was cancelled · 2 bad input
                      · 74 the output, or a flow's history record, could not be written
                      · 141 the output was closed
                      · 130 Ctrl-C · 131 Ctrl-\\ (SIGQUIT) · 129/143 SIGHUP/SIGTERM

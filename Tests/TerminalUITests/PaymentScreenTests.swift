@@ -168,6 +168,8 @@ extension AppDriver {
         let text = driver.app.render().text
         #expect(!text.contains("Resend"), "\(text)")
         #expect(text.contains("3 attempts left · no resends left") || text.contains("3 attempts left · 0 resends left"), "\(text)")
+        driver.press(.tab, .enter)  // Submit with no code: the hint names no Resend
+        #expect(driver.app.render().text.contains("Type the one-time code.") && !driver.app.render().text.contains("choose Resend"))
         driver.press(.tab, .tab, .enter)  // code → Submit → Cancel: no Resend between them
         #expect(driver.pump { _ in driver.isResult })
         #expect(driver.result?.outcome == .cancelled)

@@ -123,3 +123,22 @@ import Testing
         #expect(driver.app.state.plainListing.first?.hasPrefix("flow 2: logout") == true, "\(driver.app.state.plainListing)")
     }
 }
+
+/// Plain mode names the flow of an event that came after its result (KSSIDP's, going on after a cancel): printed
+/// among the next flow's lines, it read as that flow's.
+@Suite struct LateEventPlainLineTests {
+    @Test func anEventAfterItsFlowsResultNamesItsFlow() throws {
+        let driver = AppDriver(width: 120, height: 40, latency: .seconds(5))
+        driver.cancelKSSIDPActivationInFlight()
+        #expect(driver.pump { app in
+            if driver.clock.pendingTimerCount > 0 { driver.clock.advance(by: .seconds(5)) }
+            return app.state.log.contains { $0.from == .kssidp && $0.to == .app }
+        })
+        let log = driver.app.state.log
+        let cancel = try #require(log.firstIndex { $0.step == .cancel })
+        #expect(!driver.app.plainLine(log[cancel]).contains("ended)"), "the cancel is the flow's own: \(driver.app.plainLine(log[cancel]))")
+        let answer = try #require(log.last)
+        #expect(driver.app.plainLine(answer).hasPrefix("  (flow 1, ended) ← KSSIDP"), "\(driver.app.plainLine(answer))")
+        #expect(log[(cancel + 1)...].allSatisfy { driver.app.plainLine($0).hasPrefix("  (flow 1, ended) ") })
+    }
+}

@@ -282,7 +282,8 @@ extension TerminalApp {
         switch challenge.screen.uiType {
         case .text:
             guard !challenge.code.isEmpty else {
-                challenge.error = "Type the one-time code, or choose Resend."
+                // Resend only where its button is (it goes with the last code).
+                challenge.error = challenge.screen.resendsLeft > 0 ? "Type the one-time code, or choose Resend." : "Type the one-time code."
                 challenge.focus(on: .code)
                 return false
             }

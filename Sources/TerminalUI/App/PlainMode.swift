@@ -107,7 +107,9 @@ extension TerminalApp {
             // The faults on, as the status line counts them: the flow chosen meets them. In the question, which is
             // asked again as the menu comes back, rather than in the menu, printed again at each switch.
             let faults = state.faultsOnText.map { "\($0); " } ?? ""
-            return PlainQuestion(text: "Choose 1-\(MenuItem.all.count) (\(faults)q quits): ", secret: false, takes: .choice(choices))
+            var menu = PlainQuestion(text: "Choose 1-\(MenuItem.all.count) (\(faults)q quits): ", secret: false, takes: .choice(choices))
+            menu.stableIdentity = "menu"
+            return menu
         case .form(let form):
             return plainFormQuestion(form)
         case .payment(let form):

@@ -9,6 +9,10 @@ public struct PlainQuestion: Equatable, Sendable {
     public var cardNumber = false
     /// What the question takes, when not free text.
     public var takes: Takes = .text
+    /// What makes it the same question asked again, for what was typed at it to stay: its text, but for a question
+    /// whose text changes while it waits (the menu's names the faults on, which a fault that bites changes).
+    public var identity: String { stableIdentity ?? text }
+    var stableIdentity: String?
 
     public enum Takes: Equatable, Sendable {
         case text

@@ -1,0 +1,77 @@
+import FlowRecords
+import Threading
+
+// A run's events, its transcript and its result.
+extension FlowRun {
+    // MARK: Events and results
+
+    /// Records one thing that happened, for the front end and the history. `thread` is where it happened.
+    public func emit(
+        _ step: FlowStep, from: Participant, to: Participant, thread: String = QueueName.current,
+        duration: Duration? = nil, status: String? = nil, detail: String, message: String? = nil
+    ) {
+        let time = clock.now
+        let event = service.mailbox.postEvent { sequence in
+            FlowEvent(
+                flowID: self.id, flow: self.kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
+                mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail, message: message)
+        }
+        if service.history != nil && !finished.load(ordering: .acquiring) { transcript.withLock { $0.append(event) } }
+    }
+
+    /// The events of this run, in order; nothing emitted after this call is added.
+    func closeTranscript() -> [FlowEvent] {
+        finished.store(true, ordering: .releasing)
+        return transcript.withLock { $0.sorted { $0.sequence < $1.sequence } }
+    }
+
+    /// The flow's result: the engine's fields, what its family adds now, and the advice for `status`.
+    ///
+    /// A cancelled result of a run the front end aborted for bad input is `ABORTED_BAD_INPUT`, whatever the family
+    /// says (it may only know that its SDK was told "User cancelled"): its error names the input at fault first.
+    public func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
+        if outcome == .cancelled, case .badInput(let why)? = cancelReason, status != EngineStatus.abortedBadInput {
+            let message = "aborted for bad input: \(why)" + (error.map { " (the SDK was told: \($0.message))" } ?? "")
+            return result(.cancelled, status: EngineStatus.abortedBadInput, step: step,
+                          error: FlowError(subsystem: error?.subsystem, code: error?.code, message: message))
+        }
+        let family = service.family(for: kind)
+        let advice: String? = switch (outcome, status) {
+        case (.cancelled, EngineStatus.abortedBadInput): EngineStatus.abortedBadInputAdvice
+        case (.cancelled, _): family?.cancelAdvice(for: kind, step: step)
+        case (.success, _): nil
+        case (_, EngineStatus.promptTimeout): EngineStatus.promptTimeoutAdvice
+        default: family?.advice(for: kind, status: status, code: error?.code, step: step) ?? "See the error message for what the SDK reported."
+        }
+        return FlowResult(
+            flowID: id, flow: kind, outcome: outcome, status: status, failedStep: step, error: error,
+            duration: started.duration(to: clock.now), advice: advice, details: family?.details(of: kind) ?? [])
+    }
+
+    /// A cancelled result at `step`, with its `cancel` event: `inFlight` when the step's call was under way,
+    /// `atPrompt` when the step is a prompt the user left (its answer never sent).
+    /// The status is the run's ``cancelReason``'s (`USER_CANCEL` for the user's cancel).
+    public func cancelledResult(at step: FlowStep?, inFlight: Bool = true, atPrompt: Bool = false) -> FlowResult {
+        let reason = cancelReason ?? .user
+        let verb = reason.verb
+        let message = switch (step, inFlight) {
+        // A screen or a form is a thing ("at the sign-in screen"); an API call is a name ("at provideCredentials").
+        case (let step?, _) where atPrompt:
+            "\(verb) at \(step.rawValue.hasSuffix(" screen") || step.rawValue.hasSuffix(" form") ? "the " : "")\(step.rawValue); its answer was not sent"
+        case (let step?, true) where awaiting.withLock({ $0.goesOn }):
+            "\(verb) while \(step.rawValue) was in flight; it goes on, and the app ignores its late result"
+        case (let step?, true): "\(verb) while \(step.rawValue) was in flight; its late result is discarded"
+        case (let step?, false): "\(verb) before \(step.rawValue)"
+        case (nil, _): "\(verb) before the flow started"
+        }
+        emit(.cancel, from: .app, to: .app, status: reason.status, detail: message)
+        let cancelled = result(.cancelled, status: EngineStatus.cancelled, step: step, error: FlowError(subsystem: nil, code: nil, message: message))
+        return awaiting.withLock { $0.cancelRevision }?(cancelled) ?? cancelled
+    }
+
+    /// What the flow's family makes of a cancelled result the engine made (a payment adds the payment and its next
+    /// action once its card was sent): set by the flow as it starts.
+    public func reviseCancelledResult(with revise: @escaping @Sendable (FlowResult) -> FlowResult) {
+        awaiting.withLock { $0.cancelRevision = revise }
+    }
+}

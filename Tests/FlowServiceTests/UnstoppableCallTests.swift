@@ -1,0 +1,74 @@
+import Determinism
+import Dispatch
+@testable import FlowEngine
+import Simulation
+import Synchronization
+import Testing
+
+/// A family whose one call cannot be stopped, its reply held by the test: the engine's part of KSSIDP's cancel.
+private final class KilnFamily: FlowFamily {
+    static let fire = FlowKind("fire", title: "Fire", lanes: [.app])
+    static let kinds = [fire]
+    /// The held call's reply, once the call is made.
+    let reply = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    func run(_ run: FlowRun) async -> FlowResult? {
+        guard let answer = await run.call({ FlowStep("bake") }, late: { [run] (late: String) in
+            run.emit(FlowStep("bake"), from: .app, to: .app, status: "late", detail: late)
+        }, { [self] deliver in reply.withLock { $0 = deliver } }) else { return nil }
+        return run.result(.success, status: answer, step: nil, error: nil)
+    }
+}
+
+@Suite struct UnstoppableCallTests {
+    /// A reply the cancel beat, come before the cancel's end is reported (the side queue busy), is reported after
+    /// the cancel's event and result, never in the transcript: it came before them, and into the history.
+    @Test func aLateReplyComesAfterTheCancelsEndWhenEverItArrives() throws {
+        let environment = SimulationEnvironment(clock: ManualClock())
+        let kiln = KilnFamily()
+        let service = FlowService(world: environment.world, deviceQueue: environment.deviceQueue, families: [kiln])
+        let frontEnd = RecordingFrontEnd()
+        let flow = service.start(KilnFamily.fire)
+        #expect(service.drive(frontEnd) { kiln.reply.withLock { $0 != nil } })
+        // The side queue, where the cancel's end is reported, is held.
+        let gate = DispatchSemaphore(value: 0)
+        service.sideQueue.async { gate.wait() }
+        service.cancel(flowID: flow)
+        let reply = try #require(kiln.reply.withLock { $0 })
+        reply("done")
+        gate.signal()
+        #expect(service.drive(frontEnd) { frontEnd.events(of: flow).contains { $0.status == "late" } })
+        let events = frontEnd.events(of: flow)
+        let cancel = try #require(events.firstIndex { $0.step == .cancel })
+        let late = try #require(events.firstIndex { $0.status == "late" })
+        #expect(cancel < late, "\(events.map(\.step))")
+        #expect(frontEnd.results.first?.outcome == .cancelled)
+        let record = try #require(try service.history?.record(id: 1))
+        #expect(!record.events.contains { $0.status == "late" })
+        #expect(record.events.last?.step == FlowStep.cancel.rawValue)
+    }
+
+    /// The next flow waits for the held call before it starts, and starts once it replies.
+    @Test func theNextFlowWaitsForTheHeldCall() throws {
+        let environment = SimulationEnvironment(clock: ManualClock())
+        let kiln = KilnFamily()
+        let service = FlowService(world: environment.world, deviceQueue: environment.deviceQueue, families: [kiln])
+        let frontEnd = RecordingFrontEnd()
+        let first = service.start(KilnFamily.fire)
+        #expect(service.drive(frontEnd) { kiln.reply.withLock { $0 != nil } })
+        service.cancel(flowID: first)
+        #expect(service.drive(frontEnd) { frontEnd.results.count == 1 })
+        let held = try #require(kiln.reply.withLock { $0 })
+        kiln.reply.withLock { $0 = nil }
+        let second = service.start(KilnFamily.fire)
+        #expect(service.drive(frontEnd) { frontEnd.events(of: second).contains { $0.step == .waitingForFlow } })
+        #expect(frontEnd.events(of: second).first?.detail == "bake of flow \(first), which its cancel could not stop")
+        #expect(kiln.reply.withLock { $0 == nil }, "the second has not made its call")
+        held("done")
+        #expect(service.drive(frontEnd) { kiln.reply.withLock { $0 != nil } }, "it starts once the first's call replies")
+        let secondReply = try #require(kiln.reply.withLock { $0 })
+        secondReply("baked")
+        #expect(service.drive(frontEnd) { frontEnd.results.count == 2 })
+        #expect(frontEnd.results.last?.status == "baked")
+    }
+}
