@@ -307,6 +307,19 @@ import ThreeDSecure
         #expect(driver.app.render().text.contains("History — 1 flow"), "\(driver.app.render().text)")
     }
 
+    /// At 80 columns, with a state file named at some length, the transcript says the export command on a line of
+    /// its own, under the result's lines: the title was "Flow 1" alone.
+    @Test func theExportCommandIsALineWhereTheTitleCannotHoldIt() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.app.state.stateOption = " --state=/tmp/t48/pay/state.sqlite"
+        driver.press(.enter, .character("h"), .enter)
+        let text = driver.app.render().text
+        #expect(text.contains("─ Flow 1 ─"), "\(text)")
+        #expect(text.contains("export: idp-tui history export 1 --format mermaid"), "\(text)")
+        #expect(text.contains("/tmp/t48/pay/state.sqlite"), "whole, wrapped: \(text)")
+    }
+
     @Test func theHistoryListsFlowsAndShowsTheirTranscripts() throws {
         let driver = AppDriver()
         driver.press(.character("h"))
@@ -331,6 +344,15 @@ import ThreeDSecure
         #expect(AppView.transcriptTitle(12, width: 120, stateOption: " --state=/tmp/s.db")
             == "Flow 12 · export: idp-tui history export 12 --format mermaid --state=/tmp/s.db")
         #expect(AppView.transcriptTitle(12, width: 120, stateOption: nil) == "Flow 12")
+        // Where the title cannot hold it (a --state of some length at 80 columns), the command is a line of its own,
+        // whole (it showed only at 120 columns).
+        let long = " --state=/tmp/t48/pay/state.sqlite"
+        var onFile = TranscriptState(record: try #require(try driver.service.history?.record(id: 1)))
+        onFile.stateOption = long
+        #expect(AppView.exportLine(onFile, width: 76) == ["export: idp-tui history export 1 --format mermaid" + long])
+        #expect(AppView.exportLine(onFile, width: 116).isEmpty, "the title holds it at 120 columns")
+        onFile.stateOption = nil
+        #expect(AppView.exportLine(onFile, width: 76).isEmpty, "in memory no command reaches it")
         // The transcript's lines are the log's, under its columns' header (the transcript is inset: "│ ", the log "│").
         #expect(screen.text.contains("│ who       step"), "\(screen.text)")
         #expect(screen.text.contains("│ → MC-SDK  Start") && screen.text.contains("idp-tui.flow StartEvent"), "\(screen.text)")

@@ -118,9 +118,13 @@ public enum AppView {
     /// title's number is the ID `history export` takes (a tester). With the state file's `--state` (`stateOption`),
     /// and none in memory (`--ephemeral`), where no command reaches the flow.
     static func transcriptTitle(_ id: Int, width: Int, stateOption: String?) -> String {
-        guard let option = stateOption else { return "Flow \(id)" }
-        let command = "idp-tui history export \(id) --format mermaid\(option)"
+        guard let command = exportCommand(id, stateOption: stateOption) else { return "Flow \(id)" }
         return ["Flow \(id) · export: \(command)", "Flow \(id) · \(command)"].first { CharacterWidth.of($0) <= width - 6 } ?? "Flow \(id)"
+    }
+
+    /// The shell command that exports flow `id` of the state file `stateOption` names; nil in memory.
+    static func exportCommand(_ id: Int, stateOption: String?) -> String? {
+        stateOption.map { "idp-tui history export \(id) --format mermaid\($0)" }
     }
 
     /// "KSSIDP comparison", with the variant's number and the help bar's word for it when it is not the guide's
@@ -149,7 +153,7 @@ public enum AppView {
         case .history(let history) where history.olderNotShown:
             "History — the newest \(history.entries.count) flows; idp-tui history --limit N lists older ones"
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
-        case .transcript(let transcript, _): transcriptTitle(transcript.record.summary.id, width: state.width, stateOption: state.stateOption)
+        case .transcript(let transcript, _): transcriptTitle(transcript.record.summary.id, width: state.width, stateOption: transcript.stateOption)
         case .comparison(let comparison) where comparison.running: "\(comparisonName(comparison)) — running…"
         case .comparison(let comparison) where comparison.report?.notRun != nil: "\(comparisonName(comparison)) — not run"
         case .comparison(let comparison):

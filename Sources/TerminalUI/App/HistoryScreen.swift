@@ -65,6 +65,8 @@ public struct TranscriptState: Sendable, Equatable {
     /// The list's selection when the diagram opened, and where the diagram started: `v` again goes back to it unless
     /// the diagram was moved (the diagram's shorter range had moved event 20's selection to 14).
     var beforeSequence: BeforeSequence?
+    /// The `--state` the export command names (``AppState/stateOption``): nil in memory, where no command reaches it.
+    var stateOption: String?
 
     struct BeforeSequence: Sendable, Equatable {
         var selection: Int
@@ -165,7 +167,9 @@ extension TerminalApp {
             let id = history.entries[history.selection].id
             do {
                 if let record = try service.history?.record(id: id) {
-                    state.screen = .transcript(TranscriptState(record: record), returnTo: history)
+                    var transcript = TranscriptState(record: record)
+                    transcript.stateOption = state.stateOption
+                    state.screen = .transcript(transcript, returnTo: history)
                     return
                 }
                 history.error = "flow \(id) is no longer in the history"
@@ -319,7 +323,7 @@ extension AppView {
         func below(_ header: [String]) -> (outcome: [(text: String, rows: Int)], rows: Int) {
             var top = area.top + header.count
             var outcome: [(text: String, rows: Int)] = []
-            for line in transcript.record.outcomeLines {
+            for line in transcript.record.outcomeLines + exportLine(transcript, width: area.width) {
                 let room = min(3, area.top + area.height - 3 - top)
                 guard room > 0 else { break }
                 let rows = Wrap.lines(line, width: area.width, atMost: room).count
@@ -340,6 +344,15 @@ extension AppView {
             rest = below(header)
         }
         return (header, rest.outcome, rest.rows)
+    }
+
+    /// The export command on a line of its own where the title cannot hold it (at 80 columns with a `--state` of
+    /// some length the title was "Flow 12" alone, and the command was seen only at 120).
+    static func exportLine(_ transcript: TranscriptState, width: Int) -> [String] {
+        let id = transcript.record.summary.id
+        guard let command = exportCommand(id, stateOption: transcript.stateOption),
+              transcriptTitle(id, width: width + 4, stateOption: transcript.stateOption) == "Flow \(id)" else { return [] }
+        return ["export: " + command]
     }
 
     /// Arrows a past flow's diagram shows at once at a terminal height (its frame, title and lanes take three).
