@@ -18,6 +18,12 @@ enum PaymentWording {
                 ? "✓ Payment attempted \(how): a proof of attempt, not authenticated" : "✓ Payment authenticated \(how)"
             summary.rows += rows
         case .failure:
+            // Not authenticated, but the merchant may authorise (U, an error on authentication, Enrolled U or B):
+            // "✗ … failed" read as a hard failure beside "May authorise" (a tester). Still a failure for a script.
+            if result.payment?.nextAction == .proceedWithoutLiabilityShift {
+                summary.headline = "⚠ \(result.flow.title) not authenticated — \(result.status)"
+                summary.tone = .plain
+            }
             // Where 3-D Secure's values say what happened, the error does not; where they do not, it says it first,
             // under the headline, as every other result does.
             // The lookup's Enrolled row (U, B) and its Erro say it too: each fact once.

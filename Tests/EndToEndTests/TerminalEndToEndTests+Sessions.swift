@@ -49,7 +49,7 @@ extension TerminalEndToEndTests {
         let session = try TmuxSession()
         pay(session, card: "5200000000002037")
         let (done, screen) = session.waitUntil { screen in
-            ["failed — AUTHENTICATION_UNAVAILABLE", "Enrolled", "U authentication unavailable at lookup · ECI 00",
+            ["not authenticated — AUTHENTICATION_UNAVAILABLE", "Enrolled", "U authentication unavailable at lookup · ECI 00",
              "Erro", "101 from the directory server: Error Processing Message",
              "next step", "May authorise, without liability shift", "DS→Drops  Erro"].allSatisfy { screen.contains($0) }
         }

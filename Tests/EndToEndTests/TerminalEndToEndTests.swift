@@ -146,7 +146,7 @@ import Testing
         #expect(session.waitUntil { !$0.contains("Faults — space switches") }.0)
         pay(session, card: "4000000000002701")
         let (done, screen) = session.waitUntil { screen in
-            ["failed — AUTHENTICATION_UNAVAILABLE", "404 from the directory server: Permanent System Failure", "May authorise"]
+            ["not authenticated — AUTHENTICATION_UNAVAILABLE", "404 from the directory server: Permanent System Failure", "May authorise"]
                 .allSatisfy { screen.contains($0) }
         }
         #expect(done, "\(screen)")
