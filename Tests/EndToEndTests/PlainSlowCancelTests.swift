@@ -42,3 +42,33 @@ import Testing
         #expect(session.waitForExit() == 130)
     }
 }
+
+/// What is typed at the menu stays when its question is asked again with other words (the count of faults on, a
+/// runtime error that bit and switched itself off): it was dropped, as text typed at a question that went away.
+@Suite(.serialized) struct PlainMenuTypedTests {
+    @Test func textTypedAtTheMenuOutlivesAChangeOfItsFaultsCount() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-e2e-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A scenario of its faults alone (the rest is the demo's): a second a round trip, and a runtime error that
+        // bites the next SetAuthorisationCode.
+        try #"{"scenario": 1, "faults": {"addedLatencyMs": 1000, "runtimeError": true}}"#
+            .write(toFile: folder + "/faults.json", atomically: true, encoding: .utf8)
+        let session = try TmuxSession.plain(["--scenario", folder + "/faults.json"])
+        #expect(session.waitFor("\(PlainMenu.question) (2 faults on; q quits):"))
+        // KSSIDP's activation, cancelled while its call is in flight: it goes on, to its SetAuthorisationCode.
+        session.send(bytes: "6\ralice\rwonderland\r123456\r")
+        #expect(session.waitFor("KssIdpWrapper.activate"))
+        session.press("Escape")
+        #expect(session.waitFor("Enter goes back (h history; q quits):"))
+        session.press("Enter")
+        #expect(session.waitFor("\(PlainMenu.question) (2 faults on; q quits):"))
+        session.type("5")
+        // The runtime error bites the wrapper's SetAuthorisationCode and switches itself off: the menu is asked again
+        // with one fault on, the 5 still there.
+        let (kept, screen) = session.waitUntil { text in
+            text.split(separator: "\n").last.map { $0.hasPrefix("\(PlainMenu.question) (1 fault on; q quits):") && $0.hasSuffix(" 5") } == true
+        }
+        #expect(kept, "\(screen)")
+    }
+}
