@@ -66,9 +66,7 @@ import Testing
         session.type("5")
         // The runtime error bites the wrapper's SetAuthorisationCode and switches itself off: the menu is asked again
         // with one fault on, the 5 still there.
-        let (kept, screen) = session.waitUntil { text in
-            text.split(separator: "\n").last.map { $0.hasPrefix("\(PlainMenu.question) (1 fault on; q quits):") && $0.hasSuffix(" 5") } == true
-        }
+        let (kept, screen) = session.waitForLastLine("\(PlainMenu.question) (1 fault on; q quits):", endingWith: " 5")
         #expect(kept, "\(screen)")
     }
 }

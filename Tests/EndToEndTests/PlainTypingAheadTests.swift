@@ -166,9 +166,7 @@ extension TmuxSession {
         session.send(bytes: "4\r4000 0000 0000 2503")
         #expect(session.waitFor("Card number: 4000 0000 0000 2503"), "\(session.scrollback())")
         #expect(session.waitFor("10 s left"))
-        let (again, screen) = session.waitUntil { text in
-            text.split(separator: "\n").last.map { $0.hasPrefix("Card number:") && $0.hasSuffix("4000 0000 0000 2503") } == true
-        }
+        let (again, screen) = session.waitForLastLine("Card number:", endingWith: "4000 0000 0000 2503")
         #expect(again, "\(screen)")
         session.press("Enter")
         #expect(session.waitFor("Card number: •••• 2503\n"), "\(session.scrollback())")
@@ -193,9 +191,7 @@ extension TmuxSession {
         session.type("1, ")
         #expect(session.waitFor("10 s left"))
         session.type("3")
-        let (shown, screen) = session.waitUntil { text in
-            text.split(separator: "\n").last.map { $0.hasPrefix("Choose all that apply") && $0.hasSuffix("1, 3") } == true
-        }
+        let (shown, screen) = session.waitForLastLine("Choose all that apply", endingWith: "1, 3")
         #expect(shown, "\(screen)")
     }
 

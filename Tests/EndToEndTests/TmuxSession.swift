@@ -102,6 +102,12 @@ final class TmuxSession {
         return (true, text)
     }
 
+    /// Polls until the screen's last line (where plain mode's question waits with what is typed) starts with
+    /// `prefix` and ends with `suffix`. Returns the last capture.
+    func waitForLastLine(_ prefix: String, endingWith suffix: String) -> (Bool, String) {
+        waitUntil { text in text.split(separator: "\n").last.map { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) } == true }
+    }
+
     /// Polls until `text` is on screen. On a timeout it records what the screen showed instead.
     @discardableResult
     func waitFor(_ text: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) -> Bool {

@@ -21,15 +21,21 @@ private final class KilnFamily: FlowFamily {
 }
 
 @Suite struct UnstoppableCallTests {
-    /// A reply the cancel beat, come before the cancel's end is reported (the side queue busy), is reported after
-    /// the cancel's event and result, never in the transcript: it came before them, and into the history.
-    @Test func aLateReplyComesAfterTheCancelsEndWhenEverItArrives() throws {
+    /// A service of the kiln alone, its first flow started and its call made (its reply held).
+    private func firstCallMade() -> (FlowService, KilnFamily, RecordingFrontEnd, Int) {
         let environment = SimulationEnvironment(clock: ManualClock())
         let kiln = KilnFamily()
         let service = FlowService(world: environment.world, deviceQueue: environment.deviceQueue, families: [kiln])
         let frontEnd = RecordingFrontEnd()
         let flow = service.start(KilnFamily.fire)
         #expect(service.drive(frontEnd) { kiln.reply.withLock { $0 != nil } })
+        return (service, kiln, frontEnd, flow)
+    }
+
+    /// A reply the cancel beat, come before the cancel's end is reported (the side queue busy), is reported after
+    /// the cancel's event and result, never in the transcript: it came before them, and into the history.
+    @Test func aLateReplyComesAfterTheCancelsEndWhenEverItArrives() throws {
+        let (service, kiln, frontEnd, flow) = firstCallMade()
         // The side queue, where the cancel's end is reported, is held.
         let gate = DispatchSemaphore(value: 0)
         service.sideQueue.async { gate.wait() }
@@ -50,12 +56,7 @@ private final class KilnFamily: FlowFamily {
 
     /// The next flow waits for the held call before it starts, and starts once it replies.
     @Test func theNextFlowWaitsForTheHeldCall() throws {
-        let environment = SimulationEnvironment(clock: ManualClock())
-        let kiln = KilnFamily()
-        let service = FlowService(world: environment.world, deviceQueue: environment.deviceQueue, families: [kiln])
-        let frontEnd = RecordingFrontEnd()
-        let first = service.start(KilnFamily.fire)
-        #expect(service.drive(frontEnd) { kiln.reply.withLock { $0 != nil } })
+        let (service, kiln, frontEnd, first) = firstCallMade()
         service.cancel(flowID: first)
         #expect(service.drive(frontEnd) { frontEnd.results.count == 1 })
         let held = try #require(kiln.reply.withLock { $0 })
