@@ -140,7 +140,8 @@ public final class SafepayPayerAuthenticationView {
             }
         case .sent(let id, let attempt, let logged):
             log(DropsLogEntry(from: "App", to: "Drops", name: BridgeProtocol.propertyUpdateType,
-                              detail: attempt == 1 ? "messageId \(id)" : "messageId \(id), resent (attempt \(attempt))",
+                              // The resend first: after the id, at 80 columns, it was cut, and a resend read as the first send.
+                              detail: attempt == 1 ? "messageId \(id)" : "resent (attempt \(attempt)): messageId \(id)",
                               thread: QueueName.current, message: logged))
         case .acknowledged(let id, let status):
             log(DropsLogEntry(from: "Drops", to: "App", name: "ack", detail: "messageId \(id), \(status)", thread: QueueName.current,
@@ -148,7 +149,8 @@ public final class SafepayPayerAuthenticationView {
         case .rejected(let rejection):
             log(DropsLogEntry(from: "Drops", to: "App", name: "rejected", detail: rejection.description, thread: QueueName.current))
         case .deliveryFailed(let id, let attempts):
-            log(DropsLogEntry(from: "App", to: "Drops", name: "gave up", detail: "messageId \(id): no ack after \(attempts) attempts; the SDK stops resending it and tells the app nothing (the page may have it: only acks were lost)",
+            // The SDK's own note, on its lane: nothing goes to the page (it was drawn as a message to it).
+            log(DropsLogEntry(from: "App", to: "App", name: "gave up", detail: "messageId \(id): no ack after \(attempts) attempts; the SDK stops resending it and tells the app nothing (the page may have it: only acks were lost)",
                               thread: QueueName.current, status: "no ack"))
         case .pageNotReady:
             break

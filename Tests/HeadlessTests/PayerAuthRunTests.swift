@@ -128,7 +128,7 @@ import Testing
         let run = try BinaryRun.run(["run", "payer-auth", "--bridge-fault", "lose-acks:1", "--bridge-timing", "web"],
                                     stdin: #"{"card":"4000000000002701","expiry":"12/30","delay":1.5}"#)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.events.contains { ($0["detail"] as? String)?.hasSuffix("resent (attempt 2)") == true })
+        #expect(run.events.contains { ($0["detail"] as? String)?.hasPrefix("resent (attempt 2): messageId ") == true })
         #expect(run.results.first?["status"] as? String == "FRICTIONLESS")
     }
 
@@ -138,7 +138,7 @@ import Testing
         let form = try BinaryRun.run(["run", "payer-auth", "--ephemeral", "--bridge-fault", "lose-acks:1", "--bridge-timing", "web"],
                                      stdin: #"{"card":"4000000000002701","expiry":"12/30","cancel":true,"delay":2}"#)
         #expect(form.status == 3, "\(form.stderr)")
-        #expect(form.events.contains { ($0["detail"] as? String)?.hasSuffix("resent (attempt 2)") == true }, "\(form.stdout)")
+        #expect(form.events.contains { ($0["detail"] as? String)?.hasPrefix("resent (attempt 2): messageId ") == true }, "\(form.stdout)")
         #expect(form.results.first?["failedStep"] as? String == "card form")
         // The challenge's cancel: the screen's event says how long the cardholder took over it.
         let challenge = try BinaryRun.run(["run", "payer-auth", "--ephemeral"],

@@ -183,6 +183,17 @@ enum LogPaneProbe {
     }
 }
 
+/// A party's own note (the Drops SDK giving up on a message) is not an arrow to it: "→ Safepay gave up" read as
+/// something sent to the SDK.
+@Suite struct OwnNoteTests {
+    @Test func aPartysOwnNoteIsADot() {
+        let event = FlowEvent(recorded: RecordedEvent(sequence: 1, step: "gave up", from: "SafepayDrops", to: "SafepayDrops", thread: "timer",
+                                                      time: "2030-01-01T00:00:00.000Z", duration: nil, status: "no ack", detail: "no ack after 3 attempts"),
+                              flowID: 1, flow: .activate)
+        #expect(LogPane.who(event) == "• Safepay")
+    }
+}
+
 @Suite struct SequenceViewTests {
     @Test func vDrawsAnActivationAsASequenceDiagram() throws {
         let driver = AppDriver()

@@ -304,6 +304,8 @@ enum LogPane {
         switch (event.from, event.to) {
         case (.app, .app) where event.step == .cancel: "✕"
         case (.app, .app): "• App"
+        // A party's own note (the Drops SDK giving up on a message): "→ Safepay" read as sent to it.
+        case (let from, let to) where from == to && from != .simulator: "• \(short(from))"
         case (_, .identityProvider): "⇢ IdP"
         case (.identityProvider, _): "⇠ IdP"
         // The faults switched on for a flow, at its start: a notice, not a fault that bit.
