@@ -95,7 +95,7 @@ extension DropsPage {
             guard let result = await simulation.acs.awaitResult(acsTransID, within: simulation.acs.timers.firstCReq) else { return }
             reply = .completed(result)
         } else {
-            guard let next = await exchange(acsTransID, nil) else { return }
+            guard let next = await exchange(acsTransID, nil, first: true, response, base: base) else { return }
             reply = next
         }
         while !isDisposed {
@@ -114,7 +114,7 @@ extension DropsPage {
                 answer = .continueOutOfBand
             }
             log("Drops", "ACS", ThreeDSMessage.creq(ids, answer, on: screen))
-            guard let next = await exchange(acsTransID, answer) else { return }
+            guard let next = await exchange(acsTransID, answer, first: false, response, base: base) else { return }
             reply = next
         }
         guard !isDisposed, case .completed(let result) = reply else { return }
@@ -138,11 +138,18 @@ extension DropsPage {
     }
 
     /// One CReq to the ACS, across the network and the ACS's fault: the CRes, the end of the challenge when the
-    /// 3DS SDK gives up on the ACS (it sends the ACS an Erro), or nil (after a Safepay error) when the ACS does
-    /// not know the challenge.
-    private func exchange(_ acsTransID: String, _ answer: ChallengeAnswer?) async -> ChallengeResponse? {
-        if let failure = await challengeFailure(simulation.faults.threeDS.acs), let result = simulation.acs.abandon(acsTransID, error: failure) {
-            return .completed(result)
+    /// 3DS SDK gives up on the ACS (it sends the ACS an Erro), or nil when the challenge ends here: the 3DS SDK
+    /// could not reach the ACS (its runtime error ended the payment), or the ACS does not know the challenge
+    /// (a Safepay error did).
+    private func exchange(_ acsTransID: String, _ answer: ChallengeAnswer?, first: Bool, _ response: AuthenticationResponse,
+                          base: [String: JSONValue]) async -> ChallengeResponse? {
+        switch await challengeFailure(simulation.faults.threeDS.acs) {
+        case .unreachable(let why)?:
+            acsUnreachable(why, first: first, response, base: base)
+            return nil
+        case .erro(let failure)?:
+            if let result = simulation.acs.abandon(acsTransID, error: failure) { return .completed(result) }
+        case nil: break
         }
         do {
             if let answer { return try simulation.acs.challenge(acsTransID, answer) }
@@ -161,7 +168,7 @@ extension DropsPage {
 
     /// The round trip to the directory server: nil when an ARes can come, else the 3DS Server's (or the DS's) Erro.
     private func lookupFailure(_ server: ServerFault?) async -> ProtocolError? {
-        if let failure = await networkFailure(.server) { return failure }
+        if let failure = await networkFailure() { return failure }
         switch server {
         case nil: return nil
         case .unreachable?:
@@ -207,14 +214,28 @@ extension DropsPage {
         }
     }
 
-    /// A round trip to the ACS: nil when the CRes can come, else the Erro that ends the challenge.
-    private func challengeFailure(_ server: ServerFault?) async -> ProtocolError? {
-        if let failure = await networkFailure(.sdk) { return failure }
+    /// Why a CReq gets no CRes: the 3DS SDK cannot reach the ACS at all, or an Erro ends the challenge.
+    private enum CReqFailure {
+        /// No connection: nothing the 3DS SDK sends reaches the ACS, an Erro no more than the CReq.
+        case unreachable(String)
+        case erro(ProtocolError)
+    }
+
+    /// A round trip to the ACS: nil when the CRes can come, else why none does.
+    private func challengeFailure(_ server: ServerFault?) async -> CReqFailure? {
+        do {
+            try await simulation.network?.roundTrip()
+        } catch {
+            switch error {
+            case .offline: return .unreachable("the network is unavailable: the device is offline")
+            case .timedOut(let after): return .erro(.timedOut(.sdk, detail: "no answer within \(after.components.seconds) s"))
+            }
+        }
         switch server {
         case nil: return nil
         case .unreachable?:
             fault(.acs, "the ACS cannot be reached")
-            return .connectionFailure(.sdk, detail: "the ACS cannot be reached")
+            return .unreachable("the ACS cannot be reached")
         // Slow past the 3DS SDK's wait for a CRes (a scenario's shorter `firstCReqSeconds`): it gives up first.
         case .slow? where Self.slowAnswer < simulation.acs.timers.firstCReq:
             fault(nil, "the ACS answers 5 s late")
@@ -225,28 +246,28 @@ extension DropsPage {
             let late = server == .slow ? "answers 5 s late" : "does not answer"
             fault(.acs, "the ACS \(late): the 3DS SDK gives up after \(wait.components.seconds) s")
             await simulation.clock.sleep(for: wait)
-            return .timedOut(.sdk, detail: "no CRes within \(wait.components.seconds) s")
+            return .erro(.timedOut(.sdk, detail: "no CRes within \(wait.components.seconds) s"))
         case .erro?:
             fault(.acs, "the ACS answers with an Erro message")
-            return .transientFailure(.acs, detail: "the ACS failed while authenticating")
+            return .erro(.transientFailure(.acs, detail: "the ACS failed while authenticating"))
         case .http500?:
             fault(.acs, "the ACS answers HTTP 500")
-            return .transientFailure(.sdk, detail: "the ACS answered HTTP 500")
+            return .erro(.transientFailure(.sdk, detail: "the ACS answered HTTP 500"))
         case .malformed?:
             fault(.acs, "the ACS answers a malformed message")
-            return .invalidFormat(.sdk, detail: "the CRes could not be read")
+            return .erro(.invalidFormat(.sdk, detail: "the CRes could not be read"))
         }
     }
 
-    /// One round trip on the simulated network: its latency, or the network fault's error from `caller`.
-    private func networkFailure(_ caller: ProtocolError.Component) async -> ProtocolError? {
+    /// One round trip on the simulated network from the 3DS Server: its latency, or the network fault's error.
+    private func networkFailure() async -> ProtocolError? {
         do {
             try await simulation.network?.roundTrip()
             return nil
         } catch {
             switch error {
-            case .offline: return .connectionFailure(caller, detail: "the network is unavailable: the device is offline")
-            case .timedOut(let after): return .timedOut(caller, detail: "no answer within \(after.components.seconds) s")
+            case .offline: return .connectionFailure(.server, detail: "the network is unavailable: the device is offline")
+            case .timedOut(let after): return .timedOut(.server, detail: "no answer within \(after.components.seconds) s")
             }
         }
     }
@@ -284,6 +305,25 @@ extension DropsPage {
             send(name: InframeEventName.cardinalFailure.rawValue,
                  detail: base.merging(["request_id": .null, "error": .string(reason), "three_ds": outcome]) { $1 })
         }
+    }
+
+    /// The 3DS SDK could not reach the ACS: the challenge ends on the device with the SDK's runtime error (EMV 3DS
+    /// SDK: an unreachable ACS is a runtime error, not a protocol one), and no Erro tells the ACS, which cannot be
+    /// reached either. The ACS ends the challenge by its own timer, after the payment has ended: the app has no
+    /// final transStatus, and the merchant's server learns the RReq's from its 3DS Server.
+    /// (The log showed an Erro reaching the ACS, which then ended the challenge U at once.)
+    private func acsUnreachable(_ why: String, first: Bool, _ response: AuthenticationResponse, base: [String: JSONValue]) {
+        let timer = first
+            ? "its first-CReq timer (\(simulation.acs.timers.firstCReq.components.seconds) s) ends the challenge N, challengeCancel 05"
+            : "its challenge limit (\(simulation.acs.challengeLimit.components.seconds) s) ends the challenge N, challengeCancel 04"
+        let runtimeError = "System Connection Failure: \(why)"
+        log("Drops", "Drops", "runtimeError", "\(runtimeError); the challenge ends here, and no Erro can reach the ACS: \(timer)")
+        var outcome = Self.outcome(response)
+        // The ARes's C is not the payment's outcome: no final transStatus came.
+        outcome["transStatus"] = nil
+        send(name: InframeEventName.cardinalFailure.rawValue,
+             detail: base.merging(["request_id": .null, "error": .string("the 3DS SDK's runtime error: \(runtimeError); the ACS, which heard nothing, ends the challenge by its own timer"),
+                                   "three_ds": .object(outcome)]) { $1 })
     }
 
     /// The cardholder approves or refuses on their other device: the ACS has it at once.

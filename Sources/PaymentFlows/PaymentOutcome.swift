@@ -10,7 +10,8 @@ public enum PaymentStatus {
     /// `onPayerAuthenticationFailure` after a challenge that ended N, or `onPayerAuthenticationUnavailable` for N
     /// or R before any challenge: the issuer did not authenticate the cardholder.
     public static let authenticationFailed = "AUTHENTICATION_FAILED"
-    /// U, or no ARes at all (Enrolled U or B), before or after a challenge: authentication could not be performed.
+    /// U, or no ARes at all (Enrolled U or B), before or after a challenge, or a challenge the 3DS SDK could not finish
+    /// (no final transStatus): authentication could not be performed.
     public static let authenticationUnavailable = "AUTHENTICATION_UNAVAILABLE"
     /// `onSafepayError`: a bad configuration, the bridge, or the directory server refused the AReq.
     public static let safepayError = "SAFEPAY_ERROR"
@@ -76,8 +77,14 @@ public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
     public var advice: String? {
         guard let nextAction else { return nil }
         if nextAction == .retry, card == nil { return Self.retryBeforeTheCard }
-        if nextAction == .retry, threeDSecure?.transStatus == "N" { return Self.retryWithoutAuthorising }
+        if nextAction == .retry, threeDSecure?.transStatus == "N" || isUnfinishedChallenge { return Self.retryWithoutAuthorising }
         return nextAction.advice
+    }
+
+    /// A challenge that ended on the device with no final transStatus (the 3DS SDK could not reach the ACS): the ACS
+    /// ends it N by its own timer, as the merchant's 3DS Server will hear.
+    private var isUnfinishedChallenge: Bool {
+        threeDSecure.map { $0.acsTransID != nil && $0.transStatus == nil && $0.challengeCancel == nil } ?? false
     }
 
     static let retryBeforeTheCard = "Run 3-D Secure again: no card was taken, so there is nothing to authorise yet."

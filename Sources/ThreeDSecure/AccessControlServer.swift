@@ -26,6 +26,9 @@ public final class AccessControlServer: Sendable {
         self.random = random
     }
 
+    /// How long a challenge may stay open once its first CReq came (`payments.challenge.timeoutSeconds`).
+    public var challengeLimit: Duration { policy.timeout }
+
     /// The card the issuer knows under this number, if any.
     public func card(_ number: CardNumber) -> TestCard? { cards[number.digits] }
 

@@ -88,7 +88,7 @@ import ThreeDSecure
     }
 
     @Test(arguments: [
-        (ServerFault.unreachable, "405", "C", NextAction.retry), (.erro, "403", "A", .proceedWithoutLiabilityShift),
+        (ServerFault.erro, "403", "A", NextAction.proceedWithoutLiabilityShift),
         (.http500, "403", "C", .retry), (.malformed, "203", "C", .retry),
     ])
     func anACSFaultEndsTheChallengeWithTheErro(fault: ServerFault, code: String, component: String, next: NextAction) throws {
@@ -110,7 +110,7 @@ import ThreeDSecure
     /// An Erro answers a CReq in place of a CRes, and a 3DS SDK that gave up on the ACS hears nothing more from
     /// it: no final CRes follows either Erro, while the ACS still reports the result to the directory server.
     @Test(arguments: [
-        (ThreeDSFaults.none, "4000000000002644", "ACS→Drops Erro"), (ThreeDSFaults(acs: .unreachable), "4000000000002503", "Drops→ACS Erro"),
+        (ThreeDSFaults.none, "4000000000002644", "ACS→Drops Erro"), (ThreeDSFaults(acs: .http500), "4000000000002503", "Drops→ACS Erro"),
         (ThreeDSFaults(acs: .malformed), "4000000000002503", "Drops→ACS Erro"),
     ])
     func anErroEndsTheChallengeWithoutAFinalCRes(faults: ThreeDSFaults, card: String, erro: String) throws {
