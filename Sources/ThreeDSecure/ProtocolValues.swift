@@ -179,6 +179,9 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     // The codes the simulation sends (EMV 3DS 2.2, table A.4).
+    public static func messageReceivedInvalid(_ from: Component, detail: String? = nil) -> ProtocolError {
+        ProtocolError("101", from, "Message Received Invalid", detail: detail)
+    }
     public static func invalidFormat(_ from: Component, detail: String? = nil) -> ProtocolError {
         ProtocolError("203", from, "Format of one or more Data Elements is Invalid according to the Specification", detail: detail)
     }

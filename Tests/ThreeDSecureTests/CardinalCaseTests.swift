@@ -101,4 +101,16 @@ import ThreeDSecure
         #expect(result.error?.errorCode == expected.errorCode)
         #expect((result.authenticationValue != nil) == (final == "Y"))
     }
+
+    /// An Erro code has one description (EMV 3DS 2.2, table A.4), whichever test case sends it: case 6's and
+    /// case 7's 101 read "Invalid Formatted Message" and "Error Processing Message Request".
+    @Test func everyErroCodeHasOneDescription() {
+        let errors = LookupOutcome.allCases.compactMap(\.error) + [
+            .invalidFormat(.sdk), .timedOut(.server), .transientFailure(.acs), .connectionFailure(.server),
+            .messageReceivedInvalid(.directoryServer),
+        ]
+        let descriptions = Dictionary(grouping: errors, by: \.errorCode).mapValues { Set($0.map(\.errorDescription)) }
+        #expect(descriptions.values.allSatisfy { $0.count == 1 }, "\(descriptions)")
+        #expect(descriptions["101"] == ["Message Received Invalid"])
+    }
 }
