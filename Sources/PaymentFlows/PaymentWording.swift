@@ -7,7 +7,9 @@ enum PaymentWording {
     static let summarize: FlowKind.Summarize = { summary, result in
         typealias Label = ResultSummary.Label
         let rows = rows(of: result)
-        let withoutCard = rows.filter { $0.label != cardLabel }
+        // The card goes last, whatever the outcome: which test card failed, or was cancelled, is what a tester
+        // looks for next (a failure and a cancel left it out).
+        let withoutCard = rows.filter { $0.label != cardLabel }, card = rows.filter { $0.label == cardLabel }
         // A payment's step is in its log and its callback; its error's code in the Erro row.
         summary.remove(Label.error, Label.failedAt)
         switch result.outcome {
@@ -31,6 +33,7 @@ enum PaymentWording {
                 summary.remove(Label.whatHappened)
             }
             summary.insert(withoutCard, after: Label.whatHappened)
+            summary.rows += card
             // The payment's next step is among its rows.
             if result.payment?.nextAction != nil { summary.remove(Label.whatToTry) }
         case .cancelled:
@@ -39,7 +42,7 @@ enum PaymentWording {
                 summary.rows[index].value = message.prefix(1).uppercased() + message.dropFirst() + ". No payment was authenticated."
             }
             if result.payment != nil { summary.remove(Label.whatToKnow) }
-            summary.rows += withoutCard
+            summary.rows += rows
         }
     }
 

@@ -50,7 +50,7 @@ extension TerminalEndToEndTests {
         pay(session, card: "5200000000002037")
         let (done, screen) = session.waitUntil { screen in
             ["not authenticated — AUTHENTICATION_UNAVAILABLE", "Enrolled", "U authentication unavailable at lookup · ECI 00",
-             "Erro", "101 from the directory server: Error Processing Message",
+             "Erro", "101 from the directory server: Message Received Invalid",
              "next step", "May authorise, without liability shift", "DS→Drops  Erro"].allSatisfy { screen.contains($0) }
         }
         #expect(done, "\(screen)")
