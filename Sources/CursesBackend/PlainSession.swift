@@ -12,7 +12,7 @@ import Threading
 /// The plain front end (`--plain`; chosen by itself for TERM=dumb or when standard input or output is not a terminal):
 /// the terminal UI's app told line by line — no cursor addressing, no box drawing, no colour — for screen
 /// readers, dumb terminals and logs. Questions are answered a line each; secrets are read with echo off; events
-/// are printed as they happen; a line with Esc, or the end of input, cancels; Ctrl-C quits.
+/// are printed as they happen; Esc (at a terminal the key alone; piped, a line holding it), or the end of input, cancels; Ctrl-C quits.
 public enum PlainSession {
     public static func run(makeService: @escaping @Sendable () -> Result<FlowService, TerminalSession.StartError>)
         throws(TerminalSession.StartError) -> Int32

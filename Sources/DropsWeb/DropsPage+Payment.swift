@@ -90,6 +90,12 @@ extension DropsPage {
         // answers after its own first-CReq timer): that timer then ends the challenge, and no CRes comes.
         var acsHasACReq = true
         if let (which, unanswered) = firstCReqUnanswered() {
+            // A CReq that cannot leave the device is not lost on the way: the runtime error wins (a lost first
+            // CReq won over an unreachable ACS and the network off, and the challenge ended N by the ACS's timer).
+            if case .unreachable(let why)? = await challengeFailure(nil) {
+                acsUnreachable(why, first: true, response, base: base)
+                return
+            }
             acsHasACReq = false
             fault(which, unanswered)
             guard let result = await simulation.acs.awaitResult(acsTransID, within: simulation.acs.timers.firstCReq) else { return }
@@ -204,6 +210,7 @@ extension DropsPage {
     /// The fault is the one that bit, for the result's advice to name it (an ACS timing out was named as a lost
     /// CReq, which was not on, and so not at all).
     private func firstCReqUnanswered() -> (BridgeFaults.Fault, String)? {
+        if simulation.faults.threeDS.acs == .unreachable { return nil }
         let seconds = simulation.acs.timers.firstCReq.components.seconds
         if simulation.faults.threeDS.firstCReqLost { return (.firstCReqLost, "the first CReq is lost: the ACS waits \(seconds) s for it") }
         switch simulation.faults.threeDS.acs {

@@ -95,12 +95,12 @@ enum DeviceAdvice {
             "Activation codes work once: log in if this device is activated, or ask for a new code (here: \(startOver) gives the scenario's codes back)."
         case (SimulatorStatus.activationRequired, _): "Activate this device first, then log in."
         case (StatusType.INVALID_STATE.name, IdpFailure.alreadyActivated.code):
-            "This device is already activated: log in instead, or reset the device to activate again. Here: \(startOver)."
+            "This device is already activated: log in instead, or reset the device to activate again. Here: \(startOver)"
         case (StatusType.INVALID_STATE.name, _): "Send the events in order: Start, GetAstClientData, then SetAuthorisationCode."
         case (StatusType.FAILED.name, IdpFailure.activatedForDifferentAccount.code):
-            "Log in as the user this device was activated for, or reset the device. Here: \(startOver)."
+            "Log in as the user this device was activated for, or reset the device. Here: \(startOver)"
         case (StatusType.CANNOT_ACQUIRE_TOKEN_DATA.name, _):
-            "The identity provider does not know this device as activated: reset the device and activate again. Here: \(startOver)."
+            "The identity provider does not know this device as activated: reset the device and activate again. Here: \(startOver)"
         case (StatusType.NOT_REACHABLE.name, offlineCode): "Bring the network back (the network-unavailable fault), then run the flow again."
         case (StatusType.FAILED.name, IdpFailure.serverError("").code):
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."

@@ -15,11 +15,11 @@ import ThreeDSecure
     let clock = ManualClock(countingWork: true)
 
     /// Pays with the step-up card; `atTheScreen` runs when the challenge screen comes, before its answer.
-    func pay(acs: ServerFault? = nil, atTheScreen: @escaping @Sendable (FlowService) -> Void = { _ in })
+    func pay(acs: ServerFault? = nil, firstCReqLost: Bool = false, atTheScreen: @escaping @Sendable (FlowService) -> Void = { _ in })
         throws -> (FlowResult, [FlowEvent])
     {
         let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration())
-        service.world.bridgeFaults = BridgeFaults(threeDS: ThreeDSFaults(acs: acs))
+        service.world.bridgeFaults = BridgeFaults(threeDS: ThreeDSFaults(firstCReqLost: firstCReqLost, acs: acs))
         let frontEnd = RecordingFrontEnd { prompt in
             switch prompt.request {
             case let request as PaymentDetailsRequest:
@@ -79,5 +79,17 @@ import ThreeDSecure
         let runtimeError = try #require(events.first { $0.step.rawValue == "runtimeError" }, "\(sequence)")
         #expect(runtimeError.detail.contains("the network is unavailable: the device is offline"), "\(runtimeError.detail)")
         #expect(runtimeError.detail.contains("its challenge limit (600 s) ends the challenge N, challengeCancel 04"), "\(runtimeError.detail)")
+    }
+
+    /// A CReq that cannot leave the device is not lost on the way: with both faults on, the runtime error ends the
+    /// payment at once (the lost CReq won: N, challengeCancel 05, after the ACS's 30 s).
+    @Test func anUnreachableACSWinsOverALostFirstCReq() throws {
+        let (result, events) = try pay(acs: .unreachable, firstCReqLost: true)
+        #expect(result.status == PaymentStatus.authenticationUnavailable)
+        #expect(result.payment?.challengeCancel == nil)
+        #expect(events.contains { $0.step.rawValue == "runtimeError" }, "\(steps(events))")
+        #expect(!events.contains { $0.status == "FAULT" && $0.detail.contains("the first CReq is lost") }, "\(steps(events))")
+        let start = try #require(events.first).time
+        #expect(start.duration(to: try #require(events.last).time) < .seconds(1), "no timer was waited for")
     }
 }

@@ -61,7 +61,7 @@ extension TerminalApp {
             // No heading for a flow the user has cancelled (Esc at its prompt): no work starts, and its cancel
             // events and result follow at once.
             if step == ScreenState.cancellingStep { return [] }
-            return ["\(flow.title): working… (a line with Esc, or end of input, cancels)"]
+            return ["\(flow.title): working… (Esc, or end of input, cancels)"]
         case .result(let result):
             // Its id in the history (the terminal UI's log rule says it), which `h` and `idp-tui history show` take.
             let summary = AppView.resultSummary(result)

@@ -9,7 +9,7 @@ extension TerminalApp {
     public func plainTimeWarning(at now: ContinuousClock.Instant) -> String? {
         if let since = plainCancellingUnsaid, now >= since + AppState.cancelShownAfter {
             state.plainSaidCancelling = since
-            return "cancelling… the SDK is ending the flow; a line with Esc ends it at once, without the SDK's answer"
+            return "cancelling… the SDK is ending the flow; Esc ends it at once, without the SDK's answer"
         }
         guard let (deadline, left, points) = plainWarningsLeft(at: now), let point = points.last(where: { left <= $0 }) else {
             return nil
