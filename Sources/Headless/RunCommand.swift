@@ -22,6 +22,7 @@ public enum RunCommand {
         }
         let status: Int32
         do { status = try runner.run(beforeFirstFlow: noteScenario) } catch { throw error.saidBy("run") }
+        if let note = unreadInputNote(options) { ProcessOutput.writeFully(STDERR_FILENO, Array((note + "\n").utf8)) }
         // The process ends next: freeing the simulated world (a scenario's every user) would only delay it.
         _ = Unmanaged.passRetained(runner)
         return status
@@ -55,6 +56,26 @@ public enum RunCommand {
         if needsNone && FlowAnswers.isBlank(bytes) { return options.flows.map { _ in FlowAnswers() } }
         do { return try FlowAnswers.parse(bytes, flows: options.flows) } catch { throw error.saidBy("run") }
     }
+
+    /// Flows that ask nothing leave a pipe unread (above); when the pipe held something by the end (`echo '{"faults":
+    /// …}' | idp-tui run logout`), a note says it was not read, on standard error: the run went on without the
+    /// faults, exit 0, and a CI step took that for the fault's answer without a word. The status stays the run's.
+    private static func unreadInputNote(_ options: CommandLineOptions) -> String? {
+        guard !options.flows.contains(where: \.asksTheUser), options.answersPath == "-", !options.answersNamed,
+              !standardInputIsAFile, isatty(STDIN_FILENO) == 0 else { return nil }
+        var waiting: Int32 = 0
+        guard ioctl(STDIN_FILENO, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { return nil }
+        // Empty answers (`{}`, `[{}, {}]`) would have changed nothing: no note. Read now, as the process ends.
+        var bytes = [UInt8](repeating: 0, count: Int(min(waiting, 65_536)))
+        let count = read(STDIN_FILENO, &bytes, bytes.count)
+        defer { SecureMemory.wipe(&bytes) }
+        guard count > 0, bytes.prefix(count).contains(where: { !Self.emptyAnswerBytes.contains($0) }) else { return nil }
+        let flows = options.flows.map(\.rawValue).joined(separator: " ")
+        return "idp-tui: run: standard input was not read: \(flows) asks nothing, so its answers (faults) are read only with --answers - or from a file (< answers.json)"
+    }
+
+    /// What answers that say nothing are made of: brackets, commas and white space.
+    private static let emptyAnswerBytes = Set("{}[], \t\r\n".utf8)
 
     private static var standardInputIsAFile: Bool {
         var info = stat()

@@ -15,8 +15,9 @@ struct BinaryRun {
     /// whatever the test runner's; an empty value in `environment` counts as unset, as it does for locales).
     /// `stdoutTo`, when given, takes the standard output instead of a pipe read here (a device, a closed pipe).
     /// `executable` runs something else (a shell around idp-tui) the same way.
+    /// `stdinFirst`: `stdin` (a pipe's worth at most) is in the pipe before the program starts, not written after.
     static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-                    stdoutTo: FileHandle? = nil, executable: URL = executable) throws -> BinaryRun {
+                    stdoutTo: FileHandle? = nil, executable: URL = executable, stdinFirst: Bool = false) throws -> BinaryRun {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -34,8 +35,9 @@ struct BinaryRun {
         process.standardInput = input
         process.standardOutput = stdoutTo ?? output
         process.standardError = errors
+        if stdinFirst { try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
         try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        if !stdinFirst { try input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so that a full pipe cannot block the child.
         let group = DispatchGroup()

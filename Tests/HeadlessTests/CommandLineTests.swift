@@ -240,3 +240,22 @@ import Testing
         #expect(run.stdout.isEmpty)
     }
 }
+
+/// A run of flows that ask nothing leaves a pipe unread; answers piped to it anyway are said to be unread, on
+/// standard error, so that a CI step does not take the run for the fault's answer (it said nothing, exit 0).
+@Suite struct UnreadInputTests {
+    @Test func answersPipedToALogoutAreSaidToBeUnread() throws {
+        let run = try BinaryRun.run(["run", "logout", "--ephemeral"], stdin: #"{"faults":{"insecureDevice":true}}"#, stdinFirst: true)
+        #expect(run.status == 0, "the logout ran, without the fault")
+        #expect(run.stderr.contains("idp-tui: run: standard input was not read: logout asks nothing"), "\(run.stderr)")
+        let read = try BinaryRun.run(["run", "logout", "--ephemeral", "--answers", "-"], stdin: #"{"faults":{"insecureDevice":true}}"#, stdinFirst: true)
+        #expect(read.results.first?["status"] as? String == "INSECURE_DEVICE", "\(read.stdout)")
+        #expect(!read.stderr.contains("not read"), "\(read.stderr)")
+    }
+
+    @Test func emptyAnswersPipedToALogoutSayNothing() throws {
+        let run = try BinaryRun.run(["run", "logout", "logout", "--ephemeral"], stdin: "[{}, {}]\n", stdinFirst: true)
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+    }
+}
