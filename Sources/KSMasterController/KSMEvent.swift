@@ -43,7 +43,7 @@ public struct KSMStartResultEvent: KsEvent {
     public let errorDescription: String
 
     /// Public so that an app's tests can hand its handler a result, as the controller would.
-    public init(status: KSMEventStatusType, sdkState: KSMSdkState, userList: [KsUserIdentifier], errorCode: Int = 0, reportId: Int = 0,
+    public init(status: KSMEventStatusType, sdkState: KSMSdkState, userList: [KsUserIdentifier] = [], errorCode: Int = 0, reportId: Int = 0,
                 errorDescription: String = "") {
         self.status = status
         self.sdkState = sdkState
