@@ -32,12 +32,16 @@ public enum StateCommands {
     /// `--state` given to a command that does not use it (`compare`, `scenario`) is still checked, as every
     /// command checks it: what is at the path must be a state file this user can reach (not a folder, a FIFO, a
     /// link, another program's database, a path behind a folder they cannot search). Nothing there yet is
-    /// accepted, as `run` accepts it; nothing is made.
+    /// accepted where `run` could make it, and refused where it could not (`/etc/passwd/x.db` was accepted, exit 0,
+    /// where `run` said "/etc/passwd is not a folder"); nothing is made.
     public static func checkUnused(_ options: CommandLineOptions, command: Command) throws(UsageError) {
         guard let path = options.statePath, !options.ephemeral else { return }
-        if try isAbsent(path, prefix: command.prefix) { return }
         do {
-            try StateFile.check(path)
+            if try StateFile.isAbsent(path) {
+                try StateFile.checkCouldBeMade(path)
+            } else {
+                try StateFile.check(path)
+            }
         } catch {
             throw UsageError(command.prefix + error.description)
         }

@@ -285,6 +285,10 @@ enum StatePath {
             missing.append(current)
             current = Self.folder(of: current)
         }
+        // A file further up says so, as one holding the file itself does ("cannot create … Not a directory").
+        if !current.isEmpty, stat(current, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+            throw StateError("\(current) is not a folder, so it cannot hold the state file \(path)")
+        }
         for made in missing.reversed() {
             if mkdir(made, 0o700) != 0 && errno != EEXIST {
                 throw StateError("cannot create the folder \(made) for the state file: \(String(cString: strerror(errno)))")

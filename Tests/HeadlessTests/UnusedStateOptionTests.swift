@@ -81,4 +81,22 @@ import Testing
         #expect(try BinaryRun.run(["run", "logout", "--state", state]).status == 0)
         #expect(try BinaryRun.run(["scenario", "show", "--state", state]).status == 0)
     }
+
+    /// Nothing there yet, where `run` could not make it: refused as `run` refuses it (compare took
+    /// `/etc/passwd/x.db`, exit 0); a missing folder `run` would make is accepted, and not made.
+    @Test func nothingYetWhereRunCouldNotMakeItIsRefused() throws {
+        let folder = scratchPath("idp-tui-unused-unmakeable")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/plain-file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        for arguments in [["compare"], ["scenario", "show"], ["run", "logout"]] {
+            let run = try BinaryRun.run(arguments + ["--state", file + "/more/state.sqlite"])
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("\(file) is not a folder, so it cannot hold the state file"), "\(arguments): \(run.stderr)")
+        }
+        let later = folder + "/later/state.sqlite"
+        #expect(try BinaryRun.run(["compare", "--state", later]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/later"), "nothing is made")
+    }
 }
