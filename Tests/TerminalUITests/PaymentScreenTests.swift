@@ -95,9 +95,10 @@ extension AppDriver {
         driver.type("12/30")
         driver.press(.enter, .enter, .enter, .enter)
         #expect(driver.isPaymentForm)
-        // The message beside the card number, where the focus went back.
+        // The message beside the card number, where the focus went back, on two rows ("the card number" left out).
         let text = driver.app.render().text
-        #expect(text.contains("›[4000 0000 0000 2502     ] the card number fails the"), "\(text)")
+        #expect(text.contains("›[4000 0000 0000 2502     ] fails the Luhn check; check for"), "\(text)")
+        #expect(text.contains("]               a mistyped digit."), "\(text)")
         guard case .payment(let form) = driver.app.state.screen else { Issue.record("no card form"); return }
         #expect(form.focus == 0)
     }

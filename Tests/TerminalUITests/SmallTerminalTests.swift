@@ -131,7 +131,7 @@ import Testing
         driver.type("1230")
         driver.press(.enter, .enter, .enter, .enter)
         let text = rows(driver).joined(separator: "\n")
-        #expect(text.contains("the card number fails the Luhn check; check") && text.contains("for a mistyped digit."), "\(text)")
+        #expect(text.contains("Card number: fails the Luhn check; check for a mistyped") && text.contains("│ digit."), "\(text)")
         #expect(text.contains("[ Pay ]"))
     }
 

@@ -84,8 +84,8 @@ public struct PaymentFormState: Sendable {
 
     /// A letter typed or pasted into the expiry (or the amount, a digit into the currency) is said beside it at
     /// once, not only when Pay is pressed; a complaint already shown (a refused Pay, a full field) stays until the
-    /// next key. The field being typed first (one complaint shows at a time: an `x` typed into the amount went
-    /// unsaid while the expiry's letter was).
+    /// next key. The field being typed first. The screen draws every field's such note, not only this one
+    /// (``fieldNotes(cardHint:)``: the currency's hid the amount's).
     mutating func sayStrayCharacters() {
         guard error == nil else { return }
         for field in (focusedField.map { [Self.fields[$0]] } ?? []) + Self.fields {

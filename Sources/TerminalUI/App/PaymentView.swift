@@ -41,45 +41,37 @@ extension AppView {
             let input = field == .card && !focused ? Self.maskedCard(form.inputs[index]) : form.inputs[index]
             drawInput(&buffer, input, focused: focused, row: row, left: boxLeft, width: boxWidth)
             buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
-            if let error = form.error, form.errorField == field, errorBeside {
-                // The error beside the field it is about, on up to three rows (the boxes below end left of it).
-                let text = error.hasPrefix(field.label + ": ") ? String(error.dropFirst(field.label.count + 2)) : error
-                buffer.putWrapped(text, row: row, column: besideBoxes, width: besideRoom, lines: 3, role: .error)
-            } else if field == .card {
-                let hint = PaymentForm.cardHint(form.inputs[index].text)
-                let role: Role = hint.valid == true ? .success : hint.valid == false ? .error : .hint
-                // Narrow (60 columns leave 12): the short form, so that "Visa · Luhn ✓" is not cut before its ✓.
-                var text = hint.text
-                if CharacterWidth.of(text) > besideRoom {
-                    text = text.replacingOccurrences(of: "American Express", with: "Amex")
-                        .replacingOccurrences(of: " · Luhn ✓", with: " ✓").replacingOccurrences(of: " · fails Luhn", with: " ✗ Luhn")
-                }
-                // Still too wide: the brand on one line and the rest under it, rather than a wrap that leaves
-                // "Mastercard ·" above "8/16".
-                if CharacterWidth.of(text) > besideRoom, let dot = text.range(of: " · ") {
-                    text = String(text[..<dot.lowerBound]) + "\n" + String(text[dot.upperBound...])
-                } else if CharacterWidth.of(text) > besideRoom, let mark = text.range(of: " ✗ ") {
-                    text = String(text[..<mark.lowerBound]) + "\n" + String(text[text.index(after: mark.lowerBound)...])
-                }
-                // The rows beside the narrower boxes below are free: the empty field's list of brands takes four.
-                for (offset, line) in text.split(separator: "\n").enumerated() {
-                    buffer.putWrapped(String(line), row: row + offset, column: besideBoxes, width: max(0, besideRoom),
-                                      lines: 4 - offset, role: role)
-                }
+        }
+        // Each field's note beside it (at 60 columns, the card's hint alone: the others go under the buttons).
+        let hint = Self.cardHintNote(form.inputs[0].text, width: max(0, besideRoom))
+        let notes = errorBeside ? form.fieldNotes(cardHint: hint) : [hint] + Array(repeating: nil, count: form.fieldCount - 1)
+        for note in besideLayout(notes, focus: form.focusedField, rows: form.fieldCount + 1, width: max(0, besideRoom),
+                                 atMost: { $0.role == .error ? 2 : 4 }) {
+            for (offset, line) in note.lines.enumerated() {
+                buffer.put(line, row: area.top + 1 + note.row + offset, column: besideBoxes, role: note.role, limit: max(0, besideRoom))
+            }
+        }
+        // Under the buttons: a note about them, and at 60 columns the fields' notes, the focused field's first.
+        var under: [(label: String?, text: String)] = []
+        if let error = form.error, form.errorField == nil { under.append((nil, error)) }
+        if !errorBeside {
+            let focused = form.focusedField
+            let order = (focused.map { [$0] } ?? []) + (0..<form.fieldCount).filter { $0 != focused }
+            let fieldNotes = form.fieldNotes(cardHint: nil)
+            for index in order {
+                if let note = fieldNotes[index] { under.append((PaymentFormState.fields[index].label, note.text)) }
             }
         }
         var buttonRow = area.top + 2 + form.fieldCount
-        // An error under the buttons that needs more rows than are left there (at 60×18, one): the buttons move up
-        // into the blank row above them, so that it is read whole (it ended "…; chec…").
-        if let error = form.error, form.errorField == nil || !errorBeside,
-           Wrap.lines(error, width: area.width).count > area.top + area.height - buttonRow - 1 {
-            buttonRow -= 1
-        }
+        // Notes under the buttons that need more rows than are left there (at 60×18, one): the buttons move up
+        // into the blank row above them, so that they are read whole (one ended "…; chec…").
+        let needed = under.reduce(0) { $0 + Wrap.lines(($1.label.map { "\($0): " } ?? "") + $1.text, width: area.width).count }
+        if needed > area.top + area.height - buttonRow - 1 { buttonRow -= 1 }
         drawButtons(&buffer, [("Pay", form.focus == form.submitIndex), ("Cancel", form.focus == form.cancelIndex)],
                     row: buttonRow, left: boxLeft, firstStop: form.submitIndex)
-        if let error = form.error, form.errorField == nil || !errorBeside {
-            buffer.putWrapped(error, row: buttonRow + 1, column: area.left, width: area.width,
-                              lines: max(1, area.top + area.height - buttonRow - 1), role: .error)
+        let rows = max(1, area.top + area.height - buttonRow - 1)
+        for (offset, line) in underLayout(under, rows: rows, width: area.width).enumerated() {
+            buffer.put(line, row: buttonRow + 1 + offset, column: area.left, role: .error, limit: area.width)
         }
     }
 
