@@ -27,7 +27,7 @@ extension AppView {
                 + [("end", "newest"), ("esc", "back")] + (state.logTakesV ? [("v", "diagram")] : []) + [("F1", "help")]
         }
         if state.isDiagramZoomed {
-            return [("↑↓ pgup pgdn", "scroll"), ("z esc", "unzoom"), ("tab", "into the log"), ("v", "the list"), ("?", "help")]
+            return [("↑↓ pgup pgdn", "scroll"), ("z esc", "unzoom"), ("tab", "into the log"), ("v", "the list"), ("? F1", "help")]
         }
         let keys = screenKeys(state)
         // z early where the diagram shows: a small terminal needs it most.
@@ -41,20 +41,20 @@ extension AppView {
         // q before f and h: at 60 columns the bar dropped it, and with it the way out.
         // Tab and v last: the log's keys show where the bar has room (tab from 80 columns, v from about 90).
         case .home: return [("↑↓ 1-\(MenuItem.all.count)", "move"), ("enter", "select"), ("q", "quit"), ("f", "faults"), ("h", "history"),
-                            ("tab", "log"), ("v", "diagram"), ("?", "help")]
+                            ("tab", "log"), ("v", "diagram"), ("? F1", "help")]
         case .history(let history) where history.editingFilter: return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")]
         case .history(let history) where !history.filter.isEmpty:
-            return [("↑↓ j k", "move"), ("enter", "transcript"), ("/", "filter"), ("esc", "clear the filter"), ("?", "help")]
-        case .history: return [("↑↓ j k", "move"), ("enter", "transcript"), ("/", "filter"), ("esc", "back"), ("f", "faults"), ("?", "help")]
-        case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("?", "help")]
-        case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back"), ("?", "help")]
+            return [("↑↓ j k", "move"), ("enter", "transcript"), ("/", "filter"), ("esc", "clear the filter"), ("? F1", "help")]
+        case .history: return [("↑↓ j k", "move"), ("enter", "transcript"), ("/", "filter"), ("esc", "back"), ("f", "faults"), ("? F1", "help")]
+        case .transcript(let transcript, _) where transcript.detail != nil: return [("↑↓ pgup pgdn", "scroll"), ("esc", "close"), ("? F1", "help")]
+        case .transcript(let transcript, _) where transcript.asSequence: return [("↑↓ pgup pgdn", "scroll"), ("v", "the list"), ("esc", "back"), ("? F1", "help")]
         case .transcript(let transcript, _) where transcript.editingFilter: return [("type", "filter"), ("enter", "keep"), ("esc", "clear"), ("F1", "help")]
         // Esc clears a kept filter first (the bar said "back").
         case .transcript(let transcript, _) where !transcript.filter.isEmpty:
-            return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("esc", "clear the filter"), ("?", "help")]
-        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("v", "sequence"), ("esc", "back"), ("?", "help")]
+            return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("esc", "clear the filter"), ("? F1", "help")]
+        case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("v", "sequence"), ("esc", "back"), ("? F1", "help")]
         case .comparison: return [("↑↓ j k", "scroll"), ("esc", "back")]
-            + ComparisonState.variantWords.enumerated().map { ("\($0.offset + 1)", $0.element.word) } + [("pgup pgdn space b", "page"), ("?", "help")]
+            + ComparisonState.variantWords.enumerated().map { ("\($0.offset + 1)", $0.element.word) } + [("pgup pgdn space b", "page"), ("? F1", "help")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
         // Test data (F4) before Enter, which everyone tries: at 60 columns the bar keeps tab, esc, F4 and F1.
         // F6 (into the log) before shift-tab: at 80 columns the bar has room for it, not for both.
@@ -67,18 +67,18 @@ extension AppView {
             case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F6", "log"), ("F1", "help")]
             // v before help: the diagram of the challenge's CReq and CRes, where no code field takes the key.
             case .singleSelect, .multiSelect: return [("↑↓", "move"), ("space", "choose"), ("enter", "submit"), ("esc", "cancel"), ("F6", "log"),
-                                                      ("v", "diagram"), ("?", "help")]
+                                                      ("v", "diagram"), ("? F1", "help")]
             case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("F6", "log"),
-                                     ("v", "diagram"), ("?", "help")]
-            case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("F6", "log"), ("v", "diagram"), ("?", "help")]
+                                     ("v", "diagram"), ("? F1", "help")]
+            case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("F6", "log"), ("v", "diagram"), ("? F1", "help")]
             }
         // F6 into the log: Tab moves round the choice (``ChoiceList``), as between a form's fields.
         case .choice(let choice): return [("↑↓ 1-\(choice.choice.options.count)", "move"), ("enter", "select"), ("esc", "cancel"), ("f", "faults"),
-                                          ("F6", "log"), ("?", "help")]
+                                          ("F6", "log"), ("? F1", "help")]
         // Cancelling, Esc again stops waiting for the SDK (the screen says so too).
-        case .working: return [("esc", state.screen.isCancelling ? "end now" : "cancel flow"), ("pgup pgdn", "log"), ("f", "faults"), ("?", "help")]
+        case .working: return [("esc", state.screen.isCancelling ? "end now" : "cancel flow"), ("pgup pgdn", "log"), ("f", "faults"), ("? F1", "help")]
         case .result: return [("enter esc", "back"), ("pgup pgdn", "log"), ("h", "history"), ("f", "faults"), ("tab", "into the log"),
-                              ("v", "diagram"), ("?", "help")]
+                              ("v", "diagram"), ("? F1", "help")]
         }
     }
 }
