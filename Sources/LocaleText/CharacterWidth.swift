@@ -78,6 +78,18 @@ public enum CharacterWidth {
         return prefix(text, fitting: columns - 1) + "…"
     }
 
+    /// ``truncate(_:to:)``, but cut after a whole word where the cut would fall inside one: a value cut mid-word reads
+    /// as another value ("added latency: +100…" for +1000 ms). A word that began in the first half is cut as it is.
+    public static func truncateAtWord(_ text: some StringProtocol, to columns: Int) -> String {
+        let cut = truncate(text, to: columns)
+        guard cut.hasSuffix("…"), of(text) > columns else { return cut }
+        let kept = cut.dropLast()
+        // At a word's end already: the next character of `text` is a space.
+        if text.dropFirst(kept.count).first == " " { return cut }
+        guard let space = kept.lastIndex(of: " "), kept.distance(from: kept.startIndex, to: space) >= kept.count / 2 else { return cut }
+        return String(kept[..<space]).trimmingTrailing(while: { $0 == " " || $0 == "," || $0 == ":" || $0 == "·" }) + " …"
+    }
+
     /// `line` in lines of at most `columns` terminal columns, as a plain transcript prints it at a terminal: broken
     /// at spaces, a word wider than a line broken where the line ends (nothing is cut), and every line after the
     /// first indented two more than the first's own indent, so that a wrapped line reads as one (a screen reader
@@ -152,5 +164,14 @@ public enum CharacterWidth {
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - of(cell))
             }.joined(separator: space)
         }
+    }
+}
+
+extension String {
+    /// Without the trailing characters `drop` takes.
+    fileprivate func trimmingTrailing(while drop: (Character) -> Bool) -> String {
+        var text = self
+        while let last = text.last, drop(last) { text.removeLast() }
+        return text
     }
 }

@@ -125,3 +125,21 @@ import ThreeDSecure
         #expect(text.contains(" above ─") && count > 10, "\(text)")
     }
 }
+
+/// The status line names the faults on as far as it has room, cut after a whole word: "added latency: +100…" read
+/// as 100 ms where the latency was 1000 ms.
+@Suite struct StatusLineCutTests {
+    @Test(arguments: [80, 72, 60])
+    func theFaultsOnAreCutAfterAWholeWord(width: Int) throws {
+        var scenario = Scenario.embeddedDefault
+        scenario.identityFaults.addedLatency = .milliseconds(1000)
+        scenario.bridgeFaults.threeDS.acs = .unreachable
+        let driver = AppDriver(width: width, height: 24, scenario: scenario)
+        let rows = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let status = try #require(rows.last { $0.contains("⚡ 2 faults on") }, "\(rows)")
+        #expect(!status.contains("+100…") && !status.contains("+10…"), "\(width): \(status)")
+        if let cut = status.range(of: "…") {
+            #expect(status[..<cut.lowerBound].hasSuffix(" "), "cut after a whole word: \(width): \(status)")
+        }
+    }
+}

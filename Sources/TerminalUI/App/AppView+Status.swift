@@ -47,7 +47,7 @@ extension AppView {
         // the device, so that the two never run together.
         right = CharacterWidth.truncate(right, to: max(0, buffer.width / 2))
         let room = buffer.width - CharacterWidth.of(right) - (right.isEmpty ? 0 : 2)
-        buffer.put(CharacterWidth.truncate(left, to: room), row: row, column: 0, role: .status, limit: room)
+        buffer.put(CharacterWidth.truncateAtWord(left, to: room), row: row, column: 0, role: .status, limit: room)
         buffer.put(right, row: row, column: buffer.width - CharacterWidth.of(right), role: .status)
     }
 
