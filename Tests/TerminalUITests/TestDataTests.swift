@@ -336,6 +336,12 @@ import ThreeDSecure
         #expect(text.contains("[4000 0000 0000 2503     ] Visa · Luhn ✓"), "\(text)")
         #expect(text.contains("[11/2031   ]"), "\(text)")
         #expect(text.contains("[49.99     ]"), "the amount is the merchant's again: \(text)")
+        // Cleared and typed again by hand, the number is the user's own: the hint no longer says it was filled in.
+        driver.press(.control("u"))
+        driver.type("4000000000002503")
+        let retyped = driver.app.render().text
+        #expect(!retyped.contains("The last card used is filled in"), "\(retyped)")
+        #expect(retyped.contains("The Drops page asks for the card"), "\(retyped)")
         // Enter through the fields pays with it again.
         driver.press(.enter, .enter, .enter, .enter, .enter)
         driver.pump { _ in driver.challenge != nil || driver.isResult }

@@ -62,14 +62,20 @@ public struct PaymentFormState: Sendable {
 
     func text(_ field: PaymentField) -> String { inputs[Self.fields.firstIndex(of: field) ?? 0].text }
 
-    /// The card field still holds the last payment's card (the hint says so until it is changed).
+    /// The card field still holds the last payment's card, as the form filled it in (the hint says so until it is
+    /// changed). A number typed or pasted there again, after a change, is the user's own: the hint said "the last
+    /// card used is filled in" over a number typed by hand.
     var showsLastCard: Bool {
-        guard let lastCard else { return false }
+        guard let lastCard, !cardChanged else { return false }
         return text(.card) == PaymentForm.formatCardNumber(lastCard.number.digits)
     }
 
+    /// Whether the card field has held anything but what the form filled in (``formatAsTyped()`` sees each change).
+    private var cardChanged = false
+
     /// The card number in groups and the expiry with its slash, as they are typed (or pasted).
     mutating func formatAsTyped() {
+        if let lastCard, text(.card) != PaymentForm.formatCardNumber(lastCard.number.digits) { cardChanged = true }
         let digit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
         if let card = Self.fields.firstIndex(of: .card) { inputs[card].reformat(counting: digit, PaymentForm.formatCardNumber) }
         if let expiry = Self.fields.firstIndex(of: .expiry) {
