@@ -262,15 +262,19 @@ extension AppView {
         // As wide as the longest outcome of the whole catalogue (so the column stays put while a filter narrows the
         // list), within 24; a longer one ends in "…" ("challenge → U, Erro" was cut to "challenge → U, Err").
         let outcomeWidth = min(24, picker.cards.map { CharacterWidth.of($0.expectedOutcome) }.max() ?? 18)
+        // The name only where it has room to say something: at 60 columns it was cut to "Suc…", "Err…" (the line
+        // under the list has the focused card's whole).
+        let showsName = width - 4 - (19 + 2 + 4 + 2 + outcomeWidth + 2) >= 12
         for (offset, card) in cards.enumerated().dropFirst(first).prefix(rows) {
             let row = top + 2 + offset - first
             let focused = offset == picker.focus
             buffer.targets.append(ClickTarget(row: row, column: left + 1, width: width - 2, stop: offset))
             let source = card.source.map { $0.replacingOccurrences(of: "Test Case ", with: "TC") } ?? "own"
-            let line = [
+            let columns = [
                 PaymentForm.formatCardNumber(card.number).padding(toLength: 19, withPad: " ", startingAt: 0),
-                LogPane.pad(source, 4), LogPane.pad(card.expectedOutcome, outcomeWidth), card.title,
-            ].joined(separator: "  ")
+                LogPane.pad(source, 4), showsName ? LogPane.pad(card.expectedOutcome, outcomeWidth) : card.expectedOutcome,
+            ] + (showsName ? [card.title] : [])
+            let line = columns.joined(separator: "  ")
             buffer.put(focused ? "›" : " ", row: row, column: left + 1, role: focused ? .fieldFocused : .fieldBlurred)
             buffer.put(CharacterWidth.truncate(line, to: width - 4), row: row, column: left + 3,
                        role: focused ? .menuFocused : .text, limit: width - 4)
