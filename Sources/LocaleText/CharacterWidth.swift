@@ -120,10 +120,14 @@ public enum CharacterWidth {
                     if word.isEmpty { continue }
                 }
             }
-            // A word wider than what is left of the line goes on in pieces.
+            // A word wider than what is left of the line goes on in pieces, each ending after a comma where one is
+            // in its later two thirds: a JSON detail's ids were split mid-value ("dsTransID":"a7 / e9ee42-…).
             while width + of(word) > columns {
-                let piece = prefix(word, fitting: columns - width)
+                var piece = prefix(word, fitting: columns - width)
                 guard !piece.isEmpty else { break }
+                if let comma = piece.lastIndex(of: ","), piece.distance(from: piece.startIndex, to: comma) >= piece.count / 3 {
+                    piece = String(piece[...comma])
+                }
                 current += piece
                 word = word.dropFirst(piece.count)
                 breakLine()

@@ -280,6 +280,9 @@ enum LogPaneProbe {
         // A column's padding where the line breaks is not carried to the next line.
         #expect(CharacterWidth.wrap("  ⇢ IdP     GET /authorize       IdpSdk         client_id=KssIdpEnrollment, tenant=demo", to: 40)
             == ["  ⇢ IdP     GET /authorize       IdpSdk", "    client_id=KssIdpEnrollment,", "    tenant=demo"])
+        // A JSON value wider than a line goes on after its commas, not in the middle of an id.
+        let json = #"{"acsTransID":"f29a6373-1d62-4efa","dsTransID":"618adf6a-9fd1-4ddb","enrolled":"Y"}"#
+        #expect(CharacterWidth.wrap(json, to: 40) == [#"{"acsTransID":"f29a6373-1d62-4efa","#, #"  "dsTransID":"618adf6a-9fd1-4ddb","#, #"  "enrolled":"Y"}"#])
         // Wide characters count two.
         #expect(CharacterWidth.wrap("⚡ fault ⚡ fault ⚡ fault ⚡ fault ⚡ fault", to: 20).allSatisfy { CharacterWidth.of($0) <= 20 })
     }
