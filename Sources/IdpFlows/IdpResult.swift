@@ -95,7 +95,7 @@ enum DeviceAdvice {
             "Activation codes work once: log in if this device is activated, or ask for a new code (here: \(startOver) gives the scenario's codes back)."
         case (SimulatorStatus.activationRequired, _): "Activate this device first, then log in."
         case (StatusType.INVALID_STATE.name, IdpFailure.alreadyActivated.code):
-            "This device is already activated: log in instead, or reset the device to activate again. Here: \(startOver)"
+            "Log in, or, to activate again, reset the device first. Here: \(startOver)"
         case (StatusType.INVALID_STATE.name, _): "Send the events in order: Start, GetAstClientData, then SetAuthorisationCode."
         case (StatusType.FAILED.name, IdpFailure.activatedForDifferentAccount.code):
             "Log in as the user this device was activated for, or reset the device. Here: \(startOver)"

@@ -68,7 +68,7 @@ import Testing
         let text = run.results.last?["advice"] as? String ?? ""
         // No full stop after the command: copied with it, the path named a file that does not exist, and reset
         // said there was nothing to reset (a tester).
-        #expect(text.hasSuffix("reset the device to activate again. Here: idp-tui reset --state=\(state)"), "\(text)")
+        #expect(text == "Log in, or, to activate again, reset the device first. Here: idp-tui reset --state=\(state)", "\(text)")
         let memory = try BinaryRun.run(["run", "activate", "activate", "--ephemeral"], stdin: answers)
         let inMemory = memory.results.last?["advice"] as? String ?? ""
         #expect(inMemory.hasSuffix(". Here: starting again (this state is in memory only)"), "\(inMemory)")
