@@ -76,6 +76,20 @@ public final class KssIdpWrapper: Sendable {
               completion: completion)
     }
 
+    /// The order KOBIL's KSSIDP activation page calls it in (`activate(clientId:credentials:authMode:)`, no
+    /// parent span); otherwise as ``activate(clientId:authMode:credentials:parentSpan:completion:)``. Code copied
+    /// from that page did not compile.
+    public func activate(clientId: String, credentials: [String: String], authMode: KSMAuthenticationMode,
+                         completion: @escaping (ResultObject, KssIdpResultObject) -> Void) {
+        activate(clientId: clientId, authMode: authMode, credentials: credentials, parentSpan: nil, completion: completion)
+    }
+
+    /// The order KOBIL's KSSIDP login page calls it in; otherwise as ``login(clientId:authMode:credentials:parentSpan:completion:)``.
+    public func login(clientId: String, credentials: [String: String], authMode: KSMAuthenticationMode,
+                      completion: @escaping (ResultObject, KssIdpResultObject) -> Void) {
+        login(clientId: clientId, authMode: authMode, credentials: credentials, parentSpan: nil, completion: completion)
+    }
+
     /// Either call, with the credentials held as secrets (idp-tui's front ends never turn them back into text).
     package func start(clientId: String, authMode: KSMAuthenticationMode, credentials: [String: Secret], parentSpan: String?,
                        completion: @escaping (ResultObject, KssIdpResultObject) -> Void) {

@@ -47,6 +47,24 @@ private let chainFilePath: String = {
         }
     }
 
+    /// KOBIL's KSSIDP pages call `activate(clientId:credentials:authMode:)` and `login(…)` in that order, with no
+    /// parent span: code copied from them compiles and runs as the guide's order does.
+    @Test func kobilsPageOrderActivatesAndLogsIn() async {
+        let (wrapper, controller, _) = wrapper()
+        _ = await controller.receive(KSMStartEvent())
+        let (activated, _) = await withCheckedContinuation { continuation in
+            wrapper.activate(clientId: KSMClientId.enrollment, credentials: Demo.aliceActivation, authMode: .no) { resultObject, newResultObject in
+                continuation.resume(returning: (resultObject, newResultObject))
+            }
+        }
+        #expect(activated.status == .KSMOK && activated.userId == "alice")
+        let (login, object) = await withCheckedContinuation { continuation in
+            wrapper.login(clientId: KSMClientId.login, credentials: Demo.alice, authMode: .no) { continuation.resume(returning: ($0, $1)) }
+        }
+        #expect(login.status == .KSMOK)
+        #expect(object.userId == "alice")
+    }
+
     @Test func activateTakesTheCredentialsUpFrontAndRunsTheEventsItself() async {
         let (wrapper, controller, seen) = wrapper()
         _ = await controller.receive(KSMStartEvent())
