@@ -313,6 +313,17 @@ import ThreeDSecure
         #expect(form.inputs[0].isEmpty, "the card field behind the picker got nothing")
     }
 
+    /// A paste far longer than a filter takes fills it to its limit and says it is full; the rest is not fed key
+    /// by key (100 KB kept the screen busy for 90 s, Ctrl-C waiting behind it).
+    @Test func aHugePasteFillsAFilterToItsLimit() throws {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.f4)
+        driver.app.handlePaste(String(repeating: "A", count: 100_000))
+        #expect(driver.app.state.cardPicker?.filter == String(repeating: "A", count: 40))
+        #expect(driver.app.render().text.contains("the filter takes at most 40 characters"), "\(driver.app.render().text)")
+    }
+
     /// A tester retrying a challenge card: the next card form of the session starts with the last card and expiry
     /// (the amount and currency are the merchant's again), says so, and Ctrl-U clears the card.
     @Test func theCardFormStartsWithTheLastCardUsed() throws {
