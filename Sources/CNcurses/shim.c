@@ -289,6 +289,19 @@ void idp_signals_install(int fd) {
     sigaction(SIGHUP, &action, NULL);
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGQUIT, &action, NULL);
+    // The other signals whose default ends the process end it as SIGTERM does: the terminal given back, the flow
+    // recorded as cancelled, exit 128 + N (kill -USR1 left the alternate screen and mouse reporting on, and the
+    // flow out of the history). One a parent ignores stays ignored.
+    int ending[] = {SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO};
+    for (unsigned i = 0; i < sizeof ending / sizeof ending[0]; i++) {
+        struct sigaction inherited;
+        if (sigaction(ending[i], NULL, &inherited) == 0 && inherited.sa_handler == SIG_IGN) continue;
+        sigaction(ending[i], &action, NULL);
+        sigset_t one;
+        sigemptyset(&one);
+        sigaddset(&one, ending[i]);
+        pthread_sigmask(SIG_UNBLOCK, &one, NULL);
+    }
     struct sigaction crash;
     memset(&crash, 0, sizeof crash);
     crash.sa_handler = restore_and_die;
@@ -311,7 +324,12 @@ void idp_curses_suspend(void) {
     sigemptyset(&tstp);
     sigaddset(&tstp, SIGTSTP);
     pthread_sigmask(SIG_UNBLOCK, &tstp, NULL);
-    kill(0, SIGTSTP);
+    // Resumed in the background (`bg`): the terminal is not ours to draw on, nor to turn the paste and mouse
+    // modes on in (they were, in the shell's foreground, before a tty write stopped the job). Stopped again until
+    // `fg` makes this process group the terminal's.
+    do {
+        kill(0, SIGTSTP);
+    } while (tcgetpgrp(STDIN_FILENO) > 0 && tcgetpgrp(STDIN_FILENO) != getpgrp());
     sigaction(SIGTSTP, &ours, NULL);
     // Back after SIGCONT (`fg`): curses state is intact; repaint everything.
     write_all(PASTE_ON);

@@ -29,15 +29,22 @@ extension TerminalEndToEndTests {
         #expect(session.waitForExit() == 130)
     }
 
-    @Test(arguments: [("TERM", Int32(143)), ("HUP", 129)])
+    /// Every signal whose default ends the process ends it as SIGTERM does: USR1 and ALRM left the alternate screen
+    /// and mouse reporting on, and the flow under way out of the history.
+    @Test(arguments: [("TERM", Int32(143)), ("HUP", 129), ("USR1", 138), ("ALRM", 142)])
     func signalsRestoreTheTerminal(_ signal: String, _ status: Int32) throws {
         let session = try TmuxSession()
-        #expect(session.waitFor("What would you like to do?"))
+        openActivation(session)
         let pid = session.binaryPID()
         #expect(!pid.isEmpty)
         _ = try Spawn.run(["kill", "-\(signal)", pid], capture: false)
         #expect(session.waitForExit() == status)
         #expect(session.format("#{alternate_on}") == "0")
+        #expect(session.format("#{mouse_any_flag}") == "0")
+        // A hang-up says nothing: its terminal is gone.
+        if signal != "HUP" {
+            #expect(session.waitFor("idp-tui: interrupted: Activate device cancelled"), "\(session.scrollback())")
+        }
     }
 
     /// A write to a closed pipe (the world's builder finishing as the loop ends) must not kill the UI with
@@ -101,5 +108,30 @@ extension TerminalEndToEndTests {
         #expect(output.contains("exit 129"), "\(output)")
         let history = try Spawn.run([TmuxSession.binary, "history", "--state", state], capture: true)
         #expect(history.contains("activate") && history.contains("USER_CANCEL"), "\(history)")
+    }
+}
+
+/// `bg` after Ctrl-Z: the job is not the terminal's, so it stops again at once without touching the terminal
+/// (it turned the paste and mouse modes back on in the shell, where every click then typed "\e[<…M").
+@Suite(.serialized) struct BackgroundResumeTests {
+    @Test func bgAfterCtrlZLeavesTheShellsMouseOff() throws {
+        let session = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i", "-b"])
+        session.type("\(TmuxSession.binary) --ephemeral")
+        session.press("Enter")
+        #expect(session.waitFor("What would you like to do?"))
+        #expect(session.format("#{mouse_any_flag}") == "1", "the UI reports the mouse")
+        session.press("C-z")
+        #expect(session.waitUntil(scrollback: true) { $0.contains("Stopped") }.0, "\(session.scrollback())")
+        session.type("bg")
+        session.press("Enter")
+        let (stoppedAgain, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "Stopped").count > 2 }
+        #expect(stoppedAgain, "\(screen)")
+        #expect(session.format("#{mouse_any_flag}") == "0", "\(screen)")
+        #expect(session.format("#{alternate_on}") == "0")
+        session.type("fg")
+        session.press("Enter")
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("q")
+        #expect(session.waitUntil(scrollback: true) { $0.contains("What would you like to do?") == false || $0.hasSuffix("$ ") }.0)
     }
 }
