@@ -163,7 +163,7 @@ let package = Package(
             dependencies: ["TerminalUI", "FlowEngine", "FlowCatalog", "Simulation", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "Determinism", "ThreeDSecure", "DropsWeb", "Secrets", "Scenario", "LocaleText"],
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
-        .testTarget(name: "EndToEndTests", dependencies: ["idp-tui", "LocaleText"], swiftSettings: strict),
+        .testTarget(name: "EndToEndTests", dependencies: ["idp-tui", "LocaleText", "StateStore"], swiftSettings: strict),
         .testTarget(name: "HeadlessTests", dependencies: ["Headless", "PaymentFlows", "StateStore", "Threading", "IdentityProvider", "idp-tui"], swiftSettings: strict),
     ]
 )

@@ -64,7 +64,9 @@ func end(_ status: Int32) -> Never {
         writeErrorLine("idp-tui: \(ProcessOutput.commandPrefix)\(unsaved)")
         status = ProcessOutput.outputFailureStatus
     }
-    StateFile.closeAll()
+    // A session a signal or Ctrl-C ended (128 + N) waits no longer on another process's lock: the terminal UI's
+    // Ctrl-C waited out SQLite's 10 s busy timeout (19 s in a flow), where `run` ends at once (docs/state-and-history.md).
+    StateFile.closeAll(onSignal: status > 128)
     _exit(status)
 }
 

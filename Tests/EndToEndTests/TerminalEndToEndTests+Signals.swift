@@ -1,4 +1,5 @@
 import Foundation
+import StateStore
 import Testing
 
 #if canImport(Glibc)
@@ -133,5 +134,29 @@ extension TerminalEndToEndTests {
         #expect(session.waitFor("What would you like to do?"))
         session.press("q")
         #expect(session.waitUntil(scrollback: true) { $0.contains("What would you like to do?") == false || $0.hasSuffix("$ ") }.0)
+    }
+}
+
+/// Ctrl-C while another process holds the state file's lock ends the terminal UI at once, as `run` ends: it waited
+/// out SQLite's 10 s busy timeout at start, and 19 s in a flow.
+@Suite(.serialized) struct LockedStateQuitTests {
+    @Test func ctrlCWhileAnotherProcessHoldsTheLockQuitsAtOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("idp-tui-locked-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let state = folder + "/state.sqlite"
+        let made = try StateFile(path: state)
+        made.close()
+        let holder = try StateFile(path: state)
+        try holder.executeForTesting("BEGIN IMMEDIATE")
+        defer {
+            try? holder.executeForTesting("ROLLBACK")
+            holder.close()
+        }
+        let session = try TmuxSession(arguments: ["--state", state])
+        #expect(session.waitFor("device: starting…"), "\(session.scrollback())")
+        session.press("C-c")
+        // Well under the busy timeout, the lock still held.
+        #expect(session.waitForExit(timeout: .seconds(5)) == 130, "\(session.scrollback())")
     }
 }
