@@ -9,6 +9,8 @@
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -88,6 +90,13 @@ int idp_curses_start(int mouse) {
     // a terminal that reports no size (0x0) gets terminfo's lines and cols, then 24x80. It does the same on
     // every resize.
     use_tioctl(TRUE);
+    // Inside tmux or screen with another terminal's TERM (TERM=xterm-256color, a common tmux.conf setting), the
+    // VT100 line set breaks: xterm's sgr sends \e(0 before \e[0m, tmux resets the line set on that SGR 0, and the
+    // borders read "qqqq". There the lines go as Unicode, as ncurses' NCURSES_NO_UTF8_ACS asks (3 bytes a cell).
+    const char *term = getenv("TERM");
+    int multiplexed = getenv("TMUX") != NULL || getenv("STY") != NULL;
+    if (multiplexed && term != NULL && strncmp(term, "tmux", 4) != 0 && strncmp(term, "screen", 6) != 0)
+        setenv("NCURSES_NO_UTF8_ACS", "1", 0);
     // newterm, not initscr: an unknown TERM then returns NULL instead of printing and exiting the process.
     if (newterm(NULL, stdout, stdin) == NULL) return -1;
     curses_active = 1;
@@ -141,10 +150,17 @@ void idp_curses_stop(void) {
     signal(SIGTSTP, SIG_DFL);
     // A terminal without an alternate screen (the Linux console, vt100) would keep the last frame, and the shell's
     // next lines would be written over it: clear it first.
+    // Line by line (EL), not with the clear that curses would send for a blank screen: tmux keeps a cleared
+    // screen in its scrollback (scroll-on-clear), and with it the last frame, a card number typed included.
     const char *alternate = tigetstr("smcup");
     if (alternate == NULL || alternate == (char *)-1) {
-        erase();
-        refresh();
+        write_all("\033[0m");
+        char line[32];
+        for (int row = 1; row <= LINES; row++) {
+            snprintf(line, sizeof line, "\033[%d;1H\033[2K", row);
+            write_all(line);
+        }
+        write_all("\033[1;1H");
     }
     curs_set(1);
     write_all(PASTE_OFF);

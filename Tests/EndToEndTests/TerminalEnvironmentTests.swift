@@ -58,6 +58,37 @@ import Testing
         #expect(!screen.contains("What would you like to do?") && !screen.contains("Activate device"), "\(screen)")
     }
 
+    /// Nor is it kept in tmux's scrollback: curses' clear of a blank screen put the last frame there (tmux's
+    /// scroll-on-clear), a card number typed included.
+    @Test func withoutAnAlternateScreenTheLastFrameIsNotLeftInTheScrollback() throws {
+        let session = try TmuxSession(command: [
+            "sh", "-c", "TERM=vt100 \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
+        ])
+        #expect(session.waitFor("What would you like to do?"))
+        session.type("4")
+        session.press("Enter")
+        #expect(session.waitFor("Card number"))
+        session.type("4000000000002503")
+        #expect(session.waitFor("4000 0000 0000 2503"))
+        session.press("C-c")
+        #expect(session.waitForExit() == 130)
+        let everything = session.scrollback()
+        #expect(!everything.contains("2503") && !everything.contains("Card number"), "\(everything)")
+    }
+
+    /// Inside tmux with another terminal's TERM (TERM=xterm-256color, a common tmux.conf setting) the borders are
+    /// lines: the VT100 line set, which tmux resets on the SGR 0 that xterm's sgr sends after it, drew "qqqq".
+    @Test func insideTmuxWithXtermsTERMTheBordersAreLines() throws {
+        let session = try TmuxSession(command: [
+            "sh", "-c", "TERM=xterm-256color \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
+        ])
+        #expect(session.waitFor("What would you like to do?"))
+        let screen = session.screen()
+        #expect(screen.contains("┌─ What would you like to do? ─") && !screen.contains("qqq"), "\(screen)")
+        session.press("q")
+        #expect(session.waitForExit() == 0)
+    }
+
     /// A terminal without colours gets monochrome, whose focus is reverse video: the default theme's (bold, once
     /// its colours were gone) made the selected history row look like every failure row.
     @Test func aTerminalWithoutColoursShowsTheSelectedHistoryRowInReverseVideo() throws {
