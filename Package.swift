@@ -113,7 +113,7 @@ let package = Package(
             name: "StateStore",
             dependencies: ["CSQLite", "FlowRecords", "IdentityProvider", "KSMasterController", "Determinism", "Threading"],
             swiftSettings: strict),
-        .target(name: "Headless", dependencies: ["FlowEngine", "Determinism", "FlowCatalog", "Simulation", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "KSMasterController", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto", "Threading", "LocaleText"], swiftSettings: strict),
+        .target(name: "Headless", dependencies: ["FlowEngine", "Determinism", "FlowCatalog", "Simulation", "IdpFlows", "LegacyFlows", "PaymentFlows", "Q2Flows", "FlowRecords", "IdentityProvider", "KSMasterController", "Q2ModuleInterfaces", "StateStore", "Scenario", "JSONText", "SafepayDropsSDK", "DropsWeb", "ThreeDSecure", "Secrets", "Crypto", "Threading", "LocaleText", "CWakeup"], swiftSettings: strict),
         .target(name: "CTextWidth"),
         .target(name: "CSignalFD"),
         // Text for the user's locale: ASCII spellings under one that is not UTF-8 (plain mode, help, error lines).

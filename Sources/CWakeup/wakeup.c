@@ -86,3 +86,19 @@ void idp_main_queue_run(void) {
     (void)eventfd_read(_dispatch_get_main_queue_handle_4CF(), &count);
     _dispatch_main_queue_callback_4CF(0);
 }
+
+long idp_pipe_peek(int fd, char *buffer, unsigned long length) {
+    int scratch[2];
+    if (pipe2(scratch, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
+    long result = -1;
+    ssize_t copied = tee(fd, scratch[1], length, SPLICE_F_NONBLOCK);
+    if (copied > 0) {
+        ssize_t got = read(scratch[0], buffer, (size_t)copied);
+        result = got < 0 ? -1 : (long)got;
+    } else if (copied == 0 || errno == EAGAIN) {
+        result = 0;
+    }
+    close(scratch[0]);
+    close(scratch[1]);
+    return result;
+}

@@ -1,6 +1,7 @@
 import Crypto
 import FlowEngine
 import Foundation
+import CWakeup
 import JSONText
 
 #if canImport(Glibc)
@@ -22,7 +23,7 @@ public enum RunCommand {
         }
         let status: Int32
         do { status = try runner.run(beforeFirstFlow: noteScenario) } catch { throw error.saidBy("run") }
-        if let note = unreadInputNote(options) { ProcessOutput.writeFully(STDERR_FILENO, Array((note + "\n").utf8)) }
+        if let note = unreadInputNote(options) { writeErrorLine(note) }
         // The process ends next: freeing the simulated world (a scenario's every user) would only delay it.
         _ = Unmanaged.passRetained(runner)
         return status
@@ -63,15 +64,14 @@ public enum RunCommand {
     private static func unreadInputNote(_ options: CommandLineOptions) -> String? {
         guard !options.flows.contains(where: \.asksTheUser), options.answersPath == "-", !options.answersNamed,
               !standardInputIsAFile, isatty(STDIN_FILENO) == 0 else { return nil }
-        var waiting: Int32 = 0
-        guard ioctl(STDIN_FILENO, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { return nil }
-        // Empty answers (`{}`, `[{}, {}]`) would have changed nothing: no note. Read now, as the process ends.
-        var bytes = [UInt8](repeating: 0, count: Int(min(waiting, 65_536)))
-        let count = read(STDIN_FILENO, &bytes, bytes.count)
+        // Looked at, not taken: the pipe may be the next command's too (`{ idp-tui run logout; idp-tui run login
+        // --answers -; } <<EOF`). Empty answers (`{}`, `[{}, {}]`) would have changed nothing: no note.
+        var bytes = [UInt8](repeating: 0, count: 65_536)
         defer { SecureMemory.wipe(&bytes) }
+        let count = bytes.withUnsafeMutableBytes { idp_pipe_peek(STDIN_FILENO, $0.baseAddress, UInt($0.count)) }
         guard count > 0, bytes.prefix(count).contains(where: { !Self.emptyAnswerBytes.contains($0) }) else { return nil }
-        let flows = options.flows.map(\.rawValue).joined(separator: " ")
-        return "idp-tui: run: standard input was not read: \(flows) asks nothing, so its answers (faults) are read only with --answers - or from a file (< answers.json)"
+        let flows = Set(options.flows).count == 1 ? options.flows[0].rawValue : "these flows"
+        return "idp-tui: run: standard input was not read: \(flows) \(Set(options.flows).count == 1 ? "asks" : "ask") nothing, so answers (faults) are read only with --answers - or from a file (< answers.json)"
     }
 
     /// What answers that say nothing are made of: brackets, commas and white space.

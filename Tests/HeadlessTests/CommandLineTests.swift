@@ -253,6 +253,15 @@ import Testing
         #expect(!read.stderr.contains("not read"), "\(read.stderr)")
     }
 
+    /// Looked at, never taken: the pipe may hold the next command's answers (`{ run logout; run logout --answers -; }`).
+    @Test func theUnreadAnswersAreLeftForTheNextReader() throws {
+        let script = "{ \"$0\" run logout --ephemeral > /dev/null; \"$0\" run logout --answers - --ephemeral; }"
+        let run = try BinaryRun.run(["-c", script, BinaryRun.executable.path], stdin: #"{"faults":{"insecureDevice":true}}"#,
+                                    executable: URL(fileURLWithPath: "/bin/sh"), stdinFirst: true)
+        #expect(run.results.first?["status"] as? String == "INSECURE_DEVICE", "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.contains("standard input was not read: logout asks nothing"), "\(run.stderr)")
+    }
+
     @Test func emptyAnswersPipedToALogoutSayNothing() throws {
         let run = try BinaryRun.run(["run", "logout", "logout", "--ephemeral"], stdin: "[{}, {}]\n", stdinFirst: true)
         #expect(run.status == 0)
