@@ -246,7 +246,12 @@ void idp_curses_resize(void) {
     clearok(stdscr, TRUE);
 }
 
+// A signal that ends the session came (not a resize nor a stop): the loop that keeps a job resumed in the
+// background stopped (idp_curses_suspend) leaves it for the main loop to read from the pipe.
+static volatile sig_atomic_t ending_signal = 0;
+
 static void forward_signal(int signal_number) {
+    if (signal_number != SIGWINCH && signal_number != SIGTSTP) ending_signal = 1;
     if (signal_fd >= 0) {
         unsigned char byte = (unsigned char)signal_number;
         ssize_t ignored = write(signal_fd, &byte, 1);
@@ -308,10 +313,12 @@ void idp_signals_install(int fd) {
     // The other signals whose default ends the process end it as SIGTERM does: the terminal given back, the flow
     // recorded as cancelled, exit 128 + N (kill -USR1 left the alternate screen and mouse reporting on, and the
     // flow out of the history). One a parent ignores stays ignored.
-    int ending[] = {SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO};
+    // Only one at its default: a handler already there (a profiler's SIGPROF or SIGALRM) keeps it. (SIGXFSZ is
+    // ignored by main, so that a write past the file-size limit fails as a write error.)
+    int ending[] = {SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGIO};
     for (unsigned i = 0; i < sizeof ending / sizeof ending[0]; i++) {
         struct sigaction inherited;
-        if (sigaction(ending[i], NULL, &inherited) == 0 && inherited.sa_handler == SIG_IGN) continue;
+        if (sigaction(ending[i], NULL, &inherited) != 0 || (inherited.sa_flags & SA_SIGINFO) || inherited.sa_handler != SIG_DFL) continue;
         sigaction(ending[i], &action, NULL);
         sigset_t one;
         sigemptyset(&one);
@@ -343,9 +350,14 @@ void idp_curses_suspend(void) {
     // Resumed in the background (`bg`): the terminal is not ours to draw on, nor to turn the paste and mouse
     // modes on in (they were, in the shell's foreground, before a tty write stopped the job). Stopped again until
     // `fg` makes this process group the terminal's.
-    do {
+    // Not for ever: the kernel drops a stop sent to an orphaned process group (its shell gone), and kill returns at
+    // once; nor past a signal that ends the session (a SIGTERM, the SIGHUP an orphaned group gets), which the
+    // main loop then reads.
+    for (int tries = 0; tries < 20 && !ending_signal; tries++) {
         kill(0, SIGTSTP);
-    } while (tcgetpgrp(STDIN_FILENO) > 0 && tcgetpgrp(STDIN_FILENO) != getpgrp());
+        pid_t foreground = tcgetpgrp(STDIN_FILENO);
+        if (foreground <= 0 || foreground == getpgrp()) break;
+    }
     sigaction(SIGTSTP, &ours, NULL);
     // Back after SIGCONT (`fg`): curses state is intact; repaint everything.
     write_all(PASTE_ON);
