@@ -87,7 +87,8 @@ extension StateFile {
             current = StatePath.folder(of: current)
             if current.isEmpty { current = "." }
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
+        // The one found, stat'ed again: the walk stops at "/" without a stat of it (`/x.db` was refused).
+        guard stat(current, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw StateError("\(current) is not a folder, so it cannot hold the state file \(path)")
         }
         if let missing {

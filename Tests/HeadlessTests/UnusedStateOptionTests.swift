@@ -99,4 +99,13 @@ import Testing
         #expect(try BinaryRun.run(["compare", "--state", later]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: folder + "/later"), "nothing is made")
     }
+
+    /// A file at the root is judged by the root folder: "/ is not a folder" was said of it.
+    @Test func aFileAtTheRootIsJudgedByTheRootFolder() {
+        do {
+            try StateFile.checkCouldBeMade("/idp-tui-\(UUID().uuidString).sqlite")
+        } catch {
+            #expect(!error.description.contains("is not a folder"), "\(error)")
+        }
+    }
 }
