@@ -141,6 +141,8 @@ int idp_curses_start(int mouse) {
     return 0;
 }
 
+static void blank_main_screen(void);
+
 void idp_curses_stop(void) {
     if (!curses_active) return;
     curses_active = 0;
@@ -152,16 +154,7 @@ void idp_curses_stop(void) {
     // next lines would be written over it: clear it first.
     // Line by line (EL), not with the clear that curses would send for a blank screen: tmux keeps a cleared
     // screen in its scrollback (scroll-on-clear), and with it the last frame, a card number typed included.
-    const char *alternate = tigetstr("smcup");
-    if (alternate == NULL || alternate == (char *)-1) {
-        write_all("\033[0m");
-        char line[32];
-        for (int row = 1; row <= LINES; row++) {
-            snprintf(line, sizeof line, "\033[%d;1H\033[2K", row);
-            write_all(line);
-        }
-        write_all("\033[1;1H");
-    }
+    blank_main_screen();
     curs_set(1);
     write_all(PASTE_OFF);
     if (mouse_wanted) write_all(MOUSE_OFF);
@@ -239,11 +232,36 @@ void idp_curses_put(int y, int x, const wchar_t *text, int length, uint32_t attr
 void idp_curses_move(int y, int x) { move(y, x); }
 void idp_curses_cursor(int visible) { curs_set(visible ? 1 : 0); }
 void idp_curses_refresh(void) { refresh(); }
-void idp_curses_clear(void) { clearok(stdscr, TRUE); }
+// Whether the terminal has no alternate screen (vt100, the Linux console): what curses draws is on the main one.
+static int without_alternate_screen(void) {
+    const char *alternate = tigetstr("smcup");
+    return alternate == NULL || alternate == (char *)-1;
+}
+
+// The whole screen drawn again at the next refresh. Without an alternate screen, line by line rather than after a
+// clear: tmux keeps a cleared screen in its scrollback (scroll-on-clear), a card number shown whole included.
+static void repaint_all(void) {
+    if (without_alternate_screen()) redrawwin(stdscr);
+    else clearok(stdscr, TRUE);
+}
+
+// Blanks the main screen line by line (EL), for the same reason, before curses leaves it (exit, Ctrl-Z).
+static void blank_main_screen(void) {
+    if (!without_alternate_screen()) return;
+    write_all("\033[0m");
+    char line[32];
+    for (int row = 1; row <= LINES; row++) {
+        snprintf(line, sizeof line, "\033[%d;1H\033[2K", row);
+        write_all(line);
+    }
+    write_all("\033[1;1H");
+}
+
+void idp_curses_clear(void) { repaint_all(); }
 void idp_curses_resize(void) {
     // After a SIGWINCH ncurses already knows the new size (KEY_RESIZE); this only makes the next refresh
     // repaint everything.
-    clearok(stdscr, TRUE);
+    repaint_all();
 }
 
 // A signal that ends the session came (not a resize nor a stop): the loop that keeps a job resumed in the
@@ -338,6 +356,7 @@ void idp_signals_install(int fd) {
 void idp_curses_suspend(void) {
     write_all(PASTE_OFF);
     if (mouse_wanted) write_all(MOUSE_OFF);
+    blank_main_screen();
     endwin();
     // Stopped by SIGTSTP's default action, so that the shell reports the job stopped; noted again afterwards.
     struct sigaction ours;
@@ -363,5 +382,5 @@ void idp_curses_suspend(void) {
     write_all(PASTE_ON);
     if (mouse_wanted) write_all(MOUSE_ON);
     refresh();
-    clearok(stdscr, TRUE);
+    repaint_all();
 }

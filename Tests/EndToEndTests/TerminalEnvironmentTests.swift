@@ -58,8 +58,8 @@ import Testing
         #expect(!screen.contains("What would you like to do?") && !screen.contains("Activate device"), "\(screen)")
     }
 
-    /// Nor is it kept in tmux's scrollback: curses' clear of a blank screen put the last frame there (tmux's
-    /// scroll-on-clear), a card number typed included.
+    /// Nor is it kept in tmux's scrollback, nor is a frame that Ctrl-L repaints: curses' clear put the screen there
+    /// (tmux's scroll-on-clear), a card number typed included.
     @Test func withoutAnAlternateScreenTheLastFrameIsNotLeftInTheScrollback() throws {
         let session = try TmuxSession(command: [
             "sh", "-c", "TERM=vt100 \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
@@ -70,6 +70,8 @@ import Testing
         #expect(session.waitFor("Card number"))
         session.type("4000000000002503")
         #expect(session.waitFor("4000 0000 0000 2503"))
+        // Ctrl-L repaints the whole screen, line by line too (curses' clear put the frame in the scrollback).
+        session.press("C-l")
         session.press("C-c")
         #expect(session.waitForExit() == 130)
         let everything = session.scrollback()
