@@ -92,7 +92,10 @@ extension DropsPage {
         if let (which, unanswered) = firstCReqUnanswered() {
             // A CReq that cannot leave the device is not lost on the way: the runtime error wins (a lost first
             // CReq won over an unreachable ACS and the network off, and the challenge ended N by the ACS's timer).
-            if case .unreachable(let why)? = await challengeFailure(nil) {
+            // Checked, not crossed: a lost CReq meets no latency nor timeout (a round trip here added them to the
+            // ACS's 30 s).
+            // (An unreachable ACS never comes here: firstCReqUnanswered leaves it to the exchange.)
+            if simulation.network?.isOffline == true, case .unreachable(let why)? = await challengeFailure(nil) {
                 acsUnreachable(why, first: true, response, base: base)
                 return
             }

@@ -69,4 +69,10 @@ public protocol PageNetwork: Sendable {
     func roundTrip() async throws(PageNetworkFailure)
     /// Says in the flow's log that a fault was injected.
     func reportFault(_ what: String)
+    /// Whether the device is offline now: nothing it sends leaves it (a round trip would fail at once).
+    var isOffline: Bool { get }
+}
+
+extension PageNetwork {
+    public var isOffline: Bool { false }
 }

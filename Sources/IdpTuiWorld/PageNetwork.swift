@@ -29,6 +29,8 @@ private struct WorldPageNetwork: PageNetwork {
         }
     }
 
+    var isOffline: Bool { network.faults.faults.networkUnavailable }
+
     func reportFault(_ what: String) {
         network.faults.triggered(what)
     }
