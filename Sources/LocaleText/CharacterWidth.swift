@@ -84,10 +84,13 @@ public enum CharacterWidth {
         let cut = truncate(text, to: columns)
         guard cut.hasSuffix("…"), of(text) > columns else { return cut }
         let kept = cut.dropLast()
-        // At a word's end already: the next character of `text` is a space.
-        if text.dropFirst(kept.count).first == " " { return cut }
+        let trimming: (Character) -> Bool = { $0 == " " || $0 == "," || $0 == ":" || $0 == "·" }
+        // At a word's end already (the next character of `text` is a space): the word whole, and the "…" apart from
+        // it ("+1000…" read as a number cut).
+        let whole = String(kept).trimmingTrailing(while: trimming)
+        if text.dropFirst(kept.count).first == " ", of(whole) + 2 <= columns { return whole + " …" }
         guard let space = kept.lastIndex(of: " "), kept.distance(from: kept.startIndex, to: space) >= kept.count / 2 else { return cut }
-        return String(kept[..<space]).trimmingTrailing(while: { $0 == " " || $0 == "," || $0 == ":" || $0 == "·" }) + " …"
+        return String(kept[..<space]).trimmingTrailing(while: trimming) + " …"
     }
 
     /// `line` in lines of at most `columns` terminal columns, as a plain transcript prints it at a terminal: broken

@@ -114,7 +114,7 @@ extension PaymentRun {
                 let next: NextAction = values?.errorComponent == "A" ? .proceedWithoutLiabilityShift : .retry
                 return ended(.failure, PaymentStatus.authenticationUnavailable, at: failedChallengeStep, error(data.error),
                              outcome(callback, values, next))
-            case (nil, nil):
+            case (nil, nil) where values?.acsTransID != nil:
                 // The 3DS SDK's runtime error (it could not reach the ACS): the challenge ended on the device with no
                 // final transStatus; the ACS's own timer ends it N later, which rules out authorising (the advice's).
                 return ended(.failure, PaymentStatus.authenticationUnavailable, at: failedChallengeStep, error(data.error),

@@ -27,7 +27,7 @@ public enum LookupOutcome: String, Sendable, Equatable, CaseIterable {
         switch self {
         // One code, one description (EMV 3DS 2.2, table A.4); Cardinal's words go in the detail. The two read
         // "Invalid Formatted Message" and "Error Processing Message Request" under the same 101.
-        case .unavailable: .messageReceivedInvalid(.directoryServer, detail: "authentication not available on lookup")
+        case .unavailable: .messageReceivedInvalid(.directoryServer, detail: "authentication not available on lookup (Cardinal: Invalid Formatted Message)")
         case .error: .messageReceivedInvalid(.directoryServer, detail: "Cardinal error 1001: Error Processing Message Request")
         case .timeout: .timedOut(.server, detail: "no ARes within the lookup timeout")
         case .bypassed: nil

@@ -4,6 +4,7 @@ import Synchronization
 import FlowCatalog
 import FlowEngine
 import FlowRecords
+import LocaleText
 import Scenario
 import TerminalUI
 import Testing
@@ -138,8 +139,21 @@ import ThreeDSecure
         let rows = driver.app.render().text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let status = try #require(rows.last { $0.contains("⚡ 2 faults on") }, "\(rows)")
         #expect(!status.contains("+100…") && !status.contains("+10…"), "\(width): \(status)")
+        #expect(CharacterWidth.of(status) <= width, "\(status)")
         if let cut = status.range(of: "…") {
             #expect(status[..<cut.lowerBound].hasSuffix(" "), "cut after a whole word: \(width): \(status)")
+        }
+    }
+}
+
+@Suite struct TruncateAtWordTests {
+    @Test func aCutAfterAWholeWordKeepsItsEllipsisApartAndWithinTheWidth() {
+        // The cut falls at a word's end: the word whole, then " …", within the columns.
+        #expect(CharacterWidth.truncateAtWord("latency +1000 ms a round trip", to: 14) == "latency …")
+        #expect(CharacterWidth.truncateAtWord("latency +1000 ms a round trip", to: 16) == "latency +1000 …")
+        #expect(CharacterWidth.truncateAtWord("short", to: 10) == "short")
+        for width in 3...30 {
+            #expect(CharacterWidth.of(CharacterWidth.truncateAtWord("added latency: +1000 ms a round trip", to: width)) <= width, "\(width)")
         }
     }
 }
