@@ -3,6 +3,7 @@ import FlowEngine
 import Foundation
 import CWakeup
 import JSONText
+import StateStore
 
 #if canImport(Glibc)
     import Glibc
@@ -24,6 +25,9 @@ public enum RunCommand {
         let status: Int32
         do { status = try runner.run(beforeFirstFlow: noteScenario) } catch { throw error.saidBy("run") }
         if let note = unreadInputNote(options) { writeErrorLine(note) }
+        // A state file damaged where a flow met it (a page SQLite cannot read) is bad input, as one damaged where it
+        // opens: the flow failed as its store's failure ("the identity provider failed (HTTP 500)"), exit 1.
+        if let damage = StateFile.damageFound { throw UsageError("run: " + damage) }
         // The process ends next: freeing the simulated world (a scenario's every user) would only delay it.
         _ = Unmanaged.passRetained(runner)
         return status

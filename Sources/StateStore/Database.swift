@@ -289,7 +289,7 @@ final class Database: @unchecked Sendable {
     private func failure(_ code: Int32, _ message: String) -> StateError {
         switch code & 0xff {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            Self.damaged(path, message)
+            OpenDatabases.noteDamage(Self.damaged(path, message).description)
         case SQLITE_BUSY, SQLITE_LOCKED:
             StateError("the state file \(path) stayed locked by another process for \(Self.busyTimeoutMilliseconds / 1000) s", reason: .busy)
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM:
@@ -330,6 +330,17 @@ final class OpenDatabases: Sendable {
     /// committed is rolled back. A signal between that check and the COMMIT still commits: the window is the
     /// COMMIT's own.
     static let closing = Atomic(false)
+
+    /// The first damage a statement met in a state file this process has open (a page SQLite cannot read): a run
+    /// reports it as bad input once its flow has ended (``StateFile/damageFound``).
+    private static let damage = Locked<String?>(nil)
+
+    static func noteDamage(_ description: String) -> StateError {
+        damage.withLock { $0 = $0 ?? description }
+        return StateError(description, reason: .damaged)
+    }
+
+    static var damageFound: String? { damage.withLock { $0 } }
 
     private init() {
         atexit { OpenDatabases.shared.closeAll() }

@@ -152,6 +152,21 @@ import Testing
         #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
     }
 
+    /// Pages damaged inside the file, which opens: the flow that meets them fails with its store, and the run
+    /// then says the file is damaged and ends with exit 2, as for a file damaged where it opens (it ended 1, the
+    /// damage only in the result's "the identity provider failed (HTTP 500)").
+    @Test func aFileDamagedWhereAFlowReadsItEndsTheRunAsBadInput() throws {
+        let state = try activated()
+        let handle = try #require(FileHandle(forUpdatingAtPath: state))
+        try handle.seek(toOffset: 4096 * 3)
+        try handle.write(contentsOf: Data(repeating: 0xAB, count: 4096 * 3))
+        try handle.close()
+        let run = try BinaryRun.run(["run", "login", "--state", state], stdin: Answers.alice)
+        #expect(run.status == 2, "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.hasPrefix("idp-tui: run: the state file \(state) is damaged"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
+    }
+
     /// ESC, BEL, a C1 CSI and DEL: what a crafted string would send the terminal.
     private static let controls = "\u{1B}]0;PWN\u{07}\u{9B}2J\u{7F}"
 
