@@ -288,8 +288,10 @@ final class Database: @unchecked Sendable {
 
     private func failure(_ code: Int32, _ message: String) -> StateError {
         switch code & 0xff {
+        // Noted for `run` only where it is the file's (an immutable reader racing a writer's checkpoint may see
+        // damage that a second read does not, docs/state-and-history.md).
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            OpenDatabases.noteDamage(Self.damaged(path, message).description)
+            immutable ? Self.damaged(path, message) : OpenDatabases.noteDamage(Self.damaged(path, message).description)
         case SQLITE_BUSY, SQLITE_LOCKED:
             StateError("the state file \(path) stayed locked by another process for \(Self.busyTimeoutMilliseconds / 1000) s", reason: .busy)
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM:
