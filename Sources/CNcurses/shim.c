@@ -2,6 +2,12 @@
 #define NCURSES_WIDECHAR 1
 #include "CNcurses.h"
 
+// A fresh machine without the ncurses headers: say which Debian package has them (the compiler said only
+// "curses.h not found"); libssl-dev and libsqlite3-dev are named by their module maps' apt providers.
+#if !__has_include(<curses.h>)
+#error "curses.h not found: install Debian's libncurses-dev (apt-get install -y libncurses-dev), or run .ci/run, which installs what is missing"
+#endif
+
 #include <curses.h>
 #include <errno.h>
 #include <term.h>
