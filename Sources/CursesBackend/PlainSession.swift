@@ -50,7 +50,7 @@ public enum PlainSession {
         write(ascii ? "Events, seen from the app: -> sent to, <- received from, ~> <~ SDK-IdP, ! fault\n"
             : "Events, seen from the app: → sent to · ← received from · ⇢ ⇠ SDK–IdP · ⚡ fault\n")
         // The columns named once: `A→B` and the thread column read as destinations (`→ MC-SDK  Start  idp-tui.flow`).
-        write(ascii ? "(A->B: between two others; thread: where the event ran)\n" : "(A→B: between two others; thread: where the event ran)\n")
+        write(ascii ? "(A->B: between two others; * within one; thread: where the event ran)\n" : "(A→B: between two others; • within one; thread: where the event ran)\n")
         write(TerminalApp.plainHeader(ascii: ascii) + "\n")
         var printedScreen: [String] = []
         var printedSequence = 0

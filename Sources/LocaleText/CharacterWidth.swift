@@ -118,17 +118,22 @@ public enum CharacterWidth {
                 if width + 1 + of(word) <= columns {
                     current += " "
                     width += 1
+                } else if of(word) > columns - indent.count, width + 1 < columns {
+                    // A word no line could hold goes on here, in pieces: a new line before it left the last short
+                    // word alone on its row ("by its" / "own" / "timer",…).
+                    current += " "
+                    width += 1
                 } else {
                     breakLine()
                     if word.isEmpty { continue }
                 }
             }
-            // A word wider than what is left of the line goes on in pieces, each ending after a comma where one is
-            // in its later two thirds: a JSON detail's ids were split mid-value ("dsTransID":"a7 / e9ee42-…).
+            // A word wider than what is left of the line goes on in pieces, each ending after its last comma where it
+            // has one: a JSON detail's ids were split mid-value ("dsTransID":"a7 / e9ee42-…).
             while width + of(word) > columns {
                 var piece = prefix(word, fitting: columns - width)
                 guard !piece.isEmpty else { break }
-                if let comma = piece.lastIndex(of: ","), piece.distance(from: piece.startIndex, to: comma) >= piece.count / 3 {
+                if let comma = piece.lastIndex(of: ","), comma != piece.startIndex {
                     piece = String(piece[...comma])
                 }
                 current += piece

@@ -67,7 +67,7 @@ import Testing
             #expect(other.isEmpty, "\(environment): \(String(String.UnicodeScalarView(other)))")
             for text in ["idp-tui (plain) - tenant demo", "Events, seen from the app: -> sent to, <- received from, ~> <~ SDK-IdP, ! fault",
                          // The columns named once, over the event lines (the thread column read as a destination).
-                         "\n(A->B: between two others; thread: where the event ran)\n  who        step                 thread       status - took - detail\n",
+                         "\n(A->B: between two others; * within one; thread: where the event ran)\n  who        step                 thread       status - took - detail\n",
                          "\n  -> MC-SDK  Start                idp-tui.flow StartEvent\n", "\n  <- MC-SDK  Start                MC-SDK       OK ",
                          "\n  ~> IdP     POST /authorize      IdpSdk       ", "\n  <~ IdP     POST /authorize      IdpSdk       400 ", "Activate device -- step 1 of 2",
                          "working... (Esc, or end of input", "\nx Activate device failed -- WRONG_CREDENTIALS\n", "Card number: **** 2701",

@@ -283,6 +283,15 @@ enum LogPaneProbe {
         // A JSON value wider than a line goes on after its commas, not in the middle of an id.
         let json = #"{"acsTransID":"f29a6373-1d62-4efa","dsTransID":"618adf6a-9fd1-4ddb","enrolled":"Y"}"#
         #expect(CharacterWidth.wrap(json, to: 40) == [#"{"acsTransID":"f29a6373-1d62-4efa","#, #"  "dsTransID":"618adf6a-9fd1-4ddb","#, #"  "enrolled":"Y"}"#])
+        // A comma early in the row still ends it, rather than an id cut in two.
+        let early = #"{"threeDSCompInd":"Y","threeDSServerTransID":"c1e3f773-7001-4037-94ce-6a9d592ef8ea","transStatus":"Y"}"#
+        let rows = CharacterWidth.wrap(early, to: 70)
+        #expect(rows.contains { $0.contains(#""threeDSServerTransID":"c1e3f773-7001-4037-94ce-6a9d592ef8ea","#) }, "\(rows)")
+        // A word no row could hold goes on after the last short word, not after a row of it alone.
+        let sentence = #"the ACS, which heard nothing, ends the challenge by its own timer","request_id":null,"three_ds":{"acsChallengeMandated":"Y"}"#
+        let wrapped = CharacterWidth.wrap(sentence, to: 40)
+        #expect(!wrapped.contains { $0.trimmingCharacters(in: .whitespaces) == "own" }, "\(wrapped)")
+        #expect(wrapped.allSatisfy { CharacterWidth.of($0) <= 40 }, "\(wrapped)")
         // Wide characters count two.
         #expect(CharacterWidth.wrap("⚡ fault ⚡ fault ⚡ fault ⚡ fault ⚡ fault", to: 20).allSatisfy { CharacterWidth.of($0) <= 20 })
     }

@@ -47,17 +47,15 @@ extension TerminalApp {
         return true
     }
 
-    /// Plain mode's keys, for `?` at the menu.
+    /// Plain mode's keys, for `?` at the menu: one line each, which the terminal's width wraps (lines broken here
+    /// were broken again there, into ragged rows).
     static let plainHelp = [
         "Keys at every question:",
         "  Enter answers; a line typed before its question waits for it",
-        "  Esc alone, or a line holding it, cancels the flow under way; so does Ctrl-D on an empty line (at the menu:",
-        "    it quits)",
+        "  Esc alone, or a line holding it, cancels the flow under way; so does Ctrl-D on an empty line (at the menu: it quits)",
         "  Backspace, Ctrl-U (the whole line) and Ctrl-W (the last word) edit what is typed",
         "  Tab after text answers a question of text, as Enter does",
-        "  ? at a user name lists the demo users, and fills in one's password; at a later page's password or",
-        "    activation code, it fills in the first page's user's; at the card number, it lists the test cards",
-        "    (? and text: those matching)",
+        "  ? at a user name lists the demo users, and fills in one's password; at a later page's password or activation code, it fills in the first page's user's; at the card number, it lists the test cards (? and text: those matching)",
         "  resend at a one-time code asks for a new code, while codes can be sent",
         "  secrets (passwords, codes) are read with nothing shown",
         "At the menu: a number, f faults, h history, q quits. Ctrl-C quits from anywhere.",
