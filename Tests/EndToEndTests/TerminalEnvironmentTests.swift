@@ -46,11 +46,16 @@ import Testing
         #expect(!written.contains("\u{1b}]104"), "\(written.debugDescription)")
     }
 
+    /// The binary under `TERM=term`, in the wrapper that prints its exit status.
+    private func launched(term: String) throws -> TmuxSession {
+        try TmuxSession(command: [
+            "sh", "-c", "TERM=\(term) \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
+        ])
+    }
+
     @Test func withoutAnAlternateScreenTheLastFrameIsClearedOnExit() throws {
         // vt100 and the Linux console have no alternate screen: the menu stayed, and the shell wrote over it.
-        let session = try TmuxSession(command: [
-            "sh", "-c", "TERM=vt100 \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
-        ])
+        let session = try launched(term: "vt100")
         #expect(session.waitFor("What would you like to do?"))
         session.press("q")
         #expect(session.waitForExit() == 0)
@@ -61,9 +66,7 @@ import Testing
     /// Nor is it kept in tmux's scrollback, nor is a frame that Ctrl-L repaints: curses' clear put the screen there
     /// (tmux's scroll-on-clear), a card number typed included.
     @Test func withoutAnAlternateScreenTheLastFrameIsNotLeftInTheScrollback() throws {
-        let session = try TmuxSession(command: [
-            "sh", "-c", "TERM=vt100 \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
-        ])
+        let session = try launched(term: "vt100")
         #expect(session.waitFor("What would you like to do?"))
         session.type("4")
         session.press("Enter")
@@ -81,9 +84,7 @@ import Testing
     /// Inside tmux with another terminal's TERM (TERM=xterm-256color, a common tmux.conf setting) the borders are
     /// lines: the VT100 line set, which tmux resets on the SGR 0 that xterm's sgr sends after it, drew "qqqq".
     @Test func insideTmuxWithXtermsTERMTheBordersAreLines() throws {
-        let session = try TmuxSession(command: [
-            "sh", "-c", "TERM=xterm-256color \"$0\" --ephemeral; echo \"\(TmuxSession.exitMarker)$?]\"; read -r _", TmuxSession.binary,
-        ])
+        let session = try launched(term: "xterm-256color")
         #expect(session.waitFor("What would you like to do?"))
         let screen = session.screen()
         #expect(screen.contains("┌─ What would you like to do? ─") && !screen.contains("qqq"), "\(screen)")
