@@ -6,11 +6,11 @@
 // "curses.h not found"); libssl-dev and libsqlite3-dev are named by their module maps' apt providers.
 #if !__has_include(<curses.h>)
 #error "curses.h not found: install Debian's libncurses-dev (apt-get install -y libncurses-dev), or run .ci/run, which installs what is missing"
-#endif
-
+#else
 #include <curses.h>
-#include <errno.h>
 #include <term.h>
+#endif
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <pthread.h>
@@ -275,12 +275,15 @@ void idp_curses_resize(void) {
 static volatile sig_atomic_t ending_signal = 0;
 
 static void forward_signal(int signal_number) {
+    // The interrupted code's errno is left as it was (write may set it).
+    int saved = errno;
     if (signal_number != SIGWINCH && signal_number != SIGTSTP) ending_signal = 1;
     if (signal_fd >= 0) {
         unsigned char byte = (unsigned char)signal_number;
         ssize_t ignored = write(signal_fd, &byte, 1);
         (void)ignored;
     }
+    errno = saved;
 }
 
 static struct sigaction previous_actions[NSIG];

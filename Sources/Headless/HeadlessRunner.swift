@@ -45,8 +45,13 @@ public final class HeadlessRunner: FlowFrontEnd {
     }()
 
     /// `answers` holds one entry per flow; `write` receives each output line without its newline.
-    public init(service: FlowService, flows: [FlowKind], answers: [FlowAnswers], write: @escaping (String) -> Void) {
+    /// `stopsBefore`: asked before each flow after the first; true ends the run there (a state file found damaged).
+    private let stopsBefore: () -> Bool
+
+    public init(service: FlowService, flows: [FlowKind], answers: [FlowAnswers], stopsBefore: @escaping () -> Bool = { false },
+                write: @escaping (String) -> Void) {
         precondition(answers.count == flows.count, "one answers object per flow")
+        self.stopsBefore = stopsBefore
         self.service = service
         self.flows = flows
         self.answers = answers
@@ -112,7 +117,7 @@ public final class HeadlessRunner: FlowFrontEnd {
     }
 
     private func startNext() {
-        guard usageError == nil, index < flows.count, !ProcessOutput.isStopped else {
+        guard usageError == nil, index < flows.count, !ProcessOutput.isStopped, index == 0 || !stopsBefore() else {
             currentFlowID = nil
             return
         }

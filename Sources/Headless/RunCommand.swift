@@ -19,15 +19,16 @@ public enum RunCommand {
         let inputs = try options.readInputs()
         let answers = try readAnswers(options)
         let (service, noteScenario) = try options.makeService(inputs)
-        let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers) { line in
+        let runner = HeadlessRunner(service: service, flows: options.flows, answers: answers, stopsBefore: { StateFile.damageFound != nil }) { line in
             ProcessOutput.writeFully(STDOUT_FILENO, Array((line + "\n").utf8))
         }
         let status: Int32
         do { status = try runner.run(beforeFirstFlow: noteScenario) } catch { throw error.saidBy("run") }
-        if let note = unreadInputNote(options) { writeErrorLine(note) }
         // A state file damaged where a flow met it (a page SQLite cannot read) is bad input, as one damaged where it
-        // opens: the flow failed as its store's failure ("the identity provider failed (HTTP 500)"), exit 1.
+        // opens: the flow failed as its store's failure ("the identity provider failed (HTTP 500)"), exit 1; no
+        // other flow starts on it. Its line alone: bad input's one line.
         if let damage = StateFile.damageFound { throw UsageError("run: " + damage) }
+        if let note = unreadInputNote(options) { writeErrorLine(note) }
         // The process ends next: freeing the simulated world (a scenario's every user) would only delay it.
         _ = Unmanaged.passRetained(runner)
         return status

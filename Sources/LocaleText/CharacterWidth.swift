@@ -118,7 +118,7 @@ public enum CharacterWidth {
                 if width + 1 + of(word) <= columns {
                     current += " "
                     width += 1
-                } else if of(word) > columns - indent.count, width + 1 < columns {
+                } else if of(word) > columns - indent.count, let first = word.first, columns - width - 1 >= max(of(String(first)), 8) {
                     // A word no line could hold goes on here, in pieces: a new line before it left the last short
                     // word alone on its row ("by its" / "own" / "timer",…).
                     current += " "
@@ -132,7 +132,12 @@ public enum CharacterWidth {
             // has one: a JSON detail's ids were split mid-value ("dsTransID":"a7 / e9ee42-…).
             while width + of(word) > columns {
                 var piece = prefix(word, fitting: columns - width)
-                guard !piece.isEmpty else { break }
+                // Nothing fits in what is left (a wide character, one column left): on a new row, never past the edge.
+                if piece.isEmpty {
+                    guard !fresh else { break }
+                    breakLine()
+                    continue
+                }
                 if let comma = piece.lastIndex(of: ","), comma != piece.startIndex {
                     piece = String(piece[...comma])
                 }
@@ -149,7 +154,8 @@ public enum CharacterWidth {
     }
 
     /// `line` wrapped as ``wrap(_:to:)`` does, its first line starting at column `start` (after a question the
-    /// cursor waits at the end of): the first line holds what fits after it, or nothing when the first word does not.
+    /// cursor waits at the end of): the first line holds what fits after it (of a word no row could hold, its start),
+    /// or nothing when the first word does not fit.
     public static func wrap(_ line: String, to columns: Int, from start: Int) -> [String] {
         let start = columns > 0 ? start % columns : 0
         guard start > 0 else { return wrap(line, to: columns) }

@@ -54,12 +54,13 @@ public final class StateFile: Sendable {
         StatePath.tighten(path)
     }
 
+    /// What damage a state file of this process showed while in use (a page SQLite cannot read), if any: the flow
+    /// it struck failed as its store's failure; `run` then starts no other, says it and ends with exit 2, as it does
+    /// for a file damaged where it opens it.
+    public static var damageFound: String? { OpenDatabases.damageFound }
+
     /// Closes every state file this process has open (each waits for a write in progress to end): for an exit
     /// that does not run `atexit` handlers; `onSignal`, one on a signal (what is not committed is rolled back).
-    /// What damage a state file of this process showed while in use (a page SQLite cannot read), if any: the flow
-    /// it struck failed as its store's failure; `run` then says it and ends with exit 2, as it does for a file
-    /// damaged where it opens it.
-    public static var damageFound: String? { OpenDatabases.damageFound }
 
     public static func closeAll(onSignal: Bool = false) {
         OpenDatabases.shared.closeAll(onSignal: onSignal)

@@ -292,6 +292,11 @@ enum LogPaneProbe {
         let wrapped = CharacterWidth.wrap(sentence, to: 40)
         #expect(!wrapped.contains { $0.trimmingCharacters(in: .whitespaces) == "own" }, "\(wrapped)")
         #expect(wrapped.allSatisfy { CharacterWidth.of($0) <= 40 }, "\(wrapped)")
+        // A wide word with one column left goes on the next row, never past the edge.
+        let wide = String(repeating: "a", count: 18) + " " + String(repeating: "中", count: 12)
+        #expect(CharacterWidth.wrap(wide, to: 20).allSatisfy { CharacterWidth.of($0) <= 20 }, "\(CharacterWidth.wrap(wide, to: 20))")
+        #expect(CharacterWidth.wrap(String(repeating: "x", count: 17) + " yy" + String(repeating: "z", count: 30), to: 20)
+            .allSatisfy { CharacterWidth.of($0) <= 20 })
         // Wide characters count two.
         #expect(CharacterWidth.wrap("⚡ fault ⚡ fault ⚡ fault ⚡ fault ⚡ fault", to: 20).allSatisfy { CharacterWidth.of($0) <= 20 })
     }
