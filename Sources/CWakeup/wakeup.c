@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/socket.h>
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
@@ -88,6 +89,10 @@ void idp_main_queue_run(void) {
 }
 
 long idp_pipe_peek(int fd, char *buffer, unsigned long length) {
+    // A socket (Node's spawn gives its child socketpairs) is looked into as it is, MSG_PEEK taking nothing.
+    ssize_t peeked = recv(fd, buffer, length, MSG_PEEK | MSG_DONTWAIT);
+    if (peeked >= 0) return (long)peeked;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
     int scratch[2];
     if (pipe2(scratch, O_NONBLOCK | O_CLOEXEC) != 0) return -1;
     long result = -1;

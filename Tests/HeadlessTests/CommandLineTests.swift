@@ -262,6 +262,31 @@ import Testing
         #expect(run.stderr.contains("standard input was not read: logout asks nothing"), "\(run.stderr)")
     }
 
+    /// A socket on standard input (Node's `spawn` gives its child socketpairs) is looked into too, and left whole.
+    @Test func answersOnASocketAreSaidToBeUnread() throws {
+        var pair: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        let answer = Array(#"{"faults":{"insecureDevice":true}}"#.utf8)
+        #expect(write(pair[0], answer, answer.count) == answer.count)
+        let process = Process()
+        process.executableURL = BinaryRun.executable
+        process.arguments = ["run", "logout", "--ephemeral"]
+        process.standardInput = FileHandle(fileDescriptor: pair[1], closeOnDealloc: false)
+        process.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        var left = [UInt8](repeating: 0, count: 64)
+        let count = recv(pair[1], &left, left.count, Int32(MSG_DONTWAIT))
+        close(pair[0])
+        close(pair[1])
+        #expect(process.terminationStatus == 0)
+        #expect(said.contains("standard input was not read: logout asks nothing"), "\(said)")
+        #expect(count == answer.count, "the answers are still there for the next reader")
+    }
+
     @Test func emptyAnswersPipedToALogoutSayNothing() throws {
         let run = try BinaryRun.run(["run", "logout", "logout", "--ephemeral"], stdin: "[{}, {}]\n", stdinFirst: true)
         #expect(run.status == 0)

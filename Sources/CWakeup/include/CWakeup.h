@@ -24,9 +24,9 @@ void idp_wakeup_clear(const idp_wakeup *wakeup);
 // Nanoseconds until the timer fires: 0 when it is not set.
 long idp_wakeup_timer_remaining(const idp_wakeup *wakeup);
 
-// Copies up to `length` bytes waiting in the pipe `fd` into `buffer` without taking them out of it (tee(2) into a
-// pipe of its own), so that whoever reads the pipe next still gets them. Never blocks. Returns the count, 0 when
-// nothing waits, -1 when `fd` is not a pipe.
+// Copies up to `length` bytes waiting in the pipe or socket `fd` into `buffer` without taking them out of it (a
+// socket's MSG_PEEK; a pipe's tee(2) into a pipe of its own), so that whoever reads it next still gets them. Never
+// blocks. Returns the count, 0 when nothing waits, -1 when `fd` is neither.
 long idp_pipe_peek(int fd, char *buffer, unsigned long length);
 
 
