@@ -75,8 +75,8 @@ public enum RunCommand {
         defer { SecureMemory.wipe(&bytes) }
         let count = bytes.withUnsafeMutableBytes { idp_pipe_peek(STDIN_FILENO, $0.baseAddress, UInt($0.count)) }
         guard count > 0, bytes.prefix(count).contains(where: { !Self.emptyAnswerBytes.contains($0) }) else { return nil }
-        let flows = Set(options.flows).count == 1 ? options.flows[0].rawValue : "these flows"
-        return "idp-tui: run: standard input was not read: \(flows) \(Set(options.flows).count == 1 ? "asks" : "ask") nothing, so answers (faults) are read only with --answers - or from a file (< answers.json)"
+        let one = Set(options.flows).count == 1
+        return "idp-tui: run: standard input was not read: \(one ? "\(options.flows[0].rawValue) asks" : "these flows ask") nothing, so answers (faults) are read only with --answers - or from a file (< answers.json)"
     }
 
     /// What answers that say nothing are made of: brackets, commas and white space.

@@ -291,7 +291,7 @@ final class Database: @unchecked Sendable {
         // Noted for `run` only where it is the file's (an immutable reader racing a writer's checkpoint may see
         // damage that a second read does not, docs/state-and-history.md).
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            immutable ? Self.damaged(path, message) : OpenDatabases.noteDamage(Self.damaged(path, message).description)
+            immutable ? Self.damaged(path, message) : OpenDatabases.noteDamage(Self.damaged(path, message))
         case SQLITE_BUSY, SQLITE_LOCKED:
             StateError("the state file \(path) stayed locked by another process for \(Self.busyTimeoutMilliseconds / 1000) s", reason: .busy)
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM:
@@ -337,9 +337,9 @@ final class OpenDatabases: Sendable {
     /// reports it as bad input once its flow has ended (``StateFile/damageFound``).
     private static let damage = Locked<String?>(nil)
 
-    static func noteDamage(_ description: String) -> StateError {
-        damage.withLock { $0 = $0 ?? description }
-        return StateError(description, reason: .damaged)
+    static func noteDamage(_ error: StateError) -> StateError {
+        damage.withLock { $0 = $0 ?? error.description }
+        return error
     }
 
     static var damageFound: String? { damage.withLock { $0 } }

@@ -68,38 +68,24 @@ extension StateFile {
         }
     }
 
-    /// Whether nothing at all is at `path` (`lstat`: no such entry): a new user's default file before the first
-    /// flow. Anything there is not nothing, a link that leads nowhere included: opening it says what is wrong with
-    /// it. Throws, in one line, when the path cannot be looked at (a folder on the way this user cannot search).
     /// Refuses a state file `run` could not make where nothing is yet: a file where a folder should be
     /// (`/etc/passwd/x.db`), a folder to make inside one this user cannot write, or a folder they cannot write.
     /// Nothing is made. Commands that do not use `--state` check it so, as `run` would refuse it (they took it).
     public static func checkCouldBeMade(_ path: String) throws(StateError) {
-        var current = StatePath.folder(of: path)
-        guard !current.isEmpty else {
-            if let problem = StatePath.writeProblem(path) { throw StateError(problem) }
-            return
-        }
-        var info = stat()
-        var missing: String?
-        while current != "/", stat(current, &info) != 0 {
-            missing = current
-            current = StatePath.folder(of: current)
-            if current.isEmpty { current = "." }
-        }
-        // The one found, stat'ed again: the walk stops at "/" without a stat of it (`/x.db` was refused).
-        guard stat(current, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw StateError("\(current) is not a folder, so it cannot hold the state file \(path)")
-        }
-        if let missing {
-            guard access(current, W_OK | X_OK) == 0 else {
-                throw StateError("cannot create the folder \(missing) for the state file: \(String(cString: strerror(errno)))")
+        let (existing, missing) = try StatePath.missingFolders(for: path)
+        // The outermost folder to make is the one made in `existing`.
+        if let outermost = missing.last {
+            guard access(existing, W_OK | X_OK) == 0 else {
+                throw StateError("cannot create the folder \(outermost) for the state file: \(String(cString: strerror(errno)))")
             }
         } else if let problem = StatePath.writeProblem(path) {
             throw StateError(problem)
         }
     }
 
+    /// Whether nothing at all is at `path` (`lstat`: no such entry): a new user's default file before the first
+    /// flow. Anything there is not nothing, a link that leads nowhere included: opening it says what is wrong with
+    /// it. Throws, in one line, when the path cannot be looked at (a folder on the way this user cannot search).
     public static func isAbsent(_ path: String) throws(StateError) -> Bool {
         switch StatePath.Entry(path) {
         case .missing: return true

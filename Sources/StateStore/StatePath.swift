@@ -261,6 +261,25 @@ enum StatePath {
         return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
+    /// The folders `path`'s folder needs made, innermost first, and the nearest one that is there ("." for a relative
+    /// path); throws where that one is not a folder: a file further up says so, as one holding the file itself does
+    /// (`/etc/passwd/x.db`: "cannot create … Not a directory").
+    static func missingFolders(for path: String) throws(StateError) -> (existing: String, missing: [String]) {
+        var missing: [String] = []
+        var current = folder(of: path)
+        var info = stat()
+        while !current.isEmpty, current != "/", stat(current, &info) != 0 {
+            missing.append(current)
+            current = folder(of: current)
+        }
+        if current.isEmpty { current = "." }
+        // Stat'ed again: the walk stops at "/" without a stat of it.
+        guard stat(current, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+            throw StateError("\(current) is not a folder, so it cannot hold the state file \(path)")
+        }
+        return (current, missing)
+    }
+
     private static func prepareFolder(for path: String) throws(StateError) -> [String] {
         let folder = folder(of: path)
         guard !folder.isEmpty else { return [] }
@@ -279,17 +298,7 @@ enum StatePath {
             return ["warning: the folder \(folder) holding the state file can be written by \(who) (mode \(String(info.st_mode & 0o7777, radix: 8))); \(advice)"]
         }
         // Each missing folder is made 0700, whatever the umask.
-        var missing: [String] = []
-        var current = folder
-        while !current.isEmpty, current != "/", stat(current, &info) != 0 {
-            missing.append(current)
-            current = Self.folder(of: current)
-        }
-        // A file further up says so, as one holding the file itself does ("cannot create … Not a directory").
-        if !current.isEmpty, stat(current, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
-            throw StateError("\(current) is not a folder, so it cannot hold the state file \(path)")
-        }
-        for made in missing.reversed() {
+        for made in try missingFolders(for: path).missing.reversed() {
             if mkdir(made, 0o700) != 0 && errno != EEXIST {
                 throw StateError("cannot create the folder \(made) for the state file: \(String(cString: strerror(errno)))")
             }
