@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Imports run one way: executables → Headless / TerminalUI → FlowCatalog → flow families → FlowEngine; families → SDK surfaces (IdpSdk, KSMasterController, kssidp, SafepayDropsSDK, Q2ModuleInterfaces)
