@@ -74,6 +74,8 @@ final class ScriptedCardholder: DropsCardholder {
     let screens = Locked<[ChallengeScreen]>([])
     private let gate = DispatchSemaphore(value: 0)
     private let gated: Bool
+    /// Runs when the page says a challenge follows, before the 3DS SDK's first CReq.
+    let beforeChallenge = Locked<(@Sendable () -> Void)?>(nil)
 
     init(card: String, expiryYear: Int = 2033, amount: Int = 4999, actions: [CardholderAction] = [], gated: Bool = false) {
         details = try? PaymentDetails(
@@ -90,6 +92,8 @@ final class ScriptedCardholder: DropsCardholder {
         return details
     }
 
+    func challengeWillStart() async { beforeChallenge.withLock { $0 }?() }
+
     func respond(to screen: ChallengeScreen) -> CardholderAction {
         screens.withLock { $0.append(screen) }
         return actions.withLock { $0.isEmpty ? .answer(.cancel) : $0.removeFirst() }
@@ -105,13 +109,13 @@ final class DropsHarness: Sendable {
     let acs: AccessControlServer
     let view: SafepayPayerAuthenticationView
 
-    init(cardholder: ScriptedCardholder, faults: BridgeFaults = .none) {
+    init(cardholder: ScriptedCardholder, faults: BridgeFaults = .none, network: (any PageNetwork)? = nil) {
         self.cardholder = cardholder
         let random = RandomSource(seed: 11)
         acs = AccessControlServer(clock: clock, random: random)
         let log = log
         let simulation = DropsSimulation(
-            clock: clock, random: random, acs: acs, cardholder: cardholder, faults: faults,
+            clock: clock, random: random, acs: acs, cardholder: cardholder, faults: faults, network: network,
             log: { entry in log.withLock { $0.append(entry) } })
         let delegate = delegate
         view = onMain {
@@ -160,4 +164,18 @@ final class DropsHarness: Sendable {
     }
 
     func logged(_ name: String) -> [DropsLogEntry] { log.withLock { $0.filter { $0.name == name } } }
+}
+
+/// A network the test switches off: while off, nothing the device sends leaves it.
+final class SwitchableNetwork: PageNetwork {
+    let offline = Locked(false)
+    let faults = Locked<[String]>([])
+
+    func roundTrip() async throws(PageNetworkFailure) {
+        if isOffline { throw .offline }
+    }
+
+    func reportFault(_ what: String) { faults.withLock { $0.append(what) } }
+
+    var isOffline: Bool { offline.withLock { $0 } }
 }
