@@ -149,12 +149,12 @@ public struct IdpSdkFlow {
                           error: FlowError(subsystem: nil, code: nil, message: event.errorDescription.isEmpty ? "StartEvent failed" : event.errorDescription))
         case let event as KSMOfflineLoginResultEvent:
             return run.result(.failure, status: event.status.name, step: step,
-                          error: FlowError(subsystem: nil, code: nil, message: event.errorDescription ?? "OfflineLogin failed"))
+                          error: FlowError(subsystem: nil, code: nil, message: event.errorDescription.isEmpty ? "OfflineLogin failed" : event.errorDescription))
         case let event as KSMSetAuthorisationCodeResultEvent:
             let code = event.errorCode == 0 ? nil : event.errorCode
             return run.result(.failure, status: event.status.name, step: step, error: FlowError(
                 subsystem: code.map { _ in IdpFailure.subsystem }, code: code,
-                message: event.errorDescription ?? "SetAuthorisationCode failed"))
+                message: event.errorDescription.isEmpty ? "SetAuthorisationCode failed" : event.errorDescription))
         case let event as KSMGetAstClientDataResultEvent:
             return run.result(.failure, status: event.status.name, step: step, error: FlowError(
                 subsystem: nil, code: event.errorCode == 0 ? nil : event.errorCode,
@@ -182,7 +182,7 @@ public struct IdpSdkFlow {
         case let result as KSMOfflineLoginResultEvent where result.status == .KSMOK:
             return (result.status.name, "logged in offline as \(result.userIdentifier?.description ?? "?") (local authentication passed)")
         case let result as KSMOfflineLoginResultEvent:
-            return (result.status.name, (result.errorDescription ?? "") + "; logging in at the IdP instead")
+            return (result.status.name, result.errorDescription + "; logging in at the IdP instead")
         case let result as KSMGetAstClientDataResultEvent where result.status == .KSMOK:
             return (result.status.name, "astClientId=\(result.astClientId), codeChallangeMethod=\(result.codeChallangeMethod)")
         case let result as KSMGetAstClientDataResultEvent:
@@ -191,7 +191,7 @@ public struct IdpSdkFlow {
             return (result.status.name, "logged in as \(result.userIdentifier?.description ?? "?")")
         case let result as KSMSetAuthorisationCodeResultEvent:
             let code = result.errorCode == 0 ? "" : "\(IdpFailure.subsystem)/\(result.errorCode): "
-            return (result.status.name, code + (result.errorDescription ?? ""))
+            return (result.status.name, code + result.errorDescription)
         case let result as KSMRestartResultEvent where result.status != .KSMOK:
             return (result.status.name, result.errorDescription.isEmpty ? "sdkState=\(result.sdkState.rawValue)" : result.errorDescription)
         case let result as KSMRestartResultEvent:

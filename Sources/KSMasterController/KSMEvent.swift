@@ -152,11 +152,12 @@ public struct KSMSetAuthorisationCodeResultEvent: KsEvent {
     public let astClientId: String
     /// The IdP's error code (subsystem 513) when it refused the code, else 0.
     public let errorCode: Int
-    public let errorDescription: String?
+    /// Empty when all went well, as on every result event.
+    public let errorDescription: String
 
     /// Public so that an app's tests can hand its handler a result, as the controller would.
     public init(status: KSMEventStatusType, userIdentifier: KsUserIdentifier?, astClientId: String = "", errorCode: Int = 0,
-                errorDescription: String? = nil) {
+                errorDescription: String = "") {
         self.status = status
         self.userIdentifier = userIdentifier
         self.astClientId = astClientId
@@ -246,10 +247,11 @@ public struct KSMOfflineLoginResultEvent: KsEvent {
     /// INVALID_STATE (not started, not activated).
     public let status: KSMEventStatusType
     public let userIdentifier: KsUserIdentifier?
-    public let errorDescription: String?
+    /// Empty when all went well, as on every result event.
+    public let errorDescription: String
 
     /// Public so that an app's tests can hand its handler a result, as the controller would.
-    public init(status: KSMEventStatusType, userIdentifier: KsUserIdentifier?, errorDescription: String? = nil) {
+    public init(status: KSMEventStatusType, userIdentifier: KsUserIdentifier?, errorDescription: String = "") {
         self.status = status
         self.userIdentifier = userIdentifier
         self.errorDescription = errorDescription

@@ -341,7 +341,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             return KSMOfflineLoginResultEvent(status: .KSMMISMATCHED_USER, userIdentifier: nil,
                                               errorDescription: "this device is activated for \(activation.user), not \(asked): only its user logs in offline")
         }
-        if loggedIn { return KSMOfflineLoginResultEvent(status: .KSMOK, userIdentifier: activation.user, errorDescription: nil) }
+        if loggedIn { return KSMOfflineLoginResultEvent(status: .KSMOK, userIdentifier: activation.user) }
         guard let token else {
             let why = activation.authenticationMode == .no
                 ? "no offline token: the last login used authentication mode no, which keeps none"
@@ -362,7 +362,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         } catch {
             return KSMOfflineLoginResultEvent(status: .KSMINTERNAL_ERROR, userIdentifier: nil, errorDescription: "the device's store failed: \(error.description)")
         }
-        return KSMOfflineLoginResultEvent(status: .KSMOK, userIdentifier: activation.user, errorDescription: nil)
+        return KSMOfflineLoginResultEvent(status: .KSMOK, userIdentifier: activation.user)
     }
 }
 

@@ -90,8 +90,8 @@ import Threading
         #expect(first.status == .KSMFAILED)
         let second = try #require(await harness.controller.receive(set) as? KSMSetAuthorisationCodeResultEvent)
         #expect(second.status == .KSMINVALID_STATE)
-        #expect(second.errorDescription?.hasPrefix("the last GetAstClientDataEvent's client data was already taken by a SetAuthorisationCodeEvent") == true,
-                "\(second.errorDescription ?? "")")
+        #expect(second.errorDescription.hasPrefix("the last GetAstClientDataEvent's client data was already taken by a SetAuthorisationCodeEvent"),
+                "\(second.errorDescription)")
         // After a restart nothing was taken since: the plain advice again.
         _ = await harness.controller.receive(KSMRestartEvent())
         let third = try #require(await harness.controller.receive(set) as? KSMSetAuthorisationCodeResultEvent)
@@ -193,7 +193,7 @@ import Threading
             tenantId: "demo", authenticationMode: .no, authorisationCode: code,
             clientId: KSMClientId.enrollment)) as? KSMSetAuthorisationCodeResultEvent)
         #expect(set.status == .KSMFAILED)
-        #expect(set.errorDescription?.contains("PKCE") == true)
+        #expect(set.errorDescription.contains("PKCE"))
         #expect(!harness.controller.snapshot.loggedIn)
     }
 
@@ -210,7 +210,7 @@ import Threading
         _ = await harness.controller.receive(KSMGetAstClientDataEvent(tenantId: "demo"))
         let again = try #require(await harness.controller.receive(event) as? KSMSetAuthorisationCodeResultEvent)
         #expect(again.status == .KSMFAILED)
-        #expect(again.errorDescription?.contains("already been used") == true)
+        #expect(again.errorDescription.contains("already been used"))
     }
 
     @Test func anUnreachableIdpIsNotReachable() async throws {

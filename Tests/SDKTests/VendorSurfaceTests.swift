@@ -116,7 +116,7 @@ import ThreeDSecure
         // The consumer hears the ErrorRuntimeEvent; the sender gets its own result type (the guide casts it with as!).
         let result = try #require(reply as? KSMSetAuthorisationCodeResultEvent, "\(String(describing: reply))")
         #expect(result.status == .KSMINTERNAL_ERROR)
-        #expect(result.errorDescription?.contains("restarted itself") == true)
+        #expect(result.errorDescription.contains("restarted itself"))
         #expect(consumer.heard.withLock { $0 } == [
             "ErrorRuntimeEvent on MC-SDK (runtimeError 0: internal error while storing the token data; the MC-SDK restarted itself)"])
     }

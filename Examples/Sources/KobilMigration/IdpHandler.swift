@@ -146,7 +146,7 @@ class IdpHandler: NSObject {
             screenLogger.log("success: logged in as \(result.userIdentifier?.userId ?? "?")")  // Added: what the app shows.
         } else {
             /* error */
-            screenLogger.log("error: \(result.status.name), \(result.errorDescription ?? "")")  // Added: what the app shows.
+            screenLogger.log("error: \(result.status.name), \(result.errorDescription)")  // Added: what the app shows.
         }
         // "After (IdpSdk)": the same check as Android spells it — both spellings work.
         if result.status == StatusType.OK {
