@@ -214,24 +214,26 @@ public enum ParityCheck {
             let messages = frontEnd.events.filter {
                 (($0.to == .masterController && $0.from != .identityProvider) || $0.to == .identityProvider) && !$0.step.isFaultNotice
             }.map { $0.step.rawValue }
-            let error = result.error.map { error in
-                error.code.map { code in "\(error.subsystem.map { "\($0)/" } ?? "")\(code)" } ?? error.message
-            }
+            let code = result.error.flatMap { error in error.code.map { "\(error.subsystem.map { "\($0)/" } ?? "")\($0)" } }
+            let error = code ?? result.error?.message
             observations.append(ParityObservation(
                 flow: kind.rawValue, outcome: result.outcome.rawValue, status: result.status,
                 error: result.outcome == .cancelled ? nil : error, setAuthorisationCode: set?.status ?? "not sent",
-                deviceAfter: service.statusLine, appReceived: appReceived(frontEnd.events), messages: messages))
+                deviceAfter: service.statusLine, appReceived: appReceived(frontEnd.events, code: code), messages: messages))
         }
         return observations
     }
 }
 
 /// What the SDK's completion handed the app: `IdpSdkResult` for the IdpSdk's `getAuthorizationCode`, the
-/// `KssIdpStatus` case (`success`, `requestFailed`, `eventFailed`, `biometricError`) for KSSIDP's completion.
-func appReceived(_ events: [FlowEvent]) -> String {
+/// `KssIdpStatus` case (`success`, `requestFailed`, `eventFailed`, `biometricError`) for KSSIDP's completion, with
+/// the error's subsystem/code where it has one (a `requestFailed`'s `errorModel`), as the IdpSdk's side shows its
+/// `idpSdkError`'s.
+func appReceived(_ events: [FlowEvent], code: String?) -> String {
     if let completion = events.last(where: { $0.from == .kssidp && $0.to == .app }) {
         let status = completion.status ?? ""
-        return "KssIdpStatus." + status.prefix(1).lowercased() + status.dropFirst()
+        let name = "KssIdpStatus." + status.prefix(1).lowercased() + status.dropFirst()
+        return name + (status == "Success" ? "" : code.map { " \($0)" } ?? "")
     }
     if let result = events.last(where: { $0.from == .idpSdk && $0.to == .app && $0.step == .getAuthorizationCode }) {
         return result.status == StatusType.OK.name ? "IdpSdkResult.authorizationCode" : "IdpSdkResult.idpSdkError \(result.status ?? "")"

@@ -123,14 +123,21 @@ public final class KssIdpWrapper: Sendable {
             tenantId: config.tenantId, idpUrl: config.baseUrl, certificateChain: chain, shouldHashPin: config.shouldHashPin,
             network: config.network, queueLabel: "KSSIDP")
         let outcome = OneShot<IdpSdkResult>(counting: config.network.clock.pendingWork)
+        let upFront = UpFrontCredentials(credentials)
         service.getAuthorizationCode(
             withAstClientData: AstClientDataInfo(astClientData: ast), clientId: clientId,
-            interactionInterface: UpFrontCredentials(credentials), userId: nil, traceParent: parentSpan
+            interactionInterface: upFront, userId: nil, traceParent: parentSpan
         ) { result in
             outcome.fulfil(result)
         }
         let result = outcome.wait()
         guard let code = result.authorizationCode else {
+            // KSSIDP has no provideCredentials: a value the IdP's form asks for and the dictionary lacks is named
+            // as the dictionary's (the IdpSdk's own words named a callback KSSIDP apps never write).
+            if let key = upFront.firstMissing, let error = result.idpSdkError {
+                return requestFailed(IdpSdkError(error.subsystem, error.errorCode,
+                                                 "the credentials dictionary has no \"\(key)\", which the IdP's form asks for"), trace: trace)
+            }
             return requestFailed(result.idpSdkError ?? IdpSdkError(510, 0, "no authorization code"), trace: trace)
         }
 
@@ -184,7 +191,7 @@ public final class KssIdpWrapper: Sendable {
         guard let event else { return "no result" }
         return switch event {
         case let result as KSMGetAstClientDataResultEvent: result.errorDescription.isEmpty ? result.status.name : result.errorDescription
-        case let result as KSMSetAuthorisationCodeResultEvent: result.errorDescription ?? result.status.name
+        case let result as KSMSetAuthorisationCodeResultEvent: result.errorDescription.isEmpty ? result.status.name : result.errorDescription
         case let result as KSMInvalidStateEvent: result.errorMessage
         default: event.getName()
         }
@@ -200,8 +207,16 @@ private final class UpFrontCredentials: IdpSdkInteractionInterface {
         self.credentials = credentials
     }
 
+    /// The first field a form asked for that the dictionary has no value for.
+    private let missing = Locked<String?>(nil)
+
+    var firstMissing: String? { missing.withLock { $0 } }
+
     func provideCredentials(_ interactionData: IdpSdkInteractionData) -> IdpSdkProvideCredentialsResult {
-        IdpSdkProvideCredentialsResult(secrets: credentials)
+        if let key = interactionData.inputFieldIds.first(where: { credentials[$0] == nil }) {
+            missing.withLock { $0 = $0 ?? key }
+        }
+        return IdpSdkProvideCredentialsResult(secrets: credentials)
     }
 }
 

@@ -92,6 +92,8 @@ private let chainFilePath: String = {
         let (missing, missingObject) = await call(wrapper, ["username": "alice", "password": "wonderland"])
         guard case .requestFailed(.invalidParameter, 0, let missingModel, _) = missingObject.status else { Issue.record("\(missingObject)"); return }
         #expect(missing.errorCode == 3 && missingModel.code == "3", "no activation-code in the dictionary")
+        // In KSSIDP's terms: its apps write no provideCredentials.
+        #expect(missingModel.description == #"the credentials dictionary has no "activation-code", which the IdP's form asks for"#)
     }
 }
 
@@ -207,14 +209,14 @@ private let chainFilePath: String = {
         let report = ParityCheck.run()
         let wrongPassword = report.cases[1].steps[0]
         #expect(wrongPassword.new.appReceived == "IdpSdkResult.idpSdkError 513/4011")
-        #expect(wrongPassword.legacy.appReceived == "KssIdpStatus.requestFailed")
+        #expect(wrongPassword.legacy.appReceived == "KssIdpStatus.requestFailed 513/4011", "the errorModel's subsystem/code, as the IdpSdk side shows its error's")
         let activation = report.cases[0].steps[0]
         #expect(activation.new.appReceived == "IdpSdkResult.authorizationCode" && activation.legacy.appReceived == "KssIdpStatus.success")
         let cancel = report.cases[3].steps[0]
         #expect(cancel.new.appReceived == "IdpSdkResult.idpSdkError 1000/1")
         #expect(cancel.legacy.appReceived == "no completion (not called)")
         let lines = ParityText.lines(report, width: 100)
-        #expect(lines.contains { $0.contains("IdpSdkResult.idpSdkError 513/4011") && $0.contains("KssIdpStatus.requestFailed") }, "\(lines)")
+        #expect(lines.contains { $0.contains("IdpSdkResult.idpSdkError 513/4011") && $0.contains("KssIdpStatus.requestFailed 513/4011") }, "\(lines)")
     }
 
     @Test(arguments: [40, 56, 76, 156])
