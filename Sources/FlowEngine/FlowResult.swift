@@ -170,4 +170,6 @@ public enum EngineStatus {
     public static let promptTimeout = "PROMPT_TIMEOUT"
     /// What to do after a prompt timed out.
     public static let promptTimeoutAdvice = "Answer the prompt sooner, or allow more time with --prompt-timeout."
+    /// A request a cancel abandoned on its way: its server never got it.
+    public static let abandoned = "ABANDONED"
 }

@@ -32,8 +32,8 @@ public final class SimulatedNetwork: Sendable {
     }
 
     private struct Waits {
-        /// Each waiting round trip's wake-up.
-        var waiting: [Int: @Sendable () -> Void] = [:]
+        /// Each waiting round trip's wake-up, and the request it carries (nil: a round trip that names none).
+        var waiting: [Int: (wake: @Sendable () -> Void, request: AbandonedRequest?)] = [:]
         var next = 0
         /// Set by ``abandonWaits()`` until ``resumeWaits()``: round trips fail at once.
         var abandoned = false
@@ -60,14 +60,18 @@ public final class SimulatedNetwork: Sendable {
 
     /// Ends every round trip waiting on this line now (each fails as ``NetworkError/abandoned``, its request never
     /// delivered), and every one that starts until ``resumeWaits()``: a cancelled flow's SDK work ends at once
-    /// instead of holding the device's thread for the rest of a latency or a timeout.
-    package func abandonWaits() {
-        let wakes = waits.withLock { waits in
+    /// instead of holding the device's thread for the rest of a latency or a timeout. Returns the requests so
+    /// abandoned, in the order they were sent, for the flow's log to say that their server never got them (the
+    /// log showed each leave, and nothing after: a QA tester read a wrong password cancelled on its way as counted).
+    @discardableResult
+    package func abandonWaits() -> [AbandonedRequest] {
+        let taken = waits.withLock { waits in
             waits.abandoned = true
             defer { waits.waiting = [:] }
-            return Array(waits.waiting.values)
+            return waits.waiting.sorted { $0.key < $1.key }.map(\.value)
         }
-        for wake in wakes { wake() }
+        for wait in taken { wait.wake() }
+        return taken.compactMap(\.request)
     }
 
     /// Round trips wait again (a new flow starts on the device).
@@ -79,13 +83,13 @@ public final class SimulatedNetwork: Sendable {
     /// decided under the line's lock: a wait ``abandonWaits()`` took is abandoned, even when its timer fired too.
     /// The task is suspended, its thread free meanwhile. Cancelling the task abandons the wait, as cancelling a URL
     /// session's task does: the request is never delivered (a task cancelled before it starts sends nothing).
-    private func wait(_ delay: Duration) async throws(NetworkError) {
-        guard !Task.isCancelled, let wait = startWait(delay) else { throw .abandoned }
+    private func wait(_ delay: Duration, carrying request: NetworkRequest?) async throws(NetworkError) {
+        guard !Task.isCancelled, let wait = startWait(delay, carrying: request) else { throw .abandoned }
         let id = wait.id
         await withTaskCancellationHandler {
             await wait.woken.value()
         } onCancel: {
-            waits.withLock { $0.waiting.removeValue(forKey: id) }?()
+            waits.withLock { $0.waiting.removeValue(forKey: id) }?.wake()
         }
         try end(wait)
     }
@@ -97,14 +101,14 @@ public final class SimulatedNetwork: Sendable {
     }
 
     /// A wait woken by its timer or by ``abandonWaits()``; nil when the line's waits are abandoned already.
-    private func startWait(_ delay: Duration) -> Wait? {
+    private func startWait(_ delay: Duration, carrying request: NetworkRequest?) -> Wait? {
         // Woken by the clock or by a cancel: waiting for it is waiting for the test (``PendingWork``).
         let woken = OneShot<Void>(counting: clock.pendingWork)
         let id: Int? = waits.withLock { waits in
             guard !waits.abandoned else { return nil }
             let id = waits.next
             waits.next += 1
-            waits.waiting[id] = { woken.fulfil(()) }
+            waits.waiting[id] = ({ woken.fulfil(()) }, request.map { AbandonedRequest(request: $0, sentOn: QueueName.current) })
             return id
         }
         guard let id else { return nil }
@@ -183,7 +187,7 @@ public final class SimulatedNetwork: Sendable {
     public func roundTrip(to server: String = "the IdP", sending request: NetworkRequest? = nil) async throws(NetworkError) {
         if Task.isCancelled { throw .abandoned }
         let trip = try plan(to: server, sending: request)
-        if trip.delay > .zero { try await wait(trip.delay) }
+        if trip.delay > .zero { try await wait(trip.delay, carrying: request) }
         if trip.timesOut { throw .timedOut(trip.delay) }
     }
 
@@ -282,6 +286,13 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A request as it leaves a device: what a flow's log says of it (`GET /authorize`, `client_id=…, tenant=…`).
+/// A request a cancel abandoned on its way (``SimulatedNetwork/abandonWaits()``), and the queue that sent it: the SDK
+/// whose request it was.
+package struct AbandonedRequest: Sendable {
+    package let request: NetworkRequest
+    package let sentOn: String
+}
+
 public struct NetworkRequest: Sendable, Equatable {
     public let name: String
     public let detail: String

@@ -206,12 +206,24 @@ public final class IdpSdkFamily: FlowFamily {
     }
 
     /// The SDK on whose queue a request goes and its answer comes.
-    private static var caller: Participant {
-        switch QueueName.current {
+    private static var caller: Participant { caller(on: QueueName.current) }
+
+    private static func caller(on queue: String) -> Participant {
+        switch queue {
         case "IdpSdk": .idpSdk
         case "MC-SDK": .masterController
         case "KSSIDP": .kssidp
         default: .app
+        }
+    }
+
+    /// Says in `run`'s log that each request a cancel abandoned on its way never reached the IdP: the log showed it
+    /// leave, and nothing after (docs/decisions.md, "Round trips … are abandoned at the cancel").
+    func abandoned(_ requests: [AbandonedRequest], in run: FlowRun) {
+        for abandoned in requests {
+            let sender = Self.caller(on: abandoned.sentOn)
+            run.emit(FlowStep(abandoned.request.name), from: sender, to: sender, status: EngineStatus.abandoned,
+                     detail: "abandoned on its way by the cancel: the IdP never got it, so it counts for nothing (no attempt, no code used)")
         }
     }
 

@@ -23,11 +23,11 @@ public struct IdpSdkFlow {
     var kind: FlowKind { run.kind }
 
     /// What a cancel does to a call in flight, beyond discarding its late result: the device's round trips
-    /// waiting on the network are abandoned, their requests never delivered, so that the device's thread is free
-    /// for the next flow at once (a request-timeout fault would hold it 30 s). docs/decisions.md.
+    /// waiting on the network are abandoned, their requests never delivered (the log says so), so that the device's
+    /// thread is free for the next flow at once (a request-timeout fault would hold it 30 s). docs/decisions.md.
     var abandonWaits: @Sendable () -> Void {
         let network = environment.network
-        return { network.abandonWaits() }
+        return { [family, run] in family.abandoned(network.abandonWaits(), in: run) }
     }
 
     func signIn(clientId: String) async -> FlowResult? {

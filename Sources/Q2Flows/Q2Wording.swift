@@ -25,8 +25,10 @@ enum Q2Wording {
                 summary.remove(Label.error)
             }
         case .cancelled:
+            // Before authenticate(using:), nothing had gone to Core ("Nothing more" read as if something had); in
+            // flight, a request still on its way is abandoned, and the log says so.
             if let index = summary.rows.firstIndex(where: { $0.label == Label.whatHappened }) {
-                summary.rows[index].value += " Nothing more was sent to Q2 Core."
+                summary.rows[index].value += result.failedStep == .authenticate ? " Nothing more was sent to Q2 Core." : " Nothing was sent to Q2 Core."
             }
         }
     }

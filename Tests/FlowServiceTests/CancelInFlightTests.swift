@@ -45,6 +45,13 @@ import Testing
         #expect(frontEnd.results.first?.outcome == .cancelled)
         #expect(service.environment.world.identityProvider.failedAttempts(tenantId: "demo", username: "alice") == 0)
         #expect(!frontEnd.events(of: flow).contains { $0.from == .identityProvider && $0.step.rawValue == "POST /authorize" })
+        // The log showed the POST leave: it says too that it never arrived, before the cancel.
+        let events = frontEnd.events(of: flow)
+        let abandoned = try #require(events.firstIndex { $0.status == EngineStatus.abandoned }, "\(events.map(\.step.rawValue))")
+        #expect(events[abandoned].step.rawValue == "POST /authorize")
+        #expect(events[abandoned].from == .idpSdk && events[abandoned].to == .idpSdk, "the IdpSdk's own note, no message to the IdP")
+        #expect(events[abandoned].detail.contains("the IdP never got it"))
+        #expect(abandoned < (events.firstIndex { $0.step == .cancel } ?? -1))
     }
 
     /// A round trip waiting on the network holds no thread: while the activation's form is on its way, the device's
@@ -84,6 +91,9 @@ import Testing
             service.settle(frontEnd, clock: clock)
             #expect(frontEnd.results.last?.outcome == .cancelled)
             #expect(!frontEnd.events(of: flow).contains { $0.from == .q2Core }, "Core answered a cancelled request")
+            #expect(frontEnd.events(of: flow).contains {
+                $0.status == EngineStatus.abandoned && $0.step.rawValue == "POST /mobilews/logonUser" && $0.detail.contains("Q2 Core never got it")
+            }, "attempt \(attempt)")
             // The history lists whom the cancelled sign-in was for: the name was typed.
             #expect(try service.history?.list(limit: 1).first?.user == "alice")
         }

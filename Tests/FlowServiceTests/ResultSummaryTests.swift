@@ -79,7 +79,10 @@ import Testing
         let error = FlowError(subsystem: nil, code: nil, message: "cancelled while waiting for the IdP")
         #expect(Self.result(.login, .cancelled, error: error).summary.row("what happened")?.value
             == "Cancelled while waiting for the IdP. Nothing more was sent to the MC-SDK.")
-        #expect(Self.result(.q2Login, .cancelled, error: error).summary.row("what happened")?.value
+        #expect(Self.result(.q2Login, .cancelled, step: .authenticate, error: error).summary.row("what happened")?.value
             == "Cancelled while waiting for the IdP. Nothing more was sent to Q2 Core.")
+        // At the sign-in screen nothing had gone to Core at all.
+        #expect(Self.result(.q2Login, .cancelled, step: .signInScreen, error: error).summary.row("what happened")?.value
+            == "Cancelled while waiting for the IdP. Nothing was sent to Q2 Core.")
     }
 }

@@ -343,7 +343,7 @@ enum LogPane {
         if event.flow.fallsBack(at: event.step) { return .logWarn }
         return switch event.status {
         case "FAULT" where event.step == .faultsOn: .logInfo  // records from before session 29 gave the notice a status
-        case "USER_CANCEL", "FAULT": .logWarn
+        case EngineStatus.cancelled, "FAULT", EngineStatus.abandoned: .logWarn
         default: .logError
         }
     }
