@@ -110,6 +110,7 @@ struct Q2Flow {
     func run() async -> FlowResult? {
         let launch = family.settings.launch
         var saved = family.savedCredential
+        keepQ2OnCancel(username: nil, autoLogin: false)
         run.emit(.signInScreen, from: .q2Module, to: .app,
              detail: "launch=\(launch.rawValue)" + (launch.banner.map { ", banner \"\($0)\"" } ?? "")
                 + (saved.map { ", saved credential for \($0.username)" } ?? ""))
@@ -142,6 +143,7 @@ struct Q2Flow {
             credential = saved
             autoLogin = true
             run.actsFor(user: saved.username)
+            keepQ2OnCancel(username: saved.username, autoLogin: true)
         case .answered(let answer) where answer.value(as: Credentials.self) != nil:
             let values = answer.value(as: Credentials.self)?.values ?? [:]
             // An empty username or password goes to Core like any other, which answers 400 / 1010 (docs/q2.md).
@@ -154,6 +156,7 @@ struct Q2Flow {
             // module's API, and a secret again inside Core's login.
             credential = PasswordCredential(username: username, password: password.reveal())
             if !username.isEmpty { run.actsFor(user: username) }
+            keepQ2OnCancel(username: username.isEmpty ? nil : username, autoLogin: false)
         case .timedOut:
             run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: EngineStatus.promptTimeout,
                  detail: "the sign-in screen was not answered within \((run.service.promptTimeout ?? .zero).secondsText)")
@@ -242,6 +245,18 @@ struct Q2Flow {
             flowID: result.flowID, flow: result.flow, outcome: result.outcome, status: result.status, failedStep: result.failedStep,
             error: result.error, duration: result.duration, advice: [result.advice, note].compactMap { $0 }.joined(separator: " "),
             details: result.details)
+    }
+
+    /// A cancelled sign-in's result carries the `q2` object too, as every other Q2 result does (the launch, and the
+    /// user once known): a script reads the launch mode on every result. Set again as the sign-in learns more.
+    private func keepQ2OnCancel(username: String?, autoLogin: Bool) {
+        let q2 = Q2Outcome(username: username, failure: nil, statusCode: nil, hydraCode: nil, authenticationMethod: nil,
+                           autoLogin: autoLogin, launch: family.settings.launch, userDataKeys: nil)
+        run.reviseCancelledResult { result in
+            var revised = result
+            revised.q2 = q2
+            return revised
+        }
     }
 
     /// The security module's answer, in this flow's log (the module asks it before any password leaves).

@@ -30,6 +30,10 @@ import Testing
         let gate = try #require(second.firstIndex { $0["status"] as? String == "no auto-login" }, "\(second)")
         let answer = try #require(second.firstIndex { $0["from"] as? String == "App" && $0["step"] as? String == "sign-in screen" })
         #expect(gate < answer)
+        // A cancelled sign-in's result has its q2 object, as every other Q2 result: the launch, no user yet.
+        let q2 = try #require(cancelled.results.last?["q2"] as? [String: Any], "\(cancelled.stdout)")
+        #expect(q2["launch"] as? String == "push")
+        #expect(q2["username"] == nil && q2["autoLogin"] as? Bool == false)
     }
 
     @Test(arguments: [
