@@ -36,7 +36,17 @@ extension DropsPage {
             threeDSServerTransID: transactionID, card: details.card, expiryMonth: details.expiryMonth,
             expiryYear: details.expiryYear, amountMinorUnits: details.amountMinorUnits, currency: details.currency,
             merchantName: details.merchantName, methodCompletion: completion)
-        log("Drops", "DS", ThreeDSMessage.areq(request, at: simulation.clock.now.date))
+        // The page sends the payment to Safepay, whose 3DS Server sends the AReq: from a device that is offline
+        // nothing leaves (no AReq), and a request that times out gets no answer. The page cannot reach Safepay at
+        // all, which it reports through Safepay's catch-all error, to retry: not as the 3DS Server's Erro 405 and
+        // Enrolled U, whose "may authorise" sent a QA tester down the wrong path with the network off.
+        if simulation.network?.isOffline != true { log("Drops", "DS", ThreeDSMessage.areq(request, at: simulation.clock.now.date)) }
+        if let unreachable = await Self.roundTrip(simulation.network) {
+            guard !isDisposed else { return }
+            send(name: InframeEventName.safepayError.rawValue,
+                 detail: ["error": .object(["message": .string("the payment could not reach Safepay: \(unreachable)")])])
+            return
+        }
         let response: AuthenticationResponse
         do {
             if let failure = await lookupFailure(faults.directoryServer) {
@@ -177,7 +187,6 @@ extension DropsPage {
 
     /// The round trip to the directory server: nil when an ARes can come, else the 3DS Server's (or the DS's) Erro.
     private func lookupFailure(_ server: ServerFault?) async -> ProtocolError? {
-        if let failure = await networkFailure() { return failure }
         switch server {
         case nil: return nil
         case .unreachable?:
@@ -266,19 +275,6 @@ extension DropsPage {
         case .malformed?:
             fault(.acs, "the ACS answers a malformed message")
             return .erro(.invalidFormat(.sdk, detail: "the CRes could not be read"))
-        }
-    }
-
-    /// One round trip on the simulated network from the 3DS Server: its latency, or the network fault's error.
-    private func networkFailure() async -> ProtocolError? {
-        do {
-            try await simulation.network?.roundTrip()
-            return nil
-        } catch {
-            switch error {
-            case .offline: return .connectionFailure(.server, detail: "the network is unavailable: the device is offline")
-            case .timedOut(let after): return .timedOut(.server, detail: "no answer within \(after.components.seconds) s")
-            }
         }
     }
 

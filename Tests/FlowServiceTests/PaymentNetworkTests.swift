@@ -1,0 +1,54 @@
+import Determinism
+import FlowCatalog
+import FlowEngine
+import IdentityProvider
+import PaymentFlows
+import Simulation
+import Testing
+
+/// The network lost (or its requests timing out) after the Drops page loaded, before the card is sent: the page
+/// cannot reach Safepay, so no AReq goes, and the app hears Safepay's catch-all error, to retry once the network is
+/// back. (It read as the 3DS Server's Erro 405, Enrolled U, "may authorise without liability shift".)
+@Suite struct PaymentNetworkTests {
+    let clock = ManualClock(countingWork: true)
+
+    /// Pays with a frictionless card; `atTheForm` switches faults on as the card form is answered.
+    func pay(atTheForm: @escaping @Sendable (inout IdentityFaults) -> Void) throws -> (FlowResult, [FlowEvent]) {
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration())
+        let frontEnd = RecordingFrontEnd { prompt in
+            guard let request = prompt.request as? PaymentDetailsRequest else { return .cancel }
+            atTheForm(&service.world.identityFaults)
+            let defaults = request.defaults
+            return (try? PaymentForm.details(card: "4000000000002701", expiry: "12/30", amount: defaults.amount,
+                                             currency: defaults.currency, merchant: defaults.merchant)).map { .payment($0) } ?? .cancel
+        }
+        service.start(.payerAuth)
+        service.settle(frontEnd, clock: clock)
+        let result = try #require(frontEnd.results.first)
+        return (result, frontEnd.events(of: result.flowID))
+    }
+
+    @Test func offlineAtTheCardFormTheAppHearsSafepaysErrorAndIsToldToBringTheNetworkBack() throws {
+        let (result, events) = try pay { $0.networkUnavailable = true }
+        #expect(result.status == PaymentStatus.safepayError, "\(result.status)")
+        #expect(result.payment?.callback == "onSafepayError")
+        #expect(result.payment?.nextAction == .retry)
+        #expect(result.payment?.threeDSecure == nil, "no lookup was made")
+        #expect(result.error?.message == "the payment could not reach Safepay: the network is unavailable: the device is offline",
+                "\(result.error?.message ?? "")")
+        #expect(result.advice == "Bring the network back (the network-unavailable fault), then run 3-D Secure again.", "\(result.advice ?? "")")
+        let steps = events.map(\.step.rawValue)
+        #expect(!steps.contains("AReq") && !steps.contains("Erro"), "nothing left the device: \(steps)")
+        #expect(events.contains { $0.step == .fault && $0.detail.contains("network unavailable") }, "\(steps)")
+    }
+
+    @Test func aRequestTimeoutAtTheAReqIsSafepaysErrorToo() throws {
+        let (result, events) = try pay { $0.requestTimeout = true }
+        #expect(result.status == PaymentStatus.safepayError, "\(result.status)")
+        #expect(result.error?.message == "the payment could not reach Safepay: the request timed out after 30 s", "\(result.error?.message ?? "")")
+        #expect(result.advice == "No server answers while the request-timeout fault is on: turn it off, then run 3-D Secure again.",
+                "\(result.advice ?? "")")
+        #expect(events.contains { $0.step.rawValue == "AReq" }, "the request left; no answer came")
+        #expect(!events.contains { $0.step.rawValue == "ARes" || $0.step.rawValue == "Erro" })
+    }
+}
