@@ -74,18 +74,26 @@ public enum HistoryExport {
         return cleaned.isEmpty ? "P" : cleaned
     }
 
+    /// Cut after a whole word, and never right after a label whose value is cut away: `password: …` read as a
+    /// password cut off (a Q2 tester), where the value was `<redacted>`.
     private static func shorten(_ text: String) -> String {
-        text.count > 90 ? String(text.prefix(89)) + "…" : text
+        guard text.count > 90 else { return text }
+        var words = text.prefix(89).split(separator: " ", omittingEmptySubsequences: false)
+        if words.count > 1 { words.removeLast() }
+        while words.count > 1, let last = words.last, last.hasSuffix(":") || last.isEmpty { words.removeLast() }
+        return words.joined(separator: " ") + " …"
     }
 
-    /// Mermaid reads `;` and `#` in message text as syntax, and `<` `>` as HTML (a merchant named `<br>` broke its
-    /// line, `<b>` made bold): write them as entity codes.
+    /// Mermaid reads `;` and `#` in message text as syntax, `<` `>` as HTML (a merchant named `<br>` broke its
+    /// line, `<b>` made bold) and `%%` as a comment or directive: write them as entity codes.
     private static func escape(_ text: String) -> String {
         var out = ""
         for character in VisibleText.escaped(text) {
             switch character {
             case "#": out += "#35;"
             case ";": out += "#59;"
+            // `%%{…}%%` anywhere is an init directive, which a user name could carry into the diagram's settings.
+            case "%": out += "#37;"
             case "<": out += "#60;"
             case ">": out += "#62;"
             case "\n", "\r": out += " "

@@ -89,6 +89,17 @@ public enum StateCommands {
 
     // MARK: history
 
+    /// Why flow `id` is not in the file: ids are never given twice, so one at or below the last given was removed (by
+    /// the history's policy, `history prune`), and one above it is not there yet (a pruned flow was said only not
+    /// to exist).
+    private static func noFlow(_ id: Int, in state: StateFile, path: String) -> String {
+        let last = state.flowsRecorded
+        guard last > 0 else { return "there is no flow \(id) in \(path): it holds no flow yet" }
+        guard UInt64(id) <= last else { return "there is no flow \(id) in \(path): the newest is \(last)" }
+        let kept = (try? state.retention()).map { ": it keeps \($0) (idp-tui history prune sets that)" } ?? ""
+        return "flow \(id) is no longer in \(path)\(kept)"
+    }
+
     public static func history(_ command: ParsedCommandLine, write: (String) -> Void) throws(UsageError) -> Int32 {
         let arguments = command.words
         let options = command.options
@@ -101,7 +112,11 @@ public enum StateCommands {
         // Reading opens a file the user cannot write read-only; prune writes (and may create the file).
         func open(writing: Bool = false, creating: Bool = false) throws(UsageError) -> StateFile {
             if !creating, try isAbsent(path, prefix: prefix) {
-                throw UsageError(prefix + "\(path) does not exist yet; run a flow first (or name the file with --state)")
+                // A path the user named is more likely mistyped than not yet made ("name the file with --state" was
+                // said to a user who had).
+                throw UsageError(prefix + (options.statePath == nil
+                    ? "\(path) does not exist yet; run a flow first (or name the file with --state)"
+                    : "\(path) does not exist; check the path given with --state (idp-tui run makes the file at its first flow)"))
             }
             do {
                 let state = try writing ? StateFile(path: path) : StateFile(reading: path)
@@ -123,8 +138,12 @@ public enum StateCommands {
             let verb = arguments[0]
             guard arguments.count >= 2 else { throw UsageError("history \(verb): give the id of a flow (idp-tui history lists them)") }
             guard let id = Int(arguments[1]), id > 0 else {
-                // Not echoed: whatever was typed there stays off the error line.
-                throw UsageError("history \(verb): the id given is not a flow's id, a whole number from 1 (idp-tui history lists them)")
+                // Not echoed: whatever was typed there stays off the error line. A whole number too large for any id
+                // is said to be (it was told to be a whole number from 1, which it was).
+                let digits = !arguments[1].isEmpty && arguments[1].utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+                throw UsageError("history \(verb): " + (digits && arguments[1].contains { $0 != "0" }
+                    ? "the id given is larger than any flow's (idp-tui history lists them)"
+                    : "the id given is not a flow's id, a whole number from 1 (idp-tui history lists them)"))
             }
             if let extra = arguments.dropFirst(2).first {
                 throw UsageError("history \(verb): unknown argument \"\(extra)\"; see idp-tui history --help")
@@ -138,7 +157,7 @@ public enum StateCommands {
             } catch {
                 throw UsageError(prefix + "\(error)")
             }
-            guard let record else { throw UsageError(prefix + "there is no flow \(id) in \(path)") }
+            guard let record else { throw UsageError(prefix + Self.noFlow(id, in: state, path: path)) }
             switch (verb, format) {
             case ("export", "mermaid"): write(HistoryExport.mermaid(record))
             case ("export", _): write(HistoryExport.json(record))

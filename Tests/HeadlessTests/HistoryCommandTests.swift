@@ -184,12 +184,27 @@ import Testing
     @Test func exportAsMermaidWritesAnglesAsEntityCodes() throws {
         let state = freshStatePath()
         let run = try BinaryRun.run(["run", "payer-auth", "--state", state],
-                                    stdin: #"{"card":"4000000000002701","expiry":"12/30","merchant":"<br>Shop; #1"}"#)
+                                    stdin: #"{"card":"4000000000002701","expiry":"12/30","merchant":"<br>Shop; #1 %%{init}%%"}"#)
         #expect(run.status == 0, "\(run.stderr)")
         let export = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state])
         #expect(export.stdout.contains("#60;br#62;Shop#59; #35;1"), "\(export.stdout)")
+        // `%%{…}%%` anywhere in the text is a Mermaid directive: written as entity codes, it is text.
+        #expect(export.stdout.contains("#37;#37;{init}#37;#37;") && !export.stdout.contains("%%{"), "\(export.stdout)")
         let messages = export.stdout.split(separator: "\n").compactMap { line in line.firstRange(of: ": ").map { line[$0.upperBound...] } }
         #expect(!messages.contains { $0.contains("<") || $0.contains(">") }, "\(export.stdout)")
+    }
+
+    /// A detail cut to 90 characters ends after a whole word, never after a label whose value it cut away: a Q2
+    /// sign-in's credential read `password: …`, as if a password had been cut off.
+    @Test func aCutDetailEndsAfterAWholeWordAndNoBareLabel() throws {
+        let state = freshStatePath()
+        let run = try BinaryRun.run(["run", "q2-login", "--state", state], stdin: #"{"username":"alice","password":"wonderland"}"#)
+        #expect(run.status == 0, "\(run.stderr)")
+        let export = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state])
+        let cut = export.stdout.split(separator: "\n").filter { $0.hasSuffix("…") && !$0.contains("%%") }
+        #expect(!cut.isEmpty, "\(export.stdout)")
+        #expect(!cut.contains { $0.hasSuffix(": …") || $0.hasSuffix(":…") }, "\(cut)")
+        #expect(cut.allSatisfy { $0.hasSuffix(" …") }, "\(cut)")
     }
 
     @Test func exportAsJSONHoldsTheResultAndTheEvents() throws {
@@ -225,6 +240,10 @@ import Testing
         // Every error of a verb starts with it, as the parser's do (these started "history: ").
         (["history", "export", "99", "--format", "json"], "idp-tui: history export: there is no flow 99 in"),
         (["history", "show", "99"], "idp-tui: history show: there is no flow 99 in"),
+        // Ids are never given twice: one above the last given is not there yet.
+        (["history", "show", "99"], ": the newest is "),
+        // A whole number from 1, as the message asked; too large for any id (it was told to be a whole number).
+        (["history", "show", "99999999999999999999999"], "history show: the id given is larger than any flow's"),
         (["history", "show"], "history show: give the id of a flow"),
         // It said "give the id of a flow", as if none had been given.
         (["history", "show", "x"], "history show: the id given is not a flow's id, a whole number from 1"),
@@ -257,10 +276,24 @@ import Testing
         }
     }
 
+    /// A path named with --state that is not there is more likely mistyped: the error says to check it, not to
+    /// name the file with --state, which the user did.
     @Test func historyOfAFileThatDoesNotExistSaysSo() throws {
         let run = try BinaryRun.run(["history", "--state", freshStatePath()])
         #expect(run.status == 2)
-        #expect(run.stderr.contains("does not exist yet; run a flow first"))
+        #expect(run.stderr.contains("does not exist; check the path given with --state"), "\(run.stderr)")
+        #expect(!run.stderr.contains("name the file with --state"))
+    }
+
+    /// A flow the history's policy removed is said to be no longer kept, and the policy named.
+    @Test func aPrunedFlowIsSaidToBeNoLongerKept() throws {
+        let state = try populated()
+        let prune = try BinaryRun.run(["history", "prune", "--keep-flows", "1", "--state", state])
+        #expect(prune.status == 0, "\(prune.stderr)")
+        let run = try BinaryRun.run(["history", "show", "1", "--state", state])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("history show: flow 1 is no longer in \(state): it keeps the newest 1 flow (idp-tui history prune sets that)"),
+                "\(run.stderr)")
     }
 
     @Test func aNewUsersHistoryIsEmptyNotAnError() throws {
@@ -299,7 +332,7 @@ import Testing
         let state = freshStatePath()
         let run = try BinaryRun.run(arguments + ["--state", state])
         #expect(run.status == 2)
-        #expect(run.stderr == "idp-tui: history prune: \(state) does not exist yet; run a flow first (or name the file with --state)\n")
+        #expect(run.stderr == "idp-tui: history prune: \(state) does not exist; check the path given with --state (idp-tui run makes the file at its first flow)\n")
         #expect(!FileManager.default.fileExists(atPath: state))
     }
 }

@@ -31,7 +31,7 @@ public enum Command: String, Sendable, CaseIterable {
         case .compare: [("idp-tui compare [options]", "the same flows through the IdpSdk orchestration and the KSSIDP wrapper")]
         case .history:
             [
-                ("idp-tui history [options]", "past flows, newest first"),
+                ("idp-tui history [options]", "past flows, newest first (by when each ended)"),
                 ("idp-tui history show ID [options]", "one flow's transcript"),
                 ("idp-tui history export ID --format mermaid|json", "one flow as a sequence diagram or JSON"),
                 ("idp-tui history prune [--keep-flows N] [--keep-days D]", "apply (and set) how much history the file keeps; give the space back"),
