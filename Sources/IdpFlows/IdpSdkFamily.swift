@@ -169,6 +169,9 @@ public final class IdpSdkFamily: FlowFamily {
             // The fault was switched off after it bit (the terminal UI's panel, mid-flow).
             case (false, false): "The identity provider presented another chain while the pinning fault was on: run the flow again."
             }
+        } else if status == StatusType.ACTIVATION_CODE_EXPIRED.name, environment.world.identityFaults.clockSkew != .zero {
+            // The fault on is named as the cause, not left to "if it is on" (a QA tester: the app knows it is).
+            advice = "The clock-skew fault is on: the IdP's clock runs \(environment.world.identityFaults.clockSkew.components.seconds / 86_400) days ahead, past the code's expiry. Turn it off, then activate again."
         } else if status == StatusType.FAILED.name, code == IdpFailure.serverError("").code, !environment.world.identityFaults.serverError {
             // An HTTP 500 with the server-error fault off is the IdP's own failure (its store on a full disk): the
             // advice was to turn off a fault that was not on.

@@ -135,6 +135,8 @@ func temporaryFile(_ text: String) throws -> String {
         let dave = try BinaryRun.run(["run", "activate", "--scenario=\(scenario)"],
                                      stdin: #"{"username":"dave","password":"battery staple","activation-code":"900200"}"#)
         #expect(dave.results.first?["status"] as? String == "ACTIVATION_CODE_EXPIRED")
+        // No fault on: the code itself is past its expiry, and the advice blames no fault.
+        #expect(dave.results.first?["advice"] as? String == "Ask for a new activation code: this one is past its expiry.")
         let alice = try BinaryRun.run(["run", "activate", "--scenario", scenario], stdin: Answers.aliceActivation)
         #expect(alice.results.first?["status"] as? String == "WRONG_CREDENTIALS")
         let stolen = try BinaryRun.run(["run", "payer-auth", "--scenario", scenario], stdin: #"{"card":"5555555555554444","expiry":"12/30"}"#)
