@@ -206,7 +206,7 @@ struct Q2Flow {
             return done
         case .failure(let failure):
             run.emit(.authenticate, from: .q2Module, to: .app, duration: took, status: failure.caseName,
-                 detail: "MobileCoreLoginFailure.\(failure.caseName): \(failure.message)")
+                 detail: "MobileCoreLoginFailure.\(Self.shape(of: failure)): \(failure.message)")
             let status = switch failure {
             case .invalidCredentials: Q2Status.invalidCredentials
             case .networkUnavailable: Q2Status.networkUnavailable
@@ -219,6 +219,22 @@ struct Q2Flow {
                                 hydraCode: failure.hydraCode, authenticationMethod: nil, autoLogin: autoLogin, launch: launch,
                                 userDataKeys: nil)
             return done
+        }
+    }
+
+    /// The case with its associated values, as the app's `catch` matches it (`invalidCredentials(error: …,
+    /// statusCode: 423, hydraCode: 1003)`): the log named the case alone, and an engineer learning the API could
+    /// not see the values to match on (a Q2 tester). The error's text follows the shape, not in it.
+    static func shape(of failure: MobileCoreLoginFailure) -> String {
+        func code(_ value: Int?) -> String { value.map(String.init) ?? "nil" }
+        func error(_ error: (any Error)?) -> String { error == nil ? "nil" : "…" }
+        return switch failure {
+        case .invalidCredentials(let given, let status, let hydra):
+            "invalidCredentials(error: \(error(given)), statusCode: \(status), hydraCode: \(code(hydra)))"
+        case .networkUnavailable(let given): "networkUnavailable(error: \(error(given)))"
+        case .genericError(let given, let status, let hydra):
+            "genericError(error: \(error(given)), statusCode: \(code(status)), hydraCode: \(code(hydra)))"
+        case .insecure(let reason): "insecure(reason: \"\(VisibleText.escaped(reason))\")"
         }
     }
 

@@ -50,6 +50,14 @@ import Testing
         // Subsystems are the IdpSdk's (513, 510 …): Core's HTTP status is q2.statusCode, not the error's subsystem.
         #expect(error?["subsystem"] == nil, "\(String(describing: error))")
         #expect(!run.stdout.contains("wonderland") && !run.stdout.contains("\"nope\""))
+        // The log shows the case as the app's catch matches it, its associated values too.
+        let shape = switch status {
+        case "INVALID_CREDENTIALS": "invalidCredentials(error: …, statusCode: 401, hydraCode: 1001): "
+        case "INSECURE": #"insecure(reason: "Frida detected"): "#
+        default: "genericError(error: …, statusCode: 500, hydraCode: 9000): "
+        }
+        let failure = run.events.last { $0["step"] as? String == "authenticate(using:)" && $0["to"] as? String == "App" }
+        #expect((failure?["detail"] as? String)?.hasPrefix("MobileCoreLoginFailure." + shape) == true, "\(String(describing: failure))")
     }
 
     /// The advice says what can end the denial: the option holds for the session, the fault can be switched off.
