@@ -62,7 +62,7 @@ import Testing
             let run = try BinaryRun.run(["history", "--state", path], environment: environment)
             #expect(run.status == 2, "\(run.stderr)")
             #expect(!run.stderr.utf8.contains { $0 < 0x20 && $0 != 0x0A }, "\(environment): \(run.stderr)")
-            #expect(run.stderr.hasPrefix("idp-tui: history: [argument 3] does not exist yet"), "\(run.stderr)")
+            #expect(run.stderr.hasPrefix("idp-tui: history: [argument 3] does not exist; check the path"), "\(run.stderr)")
             #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
         }
     }
