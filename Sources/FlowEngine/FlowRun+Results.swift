@@ -16,7 +16,13 @@ extension FlowRun {
                 flowID: self.id, flow: self.kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
                 mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail, message: message)
         }
-        if service.history != nil && !finished.load(ordering: .acquiring) { transcript.withLock { $0.append(event) } }
+        guard service.history != nil else { return }
+        if !finished.load(ordering: .acquiring) {
+            transcript.withLock { $0.append(event) }
+        } else {
+            // After the transcript closed: what a call that goes on after the cancel does, kept for its history entry.
+            awaiting.withLock { if $0.unstoppable.step != nil { $0.unstoppable.late.append(event) } }
+        }
     }
 
     /// The events of this run, in order; nothing emitted after this call is added.

@@ -245,7 +245,20 @@ public final class FlowRun: Sendable {
     func unstoppableCallEnded() {
         // Out of the service's list first: a next run that finds it there is then sure to be told of its end.
         service.unstoppableCall(of: self, inFlight: false)
-        for then in awaiting.withLock({ $0.unstoppable.end() }) { then() }
+        var historyID: Int?
+        let ended = awaiting.withLock { awaiting in
+            historyID = awaiting.unstoppable.historyID
+            return awaiting.unstoppable.end()
+        }
+        // What it did after the cancel goes into the history too, after the cancel (the transcript ended there,
+        // and a QA tester reading `history show` never saw what the wrapper went on to do).
+        if let historyID, !ended.late.isEmpty { service.appendToHistory(ended.late, flow: historyID) }
+        for then in ended.waiting { then() }
+    }
+
+    /// The run's history entry, for what a call that goes on after the cancel does later.
+    func recorded(as historyID: Int) {
+        awaiting.withLock { $0.unstoppable.historyID = historyID }
     }
 
     /// The step of the call in flight that goes on after a cancel; nil when none is.

@@ -70,6 +70,12 @@ public struct RecordedEvent: Sendable, Equatable, Codable {
 }
 
 extension RecordedEvent {
+    /// The same event at another place in its flow's transcript.
+    public func renumbered(_ sequence: Int) -> RecordedEvent {
+        RecordedEvent(sequence: sequence, step: step, from: from, to: to, thread: thread, time: time, duration: duration,
+                      status: status, detail: detail, message: message, mainThread: mainThread)
+    }
+
     /// What a sequence diagram's arrow says of an event: its step, and its status unless that only repeats the
     /// step (the Drops bridge's `ack` has the status `ack`).
     public static func arrowLabel(step: String, status: String?, separator: String) -> String {
@@ -133,6 +139,9 @@ public protocol FlowHistory: Sendable {
     /// The newest first.
     func list(limit: Int) throws(StoreFailure) -> [HistorySummary]
     func record(id: Int) throws(StoreFailure) -> HistoryRecord?
+    /// Adds to flow `id`'s transcript, after its own events, what a call that cannot be stopped did after the flow was
+    /// cancelled and recorded (KSSIDP's, to its answer); nothing when the flow is no longer kept.
+    func append(_ events: [RecordedEvent], toFlow id: Int) throws(StoreFailure)
 }
 
 /// History for one process (`--ephemeral`): the newest 500 flows.
@@ -162,5 +171,16 @@ public final class MemoryFlowHistory: FlowHistory {
 
     public func record(id: Int) throws(StoreFailure) -> HistoryRecord? {
         state.withLock { $0.records.first { $0.summary.id == id } }
+    }
+
+    public func append(_ events: [RecordedEvent], toFlow id: Int) throws(StoreFailure) {
+        state.withLock { state in
+            guard let index = state.records.firstIndex(where: { $0.summary.id == id }) else { return }
+            let record = state.records[index]
+            let last = record.events.map(\.sequence).max() ?? 0
+            state.records[index] = HistoryRecord(
+                summary: record.summary, resultJSON: record.resultJSON,
+                events: record.events + events.enumerated().map { $1.renumbered(last + 1 + $0) })
+        }
     }
 }

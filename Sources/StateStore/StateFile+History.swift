@@ -40,6 +40,25 @@ final class SQLiteFlowHistory: FlowHistory {
         }
     }
 
+    func append(_ events: [RecordedEvent], toFlow id: Int) throws(StoreFailure) {
+        do {
+            try database.write { transaction throws(StateError) in
+                // A flow pruned meanwhile (another process's policy) takes nothing.
+                guard try !transaction.query("SELECT 1 FROM flows WHERE id = ?", [.integer(Int64(id))]).isEmpty else { return }
+                let last = try transaction.query("SELECT COALESCE(MAX(sequence), 0) FROM flow_events WHERE flow_id = ?",
+                                                 [.integer(Int64(id))]).first?.first?.integer ?? 0
+                for (offset, event) in events.enumerated() {
+                    let sequence = Int(last) + 1 + offset
+                    guard let data = try? Self.encoder.encode(event.renumbered(sequence)) else { throw StateError("an event could not be encoded") }
+                    _ = try transaction.query("INSERT INTO flow_events (flow_id, sequence, event_json, step) VALUES (?, ?, ?, ?)",
+                                              [.integer(Int64(id)), .integer(Int64(sequence)), .text(String(decoding: data, as: UTF8.self)), .text(event.step)])
+                }
+            }
+        } catch {
+            throw StoreFailure(error.description)
+        }
+    }
+
     private static func summary(_ row: [SQLValue]) -> HistorySummary? {
         guard let id = row[0].integer, let time = row[1].text, let flow = row[2].text,
             let outcome = row[4].text.flatMap(FlowOutcome.init(rawValue:)), let status = row[5].text, let duration = row[6].integer

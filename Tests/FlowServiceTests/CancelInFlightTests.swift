@@ -169,7 +169,8 @@ import Testing
     /// What the wrapper goes on to do after the cancel is the cancelled flow's, in its live log: the IdP's answers
     /// and the MC-SDK's requests, the faults that bite them, and the wrapper's answer, which the app no longer waits
     /// for. The IdP's half went missing (it went to the running flow, and there was none), and the answer was
-    /// dropped. The transcript (the history) still ends at the cancel.
+    /// dropped. The history's transcript has it too, after the cancel, once the wrapper has answered (it ended at
+    /// the cancel, written with the result).
     @Test func whatTheWrapperDoesAfterTheCancelIsInTheCancelledFlowsLog() throws {
         let clock = ManualClock(countingWork: true)
         let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
@@ -199,7 +200,15 @@ import Testing
         #expect(frontEnd.results.count == 1)
 
         let record = try #require(try service.history?.record(id: 1))
-        #expect(record.events.last?.step == FlowStep.cancel.rawValue)
+        let recorded = record.events.map { "\($0.from)→\($0.to) \($0.step) \($0.status ?? "")" }
+        let recordedCancel = try #require(record.events.firstIndex { $0.step == FlowStep.cancel.rawValue }, "\(recorded)")
+        #expect(record.events.map(\.sequence) == Array(1...record.events.count), "numbered in order")
+        let after = record.events[(recordedCancel + 1)...]
+        #expect(after.contains { $0.from == "IdP" && $0.step == "POST /token" && $0.status == "200" }, "\(recorded)")
+        #expect(after.last?.from == "KSSIDP" && after.last?.status == "Success", "\(recorded)")
+        #expect(after.last?.detail.hasPrefix("after the cancel, unheard by the app: ") == true)
+        // Exactly what the live log showed after the cancel.
+        #expect(after.map(\.detail) == late.map(\.detail))
     }
 
     /// The next flow waits for the wrapper's call, which its SDK calls would meet halfway: a login started at once

@@ -12,6 +12,7 @@ final class FullDiskHistory: FlowHistory {
     func record(_ record: HistoryRecord) throws(StoreFailure) -> Int { throw StoreFailure("the disk holding the state file /x is full") }
     func list(limit: Int) throws(StoreFailure) -> [HistorySummary] { [] }
     func record(id: Int) throws(StoreFailure) -> HistoryRecord? { nil }
+    func append(_ events: [RecordedEvent], toFlow id: Int) throws(StoreFailure) { throw StoreFailure("the disk holding the state file /x is full") }
 }
 
 /// A flow whose record could not be written says so in its result (`historyError`, for `run` to end with 74), and
