@@ -1,3 +1,4 @@
+import Foundation
 import DropsWeb
 import SafepayDropsSDK
 import Secrets
@@ -37,8 +38,14 @@ import Testing
     @Test func withTheNetworkOnTheLostFirstCReqWaitsForTheACSTimer() throws {
         let (harness, network) = pay(offlineFirst: false)
         #expect(harness.waitForLog { _ in network.faults.withLock { $0 }.contains { $0.contains("the first CReq is lost") } })
+        // Required reaches the delegate on the main queue, maybe after the fault's line.
+        #expect(harness.delegate.wait(for: 1))
         #expect(harness.delegate.names == ["required"], "nothing ends it before the ACS's timer")
-        harness.clock.advance(by: .seconds(30))
+        // The ACS's timer is set just after the fault's line: the clock moves until it has fired.
+        for _ in 0..<1000 where harness.delegate.calls.withLock({ $0.count }) < 2 {
+            harness.clock.advance(by: .seconds(30))
+            usleep(1000)
+        }
         #expect(harness.delegate.wait(for: 2), "\(harness.delegate.names)")
         guard case .failure(let data)? = harness.delegate.calls.withLock({ $0.last }) else { Issue.record("\(harness.delegate.names)"); return }
         #expect(data.threeDSecure?.transStatus == "N")
