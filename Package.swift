@@ -164,7 +164,7 @@ let package = Package(
             exclude: ["Snapshots"], swiftSettings: strict),
         // Drive the real binary in tmux.
         .testTarget(name: "EndToEndTests", dependencies: ["idp-tui", "LocaleText", "StateStore"], swiftSettings: strict),
-        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "PaymentFlows", "StateStore", "Threading", "IdentityProvider", "idp-tui"], swiftSettings: strict),
+        .testTarget(name: "HeadlessTests", dependencies: ["Headless", "PaymentFlows", "StateStore", "FlowRecords", "Threading", "IdentityProvider", "idp-tui"], swiftSettings: strict),
     ]
 )
 

@@ -199,6 +199,9 @@ import Testing
         #expect(frontEnd.events.allSatisfy { $0.flowID == flow })
         #expect(frontEnd.results.count == 1)
 
+        // Added once the wrapper's call has ended, on the thread that ended it.
+        let appended = { (try? service.history?.record(id: 1))??.events.contains { $0.from == "KSSIDP" && $0.to == "App" } == true }
+        #expect(service.drive(frontEnd, until: appended))
         let record = try #require(try service.history?.record(id: 1))
         let recorded = record.events.map { "\($0.from)→\($0.to) \($0.step) \($0.status ?? "")" }
         let recordedCancel = try #require(record.events.firstIndex { $0.step == FlowStep.cancel.rawValue }, "\(recorded)")
