@@ -298,7 +298,7 @@ import ThreeDSecure
     }
 
     /// A tester retrying a challenge card: the next card form of the session starts with the last card and expiry
-    /// (the amount and currency are the merchant's again), says so, and Ctrl-U clears the card.
+    /// (the amount and currency are the merchant's again), masked, says so, and Ctrl-U clears the card.
     @Test func theCardFormStartsWithTheLastCardUsed() throws {
         let driver = AppDriver()
         driver.openPayment()
@@ -319,8 +319,8 @@ import ThreeDSecure
         driver.press(.escape)
         driver.openPaymentAgain()
         let text = driver.app.render().text
-        #expect(text.contains("The last card used is filled in (Ctrl-U clears it); F4 picks a test card."), "\(text)")
-        #expect(text.contains("[4000 0000 0000 2503     ] Visa · Luhn ✓"), "\(text)")
+        #expect(text.contains("The last card used is filled in: typing replaces it; F4 picks a test card."), "\(text)")
+        #expect(text.contains("[•••• 2503") && text.contains("] Visa · Luhn ✓") && !text.contains("0000 2503"), "\(text)")
         #expect(text.contains("[11/2031   ]"), "\(text)")
         #expect(text.contains("[49.99     ]"), "the amount is the merchant's again: \(text)")
         // Cleared and typed again by hand, the number is the user's own: the hint no longer says it was filled in.
@@ -348,18 +348,33 @@ import ThreeDSecure
         #expect(cleared.contains("The Drops page asks for the card; F4 picks a test card."), "\(cleared)")
     }
 
-    /// The last payment's card starts the next form: in full only while its field has the focus (the field being
-    /// typed); with the focus elsewhere it is masked, as plain mode shows it (it stayed whole on screen).
-    @Test func theLastCardIsMaskedWhenItsFieldHasNoFocus() throws {
+    /// The last payment's card starts the next form masked, focused or not, as plain mode shows it: it is one value,
+    /// which the first key typed replaces and Backspace clears (typing went on after its digits, whole on the
+    /// screen: "4000 0000 0000 2503 400", too long). A number typed by hand shows whole while its field is focused.
+    @Test func theLastCardIsMaskedAndTheFirstKeyReplacesIt() throws {
         let driver = AppDriver()
         driver.pay(card: "4000000000002701")
         driver.pump { _ in driver.isResult }
         driver.press(.escape)
         driver.openPaymentAgain()
-        #expect(driver.app.render().text.contains("4000 0000 0000 2701"))
+        let filled = driver.app.render().text
+        #expect(filled.contains("[•••• 2701") && !filled.contains("0000 2701"), "\(filled)")
         driver.press(.tab)
         let text = driver.app.render().text
         #expect(text.contains("[•••• 2701") && !text.contains("0000 2701"), "\(text)")
+        driver.press(.backTab)
+        driver.type("4000000000002503")
+        let typed = driver.app.render().text
+        #expect(typed.contains("[4000 0000 0000 2503 ") && !typed.contains("2701"), "the new number alone: \(typed)")
+        #expect(!typed.contains("too long"), "\(typed)")
+        // Backspace on the filled-in card clears it whole.
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        driver.press(.backspace)
+        let cleared = driver.app.render().text
+        #expect(cleared.contains("[                        ] Visa, Mastercard"), "\(cleared)")
     }
 
     @Test func at60ColumnsTheLastCardsHintIsWhole() throws {
@@ -369,7 +384,7 @@ import ThreeDSecure
         driver.press(.escape)
         driver.openPaymentAgain()
         let text = driver.app.render().text
-        #expect(text.contains("Last card used (Ctrl-U clears it); F4 picks a test card."), "\(text)")
-        #expect(text.contains("[4000 0000 0000 2701"), "\(text)")
+        #expect(text.contains("Last card (typing replaces it); F4 picks a test card."), "\(text)")
+        #expect(text.contains("[•••• 2701"), "\(text)")
     }
 }

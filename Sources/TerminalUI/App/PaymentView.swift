@@ -20,7 +20,7 @@ extension AppView {
     static func drawPayment(_ buffer: inout ScreenBuffer, _ form: PaymentFormState, _ area: Panel) {
         // The last payment's card, while the field holds it: a tester who meant another one sees how to clear it.
         let hints = form.showsLastCard
-            ? ["The last card used is filled in (Ctrl-U clears it); F4 picks a test card.", "Last card used (Ctrl-U clears it); F4 picks a test card."]
+            ? ["The last card used is filled in: typing replaces it; F4 picks a test card.", "Last card (typing replaces it); F4 picks a test card."]
             : ["The Drops page asks for the card; F4 picks a test card."]
         buffer.putWrapped(hints.first { CharacterWidth.of($0) <= area.width } ?? hints[hints.count - 1], row: area.top,
                           column: area.left, width: area.width, role: .hint)
@@ -38,7 +38,8 @@ extension AppView {
             buffer.put(field.label, row: row, column: area.left, role: focused ? .title : .label)
             // The full card number only in the field being typed: elsewhere (the last payment's card the form starts
             // with, a number typed and left) it is masked, as plain mode, the log and the results show it.
-            let input = field == .card && !focused ? Self.maskedCard(form.inputs[index]) : form.inputs[index]
+            // The last payment's card stays masked in focus too, as one value the first key replaces.
+            let input = field == .card && (!focused || form.showsLastCard) ? Self.maskedCard(form.inputs[index]) : form.inputs[index]
             drawInput(&buffer, input, focused: focused, row: row, left: boxLeft, width: boxWidth)
             buffer.targets.append(ClickTarget(row: row, column: area.left, width: boxLeft + boxWidth + 1 - area.left, stop: index))
         }

@@ -60,6 +60,8 @@ extension TerminalApp {
             state.screen = .form(form)
         case .payment(var form) where form.focusedField != nil:
             form.clearError()
+            // A paste replaces the last card as typing does (``handlePayment(_:_:)``).
+            if form.showsLastCard, form.focusedField == PaymentFormState.fields.firstIndex(of: .card) { form.inputs[form.focus].clear() }
             state.notice = form.paste(text).notice
             form.formatAsTyped()
             form.sayStrayCharacters()
