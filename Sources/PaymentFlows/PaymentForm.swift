@@ -171,8 +171,14 @@ public enum PaymentForm {
         // A network idp-tui's issuer does not run says so as it is typed (an Elo 6505… read "Discover").
         if digits.count >= 4, let network = CardBrand.notSimulated(digits) { return ("\(network): not simulated", false) }
         guard let brand = CardBrand.detect(digits) else { return ("unknown brand", digits.count < 2 ? nil : false) }
+        // Counted towards the usual length (every test card's); a longer one the brand issues (a 19-digit Visa)
+        // towards the next length.
+        let lengths = brand.panLengths
         if digits.count < brand.panLength { return ("\(brand.rawValue) · \(digits.count)/\(brand.panLength)", nil) }
-        if digits.count > brand.panLength { return ("\(brand.rawValue) · too long", false) }
+        guard digits.count <= lengths.max() ?? brand.panLength else { return ("\(brand.rawValue) · too long", false) }
+        if !lengths.contains(digits.count), let next = lengths.first(where: { $0 > digits.count }) {
+            return ("\(brand.rawValue) · \(digits.count)/\(next)", nil)
+        }
         return CardNumber.passesLuhn(digits) ? ("\(brand.rawValue) · Luhn ✓", true) : ("\(brand.rawValue) · fails Luhn", false)
     }
 }

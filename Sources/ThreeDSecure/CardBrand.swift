@@ -50,6 +50,18 @@ public enum CardBrand: String, Sendable, CaseIterable, Codable {
         }
     }
 
-    /// Card numbers have 15 digits on American Express, 16 on the others here.
+    /// The usual length of the brand's numbers, which every test card has: 15 digits on American Express, 16 on
+    /// the others. A form counts the digits typed towards it.
     public var panLength: Int { self == .amex ? 15 : 16 }
+
+    /// Every length the brand issues (ISO/IEC 7812 as the networks use it): Visa 13, 16 and 19, Discover 16 to 19
+    /// (a tester's real 19-digit Visa was refused, "a Visa card number has 16 digits").
+    public var panLengths: [Int] {
+        switch self {
+        case .visa: [13, 16, 19]
+        case .mastercard: [16]
+        case .amex: [15]
+        case .discover: [16, 17, 18, 19]
+        }
+    }
 }

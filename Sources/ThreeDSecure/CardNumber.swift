@@ -13,8 +13,15 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
         case unknownBrand
         /// A network the simulation knows but does not run (Elo, JCB).
         case brandNotSimulated(String)
-        case wrongLength(brand: CardBrand, expected: Int)
+        case wrongLength(brand: CardBrand, expected: [Int])
         case failsLuhnCheck
+
+        /// `16`, `13, 16 or 19`, `16 to 19`.
+        static func lengths(_ lengths: [Int]) -> String {
+            guard let first = lengths.first, let last = lengths.last, lengths.count > 1 else { return lengths.first.map(String.init) ?? "" }
+            if lengths.count > 2, lengths == Array(first...last) { return "\(first) to \(last)" }
+            return lengths.dropLast().map(String.init).joined(separator: ", ") + " or \(last)"
+        }
 
         public var description: String {
             switch self {
@@ -26,7 +33,7 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
             case .brandNotSimulated(let network):
                 "\("AEIOU".contains(network.prefix(1)) ? "an" : "a") \(network) card: idp-tui's issuer runs \(CardBrand.allCases.dropLast().map(\.rawValue).joined(separator: ", ")) and \(CardBrand.allCases.last!.rawValue) cards only"
             case .wrongLength(let brand, let expected):
-                "\("AEIOU".contains(brand.rawValue.prefix(1)) ? "an" : "a") \(brand.rawValue) card number has \(expected) digits"
+                "\("AEIOU".contains(brand.rawValue.prefix(1)) ? "an" : "a") \(brand.rawValue) card number has \(Self.lengths(expected)) digits"
             case .failsLuhnCheck: "the card number fails the Luhn check; check for a mistyped digit"
             }
         }
@@ -39,7 +46,7 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notDigits }
         if let network = CardBrand.notSimulated(digits) { throw .brandNotSimulated(network) }
         guard let brand = CardBrand.detect(digits) else { throw .unknownBrand }
-        guard digits.count == brand.panLength else { throw .wrongLength(brand: brand, expected: brand.panLength) }
+        guard brand.panLengths.contains(digits.count) else { throw .wrongLength(brand: brand, expected: brand.panLengths) }
         guard Self.passesLuhn(digits) else { throw .failsLuhnCheck }
         self.digits = digits
         self.brand = brand

@@ -382,5 +382,9 @@ extension RecordingFrontEnd {
         #expect(PaymentForm.cardHint("4000 0000 0000 2503") == ("Visa · Luhn ✓", true))
         #expect(PaymentForm.cardHint("4000000000002502").valid == false)
         #expect(PaymentForm.cardHint("3400").text == "American Express · 4/15")
+        // Past the usual 16, a Visa counts towards 19; at 19 it is checked.
+        #expect(PaymentForm.cardHint("40000000000000000").text == "Visa · 17/19")
+        #expect(PaymentForm.cardHint("4000000000000000006") == ("Visa · Luhn ✓", true))
+        #expect(PaymentForm.cardHint("40000000000000000060").text == "Visa · too long")
     }
 }

@@ -22,7 +22,7 @@ import ThreeDSecure
 
     @Test(arguments: [
         ("4000000000002702", CardNumber.Problem.failsLuhnCheck),
-        ("400000000000270", .wrongLength(brand: .visa, expected: 16)),
+        ("400000000000270", .wrongLength(brand: .visa, expected: [13, 16, 19])),
         ("3530111333300000", .brandNotSimulated("JCB")),
         ("3600000000000008", .unknownBrand),
         // Cardinal's Elo and JCB test cards (case 1): Elo's 6505… read as Discover, JCB's 3338… as unknown.
@@ -43,10 +43,19 @@ import ThreeDSecure
         #expect(try CardNumber("4000-0000-0000-2701").digits == "4000000000002701")
     }
 
+    /// Every length a brand issues is taken (ISO/IEC 7812): a 13- or 19-digit Visa, a 17-digit Discover; a Visa of
+    /// 17 digits is not.
+    @Test(arguments: [("4222222222222", true), ("4000000000000000006", true), ("40000000000000000", false),
+                      ("60110000000000001", true), ("5555555555554444", true), ("55555555555544440", false)])
+    func everyLengthTheBrandIssuesIsTaken(_ text: String, _ taken: Bool) {
+        if taken { #expect((try? CardNumber(text))?.digits == text, "\(text)") } else { #expect(throws: CardNumber.Problem.self) { try CardNumber(text) } }
+    }
+
     /// "an American Express card number", not "a American Express".
     @Test func aWrongLengthSaysTheBrandWithItsArticle() {
-        #expect(CardNumber.Problem.wrongLength(brand: .amex, expected: 15).description == "an American Express card number has 15 digits")
-        #expect(CardNumber.Problem.wrongLength(brand: .visa, expected: 16).description == "a Visa card number has 16 digits")
+        #expect(CardNumber.Problem.wrongLength(brand: .amex, expected: [15]).description == "an American Express card number has 15 digits")
+        #expect(CardNumber.Problem.wrongLength(brand: .visa, expected: [13, 16, 19]).description == "a Visa card number has 13, 16 or 19 digits")
+        #expect(CardNumber.Problem.wrongLength(brand: .discover, expected: [16, 17, 18, 19]).description == "a Discover card number has 16 to 19 digits")
     }
 
     @Test func aNetworkNotSimulatedIsNamed() throws {
