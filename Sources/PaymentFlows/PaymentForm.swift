@@ -49,7 +49,11 @@ public enum PaymentForm {
             throw PaymentFormProblem(field: .currency, message: "give a three-letter ISO 4217 code such as EUR or USD")
         }
         guard Currency(code: code) != nil else {
-            throw PaymentFormProblem(field: .currency, message: "not a currency taken here; try EUR, USD or GBP")
+            // One whose decimals are not two is said so (JPY was refused as unknown).
+            if let exponent = Currency.otherExponents[code] {
+                throw PaymentFormProblem(field: .currency, message: "\(code) has \(exponent == 0 ? "no decimals" : "\(exponent) decimals"); idp-tui's amounts have two, so it takes EUR, USD, GBP, PKR and other two-decimal currencies")
+            }
+            throw PaymentFormProblem(field: .currency, message: "not a currency taken here; try EUR, USD, GBP or PKR (docs/payer-authentication.md lists all \(Currency.codes.count))")
         }
         let name = merchant.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw PaymentFormProblem(field: .merchant, message: "give the merchant's name") }

@@ -21,5 +21,17 @@ public struct Currency: Sendable, Equatable {
         "CZK": "203", "HUF": "348", "RON": "946", "CAD": "124", "AUD": "036", "NZD": "554", "SGD": "702",
         "HKD": "344", "CNY": "156", "INR": "356", "BRL": "986", "MXN": "484", "ZAR": "710", "TRY": "949", "ILS": "376",
         "AED": "784", "SAR": "682", "THB": "764", "MYR": "458", "PHP": "608",
+        // Safepay's own market (a payments tester's plan started with rupees), and its neighbours'.
+        "PKR": "586", "BDT": "050", "LKR": "144", "EGP": "818", "NGN": "566", "KES": "404", "QAR": "634", "IDR": "360",
     ]
+
+    /// ISO 4217's currencies with no minor unit or three decimals, which idp-tui's two-decimal amounts cannot carry:
+    /// a form says why it refuses them.
+    public static let otherExponents: [String: Int] = [
+        "JPY": 0, "KRW": 0, "VND": 0, "CLP": 0, "ISK": 0, "UGX": 0, "XOF": 0, "XAF": 0,
+        "KWD": 3, "BHD": 3, "OMR": 3, "JOD": 3, "TND": 3, "IQD": 3, "LYD": 3,
+    ]
+
+    /// Every currency idp-tui takes, in alphabetical order.
+    public static var codes: [String] { numericCodes.keys.sorted() }
 }

@@ -4,11 +4,23 @@ import Testing
 /// An error about the answers names the place and its line and column, never the text that was there: a value
 /// (a currency is as much a value as a password) or a password written without its quotes or with a bad escape.
 @Suite struct AnswerValueEchoTests {
+    /// A currency idp-tui knows to have other decimals is named (from its own list, never the text as typed) with
+    /// why it is refused; PKR, Safepay's market's, is taken.
+    @Test func aCurrencyWithOtherDecimalsSaysSoAndRupeesAreTaken() throws {
+        let yen = try BinaryRun.run(["run", "payer-auth", "--ephemeral"], stdin: #"{"card":"4000000000002701","expiry":"12/30","currency":"jpy"}"#)
+        #expect(yen.status == 2)
+        #expect(yen.stderr.hasPrefix("idp-tui: run: answers.currency: JPY has no decimals; idp-tui's amounts have two"), "\(yen.stderr)")
+        let rupees = try BinaryRun.run(["run", "payer-auth", "--ephemeral"],
+                                       stdin: #"{"card":"4000000000002701","expiry":"12/30","currency":"PKR","amount":"1500.00"}"#)
+        #expect(rupees.status == 0, "\(rupees.stderr)")
+        #expect((rupees.results.first?["payment"] as? [String: Any])?["amount"] as? String == "PKR 1500.00", "\(rupees.stdout)")
+    }
+
     @Test(arguments: [
         (["payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","currency":"qqleak"}"#,
          "idp-tui: run: answers.currency: give a three-letter ISO 4217 code such as EUR or USD (line 1, column 56)", "qqleak"),
         (["payer-auth"], #"{"card":"4000000000002503","expiry":"12/30","currency":"qqq"}"#,
-         "idp-tui: run: answers.currency: not a currency taken here; try EUR, USD or GBP (line 1, column 56)", "QQQ"),
+         "idp-tui: run: answers.currency: not a currency taken here; try EUR, USD, GBP or PKR (docs/payer-authentication.md lists all 36) (line 1, column 56)", "QQQ"),
         (["activate"], #"{"username":"carol","password":LeakPw0006}"#,
          "idp-tui: run: answers are not valid JSON: unquoted text where a value should be (a string goes in double quotes) at line 1, column 32",
          "L"),
