@@ -36,15 +36,37 @@ public enum PaymentForm {
     public static func details(card: String, expiry: String, amount: String, currency: String, merchant: String)
         throws(PaymentFormProblem) -> PaymentDetails
     {
-        let number: CardNumber
+        let number = try parseCard(card)
+        let (month, year) = try parseExpiry(expiry)
+        let minorUnits = try parseAmount(amount)
+        let code = try parseCurrency(currency)
+        let name = try parseMerchant(merchant)
+        return PaymentDetails(card: number, expiryMonth: month, expiryYear: year, amountMinorUnits: minorUnits,
+                              currency: code, merchantName: name)
+    }
+
+    /// Every field's problem, each field checked on its own, in the form's order: a form marks them all at once
+    /// (a tester met them one Pay at a time). ``details(card:expiry:amount:currency:merchant:)`` names the first.
+    public static func problems(card: String, expiry: String, amount: String, currency: String, merchant: String) -> [PaymentFormProblem] {
+        var found: [PaymentFormProblem] = []
+        do { _ = try parseCard(card) } catch { found.append(error) }
+        do { _ = try parseExpiry(expiry) } catch { found.append(error) }
+        do { _ = try parseAmount(amount) } catch { found.append(error) }
+        do { _ = try parseCurrency(currency) } catch { found.append(error) }
+        do { _ = try parseMerchant(merchant) } catch { found.append(error) }
+        return found
+    }
+
+    static func parseCard(_ text: String) throws(PaymentFormProblem) -> CardNumber {
         do {
-            number = try CardNumber(card)
+            return try CardNumber(text)
         } catch {
             throw PaymentFormProblem(field: .card, message: error.description)
         }
-        let (month, year) = try parseExpiry(expiry)
-        let minorUnits = try parseAmount(amount)
-        let code = currency.trimmingCharacters(in: .whitespaces).uppercased()
+    }
+
+    static func parseCurrency(_ text: String) throws(PaymentFormProblem) -> String {
+        let code = text.trimmingCharacters(in: .whitespaces).uppercased()
         guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
             throw PaymentFormProblem(field: .currency, message: "give a three-letter ISO 4217 code such as EUR or USD")
         }
@@ -55,7 +77,11 @@ public enum PaymentForm {
             }
             throw PaymentFormProblem(field: .currency, message: "not a currency taken here; try EUR, USD, GBP or PKR (docs/payer-authentication.md lists all \(Currency.codes.count))")
         }
-        let name = merchant.trimmingCharacters(in: .whitespaces)
+        return code
+    }
+
+    static func parseMerchant(_ text: String) throws(PaymentFormProblem) -> String {
+        let name = text.trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { throw PaymentFormProblem(field: .merchant, message: "give the merchant's name") }
         guard name.count <= maximumMerchantLength else {
             throw PaymentFormProblem(field: .merchant, message: "at most \(maximumMerchantLength) characters")
@@ -63,8 +89,7 @@ public enum PaymentForm {
         guard !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
             throw PaymentFormProblem(field: .merchant, message: "contains a control character")
         }
-        return PaymentDetails(card: number, expiryMonth: month, expiryYear: year, amountMinorUnits: minorUnits,
-                              currency: code, merchantName: name)
+        return name
     }
 
     /// `MM/YY` or `MM/YYYY` (or the digits alone, `1230`). A date in the past is accepted: the issuer answers it
@@ -126,6 +151,8 @@ public enum PaymentForm {
             message = "letters only, e.g. EUR"
         case .card, .merchant: return nil
         }
+        // A minus is no stray character: the amount is below zero, as Pay says of it (the two said two things).
+        if field == .amount, text.trimmingCharacters(in: .whitespaces).hasPrefix("-") { return "must be above zero" }
         guard text.allSatisfy(fits) else { return message }
         // A month past 12 (or 00) is said once its two digits are in, not only when Pay is pressed.
         return field == .expiry && hasImpossibleMonth(text) ? monthProblem : nil

@@ -273,7 +273,7 @@ import ThreeDSecure
         card.openPayment()
         card.type("4111")
         card.press(.enter, .enter, .enter, .enter, .enter)  // to Pay, then pressed: the number is too short
-        guard case .payment(let refused) = card.screen, let field = refused.errorField else {
+        guard case .payment(let refused) = card.screen, let field = refused.refused.keys.first else {
             Issue.record("no validation error: \(card.app.render().text)")
             return
         }

@@ -48,11 +48,13 @@ struct CardFormNote: Equatable {
 }
 
 extension PaymentFormState {
-    /// Each field's note, or nil: the form's complaint where it names the field, else a character the field can
-    /// never hold (or a month past 12), each said until it is gone; the card's hint (`cardHint`) where it has none.
+    /// Each field's note, or nil: the form's complaint where it names the field, else what a refused Pay said of it
+    /// (until the field changes), else a character the field can never hold (or a month past 12), each said until it
+    /// is gone; the card's hint (`cardHint`) where it has none.
     func fieldNotes(cardHint: CardFormNote?) -> [CardFormNote?] {
         Self.fields.enumerated().map { index, field in
             if let error, errorField == field { return CardFormNote(field: index, text: Self.besideText(error, field), role: .error) }
+            if let refusal = refused[field] { return CardFormNote(field: index, text: Self.besideText(refusal, field), role: .error) }
             if field == .card { return cardHint }
             return PaymentForm.strayCharacterProblem(field, text(field)).map { CardFormNote(field: index, text: $0 + ".", role: .error) }
         }

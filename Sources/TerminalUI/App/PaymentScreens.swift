@@ -27,6 +27,9 @@ public struct PaymentFormState: Sendable {
     public var error: String?
     /// The field ``error`` is about: it is drawn beside that field wherever the focus goes next.
     public var errorField: PaymentField?
+    /// What a refused Pay said of each field it found wrong ("Expiry (MM/YY): write it as MM/YY, e.g. 12/30."), all
+    /// at once, each kept beside its field until that field changes (a tester met them one Pay at a time).
+    public internal(set) var refused: [PaymentField: String] = [:]
 
     /// The merchant's defaults, and the card and expiry of the last payment (the amount and currency stay the
     /// merchant's).
@@ -72,6 +75,11 @@ public struct PaymentFormState: Sendable {
 
     /// Whether the card field has held anything but what the form filled in (``formatAsTyped()`` sees each change).
     private var cardChanged = false
+
+    /// Forgets what a refused Pay said of each field whose text is no longer what it was (`before`, each field's).
+    mutating func forgetRefusals(changedFrom before: [String]) {
+        for (index, field) in Self.fields.enumerated() where inputs[index].text != before[index] { refused[field] = nil }
+    }
 
     /// The card number in groups and the expiry with its slash, as they are typed (or pasted).
     mutating func formatAsTyped() {
@@ -173,6 +181,7 @@ extension TerminalApp {
             default: break
             }
         }
+        let before = form.inputs.map(\.text)
         switch form.handle(key) {
         case .cancel:
             cancelPrompt(form.prompt)
@@ -180,24 +189,25 @@ extension TerminalApp {
         case .submit: submitPayment(&form)
         case .edited:
             form.formatAsTyped()
+            form.forgetRefusals(changedFrom: before)
             form.sayStrayCharacters()
             state.screen = .payment(form)
         }
     }
 
     private func submitPayment(_ form: inout PaymentFormState) {
-        let details: PaymentDetails
-        do {
-            details = try PaymentForm.details(
-                card: form.text(.card), expiry: form.text(.expiry), amount: form.text(.amount),
-                currency: form.text(.currency), merchant: form.text(.merchant))
-        } catch {
-            form.error = "\(error.field.label): \(error.message)."
-            form.errorField = error.field
-            form.focus = PaymentFormState.fields.firstIndex(of: error.field) ?? 0
+        let (card, expiry, amount, currency, merchant) = (form.text(.card), form.text(.expiry), form.text(.amount), form.text(.currency), form.text(.merchant))
+        let problems = PaymentForm.problems(card: card, expiry: expiry, amount: amount, currency: currency, merchant: merchant)
+        // Every wrong field is marked at once, the focus on the first (huh's and a web form's way).
+        if let first = problems.first {
+            form.clearError()
+            form.refused = Dictionary(problems.map { ($0.field, "\($0.field.label): \($0.message).") }) { kept, _ in kept }
+            form.focus = PaymentFormState.fields.firstIndex(of: first.field) ?? 0
             state.screen = .payment(form)
             return
         }
+        guard let details = try? PaymentForm.details(card: card, expiry: expiry, amount: amount, currency: currency, merchant: merchant)
+        else { return }
         // The next card form of this session starts with this card (a tester retries a challenge card).
         state.lastCard = LastCard(number: details.card, expiry: form.text(.expiry).trimmingCharacters(in: .whitespaces))
         answer(form.prompt, .payment(details), working: "Drops: device data collection and authentication…")

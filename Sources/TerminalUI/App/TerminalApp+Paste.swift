@@ -62,8 +62,10 @@ extension TerminalApp {
             form.clearError()
             // A paste replaces the last card as typing does (``handlePayment(_:_:)``).
             if form.showsLastCard, form.focusedField == PaymentFormState.fields.firstIndex(of: .card) { form.inputs[form.focus].clear() }
+            let before = form.inputs.map(\.text)
             state.notice = form.paste(text).notice
             form.formatAsTyped()
+            form.forgetRefusals(changedFrom: before)
             form.sayStrayCharacters()
             state.screen = .payment(form)
         case .challenge(var challenge) where challenge.focusedStop == .code:

@@ -170,13 +170,19 @@ extension TerminalApp {
             state.cardPicker = nil
             guard case .payment(var form) = state.screen else { return }
             let card = cards[picker.focus]
+            let before = form.inputs.map(\.text)
             for (field, value) in [(PaymentField.card, card.number), (.expiry, testExpiry)] {
                 guard let index = PaymentFormState.fields.firstIndex(of: field) else { continue }
                 form.inputs[index].clear()
                 form.inputs[index].insert(value)
             }
             form.formatAsTyped()
-            form.focus = form.submitIndex
+            form.forgetRefusals(changedFrom: before)
+            // Pay, unless another field is still wrong: then that field (a tester's next keys, meant for the amount,
+            // went into the card from Pay).
+            let wrong = PaymentForm.problems(card: form.text(.card), expiry: form.text(.expiry), amount: form.text(.amount),
+                                             currency: form.text(.currency), merchant: form.text(.merchant)).first
+            form.focus = wrong.flatMap { PaymentFormState.fields.firstIndex(of: $0.field) } ?? form.submitIndex
             form.error = nil
             // A letter left in the amount is still there, and still said (the pick had cleared the complaint).
             form.sayStrayCharacters()
