@@ -140,7 +140,7 @@ import Testing
         let run = try BinaryRun.run(["--ephemeral"], stdin: "4\n?\n4000000000002701\n12/30\n\n\n\n\nq\n")
         #expect(run.stdout.contains("Test cards: ? lists them"))
         #expect(run.stdout.contains("Card number: ?\nTest cards (type a number"))
-        #expect(run.stdout.contains("\n  4000 0000 0000 2503  Visa              Test Case 9   challenge → Y        Successful step-up"),
+        #expect(run.stdout.contains("\n  4000 0000 0000 2503  Visa              Test Case 9   challenge → Y          Successful step-up"),
                 "a challenge card, its case named: \(run.stdout)")
         #expect(run.stdout.components(separatedBy: "\n  ").filter { $0.hasPrefix("4000 0000 0000") }.count >= 13)
         #expect(run.stdout.components(separatedBy: "Card number: ").count - 1 >= 2, "asked again after the list")
@@ -176,7 +176,7 @@ import Testing
             #expect(starts.count == 1, "\(environment): columns start at \(starts)")
             #expect(starts.first?.count == 5, "\(environment): number, brand, case, outcome and name")
             if environment["LC_ALL"] == "C" {
-                #expect(lines.contains("  4000 0000 0000 2644  Visa              Test Case 12  challenge -> U, Erro  Error on authentication"))
+                #expect(lines.contains("  4000 0000 0000 2644  Visa              Test Case 12  challenge -> U (error)  Error on authentication"))
             }
         }
     }

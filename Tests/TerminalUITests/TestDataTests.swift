@@ -166,12 +166,12 @@ import ThreeDSecure
         #expect(text.contains("Test card 1 of \(CardCatalog.defaults.count) — type to filter, enter fills the form"))
         // The focused card whole under the list, as the columns cut its name.
         #expect(text.contains("Test Case 1: Successful frictionless authentication — frictionless Y"))
-        #expect(text.contains("4000 0000 0000 2701  TC1   frictionless Y       Successful frictionless"), "\(text)")
+        #expect(text.contains("4000 0000 0000 2701  TC1   frictionless Y         Successful frictionle…"), "\(text)")
         // Down to Test Case 7's Visa card: error on lookup.
         let index = try #require(CardCatalog.defaults.firstIndex { $0.number == "4000000000002446" })
         for _ in 0..<index { driver.press(.down) }
         text = driver.app.render().text
-        #expect(text.contains("› 4000 0000 0000 2446  TC7   lookup: Enrolled U   Error on lookup"), "\(text)")
+        #expect(text.contains("› 4000 0000 0000 2446  TC7   lookup: Enrolled U     Error on lookup"), "\(text)")
         driver.press(.enter)
         #expect(driver.app.state.cardPicker == nil)
         // Filled in whole; shown masked, the focus being on Pay (the full number only in the field being typed).
@@ -191,7 +191,9 @@ import ThreeDSecure
         driver.press(.f4)
         driver.type("tc12")
         let text = driver.app.render().text
-        #expect(text.contains("TC12  challenge → U, Erro  Error on authentication"), "\(text)")
+        #expect(text.contains("TC12  challenge → U (error)  Error on authenticati…"), "\(text)")
+        // The focused card's whole name, under the list.
+        #expect(text.contains("Test Case 12: Error on authentication — challenge → U (error)"), "\(text)")
     }
 
     /// The picker's outcome column says what the card ends in: the HTML challenge, which a terminal cannot show,

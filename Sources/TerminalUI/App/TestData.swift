@@ -221,7 +221,8 @@ extension TestCard {
             }
             // An HTML challenge cannot be shown here: the 3DS SDK ends it as a transaction error (challengeCancel 06), U.
             if design.uiType == .htmlOther { return "\(kind) → U" }
-            return design.endsInError ? "\(kind) → U, Erro" : "\(kind) → \(design.outcome.rawValue)"
+            // "(error)", not EMV's message name "Erro", which two testers read as a word cut short.
+            return design.endsInError ? "\(kind) → U (error)" : "\(kind) → \(design.outcome.rawValue)"
         }
     }
 }
@@ -266,7 +267,7 @@ extension AppView {
         }
         let first = ListWindow.first(kept: picker.first, focus: picker.focus, rows: rows, count: cards.count)
         // As wide as the longest outcome of the whole catalogue (so the column stays put while a filter narrows the
-        // list), within 24; a longer one ends in "…" ("challenge → U, Erro" was cut to "challenge → U, Err").
+        // list), within 24; a longer one ends in "…" ("challenge → U, Erro" was cut to "challenge → U, Err"; it reads "challenge → U (error)" now).
         let outcomeWidth = min(24, picker.cards.map { CharacterWidth.of($0.expectedOutcome) }.max() ?? 18)
         // The name only where it has room to say something: at 60 columns it was cut to "Suc…", "Err…" (the line
         // under the list has the focused card's whole).
