@@ -352,7 +352,10 @@ extension AppView {
         let id = transcript.record.summary.id
         guard let command = exportCommand(id, stateOption: transcript.stateOption),
               transcriptTitle(id, width: width + 4, stateOption: transcript.stateOption) == "Flow \(id)" else { return [] }
-        return ["export: " + command]
+        // The command whole on a row of its own when the label leaves it no room: wrapped after "--format mermaid",
+        // a copy of the row lost its --state (a terminal newcomer).
+        let labelled = "export: " + command
+        return CharacterWidth.of(labelled) > width && CharacterWidth.of(command) <= width ? ["export:", command] : [labelled]
     }
 
     /// Arrows a past flow's diagram shows at once at a terminal height (its frame, title and lanes take three).
