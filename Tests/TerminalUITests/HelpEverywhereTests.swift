@@ -46,6 +46,17 @@ import Testing
         expectEscAndHelp(driver, "the log's filter")
     }
 
+    /// q closes the help, as less's and k9s's (it did nothing), and quits nothing: the home screen is back.
+    @Test func qClosesTheHelp() {
+        let driver = AppDriver()
+        driver.press(.character("?"))
+        #expect(driver.app.state.showHelp)
+        #expect(driver.app.render().text.contains("esc q ? close help"))
+        driver.press(.character("q"))
+        #expect(!driver.app.state.showHelp)
+        #expect(driver.app.render().text.contains("What would you like to do?"))
+    }
+
     @Test func f1OpensTheHelpOverTheFaultsPanelAndTheTestCardsAndEscGivesThemBack() {
         let driver = AppDriver()
         driver.press(.character("f"), .f1)

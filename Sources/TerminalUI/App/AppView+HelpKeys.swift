@@ -3,7 +3,7 @@ extension AppView {
     /// In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
     static func helpKeys(_ state: AppState) -> [(String, String)] {
         // Every bar has a way out (esc) and the help (F1, or ? where it is not typed), whatever is over the screen.
-        if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("esc ?", "close help")] }
+        if state.showHelp { return [("↑↓ pgup pgdn", "scroll"), ("esc q ?", "close help")] }
         if let panel = state.faultsPanel {
             let cycles = state.faultSwitches.indices.contains(panel.focus) && state.faultSwitches[panel.focus].cycles
             return [("↑↓", "move"), ("space", cycles ? "next value" : "switch"), ("esc", "close"), ("F1", "help"), ("x", "all off")]

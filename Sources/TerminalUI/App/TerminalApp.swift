@@ -106,7 +106,8 @@ public final class TerminalApp: FlowFrontEnd {
         }
         if state.showHelp {
             switch key {
-            case .character("?"), .f1, .escape, .enter: state.showHelp = false
+            // q too, as less and k9s close their help (it did nothing here).
+            case .character("?"), .character("q"), .f1, .escape, .enter: state.showHelp = false
             default:
                 state.helpScroll = HelpBar.overlayScroll(from: state.helpScroll, by: key, width: state.width, height: state.height,
                                                          keys: state.helpOverlayKeys)
