@@ -55,7 +55,10 @@ public enum Command: String, Sendable, CaseIterable {
     /// What it says about itself in its help, after the options.
     var notes: [String] {
         switch self {
-        case .terminal: ["themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)"]
+        case .terminal: ["themes: default, high-contrast, monochrome, or a theme file (NO_COLOR selects monochrome)",
+                         // How to write one: the format was learnt from the errors (a terminal newcomer).
+                         "        a theme file: one `role = [attributes] [colour] [on colour]` a line, e.g. `title = bold cyan on black`;",
+                         "        the built-ins are Themes/*.theme in the source tree, to copy"]
         case .run: ["flows: \(FlowCatalog.kinds.map(\.rawValue).joined(separator: ", "))"] + AnswerKeys.help
         case .compare:
             [
