@@ -1,3 +1,4 @@
+import Determinism
 import FlowRecords
 import Threading
 
@@ -11,24 +12,43 @@ extension FlowRun {
         duration: Duration? = nil, status: String? = nil, detail: String, message: String? = nil
     ) {
         let time = clock.now
-        let event = service.mailbox.postEvent { sequence in
-            FlowEvent(
-                flowID: self.id, flow: self.kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
-                mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail, message: message)
+        guard service.history != nil else {
+            post(step, from: from, to: to, thread: thread, time: time, duration: duration, status: status, detail: detail, message: message)
+            return
         }
-        guard service.history != nil else { return }
-        if !finished.load(ordering: .acquiring) {
-            transcript.withLock { $0.append(event) }
-        } else {
-            // After the transcript closed: what a call that goes on after the cancel does, kept for its history entry.
-            awaiting.withLock { if $0.unstoppable.step != nil { $0.unstoppable.late.append(event) } }
+        // Numbered and kept under the transcript's lock (then the mailbox's): every event numbered before the
+        // transcript closed is in it, and every later one comes after it. Numbered first and kept after, an event
+        // could miss both the transcript and what follows it, or be kept after the cancel it came before.
+        transcript.withLock { transcript in
+            let event = post(step, from: from, to: to, thread: thread, time: time, duration: duration, status: status, detail: detail, message: message)
+            if !transcript.closed {
+                transcript.events.append(event)
+            } else if awaiting.withLock({ $0.unstoppable.step != nil }) {
+                // What a call that goes on after the cancel does, for its history entry.
+                transcript.late.append(event)
+            }
+        }
+    }
+
+    /// Numbers the event and posts it to the front end.
+    @discardableResult
+    private func post(
+        _ step: FlowStep, from: Participant, to: Participant, thread: String, time: SimulationInstant, duration: Duration?,
+        status: String?, detail: String, message: String?
+    ) -> FlowEvent {
+        service.mailbox.postEvent { sequence in
+            FlowEvent(
+                flowID: id, flow: kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
+                mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail, message: message)
         }
     }
 
     /// The events of this run, in order; nothing emitted after this call is added.
     func closeTranscript() -> [FlowEvent] {
-        finished.store(true, ordering: .releasing)
-        return transcript.withLock { $0.sorted { $0.sequence < $1.sequence } }
+        transcript.withLock { transcript in
+            transcript.closed = true
+            return transcript.events
+        }
     }
 
     /// The flow's result: the engine's fields, what its family adds now, and the advice for `status`.

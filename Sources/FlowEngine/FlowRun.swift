@@ -52,9 +52,15 @@ public final class FlowRun: Sendable {
     let ending = OneTimeClaim()
     public let started: SimulationInstant
     /// Every event of this run, for history (kept only when the service has a history).
-    let transcript = Locked<[FlowEvent]>([])
-    /// Set once the result is made: what abandoned work emits later is not part of the transcript.
-    let finished = Atomic(false)
+    let transcript = Locked(Transcript())
+
+    struct Transcript {
+        var events: [FlowEvent] = []
+        /// Set once the result is made: what abandoned work emits later is not part of it.
+        var closed = false
+        /// What a call that goes on after the cancel emits once closed, for the history entry when the call ends.
+        var late: [FlowEvent] = []
+    }
 
     init(id: Int, kind: FlowKind, service: FlowService) {
         self.id = id
@@ -246,14 +252,18 @@ public final class FlowRun: Sendable {
         // Out of the service's list first: a next run that finds it there is then sure to be told of its end.
         service.unstoppableCall(of: self, inFlight: false)
         var historyID: Int?
-        let ended = awaiting.withLock { awaiting in
+        let waiting = awaiting.withLock { awaiting in
             historyID = awaiting.unstoppable.historyID
             return awaiting.unstoppable.end()
         }
         // What it did after the cancel goes into the history too, after the cancel (the transcript ended there,
         // and a QA tester reading `history show` never saw what the wrapper went on to do).
-        if let historyID, !ended.late.isEmpty { service.appendToHistory(ended.late, flow: historyID) }
-        for then in ended.waiting { then() }
+        let late = transcript.withLock { transcript in
+            defer { transcript.late = [] }
+            return transcript.late
+        }
+        if let historyID, !late.isEmpty { service.appendToHistory(late, flow: historyID) }
+        for then in waiting { then() }
     }
 
     /// The run's history entry, for what a call that goes on after the cancel does later.

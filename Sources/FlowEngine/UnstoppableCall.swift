@@ -5,17 +5,14 @@ struct UnstoppableCall {
     /// The call's step while it is in flight (`.some(nil)`: a call without one); nil when none is.
     var step: FlowStep??
     private var waiting: [@Sendable () -> Void] = []
-    /// What the call did once the run's transcript was closed (the run cancelled and recorded), for its history
-    /// entry when the call ends.
-    var late: [FlowEvent] = []
-    /// The run's history entry, once recorded.
+    /// The run's history entry, once recorded: what the call does after the cancel is added to it.
     var historyID: Int?
 
-    /// Ends the call and returns who waited for its end, to be told, and what it did after the transcript closed.
-    mutating func end() -> (waiting: [@Sendable () -> Void], late: [FlowEvent]) {
+    /// Ends the call and returns who waited for its end, to be told.
+    mutating func end() -> [@Sendable () -> Void] {
         step = nil
-        defer { (waiting, late) = ([], []) }
-        return (waiting, late)
+        defer { waiting = [] }
+        return waiting
     }
 
     /// Keeps `then` for the call's end; false when no call is in flight (`then` is then the caller's to call).
