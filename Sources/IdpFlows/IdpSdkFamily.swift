@@ -225,7 +225,7 @@ public final class IdpSdkFamily: FlowFamily {
     func abandoned(_ requests: [AbandonedRequest], in run: FlowRun) {
         for abandoned in requests {
             let sender = Self.caller(on: abandoned.sentOn)
-            run.emit(FlowStep(abandoned.request.name), from: sender, to: sender, status: EngineStatus.abandoned,
+            run.emit(FlowStep(abandoned.request.name), from: sender, to: sender, thread: abandoned.sentOn, status: EngineStatus.abandoned,
                      detail: "abandoned on its way by the cancel: the IdP never got it, so it counts for nothing (no attempt, no code used)")
         }
     }

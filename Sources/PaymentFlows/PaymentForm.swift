@@ -202,14 +202,17 @@ public enum PaymentForm {
         // A network idp-tui's issuer does not run says so as it is typed (an Elo 6505… read "Discover").
         if digits.count >= 4, let network = CardBrand.notSimulated(digits) { return ("\(network): not simulated", false) }
         guard let brand = CardBrand.detect(digits) else { return ("unknown brand", digits.count < 2 ? nil : false) }
-        // Counted towards the usual length (every test card's); a longer one the brand issues (a 19-digit Visa)
-        // towards the next length.
-        let lengths = brand.panLengths
-        if digits.count < brand.panLength { return ("\(brand.rawValue) · \(digits.count)/\(brand.panLength)", nil) }
-        guard digits.count <= lengths.max() ?? brand.panLength else { return ("\(brand.rawValue) · too long", false) }
-        if !lengths.contains(digits.count), let next = lengths.first(where: { $0 > digits.count }) {
-            return ("\(brand.rawValue) · \(digits.count)/\(next)", nil)
+        // Counted towards the usual length (every test card's), and past it towards the brand's longest (a 19-digit
+        // Visa). A shorter or longer length the brand issues (a 13-digit Visa) is complete when it passes the Luhn
+        // check, else still being typed: only at the usual and the longest length is a failed check said.
+        let lengths = brand.panLengths, longest = lengths.max() ?? brand.panLength
+        let count = digits.count
+        guard count <= longest else { return ("\(brand.rawValue) · too long", false) }
+        let luhn = CardNumber.passesLuhn(digits)
+        if lengths.contains(count) && (luhn || count == brand.panLength || count == longest) {
+            return luhn ? ("\(brand.rawValue) · Luhn ✓", true) : ("\(brand.rawValue) · fails Luhn", false)
         }
-        return CardNumber.passesLuhn(digits) ? ("\(brand.rawValue) · Luhn ✓", true) : ("\(brand.rawValue) · fails Luhn", false)
+        let next = count < brand.panLength ? brand.panLength : lengths.first { $0 > count } ?? longest
+        return ("\(brand.rawValue) · \(count)/\(next)", nil)
     }
 }

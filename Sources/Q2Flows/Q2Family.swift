@@ -237,7 +237,7 @@ public final class Q2Family: FlowFamily {
     /// Says in `run`'s log that the request a cancel abandoned on its way never reached Core.
     func abandoned(_ requests: [AbandonedRequest], in run: FlowRun) {
         for abandoned in requests {
-            run.emit(FlowStep(abandoned.request.name), from: .q2Module, to: .q2Module, status: EngineStatus.abandoned,
+            run.emit(FlowStep(abandoned.request.name), from: .q2Module, to: .q2Module, thread: abandoned.sentOn, status: EngineStatus.abandoned,
                      detail: "abandoned on its way by the cancel: Q2 Core never got it, so it counts for nothing (no failed attempt)")
         }
     }

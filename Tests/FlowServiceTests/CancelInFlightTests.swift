@@ -50,6 +50,8 @@ import Testing
         let abandoned = try #require(events.firstIndex { $0.status == EngineStatus.abandoned }, "\(events.map(\.step.rawValue))")
         #expect(events[abandoned].step.rawValue == "POST /authorize")
         #expect(events[abandoned].from == .idpSdk && events[abandoned].to == .idpSdk, "the IdpSdk's own note, no message to the IdP")
+        // On the thread the request left from, not the cancelling one (the terminal's main).
+        #expect(events[abandoned].thread == "IdpSdk", "\(events[abandoned].thread)")
         #expect(events[abandoned].detail.contains("the IdP never got it"))
         #expect(abandoned < (events.firstIndex { $0.step == .cancel } ?? -1))
     }

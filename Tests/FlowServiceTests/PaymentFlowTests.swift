@@ -386,5 +386,8 @@ extension RecordingFrontEnd {
         #expect(PaymentForm.cardHint("40000000000000000").text == "Visa · 17/19")
         #expect(PaymentForm.cardHint("4000000000000000006") == ("Visa · Luhn ✓", true))
         #expect(PaymentForm.cardHint("40000000000000000060").text == "Visa · too long")
+        // A 13-digit Visa that passes the check is complete; one that fails is still being typed.
+        #expect(PaymentForm.cardHint("4222222222222") == ("Visa · Luhn ✓", true))
+        #expect(PaymentForm.cardHint("4000000000000").text == "Visa · 13/16")
     }
 }

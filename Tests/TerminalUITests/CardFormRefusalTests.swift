@@ -1,4 +1,5 @@
 import PaymentFlows
+import Scenario
 import Testing
 @testable import TerminalUI
 
@@ -58,6 +59,22 @@ import Testing
         driver.press(.enter)
         guard case .payment(let fixed) = driver.screen else { Issue.record("no card form"); return }
         #expect(fixed.focus == fixed.submitIndex)
+    }
+
+    /// A scenario's 19-digit cards show whole in the picker: its column was 19 wide, and two of them read the same
+    /// (`4000 0000 0000 0000`); one picked pays.
+    @Test func nineteenDigitCardsShowWholeInThePicker() throws {
+        let text = #"{"scenario": 1, "identityProvider": {"tenants": [{"id": "demo", "users": [{"username": "alice", "password": "pw"}]}]}, "payments": {"cards": [{"number": "4000000000000000006", "title": "six", "frictionless": "Y"}, {"number": "4000000000000000014", "title": "fourteen", "frictionless": "Y"}]}}"#
+        let driver = AppDriver(width: 100, scenario: try ScenarioFile.read(Array(text.utf8)).get())
+        driver.openPayment()
+        driver.press(.f4)
+        let picker = driver.app.render().text
+        #expect(picker.contains("4000 0000 0000 0000 006") && picker.contains("4000 0000 0000 0000 014"), "\(picker)")
+        driver.press(.down, .enter)  // the second card, then Pay, which has the focus
+        driver.press(.enter)
+        #expect(driver.pump { _ in driver.isResult })
+        #expect(driver.result?.status == "FRICTIONLESS", "\(String(describing: driver.result))")
+        #expect(driver.result?.payment?.card == "•••• 0014", "\(String(describing: driver.result?.payment))")
     }
 
     /// A minus in the amount is said as Pay says it, not as a stray character.

@@ -377,6 +377,17 @@ import ThreeDSecure
         driver.press(.backspace)
         let cleared = driver.app.render().text
         #expect(cleared.contains("[                        ] Visa, Mastercard"), "\(cleared)")
+        // Every key that edits it clears it whole: Ctrl-W left "4000 0000 0000", whole on the screen.
+        driver.type("4000000000002503")
+        driver.press(.tab, .tab, .tab, .tab, .tab, .enter)
+        driver.pump { _ in driver.challenge != nil }
+        driver.press(.escape)
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        driver.press(.control("w"))
+        let wordGone = driver.app.render().text
+        #expect(wordGone.contains("[                        ] Visa, Mastercard") && !wordGone.contains("4000 0000"), "\(wordGone)")
     }
 
     @Test func at60ColumnsTheLastCardsHintIsWhole() throws {

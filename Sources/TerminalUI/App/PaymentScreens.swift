@@ -170,15 +170,21 @@ extension TerminalApp {
         // character typed replaces it and Backspace clears it (typing went on after its digits, whole on the
         // screen: a tester's new number read "4000 0000 0000 2503 400" and "too long").
         if form.showsLastCard, form.focusedField == PaymentFormState.fields.firstIndex(of: .card) {
-            switch key {
-            case .character(let character) where !character.isNewline:
+            if case .character(let character) = key, !character.isNewline {
                 form.inputs[form.focus].clear()
-            case .backspace:
-                form.inputs[form.focus].clear()
-                form.formatAsTyped()
-                state.screen = .payment(form)
-                return
-            default: break
+            } else {
+                // Any other key that would edit it (Backspace, Delete, Ctrl-W, Ctrl-K …) clears it whole, as an
+                // autofill's value goes: edited in place, the number showed whole (Ctrl-W left "4000 0000 0000").
+                var probe = form.inputs[form.focus]
+                if probe.apply(key), probe.text != form.inputs[form.focus].text {
+                    let before = form.inputs.map(\.text)
+                    form.clearError()
+                    form.inputs[form.focus].clear()
+                    form.formatAsTyped()
+                    form.forgetRefusals(changedFrom: before)
+                    state.screen = .payment(form)
+                    return
+                }
             }
         }
         let before = form.inputs.map(\.text)

@@ -271,14 +271,17 @@ extension AppView {
         let outcomeWidth = min(24, picker.cards.map { CharacterWidth.of($0.expectedOutcome) }.max() ?? 18)
         // The name only where it has room to say something: at 60 columns it was cut to "Suc…", "Err…" (the line
         // under the list has the focused card's whole).
-        let showsName = width - 4 - (19 + 2 + 4 + 2 + outcomeWidth + 2) >= 12
+        // The numbers' column as wide as the catalogue's longest (a scenario's 19-digit Visa was cut to 16, and two
+        // such cards read the same).
+        let numberWidth = max(19, picker.cards.map { CharacterWidth.of(PaymentForm.formatCardNumber($0.number)) }.max() ?? 19)
+        let showsName = width - 4 - (numberWidth + 2 + 4 + 2 + outcomeWidth + 2) >= 12
         for (offset, card) in cards.enumerated().dropFirst(first).prefix(rows) {
             let row = top + 2 + offset - first
             let focused = offset == picker.focus
             buffer.targets.append(ClickTarget(row: row, column: left + 1, width: width - 2, stop: offset))
             let source = card.source.map { $0.replacingOccurrences(of: "Test Case ", with: "TC") } ?? "own"
             let columns = [
-                PaymentForm.formatCardNumber(card.number).padding(toLength: 19, withPad: " ", startingAt: 0),
+                LogPane.pad(PaymentForm.formatCardNumber(card.number), numberWidth),
                 LogPane.pad(source, 4), showsName ? LogPane.pad(card.expectedOutcome, outcomeWidth) : card.expectedOutcome,
             ] + (showsName ? [card.title] : [])
             let line = columns.joined(separator: "  ")
