@@ -519,7 +519,9 @@ class Chaos:
             return
         op = proc.op
         text = proc.text()
-        if proc.status == 2 and "there is no flow %d" % op["id"] in proc.stderr():
+        # "no longer in": a flow whose id was given, then removed (by a reset here).
+        if proc.status == 2 and ("there is no flow %d" % op["id"] in proc.stderr()
+                                 or "flow %d is no longer in" % op["id"] in proc.stderr()):
             self.figures["exports of a flow reset away"] += 1
             self.check("an exported flow vanishes only by a reset", self.reset_may_have_run(op["listed_at"], proc.ended),
                        "history export %d: the flow was listed, then gone with no reset in between: %s" % (op["id"], proc.stderr()))

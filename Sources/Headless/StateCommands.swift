@@ -89,15 +89,16 @@ public enum StateCommands {
 
     // MARK: history
 
-    /// Why flow `id` is not in the file: ids are never given twice, so one at or below the last given was removed (by
-    /// the history's policy, `history prune`), and one above it is not there yet (a pruned flow was said only not
-    /// to exist).
+    /// Why flow `id` is not in the file: ids are never given twice, so one at or below the last given was removed
+    /// (by `reset`, or by the history's policy, `history prune`), and one above it is not there yet (a pruned flow
+    /// was said only not to exist).
     private static func noFlow(_ id: Int, in state: StateFile, path: String) -> String {
-        let last = state.flowsRecorded
-        guard last > 0 else { return "there is no flow \(id) in \(path): it holds no flow yet" }
-        guard UInt64(id) <= last else { return "there is no flow \(id) in \(path): the newest is \(last)" }
-        let kept = (try? state.retention()).map { ": it keeps \($0) (idp-tui history prune sets that)" } ?? ""
-        return "flow \(id) is no longer in \(path)\(kept)"
+        if UInt64(id) > state.flowsRecorded {
+            let newest = (try? state.history.list(limit: 1))?.first?.id
+            return "there is no flow \(id) in \(path): " + (newest.map { "the newest is \($0)" } ?? "it holds no flow yet")
+        }
+        let kept = (try? state.retention()).map { ", which keeps \($0)" } ?? ""
+        return "flow \(id) is no longer in \(path): removed by a reset or by the history's policy\(kept) (idp-tui history prune sets it)"
     }
 
     public static func history(_ command: ParsedCommandLine, write: (String) -> Void) throws(UsageError) -> Int32 {

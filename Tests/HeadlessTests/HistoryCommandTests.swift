@@ -292,8 +292,12 @@ import Testing
         #expect(prune.status == 0, "\(prune.stderr)")
         let run = try BinaryRun.run(["history", "show", "1", "--state", state])
         #expect(run.status == 2)
-        #expect(run.stderr.contains("history show: flow 1 is no longer in \(state): it keeps the newest 1 flow (idp-tui history prune sets that)"),
+        #expect(run.stderr.contains("history show: flow 1 is no longer in \(state): removed by a reset or by the history's policy, which keeps the newest 1 flow (idp-tui history prune sets it)"),
                 "\(run.stderr)")
+        // After a reset, none is: an id past the last given says the file holds none.
+        #expect(try BinaryRun.run(["reset", "--yes", "--state", state]).status == 0)
+        let after = try BinaryRun.run(["history", "show", "99", "--state", state])
+        #expect(after.stderr.contains("there is no flow 99 in \(state): it holds no flow yet"), "\(after.stderr)")
     }
 
     @Test func aNewUsersHistoryIsEmptyNotAnError() throws {
