@@ -11,6 +11,9 @@ extension DropsPage {
 
     func pay(tracker: String, collectionURL: String) async {
         guard !isDisposed, let details = await simulation.cardholder.enterPaymentDetails(), !isDisposed else { return }
+        // Offline, the device data collection cannot reach the ACS either: nothing is logged as sent (the 3DS Method
+        // read "threeDSCompInd Y" with the network off).
+        if simulation.network?.isOffline == true, await paymentCannotReachSafepay() { return }
         let acs = simulation.acs
         let faults = simulation.faults.threeDS
         // Without its query: the app's collection URL may carry its JWT.
@@ -41,12 +44,7 @@ extension DropsPage {
         // all, which it reports through Safepay's catch-all error, to retry: not as the 3DS Server's Erro 405 and
         // Enrolled U, whose "may authorise" sent a QA tester down the wrong path with the network off.
         if simulation.network?.isOffline != true { log("Drops", "DS", ThreeDSMessage.areq(request, at: simulation.clock.now.date)) }
-        if let unreachable = await Self.roundTrip(simulation.network) {
-            guard !isDisposed else { return }
-            send(name: InframeEventName.safepayError.rawValue,
-                 detail: ["error": .object(["message": .string("the payment could not reach Safepay: \(unreachable)")])])
-            return
-        }
+        if await paymentCannotReachSafepay() { return }
         let response: AuthenticationResponse
         do {
             if let failure = await lookupFailure(faults.directoryServer) {
@@ -181,6 +179,24 @@ extension DropsPage {
     }
 
     // MARK: Faults on the round trips
+
+    /// The page's round trip with the payment to Safepay; true when it failed, and the host has heard Safepay's
+    /// catch-all error: the device offline (nothing left it), or no answer within the request timeout.
+    private func paymentCannotReachSafepay() async -> Bool {
+        guard let network = simulation.network else { return false }
+        do {
+            try await network.roundTrip()
+            return false
+        } catch {
+            guard !isDisposed else { return true }
+            let message = switch error {
+            case .offline: "the payment could not reach Safepay: the network is unavailable: the device is offline"
+            case .timedOut(let after): "the payment's request to Safepay got no answer: the request timed out after \(after.components.seconds) s"
+            }
+            send(name: InframeEventName.safepayError.rawValue, detail: ["error": .object(["message": .string(message)])])
+            return true
+        }
+    }
 
     /// How late a `slow` server answers.
     static let slowAnswer: Duration = .seconds(5)

@@ -44,8 +44,12 @@ extension PaymentRun {
         // A latency the page's ready timeout (the shortest wait a payment's round trip meets) does not wait out
         // ends the payment at its load whatever else happens.
         // The shorter of the page's ready timer and the request timeout gives up first (a scenario may cut either).
-        let world = run.service.world, ready = world.bridgeTiming(settings.bridgeTiming).readyTimeout, timeout = world.network.requestTimeout
-        let gaveUp = timeout < ready ? "the request gives up after \(timeout.secondsText)" : "the Drops page must be ready within \(ready.secondsText)"
+        // Past the load (a latency switched on at the card form), only the request's own timeout waits on it: the
+        // advice named the page's ready timer for a page that had been ready (the reviewer's find).
+        let world = run.service.world, timeout = world.network.requestTimeout
+        let atLoad = base.failedStep == nil || base.failedStep == .configure || base.failedStep == FlowStep("load")
+        let ready = atLoad ? world.bridgeTiming(settings.bridgeTiming).readyTimeout : timeout
+        let gaveUp = !atLoad || timeout < ready ? "the request gives up after \(timeout.secondsText)" : "the Drops page must be ready within \(ready.secondsText)"
         let network: String? = base.outcome != .failure || payment?.nextAction != .retry ? nil
             : world.identityFaults.networkUnavailable ? "Bring the network back (the network-unavailable fault), then run 3-D Secure again."
             : world.network.slowness(beyond: min(ready, timeout))?.advice(gaveUp: gaveUp, then: "run 3-D Secure again")

@@ -38,17 +38,26 @@ import Testing
                 "\(result.error?.message ?? "")")
         #expect(result.advice == "Bring the network back (the network-unavailable fault), then run 3-D Secure again.", "\(result.advice ?? "")")
         let steps = events.map(\.step.rawValue)
-        #expect(!steps.contains("AReq") && !steps.contains("Erro"), "nothing left the device: \(steps)")
+        #expect(!steps.contains("AReq") && !steps.contains("Erro") && !steps.contains("3DS Method"), "nothing left the device: \(steps)")
         #expect(events.contains { $0.step == .fault && $0.detail.contains("network unavailable") }, "\(steps)")
     }
 
     @Test func aRequestTimeoutAtTheAReqIsSafepaysErrorToo() throws {
         let (result, events) = try pay { $0.requestTimeout = true }
         #expect(result.status == PaymentStatus.safepayError, "\(result.status)")
-        #expect(result.error?.message == "the payment could not reach Safepay: the request timed out after 30 s", "\(result.error?.message ?? "")")
+        #expect(result.error?.message == "the payment's request to Safepay got no answer: the request timed out after 30 s", "\(result.error?.message ?? "")")
         #expect(result.advice == "No server answers while the request-timeout fault is on: turn it off, then run 3-D Secure again.",
                 "\(result.advice ?? "")")
         #expect(events.contains { $0.step.rawValue == "AReq" }, "the request left; no answer came")
         #expect(!events.contains { $0.step.rawValue == "ARes" || $0.step.rawValue == "Erro" })
+    }
+
+    /// A latency switched on at the card form that the request's timeout does not wait out: the advice names that
+    /// timeout, not the page's ready timer (the page had been ready).
+    @Test func aLatencyPastTheTimeoutAtTheCardFormNamesTheRequestsTimeout() throws {
+        let (result, _) = try pay { $0.addedLatency = .seconds(40) }
+        #expect(result.status == PaymentStatus.safepayError, "\(result.status)")
+        #expect(result.advice?.contains("the request gives up after 30 s") == true, "\(result.advice ?? "")")
+        #expect(result.advice?.contains("ready within") == false, "\(result.advice ?? "")")
     }
 }
