@@ -519,7 +519,7 @@ class Chaos:
             return
         op = proc.op
         text = proc.text()
-        # "no longer in": a flow whose id was given, then removed (by a reset here).
+        # "no longer in": a flow whose id was given, then removed (by a reset here: "a reset removed it").
         if proc.status == 2 and ("there is no flow %d" % op["id"] in proc.stderr()
                                  or "flow %d is no longer in" % op["id"] in proc.stderr()):
             self.figures["exports of a flow reset away"] += 1

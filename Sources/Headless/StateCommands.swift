@@ -89,16 +89,20 @@ public enum StateCommands {
 
     // MARK: history
 
-    /// Why flow `id` is not in the file: ids are never given twice, so one at or below the last given was removed
-    /// (by `reset`, or by the history's policy, `history prune`), and one above it is not there yet (a pruned flow
-    /// was said only not to exist).
+    /// Why flow `id` is not in the file: ids are never given twice (a reset keeps them given), so one at or below
+    /// the last given was removed, by `reset` or by the history's policy (`history prune`), and one above it is not
+    /// there yet (a pruned flow was said only not to exist). The policy is named only where it could have removed
+    /// it: a file holding fewer flows than it keeps, with no age limit, lost it to a reset.
     private static func noFlow(_ id: Int, in state: StateFile, path: String) -> String {
-        if UInt64(id) > state.flowsRecorded {
+        let given = state.flowsRecorded
+        if UInt64(id) > given {
             let newest = (try? state.history.list(limit: 1))?.first?.id
-            return "there is no flow \(id) in \(path): " + (newest.map { "the newest is \($0)" } ?? "it holds no flow yet")
+            return "there is no flow \(id) in \(path): " + (newest.map { "the newest is \($0)" } ?? (given > 0 ? "it holds none" : "it holds no flow yet"))
         }
-        let kept = (try? state.retention()).map { ", which keeps \($0)" } ?? ""
-        return "flow \(id) is no longer in \(path): removed by a reset or by the history's policy\(kept) (idp-tui history prune sets it)"
+        guard let policy = try? state.retention(),
+              policy.days > 0 || ((try? state.history.list(limit: policy.flows))?.count ?? 0) >= policy.flows
+        else { return "flow \(id) is no longer in \(path): a reset removed it" }
+        return "flow \(id) is no longer in \(path): removed by a reset or by the history's policy, which keeps \(policy) (idp-tui history prune sets it)"
     }
 
     public static func history(_ command: ParsedCommandLine, write: (String) -> Void) throws(UsageError) -> Int32 {

@@ -46,13 +46,23 @@ extension PaymentRun {
         // The shorter of the page's ready timer and the request timeout gives up first (a scenario may cut either).
         // Past the load (a latency switched on at the card form), only the request's own timeout waits on it: the
         // advice named the page's ready timer for a page that had been ready (the reviewer's find).
+        // The first CReq meets the ACS's first-CReq timer too, which a scenario may set under the request's timeout.
         let world = run.service.world, timeout = world.network.requestTimeout
         let atLoad = base.failedStep == nil || base.failedStep == .configure || base.failedStep == FlowStep("load")
-        let ready = atLoad ? world.bridgeTiming(settings.bridgeTiming).readyTimeout : timeout
-        let gaveUp = !atLoad || timeout < ready ? "the request gives up after \(timeout.secondsText)" : "the Drops page must be ready within \(ready.secondsText)"
+        let atFirstCReq = base.failedStep == FlowStep("CReq") && !state.withLock { $0.screenShown }
+        let (limit, gaveUp): (Duration, String) = {
+            let request = "the request gives up after \(timeout.secondsText)"
+            if atLoad, case let ready = world.bridgeTiming(settings.bridgeTiming).readyTimeout, ready <= timeout {
+                return (ready, "the Drops page must be ready within \(ready.secondsText)")
+            }
+            if atFirstCReq, case let acs = world.scenario.threeDSTimers.firstCReq, acs < timeout {
+                return (acs, "the ACS's first-CReq timer ends the challenge after \(acs.secondsText)")
+            }
+            return (timeout, request)
+        }()
         let network: String? = base.outcome != .failure || payment?.nextAction != .retry ? nil
             : world.identityFaults.networkUnavailable ? "Bring the network back (the network-unavailable fault), then run 3-D Secure again."
-            : world.network.slowness(beyond: min(ready, timeout))?.advice(gaveUp: gaveUp, then: "run 3-D Secure again")
+            : world.network.slowness(beyond: limit)?.advice(gaveUp: gaveUp, then: "run 3-D Secure again")
         // A bridge or 3-D Secure fault on may explain a failure: named after the payment's own advice (which N
         // keeps from offering to authorise), as the identity flows name theirs ("turn the server-error fault off").
         // "Run 3-D Secure again" alone had sent the tester into the same fault (the Drops page never got ready).

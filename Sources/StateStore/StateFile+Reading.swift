@@ -125,8 +125,8 @@ extension StateFile {
         }
     }
 
-    /// How many flows the file has ever recorded (history ids given out: pruning and `history prune` do not lower
-    /// it; `reset` starts a new file at 0).
+    /// How many flows the file has ever recorded (history ids given out: pruning, `history prune` and `reset`, which
+    /// empties the file in place, do not lower it: an id is never given twice).
     public var flowsRecorded: UInt64 {
         guard !unformatted, let rows = try? database.query(Self.flowsRecordedQuery) else { return 0 }
         return Self.flowsRecorded(rows)

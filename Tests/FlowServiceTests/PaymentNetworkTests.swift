@@ -4,6 +4,8 @@ import FlowEngine
 import IdentityProvider
 import PaymentFlows
 import Simulation
+import ThreeDSecure
+import Scenario
 import Testing
 
 /// The network lost (or its requests timing out) after the Drops page loaded, before the card is sent: the page
@@ -13,13 +15,16 @@ import Testing
     let clock = ManualClock(countingWork: true)
 
     /// Pays with a frictionless card; `atTheForm` switches faults on as the card form is answered.
-    func pay(atTheForm: @escaping @Sendable (inout IdentityFaults) -> Void) throws -> (FlowResult, [FlowEvent]) {
-        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration())
+    func pay(card: String = "4000000000002701", timers: ThreeDSTimers = ThreeDSTimers(),
+             atTheForm: @escaping @Sendable (inout IdentityFaults) -> Void) throws -> (FlowResult, [FlowEvent]) {
+        var scenario = Scenario.embeddedDefault
+        scenario.threeDSTimers = timers
+        let service = FlowService(environment: SimulationEnvironment(scenario: scenario, clock: clock), configuration: FlowConfiguration())
         let frontEnd = RecordingFrontEnd { prompt in
             guard let request = prompt.request as? PaymentDetailsRequest else { return .cancel }
             atTheForm(&service.world.identityFaults)
             let defaults = request.defaults
-            return (try? PaymentForm.details(card: "4000000000002701", expiry: "12/30", amount: defaults.amount,
+            return (try? PaymentForm.details(card: card, expiry: "12/30", amount: defaults.amount,
                                              currency: defaults.currency, merchant: defaults.merchant)).map { .payment($0) } ?? .cancel
         }
         service.start(.payerAuth)
@@ -59,5 +64,14 @@ import Testing
         #expect(result.status == PaymentStatus.safepayError, "\(result.status)")
         #expect(result.advice?.contains("the request gives up after 30 s") == true, "\(result.advice ?? "")")
         #expect(result.advice?.contains("ready within") == false, "\(result.advice ?? "")")
+    }
+
+    /// A scenario's first-CReq timer under the latency: the first CReq's round trip outlasts it, and the advice
+    /// names the latency against that timer (it fell back to the plain retry, and the tester retried into it).
+    @Test func aLatencyPastAShortFirstCReqTimerIsNamedAgainstIt() throws {
+        let (result, _) = try pay(card: "4000000000002503", timers: ThreeDSTimers(firstCReq: .seconds(12))) { $0.addedLatency = .seconds(15) }
+        #expect(result.payment?.nextAction == .retry, "\(result.status)")
+        #expect(result.advice?.contains("the ACS's first-CReq timer ends the challenge after 12 s") == true, "\(result.advice ?? "")")
+        #expect(result.advice?.contains("lower the added latency") == true, "\(result.advice ?? "")")
     }
 }

@@ -56,7 +56,10 @@ private final class ChatterFamily: FlowFamily {
             let record = try #require(try service.history?.record(id: 1))
             let live = frontEnd.events(of: flow).map { "\($0.step.rawValue) \($0.detail)" }
             let recorded = record.events.map { "\($0.step) \($0.detail)" }
-            #expect(recorded == live, "round \(round): \(recorded.count) recorded, \(live.count) live")
+            // Said by the first place they differ: the whole lists run to thousands of events.
+            let differ = zip(recorded, live).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(recorded.count, live.count)
+            #expect(recorded.count == live.count && differ == recorded.count,
+                    "round \(round): \(recorded.count) recorded, \(live.count) live; from \(differ): \(recorded.dropFirst(differ).prefix(3)) against \(live.dropFirst(differ).prefix(3))")
             if recorded != live { break }
         }
     }

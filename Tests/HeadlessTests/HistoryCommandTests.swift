@@ -294,10 +294,13 @@ import Testing
         #expect(run.status == 2)
         #expect(run.stderr.contains("history show: flow 1 is no longer in \(state): removed by a reset or by the history's policy, which keeps the newest 1 flow (idp-tui history prune sets it)"),
                 "\(run.stderr)")
-        // After a reset, none is: an id past the last given says the file holds none.
+        // After a reset, none is: an id past the last given says the file holds none, and one given says a reset
+        // removed it (the policy, which keeps 1 flow, cannot have: the file holds none).
         #expect(try BinaryRun.run(["reset", "--yes", "--state", state]).status == 0)
         let after = try BinaryRun.run(["history", "show", "99", "--state", state])
-        #expect(after.stderr.contains("there is no flow 99 in \(state): it holds no flow yet"), "\(after.stderr)")
+        #expect(after.stderr.contains("there is no flow 99 in \(state): it holds none"), "\(after.stderr)")
+        let reset = try BinaryRun.run(["history", "show", "2", "--state", state])
+        #expect(reset.stderr.contains("history show: flow 2 is no longer in \(state): a reset removed it"), "\(reset.stderr)")
     }
 
     @Test func aNewUsersHistoryIsEmptyNotAnError() throws {
