@@ -37,7 +37,9 @@ enum PaymentWording {
             // The payment's next step is among its rows.
             if result.payment?.nextAction != nil { summary.remove(Label.whatToTry) }
         case .cancelled:
-            let message = result.error?.message ?? "the payment stopped"
+            // The page's load is the log's `load`: said as what it is ("while load was in flight" read as jargon).
+            let message = (result.error?.message ?? "the payment stopped")
+                .replacingOccurrences(of: "while load was in flight", with: "while the Drops page was loading")
             if let index = summary.rows.firstIndex(where: { $0.label == Label.whatHappened }) {
                 summary.rows[index].value = message.prefix(1).uppercased() + message.dropFirst() + ". No payment was authenticated."
             }

@@ -247,6 +247,9 @@ extension RecordingFrontEnd {
         // The cancel names the call the screen showed in flight, the page's load (it said configure).
         #expect(frontEnd.results.first?.failedStep == FlowStep("load"))
         #expect(frontEnd.results.first?.error?.message.contains("while load was in flight") == true)
+        // The result screen says it as what it is.
+        let said = try #require(frontEnd.results.first?.summary.row("what happened")?.value)
+        #expect(said.hasPrefix("Cancelled while the Drops page was loading"), "\(said)")
         #expect(frontEnd.prompts.isEmpty)
         #expect(clock.pendingTimerCount == 0)
     }
