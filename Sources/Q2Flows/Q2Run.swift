@@ -174,9 +174,8 @@ struct Q2Flow {
         let started = run.clock.now
         let executor = family.executor
         // A cancel abandons the request to Core if it is still on its way: never delivered, never counted (the log
-        // says so). The line
-        // is this sign-in's alone and goes with its task, so that a cancelled sign-in still running cannot send
-        // over the next one's.
+        // says so). The line is this sign-in's alone and goes with its task, so that a cancelled sign-in still
+        // running cannot send over the next one's.
         let line = family.signInLine()
         let pending = run.clock.pendingWork
         guard let outcome = await run.call({ .authenticate }, atCancel: { [family, run] in family.abandoned(line.abandonWaits(), in: run) }, { deliver in

@@ -267,7 +267,8 @@ extension AppView {
         }
         let first = ListWindow.first(kept: picker.first, focus: picker.focus, rows: rows, count: cards.count)
         // As wide as the longest outcome of the whole catalogue (so the column stays put while a filter narrows the
-        // list), within 24; a longer one ends in "…" ("challenge → U, Erro" was cut to "challenge → U, Err"; it reads "challenge → U (error)" now).
+        // list), within 24; a longer one ends in "…" ("challenge → U, Erro" was cut to "challenge → U, Err"; it
+        // reads "challenge → U (error)" now).
         let outcomeWidth = min(24, picker.cards.map { CharacterWidth.of($0.expectedOutcome) }.max() ?? 18)
         // The name only where it has room to say something: at 60 columns it was cut to "Suc…", "Err…" (the line
         // under the list has the focused card's whole).
