@@ -262,7 +262,16 @@ public final class FlowRun: Sendable {
             defer { transcript.late = [] }
             return transcript.late
         }
-        if let historyID, !late.isEmpty { service.appendToHistory(late, flow: historyID) }
+        // In the order they came (kept under the transcript's lock); a store that fails says so in the log, as a
+        // flow not saved does.
+        if let historyID, !late.isEmpty, let history = service.history {
+            do {
+                try history.append(late.enumerated().map { RecordedEvent($1, sequence: $0 + 1) }, toFlow: historyID)
+            } catch {
+                emit(.historyNotSaved, from: .simulator, to: .app, status: "NOT_SAVED",
+                     detail: "what the call did after the cancel was not added to history entry \(historyID): \(error.description)")
+            }
+        }
         for then in waiting { then() }
     }
 

@@ -169,21 +169,6 @@ public final class FlowService: Sendable {
         run.markEnded()
     }
 
-    /// Adds to flow `id`'s history entry what its call that could not be stopped did after the cancel; a store that
-    /// fails says so in the log, as a flow not saved does.
-    func appendToHistory(_ events: [FlowEvent], flow id: Int) {
-        guard let history else { return }
-        do {
-            try history.append(events.sorted { $0.sequence < $1.sequence }.enumerated().map { RecordedEvent($1, sequence: $0 + 1) }, toFlow: id)
-        } catch {
-            mailbox.postEvent { sequence in
-                FlowEvent(flowID: events[0].flowID, flow: events[0].flow, sequence: sequence, step: .historyNotSaved, from: .simulator,
-                          to: .app, thread: QueueName.current, mainThread: false, time: events[0].time, duration: nil, status: "NOT_SAVED",
-                          detail: "what the call did after the cancel was not added to history entry \(id): \(error.description)")
-            }
-        }
-    }
-
     /// Cancels a flow: at a prompt the SDK gets the "User cancelled" error; while a step is in flight the flow
     /// ends as cancelled at once and the flow's code sends nothing more (a call that cannot be stopped, KSSIDP's,
     /// goes on, and the next flow waits for it). `reason`

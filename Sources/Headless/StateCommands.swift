@@ -99,8 +99,7 @@ public enum StateCommands {
             let newest = (try? state.history.list(limit: 1))?.first?.id
             return "there is no flow \(id) in \(path): " + (newest.map { "the newest is \($0)" } ?? (given > 0 ? "it holds none" : "it holds no flow yet"))
         }
-        guard let policy = try? state.retention(),
-              policy.days > 0 || ((try? state.history.list(limit: policy.flows))?.count ?? 0) >= policy.flows
+        guard let policy = try? state.retention(), policy.days > 0 || state.flowCount >= policy.flows
         else { return "flow \(id) is no longer in \(path): a reset removed it" }
         return "flow \(id) is no longer in \(path): removed by a reset or by the history's policy, which keeps \(policy) (idp-tui history prune sets it)"
     }

@@ -135,7 +135,7 @@ extension StateFile {
         let (retention, removed, kept) = try database.write { transaction throws(StateError) in
             try policy?.write(transaction)
             let removed = try Retention.prune(transaction, now: now)
-            let kept = Int(try transaction.query("SELECT count(*) FROM flows").first?.first?.integer ?? 0)
+            let kept = Int(try transaction.query(StateFile.flowCountQuery).first?.first?.integer ?? 0)
             return (try Retention.read(transaction), removed, kept)
         }
         try reclaimSpace()

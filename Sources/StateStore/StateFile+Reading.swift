@@ -134,6 +134,14 @@ extension StateFile {
 
     private static let flowsRecordedQuery = "SELECT seq FROM sqlite_sequence WHERE name = 'flows'"
 
+    /// How many flows the file holds now.
+    public var flowCount: Int {
+        guard !unformatted, let rows = try? database.query(Self.flowCountQuery) else { return 0 }
+        return Int(rows.first?.first?.integer ?? 0)
+    }
+
+    static let flowCountQuery = "SELECT count(*) FROM flows"
+
     private static func flowsRecorded(_ rows: [[SQLValue]]) -> UInt64 {
         guard let seq = rows.first?.first?.integer, seq > 0 else { return 0 }
         return UInt64(seq)
