@@ -37,7 +37,9 @@ public enum ScenarioCommand {
                     let place = problem.position.map { "\(path):\($0.line):\($0.column): " } ?? "\(path): "
                     write(VisibleText.escaped(place + problem.placed))
                 }
-                fail("scenario check: \(path): \(failure.problems.count) \(failure.problems.count == 1 ? "problem" : "problems")")
+                // A syntax error ends the check: "1 problem" read as the whole count.
+                let rest = failure.complete ? "" : " (the check stops there: nothing after it was checked)"
+                fail("scenario check: \(path): \(failure.problems.count) \(failure.problems.count == 1 ? "problem" : "problems")\(rest)")
                 return UsageError.exitStatus
             }
         case "show":

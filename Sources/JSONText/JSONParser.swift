@@ -23,6 +23,10 @@ public struct JSONParser {
     /// Where each skipped array was.
     private var skipped: [TextPosition] = []
 
+    /// Whether a key given twice in one object is kept (both members, in order) for the caller to report with
+    /// its other problems, rather than ending the parse: a scenario check reports every problem of a file.
+    private var keepsDuplicateKeys = false
+
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
@@ -48,16 +52,19 @@ public struct JSONParser {
         try parseValid(Array(text.utf8))
     }
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    /// `keepingDuplicateKeys`: an object with a key twice keeps both members (its subscript finds the first), for
+    /// a caller that reports them itself; otherwise a key twice is a syntax error.
+    public static func parse(_ bytes: [UInt8], keepingDuplicateKeys: Bool = false) throws(JSONSyntaxError) -> JSONNode {
         if let invalid = firstInvalidUTF8(bytes) {
             throw JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: position(of: invalid, in: bytes))
         }
-        return try parseValid(bytes)
+        return try parseValid(bytes, keepingDuplicateKeys: keepingDuplicateKeys)
     }
 
-    private static func parseValid(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
+    private static func parseValid(_ bytes: [UInt8], keepingDuplicateKeys: Bool = false) throws(JSONSyntaxError) -> JSONNode {
         let result: Result<JSONNode, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
+            parser.keepsDuplicateKeys = keepingDuplicateKeys
             return Result { () throws(JSONSyntaxError) in try parser.document() }
         }
         return try result.get()
@@ -103,8 +110,10 @@ public struct JSONParser {
     private mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): index += 1
-            case UInt8(ascii: "\n"):
+            case UInt8(ascii: " "), UInt8(ascii: "\t"): index += 1
+            // CR LF is one line end (counted at its LF); a CR alone ends a line too (classic Mac OS), as editors show it.
+            case UInt8(ascii: "\r") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "\n"): index += 1
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 index += 1
                 line += 1
                 column = 1
@@ -208,7 +217,7 @@ public struct JSONParser {
                 if seen.isEmpty { seen = Set(members.map(\.key)) }
                 duplicate = !seen.insert(key).inserted
             }
-            guard !duplicate else {
+            guard !duplicate || keepsDuplicateKeys else {
                 throw JSONSyntaxError(message: "a key appears twice in one object (the second time here)", position: keyPosition)
             }
             skipWhitespace()

@@ -35,9 +35,9 @@ public enum ScenarioFile {
         }
         let root: JSONNode
         do {
-            root = try JSONParser.parse(bytes)
+            root = try JSONParser.parse(bytes, keepingDuplicateKeys: true)
         } catch {
-            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: error.position, message: error.documentProblem)]))
+            return .failure(ScenarioProblems([ScenarioProblem(path: "$", position: error.position, message: error.documentProblem)], complete: false))
         }
         var reader = ScenarioReader()
         let scenario = reader.scenario(root)
@@ -94,9 +94,18 @@ struct ScenarioReader {
             problem(path(), node, "must be an object, not \(node.kind)")
             return nil
         }
-        for (key, value) in members where !known.contains(key) {
-            // The key is not quoted back: a value typed where a key belongs (a password) would be.
-            problem(path(), value, "has a key it does not know, before this value\(KeySuggestion.hint(for: key, among: known)); known keys here: \(known.joined(separator: ", "))")
+        for (offset, (key, value)) in members.enumerated() {
+            guard known.contains(key) else {
+                // The key is not quoted back: a value typed where a key belongs (a password) would be.
+                problem(path(), value, "has a key it does not know, before this value\(KeySuggestion.hint(for: key, among: known)); known keys here: \(known.joined(separator: ", "))")
+                continue
+            }
+            // The parser keeps a key given twice (JSONParser's keepingDuplicateKeys) so that the file's other
+            // problems are reported with it; the first is the one read.
+            if let first = members[..<offset].first(where: { $0.key == key }) {
+                let at = first.value.position
+                problem("\(path()).\(key)", value, "is given twice in one object (its first value is at line \(at.line), column \(at.column), and is the one read); give each key once")
+            }
         }
         for key in required where node[key] == nil {
             problem("\(path()).\(key)", node, "is required")
@@ -259,7 +268,7 @@ struct ScenarioReader {
 
     mutating func identityProvider(_ node: JSONNode) -> IdentityProviderConfiguration? {
         let path = "$.identityProvider"
-        guard let members = object(node, path, known: ["url", "tenants", "lockout"], required: ["tenants"]) else { return nil }
+        guard let members = object(node, path, known: ["url", "tenants", "lockout"]) else { return nil }
         var url = IdentityProviderConfiguration.defaultBaseURL
         if let text = string(members["url"], "\(path).url", maxLength: 300) {
             // A scheme in any case, as URLs take it (HTTPS:// was refused).
@@ -283,6 +292,11 @@ struct ScenarioReader {
             if let seconds = integer(policy["lockSeconds"], "\(path).lockout.lockSeconds", 1...31_536_000) {
                 lockout.lockDuration = .seconds(seconds)
             }
+        }
+        // Left out, the tenants are the demo's, as every part left out is: a file that sets only the lockout or the
+        // URL had to copy the demo's users, whose secrets `scenario show` does not print.
+        guard members["tenants"] != nil else {
+            return IdentityProviderConfiguration(baseURL: url, tenants: IdentityProviderConfiguration.demo().tenants, lockout: lockout)
         }
         var tenants: [TenantConfiguration] = []
         tenantRefused = true
@@ -347,7 +361,7 @@ struct ScenarioReader {
     mutating func user(_ node: JSONNode, _ path: @autoclosure () -> String, names: inout Set<String>) -> UserConfiguration? {
         guard let members = object(node, path(), known: ["username", "password", "activationCode", "activationCodeValidDays"],
                                    required: ["username", "password"]) else { return nil }
-        let username = string(members["username"], "\(path()).username", maxLength: 64)
+        let username = name(members["username"], "\(path()).username", maxLength: 64)
         let password = secret(members["password"], "\(path()).password")
         let code = secret(members["activationCode"], "\(path()).activationCode")
         let days = number(members["activationCodeValidDays"], "\(path()).activationCodeValidDays", -3650...3650)

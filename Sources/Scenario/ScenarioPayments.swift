@@ -99,26 +99,22 @@ extension ScenarioReader {
             for key in ["final", "prompt", "options", "correct"] where members[key] != nil {
                 problem("\(path).\(key)", members[key], "applies only to a challenge card")
             }
-            if let text = string(frictionless, "\(path).frictionless", maxLength: 1) {
+            // Read at any length, so that "Yes" is told what the key takes, not that it is longer than 1 character.
+            if let text = string(frictionless, "\(path).frictionless", maxLength: 40) {
                 if let status = TransStatus(rawValue: text), [.authenticated, .attempted, .notAuthenticated, .couldNotBePerformed, .rejected].contains(status) {
                     Self.checkReason(reason, for: status, members, path, into: &self)
                     scenario = .frictionless(status, reason: reason)
                 } else {
                     let meant = TransStatus(rawValue: text.uppercased()).map { " (did you mean \($0.rawValue)?)" } ?? ""
-                    problem("\(path).frictionless", frictionless, "must be Y, A, N, U or R\(meant)")
+                    problem("\(path).frictionless", frictionless, "must be one letter, the ARes transStatus: Y, A, N, U or R\(meant)")
                 }
             }
         } else if let lookup = members["lookup"] {
             for key in ["final", "reason", "prompt", "options", "correct"] where members[key] != nil {
                 problem("\(path).\(key)", members[key], "does not apply to a card that ends at lookup")
             }
-            if let text = string(lookup, "\(path).lookup", maxLength: 20) {
-                if let outcome = LookupOutcome(rawValue: text) {
-                    scenario = .lookup(outcome)
-                } else {
-                    let meant = LookupOutcome(rawValue: text.lowercased()).map { " (did you mean \($0.rawValue)?)" } ?? ""
-                    problem("\(path).lookup", lookup, "must be one of \(LookupOutcome.allCases.map(\.rawValue).joined(separator: ", "))\(meant)")
-                }
+            if let text = word(lookup, "\(path).lookup", among: LookupOutcome.allCases.map(\.rawValue)), let outcome = LookupOutcome(rawValue: text) {
+                scenario = .lookup(outcome)
             }
         } else if let challenge = members["challenge"] {
             scenario = self.challenge(challenge, members, path, reason: reason)
@@ -146,13 +142,7 @@ extension ScenarioReader {
     }
 
     mutating func challenge(_ node: JSONNode, _ members: JSONNode, _ path: String, reason: TransStatusReason?) -> CardScenario? {
-        guard let name = string(node, "\(path).challenge", maxLength: 20) else { return nil }
-        guard let uiType = Self.uiTypes[name] else {
-            // The right word in another case is named, as a misspelt key is ("Text": did you mean text?).
-            let meant = Self.uiTypes.keys.first { $0.lowercased() == name.lowercased() }.map { " (did you mean \($0)?)" } ?? ""
-            problem("\(path).challenge", node, "must be one of \(Self.uiTypes.keys.sorted().joined(separator: ", "))\(meant)")
-            return nil
-        }
+        guard let name = word(node, "\(path).challenge", among: Self.uiTypes.keys.sorted()), let uiType = Self.uiTypes[name] else { return nil }
         var outcome = TransStatus.authenticated
         var endsInError = false
         var finalRefused = false
@@ -276,11 +266,10 @@ extension ScenarioReader {
                     bridge.threeDS[keyPath: keyPath] = nil
                     continue
                 }
-                guard let text = string(node, "\(path).threeDS.\(key)", maxLength: 20) else { continue }
-                if let fault = ServerFault(rawValue: text) {
+                if let text = word(node, "\(path).threeDS.\(key)", among: ServerFault.allCases.map(\.rawValue), alsoAllowed: ", or null (it answers normally)"),
+                    let fault = ServerFault(rawValue: text)
+                {
                     bridge.threeDS[keyPath: keyPath] = fault
-                } else {
-                    problem("\(path).threeDS.\(key)", fields[key], "must be one of \(ServerFault.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
             }
         }

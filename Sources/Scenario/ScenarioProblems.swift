@@ -25,9 +25,12 @@ public struct ScenarioProblem: Sendable, Equatable, CustomStringConvertible {
 /// Every problem of one file, in the order found.
 public struct ScenarioProblems: Error, Sendable {
     public let problems: [ScenarioProblem]
+    /// False when checking stopped at a problem (the file is not JSON): what follows it was not checked.
+    public let complete: Bool
 
-    public init(_ problems: [ScenarioProblem]) {
+    public init(_ problems: [ScenarioProblem], complete: Bool = true) {
         self.problems = problems
+        self.complete = complete
     }
 
     /// The problems in the file's order, as a compiler lists its errors (the reader finds them in the format's

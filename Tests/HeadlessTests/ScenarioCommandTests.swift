@@ -33,6 +33,16 @@ func temporaryFile(_ text: String) throws -> String {
         #expect(lines.last == "idp-tui: scenario check: \(path): \(lines.count - 1) problems", "\(lines)")
     }
 
+    /// A file that is not JSON is checked up to its syntax error: the count says that nothing after it was (it
+    /// said "1 problem", read as the whole count of a file with more).
+    @Test func aSyntaxErrorsCountSaysTheCheckStoppedThere() throws {
+        let path = try temporaryFile(#"{"scenario": 1, "name": 7, "seed": "x",}"#)
+        let run = try BinaryRun.run(["scenario", "check", path])
+        #expect(run.status == 2)
+        #expect(run.stdout == "\(path):1:40: $: not valid JSON: a comma before }, which JSON does not allow (a trailing comma)\n")
+        #expect(run.stderr == "idp-tui: scenario check: \(path): 1 problem (the check stops there: nothing after it was checked)\n")
+    }
+
     @Test func checkListsEveryProblemWithLineAndColumnAndExitsTwo() throws {
         let path = try temporaryFile("""
             {
