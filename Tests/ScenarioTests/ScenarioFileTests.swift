@@ -280,6 +280,16 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(cards.contains { $0.contains("cards[1].number: this card number is listed twice") }, "\(cards)")
     }
 
+    /// A list over its cap is one problem, and its entries are checked all the same (a password given as a number
+    /// among 1,001 users went unsaid until the list was cut to 1,000).
+    @Test func aListOverItsCapHasItsEntriesChecked() {
+        let users = (0..<1001).map { "{\"username\": \"u\($0)\", \"password\": " + ($0 == 7 ? "5" : "\"pw\"") + "}" }
+        let found = problems(minimal(users: users.joined(separator: ", ")))
+        #expect(found.contains { $0.contains("$.identityProvider.tenants[0].users: has more than 1000 entries") }, "\(found)")
+        #expect(found.contains { $0.contains("users[7].password: must be a string, not a number") }, "\(found)")
+        #expect(found.count == 2, "\(found)")
+    }
+
     /// A refused `final` is the card's one problem: its reason was then judged against Y, "a transStatusReason goes
     /// with N, U or R, not with Y", which contradicted the author's R.
     @Test func aRefusedFinalIsNotFollowedByAReasonProblem() {
