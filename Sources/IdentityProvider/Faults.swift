@@ -47,9 +47,17 @@ public struct IdentityFaults: Sendable, Equatable {
             case .pinningFails: "certificate pinning fails"
             case .insecureDevice: "insecure device"
             case .runtimeError: "MC runtime error"
-            case .clockSkew: "clock skew \(clockSkew.components.seconds / 86_400) days"
+            case .clockSkew: "clock skew \(Self.skewText(clockSkew))"
             }
         }
+    }
+
+    /// A skew in words: "31 days ahead", "1 day ahead", "2 h behind", "90 s ahead" (whole days were all it said:
+    /// "1 days", and a 2 h skew "0 days").
+    public static func skewText(_ skew: Duration) -> String {
+        let seconds = skew.components.seconds, size = abs(seconds)
+        let amount = size % 86_400 == 0 ? "\(size / 86_400) day\(size == 86_400 ? "" : "s")" : size % 3_600 == 0 ? "\(size / 3_600) h" : "\(size) s"
+        return amount + (seconds < 0 ? " behind" : " ahead")
     }
 
     /// Each of the faults, by name.

@@ -18,7 +18,7 @@ extension IdentityFaults.Fault {
         case .pinningFails: "certificate pinning fails"
         case .insecureDevice: "insecure device (rooted or jailbroken)"
         case .runtimeError: "MC runtime error, then the automatic restart"
-        case .clockSkew: "clock skew: the IdP is \(Self.skew(shown.clockSkew != .zero ? shown.clockSkew : Self.panelSkew))"
+        case .clockSkew: "clock skew: the IdP is \(IdentityFaults.skewText(shown.clockSkew != .zero ? shown.clockSkew : Self.panelSkew))"
         }
     }
 
@@ -42,13 +42,6 @@ extension IdentityFaults.Fault {
 
     /// The skew switching clock skew on gives without a scenario's: 31 days ahead, past an activation code's life.
     static let panelSkew: Duration = .seconds(31 * 86_400)
-
-    /// "31 days ahead", "2 h behind", "90 s ahead".
-    static func skew(_ skew: Duration) -> String {
-        let seconds = skew.components.seconds, size = abs(seconds)
-        let amount = size % 86_400 == 0 ? "\(size / 86_400) day\(size == 86_400 ? "" : "s")" : size % 3_600 == 0 ? "\(size / 3_600) h" : "\(size) s"
-        return amount + (seconds < 0 ? " behind" : " ahead")
-    }
 }
 
 extension SimulatedWorld {

@@ -171,7 +171,7 @@ public final class IdpSdkFamily: FlowFamily {
             }
         } else if status == StatusType.ACTIVATION_CODE_EXPIRED.name, environment.world.identityFaults.clockSkew != .zero {
             // The fault on is named as the cause, not left to "if it is on" (a QA tester: the app knows it is).
-            advice = "The clock-skew fault is on: the IdP's clock runs \(environment.world.identityFaults.clockSkew.components.seconds / 86_400) days ahead, past the code's expiry. Turn it off, then activate again."
+            advice = "The clock-skew fault is on: the IdP's clock runs \(IdentityFaults.skewText(environment.world.identityFaults.clockSkew)), past the code's expiry. Turn it off, then activate again."
         } else if status == StatusType.FAILED.name, code == IdpFailure.serverError("").code, !environment.world.identityFaults.serverError {
             // An HTTP 500 with the server-error fault off is the IdP's own failure (its store on a full disk): the
             // advice was to turn off a fault that was not on.

@@ -15,7 +15,7 @@ extension BridgeFaults.Fault {
     func label(_ faults: BridgeFaults, start: BridgeFaults, timers: ThreeDSTimers) -> String {
         let acks = faults.isOn(self) ? faults.lostAcks : start.lostAcks > 0 ? start.lostAcks : 2
         return switch self {
-        case .loseAcks: "bridge: the first \(acks) ack\(acks == 1 ? " is" : "s are") lost"
+        case .loseAcks: acks == 1 ? "bridge: the first ack is lost" : "bridge: the first \(acks) acks are lost"
         case .loseEveryAck: "bridge: every ack is lost"
         case .readyNeverComes: "bridge: the Drops page never gets ready"
         case .malformedMessage: "bridge: a malformed message"

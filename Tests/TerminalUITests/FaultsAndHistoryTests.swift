@@ -24,6 +24,10 @@ import ThreeDSecure
         #expect(text.contains("added latency: +800 ms a round trip"), "\(text)")
         #expect(text.contains("clock skew: the IdP is 2 days behind"), "\(text)")
         #expect(text.contains("bridge: the first 5 acks are lost"), "\(text)")
+        scenario.bridgeFaults.lostAcks = 1
+        let one = AppDriver(scenario: scenario)
+        one.press(.character("f"))
+        #expect(one.app.render().text.contains("bridge: the first ack is lost"), "it said \"the first 1 ack is lost\"")
         let demo = AppDriver()
         demo.press(.character("f"), .down, .character(" "))
         let switched = demo.app.render().text
