@@ -362,7 +362,7 @@ void idp_signals_install(int fd) {
     }
 }
 
-void idp_curses_suspend(void) {
+int idp_curses_suspend(void) {
     write_all(PASTE_OFF);
     if (mouse_wanted) write_all(MOUSE_OFF);
     blank_main_screen();
@@ -385,11 +385,28 @@ void idp_curses_suspend(void) {
         kill(0, SIGTSTP);
         pid_t foreground = tcgetpgrp(STDIN_FILENO);
         if (foreground <= 0 || foreground == getpgrp()) break;
+        // `kill %1` sends SIGTERM, then SIGCONT: the SIGTERM's handler may run on another thread a moment after
+        // this one wakes. Given that moment, it is heard before the job is stopped again.
+        usleep(5000);
     }
     sigaction(SIGTSTP, &ours, NULL);
+    // Ended while stopped in the background (`kill %1` sends SIGTERM, then SIGCONT): the terminal is the shell's.
+    // Curses stays left and its modes off (they were turned back on in the shell, and a tty write stopped the job
+    // again: "Stopped (tty output)", the SIGTERM unheard until `fg`); the end path writes nothing more to the
+    // terminal, and a background write or tcsetattr (the closing line on standard error) no longer stops the job.
+    pid_t foreground = tcgetpgrp(STDIN_FILENO);
+    if (ending_signal && foreground != getpgrp()) {
+        curses_active = 0;
+        sigaction(SIGWINCH, &curses_winch, NULL);
+        signal(SIGTSTP, SIG_DFL);
+        signal(SIGTTOU, SIG_IGN);
+        signal(SIGTTIN, SIG_IGN);
+        return 0;
+    }
     // Back after SIGCONT (`fg`): curses state is intact; repaint everything.
     write_all(PASTE_ON);
     if (mouse_wanted) write_all(MOUSE_ON);
     refresh();
     repaint_all();
+    return 1;
 }

@@ -62,14 +62,20 @@ public enum TerminalSession {
         var reader = KeyReader()
         var dirty = true
         /// Stopped until `fg` (Ctrl-Z, or SIGTSTP from outside), then everything drawn again at the size it has then.
+        /// Ended while stopped in the background (`kill %1`): the terminal is the shell's, and nothing is drawn
+        /// again; the loop reads the signal and ends.
+        var terminalGivenBack = false
         func suspend() {
-            idp_curses_suspend()
+            guard idp_curses_suspend() == 1 else {
+                terminalGivenBack = true
+                return
+            }
             app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
             screen.invalidate()
         }
         var buildFailure: StartError?
         while app.exitStatus == nil && buildFailure == nil {
-            if dirty {
+            if dirty && !terminalGivenBack {
                 app.tick()
                 screen.draw(app.render())
                 dirty = false

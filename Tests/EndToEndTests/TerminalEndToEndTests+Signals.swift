@@ -135,6 +135,30 @@ extension TerminalEndToEndTests {
         session.press("q")
         #expect(session.waitUntil(scrollback: true) { $0.contains("What would you like to do?") == false || $0.hasSuffix("$ ") }.0)
     }
+
+    /// `kill %1` on the stopped job (SIGTERM, then SIGCONT): it ends at once with 143, the shell's mouse and paste
+    /// modes left off. It turned them on in the shell, stopped again on that tty write ("Stopped (tty output)"),
+    /// and heard the SIGTERM only at `fg`.
+    @Test func killingTheStoppedJobEndsItWithoutTouchingTheShell() throws {
+        let session = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
+        #expect(session.waitFor("shell$"))
+        session.type("\(TmuxSession.binary) --ephemeral")
+        session.press("Enter")
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("C-z")
+        #expect(session.waitUntil(scrollback: true) { $0.contains("Stopped") }.0, "\(session.scrollback())")
+        let pid = session.binaryPID()
+        #expect(!pid.isEmpty)
+        // Waited for in the shell until the process is gone (bash's own `wait` right after `kill` can still find
+        // the job stopped, its SIGCHLD for the continue not yet in); bash then says how the job ended.
+        session.type("kill %1; while kill -0 \(pid) 2>/dev/null; do sleep 0.05; done; echo gone")
+        session.press("Enter")
+        let (ended, screen) = session.waitUntil(scrollback: true) { $0.contains("Exit 143") && $0.contains("\ngone") }
+        #expect(ended, "\(screen)")
+        #expect(!screen.contains("tty output"), "\(screen)")
+        #expect(session.format("#{mouse_any_flag}") == "0" && session.format("#{mouse_sgr_flag}") == "0", "\(screen)")
+        #expect(session.format("#{alternate_on}") == "0")
+    }
 }
 
 /// Ctrl-C while another process holds the state file's lock ends the terminal UI at once, as `run` ends: it waited

@@ -53,6 +53,8 @@ void idp_signals_install(int fd);
 // Stops forwarding signals to the descriptor given to idp_signals_install (before it is closed).
 void idp_signals_detach(void);
 // Suspends the process (Ctrl-Z in raw mode): leaves curses, stops, and re-enters curses on SIGCONT.
-void idp_curses_suspend(void);
+/// 1: resumed in the foreground, curses drawn again; 0: a signal that ends the session came while the job
+/// was stopped in the background: curses is left, and nothing more may be drawn.
+int idp_curses_suspend(void);
 
 #endif
