@@ -166,6 +166,10 @@ public enum EngineStatus {
     public static let abortedBadInput = "ABORTED_BAD_INPUT"
     /// What to do after a flow was aborted for bad input.
     public static let abortedBadInputAdvice = "Give the input the error names (an answer for every prompt the flow asks), then run the flow again."
+    /// A signal ended the process before the flow ended (``CancelReason/interrupted(_:)``).
+    public static let interrupted = "INTERRUPTED"
+    /// What to do after a flow was interrupted.
+    public static let interruptedAdvice = "The process was ended by a signal before the flow ended (a CI job's timeout or cancel, say): run the flow again."
     /// Nobody answered a prompt before the timeout.
     public static let promptTimeout = "PROMPT_TIMEOUT"
     /// What to do after a prompt timed out.

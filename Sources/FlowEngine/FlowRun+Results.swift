@@ -56,14 +56,15 @@ extension FlowRun {
     /// A cancelled result of a run the front end aborted for bad input is `ABORTED_BAD_INPUT`, whatever the family
     /// says (it may only know that its SDK was told "User cancelled"): its error names the input at fault first.
     public func result(_ outcome: FlowOutcome, status: String, step: FlowStep?, error: FlowError?) -> FlowResult {
-        if outcome == .cancelled, case .badInput(let why)? = cancelReason, status != EngineStatus.abortedBadInput {
-            let message = "aborted for bad input: \(why)" + (error.map { " (the SDK was told: \($0.message))" } ?? "")
-            return result(.cancelled, status: EngineStatus.abortedBadInput, step: step,
+        if outcome == .cancelled, let reason = cancelReason, let abort = reason.abortText, status != reason.status {
+            let message = abort + (error.map { " (the SDK was told: \($0.message))" } ?? "")
+            return result(.cancelled, status: reason.status, step: step,
                           error: FlowError(subsystem: error?.subsystem, code: error?.code, message: message))
         }
         let family = service.family(for: kind)
         let advice: String? = switch (outcome, status) {
         case (.cancelled, EngineStatus.abortedBadInput): EngineStatus.abortedBadInputAdvice
+        case (.cancelled, EngineStatus.interrupted): EngineStatus.interruptedAdvice
         case (.cancelled, _): family?.cancelAdvice(for: kind, step: step)
         case (.success, _): nil
         case (_, EngineStatus.promptTimeout): EngineStatus.promptTimeoutAdvice

@@ -177,9 +177,9 @@ public final class FlowService: Sendable {
         runs.withLock { $0[flowID] }?.cancel(reason)
     }
 
-    /// Cancels every flow that is queued or running.
-    public func cancelAll() {
-        for run in runs.withLock({ Array($0.values) }) { run.cancel() }
+    /// Cancels every flow that is queued or running, for `reason` (a signal's interrupt, as the process ends).
+    public func cancelAll(_ reason: CancelReason = .user) {
+        for run in runs.withLock({ Array($0.values) }) { run.cancel(reason) }
     }
 
     /// Ends at once the calls the cancelled flows still await (``FlowRun/stopAwaitedCall()``): for a process that

@@ -67,15 +67,16 @@ public final class HeadlessRunner: FlowFrontEnd {
         try beforeFirstFlow()
         // On the main thread, the main queue runs here between messages: the Drops delegate calls back there.
         service.mailbox.serveMainQueue()
-        // A signal (a CI job cancelled, Ctrl-C) cancels the flow under way, as Esc would (a challenge on screen sends
-        // the ACS its challengeCancel 01), and the process ends once its record is in the history, as the terminal
+        // A signal (a CI job cancelled, Ctrl-C) interrupts the flow under way: its SDK is told as for an abort (a
+        // challenge's ACS hears challengeCancel 06, not the cardholder's 01), its history says INTERRUPTED and by
+        // which signal, and the process ends once its record is in the history, as the terminal
         // UI's does: a second for the flow to end through its SDK, then the call it awaits is ended at once, and a
         // second more (the loop below goes on running the main queue, where a payment ends). No flow starts after
         // it, and no line is printed.
         let service = service
         ProcessOutput.whenStopping {
             guard service.activeFlowCount > 0 else { return }
-            service.cancelAll()
+            service.cancelAll(ProcessOutput.stoppingSignal.map(CancelReason.signal) ?? .user)
             func waitForIdle(_ seconds: Int) -> Bool {
                 let deadline = ContinuousClock.now + .seconds(seconds)
                 while service.activeFlowCount > 0 && ContinuousClock.now < deadline { usleep(1_000) }

@@ -48,6 +48,9 @@ public enum ProcessOutput {
     /// holding the lock over the write, so that a stderr that blocks (`2>&1 | less`) cannot keep the handler waiting.
     static var isStopped: Bool { stoppedBy.withLock { $0 != nil } }
 
+    /// The signal that stopped the output, if one has.
+    static var stoppingSignal: Int32? { stoppedBy.withLock { $0 } }
+
     /// Writes every byte, unbuffered, so that each JSON line reaches a pipe as soon as it happens.
     /// A line that waits for room in a non-blocking output (a reader that does not read) gives up once a signal has
     /// stopped the output.

@@ -243,15 +243,17 @@ final class PaymentRun: DropsCardholder {
                  detail: "the challenge was not answered within \(timeoutText); the 3DS SDK ends it (challengeCancel 08)")
             return .answer(.timedOutAtSDK)
         case (let resolution, let waited):
-            // Only the cardholder's own cancel is challengeCancel 01; an abort is the 3DS SDK's transaction error.
-            guard case .badInput? = resolution.cancelReason else {
+            // Only the cardholder's own cancel is challengeCancel 01; an abort or an interrupt is the 3DS SDK's
+            // transaction error.
+            guard let reason = resolution.cancelReason, !reason.isUsers else {
                 state.withLock { $0.cardholderCancelled = true }
                 emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.cancelled,
                      detail: "cancelled by the cardholder")
                 return .answer(.cancel)
             }
-            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.abortedBadInput,
-                 detail: "aborted for bad input; the 3DS SDK ends the challenge as a transaction error (challengeCancel 06)")
+            let why = if case .interrupted(let signal) = reason { "interrupted by \(signal)" } else { "aborted for bad input" }
+            emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: reason.status,
+                 detail: "\(why); the 3DS SDK ends the challenge as a transaction error (challengeCancel 06)")
             return .answer(.transactionError)
         }
     }
@@ -259,11 +261,8 @@ final class PaymentRun: DropsCardholder {
     /// The prompt timeout as its messages say it: "300 s", "0.002 s" (whole seconds said 0 s for one under a second).
     var timeoutText: String { (run.service.promptTimeout ?? .zero).secondsText }
 
-    /// Whether the front end aborted the payment for bad input.
-    var isAborted: Bool {
-        if case .badInput? = run.cancelReason { return true }
-        return false
-    }
+    /// Whether the payment was aborted (bad input) or interrupted (a signal): nobody's cancel.
+    var isAborted: Bool { run.cancelReason.map { !$0.isUsers } ?? false }
 
     func report(_ callback: String, _ outcome: ThreeDSecureOutcome?, detail: String) {
         emit(FlowStep(callback), from: .safepayDrops, to: .app, status: outcome?.transStatus, detail: detail)

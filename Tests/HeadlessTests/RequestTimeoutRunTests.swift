@@ -6,9 +6,9 @@ import Testing
 @Suite struct RequestTimeoutRunTests {
     func scenario(timeout: Int) throws -> String {
         let text = try String(contentsOfFile: scenarioPath("default"), encoding: .utf8)
-        let from = "\"latencyMs\": 0"
+        let from = "\"requestTimeoutSeconds\": 30"
         #expect(text.contains(from))
-        return try temporaryFile(text.replacingOccurrences(of: from, with: "\(from), \"requestTimeoutSeconds\": \(timeout)"))
+        return try temporaryFile(text.replacingOccurrences(of: from, with: "\"requestTimeoutSeconds\": \(timeout)"))
     }
 
     @Test func theRequestTimeoutFaultEndsAfterTheScenariosTimeout() throws {

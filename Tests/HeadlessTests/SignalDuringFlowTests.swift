@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// A signal (a CI job cancelled, Ctrl-C) while a flow is under way: the flow is cancelled, as Esc would cancel it,
-/// and kept in the history before the process ends, as the terminal UI keeps it. It was lost with its effects kept:
-/// an activation stopped after the IdP took its code left the code spent and no flow in the history to say so.
+/// A signal (a CI job cancelled, Ctrl-C) while a flow is under way: the flow is interrupted, its SDK told as for a
+/// cancel, and kept in the history before the process ends, as the terminal UI keeps it. It was lost with its
+/// effects kept: an activation stopped after the IdP took its code left the code spent and no flow in the history
+/// to say so. The history says INTERRUPTED and the signal (it said USER_CANCEL, a person's Cancel that never was).
 @Suite struct SignalDuringFlowTests {
     @Test(arguments: [SIGTERM, SIGINT])
     func aFlowUnderWayWhenASignalComesIsKeptAsCancelled(_ signal: Int32) throws {
@@ -22,12 +23,16 @@ import Testing
         #expect(lines.count == 1, "the activation alone: the logout never started: \(history.stdout)")
         #expect(lines.first?.contains(#""flow":"activate""#) == true && lines.first?.contains(#""outcome":"cancelled""#) == true,
                 "\(history.stdout)")
+        #expect(lines.first?.contains(#""status":"INTERRUPTED""#) == true, "\(history.stdout)")
+        let show = try BinaryRun.run(["history", "show", "1", "--state", state])
+        #expect(show.stdout.contains("interrupted by \(signal == SIGTERM ? "SIGTERM" : "SIGINT"): the process was told to end before the flow did"),
+                "\(show.stdout)")
         #expect(!FileManager.default.fileExists(atPath: state + "-wal"))
     }
 
-    /// On a challenge screen the cancel is the cardholder's, as Esc's would be: the ACS gets its challengeCancel 01
-    /// and the payment ends through the page (the call it awaited was ended at once, "cancelled while CRes was in
-    /// flight", and the ACS never heard of it).
+    /// On a challenge screen the ACS hears of it: the 3DS SDK ends the challenge as a transaction error,
+    /// challengeCancel 06 (01 is the cardholder's Cancel, which nobody pressed), and the payment ends through the
+    /// page (the call it awaited was ended at once, "cancelled while CRes was in flight", and the ACS never heard).
     @Test func aPaymentOnItsChallengeScreenWhenASignalComesSendsTheACSItsCancel() throws {
         let state = freshStatePath()
         let answers = #"{"card":"4000000000002503","expiry":"12/30","otp":"1234","challengeDelay":10}"#
@@ -37,7 +42,9 @@ import Testing
         run.finish()
         #expect(run.process.terminationStatus == 128 + SIGTERM)
         let show = try BinaryRun.run(["history", "show", "1", "--state", state])
-        #expect(show.stdout.contains("CReq  [DropsPage.payment]  challengeCancel 01"), "\(show.stdout)")
+        #expect(show.stdout.contains("CReq  [DropsPage.payment]  challengeCancel 06"), "\(show.stdout)")
+        #expect(show.stdout.contains("interrupted by SIGTERM; the 3DS SDK ends the challenge as a transaction error"), "\(show.stdout)")
+        #expect(show.stdout.contains("INTERRUPTED") && !show.stdout.contains("USER_CANCEL"), "\(show.stdout)")
         #expect(show.stdout.contains("onPayerAuthenticationFailure"), "\(show.stdout)")
     }
 }

@@ -277,7 +277,8 @@ public final class TerminalApp: FlowFrontEnd {
     /// Ends the app with `status`, cancelling any flow (SIGTERM, SIGHUP and quit keys all come here).
     public func quit(_ status: Int32) {
         if status >= 128 { interruptedFlow = state.flowInProgress }
-        serviceIfReady?.cancelAll()
+        // A signal's end is said as one in the history (INTERRUPTED by SIGTERM), not as the user's Cancel.
+        serviceIfReady?.cancelAll(status > 128 ? .signal(status - 128) : .user)
         state.screen.wipeInputs()
         exitStatus = status
     }
