@@ -85,6 +85,10 @@ extension FlowRun {
         // A screen or a form is a thing ("at the sign-in screen"); an API call is a name ("at provideCredentials").
         case (let step?, _) where atPrompt:
             "\(verb) at \(step.rawValue.hasSuffix(" screen") || step.rawValue.hasSuffix(" form") ? "the " : "")\(step.rawValue); its answer was not sent"
+        // A call that goes on after a cancel does not outlive the process a signal ends ("it goes on" read as the
+        // device activated after all, a CI tester: it was not, and the code still worked).
+        case (let step?, true) where awaiting.withLock({ $0.goesOn }) && { if case .interrupted = reason { true } else { false } }():
+            "\(verb) while \(step.rawValue) was in flight; the process ends before it does, so nothing of it is kept"
         case (let step?, true) where awaiting.withLock({ $0.goesOn }):
             "\(verb) while \(step.rawValue) was in flight; it goes on, and the app ignores its late result"
         case (let step?, true): "\(verb) while \(step.rawValue) was in flight; its late result is discarded"

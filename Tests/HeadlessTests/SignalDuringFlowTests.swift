@@ -30,6 +30,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: state + "-wal"))
     }
 
+    /// KSSIDP's call cannot be stopped and goes on after a cancel, but not past the process a signal ends: the
+    /// history says so ("it goes on" read as the device activated after all; it was not, its code unspent).
+    @Test func aKSSIDPCallUnderWayIsSaidNotToOutliveTheProcess() throws {
+        let state = freshStatePath()
+        let answers = #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"addedLatencyMs":1500}}"#
+        let run = try BackgroundRun(flows: ["legacy-activate"], answers: answers, state: state)
+        run.waitForOutput(containing: "added latency")
+        kill(run.process.processIdentifier, SIGTERM)
+        run.finish()
+        #expect(run.process.terminationStatus == 128 + SIGTERM)
+        let show = try BinaryRun.run(["history", "show", "1", "--state", state])
+        #expect(show.stdout.contains("the process ends before it does, so nothing of it is kept"), "\(show.stdout)")
+        #expect(!show.stdout.contains("it goes on"), "\(show.stdout)")
+        // Nothing of it was kept: the code activates the device in the next run.
+        let again = try BinaryRun.run(["run", "legacy-activate", "--state", state],
+                                      stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#)
+        #expect(again.status == 0, "\(again.stdout)\(again.stderr)")
+    }
+
     /// On a challenge screen the ACS hears of it: the 3DS SDK ends the challenge as a transaction error,
     /// challengeCancel 06 (01 is the cardholder's Cancel, which nobody pressed), and the payment ends through the
     /// page (the call it awaited was ended at once, "cancelled while CRes was in flight", and the ACS never heard).
