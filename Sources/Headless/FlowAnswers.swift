@@ -79,7 +79,10 @@ public struct FlowAnswers: Sendable {
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            throw UsageError(error.isNumberOutOfRange ? "answers: \(error.description)" : "answers are not valid JSON: \(error.description)")
+            // Objects one a line (JSON Lines, as the output is) are one document here: said how to give them.
+            let lines = error.message == "unexpected text after the JSON value" && bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
+                ? "; several answers objects go in one array, one object per flow (JSON Lines: wrap them with jq -s .)" : ""
+            throw UsageError(error.isNumberOutOfRange ? "answers: \(error.description)" : "answers are not valid JSON: \(error.description)\(lines)")
         }
         let objects: [JSONNode]
         let single: Bool
@@ -92,7 +95,7 @@ public struct FlowAnswers: Sendable {
             }
         case .object:
             guard flowCount == 1 else {
-                throw UsageError("answers: one object for \(flowCount) flows; give an array with one object per flow, in order (\(document.position))")
+                throw UsageError("answers: one object for \(flowCount) flows; give an array with one object per flow, in order (\(document.position)); objects one a line are not read one a flow: wrap them with jq -s .")
             }
             objects = [document]
             single = true

@@ -49,14 +49,18 @@ public enum RunCommand {
             throw UsageError("run: answers are read from standard input, which is a terminal; pipe them in (echo '{\"username\":…}' | idp-tui run …) or pass --answers FILE")
         }
         var bytes: [UInt8]
-        switch TextFile.read(options.answersPath, limit: FlowAnswers.maximumDocumentSize, streams: true, endsWithValue: true) {
+        // The answers are waited for as a prompt is, and at least 5 s: a prompt timeout of a few milliseconds (a test of
+        // the timeout) is no deadline for a pipe's writer to start.
+        switch TextFile.read(options.answersPath, limit: FlowAnswers.maximumDocumentSize, streams: true, endsWithValue: true,
+                             waitingAtMost: max(options.promptTimeout, .seconds(5))) {
         case .success(let read): bytes = read
         case .failure(let failure):
             if options.answersPath != "-" && ArgumentEcho.looksLikeJSON(options.answersPath) {
                 throw UsageError("run: --answers takes a file name, and this value looks like JSON: answers go on standard input or in the file --answers names, never on the command line")
             }
             let what = options.answersPath == "-" ? "standard input (the answers)" : "the answers file \(options.answersPath)"
-            throw UsageError("run: \(what) \(failure)")
+            let wait = if case .timedOut = failure { " (--prompt-timeout sets the wait, 5 s at least)" } else { "" }
+            throw UsageError("run: \(what) \(failure)\(wait)")
         }
         defer { SecureMemory.wipe(&bytes) }
         if needsNone && FlowAnswers.isBlank(bytes) { return options.flows.map { _ in FlowAnswers() } }

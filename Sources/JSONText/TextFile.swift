@@ -20,6 +20,8 @@ public enum TextFile {
         case tooLarge(limit: Int, size: Int?)
         /// A terminal named as a file (`/dev/tty`, `/dev/stdin` at a terminal): what is typed there would echo.
         case isATerminal
+        /// A stream that gave no whole value within the wait it was given (a writer that hangs, the pipe open).
+        case timedOut(Duration)
 
         public var description: String {
             switch self {
@@ -27,9 +29,15 @@ public enum TextFile {
             case .isAFolder: "is a folder, not a file"
             case .notAFile(let kind): "is \(kind), not a regular file"
             case .isATerminal: "is a terminal, where what is typed would show; give a file or a pipe"
+            case .timedOut(let wait): "gave no whole JSON value within \(Self.seconds(wait)): its writer sent too little, or hangs"
             case .tooLarge(let limit, let size):
                 "is larger than \(Self.bytes(limit))" + (size.map { " (\(Self.bytes($0)))" } ?? "")
             }
+        }
+
+        static func seconds(_ wait: Duration) -> String {
+            let milliseconds = wait.components.seconds * 1000 + wait.components.attoseconds / 1_000_000_000_000_000
+            return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
         }
 
         static func bytes(_ count: Int) -> String {
@@ -47,7 +55,11 @@ public enum TextFile {
     /// follows within 100 ms (its newline, the end of the stream, junk for the parser to name), not at end of
     /// file: a writer that keeps it open (Node's `spawn`, a CI step's pipe) does not make the read wait for an end
     /// that never comes.
-    public static func read(_ path: String, limit: Int, streams: Bool = false, endsWithValue: Bool = false) -> Result<[UInt8], Failure> {
+    ///
+    /// `waitingAtMost`: how long a stream (not a regular file) may take to give all it gives (`run`'s
+    /// `--prompt-timeout`, for answers whose writer hangs with the pipe open: the job hung until its runner's timeout).
+    public static func read(_ path: String, limit: Int, streams: Bool = false, endsWithValue: Bool = false,
+                            waitingAtMost wait: Duration? = nil) -> Result<[UInt8], Failure> {
         // A stream named for it (`--answers FIFO`) waits for its writer, as `cat` does; any other file must not.
         let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | (streams ? 0 : O_NONBLOCK))
         guard descriptor >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
@@ -68,6 +80,14 @@ public enum TextFile {
         // is too long): growing, or a chunk copied from, would leave copies of what was read (an answers file holds
         // passwords) in freed memory.
         var value = endsWithValue && info.st_mode & S_IFMT != S_IFREG ? JSONValueEnd() : nil
+        let deadline = info.st_mode & S_IFMT == S_IFREG ? nil : wait.map { ContinuousClock.now + $0 }
+        /// Milliseconds left to wait (-1: no end), 0 once past the deadline.
+        func left() -> Int32 {
+            guard let deadline else { return -1 }
+            let rest = deadline - ContinuousClock.now
+            return rest <= .zero ? 0 : Int32(min(rest.components.seconds * 1000 + rest.components.attoseconds / 1_000_000_000_000_000 + 1, 86_400_000))
+        }
+        var timedOut = false
         var failed: Int32 = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
             count = 0
@@ -76,6 +96,10 @@ public enum TextFile {
                 // Once the value has closed, only what comes within a moment is read: the end of the stream, or what a
                 // writer sends right after (`cat answers.json more.json`, which the parser then refuses).
                 if value?.closed == true && !readable(descriptor, within: Self.afterValue) { break }
+                if value?.closed != true && deadline != nil && !readable(descriptor, within: left()) {
+                    timedOut = true
+                    break
+                }
                 let read = Glibc.read(descriptor, buffer.baseAddress! + count, room - count)
                 if read < 0 && errno == EINTR { continue }
                 // A stream left non-blocking by whoever opened it (a parent's pipe) is waited on, not taken as ended.
@@ -83,7 +107,7 @@ public enum TextFile {
                 // open must not make the read wait forever).
                 if read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                     if value?.closed == true { continue }
-                    _ = readable(descriptor, within: -1)
+                    _ = readable(descriptor, within: left())
                     continue
                 }
                 if read < 0 { failed = errno }
@@ -91,6 +115,10 @@ public enum TextFile {
                 value?.scan(UnsafeBufferPointer(rebasing: buffer[count..<count + read]))
                 count += read
             }
+        }
+        if timedOut, let wait {
+            bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } }
+            return .failure(.timedOut(wait))
         }
         // A read that failed (EIO: `/proc/self/mem`, a device gone) is no end of file: what came before it is not all.
         if failed != 0 {

@@ -27,6 +27,14 @@ import Testing
         #expect(output.hasPrefix("idp-tui: ") && output.contains("answers"), "\(output)")
     }
 
+    /// Answers that never close, their writer hanging with the pipe open, end the run after the prompt timeout (at
+    /// least 5 s) with exit 2: it waited until the CI runner's own timeout.
+    @Test func answersThatNeverCloseEndTheRunAfterThePromptTimeout() throws {
+        let (status, output) = try run(["activate", "--ephemeral", "--prompt-timeout", "1"], writing: #"{"username":"alice","#)
+        #expect(status == 2, "\(output)")
+        #expect(output == "idp-tui: run: standard input (the answers) gave no whole JSON value within 5 s: its writer sent too little, or hangs (--prompt-timeout sets the wait, 5 s at least)\n", "\(output)")
+    }
+
     /// Answers that start with a byte order mark (which the parser accepts) end where their value closes too.
     @Test func answersWithAByteOrderMarkOnAPipeHeldOpenAreRead() throws {
         let (status, output) = try run(["activate", "--ephemeral"],
