@@ -29,4 +29,19 @@ import Testing
         driver.press(.tab)
         #expect(!driver.app.render().text.contains("This field is full"))
     }
+
+    /// The merchant's field takes its 40 characters and no more, typed or pasted: its room was 160 bytes, so a
+    /// paste of 160 letters was kept and only Pay refused it ("at most 40 characters").
+    @Test func theMerchantsFieldTakesFortyCharacters() {
+        let driver = AppDriver()
+        driver.openPayment()
+        driver.press(.tab, .tab, .tab, .tab)  // Merchant
+        driver.press(.control("u"))
+        driver.app.handlePaste(String(repeating: "m", count: 160))
+        guard case .payment(let form) = driver.screen else { Issue.record("no card form"); return }
+        #expect(form.text(.merchant) == String(repeating: "m", count: 40))
+        #expect(driver.app.state.notice == "paste cut at 40 characters (the field's limit)", "\(driver.app.state.notice ?? "")")
+        driver.type("n")
+        #expect(driver.app.render().text.contains("This field is full"))
+    }
 }

@@ -109,7 +109,7 @@ extension PaymentFormState: FieldForm {
 struct FormPaste {
     var controlLeftOut = false
     /// The field whose limit cut its part, if any.
-    var cutAt: Int?
+    var cutAt: String?
     /// Parts after the last field: not typed anywhere, and never shown.
     var partsLeftOut = 0
     /// More parts than fields from the focus, on a form that then types none of them.
@@ -130,7 +130,7 @@ struct FormPaste {
         var said: [String] = []
         if partsLeftOut > 0 { said.append("\(partsLeftOut) more \(partsLeftOut == 1 ? "part" : "parts") left out (no field for it)") }
         if controlLeftOut { said.append("control characters left out") }
-        if let cutAt { said.append(said.isEmpty ? "cut at \(cutAt) bytes (the field's limit)" : "cut at \(cutAt) bytes") }
+        if let cutAt { said.append(said.isEmpty ? "cut at \(cutAt) (the field's limit)" : "cut at \(cutAt)") }
         if said.count == 1, cutAt != nil { return "paste " + said[0] }
         return said.isEmpty ? nil : "paste: " + said.joined(separator: ", ")
     }
@@ -156,7 +156,7 @@ struct FormPaste {
     mutating func type(_ text: some StringProtocol, into input: inout TextInput) {
         let kept = String(text.filter { $0.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } })
         if kept.count != text.count { controlLeftOut = true }
-        if !input.insert(kept) { cutAt = input.maximumBytes }
+        if !input.insert(kept) { cutAt = input.limitText }
     }
 }
 

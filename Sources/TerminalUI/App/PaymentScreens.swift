@@ -42,7 +42,7 @@ public struct PaymentFormState: Sendable {
             case .expiry: TextInput(lastCard?.expiry ?? "", maximumBytes: 7)
             case .amount: TextInput(defaults.amount, maximumBytes: 13)
             case .currency: TextInput(defaults.currency, maximumBytes: 3)
-            case .merchant: TextInput(defaults.merchant, maximumBytes: PaymentForm.maximumMerchantLength * 4)
+            case .merchant: TextInput(defaults.merchant, maximumBytes: PaymentForm.maximumMerchantLength * 4, maximumCharacters: PaymentForm.maximumMerchantLength)
             }
         }
         start = inputs.map(\.text)

@@ -56,20 +56,28 @@ public struct TextInput: Equatable, Sendable {
     }
 
     public static func == (lhs: TextInput, rhs: TextInput) -> Bool {
-        lhs.characters == rhs.characters && lhs.cursor == rhs.cursor && lhs.maximumBytes == rhs.maximumBytes && lhs.masked == rhs.masked
+        lhs.characters == rhs.characters && lhs.cursor == rhs.cursor && lhs.maximumBytes == rhs.maximumBytes
+            && lhs.maximumCharacters == rhs.maximumCharacters && lhs.masked == rhs.masked
     }
     /// Cursor position, 0…characters.count.
     public private(set) var cursor = 0
     /// The longest value accepted, in UTF-8 bytes.
     public let maximumBytes: Int
+    /// The most characters accepted too, for a field whose check counts characters (a merchant's name: 40; its
+    /// 160 bytes took a paste of 160 letters that only Pay then refused).
+    public let maximumCharacters: Int?
+
+    /// The limit as the field's notes say it: "40 characters", "16 bytes".
+    public var limitText: String { maximumCharacters.map { "\($0) characters" } ?? "\(maximumBytes) bytes" }
 
     /// Whether the field is drawn masked (a password, a code): its words are not the user's to see, so the word keys
     /// (Alt-B/F/D, Ctrl-W, Alt-Backspace, Ctrl-←/→) take its whole text as one word, as gum's and bubbles' password
     /// inputs do. Where the cursor stopped or how much went showed where its spaces were.
     public let masked: Bool
 
-    public init(_ text: String = "", maximumBytes: Int = 256, masked: Bool = false) {
+    public init(_ text: String = "", maximumBytes: Int = 256, maximumCharacters: Int? = nil, masked: Bool = false) {
         self.maximumBytes = maximumBytes
+        self.maximumCharacters = maximumCharacters
         self.masked = masked
         // Room for the longest value at once (a character takes a byte at least), so that typing never moves the
         // characters to a bigger buffer and leaves the old one, with what was typed so far, unwiped.
@@ -84,7 +92,7 @@ public struct TextInput: Equatable, Sendable {
     /// Whether `character` would fit under the limit, by its bytes (a control character, never inserted, is
     /// measured all the same).
     public func fits(_ character: Character) -> Bool {
-        byteCount + character.utf8.count <= maximumBytes
+        byteCount + character.utf8.count <= maximumBytes && characters.count < (maximumCharacters ?? .max)
     }
 
     /// Inserts text at the cursor, leaving out control characters and whatever would pass the limit.
@@ -98,7 +106,7 @@ public struct TextInput: Equatable, Sendable {
                 complete = false
                 continue
             }
-            guard bytes + character.utf8.count <= maximumBytes else { return false }
+            guard bytes + character.utf8.count <= maximumBytes, characters.count < (maximumCharacters ?? .max) else { return false }
             bytes += character.utf8.count
             place(character)
         }
