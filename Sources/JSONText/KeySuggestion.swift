@@ -1,10 +1,15 @@
 /// The known key an unknown one was likely meant to be: one that differs from it by case alone or by at most two
-/// letters (inserted, deleted or changed), and is the only such key. Errors name that known key, never the key
-/// that was given: a value typed where a key belongs (a password) must not be printed.
+/// letters (inserted, deleted or changed), and is the only such key; failing that, the longest known key of four
+/// letters or more that it starts with (`statusbar`, `status_line`: status; `log.warning`: log.warn). Errors name
+/// that known key, never the key that was given: a value typed where a key belongs (a password) must not be printed.
 public enum KeySuggestion {
     public static func closest(to key: String, among known: [String]) -> String? {
         let given = Array(key.lowercased())
         guard given.count >= 3 else { return nil }
+        return nearest(given, among: known) ?? known.filter { $0.count >= 4 && key.lowercased().hasPrefix($0.lowercased()) }.max { $0.count < $1.count }
+    }
+
+    private static func nearest(_ given: [Character], among known: [String]) -> String? {
         var best: (key: String, distance: Int)?
         var tied = false
         for candidate in known {

@@ -80,6 +80,12 @@ func writeError(_ message: String) {
     writeErrorLine("idp-tui: \(ArgumentEcho.redacting(message, arguments: Array(CommandLine.arguments.dropFirst())))")
 }
 
+/// Ends with bad input said in several lines (a theme file's problems, each a line, as a compiler lists them).
+func failing(_ lines: [String]) -> Never {
+    for line in lines.dropLast() { writeError(line) }
+    fail(lines.last ?? "bad input")
+}
+
 func fail(_ message: String) -> Never {
     // Bad input that a signal made (the answers' writer killed with this process) is not reported: the signal is.
     EndingSignals.takeOneSent()
@@ -206,7 +212,7 @@ do {
 if case .run(let command) = parsed.request, command != .terminal {
     ProcessOutput.name(command: command.rawValue)
     if let theme = parsed.options.theme {
-        do { _ = try Theme.resolve(theme, environment: [:]) } catch { fail("\(command.rawValue): \(error.description)") }
+        do { _ = try Theme.resolve(theme, environment: [:]) } catch { failing(error.lines.map { "\(command.rawValue): \($0)" }) }
     }
     if [.reset, .history].contains(command), parsed.options.scenarioPath != nil {
         do { _ = try parsed.options.loadScenario(for: command) } catch { fail(error.message) }
@@ -267,7 +273,7 @@ case .run(.terminal):
             let noColor = getenv("NO_COLOR").map { String(cString: $0) }
             theme = try Theme.resolve(options.theme, environment: noColor.map { ["NO_COLOR": $0] } ?? [:])
         } catch {
-            fail(error.description)
+            failing(error.lines)
         }
         // The scenario (a file, or the embedded one), the state file and the simulated world are all read and built
         // after the first frame, off the main thread; the first frame needs none of them. A bad scenario file then

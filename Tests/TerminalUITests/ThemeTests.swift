@@ -77,6 +77,23 @@ import Testing
         }
     }
 
+    /// Every problem of a file is reported at once, in the file's order (six mistakes took six runs), and a key that
+    /// runs on past a known one is told that one (`statusbar`, `log.warning`: no suggestion was given).
+    @Test func everyProblemOfAThemeFileIsReportedAtOnce() {
+        let text = "text = purple\nstatusbar = bold\ntitle = bold\nlog.warning = red\ntitle = dim\nhint = red on"
+        do {
+            _ = try Theme.parse(text, source: "t.theme")
+            Issue.record("the file was taken")
+        } catch {
+            let lines = error.lines
+            #expect(lines.count == 5, "\(lines)")
+            #expect(lines.map { $0.prefix(16) } == ["theme t.theme:1:", "theme t.theme:2:", "theme t.theme:4:", "theme t.theme:5:", "theme t.theme:6:"], "\(lines)")
+            #expect(lines[1].hasPrefix(#"theme t.theme:2:1: unknown key; did you mean "status"?"#), "\(lines[1])")
+            #expect(lines[2].hasPrefix(#"theme t.theme:4:1: unknown key; did you mean "log.warn"?"#), "\(lines[2])")
+            #expect(lines[3] == #"theme t.theme:5:1: key "title": set twice"#, "\(lines[3])")
+        }
+    }
+
     /// Tabs part words as spaces do ("bold<TAB>cyan" was one unknown word, while a tab before "=" was fine), and a
     /// byte-order mark is no part of the first key ("title" was an unknown key).
     @Test func tabsAndAByteOrderMarkReadAsAnEditorWritesThem() throws {

@@ -90,9 +90,12 @@ public struct Theme: Sendable {
     /// title = bold white on blue
     /// field.focused = reverse
     /// ```
+    /// Every problem of the file is reported, one a line, as `scenario check` reports a scenario's: a file with six
+    /// took six runs.
     public static func parse(_ text: String, source: String, base: Theme? = nil) throws(ThemeError) -> Theme {
         var styles = base?.styles ?? [:]
         var seen: [Role] = []
+        var problems: [ThemeError] = []
         // A Swift string holds CRLF as one Character, "\r\n", which is not "\n": a file with CRLF line ends is
         // split on it too.
         // A byte-order mark (an editor's "UTF-8 with BOM") is no part of the first key: "title" was an unknown key.
@@ -106,18 +109,21 @@ public struct Theme: Sendable {
             // A place in the line, counted in characters from 1: errors point at a word instead of quoting it.
             func column(_ word: Substring) -> Int { rawLine.distance(from: rawLine.startIndex, to: word.startIndex) + 1 }
             guard let equals = trimmed.firstIndex(of: "=") else {
-                throw ThemeError(file: source, line: number, column: column(trimmed), key: nil, message: "expected \"role = style\"")
+                problems.append(ThemeError(file: source, line: number, column: column(trimmed), key: nil, message: "expected \"role = style\""))
+                continue
             }
             let keyText = Self.trim(trimmed[..<equals])
             guard let role = Role(rawValue: String(keyText)) else {
                 // The likely key by name (`titel`), never the text given, which may be anything pasted.
                 let keys = Role.allCases.map(\.rawValue)
-                throw ThemeError(file: source, line: number, column: column(keyText), key: nil,
-                                 message: "unknown key\(KeySuggestion.hint(for: String(keyText), among: keys)); keys: \(keys.joined(separator: ", "))")
+                problems.append(ThemeError(file: source, line: number, column: column(keyText), key: nil,
+                                           message: "unknown key\(KeySuggestion.hint(for: String(keyText), among: keys)); keys: \(keys.joined(separator: ", "))"))
+                continue
             }
             let key = role.rawValue
             guard !seen.contains(role) else {
-                throw ThemeError(file: source, line: number, column: column(keyText), key: key, message: "set twice")
+                problems.append(ThemeError(file: source, line: number, column: column(keyText), key: key, message: "set twice"))
+                continue
             }
             seen.append(role)
             // Words apart by spaces or tabs alike ("bold<TAB>cyan" was one unknown word).
@@ -130,11 +136,19 @@ public struct Theme: Sendable {
             if let comment = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first,
                 comment.count >= 3, comment.prefix(6).allSatisfy(\.isHexDigit)
             {
-                throw ThemeError(file: source, line: number, column: column(comment) - 1, key: key,
-                                 message: "# starts a comment: a colour is a name or a number from 0 to 255, not #rrggbb")
+                problems.append(ThemeError(file: source, line: number, column: column(comment) - 1, key: key,
+                                           message: "# starts a comment: a colour is a name or a number from 0 to 255, not #rrggbb"))
+                continue
             }
-            styles[role] = try parseStyle(words[...], file: source, line: number, key: key, column: column,
-                                          end: column(after))
+            do {
+                styles[role] = try parseStyle(words[...], file: source, line: number, key: key, column: column, end: column(after))
+            } catch {
+                problems.append(error)
+            }
+        }
+        if var first = problems.first {
+            first.more = Array(problems.dropFirst())
+            throw first
         }
         return Theme(name: source, styles: styles)
     }
@@ -244,6 +258,11 @@ public struct ThemeError: Error, Equatable, CustomStringConvertible {
     /// A known key (role) only.
     public let key: String?
     public let message: String
+    /// The file's other problems, after this one (a theme file's are all reported at once).
+    public var more: [ThemeError] = []
+
+    /// This problem and the others, each as ``description`` says it: one line each.
+    public var lines: [String] { [description] + more.map(\.description) }
 
     public init(file: String, line: Int?, column: Int? = nil, key: String?, message: String) {
         self.file = file
