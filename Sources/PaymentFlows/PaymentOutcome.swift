@@ -34,7 +34,7 @@ public enum NextAction: String, Sendable, Equatable, Encodable, CaseIterable {
     /// The advice in words, for the result screen and the result line.
     public var advice: String {
         switch self {
-        case .proceedWithLiabilityShift: "Authorise with the CAVV and ECI; the issuer carries liability."
+        case .proceedWithLiabilityShift: "Authorise with the CAVV, ECI, dsTransID and messageVersion; the issuer carries liability."
         case .proceedWithoutLiabilityShift: "May authorise, without liability shift: the risk stays yours."
         case .retry: "Run 3-D Secure again, or authorise without liability shift."
         case .doNotAuthorise: "Do not authorise; ask for another payment method."
@@ -78,6 +78,10 @@ public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
         guard let nextAction else { return nil }
         if nextAction == .retry, card == nil { return Self.retryBeforeTheCard }
         if nextAction == .retry, threeDSecure?.transStatus == "N" || isUnfinishedChallenge { return Self.retryWithoutAuthorising }
+        // Mastercard's authentication value is the AAV (sent in UCAF), Visa's and the others' the CAVV.
+        if nextAction == .proceedWithLiabilityShift, brand == "Mastercard" {
+            return nextAction.advice.replacingOccurrences(of: "the CAVV", with: "the AAV")
+        }
         return nextAction.advice
     }
 

@@ -88,14 +88,22 @@ enum PaymentWording {
         if let reason = payment.transStatusReason {
             rows.append(.init("reason", "\(reason) \(TransStatusReason(rawValue: reason)?.meaning ?? "")"))
         }
+        let valueName = payment.brand == "Mastercard" ? "AAV" : "CAVV"
         let emv = [
             payment.threeDSCompInd.map { "threeDSCompInd \($0)" },
-            payment.interactionCounter.map { "interactionCounter \($0)" }, payment.authenticationValue.map { "CAVV \($0)" },
+            payment.interactionCounter.map { "interactionCounter \($0)" }, payment.authenticationValue.map { "\(valueName) \($0)" },
         ].compactMap { $0 }
         if !emv.isEmpty { rows.append(.init("3-D Secure", emv.joined(separator: " · "))) }
         if let card = payment.card {
             rows.append(.init(cardLabel, [card, payment.brand, payment.amount, payment.merchant].compactMap { $0 }.joined(separator: " · ")))
         }
+        // What an authorisation carries beside the CAVV and ECI (Mastercard requires both for 3DS 2.x): the screen
+        // left them to the headless payment object and the history. Last, after the card: at 60 columns the rows
+        // above it scroll.
+        if let ds = payment.dsTransID {
+            rows.append(.init("DS", "dsTransID \(ds)" + (payment.messageVersion.map { " · messageVersion \($0)" } ?? "")))
+        }
+        if let server = payment.threeDSServerTransID { rows.append(.init("3DS Server", "threeDSServerTransID \(server)")) }
         return rows
     }
 }

@@ -57,7 +57,8 @@ extension RecordingFrontEnd {
         #expect(result.payment?.card == "•••• 2235")
         #expect(result.payment?.brand == "Mastercard")
         #expect(result.payment?.nextAction == .proceedWithLiabilityShift)
-        #expect(result.advice == NextAction.proceedWithLiabilityShift.advice)
+        // Mastercard's authentication value is its AAV.
+        #expect(result.advice == "Authorise with the AAV, ECI, dsTransID and messageVersion; the issuer carries liability.")
         let steps = frontEnd.steps(of: result.flowID)
         for expected in ["App→SafepayDrops configure", "SafepayDrops→Drops load", "SafepayDrops→Drops safepay-property-update",
                          "Drops→SafepayDrops ack", "Drops→App card form", "App→Drops card form", "Drops→ACS 3DS Method",

@@ -1,0 +1,24 @@
+import FlowEngine
+import FlowRecords
+import PaymentFlows
+import Testing
+
+/// The result screen's rows carry what an authorisation needs beside the authentication value and the ECI: the
+/// dsTransID and the messageVersion (Mastercard requires both for 3DS 2.x), and the 3DS Server's id; Mastercard's
+/// value is named its AAV. They were in the headless payment object and the history only.
+@Suite struct PaymentResultRowsTests {
+    @Test(arguments: [("5200000000002235", "AAV"), ("4000000000002701", "CAVV")])
+    func aFrictionlessResultShowsTheIdsAnAuthorisationCarries(card: String, value: String) throws {
+        let service = PaymentFlowTests().service()
+        let result = try #require(service.run(.payerAuth, with: paying(card)))
+        let payment = try #require(result.payment)
+        let rows = result.summary.rows
+        let ds = try #require(payment.dsTransID)
+        let version = try #require(payment.messageVersion)
+        let server = try #require(payment.threeDSServerTransID)
+        #expect(rows.contains { $0.label == "DS" && $0.value == "dsTransID \(ds) · messageVersion \(version)" }, "\(rows)")
+        #expect(rows.contains { $0.label == "3DS Server" && $0.value == "threeDSServerTransID \(server)" }, "\(rows)")
+        #expect(rows.contains { $0.label == "3-D Secure" && $0.value.contains("\(value) ") }, "\(rows)")
+        #expect(result.advice == "Authorise with the \(value), ECI, dsTransID and messageVersion; the issuer carries liability.")
+    }
+}
