@@ -45,6 +45,15 @@ import ThreeDSecure
         return (result, frontEnd.events(of: result.flowID))
     }
 
+    /// No ARes in time (Cardinal case 8): the 3DS Server's Erro 402 goes to the DS, as EMV 3DS sends it; it was
+    /// drawn from the page to itself, as if it never left.
+    @Test func theThreeDSServersTimeoutErroGoesToTheDirectoryServer() throws {
+        let (result, events) = try payLogging(card: "4000000000002354")
+        #expect(result.payment?.errorCode == "402")
+        let erro = try #require(events.first { $0.step.rawValue == "Erro" })
+        #expect(erro.from == .drops && erro.to == .directoryServer, "\(erro.from) → \(erro.to)")
+    }
+
     @Test func aMethodThatNeverCompletesSendsTheAReqAfterTenSecondsWithCompIndN() throws {
         let (result, times) = try pay(threeDS: ThreeDSFaults(methodTimeout: true))
         #expect(result.status == PaymentStatus.authenticated)
