@@ -69,8 +69,13 @@ extension PaymentRun {
         // The network's are left to the branch above: a latency within the timeouts explains nothing. Only when one
         // bit this payment, and only those that did: one merely switched on (a wrong origin on a payment whose card is
         // refused, an ACS fault behind a directory server's) explains nothing.
-        let struck = state.withLock { state in state.faults.activeNames { state.faultsHit.contains($0) } }
-        let faultsOn = base.outcome == .failure && network == nil ? struck : []
+        // Lost acks never change how a payment ends (the page has its configuration; the payment ends as its card
+        // does), and nothing explains a cardholder who did not answer (PROMPT_TIMEOUT): neither is named ("every bridge
+        // ack lost" was named beside a challenge that timed out, and sent a tester after the bridge).
+        let struck = state.withLock { state in
+            state.faults.activeNames { state.faultsHit.contains($0) && $0 != .loseAcks && $0 != .loseEveryAck }
+        }
+        let faultsOn = base.outcome == .failure && network == nil && base.status != EngineStatus.promptTimeout ? struck : []
         let faults: String? = faultsOn.isEmpty ? nil
             : (payment?.advice ?? base.advice).map { "\($0) Faults were on (\(faultsOn.joined(separator: "; "))): turn them off to rule them out." }
         var result = FlowResult(

@@ -88,6 +88,10 @@ import Testing
         ([], #""otp":"1234","faults":{"threeDS":{"directoryServer":"http500"}}"#,
          "May authorise, without liability shift: the risk stays yours. Faults were on (directory server answering HTTP 500): turn them off to rule them out."),
         ([], #""otp":"9999","faults":{"addedLatencyMs":50}"#, nil),
+        // Lost acks never change how a payment ends, and nothing explains a cardholder who did not answer: neither is
+        // named ("every bridge ack lost" was, beside a challenge that timed out).
+        (["--bridge-fault", "lose-every-ack"], #""otp":"9999""#, nil),
+        (["--bridge-fault", "lose-every-ack", "--prompt-timeout", "0.3"], #""otp":"1234","challengeDelay":1"#, nil),
         // On, but never met: the issuer could not authenticate the card before any ACS was asked.
         ([], #""faults":{"threeDS":{"acs":"unreachable"}},"card":"4000000000002313""#, nil),
         // Two on, one met: the ACS is never asked behind a directory server that fails (both were named).
