@@ -44,8 +44,9 @@ extension ScenarioReader {
             // never be answered.
             if let code = secret(rules["oneTimeCode"], "\(path).challenge.oneTimeCode", maxBytes: ChallengePolicy.codeMaximumBytes,
                                  why: " (the challenge screen's code and the answers' otp take at most \(ChallengePolicy.codeMaximumBytes))") {
-                // Plain mode reads the word as asking for another code: that code could never be typed there.
-                if code.reveal() == "resend" {
+                // Plain mode reads the word, in any case, as asking for another code: that code could never be typed
+                // there.
+                if code.reveal().lowercased() == "resend" {
                     problem("\(path).challenge.oneTimeCode", rules["oneTimeCode"], "is the word plain mode takes to ask for a new code: choose another code")
                 }
                 policy.oneTimeCode = code

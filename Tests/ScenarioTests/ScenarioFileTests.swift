@@ -214,6 +214,9 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         (minimal(users: #"{"username": "alice", "password": "<secret>"}"#), "the <secret> placeholder"),
         (minimal(#""payments": {"challenge": {"oneTimeCode": "resend"}}"#),
          "$.payments.challenge.oneTimeCode: is the word plain mode takes to ask for a new code: choose another code"),
+        // Plain mode takes the word in any case.
+        (minimal(#""payments": {"challenge": {"oneTimeCode": "ReSend"}}"#),
+         "$.payments.challenge.oneTimeCode: is the word plain mode takes to ask for a new code: choose another code"),
         // A code the challenge screen and the answers' otp (16 bytes) could never give.
         (minimal(#""payments": {"challenge": {"oneTimeCode": "ABCDEFGHIJKLMNOPQ"}}"#),
          "$.payments.challenge.oneTimeCode: must be at most 16 bytes, without control characters (the challenge screen's code and the answers' otp take at most 16)"),

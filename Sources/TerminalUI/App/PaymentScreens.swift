@@ -117,6 +117,8 @@ public struct ChallengeState: Sendable {
     public let screen: ChallengeScreen
     /// The one-time code (text challenges); masked on screen.
     public var code = TextInput(maximumBytes: ChallengePolicy.codeMaximumBytes, masked: true)
+    /// Plain mode holds a code given with more than digits in ``code`` unsent, until it is given again.
+    var heldCode = false
     /// The chosen options (select challenges).
     public var selected: Set<Int> = []
     /// Out-of-band: what the cardholder did on the other device, if anything yet.

@@ -56,7 +56,7 @@ extension TerminalApp {
         "  Backspace, Ctrl-U (the whole line) and Ctrl-W (the last word) edit what is typed",
         "  Tab after text answers a question of text, as Enter does",
         "  ? at a user name lists the demo users, and fills in one's password; at a later page's password or activation code, it fills in the first page's user's; at the card number, it lists the test cards (? and text: those matching)",
-        "  resend at a one-time code asks for a new code, while codes can be sent",
+        "  resend (any case) at a one-time code asks for a new code, while codes can be sent; a code holding more than digits is sent only when given twice",
         "  secrets (passwords, codes) are read with nothing shown",
         "At the menu: a number, f faults, h history, q quits. Ctrl-C quits from anywhere.",
     ]
