@@ -14,7 +14,7 @@ import Testing
         #expect(session.waitFor("Username (? lists demo users):"))
         typeUsername(session)
         #expect(session.waitFor("Username (? lists demo users): alice\n"))
-        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
         session.type("wonderland")
         session.press("Enter")
         #expect(session.waitFor("Activation code (hidden"))

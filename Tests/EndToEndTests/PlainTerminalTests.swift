@@ -44,7 +44,7 @@ import Testing
     @Test func plainModeAsksLineByLineWithSecretsHidden() throws {
         let session = try plainSession()
         startActivation(session)
-        for (answer, next) in [("alice", "Password (hidden):"), ("wonderland", "Activation code (hidden; ? fills in alice's code):"),
+        for (answer, next) in [("alice", "Password (hidden; ? fills in alice's password):"), ("wonderland", "Activation code (hidden; ? fills in alice's code):"),
                                ("123456", "✓ Device activated and logged in")] {
             session.type(answer)
             session.press("Enter")
@@ -68,7 +68,7 @@ import Testing
         #expect(session.waitFor("Username (? lists demo users):"))
         session.type("alice")
         session.press("Enter")
-        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
         session.type("wonder")
         session.press("C-c")
         #expect(session.waitFor("idp-tui: interrupted: Activate device cancelled, recorded in the history"), "\(session.scrollback())")
@@ -134,7 +134,7 @@ import Testing
         #expect(lines.dropFirst(warned + 1).contains { $0.hasPrefix("Username (? lists demo users):") && $0.hasSuffix("ali") }, "\(lines)")
         session.type("ce")
         session.press("Enter")
-        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
         session.press("C-d")
     }
 
@@ -160,7 +160,7 @@ import Testing
         startActivation(session)
         session.type("alice")
         session.press("Enter")
-        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
         session.type("wonder")
         #expect(session.waitFor("✗ Activate device failed — PROMPT_TIMEOUT"))
         #expect(session.waitFor("Enter goes back (h history; q quits):"))
@@ -178,7 +178,7 @@ import Testing
         let session = try plainSession(["--prompt-timeout", "1"])
         startActivation(session)
         session.paste("alice\nwonder")
-        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
         #expect(session.waitFor("Enter goes back (h history; q quits):"))
         let lines = scrollbackLines(session)
         #expect(!lines.contains { $0.contains("wonder") }, "\(lines)")
@@ -211,7 +211,7 @@ import Testing
         startActivation(session)
         session.type("alice")
         session.press("Enter")
-        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
         session.press("C-d")
         #expect(session.waitFor("⊘ Activate device cancelled"))
         // Still running: Enter goes back to the menu, where a second Ctrl-D quits.
@@ -254,13 +254,13 @@ import Testing
         startActivation(session)
         session.type("alice")
         session.press("Enter")
-        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
         session.type("wonderland")
         session.press("C-d")
         let hint = "! Ctrl-D cancels only on an empty line; Ctrl-U clears, Esc cancels"
         let (asked, screen) = session.waitUntil { screen in
             guard let said = screen.range(of: hint) else { return false }
-            return screen[said.upperBound...].contains("Password (hidden):")
+            return screen[said.upperBound...].contains("Password (hidden; ? fills in alice's password):")
         }
         #expect(asked, "\(screen)")
         session.press("Enter")
@@ -379,7 +379,7 @@ import Testing
         session.type("ice")
         #expect(session.waitFor("Username (? lists demo users): alice"))
         session.press("Enter")
-        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
         #expect(!session.screen().contains("[D"), "an arrow key was typed")
         session.press("Escape")
         #expect(session.waitFor("⊘ Activate device cancelled"))

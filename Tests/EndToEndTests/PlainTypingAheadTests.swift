@@ -137,7 +137,7 @@ extension TmuxSession {
         start(session, "1", "Username (? lists demo users):")
         session.type("alice")
         session.press("Enter")
-        #expect(session.waitFor("Password (hidden):"))
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
         session.type("xyzzy")
         #expect(session.waitFor("Enter goes back (h history; q quits):"))
         session.type("q")

@@ -32,4 +32,37 @@ import Testing
         #expect(!run.stdout.contains("12x4") && !run.stdout.contains("abc\n"), "a hidden answer was printed: \(run.stdout)")
         #expect(run.status == 0, "\(run.stderr)")
     }
+
+    /// `?` at the password asked under the user name fills in that user's password, as page 2's `?` fills in its
+    /// code and F4 fills the user typed: it was sent as the password, and cost an attempt.
+    @Test func aQuestionMarkAtThePasswordFillsInTheTypedUsers() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nalice\n?\n\n123456\n\nq\n")
+        #expect(run.stdout.contains("Password (hidden; ? fills in alice's password): \nFilled in demo user alice: password (not shown).\nSubmit?"),
+                "\(run.stdout)")
+        #expect(run.stdout.contains("✓ Device activated and logged in") && !run.stdout.contains("WRONG_CREDENTIALS"), "\(run.stdout)")
+        #expect(!run.stdout.contains("wonderland") && !run.stdout.contains("123456"))
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    /// At KSSIDP's activation code, on the user name's page, `?` fills in the code of the user typed: it listed every
+    /// user, and the one picked (alice, the first) replaced bob, who was typed.
+    @Test func aQuestionMarkAtACodeOnTheUserNamesPageKeepsTheUserTyped() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "6\nbob\nbuilder\n?\n\n\nq\n")
+        #expect(run.stdout.contains("Activation code (hidden; ? fills in bob's code): \nFilled in demo user bob: activation code (not shown).\nSubmit?"),
+                "\(run.stdout)")
+        #expect(!run.stdout.contains("Demo users of tenant"), "\(run.stdout)")
+        #expect(run.stdout.contains("(device: logged in as bob)"), "\(run.stdout)")
+        #expect(!run.stdout.contains("builder") && !run.stdout.contains("654321"))
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    /// A name that is no demo user's gets no secret from `?`, and `?` is not sent as the password: refused (piped,
+    /// the refusal ends the session), and the question says nothing of `?`.
+    @Test func aQuestionMarkAfterANameThatIsNoDemoUsersIsRefused() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "1\nmallory\n?\nwonderland\n\nq\n")
+        #expect(run.stdout.contains("Password (hidden): \n! the user name typed is no demo user's: ? fills in only a demo user's password; type it"),
+                "\(run.stdout)")
+        #expect(run.status == 2 && run.stderr.hasPrefix("idp-tui: piped answer to Password refused"), "\(run.stderr)")
+        #expect(!run.stdout.contains("POST /authorize"), "no password was sent: \(run.stdout)")
+    }
 }

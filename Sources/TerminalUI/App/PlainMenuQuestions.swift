@@ -55,7 +55,7 @@ extension TerminalApp {
         "  Esc alone, or a line holding it, cancels the flow under way; so does Ctrl-D on an empty line (at the menu: it quits)",
         "  Backspace, Ctrl-U (the whole line) and Ctrl-W (the last word) edit what is typed",
         "  Tab after text answers a question of text, as Enter does",
-        "  ? at a user name lists the demo users, and fills in one's password; at a later page's password or activation code, it fills in the first page's user's; at the card number, it lists the test cards (? and text: those matching)",
+        "  ? at a user name lists the demo users, and fills in one's password; at a password or activation code, it fills in the named user's (typed above it, or on the first page), a demo user's only; at the card number, it lists the test cards (? and text: those matching)",
         "  resend (any case) at a one-time code asks for a new code, while codes can be sent; a code holding more than digits is sent only when given twice",
         "  secrets (passwords, codes) are read with nothing shown",
         "At the menu: a number, f faults, h history, q quits. Ctrl-C quits from anywhere.",

@@ -40,13 +40,31 @@ extension TerminalApp {
         CharacterWidth.columns(rows.map { row in row.map { ascii ? PlainASCII.text($0) : $0 } }).map { "  " + $0 }
     }
 
-    /// Whether `?` at this field gives the demo users: at the user name and the activation code (the first
-    /// question of activation's two forms and of log in's), and at a password asked on a page of its own (a form
-    /// that asks for the username first, where `?` was sent as the password and cost an attempt), when the scenario
-    /// has users on the app's tenant.
+    /// Whether `?` at this field gives demo data, when the scenario has users on the app's tenant: at the user name
+    /// the demo users; at a password or activation code the secret of the user named (``namedUser(of:)``), on the
+    /// user name's page too (`?` was sent there as the password, and cost an attempt; at KSSIDP's code it listed
+    /// every user, and the one picked replaced the name typed).
     func offersDemoUsers(_ field: CredentialField, in form: FormState) -> Bool {
-        let laterPage = !form.prompt.fields.contains(.username)
-        return (field == .username || field == .activationCode || (field == .password && laterPage)) && !service.world.demoUsers.isEmpty
+        (field == .username || field == .activationCode || field == .password) && !service.world.demoUsers.isEmpty
+    }
+
+    /// The demo user whose secrets a form's `?` fills in: the one whose name is typed on its page, or on a later page
+    /// that asks for no user name, the one the first page named. Nil when that name is no demo user's.
+    func namedUser(of form: FormState) -> UserConfiguration? {
+        guard let at = form.prompt.fields.firstIndex(of: .username) else { return firstPageUser(of: form) }
+        let typed = form.inputs[at].text
+        return service.world.demoUsers.first { $0.username == typed }
+    }
+
+    /// The fields `?` at the field `index` fills in: it and the secrets after it. The name and the answers given
+    /// before it stay as typed (a wrong password typed on purpose).
+    private static func secretsFilled(from index: Int, in form: FormState) -> [Int] {
+        form.prompt.fields.indices.filter { $0 >= index && [.password, .activationCode].contains(form.prompt.fields[$0]) }
+    }
+
+    /// Those fields in words: "password and code".
+    private static func secretWords(from index: Int, in form: FormState) -> String {
+        secretsFilled(from: index, in: form).map { form.prompt.fields[$0] == .activationCode ? "code" : "password" }.joined(separator: " and ")
     }
 
     /// A credential form's question: its focused field (saying when `?` lists the demo users), Submit, or, after
@@ -63,9 +81,8 @@ extension TerminalApp {
         }
         guard let index = form.focusedField else { return PlainQuestion(text: "Submit? (Enter; Esc cancels) ", secret: false, takes: .choice([""])) }
         let field = form.prompt.fields[index]
-        let laterPage = !form.prompt.fields.contains(.username)
-        let demo = !offersDemoUsers(field, in: form) ? nil
-            : firstPageUser(of: form).map { "? fills in \($0.username)'s \(Self.secretAsked(form))" } ?? (laterPage ? nil : "? lists demo users")
+        let demo = !offersDemoUsers(field, in: form) ? nil : field == .username ? "? lists demo users"
+            : namedUser(of: form).map { "? fills in \($0.username)'s \(Self.secretWords(from: index, in: form))" }
         let notes = [field.isSecret ? "hidden" : nil, demo].compactMap { $0 }
         // A value already there (the device's user, for a login) is offered: Enter keeps it.
         let kept = field.isSecret || form.inputs[index].isEmpty ? "" : " [\(form.inputs[index].text)]"
@@ -78,13 +95,17 @@ extension TerminalApp {
     /// `? ` and part of a name lists only the users whose name holds it (any case), as `? ` and text does for the
     /// test cards: a tenant of 1,000 users is listed 20 at most, each by its number in the whole list.
     func askPlainDemoUser(_ text: String, _ form: inout FormState) -> Bool {
-        guard text == "?" || text.hasPrefix("? "), let index = form.focusedField, offersDemoUsers(form.prompt.fields[index], in: form) else { return false }
-        // A later page (activation's code, a password asked on its own) asks for the secret of the user the first
-        // page named, as F4 gives it; any other user's is wrong there, and costs an attempt, so a name that is no
-        // demo user's gets none, and `?` is not sent as the answer either.
-        if !form.prompt.fields.contains(.username) {
-            if let user = firstPageUser(of: form) {
-                plainFill(&form, with: user)
+        guard let index = form.focusedField, offersDemoUsers(form.prompt.fields[index], in: form) else { return false }
+        let field = form.prompt.fields[index]
+        // A password may start with `? `: only `?` itself is taken there.
+        guard text == "?" || (text.hasPrefix("? ") && field != .password) else { return false }
+        // A password or code asks for the secret of the user named, as F4 gives it; any other user's is wrong there,
+        // and costs an attempt, so a name that is no demo user's gets none, and `?` is not sent as the answer either.
+        if field != .username {
+            if let user = namedUser(of: form) {
+                plainFill(&form, with: user, from: index)
+            } else if form.prompt.fields.contains(.username) {
+                form.error = "the user name typed is no demo user's: ? fills in only a demo user's \(Self.secretWords(from: index, in: form)); type it"
             } else {
                 form.error = "the name the first page sent is no demo user's: type its \(Self.secretAsked(form))"
             }
@@ -119,9 +140,21 @@ extension TerminalApp {
     }
 
     /// `user`'s credentials into the form (nothing of them printed), the first field left empty focused, else
-    /// Submit; the listing says which fields were filled.
-    private func plainFill(_ form: inout FormState, with user: UserConfiguration) {
-        let filled = Self.fill(&form, with: user)
+    /// Submit; the listing says which fields were filled. From `index`: only the secrets from that field on.
+    private func plainFill(_ form: inout FormState, with user: UserConfiguration, from index: Int? = nil) {
+        var filled: [CredentialField] = []
+        if let index {
+            for at in Self.secretsFilled(from: index, in: form) {
+                let field = form.prompt.fields[at]
+                guard let value = field == .password ? user.password.reveal() : user.activationCode?.code.reveal() else { continue }
+                form.inputs[at].clear()
+                form.inputs[at].insert(value)
+                filled.append(field)
+            }
+            form.error = nil
+        } else {
+            filled = Self.fill(&form, with: user)
+        }
         form.focus = form.inputs.firstIndex(where: \.isEmpty) ?? form.submitIndex
         let what = filled.map { $0.label.lowercased() + ($0.isSecret ? " (not shown)" : "") }
         state.plainListing = [what.isEmpty ? "Demo user \(user.username) has no activation code in the scenario."
