@@ -118,9 +118,13 @@ public enum CharacterWidth {
                 if width + 1 + of(word) <= columns {
                     current += " "
                     width += 1
-                } else if of(word) > columns - indent.count, let first = word.first, columns - width - 1 >= max(of(String(first)), 8) {
-                    // A word no line could hold goes on here, in pieces: a new line before it left the last short
-                    // word alone on its row ("by its" / "own" / "timer",…).
+                } else if of(word) > columns - indent.count, let first = breakPiece(word, fitting: columns - width - 1, commaOnly: true),
+                    !first.isEmpty
+                {
+                    // A word no line could hold goes on here, in pieces, when its first piece ending after a comma
+                    // fits: a new line before it left the last short word alone on its row ("by its" / "own" /
+                    // "timer",…). Otherwise it starts on a line of its own: cut to the few columns left after a long
+                    // step name, a JSON detail was split inside a key (`{"reques` / `t_id":…`).
                     current += " "
                     width += 1
                 } else {
@@ -129,17 +133,15 @@ public enum CharacterWidth {
                 }
             }
             // A word wider than what is left of the line goes on in pieces, each ending after its last comma where it
-            // has one: a JSON detail's ids were split mid-value ("dsTransID":"a7 / e9ee42-…).
+            // has one, else after its last other punctuation: a JSON detail's ids were split mid-value
+            // ("dsTransID":"a7 / e9ee42-…). Only a word with neither is broken where the line ends.
             while width + of(word) > columns {
-                var piece = prefix(word, fitting: columns - width)
+                let piece = breakPiece(word, fitting: columns - width, commaOnly: false) ?? prefix(word, fitting: columns - width)
                 // Nothing fits in what is left (a wide character, one column left): on a new row, never past the edge.
                 if piece.isEmpty {
                     guard !fresh else { break }
                     breakLine()
                     continue
-                }
-                if let comma = piece.lastIndex(of: ","), comma != piece.startIndex {
-                    piece = String(piece[...comma])
                 }
                 current += piece
                 word = word.dropFirst(piece.count)
@@ -151,6 +153,17 @@ public enum CharacterWidth {
         }
         lines.append(current)
         return lines
+    }
+
+    /// The start of `word` that fits in `columns` and ends after a comma (or, unless `commaOnly`, after other
+    /// punctuation that ends a JSON key, value or list: `:` `;` `{` `[` `}` `]` `/` `&` `=`); nil when it has none.
+    /// Never inside a word, a key or an id: `_`, `-`, `.` and quotes are no break.
+    private static func breakPiece(_ word: Substring, fitting columns: Int, commaOnly: Bool) -> String? {
+        let fits = prefix(word, fitting: columns)
+        let breaks: Set<Character> = commaOnly ? [","] : [",", ":", ";", "{", "[", "}", "]", "/", "&", "="]
+        if let comma = fits.lastIndex(of: ","), comma != fits.startIndex { return String(fits[...comma]) }
+        guard let mark = fits.lastIndex(where: breaks.contains), mark != fits.startIndex else { return nil }
+        return String(fits[...mark])
     }
 
     /// `line` wrapped as ``wrap(_:to:)`` does, its first line starting at column `start` (after a question the

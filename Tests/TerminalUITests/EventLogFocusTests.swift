@@ -300,6 +300,22 @@ enum LogPaneProbe {
         // Wide characters count two.
         #expect(CharacterWidth.wrap("⚡ fault ⚡ fault ⚡ fault ⚡ fault ⚡ fault", to: 20).allSatisfy { CharacterWidth.of($0) <= 20 })
     }
+
+    /// A JSON detail after a long step name starts on a line of its own when its first piece ending after a comma
+    /// does not fit in the columns left: at 80 it was cut there, inside its first key (`{"reques` / `t_id":…`,
+    /// session 51). Its pieces end after a comma, or else after other punctuation, never inside a key or an id.
+    @Test func aJSONDetailIsNeverSplitInsideAKey() {
+        let line = #"  ← Drops   safepay-inframe__enrollment__frictionless DropsPage.payment {"request_id":"req_a5d9aa03-dc76-4b4f-98c7-364f5dee5a02","three_ds":{"acsTransID":"f29a6373-1d62-4efa-b6f5-5262af333fa7","authenticationValue":"KDONjO3i…","dsTransID":"618adf6a-9fd1-4ddb-8278-6c890de6f7f7","eci":"05","enrolled":"Y","messageVersion":"2.2.0","signatureVerification":"Y","threeDSCompInd":"Y","threeDSServerTransID":"a5d9aa03-dc76-4b4f-98c7-364f5dee5a02","transStatus":"Y"},"tracker":"track_8fca724a-898b-472e-86cc-3779c479f911"}"#
+        let rows = CharacterWidth.wrap(line, to: 80)
+        #expect(rows.first == "  ← Drops   safepay-inframe__enrollment__frictionless DropsPage.payment", "\(rows)")
+        #expect(rows.dropFirst().first == #"    {"request_id":"req_a5d9aa03-dc76-4b4f-98c7-364f5dee5a02","#, "\(rows)")
+        #expect(rows.allSatisfy { CharacterWidth.of($0) <= 80 }, "\(rows)")
+        #expect(rows.dropLast().allSatisfy { $0.hasSuffix(",") || $0.hasSuffix("{") || $0.hasSuffix(":") || $0.hasSuffix("DropsPage.payment") },
+                "\(rows)")
+        // Without a comma in reach: after a colon or a brace, not inside the key.
+        let keys = CharacterWidth.wrap(#"{"authorization":"auth_e1df33f54a3f","payment_method":null}"#, to: 24)
+        #expect(keys == [#"{"authorization":"#, #"  "auth_e1df33f54a3f","#, #"  "payment_method":null}"#], "\(keys)")
+    }
 }
 
 /// `z` in the focused log gives it the main panel's rows too, as lazygit's `+` and tmux's zoom do: at 60×18 a
