@@ -45,8 +45,9 @@ import Testing
         #expect(run.stdout.contains("Enter goes back): (not an answer here)\n! no flow with that ID in the history; h lists them"), "\(run.stdout)")
         #expect(run.stdout.contains("Enter goes back): (not an answer here)\n! type a flow's ID, h to list them, or Enter to go back"), "\(run.stdout)")
         #expect(run.stdout.components(separatedBy: "  ID  TIME").count == 3, "H listed them again: \(run.stdout)")
-        // Back at the menu, the menu is printed again with the device read again.
-        #expect(run.stdout.hasSuffix("What would you like to do? (device: not activated)\n" + menuLines + "\(PlainMenu.question) (q quits): q\n"), "\(run.stdout)")
+        // Back at the menu, its line is printed again with the device read again.
+        #expect(run.stdout.hasSuffix("What would you like to do? (device: not activated; Enter lists the choices)\n\(PlainMenu.question) (q quits): q\n"),
+                "\(run.stdout)")
         #expect(!(run.stdout + run.stderr).contains(password))
         #expect(run.status == 1, "the activation failed: \(run.stderr)")
     }
@@ -88,7 +89,7 @@ import Testing
         #expect(rows.count == 21 && rows[1].hasPrefix("  22 ") && rows[20].hasPrefix("  3 "), "\(rows)")
         #expect(many.stdout.contains("\nflow 1: logout · none · success OK · "), "\(many.stdout)")
         #expect(many.stdout.contains("\nnothing to log out: this device is not activated\n"), "\(many.stdout)")
-        #expect(many.stdout.hasSuffix(menuLines + "\(PlainMenu.question) (q quits): q\n"), "Esc went back to the menu: \(many.stdout)")
+        #expect(many.stdout.hasSuffix("Enter lists the choices)\n\(PlainMenu.question) (q quits): q\n"), "Esc went back to the menu: \(many.stdout)")
         #expect(many.status == 0)
     }
 
@@ -130,12 +131,27 @@ import Testing
     }
 
     /// Either case, as the terminal UI takes its keys: `F` opened the faults after "(not an answer here)", `Q` was
-    /// refused; q in the faults question goes back, as in the panel; Enter at the menu is refused without that echo.
+    /// refused; q in the faults question goes back, as in the panel; Enter at the menu is no stray answer either.
     @Test func theMenuTakesEitherCaseAndEnterIsNoStrayAnswer() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "F\nq\n\nQ\n")
         #expect(!run.stdout.contains("(not an answer here)"), "\(run.stdout)")
         #expect(run.stdout.contains("Faults (identity"), "\(run.stdout)")
         #expect(run.stdout.components(separatedBy: "\(PlainMenu.question)").count == 4, "q went back to the menu: \(run.stdout)")
+        #expect(run.status == 0)
+    }
+
+    /// The menu is listed once; after that it comes back as its one line that changes, the device, and Enter alone
+    /// lists the choices again, as bash's `select` does (its 13 lines came back after every result, history visit
+    /// and faults question, and Enter alone was refused). Every number still works.
+    @Test func theMenuIsListedOnceAndEnterListsItAgain() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "3\n\nf\n\n\n3\n\nq\n")
+        let line = "\nWhat would you like to do? (device: not activated; Enter lists the choices)\n\(PlainMenu.question) (q quits): "
+        #expect(run.stdout.contains("Enter goes back (h history; q quits): \n" + line + "f\n"), "after a result: \(run.stdout)")
+        #expect(run.stdout.contains("Enter goes back): \n" + line + "\n" + menuLines + "\(PlainMenu.question) (q quits): 3\n"),
+                "after the faults, Enter listed the choices: \(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "  1 Activate device\n").count == 3, "listed at the start and on Enter: \(run.stdout)")
+        #expect(run.stdout.components(separatedBy: "Nothing to log out").count == 3, "\(run.stdout)")
+        #expect(!run.stdout.contains("! choose a number"), "\(run.stdout)")
         #expect(run.status == 0)
     }
 }

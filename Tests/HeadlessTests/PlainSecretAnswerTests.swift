@@ -51,7 +51,7 @@ import Testing
         #expect(run.stdout.contains("Activation code (hidden; ? fills in bob's code): \nFilled in demo user bob: activation code (not shown).\nSubmit?"),
                 "\(run.stdout)")
         #expect(!run.stdout.contains("Demo users of tenant"), "\(run.stdout)")
-        #expect(run.stdout.contains("(device: logged in as bob)"), "\(run.stdout)")
+        #expect(run.stdout.contains("(device: logged in as bob; "), "\(run.stdout)")
         #expect(!run.stdout.contains("builder") && !run.stdout.contains("654321"))
         #expect(run.status == 0, "\(run.stderr)")
     }

@@ -171,6 +171,9 @@ public struct AppState: Sendable {
     public var plainWidth = 78
     /// The question plain mode's menu has open in its place: the faults (`f`) or the history (`h`).
     var plainMenuQuestion: PlainMenuQuestion?
+    /// Plain mode's menu has been listed and answered: it comes back as one line, as bash's `select` asks again
+    /// without its list (13 lines after every result and question, for a screen reader to hear again).
+    var plainMenuListed = false
     /// The number of the test card the picker last filled in: the picker opens on it.
     public var lastTestCard: String?
     /// The card and expiry of the last payment paid with, which the next card form starts with (memory only).

@@ -16,12 +16,12 @@ extension TerminalApp {
         switch state.screen {
         case .home where state.plainMenuQuestion != nil:
             return plainMenuQuestionScreen
+        case .home where state.plainMenuListed:
+            // Once listed and answered, the menu comes back as its one line that changes, the device.
+            return ["What would you like to do? (device: \(state.deviceStatus); Enter lists the choices)"]
         case .home:
             // The status line's device, which the terminal UI shows at the bottom: whether Log in can work.
-            return ["What would you like to do? (device: \(state.deviceStatus))"]
-                + MenuItem.all.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
-                + ["  f Faults: switch them on and off (the terminal UI's panel)", "  h History: past flows, each with its events",
-                   "  ? Help: the keys at every question"]
+            return ["What would you like to do? (device: \(state.deviceStatus))"] + plainMenuChoices
         case .form(let form):
             // A form's banner (Q2's deep link's), as the terminal UI shows it over the form (and plain mode over the choice).
             var lines = [panelTitle] + ((form.prompt.request as? any CredentialForm)?.banner.map { ["⚠ \($0)"] } ?? [])
@@ -75,6 +75,13 @@ extension TerminalApp {
         }
     }
 
+    /// The menu's choices, one a line, numbered.
+    var plainMenuChoices: [String] {
+        MenuItem.all.enumerated().map { "  \($0.offset + 1) \($0.element.title)" }
+            + ["  f Faults: switch them on and off (the terminal UI's panel)", "  h History: past flows, each with its events",
+               "  ? Help: the keys at every question"]
+    }
+
     /// What is wrong with the answer just given, when the same question is asked again for it.
     public var plainError: String? {
         switch state.screen {
@@ -102,7 +109,7 @@ extension TerminalApp {
         case .home where state.plainMenuQuestion != nil:
             return plainMenuSubquestion
         case .home:
-            // Either case, and Enter (refused with what the menu takes, not echoed as "not an answer").
+            // Either case, and Enter (which lists the choices again, not echoed as "not an answer").
             let choices = Set((1...MenuItem.all.count).map(String.init) + ["q", "Q", "f", "F", "h", "H", "?", ""])
             // The faults on, as the status line counts them: the flow chosen meets them. In the question, which is
             // asked again as the menu comes back, rather than in the menu, printed again at each switch.
@@ -180,10 +187,19 @@ extension TerminalApp {
         case .home where state.plainMenuQuestion != nil:
             return answerPlainMenuSubquestion(text)
         case .home:
-            if openPlainMenuQuestion(text) { return false }
+            // Left for a flow, the faults or the history, the menu comes back as one line; a listing (`?`, Enter)
+            // or a refusal keeps it in place, printed once.
+            if openPlainMenuQuestion(text) {
+                if state.plainMenuQuestion != nil { state.plainMenuListed = true }
+                return false
+            }
             if text.lowercased() == "q" { quit(0) } else if let number = Int(text), (1...MenuItem.all.count).contains(number) {
+                state.plainMenuListed = true
                 handle(.character(Character(String(number))))
                 handle(.enter)
+            } else if text.isEmpty {
+                // Enter alone lists the choices again, as bash's `select` does on an empty line.
+                state.plainListing = plainMenuChoices
             } else {
                 state.notice = "choose a number from 1 to \(MenuItem.all.count), f (faults), h (history), ? (help) or q"
             }
