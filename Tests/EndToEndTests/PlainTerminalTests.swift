@@ -288,7 +288,7 @@ import Testing
             session.press("Enter")
         }
         // The payment's lookup is under way (the second "working…": the first came before the form).
-        let (working, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "working… (Esc, or end of input").count > 2 }
+        let (working, screen) = session.waitUntil(scrollback: true) { $0.components(separatedBy: "working… (Esc or Ctrl-D cancels)").count > 2 }
         #expect(working, "\(screen)")
         session.press("C-d")
         #expect(session.waitFor("⊘ Pay with card (3-D Secure) cancelled", timeout: .seconds(5)))

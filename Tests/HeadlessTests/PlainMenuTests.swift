@@ -66,8 +66,12 @@ import Testing
     @Test func aQuestionMarkAtTheMenuListsTheKeys() throws {
         let run = try BinaryRun.run(["--ephemeral"], stdin: "?\nq\n")
         #expect(run.stdout.contains("(q quits): ?\nKeys at every question:\n  Enter answers;"), "\(run.stdout)")
-        #expect(run.stdout.contains("\nAt the menu: a number, f faults, h history, q quits. Ctrl-C quits from anywhere.\n\(PlainMenu.question)"),
+        #expect(run.stdout.contains("\nAt the menu: a number, f faults, h history, q quits; Enter alone lists the choices. Ctrl-C quits from anywhere.\n\(PlainMenu.question)"),
                 "\(run.stdout)")
+        // What Ctrl-D and Esc do at a result, as docs/terminal.md says it (the help named only the menu's Ctrl-D).
+        #expect(run.stdout.contains("Ctrl-D on an empty line (at the menu or a result it quits; at the faults or the history question it goes back)\n"),
+                "\(run.stdout)")
+        #expect(run.stdout.contains("\nAt a result: Enter or Esc goes back to the menu, h opens the history, q or Ctrl-D quits.\n"), "\(run.stdout)")
         #expect(run.status == 0)
     }
 

@@ -70,7 +70,7 @@ import Testing
                          "\n(A->B: between two others; * within one; thread: where the event ran)\n  who        step                 thread       status - took - detail\n",
                          "\n  -> MC-SDK  Start                idp-tui.flow StartEvent\n", "\n  <- MC-SDK  Start                MC-SDK       OK ",
                          "\n  ~> IdP     POST /authorize      IdpSdk       ", "\n  <~ IdP     POST /authorize      IdpSdk       400 ", "Activate device -- step 1 of 2",
-                         "working... (Esc, or end of input", "\nx Activate device failed -- WRONG_CREDENTIALS\n", "Card number: **** 2701",
+                         "working... (Esc or Ctrl-D cancels)", "\nx Activate device failed -- WRONG_CREDENTIALS\n", "Card number: **** 2701",
                          "\nok Payment authenticated without a challenge\n", "\n  Q2 SDK->Q2 Core "] {
                 #expect(run.stdout.contains(text), "\(environment): no \(text)")
             }

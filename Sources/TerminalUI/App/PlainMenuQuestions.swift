@@ -48,17 +48,19 @@ extension TerminalApp {
     }
 
     /// Plain mode's keys, for `?` at the menu: one line each, which the terminal's width wraps (lines broken here
-    /// were broken again there, into ragged rows).
+    /// were broken again there, into ragged rows). What Ctrl-D does at a result is said (it quits, exit 0: the
+    /// help named only the menu, and a second Ctrl-D after a cancel left the session unwarned).
     static let plainHelp = [
         "Keys at every question:",
         "  Enter answers; a line typed before its question waits for it",
-        "  Esc alone, or a line holding it, cancels the flow under way; so does Ctrl-D on an empty line (at the menu: it quits)",
+        "  Esc alone, or a line holding it, cancels the flow under way; so does Ctrl-D on an empty line (at the menu or a result it quits; at the faults or the history question it goes back)",
         "  Backspace, Ctrl-U (the whole line) and Ctrl-W (the last word) edit what is typed",
         "  Tab after text answers a question of text, as Enter does",
         "  ? at a user name lists the demo users, and fills in one's password; at a password or activation code, it fills in the named user's (typed above it, or on the first page), a demo user's only; at the card number, it lists the test cards (? and text: those matching)",
         "  resend (any case) at a one-time code asks for a new code, while codes can be sent; a code holding more than digits is sent only when given twice",
         "  secrets (passwords, codes) are read with nothing shown",
-        "At the menu: a number, f faults, h history, q quits. Ctrl-C quits from anywhere.",
+        "At a result: Enter or Esc goes back to the menu, h opens the history, q or Ctrl-D quits.",
+        "At the menu: a number, f faults, h history, q quits; Enter alone lists the choices. Ctrl-C quits from anywhere.",
     ]
 
     /// The heading the menu's place shows while one of its questions is open.

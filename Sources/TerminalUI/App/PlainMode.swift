@@ -61,7 +61,8 @@ extension TerminalApp {
             // No heading for a flow the user has cancelled (Esc at its prompt): no work starts, and its cancel
             // events and result follow at once.
             if step == ScreenState.cancellingStep { return [] }
-            return ["\(flow.title): working… (Esc, or end of input, cancels)"]
+            // Ctrl-D, as the help names the key (it said "end of input"; piped, a flow working finishes first).
+            return ["\(flow.title): working… (Esc or Ctrl-D cancels)"]
         case .result(let result):
             // Its id in the history (the terminal UI's log rule says it), which `h` and `idp-tui history show` take.
             let summary = AppView.resultSummary(result)
