@@ -179,12 +179,12 @@ public enum PlainSession {
                 questionOnLine = false
                 let echoed = typed && !echoedLines.isEmpty && echoedLines.removeFirst()
                 editor.close()
-                // What the user saw typed is on the terminal with its newline; otherwise the log shows the answer
-                // here (nothing of a secret, and no line under a question that does not take it).
+                // What the user saw typed is on the terminal with its newline; else the log shows the answer here (nothing
+                // of a secret, no line under a question that does not take it, and no blank for a cancel while working).
                 if !echoed {
                     if let question, line != endKey, !line.unicodeScalars.contains("\u{1b}") {
                         write(question.shown(line) + "\n")
-                    } else {
+                    } else if question != nil {
                         write("\n")
                     }
                 }
