@@ -6,6 +6,11 @@ public struct FaultSwitch: Sendable {
     public let key: String
     /// Space moves it to its next value (off → unreachable → slow → … → off) rather than on or off.
     public let cycles: Bool
+    /// A switch with several values: their names, in the order it moves to them (off after the last); empty for
+    /// one that is on or off, or whose values its family does not name.
+    public let values: [String]
+    /// Which of ``values`` it has now (nil: off).
+    private let value: @Sendable () -> Int?
     private let read: @Sendable () -> (isOn: Bool, label: String)
     private let change: @Sendable () -> (isOn: Bool, label: String)
     /// What switching says instead of switching, when a family's setting holds the fault on.
@@ -18,15 +23,27 @@ public struct FaultSwitch: Sendable {
         key: String, cycles: Bool = false, read: @escaping @Sendable () -> (isOn: Bool, label: String),
         change: @escaping @Sendable () -> (isOn: Bool, label: String)
     ) {
-        self.init(key: key, cycles: cycles, read: read, change: change, heldNotice: nil)
+        self.init(key: key, cycles: cycles, values: [], value: { nil }, read: read, change: change, heldNotice: nil)
+    }
+
+    /// A switch with several `values`, named in the order it moves to them; `value` says which it has now (nil:
+    /// off). Plain mode says them, where the panel shows the one it has in place (`19 off` read as on or off).
+    public init(
+        key: String, values: [String], value: @escaping @Sendable () -> Int?, read: @escaping @Sendable () -> (isOn: Bool, label: String),
+        change: @escaping @Sendable () -> (isOn: Bool, label: String)
+    ) {
+        self.init(key: key, cycles: true, values: values, value: value, read: read, change: change, heldNotice: nil)
     }
 
     private init(
-        key: String, cycles: Bool, read: @escaping @Sendable () -> (isOn: Bool, label: String),
-        change: @escaping @Sendable () -> (isOn: Bool, label: String), heldNotice: String?
+        key: String, cycles: Bool, values: [String], value: @escaping @Sendable () -> Int?,
+        read: @escaping @Sendable () -> (isOn: Bool, label: String), change: @escaping @Sendable () -> (isOn: Bool, label: String),
+        heldNotice: String?
     ) {
         self.key = key
         self.cycles = cycles
+        self.values = values
+        self.value = value
         self.read = read
         self.change = change
         self.heldNotice = heldNotice
@@ -35,7 +52,7 @@ public struct FaultSwitch: Sendable {
     /// What it is now, for drawing.
     public var state: FaultSwitchState {
         let (isOn, label) = read()
-        return FaultSwitchState(key: key, isOn: isOn, label: label, cycles: cycles)
+        return FaultSwitchState(key: key, isOn: isOn, label: label, cycles: cycles, values: values, value: values.isEmpty ? nil : value())
     }
 
     /// Switches it and says what it did: "switched on: …", or the value a switch with several is now set to ("switched
@@ -58,7 +75,8 @@ public struct FaultSwitch: Sendable {
 
     /// This switch held on by a family's setting: always on, under `held`'s label, and switching it says why.
     func held(_ held: HeldFault) -> FaultSwitch {
-        FaultSwitch(key: key, cycles: false, read: { (true, held.label) }, change: { (true, held.label) }, heldNotice: held.notice)
+        FaultSwitch(key: key, cycles: false, values: [], value: { nil }, read: { (true, held.label) }, change: { (true, held.label) },
+                    heldNotice: held.notice)
     }
 }
 
@@ -68,12 +86,22 @@ public struct FaultSwitchState: Sendable, Equatable {
     public let isOn: Bool
     public let label: String
     public let cycles: Bool
+    /// A switch with several values: their names in order, and which it has (nil: off).
+    public let values: [String]
+    public let value: Int?
 
-    public init(key: String, isOn: Bool, label: String, cycles: Bool = false) {
+    public init(key: String, isOn: Bool, label: String, cycles: Bool = false, values: [String] = [], value: Int? = nil) {
         self.key = key
         self.isOn = isOn
         self.label = label
         self.cycles = cycles
+        self.values = values
+        self.value = value
+    }
+
+    /// The values it moves to from the one it has, in order, up to off: "slow (+5 s), timing out, …".
+    public var upcoming: [String] {
+        values.isEmpty ? [] : Array(values[min(values.count, value.map { $0 + 1 } ?? 0)...])
     }
 }
 

@@ -44,6 +44,15 @@ extension BridgeFaults.Fault {
         }
     }
 
+    /// The server fault a cycling switch has now (nil: off, or a switch that does not cycle).
+    func server(_ faults: BridgeFaults) -> ServerFault? {
+        switch self {
+        case .directoryServer: faults.threeDS.directoryServer
+        case .acs: faults.threeDS.acs
+        default: nil
+        }
+    }
+
     /// off → unreachable → slow → … → malformed → off.
     static func next(after fault: ServerFault?) -> ServerFault? {
         let all = ServerFault.allCases
@@ -58,15 +67,21 @@ extension SimulatedWorld {
     func paymentFaultSwitches(start: BridgeFaults) -> [FaultSwitch] {
         let timers = scenario.threeDSTimers
         return BridgeFaults.Fault.allCases.map { fault in
-            FaultSwitch(key: fault.key, cycles: fault.cycles) { [self] in
+            let read: @Sendable () -> (isOn: Bool, label: String) = { [self] in
                 let faults = bridgeFaults
                 return (faults.isOn(fault), fault.label(faults, start: start, timers: timers))
-            } change: { [self] in
+            }
+            let change: @Sendable () -> (isOn: Bool, label: String) = { [self] in
                 updateFaults { _, bridge in
                     fault.toggle(&bridge, start: start)
                     return (bridge.isOn(fault), fault.label(bridge, start: start, timers: timers))
                 }
             }
+            // The servers' faults name their values, in the order space moves to them: plain mode says them.
+            guard fault.cycles else { return FaultSwitch(key: fault.key, read: read, change: change) }
+            return FaultSwitch(key: fault.key, values: ServerFault.allCases.map(\.name), value: { [self] in
+                fault.server(bridgeFaults).flatMap { ServerFault.allCases.firstIndex(of: $0) }
+            }, read: read, change: change)
         }
     }
 }

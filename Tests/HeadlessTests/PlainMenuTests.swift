@@ -158,4 +158,17 @@ import Testing
         #expect(!run.stdout.contains("! choose a number"), "\(run.stdout)")
         #expect(run.status == 0)
     }
+
+    /// A fault with several values lists them, in the order its number moves to them, and each switch says the next
+    /// (the list read `19  off  3DS: ACS answers normally`, and each entry moved it on to a value unsaid).
+    @Test func aFaultWithSeveralValuesSaysThem() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "f\n19\n19\n\nq\n")
+        #expect(run.stdout.contains("\n  19  off  3DS: ACS answers normally · next: unreachable, slow (+5 s), timing out, answering with an Erro message, "
+            + "answering HTTP 500, answering a malformed message, then off\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("\nnow 3DS: ACS unreachable · next: slow (+5 s)\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("\nnow 3DS: ACS slow (+5 s) · next: timing out\n"), "\(run.stdout)")
+        // A switch that is on or off says no more.
+        #expect(run.stdout.contains("\n  1   off  network unavailable\n"), "\(run.stdout)")
+        #expect(run.status == 0)
+    }
 }

@@ -1,3 +1,4 @@
+import FlowEngine
 import FlowRecords
 import LocaleText
 
@@ -82,12 +83,22 @@ extension TerminalApp {
     }
 
     /// The switches as plain mode lists them, one a line: number, on or off in words (a screen reader read the
-    /// panel's `[ ]` as "left bracket right bracket"), and the panel's label.
+    /// panel's `[ ]` as "left bracket right bracket"), and the panel's label; a switch with several values says the
+    /// ones its number moves to, in order (it read `off … answers normally`, and each entry moved it on unsaid).
     func plainFaultLines() -> [String] {
         let rows = state.faultSwitches.enumerated().map { index, fault in
-            [String(index + 1), fault.isOn ? "on" : "off", fault.label]
+            [String(index + 1), fault.isOn ? "on" : "off", fault.label + Self.plainUpcoming(fault, all: true)]
         }
         return Self.plainColumns(rows, ascii: state.plainASCII)
+    }
+
+    /// What a switch with several values moves to next: all of them up to off (`all`), or the next alone, as its
+    /// switch says it (`now 3DS: ACS unreachable · next: slow (+5 s)`). Empty for an on/off switch.
+    static func plainUpcoming(_ fault: FaultSwitchState, all: Bool) -> String {
+        guard !fault.values.isEmpty else { return "" }
+        let upcoming = fault.upcoming
+        if upcoming.isEmpty { return " · next: off" }
+        return all ? " · next: \(upcoming.joined(separator: ", ")), then off" : " · next: \(upcoming[0])"
     }
 }
 

@@ -110,7 +110,8 @@ extension TerminalApp {
             guard let number = Int(text), state.faultSwitches.indices.contains(number - 1) else {
                 return refuse("choose a fault from 1 to \(state.faultSwitches.count), f to list them, or Enter to go back")
             }
-            state.plainListing = [switchFault(at: number - 1)]
+            let notice = switchFault(at: number - 1)
+            state.plainListing = [notice + (state.faultSwitches.indices.contains(number - 1) ? Self.plainUpcoming(state.faultSwitches[number - 1], all: false) : "")]
         case .history(let newest):
             // Digits are an ID, however many (one past Int's range is not in the history either). The ID is not said
             // back: a line of digits may be a code meant for a flow that ended. One past the newest listed is refused
