@@ -171,4 +171,16 @@ import Testing
         #expect(run.stdout.contains("\n  1   off  network unavailable\n"), "\(run.stdout)")
         #expect(run.status == 0)
     }
+
+    /// The KSSIDP comparison's other variants are run from its question, as the terminal UI's 1, 2 and 3 run them: `2`
+    /// there was `(not an answer here)`.
+    @Test func theComparisonRunsItsOtherVariants() throws {
+        let run = try BinaryRun.run(["--ephemeral"], stdin: "\(PlainMenu.comparison)\n2\n3\n\nq\n")
+        #expect(run.stdout.contains("\nCompare again: 1 guide, 2 as written, 3 wrong (docs/migration.md has them)\n"
+            + "Enter goes back (1-3 compares again; h history; q quits): 2\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("Migration parity: IdpSdk orchestration (guide-as-written:"), "\(run.stdout)")
+        #expect(run.stdout.contains("Migration parity: IdpSdk orchestration (enrollment-client-for-login:"), "\(run.stdout)")
+        #expect(!run.stdout.contains("(not an answer here)"), "\(run.stdout)")
+        #expect(run.status == 0)
+    }
 }

@@ -70,7 +70,10 @@ extension TerminalApp {
             return [summary.headline] + summary.rows.map { "  \($0.0): \($0.1)" } + history
         case .comparison(let comparison):
             // One side under the other, in lines an 80-column terminal does not wrap; the heading once, while it runs.
+            // Under the report, its other variants, as the terminal UI's 1, 2 and 3 run them (plain mode offered none).
+            let variants = ComparisonState.variantWords.enumerated().map { "\($0.offset + 1) \($0.element.word)" }.joined(separator: ", ")
             return (comparison.running ? ["KSSIDP comparison"] : []) + comparison.lines(width: state.plainWidth, stacked: true)
+                + (comparison.running ? [] : ["", "Compare again: \(variants) (docs/migration.md has them)"])
         case .history, .transcript:
             return [panelTitle, "(this screen is the terminal UI's; `idp-tui history` prints it; Enter goes back)"]
         }
@@ -146,7 +149,11 @@ extension TerminalApp {
             return PlainQuestion(text: "Choose 1-\(count) (Enter: 1): ", secret: false, takes: .choice(Set([""] + (1...count).map(String.init))))
         case .comparison(let comparison) where comparison.running:
             return nil  // the report comes first, as a flow's result does
-        case .result, .history, .transcript, .comparison:
+        case .comparison:
+            let count = ComparisonState.variantWords.count
+            return PlainQuestion(text: "Enter goes back (1-\(count) compares again; h history; q quits): ", secret: false,
+                                 takes: .choice(Set(["", "q", "h", "H"] + (1...count).map(String.init))))
+        case .result, .history, .transcript:
             return PlainQuestion(text: "Enter goes back (h history; q quits): ", secret: false, takes: .choice(["", "q", "h", "H"]))
         case .working: return nil
         }
@@ -277,6 +284,9 @@ extension TerminalApp {
             return answerChallenge(text, line, &challenge)
         case .choice(var choice):
             return answerPlainChoice(text, &choice)
+        case .comparison where Int(text).map({ ComparisonState.variantWords.indices.contains($0 - 1) }) == true:
+            handle(.character(Character(String(Int(text) ?? 1))))
+            return false
         case .result, .history, .transcript, .comparison:
             if text == "q" {
                 quit(0)
