@@ -47,6 +47,9 @@ import Testing
         #expect(driver.app.answerPlain("EURO"))
         #expect(driver.app.plainError == "Currency: too long (at most 3 characters).")
         driver.app.answerPlain("EUR")
+        // The merchant's limit is its 40 characters (it said 160, its room in bytes).
+        #expect(driver.app.answerPlain(String(repeating: "m", count: 41)))
+        #expect(driver.app.plainError == "Merchant: too long (at most 40 characters).")
         driver.app.answerPlain("")
         #expect(driver.pump { _ in driver.isResult })
         #expect(driver.result?.outcome == .success, "\(String(describing: driver.result))")

@@ -258,7 +258,8 @@ extension TerminalApp {
                 form.inputs[index].clear()
                 if !form.inputs[index].insert(text) {
                     form.restoreStart(index)
-                    form.error = "\(field.label): too long (at most \(form.inputs[index].maximumBytes) characters)."
+                    // The merchant's 40 characters, not its 160 bytes' room; the other fields are ASCII.
+                    form.error = "\(field.label): too long (at most \(form.inputs[index].maximumCharacters ?? form.inputs[index].maximumBytes) characters)."
                     form.errorField = field
                     state.screen = .payment(form)
                     return true
