@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Threading
 import Determinism
 
@@ -316,4 +317,10 @@ public struct NetworkRequest: Sendable, Equatable {
     public static func token(clientId: String) -> NetworkRequest {
         NetworkRequest("POST /token", detail: "grant_type=authorization_code, client_id=\(clientId)")
     }
+}
+
+/// `localizedDescription` is ``description`` (Q2's `MobileCoreLoginFailure.networkUnavailable` carries it as its
+/// `error`).
+extension NetworkError: LocalizedError {
+    public var errorDescription: String? { description }
 }

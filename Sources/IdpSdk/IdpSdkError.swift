@@ -1,3 +1,4 @@
+import Foundation
 import IdentityProvider
 /// An error of the IdpSdk: a subsystem, a code and a message.
 ///
@@ -26,6 +27,15 @@ public struct IdpSdkError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let sdkSubsystem = 510
     /// Subsystem of connection and certificate errors.
     public static let transportSubsystem = 511
+}
+
+/// An app that shows `error.localizedDescription` shows ``errorDescription`` ("User cancelled", "wrong username or
+/// password (2 attempts left …)"), as it would show the vendor's message; it said "The operation could not be
+/// completed. (IdpSdk.IdpSdkError error 1.)". Through `CustomNSError`, not `LocalizedError`: the vendor's stored
+/// `errorDescription: String` leaves no room for `LocalizedError`'s `errorDescription: String?`. As an `NSError`,
+/// its `code` is ``errorCode``. The vendor's documents are silent on both: ours.
+extension IdpSdkError: CustomNSError {
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: errorDescription] }
 }
 
 extension IdpSdkError {

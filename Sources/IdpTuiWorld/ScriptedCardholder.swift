@@ -1,4 +1,5 @@
 import DropsWeb
+import Foundation
 import Scenario
 import Secrets
 import ThreeDSecure
@@ -165,4 +166,9 @@ public struct ScriptedCardholder: Sendable, CustomStringConvertible, CustomDebug
             }
         }
     }
+}
+
+/// `localizedDescription` is ``description``, which never holds the code.
+extension ScriptedCardholder.InvalidOneTimeCode: LocalizedError {
+    public var errorDescription: String? { description }
 }

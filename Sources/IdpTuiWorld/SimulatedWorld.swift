@@ -219,3 +219,9 @@ public struct SimulatedWorldError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(path): " + problems.joined(separator: "; ") }
 }
+
+/// `localizedDescription` is ``description``: the file and each problem (it was Foundation's "The operation could
+/// not be completed", which said nothing).
+extension SimulatedWorldError: LocalizedError {
+    public var errorDescription: String? { description }
+}

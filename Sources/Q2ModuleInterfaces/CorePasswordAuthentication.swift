@@ -1,3 +1,4 @@
+import Foundation
 import IdentityProvider
 import Q2Core
 import Secrets
@@ -48,4 +49,9 @@ package final class CorePasswordAuthentication: PasswordAuthentication {
 public struct CoreError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public var description: String { message }
+}
+
+/// `localizedDescription` is Core's message (``MobileCoreLoginFailure`` carries it as its `error`).
+extension CoreError: LocalizedError {
+    public var errorDescription: String? { message }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A primary account number: digits only, of the brand's length, passing the Luhn check. It prints masked
 /// (`•••• 2701`): logs and screens show the last four digits only.
 /// A card number (PAN): checked when made, and redacting: printing it, `debugPrint`, `dump` and string
@@ -78,4 +80,10 @@ public struct CardNumber: Sendable, Hashable, CustomStringConvertible, CustomDeb
     public var description: String { "•••• \(lastFour)" }
     public var debugDescription: String { "CardNumber(\(brand.rawValue) •••• \(lastFour))" }
     public var customMirror: Mirror { Mirror(self, children: ["brand": brand, "lastFour": lastFour]) }
+}
+
+/// `localizedDescription` is ``description``, which never holds the number (app code gets it from
+/// `ScriptedCardholder`'s initializers).
+extension CardNumber.Problem: LocalizedError {
+    public var errorDescription: String? { description }
 }
