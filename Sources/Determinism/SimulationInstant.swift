@@ -50,11 +50,11 @@ public struct SimulationInstant: Sendable, Hashable, Comparable, CustomStringCon
 
 extension Duration {
     /// The whole duration in nanoseconds (saturating far beyond any simulated wait).
-    public var nanoseconds: Int64 {
+    package var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 
     /// The duration in microseconds, for event records.
-    public var microseconds: Int64 { nanoseconds / 1000 }
+    package var microseconds: Int64 { nanoseconds / 1000 }
 }

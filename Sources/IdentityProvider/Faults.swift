@@ -105,10 +105,10 @@ public struct IdentityFaults: Sendable, Equatable {
 
 extension Duration {
     /// Whole milliseconds.
-    public var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+    package var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
 
     /// In seconds, to the millisecond, for people: "10 s", "2.5 s".
-    public var secondsText: String {
+    package var secondsText: String {
         milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
     }
 }

@@ -393,5 +393,5 @@ public struct JSONParser {
 extension Unicode.Scalar {
     /// A C0 control character, DEL or a C1 control character: what no name, secret or text field of a scenario,
     /// an answer or a theme may hold (a terminal would act on it).
-    public var isControlCharacter: Bool { value < 0x20 || (0x7f...0x9f).contains(value) }
+    package var isControlCharacter: Bool { value < 0x20 || (0x7f...0x9f).contains(value) }
 }

@@ -52,7 +52,7 @@ public final class PendingWork: Sendable {
 extension DispatchQueue {
     /// Queues `work`, counted in `pending` from now until it has run.
     @inlinable
-    public func async(counting pending: PendingWork?, execute work: @escaping @Sendable () -> Void) {
+    package func async(counting pending: PendingWork?, execute work: @escaping @Sendable () -> Void) {
         guard let pending else { return async(execute: work) }
         pending.begin()
         async {
