@@ -49,6 +49,8 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     private let unasked = Locked<(any KsEvent)?>(nil)
     /// A RestartEvent sent whose result has not been handed back: the vendor's rule is to wait for it.
     private let restartInFlight = Locked(false)
+    /// Released by the factory: what is sent from then on is refused (``release()``).
+    private let released = Locked(false)
 
     /// The store is read at the first Start (and at every Start after): a store that fails makes Start fail,
     /// never this.
@@ -93,6 +95,12 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
     public func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
         // The vendor's block is not `Sendable`: it is called once, on this controller's queue, as on a device.
         let completion = UncheckedSendable(completionBlock)
+        if released.withLock({ $0 }) {
+            let refusal = KSMInvalidStateEvent(errorMessage: "\(event.getName()) was sent to a released master controller: "
+                + "get the device's controller again (KSMasterControllerFactory.getMasterController)")
+            lane.add { [self] in finish(refusal, restart: false, completion.value) }
+            return
+        }
         // Logout is RestartEvent, and nothing may follow it until its result has arrived (a fire-and-forget logout
         // would pass here and fail on a device): what is sent meanwhile is refused as out of order.
         let isRestart = event is KSMRestartEvent
@@ -133,6 +141,10 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             pending?.end()
         }
     }
+
+    /// The factory released this controller: each event sent from now on is answered `KSMInvalidStateEvent`, on its
+    /// queue, as an event that does not fit the state is; one sent before is handled as usual. The device stays.
+    package func release() { released.withLock { $0 = true } }
 
     /// Whether the last RestartEvent ended a session (a user was logged in, by the state file at that moment).
     package var restartEndedASession: Bool { state.withLock { $0.restartEndedASession } }
