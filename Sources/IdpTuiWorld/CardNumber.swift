@@ -1,11 +1,9 @@
-// Only these two names of ThreeDSecure: in this file `ThreeDSecure` names the module and nothing else.
-import enum ThreeDSecure.CardBrand
-import struct ThreeDSecure.CardNumber
-
-/// The card number ``ScriptedCardholder`` checks: its initializers throw `CardNumber.Problem` for a number that is
-/// not a card, so app code that imports `IdpTuiWorld` alone can catch it by name (it needed idp-tui's
-/// `ThreeDSecure` module, which is no product). The same type as the simulated issuer's. Ours (docs/sdk-names.md).
-public typealias CardNumber = ThreeDSecure.CardNumber
+/// The card number ``ScriptedCardholder`` checks, re-exported whole: its initializers throw `CardNumber.Problem` for a
+/// number that is not a card, so an app that imports only this module catches it by name and matches its cases (it
+/// needed idp-tui's `ThreeDSecure` module, which is no product), also under Swift's `MemberImportVisibility`, where a
+/// type alias leaves the cases and the nested `Problem` behind the module that defines them. Ours
+/// (docs/sdk-names.md).
+@_exported import struct ThreeDSecure.CardNumber
 
 /// A card's network, as ``CardNumber`` and `CardNumber.Problem.wrongLength(brand:expected:)` carry it.
-public typealias CardBrand = ThreeDSecure.CardBrand
+@_exported import enum ThreeDSecure.CardBrand

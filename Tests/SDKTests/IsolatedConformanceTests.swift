@@ -11,7 +11,8 @@ import Testing
         let errors: String
     }
 
-    static func typecheck(_ source: String) throws -> Typecheck {
+    /// `arguments`: more of swiftc's (`-enable-upcoming-feature MemberImportVisibility`).
+    static func typecheck(_ source: String, arguments: [String] = []) throws -> Typecheck {
         let build = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let scratch = try ToolScratch("typecheck")
@@ -26,7 +27,7 @@ import Testing
         let process = try scratch.process(["swiftc", "-swift-version", "6", "-typecheck",
                                            "-module-cache-path", scratch.path("module-cache").path,
                                            "-I", build.appendingPathComponent("Modules").path]
-            + maps.flatMap { ["-Xcc", $0] } + [file.path])
+            + maps.flatMap { ["-Xcc", $0] } + arguments + [file.path])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice

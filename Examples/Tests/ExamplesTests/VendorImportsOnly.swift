@@ -2,6 +2,7 @@
 // imports itself. An app imports the vendors' modules and nothing of idp-tui's: what their public API hands it must
 // be usable through them alone.
 import IdpSdk
+import IdpTuiWorld
 import Q2ModuleInterfaces
 import Testing
 
@@ -21,5 +22,35 @@ import Testing
             return
         }
         #expect(name == "Alice")
+    }
+
+    /// What `ScriptedCardholder` throws is caught by its type through IdpTuiWorld (`CardNumber` is idp-tui's, and
+    /// needed `import ThreeDSecure` until session 51).
+    @Test func aCardholdersProblemIsCaughtThroughIdpTuiWorldAlone() {
+        do {
+            _ = try ScriptedCardholder(cardNumber: "4000000000002504")
+            Issue.record("a number failing the Luhn check was taken")
+        } catch let problem as CardNumber.Problem {
+            #expect(problem == .failsLuhnCheck)
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+
+    /// What Q2's `.networkUnavailable` carries is matched by its type through Q2ModuleInterfaces (`NetworkError` is
+    /// idp-tui's, and needed `import IdentityProvider` until session 51).
+    @Test func whatANetworkFailureCarriesIsMatchedThroughQ2ModuleInterfacesAlone() async throws {
+        try await SimulatedWorld.withWorld { world in
+            try world.setFaults(#"{"networkUnavailable": true}"#)
+            do {
+                _ = try await SimulatedQ2Platform().context.passwordAuthentication
+                    .authenticate(using: PasswordCredential(username: "alice", password: "wonderland"))
+                Issue.record("signed in offline")
+            } catch MobileCoreLoginFailure.networkUnavailable(let error as NetworkError) {
+                #expect(error == .offline)
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
     }
 }
