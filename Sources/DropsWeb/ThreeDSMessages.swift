@@ -130,12 +130,7 @@ enum ThreeDSMessage {
     /// labels; an HTML screen its page.
     static func cres(_ ids: TransactionIDs, _ screen: ChallengeScreen) -> Logged {
         let native = screen.uiType != .htmlOther
-        let label: String? = switch screen.uiType {
-        case .text: "Enter the code"
-        case .singleSelect: "Choose one"
-        case .multiSelect: "Choose all that apply"
-        case .outOfBand, .htmlOther: nil
-        }
+        let label = screen.infoLabel
         let select = [.singleSelect, .multiSelect].contains(screen.uiType)
             ? ["challengeSelectInfo": JSONValue.array(screen.options.enumerated().map { .object([String($0.offset + 1): .string($0.element)]) })]
             : [:]
@@ -143,7 +138,7 @@ enum ThreeDSMessage {
             "messageType": "CRes", "messageVersion": AccessControlServer.messageVersion,
             "threeDSServerTransID": ids.threeDSServer, "acsTransID": ids.acs,
             "acsUiType": screen.uiType.rawValue, "challengeCompletionInd": "N",
-            "challengeInfoHeader": native ? "Purchase authentication" : nil, "challengeInfoLabel": label,
+            "challengeInfoHeader": screen.infoHeader, "challengeInfoLabel": label,
             "challengeInfoText": native ? screen.message.map { "\($0). \(screen.prompt)" } ?? screen.prompt : nil,
             "challengeInfoTextIndicator": native ? (screen.message != nil && screen.messageWarns ? "Y" : "N") : nil,
             "submitAuthenticationLabel": [.text, .singleSelect, .multiSelect].contains(screen.uiType) ? "Submit" : nil,

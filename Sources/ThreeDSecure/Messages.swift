@@ -95,6 +95,20 @@ public struct ChallengeScreen: Sendable, Equatable {
     /// A select screen of a scenario's own card: its answer is a secret, so the CReq and the logs say an option was
     /// chosen, not which (the number with transStatus Y gave the answer away).
     public var hidesChoice: Bool { (uiType == .singleSelect || uiType == .multiSelect) && expectedChoice == nil }
+
+    /// The entry's label the ACS sends in the CRes (challengeInfoLabel), which a native 3DS SDK draws by the field:
+    /// the terminal's screen draws it too (it drew its own "Code").
+    public var infoLabel: String? {
+        switch uiType {
+        case .text: "Enter the code"
+        case .singleSelect: "Choose one"
+        case .multiSelect: "Choose all that apply"
+        case .outOfBand, .htmlOther: nil
+        }
+    }
+
+    /// The screen's header the ACS sends (challengeInfoHeader), on a native screen.
+    public var infoHeader: String? { uiType == .htmlOther ? nil : "Purchase authentication" }
 }
 
 extension ChallengeScreen {

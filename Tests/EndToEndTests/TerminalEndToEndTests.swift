@@ -73,7 +73,8 @@ import Testing
         #expect(session.waitFor("Enter the one-time code we sent to your phone"))
         #expect(session.waitFor("3 attempts left · 3 resends left"))
         session.type("9876")
-        #expect(session.waitFor("Code  ›[••••"))
+        // The ACS's label (challengeInfoLabel) over the field.
+        #expect(session.waitFor("│ Enter the code ") && session.waitFor("│ ›[••••"))
         #expect(!session.screen().contains("9876"))
         session.press("Enter")
         #expect(session.waitFor("wrong code; 2 attempts left"))

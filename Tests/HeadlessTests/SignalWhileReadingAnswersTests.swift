@@ -28,14 +28,15 @@ import Testing
         }
     }
 
-    /// Whether one of the process's threads waits in a read from a pipe (its answers), polled for up to 10 s.
+    /// Whether the process waits for more of its answers, polled for up to 10 s: a thread in a read from a pipe, or
+    /// its main thread (which reads them) in a poll, as it waits for them within the prompt timeout.
     private func waitUntilReadingAPipe(_ pid: Int32) -> Bool {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
             for task in tasks {
                 let channel = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8)) ?? ""
-                if channel.contains("pipe_read") { return true }
+                if channel.contains("pipe_read") || (task == String(pid) && channel.contains("poll")) { return true }
             }
             usleep(2_000)
         }

@@ -121,10 +121,15 @@ extension AppView {
         case .text:
             row += 1
             let focused = focusedStop == .code
-            buffer.put("Code", row: row, column: area.left, role: focused ? .title : .label)
-            drawInput(&buffer, challenge.code, focused: focused, row: row, left: area.left + 8, width: 16)
+            // The label the ACS sends (challengeInfoLabel), over the field as a native 3DS SDK draws it (the screen
+            // drew its own "Code" beside it); the field and the test code's hint on the row under it.
+            buffer.put(screen.infoLabel ?? "Code", row: row, column: area.left, role: focused ? .title : .label)
+            row += 1
+            let field = area.left + 2
+            drawInput(&buffer, challenge.code, focused: focused, row: row, left: field, width: 16)
             if let stop = challenge.stops.firstIndex(of: .code) {
-                buffer.targets.append(ClickTarget(row: row, column: area.left, width: 25, stop: stop))
+                buffer.targets.append(ClickTarget(row: row - 1, column: area.left, width: 19, stop: stop))
+                buffer.targets.append(ClickTarget(row: row, column: area.left, width: 19, stop: stop))
             }
             // The field is masked: a letter typed by mistake (a key meant for the screen before the challenge came)
             // showed as one more dot and cost an attempt unseen. Said, not refused: a scenario's code may hold one.
@@ -132,7 +137,8 @@ extension AppView {
             // scenario's own code may hold a letter, and its hint is said plainly.
             let typedOther = challenge.code.text.contains { !($0.isASCII && $0.isNumber) }
             let hint = typedOther ? "what is typed holds more than digits (the field is masked)" : Self.codeHint(screen)
-            let hintRows = buffer.putWrapped(hint, row: row, column: area.left + 27, width: max(0, area.width - 27),
+            let hintColumn = field + 19
+            let hintRows = buffer.putWrapped(hint, row: row, column: hintColumn, width: max(0, area.left + area.width - hintColumn),
                                              lines: 2, role: typedOther && screen.shownCode != nil ? .error : .hint)
             used = row + max(0, hintRows - 1)
         case .singleSelect, .multiSelect:
