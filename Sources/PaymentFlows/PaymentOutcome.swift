@@ -1,5 +1,6 @@
 import FlowEngine
 import SafepayDropsSDK
+import ThreeDSecure
 
 /// The statuses of a payment's result, after the delegate callback that ended it (docs/payer-authentication.md).
 public enum PaymentStatus {
@@ -78,6 +79,11 @@ public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
         guard let nextAction else { return nil }
         if nextAction == .retry, card == nil { return Self.retryBeforeTheCard }
         if nextAction == .retry, threeDSecure?.transStatus == "N" || isUnfinishedChallenge { return Self.retryWithoutAuthorising }
+        // A lookup that failed on an error (Cardinal's case 7: the directory server's Erro 101) is Cardinal's to put
+        // right: its merchant action says so (the advice read as case 6's, the card merely not enrolled).
+        if nextAction == .proceedWithoutLiabilityShift, threeDSecure?.errorDescription?.contains(LookupOutcome.errorDetail) == true {
+            return nextAction.advice + " The lookup failed on an error: contact your support representative to resolve it."
+        }
         // Mastercard's authentication value is the AAV (sent in UCAF), Visa's and the others' the CAVV.
         if nextAction == .proceedWithLiabilityShift, brand == "Mastercard" {
             return nextAction.advice.replacingOccurrences(of: "the CAVV", with: "the AAV")

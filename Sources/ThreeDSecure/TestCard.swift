@@ -23,12 +23,16 @@ public enum LookupOutcome: String, Sendable, Equatable, CaseIterable {
 
     public var enrolled: Enrollment { self == .bypassed ? .bypassed : .unavailable }
 
+    /// The detail of a lookup that fails (case 7), which its Erro's errorDescription carries: how a result tells it
+    /// from case 6's Erro 101 (the card range takes no part).
+    public static let errorDetail = "Cardinal error 1001: Error Processing Message Request"
+
     public var error: ProtocolError? {
         switch self {
         // One code, one description (EMV 3DS 2.2, table A.4); Cardinal's words go in the detail. The two read
         // "Invalid Formatted Message" and "Error Processing Message Request" under the same 101.
         case .unavailable: .messageReceivedInvalid(.directoryServer, detail: "authentication not available on lookup (Cardinal: Invalid Formatted Message)")
-        case .error: .messageReceivedInvalid(.directoryServer, detail: "Cardinal error 1001: Error Processing Message Request")
+        case .error: .messageReceivedInvalid(.directoryServer, detail: Self.errorDetail)
         case .timeout: .timedOut(.server, detail: "no ARes within the lookup timeout")
         case .bypassed: nil
         }

@@ -21,4 +21,15 @@ import Testing
         #expect(rows.contains { $0.label == "3-D Secure" && $0.value.contains("\(value) ") }, "\(rows)")
         #expect(result.advice == "Authorise with the \(value), ECI, dsTransID and messageVersion; the issuer carries liability.")
     }
+
+    /// A lookup that failed on an error (case 7) adds Cardinal's merchant action, contact support; the card range
+    /// that takes no part (case 6), the same Erro 101, does not (the two read alike).
+    @Test(arguments: [("4000000000002446", true), ("5200000000002037", true), ("4000000000002990", false)])
+    func aLookupErrorAdvisesContactingSupport(card: String, error: Bool) throws {
+        let service = PaymentFlowTests().service()
+        let result = try #require(service.run(.payerAuth, with: paying(card)))
+        #expect(result.payment?.nextAction == .proceedWithoutLiabilityShift)
+        let support = "May authorise, without liability shift: the risk stays yours. The lookup failed on an error: contact your support representative to resolve it."
+        #expect(result.advice == (error ? support : "May authorise, without liability shift: the risk stays yours."), "\(result.advice ?? "")")
+    }
 }
