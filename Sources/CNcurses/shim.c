@@ -15,6 +15,7 @@
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,44 +175,6 @@ void idp_curses_init_pair(short pair, short fg, short bg) { init_pair(pair, fg, 
 int idp_curses_lines(void) { return LINES; }
 int idp_curses_cols(void) { return COLS; }
 
-idp_key idp_curses_read(void) {
-    wint_t value = 0;
-    int status = wget_wch(stdscr, &value);
-    idp_key key;
-    key.status = status == ERR ? ERR : OK;
-    key.isKeyCode = status == KEY_CODE_YES;
-    key.value = (uint32_t)value;
-    return key;
-}
-
-int idp_key_code(const char *name) {
-    if (strcmp(name, "up") == 0) return KEY_UP;
-    if (strcmp(name, "down") == 0) return KEY_DOWN;
-    if (strcmp(name, "left") == 0) return KEY_LEFT;
-    if (strcmp(name, "right") == 0) return KEY_RIGHT;
-    if (strcmp(name, "home") == 0) return KEY_HOME;
-    if (strcmp(name, "end") == 0) return KEY_END;
-    if (strcmp(name, "backspace") == 0) return KEY_BACKSPACE;
-    if (strcmp(name, "delete") == 0) return KEY_DC;
-    if (strcmp(name, "backtab") == 0) return KEY_BTAB;
-    if (strcmp(name, "enter") == 0) return KEY_ENTER;
-    if (strcmp(name, "resize") == 0) return KEY_RESIZE;
-    if (strcmp(name, "pageup") == 0) return KEY_PPAGE;
-    if (strcmp(name, "pagedown") == 0) return KEY_NPAGE;
-    if (strcmp(name, "f1") == 0) return KEY_F(1);
-    if (strcmp(name, "f2") == 0) return KEY_F(2);
-    if (strcmp(name, "f3") == 0) return KEY_F(3);
-    return -1;
-}
-
-
-uint32_t idp_attr_bold(void) { return (uint32_t)A_BOLD; }
-uint32_t idp_attr_underline(void) { return (uint32_t)A_UNDERLINE; }
-uint32_t idp_attr_reverse(void) { return (uint32_t)A_REVERSE; }
-uint32_t idp_attr_dim(void) { return (uint32_t)A_DIM; }
-uint32_t idp_attr_standout(void) { return (uint32_t)A_STANDOUT; }
-uint32_t idp_attr_italic(void) { return (uint32_t)A_ITALIC; }
-
 // Horizontal lines as curses' (narrow) line-drawing character: ncurses then sends the terminal's 1-byte
 // VT100 line set where the terminal has one, and the Unicode ─ where it has not (the Linux console,
 // screen; NCURSES_NO_UTF8_ACS=1 forces Unicode). A run of them costs 1 byte a cell plus 6 for the switch,
@@ -272,7 +235,8 @@ void idp_curses_resize(void) {
 
 // A signal that ends the session came (not a resize nor a stop): the loop that keeps a job resumed in the
 // background stopped (idp_curses_suspend) leaves it for the main loop to read from the pipe.
-static volatile sig_atomic_t ending_signal = 0;
+// Atomic: set by a handler on whichever thread the signal reaches, read by the main thread as it suspends.
+static _Atomic int ending_signal = 0;
 
 static void forward_signal(int signal_number) {
     // The interrupted code's errno is left as it was (write may set it).
@@ -362,6 +326,15 @@ void idp_signals_install(int fd) {
     }
 }
 
+// Whether a signal that ends the session waits, not yet handled (a handler on another thread will write it to the
+// pipe, which the main loop reads).
+static int ending_pending(void) {
+    sigset_t pending;
+    if (sigpending(&pending) != 0) return 0;
+    return sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGHUP) == 1 || sigismember(&pending, SIGINT) == 1
+        || sigismember(&pending, SIGQUIT) == 1;
+}
+
 int idp_curses_suspend(void) {
     write_all(PASTE_OFF);
     if (mouse_wanted) write_all(MOUSE_OFF);
@@ -386,7 +359,8 @@ int idp_curses_suspend(void) {
         pid_t foreground = tcgetpgrp(STDIN_FILENO);
         if (foreground <= 0 || foreground == getpgrp()) break;
         // `kill %1` sends SIGTERM, then SIGCONT: the SIGTERM's handler may run on another thread a moment after
-        // this one wakes. Given that moment, it is heard before the job is stopped again.
+        // this one wakes. One still pending, or given that moment, is heard before the job is stopped again.
+        if (ending_pending()) break;
         usleep(5000);
     }
     sigaction(SIGTSTP, &ours, NULL);
@@ -395,7 +369,7 @@ int idp_curses_suspend(void) {
     // again: "Stopped (tty output)", the SIGTERM unheard until `fg`); the end path writes nothing more to the
     // terminal, and a background write or tcsetattr (the closing line on standard error) no longer stops the job.
     pid_t foreground = tcgetpgrp(STDIN_FILENO);
-    if (ending_signal && foreground != getpgrp()) {
+    if ((ending_signal || ending_pending()) && foreground != getpgrp()) {
         curses_active = 0;
         sigaction(SIGWINCH, &curses_winch, NULL);
         signal(SIGTSTP, SIG_DFL);
