@@ -170,6 +170,9 @@ public enum EngineStatus {
     public static let interrupted = "INTERRUPTED"
     /// What to do after a flow was interrupted.
     public static let interruptedAdvice = "The process was ended by a signal before the flow ended (a CI job's timeout or cancel, say): run the flow again."
+    /// Whether `status` ends a flow nobody cancelled: an abort for bad input, or an interrupt (its advice is the
+    /// engine's, not the flow's next step).
+    public static func isAbort(_ status: String) -> Bool { status == abortedBadInput || status == interrupted }
     /// Nobody answered a prompt before the timeout.
     public static let promptTimeout = "PROMPT_TIMEOUT"
     /// What to do after a prompt timed out.

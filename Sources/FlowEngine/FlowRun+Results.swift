@@ -86,9 +86,10 @@ extension FlowRun {
         case (let step?, _) where atPrompt:
             "\(verb) at \(step.rawValue.hasSuffix(" screen") || step.rawValue.hasSuffix(" form") ? "the " : "")\(step.rawValue); its answer was not sent"
         // A call that goes on after a cancel does not outlive the process a signal ends ("it goes on" read as the
-        // device activated after all, a CI tester: it was not, and the code still worked).
+        // device activated after all, a CI tester: it was not). What its server did before then stays (a code the IdP
+        // took is spent).
         case (let step?, true) where awaiting.withLock({ $0.goesOn }) && { if case .interrupted = reason { true } else { false } }():
-            "\(verb) while \(step.rawValue) was in flight; the process ends before it does, so nothing of it is kept"
+            "\(verb) while \(step.rawValue) was in flight; the process ends before it does: what the server did by then stays, the rest never happens"
         case (let step?, true) where awaiting.withLock({ $0.goesOn }):
             "\(verb) while \(step.rawValue) was in flight; it goes on, and the app ignores its late result"
         case (let step?, true): "\(verb) while \(step.rawValue) was in flight; its late result is discarded"

@@ -60,8 +60,10 @@ public enum TextFile {
     /// `--prompt-timeout`, for answers whose writer hangs with the pipe open: the job hung until its runner's timeout).
     public static func read(_ path: String, limit: Int, streams: Bool = false, endsWithValue: Bool = false,
                             waitingAtMost wait: Duration? = nil) -> Result<[UInt8], Failure> {
-        // A stream named for it (`--answers FIFO`) waits for its writer, as `cat` does; any other file must not.
-        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | (streams ? 0 : O_NONBLOCK))
+        // A stream named for it (`--answers FIFO`) waits for its writer, as `cat` does; any other file must not. With a
+        // wait given, not in `open`, which has no time limit (a FIFO no writer ever opened held the run for ever), but
+        // in the reads' polls below.
+        let descriptor = path == "-" ? dup(STDIN_FILENO) : open(path, O_RDONLY | O_CLOEXEC | (streams && wait == nil ? 0 : O_NONBLOCK))
         guard descriptor >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
         defer { close(descriptor) }
         var info = stat()

@@ -83,7 +83,7 @@ extension PaymentRun {
             error: base.error, duration: base.duration,
             // An abort's advice is to fix the input; the payment's next action stays in its object. A cancel is the
             // cardholder's "no": it never advises authorising without liability shift, which a retry's advice offers.
-            advice: [EngineStatus.abortedBadInput, EngineStatus.interrupted].contains(base.status) ? base.advice
+            advice: EngineStatus.isAbort(base.status) ? base.advice
                 : base.outcome == .cancelled && payment?.nextAction == .retry ? PaymentOutcome.retryWithoutAuthorising
                 : network ?? faults ?? payment?.advice ?? base.advice,
             details: base.details)

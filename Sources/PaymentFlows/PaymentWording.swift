@@ -73,7 +73,7 @@ enum PaymentWording {
             // The result's advice: a network fault that explains a failure says so ("bring the network back"), as
             // the result line and the history do; the screen said "Run 3-D Secure again" into the same fault.
             // An abort's advice (fix the input) is not the payment's next step, which its object keeps.
-            let advice = [EngineStatus.abortedBadInput, EngineStatus.interrupted].contains(result.status) ? nil : result.advice
+            let advice = EngineStatus.isAbort(result.status) ? nil : result.advice
             rows.append(.init("next step", advice ?? payment.advice ?? next.advice, tone))
         }
         if let code = payment.errorCode {

@@ -26,7 +26,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (arguments, message) in [
             (["run", "logout", "--ephemeral", "--theme", fifo], "idp-tui: run: theme \(fifo): is a FIFO or a pipe, not a regular file"),
-            (["scenario", "check", fifo], "idp-tui: scenario check: \(fifo): 1 problem"),
+            (["scenario", "check", fifo], "idp-tui: scenario check: \(fifo): 1 problem (the check stops there: nothing after it was checked)"),
             (["run", "logout", "--ephemeral", "--scenario", fifo], "idp-tui: run: scenario \(fifo): the file is a FIFO or a pipe, not a regular file"),
             (["run", "login", "--ephemeral", "--certificate-chain", fifo], "idp-tui: run: the certificate chain file \(fifo) is a FIFO or a pipe, not a regular file"),
         ] {
@@ -34,6 +34,16 @@ import Testing
             #expect(run.status == 2, "\(arguments): \(run.status) \(run.stderr)")
             #expect(run.stderr == message + "\n", "\(arguments): \(run.stderr)")
         }
+    }
+
+    /// `--answers FIFO` that no writer ever opens ends the run after the prompt timeout (5 s at least), exit 2: the
+    /// wait was in `open`, which no timeout bounds, and the run waited until it was killed.
+    @Test func answersFromAFIFONoOneWritesEndAfterThePromptTimeout() throws {
+        let (folder, fifo) = try Self.fifo()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try Self.run(["run", "activate", "--ephemeral", "--prompt-timeout", "1", "--answers", fifo])
+        #expect(run.status == 2, "\(run.status) \(run.stderr)")
+        #expect(run.stderr == "idp-tui: run: the answers file \(fifo) gave no whole JSON value within 5 s: its writer sent too little, or hangs (--prompt-timeout sets the wait, 5 s at least)\n", "\(run.stderr)")
     }
 
     /// `--answers FIFO` waits for the FIFO's writer, as `cat` does: idp-tui opens it first, its writer a second later.

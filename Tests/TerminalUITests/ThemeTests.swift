@@ -1,3 +1,4 @@
+import JSONText
 import Foundation
 import TerminalUI
 import Testing
@@ -92,6 +93,19 @@ import Testing
             #expect(lines[2].hasPrefix(#"theme t.theme:4:1: unknown key; did you mean "log.warn"?"#), "\(lines[2])")
             #expect(lines[3] == #"theme t.theme:5:1: key "title": set twice"#, "\(lines[3])")
         }
+    }
+
+    /// Twenty problems are listed, then how many more (a 64 KiB text named as a theme gave thousands of lines), and a
+    /// word that merely starts with a short known one is told nothing (`cardholder` is no `card`).
+    @Test func aThemeFilesProblemsAreListedTwentyAtMost() {
+        let text = Array(repeating: "wonderland = bold", count: 30).joined(separator: "\n")
+        do {
+            _ = try Theme.parse(text, source: "t.theme")
+        } catch {
+            #expect(error.lines.count == 21 && error.lines.last == "theme t.theme: 10 more problems", "\(error.lines)")
+        }
+        #expect(KeySuggestion.closest(to: "cardholder", among: ["card", "expiry"]) == nil)
+        #expect(KeySuggestion.closest(to: "erroneous", among: ["erro", "timeout"]) == nil)
     }
 
     /// Tabs part words as spaces do ("bold<TAB>cyan" was one unknown word, while a tab before "=" was fine), and a

@@ -42,7 +42,8 @@ public struct PaymentFormState: Sendable {
             case .expiry: TextInput(lastCard?.expiry ?? "", maximumBytes: 7)
             case .amount: TextInput(defaults.amount, maximumBytes: 13)
             case .currency: TextInput(defaults.currency, maximumBytes: 3)
-            case .merchant: TextInput(defaults.merchant, maximumBytes: PaymentForm.maximumMerchantLength * 4, maximumCharacters: PaymentForm.maximumMerchantLength)
+            // Room for 40 characters of any size (a family emoji is 25 bytes): the check counts characters.
+            case .merchant: TextInput(defaults.merchant, maximumBytes: PaymentForm.maximumMerchantLength * 32, maximumCharacters: PaymentForm.maximumMerchantLength)
             }
         }
         start = inputs.map(\.text)

@@ -261,8 +261,12 @@ public struct ThemeError: Error, Equatable, CustomStringConvertible {
     /// The file's other problems, after this one (a theme file's are all reported at once).
     public var more: [ThemeError] = []
 
-    /// This problem and the others, each as ``description`` says it: one line each.
-    public var lines: [String] { [description] + more.map(\.description) }
+    /// This problem and the others, each as ``description`` says it: one line each, the first 20 (a 64 KiB text
+    /// named as a theme gave thousands), then how many more.
+    public var lines: [String] {
+        let all = [self] + more
+        return all.prefix(20).map(\.description) + (all.count > 20 ? ["theme \(file): \(all.count - 20) more problems"] : [])
+    }
 
     public init(file: String, line: Int?, column: Int? = nil, key: String?, message: String) {
         self.file = file
