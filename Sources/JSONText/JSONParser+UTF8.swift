@@ -35,8 +35,11 @@ extension JSONParser {
         var line = 1, column = 1
         // A byte-order mark is not a column, as in every other position.
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        for byte in bytes[start..<offset] where !isContinuation(byte) {
-            if byte == UInt8(ascii: "\n") {
+        for index in start..<offset where !isContinuation(bytes[index]) {
+            let byte = bytes[index]
+            // A CR alone ends a line too, as the parser counts it (CR LF ends one, at its LF).
+            let loneCR = byte == UInt8(ascii: "\r") && (index + 1 >= bytes.count || bytes[index + 1] != UInt8(ascii: "\n"))
+            if byte == UInt8(ascii: "\n") || loneCR {
                 line += 1
                 column = 1
             } else {

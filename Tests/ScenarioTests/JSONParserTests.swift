@@ -71,6 +71,15 @@ import Testing
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
     }
 
+    /// Lines ended by a CR alone are lines for an invalid byte's place too, as they are for every other error.
+    @Test func anInvalidBytesLineCountsALoneCR() {
+        #expect {
+            _ = try JSONParser.parse(Array("{\r\"scenario\": 1,\r\"name\": \"a".utf8) + [0xFF] + Array("\"\r}".utf8))
+        } throws: { error in
+            (error as? JSONSyntaxError)?.position == TextPosition(line: 3, column: 11)
+        }
+    }
+
     @Test func invalidUTF8IsRefusedWhereItIs() {
         #expect(throws: JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: TextPosition(line: 1, column: 2))) {
             try JSONParser.parse([0x22, 0xff, 0x22])
