@@ -135,6 +135,15 @@ import Testing
 }
 
 @Suite struct KeySuggestionTests {
+    /// A word that runs on a little past a known key is told that key (`statusbar`: status); one that merely starts
+    /// with a short known word is told nothing (`cardholder` is no `card`, `erroneous` no `erro`).
+    @Test func aKeyThatRunsOnPastAKnownOneIsAnsweredWithIt() {
+        #expect(KeySuggestion.closest(to: "statusbar", among: ["status", "title"]) == "status")
+        #expect(KeySuggestion.closest(to: "log.warning", among: ["log.warn", "log.error"]) == "log.warn")
+        #expect(KeySuggestion.closest(to: "cardholder", among: ["card", "expiry"]) == nil)
+        #expect(KeySuggestion.closest(to: "erroneous", among: ["erro", "timeout"]) == nil)
+    }
+
     @Test func aKeyCloseToOneKnownKeyIsAnsweredWithThatKey() {
         let known = ["username", "password", "activation-code", "cancel", "faults"]
         #expect(KeySuggestion.closest(to: "pasword", among: known) == "password")
