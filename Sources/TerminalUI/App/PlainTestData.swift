@@ -146,7 +146,7 @@ extension TerminalApp {
         if let index {
             for at in Self.secretsFilled(from: index, in: form) {
                 let field = form.prompt.fields[at]
-                guard let value = field == .password ? user.password.reveal() : user.activationCode?.code.reveal() else { continue }
+                guard let value = Self.value(of: field, for: user) else { continue }
                 form.inputs[at].clear()
                 form.inputs[at].insert(value)
                 filled.append(field)

@@ -105,6 +105,16 @@ extension TerminalApp {
         return words.joined(separator: " and ")
     }
 
+    /// What a demo user fills `field` with: its name, its password (a current password too), its activation code.
+    static func value(of field: CredentialField, for user: UserConfiguration) -> String? {
+        switch field {
+        case .username: user.username
+        case .password, .currentPassword: user.password.reveal()
+        case .activationCode: user.activationCode?.code.reveal()
+        default: nil
+        }
+    }
+
     /// Puts `user`'s username, password and activation code into the form's fields that ask for them (F4, and `?`
     /// in plain mode): into the fields' text, which becomes a `Secret` on submit, as typed text does. Returns the
     /// fields filled; never shows a value.
@@ -112,13 +122,7 @@ extension TerminalApp {
     static func fill(_ form: inout FormState, with user: UserConfiguration) -> [CredentialField] {
         var filled: [CredentialField] = []
         for (index, field) in form.prompt.fields.enumerated() {
-            let value: String? = switch field {
-            case .username: user.username
-            case .password, .currentPassword: user.password.reveal()
-            case .activationCode: user.activationCode?.code.reveal()
-            default: nil
-            }
-            guard let value else { continue }
+            guard let value = value(of: field, for: user) else { continue }
             form.inputs[index].clear()
             form.inputs[index].insert(value)
             filled.append(field)
