@@ -97,6 +97,23 @@ import ThreeDSecure
         #expect(wordGone.contains("[                        ] Visa, Mastercard") && !wordGone.contains("4000 0000"), "\(wordGone)")
     }
 
+    /// The last card's expiry is filled in with it, and is one value too: typing replaces it ("1230" typed into the
+    /// filled-in 12/30 read "12/3012" and "This field is full"); one typed by hand is edited as typed.
+    @Test func theLastCardsExpiryIsReplacedByTyping() throws {
+        let driver = AppDriver()
+        driver.pay(card: "4000000000002701")
+        driver.pump { _ in driver.isResult }
+        driver.press(.escape)
+        driver.openPaymentAgain()
+        driver.press(.tab)
+        driver.type("0131")
+        let typed = driver.app.render().text
+        #expect(typed.contains("[01/31 ") && !typed.contains("This field is full"), "\(typed)")
+        driver.press(.backspace)
+        let edited = driver.app.render().text
+        #expect(edited.contains("[01/3 "), "typed by hand, Backspace takes one digit: \(edited)")
+    }
+
     @Test func at60ColumnsTheLastCardsHintIsWhole() throws {
         let driver = AppDriver(width: 60, height: 18)
         driver.pay(card: "4000000000002701")

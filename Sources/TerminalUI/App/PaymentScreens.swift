@@ -76,6 +76,17 @@ public struct PaymentFormState: Sendable {
 
     /// Whether the card field has held anything but what the form filled in (``formatAsTyped()`` sees each change).
     private var cardChanged = false
+    /// The same for the expiry the form filled in with the last card.
+    private var expiryChanged = false
+
+    /// The focused field holds what the form filled in from the last payment (its card, or that card's expiry): one
+    /// value, as an autofilled field's is, which the first key typed replaces ("1230" typed into the filled-in
+    /// 01/29 read "01/2912", and "This field is full").
+    var focusHoldsLastCard: Bool {
+        guard let lastCard, let focused = focusedField else { return false }
+        if focused == Self.fields.firstIndex(of: .card) { return showsLastCard }
+        return focused == Self.fields.firstIndex(of: .expiry) && !expiryChanged && !lastCard.expiry.isEmpty && text(.expiry) == lastCard.expiry
+    }
 
     /// Forgets what a refused Pay said of each field whose text is no longer what it was (`before`, each field's).
     mutating func forgetRefusals(changedFrom before: [String]) {
@@ -85,6 +96,7 @@ public struct PaymentFormState: Sendable {
     /// The card number in groups and the expiry with its slash, as they are typed (or pasted).
     mutating func formatAsTyped() {
         if let lastCard, text(.card) != PaymentForm.formatCardNumber(lastCard.number.digits) { cardChanged = true }
+        if let lastCard, text(.expiry) != lastCard.expiry { expiryChanged = true }
         let digit: (Character) -> Bool = { $0.isASCII && $0.isNumber }
         if let card = Self.fields.firstIndex(of: .card) { inputs[card].reformat(counting: digit, PaymentForm.formatCardNumber) }
         if let expiry = Self.fields.firstIndex(of: .expiry) {
@@ -172,7 +184,7 @@ extension TerminalApp {
         // The last payment's card, as the form filled it in, is one value, as an autofilled field's is: the first
         // character typed replaces it and Backspace clears it (typing went on after its digits, whole on the
         // screen: a tester's new number read "4000 0000 0000 2503 400" and "too long").
-        if form.showsLastCard, form.focusedField == PaymentFormState.fields.firstIndex(of: .card) {
+        if form.focusHoldsLastCard {
             if case .character(let character) = key, !character.isNewline {
                 form.inputs[form.focus].clear()
             } else {

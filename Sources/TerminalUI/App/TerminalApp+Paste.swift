@@ -61,7 +61,7 @@ extension TerminalApp {
         case .payment(var form) where form.focusedField != nil:
             form.clearError()
             // A paste replaces the last card as typing does (``handlePayment(_:_:)``).
-            if form.showsLastCard, form.focusedField == PaymentFormState.fields.firstIndex(of: .card) { form.inputs[form.focus].clear() }
+            if form.focusHoldsLastCard { form.inputs[form.focus].clear() }
             let before = form.inputs.map(\.text)
             state.notice = form.paste(text).notice
             form.formatAsTyped()
