@@ -80,7 +80,7 @@ public struct FlowAnswers: Sendable {
             document = try JSONParser.parse(bytes)
         } catch {
             // Objects one a line (JSON Lines, as the output is) are one document here: said how to give them.
-            let lines = error.message == "unexpected text after the JSON value" && bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }) == UInt8(ascii: "{")
+            let lines = error.message == "unexpected text after the JSON value" && Self.holdsObjectsOneALine(bytes)
                 ? "; several answers objects go in one array, one object per flow (JSON Lines: wrap them with jq -s .)" : ""
             throw UsageError(error.isNumberOutOfRange ? "answers: \(error.description)" : "answers are not valid JSON: \(error.description)\(lines)")
         }
@@ -113,6 +113,17 @@ public struct FlowAnswers: Sendable {
             }
         }
         return parsed
+    }
+
+    /// Whether the text is objects one after another (`{…}` then `{`, whitespace between): JSON Lines, not junk
+    /// after one object.
+    static func holdsObjectsOneALine(_ bytes: [UInt8]) -> Bool {
+        let blank: (UInt8) -> Bool = { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard bytes.first(where: { !blank($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }) == UInt8(ascii: "{") else { return false }
+        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "}") {
+            if bytes[(index + 1)...].first(where: { !blank($0) }) == UInt8(ascii: "{") { return true }
+        }
+        return false
     }
 
     /// Whether the document holds nothing but JSON whitespace, after a byte order mark if it starts with one (an

@@ -29,7 +29,7 @@ public enum TextFile {
             case .isAFolder: "is a folder, not a file"
             case .notAFile(let kind): "is \(kind), not a regular file"
             case .isATerminal: "is a terminal, where what is typed would show; give a file or a pipe"
-            case .timedOut(let wait): "gave no whole JSON value within \(Self.seconds(wait)): its writer sent too little, or hangs"
+            case .timedOut(let wait): "gave no whole JSON value within \(Self.seconds(wait)): no writer opened it, or its writer sent too little, or hangs"
             case .tooLarge(let limit, let size):
                 "is larger than \(Self.bytes(limit))" + (size.map { " (\(Self.bytes($0)))" } ?? "")
             }

@@ -8,10 +8,16 @@ extension ScenarioReader {
     mutating func name(_ node: JSONNode?, _ path: @autoclosure () -> String, maxLength: Int) -> String? {
         guard let text = string(node, path(), maxLength: maxLength) else { return nil }
         if let invisible = text.unicodeScalars.first(where: { $0.properties.generalCategory == .format }) {
-            problem(path(), node, "contains an invisible formatting character (U+\(String(invisible.value, radix: 16, uppercase: true))), with which one name shows as another")
+            problem(path(), node, "contains an invisible formatting character (U+\(Self.hex(invisible.value))), with which one name shows as another")
             return nil
         }
         return text
+    }
+
+    /// A code point as Unicode writes it, four hex digits at least: U+00AD, U+200B, U+E0001.
+    static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// One of `words` (a lookup outcome, a challenge's UI type, a fault): anything else is refused naming them all

@@ -7,7 +7,9 @@ import Testing
     @Test(arguments: [
         (["activate"], "[]", "answers: 0 objects for 1 flow; give one object per flow, in order (line 1, column 1)"),
         (["activate", "login"], "\n  {}", "answers: one object for 2 flows; give an array with one object per flow, in order (line 2, column 3); objects one a line are not read one a flow: wrap them with jq -s ."),
-        // Objects one a line (JSON Lines, as the output is) are told how to be given.
+        // Objects one a line (JSON Lines, as the output is) are told how to be given; junk after one object is not.
+        (["activate", "login"], "{\"username\":\"a\"}\nxyz", "answers are not valid JSON: unexpected text after the JSON value at line 2, column 1"),
+        // Objects one a line:
         (["activate", "login"], "{\"username\":\"a\"}\n{\"username\":\"b\"}\n", "answers are not valid JSON: unexpected text after the JSON value at line 2, column 1; several answers objects go in one array, one object per flow (JSON Lines: wrap them with jq -s .)"),
         (["payer-auth"], #"{"card":"4000000000002701"}"#, #"answers (payer-auth) needs "card" and "expiry" for the card form (line 1, column 1)"#),
         (["activate", "payer-auth"], #"[{}, {"expiry":"12/30"}]"#, #"answers[1] (payer-auth) needs "card" and "expiry" for the card form (line 1, column 6)"#),

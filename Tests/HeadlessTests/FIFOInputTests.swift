@@ -43,7 +43,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let run = try Self.run(["run", "activate", "--ephemeral", "--prompt-timeout", "1", "--answers", fifo])
         #expect(run.status == 2, "\(run.status) \(run.stderr)")
-        #expect(run.stderr == "idp-tui: run: the answers file \(fifo) gave no whole JSON value within 5 s: its writer sent too little, or hangs (--prompt-timeout sets the wait, 5 s at least)\n", "\(run.stderr)")
+        #expect(run.stderr == "idp-tui: run: the answers file \(fifo) gave no whole JSON value within 5 s: no writer opened it, or its writer sent too little, or hangs (--prompt-timeout sets the wait, 5 s at least)\n", "\(run.stderr)")
     }
 
     /// `--answers FIFO` waits for the FIFO's writer, as `cat` does: idp-tui opens it first, its writer a second later.

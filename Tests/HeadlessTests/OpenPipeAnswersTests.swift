@@ -32,7 +32,7 @@ import Testing
     @Test func answersThatNeverCloseEndTheRunAfterThePromptTimeout() throws {
         let (status, output) = try run(["activate", "--ephemeral", "--prompt-timeout", "1"], writing: #"{"username":"alice","#)
         #expect(status == 2, "\(output)")
-        #expect(output == "idp-tui: run: standard input (the answers) gave no whole JSON value within 5 s: its writer sent too little, or hangs (--prompt-timeout sets the wait, 5 s at least)\n", "\(output)")
+        #expect(output == "idp-tui: run: standard input (the answers) gave no whole JSON value within 5 s: no writer opened it, or its writer sent too little, or hangs (--prompt-timeout sets the wait, 5 s at least)\n", "\(output)")
     }
 
     /// Answers that start with a byte order mark (which the parser accepts) end where their value closes too.

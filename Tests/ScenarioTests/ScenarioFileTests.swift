@@ -261,7 +261,7 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         // Invisible characters: "ali\u200Bce" and "alice" showed alike in every list.
         (minimal(users: #"{"username": "ali\u200Bce", "password": "pw"}"#),
          "$.identityProvider.tenants[0].users[0].username: contains an invisible formatting character (U+200B)"),
-        (minimal(users: #"{"username": "ali\u00ADce", "password": "pw"}"#), "contains an invisible formatting character (U+AD)"),
+        (minimal(users: #"{"username": "ali\u00ADce", "password": "pw"}"#), "contains an invisible formatting character (U+00AD)"),
         // A word from a list is told the list and the word meant, whatever the mistake ("Yes" was told it is
         // longer than 1 character; "timout", "tex" and "HTTP500" were told no word).
         (minimal(#""payments": {"cards": [{"number": "4111111111111111", "frictionless": "Yes"}]}"#),

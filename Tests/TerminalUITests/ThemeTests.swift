@@ -94,6 +94,18 @@ import Testing
         }
     }
 
+    /// A lone CR ends a line (the whole file read as line 1, its later problems unsaid), and a key is read in any
+    /// case, as its words are (`Status = red` was an unknown key).
+    @Test func aLoneCREndsALineAndKeysAreReadInAnyCase() throws {
+        let theme = try Theme.parse("Title = bold\rStatus = red", source: "t.theme")
+        #expect(theme.style(.title).attributes.contains(.bold))
+        do {
+            _ = try Theme.parse("title = bold\rstatusbar = red\rhint = purple\r", source: "t.theme")
+        } catch {
+            #expect(error.lines.map { $0.prefix(16) } == ["theme t.theme:2:", "theme t.theme:3:"], "\(error.lines)")
+        }
+    }
+
     /// Twenty problems are listed, then how many more (a 64 KiB text named as a theme gave thousands of lines).
     @Test func aThemeFilesProblemsAreListedTwentyAtMost() {
         let text = Array(repeating: "wonderland = bold", count: 30).joined(separator: "\n")

@@ -100,7 +100,8 @@ public struct Theme: Sendable {
         // split on it too.
         // A byte-order mark (an editor's "UTF-8 with BOM") is no part of the first key: "title" was an unknown key.
         let text = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        // A CR alone ends a line too (classic Mac OS), as it does in scenario files: the whole file read as line 1.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
         for (offset, rawLine) in lines.enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let trimmed = Self.trim(line)
@@ -113,7 +114,8 @@ public struct Theme: Sendable {
                 continue
             }
             let keyText = Self.trim(trimmed[..<equals])
-            guard let role = Role(rawValue: String(keyText)) else {
+            // In any case, as its words are read (`Status = red` was an unknown key).
+            guard let role = Role(rawValue: keyText.lowercased()) else {
                 // The likely key by name (`titel`), never the text given, which may be anything pasted.
                 let keys = Role.allCases.map(\.rawValue)
                 problems.append(ThemeError(file: source, line: number, column: column(keyText), key: nil,
