@@ -94,16 +94,15 @@ enum PaymentWording {
             payment.interactionCounter.map { "interactionCounter \($0)" }, payment.authenticationValue.map { "\(valueName) \($0)" },
         ].compactMap { $0 }
         if !emv.isEmpty { rows.append(.init("3-D Secure", emv.joined(separator: " · "))) }
-        if let card = payment.card {
-            rows.append(.init(cardLabel, [card, payment.brand, payment.amount, payment.merchant].compactMap { $0 }.joined(separator: " · ")))
-        }
         // What an authorisation carries beside the CAVV and ECI (Mastercard requires both for 3DS 2.x): the screen
-        // left them to the headless payment object and the history. Last, after the card: at 60 columns the rows
-        // above it scroll.
+        // left them to the headless payment object and the history. Before the card, which goes last.
         if let ds = payment.dsTransID {
             rows.append(.init("DS", "dsTransID \(ds)" + (payment.messageVersion.map { " · messageVersion \($0)" } ?? "")))
         }
         if let server = payment.threeDSServerTransID { rows.append(.init("3DS Server", "threeDSServerTransID \(server)")) }
+        if let card = payment.card {
+            rows.append(.init(cardLabel, [card, payment.brand, payment.amount, payment.merchant].compactMap { $0 }.joined(separator: " · ")))
+        }
         return rows
     }
 }
