@@ -225,7 +225,9 @@ if parsed.request != .run(.terminal) { EndingSignals.install() }
 switch parsed.request {
 case .help(let command):
     // In ASCII under a locale that is not UTF-8, as plain mode and the error lines are.
-    print(PlainASCII.forUserLocale(help(command, words: parsed.words)))
+    // Fitted to a terminal narrower than its lines; into a file or a pipe, as written.
+    let text = PlainASCII.forUserLocale(help(command, words: parsed.words))
+    print(OutputTerminal.columns.map { HelpWrapping.fit(text, width: $0) } ?? text)
     end(0)
 case .version:
     print("idp-tui \(version)")
