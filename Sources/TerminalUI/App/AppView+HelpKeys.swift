@@ -12,7 +12,9 @@ extension AppView {
             if !picker.filter.isEmpty || picker.editingFilter {
                 return [("type", "filter"), ("↑↓", "move"), ("enter", "fill the form"), ("esc", "clear"), ("F1", "help")]
             }
-            return [("↑↓", "move"), ("type", "filter"), ("enter", "fill the form"), ("esc", "close"), ("F1", "help")]
+            // Enter before the filter, in short words: at 60 columns the bar dropped "enter fill the form", the one key
+            // that takes a card (a newcomer found it only in the title, cut).
+            return [("↑↓", "move"), ("enter", "fill"), ("type", "filter"), ("esc", "close"), ("F1", "help")]
         }
         if let focus = state.logFocus {
             // F1, not ?: with a form behind the log, ? is typed.
@@ -66,7 +68,9 @@ extension AppView {
             switch challenge.screen.uiType {
             case .text: return [("enter", "submit"), ("tab", "next"), ("esc", "cancel"), ("F6", "log"), ("F1", "help")]
             // v before help: the diagram of the challenge's CReq and CRes, where no code field takes the key.
-            case .singleSelect, .multiSelect: return [("↑↓", "move"), ("space", "choose"), ("enter", "submit"), ("esc", "cancel"), ("F6", "log"),
+            // Space and Enter first, the arrows after them: at 60 columns the bar dropped "enter submit" and kept
+            // the arrows, which need no telling.
+            case .singleSelect, .multiSelect: return [("space", "pick"), ("enter", "submit"), ("↑↓", "move"), ("esc", "cancel"), ("F6", "log"),
                                                       ("v", "diagram"), ("? F1", "help")]
             case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("F6", "log"),
                                      ("v", "diagram"), ("? F1", "help")]
