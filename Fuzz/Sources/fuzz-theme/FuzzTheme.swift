@@ -12,7 +12,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard size <= 65_536, let text = String(validating: UnsafeBufferPointer(start: data, count: size), as: UTF8.self) else {
         return 0
     }
-    let lines = text.unicodeScalars.count { $0 == "\n" } + 1
+    // Lines end at LF, CR LF or a CR alone, as the parser splits them.
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.count
     let result = parse(text, base: nil)
     check(same(result, parse(crlf(text), base: nil)), "CRLF line ends read otherwise")
     let onDefault = parse(text, base: defaultTheme)
