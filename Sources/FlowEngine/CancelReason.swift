@@ -25,12 +25,22 @@ public enum CancelReason: Sendable, Equatable {
     /// Whether the user chose the cancel (an abort and an interrupt are nobody's choice).
     public var isUsers: Bool { self == .user }
 
-    /// What ended a flow that the user did not cancel, for its error ("aborted for bad input: …"); nil for the user's.
+    /// What ended a flow that the user did not cancel, in short ("aborted for bad input", "interrupted by SIGTERM"),
+    /// for the event at its prompt; nil for the user's.
+    public var abortHead: String? {
+        switch self {
+        case .user: nil
+        case .badInput: "aborted for bad input"
+        case .interrupted(let signal): "interrupted by \(signal)"
+        }
+    }
+
+    /// The same, and why, for the flow's error ("aborted for bad input: …"); nil for the user's.
     public var abortText: String? {
         switch self {
         case .user: nil
-        case .badInput(let why): "aborted for bad input: \(why)"
-        case .interrupted(let signal): "interrupted by \(signal): the process was told to end before the flow did"
+        case .badInput(let why): "\(abortHead ?? ""): \(why)"
+        case .interrupted: "\(abortHead ?? ""): the process was told to end before the flow did"
         }
     }
 

@@ -245,13 +245,12 @@ final class PaymentRun: DropsCardholder {
         case (let resolution, let waited):
             // Only the cardholder's own cancel is challengeCancel 01; an abort or an interrupt is the 3DS SDK's
             // transaction error.
-            guard let reason = resolution.cancelReason, !reason.isUsers else {
+            guard let reason = resolution.cancelReason, let why = reason.abortHead else {
                 state.withLock { $0.cardholderCancelled = true }
                 emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: EngineStatus.cancelled,
                      detail: "cancelled by the cardholder")
                 return .answer(.cancel)
             }
-            let why = if case .interrupted(let signal) = reason { "interrupted by \(signal)" } else { "aborted for bad input" }
             emit(.challengeScreen, from: .app, to: .drops, duration: waited, status: reason.status,
                  detail: "\(why); the 3DS SDK ends the challenge as a transaction error (challengeCancel 06)")
             return .answer(.transactionError)
