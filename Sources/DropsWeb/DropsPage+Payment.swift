@@ -386,7 +386,11 @@ extension DropsPage {
 
     private static func errorFields(_ error: ProtocolError?) -> [String: JSONValue] {
         guard let error else { return [:] }
-        return ["errorCode": .string(error.errorCode), "errorComponent": .string(error.errorComponent.rawValue),
-                "errorDescription": .string(error.errorDescription + (error.errorDetail.map { " (\($0))" } ?? ""))]
+        var fields: [String: JSONValue] = [
+            "errorCode": .string(error.errorCode), "errorComponent": .string(error.errorComponent.rawValue),
+            "errorDescription": .string(error.errorDescription),
+        ]
+        if let detail = error.errorDetail { fields["errorDetail"] = .string(detail) }
+        return fields
     }
 }

@@ -81,14 +81,19 @@ public struct PaymentOutcome: FlowResultDetail, Equatable, Encodable {
         if nextAction == .retry, threeDSecure?.transStatus == "N" || isUnfinishedChallenge { return Self.retryWithoutAuthorising }
         // A lookup that failed on an error (Cardinal's case 7: the directory server's Erro 101) is Cardinal's to put
         // right: its merchant action says so (the advice read as case 6's, the card merely not enrolled).
-        if nextAction == .proceedWithoutLiabilityShift, threeDSecure?.errorDescription?.contains(LookupOutcome.errorDetail) == true {
+        if nextAction == .proceedWithoutLiabilityShift, threeDSecure?.errorDetail == LookupOutcome.errorDetail {
             return nextAction.advice + " The lookup failed on an error: contact your support representative to resolve it."
         }
-        // Mastercard's authentication value is the AAV (sent in UCAF), Visa's and the others' the CAVV.
-        if nextAction == .proceedWithLiabilityShift, brand == "Mastercard" {
-            return nextAction.advice.replacingOccurrences(of: "the CAVV", with: "the AAV")
+        if nextAction == .proceedWithLiabilityShift, authenticationValueName != "CAVV" {
+            return nextAction.advice.replacingOccurrences(of: "the CAVV", with: "the \(authenticationValueName)")
         }
         return nextAction.advice
+    }
+
+    /// What the card's network calls its authentication value: Mastercard's is the AAV (sent in UCAF), Visa's and
+    /// the others' the CAVV.
+    public var authenticationValueName: String {
+        brand.flatMap(CardBrand.init(rawValue:)) == .mastercard ? "AAV" : "CAVV"
     }
 
     /// A challenge that ended on the device with no final transStatus (the 3DS SDK could not reach the ACS): the ACS

@@ -78,7 +78,8 @@ enum PaymentWording {
         }
         if let code = payment.errorCode {
             let component = payment.errorComponent.flatMap(ProtocolError.Component.init).map { " from the \($0.name)" } ?? ""
-            rows.append(.init("Erro", "\(code)\(component): \(payment.errorDescription ?? "")", .failure))
+            let detail = payment.errorDetail.map { " (\($0))" } ?? ""
+            rows.append(.init("Erro", "\(code)\(component): \(payment.errorDescription ?? "")\(detail)", .failure))
         }
         if let callback = payment.callback { rows.append(.init("callback", callback)) }
         // What ended a challenge first: its reason is then the spec's nearest code (a cancel's is 26).
@@ -88,10 +89,9 @@ enum PaymentWording {
         if let reason = payment.transStatusReason {
             rows.append(.init("reason", "\(reason) \(TransStatusReason(rawValue: reason)?.meaning ?? "")"))
         }
-        let valueName = payment.brand == "Mastercard" ? "AAV" : "CAVV"
         let emv = [
             payment.threeDSCompInd.map { "threeDSCompInd \($0)" },
-            payment.interactionCounter.map { "interactionCounter \($0)" }, payment.authenticationValue.map { "\(valueName) \($0)" },
+            payment.interactionCounter.map { "interactionCounter \($0)" }, payment.authenticationValue.map { "\(payment.authenticationValueName) \($0)" },
         ].compactMap { $0 }
         if !emv.isEmpty { rows.append(.init("3-D Secure", emv.joined(separator: " · "))) }
         // What an authorisation carries beside the CAVV and ECI (Mastercard requires both for 3DS 2.x): the screen

@@ -231,10 +231,13 @@ public struct ThreeDSecureOutcome: Sendable, Equatable, Codable {
     public var threeDSCompInd: String?
     public var interactionCounter: Int?
     public var signatureVerification: String?
-    /// The Erro message's code, component (C, S, D, A) and description, when one ended the exchange.
+    /// The Erro message's code, component (C, S, D, A), description and detail, when one ended the exchange: the
+    /// description is the code's own (EMV 3DS table A.4), the detail what the component adds (Cardinal's error
+    /// number on a failed lookup).
     public var errorCode: String?
     public var errorComponent: String?
     public var errorDescription: String?
+    public var errorDetail: String?
 
     public init(transStatus: String?, transStatusReason: String?, eci: String?, challengeCancel: String?) {
         self.transStatus = transStatus

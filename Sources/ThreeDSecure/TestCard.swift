@@ -23,7 +23,7 @@ public enum LookupOutcome: String, Sendable, Equatable, CaseIterable {
 
     public var enrolled: Enrollment { self == .bypassed ? .bypassed : .unavailable }
 
-    /// The detail of a lookup that fails (case 7), which its Erro's errorDescription carries: how a result tells it
+    /// The detail of a lookup that fails (case 7), its Erro's errorDetail: how a result tells it
     /// from case 6's Erro 101 (the card range takes no part).
     public static let errorDetail = "Cardinal error 1001: Error Processing Message Request"
 

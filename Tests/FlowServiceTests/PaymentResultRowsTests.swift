@@ -31,5 +31,13 @@ import Testing
         #expect(result.payment?.nextAction == .proceedWithoutLiabilityShift)
         let support = "May authorise, without liability shift: the risk stays yours. The lookup failed on an error: contact your support representative to resolve it."
         #expect(result.advice == (error ? support : "May authorise, without liability shift: the risk stays yours."), "\(result.advice ?? "")")
+        // The Erro's description is the code's own words; Cardinal's error number is its detail, a field of its own
+        // (it was bracketed into the description, and the advice found it there by text), which the screen brackets.
+        let payment = try #require(result.payment)
+        #expect(payment.errorCode == "101")
+        #expect(payment.errorDescription == "Message Received Invalid")
+        #expect((payment.errorDetail == "Cardinal error 1001: Error Processing Message Request") == error, "\(payment.errorDetail ?? "")")
+        let erro = try #require(result.summary.rows.first { $0.label == "Erro" })
+        #expect(erro.value == "101 from the directory server: Message Received Invalid (\(payment.errorDetail ?? ""))")
     }
 }
