@@ -83,12 +83,6 @@ public enum TextFile {
         // passwords) in freed memory.
         var value = endsWithValue && info.st_mode & S_IFMT != S_IFREG ? JSONValueEnd() : nil
         let deadline = info.st_mode & S_IFMT == S_IFREG ? nil : wait.map { ContinuousClock.now + $0 }
-        /// Milliseconds left to wait (-1: no end), 0 once past the deadline.
-        func left() -> Int32 {
-            guard let deadline else { return -1 }
-            let rest = deadline - ContinuousClock.now
-            return rest <= .zero ? 0 : Int32(min(rest.components.seconds * 1000 + rest.components.attoseconds / 1_000_000_000_000_000 + 1, 86_400_000))
-        }
         var timedOut = false
         var failed: Int32 = 0
         var bytes = [UInt8](unsafeUninitializedCapacity: limit + 1) { buffer, count in
@@ -97,8 +91,8 @@ public enum TextFile {
             while count < room {
                 // Once the value has closed, only what comes within a moment is read: the end of the stream, or what a
                 // writer sends right after (`cat answers.json more.json`, which the parser then refuses).
-                if value?.closed == true && !readable(descriptor, within: Self.afterValue) { break }
-                if value?.closed != true && deadline != nil && !readable(descriptor, within: left()) {
+                if value?.closed == true && !readable(descriptor, until: ContinuousClock.now + Self.afterValue) { break }
+                if value?.closed != true, let deadline, !readable(descriptor, until: deadline) {
                     timedOut = true
                     break
                 }
@@ -109,7 +103,7 @@ public enum TextFile {
                 // open must not make the read wait forever).
                 if read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                     if value?.closed == true { continue }
-                    _ = readable(descriptor, within: left())
+                    _ = readable(descriptor, until: deadline)
                     continue
                 }
                 if read < 0 { failed = errno }
@@ -131,16 +125,25 @@ public enum TextFile {
         return .success(bytes)
     }
 
-    /// How long, in milliseconds, a stream read to its value's end waits for more once the value has closed.
-    private static let afterValue: Int32 = 100
+    /// How long a stream read to its value's end waits for more once the value has closed.
+    private static let afterValue: Duration = .milliseconds(100)
 
-    /// Whether a read of `descriptor` returns within `milliseconds` (bytes, or the end of the stream).
-    private static func readable(_ descriptor: Int32, within milliseconds: Int32) -> Bool {
+    /// Whether a read of `descriptor` returns before `deadline` (nil: whenever it does): bytes, or the end of the
+    /// stream. A signal caught while it waits resumes the wait with the time left, not the whole wait again (signals
+    /// that came faster than the wait kept `--prompt-timeout` from ever ending).
+    private static func readable(_ descriptor: Int32, until deadline: ContinuousClock.Instant?) -> Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         while true {
-            let ready = poll(&entry, 1, milliseconds)
+            let ready = poll(&entry, 1, milliseconds(until: deadline))
             if ready < 0 && errno == EINTR { continue }
             return ready > 0
         }
+    }
+
+    /// Milliseconds from now to `deadline`, rounded up, for `poll`: -1 for no deadline, 0 once past it.
+    private static func milliseconds(until deadline: ContinuousClock.Instant?) -> Int32 {
+        guard let deadline else { return -1 }
+        let rest = deadline - ContinuousClock.now
+        return rest <= .zero ? 0 : Int32(min(rest.components.seconds * 1000 + rest.components.attoseconds / 1_000_000_000_000_000 + 1, 86_400_000))
     }
 }
