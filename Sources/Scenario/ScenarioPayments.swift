@@ -49,6 +49,12 @@ extension ScenarioReader {
                 if code.reveal().lowercased() == "resend" {
                     problem("\(path).challenge.oneTimeCode", rules["oneTimeCode"], "is the word plain mode takes to ask for a new code: choose another code")
                 }
+                // Plain mode trims a typed line's spaces (a pasted line often ends in one): a code that begins or ends
+                // in one could never be typed there.
+                let scalars = code.reveal().unicodeScalars
+                if [scalars.first, scalars.last].contains(where: { $0.map(CharacterSet.whitespaces.contains) == true }) {
+                    problem("\(path).challenge.oneTimeCode", rules["oneTimeCode"], "begins or ends with a space, which plain mode trims from a typed code: choose a code without")
+                }
                 policy.oneTimeCode = code
             }
         }
