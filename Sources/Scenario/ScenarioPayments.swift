@@ -199,8 +199,9 @@ extension ScenarioReader {
             correctReported = false
             for (index, item) in list.enumerated() {
                 // Options refused as a list (more than 8) are judged by the most a list may have: "from 1 to 1" sent
-                // the author to fix the right answers, which were fine.
-                let most = optionCount > 0 || !optionsReported ? max(1, optionCount) : 8
+                // the author to fix the right answers, which were fine, and "from 1 to 9" took an option the list
+                // may not have.
+                let most = optionCount > 0 || !optionsReported ? min(max(1, optionCount), 8) : 8
                 guard let number = integer(item, "\(path).correct[\(index)]", 1...most) else {
                     correctReported = true
                     continue

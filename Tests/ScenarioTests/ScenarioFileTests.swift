@@ -296,6 +296,12 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
         #expect(found.contains { $0.contains("$.identityProvider.tenants[0].users: has more than 1000 entries") }, "\(found)")
         #expect(found.contains { $0.contains("users[7].password: must be a string, not a number") }, "\(found)")
         #expect(found.count == 2, "\(found)")
+        // A select card's nine options: the right answers are judged against the eight a list may have.
+        let options = (1...9).map { "\"option \($0)\"" }.joined(separator: ", ")
+        let card = #"{"number": "4000000000002925", "challenge": "single-select", "prompt": "Pick", "options": ["# + options + #"], "correct": [9]}"#
+        let select = problems(minimal(#""payments": {"cards": ["# + card + "]}"))
+        #expect(select.contains { $0.hasSuffix("$.payments.cards[0].options: has more than 8 entries") }, "\(select)")
+        #expect(select.contains { $0.hasSuffix("$.payments.cards[0].correct[0]: must be from 1 to 8") }, "\(select)")
     }
 
     /// A refused `final` is the card's one problem: its reason was then judged against Y, "a transStatusReason goes
