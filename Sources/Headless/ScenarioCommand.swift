@@ -1,5 +1,6 @@
 import FlowRecords
 import Foundation
+import JSONText
 import Scenario
 
 /// `idp-tui scenario check FILE` and `idp-tui scenario show [FILE]`.
@@ -50,7 +51,7 @@ public enum ScenarioCommand {
             write(ScenarioFile.json(scenario).text())
             return 0
         default:
-            throw UsageError("scenario: unknown command \"\(verb)\"; use check or show")
+            throw UsageError("scenario: unknown command \"\(verb)\"\(KeySuggestion.hint(for: verb, among: ["check", "show"])); use check or show")
         }
     }
 }

@@ -133,7 +133,7 @@ public enum StateCommands {
         let unknown = { (word: String) in
             // `history list`, as git's `stash list` is: the list is the command with no verb.
             word == "list" ? UsageError("history: the list is idp-tui history itself, with no verb; its verbs are show ID, export ID and prune")
-                : UsageError("history: unknown argument \"\(word)\"; use show ID, export ID or prune, or see idp-tui history --help")
+                : UsageError("history: unknown argument \"\(word)\"\(KeySuggestion.hint(for: word, among: Command.historyVerbs)); use show ID, export ID or prune, or see idp-tui history --help")
         }
         // (An option given to the wrong verb was refused by the parser, from the option table.)
         if verb == nil, let word = arguments.first { throw unknown(word) }

@@ -1,25 +1,26 @@
-/// The known key an unknown one was likely meant to be: one that differs from it by case alone or by at most two
-/// letters (inserted, deleted or changed), and is the only such key; failing that, the longest known key of five
-/// letters or more that it starts with and runs past by five at most (`statusbar`, `status_line`: status;
-/// `log.warning`: log.warn). Errors name
-/// that known key, never the key that was given: a value typed where a key belongs (a password) must not be printed.
+/// The known key (or word) an unknown one was likely meant to be: one that differs from it by case alone or by at most
+/// two letters (inserted, deleted or changed; a word of two letters by one at most, `rn`: run), and is the only such
+/// key; failing that, the longest known key of five letters or more that it starts with and runs past by five at most
+/// (`statusbar`, `status_line`: status; `log.warning`: log.warn). Errors name that known key, never the key that was
+/// given: a value typed where a key belongs (a password) must not be printed.
 public enum KeySuggestion {
     public static func closest(to key: String, among known: [String]) -> String? {
         let given = Array(key.lowercased())
-        guard given.count >= 3 else { return nil }
+        // Two letters off a word of two is any short word: only one letter off it is a guess (`rn`, `ru`: run).
+        guard given.count >= 2 else { return nil }
         // A word that runs on past a known one by a little (`statusbar`, `status_line`): not one that merely starts
         // with a short one (`cardholder` is no `card`, `erroneous` no `erro`).
-        return nearest(given, among: known) ?? known.filter {
+        return nearest(given, among: known, limit: given.count == 2 ? 1 : 2) ?? known.filter {
             $0.count >= 5 && given.count - $0.count <= 5 && key.lowercased().hasPrefix($0.lowercased())
         }.max { $0.count < $1.count }
     }
 
-    private static func nearest(_ given: [Character], among known: [String]) -> String? {
+    private static func nearest(_ given: [Character], among known: [String], limit: Int) -> String? {
         var best: (key: String, distance: Int)?
         var tied = false
         for candidate in known {
-            let distance = editDistance(given, Array(candidate.lowercased()), limit: 2)
-            guard distance <= 2 else { continue }
+            let distance = editDistance(given, Array(candidate.lowercased()), limit: limit)
+            guard distance <= limit else { continue }
             if let current = best, current.distance <= distance {
                 if current.distance == distance { tied = true }
                 continue

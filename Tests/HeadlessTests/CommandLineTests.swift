@@ -157,6 +157,54 @@ import Testing
         #expect(problem?.hasPrefix(message) == true, "\(problem ?? "no error")")
     }
 
+    /// A value from a fixed list that is not on it names the word it was likely meant to be (another case, or up to
+    /// two letters off), as a misspelt option, flow or key does, after the list it gives as before; a value near no
+    /// word gets the list alone. A misspelt command or verb names the one it was likely meant to be.
+    @Test(arguments: [
+        (["run", "payer-auth", "--bridge-timing", "swfit"],
+         #"run: --bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not "swfit"; did you mean "swift"?"#),
+        (["run", "payer-auth", "--bridge-timing", "slow"], #"run: --bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not "slow""#),
+        (["run", "login", "--auth-mode", "PIN"], #"run: --auth-mode takes no, biometric, password or pin, not "PIN"; did you mean "pin"?"#),
+        (["run", "login", "--auth-mode", "face"], #"run: --auth-mode takes no, biometric, password or pin, not "face""#),
+        (["run", "q2-login", "--launch", "deeplink"], #"run: --launch takes normal, deep-link or push, not "deeplink"; did you mean "deep-link"?"#),
+        (["compare", "--variant", "guid"],
+         #"compare: --variant takes guide or guide-as-written or enrollment-client-for-login, not "guid"; did you mean "guide"?"#),
+        (["history", "export", "1", "--format", "jsn"], #"history export: --format takes mermaid or json, not "jsn"; did you mean "json"?"#),
+        (["history", "export", "1", "--format", "svg"], #"history export: --format takes mermaid or json, not "svg""#),
+        // A fault's count is kept in the one named; lose-acks with a count out of range is answered by the list's range.
+        (["run", "payer-auth", "--bridge-fault", "lose-ack:3"], "run: --bridge-fault takes \(bridgeFaults), not \"lose-ack:3\"; did you mean \"lose-acks:3\"?"),
+        (["run", "payer-auth", "--bridge-fault", "lose-evry-ack"], "run: --bridge-fault takes \(bridgeFaults), not \"lose-evry-ack\"; did you mean \"lose-every-ack\"?"),
+        (["run", "payer-auth", "--bridge-fault", "lose-acks"], "run: --bridge-fault takes \(bridgeFaults), not \"lose-acks\"; did you mean \"lose-acks:N\"?"),
+        (["run", "payer-auth", "--bridge-fault", "lose-acks:300"], "run: --bridge-fault takes \(bridgeFaults), not \"lose-acks:300\""),
+        (["run", "payer-auth", "--bridge-fault", "gremlins"], "run: --bridge-fault takes \(bridgeFaults), not \"gremlins\""),
+        (["rn"], #"unknown command or option "rn"; did you mean "run"?"#),
+        (["help", "rn"], #"unknown command "rn"; did you mean "run"?"#),
+        (["ls"], #"unknown command or option "ls"; see idp-tui --help"#),
+    ] as [([String], String)])
+    func aValueOffTheListNamesTheLikelyOne(arguments: [String], message: String) {
+        #expect(problem(arguments) == message, "\(problem(arguments) ?? "no error")")
+    }
+
+    private static let bridgeFaults = "lose-acks:N, lose-every-ack, ready-never-comes, malformed-message, unknown-event, wrong-origin (N from 1 to 100)"
+
+    /// The same on the binary's standard error: one line, exit 2; the verbs its commands read (`history`'s,
+    /// `scenario`'s) and a theme's name too.
+    @Test(arguments: [
+        (["run", "payer-auth", "--ephemeral", "--bridge-timing", "Web"],
+         #"idp-tui: run: --bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not "Web"; did you mean "web"?"#),
+        (["run", "logout", "--ephemeral", "--theme", "monocrome"],
+         #"idp-tui: run: theme monocrome: is neither a built-in theme (default, high-contrast, monochrome) nor a readable file; did you mean "monochrome"?"#),
+        (["history", "shwo", "1", "--state", "/nonexistent/s.sqlite"],
+         #"idp-tui: history: unknown argument "shwo"; did you mean "show"?; use show ID, export ID or prune, or see idp-tui history --help"#),
+        (["scenario", "chek", "x.json"], #"idp-tui: scenario: unknown command "chek"; did you mean "check"?; use check or show"#),
+        (["scenario", "lint", "x.json"], #"idp-tui: scenario: unknown command "lint"; use check or show"#),
+    ] as [([String], String)])
+    func aWordOffTheListIsOneLineAndExitTwo(arguments: [String], message: String) throws {
+        let run = try BinaryRun.run(arguments, stdin: "{}")
+        #expect(run.status == 2, "\(run.stdout)")
+        #expect(run.stderr == message + "\n", "\(run.stderr)")
+    }
+
     /// An empty word for the file (an unset shell variable) is named as that: the error was ": $: the file cannot be
     /// read", with no name in it.
     @Test func scenarioCheckOfAnEmptyNameSaysSo() throws {

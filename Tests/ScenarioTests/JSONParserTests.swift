@@ -151,7 +151,11 @@ import Testing
         #expect(KeySuggestion.closest(to: "activationCode", among: known) == "activation-code", "case, and a dash")
         #expect(KeySuggestion.closest(to: "pass", among: known) == nil, "four letters away")
         #expect(KeySuggestion.closest(to: "wonderland", among: known) == nil)
-        #expect(KeySuggestion.closest(to: "ca", among: known) == nil, "too short to guess")
+        #expect(KeySuggestion.closest(to: "ca", among: known) == nil, "four letters away")
+        // A word of two letters is one letter off at most (two off a short word is any word); of one, no guess.
+        #expect(KeySuggestion.closest(to: "rn", among: ["run", "reset", "history"]) == "run")
+        #expect(KeySuggestion.closest(to: "ab", among: ["no", "pin"]) == nil)
+        #expect(KeySuggestion.closest(to: "r", among: ["run", "no"]) == nil)
         // Two known keys equally close: no guess.
         #expect(KeySuggestion.closest(to: "cart", among: ["card", "cars"]) == nil)
     }

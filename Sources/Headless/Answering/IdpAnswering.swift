@@ -3,6 +3,7 @@ import FlowCatalog
 import FlowEngine
 import IdentityProvider
 import IdpFlows
+import JSONText
 import KSMasterController
 
 /// The IdpSdk flows' answers: the fields the scenario's IdP may put on its forms, checked as the forms come.
@@ -24,7 +25,8 @@ final class IdpAnswering: FamilyAnswering {
                    reaches: reach) {
             options, value, problem throws(UsageError) in
             guard let mode = KSMAuthenticationMode(rawValue: value) else {
-                throw problem("--auth-mode takes no, biometric, password or pin, not \"\(value)\"")
+                throw problem("--auth-mode takes no, biometric, password or pin, not \"\(value)\""
+                    + KeySuggestion.hint(for: value, among: KSMAuthenticationMode.allCases.map(\.rawValue)))
             }
             options.settings.idp.authenticationMode = mode
         },

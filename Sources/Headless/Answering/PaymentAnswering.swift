@@ -34,7 +34,7 @@ final class PaymentAnswering: FamilyAnswering {
             case "wrong-origin": try set(\.wrongOrigin, value)
             default:
                 guard value.hasPrefix("lose-acks:"), let count = Int(value.dropFirst("lose-acks:".count)), (1...100).contains(count) else {
-                    throw problem("--bridge-fault takes \(bridgeFaultList) (N from 1 to 100), not \"\(value)\"")
+                    throw problem("--bridge-fault takes \(bridgeFaultList) (N from 1 to 100), not \"\(value)\"" + bridgeFaultHint(value))
                 }
                 guard options.settings.payment.bridgeFaults.lostAcks == 0 else { throw problem("--bridge-fault lose-acks is given twice; give it once") }
                 options.settings.payment.bridgeFaults.lostAcks = count
@@ -46,10 +46,21 @@ final class PaymentAnswering: FamilyAnswering {
             switch value {
             case "swift": options.settings.payment.bridgeTiming = .swiftHost
             case "web": options.settings.payment.bridgeTiming = .webHosts
-            default: throw problem("--bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not \"\(value)\"")
+            default:
+                throw problem("--bridge-timing takes swift (1.5 s, 3 retries) or web (1 s, 2 retries), not \"\(value)\""
+                    + KeySuggestion.hint(for: value, among: ["swift", "web"]))
             }
         },
     ]
+
+    /// The fault a wrong `--bridge-fault` was likely meant to be, its count kept (`lose-ack:3`: "lose-acks:3"); none
+    /// for `lose-acks` with a count out of range or not a number, which the list's "N from 1 to 100" answers.
+    private static func bridgeFaultHint(_ value: String) -> String {
+        let name = value.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard name[0] != "lose-acks" || name.count == 1 else { return "" }
+        let count = name.count == 2 && Int(name[1]).map { (1...100).contains($0) } == true ? String(name[1]) : "N"
+        return KeySuggestion.hint(for: value, among: bridgeFaultList.split(separator: ", ").map { $0 == "lose-acks:N" ? "lose-acks:\(count)" : String($0) })
+    }
 
     private let service: FlowService
     /// This flow's progress through its payment answers.

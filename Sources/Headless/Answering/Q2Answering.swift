@@ -22,7 +22,9 @@ final class Q2Answering: FamilyAnswering {
         OptionSpec(name: "--launch", value: "normal|deep-link|push", help: "how the app was opened, for the Q2 module", scope: .engine,
                    reaches: FlowCatalog.kinds(changedBy: Q2Settings.self)) {
             options, value, problem throws(UsageError) in
-            guard let launch = Q2Launch(rawValue: value) else { throw problem("--launch takes normal, deep-link or push, not \"\(value)\"") }
+            guard let launch = Q2Launch(rawValue: value) else {
+                throw problem("--launch takes normal, deep-link or push, not \"\(value)\"" + KeySuggestion.hint(for: value, among: Q2Launch.allCases.map(\.rawValue)))
+            }
             options.settings.q2.launch = launch
         },
         // Every flow but a payment, whose page meets the network's faults alone (an answer's insecureDevice is refused

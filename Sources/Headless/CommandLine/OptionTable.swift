@@ -1,6 +1,7 @@
 import FlowCatalog
 import FlowEngine
 import Foundation
+import JSONText
 import StateStore
 
 /// One option of the command line: its name, the value it takes (nil: none), what it does, where it is
@@ -133,7 +134,8 @@ enum OptionTable {
                    scope: .only([.compare])) {
             options, value, problem throws(UsageError) in
             guard let variant = ParityCheck.Variant(rawValue: value) else {
-                throw problem("--variant takes \(ParityCheck.Variant.allCases.map(\.rawValue).joined(separator: " or ")), not \"\(value)\"")
+                let variants = ParityCheck.Variant.allCases.map(\.rawValue)
+                throw problem("--variant takes \(variants.joined(separator: " or ")), not \"\(value)\"" + KeySuggestion.hint(for: value, among: variants))
             }
             options.variant = variant
         },
@@ -169,7 +171,9 @@ enum OptionTable {
         OptionSpec(name: "--format", value: "mermaid|json", help: "what `history export` writes", scope: .only([.history]),
                    verbs: ["export"], instead: ["": "the list as JSON: idp-tui history --json"]) {
             options, value, problem throws(UsageError) in
-            guard value == "mermaid" || value == "json" else { throw problem("--format takes mermaid or json, not \"\(value)\"") }
+            guard value == "mermaid" || value == "json" else {
+                throw problem("--format takes mermaid or json, not \"\(value)\"" + KeySuggestion.hint(for: value, among: ["mermaid", "json"]))
+            }
             options.format = value
         },
     ]

@@ -99,7 +99,10 @@ public struct ParsedCommandLine: Sendable {
             return ParsedCommandLine(request: .version, options: CommandLineOptions(), words: [])
         }
         // `idp-tui check --help` (for `scenario check`) printed the whole help and exited 0, as if `check` were a command.
-        if help, command == nil, let word = words.first { throw UsageError("unknown command \"\(word)\"; see idp-tui --help") }
+        if help, command == nil, let word = words.first {
+            let hint = KeySuggestion.hint(for: word, among: Command.allCases.map(\.rawValue).filter { !$0.isEmpty })
+            throw UsageError("unknown command \"\(word)\"" + (hint.isEmpty ? "; see idp-tui --help" : hint))
+        }
         if help { return ParsedCommandLine(request: .help(chosen), options: CommandLineOptions(), words: words) }
 
         let prefix = errorPrefix(of: chosen, words: words)

@@ -227,7 +227,8 @@ public struct Theme: Sendable {
         }
         if let theme = builtIn(argument) { return theme }
         guard FileManager.default.fileExists(atPath: argument) else {
-            throw ThemeError(file: argument, line: nil, key: nil, message: "is neither a built-in theme (\(BuiltInThemes.names.joined(separator: ", "))) nor a readable file")
+            throw ThemeError(file: argument, line: nil, key: nil, message: "is neither a built-in theme (\(BuiltInThemes.names.joined(separator: ", "))) nor a readable file"
+                                 + KeySuggestion.hint(for: argument, among: BuiltInThemes.names))
         }
         let bytes: [UInt8]
         switch TextFile.read(argument, limit: 65_536) {
