@@ -305,18 +305,31 @@ public struct NetworkRequest: Sendable, Equatable {
 
     /// The IdP's requests, as the SDK that sends them and the IdP that answers them say them.
     public static func openLogin(clientId: String, tenantId: String) -> NetworkRequest {
-        NetworkRequest("GET /authorize", detail: "client_id=\(clientId), tenant=\(tenantId)")
+        NetworkRequest(IdpEndpoint.openLogin.rawValue, detail: "client_id=\(clientId), tenant=\(tenantId)")
     }
 
     /// `fields`: the form's field names (ASCII: compared by their bytes). Not generic: called from other modules,
     /// a generic one ran unspecialized, some 8,000 instructions a request (9 % of a flow's, with the IdP's call).
     public static func submitForm(_ fields: [String]) -> NetworkRequest {
-        NetworkRequest("POST /authorize", detail: "form fields " + fields.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: ", "))
+        NetworkRequest(IdpEndpoint.submitForm.rawValue, detail: "form fields " + fields.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: ", "))
     }
 
     public static func token(clientId: String) -> NetworkRequest {
-        NetworkRequest("POST /token", detail: "grant_type=authorization_code, client_id=\(clientId)")
+        NetworkRequest(IdpEndpoint.token.rawValue, detail: "grant_type=authorization_code, client_id=\(clientId)")
     }
+
+    /// The IdP's endpoint this request goes to, nil for another server's (Q2 Core's).
+    public var idpEndpoint: IdpEndpoint? { IdpEndpoint(rawValue: name) }
+}
+
+/// The IdP's three endpoints, by the request line the log shows.
+public enum IdpEndpoint: String, Sendable {
+    /// The login page: the app's client and tenant, nothing secret.
+    case openLogin = "GET /authorize"
+    /// The answered form: the user name, password or activation code, which the IdP counts and spends.
+    case submitForm = "POST /authorize"
+    /// The authorization code exchanged for tokens (the MC-SDK's SetAuthorisationCode).
+    case token = "POST /token"
 }
 
 /// `localizedDescription` is ``description`` (Q2's `MobileCoreLoginFailure.networkUnavailable` carries it as its

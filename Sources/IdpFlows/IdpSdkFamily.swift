@@ -226,7 +226,17 @@ public final class IdpSdkFamily: FlowFamily {
         for abandoned in requests {
             let sender = Self.caller(on: abandoned.sentOn)
             run.emit(FlowStep(abandoned.request.name), from: sender, to: sender, thread: abandoned.sentOn, status: EngineStatus.abandoned,
-                     detail: "abandoned on its way by the cancel: the IdP never got it, so it counts for nothing (no attempt, no code used)")
+                     detail: "abandoned on its way by the cancel: the IdP never got it" + Self.abandonedMeaning(abandoned.request.idpEndpoint))
+        }
+    }
+
+    /// What a request abandoned on its way leaves undone, by where it was going: the form's "no code used" read,
+    /// under an abandoned token request, as if the activation code the form before it spent were still good.
+    private static func abandonedMeaning(_ endpoint: IdpEndpoint?) -> String {
+        switch endpoint {
+        case .submitForm: ", so the form counts for nothing (no failed attempt, no activation code spent)"
+        case .token: ", so no tokens were issued (what the IdP took before it stands: an activation code it accepted stays spent)"
+        case .openLogin, nil: ""
         }
     }
 

@@ -52,8 +52,26 @@ import Testing
         #expect(events[abandoned].from == .idpSdk && events[abandoned].to == .idpSdk, "the IdpSdk's own note, no message to the IdP")
         // On the thread the request left from, not the cancelling one (the terminal's main).
         #expect(events[abandoned].thread == "IdpSdk", "\(events[abandoned].thread)")
-        #expect(events[abandoned].detail.contains("the IdP never got it"))
+        #expect(events[abandoned].detail.contains("the IdP never got it, so the form counts for nothing (no failed attempt"))
         #expect(abandoned < (events.firstIndex { $0.step == .cancel } ?? -1))
+    }
+
+    /// An activation cancelled while its token request is on its way: the note says no tokens came of it, and not
+    /// that no code was used (the form before it spent the activation code, as the advice then says).
+    @Test func anAbandonedTokenRequestSaysTheActivationCodeStaysSpent() throws {
+        let clock = ManualClock(countingWork: true)
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        let flow = service.start(.activate)
+        let tokenSent = { frontEnd.events.contains { $0.step.rawValue == "POST /token" && $0.from == .masterController } }
+        #expect(service.settle(frontEnd, clock: clock, until: tokenSent))
+        service.cancel(flowID: flow)
+        service.settle(frontEnd, clock: clock)
+        let note = try #require(frontEnd.events(of: flow).first { $0.status == EngineStatus.abandoned }, "\(frontEnd.events(of: flow).map(\.step.rawValue))")
+        #expect(note.step.rawValue == "POST /token")
+        #expect(note.detail == "abandoned on its way by the cancel: the IdP never got it, so no tokens were issued "
+            + "(what the IdP took before it stands: an activation code it accepted stays spent)", "\(note.detail)")
     }
 
     /// A round trip waiting on the network holds no thread: while the activation's form is on its way, the device's
