@@ -142,6 +142,21 @@ public protocol FlowHistory: Sendable {
     /// Adds to flow `id`'s transcript, after its own events, what a call that cannot be stopped did after the flow was
     /// cancelled and recorded (KSSIDP's, to its answer); nothing when the flow is no longer kept.
     func append(_ events: [RecordedEvent], toFlow id: Int) throws(StoreFailure)
+    /// Since when this process has waited for another process's lock on the file the history is kept in (and the
+    /// device with it); nil while nothing waits.
+    var lockedSince: ContinuousClock.Instant? { get }
+    /// Stops waiting for another process's lock, now and until ``waitForLockAgain()``: what waits fails as locked (a
+    /// flow's record is then not saved, and says so).
+    func stopWaitingForLock()
+    /// Waits for another process's lock again, as long as the busy timeout (a new flow is started).
+    func waitForLockAgain()
+}
+
+extension FlowHistory {
+    /// A history kept in memory waits for no other process.
+    public var lockedSince: ContinuousClock.Instant? { nil }
+    public func stopWaitingForLock() {}
+    public func waitForLockAgain() {}
 }
 
 /// History for one process (`--ephemeral`): the newest 500 flows.

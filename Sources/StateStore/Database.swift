@@ -52,9 +52,12 @@ final class Database: @unchecked Sendable {
     /// timeout, and no longer once the process is exiting on a signal (``OpenDatabases/closing``): a `reset` or a
     /// `history prune` waiting on the lock when Ctrl-C came went on to empty the file once the lock was free (the
     /// signal's handler waited for it to close the file), and then exited 130 as if nothing had been done.
-    static func waitWhileBusy(_ count: Int32) -> Int32 {
+    /// Nor once someone stopped waiting (``LockWaits/stop()``: a second Esc).
+    static func waitWhileBusy(_ connection: UnsafeMutableRawPointer?, _ count: Int32) -> Int32 {
         let pause: Int32 = 5
-        guard !OpenDatabases.closing.load(ordering: .acquiring), count < busyTimeoutMilliseconds / pause else { return 0 }
+        guard !OpenDatabases.closing.load(ordering: .acquiring), count < busyTimeoutMilliseconds / pause,
+            LockWaits.waiting(UInt(bitPattern: connection), count: count)
+        else { return 0 }
         usleep(UInt32(pause) * 1000)
         return 1
     }
@@ -97,7 +100,8 @@ final class Database: @unchecked Sendable {
             sqlite3_close(opened)
             throw StateError("cannot \(readOnly ? "read" : "open") the state file \(path): \(message)")
         }
-        sqlite3_busy_handler(opened, { _, count in Database.waitWhileBusy(count) }, nil)
+        // The handle's own address is the handler's context: which connection waits, for ``LockWaits``.
+        sqlite3_busy_handler(opened, { connection, count in Database.waitWhileBusy(connection, count) }, UnsafeMutableRawPointer(opened))
         return (opened, immutable)
     }
 
@@ -293,7 +297,9 @@ final class Database: @unchecked Sendable {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             immutable ? Self.damaged(path, message) : OpenDatabases.noteDamage(Self.damaged(path, message))
         case SQLITE_BUSY, SQLITE_LOCKED:
-            StateError("the state file \(path) stayed locked by another process for \(Self.busyTimeoutMilliseconds / 1000) s", reason: .busy)
+            LockWaits.wasStopped(UInt(bitPattern: UnsafeMutableRawPointer(handle)))
+                ? StateError("the state file \(path) was locked by another process, and you stopped waiting for it", reason: .busy)
+                : StateError("the state file \(path) stayed locked by another process for \(Self.busyTimeoutMilliseconds / 1000) s", reason: .busy)
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM:
             StateError("cannot \(readOnly ? "read" : "write") the state file \(path): \(message)")
         case SQLITE_FULL:

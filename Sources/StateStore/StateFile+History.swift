@@ -15,6 +15,12 @@ final class SQLiteFlowHistory: FlowHistory {
         self.database = database
     }
 
+    var lockedSince: ContinuousClock.Instant? { LockWaits.since }
+
+    func stopWaitingForLock() { LockWaits.stop() }
+
+    func waitForLockAgain() { LockWaits.resume() }
+
     func record(_ record: HistoryRecord) throws(StoreFailure) -> Int {
         let summary = record.summary
         do {

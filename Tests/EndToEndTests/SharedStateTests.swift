@@ -39,6 +39,61 @@ import Testing
         let (wasReset, last) = session.waitUntil { $0.contains("device: not activated") }
         #expect(wasReset, "\(last)")
     }
+
+    /// Another process holds the state file's lock through a login: the working screen says the flow waits for the
+    /// state file, and one Esc ends the flow at once, its record not saved because the person stopped waiting. It
+    /// said "waiting for MC-SDK: Start", then "cancelling…", and the second Esc, which promised to end it at once,
+    /// did nothing until the device's read and the flow's record had each waited out the 10 s busy timeout.
+    @Test func anEscStopsWaitingForAnotherProcesssLockOnTheStateFile() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-locked-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let state = folder + "/state.sqlite"
+        #expect(try TmuxSession.runBinary(["run", "activate", "--state", state],
+                                          stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#) == 0)
+        let session = try TmuxSession(arguments: ["--state", state])
+        #expect(session.waitFor("device: logged in as alice"))
+        // Held until the test ends, whatever comes first: the old wait ended only with the busy timeout.
+        let lock = try StateFileLock(state)
+        defer { lock.release() }
+        session.press("2")
+        session.press("Enter")
+        #expect(session.waitFor("waiting for the state file: another process holds its lock"))
+        #expect(session.waitFor("Esc stops waiting: the flow ends, and is not saved."))
+        session.press("Escape")
+        #expect(session.waitFor("Log in cancelled"))
+        // The record's failure, whole in the log's detail view, says the person stopped waiting.
+        session.press("Tab")
+        session.press("End")
+        session.press("Enter")
+        let (told, screen) = session.waitUntil { $0.replacingOccurrences(of: "│", with: "").split(separator: " ").joined(separator: " ")
+            .contains("was locked by another process, and you stopped waiting for it") }
+        #expect(told, "\(screen)")
+    }
+}
+
+/// Another process's write lock on a state file (`BEGIN IMMEDIATE`, as `sqlite3` takes it), by Python's sqlite3,
+/// held until ``release()``.
+final class StateFileLock {
+    private let process = Process()
+    private let input = Pipe()
+
+    init(_ path: String) throws {
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+            + "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); sys.stdin.read()", path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        // Taken once it says so.
+        _ = output.fileHandleForReading.availableData
+    }
+
+    func release() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
 }
 
 extension TmuxSession {

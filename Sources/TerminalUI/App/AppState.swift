@@ -205,6 +205,11 @@ public struct AppState: Sendable {
     /// When the flow on the working screen was cancelled (its step ``ScreenState/cancellingStep``): a cancel that
     /// its SDK takes a while to carry out (a payment's cancel CReq to a slow ACS) says how long it has waited.
     public var cancellingSince: ContinuousClock.Instant?
+    /// Since when a flow's work or its record has waited for another process's lock on the state file (read from the
+    /// history at each tick of the working screen); nil while nothing waits.
+    public var stateFileLockedSince: ContinuousClock.Instant?
+    /// How long such a wait goes before the working screen says it (most end within a moment).
+    static let lockShownAfter: Duration = .milliseconds(500)
     /// How long a cancel goes before the working screen counts its time and offers to stop waiting.
     static let cancelShownAfter: Duration = .seconds(1)
     /// What a key typed while a flow works is told; the prompt that comes takes the notice away.
@@ -245,6 +250,12 @@ public struct AppState: Sendable {
     }
 
     /// The working screen of a flow being cancelled.
+    /// Whether the working screen says it waits for the state file's lock, at `now`.
+    func showsLockWait(at now: ContinuousClock.Instant) -> Bool {
+        guard case .working = screen, let since = stateFileLockedSince else { return false }
+        return since.duration(to: now) >= Self.lockShownAfter
+    }
+
     mutating func showCancelling(flowID: Int, flow: FlowKind) {
         screen = .working(flowID: flowID, flow: flow, step: ScreenState.cancellingStep)
         cancellingSince = .now

@@ -280,6 +280,15 @@ public enum AppView {
             let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
             line = "cancelling… the SDK is ending the flow · \(tenths / 10).\(tenths % 10) s"
         }
+        // Another process's lock on the state file, waited for longer than a moment: said, with its time, whatever
+        // else waits on it (the SDK's step, the cancel, the flow's record), and one Esc stops waiting.
+        var lockHint: String?
+        if state.showsLockWait(at: state.now), let since = state.stateFileLockedSince {
+            let elapsed = since.duration(to: state.now)
+            let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
+            line = "waiting for the state file: another process holds its lock · \(tenths / 10).\(tenths % 10) s"
+            lockHint = "Esc stops waiting: the flow ends, and is not saved."
+        }
         // Two lines, so that the ticking time is not cut off at 60 columns.
         let used = buffer.putWrapped(line, row: area.top + 2, column: area.left, width: area.width, lines: 2, role: .text)
         var hintRow = area.top + 4
@@ -299,7 +308,7 @@ public enum AppView {
             }
             hintRow = row + (spaced ? 1 : 0)
         }
-        if hintRow < bottom { buffer.put(hint, row: hintRow, column: area.left, role: .hint) }
+        if hintRow < bottom { buffer.put(lockHint ?? hint, row: hintRow, column: area.left, role: .hint) }
     }
 
     /// A result as the result screen shows it: the headline and its rows of label, value and role, as the flow's

@@ -1,5 +1,6 @@
 import FlowCatalog
 import FlowEngine
+import FlowRecords
 import PaymentFlows
 
 // The service's messages, on the main thread: events into the log and the working screen, prompts into forms,
@@ -90,6 +91,10 @@ extension TerminalApp {
                 let shown = since + AppState.cancelShownAfter
                 return now < shown ? now.duration(to: shown) : .milliseconds(250)
             }
+            // With nothing in flight, the flow's end may wait for another process's lock on the state file, which
+            // only the history can tell: asked a few times a second while a flow works (a frame that did not change
+            // writes nothing).
+            if let history = serviceIfReady?.history, !(history is MemoryFlowHistory) { return .milliseconds(250) }
         }
         // A prompt that times out: nothing until its countdown starts, then the countdown ticks.
         if let left = state.promptTimeLeft(at: now), left > .zero {
@@ -101,6 +106,7 @@ extension TerminalApp {
     /// Moves the screen's clock on, for the elapsed time of the call in flight.
     public func tick(now: ContinuousClock.Instant = .now) {
         state.now = now
+        state.stateFileLockedSince = if case .working = state.screen { serviceIfReady?.history?.lockedSince } else { nil }
     }
 
     public func flowService(_ service: FlowService, needsAnswerTo prompt: FlowPrompt) {
@@ -151,6 +157,9 @@ extension TerminalApp {
         }
         state.inFlight = nil
         state.deviceStatus = service.statusLine
+        // An Esc that stopped waiting for the state file's lock held for the flow it ended (its late SDK work too,
+        // until now): what comes next waits again.
+        service.history?.waitForLockAgain()
         // A note about keys the log took from the flow's prompt goes with the prompt.
         if [LogFocusState.notTyped, LogFocusState.notTypedSlash, LogFocusState.pasteIgnored, LogFocusState.formCame].contains(state.notice) {
             state.notice = nil

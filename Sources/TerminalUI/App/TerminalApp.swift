@@ -186,6 +186,9 @@ public final class TerminalApp: FlowFrontEnd {
                 service.cancel(flowID: flowID)
                 // A second Esc stops waiting for the SDK to end the cancel (``FlowService/stopAwaitedCall(flowID:)``).
                 if cancelling { service.stopAwaitedCall(flowID: flowID) } else { state.showCancelling(flowID: flowID, flow: flow) }
+                // An Esc while the screen says the state file is locked stops waiting for it: what waited fails as
+                // locked (the flow's record is not saved, and its result says so).
+                if cancelling || state.showsLockWait(at: .now) { service.history?.stopWaitingForLock() }
             } else if case .character = key {
                 // Its letters are shortcuts (f, v, ?), so nothing is typed ahead into the form to come: say so,
                 // rather than drop the keys of someone typing a user name early (docs/decisions.md).
