@@ -60,3 +60,15 @@ package final class MemoryDeviceStore: DeviceStore {
         device.withLock { body(&$0) }
     }
 }
+
+extension DeviceStore {
+    /// Forgets the stored device's session (its access token), as every restart of the MC-SDK does, asked for or
+    /// not; returns the device as stored, and whether it had a session.
+    func endSession() throws(StoreFailure) -> (device: PersistedDevice?, ended: Bool) {
+        try update { device -> (PersistedDevice?, Bool) in
+            let ended = device?.accessTokenHash != nil
+            device?.accessTokenHash = nil
+            return (device, ended)
+        }
+    }
+}

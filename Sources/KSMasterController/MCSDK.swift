@@ -252,8 +252,12 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         let exchanged = provider.exchange(request)
         if configuration.faults.takeRuntimeError() {
             configuration.faults.triggered("MC runtime error: the MC-SDK fails while storing the tokens and restarts itself")
+            // The restart ends the session before it, as every restart does (RestartEvent is the logout): a tester
+            // found the device still logged in after "the MC-SDK restarted itself", and the next logout said so.
+            let restarted = try? configuration.store.endSession()
             state.withLock { state in
                 state.started = false
+                if let device = restarted?.device { state.load(device) } else { state.loggedIn = false }
                 state.pending = nil
                 state.pendingConsumed = false
             }
@@ -319,12 +323,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             return KSMRestartResultEvent(status: .KSMFAILED, sdkState: .uninitialised, userList: [], errorDescription: insecure)
         }
         do {
-            var endedASession = false
-            let device = try configuration.store.update { device -> PersistedDevice? in
-                endedASession = device?.accessTokenHash != nil
-                device?.accessTokenHash = nil
-                return device
-            }
+            let (device, endedASession) = try configuration.store.endSession()
             return state.withLock { state -> any KsEvent in
                 state.restartEndedASession = endedASession
                 if let device { state.load(device) }
