@@ -176,10 +176,16 @@ public final class SimulatedNetwork: Sendable {
 
     /// Connects to the IdP at `url`, taking one round trip of latency (`request`'s, when it says what it sends).
     public func connect(to url: String, sending request: NetworkRequest? = nil) async throws(NetworkError) -> IdentityProvider {
-        let host = state.withLock { $0.hosts[url] ?? $0.hosts[Self.address(url)] }
+        let host = server(at: url)
         try await roundTrip(sending: request)
         guard let host else { throw .unreachable(url) }
         return host
+    }
+
+    /// The server at `url`, without a round trip: what its TLS handshake would present, for a client that checks
+    /// it before its request leaves (nil when no server answers there).
+    public func server(at url: String) -> IdentityProvider? {
+        state.withLock { $0.hosts[url] ?? $0.hosts[Self.address(url)] }
     }
 
     /// One more round trip to a server already connected (an IdP unless `server` names another, as a fault's

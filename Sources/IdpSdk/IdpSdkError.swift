@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import IdentityProvider
 /// An error of the IdpSdk: a subsystem, a code and a message.
@@ -74,10 +75,20 @@ extension IdpSdkError {
         IdpSdkError(subsystem: sdkSubsystem, errorCode: 5, errorDescription: "the identity provider's login page could not be read: \(what)")
     }
 
-    static func pinningFailed(presented: String, pinned: String) -> IdpSdkError {
-        IdpSdkError(
+    /// A root of the same name as a pinned certificate's is said to be another key under that name (an impostor's
+    /// root reads as the pinned one but for the fingerprints).
+    static func pinningFailed(presented: Certificate?, pinned: [Certificate]) -> IdpSdkError {
+        let namesake = presented.flatMap { root in pinned.first { $0.commonName == root.commonName } }
+        let what = switch (presented, namesake) {
+        case (nil, _): "presented no certificate"
+        case (let root?, let pinnedOne?):
+            "presented a root named \(root.commonName), as the pinned one is, but with another key: \(root.description), "
+                + "not the pinned \(pinnedOne.description)"
+        case (let root?, nil): "presented \(root.description), which is not in the pinned chain"
+        }
+        return IdpSdkError(
             subsystem: transportSubsystem, errorCode: 2,
-            errorDescription: "certificate pinning failed: the server presented \(presented), which is not in the pinned chain (\(pinned))")
+            errorDescription: "certificate pinning failed: the server \(what) (pinned: \(pinned.map(\.description).joined(separator: ", ")))")
     }
 
     static func untrustedServer(_ why: String) -> IdpSdkError {

@@ -143,24 +143,37 @@ public final class IdpSdkService: Sendable {
         case .failure(let error): return .failure(.badCertificateChain(error.description))
         case .success(let chain): pins = chain
         }
+        // TLS comes before HTTP: a chain the SDK refuses ends the connection in its handshake (a round trip, with the
+        // network's faults), and the request never leaves (the log showed `GET /authorize` sent to the IdP).
+        if let server = network.server(at: idpUrl), let refusal = refusal(of: server.presentedChain, pinnedTo: pins) {
+            do {
+                _ = try await network.connect(to: idpUrl)
+            } catch {
+                return .failure(.network(error))
+            }
+            return .failure(refusal)
+        }
         let provider: IdentityProvider
         do {
             provider = try await network.connect(to: idpUrl, sending: request)
         } catch {
             return .failure(.network(error))
         }
-        let presented = provider.presentedChain
+        return refusal(of: provider.presentedChain, pinnedTo: pins).map { .failure($0) } ?? .success(provider)
+    }
+
+    /// Why the SDK refuses the chain a server presents: not valid now, or not under the pinned chain; nil when it
+    /// takes it.
+    private func refusal(of presented: CertificateChain, pinnedTo pins: CertificateChain) -> IdpSdkError? {
         do {
             try presented.validate(at: network.clock.now.date)
         } catch {
-            return .failure(.untrustedServer(error.description))
+            return .untrustedServer(error.description)
         }
         guard presented.isPinned(by: pins) else {
-            return .failure(.pinningFailed(
-                presented: presented.root?.description ?? "no certificate",
-                pinned: pins.certificates.map(\.description).joined(separator: ", ")))
+            return .pinningFailed(presented: presented.root, pinned: pins.certificates)
         }
-        return .success(provider)
+        return nil
     }
 
     /// Asks the app for one form page and checks what comes back.

@@ -195,7 +195,12 @@ import Testing
         #expect(result.status == "NOT_REACHABLE")
         #expect(result.error?.subsystem == 511 && result.error?.code == 2)
         #expect(result.error?.message.contains("certificate pinning failed") == true)
+        // The impostor's root has the real one's name: said to be another key under it, not only by fingerprints.
+        #expect(result.error?.message.contains("presented a root named idp-tui Simulated Root CA, as the pinned one is, but with another key") == true,
+                "\(result.error?.message ?? "")")
         #expect(frontEnd.prompts.isEmpty)
+        // Refused in the TLS handshake: no HTTP request left the device (the log showed GET /authorize sent).
+        #expect(!frontEnd.events.contains { $0.step.rawValue == "GET /authorize" }, "\(frontEnd.events.map(\.step.rawValue))")
     }
 
     @Test func hashingThePinAgainstAPlainTenantIsAWrongPassword() throws {
