@@ -39,8 +39,10 @@ public final class StateFile: Sendable {
     /// Opens (creating it, 0600, and its folder, 0700, if needed) and migrates a state file. Throws a message that
     /// names the file and what to do for a file that is damaged, not ours, from a newer idp-tui, not a regular
     /// file (a symbolic link, a folder, a FIFO, a device), or that this user cannot write (the file or its folder).
-    public convenience init(path: String) throws(StateError) {
-        let warnings = path == ":memory:" ? [] : try StatePath.prepare(path)
+    /// `sayingFoldersMade`: a warning names the folders made for it (a file named with `--state`, where a mistyped
+    /// folder made a new tree and an empty state, nothing said).
+    public convenience init(path: String, sayingFoldersMade: Bool = false) throws(StateError) {
+        let warnings = path == ":memory:" ? [] : try StatePath.prepare(path, sayingFoldersMade: sayingFoldersMade)
         if path != ":memory:" && !StatePath.isSQLiteOrEmpty(path) { throw Database.damaged(path, "file is not a database") }
         let database = try Database(path: path)
         let current = try Self.identify(database, path).current

@@ -107,14 +107,14 @@ enum StatePath {
     /// off in ``tighten(_:)``, once SQLite has shown the file to be ours). Returns warnings for the
     /// user (a folder that others may write to). A file this user cannot write, or a folder (where SQLite makes the
     /// -wal and -shm), or a path behind a folder they cannot search, is refused before anything is made or changed.
-    static func prepare(_ path: String) throws(StateError) -> [String] {
+    static func prepare(_ path: String, sayingFoldersMade: Bool = false) throws(StateError) -> [String] {
         switch Entry(path) {
         case .unreachable(let refusal): throw StateError(refusal)
         // Before any folder is made for it (`NEW/` made the folder, then was refused as one).
         case .notAFile(let what): throw StateError(refusal(path, what) + "; name another file with --state")
         case .missing, .regularFile: break
         }
-        let warnings = try prepareFolder(for: path)
+        let warnings = try prepareFolder(for: path, sayingFoldersMade: sayingFoldersMade)
         if let problem = writeProblem(path) { throw StateError(problem) }
         for suffix in [""] + companions {
             switch Entry(path + suffix) {
@@ -238,7 +238,7 @@ enum StatePath {
             }
         }
         // The folder exists (the file is in it): only its warning, nothing made.
-        return try prepareFolder(for: path)
+        return try prepareFolder(for: path, sayingFoldersMade: false)
     }
 
     private static func create(_ path: String) throws(StateError) {
@@ -280,7 +280,7 @@ enum StatePath {
         return (current, missing)
     }
 
-    private static func prepareFolder(for path: String) throws(StateError) -> [String] {
+    private static func prepareFolder(for path: String, sayingFoldersMade: Bool) throws(StateError) -> [String] {
         let folder = folder(of: path)
         guard !folder.isEmpty else { return [] }
         var info = stat()
@@ -298,13 +298,15 @@ enum StatePath {
             return ["warning: the folder \(folder) holding the state file can be written by \(who) (mode \(String(info.st_mode & 0o7777, radix: 8))); \(advice)"]
         }
         // Each missing folder is made 0700, whatever the umask.
-        for made in try missingFolders(for: path).missing.reversed() {
+        let missing = try missingFolders(for: path).missing
+        for made in missing.reversed() {
             if mkdir(made, 0o700) != 0 && errno != EEXIST {
                 throw StateError("cannot create the folder \(made) for the state file: \(String(cString: strerror(errno)))")
             }
             chmod(made, 0o700)
         }
-        return []
+        guard sayingFoldersMade, let outermost = missing.last else { return [] }
+        return ["note: made the folder \(outermost)\(missing.count > 1 ? " and \(missing.count - 1) inside it" : "") for the new state file \(path) (check the path given with --state if you meant an existing one)"]
     }
 
     /// Whether a file that is not empty starts as an SQLite database does. Checked before SQLite opens it: SQLite

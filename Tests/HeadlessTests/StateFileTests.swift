@@ -8,8 +8,12 @@ import Threading
 #endif
 
 /// A fresh state file path in a folder of its own.
+/// A state file not made yet, in a folder of its own that is (a folder made for it is said on standard error, which
+/// many tests compare whole).
 func freshStatePath() -> String {
-    scratchPath("idp-tui-state", "/state.sqlite")
+    let folder = scratchPath("idp-tui-state")
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    return folder + "/state.sqlite"
 }
 
 @Suite struct StateFileTests {

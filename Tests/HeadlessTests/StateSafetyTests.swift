@@ -168,6 +168,22 @@ import Threading
         #expect(empty * 4 < full, "\(full) → \(empty) bytes")
     }
 
+    /// The folders made for a file named with --state are said (a mistyped folder made a new tree and an empty
+    /// state, nothing said); once made, nothing is said. `--state -` is refused: it made a file named `-`.
+    @Test func foldersMadeForAStateFileNamedWithTheOptionAreSaid() throws {
+        let folder = try folder()
+        let state = folder + "/made/here/state.sqlite"
+        let first = try BinaryRun.run(["run", "logout", "--state", state])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr == "idp-tui: note: made the folder \(folder)/made and 1 inside it for the new state file \(state) "
+            + "(check the path given with --state if you meant an existing one)\n")
+        let again = try BinaryRun.run(["run", "logout", "--state", state])
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
+        let dash = try BinaryRun.run(["run", "logout", "--state", "-"])
+        #expect(dash.status == 2)
+        #expect(dash.stderr == "idp-tui: run: --state takes a file, not - (standard input cannot keep state): name a file, or use --ephemeral\n")
+    }
+
     @Test func theFilesAreTheUsersAloneWhateverTheUmask() throws {
         let folder = try folder()
         let state = folder + "/made/here/state.sqlite"

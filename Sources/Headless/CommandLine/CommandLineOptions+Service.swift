@@ -92,7 +92,9 @@ extension CommandLineOptions {
         guard !ephemeral else { return nil }
         guard let path = statePath ?? StateFile.defaultPath() else { throw UsageError(command.prefix + StateFile.noDefaultPath) }
         do {
-            let state = try StateFile(path: path)
+            // Folders made for a file named with --state are said (a mistyped folder made a new tree and an empty
+            // state, nothing said); the default file's are expected.
+            let state = try StateFile(path: path, sayingFoldersMade: statePath != nil)
             if command != .terminal {
                 for warning in state.warnings { writeErrorLine("idp-tui: \(warning)") }
             }

@@ -77,6 +77,8 @@ enum OptionTable {
             // would be taken (and deleted) as another's journal, and `reset` would move another file's live journal
             // aside, losing its newest flows.
             // Even with no such file beside it yet: one made later would take this file for its journal (and delete it).
+            // `-` is standard input elsewhere (`--answers -`): here it made a file named `-` in the current folder.
+            if value == "-" { throw problem("--state takes a file, not - (standard input cannot keep state): name a file, or use --ephemeral") }
             if let suffix = ["-wal", "-shm", "-journal"].first(where: { value.hasSuffix($0) }) {
                 throw problem("--state takes the state file, not a journal SQLite keeps beside one (a name ending in \"\(suffix)\")")
             }
