@@ -140,8 +140,11 @@ public enum StateCommands {
         switch arguments.first {
         case "show", "export":
             let verb = arguments[0]
+            // Its output's failure (a full disk) is said as its other errors are: `history export:`, not `history:`.
+            ProcessOutput.name(command: "history \(verb)")
             guard arguments.count >= 2 else { throw UsageError("history \(verb): give the id of a flow (idp-tui history lists them)") }
-            guard let id = Int(arguments[1]), id > 0 else {
+            // Digits only: `+3` was taken as 3 (Int's own parse) where `-1`, ` 3` and `0x3` were refused.
+            guard arguments[1].first != "+", let id = Int(arguments[1]), id > 0 else {
                 // Not echoed: whatever was typed there stays off the error line. A whole number too large for any id
                 // is said to be (it was told to be a whole number from 1, which it was).
                 let digits = !arguments[1].isEmpty && arguments[1].utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }

@@ -47,6 +47,19 @@ import Testing
         #expect(process.terminationStatus == 141)
     }
 
+    /// `history show` and `history export` say their output's failure under their own names, as their other errors
+    /// (it was `history:`); and an id is digits only (`+1` was taken as 1, where `-1` and ` 1` were refused).
+    @Test func historysOutputFailureNamesItsVerb() throws {
+        let state = freshStatePath()
+        #expect(try BinaryRun.run(["run", "logout", "--state", state]).status == 0)
+        let full = try shell(#"timeout 30 "$IDP" history export 1 --format json --state "# + state + " >/dev/full")
+        #expect(full.status == 74)
+        #expect(full.stderr == "idp-tui: history export: the output could not be written: No space left on device\n", "\(full.stderr)")
+        let plus = try BinaryRun.run(["history", "show", "+1", "--state", state])
+        #expect(plus.status == 2)
+        #expect(plus.stderr == "idp-tui: history show: the id given is not a flow's id, a whole number from 1 (idp-tui history lists them)\n")
+    }
+
     @Test func aPlainSessionWithoutAnInputEndsAtOnce() throws {
         // Its own pipe took descriptor 0, and the session waited on it forever (timeout's 124).
         let run = try shell(#"timeout 30 "$IDP" --ephemeral <&-"#)

@@ -18,7 +18,7 @@ import Testing
         let driver = AppDriver()
         payUnavailable(driver)
         let text = driver.app.render().text
-        #expect(text.contains("ID TIME                FLOW       USER OUTCOME STATUS"), "\(text)")
+        #expect(text.contains("ID TIME (UTC)          FLOW       USER OUTCOME STATUS"), "\(text)")
         #expect(text.contains(" payer-auth none failure AUTHENTICATION_UNAVAILABLE"), "\(text)")
     }
 

@@ -233,7 +233,9 @@ extension AppView {
         /// What ends a cut value, as it is printed ("..." in plain mode's ASCII, three columns, not one).
         var ellipsis = "…"
 
-        static let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS"]
+        /// The time's zone in its column's head, where the time shows: the times are UTC, as recorded (a tester in
+        /// Tokyo read 02:46 for 11:46; plain mode said it, the terminal UI did not).
+        static let header = ["ID", "TIME (UTC)", "FLOW", "USER", "OUTCOME", "STATUS"]
 
         /// An entry's cells; `spelled`, as they are printed (plain mode's ASCII spells "—" in two columns).
         static func values(_ entry: HistorySummary, spelled: (String) -> String = { $0 }) -> [String] {
@@ -295,7 +297,7 @@ extension AppView {
         let s = transcript.record.summary
         // The help bar says what Enter does. The time as the list shows it; a header too long for a line goes on
         // to a second between its parts (it was cut: "… · 26 even…").
-        let time = String(s.time.prefix(19)).replacingOccurrences(of: "T", with: " ")
+        let time = String(s.time.prefix(19)).replacingOccurrences(of: "T", with: " ") + " UTC"
         let count = transcript.record.events.count
         // A user name longer than a line is cut to share the first line with the flow's name (the events name it
         // whole), so that the rest fits the header's three lines: at 60 columns one pushed the status, the time and
@@ -355,7 +357,22 @@ extension AppView {
         // The command whole on a row of its own when the label leaves it no room: wrapped after "--format mermaid",
         // a copy of the row lost its --state (a terminal newcomer).
         let labelled = "export: " + command
-        return CharacterWidth.of(labelled) > width && CharacterWidth.of(command) <= width ? ["export:", command] : [labelled]
+        if CharacterWidth.of(labelled) <= width { return [labelled] }
+        if CharacterWidth.of(command) <= width { return ["export:", command] }
+        // Longer than a row (a long --state): cut between its words, each row but the last ended by a shell's line
+        // continuation, so that the rows pasted into a shell are one command (wrapped mid-command at 60 columns, the
+        // first row ran on its own, against the default state file).
+        var rows = [""]
+        for word in command.split(separator: " ").map(String.init) {
+            let joined = rows[rows.count - 1].isEmpty ? word : rows[rows.count - 1] + " " + word
+            if rows[rows.count - 1].isEmpty || CharacterWidth.of(joined) + 2 <= width {
+                rows[rows.count - 1] = joined
+            } else {
+                rows[rows.count - 1] += " \\"
+                rows.append(word)
+            }
+        }
+        return ["export:"] + rows
     }
 
     /// Arrows a past flow's diagram shows at once at a terminal height (its frame, title and lanes take three).

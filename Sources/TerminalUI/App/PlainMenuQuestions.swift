@@ -152,10 +152,7 @@ extension TerminalApp {
                 entries.removeLast(entries.count - Self.plainHistoryLimit)
             }
             let columns = AppView.HistoryColumns(entries, width: state.plainWidth - 2, spelled: spelled)
-            // The time's zone in its column's head, where the time shows (the heading said it where it did not).
-            var header = AppView.HistoryColumns.header
-            header[1] = "TIME (UTC)"
-            lines.append("  " + columns.row(header))
+            lines.append("  " + columns.row(AppView.HistoryColumns.header))
             for entry in entries {
                 lines.append("  " + columns.row(AppView.HistoryColumns.values(entry, spelled: spelled)))
             }
