@@ -105,9 +105,14 @@ public struct HistoryRecord: Sendable, Equatable {
 extension HistoryRecord {
     /// What of the flow could not be read: the transcript is not whole.
     var damageLines: [String] {
-        unreadableEvents == 0 ? []
-            : ["damaged: \(unreadableEvents) of this flow's events could not be read from the state file and are left out"]
+        (resultIsReadable ? [] : ["damaged: this flow's result could not be read from the state file (its error and next step are left out)"])
+            + (unreadableEvents == 0 ? []
+                : ["damaged: \(unreadableEvents) of this flow's events could not be read from the state file and are left out"])
     }
+
+    /// Whether the stored result is a JSON object, as every result is written (a damaged or hand-edited file's may
+    /// not be).
+    public var resultIsReadable: Bool { (try? JSONParser.parse(resultJSON))?.members != nil }
 
     /// What the result says beyond the summary: its error (`error 513/4011: wrong username or password …`, or why
     /// a flow was aborted for bad input) and the next step, as the result screen and `run`'s result line give them;

@@ -61,11 +61,14 @@ public enum HistoryExport {
         let events = (try? encoder.encode(record.events)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
         let summary = (try? encoder.encode(record.summary)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let body = summary.dropLast()
-        // The result as the file holds it; a damaged one (not JSON) as a string, so that the export stays JSON.
-        let result = (try? JSONParser.parse(record.resultJSON)) != nil
-            ? record.resultJSON : (try? encoder.encode(record.resultJSON)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        // The result as the file holds it; a damaged one (not a JSON object) is null, its text beside it as
+        // `unreadableResult`, so that `result` is always an object or null (it was the text, a string where a reader
+        // of the export expects an object, and nothing said so).
+        let readable = record.resultIsReadable
+        let result = readable ? record.resultJSON : "null"
+        let unreadable = readable ? "" : ",\"unreadableResult\":" + ((try? encoder.encode(record.resultJSON)).map { String(decoding: $0, as: UTF8.self) } ?? "null")
         // Events the file holds but could not be read are counted, so that the export says it is not whole.
-        let damaged = record.unreadableEvents > 0 ? ",\"unreadableEvents\":\(record.unreadableEvents)" : ""
+        let damaged = unreadable + (record.unreadableEvents > 0 ? ",\"unreadableEvents\":\(record.unreadableEvents)" : "")
         return VisibleText.escapedInJSON("\(body),\"result\":\(result),\"events\":\(events)\(damaged)}")
     }
 

@@ -32,7 +32,9 @@ import Threading
         let table = try BinaryRun.run(["history", "--state", state])
         #expect(table.stdout.contains("\\x1B]0;owned\\x07\\x1B[2J\\x9B31m"), "\(table.stdout)")
     }
-    /// A damaged result (not JSON) is exported as a string: the export stays one JSON document.
+    /// A damaged result (not JSON) is exported as null, its text beside it as `unreadableResult`: the export stays
+    /// one JSON document, its `result` an object or null (it was the text, a string, and nothing said so); the
+    /// transcript says the result could not be read (its error and next step lines were left out silently).
     @Test func aDamagedResultStillExportsAsJSON() throws {
         let state = freshStatePath()
         #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
@@ -42,7 +44,11 @@ import Threading
         let run = try BinaryRun.run(["history", "export", "1", "--format", "json", "--state", state])
         #expect(run.status == 0, "\(run.stderr)")
         let document = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
-        #expect(document?["result"] as? String == "not json", "\(run.stdout)")
+        #expect(document?["result"] is NSNull, "\(run.stdout)")
+        #expect(document?["unreadableResult"] as? String == "not json", "\(run.stdout)")
+        let show = try BinaryRun.run(["history", "show", "1", "--state", state])
+        #expect(show.stdout.contains("damaged: this flow's result could not be read from the state file (its error and next step are left out)"),
+                "\(show.stdout)")
     }
 
     /// A stored result written with line breaks and tabs between its members exports as
