@@ -1,4 +1,5 @@
 import Determinism
+import Foundation
 import JSONText
 import Threading
 
@@ -33,6 +34,28 @@ public struct HistorySummary: Sendable, Equatable, Codable {
         self.outcome = outcome
         self.status = status
         self.duration = duration
+    }
+}
+
+extension HistorySummary {
+    /// The row's values as the lists show them: id, time (to the second, UTC), flow, user, outcome, status.
+    public var rowValues: [String] {
+        [String(id), String(time.prefix(19)).replacingOccurrences(of: "T", with: " "), flow, user ?? Self.noUser, outcome.rawValue, status]
+    }
+
+    /// Whether the row holds `filter` (in smart case, ``Swift/String/holds(_:)``): its values, or `title`, the flow's
+    /// title as the menu names it. The terminal UI's history `/` and `history --filter` match so.
+    public func holds(_ filter: String, title: String) -> Bool {
+        (rowValues + [title]).joined(separator: " ").holds(filter)
+    }
+}
+
+extension String {
+    /// Whether this text holds `filter`, in smart case, as ripgrep's and vim's: a filter with a capital letter
+    /// matches its case ("IdP" found every event of the idp-tui.flow thread), one in lower case matches any. The
+    /// log's, a transcript's and the history list's `/` filter so, and `history --filter`.
+    public func holds(_ filter: String) -> Bool {
+        range(of: filter, options: filter.contains { $0.isUppercase } ? [] : .caseInsensitive) != nil
     }
 }
 

@@ -1,3 +1,4 @@
+import FlowCatalog
 import FlowRecords
 import Foundation
 import JSONText
@@ -218,9 +219,14 @@ public enum StateCommands {
             }
             let state = try open()
             let unreadable: [Int]
+            let more: Bool
             do {
-                entries = try state.history.list(limit: limit)
-                unreadable = try state.unreadableFlows(limit: limit)
+                let filter = options.filter
+                // One more than asked for tells whether older flows are left out.
+                let found = try state.flows(limit: limit + 1, before: options.before) { entry in
+                    filter.map { entry.holds($0, title: FlowCatalog.kind(named: entry.flow)?.title ?? "") } ?? true
+                }
+                (entries, unreadable, more) = (Array(found.entries.prefix(limit)), found.unreadable, found.entries.count > limit)
             } catch {
                 throw UsageError("history: \(error)")
             }
@@ -232,7 +238,7 @@ public enum StateCommands {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                let failures = (try? state.failures(limit: limit)) ?? [:]
+                let failures = (try? state.failures(ids: entries.map(\.id))) ?? [:]
                 for entry in entries {
                     guard let data = try? encoder.encode(entry) else { continue }
                     let line = Self.withFailure(String(decoding: data, as: UTF8.self), failures[entry.id])
@@ -240,6 +246,11 @@ public enum StateCommands {
                 }
             } else {
                 write(HistoryExport.table(entries))
+                // The next page's command, where older flows are left out (a file of thousands had no way past the
+                // newest: only --limit and grep).
+                if more, let last = entries.last {
+                    writeErrorLine("idp-tui: history: older flows\(options.filter == nil ? "" : " that match") are not listed: add --before \(last.id) for the next \(limit)")
+                }
             }
             return 0
         }

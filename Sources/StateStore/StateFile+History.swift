@@ -83,15 +83,35 @@ final class SQLiteFlowHistory: FlowHistory {
         }
     }
 
-    /// The ids of the newest `limit` flows whose row cannot be read (a hand-edited or damaged file): ``list(limit:)``
-    /// leaves them out, and `history` says so.
-    func unreadable(limit: Int) throws(StoreFailure) -> [Int] {
+    /// The newest `limit` flows older than flow `before` (nil: of all) that `matches` takes, newest first, read a
+    /// page of rows at a time; and the ids of the rows read on the way that cannot be read (a hand-edited or damaged
+    /// file), which are left out and said by `history`.
+    func flows(limit: Int, before: Int?, matching matches: (HistorySummary) -> Bool) throws(StoreFailure)
+        -> (entries: [HistorySummary], unreadable: [Int])
+    {
+        let page = 500
+        var entries: [HistorySummary] = []
+        var unreadable: [Int] = []
+        var cursor = Int64(before ?? Int.max)
         do {
-            return try database.query("SELECT \(Self.columns) FROM flows ORDER BY id DESC LIMIT ?", [.integer(Int64(limit))])
-                .filter { Self.summary($0) == nil }.compactMap { $0[0].integer.map(Int.init) }
+            while entries.count < limit {
+                let rows = try database.query("SELECT \(Self.columns) FROM flows WHERE id < ? ORDER BY id DESC LIMIT ?",
+                                              [.integer(cursor), .integer(Int64(page))])
+                for row in rows where entries.count < limit {
+                    guard let id = row[0].integer else { continue }
+                    cursor = id
+                    if let summary = Self.summary(row) {
+                        if matches(summary) { entries.append(summary) }
+                    } else {
+                        unreadable.append(Int(id))
+                    }
+                }
+                if rows.count < page { break }
+            }
         } catch {
             throw StoreFailure(error.description)
         }
+        return (entries, unreadable)
     }
 
     func record(id: Int) throws(StoreFailure) -> HistoryRecord? {

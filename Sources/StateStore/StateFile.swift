@@ -81,20 +81,23 @@ public final class StateFile: Sendable {
     package var deviceStore: any DeviceStore { SQLiteDeviceStore(database: database) }
 
     public var history: any FlowHistory { unformatted ? MemoryFlowHistory() : SQLiteFlowHistory(database: database) }
-    /// The newest `limit` flows' ids whose row cannot be read, which ``history`` lists leave out.
-    public func unreadableFlows(limit: Int) throws(StoreFailure) -> [Int] {
-        unformatted ? [] : try SQLiteFlowHistory(database: database).unreadable(limit: limit)
+    /// The newest `limit` flows older than flow `before` (nil: of all) that `matches` takes (`history --before`,
+    /// `--filter`), newest first; and the ids of the rows read on the way that cannot be read, which are left out.
+    public func flows(limit: Int, before: Int? = nil, matching matches: (HistorySummary) -> Bool = { _ in true }) throws(StoreFailure)
+        -> (entries: [HistorySummary], unreadable: [Int])
+    {
+        unformatted ? ([], []) : try SQLiteFlowHistory(database: database).flows(limit: limit, before: before, matching: matches)
     }
 
-    /// Among the newest `limit` flows, those that did not succeed: their result's `error` (JSON text) and
-    /// `failedStep`, by id, read out of the results by SQLite (not every result whole): for `history --json`.
-    public func failures(limit: Int) throws(StoreFailure) -> [Int: (error: String?, failedStep: String?)] {
-        guard !unformatted else { return [:] }
+    /// Among the flows `ids`, those that did not succeed: their result's `error` (JSON text) and `failedStep`, by id,
+    /// read out of the results by SQLite (not every result whole): for `history --json`.
+    public func failures(ids: [Int]) throws(StoreFailure) -> [Int: (error: String?, failedStep: String?)] {
+        guard !unformatted, !ids.isEmpty else { return [:] }
         do {
             let rows = try database.query("""
                 SELECT id, result_json -> '$.error', result_json ->> '$.failedStep' FROM flows
-                WHERE id IN (SELECT id FROM flows ORDER BY id DESC LIMIT ?) AND outcome != 'success' AND json_valid(result_json)
-                """, [.integer(Int64(limit))])
+                WHERE id IN (SELECT value FROM json_each(?)) AND outcome != 'success' AND json_valid(result_json)
+                """, [.text("[" + ids.map(String.init).joined(separator: ",") + "]")])
             var failures: [Int: (error: String?, failedStep: String?)] = [:]
             for row in rows {
                 if let id = row[0].integer { failures[Int(id)] = (row[1].text, row[2].text) }

@@ -162,7 +162,7 @@ import Testing
         _ = try history.record(first)
         driver.press(.character("h"))
         let text = driver.app.render().text
-        #expect(text.contains("History — the newest 200 flows; idp-tui history --limit N lists older ones"), "\(text)")
+        #expect(text.contains("History — the newest 200 flows; idp-tui history --before 2 lists older ones"), "\(text)")
         // With a filter, the count says so too.
         driver.press(.character("/"))
         driver.type("activ")

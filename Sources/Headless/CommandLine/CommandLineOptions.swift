@@ -38,6 +38,10 @@ public struct CommandLineOptions: Sendable {
     public var json = false
     /// `history --limit N` (nil: not given; the list shows 50).
     public var limit: Int?
+    /// `history --before ID`: only flows older than it (the next page of a long history).
+    public var before: Int?
+    /// `history --filter TEXT`: only flows whose row holds it, as the terminal UI's `/` finds them.
+    public var filter: String?
     /// `history export --format mermaid|json`.
     public var format: String?
     /// `history prune --keep-flows N`.

@@ -152,6 +152,18 @@ enum OptionTable {
             }
             options.limit = limit
         },
+        OptionSpec(name: "--before", value: "ID", help: "`history` lists only flows older than flow ID (the next page: the last ID listed)",
+                   scope: .only([.history]), verbs: [""]) {
+            options, value, problem throws(UsageError) in
+            guard value.first != "+", let id = Int(value), id > 0 else { throw problem("--before takes a flow's id, a whole number from 1, not \"\(value)\"") }
+            options.before = id
+        },
+        OptionSpec(name: "--filter", value: "TEXT", help: "`history` lists only flows whose row holds TEXT (id, time, flow, user, outcome, status or title; any case unless TEXT has a capital)",
+                   scope: .only([.history]), verbs: [""]) {
+            options, value, problem throws(UsageError) in
+            guard !value.isEmpty else { throw problem("--filter takes some text to look for, not an empty one") }
+            options.filter = value
+        },
         OptionSpec(name: "--keep-flows", value: "N", help: "`history prune`: keep the newest N flows from now on (default 1000)",
                    scope: .only([.history]), verbs: ["prune"]) {
             options, value, problem throws(UsageError) in

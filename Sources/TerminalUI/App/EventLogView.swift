@@ -239,14 +239,6 @@ extension TerminalApp {
     }
 }
 
-extension String {
-    /// Whether this text holds `filter`, in smart case, as ripgrep's and vim's: a filter with a capital letter
-    /// matches its case ("IdP" found every event of the idp-tui.flow thread), one in lower case matches any. The
-    /// log's, a transcript's and the history list's `/` filter so.
-    func holds(_ filter: String) -> Bool {
-        range(of: filter, options: filter.contains { $0.isUppercase } ? [] : .caseInsensitive) != nil
-    }
-}
 
 extension LogPane {
     static func matches(_ event: FlowEvent, _ filter: String) -> Bool {

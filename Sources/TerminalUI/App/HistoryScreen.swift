@@ -40,7 +40,7 @@ public struct HistoryState: Sendable, Equatable {
     /// menu names it (`/kssidp` found none of the flows the menu calls "Activate device (KSSIDP)", listed as
     /// `legacy-activate`).
     static func matches(_ entry: HistorySummary, _ filter: String) -> Bool {
-        (AppView.HistoryColumns.values(entry) + [FlowCatalog.kind(named: entry.flow)?.title ?? ""]).joined(separator: " ").holds(filter)
+        entry.holds(filter, title: FlowCatalog.kind(named: entry.flow)?.title ?? "")
     }
 }
 
@@ -239,8 +239,7 @@ extension AppView {
 
         /// An entry's cells; `spelled`, as they are printed (plain mode's ASCII spells "—" in two columns).
         static func values(_ entry: HistorySummary, spelled: (String) -> String = { $0 }) -> [String] {
-            [String(entry.id), String(entry.time.prefix(19)).replacingOccurrences(of: "T", with: " "), entry.flow,
-             entry.user ?? HistorySummary.noUser, entry.outcome.rawValue, entry.status].map(spelled)
+            entry.rowValues.map(spelled)
         }
 
         init(_ entries: [HistorySummary], width: Int, spelled: (String) -> String = { $0 }) {
