@@ -361,15 +361,11 @@ extension AppView {
         // Longer than a row (a long --state): cut between its words, each row but the last ended by a shell's line
         // continuation, so that the rows pasted into a shell are one command (wrapped mid-command at 60 columns, the
         // first row ran on its own, against the default state file).
-        var rows = [""]
+        var rows: [String] = []
         for word in command.split(separator: " ").map(String.init) {
-            let joined = rows[rows.count - 1].isEmpty ? word : rows[rows.count - 1] + " " + word
-            if rows[rows.count - 1].isEmpty || CharacterWidth.of(joined) + 2 <= width {
-                rows[rows.count - 1] = joined
-            } else {
-                rows[rows.count - 1] += " \\"
-                rows.append(word)
-            }
+            if let row = rows.last, CharacterWidth.of(row + " " + word) + 2 <= width { rows[rows.count - 1] += " " + word; continue }
+            if !rows.isEmpty { rows[rows.count - 1] += " \\" }
+            rows.append(word)
         }
         return ["export:"] + rows
     }
