@@ -34,7 +34,7 @@ import kssidp
             let consumer = CurrentWorldTests.Consumer()
             let first = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
             let activated = try await activateAlice(first, in: world)
-            #expect(activated.status == .KSMOK)
+            #expect(activated.status == .KSMOK, "\(activated.errorCode): \(activated.errorDescription)")
             KSMasterControllerFactory.releaseMasterController()
 
             // The released controller answers the vendor's invalid-state event, on its own queue.
