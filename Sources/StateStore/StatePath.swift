@@ -287,7 +287,9 @@ enum StatePath {
         if stat(folder, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw StateError("\(folder) is not a folder, so it cannot hold the state file \(path)") }
             let mode = info.st_mode & 0o777
-            guard mode & 0o022 != 0 else { return [] }
+            // On a read-only file system nobody writes to it, whatever its mode (`/tmp`'s 1777 on a read-only tmpfs).
+            var system = statvfs()
+            guard mode & 0o022 != 0, statvfs(folder, &system) != 0 || system.f_flag & UInt(ST_RDONLY) == 0 else { return [] }
             let who = mode & 0o002 != 0 ? "anyone" : "its group"
             // A shared folder (sticky, as /tmp is) or another's is not the user's to close: chmod 700 /tmp would break
             // every other user of it. The file then belongs in a folder of the user's own.
