@@ -286,7 +286,8 @@ final class Database: @unchecked Sendable {
     static func damaged(_ path: String, _ message: String) -> StateError {
         // `reset` moves only a file that is idp-tui's (or unreadable garbage); another program's file, a text file,
         // it refuses: so the advice that always works comes first.
-        StateError("the state file \(path) is damaged or not an idp-tui state file (\(message)); \(StatePath.moveAdvice(path)), or name another file with --state (idp-tui reset moves it aside if it is damaged or unreadable bytes, never another program's database nor a file of a known format (text, an archive, an image))",
+        // Short enough for two rows at 80 columns (it took five): what reset does in a few words, no brackets inside.
+        StateError("the state file \(path) is damaged or not an idp-tui state file (\(message)); \(StatePath.moveAdvice(path)), or name another file with --state; idp-tui reset moves a damaged file aside, never another program's (a database, text, an archive)",
                    reason: .damaged)
     }
 

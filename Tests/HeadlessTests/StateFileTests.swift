@@ -125,7 +125,7 @@ func freshStatePath() -> String {
         let run = try BinaryRun.run(["history", "--state", state])
         #expect(run.status == 2)
         #expect(run.stderr.contains("is damaged or not an idp-tui state file"), "\(run.stderr)")
-        #expect(run.stderr.contains("never another program's database nor a file of a known format (text, an archive, an image)"), "\(run.stderr)")
+        #expect(run.stderr.contains("idp-tui reset moves a damaged file aside, never another program's (a database, text, an archive)"), "\(run.stderr)")
         let reset = try BinaryRun.run(["reset", "--yes", "--state", state])
         #expect(reset.status == 2 && reset.stderr.contains("is a text file, not an idp-tui state file; nothing was changed"), "\(reset.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == notes)
@@ -143,7 +143,7 @@ func freshStatePath() -> String {
             #expect(run.stderr.contains("move state.sqlite away together with state.sqlite-wal and state.sqlite-shm, or name another file with --state"))
             #expect(!run.stderr.contains("start over with idp-tui reset"), "reset refuses a file that is not idp-tui's")
             // What reset does next is what the line says it does.
-            #expect(run.stderr.contains("idp-tui reset moves it aside if it is damaged or unreadable bytes, never another program's database nor a file of a known format (text, an archive, an image)"))
+            #expect(run.stderr.contains("; idp-tui reset moves a damaged file aside, never another program's (a database, text, an archive)"))
             #expect(run.stderr.split(separator: "\n").count == 1)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == garbage)
