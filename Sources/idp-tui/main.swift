@@ -281,6 +281,8 @@ case .run(.terminal):
         // after the first frame, off the main thread; the first frame needs none of them. A bad scenario file then
         // ends the UI with its one-line error (exit 2), the terminal given back first.
         let stateWarnings = Locked<[String]>([])
+        // Said when the session ends: the state file deleted or replaced under it (nothing it did since was kept).
+        let stateFile = Locked<StateFile?>(nil)
         let tenant = options.tenant ?? (options.scenarioPath == nil ? "demo" : "…")
         let idpUrl = options.scenarioPath == nil ? IdentityProviderConfiguration.defaultBaseURL : "…"
         let makeService: @Sendable () -> Result<FlowService, TerminalSession.StartError> = {
@@ -293,6 +295,7 @@ case .run(.terminal):
                 let state = try options.openState(for: .terminal)
                 let scenarioNote = try CommandLineOptions.useScenario(scenario, in: state)
                 stateWarnings.withLock { $0 = (state?.warnings ?? []) + [scenarioNote].compactMap { $0 } }
+                stateFile.withLock { $0 = state }
                 return .success(try options.makeService(scenario: scenario, configuration: configuration, state: state, for: .terminal))
             } catch {
                 return .failure(TerminalSession.StartError(description: error.message))
@@ -306,6 +309,7 @@ case .run(.terminal):
             ? try PlainSession.run(makeService: makeService)
             : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)
         for warning in stateWarnings.withLock({ $0 }) { writeErrorLine("idp-tui: \(warning)") }
+        if let gone = stateFile.withLock({ $0?.goneFromItsPath }) { writeErrorLine("idp-tui: warning: \(gone)") }
         // A plain session whose output could not be written ends as `run` does: 141 for a closed pipe, else 74.
         if let error = PlainSession.outputError { ProcessOutput.noteOutputFailure(error) }
         for unsaved in PlainSession.unsavedFlows { ProcessOutput.noteUnsavedFlow(unsaved) }

@@ -72,6 +72,26 @@ import Testing
     }
 }
 
+extension SharedStateTests {
+    /// The state file deleted under the terminal UI (`rm` in another shell): what the session did since went to a file
+    /// nobody can open again, and the session says so when it ends (it ended exit 0, nothing said, nothing kept).
+    @Test func aStateFileDeletedUnderTheUIIsSaidWhenItEnds() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-deleted-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let state = folder + "/state.sqlite"
+        let shell = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
+        #expect(shell.waitFor("shell$"))
+        shell.type("\(TmuxSession.binary) --state \(state)")
+        shell.press("Enter")
+        #expect(shell.waitFor("device: not activated"))
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: state + suffix) }
+        shell.press("q")
+        let (said, screen) = shell.waitUntil { $0.replacingOccurrences(of: "\n", with: "").contains("was deleted while idp-tui had it open") }
+        #expect(said, "\(screen)")
+    }
+}
+
 /// Another process's write lock on a state file (`BEGIN IMMEDIATE`, as `sqlite3` takes it), by Python's sqlite3,
 /// held until ``release()``.
 final class StateFileLock {
