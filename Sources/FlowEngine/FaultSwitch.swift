@@ -108,18 +108,21 @@ public struct FaultSwitchState: Sendable, Equatable {
 /// A fault a family's setting holds on for the whole session (`--insecure-device` holds the insecure device), by
 /// the key of the switch it holds: the switch shows `label` and stays on, switching it says `notice`, and a headless
 /// answer that switches it off is refused, saying what holds it (`heldBy`: "--insecure-device holds the device
-/// insecure").
+/// insecure"), and the advice of a flow it stopped names the setting, not the switch (`advice`: "--insecure-device
+/// holds for this session; run without it"), in every family the fault reaches.
 public struct HeldFault: Sendable {
     public let key: String
     public let label: String
     public let notice: String
     public let heldBy: String
+    public let advice: String?
 
-    public init(key: String, label: String, notice: String, heldBy: String) {
+    public init(key: String, label: String, notice: String, heldBy: String, advice: String? = nil) {
         self.key = key
         self.label = label
         self.notice = notice
         self.heldBy = heldBy
+        self.advice = advice
     }
 }
 
@@ -135,6 +138,13 @@ extension FlowService {
 
     /// The faults the families' settings hold on for the session.
     public var heldFaults: [HeldFault] { families.flatMap(\.heldFaults) }
+
+    /// What a flow's advice says ends the fault `key`: the setting that holds it on, or else turning the fault's
+    /// switch off (`fault`: "the insecure-device fault"). The advice named both, the option to a session without it.
+    public func howToEnd(_ key: String, fault: String) -> String {
+        guard let held = heldFaults.first(where: { $0.key == key }) else { return "turn \(fault) off" }
+        return held.advice ?? held.heldBy
+    }
 
     /// Switches on every fault a family's setting holds, where something (a headless answer's faults, set for its
     /// flow over the run's) left it off.

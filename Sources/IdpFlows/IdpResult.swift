@@ -105,9 +105,6 @@ enum DeviceAdvice {
         case (StatusType.FAILED.name, IdpFailure.serverError("").code):
             "The identity provider failed (HTTP 500): try again later, or turn the server-error fault off."
         case (StatusType.FAILED.name, 5): "The identity provider's page could not be read: turn the malformed-page fault off."
-        case (SimulatorStatus.insecureDevice, _):
-            // Short: at 80×24 the longer one, which explained --insecure-device to a session without it, was cut.
-            "The MC-SDK does not run on a rooted or jailbroken device: turn the insecure-device fault off (or run without --insecure-device)."
         case (StatusType.NOT_REACHABLE.name, _): "Check the identity provider's URL and the network."
         default: nil
         }

@@ -114,8 +114,25 @@ public final class IdpSdkFamily: FlowFamily {
     /// the code's page and issued the authorization code. A failure there (the network, a runtime error) used to
     /// leave it spent with nothing said, and the next activation failed with ACTIVATION_CODE_USED.
     public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
+        if kind == .logout, status == SimulatorStatus.insecureDevice, let kept = sessionKept(after: step) { return kept }
         let spent = kind == .activate && step == .setAuthorisationCode
         return deviceAdvice(status: status, code: code, step: step, codeSpent: spent, activation: spent)
+    }
+
+    /// A logout the insecure device stopped leaves the session as it was (docs/faults.md): it said the restart was
+    /// refused, not that the user was still logged in.
+    private func sessionKept(after step: FlowStep?) -> String? {
+        let device = device.snapshot
+        guard device.loggedIn, let user = device.activatedUser?.userId else { return nil }
+        let why = step == .restart ? "a refused restart keeps the session" : "the MC-SDK did not start, so no RestartEvent was sent"
+        return "\(user) is still logged in (\(why)): \(endInsecureDevice), then log out again."
+    }
+
+    /// What ends the insecure device: the option that holds it on (`--insecure-device`), else its fault's switch.
+    /// The advice named both, the option to a session run without it and the switch the option holds on.
+    private var endInsecureDevice: String {
+        let fault = "the insecure-device fault"
+        return service.withLock { $0.service }?.howToEnd(IdentityFaults.Fault.insecureDevice.key, fault: fault) ?? "turn \(fault) off"
     }
 
     /// The same for a cancel there.
@@ -176,6 +193,9 @@ public final class IdpSdkFamily: FlowFamily {
             // An HTTP 500 with the server-error fault off is the IdP's own failure (its store on a full disk): the
             // advice was to turn off a fault that was not on.
             advice = "The identity provider failed (HTTP 500) with no fault on: its error says why (its store on a full disk, say); fix that, then run the flow again."
+        } else if status == SimulatorStatus.insecureDevice {
+            // Short: at 80×24 a longer one was cut.
+            advice = "The MC-SDK does not run on a rooted or jailbroken device: \(endInsecureDevice)."
         } else {
             advice = DeviceAdvice.advice(status: status, code: code, startOver: environment.startOver)
         }

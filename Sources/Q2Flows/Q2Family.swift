@@ -190,13 +190,16 @@ public final class Q2Family: FlowFamily {
         if settings.insecureDeviceReason != nil { service.world.updateFaults { identity, _ in identity.insecureDevice = true } }
     }
 
+    /// What ends a denial `--insecure-device` made, in Q2's advice and the MC-SDK's alike.
+    static let heldAdvice = "--insecure-device holds for this session; run without it"
+
     /// `--insecure-device` holds the insecure-device switch on, under its reason.
     public var heldFaults: [HeldFault] {
         guard let reason = settings.insecureDeviceReason else { return [] }
         return [HeldFault(
             key: IdentityFaults.Fault.insecureDevice.key, label: "insecure device: \(VisibleText.escaped(reason)) (--insecure-device)",
             notice: "on for this session: --insecure-device \"\(VisibleText.escaped(reason))\" was given",
-            heldBy: "--insecure-device holds the device insecure")]
+            heldBy: "--insecure-device holds the device insecure", advice: Self.heldAdvice)]
     }
 
     /// The Q2 credential the last successful Q2 login saved: in this process's memory only, never on disk.
@@ -226,7 +229,7 @@ public final class Q2Family: FlowFamily {
         case Q2Status.genericError: "Core failed: try again later (or turn the server-error fault off)."
         // The option holds for the session; the fault is the panel's (or the answers') to switch off.
         case Q2Status.insecure where settings.insecureDeviceReason != nil:
-            "The security module blocks logins on this device: --insecure-device holds for this session; run without it."
+            "The security module blocks logins on this device: \(Self.heldAdvice)."
         case Q2Status.insecure:
             "The security module blocks logins on this device: use a secure device (or turn the insecure-device fault off)."
         case Q2Status.noSavedCredential: "Sign in with a username and password first; a successful login saves the credential."

@@ -51,9 +51,29 @@ import Testing
         #expect(run.results.map { $0["status"] as? String } == ["OK", "INSECURE_DEVICE", "OK"], "\(run.stdout)")
         let failed = try #require(run.results.dropFirst().first)
         #expect(failed["failedStep"] as? String == "Restart", "\(failed)")
+        // It says the user is still logged in (it said only that the restart was refused).
+        #expect(failed["advice"] as? String
+            == "alice is still logged in (a refused restart keeps the session): turn the insecure-device fault off, then log out again.")
         #expect(run.events.filter { $0["step"] as? String == "fault injected" }.count == 1)
         // The refused restart left the session as it was: the next logout, on a secure device, ended it.
         #expect(run.results.last?["wasLoggedIn"] as? Bool == true, "\(run.results.last ?? [:])")
+    }
+
+    /// A logout in a later process sends StartEvent first, which the insecure device refuses: the session stays too,
+    /// and the advice names what made the device insecure, the option or the fault.
+    @Test func aRefusedStartSaysTheUserIsStillLoggedIn() throws {
+        let state = freshStatePath()
+        let activated = try BinaryRun.run(["run", "activate", "--state", state], stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#)
+        #expect(activated.status == 0, "\(activated.stderr)")
+        let fault = try BinaryRun.run(["run", "logout", "--state", state, "--answers", "-"], stdin: #"{"faults":{"insecureDevice":true}}"#)
+        #expect(fault.results.first?["failedStep"] as? String == "Start", "\(fault.stdout)")
+        #expect(fault.results.first?["advice"] as? String
+            == "alice is still logged in (the MC-SDK did not start, so no RestartEvent was sent): turn the insecure-device fault off, then log out again.")
+        let held = try BinaryRun.run(["run", "logout", "--state", state, "--insecure-device", "su found"])
+        #expect(held.results.first?["advice"] as? String
+            == "alice is still logged in (the MC-SDK did not start, so no RestartEvent was sent): --insecure-device holds for this session; run without it, then log out again.")
+        let loggedOut = try BinaryRun.run(["run", "logout", "--state", state])
+        #expect(loggedOut.results.first?["wasLoggedIn"] as? Bool == true, "\(loggedOut.stdout)")
     }
 
     @Test func noAnswersAtAllStandForAnEmptyObject() throws {

@@ -84,13 +84,21 @@ import Testing
                                     stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#)
         #expect(run.status == 1)
         #expect(run.results.first?["status"] as? String == "INSECURE_DEVICE")
-        #expect((run.results.first?["advice"] as? String)?.contains("run without --insecure-device") == true)
+        // The advice names the option, which holds the fault on: not the fault's switch, which it cannot turn off.
+        #expect(run.results.first?["advice"] as? String
+            == "The MC-SDK does not run on a rooted or jailbroken device: --insecure-device holds for this session; run without it.")
         #expect(run.events.contains { $0["step"] as? String == "faults on" && ($0["detail"] as? String)?.contains("insecure device") == true })
         // It holds for the session: an answer that switches the fault off is refused (it was taken and ignored).
         let held = try BinaryRun.run(["run", "activate", "--ephemeral", "--insecure-device", "rooted"],
                                      stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"insecureDevice":false}}"#)
         #expect(held.status == 2 && held.results.isEmpty, "\(held.stderr)")
         #expect(held.stderr.contains("--insecure-device holds the device insecure for the whole run"), "\(held.stderr)")
+        // The fault switched on without the option: its switch alone is named (it said "(or run without
+        // --insecure-device)" to a run without it).
+        let fault = try BinaryRun.run(["run", "activate", "--ephemeral"],
+                                      stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"insecureDevice":true}}"#)
+        #expect(fault.results.first?["advice"] as? String
+            == "The MC-SDK does not run on a rooted or jailbroken device: turn the insecure-device fault off.")
     }
 
     @Test func theNetworkFaultIsNetworkUnavailable() throws {

@@ -59,6 +59,49 @@ import ThreeDSecure
         driver.press(.character(" "))
         #expect(driver.app.render().text.contains("[x] insecure device (rooted or jailbroken)"))
     }
+
+    /// The MC-SDK's advice names the one switch that made the device insecure: the option, which the panel cannot
+    /// switch off, or the panel's switch (it said "turn the insecure-device fault off (or run without
+    /// --insecure-device)" either way).
+    @Test func theMasterControllersAdviceNamesTheSwitchThatSetIt() throws {
+        var configuration = FlowConfiguration()
+        configuration.q2.insecureDeviceReason = "su found"
+        let held = AppDriver(configuration: configuration)
+        held.press(.enter)
+        held.pump { _ in held.isResult }
+        #expect(whatToTry(held) == "The MC-SDK does not run on a rooted or jailbroken device: --insecure-device holds for this session; run without it.")
+        let panel = AppDriver()
+        panel.press(.character("f"))
+        for _ in 0..<(try #require(panel.faultRow("insecureDevice"))) { panel.press(.down) }
+        panel.press(.character(" "), .escape)
+        panel.press(.enter)
+        panel.pump { _ in panel.isResult }
+        #expect(whatToTry(panel) == "The MC-SDK does not run on a rooted or jailbroken device: turn the insecure-device fault off.")
+    }
+
+    /// A logout the insecure device stopped says the user is still logged in: the refused restart keeps the session.
+    @Test func aRefusedRestartSaysTheUserIsStillLoggedIn() throws {
+        let driver = AppDriver()
+        driver.activate()
+        driver.press(.escape)
+        driver.press(.character("f"))
+        for _ in 0..<(try #require(driver.faultRow("insecureDevice"))) { driver.press(.down) }
+        driver.press(.character(" "), .escape)
+        while MenuItem.all[driver.app.state.menuSelection] != .flow(.logout) { driver.press(.down) }
+        driver.press(.enter)
+        driver.pump { _ in driver.isResult }
+        #expect(driver.result?.failedStep?.rawValue == "Restart")
+        #expect(whatToTry(driver) == "alice is still logged in (a refused restart keeps the session): turn the insecure-device fault off, then log out again.")
+    }
+
+    /// The result screen's "what to try", its wrapped lines joined.
+    private func whatToTry(_ driver: AppDriver) -> String {
+        let lines = driver.app.render().text.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
+        guard let first = lines.firstIndex(where: { $0.hasPrefix("what to try") }) else { return "" }
+        let rows = lines[first...].prefix { !$0.hasPrefix("[ Back ]") }.filter { !$0.isEmpty }
+        return rows.map { $0.hasPrefix("what to try") ? String($0.dropFirst("what to try".count)).trimmingCharacters(in: .whitespaces) : $0 }
+            .joined(separator: " ")
+    }
 }
 
 /// The faults panel's list scrolls as the log's does: only when the focus leaves the rows shown.
