@@ -283,9 +283,11 @@ final class MasterControllerListener: KSAsyncEventReceiver, Sendable {
 
     func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
         guard let error = event as? KSMErrorRuntimeEvent, let run = service.withLock({ $0.service })?.runningFlow else { return }
-        run.emit(.runtimeError, from: .masterController, to: .app, thread: QueueName.current, status: StatusType.INTERNAL_ERROR.name,
-                 // Every field the consumer hears, as docs/faults.md lists them (it gave the description alone).
-                 detail: "\(error.getName()) errorType=\(error.errorType), errorCode=\(error.errorCode): \(error.errorDescription); send StartEvent before anything else")
+        run.emit(.errorRuntime, from: .masterController, to: .app, thread: QueueName.current, status: StatusType.INTERNAL_ERROR.name,
+                 // Every field the consumer hears, as docs/faults.md lists them (it gave the description alone), named
+                 // as a request's are ("SetAuthorisationCodeEvent: tenantId=…").
+                 detail: "\(error.getName()): errorType=\(error.errorType), errorCode=\(error.errorCode), "
+                    + "errorDescription=\"\(error.errorDescription)\"; send StartEvent before anything else")
     }
 }
 

@@ -27,8 +27,9 @@ extension FlowStep {
     public static let setAuthorisationCode = FlowStep("SetAuthorisationCode")
     public static let restart = FlowStep("Restart")
     public static let offlineLogin = FlowStep("OfflineLogin")
-    /// The MC-SDK reported a runtime error and restarted itself.
-    public static let runtimeError = FlowStep("RuntimeError")
+    /// The MC-SDK reported a runtime error (`KSMErrorRuntimeEvent`) and restarted itself: the step its event names,
+    /// as `Start` is `StartEvent`'s (it was `RuntimeError`, a third name for it).
+    public static let errorRuntime = FlowStep("ErrorRuntime")
 }
 
 extension Participant {

@@ -277,6 +277,12 @@ public struct KSMErrorRuntimeEvent: KsEvent {
     public func getName() -> String { "ErrorRuntimeEvent" }
 }
 
+extension KSMErrorRuntimeEvent {
+    /// The simulated MC-SDK's one runtime error's code: it failed to store the token data SetAuthorisationCode got
+    /// (**ours**, docs/faults.md: the vendor publishes no codes; it gave 0, which read as "no error").
+    package static let tokenStorageFailed = 1
+}
+
 // The events as the migration guide's prose and Android name them, without the iOS prefix.
 public typealias StartEvent = KSMStartEvent
 public typealias StartResultEvent = KSMStartResultEvent

@@ -265,7 +265,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             // REFERENCE.md lists for it), so the guide's `as! KSMSetAuthorisationCodeResultEvent` holds: it got the
             // ErrorRuntimeEvent, and the cast trapped.
             let message = "internal error while storing the token data; the MC-SDK restarted itself"
-            unasked.withLock { $0 = KSMErrorRuntimeEvent(errorCode: 0, errorDescription: message) }
+            unasked.withLock { $0 = KSMErrorRuntimeEvent(errorCode: KSMErrorRuntimeEvent.tokenStorageFailed, errorDescription: message) }
             return KSMSetAuthorisationCodeResultEvent.failure(.KSMINTERNAL_ERROR, 0, message)
         }
         switch exchanged {

@@ -153,12 +153,15 @@ import Testing
         service.environment.world.identityFaults.runtimeError = true
         let failed = try #require(service.run(.activate, with: frontEnd))
         #expect(failed.status == "INTERNAL_ERROR")
-        #expect(frontEnd.events(of: failed.flowID).contains { $0.step == .runtimeError })
-        #expect(frontEnd.events(of: failed.flowID).contains { $0.detail.hasPrefix("ErrorRuntimeEvent errorType=runtimeError, errorCode=") })
+        // Its step is its event's name (`ErrorRuntime`, `ErrorRuntimeEvent`), as Start's is, and its code is not 0,
+        // which read as "no error".
+        #expect(frontEnd.events(of: failed.flowID).contains { $0.step.rawValue == "ErrorRuntime" })
+        #expect(frontEnd.events(of: failed.flowID).contains { $0.detail == "ErrorRuntimeEvent: errorType=runtimeError, errorCode=1, "
+            + #"errorDescription="internal error while storing the token data; the MC-SDK restarted itself"; send StartEvent before anything else"# })
         // The app's receiver hears the ErrorRuntimeEvent (every field) first; SetAuthorisationCode's result is its own type,
         // INTERNAL_ERROR (it was the ErrorRuntimeEvent itself, which the guide's as! cast traps on).
         let last = try #require(frontEnd.events(of: failed.flowID).suffix(2).map { ($0.step, $0.status) } as [(FlowStep, String?)]?)
-        #expect(last.map(\.0) == [.runtimeError, .setAuthorisationCode] && last.last?.1 == "INTERNAL_ERROR", "\(last)")
+        #expect(last.map(\.0) == [.errorRuntime, .setAuthorisationCode] && last.last?.1 == "INTERNAL_ERROR", "\(last)")
         #expect(!service.environment.masterController.snapshot.started, "the MC-SDK restarted itself")
         // The advice says what the next activation meets: its code is spent.
         // In memory (as here), starting again gives the codes back; `idp-tui reset` would refuse --ephemeral.

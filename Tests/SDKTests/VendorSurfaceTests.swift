@@ -118,7 +118,7 @@ import ThreeDSecure
         #expect(result.status == .KSMINTERNAL_ERROR)
         #expect(result.errorDescription.contains("restarted itself"))
         #expect(consumer.heard.withLock { $0 } == [
-            "ErrorRuntimeEvent on MC-SDK (runtimeError 0: internal error while storing the token data; the MC-SDK restarted itself)"])
+            "ErrorRuntimeEvent on MC-SDK (runtimeError 1: internal error while storing the token data; the MC-SDK restarted itself)"])
     }
 
     @Test func aScenarioFileThatIsWrongIsAnErrorNamingItsProblems() throws {
