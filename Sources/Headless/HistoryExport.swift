@@ -35,20 +35,15 @@ public enum HistoryExport {
         var lines = ["sequenceDiagram", "    title \(escape("\(s.flow) #\(s.id): \(s.outcome.rawValue) \(s.status)"))"]
         for name in order { lines.append("    participant \(id(name)) as \(escape(name))") }
         let answers = ArrowKind.answers(record.events, replies: kind?.replies ?? .none)
-        // A detail over 90 characters is cut with "…" to keep the diagram readable: a comment at its top says so, and
-        // where each is whole (an exported diagram attached to a report was cut with nothing said).
-        if record.events.contains(where: { shorten($0.detail) != $0.detail }) {
-            lines.insert("    %% details over 90 characters end in …: idp-tui history show \(s.id) prints them whole", at: 1)
-        }
         for (event, answers) in zip(record.events, answers) {
             let label = RecordedEvent.arrowLabel(step: event.step, status: event.status, separator: " · ")
-            let text = [label, shorten(event.detail)].filter { !$0.isEmpty }.joined(separator: " · ")
+            let text = wrapped([label, event.detail].filter { !$0.isEmpty }.joined(separator: " · "))
             if event.from == event.to {
-                lines.append("    Note over \(id(event.from)): \(escape(text))")
+                lines.append("    Note over \(id(event.from)): \(text)")
             } else {
                 // Requests solid, answers dashed (ArrowKind), not by whether the event has a status.
                 let arrow = answers ? "-->>" : "->>"
-                lines.append("    \(id(event.from))\(arrow)\(id(event.to)): \(escape(text))")
+                lines.append("    \(id(event.from))\(arrow)\(id(event.to)): \(text)")
             }
         }
         return lines.joined(separator: "\n")
@@ -77,15 +72,40 @@ public enum HistoryExport {
         return cleaned.isEmpty ? "P" : cleaned
     }
 
-    /// Cut after a whole word, and never right after a label whose value is cut away: `password: …` read as a
-    /// password cut off (a Q2 tester), where the value was `<redacted>`.
-    private static func shorten(_ text: String) -> String {
-        guard text.count > 90 else { return text }
-        var words = text.prefix(89).split(separator: " ", omittingEmptySubsequences: false)
-        if words.count > 1 { words.removeLast() }
-        while words.count > 1, let last = words.last, last.hasSuffix(":") || last.isEmpty { words.removeLast() }
-        return words.joined(separator: " ") + " …"
+    /// A message's text whole, escaped, with Mermaid's `<br/>` between lines broken at spaces: as few lines as
+    /// ``lineLength`` allows, of even lengths ("restarts<br/>itself" left a word alone). A word too long for a line
+    /// (a bridge message's JSON) is broken after its commas; one without (a URL) stays whole.
+    /// A detail over 90 characters was cut with "…", whatever its label's length: the MC-SDK's runtime error was cut
+    /// while longer labels stayed whole (a tester), and a cut could read as a value cut off (`password: …`).
+    static func wrapped(_ text: String) -> String {
+        let count = (text.count + lineLength - 1) / lineLength
+        let width = count <= 1 ? lineLength : (text.count + count - 1) / count + 10
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            for (index, piece) in pieces(of: String(word)).enumerated() {
+                let gap = index == 0 && !line.isEmpty ? " " : ""
+                if !line.isEmpty, line.count + gap.count + piece.count > width {
+                    lines.append(line)
+                    line = piece
+                } else {
+                    line += gap + piece
+                }
+            }
+        }
+        return (lines + [line]).map(escape).joined(separator: "<br/>")
     }
+
+    /// `word` whole when it fits a line, else in pieces that end after a comma.
+    private static func pieces(of word: String) -> [String] {
+        guard word.count > lineLength else { return [word] }
+        var pieces = word.split(separator: ",", omittingEmptySubsequences: false).map { String($0) + "," }
+        pieces[pieces.count - 1].removeLast()
+        return pieces
+    }
+
+    /// How long a line of a message may be before it is broken: a message up to it is one line, as most are.
+    static let lineLength = 100
 
     /// Mermaid reads `;` and `#` in message text as syntax, `<` `>` as HTML (a merchant named `<br>` broke its
     /// line, `<b>` made bold) and `%%` as a comment or directive: write them as entity codes.
