@@ -38,8 +38,21 @@ extension FlowRun {
     ) -> FlowEvent {
         service.mailbox.postEvent { sequence in
             FlowEvent(
-                flowID: id, flow: kind, sequence: sequence, step: step, from: from, to: to, thread: thread,
+                flowID: id, flow: kind, sequence: sequence, step: step, from: from, to: receiver(of: step, from: from, to: to), thread: thread,
                 mainThread: thread == "main", time: time, duration: duration, status: status, detail: detail, message: message)
+        }
+    }
+
+    /// Whom an event goes to: its own `to`, but a fault that bit goes to the party whose call it hit, the one the
+    /// last event before it reached (the simulator when none did), as the terminal's diagram draws its ⚡. It went
+    /// to the App, which never hears of a fault. Taken in the events' order (under the mailbox's lock).
+    private func receiver(of step: FlowStep, from: Participant, to: Participant) -> Participant {
+        reached.withLock { reached in
+            guard from == .simulator else {
+                reached = to
+                return to
+            }
+            return step == .fault ? reached ?? .simulator : to
         }
     }
 

@@ -53,6 +53,8 @@ public final class FlowRun: Sendable {
     public let started: SimulationInstant
     /// Every event of this run, for history (kept only when the service has a history).
     let transcript = Locked(Transcript())
+    /// The party the run's last event (not the simulator's) reached: the one a fault that bites next hits.
+    let reached = Locked<Participant?>(nil)
 
     struct Transcript {
         var events: [FlowEvent] = []

@@ -1,4 +1,5 @@
 import FlowCatalog
+import FlowEngine
 import FlowRecords
 import Foundation
 import JSONText
@@ -24,29 +25,36 @@ public enum HistoryExport {
     }
 
     /// A Mermaid `sequenceDiagram`: the flow's own parties first, in its kind's order (``FlowKind/lanes``), then
-    /// any other as it appears; a request is a solid arrow, an answer a dashed one (``ArrowKind``).
+    /// any other as it appears; a request is a solid arrow, an answer a dashed one (``ArrowKind``). The simulator's
+    /// events are notes, not messages: a fault that bit over the party whose call it hit (the one the event before it
+    /// reached, as the terminal's diagram puts its ⚡), the faults on at the start over the simulator's lane. They
+    /// were arrows to the App, which never hears of a fault.
     public static func mermaid(_ record: HistoryRecord) -> String {
         let s = record.summary
         let kind = FlowCatalog.kind(named: s.flow)
         var order = kind?.lanes.map(\.rawValue) ?? ["App"]
-        for event in record.events {
-            for name in [event.from, event.to] where !order.contains(name) { order.append(name) }
-        }
-        var lines = ["sequenceDiagram", "    title \(escape("\(s.flow) #\(s.id): \(s.outcome.rawValue) \(s.status)"))"]
-        for name in order { lines.append("    participant \(id(name)) as \(escape(name))") }
         let answers = ArrowKind.answers(record.events, replies: kind?.replies ?? .none)
+        var body: [String] = []
+        var reached: String?
         for (event, answers) in zip(record.events, answers) {
             let label = RecordedEvent.arrowLabel(step: event.step, status: event.status, separator: " · ")
             let text = wrapped([label, event.detail].filter { !$0.isEmpty }.joined(separator: " · "))
-            if event.from == event.to {
-                lines.append("    Note over \(id(event.from)): \(text)")
+            let simulator = Participant.simulator.rawValue
+            // A record from before session 52 sent a fault to the App: the party it hit is read from the events.
+            let notice = [FlowStep.faultsOn, .historyNotSaved].map(\.rawValue).contains(event.step)
+            let over: String? = event.from != simulator ? (event.from == event.to ? event.from : nil) : notice ? simulator : reached ?? simulator
+            if event.from != simulator { reached = event.to }
+            for name in over.map({ [$0] }) ?? [event.from, event.to] where !order.contains(name) { order.append(name) }
+            if let over {
+                body.append("    Note over \(id(over)): \(text)")
             } else {
                 // Requests solid, answers dashed (ArrowKind), not by whether the event has a status.
                 let arrow = answers ? "-->>" : "->>"
-                lines.append("    \(id(event.from))\(arrow)\(id(event.to)): \(text)")
+                body.append("    \(id(event.from))\(arrow)\(id(event.to)): \(text)")
             }
         }
-        return lines.joined(separator: "\n")
+        let title = "    title \(escape("\(s.flow) #\(s.id): \(s.outcome.rawValue) \(s.status)"))"
+        return (["sequenceDiagram", title] + order.map { "    participant \(id($0)) as \(escape($0))" } + body).joined(separator: "\n")
     }
 
     /// The flow as one JSON document: its summary, its result (as `run` prints it) and its events.

@@ -67,7 +67,7 @@ import Testing
         #expect(result.error?.message.contains("timed out after 30 s") == true)
         // The request is logged as it leaves, before the fault that strikes it; it has no answer (it was logged
         // only with its answer, and so never).
-        let request = log.firstIndex(of: "IdpSdk→IdP GET /authorize"), fault = log.firstIndex(of: "simulator→App fault injected")
+        let request = log.firstIndex(of: "IdpSdk→IdP GET /authorize"), fault = log.firstIndex(of: "simulator→IdP fault injected")
         #expect(request != nil && fault != nil && request! < fault!, "\(log)")
         #expect(!log.contains("IdP→IdpSdk GET /authorize"), "\(log)")
         #expect(result.advice == "No server answers while the request-timeout fault is on: turn it off, then run the flow again.",
@@ -211,7 +211,7 @@ import Testing
         let result = try #require(service.run(.q2Login, with: frontEnd))
         #expect(result.status == "INSECURE")
         let steps = frontEnd.steps(of: result.flowID)
-        let call = steps.firstIndex(of: "Q2 SDK→SecurityModule allowLogin"), fault = steps.firstIndex(of: "simulator→App fault injected")
+        let call = steps.firstIndex(of: "Q2 SDK→SecurityModule allowLogin"), fault = steps.firstIndex(of: "simulator→SecurityModule fault injected")
         let answer = steps.firstIndex(of: "SecurityModule→Q2 SDK allowLogin")
         #expect(call != nil && fault != nil && answer != nil && call! < fault! && fault! < answer!, "\(steps)")
     }

@@ -33,4 +33,23 @@ import Testing
                 "\(export.stdout)")
         #expect(!export.stdout.contains("…"), "\(export.stdout)")
     }
+
+    /// A fault is a note over the party whose call it hit, and the faults on a note over the simulator: they were
+    /// arrows to the App (`simulator->>App`), which never hears of a fault. The run's line names the party hit too.
+    @Test func faultsAreNotesOverThePartyTheyHit() throws {
+        let state = freshStatePath()
+        let run = try BinaryRun.run(["run", "activate", "--state", state],
+                                    stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"insecureDevice":true}}"#)
+        let injected = try #require(run.events.first { $0["step"] as? String == "fault injected" }, "\(run.stdout)")
+        #expect(injected["from"] as? String == "simulator" && injected["to"] as? String == "MC-SDK", "\(injected)")
+        let export = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state])
+        let lines = export.stdout.split(separator: "\n").map(String.init)
+        #expect(Array(lines.suffix(4)) == [
+            "    Note over simulator: faults on · insecure device",
+            "    App->>MCSDK: Start · StartEvent",
+            "    Note over MCSDK: fault injected · FAULT · insecure device: the MC-SDK's integrity check finds it rooted or jailbroken",
+            "    MCSDK-->>App: Start · FAILED · the device is rooted or jailbroken#59; the MC-SDK does not run on an insecure device",
+        ], "\(export.stdout)")
+        #expect(!export.stdout.contains("simulator->>"), "\(export.stdout)")
+    }
 }

@@ -70,6 +70,8 @@ import Testing
         let injected = held.events.filter { $0["step"] as? String == "fault injected" }
         #expect(injected.count == 1 && (injected.first?["detail"] as? String)?.hasPrefix("insecure device: the security module") == true,
                 "\(held.stdout)")
+        // On the party it hit, the security module asked allowLogin(): not to the App, which never hears of it.
+        #expect(injected.first?["to"] as? String == "SecurityModule", "\(held.stdout)")
         let fault = try BinaryRun.run(["run", "q2-login", "--ephemeral"],
                                       stdin: #"{"username":"alice","password":"wonderland","faults":{"insecureDevice":true}}"#)
         #expect(fault.results.first?["status"] as? String == "INSECURE")

@@ -277,7 +277,9 @@ extension LogPane {
             }
         }
         field("flow", flow)
-        field("from → to", "\(from) → \(to)")
+        // A fault is no message: the simulator struck the call of the party named ("simulator → App" read as one
+        // the app got; a record from before session 52 names the App).
+        if step == FlowStep.fault.rawValue { field("fault on", to) } else { field("from → to", "\(from) → \(to)") }
         field("step", step)
         field("thread", thread)
         field("time", time)

@@ -306,11 +306,12 @@ enum LogPane {
         case (.app, .app): "• App"
         // A party's own note (the Drops SDK giving up on a message): "→ Safepay" read as sent to it.
         case (let from, let to) where from == to && from != .simulator: "• \(short(from))"
-        case (_, .identityProvider): "⇢ IdP"
-        case (.identityProvider, _): "⇠ IdP"
-        // The faults switched on for a flow, at its start: a notice, not a fault that bit.
+        // The faults switched on for a flow, at its start: a notice, not a fault that bit. A fault goes to the party
+        // it hit (the IdP's: it read "⇢ IdP").
         case (.simulator, _) where event.step == .faultsOn || event.step == .historyNotSaved: "simulator"
         case (.simulator, _): "⚡ fault"
+        case (_, .identityProvider): "⇢ IdP"
+        case (.identityProvider, _): "⇠ IdP"
         case (.app, let to): "→ \(short(to))"
         case (let from, .app): "← \(short(from))"
         case (.safepayDrops, let to): "→ \(short(to))"
