@@ -78,7 +78,7 @@ enum DeviceAdvice {
 
     /// What an activation that failed or was cancelled after the IdP accepted its code leaves behind.
     static func codeSpent(startOver: String) -> String {
-        "The IdP spent the activation code when it accepted it, before SetAuthorisationCode: activate again with another code (here: \(startOver) gives the scenario's codes back)."
+        "The IdP spent the activation code when it accepted it, before SetAuthorisationCode: activate again with another code; here, \(startOver) gives the scenario's codes back."
     }
 
     /// What to try next after an IdpSdk or KSSIDP flow ended with `status`; `startOver`: what gives the scenario's
@@ -92,7 +92,7 @@ enum DeviceAdvice {
         case (StatusType.TEMPORARY_LOCKED.name, _): "Wait until the lock ends, then try again."
         case (StatusType.ACTIVATION_CODE_EXPIRED.name, _): "Ask for a new activation code: this one is past its expiry."
         case (SimulatorStatus.activationCodeUsed, _):
-            "Activation codes work once: log in if this device is activated, or ask for a new code (here: \(startOver) gives the scenario's codes back)."
+            "Activation codes work once: log in if this device is activated, or ask for a new code; here, \(startOver) gives the scenario's codes back."
         case (SimulatorStatus.activationRequired, _): "Activate this device first, then log in."
         case (StatusType.INVALID_STATE.name, IdpFailure.alreadyActivated.code):
             "Log in, or, to activate again, reset the device first. Here: \(startOver)"

@@ -10,8 +10,8 @@ public struct SimulationStores: Sendable {
     public var identityProvider: any IdentityProviderStore
     package var device: any DeviceStore
     /// What gives the scenario's activation codes back with these stores, as advice names it ("idp-tui reset gives
-    /// the scenario's codes back"): the `idp-tui reset` that names their file, or starting again for stores in
-    /// memory, which `idp-tui reset` refuses.
+    /// the scenario's codes back"): the `idp-tui reset` that names their file, or restarting idp-tui for stores
+    /// in memory, which `idp-tui reset` refuses.
     public var startOver: String
     /// The `--state` option a command names their file with, after a space (" --state=FILE"; empty for the default
     /// file); nil for stores in memory, whose flows no command reaches.
@@ -29,8 +29,9 @@ public struct SimulationStores: Sendable {
         SimulationStores(identityProvider: MemoryIdentityProviderStore(), device: MemoryDeviceStore(), startOver: memoryStartOver)
     }
 
-    /// ``startOver`` for stores in memory (`--ephemeral`).
-    public static let memoryStartOver = "starting again (this state is in memory only)"
+    /// ``startOver`` for stores in memory (`--ephemeral`), said plainly: it was "starting again (this state is in
+    /// memory only)", which advice put in brackets of its own ("(here: starting again (this state …) gives …)").
+    public static let memoryStartOver = "restarting idp-tui with --ephemeral"
 }
 
 /// One simulated device in a simulated world: the world (IdP, ACS, Q2 Core, network, clock, randomness,

@@ -164,8 +164,10 @@ import Testing
         #expect(last.map(\.0) == [.errorRuntime, .setAuthorisationCode] && last.last?.1 == "INTERNAL_ERROR", "\(last)")
         #expect(!service.environment.masterController.snapshot.started, "the MC-SDK restarted itself")
         // The advice says what the next activation meets: its code is spent.
-        // In memory (as here), starting again gives the codes back; `idp-tui reset` would refuse --ephemeral.
-        #expect(failed.advice?.contains("activate again with another code (here: starting again") == true, "\(failed.advice ?? "")")
+        // In memory (as here), restarting idp-tui gives the codes back; `idp-tui reset` would refuse --ephemeral. Said
+        // without brackets in brackets ("(here: starting again (this state is in memory only) gives …)").
+        #expect(failed.advice?.hasSuffix("activate again with another code; here, restarting idp-tui with --ephemeral gives the scenario's codes back.") == true,
+                "\(failed.advice ?? "")")
         // Not "run the flow again", which would meet ACTIVATION_CODE_USED.
         #expect(failed.advice?.contains("run the flow again") == false, "\(failed.advice ?? "")")
         // Once a switch-on: the switch turned itself off (the panel and the next flow's "faults on" show it off).

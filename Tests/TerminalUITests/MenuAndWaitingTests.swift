@@ -308,8 +308,8 @@ extension WaitingTests {
         let text = driver.app.render().text.split(separator: "\n").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }
             .joined(separator: " ")
         #expect(text.contains("The IdP spent the activation code when it accepted it, before SetAuthorisationCode"), "\(text)")
-        // The app's state is in memory here: what gives the codes back is starting again, not `idp-tui reset`.
-        #expect(text.contains("starting again (this state is in memory only) gives the scenario's codes back"), "\(text)")
+        // The app's state is in memory here: what gives the codes back is restarting idp-tui, not `idp-tui reset`.
+        #expect(text.contains("activate again with another code; here, restarting idp-tui with --ephemeral gives the scenario's codes back."), "\(text)")
         #expect(!text.contains("idp-tui reset"), "\(text)")
     }
 
