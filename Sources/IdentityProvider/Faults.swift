@@ -27,7 +27,8 @@ public struct IdentityFaults: Sendable, Equatable {
 
     public static let none = IdentityFaults()
 
-    /// The faults that are on, in words, for logs: "network unavailable", "latency +200 ms" …
+    /// The faults that are on, in words, for logs: "network unavailable", "added latency +200 ms" … (the added latency
+    /// by the name the faults panel and its ⚡ give it: it was "latency +200 ms" here alone).
     public var activeNames: [String] { activeNames { _ in true } }
 
     /// Every fault, made once: a flow's start asks for the names.
@@ -40,7 +41,7 @@ public struct IdentityFaults: Sendable, Equatable {
             guard isOn(fault), include(fault) else { return nil }
             return switch fault {
             case .networkUnavailable: "network unavailable"
-            case .addedLatency: "latency +\(addedLatency.milliseconds) ms"
+            case .addedLatency: "added latency +\(addedLatency.milliseconds) ms"
             case .requestTimeout: "request timeout"
             case .serverError: "server error"
             case .malformedPage: "malformed page"

@@ -68,7 +68,7 @@ import Testing
     /// and read as a ✓.
     @Test func aScenarioWithFaultsIsSaid() throws {
         let path = docsFolder.appendingPathComponent("scenarios/faults.json").path
-        let caveat = "the scenario switches faults on (latency +800 ms, server error): they reach the two orchestrations at different steps, so a case may agree or differ because of them, not the migration"
+        let caveat = "the scenario switches faults on (added latency +800 ms, server error): they reach the two orchestrations at different steps, so a case may agree or differ because of them, not the migration"
         // In the report itself (a report kept in a file says it), and on stderr beside JSON.
         let faults = try BinaryRun.run(["compare", "--scenario", path])
         #expect(faults.stderr.isEmpty, "\(faults.stderr)")

@@ -344,7 +344,7 @@ import Testing
         #expect(run.results.first?["status"] as? String == "FAILED")
         #expect((run.results.first?["error"] as? [String: Any])?["code"] as? Int == 5000)
         #expect(run.events.first?["step"] as? String == "faults on")
-        #expect(run.events.first?["detail"] as? String == "latency +800 ms, server error")
+        #expect(run.events.first?["detail"] as? String == "added latency +800 ms, server error")
     }
 
     /// An answer's faults are set over the scenario's for that flow: `false` (or 0) switches one off, and the
@@ -354,7 +354,7 @@ import Testing
         let run = try BinaryRun.run(["run", "activate", "login", "--scenario", scenarioPath("faults"), "--ephemeral"], stdin: answers)
         #expect(run.results.map { $0["status"] as? String } == ["OK", "FAILED"], "\(run.stderr)")
         let faultsOn = run.events.filter { $0["step"] as? String == "faults on" }.map { $0["detail"] as? String }
-        #expect(faultsOn == ["latency +800 ms, server error"], "only the login has the scenario's faults: \(faultsOn)")
+        #expect(faultsOn == ["added latency +800 ms, server error"], "only the login has the scenario's faults: \(faultsOn)")
     }
 
     @Test func afterALogoutTheNextRunLogsInOffline() throws {

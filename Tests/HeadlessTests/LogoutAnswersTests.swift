@@ -134,10 +134,10 @@ import Testing
 
     @Test func eachFlowListsTheFaultsThatCanBiteIt() throws {
         #expect(try faultsOn("payer-auth", #"{"card":"4000000000002701","expiry":"12/30"}"#)
-            == ["latency +5 ms, the first bridge ack lost"])
+            == ["added latency +5 ms, the first bridge ack lost"])
         #expect(try faultsOn("activate", #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#)
-            == ["latency +5 ms, server error, certificate pinning fails, insecure device"])
+            == ["added latency +5 ms, server error, certificate pinning fails, insecure device"])
         #expect(try faultsOn("q2-login", #"{"username":"alice","password":"wonderland"}"#)
-            == ["latency +5 ms, server error, insecure device"])
+            == ["added latency +5 ms, server error, insecure device"])
     }
 }

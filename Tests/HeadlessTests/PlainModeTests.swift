@@ -75,7 +75,7 @@ import Testing
                 #expect(run.stdout.contains(text), "\(environment): no \(text)")
             }
             let fault = try BinaryRun.run(["--ephemeral", "--scenario", scenarioPath("faults")], stdin: faults, environment: environment)
-            #expect(fault.stdout.contains("\n  simulator  faults on            idp-tui.flow latency +800 ms, server error\n"),
+            #expect(fault.stdout.contains("\n  simulator  faults on            idp-tui.flow added latency +800 ms, server error\n"),
                     "\(environment): \(fault.stdout)")
         }
         for environment in [["LC_ALL": "C.UTF-8"], ["LANG": "C.UTF-8"], ["LC_ALL": "xx_XX.UTF-8"]] {

@@ -19,7 +19,7 @@ enum SequencePane {
         var isNotice = false
 
         /// An event's arrow, in the log's colour for it: a live flow's and a past one's alike. A fault's mark says what
-        /// struck ("⚡ added latency: +800 ms on this round trip"), and a notice what it is ("● faults on: latency
+        /// struck ("⚡ added latency: +800 ms on this round trip"), and a notice what it is ("● faults on: added latency
         /// +800 ms", "● this flow was not saved to the history: …"): the ⚡ says it is a fault ("fault injected FAULT ⚡" said so twice,
         /// and nothing of which).
         init(_ event: FlowEvent) {
