@@ -18,8 +18,9 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// IdpSdk flow.
     func details(of kind: FlowKind) -> [any FlowResultDetail]
 
-    /// What to try next after a flow of this family ended with `status` (and the error's `code`) at `step`.
-    func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String?
+    /// What to try next after a flow of this family ended with `status` and `error` (its code; its message, which says
+    /// how long a lock lasts) at `step`.
+    func advice(for kind: FlowKind, status: String, error: FlowError?, step: FlowStep?) -> String?
 
     /// What to know after a flow of `kind` was cancelled at `step` (its call under way or its prompt left), when
     /// the cancel may have left something behind: an activation cancelled at SetAuthorisationCode may have spent
@@ -63,7 +64,7 @@ public protocol FlowFamily: AnyObject, Sendable {
 extension FlowFamily {
     public static var menuKinds: [FlowKind] { kinds }
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
-    public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? { nil }
+    public func advice(for kind: FlowKind, status: String, error: FlowError?, step: FlowStep?) -> String? { nil }
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? { nil }
     public static func faultKeys(reaching kind: FlowKind) -> [String] { SimulatedWorld.identityFaultKeys }
     public static func isChangedBySettings(_ kind: FlowKind) -> Bool { true }

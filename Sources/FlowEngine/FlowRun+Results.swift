@@ -81,7 +81,7 @@ extension FlowRun {
         case (.cancelled, _): family?.cancelAdvice(for: kind, step: step)
         case (.success, _): nil
         case (_, EngineStatus.promptTimeout): EngineStatus.promptTimeoutAdvice
-        default: family?.advice(for: kind, status: status, code: error?.code, step: step) ?? "See the error message for what the SDK reported."
+        default: family?.advice(for: kind, status: status, error: error, step: step) ?? "See the error message for what the SDK reported."
         }
         return FlowResult(
             flowID: id, flow: kind, outcome: outcome, status: status, failedStep: step, error: error,

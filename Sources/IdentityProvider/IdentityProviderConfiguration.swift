@@ -161,4 +161,22 @@ public struct LockoutPolicy: Sendable, Equatable {
         self.maxFailures = maxFailures
         self.lockDuration = lockDuration
     }
+
+    /// A lock's time as the IdP's and Q2 Core's messages say it, rounded up to a second: "45 s", "5 min", "4 min 11 s"
+    /// (Q2 Core said "locked out for 300 s" where the IdP said "try again in 5 min").
+    public static func spell(_ duration: Duration) -> String {
+        let seconds = max(1, Int((Double(duration.nanoseconds) / 1e9).rounded(.up)))
+        if seconds < 60 { return "\(seconds) s" }
+        let minutes = seconds / 60
+        let rest = seconds % 60
+        return rest == 0 ? "\(minutes) min" : "\(minutes) min \(rest) s"
+    }
+
+    /// What to do about a lock that `message` reported, with the time it ends its message with (as ``spell(_:)``
+    /// wrote it): "Wait 4 min 11 s for the lock to end, then try again." It said "Wait until the lock ends", while the
+    /// message above it said when.
+    public static func advice(reportedBy message: String?) -> String {
+        let time = message?.firstMatch(of: /(\d+ min \d+ s|\d+ min|\d+ s)$/).map { String($0.output.1) }
+        return time.map { "Wait \($0) for the lock to end, then try again." } ?? "Wait until the lock ends, then try again."
+    }
 }

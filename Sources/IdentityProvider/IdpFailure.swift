@@ -66,7 +66,7 @@ public enum IdpFailure: Error, Sendable, Equatable {
         case .activationCodeExpired: "the activation code has expired; ask for a new one"
         case .activationCodeUsed: "the activation code has already been used; ask for a new one"
         case .userLocked(let remaining):
-            "the account is temporarily locked after too many failed attempts; try again in \(Self.spell(remaining))"
+            "the account is temporarily locked after too many failed attempts; try again in \(LockoutPolicy.spell(remaining))"
         case .notActivated:
             "the client data says this device is not activated; activate it first, or, if it was activated since that client data was fetched, send GetAstClientDataEvent again"
         case .activatedForDifferentAccount: "this device is activated for a different account"
@@ -81,11 +81,4 @@ public enum IdpFailure: Error, Sendable, Equatable {
         left == 1 ? "1 attempt left before the account locks" : "\(left) attempts left before the account locks"
     }
 
-    static func spell(_ duration: Duration) -> String {
-        let seconds = max(1, Int((Double(duration.nanoseconds) / 1e9).rounded(.up)))
-        if seconds < 60 { return "\(seconds) s" }
-        let minutes = seconds / 60
-        let rest = seconds % 60
-        return rest == 0 ? "\(minutes) min" : "\(minutes) min \(rest) s"
-    }
 }

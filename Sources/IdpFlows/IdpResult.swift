@@ -89,7 +89,6 @@ enum DeviceAdvice {
             "Check the activation code; wrong codes count towards the lock."
         case (StatusType.WRONG_CREDENTIALS.name, _):
             "Check the user name and password; the account locks after too many wrong attempts in a row."
-        case (StatusType.TEMPORARY_LOCKED.name, _): "Wait until the lock ends, then try again."
         case (StatusType.ACTIVATION_CODE_EXPIRED.name, _): "Ask for a new activation code: this one is past its expiry."
         case (SimulatorStatus.activationCodeUsed, _):
             "Activation codes work once: log in if this device is activated, or ask for a new code; here, \(startOver) gives the scenario's codes back."

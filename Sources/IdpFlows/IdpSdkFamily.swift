@@ -113,10 +113,10 @@ public final class IdpSdkFamily: FlowFamily {
     /// An activation that got as far as SetAuthorisationCode has spent its code: the IdP took it when it accepted
     /// the code's page and issued the authorization code. A failure there (the network, a runtime error) used to
     /// leave it spent with nothing said, and the next activation failed with ACTIVATION_CODE_USED.
-    public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
+    public func advice(for kind: FlowKind, status: String, error: FlowError?, step: FlowStep?) -> String? {
         if kind == .logout, status == SimulatorStatus.insecureDevice, let kept = sessionKept(after: step) { return kept }
         let spent = kind == .activate && step == .setAuthorisationCode
-        return deviceAdvice(status: status, code: code, step: step, codeSpent: spent, activation: spent)
+        return deviceAdvice(status: status, error: error, step: step, codeSpent: spent, activation: spent)
     }
 
     /// A logout the insecure device stopped leaves the session as it was (docs/faults.md): it said the restart was
@@ -144,7 +144,8 @@ public final class IdpSdkFamily: FlowFamily {
     /// What to try after a flow on this device ended with `status`; `codeSpent`: an activation's that the IdP had
     /// accepted the code of (KSSIDP's too); `activation`: an activation's that reached SetAuthorisationCode, or a
     /// KSSIDP activation's (the wrapper's one call hides its steps).
-    public func deviceAdvice(status: String, code: Int?, step: FlowStep?, codeSpent: Bool, activation: Bool = false) -> String? {
+    public func deviceAdvice(status: String, error: FlowError?, step: FlowStep?, codeSpent: Bool, activation: Bool = false) -> String? {
+        let code = error?.code
         let spent = DeviceAdvice.codeSpent(startOver: environment.startOver)
         let advice: String?
         if activation, status == StatusType.INVALID_STATE.name, code != IdpFailure.alreadyActivated.code,
@@ -193,6 +194,8 @@ public final class IdpSdkFamily: FlowFamily {
             // An HTTP 500 with the server-error fault off is the IdP's own failure (its store on a full disk): the
             // advice was to turn off a fault that was not on.
             advice = "The identity provider failed (HTTP 500) with no fault on: its error says why (its store on a full disk, say); fix that, then run the flow again."
+        } else if status == StatusType.TEMPORARY_LOCKED.name {
+            advice = LockoutPolicy.advice(reportedBy: error?.message)
         } else if status == SimulatorStatus.insecureDevice {
             // Short: at 80×24 a longer one was cut.
             advice = "The MC-SDK does not run on a rooted or jailbroken device: \(endInsecureDevice)."

@@ -60,8 +60,8 @@ public final class LegacyFamily: FlowFamily {
     /// The wrapper's one call hides its steps: of its failures, only the MC-SDK's at SetAuthorisationCode (a runtime
     /// error, a device it could not store: INTERNAL_ERROR once the wrapper was called, not at Start) is known to come
     /// after the IdP accepted, and so spent, the activation code.
-    public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
-        idp.deviceAdvice(status: status, code: code, step: step,
+    public func advice(for kind: FlowKind, status: String, error: FlowError?, step: FlowStep?) -> String? {
+        idp.deviceAdvice(status: status, error: error, step: step,
                          codeSpent: kind == .legacyActivate && status == StatusType.INTERNAL_ERROR.name && step != .start,
                          activation: kind == .legacyActivate)
     }

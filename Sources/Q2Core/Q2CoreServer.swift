@@ -130,12 +130,12 @@ public final class Q2CoreServer: Sendable {
                 counters.unlockIfDue(at: now)
                 if let until = counters.lockedUntil {
                     return LogonResponse(status: 423, q2token: nil, userData: nil, hydraCode: HydraCode.lockedOut,
-                                         message: "the user is locked out for another \(max(1, now.duration(to: until).components.seconds)) s")
+                                         message: "the user is locked out for another \(LockoutPolicy.spell(now.duration(to: until)))")
                 }
                 guard let hash, hash.matches(password) else {
                     guard let left = counters.countFailure(policy: policy, now: now) else {
                         return LogonResponse(status: 423, q2token: nil, userData: nil, hydraCode: HydraCode.lockedOut,
-                                             message: "too many failed logins: the user is locked out for \(policy.lockDuration.components.seconds) s")
+                                             message: "too many failed logins: the user is locked out for \(LockoutPolicy.spell(policy.lockDuration))")
                     }
                     return LogonResponse(status: 401, q2token: nil, userData: nil, hydraCode: HydraCode.invalidCredentials,
                                          message: "invalid user id or password (\(left) \(left == 1 ? "attempt" : "attempts") left)")

@@ -215,9 +215,10 @@ public final class Q2Family: FlowFamily {
         platform.context.shouldAllowAutoLogin()
     }
 
-    public func advice(for kind: FlowKind, status: String, code: Int?, step: FlowStep?) -> String? {
-        switch status {
-        case Q2Status.invalidCredentials where code == HydraCode.lockedOut: "Wait until the lock ends, then try again."
+    public func advice(for kind: FlowKind, status: String, error: FlowError?, step: FlowStep?) -> String? {
+        let code = error?.code
+        return switch status {
+        case Q2Status.invalidCredentials where code == HydraCode.lockedOut: LockoutPolicy.advice(reportedBy: error?.message)
         case Q2Status.invalidCredentials: "Check the user id and password; Core locks the user after too many wrong attempts in a row."
         // The status stands for both no connectivity and a request that timed out; the faults on say which.
         case Q2Status.networkUnavailable where world.identityFaults.networkUnavailable:

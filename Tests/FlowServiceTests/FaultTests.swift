@@ -192,14 +192,20 @@ import Testing
 
     /// Core's lock (HTTP 423, hydraCode 1003) is advised as a lock, not as a wrong password.
     @Test func aQ2UserLockedOutIsAdvisedToWait() throws {
-        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock))
         let wrong = ["username": "alice", "password": "nope"]
         let frontEnd = RecordingFrontEnd.answering([wrong, wrong, wrong, Demo.alice])
         var results: [FlowResult] = []
-        for _ in 0..<4 { results.append(try #require(service.run(.q2Login, with: frontEnd))) }
+        for _ in 0..<3 { results.append(try #require(service.run(.q2Login, with: frontEnd))) }
+        clock.advance(by: .seconds(49))
+        results.append(try #require(service.run(.q2Login, with: frontEnd)))
         #expect(results[0].advice?.hasPrefix("Check the user id and password") == true)
         #expect(results[3].q2?.hydraCode == 1003, "\(results[3].error?.message ?? "")")
-        #expect(results[3].advice == "Wait until the lock ends, then try again.")
+        // In the IdP's units ("300 s" was "5 min" there), and the advice says how long (it said "until the lock ends").
+        #expect(results[2].error?.message == "too many failed logins: the user is locked out for 5 min")
+        #expect(results[3].error?.message == "the user is locked out for another 4 min 11 s")
+        #expect(results[3].advice == "Wait 4 min 11 s for the lock to end, then try again.")
     }
 
     /// Q2's NETWORK_UNAVAILABLE stands for no connectivity and for a request that timed out: the advice says which
@@ -346,13 +352,16 @@ import Testing
     }
 }
 
+/// An error with code 0 and no message, as the MC-SDK's token exchange gives one.
+private let codeZero = FlowError(subsystem: nil, code: 0, message: "")
+
 /// SetAuthorisationCode's POST /token gives no transport code: a fault that stops it is named by the advice from the
 /// faults on, as at GET /authorize (it said "Check the identity provider's URL and the network").
 @Suite struct TokenRequestFaultAdviceTests {
     @Test func aTokenRequestStoppedByAFaultNamesIt() throws {
         let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
         let family = try #require(service.family(IdpSdkFamily.self))
-        func advice() -> String { family.advice(for: .login, status: "NOT_REACHABLE", code: 0, step: FlowStep("SetAuthorisationCode")) ?? "" }
+        func advice() -> String { family.advice(for: .login, status: "NOT_REACHABLE", error: codeZero, step: FlowStep("SetAuthorisationCode")) ?? "" }
         #expect(advice() == "Check the identity provider's URL and the network.", "\(advice())")
         service.world.identityFaults.networkUnavailable = true
         #expect(advice().contains("the network-unavailable fault"), "\(advice())")
@@ -370,12 +379,12 @@ import Testing
     func anActivationEndingAtSetAuthorisationCodeSaysItsCodeIsSpent(status: String) throws {
         let service = FlowService(environment: SimulationEnvironment(clock: ManualClock()))
         let family = try #require(service.family(IdpSdkFamily.self))
-        let advice = family.advice(for: .activate, status: status, code: 0, step: FlowStep("SetAuthorisationCode")) ?? ""
+        let advice = family.advice(for: .activate, status: status, error: codeZero, step: FlowStep("SetAuthorisationCode")) ?? ""
         #expect(advice.contains("The IdP spent the activation code when it accepted it, before SetAuthorisationCode"), "\(advice)")
         #expect(advice.contains("gives the scenario's codes back"), "\(advice)")
         // Before it, and in a login, nothing was spent.
         for (kind, step) in [(FlowKind.activate, "getAuthorizationCode"), (.login, "SetAuthorisationCode")] {
-            let other = family.advice(for: kind, status: status, code: 0, step: FlowStep(step)) ?? ""
+            let other = family.advice(for: kind, status: status, error: codeZero, step: FlowStep(step)) ?? ""
             #expect(!other.contains("spent"), "\(kind) at \(step): \(other)")
         }
     }

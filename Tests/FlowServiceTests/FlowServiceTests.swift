@@ -122,9 +122,15 @@ import Testing
         let service = service(clock)
         let wrong = ["username": "alice", "password": "nope", "activation-code": "123456"]
         let frontEnd = RecordingFrontEnd.answering([wrong, wrong, wrong, Demo.aliceActivation, Demo.aliceActivation])
-        let statuses = (0..<4).compactMap { _ in service.run(.activate, with: frontEnd)?.status }
-        #expect(statuses == ["WRONG_CREDENTIALS", "WRONG_CREDENTIALS", "TEMPORARY_LOCKED", "TEMPORARY_LOCKED"])
-        clock.advance(by: .seconds(300))
+        let results = (0..<3).compactMap { _ in service.run(.activate, with: frontEnd) }
+        clock.advance(by: .seconds(49))
+        let locked = try #require(service.run(.activate, with: frontEnd))
+        #expect((results + [locked]).map(\.status) == ["WRONG_CREDENTIALS", "WRONG_CREDENTIALS", "TEMPORARY_LOCKED", "TEMPORARY_LOCKED"])
+        // The advice says how long the lock lasts, as the message above it does (it said "Wait until the lock ends").
+        #expect(results.last?.advice == "Wait 5 min for the lock to end, then try again.")
+        #expect(locked.error?.message.hasSuffix("try again in 4 min 11 s") == true && locked.advice == "Wait 4 min 11 s for the lock to end, then try again.",
+                "\(locked.advice ?? "")")
+        clock.advance(by: .seconds(251))
         #expect(service.run(.activate, with: frontEnd)?.outcome == .success)
     }
 
