@@ -89,15 +89,17 @@ extension FlowRun {
     }
 
     /// A cancelled result at `step`, with its `cancel` event: `inFlight` when the step's call was under way,
-    /// `atPrompt` when the step is a prompt the user left (its answer never sent).
+    /// `atPrompt` when the step is a credential prompt the user left (Q2's sign-in screen, a KSSIDP app's form): none
+    /// of its credentials was sent.
     /// The status is the run's ``cancelReason``'s (`USER_CANCEL` for the user's cancel).
     public func cancelledResult(at step: FlowStep?, inFlight: Bool = true, atPrompt: Bool = false) -> FlowResult {
         let reason = cancelReason ?? .user
         let verb = reason.verb
         let message = switch (step, inFlight) {
         // A screen or a form is a thing ("at the sign-in screen"); an API call is a name ("at provideCredentials").
+        // "Its answer was not sent" had no answer to refer to.
         case (let step?, _) where atPrompt:
-            "\(verb) at \(step.rawValue.hasSuffix(" screen") || step.rawValue.hasSuffix(" form") ? "the " : "")\(step.rawValue); its answer was not sent"
+            "\(verb) at \(step.rawValue.hasSuffix(" screen") || step.rawValue.hasSuffix(" form") ? "the " : "")\(step.rawValue); no credential was sent"
         // A call that goes on after a cancel does not outlive the process a signal ends ("it goes on" read as the
         // device activated after all, a CI tester: it was not). What its server did before then stays (a code the IdP
         // took is spent).

@@ -57,7 +57,9 @@ extension AppDriver {
         driver.press(.escape)
         driver.pump { _ in driver.isResult }
         let text = driver.app.render().text
-        #expect(text.contains("Cancelled at the sign-in screen; its answer was not"), "\(text)")
+        // Said plainly ("its answer was not sent" had no answer it could be).
+        #expect(driver.result?.error?.message == "cancelled at the sign-in screen; no credential was sent")
+        #expect(text.contains("Cancelled at the sign-in screen; no credential was sent."), "\(text)")
         #expect(!text.contains("Cancelled: cancelled"))
         #expect(text.contains("Nothing was sent to Q2 Core.") && !text.contains("Nothing more") && !text.contains("MC-SDK."), "\(text)")
     }
