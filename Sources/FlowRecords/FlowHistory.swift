@@ -137,9 +137,10 @@ extension HistoryRecord {
     /// not be).
     public var resultIsReadable: Bool { (try? JSONParser.parse(resultJSON))?.members != nil }
 
-    /// What the result says beyond the summary: its error (`error 513/4011: wrong username or password …`, or why
-    /// a flow was aborted for bad input) and the next step, as the result screen and `run`'s result line give them;
-    /// for `history show` and the terminal's transcript.
+    /// What the result says beyond the summary: its error (`error 513/4011: wrong username or password …`), or a
+    /// cancelled flow's what it was (`cancel: cancelled while getAuthorizationCode was in flight …`, why a flow was
+    /// aborted for bad input; it was labelled `error:`), and the next step, as the result screen and `run`'s result
+    /// line give them; for `history show` and the terminal's transcript.
     public var outcomeLines: [String] {
         guard let result = try? JSONParser.parse(resultJSON) else { return damageLines }
         var lines: [String] = []
@@ -147,7 +148,8 @@ extension HistoryRecord {
             // `subsystem/code` for the IdpSdk's errors, the code alone for those that have one (Q2's hydra code, a
             // payment's), as the result screen gives them.
             let code = [error["subsystem"]?.integer, error["code"]?.integer].compactMap { $0.map(String.init) }
-            lines.append("error" + (code.isEmpty ? "" : " " + code.joined(separator: "/")) + ": " + message)
+            let label = result["outcome"]?.string == "cancelled" ? "cancel" : "error"
+            lines.append(label + (code.isEmpty ? "" : " " + code.joined(separator: "/")) + ": " + message)
         }
         if let advice = result["advice"]?.string { lines.append("next: " + advice) }
         // A logout that found nobody logged in succeeds as one that did: its record says which, as its result
