@@ -27,6 +27,17 @@ final class AppDriver {
     /// The faults panel's row of the switch a scenario names `key` (`threeDS.acs`).
     func faultRow(_ key: String) -> Int? { service.faultSwitches.firstIndex { $0.key == key } }
 
+    /// Opens the faults panel, flips the switch a scenario names `key` (``faultRow(_:)``) and closes the panel.
+    func flipFault(_ key: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        press(.character("f"))
+        guard let row = faultRow(key) else {
+            Issue.record("no fault switch \(key)", sourceLocation: sourceLocation)
+            return
+        }
+        for _ in 0..<row { press(.down) }
+        press(.character(" "), .escape)
+    }
+
     func press(_ keys: Key...) {
         for key in keys { app.handle(key) }
     }

@@ -6,9 +6,7 @@ import Testing
 @Suite struct FaultNoteTests {
     @Test func aFaultsDetailsNameThePartyItHit() throws {
         let driver = AppDriver()
-        driver.press(.character("f"))
-        for _ in 0..<(try #require(driver.faultRow("serverError"))) { driver.press(.down) }
-        driver.press(.character(" "), .escape)
+        driver.flipFault("serverError")
         driver.press(.enter)
         driver.pump { _ in driver.isResult }
         let fault = try #require(driver.app.state.log.first { $0.step == .fault })

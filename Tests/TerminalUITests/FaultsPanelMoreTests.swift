@@ -63,7 +63,7 @@ import ThreeDSecure
     /// The MC-SDK's advice names the one switch that made the device insecure: the option, which the panel cannot
     /// switch off, or the panel's switch (it said "turn the insecure-device fault off (or run without
     /// --insecure-device)" either way).
-    @Test func theMasterControllersAdviceNamesTheSwitchThatSetIt() throws {
+    @Test func theMasterControllersAdviceNamesTheSwitchThatSetIt() {
         var configuration = FlowConfiguration()
         configuration.q2.insecureDeviceReason = "su found"
         let held = AppDriver(configuration: configuration)
@@ -71,22 +71,18 @@ import ThreeDSecure
         held.pump { _ in held.isResult }
         #expect(whatToTry(held) == "The MC-SDK does not run on a rooted or jailbroken device: --insecure-device holds for this session; run without it.")
         let panel = AppDriver()
-        panel.press(.character("f"))
-        for _ in 0..<(try #require(panel.faultRow("insecureDevice"))) { panel.press(.down) }
-        panel.press(.character(" "), .escape)
+        panel.flipFault("insecureDevice")
         panel.press(.enter)
         panel.pump { _ in panel.isResult }
         #expect(whatToTry(panel) == "The MC-SDK does not run on a rooted or jailbroken device: turn the insecure-device fault off.")
     }
 
     /// A logout the insecure device stopped says the user is still logged in: the refused restart keeps the session.
-    @Test func aRefusedRestartSaysTheUserIsStillLoggedIn() throws {
+    @Test func aRefusedRestartSaysTheUserIsStillLoggedIn() {
         let driver = AppDriver()
         driver.activate()
         driver.press(.escape)
-        driver.press(.character("f"))
-        for _ in 0..<(try #require(driver.faultRow("insecureDevice"))) { driver.press(.down) }
-        driver.press(.character(" "), .escape)
+        driver.flipFault("insecureDevice")
         while MenuItem.all[driver.app.state.menuSelection] != .flow(.logout) { driver.press(.down) }
         driver.press(.enter)
         driver.pump { _ in driver.isResult }
