@@ -12,7 +12,7 @@ import Testing
         let answers = #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"addedLatencyMs":1500}}"#
         let run = try BackgroundRun(flows: ["activate", "logout"], answers: "[\(answers),{}]", state: state)
         // A round trip to the IdP is under way (each waits 1.5 s).
-        run.waitForOutput(containing: "added latency")
+        run.waitForOutput(containing: "on this round trip")  // the fault biting a request, not the faults-on notice (which says "added latency" too)
         kill(run.process.processIdentifier, signal)
         run.finish()
         #expect(run.process.terminationReason == .exit)
@@ -37,7 +37,7 @@ import Testing
         let state = freshStatePath()
         let answers = #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"addedLatencyMs":1500}}"#
         let run = try BackgroundRun(flows: ["legacy-activate"], answers: answers, state: state)
-        run.waitForOutput(containing: "added latency")
+        run.waitForOutput(containing: "on this round trip")  // the fault biting a request, not the faults-on notice (which says "added latency" too)
         kill(run.process.processIdentifier, SIGTERM)
         run.finish()
         #expect(run.process.terminationStatus == 128 + SIGTERM)
