@@ -11,6 +11,8 @@ enum TerminalInput: Equatable {
     case mouse(MouseReport)
     case resize
     case suspend
+    /// Bytes that are not UTF-8 were read, and dropped (a terminal set to Latin-1: its é is one byte).
+    case notUTF8
 }
 
 /// Reads what ncurses hands over (characters as the terminal sent them: keypad translation is off) and decodes
@@ -20,14 +22,20 @@ struct KeyReader {
     private let resizeCode = idp_key_code("resize")
 
     /// When ``flush()`` is due if nothing else arrives (a lone Esc, a paste that stopped), as a poll timeout.
+    /// A character's first bytes with the rest still to come wait 50 ms, as a lone Esc does: a Latin-1 terminal's é
+    /// is one byte that reads as the start of a three-byte character, and it waited for the next key.
     var timeoutMilliseconds: Int32 {
-        guard let deadline = decoder.deadline else { return -1 }
-        let left = ContinuousClock.now.duration(to: deadline)
-        return min(60_000, left.pollMilliseconds)
+        let incomplete = partialSince.map { ContinuousClock.now.duration(to: $0 + Self.incompleteWait).pollMilliseconds } ?? -1
+        guard let deadline = decoder.deadline else { return incomplete }
+        let left = min(60_000, ContinuousClock.now.duration(to: deadline).pollMilliseconds)
+        return incomplete < 0 ? left : min(left, incomplete)
     }
 
     /// Bytes read from the terminal that end inside a character (its other bytes not read yet).
-    private var partial: [UInt8] = []
+    private var partial: [UInt8] = [] { didSet { partialSince = partial.isEmpty ? nil : partialSince ?? .now } }
+    /// When ``partial`` began waiting for the rest of its character.
+    private var partialSince: ContinuousClock.Instant?
+    private static let incompleteWait: Duration = .milliseconds(50)
     /// Where a read puts the terminal's bytes: one buffer for the session, not 64 KiB made for every key.
     private var block = [UInt8](repeating: 0, count: 1 << 16)
 
@@ -52,7 +60,8 @@ struct KeyReader {
         return inputs + flush()
     }
 
-    /// What standard input holds now, read 64 KiB at a time and decoded as UTF-8 (a byte that is not is dropped).
+    /// What standard input holds now, read 64 KiB at a time and decoded as UTF-8 (a byte that is not is dropped, and
+    /// said: ``TerminalInput/notUTF8``).
     private mutating func readBlocks() -> [TerminalInput] {
         var inputs: [TerminalInput] = []
         while Self.inputWaiting() {
@@ -61,9 +70,12 @@ struct KeyReader {
             partial += block[..<count]
             let whole = Self.wholeCharacters(partial)
             var text = String(decoding: partial[..<whole], as: UTF8.self)
+            let valid = String(validating: partial[..<whole], as: UTF8.self) != nil
             partial.removeFirst(whole)
-            if text.unicodeScalars.contains("\u{FFFD}") { text.unicodeScalars.removeAll { $0 == "\u{FFFD}" } }
+            if !valid { text.unicodeScalars.removeAll { $0 == "\u{FFFD}" } }
             inputs += decoder.feed(text, at: .now).compactMap(Self.input)
+            // Said, not dropped in silence: "Jos" went to the IdP for a Latin-1 terminal's "José".
+            if !valid { inputs.append(.notUTF8) }
         }
         return inputs
     }
@@ -91,6 +103,14 @@ struct KeyReader {
     /// What waited long enough: a lone Esc, a paste without its end.
     mutating func flush() -> [TerminalInput] {
         decoder.flush(at: .now).compactMap(Self.input)
+    }
+
+    /// What waited long enough, once the poll's time ran out: ``flush()``, and a character's first bytes whose rest
+    /// never came, dropped and said (``TerminalInput/notUTF8``).
+    mutating func flushWaiting() -> [TerminalInput] {
+        guard let since = partialSince, since.duration(to: .now) >= Self.incompleteWait else { return flush() }
+        partial.removeAll()
+        return flush() + [.notUTF8]
     }
 
     private static func input(_ decoded: DecodedInput) -> TerminalInput? {

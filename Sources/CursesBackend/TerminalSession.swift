@@ -121,7 +121,7 @@ public enum TerminalSession {
             }
             // A signal (SIGWINCH) interrupts poll; ncurses then has a KEY_RESIZE waiting.
             if fds[0].revents != 0 || ready <= 0 || resized {
-                let inputs = ready == 0 ? reader.flush() : reader.readAvailable()
+                let inputs = ready == 0 ? reader.flushWaiting() : reader.readAvailable()
                 // Hung up with the last bytes read: poll goes on saying POLLIN|POLLHUP and reads give nothing (the
                 // loop spun at half a core when the terminal went without a SIGHUP).
                 if inputs.isEmpty && fds[0].revents & Int16(POLLHUP) != 0 {
@@ -142,6 +142,7 @@ public enum TerminalSession {
                         app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
                         screen.invalidate()
                     case .suspend: suspend()
+                    case .notUTF8: app.noteInputNotUTF8()
                     }
                     if app.exitStatus != nil { break }
                 }

@@ -46,7 +46,8 @@ extension HistorySummary {
     /// Whether the row holds `filter` (in smart case, ``Swift/String/holds(_:)``): its values, or `title`, the flow's
     /// title as the menu names it. The terminal UI's history `/` and `history --filter` match so.
     public func holds(_ filter: String, title: String) -> Bool {
-        (rowValues + [title]).joined(separator: " ").holds(filter)
+        // The time as recorded too (`2026-12-06T03:09:36.541Z`), as `history` prints it.
+        (rowValues + [time, title]).joined(separator: " ").holds(filter)
     }
 }
 
@@ -148,7 +149,8 @@ extension HistoryRecord {
             // `subsystem/code` for the IdpSdk's errors, the code alone for those that have one (Q2's hydra code, a
             // payment's), as the result screen gives them.
             let code = [error["subsystem"]?.integer, error["code"]?.integer].compactMap { $0.map(String.init) }
-            let label = result["outcome"]?.string == "cancelled" ? "cancel" : "error"
+            // A cancel (the user's, a signal's) is no error; an abort for bad input is one, the answers' or the file's.
+            let label = result["outcome"]?.string == "cancelled" && result["status"]?.string != "ABORTED_BAD_INPUT" ? "cancel" : "error"
             lines.append(label + (code.isEmpty ? "" : " " + code.joined(separator: "/")) + ": " + message)
         }
         if let advice = result["advice"]?.string { lines.append("next: " + advice) }

@@ -10,8 +10,9 @@ public enum HistoryExport {
     /// The list, its columns aligned as the terminal shows them: each cell as the user's locale spells it
     /// (`spelled`: "—" is "--" under the C locale) and padded by its width in columns (a wide character takes two,
     /// a combining mark none). It was padded by characters before being spelled, and the rows went askew.
-    public static func table(_ entries: [HistorySummary], spelled: (String) -> String = PlainASCII.forUserLocale) -> String {
-        guard !entries.isEmpty else { return spelled("no flows yet") }
+    /// `none`: what an empty list says (a filter or `--before` that matches nothing is no "no flows yet").
+    public static func table(_ entries: [HistorySummary], none: String = "no flows yet", spelled: (String) -> String = PlainASCII.forUserLocale) -> String {
+        guard !entries.isEmpty else { return spelled(none) }
         let header = ["ID", "TIME", "FLOW", "USER", "OUTCOME", "STATUS", "DURATION"]
         let rows = entries.map { entry in
             [String(entry.id), entry.time, entry.flow, entry.user ?? HistorySummary.noUser, entry.outcome.rawValue, entry.status,

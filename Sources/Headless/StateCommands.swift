@@ -245,7 +245,10 @@ public enum StateCommands {
                     write(VisibleText.escapedInJSON(line))
                 }
             } else {
-                write(HistoryExport.table(entries))
+                let none = [options.filter.map { "no flows match \"\(VisibleText.escaped($0))\"" }, options.before.map { "older than flow \($0)" }]
+                    .compactMap { $0 }.joined(separator: " ")
+                write(HistoryExport.table(entries, none: none.isEmpty ? "no flows yet"
+                    : (options.filter == nil ? "no flows " : "") + none))
                 // The next page's command, where older flows are left out (a file of thousands had no way past the
                 // newest: only --limit and grep).
                 if more, let last = entries.last {

@@ -254,17 +254,19 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             configuration.faults.triggered("MC runtime error: the MC-SDK fails while storing the tokens and restarts itself")
             // The restart ends the session before it, as every restart does (RestartEvent is the logout): a tester
             // found the device still logged in after "the MC-SDK restarted itself", and the next logout said so.
-            let restarted = try? configuration.store.endSession()
+            let restarted = Result { () throws(StoreFailure) in try configuration.store.endSession() }
             state.withLock { state in
                 state.started = false
-                if let device = restarted?.device { state.load(device) } else { state.loggedIn = false }
+                if let device = try? restarted.get().device { state.load(device) } else { state.loggedIn = false }
                 state.pending = nil
                 state.pendingConsumed = false
             }
             // The consumer hears the ErrorRuntimeEvent; the sender gets its own result type, INTERNAL_ERROR (a status
             // REFERENCE.md lists for it), so the guide's `as! KSMSetAuthorisationCodeResultEvent` holds: it got the
             // ErrorRuntimeEvent, and the cast trapped.
-            let message = "internal error while storing the token data; the MC-SDK restarted itself"
+            // A store that fails too keeps the session on file, which the next Start reads: said.
+            let stored = (try? restarted.get()) == nil ? "; the device's store failed too, so the next Start may find the session" : ""
+            let message = "internal error while storing the token data; the MC-SDK restarted itself" + stored
             unasked.withLock { $0 = KSMErrorRuntimeEvent(errorCode: KSMErrorRuntimeEvent.tokenStorageFailed, errorDescription: message) }
             return KSMSetAuthorisationCodeResultEvent.failure(.KSMINTERNAL_ERROR, 0, message)
         }

@@ -60,6 +60,10 @@ enum LockWaits {
 
     /// Waits for the lock again, up to the busy timeout (the next flow is started).
     static func resume() {
-        state.withLock { $0.stopped = false }
+        state.withLock { state in
+            state.stopped = false
+            // A connection's busy error after this (the process exiting on a signal) is not said to be the stop's.
+            for connection in state.waits.keys { state.waits[connection]?.stopped = false }
+        }
     }
 }

@@ -69,6 +69,40 @@ import Testing
         let (told, screen) = session.waitUntil { $0.replacingOccurrences(of: "│", with: "").split(separator: " ").joined(separator: " ")
             .contains("was locked by another process, and you stopped waiting for it") }
         #expect(told, "\(screen)")
+        // The stop held for that flow alone: the next one waits for the lock again, and goes on once it is free.
+        // Esc closes the detail, leaves the log, then leaves the result.
+        session.press("Escape")
+        #expect(session.waitFor("enter details"))
+        session.press("Escape")
+        #expect(session.waitFor("tab: read them"))
+        session.press("Escape")
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("2")
+        session.press("Enter")
+        #expect(session.waitFor("waiting for the state file: another process holds its lock"))
+        lock.release()
+        #expect(session.waitFor("Username"))
+    }
+
+    /// Plain mode says the wait too, and one Esc stops it (it was silent for the lock's 10 s at each wait).
+    @Test func plainModeSaysTheLockAndEscStopsWaiting() throws {
+        let folder = NSTemporaryDirectory() + "idp-tui-locked-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let state = folder + "/state.sqlite"
+        #expect(try TmuxSession.runBinary(["run", "activate", "--state", state],
+                                          stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#) == 0)
+        let session = try TmuxSession(command: ["sh", "-c", "\"$0\" --plain --state \"$1\"; read -r _", TmuxSession.binary, state])
+        #expect(session.waitFor("(q quits)"))
+        let lock = try StateFileLock(state)
+        defer { lock.release() }
+        session.type("2")
+        session.press("Enter")
+        #expect(session.waitFor("waiting for the state file: another process holds its lock; Esc stops waiting"))
+        session.press("Escape")
+        let (ended, screen) = session.waitUntil { $0.contains("Log in cancelled") }
+        #expect(ended, "\(screen)")
+        #expect(session.scrollback().contains("you stopped waiting for it"), "\(session.scrollback())")
     }
 }
 
@@ -106,10 +140,15 @@ final class StateFileLock {
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        // Taken once it says so.
-        _ = output.fileHandleForReading.availableData
+        // Taken once it says so; a Python without its sqlite3 module says nothing, and ends.
+        let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        if !said.hasPrefix("locked") {
+            struct NoLock: Error, CustomStringConvertible { var description: String }
+            throw NoLock(description: "python3 could not take the state file's lock (is its sqlite3 module there?)")
+        }
     }
 
+    /// Idempotent: a test may release it early, and its `defer` again.
     func release() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()

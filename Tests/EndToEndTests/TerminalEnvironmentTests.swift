@@ -13,6 +13,20 @@ import Testing
         #expect(top?.hasSuffix("┐") == true && top?.count == 80, "\(screen)")
     }
 
+    /// A byte that is not UTF-8 (a Latin-1 terminal's é) is dropped and said on the status line: the field held "Jos"
+    /// for "José", with nothing said, and the name went to the IdP so.
+    @Test func aByteThatIsNotUTF8IsSaidToBeDropped() throws {
+        let session = try TmuxSession(arguments: ["--ephemeral"])
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("Enter")
+        #expect(session.waitFor("Username"))
+        session.type("Jos")
+        _ = try session.tmux(["send-keys", "-t", session.target, "-H", "e9"], capture: false)
+        let (said, screen) = session.waitUntil { $0.contains("dropped a byte that is not UTF-8") }
+        #expect(said, "\(screen)")
+        #expect(screen.contains("Jos"), "\(screen)")
+    }
+
     /// Ctrl-L draws the screen again: what another program wrote to the terminal stayed until a resize.
     @Test func controlLRepairsWhatAnotherProgramWrote() throws {
         let session = try TmuxSession()

@@ -59,7 +59,7 @@ import Testing
         #expect(q2.count > 1 && q2[1].hasPrefix("error 1001: "), "\(q2.prefix(3))")
         // A cancelled flow's text is labelled as what it is, a cancel (it read "error …: aborted", "error: cancelled").
         let aborted = try BinaryRun.run(["history", "show", "2", "--state", state]).stdout
-        #expect(aborted.contains("\ncancel 1000/1: aborted for bad input: answers (activate) has no \"password\", which the identity provider asks for on page 1 of 2"), "\(aborted.prefix(400))")
+        #expect(aborted.contains("\nerror 1000/1: aborted for bad input: answers (activate) has no \"password\", which the identity provider asks for on page 1 of 2"), "\(aborted.prefix(400))")
         _ = try BinaryRun.run(["run", "q2-login", "--state", state], stdin: #"{"cancel":true}"#)
         let cancelled = try BinaryRun.run(["history", "show", "4", "--state", state]).stdout.split(separator: "\n").map(String.init)
         #expect(cancelled.count > 1 && cancelled[1] == "cancel: cancelled at the sign-in screen; no credential was sent", "\(cancelled.prefix(3))")

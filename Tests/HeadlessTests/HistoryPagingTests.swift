@@ -39,6 +39,11 @@ import Testing
         let page = try BinaryRun.run(["history", "--filter", "logout", "--limit", "1", "--before", "5", "--state", state])
         #expect(ids(page.stdout) == [3], "\(page.stdout)")
         #expect(page.stderr == "idp-tui: history: older flows that match are not listed: add --before 3 for the next 1\n")
+        // The time as `history` prints it matches too (its T and Z), not only as the terminal UI shows it.
+        #expect(ids(try BinaryRun.run(["history", "--filter", "Z", "--state", state]).stdout) == [6, 5, 4, 3, 2, 1])
+        // Nothing found is not "no flows yet".
+        #expect(try BinaryRun.run(["history", "--filter", "nothing-here", "--state", state]).stdout == "no flows match \"nothing-here\"\n")
+        #expect(try BinaryRun.run(["history", "--before", "1", "--state", state]).stdout == "no flows older than flow 1\n")
         let json = try BinaryRun.run(["history", "--filter", "payer", "--json", "--state", state])
         #expect(json.stdout.split(separator: "\n").count == 3 && json.stderr.isEmpty, "\(json.stdout)")
     }

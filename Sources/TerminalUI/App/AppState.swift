@@ -144,6 +144,8 @@ public struct AppState: Sendable {
     var plainWarned: (deadline: ContinuousClock.Instant, point: Duration)?
     /// Plain mode has said that the cancel begun then is still being carried out.
     var plainSaidCancelling: ContinuousClock.Instant?
+    /// The wait for the state file's lock plain mode has said (once a wait).
+    var plainSaidLockWait: ContinuousClock.Instant?
     /// The flow on screen before its result: at a prompt or working.
     public var flowInProgress: FlowKind? {
         switch screen {
@@ -249,13 +251,13 @@ public struct AppState: Sendable {
         return false
     }
 
-    /// The working screen of a flow being cancelled.
     /// Whether the working screen says it waits for the state file's lock, at `now`.
     func showsLockWait(at now: ContinuousClock.Instant) -> Bool {
         guard case .working = screen, let since = stateFileLockedSince else { return false }
         return since.duration(to: now) >= Self.lockShownAfter
     }
 
+    /// The working screen of a flow being cancelled.
     mutating func showCancelling(flowID: Int, flow: FlowKind) {
         screen = .working(flowID: flowID, flow: flow, step: ScreenState.cancellingStep)
         cancellingSince = .now

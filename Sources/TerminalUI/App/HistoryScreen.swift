@@ -347,29 +347,6 @@ extension AppView {
         return (header, rest.outcome, rest.rows)
     }
 
-    /// The export command on a line of its own where the title cannot hold it (at 80 columns with a `--state` of
-    /// some length the title was "Flow 12" alone, and the command was seen only at 120).
-    static func exportLine(_ transcript: TranscriptState, width: Int) -> [String] {
-        let id = transcript.record.summary.id
-        guard let command = exportCommand(id, stateOption: transcript.stateOption),
-              transcriptTitle(id, width: width + 4, stateOption: transcript.stateOption) == "Flow \(id)" else { return [] }
-        // The command whole on a row of its own when the label leaves it no room: wrapped after "--format mermaid",
-        // a copy of the row lost its --state (a terminal newcomer).
-        let labelled = "export: " + command
-        if CharacterWidth.of(labelled) <= width { return [labelled] }
-        if CharacterWidth.of(command) <= width { return ["export:", command] }
-        // Longer than a row (a long --state): cut between its words, each row but the last ended by a shell's line
-        // continuation, so that the rows pasted into a shell are one command (wrapped mid-command at 60 columns, the
-        // first row ran on its own, against the default state file).
-        var rows: [String] = []
-        for word in command.split(separator: " ").map(String.init) {
-            if let row = rows.last, CharacterWidth.of(row + " " + word) + 2 <= width { rows[rows.count - 1] += " " + word; continue }
-            if !rows.isEmpty { rows[rows.count - 1] += " \\" }
-            rows.append(word)
-        }
-        return ["export:"] + rows
-    }
-
     /// Arrows a past flow's diagram shows at once at a terminal height (its frame, title and lanes take three).
     static func transcriptSequenceRows(_ height: Int) -> Int { max(1, height - 3 - 3) }
 

@@ -1,3 +1,5 @@
+import FlowRecords
+
 /// Plain mode's warnings before a prompt times out (`--prompt-timeout`): the terminal UI counts the last 30 s down
 /// on its status line, and plain mode printed nothing until the timeout itself, which a screen-reader user could
 /// not see coming. A line at 30 s and at 10 s left, each once, and only those under the prompt's whole time (a
@@ -7,6 +9,12 @@ extension TerminalApp {
 
     /// The warning due at `now` ("! 10 s left to answer, then the prompt times out"), once; nil when none is due.
     public func plainTimeWarning(at now: ContinuousClock.Instant) -> String? {
+        // A wait for another process's lock on the state file, as the terminal UI's working screen says it.
+        if case .working = state.screen, let since = serviceIfReady?.history?.lockedSince, now >= since + AppState.lockShownAfter,
+           state.plainSaidLockWait != since {
+            state.plainSaidLockWait = since
+            return "waiting for the state file: another process holds its lock; Esc stops waiting (the flow ends, and is not saved)"
+        }
         if let since = plainCancellingUnsaid, now >= since + AppState.cancelShownAfter {
             state.plainSaidCancelling = since
             return "cancelling… the SDK is ending the flow; Esc ends it at once, without the SDK's answer"
@@ -23,7 +31,12 @@ extension TerminalApp {
     public func plainNextWarning(at now: ContinuousClock.Instant) -> Duration? {
         // A cancel still being carried out a second on (a slow ACS's challengeCancel) is said, as the terminal UI's
         // working screen says it: plain mode printed nothing until the result, and a second Esc was not offered.
-        let cancelling = plainCancellingUnsaid.map { max(.zero, now.duration(to: $0 + AppState.cancelShownAfter)) }
+        var cancelling = plainCancellingUnsaid.map { max(.zero, now.duration(to: $0 + AppState.cancelShownAfter)) }
+        // While a flow works on a state file, its lock is asked after a few times a second (nothing is printed unless
+        // a wait has gone on).
+        if case .working = state.screen, let history = serviceIfReady?.history, !(history is MemoryFlowHistory) {
+            cancelling = min(cancelling ?? .milliseconds(250), .milliseconds(250))
+        }
         guard let (_, left, points) = plainWarningsLeft(at: now), let point = points.first else { return cancelling }
         return min(cancelling ?? .seconds(Int64.max), max(.zero, left - point))
     }

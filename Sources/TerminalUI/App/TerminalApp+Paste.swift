@@ -11,6 +11,14 @@ import Secrets
 extension TerminalApp {
     /// Bracketed paste: the text goes into the focused field as text. It never submits; in a form a line break
     /// or a tab goes on to the next field (``FieldForm/paste(_:)``), elsewhere line breaks are dropped.
+    /// Bytes that are not UTF-8 came from the terminal and were dropped (a Latin-1 terminal's é): said on the status
+    /// line, as a key not kept is, rather than a field that silently lacks a letter ("Jos" was sent for "José").
+    public func noteInputNotUTF8() {
+        state.notice = Self.inputNotUTF8
+    }
+
+    static let inputNotUTF8 = "dropped a byte that is not UTF-8: set the terminal to UTF-8"
+
     public func handlePaste(_ text: String) {
         state.notice = nil
         guard !state.isTooSmall else { return }

@@ -186,9 +186,12 @@ public final class TerminalApp: FlowFrontEnd {
                 service.cancel(flowID: flowID)
                 // A second Esc stops waiting for the SDK to end the cancel (``FlowService/stopAwaitedCall(flowID:)``).
                 if cancelling { service.stopAwaitedCall(flowID: flowID) } else { state.showCancelling(flowID: flowID, flow: flow) }
-                // An Esc while the screen says the state file is locked stops waiting for it: what waited fails as
-                // locked (the flow's record is not saved, and its result says so).
-                if cancelling || state.showsLockWait(at: .now) { service.history?.stopWaitingForLock() }
+                // An Esc while a wait for the state file's lock is shown (or, a second Esc, while one is under way)
+                // stops waiting for it: what waited fails as locked (the flow's record is not saved, and its result
+                // says so). Asked of the history, not of the screen's last tick: plain mode draws no ticks.
+                if let since = service.history?.lockedSince, cancelling || since.duration(to: .now) >= AppState.lockShownAfter {
+                    service.history?.stopWaitingForLock()
+                }
             } else if case .character = key {
                 // Its letters are shortcuts (f, v, ?), so nothing is typed ahead into the form to come: say so,
                 // rather than drop the keys of someone typing a user name early (docs/decisions.md).
