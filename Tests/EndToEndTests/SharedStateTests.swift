@@ -45,12 +45,8 @@ import Testing
     /// said "waiting for MC-SDK: Start", then "cancelling…", and the second Esc, which promised to end it at once,
     /// did nothing until the device's read and the flow's record had each waited out the 10 s busy timeout.
     @Test func anEscStopsWaitingForAnotherProcesssLockOnTheStateFile() throws {
-        let folder = NSTemporaryDirectory() + "idp-tui-locked-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let (folder, state) = try Self.activatedStateFile()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let state = folder + "/state.sqlite"
-        #expect(try TmuxSession.runBinary(["run", "activate", "--state", state],
-                                          stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#) == 0)
         let session = try TmuxSession(arguments: ["--state", state])
         #expect(session.waitFor("device: logged in as alice"))
         // Held until the test ends, whatever comes first: the old wait ended only with the busy timeout.
@@ -84,14 +80,20 @@ import Testing
         #expect(session.waitFor("Username"))
     }
 
-    /// Plain mode says the wait too, and one Esc stops it (it was silent for the lock's 10 s at each wait).
-    @Test func plainModeSaysTheLockAndEscStopsWaiting() throws {
+    /// A fresh folder holding a state file on which alice has activated the device. The caller removes the folder.
+    static func activatedStateFile() throws -> (folder: String, state: String) {
         let folder = NSTemporaryDirectory() + "idp-tui-locked-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let state = folder + "/state.sqlite"
         #expect(try TmuxSession.runBinary(["run", "activate", "--state", state],
                                           stdin: #"{"username":"alice","password":"wonderland","activation-code":"123456"}"#) == 0)
+        return (folder, state)
+    }
+
+    /// Plain mode says the wait too, and one Esc stops it (it was silent for the lock's 10 s at each wait).
+    @Test func plainModeSaysTheLockAndEscStopsWaiting() throws {
+        let (folder, state) = try Self.activatedStateFile()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let session = try TmuxSession(command: ["sh", "-c", "\"$0\" --plain --state \"$1\"; read -r _", TmuxSession.binary, state])
         #expect(session.waitFor("(q quits)"))
         let lock = try StateFileLock(state)
