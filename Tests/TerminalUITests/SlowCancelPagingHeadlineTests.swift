@@ -99,6 +99,17 @@ extension AppDriver {
         #expect(scroll() == max(0, second - first), "PgUp goes back the same page")
     }
 
+    /// At 60 columns the help bar keeps the keys of the variants not on screen (it kept "1 guide", the one shown, and
+    /// dropped the two that lead elsewhere).
+    @Test func theHelpBarNamesTheOtherVariantsAt60Columns() {
+        let driver = AppDriver(width: 60, height: 18)
+        driver.openComparison()
+        #expect(driver.pump { _ in driver.comparison?.running == false })
+        let bar = driver.app.render().text.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(bar.contains("2 as written") && !bar.contains("1 guide"), "\(bar)")
+        #expect(bar.contains("esc back") && bar.contains("F1 help"), "\(bar)")
+    }
+
     /// 1, 2 and 3 run the check again with another variant, as `compare --variant` does: the guide's code as
     /// written differs from KSSIDP, which only the command line showed.
     @Test func digitsRunTheOtherVariants() {

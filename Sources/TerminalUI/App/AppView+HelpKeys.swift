@@ -55,8 +55,11 @@ extension AppView {
         case .transcript(let transcript, _) where !transcript.filter.isEmpty:
             return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("esc", "clear the filter"), ("? F1", "help")]
         case .transcript: return [("↑↓ pgup pgdn", "select"), ("enter", "the event whole"), ("/", "filter"), ("v", "sequence"), ("esc", "back"), ("? F1", "help")]
-        case .comparison: return [("↑↓ j k", "scroll"), ("esc", "back")]
-            + ComparisonState.variantWords.enumerated().map { ("\($0.offset + 1)", $0.element.word) } + [("pgup pgdn space b", "page"), ("? F1", "help")]
+        // The other variants' keys, not the one on screen (at 60 columns the bar kept "1 guide", the view shown, and
+        // dropped the two that lead elsewhere).
+        case .comparison(let comparison): return [("↑↓ j k", "scroll"), ("esc", "back")]
+            + ComparisonState.variantWords.enumerated().filter { $0.element.variant != comparison.variant }.map { ("\($0.offset + 1)", $0.element.word) }
+            + [("pgup pgdn space b", "page"), ("? F1", "help")]
         // In the order they are dropped from the end when the bar is narrow (Esc and help always stay).
         // Test data (F4) before Enter, which everyone tries: at 60 columns the bar keeps tab, esc, F4 and F1.
         // F6 (into the log) before shift-tab: at 80 columns the bar has room for it, not for both.
