@@ -182,7 +182,9 @@ public enum ParityCheck {
     static func differences(_ new: ParityObservation, _ legacy: ParityObservation) -> [String] {
         var found: [String] = []
         if new.outcome != legacy.outcome { found.append("outcome: \(new.outcome) ≠ \(legacy.outcome)") }
-        if new.status != legacy.status { found.append("status: \(new.status) ≠ \(legacy.status)") }
+        // idp-tui's name for how each flow ended, not a status either SDK reported (a tester read "FAILED ≠
+        // WRONG_CREDENTIALS" as the two apps' statuses, where both got FAILED and differ in their error).
+        if new.status != legacy.status { found.append("idp-tui status: \(new.status) ≠ \(legacy.status)") }
         if new.error != legacy.error { found.append("error: \(new.error ?? "none") ≠ \(legacy.error ?? "none")") }
         if new.setAuthorisationCode != legacy.setAuthorisationCode {
             found.append("SetAuthorisationCode: \(new.setAuthorisationCode) ≠ \(legacy.setAuthorisationCode)")

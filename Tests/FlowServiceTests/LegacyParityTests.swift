@@ -239,10 +239,10 @@ private let chainFilePath: String = {
         let report = ParityCheck.run(variant: .enrollmentClientForLogin)
         #expect(!report.agrees)
         let login = report.cases[0].steps[1]
-        #expect(login.differences.contains("status: INVALID_STATE ≠ OK"), "\(login.differences)")
+        #expect(login.differences.contains("idp-tui status: INVALID_STATE ≠ OK"), "\(login.differences)")
         #expect(login.differences.contains("SetAuthorisationCode: not sent ≠ OK"))
         #expect(report.cases[1].agrees, "activation does not use the login client")
-        #expect(ParityText.lines(report, width: 100).contains { $0.contains("✗ differs: status: INVALID_STATE ≠ OK") })
+        #expect(ParityText.lines(report, width: 100).contains { $0.contains("✗ differs: idp-tui status: INVALID_STATE ≠ OK") })
     }
 }
 

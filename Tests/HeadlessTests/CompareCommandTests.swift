@@ -41,7 +41,7 @@ import Testing
     @Test func aDeliberatelyDifferentOrchestrationFailsTheCheck() throws {
         let run = try BinaryRun.run(["compare", "--variant", "enrollment-client-for-login"])
         #expect(run.status == 1)
-        #expect(run.stdout.contains("✗ differs: status: INVALID_STATE ≠ OK"))
+        #expect(run.stdout.contains("✗ differs: idp-tui status: INVALID_STATE ≠ OK"))
         #expect(run.stdout.contains("differences found."))
     }
 
@@ -55,7 +55,7 @@ import Testing
         for failing in ["✗ 2. a wrong password", "✗ 3. a wrong activation code", "✗ 4. a cancel at the credentials", "✗ 5. login before activation"] {
             #expect(run.stdout.contains(failing), "\(failing)")
         }
-        #expect(run.stdout.contains("✗ differs: status: FAILED ≠ WRONG_CREDENTIALS"), "\(run.stdout)")
+        #expect(run.stdout.contains("✗ differs: idp-tui status: FAILED ≠ WRONG_CREDENTIALS"), "\(run.stdout)")
         #expect(run.stdout.contains("✗ differs: SetAuthorisationCode: FAILED ≠ not sent"), "\(run.stdout)")
         #expect(run.stdout.contains("the authorisation code is empty"), "\(run.stdout)")
         let guarded = try BinaryRun.run(["compare"])
