@@ -53,7 +53,7 @@ extension ScenarioReader {
                 // in one could never be typed there.
                 let scalars = code.reveal().unicodeScalars
                 if [scalars.first, scalars.last].contains(where: { $0.map(CharacterSet.whitespaces.contains) == true }) {
-                    problem("\(path).challenge.oneTimeCode", rules["oneTimeCode"], "begins or ends with a space, which plain mode trims from a typed code: choose a code without")
+                    problem("\(path).challenge.oneTimeCode", rules["oneTimeCode"], "begins or ends with a space, which plain mode trims from a typed code: choose one without spaces at its ends")
                 }
                 policy.oneTimeCode = code
             }

@@ -69,7 +69,29 @@ final class Database: @unchecked Sendable {
         let connection = try Self.connect(path, readOnly: readOnly)
         handle = connection.handle
         immutable = connection.immutable
+        var info = stat()
+        identity = path != ":memory:" && stat(path, &info) == 0 ? (UInt64(info.st_dev), UInt64(info.st_ino)) : nil
         if path != ":memory:" { OpenDatabases.shared.add(self) }
+    }
+
+    /// The file's device and inode when it was opened.
+    private let identity: (device: UInt64, inode: UInt64)?
+
+    /// Why the file at ``path`` is no longer the one this connection has open, if it is not: deleted, or replaced
+    /// (`mv other.db FILE`). SQLite keeps its journal by the path, so a write now would go into the journal beside
+    /// another file (a tester's `mv` and a logout under the terminal UI left the new file's indexes corrupt): none is
+    /// made. What the journal held before the `mv` may still pair with the new file (SQLite's own warning: never
+    /// move a database that is open).
+    var goneFromItsPath: String? {
+        guard let identity else { return nil }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            return "the state file \(path) was deleted while idp-tui had it open: what was done since (flows, the device) was not kept"
+        }
+        guard UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode else {
+            return "the state file \(path) was replaced while idp-tui had it open: what was done since (flows, the device) was not kept, and nothing was written to the file there now"
+        }
+        return nil
     }
 
     private static func connect(_ path: String, readOnly: Bool) throws(StateError) -> (handle: OpaquePointer, immutable: Bool) {
@@ -254,6 +276,7 @@ final class Database: @unchecked Sendable {
     func write<T>(_ body: (Transaction) throws(StateError) -> T) throws(StateError) -> T {
         try lock.withLock { closed throws(StateError) -> T in
             try open(closed)
+            if let gone = goneFromItsPath { throw StateError(gone) }
             try executeLocked("BEGIN IMMEDIATE")
             do throws(StateError) {
                 let value = try body(Transaction(database: self))

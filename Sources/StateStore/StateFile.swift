@@ -28,33 +28,18 @@ public final class StateFile: Sendable {
     /// Opened read-only with no schema yet (an empty file): its history is empty.
     let unformatted: Bool
 
-    /// The file's device and inode when it was opened: ``goneFromItsPath`` tells a file deleted or replaced since.
-    private let identity: (device: UInt64, inode: UInt64)?
-
     init(path: String, database: Database, warnings: [String], readOnly: Bool, unformatted: Bool) {
         self.path = path
         self.database = database
         self.warnings = warnings
         self.readOnly = readOnly
         self.unformatted = unformatted
-        var info = stat()
-        identity = path != ":memory:" && stat(path, &info) == 0 ? (UInt64(info.st_dev), UInt64(info.st_ino)) : nil
     }
 
     /// Why the file this process keeps its state in is no longer the one at its path, if it is not: deleted or
-    /// replaced while open (`rm` in another shell), what was written since went to a file nobody can open again. A
+    /// replaced while open (`rm` or `mv` in another shell). Nothing is written to it from then on (``Database``). A
     /// tester deleted it under the terminal UI, activated a device, and quit: nothing said, nothing kept.
-    public var goneFromItsPath: String? {
-        guard let identity else { return nil }
-        var info = stat()
-        if stat(path, &info) != 0 {
-            return "the state file \(path) was deleted while idp-tui had it open: what was done since (flows, the device) was not kept"
-        }
-        guard UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode else {
-            return "the state file \(path) was replaced while idp-tui had it open: what was done since (flows, the device) went to the file it replaced, and was not kept"
-        }
-        return nil
-    }
+    public var goneFromItsPath: String? { database.goneFromItsPath }
 
     /// Opens (creating it, 0600, and its folder, 0700, if needed) and migrates a state file. Throws a message that
     /// names the file and what to do for a file that is damaged, not ours, from a newer idp-tui, not a regular

@@ -22,7 +22,7 @@ import Testing
         #expect(session.waitFor("Username"))
         session.type("Jos")
         _ = try session.tmux(["send-keys", "-t", session.target, "-H", "e9"], capture: false)
-        let (said, screen) = session.waitUntil { $0.contains("dropped a byte that is not UTF-8") }
+        let (said, screen) = session.waitUntil { $0.contains("dropped input that is not UTF-8") }
         #expect(said, "\(screen)")
         #expect(screen.contains("Jos"), "\(screen)")
     }

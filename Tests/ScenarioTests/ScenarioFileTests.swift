@@ -219,9 +219,9 @@ func minimal(_ extra: String = "", users: String = #"{"username": "alice", "pass
          "$.payments.challenge.oneTimeCode: is the word plain mode takes to ask for a new code: choose another code"),
         // Plain mode trims a typed code's spaces, a no-break space's too.
         (minimal(#""payments": {"challenge": {"oneTimeCode": " 1234"}}"#),
-         "$.payments.challenge.oneTimeCode: begins or ends with a space, which plain mode trims from a typed code: choose a code without"),
+         "$.payments.challenge.oneTimeCode: begins or ends with a space, which plain mode trims from a typed code: choose one without spaces at its ends"),
         (minimal(#""payments": {"challenge": {"oneTimeCode": "1234\u00A0"}}"#),
-         "$.payments.challenge.oneTimeCode: begins or ends with a space, which plain mode trims from a typed code: choose a code without"),
+         "$.payments.challenge.oneTimeCode: begins or ends with a space, which plain mode trims from a typed code: choose one without spaces at its ends"),
         // A code the challenge screen and the answers' otp (16 bytes) could never give.
         (minimal(#""payments": {"challenge": {"oneTimeCode": "ABCDEFGHIJKLMNOPQ"}}"#),
          "$.payments.challenge.oneTimeCode: must be at most 16 bytes, without control characters (the challenge screen's code and the answers' otp take at most 16)"),

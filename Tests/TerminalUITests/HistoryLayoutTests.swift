@@ -1,6 +1,6 @@
 import FlowRecords
 import Foundation
-import TerminalUI
+@testable import TerminalUI
 import Testing
 
 /// The history's columns and the transcript's header at 80 columns.
@@ -161,8 +161,13 @@ import Testing
         driver.press(.escape)
         _ = try history.record(first)
         driver.press(.character("h"))
+        // In memory (--ephemeral, as the driver's history is), no command: none reaches this session's history.
+        #expect(driver.app.render().text.contains("History — the newest 200 flows ─"), "\(driver.app.render().text)")
+        driver.press(.escape)
+        driver.app.state.stateOption = " --state=/tmp/s.db"
+        driver.press(.character("h"))
         let text = driver.app.render().text
-        #expect(text.contains("History — the newest 200 flows; idp-tui history --before 2 lists older ones"), "\(text)")
+        #expect(text.contains("History — the newest 200 flows; idp-tui history --before 2 --state=/tmp/s.db lists older ones"), "\(text)")
         // With a filter, the count says so too.
         driver.press(.character("/"))
         driver.type("activ")

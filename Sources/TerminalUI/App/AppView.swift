@@ -151,7 +151,9 @@ public enum AppView {
             "History — /\(CharacterWidth.of(history.filter) > 24 ? "…" + CharacterWidth.suffix(history.filter, fitting: 23) : history.filter)"
                 + "\(history.editingFilter ? "▏" : "") · \(history.entries.count) of \(history.olderNotShown ? "the newest " : "")\(history.all.count) flows"
         case .history(let history) where history.olderNotShown:
-            "History — the newest \(history.entries.count) flows; idp-tui history --before \(history.all.last?.id ?? 1)\(state.stateOption ?? "") lists older ones"
+            // No command under --ephemeral (none reads this session's memory), as for the export line.
+            "History — the newest \(history.entries.count) flows"
+                + (state.stateOption.map { "; idp-tui history --before \(history.all.last?.id ?? 1)\($0) lists older ones" } ?? "")
         case .history(let history): "History — \(history.entries.count) \(history.entries.count == 1 ? "flow" : "flows")"
         case .transcript(let transcript, _): transcriptTitle(transcript.record.summary.id, width: state.width, stateOption: transcript.stateOption)
         case .comparison(let comparison) where comparison.running: "\(comparisonName(comparison)) — running…"

@@ -165,7 +165,10 @@ extension TerminalApp {
             state.notice = nil
         }
         guard exitStatus == nil else { return }
+        // So is one after a wait for the state file's lock that the screen showed: an Esc meant to stop it, coming as
+        // it ended, dismissed the result unseen.
         let waited = state.screen.isCancelling && state.cancellingSince.map { $0.duration(to: .now) >= AppState.cancelShownAfter } == true
+            || state.showsLockWait(at: .now)
         state.resultAfterWaitedCancel = waited ? .now : nil
         state.screen = .result(result)
     }

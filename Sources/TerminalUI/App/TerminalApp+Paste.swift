@@ -17,7 +17,7 @@ extension TerminalApp {
         state.notice = Self.inputNotUTF8
     }
 
-    static let inputNotUTF8 = "dropped a byte that is not UTF-8: set the terminal to UTF-8"
+    static let inputNotUTF8 = "dropped input that is not UTF-8: set the terminal to UTF-8"
 
     public func handlePaste(_ text: String) {
         state.notice = nil

@@ -186,12 +186,11 @@ public final class TerminalApp: FlowFrontEnd {
                 service.cancel(flowID: flowID)
                 // A second Esc stops waiting for the SDK to end the cancel (``FlowService/stopAwaitedCall(flowID:)``).
                 if cancelling { service.stopAwaitedCall(flowID: flowID) } else { state.showCancelling(flowID: flowID, flow: flow) }
-                // An Esc while a wait for the state file's lock is shown (or, a second Esc, while one is under way)
-                // stops waiting for it: what waited fails as locked (the flow's record is not saved, and its result
-                // says so). Asked of the history, not of the screen's last tick: plain mode draws no ticks.
-                if let since = service.history?.lockedSince, cancelling || since.duration(to: .now) >= AppState.lockShownAfter {
-                    service.history?.stopWaitingForLock()
-                }
+                // An Esc while a wait for the state file's lock is under way, shown or not yet, stops waiting for it,
+                // and for every wait until the flow's result: what waited fails as locked (the flow's record is not
+                // saved, and its result says so). One a moment before the line showed let both waits run their 10 s.
+                // Asked of the history, not of the screen's last tick: plain mode draws no ticks.
+                if service.history?.lockedSince != nil { service.history?.stopWaitingForLock() }
             } else if case .character = key {
                 // Its letters are shortcuts (f, v, ?), so nothing is typed ahead into the form to come: say so,
                 // rather than drop the keys of someone typing a user name early (docs/decisions.md).
@@ -285,6 +284,8 @@ public final class TerminalApp: FlowFrontEnd {
         if status >= 128 { interruptedFlow = state.flowInProgress }
         // A signal's end is said as one in the history (INTERRUPTED by SIGTERM), not as the user's Cancel.
         serviceIfReady?.cancelAll(status > 128 ? .signal(status - 128) : .user)
+        // Nothing more waits for another process's lock: the app is ending (a Ctrl-C then took the 2 s it gives flows).
+        serviceIfReady?.history?.stopWaitingForLock()
         state.screen.wipeInputs()
         exitStatus = status
     }
