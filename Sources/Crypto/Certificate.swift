@@ -44,7 +44,10 @@ public struct Certificate: Sendable, Equatable, CustomStringConvertible {
         return String(subject[range.upperBound...].prefix { $0 != "/" })
     }
 
-    public var description: String { "\(commonName) (SHA-256 \(Hex.encode(fingerprint.prefix(8)))…)" }
+    public var description: String { "\(commonName) (SHA-256 \(fingerprintPrefix)…)" }
+
+    /// The fingerprint's first 8 bytes in hex, as messages show it.
+    public var fingerprintPrefix: String { Hex.encode(fingerprint.prefix(8)) }
 
     /// True when `issuer`'s public key verifies this certificate's signature.
     public func isSigned(by issuer: Certificate) -> Bool {

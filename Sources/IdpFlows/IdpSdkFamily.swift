@@ -159,7 +159,7 @@ public final class IdpSdkFamily: FlowFamily {
             // A runtime error restarts the MC-SDK (it is no longer started); a device it could not store (a full disk)
             // leaves it started, or fails StartEvent itself. The advice spoke of a runtime error for both.
             advice = device.snapshot.started || step == .start
-                ? "The MC-SDK could not store the device (the error says why: a full disk, a state file it cannot write): fix that, then run the flow again."
+                ? "The MC-SDK could not store the device (the error says why: a state file another process keeps locked, a full disk, one it cannot write): fix that, then run the flow again."
                 // "Run the flow again" would meet ACTIVATION_CODE_USED when the code is spent.
                 : codeSpent ? "The MC-SDK restarted itself after a runtime error."
                 : "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."
@@ -193,7 +193,7 @@ public final class IdpSdkFamily: FlowFamily {
         } else if status == StatusType.FAILED.name, code == IdpFailure.serverError("").code, !environment.world.identityFaults.serverError {
             // An HTTP 500 with the server-error fault off is the IdP's own failure (its store on a full disk): the
             // advice was to turn off a fault that was not on.
-            advice = "The identity provider failed (HTTP 500) with no fault on: its error says why (its store on a full disk, say); fix that, then run the flow again."
+            advice = "The identity provider failed (HTTP 500) with no fault on: its error says why (its store locked by another process or on a full disk, say); fix that, then run the flow again."
         } else if status == StatusType.TEMPORARY_LOCKED.name {
             advice = LockoutPolicy.advice(reportedBy: error?.message)
         } else if status == SimulatorStatus.insecureDevice {

@@ -80,15 +80,15 @@ extension IdpSdkError {
     static func pinningFailed(presented: Certificate?, pinned: [Certificate]) -> IdpSdkError {
         let namesake = presented.flatMap { root in pinned.first { $0.commonName == root.commonName } }
         let what = switch (presented, namesake) {
-        case (nil, _): "presented no certificate"
+        case (nil, _): "presented no certificate (pinned: \(pinned.map(\.description).joined(separator: ", ")))"
+        // Named once, with the two fingerprints (the name four times made 383 characters).
         case (let root?, let pinnedOne?):
-            "presented a root named \(root.commonName), as the pinned one is, but with another key: \(root.description), "
-                + "not the pinned \(pinnedOne.description)"
-        case (let root?, nil): "presented \(root.description), which is not in the pinned chain"
+            "presented a root named \(root.commonName), as the pinned one is, but with another key "
+                + "(SHA-256 \(root.fingerprintPrefix)… where the pinned one has \(pinnedOne.fingerprintPrefix)…)"
+        case (let root?, nil):
+            "presented \(root.description), which is not in the pinned chain (pinned: \(pinned.map(\.description).joined(separator: ", ")))"
         }
-        return IdpSdkError(
-            subsystem: transportSubsystem, errorCode: 2,
-            errorDescription: "certificate pinning failed: the server \(what) (pinned: \(pinned.map(\.description).joined(separator: ", ")))")
+        return IdpSdkError(subsystem: transportSubsystem, errorCode: 2, errorDescription: "certificate pinning failed: the server \(what)")
     }
 
     static func untrustedServer(_ why: String) -> IdpSdkError {

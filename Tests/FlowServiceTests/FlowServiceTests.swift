@@ -202,8 +202,9 @@ import Testing
         #expect(result.error?.subsystem == 511 && result.error?.code == 2)
         #expect(result.error?.message.contains("certificate pinning failed") == true)
         // The impostor's root has the real one's name: said to be another key under it, not only by fingerprints.
-        #expect(result.error?.message.contains("presented a root named idp-tui Simulated Root CA, as the pinned one is, but with another key") == true,
+        #expect(result.error?.message.contains("presented a root named idp-tui Simulated Root CA, as the pinned one is, but with another key (SHA-256 ") == true,
                 "\(result.error?.message ?? "")")
+        #expect(result.error?.message.components(separatedBy: "Simulated Root CA").count == 2, "named once: \(result.error?.message ?? "")")
         #expect(frontEnd.prompts.isEmpty)
         // Refused in the TLS handshake: no HTTP request left the device (the log showed GET /authorize sent).
         #expect(!frontEnd.events.contains { $0.step.rawValue == "GET /authorize" }, "\(frontEnd.events.map(\.step.rawValue))")
