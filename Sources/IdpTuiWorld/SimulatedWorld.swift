@@ -196,6 +196,14 @@ public final class SimulatedWorld: Sendable {
         return try await $taskWorld.withValue(world, operation: { try await body(world) }, isolation: isolation)
     }
 
+    /// Runs `body` with `world` as the ``current`` one of its task, as ``withWorld(scenarioFile:seed:isolation:_:)``
+    /// does with a world it makes: for a test's world made otherwise (another clock).
+    package static func withWorld<Result>(
+        _ world: SimulatedWorld, isolation: isolated (any Actor)? = #isolation, _ body: (SimulatedWorld) async throws -> Result
+    ) async throws -> Result {
+        try await $taskWorld.withValue(world, operation: { try await body(world) }, isolation: isolation)
+    }
+
     /// The world of the task inside ``withWorld(scenarioFile:seed:isolation:_:)``, if any.
     @TaskLocal private static var taskWorld: SimulatedWorld?
 
