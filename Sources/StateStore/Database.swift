@@ -52,7 +52,7 @@ final class Database: @unchecked Sendable {
     /// timeout, and no longer once the process is exiting on a signal (``OpenDatabases/closing``): a `reset` or a
     /// `history prune` waiting on the lock when Ctrl-C came went on to empty the file once the lock was free (the
     /// signal's handler waited for it to close the file), and then exited 130 as if nothing had been done.
-    /// Nor once someone stopped waiting (``LockWaits/stop()``: a second Esc).
+    /// Nor once someone stopped waiting (``LockWaits/stop()``: an Esc during the wait, or the app ending).
     static func waitWhileBusy(_ connection: UnsafeMutableRawPointer?, _ count: Int32) -> Int32 {
         let pause: Int32 = 5
         guard !OpenDatabases.closing.load(ordering: .acquiring), count < busyTimeoutMilliseconds / pause,
@@ -309,7 +309,7 @@ final class Database: @unchecked Sendable {
     static func damaged(_ path: String, _ message: String) -> StateError {
         // `reset` moves only a file that is idp-tui's (or unreadable garbage); another program's file, a text file,
         // it refuses: so the advice that always works comes first.
-        // Short enough for two rows at 80 columns (it took five): what reset does in a few words, no brackets inside.
+        // Shorter (it took five rows at 80 columns): what reset does in a few words, no brackets inside.
         StateError("the state file \(path) is damaged or not an idp-tui state file (\(message)); \(StatePath.moveAdvice(path)), or name another file with --state; idp-tui reset moves a damaged file aside, never another program's (a database, text, an archive)",
                    reason: .damaged)
     }

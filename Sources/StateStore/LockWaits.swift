@@ -58,7 +58,7 @@ enum LockWaits {
         state.withLock { $0.stopped = true }
     }
 
-    /// Waits for the lock again, up to the busy timeout (the next flow is started).
+    /// Waits for the lock again, up to the busy timeout (the stopped flow's result has come).
     static func resume() {
         state.withLock { state in
             state.stopped = false

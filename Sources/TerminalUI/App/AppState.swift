@@ -210,6 +210,8 @@ public struct AppState: Sendable {
     /// Since when a flow's work or its record has waited for another process's lock on the state file (read from the
     /// history at each tick of the working screen); nil while nothing waits.
     public var stateFileLockedSince: ContinuousClock.Instant?
+    /// What the working screen and plain mode say of such a wait.
+    static let lockWaitText = "waiting for the state file: another process holds its lock"
     /// How long such a wait goes before the working screen says it (most end within a moment).
     static let lockShownAfter: Duration = .milliseconds(500)
     /// How long a cancel goes before the working screen counts its time and offers to stop waiting.

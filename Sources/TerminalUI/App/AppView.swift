@@ -269,8 +269,7 @@ public enum AppView {
         // Cancelling says so, not the call it abandons (nor the answer that carried the cancel to the SDK).
         if step != ScreenState.cancellingStep, let call = state.inFlight {
             let elapsed = max(.zero, call.since.duration(to: state.now))
-            let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
-            line = "waiting for \(call.what) · \(tenths / 10).\(tenths % 10) s"
+            line = "waiting for \(call.what) · \(tenthsText(elapsed))"
         }
         // Cancelling: Esc again stops waiting for the SDK to carry the cancel out; one still at it after a second
         // says how long it has taken.
@@ -279,16 +278,13 @@ public enum AppView {
         if cancelling, let since = state.cancellingSince, case let elapsed = since.duration(to: state.now),
             elapsed >= AppState.cancelShownAfter
         {
-            let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
-            line = "cancelling… the SDK is ending the flow · \(tenths / 10).\(tenths % 10) s"
+            line = "cancelling… the SDK is ending the flow · \(tenthsText(elapsed))"
         }
         // Another process's lock on the state file, waited for longer than a moment: said, with its time, whatever
         // else waits on it (the SDK's step, the cancel, the flow's record), and one Esc stops waiting.
         var lockHint: String?
         if state.showsLockWait(at: state.now), let since = state.stateFileLockedSince {
-            let elapsed = since.duration(to: state.now)
-            let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
-            line = "waiting for the state file: another process holds its lock · \(tenths / 10).\(tenths % 10) s"
+            line = "\(AppState.lockWaitText) · \(tenthsText(since.duration(to: state.now)))"
             lockHint = "Esc stops waiting: the flow ends, and is not saved."
         }
         // Two lines, so that the ticking time is not cut off at 60 columns.
@@ -311,6 +307,12 @@ public enum AppView {
             hintRow = row + (spaced ? 1 : 0)
         }
         if hintRow < bottom { buffer.put(lockHint ?? hint, row: hintRow, column: area.left, role: .hint) }
+    }
+
+    /// A time that ticks on the working screen, to the tenth of a second: "4.2 s".
+    private static func tenthsText(_ elapsed: Duration) -> String {
+        let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     /// A result as the result screen shows it: the headline and its rows of label, value and role, as the flow's

@@ -13,7 +13,7 @@ extension TerminalApp {
         if case .working = state.screen, let since = serviceIfReady?.history?.lockedSince, now >= since + AppState.lockShownAfter,
            state.plainSaidLockWait != since {
             state.plainSaidLockWait = since
-            return "waiting for the state file: another process holds its lock; Esc stops waiting (the flow ends, and is not saved)"
+            return AppState.lockWaitText + "; Esc stops waiting (the flow ends, and is not saved)"
         }
         if let since = plainCancellingUnsaid, now >= since + AppState.cancelShownAfter {
             state.plainSaidCancelling = since
