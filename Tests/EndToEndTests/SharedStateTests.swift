@@ -80,6 +80,27 @@ import Testing
         #expect(session.waitFor("Username"))
     }
 
+    /// Ctrl-C while a flow waits for another process's lock ends the session without waiting for the lock: the line
+    /// said after it names the lock and the stop, while the lock is still held (it said "not recorded", nothing more,
+    /// once the 2 s the session gives a cancelled flow had run out).
+    @Test func ctrlCDuringALockWaitEndsWithoutWaitingForIt() throws {
+        let (folder, state) = try Self.activatedStateFile()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let session = try TmuxSession(command: ["sh", "-c", "\"$0\" --state \"$1\"; echo \"exit $?\"; read -r _", TmuxSession.binary, state])
+        #expect(session.waitFor("device: logged in as alice"))
+        let lock = try StateFileLock(state)
+        defer { lock.release() }
+        session.press("2")
+        session.press("Enter")
+        #expect(session.waitFor("waiting for the state file: another process holds its lock"))
+        session.press("C-c")
+        let (said, screen) = session.waitUntil {
+            $0.replacingOccurrences(of: "\n", with: "").contains("not recorded: the state file \(state) was locked by another process, and you stopped waiting for it")
+        }
+        #expect(said, "\(screen)")
+        #expect(session.waitFor("exit 130"))
+    }
+
     /// A fresh folder holding a state file on which alice has activated the device. The caller removes the folder.
     static func activatedStateFile() throws -> (folder: String, state: String) {
         let folder = NSTemporaryDirectory() + "idp-tui-locked-\(UUID().uuidString)"

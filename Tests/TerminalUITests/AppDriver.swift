@@ -2,6 +2,7 @@ import Determinism
 import Dispatch
 import FlowCatalog
 import FlowEngine
+import FlowRecords
 import LegacyFlows
 import Foundation
 import Scenario
@@ -17,10 +18,10 @@ final class AppDriver {
     let app: TerminalApp
 
     init(width: Int = 80, height: Int = 24, latency: Duration = .zero, configuration: FlowConfiguration = FlowConfiguration(),
-         scenario: Scenario = .embeddedDefault) {
+         scenario: Scenario = .embeddedDefault, history: (any FlowHistory)? = MemoryFlowHistory()) {
         environment = SimulationEnvironment(scenario: scenario, clock: clock)
         environment.world.network.latency = latency
-        service = FlowService(environment: environment, configuration: configuration)
+        service = FlowService(environment: environment, configuration: configuration, history: history)
         app = TerminalApp(service: service, width: width, height: height)
     }
 
