@@ -37,7 +37,7 @@ enum SQLValue: Sendable, Equatable {
 final class Database: @unchecked Sendable {
     // @unchecked: `handle` and `immutable` are used only while `lock` is held (a read-only connection's reading
     // again replaces them under it), and `handle` never after `closed` is set under it.
-    private var handle: OpaquePointer
+    private(set) var handle: OpaquePointer
     /// Opened `immutable` (read-only, no -wal there when it was opened): it reads the file without locks.
     private var immutable: Bool
     /// Whether the connection is closed (by ``close()``, or by the process exiting).
@@ -52,11 +52,14 @@ final class Database: @unchecked Sendable {
     /// timeout, and no longer once the process is exiting on a signal (``OpenDatabases/closing``): a `reset` or a
     /// `history prune` waiting on the lock when Ctrl-C came went on to empty the file once the lock was free (the
     /// signal's handler waited for it to close the file), and then exited 130 as if nothing had been done.
-    /// Nor once someone stopped waiting (``LockWaits/stop()``: an Esc during the wait, or the app ending).
+    /// Nor once someone stopped waiting (``LockWaits/stop()``), nor in a `run` that waited once (``LockWaits/waitOnlyOnce()``).
     static func waitWhileBusy(_ connection: UnsafeMutableRawPointer?, _ count: Int32) -> Int32 {
         let pause: Int32 = 5
-        guard !OpenDatabases.closing.load(ordering: .acquiring), count < busyTimeoutMilliseconds / pause,
-            LockWaits.waiting(UInt(bitPattern: connection), count: count)
+        guard count < busyTimeoutMilliseconds / pause else {
+            LockWaits.ranOut(UInt(bitPattern: connection))
+            return 0
+        }
+        guard !OpenDatabases.closing.load(ordering: .acquiring), LockWaits.waiting(UInt(bitPattern: connection), count: count)
         else { return 0 }
         usleep(UInt32(pause) * 1000)
         return 1
@@ -285,6 +288,7 @@ final class Database: @unchecked Sendable {
                     throw StateError("the state file \(path) is closed: idp-tui is exiting")
                 }
                 try executeLocked("COMMIT")
+                LockWaits.lockWasFree(connection)
                 return value
             } catch {
                 try? executeLocked("ROLLBACK")
@@ -321,9 +325,7 @@ final class Database: @unchecked Sendable {
         case SQLITE_NOTADB, SQLITE_CORRUPT:
             immutable ? Self.damaged(path, message) : OpenDatabases.noteDamage(Self.damaged(path, message))
         case SQLITE_BUSY, SQLITE_LOCKED:
-            LockWaits.wasStopped(UInt(bitPattern: UnsafeMutableRawPointer(handle)))
-                ? StateError("the state file \(path) was locked by another process, and you stopped waiting for it", reason: .busy)
-                : StateError("the state file \(path) stayed locked by another process for \(Self.busyTimeoutMilliseconds / 1000) s", reason: .busy)
+            LockWaits.lockedError(connection, path: path, timeout: .milliseconds(Self.busyTimeoutMilliseconds))
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM:
             StateError("cannot \(readOnly ? "read" : "write") the state file \(path): \(message)")
         case SQLITE_FULL:

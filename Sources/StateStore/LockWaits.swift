@@ -12,6 +12,8 @@ enum LockWaits {
         var last: ContinuousClock.Instant
         /// Ended by ``LockWaits/stop()``, not by the busy timeout.
         var stopped = false
+        /// Not begun: an earlier wait of this run ran out the busy timeout (``LockWaits/waitOnlyOnce()``).
+        var notBegun = false
     }
 
     private struct State {
@@ -19,6 +21,11 @@ enum LockWaits {
         var stopped = false
         /// By connection (its handle's address): one wait at a time each, as a connection runs one statement at a time.
         var waits: [UInt: Wait] = [:]
+        /// The connections that wait only once (``waitOnlyOnce(_:)``): once a wait has run out the busy timeout, the
+        /// next fail at once.
+        var onlyOnce: Set<UInt> = []
+        /// The connections of which a wait ran out the busy timeout, with no write committed since.
+        var ranOut: Set<UInt> = []
     }
 
     private static let state = Locked(State())
@@ -35,7 +42,38 @@ enum LockWaits {
             if count == 0 || state.waits[connection] == nil { state.waits[connection] = Wait(since: now, last: now) }
             state.waits[connection]?.last = now
             state.waits[connection]?.stopped = state.stopped
-            return !state.stopped
+            let notBegun = state.onlyOnce.contains(connection) && state.ranOut.contains(connection)
+            state.waits[connection]?.notBegun = notBegun
+            return !state.stopped && !notBegun
+        }
+    }
+
+    /// A wait of `connection`'s ran out the busy timeout.
+    static func ranOut(_ connection: UInt) {
+        state.withLock { _ = $0.ranOut.insert(connection) }
+    }
+
+    /// `connection` committed a write: the lock was free, and its next wait runs its course again.
+    static func lockWasFree(_ connection: UInt) {
+        state.withLock { _ = $0.ranOut.remove(connection) }
+    }
+
+    /// For a connection of a run of flows that no one watches (`run`): once one wait has run out the busy timeout,
+    /// what waits next fails at once while the file stays locked (a run whose lock was taken after its first write
+    /// waited 10 s at each of its stores, a minute for three flows, before it ended with exit 74).
+    static func waitOnlyOnce(_ connection: UInt) {
+        state.withLock { _ = $0.onlyOnce.insert(connection) }
+    }
+
+    /// The error of `connection`'s statement that another process's lock on the file at `path` failed.
+    static func lockedError(_ connection: UInt, path: String, timeout: Duration) -> StateError {
+        let wait = state.withLock { $0.waits[connection] }
+        return if wait?.stopped == true {
+            StateError("the state file \(path) was locked by another process, and you stopped waiting for it", reason: .busy)
+        } else if wait?.notBegun == true {
+            StateError("the state file \(path) is still locked by another process (this run waited \(timeout.components.seconds) s for it once, and waits no more)", reason: .busy)
+        } else {
+            StateError("the state file \(path) stayed locked by another process for \(timeout.components.seconds) s", reason: .busy)
         }
     }
 
@@ -45,12 +83,6 @@ enum LockWaits {
         return state.withLock { state in
             state.stopped ? nil : state.waits.values.filter { now - $0.last < ended }.map(\.since).min()
         }
-    }
-
-    /// Whether `connection`'s last wait was ended by ``stop()``: its error then says so, not that the lock stayed
-    /// for the whole busy timeout.
-    static func wasStopped(_ connection: UInt) -> Bool {
-        state.withLock { $0.waits[connection]?.stopped == true }
     }
 
     /// Ends every wait, now and until ``resume()``: what waits fails as locked ("… and you stopped waiting for it").
@@ -66,4 +98,12 @@ enum LockWaits {
             for connection in state.waits.keys { state.waits[connection]?.stopped = false }
         }
     }
+}
+
+extension Database {
+    /// Its connection's handle's address, as the busy handler is given it: which connection waits.
+    var connection: UInt { UInt(bitPattern: UnsafeMutableRawPointer(handle)) }
+
+    /// Its connection waits for another process's lock only once (``LockWaits/waitOnlyOnce(_:)``).
+    func waitForLockOnlyOnce() { LockWaits.waitOnlyOnce(connection) }
 }

@@ -66,9 +66,13 @@ public final class StateFile: Sendable {
     /// for a file damaged where it opens it.
     public static var damageFound: String? { OpenDatabases.damageFound }
 
+    /// For a run no one watches (`run`, `history`, `reset`): once a wait for another process's lock has run out the busy
+    /// timeout, later ones fail at once while the file stays locked, saying so (the terminal UI waits at each flow, and
+    /// shows it).
+    public func waitForLockOnlyOnce() { database.waitForLockOnlyOnce() }
+
     /// Closes every state file this process has open (each waits for a write in progress to end): for an exit
     /// that does not run `atexit` handlers; `onSignal`, one on a signal (what is not committed is rolled back).
-
     public static func closeAll(onSignal: Bool = false) {
         OpenDatabases.shared.closeAll(onSignal: onSignal)
     }

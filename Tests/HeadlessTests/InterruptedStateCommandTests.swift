@@ -98,4 +98,29 @@ import Testing
         #expect(run.stderr == "idp-tui: run: the state file \(state) stayed locked by another process for 10 s\n")
         #expect(run.stdout.isEmpty, "no flow ran: \(run.stdout)")
     }
+
+    /// A lock another process takes during a run, after its first write: the run waits for it once, then what waits
+    /// next fails at once while it stays locked, saying so (each store waited 10 s in turn: a minute for three flows).
+    @Test func aLockTakenDuringARunIsWaitedForOnce() throws {
+        let folder = scratchPath("idp-tui-locked-during")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let state = folder + "/state.sqlite"
+        #expect(try BinaryRun.run(["run", "activate", "--state", state], stdin: Answers.aliceActivation).status == 0)
+        // The first login's round trips are slow, so that the lock comes while it runs.
+        let slow = #"{"username":"alice","password":"wonderland","faults":{"addedLatencyMs":1500}}"#
+        let run = try BackgroundRun(flows: ["login", "login"], answers: "[\(slow),\(Answers.alice)]", state: state)
+        run.waitForOutput(containing: #""step":"GET /authorize""#)
+        let holder = try StateFile(path: state)
+        try holder.executeForTesting("BEGIN IMMEDIATE")
+        run.finish()
+        try holder.executeForTesting("ROLLBACK")
+        holder.close()
+        let output = String(decoding: run.seen, as: UTF8.self)
+        #expect(run.process.terminationStatus == 74, "\(output)")
+        let results = output.split(separator: "\n").filter { $0.hasPrefix(#"{"type":"result""#) }
+        #expect(results.count == 2, "\(output)")
+        #expect(results.first?.contains("stayed locked by another process for 10 s") == true, "\(output)")
+        #expect(results.last?.contains("is still locked by another process (this run waited 10 s for it once, and waits no more)") == true,
+                "\(output)")
+    }
 }

@@ -96,6 +96,7 @@ extension CommandLineOptions {
             // state, nothing said); the default file's are expected.
             let state = try StateFile(path: path, sayingFoldersMade: statePath != nil)
             if command != .terminal {
+                state.waitForLockOnlyOnce()
                 for warning in state.warnings { writeErrorLine("idp-tui: \(warning)") }
             }
             return state
