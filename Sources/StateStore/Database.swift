@@ -334,9 +334,20 @@ final class Database: @unchecked Sendable {
         // the user looking for a failing disk): the free space says which it is.
         case SQLITE_IOERR where Self.diskIsFull(holding: path):
             StateError("the disk holding the state file \(path) is full (\(message))")
+        // Past the process's file-size limit (`ulimit -f`; SIGXFSZ ignored) a write fails EFBIG: "disk I/O error" too,
+        // and SQLite's errno is not always that write's (the -wal's or the -shm's).
+        case SQLITE_IOERR where Self.fileSizeLimit != nil:
+            StateError("the state file \(path): \(message) (this process may write files of \(Self.fileSizeLimit ?? 0) KiB at most, ulimit -f: the file or its -wal may have reached that)")
         default:
             StateError("the state file \(path): \(message)")
         }
+    }
+
+    /// The process's file-size limit in KiB (`ulimit -f`), nil when it has none.
+    static var fileSizeLimit: UInt64? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
+        return UInt64(limit.rlim_cur) / 1024
     }
 
     /// Whether the file system holding `path`'s folder has no room left for a page of the -wal or the -shm.
@@ -345,55 +356,5 @@ final class Database: @unchecked Sendable {
         let folder = StatePath.folder(of: path)
         guard statvfs(folder.isEmpty ? "." : folder, &info) == 0 else { return false }
         return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 64 * 1024
-    }
-}
-
-/// Every database this process has open, so that exiting closes them all: `exit` runs no deinit, and a
-/// connection left open keeps what it wrote in the -wal, where copying the state file alone would lose it.
-final class OpenDatabases: Sendable {
-    static let shared = OpenDatabases()
-
-    private struct Entry: @unchecked Sendable {
-        // @unchecked: read and written only under `entries`' lock.
-        weak var database: Database?
-    }
-
-    private let entries = Locked<[ObjectIdentifier: Entry]>([:])
-    /// Set when the process starts exiting on a signal (``closeAll(onSignal:)``; never on a normal end, whose
-    /// writes in progress are committed): a wait for another process's lock ends, and a transaction not yet
-    /// committed is rolled back. A signal between that check and the COMMIT still commits: the window is the
-    /// COMMIT's own.
-    static let closing = Atomic(false)
-
-    /// The first damage a statement met in a state file this process has open (a page SQLite cannot read): a run
-    /// reports it as bad input once its flow has ended (``StateFile/damageFound``).
-    private static let damage = Locked<String?>(nil)
-
-    static func noteDamage(_ error: StateError) -> StateError {
-        damage.withLock { $0 = $0 ?? error.description }
-        return error
-    }
-
-    static var damageFound: String? { damage.withLock { $0 } }
-
-    private init() {
-        atexit { OpenDatabases.shared.closeAll() }
-    }
-
-    func add(_ database: Database) {
-        entries.withLock { $0[ObjectIdentifier(database)] = Entry(database: database) }
-    }
-
-    func remove(_ database: Database) {
-        _ = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(database)) }
-    }
-
-    /// Closes every open database (at exit, on any thread). `onSignal`: the process is exiting on a signal, so a
-    /// write waiting for another process's lock gives up, and one not yet committed is rolled back: what a signal
-    /// interrupts is not done after it.
-    func closeAll(onSignal: Bool = false) {
-        if onSignal { Self.closing.store(true, ordering: .releasing) }
-        let open = entries.withLock { entries in entries.values.compactMap(\.database) }
-        for database in open { database.close() }
     }
 }

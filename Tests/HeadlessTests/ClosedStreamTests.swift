@@ -6,8 +6,8 @@ import Testing
 /// never crashes or waits on itself; it ends with the status its work earned, or 74 when its output was lost.
 @Suite struct ClosedStreamTests {
     /// Runs `script` in /bin/sh with `$IDP` naming the binary (under `timeout`, so that a hang fails the test).
-    private func shell(_ script: String, environment: [String: String] = [:]) throws -> BinaryRun {
-        try BinaryRun.run(["-c", script], environment: environment.merging(["IDP": BinaryRun.executable.path]) { $1 },
+    private func shell(_ script: String, environment: [String: String] = [:], stdin: String = "") throws -> BinaryRun {
+        try BinaryRun.run(["-c", script], stdin: stdin, environment: environment.merging(["IDP": BinaryRun.executable.path]) { $1 },
                           executable: URL(fileURLWithPath: "/bin/sh"))
     }
 
@@ -90,6 +90,18 @@ import Testing
         let run = try shell(#"ulimit -f 8 && "$IDP" run \#(Array(repeating: "logout", count: 40).joined(separator: " ")) --ephemeral --answers /dev/null > "$F""#,
                             environment: ["F": file])
         #expect(run.status == 74 && run.stderr.hasSuffix("the output could not be written: File too large\n"), "\(run.status) \(run.stderr)")
+    }
+
+    /// A state file that reaches the file-size limit says the limit beside SQLite's "disk I/O error" (which sent a
+    /// tester looking for a failing disk), and names no secret. (dash counts `ulimit -f` in 512-byte blocks: 40 is 20 KiB.)
+    @Test func aStateFilePastTheFileSizeLimitSaysTheLimit() throws {
+        let folder = scratchPath("limited-state")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let run = try shell(#"mkdir -p "$F" && ulimit -f 40 && "$IDP" run activate --state "$F/state.sqlite""#,
+                            environment: ["F": folder], stdin: Answers.aliceActivation)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("disk I/O error (this process may write files of 20 KiB at most, ulimit -f"), "\(run.stderr)")
+        for secret in Answers.secrets { #expect(!(run.stdout + run.stderr).contains(secret)) }
     }
 
     /// A file name that is not UTF-8 is refused by its place: it was read with U+FFFD for its bad byte, and the
