@@ -29,6 +29,7 @@ extension AppDriver {
         let driver = AppDriver()
         try driver.challengeFromASlowACS()
 
+        let cancelledAfter = driver.app.state.log.last?.sequence ?? 0
         driver.press(.escape)
         #expect(driver.pump { _ in driver.clock.pendingTimerCount > 0 }, "the cancel's CReq waits for the slow ACS")
         let since = try #require(driver.app.state.cancellingSince)
@@ -44,6 +45,11 @@ extension AppDriver {
         #expect(text.contains("cancelling… the SDK is ending the flow · 2.5 s"), "\(text)")
         #expect(text.contains("Esc again ends it at once, without the SDK's answer."), "\(text)")
         #expect(driver.app.tickInterval(at: since + .milliseconds(2_500)) == .milliseconds(250))
+        // The fault that struck the cancel's CReq says why it waits, as one on any call waited on does (a tester watched
+        // the cancel's time count with nothing saying why).
+        #expect(driver.pump { app in app.state.log.contains { $0.step == .fault && $0.sequence > cancelledAfter } })
+        driver.app.tick(now: since + .milliseconds(2_500))
+        #expect(driver.app.render().text.contains("⚡ the ACS answers 5 s late"), "\(driver.app.render().text)")
 
         // The second Esc does not wait for the ACS: the flow ends cancelled now, the clock left where it was.
         driver.press(.escape)

@@ -207,6 +207,8 @@ public struct AppState: Sendable {
     /// When the flow on the working screen was cancelled (its step ``ScreenState/cancellingStep``): a cancel that
     /// its SDK takes a while to carry out (a payment's cancel CReq to a slow ACS) says how long it has waited.
     public var cancellingSince: ContinuousClock.Instant?
+    /// The last event the log held when the flow was cancelled: a fault after it struck the cancel's own request.
+    var cancelledAfterEvent: Int?
     /// Since when a flow's work or its record has waited for another process's lock on the state file (read from the
     /// history at each tick of the working screen); nil while nothing waits.
     public var stateFileLockedSince: ContinuousClock.Instant?
@@ -263,6 +265,7 @@ public struct AppState: Sendable {
     mutating func showCancelling(flowID: Int, flow: FlowKind) {
         screen = .working(flowID: flowID, flow: flow, step: ScreenState.cancellingStep)
         cancellingSince = .now
+        cancelledAfterEvent = log.last?.sequence
     }
     /// When the prompt last shown times out (`--prompt-timeout`, 300 s by default), if it does.
     public var promptDeadline: ContinuousClock.Instant?

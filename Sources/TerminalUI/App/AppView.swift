@@ -296,8 +296,10 @@ public enum AppView {
         // Between blank rows where the panel has them, packed where it has not (five rows at 60×18); the hint, which
         // the help bar repeats, goes first.
         // Notices after it (messages the bridge rejected, one per message the wrong-origin page posts) leave it shown.
-        if !cancelling, state.inFlight != nil, let fault = state.log.last(where: { $0.step == .fault || !$0.step.isFaultNotice }),
-           fault.flowID == flowID, fault.step == .fault {
+        // While cancelling, one that struck the cancel's own request (a slow ACS at the cancel CReq), not the call the
+        // cancel abandoned: the cancel's time counted up with nothing saying why.
+        if state.inFlight != nil, let fault = state.log.last(where: { $0.step == .fault || !$0.step.isFaultNotice }),
+           fault.flowID == flowID, fault.step == .fault, !cancelling || fault.sequence > state.cancelledAfterEvent ?? .max {
             let text = "⚡ \(fault.detail)"
             let spaced = area.top + 2 + used + Wrap.lines(text, width: area.width, atMost: 2).count + 3 <= bottom
             var row = area.top + 2 + used + (spaced ? 1 : 0)
