@@ -18,13 +18,19 @@ import Testing
         return bottom - header - 1
     }
 
-    /// The empty history's sentence wraps at words at 60 columns (it stopped mid-word: "…, with thei").
+    /// The empty history's sentence wraps at words at 60 columns (it stopped mid-word: "…, with thei"); in memory
+    /// (`--ephemeral`), it says the flows go when idp-tui exits, as plain mode does (it read as kept).
     @Test func anEmptyHistorySaysSoWholeAtSixtyColumns() {
-        let driver = AppDriver(width: 60, height: 18)
-        driver.press(.character("h"))
-        let text = rows(driver).joined(separator: "\n")
+        let kept = AppDriver(width: 60, height: 18, history: LockWaitTests.WaitingHistory())
+        kept.press(.character("h"))
+        var text = rows(kept).joined(separator: "\n")
         #expect(text.contains("No flows yet: the flows you run are kept here, with"), "\(text)")
         #expect(text.contains("their transcripts."), "\(text)")
+        let inMemory = AppDriver(width: 60, height: 18)
+        inMemory.press(.character("h"))
+        text = rows(inMemory).joined(separator: "\n").replacingOccurrences(of: "│", with: " ")
+        #expect(text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            .contains("No flows yet: the flows you run are kept here until idp-tui exits (--ephemeral), with their transcripts."), "\(text)")
     }
 
     @Test func theWaitingScreenLeavesTheLogFiveRowsAndShowsTheTimeWhole() throws {

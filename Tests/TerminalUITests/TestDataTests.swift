@@ -234,6 +234,9 @@ import ThreeDSecure
         text = driver.app.render().text
         #expect(text.contains("matching “2503”: 1 of"), "\(text)")
         driver.press(.backspace, .backspace, .backspace, .backspace)
+        // Emptied, the filter is still being typed: the title says all are shown, not that all match “”.
+        text = driver.app.render().text
+        #expect(text.contains("Test cards: type to filter, all \(CardCatalog.defaults.count) shown") && !text.contains("“”"), "\(text)")
         driver.type("zzzz")
         #expect(driver.app.render().text.contains("No test card matches"))
         driver.press(.enter)

@@ -28,6 +28,8 @@ public struct HistoryState: Sendable, Equatable {
     public var error: String?
     /// Whether the file holds older flows than the list shows (it shows the newest ``TerminalApp/historyLimit``).
     public var olderNotShown = false
+    /// Kept in memory (`--ephemeral`): gone when idp-tui exits.
+    public var inMemory = false
 
     public init(entries: [HistorySummary], error: String? = nil, olderNotShown: Bool = false) {
         all = entries
@@ -121,7 +123,9 @@ extension TerminalApp {
             var entries = try history.list(limit: Self.historyLimit + 1)
             let older = entries.count > Self.historyLimit
             if older { entries.removeLast() }
-            state.screen = .history(HistoryState(entries: entries, olderNotShown: older))
+            var opened = HistoryState(entries: entries, olderNotShown: older)
+            opened.inMemory = history is MemoryFlowHistory
+            state.screen = .history(opened)
         } catch {
             state.screen = .history(HistoryState(entries: [], error: "the history cannot be read: \(error)"))
         }
@@ -197,7 +201,9 @@ extension AppView {
         }
         guard !history.entries.isEmpty else {
             // Wrapped at words (at 60 columns it stopped mid-word: "…, with thei").
-            let none = history.all.isEmpty ? "No flows yet: the flows you run are kept here, with their transcripts."
+            // Under --ephemeral, until the session ends, as plain mode says (it read as kept).
+            let kept = history.inMemory ? "kept here until idp-tui exits (--ephemeral)" : "kept here"
+            let none = history.all.isEmpty ? "No flows yet: the flows you run are \(kept), with their transcripts."
                 : "No flow matches the filter (esc clears it)."
             buffer.putWrapped(none, row: area.top + 1,
                               column: area.left, width: area.width, lines: max(1, area.height - 1), role: .hint)

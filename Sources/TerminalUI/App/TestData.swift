@@ -255,6 +255,9 @@ extension AppView {
             // The focused card's place, and below a filter how many match: "33 of 55" said either.
             let place = cards.isEmpty ? "Test cards" : "Test card \(picker.focus + 1) of \(cards.count)"
             title = "\(place) — type to filter, enter fills the form, esc closes"
+        } else if picker.filter.isEmpty {
+            // A filter emptied by Ctrl-W or Backspace, still being typed ("matching “”: 55 of 55 match" said nothing).
+            title = "Test cards: type to filter, all \(picker.cards.count) shown — esc clears"
         } else {
             title = "Test cards matching “\(picker.filter)”: \(cards.count) of \(picker.cards.count) match — esc clears"
         }
