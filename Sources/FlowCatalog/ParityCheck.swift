@@ -1,5 +1,6 @@
 import FlowEngine
 import IdentityProvider
+import IdpFlows
 import KSMasterController
 import Scenario
 import Secrets
@@ -85,8 +86,9 @@ public struct ParityReport: Sendable, Equatable, Encodable {
 /// Runs the same scenario through the IdpSdk orchestration (`activate`, `login`) and through the legacy
 /// KSSIDP wrapper (`legacy-activate`, `legacy-login`), each on a fresh simulated world of its own, and compares
 /// what a user and the device would see: outcome, status, error, whether SetAuthorisationCode went out and
-/// how it ended, and the device afterwards. The message sequences are shown, not judged: KSSIDP asks for every
-/// credential before any event (it cannot ask the IdP's form first), so they differ by design.
+/// how it ended, and the device afterwards. The message sequences are shown, not judged: a KSSIDP app collects every
+/// credential after Start, before it calls the wrapper (which cannot ask the IdP's form first), where the IdpSdk asks
+/// for each page of the form as it comes, so they differ by design.
 public enum ParityCheck {
     /// How the new side orchestrates.
     public enum Variant: String, Sendable, CaseIterable {
@@ -212,9 +214,15 @@ public enum ParityCheck {
             }
             guard let result = frontEnd.result else { break }
             let set = frontEnd.events.last { $0.step == .setAuthorisationCode && $0.from == .masterController }
-            // Requests only: to the MC-SDK from the app or the wrapper, and to the IdP.
+            // Requests only: to the MC-SDK from the app or the wrapper, and to the IdP; and where the app is asked for
+            // credentials, the IdpSdk's `provideCredentials` (once a page of the IdP's form) or a KSSIDP app's own
+            // credential form before its call to the wrapper, which then sends the rest (the sequences showed neither,
+            // and a migrating engineer could not see where the new side asks, nor who sends what).
             let messages = frontEnd.events.filter {
                 (($0.to == .masterController && $0.from != .identityProvider) || $0.to == .identityProvider) && !$0.step.isFaultNotice
+                    || ($0.from == .idpSdk && $0.to == .app && $0.step == .provideCredentials)
+                    || ($0.from == .app && $0.to == .app && $0.step == .credentialForm)
+                    || ($0.from == .app && $0.to == .kssidp)
             }.map { $0.step.rawValue }
             let code = result.error.flatMap { error in error.code.map { "\(error.subsystem.map { "\($0)/" } ?? "")\($0)" } }
             let error = code ?? result.error?.message

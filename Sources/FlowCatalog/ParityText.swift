@@ -149,8 +149,9 @@ public enum ParityText {
                     lines += wrapped("\(side): " + facts.joined(separator: "; "), indent: 4)
                     // Labelled, so that they do not read as the facts' wrapped rest, which is indented as far.
                     // Broken between messages, never inside one ("→ POST" / "/authorize").
-                    let sent = wrap(result.messages, width: width - 12, spelled: spelled)
-                    lines += sent.enumerated().map { index, line in index == 0 ? "      " + spelled("sent: ") + line : "        " + line }
+                    // "steps", not "sent": the app's own credential form is among them.
+                    let sent = wrap(result.messages, width: width - 13, spelled: spelled)
+                    lines += sent.enumerated().map { index, line in index == 0 ? "      " + spelled("steps: ") + line : "        " + line }
                 }
                 for difference in step.differences { lines += wrapped("✗ differs: \(difference)", indent: 4) }
             }
@@ -167,7 +168,9 @@ public enum ParityText {
     private static func footer(_ report: ParityReport) -> [String] {
         if let notRun = report.notRun { return ["No case ran: \(notRun)."] }
         let count = report.differenceCount
-        return ["(The message sequences are shown, not judged: KSSIDP takes every credential before any event.)",
+        return ["(The sequences are shown, not judged: the IdpSdk asks the app for each page of the IdP's form as it comes, "
+                    + "provideCredentials; a KSSIDP app collects every credential in its own form after Start, then calls the "
+                    + "wrapper, which sends the rest.)",
                 count == 0 ? "The two orchestrations agree in every case (outcome, status, error, SetAuthorisationCode, device)."
                     : "\(count) \(count == 1 ? "difference" : "differences") found."]
     }

@@ -362,7 +362,11 @@ import Testing
         // A wrapped line's rest two more in, and the calls labelled: both went on flush with the next item.
         #expect(run.stdout.contains("    IdpSdk: failure WRONG_CREDENTIALS; SetAuthorisationCode not sent; error\n      513/4011; not activated;"),
                 "\(run.stdout)")
-        #expect(run.stdout.contains("\n      sent: Start → GetAstClientData → GET /authorize → POST /authorize\n"), "\(run.stdout)")
+        // Where each side asks for credentials: the IdpSdk's provideCredentials per page of the form, a KSSIDP app's own
+        // form before its call to the wrapper (the sequences showed neither).
+        #expect(run.stdout.contains("\n      steps: Start → GetAstClientData → GET /authorize → provideCredentials\n        → POST /authorize\n"),
+                "\(run.stdout)")
+        #expect(run.stdout.contains("\n      steps: Start → credential form → KssIdpWrapper.activate\n"), "\(run.stdout)")
         // A message sequence breaks between messages, never inside one ("→ POST" / "/authorize").
         #expect(!run.stdout.contains("→ POST\n") && !run.stdout.contains("→ GET\n"), "\(run.stdout)")
         let report = run.stdout.components(separatedBy: "Migration parity").last ?? ""
