@@ -26,7 +26,8 @@ public enum TerminalSession {
     /// (password hashing, certificate parsing) neither delays nor competes with the first frame; keys typed
     /// meanwhile wait for it.
     public static func run(
-        theme: Theme, tenant: String, idpUrl: String, mouse: Bool = true, makeService: @escaping @Sendable () -> Result<FlowService, StartError>
+        theme: Theme, tenant: String, idpUrl: String, mouse: Bool = true, startupLock: StartupLock? = nil,
+        makeService: @escaping @Sendable () -> Result<FlowService, StartError>
     ) throws(StartError) -> Int32 {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw StartError(description: "the terminal UI needs a terminal on stdin and stdout; use --plain for line-by-line prompts, or idp-tui run for scripts")
@@ -58,6 +59,7 @@ public enum TerminalSession {
         defer { idp_curses_stop() }
 
         let app = TerminalApp(tenant: tenant, idpUrl: idpUrl, width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
+        app.startupLock = startupLock
         let screen = CursesScreen(theme: theme)
         var reader = KeyReader()
         var dirty = true

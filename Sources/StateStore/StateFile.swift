@@ -71,6 +71,13 @@ public final class StateFile: Sendable {
     /// shows it).
     public func waitForLockOnlyOnce() { database.waitForLockOnlyOnce() }
 
+    /// Since when this process has waited for another process's lock on a state file, nil while it does not (the
+    /// terminal UI asks while its state file opens, before any history exists to ask).
+    public static var lockWaitSince: ContinuousClock.Instant? { LockWaits.since }
+
+    /// Stops every wait for another process's lock, for good: the process is ending (q while the file opens).
+    public static func stopWaitingForLocks() { LockWaits.stop() }
+
     /// Closes every state file this process has open (each waits for a write in progress to end): for an exit
     /// that does not run `atexit` handlers; `onSignal`, one on a signal (what is not committed is rolled back).
     public static func closeAll(onSignal: Bool = false) {

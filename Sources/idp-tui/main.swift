@@ -307,7 +307,9 @@ case .run(.terminal):
             || isatty(STDIN_FILENO) == 0
         let status = plain
             ? try PlainSession.run(makeService: makeService)
-            : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, makeService: makeService)
+            : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse,
+                                      startupLock: options.ephemeral ? nil : StartupLock(since: { StateFile.lockWaitSince }, stop: { StateFile.stopWaitingForLocks() }),
+                                      makeService: makeService)
         for warning in stateWarnings.withLock({ $0 }) { writeErrorLine("idp-tui: \(warning)") }
         if let gone = stateFile.withLock({ $0?.goneFromItsPath }) { writeErrorLine("idp-tui: warning: \(gone)") }
         // A plain session whose output could not be written ends as `run` does: 141 for a closed pipe, else 74.

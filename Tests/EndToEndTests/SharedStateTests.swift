@@ -101,6 +101,20 @@ import Testing
         #expect(session.waitFor("exit 130"))
     }
 
+    /// A state file another process holds locked as the session starts: the status line says so with its time, and q
+    /// quits at once, the lock still held (it said "device: starting…" for the 10 s, the keys waiting unsaid).
+    @Test func aLockAsTheSessionStartsIsSaidAndQQuits() throws {
+        let (folder, state) = try Self.activatedStateFile()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lock = try StateFileLock(state)
+        defer { lock.release() }
+        let session = try TmuxSession(width: 60, height: 18, arguments: ["--state", state])
+        #expect(session.waitFor("another process locks the state file ·"))
+        #expect(session.waitFor("s · q quits"))
+        session.press("q")
+        #expect(session.waitForExit() == 0)
+    }
+
     /// A fresh folder holding a state file on which alice has activated the device. The caller removes the folder.
     static func activatedStateFile() throws -> (folder: String, state: String) {
         let folder = NSTemporaryDirectory() + "idp-tui-locked-\(UUID().uuidString)"

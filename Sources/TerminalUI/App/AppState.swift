@@ -212,6 +212,11 @@ public struct AppState: Sendable {
     /// Since when a flow's work or its record has waited for another process's lock on the state file (read from the
     /// history at each tick of the working screen); nil while nothing waits.
     public var stateFileLockedSince: ContinuousClock.Instant?
+    /// Since when the state file, being opened as the session starts, has waited for another process's lock; nil
+    /// once the service is built, or while nothing waits.
+    public var startupLockedSince: ContinuousClock.Instant?
+    /// What the status line says of a wait for the lock as the session starts.
+    static let startupLockText = "another process locks the state file"
     /// What the working screen and plain mode say of such a wait.
     static let lockWaitText = "waiting for the state file: another process holds its lock"
     /// How long such a wait goes before the working screen says it (most end within a moment).
@@ -259,6 +264,11 @@ public struct AppState: Sendable {
     func showsLockWait(at now: ContinuousClock.Instant) -> Bool {
         guard case .working = screen, let since = stateFileLockedSince else { return false }
         return since.duration(to: now) >= Self.lockShownAfter
+    }
+
+    /// Whether the status line says that the state file, opening, waits for another process's lock, at `now`.
+    func showsStartupLockWait(at now: ContinuousClock.Instant) -> Bool {
+        startupLockedSince.map { $0.duration(to: now) >= Self.lockShownAfter } ?? false
     }
 
     /// The working screen of a flow being cancelled.

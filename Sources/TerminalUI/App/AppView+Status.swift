@@ -30,7 +30,12 @@ extension AppView {
         // A notice answers the last key; a countdown running meanwhile stays in sight before it, in short (it hid
         // the notice, which then showed on the next screen).
         let seconds = countdownSeconds(state)
-        let message = state.notice.map { notice in seconds.map { "\($0) s left · \(notice)" } ?? notice } ?? countdown(state)
+        var message = state.notice.map { notice in seconds.map { "\($0) s left · \(notice)" } ?? notice } ?? countdown(state)
+        // The state file waits for another process's lock as the session starts: the line says so, and how to leave
+        // (whole at 60 columns).
+        if state.showsStartupLockWait(at: state.now), let since = state.startupLockedSince {
+            message = "\(AppState.startupLockText) · \(tenthsText(since.duration(to: state.now))) · q quits"
+        }
         if let message {
             // A notice answers the last key and goes with the next: it has the line, the faults before it (they
             // stay in sight while any is on), and the device only when there is room left (it comes back with

@@ -312,7 +312,7 @@ public enum AppView {
     }
 
     /// A time that ticks on the working screen, to the tenth of a second: "4.2 s".
-    private static func tenthsText(_ elapsed: Duration) -> String {
+    static func tenthsText(_ elapsed: Duration) -> String {
         let tenths = elapsed.components.seconds * 10 + elapsed.components.attoseconds / 100_000_000_000_000_000
         return "\(tenths / 10).\(tenths % 10) s"
     }

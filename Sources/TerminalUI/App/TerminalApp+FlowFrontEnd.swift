@@ -84,6 +84,9 @@ extension TerminalApp {
 
     /// ``tickInterval`` as it is at `now`.
     public func tickInterval(at now: ContinuousClock.Instant) -> Duration? {
+        // The state file may wait for another process's lock as the session starts: asked a few times a second until
+        // the service is built (a frame that did not change writes nothing).
+        if serviceIfReady == nil, startupLock != nil { return .milliseconds(250) }
         if case .working(_, _, let step) = state.screen {
             if step != ScreenState.cancellingStep, state.inFlight != nil { return .milliseconds(250) }
             // A cancel is quiet for its first second (most end within it), then its time ticks.
@@ -106,6 +109,7 @@ extension TerminalApp {
     /// Moves the screen's clock on, for the elapsed time of the call in flight.
     public func tick(now: ContinuousClock.Instant = .now) {
         state.now = now
+        if serviceIfReady == nil { state.startupLockedSince = startupLock?.since() }
         state.stateFileLockedSince = if case .working = state.screen { serviceIfReady?.history?.lockedSince } else { nil }
     }
 

@@ -24,6 +24,9 @@ public final class TerminalApp: FlowFrontEnd {
     }
     /// Set when the app wants to exit, with the exit status.
     public private(set) var exitStatus: Int32?
+    /// How the app learns, before its service is built, that the state file waits for another process's lock, and stops
+    /// that wait (nil: it cannot wait, `--ephemeral`).
+    public var startupLock: StartupLock?
 
     /// An app whose service is still being built; ``attach(_:)`` completes it.
     public init(tenant: String, idpUrl: String, width: Int, height: Int) {
@@ -44,6 +47,7 @@ public final class TerminalApp: FlowFrontEnd {
     /// Hands the app its service, and the keys typed while it was being built.
     public func attach(_ service: FlowService) {
         serviceIfReady = service
+        state.startupLockedSince = nil
         // The scenario is read after the first frame: its tenant and IdP come with the service.
         state.tenant = service.world.tenantId
         state.idpHost = URL(string: service.world.idpUrl)?.host ?? service.world.idpUrl
@@ -101,6 +105,13 @@ public final class TerminalApp: FlowFrontEnd {
             return
         }
         guard serviceIfReady != nil else {
+            // The state file waits for another process's lock as the session starts (the status line says so): q or Esc
+            // quits now, rather than after the 10 s wait (it said "device: starting…", and keys waited unsaid).
+            if state.showsStartupLockWait(at: .now), key == .character("q") || key == .escape {
+                startupLock?.stop()
+                quit(0)
+                return
+            }
             waitingInput.append(.key(key))
             return
         }
@@ -335,5 +346,17 @@ public final class TerminalApp: FlowFrontEnd {
 
     public func render() -> ScreenBuffer {
         AppView.render(state)
+    }
+}
+
+/// What the terminal UI asks of the state file while it opens, before any service exists to ask: since when it has
+/// waited for another process's lock, and a way to stop waiting.
+public struct StartupLock: Sendable {
+    public let since: @Sendable () -> ContinuousClock.Instant?
+    public let stop: @Sendable () -> Void
+
+    public init(since: @escaping @Sendable () -> ContinuousClock.Instant?, stop: @escaping @Sendable () -> Void) {
+        self.since = since
+        self.stop = stop
     }
 }
