@@ -64,61 +64,65 @@ import ThreeDSecure
         }
     }
 
+    /// On a clock whose time stands still, as ReleasedControllerTests: an authorization code aged past its 60 s under
+    /// a whole suite's load there.
     @Test func theVendorsInitializersLogInOnTheDemoWorldAndResultsComeOnTheSDKsQueues() async throws {
-        let world = SimulatedWorld.current
-        let consumer = Consumer()
-        let device = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
-        let queue = Locked<String?>(nil)
-        let start = await withCheckedContinuation { continuation in
-            device.receive(KSMStartEvent()) { result in
-                queue.withLock { $0 = QueueName.current }
-                continuation.resume(returning: result as? KSMStartResultEvent)
+        try await SimulatedWorld.withWorld(SimulatedWorld(clock: StillClock())) { world in
+            let consumer = Consumer()
+            let device = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
+            let queue = Locked<String?>(nil)
+            let start = await withCheckedContinuation { continuation in
+                device.receive(KSMStartEvent()) { result in
+                    queue.withLock { $0 = QueueName.current }
+                    continuation.resume(returning: result as? KSMStartResultEvent)
+                }
             }
+            #expect(start?.sdkState == .activationRequired)
+            #expect(queue.withLock { $0 } == "MC-SDK")
+            let ast = try #require(await device.receive(GetAstClientDataEvent(tenantId: world.tenantId)) as? GetAstClientDataResultEvent)
+            let idpSdk = IdpSdkService(tenantId: world.tenantId, idpUrl: world.idpUrl, certificateChain: world.certificateChain, shouldHashPin: false)
+            let interaction = ScriptedInteraction.answering(["username": "alice", "password": "wonderland", "activation-code": "123456"])
+            let (code, completedOn) = await withCheckedContinuation { continuation in
+                idpSdk.getAuthorizationCode(
+                    withAstClientData: AstClientDataInfo(astClientData: ast), clientId: KSMClientId.enrollment, interactionInterface: interaction,
+                    userId: nil, traceParent: ""
+                ) { result in continuation.resume(returning: (result.authorizationCode, QueueName.current)) }
+            }
+            #expect(completedOn == "IdpSdk")
+            #expect(interaction.calls.count == 2 && interaction.calls.allSatisfy { !$0.onMainThread })
+            let authorisationCode = try #require(code)
+            let set = try #require(await device.receive(SetAuthorisationCodeEvent(
+                tenantId: world.tenantId, authenticationMode: .no, authorisationCode: authorisationCode, clientId: KSMClientId.enrollment))
+                as? SetAuthorisationCodeResultEvent)
+            #expect(set.status == StatusType.OK)
+            #expect(set.userIdentifier == KsUserIdentifier(tenantId: "demo", userId: "alice"))
         }
-        #expect(start?.sdkState == .activationRequired)
-        #expect(queue.withLock { $0 } == "MC-SDK")
-        let ast = try #require(await device.receive(GetAstClientDataEvent(tenantId: world.tenantId)) as? GetAstClientDataResultEvent)
-        let idpSdk = IdpSdkService(tenantId: world.tenantId, idpUrl: world.idpUrl, certificateChain: world.certificateChain, shouldHashPin: false)
-        let interaction = ScriptedInteraction.answering(["username": "alice", "password": "wonderland", "activation-code": "123456"])
-        let (code, completedOn) = await withCheckedContinuation { continuation in
-            idpSdk.getAuthorizationCode(
-                withAstClientData: AstClientDataInfo(astClientData: ast), clientId: KSMClientId.enrollment, interactionInterface: interaction,
-                userId: nil, traceParent: ""
-            ) { result in continuation.resume(returning: (result.authorizationCode, QueueName.current)) }
-        }
-        #expect(completedOn == "IdpSdk")
-        #expect(interaction.calls.count == 2 && interaction.calls.allSatisfy { !$0.onMainThread })
-        let authorisationCode = try #require(code)
-        let set = try #require(await device.receive(SetAuthorisationCodeEvent(
-            tenantId: world.tenantId, authenticationMode: .no, authorisationCode: authorisationCode, clientId: KSMClientId.enrollment))
-            as? SetAuthorisationCodeResultEvent)
-        #expect(set.status == StatusType.OK)
-        #expect(set.userIdentifier == KsUserIdentifier(tenantId: "demo", userId: "alice"))
     }
 
     @Test func theConsumerHearsTheRuntimeErrorTheControllerSendsUnasked() async throws {
-        let world = SimulatedWorld.current
-        let consumer = Consumer()
-        let device = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
-        _ = await device.receive(KSMStartEvent())
-        let ast = try #require(await device.receive(KSMGetAstClientDataEvent(tenantId: world.tenantId)) as? KSMGetAstClientDataResultEvent)
-        let idpSdk = IdpSdkService(tenantId: world.tenantId, idpUrl: world.idpUrl, certificateChain: world.certificateChain, shouldHashPin: false)
-        let code = await withCheckedContinuation { continuation in
-            idpSdk.getAuthorizationCode(
-                withAstClientData: AstClientDataInfo(astClientData: ast), clientId: KSMClientId.enrollment,
-                interactionInterface: ScriptedInteraction.answering(["username": "bob", "password": "builder", "activation-code": "654321"]),
-                userId: nil, traceParent: nil
-            ) { continuation.resume(returning: $0.authorizationCode ?? "") }
+        try await SimulatedWorld.withWorld(SimulatedWorld(clock: StillClock())) { world in
+            let consumer = Consumer()
+            let device = try #require(KSMasterControllerFactory.getMasterController(withParmeter: "", andConsumer: consumer))
+            _ = await device.receive(KSMStartEvent())
+            let ast = try #require(await device.receive(KSMGetAstClientDataEvent(tenantId: world.tenantId)) as? KSMGetAstClientDataResultEvent)
+            let idpSdk = IdpSdkService(tenantId: world.tenantId, idpUrl: world.idpUrl, certificateChain: world.certificateChain, shouldHashPin: false)
+            let code = await withCheckedContinuation { continuation in
+                idpSdk.getAuthorizationCode(
+                    withAstClientData: AstClientDataInfo(astClientData: ast), clientId: KSMClientId.enrollment,
+                    interactionInterface: ScriptedInteraction.answering(["username": "bob", "password": "builder", "activation-code": "654321"]),
+                    userId: nil, traceParent: nil
+                ) { continuation.resume(returning: $0.authorizationCode ?? "") }
+            }
+            world.identityFaults.runtimeError = true
+            let reply = await device.receive(KSMSetAuthorisationCodeEvent(
+                tenantId: world.tenantId, authenticationMode: .no, authorisationCode: code, clientId: KSMClientId.enrollment))
+            // The consumer hears the ErrorRuntimeEvent; the sender gets its own result type (the guide casts it with as!).
+            let result = try #require(reply as? KSMSetAuthorisationCodeResultEvent, "\(String(describing: reply))")
+            #expect(result.status == .KSMINTERNAL_ERROR)
+            #expect(result.errorDescription.contains("restarted itself"))
+            #expect(consumer.heard.withLock { $0 } == [
+                "ErrorRuntimeEvent on MC-SDK (runtimeError 1: internal error while storing the token data; the MC-SDK restarted itself)"])
         }
-        world.identityFaults.runtimeError = true
-        let reply = await device.receive(KSMSetAuthorisationCodeEvent(
-            tenantId: world.tenantId, authenticationMode: .no, authorisationCode: code, clientId: KSMClientId.enrollment))
-        // The consumer hears the ErrorRuntimeEvent; the sender gets its own result type (the guide casts it with as!).
-        let result = try #require(reply as? KSMSetAuthorisationCodeResultEvent, "\(String(describing: reply))")
-        #expect(result.status == .KSMINTERNAL_ERROR)
-        #expect(result.errorDescription.contains("restarted itself"))
-        #expect(consumer.heard.withLock { $0 } == [
-            "ErrorRuntimeEvent on MC-SDK (runtimeError 1: internal error while storing the token data; the MC-SDK restarted itself)"])
     }
 
     @Test func aScenarioFileThatIsWrongIsAnErrorNamingItsProblems() throws {
