@@ -14,10 +14,10 @@ import Threading
 /// readers, dumb terminals and logs. Questions are answered a line each; secrets are read with echo off; events
 /// are printed as they happen; Esc (at a terminal the key alone; piped, a line holding it), or the end of input, cancels; Ctrl-C quits.
 public enum PlainSession {
-    public static func run(makeService: @escaping @Sendable () -> Result<FlowService, TerminalSession.StartError>)
+    public static func run(startupLock: StartupLock? = nil, makeService: @escaping @Sendable () -> Result<FlowService, TerminalSession.StartError>)
         throws(TerminalSession.StartError) -> Int32
     {
-        let service = try makeService().get()
+        let service = try PlainStartup.built(makeService, saying: startupLock).get()
         var signalPipe: [Int32] = [-1, -1]
         guard pipe(&signalPipe) == 0 else { throw TerminalSession.StartError(description: "cannot create the signal pipe") }
         defer {

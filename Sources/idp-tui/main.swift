@@ -305,10 +305,11 @@ case .run(.terminal):
         // a terminal (answers piped in, a transcript piped out).
         let plain = options.plain || getenv("TERM").map { String(cString: $0) } == "dumb" || isatty(STDOUT_FILENO) == 0
             || isatty(STDIN_FILENO) == 0
+        // What the session says while the state file waits for another process's lock, before any service exists.
+        let startupLock = options.ephemeral ? nil : StartupLock(since: { StateFile.lockWaitSince }, stop: { StateFile.stopWaitingForLocks() })
         let status = plain
-            ? try PlainSession.run(makeService: makeService)
-            : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse,
-                                      startupLock: options.ephemeral ? nil : StartupLock(since: { StateFile.lockWaitSince }, stop: { StateFile.stopWaitingForLocks() }),
+            ? try PlainSession.run(startupLock: startupLock, makeService: makeService)
+            : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, startupLock: startupLock,
                                       makeService: makeService)
         for warning in stateWarnings.withLock({ $0 }) { writeErrorLine("idp-tui: \(warning)") }
         if let gone = stateFile.withLock({ $0?.goneFromItsPath }) { writeErrorLine("idp-tui: warning: \(gone)") }

@@ -115,6 +115,18 @@ import Testing
         #expect(session.waitForExit() == 0)
     }
 
+    /// Plain mode says it too, before its first line, and goes on once the lock is free (it was silent for the wait).
+    @Test func plainModeSaysALockAsTheSessionStarts() throws {
+        let (folder, state) = try Self.activatedStateFile()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let lock = try StateFileLock(state)
+        defer { lock.release() }
+        let session = try TmuxSession(arguments: ["--plain", "--state", state])
+        #expect(session.waitFor("another process locks the state file; waiting up to 10 s (Ctrl-C quits)"))
+        lock.release()
+        #expect(session.waitFor("(q quits)"))
+    }
+
     /// A fresh folder holding a state file on which alice has activated the device. The caller removes the folder.
     static func activatedStateFile() throws -> (folder: String, state: String) {
         let folder = NSTemporaryDirectory() + "idp-tui-locked-\(UUID().uuidString)"
@@ -176,6 +188,9 @@ final class StateFileLock {
             + "c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); sys.stdin.read()", path]
         process.standardInput = input
         process.standardOutput = output
+        // Not inherited by a tmux server started after it: one that held the write end kept Python reading (a test that
+        // takes the lock before its session starts, then frees it, waited for ever).
+        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         try process.run()
         // Taken once it says so; a Python without its sqlite3 module says nothing, and ends.
         let said = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)

@@ -216,7 +216,7 @@ public struct AppState: Sendable {
     /// once the service is built, or while nothing waits.
     public var startupLockedSince: ContinuousClock.Instant?
     /// What the status line says of a wait for the lock as the session starts.
-    static let startupLockText = "another process locks the state file"
+    public static let startupLockText = "another process locks the state file"
     /// What the working screen and plain mode say of such a wait.
     static let lockWaitText = "waiting for the state file: another process holds its lock"
     /// How long such a wait goes before the working screen says it (most end within a moment).
