@@ -292,25 +292,28 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
             // An activation starts from a device that is not activated (the IdP refuses the enrollment client
             // otherwise); if the stored device is activated by now, another process on the same state file
             // activated it meanwhile: this one keeps the other's activation and fails, rather than both succeeding
-            // and the last write winning.
-            let (stored, conflict) = try configuration.store.update { device -> (PersistedDevice, Bool) in
+            // and the last write winning. A login finds it activated, unless another process reset it meanwhile:
+            // it fails too (it wrote the activation back, which the IdP had forgotten, and every login failed after).
+            let (stored, conflict) = try configuration.store.update { device -> (PersistedDevice, String?) in
                 var updated = device ?? PersistedDevice(deviceID: deviceID)
-                if tokens.activated && updated.activation != nil { return (updated, true) }
-                if tokens.activated || updated.activation == nil {
+                if tokens.activated, let other = updated.activation {
+                    return (updated, "the device was activated meanwhile, as \(other.astClientId), by another process on this state file")
+                }
+                if !tokens.activated && updated.activation == nil {
+                    return (updated, "the device was reset meanwhile by another process on this state file; activate it again")
+                }
+                if tokens.activated {
                     updated.activation = PersistedDevice.Activation(user: user, astClientId: tokens.astClientId, authenticationMode: mode)
                 }
                 updated.activation?.authenticationMode = mode
                 updated.accessTokenHash = accessHash
                 updated.offlineToken = offline
                 device = updated
-                return (updated, false)
+                return (updated, nil)
             }
             device = stored
             state.withLock { $0.load(device) }
-            if conflict {
-                return KSMSetAuthorisationCodeResultEvent.failure(
-                    .KSMINVALID_STATE, 0, "the device was activated meanwhile, as \(device.activation?.astClientId ?? "another client"), by another process on this state file")
-            }
+            if let conflict { return KSMSetAuthorisationCodeResultEvent.failure(.KSMINVALID_STATE, 0, conflict) }
         } catch {
             return KSMSetAuthorisationCodeResultEvent.failure(.KSMINTERNAL_ERROR, 0, "the device's store failed: \(error.description)")
         }

@@ -45,16 +45,9 @@ import Testing
     /// said "waiting for MC-SDK: Start", then "cancelling…", and the second Esc, which promised to end it at once,
     /// did nothing until the device's read and the flow's record had each waited out the 10 s busy timeout.
     @Test func anEscStopsWaitingForAnotherProcesssLockOnTheStateFile() throws {
-        let (folder, state) = try Self.activatedStateFile()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let session = try TmuxSession(arguments: ["--state", state])
-        #expect(session.waitFor("device: logged in as alice"))
-        // Held until the test ends, whatever comes first: the old wait ended only with the busy timeout.
-        let lock = try StateFileLock(state)
-        defer { lock.release() }
-        session.press("2")
-        session.press("Enter")
-        #expect(session.waitFor("waiting for the state file: another process holds its lock"))
+        // The lock held until the test ends, whatever comes first: the old wait ended only with the busy timeout.
+        let (session, lock, folder, _) = try Self.loginWaitingForALock()
+        defer { lock.release(); try? FileManager.default.removeItem(atPath: folder) }
         #expect(session.waitFor("Esc stops waiting: the flow ends, and is not saved."))
         session.press("Escape")
         #expect(session.waitFor("Log in cancelled"))
@@ -84,21 +77,14 @@ import Testing
     /// said after it names the lock and the stop, while the lock is still held (it said "not recorded", nothing more,
     /// once the 2 s the session gives a cancelled flow had run out).
     @Test func ctrlCDuringALockWaitEndsWithoutWaitingForIt() throws {
-        let (folder, state) = try Self.activatedStateFile()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let session = try TmuxSession(command: ["sh", "-c", "\"$0\" --state \"$1\"; echo \"exit $?\"; read -r _", TmuxSession.binary, state])
-        #expect(session.waitFor("device: logged in as alice"))
-        let lock = try StateFileLock(state)
-        defer { lock.release() }
-        session.press("2")
-        session.press("Enter")
-        #expect(session.waitFor("waiting for the state file: another process holds its lock"))
+        let (session, lock, folder, state) = try Self.loginWaitingForALock()
+        defer { lock.release(); try? FileManager.default.removeItem(atPath: folder) }
         session.press("C-c")
         let (said, screen) = session.waitUntil {
             $0.replacingOccurrences(of: "\n", with: "").contains("not recorded: the state file \(state) was locked by another process, and you stopped waiting for it")
         }
         #expect(said, "\(screen)")
-        #expect(session.waitFor("exit 130"))
+        #expect(session.waitForExit() == 130)
     }
 
     /// A state file another process holds locked as the session starts: the status line says so with its time, and q
@@ -127,6 +113,20 @@ import Testing
         #expect(session.waitFor("(q quits)"))
     }
 
+    /// Log in started, in the terminal UI or plain mode, on a state file alice activated, once another process holds
+    /// its lock and the session says it waits: the session, the lock (the caller releases it), the folder (the caller
+    /// removes it) and the state file.
+    static func loginWaitingForALock(plain: Bool = false) throws -> (session: TmuxSession, lock: StateFileLock, folder: String, state: String) {
+        let (folder, state) = try activatedStateFile()
+        let session = try TmuxSession(arguments: (plain ? ["--plain"] : []) + ["--state", state])
+        #expect(session.waitFor(plain ? "(q quits)" : "device: logged in as alice"))
+        let lock = try StateFileLock(state)
+        session.press("2")
+        session.press("Enter")
+        #expect(session.waitFor("waiting for the state file: another process holds its lock"))
+        return (session, lock, folder, state)
+    }
+
     /// A fresh folder holding a state file on which alice has activated the device. The caller removes the folder.
     static func activatedStateFile() throws -> (folder: String, state: String) {
         let folder = NSTemporaryDirectory() + "idp-tui-locked-\(UUID().uuidString)"
@@ -139,14 +139,8 @@ import Testing
 
     /// Plain mode says the wait too, and one Esc stops it (it was silent for the lock's 10 s at each wait).
     @Test func plainModeSaysTheLockAndEscStopsWaiting() throws {
-        let (folder, state) = try Self.activatedStateFile()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let session = try TmuxSession(command: ["sh", "-c", "\"$0\" --plain --state \"$1\"; read -r _", TmuxSession.binary, state])
-        #expect(session.waitFor("(q quits)"))
-        let lock = try StateFileLock(state)
-        defer { lock.release() }
-        session.type("2")
-        session.press("Enter")
+        let (session, lock, folder, _) = try Self.loginWaitingForALock(plain: true)
+        defer { lock.release(); try? FileManager.default.removeItem(atPath: folder) }
         #expect(session.waitFor("waiting for the state file: another process holds its lock; Esc stops waiting"))
         session.press("Escape")
         let (ended, screen) = session.waitUntil { $0.contains("Log in cancelled") }

@@ -56,4 +56,29 @@ import Testing
         #expect(late.outcome == .success)
         #expect(late.device?.wasLoggedIn == false)
     }
+
+    /// Another process resets the state file while a login waits at its credentials (a CI's cleanup job): the login
+    /// fails when it stores its tokens, the device stays reset, and its advice says so. It wrote the activation back,
+    /// which the IdP's reset had forgotten, and every later login and activation failed until the next reset.
+    @Test func aLoginThatAnotherProcessResetTheDeviceUnderFailsAndLeavesItReset() throws {
+        let device = MemoryDeviceStore()
+        let identityProvider = MemoryIdentityProviderStore()
+        let stores = SimulationStores(identityProvider: identityProvider, device: device, startOver: "starting again")
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock(), seed: 1, stores: stores))
+        #expect(service.run(.activate, with: RecordingFrontEnd.answering([Demo.aliceActivation]))?.outcome == .success)
+        // The device row goes, as a reset takes it; the IdP's binding stays for this process's own IdP, so that the
+        // login reaches its SetAuthorisationCode.
+        let resetting = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice])
+        let answer = resetting.answer
+        resetting.answer = { prompt in
+            try? device.update { $0 = nil }
+            return answer(prompt)
+        }
+        let login = try #require(service.run(.login, with: resetting))
+        #expect(login.status == StatusType.INVALID_STATE.name)
+        #expect(login.error?.message == "the device was reset meanwhile by another process on this state file; activate it again")
+        #expect(login.advice == "Another process on this state file reset the device while this login ran: activate it again.",
+                "\(login.advice ?? "no advice")")
+        #expect(try device.load()?.activation == nil)
+    }
 }

@@ -127,6 +127,27 @@ import Threading
         #expect(harness.controller.snapshot.loggedIn)
     }
 
+    /// A login whose device another process reset meanwhile (between its Start and its SetAuthorisationCode, on a
+    /// shared state file) fails, and writes no activation back: it wrote the device's activation again, which the
+    /// IdP's reset had forgotten, and every login failed until the next reset (a tester's CI, resetting while jobs ran).
+    @Test func aLoginThatFindsTheDeviceResetMeanwhileFailsAndLeavesItReset() async throws {
+        let store = MemoryDeviceStore()
+        let harness = SDKHarness(store: store)
+        let (_, activated) = await harness.signIn(
+            clientId: KSMClientId.enrollment, ["username": "alice", "password": "wonderland", "activation-code": "123456"])
+        #expect((activated as? KSMSetAuthorisationCodeResultEvent)?.status == .KSMOK)
+        let data = await harness.astClientData()
+        let code = try #require(await harness.authorizationCode(
+            harness.service(), data, clientId: KSMClientId.login, .answering(["username": "alice", "password": "wonderland"])).authorizationCode)
+        try store.update { $0 = nil }
+        let login = try #require(await harness.controller.receive(KSMSetAuthorisationCodeEvent(
+            tenantId: "demo", authenticationMode: .pin, authorisationCode: code, clientId: KSMClientId.login)) as? KSMSetAuthorisationCodeResultEvent)
+        #expect(login.status == .KSMINVALID_STATE)
+        #expect(login.errorDescription == "the device was reset meanwhile by another process on this state file; activate it again")
+        #expect(try store.load()?.activation == nil)
+        #expect(!harness.controller.snapshot.loggedIn)
+    }
+
     /// OfflineLoginEvent's user is the one to log in: another than the device's gets MISMATCHED_USER, not the
     /// device's user logged in (it was not read).
     @Test func anOfflineLoginForAnotherUserIsRefused() async throws {

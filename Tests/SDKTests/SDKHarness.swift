@@ -14,12 +14,12 @@ struct SDKHarness {
     let idp: IdentityProvider
     let controller: MCSDK
 
-    init(_ configuration: IdentityProviderConfiguration = .demo()) {
+    init(_ configuration: IdentityProviderConfiguration = .demo(), store: any DeviceStore = MemoryDeviceStore()) {
         network = SimulatedNetwork(clock: clock)
         idp = IdentityProvider(configuration: configuration, clock: clock, random: random)
         network.register(idp)
         controller = MCSDK(configuration: MasterControllerConfiguration(
-            idpUrl: idp.baseURL, network: network, random: random, clientDataKey: idp.clientDataKey))
+            idpUrl: idp.baseURL, network: network, random: random, clientDataKey: idp.clientDataKey, store: store))
     }
 
     func service(chain: String = IdentityProviderCertificates.genuinePEM, url: String? = nil, hashPin: Bool = false) -> IdpSdkService {
