@@ -24,19 +24,51 @@ extension AppView {
         for word in Self.shellWords(command) {
             if let row = rows.last, CharacterWidth.of(row + " " + word) + 2 <= width { rows[rows.count - 1] += " " + word; continue }
             if !rows.isEmpty { rows[rows.count - 1] += " \\" }
-            rows.append(word)
+            // A word longer than a row (a long --state at 60 columns) is cut too, the shell joining it back: it was
+            // wrapped with no continuation, and its last characters ran as a command of their own.
+            rows += CharacterWidth.of(word) + 2 <= width ? [word] : Self.cutWord(word, width: width)
         }
         return ["export:"] + rows
     }
 
+    /// `word` in rows of at most `width` columns, each but the last ended by a line continuation that a POSIX shell
+    /// removes, joining the rows back into the word: a backslash outside quotes; inside single quotes, the quote
+    /// closed first and opened again on the next row (a backslash there is taken as written). An escaped character
+    /// (`\'`) is never cut from its backslash.
+    static func cutWord(_ word: String, width: Int) -> [String] {
+        var units: [String] = []
+        var escaping = false
+        for character in word {
+            if escaping { units[units.count - 1].append(character) } else { units.append(String(character)) }
+            escaping = !escaping && character == "\\"
+        }
+        var rows: [String] = []
+        var row = ""
+        var quoted = false
+        for unit in units {
+            let end = quoted ? "'\\" : "\\"
+            if !row.isEmpty, row != "'", CharacterWidth.of(row + unit + end) > width {
+                rows.append(row + end)
+                row = quoted ? "'" : ""
+            }
+            if unit == "'" { quoted.toggle() }
+            row += unit
+        }
+        return rows + [row]
+    }
+
     /// `command` cut at its spaces outside single quotes (a `--state='/tmp/my dir/x'` is one word: cut inside its
     /// quotes, the continuation's backslash and line break would become part of the path).
+    /// A quote escaped outside quotes (`'\''`, a path holding a quote) neither opens nor closes one: taken as either, the
+    /// rest of the path was cut at its spaces.
     static func shellWords(_ command: String) -> [String] {
         var words: [String] = [""]
         var quoted = false
+        var escaped = false
         for character in command {
-            if character == "'" { quoted.toggle() }
-            if character == " " && !quoted { words.append("") } else { words[words.count - 1].append(character) }
+            if character == "'" && !escaped { quoted.toggle() }
+            escaped = !quoted && !escaped && character == "\\"
+            if character == " " && !quoted && !escaped { words.append("") } else { words[words.count - 1].append(character) }
         }
         return words.filter { !$0.isEmpty }
     }
