@@ -155,8 +155,10 @@ public final class IdpSdkFamily: FlowFamily {
             // IdP refuses it, 4043): another process on the same state file activated it meanwhile, and the
             // MC-SDK kept that activation.
             return "Another process on this state file activated the device first, for \(owner.userId): log in as that user, or reset the device to activate again (\(environment.startOver) also gives the scenario's activation codes back)."
-        } else if !activation, status == StatusType.INVALID_STATE.name, step == .setAuthorisationCode, device.snapshot.activatedUser == nil {
-            // A login whose SetAuthorisationCode found the device reset by another process on the same state file.
+        } else if !activation, status == StatusType.INVALID_STATE.name, device.snapshot.activatedUser == nil {
+            // A login (the IdpSdk's or KSSIDP's, whose step is the wrapper's call) whose SetAuthorisationCode found the
+            // device reset by another process on the same state file: a login sends its events in order, and one before
+            // activation is refused as ACTIVATION_REQUIRED.
             return "Another process on this state file reset the device while this login ran: activate it again."
         } else if status == StatusType.INTERNAL_ERROR.name {
             // A runtime error restarts the MC-SDK (it is no longer started); a device it could not store (a full disk)

@@ -299,8 +299,9 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
                 if tokens.activated, let other = updated.activation {
                     return (updated, "the device was activated meanwhile, as \(other.astClientId), by another process on this state file")
                 }
-                if !tokens.activated && updated.activation == nil {
-                    return (updated, "the device was reset meanwhile by another process on this state file; activate it again")
+                if !tokens.activated, updated.activation?.astClientId != tokens.astClientId {
+                    return (updated, updated.activation.map { "the device was reset and activated again, as \($0.astClientId), by another process on this state file" }
+                        ?? "the device was reset meanwhile by another process on this state file; activate it again")
                 }
                 if tokens.activated {
                     updated.activation = PersistedDevice.Activation(user: user, astClientId: tokens.astClientId, authenticationMode: mode)

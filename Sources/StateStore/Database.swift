@@ -159,6 +159,7 @@ final class Database: @unchecked Sendable {
     deinit {
         OpenDatabases.shared.remove(self)
         lock.withLock { closed in
+            if !closed { LockWaits.forget(connection) }
             if !closed { sqlite3_close_v2(handle) }
             closed = true
         }
@@ -172,6 +173,7 @@ final class Database: @unchecked Sendable {
             guard !closed else { return }
             closed = true
             sqlite3_exec(handle, "PRAGMA wal_checkpoint(PASSIVE)", nil, nil, nil)
+            LockWaits.forget(connection)
             sqlite3_close_v2(handle)
         }
     }

@@ -12,7 +12,8 @@ enum LockWaits {
         var last: ContinuousClock.Instant
         /// Ended by ``LockWaits/stop()``, not by the busy timeout.
         var stopped = false
-        /// Not begun: an earlier wait of this run ran out the busy timeout (``LockWaits/waitOnlyOnce()``).
+        /// Cut short: an earlier wait of this connection ran out the busy timeout (``LockWaits/waitOnlyOnce(_:)``), and
+        /// this one has waited ``LockWaits/briefWait``.
         var notBegun = false
     }
 
@@ -42,9 +43,24 @@ enum LockWaits {
             if count == 0 || state.waits[connection] == nil { state.waits[connection] = Wait(since: now, last: now) }
             state.waits[connection]?.last = now
             state.waits[connection]?.stopped = state.stopped
-            let notBegun = state.onlyOnce.contains(connection) && state.ranOut.contains(connection)
-            state.waits[connection]?.notBegun = notBegun
-            return !state.stopped && !notBegun
+            // After a wait that ran out, a lock is waited for a moment only, as long as another process's ordinary
+            // write takes (without it, one of those ended the run's every store at once).
+            let brief = state.onlyOnce.contains(connection) && state.ranOut.contains(connection)
+            let over = brief && now - (state.waits[connection]?.since ?? now) >= briefWait
+            state.waits[connection]?.notBegun = over
+            return !state.stopped && !over
+        }
+    }
+
+    /// How long a connection that waits only once waits for a lock after its one wait ran out.
+    static let briefWait: Duration = .milliseconds(500)
+
+    /// `connection` is closed: what was kept for it goes (another connection may be opened at its address).
+    static func forget(_ connection: UInt) {
+        state.withLock { state in
+            state.waits[connection] = nil
+            state.onlyOnce.remove(connection)
+            state.ranOut.remove(connection)
         }
     }
 
@@ -71,7 +87,7 @@ enum LockWaits {
         return if wait?.stopped == true {
             StateError("the state file \(path) was locked by another process, and you stopped waiting for it", reason: .busy)
         } else if wait?.notBegun == true {
-            StateError("the state file \(path) is still locked by another process (this run waited \(timeout.components.seconds) s for it once, and waits no more)", reason: .busy)
+            StateError("the state file \(path) is locked by another process (this run waited \(timeout.components.seconds) s for its lock once, and now waits half a second at most)", reason: .busy)
         } else {
             StateError("the state file \(path) stayed locked by another process for \(timeout.components.seconds) s", reason: .busy)
         }

@@ -66,9 +66,9 @@ public final class StateFile: Sendable {
     /// for a file damaged where it opens it.
     public static var damageFound: String? { OpenDatabases.damageFound }
 
-    /// For a run no one watches (`run`, `history`, `reset`): once a wait for another process's lock has run out the busy
-    /// timeout, later ones fail at once while the file stays locked, saying so (the terminal UI waits at each flow, and
-    /// shows it).
+    /// For a run of flows no one watches (`run`): once a wait for another process's lock has run out the busy timeout,
+    /// later ones wait half a second at most, as long as another process's ordinary write takes, until a write of
+    /// this file's goes through (the terminal UI waits at each flow, and shows it).
     public func waitForLockOnlyOnce() { database.waitForLockOnlyOnce() }
 
     /// Since when this process has waited for another process's lock on a state file, nil while it does not (the

@@ -1,6 +1,7 @@
 import Foundation
 import StateStore
 import Testing
+import Threading
 
 #if canImport(Glibc)
     import Glibc
@@ -120,7 +121,32 @@ import Testing
         let results = output.split(separator: "\n").filter { $0.hasPrefix(#"{"type":"result""#) }
         #expect(results.count == 2, "\(output)")
         #expect(results.first?.contains("stayed locked by another process for 10 s") == true, "\(output)")
-        #expect(results.last?.contains("is still locked by another process (this run waited 10 s for it once, and waits no more)") == true,
+        #expect(results.last?.contains("is locked by another process (this run waited 10 s for its lock once, and now waits half a second at most)") == true,
                 "\(output)")
+    }
+
+    /// After a wait that ran out, a run still waits out another process's brief lock (an ordinary write's): one such
+    /// lock failed the run's every later store at once, "still locked", though the long lock was gone.
+    @Test func afterAWaitThatRanOutARunStillWaitsOutABriefLock() throws {
+        let folder = scratchPath("idp-tui-brief-lock")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/state.sqlite"
+        let run = try StateFile(path: path)
+        run.waitForLockOnlyOnce()
+        let holder = try StateFile(path: path)
+        try holder.executeForTesting("BEGIN IMMEDIATE")
+        #expect(throws: StateError.self) { try run.reserveGeneration() }
+        try holder.executeForTesting("ROLLBACK")
+        // Taken again, and freed once the run waits for it.
+        try holder.executeForTesting("BEGIN IMMEDIATE")
+        let freed = Locked(false)
+        Thread.detachNewThread {
+            while StateFile.lockWaitSince == nil { usleep(1000) }
+            try? holder.executeForTesting("ROLLBACK")
+            freed.withLock { $0 = true }
+        }
+        #expect(throws: Never.self) { try run.reserveGeneration() }
+        #expect(freed.withLock { $0 })
+        run.close()
     }
 }
