@@ -16,6 +16,8 @@ enum PlainStartup {
         _ make: () -> Result<FlowService, TerminalSession.StartError>, saying lock: StartupLock?
     ) -> Result<FlowService, TerminalSession.StartError> {
         guard let lock else { return make() }
+        // A closed output ends the write, not the process (the session ignores SIGPIPE from its start, after this).
+        signal(SIGPIPE, SIG_IGN)
         let done = Locked(false)
         let watch = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
         watch.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250))

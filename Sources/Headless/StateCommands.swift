@@ -245,7 +245,7 @@ public enum StateCommands {
                     write(VisibleText.escapedInJSON(line))
                 }
             } else {
-                let none = [options.filter.map { "no flows match \"\(VisibleText.escaped($0).replacingOccurrences(of: "\"", with: "\\\""))\"" }, options.before.map { "older than flow \($0)" }]
+                let none = [options.filter.map { "no flows match \"\(VisibleText.escaped($0.replacingOccurrences(of: "\\", with: "\\\\")).replacingOccurrences(of: "\"", with: "\\\""))\"" }, options.before.map { "older than flow \($0)" }]
                     .compactMap { $0 }.joined(separator: " ")
                 write(HistoryExport.table(entries, none: none.isEmpty ? "no flows yet"
                     : (options.filter == nil ? "no flows " : "") + none))

@@ -111,6 +111,10 @@ import Testing
         #expect(session.waitFor("another process locks the state file; waiting up to 10 s (Ctrl-C quits)"))
         lock.release()
         #expect(session.waitFor("(q quits)"))
+        let screen = session.screen()
+        let said = try #require(screen.range(of: "another process locks the state file"))
+        let banner = try #require(screen.range(of: "idp-tui (plain)"))
+        #expect(said.lowerBound < banner.lowerBound, "said before the session's first line: \(screen)")
     }
 
     /// Log in started, in the terminal UI or plain mode, on a state file alice activated, once another process holds
@@ -194,9 +198,11 @@ final class StateFileLock {
         }
     }
 
-    /// Idempotent: a test may release it early, and its `defer` again.
+    /// Idempotent: a test may release it early, and its `defer` again. Ended, not only told: a process started meanwhile
+    /// by a parallel test (a tmux server) may hold the input's write end, and Python would read on for ever.
     func release() {
         try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
 }

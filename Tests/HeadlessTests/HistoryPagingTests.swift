@@ -45,6 +45,7 @@ import Testing
         #expect(try BinaryRun.run(["history", "--filter", "nothing-here", "--state", state]).stdout == "no flows match \"nothing-here\"\n")
         // A quote in the filter is escaped, as in a shell's or JSON's string (it read three quotes in a row).
         #expect(try BinaryRun.run(["history", "--filter", "a\"b", "--state", state]).stdout == #"no flows match "a\"b""# + "\n")
+        #expect(try BinaryRun.run(["history", "--filter", "a\\", "--state", state]).stdout == #"no flows match "a\\""# + "\n")
         #expect(try BinaryRun.run(["history", "--before", "1", "--state", state]).stdout == "no flows older than flow 1\n")
         let json = try BinaryRun.run(["history", "--filter", "payer", "--json", "--state", state])
         #expect(json.stdout.split(separator: "\n").count == 3 && json.stderr.isEmpty, "\(json.stdout)")
