@@ -180,7 +180,8 @@ public protocol FlowHistory: Sendable {
     /// Stops waiting for another process's lock, now and until ``waitForLockAgain()``: what waits fails as locked (a
     /// flow's record is then not saved, and says so).
     func stopWaitingForLock()
-    /// Waits for another process's lock again, as long as the busy timeout (a new flow is started).
+    /// Waits for another process's lock again, as long as the busy timeout (a flow's result came: the next flow waits
+    /// anew, after an Esc that stopped the waits or a wait that ran out).
     func waitForLockAgain()
 }
 

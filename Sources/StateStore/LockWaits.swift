@@ -87,7 +87,7 @@ enum LockWaits {
         return if wait?.stopped == true {
             StateError("the state file \(path) was locked by another process, and you stopped waiting for it", reason: .busy)
         } else if wait?.notBegun == true {
-            StateError("the state file \(path) is locked by another process (this run waited \(timeout.components.seconds) s for its lock once, and now waits half a second at most)", reason: .busy)
+            StateError("the state file \(path) is locked by another process (a wait for its lock already ran out after \(timeout.components.seconds) s; this one waited half a second)", reason: .busy)
         } else {
             StateError("the state file \(path) stayed locked by another process for \(timeout.components.seconds) s", reason: .busy)
         }
@@ -106,10 +106,12 @@ enum LockWaits {
         state.withLock { $0.stopped = true }
     }
 
-    /// Waits for the lock again, up to the busy timeout (the stopped flow's result has come).
+    /// Waits for the lock again, up to the busy timeout (a flow's result has come, in the terminal UI or plain mode):
+    /// after an Esc that stopped the waits, and after a wait that ran out (each flow waits its 10 s once).
     static func resume() {
         state.withLock { state in
             state.stopped = false
+            state.ranOut.removeAll()
             // A connection's busy error after this (the process exiting on a signal) is not said to be the stop's.
             for connection in state.waits.keys { state.waits[connection]?.stopped = false }
         }

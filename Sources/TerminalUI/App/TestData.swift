@@ -257,7 +257,7 @@ extension AppView {
             title = "\(place) — type to filter, enter fills the form, esc closes"
         } else if picker.filter.isEmpty {
             // A filter emptied by Ctrl-W or Backspace, still being typed ("matching “”: 55 of 55 match" said nothing).
-            title = "Test cards: type to filter, all \(picker.cards.count) shown — esc clears"
+            title = "Type to filter all \(picker.cards.count) test cards — esc stops filtering"
         } else {
             title = "Test cards matching “\(picker.filter)”: \(cards.count) of \(picker.cards.count) match — esc clears"
         }
