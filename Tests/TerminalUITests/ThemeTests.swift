@@ -195,5 +195,8 @@ import Testing
         #expect(message("title = bold brightred\n").hasPrefix("unknown colour or attribute; did you mean \"bright-red\"?"))
         #expect(message("title = red on grey\n").hasPrefix("unknown colour; did you mean \"bright-black\"?"))
         #expect(message("title = bold zzzzzz\n").hasPrefix("unknown colour or attribute; attributes:"))
+        // A theme author's tries: blink read "did you mean black?", and "bright red" had no hint.
+        #expect(message("title = blink\n").hasPrefix("unknown colour or attribute; blink is not offered"))
+        #expect(message("title = bright red\n").hasPrefix("unknown colour or attribute; a bright colour is one word, as bright-red"))
     }
 }

@@ -170,6 +170,10 @@ public struct Theme: Sendable {
     private static func suggestion(for word: Substring, attributes: Bool) -> String {
         let synonyms = ["purple": "magenta", "violet": "magenta", "grey": "bright-black", "gray": "bright-black", "orange": "208"]
         if let meant = synonyms[word.lowercased()] { return "; did you mean \"\(meant)\"?" }
+        // Blink is no attribute here (it read "did you mean black?"), and a bright colour is one word (`bright red` had
+        // no hint): a theme author's tries.
+        if word.lowercased() == "blink" { return "; blink is not offered (many terminals ignore it, and it distracts)" }
+        if word.lowercased() == "bright" { return "; a bright colour is one word, as bright-red" }
         let colours = ["default"] + ThemeColor.names + ThemeColor.names.map { "bright-" + $0 }
         return KeySuggestion.hint(for: word.lowercased(), among: colours + (attributes ? TextAttribute.allCases.map(\.rawValue) : []))
     }
