@@ -60,6 +60,17 @@ import Testing
         #expect((failure?["detail"] as? String)?.hasPrefix("MobileCoreLoginFailure." + shape) == true, "\(String(describing: failure))")
     }
 
+    /// The answers pasted as the reason (a password among them) are refused, never printed: taken, they went into
+    /// every event that named the reason, and into the history.
+    @Test func answersPastedAsTheInsecureDevicesReasonAreRefused() throws {
+        let pasted = try BinaryRun.run(["run", "q2-login", "--ephemeral", "--insecure-device", #"{"password":"hunter2XY"}"#],
+                                       stdin: #"{"username":"alice","password":"wonderland"}"#)
+        #expect(pasted.status == 2)
+        #expect(pasted.stderr == "idp-tui: run: --insecure-device takes a reason in words (rooted, jailbroken), not JSON; answers go on standard input or in --answers FILE\n",
+                "\(pasted.stderr)")
+        #expect(!(pasted.stdout + pasted.stderr).contains("hunter2XY"))
+    }
+
     /// The advice says what can end the denial: the option holds for the session, the fault can be switched off.
     @Test func anInsecureDevicesAdviceSaysWhatEndsIt() throws {
         let held = try BinaryRun.run(["run", "q2-login", "--ephemeral", "--insecure-device", "rooted"],

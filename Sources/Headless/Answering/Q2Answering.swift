@@ -35,6 +35,10 @@ final class Q2Answering: FamilyAnswering {
             guard !value.trimmingCharacters(in: .whitespaces).isEmpty, value.count <= 200,
                 !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f })
             else { throw problem("--insecure-device takes a reason of 1 to 200 characters, without control characters") }
+            // The answers pasted here (a password among them) would go into every log line and the history.
+            guard !ArgumentEcho.looksLikeJSON(value) else {
+                throw problem("--insecure-device takes a reason in words (rooted, jailbroken), not JSON; answers go on standard input or in --answers FILE")
+            }
             options.settings.q2.insecureDeviceReason = value
         },
     ]
