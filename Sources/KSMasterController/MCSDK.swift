@@ -289,11 +289,11 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
         let deviceID = state.withLock { $0.deviceID }
         let device: PersistedDevice
         do {
-            // An activation starts from a device that is not activated (the IdP refuses the enrollment client
-            // otherwise); if the stored device is activated by now, another process on the same state file
-            // activated it meanwhile: this one keeps the other's activation and fails, rather than both succeeding
-            // and the last write winning. A login finds it activated, unless another process reset it meanwhile:
-            // it fails too (it wrote the activation back, which the IdP had forgotten, and every login failed after).
+            // An activation starts from a device that is not activated (the IdP refuses the enrollment client otherwise);
+            // if the stored device is activated by now, another process on the same state file activated it meanwhile:
+            // this one keeps that activation and fails, rather than the last write winning. A login finds its own
+            // activation, unless another process reset the device meanwhile (it wrote the activation back, forgotten by
+            // the IdP, and every login failed after), or reset it and activated it again: it fails too.
             let (stored, conflict) = try configuration.store.update { device -> (PersistedDevice, String?) in
                 var updated = device ?? PersistedDevice(deviceID: deviceID)
                 if tokens.activated, let other = updated.activation {
@@ -303,9 +303,7 @@ public final class MCSDK: KSAsyncEventReceiver, Sendable {
                     return (updated, updated.activation.map { "the device was reset and activated again, as \($0.astClientId), by another process on this state file" }
                         ?? "the device was reset meanwhile by another process on this state file; activate it again")
                 }
-                if tokens.activated {
-                    updated.activation = PersistedDevice.Activation(user: user, astClientId: tokens.astClientId, authenticationMode: mode)
-                }
+                if tokens.activated { updated.activation = .init(user: user, astClientId: tokens.astClientId, authenticationMode: mode) }
                 updated.activation?.authenticationMode = mode
                 updated.accessTokenHash = accessHash
                 updated.offlineToken = offline

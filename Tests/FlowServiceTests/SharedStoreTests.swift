@@ -81,4 +81,25 @@ import Testing
                 "\(login.advice ?? "no advice")")
         #expect(try device.load()?.activation == nil)
     }
+
+    /// Reset and activated again by another process while a login waits at its credentials: the login fails rather
+    /// than write its tokens onto the other activation, which stays.
+    @Test func aLoginThatFindsTheDeviceActivatedAgainFailsAndLeavesTheOtherActivation() throws {
+        let device = MemoryDeviceStore()
+        let stores = SimulationStores(identityProvider: MemoryIdentityProviderStore(), device: device, startOver: "starting again")
+        let service = FlowService(environment: SimulationEnvironment(clock: ManualClock(), seed: 1, stores: stores))
+        #expect(service.run(.activate, with: RecordingFrontEnd.answering([Demo.aliceActivation]))?.outcome == .success)
+        let activatedAgain = RecordingFrontEnd.answering([Demo.aliceActivation, Demo.alice])
+        let answer = activatedAgain.answer
+        activatedAgain.answer = { prompt in
+            try? device.update { $0?.activation?.astClientId = "ANOTHERCLIENTOFTHEDEVICE00" }
+            return answer(prompt)
+        }
+        let login = try #require(service.run(.login, with: activatedAgain))
+        #expect(login.status == StatusType.INVALID_STATE.name)
+        #expect(login.error?.message == "the device was reset and activated again, as ANOTHERCLIENTOFTHEDEVICE00, by another process on this state file")
+        #expect(login.advice == "Another process on this state file reset the device and activated it again, for alice, while this login ran: log in again.",
+                "\(login.advice ?? "no advice")")
+        #expect(try device.load()?.activation?.astClientId == "ANOTHERCLIENTOFTHEDEVICE00")
+    }
 }
