@@ -155,10 +155,13 @@ public final class IdpSdkFamily: FlowFamily {
             // IdP refuses it, 4043): another process on the same state file activated it meanwhile, and the
             // MC-SDK kept that activation.
             return "Another process on this state file activated the device first, for \(owner.userId): log in as that user, or reset the device to activate again (\(environment.startOver) also gives the scenario's activation codes back)."
-        } else if !activation, status == StatusType.INVALID_STATE.name {
+        } else if !activation, status == StatusType.INVALID_STATE.name, code != IdpFailure.alreadyActivated.code,
+            step == .setAuthorisationCode || step?.rawValue.hasPrefix("KssIdpWrapper.") == true
+        {
             // A login (the IdpSdk's or KSSIDP's, whose step is the wrapper's call) whose SetAuthorisationCode found the
             // device reset by another process on the same state file, or reset and activated again: a login sends its
-            // events in order, and one before activation is refused as ACTIVATION_REQUIRED.
+            // events in order, and one before activation is refused as ACTIVATION_REQUIRED. (An activation the IdP refused
+            // on an activated device, 4043, is no login: it reached no SetAuthorisationCode.)
             return device.snapshot.activatedUser.map { "Another process on this state file reset the device and activated it again, for \($0.userId), while this login ran: log in again." }
                 ?? "Another process on this state file reset the device while this login ran: activate it again."
         } else if status == StatusType.INTERNAL_ERROR.name {
