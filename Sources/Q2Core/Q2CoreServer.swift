@@ -29,9 +29,9 @@ public enum HydraCode {
 public final class Q2CoreServer: Sendable {
     public static let path = "/mobilews/logonUser"
 
-    /// A logon request as the log says it (the password never: only that one is sent).
-    public static func logonRequest(userId: String) -> NetworkRequest {
-        NetworkRequest("POST \(path)", detail: "userId=\(userId) + a password")
+    /// A logon request as the log says it (the password never: only that one is sent, or that it is empty).
+    public static func logonRequest(userId: String, emptyPassword: Bool = false) -> NetworkRequest {
+        NetworkRequest("POST \(path)", detail: "userId=\(userId) + \(emptyPassword ? "an empty password" : "a password")")
     }
 
     /// The app tenant's users' stored hashes, made at the first logon (a scenario's users are made at their
@@ -105,7 +105,7 @@ public final class Q2CoreServer: Sendable {
     /// Core's own view of it). Throws when the network does not carry the request. The caller's task is
     /// suspended for the network's latency, its thread free (the module's `authenticate` is async).
     public func logonUser(userId: String, password: Secret, over line: SimulatedNetwork? = nil) async throws(NetworkError) -> LogonResponse {
-        try await (line ?? network).roundTrip(to: "Q2 Core", sending: Self.logonRequest(userId: userId))
+        try await (line ?? network).roundTrip(to: "Q2 Core", sending: Self.logonRequest(userId: userId, emptyPassword: password.isEmpty))
         let response = answer(userId: userId, password: password)
         observer.withLock { $0 }?(userId, response)
         return response

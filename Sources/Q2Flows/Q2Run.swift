@@ -151,7 +151,7 @@ struct Q2Flow {
                 return q2Result(.failure, status: Q2Status.invalidCredentials, message: "the sign-in screen needs a username and a password",
                                 username: nil, autoLogin: false)
             }
-            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "answered", detail: username.isEmpty ? "empty username, password" : "username \(username), password")
+            run.emit(.signInScreen, from: .app, to: .q2Module, duration: waited, status: "answered", detail: (username.isEmpty ? "empty username" : "username \(username)") + (password.isEmpty ? ", empty password" : ", password"))
             // The vendor's credential holds the password as a String: the typed secret becomes one here, at the
             // module's API, and a secret again inside Core's login.
             credential = PasswordCredential(username: username, password: password.reveal())

@@ -134,6 +134,12 @@ import Testing
         #expect(q2?["statusCode"] as? Int == 400 && q2?["hydraCode"] as? Int == 1010)
         #expect(run.events.contains { $0["step"] as? String == "POST /mobilews/logonUser" && $0["to"] as? String == "Q2 Core" })
         #expect(!run.stdout.contains("wonderland"))
+        // The log says which is empty: an empty password was "a password".
+        let empty = answers.contains(#""password":"""#)
+        let sent = run.events.first { $0["step"] as? String == "POST /mobilews/logonUser" && $0["to"] as? String == "Q2 Core" }
+        #expect((sent?["detail"] as? String)?.hasSuffix(empty ? "+ an empty password" : "+ a password") == true, "\(String(describing: sent))")
+        let typed = run.events.first { $0["step"] as? String == "sign-in screen" && $0["status"] as? String == "answered" }
+        #expect(typed?["detail"] as? String == (empty ? "username alice, empty password" : "empty username, password"), "\(String(describing: typed))")
     }
 
     @Test func aMissingPasswordNamesTheSignInScreen() throws {
