@@ -126,7 +126,8 @@ import Threading
     }
 
     /// After a wait that ran out, a run still waits out another process's brief lock (an ordinary write's): one such
-    /// lock failed the run's every later store at once, "still locked", though the long lock was gone.
+    /// lock failed the run's every later store at once, "still locked", though the long lock was gone. (And a prune
+    /// that meets the long lock says it changed nothing.)
     @Test func afterAWaitThatRanOutARunStillWaitsOutABriefLock() throws {
         let folder = scratchPath("idp-tui-brief-lock")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -135,7 +136,19 @@ import Threading
         run.waitForLockOnlyOnce()
         let holder = try StateFile(path: path)
         try holder.executeForTesting("BEGIN IMMEDIATE")
+        // A prune meanwhile, in the same 10 s: its error says that nothing was changed, as reset's does.
+        let pruning = try StateFile(path: path)
+        let pruned = Locked<String?>(nil)
+        let pruneEnded = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do throws(StateError) { _ = try pruning.prune() } catch { pruned.withLock { $0 = error.description } }
+            pruneEnded.signal()
+        }
         #expect(throws: StateError.self) { try run.reserveGeneration() }
+        pruneEnded.wait()
+        #expect(pruned.withLock { $0 }?.hasSuffix("stayed locked by another process for 10 s; nothing was changed") == true,
+                "\(pruned.withLock { $0 } ?? "pruned")")
+        pruning.close()
         try holder.executeForTesting("ROLLBACK")
         // Taken again, and freed once the run waits for it.
         try holder.executeForTesting("BEGIN IMMEDIATE")
