@@ -116,7 +116,8 @@ public final class IdpSdkFamily: FlowFamily {
     public func advice(for kind: FlowKind, status: String, error: FlowError?, step: FlowStep?) -> String? {
         if kind == .logout, status == SimulatorStatus.insecureDevice, let kept = sessionKept(after: step) { return kept }
         let spent = kind == .activate && step == .setAuthorisationCode
-        return deviceAdvice(status: status, error: error, step: step, codeSpent: spent, activation: spent)
+        return deviceAdvice(status: status, error: error, step: step, codeSpent: spent, activation: spent,
+                            login: kind == .login && step == .setAuthorisationCode)
     }
 
     /// A logout the insecure device stopped leaves the session as it was (docs/faults.md): it said the restart was
@@ -143,8 +144,10 @@ public final class IdpSdkFamily: FlowFamily {
 
     /// What to try after a flow on this device ended with `status`; `codeSpent`: an activation's that the IdP had
     /// accepted the code of (KSSIDP's too); `activation`: an activation's that reached SetAuthorisationCode, or a
-    /// KSSIDP activation's (the wrapper's one call hides its steps).
-    public func deviceAdvice(status: String, error: FlowError?, step: FlowStep?, codeSpent: Bool, activation: Bool = false) -> String? {
+    /// KSSIDP activation's (the wrapper's one call hides its steps); `login`: a login's that reached SetAuthorisationCode,
+    /// or a KSSIDP login's that called the wrapper.
+    public func deviceAdvice(status: String, error: FlowError?, step: FlowStep?, codeSpent: Bool, activation: Bool = false,
+                             login: Bool = false) -> String? {
         let code = error?.code
         let spent = DeviceAdvice.codeSpent(startOver: environment.startOver)
         let advice: String?
@@ -155,13 +158,10 @@ public final class IdpSdkFamily: FlowFamily {
             // IdP refuses it, 4043): another process on the same state file activated it meanwhile, and the
             // MC-SDK kept that activation.
             return "Another process on this state file activated the device first, for \(owner.userId): log in as that user, or reset the device to activate again (\(environment.startOver) also gives the scenario's activation codes back)."
-        } else if !activation, status == StatusType.INVALID_STATE.name, code != IdpFailure.alreadyActivated.code,
-            step == .setAuthorisationCode || step?.rawValue.hasPrefix("KssIdpWrapper.") == true
-        {
-            // A login (the IdpSdk's or KSSIDP's, whose step is the wrapper's call) whose SetAuthorisationCode found the
-            // device reset by another process on the same state file, or reset and activated again: a login sends its
-            // events in order, and one before activation is refused as ACTIVATION_REQUIRED. (An activation the IdP refused
-            // on an activated device, 4043, is no login: it reached no SetAuthorisationCode.)
+        } else if login, status == StatusType.INVALID_STATE.name {
+            // A login whose SetAuthorisationCode found the device reset by another process on the same state file, or
+            // reset and activated again: a login sends its events in order, and one before activation is refused as
+            // ACTIVATION_REQUIRED.
             return device.snapshot.activatedUser.map { "Another process on this state file reset the device and activated it again, for \($0.userId), while this login ran: log in again." }
                 ?? "Another process on this state file reset the device while this login ran: activate it again."
         } else if status == StatusType.INTERNAL_ERROR.name {

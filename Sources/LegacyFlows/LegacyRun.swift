@@ -63,7 +63,7 @@ public final class LegacyFamily: FlowFamily {
     public func advice(for kind: FlowKind, status: String, error: FlowError?, step: FlowStep?) -> String? {
         idp.deviceAdvice(status: status, error: error, step: step,
                          codeSpent: kind == .legacyActivate && status == StatusType.INTERNAL_ERROR.name && step != .start,
-                         activation: kind == .legacyActivate)
+                         activation: kind == .legacyActivate, login: kind == .legacyLogin && step == LegacyFlow.wrapperStep(activating: false))
     }
 }
 

@@ -52,7 +52,7 @@ final class Database: @unchecked Sendable {
     /// timeout, and no longer once the process is exiting on a signal (``OpenDatabases/closing``): a `reset` or a
     /// `history prune` waiting on the lock when Ctrl-C came went on to empty the file once the lock was free (the
     /// signal's handler waited for it to close the file), and then exited 130 as if nothing had been done.
-    /// Nor once someone stopped waiting (``LockWaits/stop()``), nor in a `run` that waited once (``LockWaits/waitOnlyOnce()``).
+    /// Nor once someone stopped waiting (``LockWaits/stop()``), and briefly after a wait that ran out (``LockWaits/briefWait``).
     static func waitWhileBusy(_ connection: UnsafeMutableRawPointer?, _ count: Int32) -> Int32 {
         let pause: Int32 = 5
         guard count < busyTimeoutMilliseconds / pause else {
@@ -159,8 +159,10 @@ final class Database: @unchecked Sendable {
     deinit {
         OpenDatabases.shared.remove(self)
         lock.withLock { closed in
-            if !closed { LockWaits.forget(connection) }
-            if !closed { sqlite3_close_v2(handle) }
+            if !closed {
+                LockWaits.forget(connection)
+                sqlite3_close_v2(handle)
+            }
             closed = true
         }
     }

@@ -12,9 +12,9 @@ enum LockWaits {
         var last: ContinuousClock.Instant
         /// Ended by ``LockWaits/stop()``, not by the busy timeout.
         var stopped = false
-        /// Cut short: an earlier wait of this connection ran out the busy timeout (``LockWaits/waitOnlyOnce(_:)``), and
-        /// this one has waited ``LockWaits/briefWait``.
-        var notBegun = false
+        /// Cut short: an earlier wait of this connection ran out the busy timeout, and this one has waited
+        /// ``LockWaits/briefWait``.
+        var cutShort = false
     }
 
     private struct State {
@@ -22,10 +22,8 @@ enum LockWaits {
         var stopped = false
         /// By connection (its handle's address): one wait at a time each, as a connection runs one statement at a time.
         var waits: [UInt: Wait] = [:]
-        /// The connections that wait only once (``waitOnlyOnce(_:)``): once a wait has run out the busy timeout, the
-        /// next fail at once.
-        var onlyOnce: Set<UInt> = []
-        /// The connections of which a wait ran out the busy timeout, with no write committed since.
+        /// The connections of which a wait ran out the busy timeout, with no write committed since (nor, in the
+        /// terminal UI and plain mode, a flow's result): their waits are brief (``briefWait``).
         var ranOut: Set<UInt> = []
     }
 
@@ -45,21 +43,21 @@ enum LockWaits {
             state.waits[connection]?.stopped = state.stopped
             // After a wait that ran out, a lock is waited for a moment only, as long as another process's ordinary
             // write takes (without it, one of those ended the run's every store at once).
-            let brief = state.onlyOnce.contains(connection) && state.ranOut.contains(connection)
-            let over = brief && now - (state.waits[connection]?.since ?? now) >= briefWait
-            state.waits[connection]?.notBegun = over
+            let over = state.ranOut.contains(connection) && now - (state.waits[connection]?.since ?? now) >= briefWait
+            state.waits[connection]?.cutShort = over
             return !state.stopped && !over
         }
     }
 
-    /// How long a connection that waits only once waits for a lock after its one wait ran out.
+    /// How long a connection waits for a lock after one of its waits ran out: a `run` whose lock was taken after its
+    /// first write waited 10 s at each of its stores (a minute for three flows), a login in the terminal UI 10 s at its
+    /// device and 10 s more for its record; another process's ordinary write is still waited out.
     static let briefWait: Duration = .milliseconds(500)
 
     /// `connection` is closed: what was kept for it goes (another connection may be opened at its address).
     static func forget(_ connection: UInt) {
         state.withLock { state in
             state.waits[connection] = nil
-            state.onlyOnce.remove(connection)
             state.ranOut.remove(connection)
         }
     }
@@ -74,19 +72,12 @@ enum LockWaits {
         state.withLock { _ = $0.ranOut.remove(connection) }
     }
 
-    /// For a connection of a run of flows that no one watches (`run`): once one wait has run out the busy timeout,
-    /// what waits next fails at once while the file stays locked (a run whose lock was taken after its first write
-    /// waited 10 s at each of its stores, a minute for three flows, before it ended with exit 74).
-    static func waitOnlyOnce(_ connection: UInt) {
-        state.withLock { _ = $0.onlyOnce.insert(connection) }
-    }
-
     /// The error of `connection`'s statement that another process's lock on the file at `path` failed.
     static func lockedError(_ connection: UInt, path: String, timeout: Duration) -> StateError {
         let wait = state.withLock { $0.waits[connection] }
         return if wait?.stopped == true {
             StateError("the state file \(path) was locked by another process, and you stopped waiting for it", reason: .busy)
-        } else if wait?.notBegun == true {
+        } else if wait?.cutShort == true {
             StateError("the state file \(path) is locked by another process (a wait for its lock already ran out after \(timeout.components.seconds) s; this one waited half a second)", reason: .busy)
         } else {
             StateError("the state file \(path) stayed locked by another process for \(timeout.components.seconds) s", reason: .busy)
@@ -121,7 +112,4 @@ enum LockWaits {
 extension Database {
     /// Its connection's handle's address, as the busy handler is given it: which connection waits.
     var connection: UInt { UInt(bitPattern: UnsafeMutableRawPointer(handle)) }
-
-    /// Its connection waits for another process's lock only once (``LockWaits/waitOnlyOnce(_:)``).
-    func waitForLockOnlyOnce() { LockWaits.waitOnlyOnce(connection) }
 }

@@ -66,12 +66,6 @@ public final class StateFile: Sendable {
     /// for a file damaged where it opens it.
     public static var damageFound: String? { OpenDatabases.damageFound }
 
-    /// Once a wait for another process's lock has run out the busy timeout, later ones wait half a second at most, as
-    /// long as another process's ordinary write takes, until a write of this file's goes through, or, in the terminal UI
-    /// and plain mode, the flow's result comes (``FlowHistory/waitForLockAgain()``): a login waited 10 s at its device,
-    /// then 10 s more for its record; `run`'s flows waited 10 s at each store, a minute for three logins.
-    public func waitForLockOnlyOnce() { database.waitForLockOnlyOnce() }
-
     /// Since when this process has waited for another process's lock on a state file, nil while it does not (the
     /// terminal UI asks while its state file opens, before any history exists to ask).
     public static var lockWaitSince: ContinuousClock.Instant? { LockWaits.since }

@@ -133,7 +133,6 @@ import Threading
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/state.sqlite"
         let run = try StateFile(path: path)
-        run.waitForLockOnlyOnce()
         let holder = try StateFile(path: path)
         try holder.executeForTesting("BEGIN IMMEDIATE")
         // A prune meanwhile, in the same 10 s: its error says that nothing was changed, as reset's does.

@@ -95,7 +95,6 @@ extension CommandLineOptions {
             // Folders made for a file named with --state are said (a mistyped folder made a new tree and an empty
             // state, nothing said); the default file's are expected.
             let state = try StateFile(path: path, sayingFoldersMade: statePath != nil)
-            state.waitForLockOnlyOnce()
             if command != .terminal {
                 for warning in state.warnings { writeErrorLine("idp-tui: \(warning)") }
             }
