@@ -266,13 +266,25 @@ final class Database: @unchecked Sendable {
     /// up to the busy timeout: for the statements SQLite fails at once with SQLITE_BUSY instead of calling its busy
     /// handler, such as `PRAGMA journal_mode = WAL` while another process has the file open (two runs making a
     /// new file at the same time: one in six failed, "stayed locked … for 10 s" after 10 ms).
+    /// Its waits are the busy handler's to ``LockWaits`` (shown on screen, stopped by an Esc or a q, brief after one
+    /// ran out): this one was neither shown nor stoppable.
     func retryingWhileBusy<T>(_ body: () throws(StateError) -> T) throws(StateError) -> T {
-        let deadline = ContinuousClock.now + .milliseconds(Int(Self.busyTimeoutMilliseconds))
+        let timeout = Duration.milliseconds(Int(Self.busyTimeoutMilliseconds))
+        let start = ContinuousClock.now
         var pause = Duration.milliseconds(1)
+        var count: Int32 = 0
         while true {
             do throws(StateError) {
                 return try body()
-            } catch where error.reason == .busy && ContinuousClock.now < deadline && !OpenDatabases.closing.load(ordering: .acquiring) {
+            } catch where error.reason == .busy {
+                if ContinuousClock.now - start >= timeout {
+                    LockWaits.ranOut(connection)
+                    throw LockWaits.lockedError(connection, path: path, timeout: timeout)
+                }
+                guard !OpenDatabases.closing.load(ordering: .acquiring), LockWaits.waiting(connection, count: count) else {
+                    throw LockWaits.lockedError(connection, path: path, timeout: timeout)
+                }
+                count += 1
                 Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18 + Double(pause.components.seconds))
                 pause = min(pause * 2, .milliseconds(50))
             }
