@@ -27,7 +27,7 @@ enum PlainStartup {
                 guard !done else { return }
                 done = true
                 // Before the session writes anything: a line of its own, at the start of a line.
-                let line = Array("\(AppState.startupLockText); waiting up to 10 s (Ctrl-C quits)\n".utf8)
+                let line = Array("\(AppState.startupLockText); waiting up to \(lock.timeout.components.seconds) s (Ctrl-C quits)\n".utf8)
                 _ = line.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             }
             watch.cancel()

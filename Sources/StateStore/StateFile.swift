@@ -70,6 +70,9 @@ public final class StateFile: Sendable {
     /// terminal UI asks while its state file opens, before any history exists to ask).
     public static var lockWaitSince: ContinuousClock.Instant? { LockWaits.since }
 
+    /// How long a statement waits for another process's lock before it fails ("stayed locked … for 10 s").
+    public static var lockTimeout: Duration { .milliseconds(Int(Database.busyTimeoutMilliseconds)) }
+
     /// Stops every wait for another process's lock, for good: the process is ending (q while the file opens).
     public static func stopWaitingForLocks() { LockWaits.stop() }
 

@@ -306,7 +306,7 @@ case .run(.terminal):
         let plain = options.plain || getenv("TERM").map { String(cString: $0) } == "dumb" || isatty(STDOUT_FILENO) == 0
             || isatty(STDIN_FILENO) == 0
         // What the session says while the state file waits for another process's lock, before any service exists.
-        let startupLock = options.ephemeral ? nil : StartupLock(since: { StateFile.lockWaitSince }, stop: { StateFile.stopWaitingForLocks() })
+        let startupLock = options.ephemeral ? nil : StartupLock(since: { StateFile.lockWaitSince }, timeout: StateFile.lockTimeout, stop: { StateFile.stopWaitingForLocks() })
         let status = plain
             ? try PlainSession.run(startupLock: startupLock, makeService: makeService)
             : try TerminalSession.run(theme: theme, tenant: tenant, idpUrl: idpUrl, mouse: options.mouse, startupLock: startupLock,
