@@ -33,8 +33,10 @@ public struct ParityObservation: Sendable, Equatable, Encodable {
     /// `KssIdpStatus` case of KSSIDP's completion; "no completion (not called)" when the flow ended before the call.
     /// Shown, not judged: it is how an app's old handler maps onto the new one.
     public let appReceived: String
-    /// The MC-SDK events and IdP requests, in order.
-    public let messages: [String]
+    /// The MC-SDK events and IdP requests, in order, with where the app is asked for credentials and, on the
+    /// KSSIDP side, the wrapper's call (`compare --json`'s `sequence`; it was `messages`, which the form and the
+    /// callback are not).
+    public let sequence: [String]
 }
 
 /// One step compared.
@@ -229,7 +231,7 @@ public enum ParityCheck {
             observations.append(ParityObservation(
                 flow: kind.rawValue, outcome: result.outcome.rawValue, status: result.status,
                 error: result.outcome == .cancelled ? nil : error, setAuthorisationCode: set?.status ?? "not sent",
-                deviceAfter: service.statusLine, appReceived: appReceived(frontEnd.events, code: code), messages: messages))
+                deviceAfter: service.statusLine, appReceived: appReceived(frontEnd.events, code: code), sequence: messages))
         }
         return observations
     }

@@ -108,8 +108,8 @@ public enum ParityText {
                 }
                 add(row(step.new.deviceAfter, step.legacy.deviceAfter))
                 add(row(step.new.appReceived, step.legacy.appReceived))
-                let left = wrap(step.new.messages, width: column - 1, spelled: spelled)
-                let right = wrap(step.legacy.messages, width: column - 1, spelled: spelled)
+                let left = wrap(step.new.sequence, width: column - 1, spelled: spelled)
+                let right = wrap(step.legacy.sequence, width: column - 1, spelled: spelled)
                 for index in 0..<max(left.count, right.count) {
                     add(row(index < left.count ? left[index] : "", index < right.count ? right[index] : ""))
                 }
@@ -150,7 +150,7 @@ public enum ParityText {
                     // Labelled, so that they do not read as the facts' wrapped rest, which is indented as far.
                     // Broken between messages, never inside one ("→ POST" / "/authorize").
                     // "steps", not "sent": the app's own credential form is among them.
-                    let sent = wrap(result.messages, width: width - 13, spelled: spelled)
+                    let sent = wrap(result.sequence, width: width - 13, spelled: spelled)
                     lines += sent.enumerated().map { index, line in index == 0 ? "      " + spelled("steps: ") + line : "        " + line }
                 }
                 for difference in step.differences { lines += wrapped("✗ differs: \(difference)", indent: 4) }

@@ -171,7 +171,7 @@ private let chainFilePath: String = {
                                               "a cancel at the credentials", "login before activation"])
         let cancel = report.cases[3].steps[0]
         #expect(cancel.new.outcome == "cancelled" && cancel.legacy.outcome == "cancelled")
-        #expect(cancel.new.messages != cancel.legacy.messages, "KSSIDP asks before any event; the IdpSdk reads the form first")
+        #expect(cancel.new.sequence != cancel.legacy.sequence, "KSSIDP asks before any event; the IdpSdk reads the form first")
         let lines = ParityText.lines(report, width: 100)
         #expect(lines.last?.hasPrefix("The two orchestrations agree") == true)
     }
@@ -228,7 +228,7 @@ private let chainFilePath: String = {
         // Every value is there whole, if in pieces: the text without its spaces holds each one without its spaces.
         let text = lines.joined().filter { $0 != " " }
         for step in report.cases.flatMap(\.steps) {
-            for value in step.new.messages + step.legacy.messages + [step.new.deviceAfter, step.legacy.deviceAfter] + step.differences
+            for value in step.new.sequence + step.legacy.sequence + [step.new.deviceAfter, step.legacy.deviceAfter] + step.differences
                 + [step.new.error, step.legacy.error].compactMap({ $0 }) {
                 #expect(text.contains(value.filter { $0 != " " }), "\(value) at \(width) columns")
             }

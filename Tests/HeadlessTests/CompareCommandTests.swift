@@ -20,6 +20,8 @@ import Testing
         let login = try #require(steps.last?["new"] as? [String: Any])
         #expect(login["outcome"] as? String == "success", "\(login)")
         #expect((login["deviceAfter"] as? String)?.contains("carol") == true, "\(login)")
+        // Each side's sequence, where the app is asked for credentials among the events and requests.
+        #expect((login["sequence"] as? [String])?.contains("provideCredentials") == true, "\(login)")
         // Carol's password and code, and the wrong ones made from them, appear nowhere.
         let text = try BinaryRun.run(["compare", "--scenario", docsFolder.appendingPathComponent("scenarios/bank-qa.json").path])
         for secret in ["correct horse", "correct hors1", "900100", "900101"] {
