@@ -14,6 +14,9 @@ import Testing
         #expect(driver.pump { _ in !approvals().isEmpty }, "logged at once, the screen still open")
         #expect(approvals().first?.detail == "approved" && approvals().first?.from == .otherDevice)
         #expect(driver.challenge != nil)
+        // The bar no longer offers a and r, which are refused from now on: Enter continues.
+        let bar = driver.app.render().text.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(bar.hasPrefix(" enter continue · esc cancel") && !bar.contains("approve"), "\(bar)")
         driver.press(.character("r"))
         #expect(driver.app.render().text.contains("already approved on the other device: press enter to continue"))
         driver.press(.escape)

@@ -75,6 +75,9 @@ extension AppView {
             // the arrows, which need no telling.
             case .singleSelect, .multiSelect: return [("space", "pick"), ("enter", "submit"), ("↑↓", "move"), ("esc", "cancel"), ("F6", "log"),
                                                       ("v", "diagram"), ("? F1", "help")]
+            // Once answered on the other device, a and r are refused ("already approved…"): Enter is what is left.
+            case .outOfBand where challenge.decision != nil:
+                return [("enter", "continue"), ("esc", "cancel"), ("F6", "log"), ("v", "diagram"), ("? F1", "help")]
             case .outOfBand: return [("a", "approve on phone"), ("r", "refuse"), ("enter", "continue"), ("esc", "cancel"), ("F6", "log"),
                                      ("v", "diagram"), ("? F1", "help")]
             case .htmlOther: return [("enter", "select"), ("tab", "next"), ("esc", "cancel"), ("F6", "log"), ("v", "diagram"), ("? F1", "help")]
