@@ -101,7 +101,7 @@ extension RecordedEvent {
     }
 
     /// What a sequence diagram's arrow says of an event: its step, and its status unless that only repeats the
-    /// step (the Drops bridge's `ack` has the status `ack`).
+    /// step (the Drops bridge's acks, recorded before session 54 as `ack`, status `ack`).
     public static func arrowLabel(step: String, status: String?, separator: String) -> String {
         guard let status, !status.isEmpty, status != step else { return step }
         return step + separator + status

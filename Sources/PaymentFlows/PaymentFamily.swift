@@ -12,16 +12,16 @@ extension FlowKind {
     public static let payerAuth = FlowKind(
         "payer-auth", title: "Pay with card (3-D Secure)", lanes: [.app, .safepayDrops, .drops, .directoryServer, .acs],
         sdk: "Safepay Drops · EMV 3-D Secure 2.2", replies: paymentReplies,
-        goodStatuses: ["ack", "Y", "A", "C"], summarize: PaymentWording.summarize)
+        goodStatuses: ["success", "ack", "Y", "A", "C"], summarize: PaymentWording.summarize)
 
     /// 3-D Secure's responses answer their requests (ARes the AReq, CRes the CReq, RRes the RReq, PRes the PReq); a
-    /// bridge `ack` answers its message, and an `Erro` the request it stands in for; a Drops delegate callback
+    /// bridge `safepay-inframe__ack` answers its message (`ack`, status `ack`, in records before session 54), and an `Erro` the request it stands in for; a Drops delegate callback
     /// (`onPayerAuthentication…`, `onSafepayError`) answers the app's `configure`, maybe more than once (Required,
     /// then Success).
     private static let paymentReplies = StepReplies(
         answers: { step, request in
             if let asked = threeDSRequests[step] { return request == asked }
-            return step == "ack" || step == "Erro" || (isDelegateCallback(step) && request == FlowStep.configure.rawValue)
+            return step == InframeEventName.ack.rawValue || step == "ack" || step == "Erro" || (isDelegateCallback(step) && request == FlowStep.configure.rawValue)
         },
         answersAgain: isDelegateCallback)
 

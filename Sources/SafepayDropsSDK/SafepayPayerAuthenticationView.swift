@@ -144,8 +144,10 @@ public final class SafepayPayerAuthenticationView {
                               detail: attempt == 1 ? "messageId \(id)" : "resent (attempt \(attempt)): messageId \(id)",
                               thread: QueueName.current, message: logged))
         case .acknowledged(let id, let status):
-            log(DropsLogEntry(from: "Drops", to: "App", name: "ack", detail: "messageId \(id), \(status)", thread: QueueName.current,
-                              status: "ack"))
+            // By the message's own name, with the status the page gave it ("error" is only logged): it was `ack`,
+            // status `ack`, where every other message of the page's was logged by its name.
+            log(DropsLogEntry(from: "Drops", to: "App", name: InframeEventName.ack.rawValue, detail: "messageId \(id)",
+                              thread: QueueName.current, status: status))
         case .rejected(let rejection):
             log(DropsLogEntry(from: "Drops", to: "App", name: "rejected", detail: rejection.description, thread: QueueName.current))
         case .deliveryFailed(let id, let attempts):

@@ -61,7 +61,7 @@ extension RecordingFrontEnd {
         #expect(result.advice == "Authorise with the AAV, ECI, dsTransID and messageVersion; the issuer carries liability.")
         let steps = frontEnd.steps(of: result.flowID)
         for expected in ["App→SafepayDrops configure", "SafepayDrops→Drops load", "SafepayDrops→Drops safepay-property-update",
-                         "Drops→SafepayDrops ack", "Drops→App card form", "App→Drops card form", "Drops→ACS 3DS Method",
+                         "Drops→SafepayDrops safepay-inframe__ack", "Drops→App card form", "App→Drops card form", "Drops→ACS 3DS Method",
                          "Drops→DS AReq", "DS→Drops ARes", "SafepayDrops→App onPayerAuthenticationFrictionless"] {
             #expect(steps.contains(expected), "missing \(expected) in \(steps)")
         }

@@ -30,14 +30,14 @@ import Testing
             let found = lines.filter { $0.contains(": \(request)") }
             #expect(!found.isEmpty && found.allSatisfy { $0.contains("->>") && !$0.contains("-->>") }, "\(request): \(found)")
         }
-        for response in ["ARes", "CRes", "ack", "onPayerAuthenticationRequired", "onPayerAuthenticationSuccess",
+        for response in ["ARes", "CRes", "safepay-inframe__ack", "onPayerAuthenticationRequired", "onPayerAuthenticationSuccess",
                          "onPayerAuthenticationFailure", "onPayerAuthenticationUnavailable"] {
             let found = lines.filter { $0.contains(": \(response)") }
             #expect(!found.isEmpty && found.allSatisfy { $0.contains("-->>") }, "\(response): \(found)")
         }
-        // A bridge ack's status only repeats its step: the label says it once.
-        let acks = lines.filter { $0.contains(": ack") }
-        #expect(!acks.isEmpty && acks.allSatisfy { $0.contains(": ack · messageId ") }, "\(acks)")
+        // A bridge ack by the message's own name, with the status the page gave it.
+        let acks = lines.filter { $0.contains(": safepay-inframe__ack") }
+        #expect(!acks.isEmpty && acks.allSatisfy { $0.contains(": safepay-inframe__ack · success · messageId ") }, "\(acks)")
         // The card form and each challenge screen: asked solid, answered dashed.
         #expect(lines.contains { $0.hasPrefix("Drops->>App: challenge screen") })
         #expect(lines.contains { $0.hasPrefix("App-->>Drops: challenge screen · answered") })

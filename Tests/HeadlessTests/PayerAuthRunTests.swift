@@ -42,7 +42,7 @@ import Testing
         #expect(payment["amount"] as? String == "USD 12.50")
         #expect(payment["card"] as? String == "•••• 2503")
         let steps = run.events.compactMap { $0["step"] as? String }
-        for step in ["configure", "safepay-property-update", "ack", "3DS Method", "AReq", "ARes", "CReq", "CRes", "RReq",
+        for step in ["configure", "safepay-property-update", "safepay-inframe__ack", "3DS Method", "AReq", "ARes", "CReq", "CRes", "RReq",
                      "onPayerAuthenticationRequired", "onPayerAuthenticationSuccess"] {
             #expect(steps.contains(step), "no \(step) event")
         }

@@ -221,7 +221,7 @@ import ThreeDSecure
         harness.start()
         #expect(harness.waitForLog { $0.contains { $0.name == "safepay-property-update" } })
         harness.clock.advance(by: .milliseconds(1500))
-        #expect(harness.waitForLog { $0.contains { $0.name == "ack" } })
+        #expect(harness.waitForLog { $0.contains { $0.name == "safepay-inframe__ack" } })
         #expect(harness.logged("safepay-property-update").map(\.detail).last?.contains("resent (attempt 2)") == true)
         cardholder.open()
         #expect(harness.delegate.wait(for: 1))
