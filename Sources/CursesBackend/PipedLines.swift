@@ -1,11 +1,15 @@
 /// Piped input cut into answers: a line ends at LF, CR LF or a lone CR (old Mac files, a terminal's Enter captured
 /// raw), and at a tab after text, as Tab answers at a terminal (a line break right after that tab ends nothing
-/// more; a tab on an empty line is dropped). What passes `maximumLine` bytes is dropped up to the line's end. The
-/// bytes of a line are wiped once it is handed on (it may hold a password).
+/// more; a tab on an empty line is dropped). A line that passes `maximumLine` bytes is handed on at its next byte as
+/// ``overlong``, and the rest of it is dropped up to its end: input with no line end (`/dev/zero`) was read for ever,
+/// the session waiting on its question at full CPU. The bytes of a line are wiped
+/// once it is handed on (it may hold a password).
 struct PipedLines {
     private var buffer: [UInt8] = []
     private var afterCR = false
     private var afterTab = false
+    /// The rest of a line handed on too long, dropped up to its end.
+    private var skipping = false
     private let maximumLine: Int
 
     init(maximumLine: Int) {
@@ -19,16 +23,27 @@ struct PipedLines {
         afterCR = byte == UInt8(ascii: "\r")
         let lineEnd = byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
         if byte == UInt8(ascii: "\n") && crBefore || lineEnd && tabbed { return nil }
+        if skipping {
+            skipping = !lineEnd
+            return nil
+        }
         if byte == UInt8(ascii: "\t") {
             if buffer.isEmpty { return nil }
             afterTab = true
         }
         guard lineEnd || byte == UInt8(ascii: "\t") else {
-            if buffer.count < maximumLine { buffer.append(byte) }
-            return nil
+            buffer.append(byte)
+            guard buffer.count > maximumLine else { return nil }
+            skipping = true
+            _ = finish()
+            return Self.overlong
         }
         return finish()
     }
+
+    /// What stands for a line longer than the longest: no answer, and no line of input is it but one holding NULs,
+    /// which are refused anyway.
+    static let overlong = "\u{0}\u{0}(a line too long)"
 
     /// The end of the input: what is left, as a last line, if anything is.
     mutating func end() -> String? {

@@ -179,6 +179,15 @@ public enum PlainSession {
                 questionOnLine = false
                 let echoed = typed && !echoedLines.isEmpty && echoedLines.removeFirst()
                 editor.close()
+                // A line longer than any answer ends the session wherever it lands (at the menu it was "not an answer
+                // here", and input with no line end was never answered): bad input, exit 2.
+                if !typed, line == PipedLines.overlong {
+                    if question != nil { write("(not shown: too long)\n") }
+                    let refusal = "piped line longer than \(maximumLine) bytes" + (question.map { " at \(Self.field($0))" } ?? "")
+                    let flow = app.quitAtRefusedAnswer(refusal).map { "; \($0)" } ?? ""
+                    _ = writeAll(Array("idp-tui: \(refusal): the session stops at it\(flow)\n".utf8), to: STDERR_FILENO)
+                    return 2
+                }
                 // What the user saw typed is on the terminal with its newline; else the log shows the answer here (nothing
                 // of a secret, no line under a question that does not take it, and no blank for a cancel while working).
                 if !echoed {
@@ -199,8 +208,7 @@ public enum PlainSession {
                         // Why, as the screen says it (the refusals name fields and rules, never what was typed).
                         let why = app.plainError ?? "refused"
                         write("! \(why)\n")
-                        let field = question.text.prefix { $0 != "(" && $0 != ":" && $0 != "[" }.trimmingCharacters(in: .whitespaces)
-                        let refusal = "piped answer to \(field) refused (\(why))"
+                        let refusal = "piped answer to \(Self.field(question)) refused (\(why))"
                         let flow = app.quitAtRefusedAnswer(refusal).map { "; \($0)" } ?? ""
                         _ = writeAll(Array(printable("idp-tui: \(refusal): the session stops at it, so that no later line answers the wrong question\(flow)\n").utf8), to: STDERR_FILENO)
                         return 2

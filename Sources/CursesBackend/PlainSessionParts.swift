@@ -93,6 +93,11 @@ struct LineQueue {
 }
 
 extension PlainSession {
+    /// What a question asks for, in a line on standard error: its text up to its hints ("Username", "Choose 1-9").
+    static func field(_ question: PlainQuestion) -> String {
+        question.text.prefix { $0 != "(" && $0 != ":" && $0 != "[" }.trimmingCharacters(in: .whitespaces)
+    }
+
     /// Whether a line typed ahead is a card number being typed (digits, spaces and dashes, at most 19 digits), which
     /// the card number's question may show as typed there: not a `?` listing, not other text.
     static func isCardNumberTyped(_ text: String) -> Bool {

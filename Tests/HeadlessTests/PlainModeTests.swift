@@ -309,14 +309,6 @@ import Testing
         #expect(!run.stdout.contains("4000000000002701") && !run.stdout.contains("4000 0000 0000 2701"))
     }
 
-    @Test func anEndlessLineIsCutAndTheSessionGoesOn() throws {
-        // A 100,000-character line is read as its first 4 KB: an answer like any other.
-        let run = try BinaryRun.run(["--ephemeral"], stdin: String(repeating: "x", count: 100_000) + "\nq\n")
-        #expect(run.status == 0)
-        #expect(run.stdout.contains("! choose a number from 1 to \(PlainMenu.count), f (faults), h (history), ? (help) or q"))
-        #expect(!run.stdout.contains(String(repeating: "x", count: 4097)))
-    }
-
     /// Piped in, the session's exit status is `run`'s: a script can tell that a flow failed. The answers meant for
     /// the failed flow fall on later questions, and a question that takes a choice does not print them.
     @Test func aFailedFlowSetsTheExitStatusAndMisplacedAnswersAreNotPrinted() throws {

@@ -57,6 +57,18 @@ import Testing
         }
     }
 
+    /// Input with no line end (`/dev/zero`, a stream of letters) is refused once it passes the longest line, wherever
+    /// it lands, at the menu too: the session waited on its question for ever, at full CPU, saying nothing. (`timeout`
+    /// only keeps a regression from hanging the tests.)
+    @Test(arguments: [("exec timeout 120 \"$0\" --plain --ephemeral < /dev/zero", "Choose 1-9", ""),
+                      ("(printf '1\\n'; yes z | tr -d '\\n') | timeout 120 \"$0\" --plain --ephemeral", "Username", "; Activate device aborted")])
+    func inputWithNoLineEndIsRefused(script: String, question: String, flow: String) throws {
+        let run = try BinaryRun.run(["-c", script, BinaryRun.executable.path], executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 2, "\(run.status) \(run.stderr)")
+        #expect(run.stderr == "idp-tui: piped line longer than 4096 bytes at \(question): the session stops at it\(flow)\n", "\(run.stderr)")
+        #expect(run.stdout.hasSuffix(": (not shown: too long)\n"), "\(run.stdout.suffix(200))")
+    }
+
     /// Once the ACS will send no more codes, the code's question stops offering resend, and `resend` is refused
     /// with why (the question still said `"resend" for a new one` under "0 resends left").
     @Test func noResendIsOfferedOnceNoneIsLeft() throws {
