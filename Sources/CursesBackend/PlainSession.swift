@@ -310,17 +310,6 @@ public enum PlainSession {
         return results.status(app.exitStatus ?? 0, scripted: !typed)
     }
 
-    /// Whether `now` is `before` with lines gone and none added, in order.
-    static func onlyLost(_ before: [String], _ now: [String]) -> Bool {
-        guard now.count < before.count else { return false }
-        var rest = before[...]
-        for line in now {
-            guard let found = rest.firstIndex(of: line) else { return false }
-            rest = rest[(found + 1)...]
-        }
-        return true
-    }
-
     /// The line that stands for Ctrl-D typed at the start of a line on a terminal.
     private static let endKey = PlainLineEditor.endKey
 

@@ -93,6 +93,17 @@ struct LineQueue {
 }
 
 extension PlainSession {
+    /// Whether `now` is `before` with lines gone and none added, in order.
+    static func onlyLost(_ before: [String], _ now: [String]) -> Bool {
+        guard now.count < before.count else { return false }
+        var rest = before[...]
+        for line in now {
+            guard let found = rest.firstIndex(of: line) else { return false }
+            rest = rest[(found + 1)...]
+        }
+        return true
+    }
+
     /// What a question asks for, in a line on standard error: its text up to its hints ("Username", "Choose 1-9").
     static func field(_ question: PlainQuestion) -> String {
         question.text.prefix { $0 != "(" && $0 != ":" && $0 != "[" }.trimmingCharacters(in: .whitespaces)
