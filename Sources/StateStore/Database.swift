@@ -334,6 +334,13 @@ final class Database: @unchecked Sendable {
                    reason: .damaged)
     }
 
+    /// The damage `PRAGMA quick_check(table)` found, said as a read that met it says it, or nil when its answer is
+    /// "ok": for a lookup that found no row, which is what a broken cell on the table's page reads as (no error). A
+    /// device page damaged so read as no device: the next login made a new one over alice's activation, exit 1.
+    func damage(checked rows: [[SQLValue]]) -> StateError? {
+        rows.compactMap { $0.first?.text } == ["ok"] ? nil : failure(SQLITE_CORRUPT, "database disk image is malformed")
+    }
+
     private func failure(_ code: Int32, _ message: String) -> StateError {
         switch code & 0xff {
         // Noted for `run` only where it is the file's (an immutable reader racing a writer's checkpoint may see

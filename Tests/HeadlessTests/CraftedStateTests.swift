@@ -168,6 +168,30 @@ import Testing
         #expect(run.stderr.split(separator: "\n").count == 1, "one line: \(run.stderr)")
     }
 
+    /// The device's page damaged (its cell pointer broken, as the hostile-input tester did): a lookup of the device
+    /// finds no row and no error, and the login that read it as "not activated" made a new device over alice's
+    /// activation, exit 1, the file called sound. Now the table is checked when no device is found: exit 2, the file
+    /// said to be damaged, and nothing written over the device.
+    @Test func aDamagedDevicePageIsNotReadAsNoDevice() throws {
+        let state = try activated()
+        let root = try BinaryRun.run(["-c", "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(\"SELECT rootpage FROM sqlite_master WHERE name = 'device'\").fetchone()[0])", state],
+                                     executable: URL(fileURLWithPath: "/usr/bin/python3"))
+        let page = try #require(UInt64(root.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(root.stderr)")
+        let handle = try #require(FileHandle(forUpdatingAtPath: state))
+        try handle.seek(toOffset: 4096 * (page - 1) + 8)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: 600))
+        try handle.close()
+        let damaged = try Data(contentsOf: URL(fileURLWithPath: state))
+        let run = try BinaryRun.run(["run", "login", "--state", state], stdin: Answers.alice)
+        #expect(run.status == 2, "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.hasPrefix("idp-tui: run: the state file \(state) is damaged"), "\(run.stderr)")
+        #expect(!run.stdout.contains("ACTIVATION_REQUIRED"), "\(run.stdout)")
+        // The device's page is as it was (the flow's record may go to other pages).
+        let after = try Data(contentsOf: URL(fileURLWithPath: state))
+        let range = Int(4096 * (page - 1))..<Int(4096 * page)
+        #expect(after.count >= range.upperBound && after[range] == damaged[range])
+    }
+
     /// ESC, BEL, a C1 CSI and DEL: what a crafted string would send the terminal.
     private static let controls = "\u{1B}]0;PWN\u{07}\u{9B}2J\u{7F}"
 
