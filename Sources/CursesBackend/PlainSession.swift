@@ -179,11 +179,11 @@ public enum PlainSession {
                 questionOnLine = false
                 let echoed = typed && !echoedLines.isEmpty && echoedLines.removeFirst()
                 editor.close()
-                // A line longer than any answer ends the session wherever it lands (at the menu it was "not an answer
-                // here", and input with no line end was never answered): bad input, exit 2.
-                if !typed, line == PipedLines.overlong {
-                    if question != nil { write("(not shown: too long)\n") }
-                    let refusal = "piped line longer than \(maximumLine) bytes" + (question.map { " at \(Self.field($0))" } ?? "")
+                // A line longer than any answer, or not UTF-8, ends the session wherever it lands (at the menu it was
+                // "not an answer here", and input with no line end was never answered): bad input, exit 2.
+                if !typed, let unreadable = PipedLines.unreadable(line, maximumLine: maximumLine) {
+                    if question != nil { write("(not shown: \(unreadable.shown))\n") }
+                    let refusal = unreadable.said + (question.map { " at \(Self.field($0))" } ?? "")
                     let flow = app.quitAtRefusedAnswer(refusal).map { "; \($0)" } ?? ""
                     _ = writeAll(Array("idp-tui: \(refusal): the session stops at it\(flow)\n".utf8), to: STDERR_FILENO)
                     return 2

@@ -69,6 +69,17 @@ import Testing
         #expect(run.stdout.hasSuffix(": (not shown: too long)\n"), "\(run.stdout.suffix(200))")
     }
 
+    /// A piped line that is not UTF-8 is refused, not read with U+FFFD in it: a password with a stray byte was sent to
+    /// the IdP, refused, and cost one of the attempts before the account locks; a user name kept it in the history.
+    @Test func aLineThatIsNotUTF8IsRefused() throws {
+        let run = try BinaryRun.run(["-c", "printf '1\\nalice\\nwonder\\377land\\n123456\\n' | \"$0\" --plain --ephemeral", BinaryRun.executable.path],
+                                    executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 2, "\(run.status) \(run.stderr)")
+        #expect(run.stderr == "idp-tui: piped line that is not UTF-8 at Password: the session stops at it; Activate device aborted\n", "\(run.stderr)")
+        #expect(run.stdout.hasSuffix("): (not shown: not UTF-8)\n") && !run.stdout.contains("POST /authorize"), "\(run.stdout)")
+        #expect(!run.stdout.contains("wonder") && !run.stderr.contains("wonder"))
+    }
+
     /// Once the ACS will send no more codes, the code's question stops offering resend, and `resend` is refused
     /// with why (the question still said `"resend" for a new one` under "0 resends left").
     @Test func noResendIsOfferedOnceNoneIsLeft() throws {
