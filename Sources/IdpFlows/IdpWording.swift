@@ -17,7 +17,20 @@ public enum DeviceWording {
                 }
             }
             if let wrapperCall { sayWhatTheWrapperDoes(&summary, result, call: wrapperCall) } else { sayNothingMoreWasSent(&summary, result) }
+            markOurCode(&summary)
         }
+    }
+
+    /// The subsystem/code pairs KOBIL publishes (REFERENCE.md: "Other IdpSdkError subsystem/code values: not
+    /// public"); docs/sdk-names.md lists every one the simulation gives.
+    static let publicCodes: Set<String> = ["513/4036", "513/4041", "513/4042"]
+
+    /// An error code of idp-tui's own is said to be one: 513/4043 beside the public 4041 and 4042 read as KOBIL's,
+    /// and an engineer learning from the screen would match it in the app (the iOS engineer's reading).
+    static func markOurCode(_ summary: inout ResultSummary) {
+        guard let index = summary.rows.firstIndex(where: { $0.label == ResultSummary.Label.error }),
+              !publicCodes.contains(summary.rows[index].value) else { return }
+        summary.rows[index].value += " (idp-tui's code; the real one is not public)"
     }
 
     /// A KSSIDP flow cancelled says what the wrapper does: nothing, before its call; once called, it goes on without
@@ -53,6 +66,7 @@ public enum DeviceWording {
             }
         }
         sayNothingMoreWasSent(&summary, result)
+        markOurCode(&summary)
     }
 
     /// A cancel says what reached the SDKs: "User cancelled" from the credential prompt, and nothing after it.

@@ -173,6 +173,16 @@ import Testing
         #expect(result.status == "ACTIVATION_REQUIRED")
         #expect(result.error?.subsystem == 513 && result.error?.code == 4041)
         #expect(frontEnd.prompts.isEmpty)
+        // KOBIL's own code is shown as it is; one of idp-tui's says so (4043 beside 4041 and 4042 read as KOBIL's).
+        #expect(result.summary.row("error")?.value == "513/4041")
+    }
+
+    @Test func anErrorCodeOfIdpTuisOwnIsSaidToBeOne() throws {
+        let service = service()
+        #expect(try #require(service.run(.activate, with: .answering([Demo.aliceActivation]))).outcome == .success)
+        let twice = try #require(service.run(.activate, with: .answering([Demo.aliceActivation])))
+        #expect(twice.error?.code == 4043)
+        #expect(twice.summary.row("error")?.value == "513/4043 (idp-tui's code; the real one is not public)")
     }
 
     @Test func anotherAccountCannotLogInOnThisDevice() throws {

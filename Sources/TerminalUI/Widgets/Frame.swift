@@ -48,7 +48,9 @@ enum Wrap {
             if !current.isEmpty { lines.append(current) }
             var rest = String(word)
             while CharacterWidth.of(rest) > width {
-                let head = CharacterWidth.prefix(rest, fitting: width)
+                var head = CharacterWidth.prefix(rest, fitting: width)
+                // A word's closing punctuation is not left alone on a line (a long JSON value's comma was).
+                if head.count > 1, rest.dropFirst(head.count).allSatisfy({ ",;:.)]}\"".contains($0) }) { head.removeLast() }
                 lines.append(head)
                 rest = String(rest.dropFirst(head.count))
             }
