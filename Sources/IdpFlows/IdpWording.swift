@@ -46,7 +46,16 @@ public enum DeviceWording {
             summary.rows[index].value = "Cancelled before the app called KSSIDP: nothing was sent to it."
         } else {
             summary.rows[index].value += " Nothing more was sent to the MC-SDK."
+            sayTheSDKsHaveNoSuchCancel(&summary, result)
         }
+    }
+
+    /// The cancel of a call in flight is idp-tui's (docs/decisions.md): an engineer learning from the screen took it
+    /// for one the SDKs have (the iOS engineer's reading). Last: what the cancel left (a spent code) matters more.
+    private static func sayTheSDKsHaveNoSuchCancel(_ summary: inout ResultSummary, _ result: FlowResult) {
+        guard let step = result.failedStep, result.error?.code == nil else { return }
+        summary.rows.append(.init("real SDKs", "no cancel here: an app waits for \(step.rawValue)'s result; only provideCredentials "
+            + "cancels, by returning an error (this cancel is idp-tui's, for tests)"))
     }
 
     /// The wording of a logout's results: one that had nothing to do is a notice, not an achievement (no ✓, the
@@ -79,6 +88,7 @@ public enum DeviceWording {
                 "Cancelled at the credential prompt: the IdpSdk received \"User cancelled\" and nothing was sent to the MC-SDK afterwards."
         } else {
             summary.rows[index].value += " Nothing more was sent to the MC-SDK."
+            sayTheSDKsHaveNoSuchCancel(&summary, result)
         }
     }
 }

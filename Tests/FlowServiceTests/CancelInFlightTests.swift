@@ -72,6 +72,10 @@ import Testing
         #expect(note.step.rawValue == "POST /token")
         #expect(note.detail == "abandoned on its way by the cancel: the IdP never got it, so no tokens were issued "
             + "(what the IdP took before it stands: an activation code it accepted stays spent)", "\(note.detail)")
+        // The result says the real SDKs have no such cancel: an app waits for the call (it read as though they had).
+        let result = try #require(frontEnd.results.first)
+        #expect(result.summary.row("real SDKs")?.value.hasPrefix("no cancel here: an app waits for SetAuthorisationCode's result") == true,
+                "\(String(describing: result.error)) \(String(describing: result.failedStep)) \(result.summary.rows)")
     }
 
     /// A round trip waiting on the network holds no thread: while the activation's form is on its way, the device's
