@@ -97,8 +97,7 @@ extension DropsPage {
         // The 3DS SDK's first CReq fetches the first screen.
         log("Drops", "ACS", ThreeDSMessage.creq(ids, nil))
         var reply: ChallengeResponse
-        // Whether the ACS answers the first CReq: not when it was lost, nor when the ACS does not answer it (or
-        // answers after its own first-CReq timer): that timer then ends the challenge, and no CRes comes.
+        // Whether the ACS gets the first CReq: not when it was lost, and its first-CReq timer then ends the challenge.
         var acsHasACReq = true
         if let (which, unanswered) = firstCReqUnanswered() {
             // A CReq that cannot leave the device is not lost on the way: the runtime error wins (a lost first
@@ -163,7 +162,10 @@ extension DropsPage {
     /// (a Safepay error did).
     private func exchange(_ acsTransID: String, _ answer: ChallengeAnswer?, first: Bool, _ response: AuthenticationResponse,
                           base: [String: JSONValue]) async -> ChallengeResponse? {
-        switch await challengeFailure(simulation.faults.threeDS.acs) {
+        // The first CReq reaches an ACS that is slow or does not answer: it has it (its first-CReq timer stops), and
+        // the 3DS SDK gives up waiting for the CRes.
+        let received = { [simulation] in if first { _ = try? simulation.acs.start(acsTransID) } }
+        switch await challengeFailure(simulation.faults.threeDS.acs, received: received) {
         case .unreachable(let why)?:
             acsUnreachable(why, first: first, response, base: base)
             return nil
@@ -234,22 +236,14 @@ extension DropsPage {
         }
     }
 
-    /// Why the first CReq gets no CRes, when it gets none: it is lost, or the ACS does not answer it, or answers
-    /// after its own first-CReq timer has ended the challenge (a scenario's `firstCReqSeconds` of 5 or less).
-    /// The 3DS SDK waits as long as that timer, which ends first: the challenge ends N, reason 14, challengeCancel
-    /// 05, as docs/faults.md says. (A timing-out ACS logged a CRes it never sent, after "the 3DS SDK gives up".)
-    /// The fault is the one that bit, for the result's advice to name it (an ACS timing out was named as a lost
-    /// CReq, which was not on, and so not at all).
+    /// Why the ACS never gets the first CReq, when it does not: it is lost on the way, and the ACS's first-CReq timer
+    /// ends the challenge (N, reason 14, challengeCancel 05: "first CReq not received by ACS"). The fault is the one
+    /// that bit, for the result's advice to name it. An ACS that gets the CReq and does not answer it, or answers
+    /// late, is the exchange's, as at any CReq: the 3DS SDK gives up and tells the ACS (U, challengeCancel 06). Until
+    /// session 54 those ended as a lost CReq did, 05, though the log showed the CReq sent (the 3-D Secure reviewer).
     private func firstCReqUnanswered() -> (BridgeFaults.Fault, String)? {
-        if simulation.faults.threeDS.acs == .unreachable { return nil }
-        let seconds = simulation.acs.timers.firstCReq.components.seconds
-        if simulation.faults.threeDS.firstCReqLost { return (.firstCReqLost, "the first CReq is lost: the ACS waits \(seconds) s for it") }
-        switch simulation.faults.threeDS.acs {
-        case .timeout?: return (.acs, "the ACS does not answer the first CReq: its first-CReq timer ends the challenge after \(seconds) s")
-        case .slow? where Self.slowAnswer >= simulation.acs.timers.firstCReq:
-            return (.acs, "the ACS answers 5 s late: its first-CReq timer ends the challenge after \(seconds) s, first")
-        default: return nil
-        }
+        guard simulation.faults.threeDS.acs != .unreachable, simulation.faults.threeDS.firstCReqLost else { return nil }
+        return (.firstCReqLost, "the first CReq is lost: the ACS waits \(simulation.acs.timers.firstCReq.components.seconds) s for it")
     }
 
     /// Why a CReq gets no CRes: the 3DS SDK cannot reach the ACS at all, or an Erro ends the challenge.
@@ -259,8 +253,9 @@ extension DropsPage {
         case erro(ProtocolError)
     }
 
-    /// A round trip to the ACS: nil when the CRes can come, else why none does.
-    private func challengeFailure(_ server: ServerFault?) async -> CReqFailure? {
+    /// A round trip to the ACS: nil when the CRes can come, else why none does. `received`: the CReq reached an ACS
+    /// that will not answer it in time.
+    private func challengeFailure(_ server: ServerFault?, received: () -> Void = {}) async -> CReqFailure? {
         do {
             try await simulation.network?.roundTrip()
         } catch {
@@ -283,6 +278,7 @@ extension DropsPage {
             let wait = simulation.acs.timers.firstCReq
             let late = server == .slow ? "answers 5 s late" : "does not answer"
             fault(.acs, "the ACS \(late): the 3DS SDK gives up after \(wait.components.seconds) s")
+            received()
             await simulation.clock.sleep(for: wait)
             return .erro(.timedOut(.sdk, detail: "no CRes within \(wait.components.seconds) s"))
         case .erro?:

@@ -139,9 +139,12 @@ public enum ParityText {
         }
         var lines = wrapped(heading(report), indent: 0) + [""]
         for (index, parityCase) in report.cases.enumerated() {
-            lines += wrapped("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name)", indent: 0)
+            // The verdict in a word too: a screen reader says "check" for ✓ and nothing for ✗ (NVDA's symbols), so a
+            // case that differs read as one that agrees.
+            lines += wrapped("\(parityCase.agrees ? "✓" : "✗") \(index + 1). \(parityCase.name): \(parityCase.agrees ? "agrees" : "differs")", indent: 0)
             for step in parityCase.steps {
-                lines += wrapped("\(step.differences.isEmpty ? "✓" : "✗") \(step.new.flow) against \(step.legacy.flow)", indent: 2)
+                let same = step.differences.isEmpty
+                lines += wrapped("\(same ? "✓" : "✗") \(step.new.flow) against \(step.legacy.flow): \(same ? "agrees" : "differs")", indent: 2)
                 let errors = step.new.error != nil || step.legacy.error != nil
                 for (side, result) in [("IdpSdk", step.new), ("KSSIDP", step.legacy)] {
                     let facts = ["\(result.outcome) \(result.status)", "SetAuthorisationCode \(result.setAuthorisationCode)"]

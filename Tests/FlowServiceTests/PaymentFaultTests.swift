@@ -142,20 +142,23 @@ import ThreeDSecure
         #expect(!sequence.contains { $0.hasSuffix("CRes") }, "\(sequence)")
     }
 
-    /// An ACS that does not answer the first CReq sends no CRes either (it logged a final CRes after "the ACS does
-    /// not answer"), and the fault says what ends the challenge: the ACS's timer, not the 3DS SDK giving up.
+    /// An ACS that gets the first CReq and does not answer it (or answers past the 3DS SDK's wait) ends as at any
+    /// CReq: the 3DS SDK gives up and tells the ACS (Erro 402, component C), which ends the challenge U, reason 22,
+    /// challengeCancel 06. It ended N, 14, 05 ("first CReq not received by ACS"), as a lost CReq does, though the
+    /// log showed the CReq sent (the 3-D Secure reviewer); no CRes comes either way.
     @Test(arguments: [ThreeDSFaults(acs: .timeout), ThreeDSFaults(acs: .slow)])
-    func anACSThatDoesNotAnswerTheFirstCReqLetsItsTimerEndTheChallenge(faults: ThreeDSFaults) throws {
-        // A slow ACS's 5 s outlast this 3 s timer.
+    func anACSThatDoesNotAnswerTheFirstCReqLetsThe3DSSDKGiveUp(faults: ThreeDSFaults) throws {
+        // A slow ACS's 5 s outlast this 3 s wait.
         let timers = ThreeDSTimers(method: .seconds(2), lookup: .seconds(2), firstCReq: .seconds(3))
         let (result, events) = try payLogging(threeDS: faults, timers: timers)
-        #expect(result.payment?.transStatus == "N" && result.payment?.transStatusReason == "14")
-        #expect(result.payment?.challengeCancel == "05")
+        #expect(result.payment?.transStatus == "U" && result.payment?.transStatusReason == "22")
+        #expect(result.payment?.challengeCancel == "06")
+        #expect(result.payment?.errorCode == "402" && result.payment?.errorComponent == "C")
         #expect(result.failedStep?.rawValue == "CReq")
         let sequence = messageSequence(events)
-        #expect(sequence.contains("ACS→DS RReq") && !sequence.contains { $0.hasSuffix("CRes") }, "\(sequence)")
+        #expect(sequence.contains("Drops→ACS Erro") && sequence.contains("ACS→DS RReq") && !sequence.contains { $0.hasSuffix("CRes") }, "\(sequence)")
         let fault = events.first { $0.step.rawValue == "fault injected" }?.detail ?? ""
-        #expect(fault.contains("first-CReq timer ends the challenge after 3 s") && !fault.contains("3DS SDK gives up"), "\(fault)")
+        #expect(fault.hasSuffix("the 3DS SDK gives up after 3 s"), "\(fault)")
         // The advice names the fault that bit (it was counted as a lost CReq, which was not on, and none was named).
         let name = faults.acs == .slow ? "ACS slow (+5 s)" : "ACS timing out"
         #expect(result.advice?.hasSuffix("Faults were on (\(name)): turn them off to rule them out.") == true, "\(result.advice ?? "")")

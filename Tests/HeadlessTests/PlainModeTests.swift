@@ -349,7 +349,7 @@ import Testing
         #expect(run.stdout.contains(
             "Migration parity: IdpSdk orchestration (guide: the guide's steps,\n  SetAuthorisationCode sent only with a code) against the KSSIDP wrapper"),
             "\(run.stdout)")
-        #expect(run.stdout.contains("  ✓ login against legacy-login\n    IdpSdk: success OK; SetAuthorisationCode OK"), "\(run.stdout)")
+        #expect(run.stdout.contains("  ✓ login against legacy-login: agrees\n    IdpSdk: success OK; SetAuthorisationCode OK"), "\(run.stdout)")
         #expect(run.stdout.contains("    KSSIDP: success OK; SetAuthorisationCode OK"), "\(run.stdout)")
         // A wrapped line's rest two more in, and the calls labelled: both went on flush with the next item.
         #expect(run.stdout.contains("    IdpSdk: failure WRONG_CREDENTIALS; SetAuthorisationCode not sent; error\n      513/4011; not activated;"),
