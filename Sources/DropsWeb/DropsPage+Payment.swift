@@ -64,8 +64,10 @@ extension DropsPage {
             // No ARes: Cardinal's Enrolled U (an Erro, or nothing in time) or B (bypassed).
             if let error = response.error {
                 // The 3DS Server's own Erro (402: no ARes in time) goes to the DS, as EMV 3DS has it: it was drawn as a
-                // note on the page, as if it never left; the DS's comes back to the page.
-                let (from, to) = error.errorComponent == .server ? ("Drops", "DS") : ("DS", "Drops")
+                // note on the page, as if it never left; the DS's comes back to the page. One saying the DS cannot be
+                // reached (405) cannot reach it: a note on the page (it was drawn as delivered to the DS).
+                let unsent = error.errorCode == ProtocolError.connectionFailure(.server).errorCode
+                let (from, to) = error.errorComponent == .server ? ("Drops", unsent ? "Drops" : "DS") : ("DS", "Drops")
                 log(from, to, ThreeDSMessage.erro(error, about: "AReq", of: .init(response)), status: error.errorCode)
             } else {
                 log("DS", "Drops", "lookup", "Enrolled \(response.enrolled.rawValue): \(response.enrolled.meaning); no ARes", status: response.enrolled.rawValue)

@@ -112,6 +112,14 @@ import ThreeDSecure
     }
 
     /// The 3-D Secure messages of a payment in order, as "from→to type".
+    /// The 3DS Server's Erro after a lookup that failed goes to the directory server, except the one saying it
+    /// cannot be reached (405), a note on the Drops lane: it was drawn as delivered to the DS nobody could reach.
+    @Test(arguments: [(ServerFault.unreachable, "Drops→Drops Erro"), (.timeout, "Drops→DS Erro"), (.erro, "DS→Drops Erro")])
+    func aLookupErroGoesWhereItCan(fault: ServerFault, arrow: String) throws {
+        let (_, events) = try payLogging(threeDS: ThreeDSFaults(directoryServer: fault))
+        #expect(messageSequence(events).filter { $0.hasSuffix(" Erro") } == [arrow], "\(messageSequence(events))")
+    }
+
     func messageSequence(_ events: [FlowEvent]) -> [String] {
         events.filter { $0.message != nil }.map { "\($0.from.rawValue)→\($0.to.rawValue) \($0.step.rawValue)" }
     }
