@@ -106,9 +106,11 @@ public enum CharacterWidth {
         var width = lead
         // Nothing on the current line but its indent yet.
         var fresh = true
+        // Where the current line's last word starts, when the line holds another before it.
+        var lastWord: String.Index?
         func breakLine() {
             lines.append(String(current.reversed().drop { $0 == " " }.reversed()))
-            (current, width, fresh) = (indent, indent.count, true)
+            (current, width, fresh, lastWord) = (indent, indent.count, true, nil)
         }
         for word in line.dropFirst(lead).split(separator: " ", omittingEmptySubsequences: false) {
             var word = Substring(word)
@@ -127,6 +129,16 @@ public enum CharacterWidth {
                     // step name, a JSON detail was split inside a key (`{"reques` / `t_id":…`).
                     current += " "
                     width += 1
+                } else if of(word) <= 3, let start = lastWord, !word.isEmpty,
+                    of(current[start...]) + 1 + of(word) <= columns - indent.count
+                {
+                    // A short value does not start a line alone: its word goes down with it (a screen reader read
+                    // "…, eci" and then "07, challengeCancel 01"; "(+5" and then "s)").
+                    let moved = String(current[start...])
+                    current = String(current[..<start])
+                    breakLine()
+                    current += moved + " "
+                    width += of(moved) + 1
                 } else {
                     breakLine()
                     if word.isEmpty { continue }
@@ -147,6 +159,7 @@ public enum CharacterWidth {
                 word = word.dropFirst(piece.count)
                 breakLine()
             }
+            if !fresh, !word.isEmpty, current.last == " " { lastWord = current.endIndex }
             current += word
             width += of(word)
             fresh = false

@@ -267,6 +267,18 @@ enum LogPaneProbe {
 }
 
 @Suite struct PlainWrapTests {
+    /// A short value does not start a row alone: its word goes down with it (a screen reader, reading row by row,
+    /// read "transStatusReason 26, eci" and then "07, challengeCancel 01").
+    @Test func aShortValueKeepsItsWord() {
+        let line = "  ACS→DS    RReq  DropsPage.payment  N transStatusReason 26, eci 07, challengeCancel 01, interactionCounter 00"
+        let rows = CharacterWidth.wrap(line, to: 64)
+        #expect(rows == ["  ACS→DS    RReq  DropsPage.payment  N transStatusReason 26,", "    eci 07, challengeCancel 01, interactionCounter 00"], "\(rows)")
+        #expect(CharacterWidth.wrap("fault 18: the ACS is slow (+5 s), timing out after 30 s", to: 32)
+            == ["fault 18: the ACS is slow", "  (+5 s), timing out after 30 s"])
+        // A short word alone on its line stays where it is: nothing before it to take down.
+        #expect(CharacterWidth.wrap("abcdefghijklmnopqrstuvwxyz 07", to: 27) == ["abcdefghijklmnopqrstuvwxyz", "  07"])
+    }
+
     @Test func aLineWrapsAtSpacesWithItsRestIndented() {
         let line = "  ← MC-SDK  Start  MC-SDK  OK 1.3ms sdkState=ACTIVATION_REQUIRED, users=[]"
         let lines = CharacterWidth.wrap(line, to: 40)
