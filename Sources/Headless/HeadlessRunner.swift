@@ -77,6 +77,10 @@ public final class HeadlessRunner: FlowFrontEnd {
         ProcessOutput.whenStopping {
             guard service.activeFlowCount > 0 else { return }
             service.cancelAll(ProcessOutput.stoppingSignal.map(CancelReason.signal) ?? .user)
+            // Nothing more waits for another process's lock, as in the terminal UI: a store waiting at the signal
+            // (the device's, after the IdP issued tokens) went on once the lock was free and committed, the device
+            // activated under a flow recorded as interrupted, its advice "run the flow again" (the chaos tester).
+            service.history?.stopWaitingForLock()
             func waitForIdle(_ seconds: Int) -> Bool {
                 let deadline = ContinuousClock.now + .seconds(seconds)
                 while service.activeFlowCount > 0 && ContinuousClock.now < deadline { usleep(1_000) }

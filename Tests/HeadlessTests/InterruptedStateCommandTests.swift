@@ -82,6 +82,40 @@ import Threading
         holder.close()
     }
 
+    /// A signal while a flow's store waits for another process's lock ends the wait at once, as in the terminal UI:
+    /// the run gave its flow the second it gives one to end, twice, and a lock that came free meanwhile let the store
+    /// commit (the chaos tester: a device activated under a flow recorded as interrupted, its advice to run it again).
+    /// The lock is let go a second after the signal, if the run has not ended by then.
+    @Test func aSignalEndsAStoresWaitForALockAtOnce() throws {
+        let folder = scratchPath("idp-tui-signal-store")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let state = folder + "/state.sqlite"
+        let holder = try StateFile(path: state)
+        // The round trips are slow, so that the lock is taken while the token request is on its way: the IdP's store
+        // of the tokens then waits for it (a thread sleeping in SQLite's busy handler; the latency sleeps in none).
+        let slow = #"{"username":"alice","password":"wonderland","activation-code":"123456","faults":{"addedLatencyMs":1000}}"#
+        let run = try BackgroundRun(flows: ["activate"], answers: slow, state: state)
+        run.waitForOutput(containing: #""step":"POST /token""#)
+        try holder.executeForTesting("BEGIN IMMEDIATE")
+        while run.process.isRunning && !anyThreadSleeping(run.process.processIdentifier) { usleep(1000) }
+        kill(run.process.processIdentifier, SIGTERM)
+        let bound = ContinuousClock.now + .seconds(1)
+        while run.process.isRunning && ContinuousClock.now < bound { usleep(1000) }
+        let endedWhileLocked = !run.process.isRunning
+        try holder.executeForTesting("ROLLBACK")
+        run.finish()
+        #expect(run.process.terminationStatus == 143)
+        #expect(endedWhileLocked, "the run went on waiting for the lock after the signal")
+        #expect(try holder.queryForTesting("SELECT count(*) FROM device WHERE user_id IS NOT NULL") == [["0"]], "the device stays not activated")
+        holder.close()
+    }
+
+    /// Whether a thread of `pid` sleeps (SQLite's busy handler, between its tries for a lock).
+    private func anyThreadSleeping(_ pid: Int32) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { sleeping(Int32($0) ?? pid) }
+    }
+
     /// A file another process keeps locked (a `sqlite3` shell in a transaction) stops `run` at its first write, with
     /// one line and exit 2, before any flow: each flow's stores waited out the lock in turn, the flow failed as a
     /// device that could not be stored ("a full disk"), and the run ended 40 s later with exit 74.
