@@ -35,7 +35,7 @@ final class PromptingInteraction: IdpSdkInteractionInterface {
             // say what happened.
             let error = "error \(IdpSdkError.userCancelled.subsystem)/\(IdpSdkError.userCancelled.errorCode): User cancelled"
             run.emit(.provideCredentials, from: .app, to: .idpSdk, duration: waited, status: reason.status,
-                     detail: reason == .user ? error : "aborted for bad input; the SDK is told \(error)")
+                     detail: reason.abortHead.map { "\($0); the SDK is told \(error)" } ?? error)
             return IdpSdkProvideCredentialsResult(error: .userCancelled)
         case .timedOut:
             let error = IdpSdkError.promptTimedOut(after: run.service.promptTimeout ?? .zero)

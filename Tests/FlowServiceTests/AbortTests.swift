@@ -59,6 +59,17 @@ import Testing
         #expect(!record.events.contains { $0.status == "USER_CANCEL" })
     }
 
+    /// A signal at the IdP's prompt is said as one at the prompt's event too: it said "aborted for bad input" for
+    /// every reason but the user's (the chaos tester's SIGTERM at the activation code).
+    @Test func aSignalAtThePromptIsSaidAsOne() throws {
+        let service = service()
+        let frontEnd = RecordingFrontEnd { _ in .cancel(.signal(SIGTERM)) }
+        let result = try #require(service.run(.activate, with: frontEnd))
+        #expect(result.status == "INTERRUPTED")
+        let prompt = try #require(frontEnd.events(of: result.flowID).last { $0.step == .provideCredentials })
+        #expect(prompt.detail == "interrupted by SIGTERM; the SDK is told error 1000/1: User cancelled", "\(prompt.detail)")
+    }
+
     @Test func anAbortWhileAStepIsInFlightIsAnAbort() throws {
         let environment = SimulationEnvironment(clock: clock)
         environment.world.network.latency = .seconds(2)
