@@ -77,7 +77,11 @@ extension FlowRun {
         let family = service.family(for: kind)
         let advice: String? = switch (outcome, status) {
         case (.cancelled, EngineStatus.abortedBadInput): EngineStatus.abortedBadInputAdvice
-        case (.cancelled, EngineStatus.interrupted): EngineStatus.interruptedAdvice
+        // What a cancel there leaves (an activation code the IdP spent) holds after a signal too: "run the flow again"
+        // alone sent the user to a code already used (the chaos tester).
+        case (.cancelled, EngineStatus.interrupted):
+            family?.cancelAdvice(for: kind, step: step).map { "The process was ended by a signal before the flow ended. \($0)" }
+                ?? EngineStatus.interruptedAdvice
         case (.cancelled, _): family?.cancelAdvice(for: kind, step: step)
         case (.success, _): nil
         case (_, EngineStatus.promptTimeout): EngineStatus.promptTimeoutAdvice

@@ -2,6 +2,7 @@ import Determinism
 import Dispatch
 import FlowCatalog
 import FlowEngine
+import Foundation
 import IdpFlows
 import LegacyFlows
 import Simulation
@@ -76,6 +77,24 @@ import Testing
         let result = try #require(frontEnd.results.first)
         #expect(result.summary.row("real SDKs")?.value.hasPrefix("no cancel here: an app waits for SetAuthorisationCode's result") == true,
                 "\(String(describing: result.error)) \(String(describing: result.failedStep)) \(result.summary.rows)")
+    }
+
+    /// A signal there leaves the code as spent as an Esc does, and the advice says so: "run the flow again" alone sent
+    /// the user to a code already used (the chaos tester's SIGTERM to `run activate`).
+    @Test func anActivationInterruptedAfterTheCodeWasAcceptedSaysItIsSpent() throws {
+        let clock = ManualClock(countingWork: true)
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        let flow = service.start(.activate)
+        let tokenSent = { frontEnd.events.contains { $0.step.rawValue == "POST /token" && $0.from == .masterController } }
+        #expect(service.settle(frontEnd, clock: clock, until: tokenSent))
+        service.cancel(flowID: flow, reason: .signal(SIGTERM))
+        service.settle(frontEnd, clock: clock)
+        let result = try #require(frontEnd.results.first)
+        #expect(result.status == "INTERRUPTED")
+        #expect(result.advice?.hasPrefix("The process was ended by a signal before the flow ended. The IdP spent the activation code") == true,
+                "\(result.advice ?? "")")
     }
 
     /// A round trip waiting on the network holds no thread: while the activation's form is on its way, the device's
