@@ -241,7 +241,7 @@ static _Atomic int ending_signal = 0;
 static void forward_signal(int signal_number) {
     // The interrupted code's errno is left as it was (write may set it).
     int saved = errno;
-    if (signal_number != SIGWINCH && signal_number != SIGTSTP) ending_signal = 1;
+    if (signal_number != SIGWINCH && signal_number != SIGTSTP && signal_number != SIGCONT) ending_signal = 1;
     if (signal_fd >= 0) {
         unsigned char byte = (unsigned char)signal_number;
         ssize_t ignored = write(signal_fd, &byte, 1);
@@ -301,6 +301,10 @@ void idp_signals_install(int fd) {
     sigaction(SIGHUP, &action, NULL);
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGQUIT, &action, NULL);
+    // Continued after a stop this process did not make (kill -STOP, a debugger attaching): the terminal was the
+    // shell's meanwhile, which set its own modes back; the main loop takes it back (idp_curses_continued). After
+    // Ctrl-Z the loop hears it too, harmlessly. (It was not heard: after `fg` keys echoed and waited for Enter.)
+    sigaction(SIGCONT, &action, NULL);
     // The other signals whose default ends the process end it as SIGTERM does: the terminal given back, the flow
     // recorded as cancelled, exit 128 + N (kill -USR1 left the alternate screen and mouse reporting on, and the
     // flow out of the history). One a parent ignores stays ignored.
@@ -378,6 +382,55 @@ int idp_curses_suspend(void) {
         return 0;
     }
     // Back after SIGCONT (`fg`): curses state is intact; repaint everything.
+    write_all(PASTE_ON);
+    if (mouse_wanted) write_all(MOUSE_ON);
+    refresh();
+    repaint_all();
+    return 1;
+}
+
+// A terminfo string capability written out, if the terminal has it.
+static void write_capability(const char *name) {
+    char *value = tigetstr(name);
+    if (value != NULL && value != (char *)-1) write_all(value);
+}
+
+int idp_curses_continued(void) {
+    pid_t foreground = tcgetpgrp(STDIN_FILENO);
+    if (foreground > 0 && foreground != getpgrp()) {
+        // In the background (`kill -CONT` while the shell keeps the terminal): our modes off in the shell's terminal
+        // (a write is allowed in the background; a tcsetattr, as endwin makes, stops the job, and `fg` then found
+        // it stopping again), then stopped until `fg`, as the shell expects of a job it reported stopped.
+        write_all(PASTE_OFF);
+        if (mouse_wanted) write_all(MOUSE_OFF);
+        write_capability("rmcup");
+        struct sigaction ours;
+        sigaction(SIGTSTP, NULL, &ours);
+        signal(SIGTSTP, SIG_DFL);
+        sigset_t tstp;
+        sigemptyset(&tstp);
+        sigaddset(&tstp, SIGTSTP);
+        pthread_sigmask(SIG_UNBLOCK, &tstp, NULL);
+        for (int tries = 0; tries < 20 && !ending_signal && !ending_pending(); tries++) {
+            foreground = tcgetpgrp(STDIN_FILENO);
+            if (foreground <= 0 || foreground == getpgrp()) break;
+            kill(0, SIGTSTP);
+            usleep(5000);
+        }
+        sigaction(SIGTSTP, &ours, NULL);
+        foreground = tcgetpgrp(STDIN_FILENO);
+        if ((ending_signal || ending_pending()) && foreground != getpgrp()) {
+            curses_active = 0;
+            sigaction(SIGWINCH, &curses_winch, NULL);
+            signal(SIGTSTP, SIG_DFL);
+            signal(SIGTTOU, SIG_IGN);
+            signal(SIGTTIN, SIG_IGN);
+            return 0;
+        }
+        write_capability("smcup");
+    }
+    // In the foreground: the terminal's modes are ours again (no echo, no line editing), and everything is drawn.
+    reset_prog_mode();
     write_all(PASTE_ON);
     if (mouse_wanted) write_all(MOUSE_ON);
     refresh();

@@ -253,7 +253,10 @@ public enum PlainSession {
             }
             if fds[2].revents != 0 {
                 var number: UInt8 = 0
-                if read(signalPipe[0], &number, 1) == 1 {
+                // Continued after a stop from outside (kill -STOP): the shell set its terminal modes back meanwhile.
+                if read(signalPipe[0], &number, 1) == 1, Int32(number) == SIGCONT {
+                    if typed { echo.takeLineEditing() }
+                } else if number != 0 {
                     endQuestionLine()
                     app.quit(128 + Int32(number))
                     // On standard error with the program's name, as the terminal UI says it: not the transcript's.

@@ -111,6 +111,14 @@ public enum TerminalSession {
                         // From outside (kill -TSTP): as Ctrl-Z.
                         suspend()
                         dirty = true
+                    } else if Int32(number) == SIGCONT {
+                        // After a stop from outside (kill -STOP, a debugger): the terminal taken back.
+                        if !terminalGivenBack {
+                            terminalGivenBack = idp_curses_continued() != 1
+                            app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
+                            screen.invalidate()
+                        }
+                        dirty = true
                     } else {
                         app.quit(128 + Int32(number))
                     }

@@ -136,6 +136,35 @@ extension TerminalEndToEndTests {
         #expect(session.waitUntil(scrollback: true) { $0.contains("What would you like to do?") == false || $0.hasSuffix("$ ") }.0)
     }
 
+    /// A stop the UI did not make (`kill -STOP`, a debugger attaching), a `kill -CONT` while the shell keeps the
+    /// terminal, then `fg`: the UI stops again in the background, its mouse and paste modes off in the shell, and at
+    /// `fg` takes the terminal's modes back and draws everything: keys went to the form again. It heard no SIGCONT:
+    /// it ran on in the background with its modes on in the shell, and after `fg` keys echoed, waiting for Enter.
+    @Test func aStopFromOutsideThenFgGivesTheKeysBack() throws {
+        let session = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
+        #expect(session.waitFor("shell$"))
+        session.type("\(TmuxSession.binary) --ephemeral")
+        session.press("Enter")
+        #expect(session.waitFor("What would you like to do?"))
+        session.press("1")
+        session.press("Enter")
+        #expect(session.waitFor("Username"))
+        let pid = session.binaryPID()
+        #expect(!pid.isEmpty)
+        _ = try Spawn.run(["kill", "-STOP", pid], capture: false)
+        #expect(session.waitUntil(scrollback: true) { $0.contains("Stopped") }.0, "\(session.scrollback())")
+        _ = try Spawn.run(["kill", "-CONT", pid], capture: false)
+        let (stoppedAgain, screen) = session.waitUntil(scrollback: true) { _ in session.format("#{alternate_on}") == "0" }
+        #expect(stoppedAgain, "\(screen)")
+        #expect(session.format("#{mouse_any_flag}") == "0", "\(screen)")
+        session.type("fg")
+        session.press("Enter")
+        #expect(session.waitFor("Username"))
+        session.type("alice")
+        let (typed, form) = session.waitUntil { $0.contains("[alice") }
+        #expect(typed, "\(form)")
+    }
+
     /// `kill %1` on the stopped job (SIGTERM, then SIGCONT): it ends at once with 143, the shell's mouse and paste
     /// modes left off. It turned them on in the shell, stopped again on that tty write ("Stopped (tty output)"),
     /// and heard the SIGTERM only at `fg`.

@@ -56,5 +56,8 @@ void idp_signals_detach(void);
 /// 1: resumed in the foreground, curses drawn again; 0: a signal that ends the session came while the job
 /// was stopped in the background: curses is left, and nothing more may be drawn.
 int idp_curses_suspend(void);
+// After a SIGCONT from outside (a stop this process did not make): the terminal's modes taken back and everything
+// drawn again, or, in the background, stopped as after Ctrl-Z until `fg`. 0: ended while stopped (as suspend).
+int idp_curses_continued(void);
 
 #endif
