@@ -292,10 +292,12 @@ struct PlainLineEditor {
 
     private mutating func finish(_ text: [UInt8], output: inout [UInt8]) -> Entry {
         let echoed = echoing && shown == line.count
-        if echoed, let mask {
-            // Back over what was typed, and the masked answer instead.
+        // Back over what was typed, and the masked answer instead; nothing when it shows as typed (a menu's `1` was
+        // erased and written again, `1\b \b1`, on every answer: backspaces a terminal without them, TERM=dumb, and a
+        // screen reader had to make sense of).
+        if echoed, let mask, case let typed = String(decoding: text, as: UTF8.self), mask(typed) != typed {
             output += eraseMasked()
-            output += Array(mask(String(decoding: text, as: UTF8.self)).utf8)
+            output += Array(mask(typed).utf8)
         }
         if echoed { output.append(UInt8(ascii: "\n")) }
         mask = nil
