@@ -403,6 +403,9 @@ int idp_curses_continued(void) {
         // it stopping again), then stopped until `fg`, as the shell expects of a job it reported stopped.
         write_all(PASTE_OFF);
         if (mouse_wanted) write_all(MOUSE_OFF);
+        // The cursor shown and the keypad's mode left, as endwin leaves them (the shell's cursor stayed hidden).
+        write_capability("cnorm");
+        write_capability("rmkx");
         write_capability("rmcup");
         struct sigaction ours;
         sigaction(SIGTSTP, NULL, &ours);
@@ -428,6 +431,10 @@ int idp_curses_continued(void) {
             return 0;
         }
         write_capability("smcup");
+        write_capability("smkx");
+        // Curses' cursor as it was (it did not see it shown): set the other way, then back, so that it is sent.
+        int was = curs_set(1);
+        if (was != ERR) curs_set(was);
     }
     // In the foreground: the terminal's modes are ours again (no echo, no line editing), and everything is drawn.
     reset_prog_mode();

@@ -296,7 +296,7 @@ public enum PlainSession {
                     inputEnded = true
                     if let last = lines.end() { _ = pending.append(last, limit: maximumPending) }
                 }
-                // Lines are bounded: what passes maximumLine is dropped up to its newline, and at most
+                // Lines are bounded: one that passes maximumLine is handed on as too long (the session ends at it), and at most
                 // maximumPending bytes of lines wait (the rest of a flood is dropped, with a notice).
                 for byte in chunk.prefix(typed ? 0 : max(0, count)) {
                     if let line = lines.take(byte), !pending.append(line, limit: maximumPending) { droppedLines += 1 }

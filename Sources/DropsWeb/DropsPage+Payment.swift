@@ -101,12 +101,12 @@ extension DropsPage {
         var reply: ChallengeResponse
         // Whether the ACS gets the first CReq: not when it was lost, and its first-CReq timer then ends the challenge.
         var acsHasACReq = true
-        if let (which, unanswered) = firstCReqUnanswered() {
+        if let (which, unanswered) = firstCReqLost() {
             // A CReq that cannot leave the device is not lost on the way: the runtime error wins (a lost first
             // CReq won over an unreachable ACS and the network off, and the challenge ended N by the ACS's timer).
             // Checked, not crossed: a lost CReq meets no latency nor timeout (a round trip here added them to the
             // ACS's 30 s).
-            // (An unreachable ACS never comes here: firstCReqUnanswered leaves it to the exchange.)
+            // (An unreachable ACS never comes here: firstCReqLost leaves it to the exchange.)
             if simulation.network?.isOffline == true, case .unreachable(let why)? = await challengeFailure(nil) {
                 acsUnreachable(why, first: true, response, base: base)
                 return
@@ -243,7 +243,7 @@ extension DropsPage {
     /// that bit, for the result's advice to name it. An ACS that gets the CReq and does not answer it, or answers
     /// late, is the exchange's, as at any CReq: the 3DS SDK gives up and tells the ACS (U, challengeCancel 06). Until
     /// session 54 those ended as a lost CReq did, 05, though the log showed the CReq sent (the 3-D Secure reviewer).
-    private func firstCReqUnanswered() -> (BridgeFaults.Fault, String)? {
+    private func firstCReqLost() -> (BridgeFaults.Fault, String)? {
         guard simulation.faults.threeDS.acs != .unreachable, simulation.faults.threeDS.firstCReqLost else { return nil }
         return (.firstCReqLost, "the first CReq is lost: the ACS waits \(simulation.acs.timers.firstCReq.components.seconds) s for it")
     }
@@ -274,6 +274,9 @@ extension DropsPage {
         // Slow past the 3DS SDK's wait for a CRes (a scenario's shorter `firstCReqSeconds`): it gives up first.
         case .slow? where Self.slowAnswer < simulation.acs.timers.firstCReq:
             fault(nil, "the ACS answers 5 s late")
+            // It has the CReq while it takes its time: its first-CReq timer stops (with a latency added, it ended the
+            // challenge N, 05, "first CReq not received", and a final CRes was logged).
+            received()
             await simulation.clock.sleep(for: Self.slowAnswer)
             return nil
         case .slow?, .timeout?:

@@ -49,8 +49,15 @@ enum Wrap {
             var rest = String(word)
             while CharacterWidth.of(rest) > width {
                 var head = CharacterWidth.prefix(rest, fitting: width)
-                // A word's closing punctuation is not left alone on a line (a long JSON value's comma was).
-                if head.count > 1, rest.dropFirst(head.count).allSatisfy({ ",;:.)]}\"".contains($0) }) { head.removeLast() }
+                // A word's closing punctuation is not left alone on a line (a long JSON value's `",` was): back past
+                // the head's own closing marks, and one letter more.
+                let closing = { (character: Character) in ",;:.)]}\"".contains(character) }
+                if head.count > 1, rest.dropFirst(head.count).allSatisfy(closing) {
+                    var cut = head
+                    while cut.count > 1, let last = cut.last, closing(last) { cut.removeLast() }
+                    if cut.count > 1 { cut.removeLast() }
+                    head = cut
+                }
                 lines.append(head)
                 rest = String(rest.dropFirst(head.count))
             }
