@@ -27,6 +27,10 @@ public protocol FlowFamily: AnyObject, Sendable {
     /// its code at the IdP. Nil by default.
     func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String?
 
+    /// The same when a signal ended the process there: by default a cancel's. A family whose cancel leaves a call
+    /// going on (KSSIDP's wrapper) says what the process's end left instead: the call went no further.
+    func interruptedAdvice(for kind: FlowKind, step: FlowStep?) -> String?
+
     /// The keys (as a scenario's `faults` names them: `serverError`, `bridge.loseAcks`) of the faults that can reach a
     /// flow of `kind`, its family's own included: by default the identity side's (the network's, the IdP's, the
     /// device's; ``SimulatedWorld/identityFaultKeys``). A flow's log lists those that are on as it starts; a headless
@@ -66,6 +70,7 @@ extension FlowFamily {
     public func details(of kind: FlowKind) -> [any FlowResultDetail] { [] }
     public func advice(for kind: FlowKind, status: String, error: FlowError?, step: FlowStep?) -> String? { nil }
     public func cancelAdvice(for kind: FlowKind, step: FlowStep?) -> String? { nil }
+    public func interruptedAdvice(for kind: FlowKind, step: FlowStep?) -> String? { cancelAdvice(for: kind, step: step) }
     public static func faultKeys(reaching kind: FlowKind) -> [String] { SimulatedWorld.identityFaultKeys }
     public static func isChangedBySettings(_ kind: FlowKind) -> Bool { true }
     public func ownFaultsOn(for kind: FlowKind) -> [String] { [] }

@@ -80,7 +80,7 @@ extension FlowRun {
         // What a cancel there leaves (an activation code the IdP spent) holds after a signal too: "run the flow again"
         // alone sent the user to a code already used (the chaos tester).
         case (.cancelled, EngineStatus.interrupted):
-            family?.cancelAdvice(for: kind, step: step).map { "The process was ended by a signal before the flow ended. \($0)" }
+            family?.interruptedAdvice(for: kind, step: step).map { "The process was ended by a signal before the flow ended. \($0)" }
                 ?? EngineStatus.interruptedAdvice
         case (.cancelled, _): family?.cancelAdvice(for: kind, step: step)
         case (.success, _): nil

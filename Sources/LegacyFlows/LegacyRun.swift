@@ -57,6 +57,14 @@ public final class LegacyFamily: FlowFamily {
         return "KSSIDP cannot be stopped once called: it may have gone on to activate the device, and the IdP spends the activation code when it accepts it. If the next activation says the code was used, log in, or \(idp.environment.startOver) gives the scenario's codes back."
     }
 
+    /// Ended with the process, the wrapper's call went no further: the device is not activated, and the code may be
+    /// spent all the same (it said the wrapper may have gone on to activate the device, and to log in: the login then
+    /// failed, not activated; the chaos re-tester).
+    public func interruptedAdvice(for kind: FlowKind, step: FlowStep?) -> String? {
+        guard kind == .legacyActivate, step == LegacyFlow.wrapperStep(activating: true) else { return cancelAdvice(for: kind, step: step) }
+        return "KSSIDP's call ended with the process, so the device is not activated; the IdP may have spent the activation code if it had accepted it. If the next activation says the code was used, \(idp.environment.startOver) gives the scenario's codes back."
+    }
+
     /// The wrapper's one call hides its steps: of its failures, only the MC-SDK's at SetAuthorisationCode (a runtime
     /// error, a device it could not store: INTERNAL_ERROR once the wrapper was called, not at Start) is known to come
     /// after the IdP accepted, and so spent, the activation code.

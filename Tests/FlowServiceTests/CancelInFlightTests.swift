@@ -209,6 +209,23 @@ import Testing
             for: .legacyLogin, step: FlowStep("KssIdpWrapper.login")) == nil)
     }
 
+    /// Interrupted by a signal there, the wrapper's call ends with the process: the advice says the device is not
+    /// activated (it said the wrapper may have gone on to activate it, and to log in, which then failed).
+    @Test func aKSSIDPActivationInterruptedInFlightSaysTheDeviceIsNotActivated() throws {
+        let clock = ManualClock()
+        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
+        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
+        service.environment.world.identityFaults.addedLatency = .seconds(1)
+        let flow = service.start(.legacyActivate)
+        #expect(service.drive(frontEnd) { frontEnd.events.contains { $0.step.rawValue == "KssIdpWrapper.activate" } })
+        service.cancel(flowID: flow, reason: .signal(SIGTERM))
+        #expect(service.drive(frontEnd) { frontEnd.results.count == 1 })
+        let result = try #require(frontEnd.results.first)
+        #expect(result.status == "INTERRUPTED")
+        #expect(result.advice?.hasPrefix("The process was ended by a signal before the flow ended. KSSIDP's call ended with the process, "
+            + "so the device is not activated") == true, "\(result.advice ?? "no advice")")
+    }
+
     /// What the wrapper goes on to do after the cancel is the cancelled flow's, in its live log: the IdP's answers
     /// and the MC-SDK's requests, the faults that bite them, and the wrapper's answer, which the app no longer waits
     /// for. The IdP's half went missing (it went to the running flow, and there was none), and the answer was
