@@ -168,7 +168,7 @@ public final class IdpSdkFamily: FlowFamily {
             // A runtime error restarts the MC-SDK (it is no longer started); a device it could not store (a full disk)
             // leaves it started, or fails StartEvent itself. The advice spoke of a runtime error for both.
             advice = device.snapshot.started || step == .start
-                ? "The MC-SDK could not store the device (the error says why: a state file another process keeps locked, a full disk, one it cannot write): fix that, then run the flow again."
+                ? "The MC-SDK could not read or store the device (the error says why: a state file another process keeps locked, damaged, on a full disk, or one it cannot write): fix that, then run the flow again."
                 // "Run the flow again" would meet ACTIVATION_CODE_USED when the code is spent.
                 : codeSpent ? "The MC-SDK restarted itself after a runtime error."
                 : "The MC-SDK restarted itself after a runtime error: run the flow again (it starts with StartEvent)."

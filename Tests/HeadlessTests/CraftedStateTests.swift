@@ -355,7 +355,7 @@ import Testing
         let result = try #require(run.results.first, "\(run.stderr)")
         #expect(result["status"] as? String == "INTERNAL_ERROR" && result["failedStep"] as? String == "Start", "\(result)")
         let advice = result["advice"] as? String ?? ""
-        #expect(advice.hasPrefix("The MC-SDK could not store the device") && !advice.contains("runtime error") && !advice.contains("spent"),
+        #expect(advice.hasPrefix("The MC-SDK could not read or store the device") && !advice.contains("runtime error") && !advice.contains("spent"),
                 "\(advice)")
     }
 }
