@@ -90,6 +90,10 @@ public final class HeadlessRunner: FlowFrontEnd {
                 service.stopAwaitedCalls()
                 _ = waitForIdle(1)
             }
+            // A result the main loop has not taken yet: whether its record was kept, for the line said at the end.
+            _ = service.waitUntilIdle(timeout: .zero) { result in
+                if let unsaved = result.notSavedLine { ProcessOutput.noteUnsavedFlow(unsaved) }
+            }
         }
         defer { ProcessOutput.whenStopping(nil) }
         startNext()

@@ -168,6 +168,12 @@ enum EndingSignals {
     private static func endOnSignal(_ number: Int32) -> Never {
         ProcessOutput.stopWriting(signal: number)
         ProcessOutput.finishStopping()
+        // The interrupted flow's record the state file would not take (another process's lock, which the signal
+        // stopped waiting for): said, as the terminal UI's "not recorded" is; the run ended without a word, and the
+        // advice the record held (an activation code spent) went nowhere (the re-tester).
+        if let unsaved = ProcessOutput.unsavedFlow {
+            _ = writeAll(Array("idp-tui: \(ProcessOutput.commandPrefix)interrupted: \(unsaved)\n".utf8), to: STDERR_FILENO)
+        }
         StateFile.closeAll(onSignal: true)
         _exit(128 + number)
     }

@@ -77,7 +77,10 @@ enum Answers {
 final class BackgroundRun {
     let process = Process()
     private let output = Pipe()
+    private let errors = Pipe()
     private(set) var seen = Data()
+    /// Its standard error, once ``finish()`` has read it.
+    private(set) var errorText = ""
 
     /// Starts `idp-tui run` with `flows`, `answers` written to its standard input at once.
     init(flows: [String], answers: String, state: String) throws {
@@ -86,7 +89,7 @@ final class BackgroundRun {
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
         try process.run()
         try input.fileHandleForWriting.write(contentsOf: Data(answers.utf8))
         try input.fileHandleForWriting.close()
@@ -116,6 +119,7 @@ final class BackgroundRun {
     /// Reads the rest of the output and waits for the process to end.
     func finish() {
         seen.append(output.fileHandleForReading.readDataToEndOfFile())
+        errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
     }
 }

@@ -106,6 +106,9 @@ import Threading
         run.finish()
         #expect(run.process.terminationStatus == 143)
         #expect(endedWhileLocked, "the run went on waiting for the lock after the signal")
+        // The record the lock kept out is said (the run ended without a word, the advice it held going nowhere).
+        #expect(run.errorText == "idp-tui: run: interrupted: flow 1 (activate) was not saved to the history: the state file \(state) "
+            + "was locked by another process, and you stopped waiting for it\n", "\(run.errorText)")
         #expect(try holder.queryForTesting("SELECT count(*) FROM device WHERE user_id IS NOT NULL") == [["0"]], "the device stays not activated")
         holder.close()
     }
