@@ -154,8 +154,10 @@ extension TerminalEndToEndTests {
         _ = try Spawn.run(["kill", "-STOP", pid], capture: false)
         #expect(session.waitUntil(scrollback: true) { $0.contains("Stopped") }.0, "\(session.scrollback())")
         _ = try Spawn.run(["kill", "-CONT", pid], capture: false)
-        let (stoppedAgain, screen) = session.waitUntil(scrollback: true) { _ in session.format("#{alternate_on}") == "0" }
-        #expect(stoppedAgain, "\(screen)")
+        let (stoppedAgain, screen) = session.waitUntil(scrollback: true) { _ in
+            session.format("#{alternate_on}") == "0" && ((try? Spawn.run(["ps", "-o", "stat=", "-p", pid], capture: true)) ?? "").hasPrefix("T")
+        }
+        #expect(stoppedAgain, "stopped again, its screen left: \(screen)")
         #expect(session.format("#{mouse_any_flag}") == "0", "\(screen)")
         session.type("fg")
         session.press("Enter")
