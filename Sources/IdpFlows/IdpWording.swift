@@ -46,16 +46,18 @@ public enum DeviceWording {
             summary.rows[index].value = "Cancelled before the app called KSSIDP: nothing was sent to it."
         } else {
             summary.rows[index].value += " Nothing more was sent to the MC-SDK."
-            sayTheSDKsHaveNoSuchCancel(&summary, result)
+            sayTheSDKsHaveNoSuchCancel(&summary, result, wrapper: true)
         }
     }
 
     /// The cancel of a call in flight is idp-tui's (docs/decisions.md): an engineer learning from the screen took it
     /// for one the SDKs have (the iOS engineer's reading). Last: what the cancel left (a spent code) matters more.
-    private static func sayTheSDKsHaveNoSuchCancel(_ summary: inout ResultSummary, _ result: FlowResult) {
+    /// A KSSIDP app (`wrapper`) has no provideCredentials: its cancel is its own form's, before the wrapper is called.
+    private static func sayTheSDKsHaveNoSuchCancel(_ summary: inout ResultSummary, _ result: FlowResult, wrapper: Bool = false) {
         guard let step = result.failedStep, result.error?.code == nil else { return }
-        summary.rows.append(.init("real SDKs", "no cancel here: an app waits for \(step.rawValue)'s result; only provideCredentials "
-            + "cancels, by returning an error (this cancel is idp-tui's, for tests)"))
+        let only = wrapper ? "a KSSIDP app cancels only in its own form, before it calls the wrapper"
+            : "only provideCredentials cancels, by returning an error"
+        summary.rows.append(.init("real SDKs", "no cancel here: an app waits for \(step.rawValue)'s result; \(only) (this cancel is idp-tui's, for tests)"))
     }
 
     /// The wording of a logout's results: one that had nothing to do is a notice, not an achievement (no ✓, the
