@@ -339,12 +339,14 @@ static int ending_pending(void) {
         || sigismember(&pending, SIGQUIT) == 1;
 }
 
-int idp_curses_suspend(void) {
-    write_all(PASTE_OFF);
-    if (mouse_wanted) write_all(MOUSE_OFF);
-    blank_main_screen();
-    endwin();
-    // Stopped by SIGTSTP's default action, so that the shell reports the job stopped; noted again afterwards.
+// Stops the job (SIGTSTP's default action, so that the shell reports it stopped) until `fg` makes this process
+// group the terminal's; `stop_first`: at once, before looking (Ctrl-Z in the foreground), else only while in the
+// background. Resumed in the background (`bg`), the terminal is not ours to draw on, nor to turn the paste and mouse
+// modes on in (they were, in the shell's foreground, before a tty write stopped the job): stopped again.
+// Not for ever: the kernel drops a stop sent to an orphaned process group (its shell gone), and kill returns at
+// once; nor past a signal that ends the session (a SIGTERM, the SIGHUP an orphaned group gets), which the main loop
+// then reads. 0 when such a signal came while the terminal is the shell's: curses is left for good (below).
+static int stop_until_foreground(int stop_first) {
     struct sigaction ours;
     sigaction(SIGTSTP, NULL, &ours);
     signal(SIGTSTP, SIG_DFL);
@@ -352,28 +354,23 @@ int idp_curses_suspend(void) {
     sigemptyset(&tstp);
     sigaddset(&tstp, SIGTSTP);
     pthread_sigmask(SIG_UNBLOCK, &tstp, NULL);
-    // Resumed in the background (`bg`): the terminal is not ours to draw on, nor to turn the paste and mouse
-    // modes on in (they were, in the shell's foreground, before a tty write stopped the job). Stopped again until
-    // `fg` makes this process group the terminal's.
-    // Not for ever: the kernel drops a stop sent to an orphaned process group (its shell gone), and kill returns at
-    // once; nor past a signal that ends the session (a SIGTERM, the SIGHUP an orphaned group gets), which the
-    // main loop then reads.
     for (int tries = 0; tries < 20 && !ending_signal; tries++) {
-        kill(0, SIGTSTP);
         pid_t foreground = tcgetpgrp(STDIN_FILENO);
-        if (foreground <= 0 || foreground == getpgrp()) break;
-        // `kill %1` sends SIGTERM, then SIGCONT: the SIGTERM's handler may run on another thread a moment after
-        // this one wakes. One still pending, or given that moment, is heard before the job is stopped again.
-        if (ending_pending()) break;
-        usleep(5000);
+        if (!stop_first || tries > 0) {
+            if (foreground <= 0 || foreground == getpgrp()) break;
+            // `kill %1` sends SIGTERM, then SIGCONT: the SIGTERM's handler may run on another thread a moment after
+            // this one wakes. One still pending, or given that moment, is heard before the job is stopped again.
+            if (ending_pending()) break;
+            if (tries > 0) usleep(5000);
+        }
+        kill(0, SIGTSTP);
     }
     sigaction(SIGTSTP, &ours, NULL);
     // Ended while stopped in the background (`kill %1` sends SIGTERM, then SIGCONT): the terminal is the shell's.
     // Curses stays left and its modes off (they were turned back on in the shell, and a tty write stopped the job
     // again: "Stopped (tty output)", the SIGTERM unheard until `fg`); the end path writes nothing more to the
     // terminal, and a background write or tcsetattr (the closing line on standard error) no longer stops the job.
-    pid_t foreground = tcgetpgrp(STDIN_FILENO);
-    if ((ending_signal || ending_pending()) && foreground != getpgrp()) {
+    if ((ending_signal || ending_pending()) && tcgetpgrp(STDIN_FILENO) != getpgrp()) {
         curses_active = 0;
         sigaction(SIGWINCH, &curses_winch, NULL);
         signal(SIGTSTP, SIG_DFL);
@@ -381,6 +378,15 @@ int idp_curses_suspend(void) {
         signal(SIGTTIN, SIG_IGN);
         return 0;
     }
+    return 1;
+}
+
+int idp_curses_suspend(void) {
+    write_all(PASTE_OFF);
+    if (mouse_wanted) write_all(MOUSE_OFF);
+    blank_main_screen();
+    endwin();
+    if (!stop_until_foreground(1)) return 0;
     // Back after SIGCONT (`fg`): curses state is intact; repaint everything.
     write_all(PASTE_ON);
     if (mouse_wanted) write_all(MOUSE_ON);
@@ -407,29 +413,7 @@ int idp_curses_continued(void) {
         write_capability("cnorm");
         write_capability("rmkx");
         write_capability("rmcup");
-        struct sigaction ours;
-        sigaction(SIGTSTP, NULL, &ours);
-        signal(SIGTSTP, SIG_DFL);
-        sigset_t tstp;
-        sigemptyset(&tstp);
-        sigaddset(&tstp, SIGTSTP);
-        pthread_sigmask(SIG_UNBLOCK, &tstp, NULL);
-        for (int tries = 0; tries < 20 && !ending_signal && !ending_pending(); tries++) {
-            foreground = tcgetpgrp(STDIN_FILENO);
-            if (foreground <= 0 || foreground == getpgrp()) break;
-            kill(0, SIGTSTP);
-            usleep(5000);
-        }
-        sigaction(SIGTSTP, &ours, NULL);
-        foreground = tcgetpgrp(STDIN_FILENO);
-        if ((ending_signal || ending_pending()) && foreground != getpgrp()) {
-            curses_active = 0;
-            sigaction(SIGWINCH, &curses_winch, NULL);
-            signal(SIGTSTP, SIG_DFL);
-            signal(SIGTTOU, SIG_IGN);
-            signal(SIGTTIN, SIG_IGN);
-            return 0;
-        }
+        if (!stop_until_foreground(0)) return 0;
         write_capability("smcup");
         write_capability("smkx");
         // Curses' cursor as it was (it did not see it shown): set the other way, then back, so that it is sent.

@@ -136,16 +136,22 @@ extension TerminalEndToEndTests {
         #expect(session.waitUntil(scrollback: true) { $0.contains("What would you like to do?") == false || $0.hasSuffix("$ ") }.0)
     }
 
-    /// A stop the UI did not make (`kill -STOP`, a debugger attaching), a `kill -CONT` while the shell keeps the
-    /// terminal, then `fg`: the UI stops again in the background, its mouse and paste modes off in the shell, and at
-    /// `fg` takes the terminal's modes back and draws everything: keys went to the form again. It heard no SIGCONT:
-    /// it ran on in the background with its modes on in the shell, and after `fg` keys echoed, waiting for Enter.
-    @Test func aStopFromOutsideThenFgGivesTheKeysBack() throws {
+    /// The terminal UI started from an interactive bash (its job control), at its home screen.
+    static func uiInAShell() throws -> TmuxSession {
         let session = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
         #expect(session.waitFor("shell$"))
         session.type("\(TmuxSession.binary) --ephemeral")
         session.press("Enter")
         #expect(session.waitFor("What would you like to do?"))
+        return session
+    }
+
+    /// A stop the UI did not make (`kill -STOP`, a debugger attaching), a `kill -CONT` while the shell keeps the
+    /// terminal, then `fg`: the UI stops again in the background, its mouse and paste modes off in the shell, and at
+    /// `fg` takes the terminal's modes back and draws everything: keys went to the form again. It heard no SIGCONT:
+    /// it ran on in the background with its modes on in the shell, and after `fg` keys echoed, waiting for Enter.
+    @Test func aStopFromOutsideThenFgGivesTheKeysBack() throws {
+        let session = try Self.uiInAShell()
         session.press("1")
         session.press("Enter")
         #expect(session.waitFor("Username"))
@@ -171,11 +177,7 @@ extension TerminalEndToEndTests {
     /// modes left off. It turned them on in the shell, stopped again on that tty write ("Stopped (tty output)"),
     /// and heard the SIGTERM only at `fg`.
     @Test func killingTheStoppedJobEndsItWithoutTouchingTheShell() throws {
-        let session = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
-        #expect(session.waitFor("shell$"))
-        session.type("\(TmuxSession.binary) --ephemeral")
-        session.press("Enter")
-        #expect(session.waitFor("What would you like to do?"))
+        let session = try Self.uiInAShell()
         session.press("C-z")
         #expect(session.waitUntil(scrollback: true) { $0.contains("Stopped") }.0, "\(session.scrollback())")
         let pid = session.binaryPID()

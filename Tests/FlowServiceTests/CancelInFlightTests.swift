@@ -60,13 +60,7 @@ import Testing
     /// An activation cancelled while its token request is on its way: the note says no tokens came of it, and not
     /// that no code was used (the form before it spent the activation code, as the advice then says).
     @Test func anAbandonedTokenRequestSaysTheActivationCodeStaysSpent() throws {
-        let clock = ManualClock(countingWork: true)
-        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
-        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
-        service.environment.world.identityFaults.addedLatency = .seconds(1)
-        let flow = service.start(.activate)
-        let tokenSent = { frontEnd.events.contains { $0.step.rawValue == "POST /token" && $0.from == .masterController } }
-        #expect(service.settle(frontEnd, clock: clock, until: tokenSent))
+        let (service, frontEnd, flow, clock) = activationWithItsTokenRequestOnItsWay()
         service.cancel(flowID: flow)
         service.settle(frontEnd, clock: clock)
         let note = try #require(frontEnd.events(of: flow).first { $0.status == EngineStatus.abandoned }, "\(frontEnd.events(of: flow).map(\.step.rawValue))")
@@ -79,9 +73,8 @@ import Testing
                 "\(String(describing: result.error)) \(String(describing: result.failedStep)) \(result.summary.rows)")
     }
 
-    /// A signal there leaves the code as spent as an Esc does, and the advice says so: "run the flow again" alone sent
-    /// the user to a code already used (the chaos tester's SIGTERM to `run activate`).
-    @Test func anActivationInterruptedAfterTheCodeWasAcceptedSaysItIsSpent() throws {
+    /// An activation whose token request is on its way (a second's latency, the manual clock stopped there).
+    private func activationWithItsTokenRequestOnItsWay() -> (FlowService, RecordingFrontEnd, Int, ManualClock) {
         let clock = ManualClock(countingWork: true)
         let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
@@ -89,6 +82,13 @@ import Testing
         let flow = service.start(.activate)
         let tokenSent = { frontEnd.events.contains { $0.step.rawValue == "POST /token" && $0.from == .masterController } }
         #expect(service.settle(frontEnd, clock: clock, until: tokenSent))
+        return (service, frontEnd, flow, clock)
+    }
+
+    /// A signal there leaves the code as spent as an Esc does, and the advice says so: "run the flow again" alone sent
+    /// the user to a code already used (the chaos tester's SIGTERM to `run activate`).
+    @Test func anActivationInterruptedAfterTheCodeWasAcceptedSaysItIsSpent() throws {
+        let (service, frontEnd, flow, clock) = activationWithItsTokenRequestOnItsWay()
         service.cancel(flowID: flow, reason: .signal(SIGTERM))
         service.settle(frontEnd, clock: clock)
         let result = try #require(frontEnd.results.first)
@@ -189,7 +189,13 @@ import Testing
 /// call hides whether the IdP has spent the code yet; the result says so (it said nothing, and the next activation
 /// failed with ACTIVATION_CODE_USED).
 @Suite struct LegacyCancelInFlightTests {
-    @Test func aKSSIDPActivationCancelledInFlightSaysTheCodeMayBeSpent() throws {
+    /// Interrupted by a signal there, the wrapper's call ends with the process: the advice says the device is not
+    /// activated (it said the wrapper may have gone on to activate it, and to log in, which then failed).
+    @Test(arguments: [
+        (CancelReason.user, "KSSIDP cannot be stopped once called: it may have gone on to activate the device, and the IdP"),
+        (.signal(SIGTERM), "The process was ended by a signal before the flow ended. KSSIDP's call ended with the process, so the device is not activated"),
+    ])
+    func aKSSIDPActivationCancelledInFlightSaysTheCodeMayBeSpent(reason: CancelReason, advice: String) throws {
         let clock = ManualClock()
         let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
         let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
@@ -197,33 +203,15 @@ import Testing
         let flow = service.start(.legacyActivate)
         // The credentials are asked first; the wrapper's first round trip then waits on the clock, which stays.
         #expect(service.drive(frontEnd) { frontEnd.events.contains { $0.step.rawValue == "KssIdpWrapper.activate" } })
-        service.cancel(flowID: flow)
+        service.cancel(flowID: flow, reason: reason)
         #expect(service.drive(frontEnd) { frontEnd.results.count == 1 })
         let result = try #require(frontEnd.results.first)
         #expect(result.outcome == .cancelled)
         #expect(result.failedStep?.rawValue == "KssIdpWrapper.activate")
-        #expect(result.advice?.hasPrefix("KSSIDP cannot be stopped once called: it may have gone on to activate the device, and the IdP") == true,
-                "\(result.advice ?? "no advice")")
+        #expect(result.advice?.hasPrefix(advice) == true, "\(result.advice ?? "no advice")")
         // The login's cancel has nothing to spend.
         #expect(LegacyFamily(idp: try #require(service.family(IdpSdkFamily.self))).cancelAdvice(
             for: .legacyLogin, step: FlowStep("KssIdpWrapper.login")) == nil)
-    }
-
-    /// Interrupted by a signal there, the wrapper's call ends with the process: the advice says the device is not
-    /// activated (it said the wrapper may have gone on to activate it, and to log in, which then failed).
-    @Test func aKSSIDPActivationInterruptedInFlightSaysTheDeviceIsNotActivated() throws {
-        let clock = ManualClock()
-        let service = FlowService(environment: SimulationEnvironment(clock: clock), configuration: FlowConfiguration(promptTimeout: nil))
-        let frontEnd = RecordingFrontEnd.answering([Demo.aliceActivation])
-        service.environment.world.identityFaults.addedLatency = .seconds(1)
-        let flow = service.start(.legacyActivate)
-        #expect(service.drive(frontEnd) { frontEnd.events.contains { $0.step.rawValue == "KssIdpWrapper.activate" } })
-        service.cancel(flowID: flow, reason: .signal(SIGTERM))
-        #expect(service.drive(frontEnd) { frontEnd.results.count == 1 })
-        let result = try #require(frontEnd.results.first)
-        #expect(result.status == "INTERRUPTED")
-        #expect(result.advice?.hasPrefix("The process was ended by a signal before the flow ended. KSSIDP's call ended with the process, "
-            + "so the device is not activated") == true, "\(result.advice ?? "no advice")")
     }
 
     /// What the wrapper goes on to do after the cancel is the cancelled flow's, in its live log: the IdP's answers
