@@ -253,9 +253,16 @@ public enum PlainSession {
             }
             if fds[2].revents != 0 {
                 var number: UInt8 = 0
-                // Continued after a stop from outside (kill -STOP): the shell set its terminal modes back meanwhile.
+                // Continued after a stop from outside (kill -STOP): the shell set its terminal modes back meanwhile,
+                // and wrote its lines under the question, which is asked again, with what was typed for it.
                 if read(signalPipe[0], &number, 1) == 1, Int32(number) == SIGCONT {
-                    if typed { echo.takeLineEditing() }
+                    if typed {
+                        echo.takeLineEditing()
+                        if questionOnLine {
+                            endQuestionLine()
+                            asked = nil
+                        }
+                    }
                 } else if number != 0 {
                     endQuestionLine()
                     app.quit(128 + Int32(number))
@@ -350,21 +357,6 @@ public enum PlainSession {
         write(bytes: Array(wrapped.joined(separator: "\n").utf8))
     }
 
-    /// The column the cursor is at, as far as what was written says (one a character; a backspace back one; a
-    /// line's end back to 0). Main thread only.
-    nonisolated(unsafe) private static var column = 0
-
-    private static func advanceColumn(over bytes: [UInt8]) {
-        for byte in bytes {
-            switch byte {
-            case 0x0A, 0x0D: column = 0
-            case 0x08: column = max(0, column - 1)
-            case 0x80..<0xC0, 0..<0x20, 0x7F: break  // a character's continuation bytes, other controls
-            default: column += 1
-            }
-        }
-    }
-
     /// Text as the session prints it: its control characters made visible, in ASCII under a locale that is not UTF-8.
     private static func printable(_ text: String) -> String {
         let visible = TerminalApp.plainVisible(text)
@@ -374,15 +366,6 @@ public enum PlainSession {
     /// Where the line editor's echo goes: the output, or the terminal itself when the output is not one (-1: the
     /// terminal could not be opened, and nothing is echoed). Main thread only.
     nonisolated(unsafe) private static var echoDescriptor = STDOUT_FILENO
-
-    /// The terminal standard input is (`ttyname`), for writing: the one typed at; else the controlling terminal.
-    private static func openTerminal() -> Int32 {
-        if let name = ttyname(STDIN_FILENO) {
-            let descriptor = open(name, O_WRONLY | O_CLOEXEC | O_NOCTTY)
-            if descriptor >= 0 { return descriptor }
-        }
-        return open("/dev/tty", O_WRONLY | O_CLOEXEC)
-    }
 
     /// The line editor's echo of what is typed.
     private static func writeEcho(_ bytes: [UInt8]) {

@@ -93,6 +93,30 @@ struct LineQueue {
 }
 
 extension PlainSession {
+    /// The terminal standard input is (`ttyname`), for writing: the one typed at; else the controlling terminal.
+    static func openTerminal() -> Int32 {
+        if let name = ttyname(STDIN_FILENO) {
+            let descriptor = open(name, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            if descriptor >= 0 { return descriptor }
+        }
+        return open("/dev/tty", O_WRONLY | O_CLOEXEC)
+    }
+
+    /// The column the cursor is at, as far as what was written says (one a character; a backspace back one; a
+    /// line's end back to 0). Main thread only.
+    nonisolated(unsafe) static var column = 0
+
+    static func advanceColumn(over bytes: [UInt8]) {
+        for byte in bytes {
+            switch byte {
+            case 0x0A, 0x0D: column = 0
+            case 0x08: column = max(0, column - 1)
+            case 0x80..<0xC0, 0..<0x20, 0x7F: break  // a character's continuation bytes, other controls
+            default: column += 1
+            }
+        }
+    }
+
     /// Whether `now` is `before` with lines gone and none added, in order.
     static func onlyLost(_ before: [String], _ now: [String]) -> Bool {
         guard now.count < before.count else { return false }

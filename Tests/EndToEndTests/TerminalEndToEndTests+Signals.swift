@@ -136,14 +136,35 @@ extension TerminalEndToEndTests {
         #expect(session.waitUntil(scrollback: true) { $0.contains("What would you like to do?") == false || $0.hasSuffix("$ ") }.0)
     }
 
-    /// The terminal UI started from an interactive bash (its job control), at its home screen.
-    static func uiInAShell() throws -> TmuxSession {
+    /// The terminal UI (or plain mode) started from an interactive bash (its job control), at its home screen.
+    static func uiInAShell(plain: Bool = false) throws -> TmuxSession {
         let session = try TmuxSession(command: ["bash", "--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
         #expect(session.waitFor("shell$"))
-        session.type("\(TmuxSession.binary) --ephemeral")
+        session.type("\(TmuxSession.binary) --ephemeral" + (plain ? " --plain" : ""))
         session.press("Enter")
-        #expect(session.waitFor("What would you like to do?"))
+        #expect(session.waitFor(plain ? "(q quits)" : "What would you like to do?"))
         return session
+    }
+
+    /// Plain mode stopped from outside at a question, then `fg`: its line editing back (no echo by the terminal), and
+    /// the question asked again under the shell's lines with what was typed for it, as readline redraws its line.
+    @Test func plainModeAsksAgainAfterAStopFromOutside() throws {
+        let session = try Self.uiInAShell(plain: true)
+        session.type("1")
+        session.press("Enter")
+        #expect(session.waitFor("Username (? lists demo users):"))
+        session.type("ali")
+        let pid = session.binaryPID()
+        #expect(!pid.isEmpty)
+        _ = try Spawn.run(["kill", "-STOP", pid], capture: false)
+        #expect(session.waitUntil(scrollback: true) { $0.contains("Stopped") }.0, "\(session.scrollback())")
+        session.type("fg")
+        session.press("Enter")
+        let (askedAgain, screen) = session.waitUntil { $0.components(separatedBy: "Username (? lists demo users): ali").count == 3 }
+        #expect(askedAgain, "\(screen)")
+        session.type("ce")
+        session.press("Enter")
+        #expect(session.waitFor("Password (hidden; ? fills in alice's password):"))
     }
 
     /// A stop the UI did not make (`kill -STOP`, a debugger attaching), a `kill -CONT` while the shell keeps the
