@@ -178,7 +178,7 @@ public struct IdpSdkFlow {
             return (result.status.name, result.errorDescription.isEmpty ? "sdkState=\(result.sdkState.rawValue)" : result.errorDescription)
         case let result as KSMStartResultEvent:
             let users = result.userList.map(\.description).joined(separator: ",")
-            return (result.status.name, "sdkState=\(result.sdkState.rawValue), users=[\(users)]")
+            return (result.status.name, "sdkState=\(result.sdkState.rawValue), userList=[\(users)]")
         case let result as KSMOfflineLoginResultEvent where result.status == .KSMOK:
             return (result.status.name, "logged in offline as \(result.userIdentifier?.description ?? "?") (local authentication passed)")
         case let result as KSMOfflineLoginResultEvent:
