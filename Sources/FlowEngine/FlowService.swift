@@ -38,6 +38,11 @@ public final class FlowService: Sendable {
     /// A test's count of what can still run (the manual clock's ``PendingWork``); nil on the real clock.
     @usableFromInline let pendingWork: PendingWork?
     private let runs = Locked<[Int: FlowRun]>([:])
+    /// What each flow whose record the history would not take said (``FlowResult/notSavedLine``), kept before the
+    /// flow stops counting as active: a signal's handler reads it once the flows are idle, whether or not their
+    /// results have reached a front end yet.
+    private let unsaved = Locked<[String]>([])
+    public var notSavedLines: [String] { unsaved.withLock { $0 } }
     /// The flows started and not yet running, in order, for the task that runs them in turn.
     private let lineup = FlowLineup()
     private let nextFlowID = Atomic(1)
@@ -161,6 +166,7 @@ public final class FlowService: Sendable {
                 let unsaved = HistoryNotSavedDetail(reason: error.description)
                 run.emit(.historyNotSaved, from: .simulator, to: .app, status: "NOT_SAVED", detail: unsaved.message)
                 result.set(unsaved)
+                if let line = result.notSavedLine { self.unsaved.withLock { $0.append(line) } }
             }
         }
         // Active until recorded: ``waitUntilIdle(timeout:finished:)`` after a cancel then means the history has it.

@@ -90,10 +90,9 @@ public final class HeadlessRunner: FlowFrontEnd {
                 service.stopAwaitedCalls()
                 _ = waitForIdle(1)
             }
-            // A result the main loop has not taken yet: whether its record was kept, for the line said at the end.
-            _ = service.waitUntilIdle(timeout: .zero) { result in
-                if let unsaved = result.notSavedLine { ProcessOutput.noteUnsavedFlow(unsaved) }
-            }
+            // Whether the records were kept, for the line said at the end, from the service: the main loop may not
+            // have taken the results yet (the flow stops counting as active before its result is posted).
+            for line in service.notSavedLines { ProcessOutput.noteUnsavedFlow(line) }
         }
         defer { ProcessOutput.whenStopping(nil) }
         startNext()

@@ -70,7 +70,7 @@ public enum ProcessOutput {
     /// The flows whose history records could not be written, said on stderr at the end in one line (the first
     /// one's reason, and how many more); the process then ends with ``outputFailureStatus``: their result lines
     /// were printed, but the state file does not hold them.
-    private static let unsaved = Locked<(first: String?, more: Int)>((nil, 0))
+    private static let unsaved = Locked<(first: String?, more: Int, seen: Set<String>)>((nil, 0, []))
     public static var unsavedFlow: String? {
         unsaved.withLock { unsaved in
             unsaved.first.map { first in
@@ -79,8 +79,11 @@ public enum ProcessOutput {
             }
         }
     }
+    /// Once a flow: a signal's handler notes the interrupted run's flows again (their results may not have reached the
+    /// runner yet).
     public static func noteUnsavedFlow(_ message: String) {
         unsaved.withLock { unsaved in
+            guard unsaved.seen.insert(message).inserted else { return }
             if unsaved.first == nil { unsaved.first = message } else { unsaved.more += 1 }
         }
     }

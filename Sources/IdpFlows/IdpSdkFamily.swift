@@ -295,7 +295,9 @@ final class MasterControllerListener: KSAsyncEventReceiver, Sendable {
 
     func receive(_ event: any KsEvent, withCompletionHandler completionBlock: (((any KsEvent)?) -> Void)?) {
         guard let error = event as? KSMErrorRuntimeEvent, let run = service.withLock({ $0.service })?.runningFlow else { return }
-        run.emit(.errorRuntime, from: .masterController, to: .app, thread: QueueName.current, status: StatusType.INTERNAL_ERROR.name,
+        // Its status is its errorType: the event has no status (INTERNAL_ERROR is the SetAuthorisationCode result's that
+        // follows it, and read as this event's own field: the iOS engineer).
+        run.emit(.errorRuntime, from: .masterController, to: .app, thread: QueueName.current, status: "\(error.errorType)",
                  // Every field the consumer hears, as docs/faults.md lists them (it gave the description alone), named
                  // as a request's are ("SetAuthorisationCodeEvent: tenantId=…").
                  detail: "\(error.getName()): errorType=\(error.errorType), errorCode=\(error.errorCode), "

@@ -162,6 +162,8 @@ import Testing
         // INTERNAL_ERROR (it was the ErrorRuntimeEvent itself, which the guide's as! cast traps on).
         let last = try #require(frontEnd.events(of: failed.flowID).suffix(2).map { ($0.step, $0.status) } as [(FlowStep, String?)]?)
         #expect(last.map(\.0) == [.errorRuntime, .setAuthorisationCode] && last.last?.1 == "INTERNAL_ERROR", "\(last)")
+        // The event's own status column is its errorType: KSMErrorRuntimeEvent has no status.
+        #expect(last.first?.1 == "runtimeError", "\(last)")
         #expect(!service.environment.masterController.snapshot.started, "the MC-SDK restarted itself")
         // The advice says what the next activation meets: its code is spent.
         // In memory (as here), restarting idp-tui gives the codes back; `idp-tui reset` would refuse --ephemeral. Said

@@ -15,7 +15,7 @@ import Testing
         }, "\(run.stdout)")
         let export = try BinaryRun.run(["history", "export", "1", "--format", "mermaid", "--state", state])
         let lines = export.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("    MCSDK->>App: ErrorRuntime · INTERNAL_ERROR · ErrorRuntimeEvent: errorType=runtimeError,<br/>errorCode=1, "
+        #expect(lines.contains("    MCSDK->>App: ErrorRuntime · runtimeError · ErrorRuntimeEvent: errorType=runtimeError,<br/>errorCode=1, "
             + ##"errorDescription="internal error while storing the token data#59; the<br/>MC-SDK restarted itself"#59; send StartEvent before anything else"##),
                 "\(export.stdout)")
         #expect(!export.stdout.contains("…"), "\(export.stdout)")
