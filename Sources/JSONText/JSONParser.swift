@@ -2,9 +2,8 @@
     import Glibc
 #endif
 
-/// A strict JSON parser (RFC 8259) that records the position of every value and refuses duplicate keys,
-/// for files whose errors a person has to find: scenario files. Nesting is limited so that hostile input
-/// cannot exhaust the stack.
+/// A strict JSON parser (RFC 8259) that records the position of every value and refuses duplicate keys, for files
+/// whose errors a person has to find: scenario files. Nesting is limited so that hostile input cannot exhaust the stack.
 ///
 /// It reads UTF-8 bytes (checked once, up front) and counts columns in characters lazily: a position is worked
 /// out only where a value starts or an error is found, from the last one, so a file is read in one pass.
@@ -37,9 +36,7 @@ public struct JSONParser {
     package static func parse(_ bytes: [UInt8], skippingCheckedArrays ranges: [Range<Int>]) throws(JSONSyntaxError)
         -> (root: JSONNode, skipped: [TextPosition])
     {
-        if let invalid = firstInvalidUTF8(bytes) {
-            throw JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: position(of: invalid, in: bytes))
-        }
+        if let error = notUTF8(bytes) { throw error }
         let result: Result<(JSONNode, [TextPosition]), JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer)
             parser.skips = ranges[...]
@@ -55,10 +52,16 @@ public struct JSONParser {
     /// `keepingDuplicateKeys`: an object with a key twice keeps both members (its subscript finds the first), for
     /// a caller that reports them itself; otherwise a key twice is a syntax error.
     public static func parse(_ bytes: [UInt8], keepingDuplicateKeys: Bool = false) throws(JSONSyntaxError) -> JSONNode {
-        if let invalid = firstInvalidUTF8(bytes) {
-            throw JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: position(of: invalid, in: bytes))
-        }
+        if let error = notUTF8(bytes) { throw error }
         return try parseValid(bytes, keepingDuplicateKeys: keepingDuplicateKeys)
+    }
+
+    /// Why `bytes` are not UTF-8, if they are not; UTF-16 (its byte-order mark: a file a Windows editor saved) said so.
+    private static func notUTF8(_ bytes: [UInt8]) -> JSONSyntaxError? {
+        guard let invalid = firstInvalidUTF8(bytes) else { return nil }
+        let utf16 = bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF])
+        return JSONSyntaxError(message: utf16 ? "the text is UTF-16, not UTF-8 (save it as UTF-8)" : "the text is not UTF-8 (an invalid byte)",
+                               position: position(of: invalid, in: bytes))
     }
 
     private static func parseValid(_ bytes: [UInt8], keepingDuplicateKeys: Bool = false) throws(JSONSyntaxError) -> JSONNode {

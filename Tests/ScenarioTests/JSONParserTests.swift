@@ -93,6 +93,12 @@ import Testing
         #expect(throws: JSONSyntaxError(message: "the text is not UTF-8 (an invalid byte)", position: TextPosition(line: 2, column: 9))) {
             try JSONParser.parse(text)
         }
+        // UTF-16, either byte order, is said as such (a Windows editor's file read as "an invalid byte" at 1:1).
+        for mark: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF]] {
+            #expect(throws: JSONSyntaxError(message: "the text is UTF-16, not UTF-8 (save it as UTF-8)", position: TextPosition(line: 1, column: 1))) {
+                try JSONParser.parse(mark + [0x7B, 0x00, 0x7D, 0x00])
+            }
+        }
     }
 
     @Test func columnsCountCharactersOnALongLine() throws {
