@@ -162,6 +162,9 @@ import Testing
         (["run"], "", "name at least one flow"),
         (["run", "activate", "--frobnicate"], "{}", "unknown option --frobnicate"),
         (["run", "activate", "--seed", "minus-one"], "{}", "--seed takes a whole number"),
+        // Digits alone: Swift's parsing took "+1" as 1 and "-0" as 0, where "-1" was refused.
+        (["run", "activate", "--seed", "+1"], "{}", #"--seed takes a whole number from 0 to 18446744073709551615, not "+1""#),
+        (["run", "activate", "--seed", "-0"], "{}", #"--seed takes a whole number from 0 to 18446744073709551615, not "-0""#),
         (["run", "activate", "--seed"], "{}", "--seed needs a value"),
         (["run", "activate", "--prompt-timeout", "0"], "{}", "--prompt-timeout takes a number of seconds"),
         // Decimal only: Double read "0x10" as 16 and "inf" as infinity.

@@ -89,7 +89,7 @@ enum OptionTable {
         },
         OptionSpec(name: "--seed", value: "N", help: "the seed of every id, code and token (default 1: the same seed and state replay them)", scope: .global) {
             options, value, problem throws(UsageError) in
-            guard let seed = UInt64(value) else { throw problem("--seed takes a whole number from 0 to \(UInt64.max), not \"\(value)\"") }
+            guard isDigits(value), let seed = UInt64(value) else { throw problem("--seed takes a whole number from 0 to \(UInt64.max), not \"\(value)\"") }
             options.seed = seed
         },
         OptionSpec(name: "--scenario", value: "FILE", help: "a scenario file instead of the embedded demo (idp-tui scenario show prints it)", scope: .global) {
@@ -147,7 +147,7 @@ enum OptionTable {
         },
         OptionSpec(name: "--limit", value: "N", help: "how many flows `history` lists (default 50)", scope: .only([.history]), verbs: [""]) {
             options, value, problem throws(UsageError) in
-            guard let limit = Int(value), (1...100_000).contains(limit) else {
+            guard isDigits(value), let limit = Int(value), (1...100_000).contains(limit) else {
                 throw problem("--limit takes a whole number from 1 to 100000, not \"\(value)\"")
             }
             options.limit = limit
@@ -155,7 +155,7 @@ enum OptionTable {
         OptionSpec(name: "--before", value: "ID", help: "`history` lists only flows older than flow ID (the next page: the last ID listed)",
                    scope: .only([.history]), verbs: [""]) {
             options, value, problem throws(UsageError) in
-            guard value.first != "+", let id = Int(value), id > 0 else { throw problem("--before takes a flow's id, a whole number from 1, not \"\(value)\"") }
+            guard isDigits(value), let id = Int(value), id > 0 else { throw problem("--before takes a flow's id, a whole number from 1, not \"\(value)\"") }
             options.before = id
         },
         OptionSpec(name: "--filter", value: "TEXT", help: "`history` lists only flows whose row holds TEXT (id, time, flow, user, outcome, status or title; any case unless TEXT has a capital)",
@@ -167,7 +167,7 @@ enum OptionTable {
         OptionSpec(name: "--keep-flows", value: "N", help: "`history prune`: keep the newest N flows from now on (default 1000)",
                    scope: .only([.history]), verbs: ["prune"]) {
             options, value, problem throws(UsageError) in
-            guard let count = Int(value), Retention.flowsRange.contains(count) else {
+            guard isDigits(value), let count = Int(value), Retention.flowsRange.contains(count) else {
                 throw problem("--keep-flows takes a whole number from 1 to 1000000, not \"\(value)\"")
             }
             options.keepFlows = count
@@ -175,7 +175,7 @@ enum OptionTable {
         OptionSpec(name: "--keep-days", value: "D", help: "`history prune`: keep no flow older than D days from now on (0: no limit, the default)",
                    scope: .only([.history]), verbs: ["prune"]) {
             options, value, problem throws(UsageError) in
-            guard let days = Int(value), Retention.daysRange.contains(days) else {
+            guard isDigits(value), let days = Int(value), Retention.daysRange.contains(days) else {
                 throw problem("--keep-days takes a whole number of days from 0 (no limit) to 36500, not \"\(value)\"")
             }
             options.keepDays = days
@@ -191,4 +191,10 @@ enum OptionTable {
             options.format = value
         },
     ]
+}
+
+/// Whether `value` is a whole number written with digits alone: Swift's integer parsing takes `+1` and `-0`, which
+/// `--seed` then read as 1 and 0 though `-1` was refused (the hostile-input tester).
+private func isDigits(_ value: String) -> Bool {
+    !value.isEmpty && value.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
 }
