@@ -322,6 +322,12 @@ case .run(.terminal):
         // A plain session whose output could not be written ends as `run` does: 141 for a closed pipe, else 74.
         if let error = PlainSession.outputError { ProcessOutput.noteOutputFailure(error) }
         for unsaved in PlainSession.unsavedFlows { ProcessOutput.noteUnsavedFlow(unsaved) }
+        // Piped, a state file found damaged in use ends the session as it ends `run`: the damage said, exit 2 (it
+        // ended 1, as a failed flow).
+        if plain, isatty(STDIN_FILENO) == 0, status < 128, let damage = StateFile.damageFound {
+            writeErrorLine("idp-tui: \(damage)")
+            end(2)
+        }
         end(status)
     } catch {
         fail(error.description)

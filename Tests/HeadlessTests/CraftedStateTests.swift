@@ -190,6 +190,9 @@ import Testing
         let after = try Data(contentsOf: URL(fileURLWithPath: state))
         let range = Int(4096 * (page - 1))..<Int(4096 * page)
         #expect(after.count >= range.upperBound && after[range] == damaged[range])
+        // A piped plain session ends as `run` does: the damage said, exit 2 (it ended 1, as a failed flow).
+        let plain = try BinaryRun.run(["--plain", "--state", state], stdin: "2\nq\n")
+        #expect(plain.status == 2 && plain.stderr.contains("idp-tui: the state file \(state) is damaged"), "\(plain.status) \(plain.stderr)")
     }
 
     /// ESC, BEL, a C1 CSI and DEL: what a crafted string would send the terminal.
