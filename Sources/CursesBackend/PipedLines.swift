@@ -36,7 +36,7 @@ struct PipedLines {
             buffer.append(byte)
             guard buffer.count > maximumLine else { return nil }
             skipping = true
-            _ = finish()
+            wipe()
             return Self.overlong
         }
         return finish()
@@ -64,8 +64,12 @@ struct PipedLines {
 
     private mutating func finish() -> String {
         let line = String(validating: buffer, as: UTF8.self) ?? Self.notUTF8
+        wipe()
+        return line
+    }
+
+    private mutating func wipe() {
         for index in buffer.indices { buffer[index] = 0 }
         buffer.removeAll(keepingCapacity: true)
-        return line
     }
 }

@@ -67,8 +67,9 @@ public enum TerminalSession {
         /// Ended while stopped in the background (`kill %1`): the terminal is the shell's, and nothing is drawn
         /// again; the loop reads the signal and ends.
         var terminalGivenBack = false
-        func suspend() {
-            guard idp_curses_suspend() == 1 else {
+        /// `stopped`: ``idp_curses_suspend`` (Ctrl-Z), or ``idp_curses_continued`` after a stop from outside.
+        func takeBack(after stopped: () -> Int32) {
+            guard stopped() == 1 else {
                 terminalGivenBack = true
                 return
             }
@@ -109,15 +110,11 @@ public enum TerminalSession {
                         resized = true
                     } else if Int32(number) == SIGTSTP {
                         // From outside (kill -TSTP): as Ctrl-Z.
-                        suspend()
+                        takeBack(after: idp_curses_suspend)
                         dirty = true
                     } else if Int32(number) == SIGCONT {
                         // After a stop from outside (kill -STOP, a debugger): the terminal taken back.
-                        if !terminalGivenBack {
-                            terminalGivenBack = idp_curses_continued() != 1
-                            app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
-                            screen.invalidate()
-                        }
+                        if !terminalGivenBack { takeBack(after: idp_curses_continued) }
                         dirty = true
                     } else {
                         app.quit(128 + Int32(number))
@@ -151,7 +148,7 @@ public enum TerminalSession {
                     case .resize:
                         app.resize(width: Int(idp_curses_cols()), height: Int(idp_curses_lines()))
                         screen.invalidate()
-                    case .suspend: suspend()
+                    case .suspend: takeBack(after: idp_curses_suspend)
                     case .notUTF8: app.noteInputNotUTF8()
                     }
                     if app.exitStatus != nil { break }

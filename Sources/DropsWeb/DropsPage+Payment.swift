@@ -266,6 +266,9 @@ extension DropsPage {
             case .timedOut(let after): return .erro(.timedOut(.sdk, detail: "no answer within \(after.components.seconds) s"))
             }
         }
+        // An ACS that takes its time has the CReq meanwhile: its first-CReq timer stops (with a latency added, it ended
+        // the challenge N, 05, "first CReq not received", and a final CRes was logged).
+        if server == .slow || server == .timeout { received() }
         switch server {
         case nil: return nil
         case .unreachable?:
@@ -274,16 +277,12 @@ extension DropsPage {
         // Slow past the 3DS SDK's wait for a CRes (a scenario's shorter `firstCReqSeconds`): it gives up first.
         case .slow? where Self.slowAnswer < simulation.acs.timers.firstCReq:
             fault(nil, "the ACS answers 5 s late")
-            // It has the CReq while it takes its time: its first-CReq timer stops (with a latency added, it ended the
-            // challenge N, 05, "first CReq not received", and a final CRes was logged).
-            received()
             await simulation.clock.sleep(for: Self.slowAnswer)
             return nil
         case .slow?, .timeout?:
             let wait = simulation.acs.timers.firstCReq
             let late = server == .slow ? "answers 5 s late" : "does not answer"
             fault(.acs, "the ACS \(late): the 3DS SDK gives up after \(wait.components.seconds) s")
-            received()
             await simulation.clock.sleep(for: wait)
             return .erro(.timedOut(.sdk, detail: "no CRes within \(wait.components.seconds) s"))
         case .erro?:

@@ -30,14 +30,17 @@ final class SQLiteDeviceStore: DeviceStore {
         return device
     }
 
-    /// A damaged device page reads as no device: the table is checked then (one page; ``Database/damage(checked:)``).
-    private static let check = "PRAGMA quick_check(device)"
+    /// The device's row, read by `query` (the connection's, or a transaction's). A damaged device page reads as no
+    /// row: the table is checked then (one page; ``Database/damage(checked:)``).
+    private func row(_ query: (String) throws(StateError) -> [[SQLValue]]) throws(StateError) -> [SQLValue]? {
+        let row = try query(Self.select).first
+        if row == nil, let damage = database.damage(checked: try query("PRAGMA quick_check(device)")) { throw damage }
+        return row
+    }
 
     func load() throws(StoreFailure) -> PersistedDevice? {
         do throws(StateError) {
-            let row = try database.query(Self.select).first
-            if row == nil, let damage = database.damage(checked: try database.query(Self.check)) { throw damage }
-            return Self.device(row)
+            return Self.device(try row { sql throws(StateError) in try database.query(sql) })
         } catch {
             throw StoreFailure(error.description)
         }
@@ -46,9 +49,7 @@ final class SQLiteDeviceStore: DeviceStore {
     func update<T>(_ body: (inout PersistedDevice?) -> T) throws(StoreFailure) -> T {
         do {
             return try database.write { transaction throws(StateError) -> T in
-                let row = try transaction.query(Self.select).first
-                if row == nil, let damage = database.damage(checked: try transaction.query(Self.check)) { throw damage }
-                var device = Self.device(row)
+                var device = Self.device(try row { sql throws(StateError) in try transaction.query(sql) })
                 let value = body(&device)
                 if let device {
                     let activation = device.activation
